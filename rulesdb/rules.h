@@ -1,0 +1,57 @@
+// Rules: one ruleset with its supplement applied, as the engine consults it.
+//
+// This is the only view of the rule articles the adjudicator has. Everything a
+// ruling cites or imposes comes from here, so a new ruleset version is a data
+// change, not an engine change.
+#ifndef ARBITER_RULESDB_RULES_H_
+#define ARBITER_RULESDB_RULES_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/rules.pb.h"
+
+namespace arbiter {
+
+class Rules {
+ public:
+  // Validates `ruleset` (and `supplement`, whose base must be `ruleset`) and
+  // computes their content hashes. Tests use this to build variants.
+  static absl::StatusOr<Rules> FromProto(v1::Ruleset ruleset,
+                                         const v1::Supplement* supplement = nullptr);
+
+  const std::string& id() const;               // "cn-2002"
+  const std::string& hash() const;             // hex SHA-256 of the ruleset
+  const std::string& supplement_id() const;    // empty without one
+  const std::string& supplement_hash() const;  // empty without one
+
+  // The base parameters with the supplement's overrides applied.
+  const v1::Parameters& params() const;
+
+  // The sanctioning that governs the `occurrence`-th (1-based) instance of
+  // `incident` by one player in one game at `venue`, or nullptr when this
+  // ruleset has no clause for it (the engine then rules nothing).
+  const v1::Sanctioning* Find(v1::Incident incident, int occurrence,
+                              v1::GameCreated::Venue venue) const;
+
+  // A clause or article by id ("cn-2002/23.7", "cn-2002/19"), or nullptr.
+  const v1::Clause* FindClause(std::string_view id) const;
+
+  const v1::Ruleset& ruleset() const;
+
+ private:
+  struct Rep;
+  explicit Rules(std::shared_ptr<const Rep> rep);
+  std::shared_ptr<const Rep> rep_;  // immutable, so copies are cheap and safe
+};
+
+// The rulesets and supplements built into this binary, by id. Unknown ids are
+// NOT_FOUND errors that name the id.
+absl::StatusOr<Rules> LoadRules(std::string_view ruleset_id,
+                                std::string_view supplement_id = "");
+
+}  // namespace arbiter
+
+#endif  // ARBITER_RULESDB_RULES_H_
