@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/rules.pb.h"
@@ -39,7 +40,16 @@ class Rules {
   // A clause or article by id ("cn-2002/23.7", "cn-2002/19"), or nullptr.
   const v1::Clause* FindClause(std::string_view id) const;
 
+  // The base ruleset exactly as given (what hash() covers); params() and
+  // Find() are what see the supplement.
   const v1::Ruleset& ruleset() const;
+
+  // The supplement as given, or nullptr.
+  const v1::Supplement* supplement() const;
+
+  // Every sanctioning in force: the base's, with the supplement's replacing
+  // those of the same incident, occurrence and venue.
+  const std::vector<v1::Sanctioning>& sanctionings() const;
 
  private:
   struct Rep;
