@@ -1,0 +1,58 @@
+#include "adjudicator/point.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace arbiter {
+namespace {
+
+TEST(PointTest, GtpNamesRoundTripOnEverySize) {
+  for (const int size : {9, 13, 19}) {
+    int points = 0;
+    for (int row = 1; row <= size; ++row) {
+      for (int column = 0; column < size; ++column) {
+        const int v = VertexAt(column, row, size);
+        ASSERT_TRUE(IsOnBoard(v, size));
+        const std::string name = PointName(v, size);
+        absl::StatusOr<int> parsed = ParsePoint(name, size);
+        ASSERT_TRUE(parsed.ok()) << name << ": " << parsed.status();
+        EXPECT_EQ(*parsed, v) << name;
+        ++points;
+      }
+    }
+    EXPECT_EQ(points, size * size);
+  }
+}
+
+TEST(PointTest, KnownPoints) {
+  EXPECT_EQ(PointName(*ParsePoint("A1", 19), 19), "A1");
+  EXPECT_EQ(*ParsePoint("A1", 19), VertexAt(0, 1, 19));
+  EXPECT_EQ(*ParsePoint("Q16", 19), VertexAt(15, 16, 19));  // I is skipped: Q is the 16th column
+  EXPECT_EQ(*ParsePoint("T19", 19), VertexAt(18, 19, 19));
+  EXPECT_EQ(*ParsePoint("J9", 9), VertexAt(8, 9, 9));
+  EXPECT_EQ(*ParsePoint("q16", 19), *ParsePoint("Q16", 19));
+}
+
+TEST(PointTest, BadPointsAreRefusedNamingTheText) {
+  for (const char* bad : {"", "Q", "I5", "Z3", "A0", "A20", "K10", "A01", "Q1x", "Q-1", "11"}) {
+    const int size = std::string(bad) == "K10" ? 9 : 19;
+    absl::StatusOr<int> parsed = ParsePoint(bad, size);
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_NE(parsed.status().message().find(std::string("\"") + bad + "\""), std::string::npos)
+        << parsed.status();
+  }
+  EXPECT_FALSE(ParsePoint("A1", 7).ok());
+}
+
+TEST(PointTest, SentinelsAreOffTheBoard) {
+  EXPECT_FALSE(IsOnBoard(0, 19));
+  EXPECT_FALSE(IsOnBoard(VertexAt(-1, 5, 19), 19));
+  EXPECT_FALSE(IsOnBoard(VertexAt(19, 5, 19), 19));
+  EXPECT_FALSE(IsOnBoard(VertexAt(3, 0, 19), 19));
+  EXPECT_FALSE(IsOnBoard(VertexAt(3, 20, 19), 19));
+  EXPECT_FALSE(IsOnBoard(PaddedArea(19), 19));
+}
+
+}  // namespace
+}  // namespace arbiter
