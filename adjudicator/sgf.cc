@@ -46,8 +46,7 @@ class Parser {
     SkipSpace();
     if (AtEnd()) return ErrorAt(Here(), "no game tree: the file is empty");
     if (Peek() != '(') return ErrorAt(Here(), "expected '(' to open the game tree");
-    Advance();
-    if (absl::Status s = ParseTree(&main_line); !s.ok()) return s;
+    if (absl::Status s = ParseTree(&main_line, 0); !s.ok()) return s;
     SkipSpace();
     if (AtEnd()) return absl::OkStatus();
     if (Peek() == '(') return ErrorAt(Here(), "more than one game in the file");
@@ -55,10 +54,15 @@ class Parser {
   }
 
  private:
-  // The opening '(' is consumed. Nodes go to `out` unless it is null (a
-  // variation off the main line, parsed for syntax only).
-  absl::Status ParseTree(std::vector<Node>* out) {
+  static constexpr int kMaxDepth = 5000;
+
+  // At '('. Nodes go to `out` unless it is null (a variation off the main
+  // line, parsed for syntax only).
+  absl::Status ParseTree(std::vector<Node>* out, int depth) {
     const SgfPosition open = Here();
+    // Bounds the recursion, so that hostile input cannot exhaust the stack.
+    if (depth > kMaxDepth) return ErrorAt(open, "variations nested too deeply");
+    Advance();
     SkipSpace();
     if (AtEnd() || Peek() != ';') return ErrorAt(Here(), "expected ';' to start a node");
     while (!AtEnd() && Peek() == ';') {
@@ -70,8 +74,7 @@ class Parser {
     }
     bool first_child = true;
     while (!AtEnd() && Peek() == '(') {
-      Advance();
-      if (absl::Status s = ParseTree(first_child ? out : nullptr); !s.ok()) return s;
+      if (absl::Status s = ParseTree(first_child ? out : nullptr, depth + 1); !s.ok()) return s;
       first_child = false;
       SkipSpace();
     }
