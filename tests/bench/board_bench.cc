@@ -1,0 +1,113 @@
+// Board speed: nanoseconds per move for legality (occupied, suicide,
+// repetition by situation hash) plus play, over every shared SGF game, and
+// the replay of one whole game. The SGF files are read and parsed once,
+// outside the timed loops; a fresh Board per game is part of the cost.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "adjudicator/board.h"
+#include "adjudicator/sgf.h"
+#include "benchmark/benchmark.h"
+
+namespace arbiter {
+namespace {
+
+const std::vector<SgfGame>& SharedGames() {
+  static const std::vector<SgfGame>* games = [] {
+    auto* out = new std::vector<SgfGame>;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::string(ARBITER_SHARED_DIR) + "/data/sgf")) {
+      if (entry.path().extension() == ".sgf") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      std::ifstream in(file, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      absl::StatusOr<SgfGame> game = ParseSgf(text.str());
+      if (game.ok()) out->push_back(*std::move(game));
+    }
+    return out;
+  }();
+  return *games;
+}
+
+// Replays one game; returns the number of moves and passes, or -1 if a move
+// was not legal (which would make the measurement meaningless).
+int Replay(const SgfGame& game) {
+  Board board(game.board_size);
+  for (const int v : game.setup_black) board.Place(v1::BLACK, v);
+  for (const int v : game.setup_white) board.Place(v1::WHITE, v);
+  for (const SgfMove& move : game.moves) {
+    if (!move.vertex.has_value()) {
+      board.Pass(move.color);
+      continue;
+    }
+    if (board.Check(move.color, *move.vertex) != Legality::kLegal) return -1;
+    board.Play(move.color, *move.vertex);
+  }
+  benchmark::DoNotOptimize(board.hash());
+  return static_cast<int>(game.moves.size());
+}
+
+void SetPerMoveCounter(benchmark::State& state, int moves_per_iteration) {
+  state.SetItemsProcessed(state.iterations() * moves_per_iteration);
+  state.counters["per_move"] = benchmark::Counter(
+      moves_per_iteration, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+// All 30 shared games, one after another.
+void BM_CheckAndPlayAllSharedGames(benchmark::State& state) {
+  const std::vector<SgfGame>& games = SharedGames();
+  if (games.size() != 30) {
+    state.SkipWithError("expected the 30 shared SGF games");
+    return;
+  }
+  int moves = 0;
+  for (auto _ : state) {
+    moves = 0;
+    for (const SgfGame& game : games) {
+      const int n = Replay(game);
+      if (n < 0) {
+        state.SkipWithError("illegal move in a shared game");
+        return;
+      }
+      moves += n;
+    }
+  }
+  state.counters["games"] = static_cast<double>(games.size());
+  SetPerMoveCounter(state, moves);
+}
+BENCHMARK(BM_CheckAndPlayAllSharedGames);
+
+// The longest shared game, replayed from an empty board.
+void BM_FullGameReplay(benchmark::State& state) {
+  const std::vector<SgfGame>& games = SharedGames();
+  if (games.empty()) {
+    state.SkipWithError("no shared SGF games");
+    return;
+  }
+  const SgfGame& longest = *std::max_element(
+      games.begin(), games.end(),
+      [](const SgfGame& a, const SgfGame& b) { return a.moves.size() < b.moves.size(); });
+  int moves = 0;
+  for (auto _ : state) {
+    moves = Replay(longest);
+    if (moves < 0) {
+      state.SkipWithError("illegal move in the longest shared game");
+      return;
+    }
+  }
+  SetPerMoveCounter(state, moves);
+}
+BENCHMARK(BM_FullGameReplay);
+
+}  // namespace
+}  // namespace arbiter
+
+BENCHMARK_MAIN();
