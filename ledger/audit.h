@@ -1,0 +1,67 @@
+// The offline audit behind `arbiter verify`: everything the ledger promises,
+// re-checked from the stored bytes alone, trusting neither the triggers nor
+// the stored hashes.
+//
+// For a database: every event re-hashed and parsed; positions gapless and
+// unique; each game's revisions contiguous from a gameCreated; idempotency
+// keys unique; every checkpoint's signature, its Merkle root recomputed from
+// the events, consistency proofs between successive checkpoints, and no
+// checkpoint beyond the end of the log; every ruling row attached to an
+// event; and, with a judge, every game re-adjudicated under its pinned rules
+// with its recorded rulings diffed. For a bundle: the checkpoint's
+// signature, each event's inclusion proof, the stream's contiguity, and the
+// same re-adjudication.
+#ifndef ARBITER_LEDGER_AUDIT_H_
+#define ARBITER_LEDGER_AUDIT_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/ledger.pb.h"
+#include "ledger/judge.h"
+#include "ledger/log_reader.h"
+
+namespace arbiter::ledger {
+
+struct AuditOptions {
+  // Re-adjudicate only this game (the whole log is still checked).
+  std::optional<std::string> game_id;
+  // The trusted public key (DER). Empty: the key the ledger or bundle
+  // carries, which proves integrity only relative to that key.
+  std::string public_key_der;
+  // Re-adjudicates the games when set; the report says if it was not.
+  Judge* judge = nullptr;
+  // Called as events are checked: (done, total).
+  std::function<void(uint64_t, uint64_t)> progress;
+};
+
+struct AuditReport {
+  bool intact = true;
+  uint64_t first_bad_position = 0;  // 0 when the fault is not one event's
+  std::string why;                  // empty when intact
+
+  uint64_t events = 0;
+  uint64_t games = 0;
+  uint64_t rulings = 0;
+  uint64_t checkpoints = 0;
+  uint64_t games_readjudicated = 0;
+  bool readjudicated = false;  // a judge was given
+  bool key_trusted = false;    // the key came from the caller
+  std::string key_id_hex;
+  uint64_t signed_size = 0;  // the latest checkpoint's tree size
+  std::string signed_root_hex;
+};
+
+// Audits the database behind `reader`. A Status error only when the
+// database cannot be read at all; every finding is in the report.
+absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& options);
+
+// Audits a bundle with no database.
+absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle, const AuditOptions& options);
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_AUDIT_H_

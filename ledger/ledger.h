@@ -1,0 +1,109 @@
+// The ledger: an event-sourced, tamper-evident SQLite store that never loses
+// an acknowledged event.
+//
+// Each game is a stream of events with a contiguous revision; all streams
+// interleave in one global log with a gapless position, over which an RFC
+// 6962 Merkle tree is kept and signed (Ed25519) in checkpoints: at every
+// game's end and every `checkpoint_every` events. Appends go through one
+// writer thread that commits concurrent appends together (group commit,
+// WAL, synchronous=FULL); an append returns only after its COMMIT. Reads and
+// subscriptions run on their own connections.
+//
+// Data directory layout: ledger.db (+ -wal, -shm), ledger.key (the private
+// key, 0600, made on first start), ledger.pub (its public half, PEM),
+// ledger.lock (one writing process at a time).
+#ifndef ARBITER_LEDGER_LEDGER_H_
+#define ARBITER_LEDGER_LEDGER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/events.pb.h"
+#include "arbiter/v1/ledger.pb.h"
+#include "ledger/expected_revision.h"
+#include "ledger/hash.h"
+#include "ledger/judge.h"
+#include "ledger/subscription.h"
+
+namespace arbiter::ledger {
+
+struct LedgerOptions {
+  std::string dir;         // created if absent
+  Judge* judge = nullptr;  // required; not owned; must outlive the ledger
+  uint64_t checkpoint_every = 1000;  // events between periodic checkpoints; 0: none
+  size_t max_batch = 1024;           // appends committed together, at most
+  const char* vfs = nullptr;         // SQLite VFS name (tests inject faults)
+};
+
+struct InclusionProofResult {
+  uint64_t tree_size = 0;
+  std::vector<Hash> path;
+};
+
+class Ledger {
+ public:
+  // Opens or creates the ledger in `options.dir`; FAILED_PRECONDITION if
+  // another process has it open.
+  static absl::StatusOr<std::unique_ptr<Ledger>> Open(LedgerOptions options);
+
+  // Finishes the appends already queued, then stops the writer.
+  ~Ledger();
+
+  // Appends `events` to `game_id`'s stream, atomically, once durable. Each
+  // event is judged; its rulings are committed with it. Returns one entry per
+  // event. Errors (nothing is written):
+  //  - INVALID_ARGUMENT: an empty game id or batch, an event with no kind, a
+  //    gameCreated other than at revision 1 (or naming another game), a
+  //    first event that is not gameCreated, a key used twice in the batch,
+  //    or a batch mixing already recorded and new keyed events;
+  //  - ABORTED: `expected` does not match (the message names the revision);
+  //  - ALREADY_EXISTS: an idempotency key recorded with other content;
+  //  - the judge's own error when it refuses an event;
+  //  - UNAVAILABLE / RESOURCE_EXHAUSTED: the storage failed the commit.
+  // If every event carries an idempotency key already recorded with the same
+  // game and bytes, the original entries are returned and nothing is written
+  // (whatever `expected` says): retries are safe.
+  absl::StatusOr<std::vector<v1::LedgerEntry>> Append(const std::string& game_id,
+                                                      ExpectedRevision expected,
+                                                      std::vector<v1::Event> events);
+
+  // Signs a checkpoint at the current head (or returns the latest, if the
+  // head has not moved since). FAILED_PRECONDITION on an empty log.
+  absl::StatusOr<v1::Checkpoint> Checkpoint();
+
+  // Reads of committed data.
+  absl::StatusOr<uint64_t> Head();
+  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadLog(uint64_t after_position, size_t max);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id,
+                                                         uint64_t after_revision, size_t max);
+  absl::StatusOr<uint64_t> GameRevision(const std::string& game_id);
+  absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints();
+
+  // The audit path of `position` in the tree of `tree_size` (a checkpoint's).
+  absl::StatusOr<InclusionProofResult> ProveInclusion(uint64_t position, uint64_t tree_size);
+  // The proof that the tree of `old_size` is a prefix of that of `new_size`.
+  absl::StatusOr<std::vector<Hash>> ProveConsistency(uint64_t old_size, uint64_t new_size);
+
+  // Subscriptions (see subscription.h); each holds its own connection.
+  absl::StatusOr<std::unique_ptr<Subscription>> SubscribeLog(uint64_t after_position);
+  absl::StatusOr<std::unique_ptr<Subscription>> SubscribeGame(const std::string& game_id,
+                                                              uint64_t after_revision);
+
+  // The signing key's public half, DER (SubjectPublicKeyInfo) and PEM.
+  const std::string& public_key_der() const;
+  std::string PublicKeyPem() const;
+
+  std::string db_path() const;
+
+ private:
+  class Impl;
+  explicit Ledger(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_LEDGER_H_

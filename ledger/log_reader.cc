@@ -1,0 +1,168 @@
+#include "ledger/log_reader.h"
+
+#include "absl/cleanup/cleanup.h"
+#include "absl/strings/str_cat.h"
+#include "ledger/schema.h"
+
+namespace arbiter::ledger {
+namespace {
+
+constexpr char kEventColumns[] = "SELECT position, game_id, revision, event FROM events ";
+
+// A read transaction, so that two queries see one snapshot.
+class ReadTxn {
+ public:
+  explicit ReadTxn(Db& db) : db_(db), status_(db.Exec("BEGIN;")) {}
+  ~ReadTxn() {
+    if (status_.ok()) db_.Exec("COMMIT;").IgnoreError();
+  }
+  const absl::Status& status() const { return status_; }
+
+ private:
+  Db& db_;
+  absl::Status status_;
+};
+
+absl::StatusOr<uint64_t> SingleInt(Db& db, const std::string& sql, const std::string* arg) {
+  absl::StatusOr<Stmt> q = Stmt::Prepare(db, sql);
+  if (!q.ok()) return q.status();
+  if (arg != nullptr) q->Bind(1, *arg);
+  absl::StatusOr<bool> row = q->Step();
+  if (!row.ok()) return row.status();
+  return *row ? static_cast<uint64_t>(q->Int(0)) : 0;
+}
+
+}  // namespace
+
+absl::StatusOr<LogReader> LogReader::Open(const std::string& db_path, const char* vfs) {
+  absl::StatusOr<Db> db = Db::Open(db_path, SQLITE_OPEN_READONLY, vfs);
+  if (!db.ok()) return db.status();
+  return LogReader(*std::move(db));
+}
+
+absl::StatusOr<uint64_t> LogReader::Head() {
+  return SingleInt(db_, "SELECT IFNULL(MAX(position), 0) FROM events", nullptr);
+}
+
+absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::Collect(Stmt& q) {
+  std::vector<v1::LedgerEntry> out;
+  for (;;) {
+    absl::StatusOr<bool> row = q.Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    v1::LedgerEntry& e = out.emplace_back();
+    e.set_position(q.Int(0));
+    e.set_game_id(q.Text(1));
+    e.set_revision(q.Int(2));
+    e.set_event(q.Text(3));
+  }
+  if (out.empty()) return out;
+  absl::StatusOr<Stmt> r = Stmt::Prepare(
+      db_, "SELECT position, ruling FROM rulings WHERE position BETWEEN ? AND ? ORDER BY position, seq");
+  if (!r.ok()) return r.status();
+  r->Bind(1, static_cast<int64_t>(out.front().position()));
+  r->Bind(2, static_cast<int64_t>(out.back().position()));
+  size_t i = 0;
+  for (;;) {
+    absl::StatusOr<bool> row = r->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    uint64_t pos = r->Int(0);
+    while (i < out.size() && out[i].position() < pos) ++i;
+    if (i == out.size()) break;
+    if (out[i].position() != pos) continue;  // another game's event in the range
+    if (!out[i].add_rulings()->ParseFromString(r->Text(1))) {
+      return absl::DataLossError(absl::StrCat("ruling at position ", pos, " does not parse"));
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::ReadLog(uint64_t after, size_t max) {
+  ReadTxn txn(db_);
+  if (!txn.status().ok()) return txn.status();
+  absl::StatusOr<Stmt> q =
+      Stmt::Prepare(db_, absl::StrCat(kEventColumns, "WHERE position > ? ORDER BY position LIMIT ?"));
+  if (!q.ok()) return q.status();
+  q->Bind(1, static_cast<int64_t>(after)).Bind(2, static_cast<int64_t>(max));
+  return Collect(*q);
+}
+
+absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::ReadGame(const std::string& game_id,
+                                                                  uint64_t after, size_t max) {
+  ReadTxn txn(db_);
+  if (!txn.status().ok()) return txn.status();
+  absl::StatusOr<Stmt> q = Stmt::Prepare(
+      db_, absl::StrCat(kEventColumns,
+                        "WHERE game_id = ? AND revision > ? ORDER BY revision LIMIT ?"));
+  if (!q.ok()) return q.status();
+  q->Bind(1, game_id).Bind(2, static_cast<int64_t>(after)).Bind(3, static_cast<int64_t>(max));
+  return Collect(*q);
+}
+
+absl::StatusOr<uint64_t> LogReader::GameRevision(const std::string& game_id) {
+  return SingleInt(db_, "SELECT IFNULL(MAX(revision), 0) FROM events WHERE game_id = ?", &game_id);
+}
+
+absl::StatusOr<std::string> LogReader::RulesPin(const std::string& game_id) {
+  absl::StatusOr<Stmt> q = Stmt::Prepare(db_, "SELECT rules_pin FROM games WHERE game_id = ?");
+  if (!q.ok()) return q.status();
+  q->Bind(1, game_id);
+  absl::StatusOr<bool> row = q->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return absl::NotFoundError(absl::StrCat("no game '", game_id, "' in the ledger"));
+  return q->Text(0);
+}
+
+absl::StatusOr<std::vector<v1::Checkpoint>> LogReader::Checkpoints() {
+  absl::StatusOr<Stmt> q =
+      Stmt::Prepare(db_, "SELECT tree_size, checkpoint FROM checkpoints ORDER BY tree_size");
+  if (!q.ok()) return q.status();
+  std::vector<v1::Checkpoint> out;
+  for (;;) {
+    absl::StatusOr<bool> row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    v1::Checkpoint& c = out.emplace_back();
+    if (!c.ParseFromString(q->Text(1)) || c.tree_size() != static_cast<uint64_t>(q->Int(0))) {
+      return absl::DataLossError(
+          absl::StrCat("checkpoint row for tree size ", q->Int(0), " is damaged"));
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<Hash>> LogReader::LeafHashes(uint64_t tree_size) {
+  absl::StatusOr<Stmt> q = Stmt::Prepare(
+      db_, "SELECT position, leaf_hash FROM events WHERE position <= ? ORDER BY position");
+  if (!q.ok()) return q.status();
+  q->Bind(1, static_cast<int64_t>(tree_size));
+  std::vector<Hash> out;
+  out.reserve(tree_size);
+  for (;;) {
+    absl::StatusOr<bool> row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    Hash h;
+    if (static_cast<uint64_t>(q->Int(0)) != out.size() + 1 || !HashFromBytes(q->Text(1), &h)) {
+      return absl::DataLossError(absl::StrCat("leaf at position ", out.size() + 1, " is damaged"));
+    }
+    out.push_back(h);
+  }
+  if (out.size() != tree_size) {
+    return absl::OutOfRangeError(
+        absl::StrCat("the log has ", out.size(), " events, not ", tree_size));
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> LogReader::RecordedPublicKey() {
+  absl::StatusOr<Stmt> q = Stmt::Prepare(db_, "SELECT value FROM meta WHERE key = 'public_key'");
+  if (!q.ok()) return q.status();
+  absl::StatusOr<bool> row = q->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return absl::NotFoundError("the ledger records no public key");
+  return q->Text(0);
+}
+
+}  // namespace arbiter::ledger

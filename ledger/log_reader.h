@@ -1,0 +1,61 @@
+// Reads of the ledger on a connection of their own: the global log in pages
+// from a position, one game's stream, checkpoints and leaf hashes. Each call
+// reads one consistent snapshot of committed data.
+#ifndef ARBITER_LEDGER_LOG_READER_H_
+#define ARBITER_LEDGER_LOG_READER_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/ledger.pb.h"
+#include "ledger/hash.h"
+#include "ledger/sqlite.h"
+
+namespace arbiter::ledger {
+
+class LogReader {
+ public:
+  // Opens the database file read-only (it must exist).
+  static absl::StatusOr<LogReader> Open(const std::string& db_path, const char* vfs = nullptr);
+  explicit LogReader(Db db) : db_(std::move(db)) {}
+
+  // The number of committed events (the last position).
+  absl::StatusOr<uint64_t> Head();
+
+  // Up to `max` entries with position > `after`, in order, with rulings.
+  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadLog(uint64_t after, size_t max);
+
+  // Up to `max` entries of `game_id` with revision > `after`, in order.
+  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id,
+                                                         uint64_t after, size_t max);
+
+  // The game's last revision; 0 when it has no stream.
+  absl::StatusOr<uint64_t> GameRevision(const std::string& game_id);
+
+  // The rules pin recorded at the game's creation; NOT_FOUND if none.
+  absl::StatusOr<std::string> RulesPin(const std::string& game_id);
+
+  // All checkpoints, by tree size.
+  absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints();
+
+  // The stored leaf hashes of positions 1..tree_size.
+  absl::StatusOr<std::vector<Hash>> LeafHashes(uint64_t tree_size);
+
+  // The public key recorded when the ledger was made (DER); NOT_FOUND if none.
+  absl::StatusOr<std::string> RecordedPublicKey();
+
+  Db& db() { return db_; }
+
+ private:
+  // Runs `q` (position-ordered event rows) and attaches rulings.
+  absl::StatusOr<std::vector<v1::LedgerEntry>> Collect(Stmt& q);
+
+  Db db_;
+};
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_LOG_READER_H_

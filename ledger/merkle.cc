@@ -1,0 +1,169 @@
+#include "ledger/merkle.h"
+
+#include <bit>
+
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::ledger {
+namespace {
+
+// The largest power of two strictly less than n (n >= 2).
+uint64_t Split(uint64_t n) { return std::bit_floor(n - 1); }
+
+// MTH(D[n]) of RFC 6962 §2.1.
+Hash Subtree(std::span<const Hash> d) {
+  if (d.empty()) return EmptyRoot();
+  if (d.size() == 1) return d[0];
+  uint64_t k = Split(d.size());
+  return NodeHash(Subtree(d.first(k)), Subtree(d.subspan(k)));
+}
+
+// PATH(m, D[n]) of RFC 6962 §2.1.1.
+void Path(uint64_t m, std::span<const Hash> d, std::vector<Hash>* out) {
+  if (d.size() <= 1) return;
+  uint64_t k = Split(d.size());
+  if (m < k) {
+    Path(m, d.first(k), out);
+    out->push_back(Subtree(d.subspan(k)));
+  } else {
+    Path(m - k, d.subspan(k), out);
+    out->push_back(Subtree(d.first(k)));
+  }
+}
+
+// SUBPROOF(m, D[n], b) of RFC 6962 §2.1.2.
+void SubProof(uint64_t m, std::span<const Hash> d, bool whole, std::vector<Hash>* out) {
+  uint64_t n = d.size();
+  if (m == n) {
+    if (!whole) out->push_back(Subtree(d));
+    return;
+  }
+  uint64_t k = Split(n);
+  if (m <= k) {
+    SubProof(m, d.first(k), whole, out);
+    out->push_back(Subtree(d.subspan(k)));
+  } else {
+    SubProof(m - k, d.subspan(k), false, out);
+    out->push_back(Subtree(d.first(k)));
+  }
+}
+
+absl::Status Bad(const std::string& why) { return absl::DataLossError(why); }
+
+}  // namespace
+
+Hash MerkleRoot(std::span<const Hash> leaves) { return Subtree(leaves); }
+
+absl::StatusOr<std::vector<Hash>> InclusionProof(uint64_t index, std::span<const Hash> leaves) {
+  if (index >= leaves.size()) {
+    return absl::OutOfRangeError(
+        absl::StrCat("leaf ", index, " is not in a tree of size ", leaves.size()));
+  }
+  std::vector<Hash> proof;
+  Path(index, leaves, &proof);
+  return proof;
+}
+
+absl::StatusOr<std::vector<Hash>> ConsistencyProof(uint64_t old_size,
+                                                   std::span<const Hash> leaves) {
+  if (old_size > leaves.size()) {
+    return absl::OutOfRangeError(
+        absl::StrCat("tree size ", old_size, " exceeds the log's ", leaves.size()));
+  }
+  std::vector<Hash> proof;
+  if (old_size > 0 && old_size < leaves.size()) SubProof(old_size, leaves, true, &proof);
+  return proof;
+}
+
+absl::Status VerifyInclusion(uint64_t index, uint64_t tree_size, const Hash& leaf,
+                             std::span<const Hash> proof, const Hash& root) {
+  if (index >= tree_size) {
+    return Bad(absl::StrCat("leaf ", index, " is outside a tree of size ", tree_size));
+  }
+  uint64_t fn = index;
+  uint64_t sn = tree_size - 1;
+  Hash r = leaf;
+  for (const Hash& p : proof) {
+    if (sn == 0) return Bad("inclusion proof is too long");
+    if ((fn & 1) == 1 || fn == sn) {
+      r = NodeHash(p, r);
+      while ((fn & 1) == 0 && fn != 0) {
+        fn >>= 1;
+        sn >>= 1;
+      }
+    } else {
+      r = NodeHash(r, p);
+    }
+    fn >>= 1;
+    sn >>= 1;
+  }
+  if (sn != 0) return Bad("inclusion proof is too short");
+  if (r != root) return Bad("inclusion proof does not lead to the root");
+  return absl::OkStatus();
+}
+
+absl::Status VerifyConsistency(uint64_t old_size, uint64_t new_size, const Hash& old_root,
+                               const Hash& new_root, std::span<const Hash> proof) {
+  if (old_size > new_size) return Bad("the old tree is larger than the new one");
+  if (old_size == new_size) {
+    if (!proof.empty()) return Bad("consistency proof between equal trees must be empty");
+    if (old_root != new_root) return Bad("two roots for one tree size");
+    return absl::OkStatus();
+  }
+  if (old_size == 0) {
+    if (!proof.empty()) return Bad("consistency proof from the empty tree must be empty");
+    return absl::OkStatus();
+  }
+  if (proof.empty()) return Bad("consistency proof is empty");
+  std::vector<Hash> c;
+  if (std::has_single_bit(old_size)) c.push_back(old_root);
+  c.insert(c.end(), proof.begin(), proof.end());
+  uint64_t fn = old_size - 1;
+  uint64_t sn = new_size - 1;
+  while ((fn & 1) == 1) {
+    fn >>= 1;
+    sn >>= 1;
+  }
+  Hash fr = c[0];
+  Hash sr = c[0];
+  for (size_t i = 1; i < c.size(); ++i) {
+    if (sn == 0) return Bad("consistency proof is too long");
+    if ((fn & 1) == 1 || fn == sn) {
+      fr = NodeHash(c[i], fr);
+      sr = NodeHash(c[i], sr);
+      while ((fn & 1) == 0 && fn != 0) {
+        fn >>= 1;
+        sn >>= 1;
+      }
+    } else {
+      sr = NodeHash(sr, c[i]);
+    }
+    fn >>= 1;
+    sn >>= 1;
+  }
+  if (sn != 0) return Bad("consistency proof is too short");
+  if (fr != old_root) return Bad("consistency proof does not lead to the old root");
+  if (sr != new_root) return Bad("consistency proof does not lead to the new root");
+  return absl::OkStatus();
+}
+
+void CompactRange::Append(const Hash& leaf) {
+  peaks_.push_back(leaf);
+  ++size_;
+  // Each trailing 0 bit of the new size means the two rightmost peaks are
+  // perfect subtrees of equal height, which merge into one.
+  for (uint64_t s = size_; (s & 1) == 0; s >>= 1) {
+    Hash right = peaks_.back();
+    peaks_.pop_back();
+    peaks_.back() = NodeHash(peaks_.back(), right);
+  }
+}
+
+Hash CompactRange::Root() const {
+  if (peaks_.empty()) return EmptyRoot();
+  Hash root = peaks_.back();
+  for (size_t i = peaks_.size() - 1; i-- > 0;) root = NodeHash(peaks_[i], root);
+  return root;
+}
+
+}  // namespace arbiter::ledger

@@ -1,0 +1,57 @@
+// The RFC 6962 Merkle tree over the global log: roots, inclusion and
+// consistency proofs, and their verifiers (RFC 9162 §2.1.3-2.1.4).
+//
+// Leaves are given as their leaf hashes (see LeafHash), in log order; a tree
+// of size n is over the first n of them. Indices are 0-based here; a ledger
+// position p is leaf index p - 1.
+#ifndef ARBITER_LEDGER_MERKLE_H_
+#define ARBITER_LEDGER_MERKLE_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "ledger/hash.h"
+
+namespace arbiter::ledger {
+
+// The root of the tree over `leaves` (EmptyRoot() for none).
+Hash MerkleRoot(std::span<const Hash> leaves);
+
+// The audit path for leaf `index` in the tree over `leaves`.
+absl::StatusOr<std::vector<Hash>> InclusionProof(uint64_t index, std::span<const Hash> leaves);
+
+// The proof that the tree of size `old_size` is a prefix of the tree over
+// `leaves`.
+absl::StatusOr<std::vector<Hash>> ConsistencyProof(uint64_t old_size,
+                                                   std::span<const Hash> leaves);
+
+// OK iff `proof` shows `leaf` at `index` in the tree of `tree_size` with
+// `root`; DATA_LOSS with the reason otherwise.
+absl::Status VerifyInclusion(uint64_t index, uint64_t tree_size, const Hash& leaf,
+                             std::span<const Hash> proof, const Hash& root);
+
+// OK iff `proof` shows the tree (old_size, old_root) is a prefix of the tree
+// (new_size, new_root); DATA_LOSS with the reason otherwise.
+absl::Status VerifyConsistency(uint64_t old_size, uint64_t new_size, const Hash& old_root,
+                               const Hash& new_root, std::span<const Hash> proof);
+
+// The right edge of a growing tree: one hash per perfect subtree, so that
+// appending a leaf and taking the root cost O(log n) and no re-read of the
+// log. The ledger's writer keeps one; the verifier folds the log through one.
+class CompactRange {
+ public:
+  void Append(const Hash& leaf);
+  Hash Root() const;
+  uint64_t size() const { return size_; }
+
+ private:
+  uint64_t size_ = 0;
+  std::vector<Hash> peaks_;  // largest (leftmost) subtree first
+};
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_MERKLE_H_

@@ -1,0 +1,94 @@
+#include "ledger/schema.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::ledger {
+namespace {
+
+constexpr const char* kTables = R"sql(
+CREATE TABLE IF NOT EXISTS meta(
+  key TEXT PRIMARY KEY,
+  value BLOB NOT NULL);
+
+-- One row per event. position is the gapless global order (the Merkle leaf
+-- index + 1); (game_id, revision) the contiguous per-game stream.
+CREATE TABLE IF NOT EXISTS events(
+  position INTEGER PRIMARY KEY,
+  game_id TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  idempotency_key TEXT,
+  event BLOB NOT NULL,
+  leaf_hash BLOB NOT NULL,
+  UNIQUE(game_id, revision));
+CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events(idempotency_key)
+  WHERE idempotency_key IS NOT NULL;
+
+-- The rules each game is judged under, pinned when it is created.
+CREATE TABLE IF NOT EXISTS games(
+  game_id TEXT PRIMARY KEY,
+  first_position INTEGER NOT NULL,
+  rules_pin TEXT NOT NULL);
+
+-- The rulings derived from an event, in order (seq from 0).
+CREATE TABLE IF NOT EXISTS rulings(
+  position INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  ruling BLOB NOT NULL,
+  PRIMARY KEY(position, seq)) WITHOUT ROWID;
+
+-- Signed checkpoints (arbiter.v1.Checkpoint) keyed by tree size.
+CREATE TABLE IF NOT EXISTS checkpoints(
+  tree_size INTEGER PRIMARY KEY,
+  checkpoint BLOB NOT NULL);
+)sql";
+
+absl::Status CreateAppendOnlyTriggers(Db& db, const char* table) {
+  for (const char* op : {"UPDATE", "DELETE"}) {
+    absl::Status s = db.Exec(absl::StrCat(
+        "CREATE TRIGGER IF NOT EXISTS ", table, "_no_", op, " BEFORE ", op, " ON ", table,
+        " BEGIN SELECT RAISE(ABORT, 'the ledger is append-only: ", op, " on ", table,
+        " refused'); END;"));
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ConfigureConnection(Db& db) {
+  return db.Exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
+}
+
+absl::Status PrepareSchema(Db& db) {
+  if (absl::Status s = db.Exec("PRAGMA journal_mode=WAL;"); !s.ok()) return s;
+  if (absl::Status s = ConfigureConnection(db); !s.ok()) return s;
+  if (absl::Status s = db.Exec("BEGIN IMMEDIATE;"); !s.ok()) return s;
+  absl::Status s = db.Exec(kTables);
+  for (const char* t : {"meta", "events", "games", "rulings", "checkpoints"}) {
+    if (s.ok()) s = CreateAppendOnlyTriggers(db, t);
+  }
+  if (s.ok()) {
+    s = db.Exec(absl::StrCat("INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', ",
+                             kSchemaVersion, ");"));
+  }
+  if (s.ok()) {
+    absl::StatusOr<Stmt> q = Stmt::Prepare(db, "SELECT value FROM meta WHERE key='schema_version'");
+    s = q.status();
+    if (s.ok()) {
+      absl::StatusOr<bool> row = q->Step();
+      if (!row.ok()) {
+        s = row.status();
+      } else if (!*row || q->Int(0) != kSchemaVersion) {
+        s = absl::FailedPreconditionError(absl::StrCat(
+            "ledger schema version ", *row ? q->Int(0) : 0, " is not ", kSchemaVersion));
+      }
+    }
+  }
+  if (!s.ok()) {
+    db.Exec("ROLLBACK;").IgnoreError();
+    return s;
+  }
+  return db.Exec("COMMIT;");
+}
+
+}  // namespace arbiter::ledger

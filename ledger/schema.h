@@ -1,0 +1,24 @@
+// The ledger's SQLite schema. Every table is append-only: triggers refuse
+// UPDATE and DELETE, so the canonical bytes of an event are never
+// rewritten. (Triggers keep honest code honest; `arbiter verify` catches an
+// attacker who drops them.)
+#ifndef ARBITER_LEDGER_SCHEMA_H_
+#define ARBITER_LEDGER_SCHEMA_H_
+
+#include "absl/status/status.h"
+#include "ledger/sqlite.h"
+
+namespace arbiter::ledger {
+
+inline constexpr int kSchemaVersion = 1;
+
+// Sets WAL and synchronous=FULL, and creates the tables and triggers if the
+// database is new; refuses a database of another schema version.
+absl::Status PrepareSchema(Db& db);
+
+// The pragmas every connection needs (synchronous=FULL is per connection).
+absl::Status ConfigureConnection(Db& db);
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_SCHEMA_H_

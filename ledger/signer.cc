@@ -1,0 +1,159 @@
+#include "ledger/signer.h"
+
+#include <fcntl.h>
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::ledger {
+
+struct Signer::Key {
+  EVP_PKEY* pkey = nullptr;
+  ~Key() { EVP_PKEY_free(pkey); }
+};
+
+namespace {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+absl::StatusOr<std::string> PublicDer(EVP_PKEY* pkey) {
+  unsigned char* der = nullptr;
+  int len = i2d_PUBKEY(pkey, &der);
+  if (len <= 0) return absl::InternalError("cannot encode the public key");
+  std::string out(reinterpret_cast<char*>(der), len);
+  OPENSSL_free(der);
+  return out;
+}
+
+// Writes a fresh key to a temporary file, syncs it, then links it into
+// place; link() fails if another process won the race, and we load theirs.
+absl::Status CreateKey(const std::string& path) {
+  EVP_PKEY* pkey = EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519");
+  if (pkey == nullptr) return absl::InternalError("Ed25519 key generation failed");
+  BIO* bio = BIO_new(BIO_s_mem());
+  bool ok = bio != nullptr &&
+            PEM_write_bio_PrivateKey(bio, pkey, nullptr, nullptr, 0, nullptr, nullptr) == 1;
+  EVP_PKEY_free(pkey);
+  char* data = nullptr;
+  long len = ok ? BIO_get_mem_data(bio, &data) : 0;
+  std::string pem(data == nullptr ? "" : std::string(data, len));
+  BIO_free(bio);
+  if (!ok || pem.empty()) return absl::InternalError("cannot encode the new key");
+
+  std::string tmp = absl::StrCat(path, ".tmp.", getpid());
+  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return absl::UnavailableError(absl::StrCat("cannot create ", tmp, ": ", strerror(errno)));
+  bool written = write(fd, pem.data(), pem.size()) == static_cast<ssize_t>(pem.size()) &&
+                 fsync(fd) == 0;
+  close(fd);
+  int linked = written ? link(tmp.c_str(), path.c_str()) : -1;
+  int link_errno = errno;
+  unlink(tmp.c_str());
+  if (!written) return absl::UnavailableError(absl::StrCat("cannot write ", tmp));
+  if (linked != 0 && link_errno != EEXIST) {
+    return absl::UnavailableError(absl::StrCat("cannot create ", path, ": ", strerror(link_errno)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+Signer::Signer(std::unique_ptr<Key> key, std::string public_der)
+    : key_(std::move(key)), public_der_(std::move(public_der)) {}
+Signer::Signer(Signer&&) noexcept = default;
+Signer& Signer::operator=(Signer&&) noexcept = default;
+Signer::~Signer() = default;
+
+absl::StatusOr<Signer> Signer::LoadOrCreate(const std::string& path) {
+  if (access(path.c_str(), F_OK) != 0) {
+    if (absl::Status s = CreateKey(path); !s.ok()) return s;
+  }
+  absl::StatusOr<std::string> pem = ReadFile(path);
+  if (!pem.ok()) return pem.status();
+  BIO* bio = BIO_new_mem_buf(pem->data(), static_cast<int>(pem->size()));
+  auto key = std::make_unique<Key>();
+  key->pkey = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
+  BIO_free(bio);
+  if (key->pkey == nullptr || EVP_PKEY_get_id(key->pkey) != EVP_PKEY_ED25519) {
+    return absl::FailedPreconditionError(absl::StrCat(path, " is not an Ed25519 private key"));
+  }
+  absl::StatusOr<std::string> der = PublicDer(key->pkey);
+  if (!der.ok()) return der.status();
+  return Signer(std::move(key), *std::move(der));
+}
+
+absl::StatusOr<std::string> Signer::Sign(absl::string_view message) const {
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  std::string sig(64, '\0');
+  size_t len = sig.size();
+  bool ok = ctx != nullptr &&
+            EVP_DigestSignInit(ctx, nullptr, nullptr, nullptr, key_->pkey) == 1 &&
+            EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len,
+                           reinterpret_cast<const unsigned char*>(message.data()),
+                           message.size()) == 1;
+  EVP_MD_CTX_free(ctx);
+  if (!ok || len != 64) return absl::InternalError("Ed25519 signing failed");
+  return sig;
+}
+
+std::string Signer::PublicKeyPem() const {
+  BIO* bio = BIO_new(BIO_s_mem());
+  PEM_write_bio_PUBKEY(bio, key_->pkey);
+  char* data = nullptr;
+  long len = BIO_get_mem_data(bio, &data);
+  std::string pem(data, len);
+  BIO_free(bio);
+  return pem;
+}
+
+absl::Status VerifySignature(absl::string_view public_key_der, absl::string_view message,
+                             absl::string_view signature) {
+  const auto* p = reinterpret_cast<const unsigned char*>(public_key_der.data());
+  EVP_PKEY* pkey = d2i_PUBKEY(nullptr, &p, static_cast<long>(public_key_der.size()));
+  if (pkey == nullptr || EVP_PKEY_get_id(pkey) != EVP_PKEY_ED25519) {
+    EVP_PKEY_free(pkey);
+    return absl::InvalidArgumentError("not an Ed25519 public key");
+  }
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  int rc = ctx == nullptr ? 0 : EVP_DigestVerifyInit(ctx, nullptr, nullptr, nullptr, pkey);
+  if (rc == 1) {
+    rc = EVP_DigestVerify(ctx, reinterpret_cast<const unsigned char*>(signature.data()),
+                          signature.size(), reinterpret_cast<const unsigned char*>(message.data()),
+                          message.size());
+  }
+  EVP_MD_CTX_free(ctx);
+  EVP_PKEY_free(pkey);
+  if (rc != 1) return absl::DataLossError("bad Ed25519 signature");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadPublicKeyFile(const std::string& path) {
+  absl::StatusOr<std::string> data = ReadFile(path);
+  if (!data.ok()) return data.status();
+  if (data->rfind("-----BEGIN", 0) != 0) return data;  // already DER
+  BIO* bio = BIO_new_mem_buf(data->data(), static_cast<int>(data->size()));
+  EVP_PKEY* pkey = PEM_read_bio_PUBKEY(bio, nullptr, nullptr, nullptr);
+  BIO_free(bio);
+  if (pkey == nullptr) return absl::InvalidArgumentError(absl::StrCat(path, " holds no public key"));
+  absl::StatusOr<std::string> der = PublicDer(pkey);
+  EVP_PKEY_free(pkey);
+  return der;
+}
+
+}  // namespace arbiter::ledger

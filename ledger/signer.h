@@ -1,0 +1,48 @@
+// The ledger's Ed25519 signing key (OpenSSL EVP). It is made on first start
+// in the data directory and never leaves it; its public half is what an
+// auditor needs, as DER (SubjectPublicKeyInfo) or PEM.
+#ifndef ARBITER_LEDGER_SIGNER_H_
+#define ARBITER_LEDGER_SIGNER_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "absl/strings/string_view.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace arbiter::ledger {
+
+class Signer {
+ public:
+  // Loads `path` (PEM, PKCS#8), or creates it with mode 0600 if absent. Two
+  // processes racing to create it end up with the same key.
+  static absl::StatusOr<Signer> LoadOrCreate(const std::string& path);
+
+  Signer(Signer&&) noexcept;
+  Signer& operator=(Signer&&) noexcept;
+  ~Signer();
+
+  // A 64-byte Ed25519 signature over `message`.
+  absl::StatusOr<std::string> Sign(absl::string_view message) const;
+  const std::string& public_key_der() const { return public_der_; }
+  std::string PublicKeyPem() const;
+
+ private:
+  struct Key;
+  explicit Signer(std::unique_ptr<Key> key, std::string public_der);
+  std::unique_ptr<Key> key_;
+  std::string public_der_;
+};
+
+// OK iff `signature` is `public_key_der`'s Ed25519 signature of `message`.
+absl::Status VerifySignature(absl::string_view public_key_der, absl::string_view message,
+                             absl::string_view signature);
+
+// Reads a public key file, PEM or DER, and returns its DER form.
+absl::StatusOr<std::string> ReadPublicKeyFile(const std::string& path);
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_SIGNER_H_

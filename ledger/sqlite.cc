@@ -1,0 +1,124 @@
+#include "ledger/sqlite.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::ledger {
+
+absl::Status SqliteError(int rc, sqlite3* db, absl::string_view what) {
+  std::string msg = absl::StrCat(what, ": ", db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc),
+                                 " (sqlite ", rc, ")");
+  switch (rc & 0xff) {
+    case SQLITE_FULL:
+      return absl::ResourceExhaustedError(msg);
+    case SQLITE_IOERR:
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_PROTOCOL:
+      return absl::UnavailableError(msg);
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return absl::DataLossError(msg);
+    case SQLITE_CONSTRAINT:
+      return absl::FailedPreconditionError(msg);
+    default:
+      return absl::InternalError(msg);
+  }
+}
+
+absl::StatusOr<Db> Db::Open(const std::string& path, int flags, const char* vfs) {
+  Db db;
+  int rc = sqlite3_open_v2(path.c_str(), &db.db_, flags | SQLITE_OPEN_NOMUTEX, vfs);
+  if (rc != SQLITE_OK) return SqliteError(rc, db.db_, absl::StrCat("opening ", path));
+  sqlite3_extended_result_codes(db.db_, 1);
+  sqlite3_busy_timeout(db.db_, 10000);
+  return db;
+}
+
+Db& Db::operator=(Db&& other) noexcept {
+  if (this != &other) {
+    if (db_ != nullptr) sqlite3_close_v2(db_);
+    db_ = other.db_;
+    other.db_ = nullptr;
+  }
+  return *this;
+}
+
+Db::~Db() {
+  if (db_ != nullptr) sqlite3_close_v2(db_);
+}
+
+absl::Status Db::Exec(absl::string_view sql) {
+  std::string s(sql);
+  int rc = sqlite3_exec(db_, s.c_str(), nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) return SqliteError(rc, db_, s.substr(0, 60));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Stmt> Stmt::Prepare(const Db& db, absl::string_view sql) {
+  Stmt s;
+  int rc = sqlite3_prepare_v3(db.get(), sql.data(), static_cast<int>(sql.size()),
+                              SQLITE_PREPARE_PERSISTENT, &s.stmt_, nullptr);
+  if (rc != SQLITE_OK) return SqliteError(rc, db.get(), absl::StrCat("preparing ", sql));
+  return s;
+}
+
+Stmt& Stmt::operator=(Stmt&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(stmt_);
+    stmt_ = other.stmt_;
+    other.stmt_ = nullptr;
+  }
+  return *this;
+}
+
+Stmt::~Stmt() { sqlite3_finalize(stmt_); }
+
+Stmt& Stmt::Bind(int i, int64_t v) {
+  sqlite3_bind_int64(stmt_, i, v);
+  return *this;
+}
+
+Stmt& Stmt::Bind(int i, absl::string_view text) {
+  sqlite3_bind_text(stmt_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+
+Stmt& Stmt::BindBlob(int i, absl::string_view blob) {
+  sqlite3_bind_blob(stmt_, i, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+
+Stmt& Stmt::BindNull(int i) {
+  sqlite3_bind_null(stmt_, i);
+  return *this;
+}
+
+absl::StatusOr<bool> Stmt::Step() {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  sqlite3* db = sqlite3_db_handle(stmt_);
+  return SqliteError(rc, db, sqlite3_sql(stmt_));
+}
+
+absl::Status Stmt::Run() {
+  absl::StatusOr<bool> row = Step();
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  return row.status();
+}
+
+void Stmt::Reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+std::string Stmt::Text(int col) const {
+  const void* p = sqlite3_column_blob(stmt_, col);
+  int n = sqlite3_column_bytes(stmt_, col);
+  return p == nullptr ? std::string() : std::string(static_cast<const char*>(p), n);
+}
+
+}  // namespace arbiter::ledger

@@ -1,0 +1,76 @@
+// A thin RAII layer over the SQLite C API: connections, prepared statements,
+// and SQLite result codes turned into absl::Status.
+#ifndef ARBITER_LEDGER_SQLITE_H_
+#define ARBITER_LEDGER_SQLITE_H_
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/strings/string_view.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace arbiter::ledger {
+
+// SQLITE_FULL becomes RESOURCE_EXHAUSTED, I/O and locking errors
+// UNAVAILABLE, corruption DATA_LOSS, constraint failures FAILED_PRECONDITION.
+absl::Status SqliteError(int rc, sqlite3* db, absl::string_view what);
+
+class Db {
+ public:
+  // Opens `path` with `flags` (SQLITE_OPEN_*) through `vfs` (nullptr: the
+  // default), with a busy timeout so readers never fail on a writer's lock.
+  static absl::StatusOr<Db> Open(const std::string& path, int flags, const char* vfs = nullptr);
+
+  Db() = default;
+  Db(Db&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
+  Db& operator=(Db&& other) noexcept;
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+  ~Db();
+
+  absl::Status Exec(absl::string_view sql);
+  sqlite3* get() const { return db_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+class Stmt {
+ public:
+  static absl::StatusOr<Stmt> Prepare(const Db& db, absl::string_view sql);
+
+  Stmt() = default;
+  Stmt(Stmt&& other) noexcept : stmt_(other.stmt_) { other.stmt_ = nullptr; }
+  Stmt& operator=(Stmt&& other) noexcept;
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  ~Stmt();
+
+  // Parameters are 1-based, as in SQLite.
+  Stmt& Bind(int i, int64_t v);
+  Stmt& Bind(int i, absl::string_view text);
+  Stmt& BindBlob(int i, absl::string_view blob);
+  Stmt& BindNull(int i);
+
+  // True while a row is available; false when done.
+  absl::StatusOr<bool> Step();
+  // Steps a statement that returns no rows.
+  absl::Status Run();
+  // Resets for re-use and clears the bindings.
+  void Reset();
+
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  bool IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  std::string Text(int col) const;  // blob or text, as bytes
+
+ private:
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_SQLITE_H_

@@ -1,0 +1,95 @@
+// The ledger's single writer thread and its group commit (internal to the
+// ledger; use ledger.h).
+//
+// Callers queue jobs and block. The thread takes every queued job (up to a
+// batch limit), runs each inside a SAVEPOINT of one transaction (a refused
+// append rolls back to its savepoint and leaves the others), signs a
+// checkpoint when one is due, and COMMITs once; only then are the callers
+// answered. If the COMMIT fails, every append of the batch gets the error,
+// and the writer reloads its state from the database before the next batch,
+// so memory never runs ahead of what is durable.
+#ifndef ARBITER_LEDGER_WRITER_H_
+#define ARBITER_LEDGER_WRITER_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "arbiter/v1/ledger.pb.h"
+#include "ledger/expected_revision.h"
+#include "ledger/judge.h"
+#include "ledger/merkle.h"
+#include "ledger/signer.h"
+#include "ledger/sqlite.h"
+#include "ledger/subscription.h"
+
+namespace arbiter::ledger {
+
+class Writer {
+ public:
+  struct Config {
+    std::string db_path;
+    const char* vfs = nullptr;
+    Judge* judge = nullptr;
+    const Signer* signer = nullptr;
+    uint64_t checkpoint_every = 0;
+    size_t max_batch = 1024;
+    std::shared_ptr<CommitWatch> watch;
+  };
+
+  // Opens the write connection, loads the head and Merkle edge, and starts
+  // the thread.
+  static absl::StatusOr<std::unique_ptr<Writer>> Start(Config config);
+  // Drains the queue, then joins the thread.
+  ~Writer();
+
+  absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
+                                                      ExpectedRevision expected,
+                                                      std::vector<v1::Event> events);
+  absl::StatusOr<v1::Checkpoint> Checkpoint();
+
+ private:
+  struct Job;
+  struct Batch;
+  struct Statements;
+
+  explicit Writer(Config config);
+  void Run();
+  void RunBatch(const std::vector<Job*>& jobs);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> ProcessAppend(Job& job, Batch& batch);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadRecorded(const std::vector<uint64_t>& positions);
+  absl::StatusOr<uint64_t> CurrentRevision(const std::string& game_id, const Batch& batch);
+  absl::StatusOr<GameJudge*> JudgeFor(const std::string& game_id, uint64_t revision,
+                                      const v1::Event& first);
+  // Reopens the connection and reloads the state from what is committed.
+  absl::Status Recover();
+  absl::Status Submit(Job* job);
+
+  const Config config_;
+
+  // Owned by the writer thread (and Start, before it runs).
+  Db db_;
+  std::unique_ptr<Statements> stmts_;
+  bool healthy_ = false;
+  uint64_t head_ = 0;
+  CompactRange range_;
+  v1::Checkpoint last_checkpoint_;  // tree_size 0: none yet
+  std::unordered_map<std::string, uint64_t> revisions_;  // committed, cached
+  std::unordered_map<std::string, std::unique_ptr<GameJudge>> judges_;
+
+  absl::Mutex mu_;
+  std::deque<Job*> queue_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread thread_;
+};
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_WRITER_H_
