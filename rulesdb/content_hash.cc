@@ -25,7 +25,7 @@ absl::StatusOr<std::string> Sha256Hex(std::string_view bytes) {
       absl::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
-absl::StatusOr<std::string> ContentHash(const google::protobuf::Message& message) {
+absl::StatusOr<std::string> CanonicalBytes(const google::protobuf::Message& message) {
   std::unique_ptr<google::protobuf::Message> copy(message.New());
   copy->CopyFrom(message);
   copy->DiscardUnknownFields();  // unknown fields would make the bytes ambiguous
@@ -38,7 +38,13 @@ absl::StatusOr<std::string> ContentHash(const google::protobuf::Message& message
       return absl::InternalError("cannot serialize " + message.GetTypeName());
     }
   }
-  return Sha256Hex(bytes);
+  return bytes;
+}
+
+absl::StatusOr<std::string> ContentHash(const google::protobuf::Message& message) {
+  absl::StatusOr<std::string> bytes = CanonicalBytes(message);
+  if (!bytes.ok()) return bytes.status();
+  return Sha256Hex(*bytes);
 }
 
 }  // namespace arbiter
