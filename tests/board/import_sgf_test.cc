@@ -1,0 +1,243 @@
+// End to end: the `arbiter` binary's import-sgf, alone and piped into
+// `adjudicate --json -`, on the shared games and on bad records.
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "adjudicator/point.h"
+#include "adjudicator/sgf.h"
+#include "arbiter/v1/events.pb.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/time_util.h"
+#include "gtest/gtest.h"
+#include "tests/board/naive_board.h"
+
+namespace arbiter {
+namespace {
+
+namespace fs = std::filesystem;
+using google::protobuf::util::JsonStringToMessage;
+using google::protobuf::util::TimeUtil;
+
+struct ShellResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `command` through the shell, capturing stdout and stderr.
+ShellResult Shell(const std::string& command) {
+  const fs::path err_file = fs::temp_directory_path() / ("import_sgf_test_" +
+                                                         std::to_string(::getpid()) + ".err");
+  ShellResult run;
+  FILE* pipe = ::popen((command + " 2>" + err_file.string()).c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_file);
+  std::stringstream text;
+  text << err.rdbuf();
+  run.err = text.str();
+  fs::remove(err_file);
+  return run;
+}
+
+std::string Arbiter() { return ARBITER_BINARY; }
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+fs::path WriteTemp(const std::string& name, const std::string& text) {
+  const fs::path path = fs::temp_directory_path() / (std::to_string(::getpid()) + "_" + name);
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+std::vector<fs::path> SharedGames() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(std::string(ARBITER_SHARED_DIR) + "/data/sgf")) {
+    if (entry.path().extension() == ".sgf") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Parses every line strictly as an Event.
+std::vector<v1::Event> ParseEvents(const std::string& out) {
+  std::vector<v1::Event> events;
+  google::protobuf::util::JsonParseOptions strict;
+  strict.ignore_unknown_fields = false;
+  for (const absl::string_view line : absl::StrSplit(out, '\n', absl::SkipEmpty())) {
+    v1::Event event;
+    const auto status = JsonStringToMessage(std::string(line), &event, strict);
+    EXPECT_TRUE(status.ok()) << line;
+    events.push_back(event);
+  }
+  return events;
+}
+
+TEST(ImportSgfTest, SharedGamesBecomeOrderedEvents) {
+  for (const fs::path& file : SharedGames()) {
+    SCOPED_TRACE(file.filename().string());
+    const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.err, "");
+    const std::vector<v1::Event> events = ParseEvents(run.out);
+    const absl::StatusOr<SgfGame> game = ParseSgf(ReadFile(file));
+    ASSERT_TRUE(game.ok());
+    ASSERT_GE(events.size(), 2u);
+    ASSERT_TRUE(events[0].has_game_created());
+    EXPECT_TRUE(events[1].has_game_started());
+    const v1::GameCreated& created = events[0].game_created();
+    EXPECT_EQ(created.ruleset(), "cn-2002");
+    EXPECT_EQ(created.board_size(), 19);
+    EXPECT_EQ(created.black().name(), game->black_name);
+    EXPECT_EQ(created.venue(), v1::GameCreated::SAME_SITE);
+    EXPECT_FALSE(created.has_time_control());  // no BL/WL in these records
+    EXPECT_EQ(created.game_id(),
+              game->game_name.empty() ? file.stem().string() : game->game_name);
+    ASSERT_TRUE(game->komi.has_value());
+    EXPECT_EQ(created.komi_stones(), *game->komi / 2);
+    size_t plays = 0;
+    size_t resigns = 0;
+    for (size_t i = 1; i < events.size(); ++i) {
+      EXPECT_LE(TimeUtil::TimestampToNanoseconds(events[i - 1].at()),
+                TimeUtil::TimestampToNanoseconds(events[i].at()));
+      if (events[i].has_move() || events[i].has_pass()) ++plays;
+      if (events[i].has_resign()) ++resigns;
+    }
+    EXPECT_EQ(plays, game->moves.size());
+    const bool resigned = game->result == "B+R" || game->result == "W+R" ||
+                          game->result == "B+Resign" || game->result == "W+Resign";
+    EXPECT_EQ(resigns, resigned ? 1u : 0u);
+  }
+}
+
+TEST(ImportSgfTest, SetupTimesAndResignation) {
+  const fs::path file = WriteTemp(
+      "timed.sgf",
+      "(;FF[4]SZ[9]KM[7]DT[2026-05-01,02]PB[Li]BR[5d]PW[Wang]AB[cc][gg]PL[W]RE[W+Resign]\n"
+      ";W[ee]WL[595.5];B[ec]BL[590];W[ce]WL[580];B[]BL[589])");
+  const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string());
+  fs::remove(file);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<v1::Event> events = ParseEvents(run.out);
+  ASSERT_EQ(events.size(), 7u);
+  const v1::GameCreated& created = events[0].game_created();
+  EXPECT_EQ(created.game_id(), file.stem().string());
+  EXPECT_EQ(created.board_size(), 9);
+  EXPECT_EQ(created.black().rank(), "5d");
+  EXPECT_EQ(created.komi_stones(), 3.5);
+  EXPECT_EQ(TimeUtil::ToString(created.scheduled_start()), "2026-05-01T00:00:00Z");
+  EXPECT_EQ(created.time_control().main_time().seconds(), 600);  // 595.5 s rounded up
+  EXPECT_EQ(created.setup().black_size(), 2);
+  EXPECT_EQ(created.setup().black(0), "C7");
+  EXPECT_EQ(created.setup().first_to_move(), v1::WHITE);
+  // White used 4.5 s, Black 10 s, White 15.5 s, then Black's pass 1 s.
+  EXPECT_EQ(TimeUtil::ToString(events[2].at()), "2026-05-01T00:00:04.500Z");
+  EXPECT_EQ(TimeUtil::ToString(events[3].at()), "2026-05-01T00:00:14.500Z");
+  EXPECT_EQ(TimeUtil::ToString(events[4].at()), "2026-05-01T00:00:30Z");
+  EXPECT_EQ(TimeUtil::ToString(events[5].at()), "2026-05-01T00:00:31Z");
+  EXPECT_TRUE(events[5].has_pass());
+  ASSERT_TRUE(events[6].has_resign());
+  EXPECT_EQ(events[6].resign().color(), v1::BLACK);
+}
+
+TEST(ImportSgfTest, BadRecordsExit2WithNothingOnStdout) {
+  struct Case {
+    const char* name;
+    const char* sgf;
+    const char* error;
+  };
+  const Case cases[] = {
+      {"unclosed.sgf", "(;SZ[19]\n;B[pd];W[dd]", "line 1, column 1"},
+      {"seven.sgf", "(;SZ[7];B[aa])", "line 1, column 5: board size 7 is not supported"},
+      {"occupied.sgf", "(;SZ[9]\n;B[ee];W[ee])", "line 2, column 8: illegal move: White at E5 (occupied)"},
+      {"suicide.sgf", "(;SZ[9]AB[ba][ab];W[aa])", "line 1, column 19: illegal move: White at A9 (suicide)"},
+      {"badpoint.sgf", "(;SZ[9];B[zz])", "line 1, column 10: \"zz\" is not a point"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const fs::path file = WriteTemp(c.name, c.sgf);
+    const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string());
+    fs::remove(file);
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_EQ(run.out, "");
+    EXPECT_NE(run.err.find(c.error), std::string::npos) << run.err;
+  }
+  const ShellResult ko = Shell(Arbiter() + " import-sgf " +
+                       WriteTemp("ko.sgf",
+                                 "(;SZ[9];B[dd];W[ed];B[ce];W[fe];B[df];W[ef];B[ii];W[de];B[ee];W[de])")
+                           .string());
+  EXPECT_EQ(ko.exit_code, 2);
+  EXPECT_EQ(ko.out, "");
+  EXPECT_NE(ko.err.find("illegal move: White at D5 (immediate ko recapture)"), std::string::npos)
+      << ko.err;
+  fs::remove(fs::temp_directory_path() / (std::to_string(::getpid()) + "_ko.sgf"));
+
+  const ShellResult missing = Shell(Arbiter() + " import-sgf /nonexistent/game.sgf");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.out, "");
+  EXPECT_NE(missing.err.find("/nonexistent/game.sgf"), std::string::npos);
+  const ShellResult usage = Shell(Arbiter() + " import-sgf");
+  EXPECT_EQ(usage.exit_code, 2);
+  EXPECT_EQ(usage.out, "");
+  EXPECT_NE(usage.err.find("usage"), std::string::npos);
+  EXPECT_EQ(Shell(Arbiter() + " import-sgf a.sgf b.sgf").exit_code, 2);
+}
+
+// import-sgf | adjudicate --json -: the final board and prisoners of every
+// shared game equal the naive board's.
+TEST(ImportSgfTest, AdjudicatedBoardAndPrisonersMatchTheNaiveBoard) {
+  for (const fs::path& file : SharedGames()) {
+    SCOPED_TRACE(file.filename().string());
+    const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string() + " | " + Arbiter() +
+                          " adjudicate --json -");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    google::protobuf::Struct report;
+    ASSERT_TRUE(JsonStringToMessage(run.out, &report).ok()) << run.out;
+    const auto& state = report.fields().at("state").struct_value();
+    std::vector<std::string> board;
+    for (const auto& row : state.fields().at("board").list_value().values()) {
+      board.push_back(row.string_value());
+    }
+    const auto& prisoners = state.fields().at("prisoners").struct_value().fields();
+
+    const absl::StatusOr<SgfGame> game = ParseSgf(ReadFile(file));
+    ASSERT_TRUE(game.ok());
+    testing::NaiveBoard naive(19);
+    for (const SgfMove& move : game->moves) {
+      const char stone = move.color == v1::BLACK ? 'X' : 'O';
+      if (!move.vertex.has_value()) {
+        naive.Pass(stone);
+        continue;
+      }
+      ASSERT_EQ(naive.Play(ColumnOf(*move.vertex, 19), 19 - RowOf(*move.vertex, 19), stone),
+                testing::NaiveBoard::Outcome::kPlayed);
+    }
+    EXPECT_EQ(board, naive.grid());
+    auto count = [&](const char* key) {
+      return prisoners.count(key) ? static_cast<int>(prisoners.at(key).number_value()) : 0;
+    };
+    EXPECT_EQ(count("black"), naive.black_captures());
+    EXPECT_EQ(count("white"), naive.white_captures());
+  }
+}
+
+}  // namespace
+}  // namespace arbiter
