@@ -1,25 +1,27 @@
 #include "ledger/log_reader.h"
 
-#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
-#include "ledger/schema.h"
 
 namespace arbiter::ledger {
 namespace {
 
 constexpr char kEventColumns[] = "SELECT position, game_id, revision, event FROM events ";
 
-// A read transaction, so that two queries see one snapshot.
+// A read transaction, so that two queries see one snapshot; inside a
+// caller's transaction it is that one.
 class ReadTxn {
  public:
-  explicit ReadTxn(Db& db) : db_(db), status_(db.Exec("BEGIN;")) {}
+  explicit ReadTxn(Db& db) : db_(db), own_(sqlite3_get_autocommit(db.get()) != 0) {
+    if (own_) status_ = db.Exec("BEGIN;");
+  }
   ~ReadTxn() {
-    if (status_.ok()) db_.Exec("COMMIT;").IgnoreError();
+    if (own_ && status_.ok()) db_.Exec("COMMIT;").IgnoreError();
   }
   const absl::Status& status() const { return status_; }
 
  private:
   Db& db_;
+  bool own_;
   absl::Status status_;
 };
 

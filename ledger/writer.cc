@@ -35,7 +35,7 @@ struct Writer::Batch {
 
 struct Writer::Statements {
   Stmt find_key, max_revision, insert_event, insert_ruling, insert_game, insert_checkpoint,
-      game_events, event_at, rulings_at;
+      game_events, event_at, rulings_at, game_pin;
 
   static absl::StatusOr<std::unique_ptr<Statements>> Prepare(const Db& db) {
     auto s = std::make_unique<Statements>();
@@ -51,6 +51,7 @@ struct Writer::Statements {
         {&s->game_events, "SELECT event FROM events WHERE game_id = ? ORDER BY revision"},
         {&s->event_at, "SELECT game_id, revision, event FROM events WHERE position = ?"},
         {&s->rulings_at, "SELECT ruling FROM rulings WHERE position = ? ORDER BY seq"},
+        {&s->game_pin, "SELECT rules_pin FROM games WHERE game_id = ?"},
     };
     for (auto& [stmt, sql] : all) {
       absl::StatusOr<Stmt> p = Stmt::Prepare(db, sql);
@@ -342,6 +343,17 @@ absl::StatusOr<GameJudge*> Writer::JudgeFor(const std::string& game_id, uint64_t
     }
   }
   if (judge == nullptr) return absl::InternalError(absl::StrCat("game '", game_id, "' has no events"));
+  // The game continues only under the rules it was created under.
+  Stmt& p = stmts_->game_pin;
+  ResetOnExit reset_pin(p);
+  p.Bind(1, game_id);
+  absl::StatusOr<bool> pinned = p.Step();
+  if (!pinned.ok()) return pinned.status();
+  if (!*pinned || p.Text(0) != judge->RulesPin()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "game '", game_id, "' was created under '", *pinned ? p.Text(0) : "(no pin)",
+        "' but the rules now load as '", judge->RulesPin(), "'"));
+  }
   return (judges_[game_id] = std::move(judge)).get();
 }
 

@@ -1,0 +1,411 @@
+// The ledger's append, read, concurrency, idempotency, checkpoint and
+// subscription promises.
+#include "ledger/ledger.h"
+
+#include <sqlite3.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "ledger/audit.h"
+#include "ledger/checkpoint.h"
+#include "ledger/merkle.h"
+#include "ledger/signer.h"
+#include "tests/ledger/test_dir.h"
+#include "tests/ledger/toy_judge.h"
+
+namespace arbiter::ledger {
+namespace {
+
+using testing::Created;
+using testing::Move;
+using testing::Pass;
+using testing::Resign;
+using testing::TestDir;
+using testing::ToyJudge;
+
+class LedgerTest : public ::testing::Test {
+ protected:
+  void Open(uint64_t checkpoint_every = 0) {
+    ledger_.reset();
+    LedgerOptions o;
+    o.dir = dir_.path();
+    o.judge = &judge_;
+    o.checkpoint_every = checkpoint_every;
+    auto l = Ledger::Open(o);
+    ASSERT_TRUE(l.ok()) << l.status();
+    ledger_ = *std::move(l);
+  }
+
+  AuditReport Audit() {
+    auto reader = LogReader::Open(dir_.db());
+    EXPECT_TRUE(reader.ok()) << reader.status();
+    AuditOptions o;
+    o.judge = &judge_;
+    auto report = AuditLog(*reader, o);
+    EXPECT_TRUE(report.ok()) << report.status();
+    return *report;
+  }
+
+  TestDir dir_;
+  ToyJudge judge_;
+  std::unique_ptr<Ledger> ledger_;
+};
+
+TEST_F(LedgerTest, AppendsGetGaplessPositionsAndContiguousRevisions) {
+  Open();
+  auto a = ledger_->Append("g1", ExpectedRevision::NoStream(),
+                           {Created("g1"), Move(v1::BLACK, "Q16"), Pass(v1::WHITE)});
+  ASSERT_TRUE(a.ok()) << a.status();
+  auto b = ledger_->Append("g2", ExpectedRevision::NoStream(), {Created("g2")});
+  ASSERT_TRUE(b.ok()) << b.status();
+  auto c = ledger_->Append("g1", ExpectedRevision::Exactly(3), {Pass(v1::BLACK)});
+  ASSERT_TRUE(c.ok()) << c.status();
+
+  ASSERT_EQ(a->size(), 3u);
+  EXPECT_EQ((*a)[0].position(), 1u);
+  EXPECT_EQ((*a)[2].position(), 3u);
+  EXPECT_EQ((*a)[2].revision(), 3u);
+  EXPECT_EQ((*b)[0].position(), 4u);
+  EXPECT_EQ((*b)[0].revision(), 1u);
+  EXPECT_EQ((*c)[0].position(), 5u);
+  EXPECT_EQ((*c)[0].revision(), 4u);
+
+  // The rulings came back with the append and are stored with the event.
+  ASSERT_EQ((*a)[2].rulings_size(), 1);
+  EXPECT_EQ((*a)[2].rulings(0).clause(), "toy/1");
+  ASSERT_EQ((*c)[0].rulings_size(), 1);
+  EXPECT_EQ((*c)[0].rulings(0).number(), 2u);
+
+  auto game = ledger_->ReadGame("g1", 0, 100);
+  ASSERT_TRUE(game.ok());
+  ASSERT_EQ(game->size(), 4u);
+  EXPECT_EQ((*game)[3].SerializeAsString(), (*c)[0].SerializeAsString());
+  auto log = ledger_->ReadLog(2, 2);
+  ASSERT_TRUE(log.ok());
+  ASSERT_EQ(log->size(), 2u);
+  EXPECT_EQ((*log)[0].position(), 3u);
+  EXPECT_EQ((*log)[0].SerializeAsString(), (*a)[2].SerializeAsString());
+  EXPECT_EQ(*ledger_->Head(), 5u);
+  EXPECT_EQ(*ledger_->GameRevision("g1"), 4u);
+  EXPECT_EQ(*ledger_->GameRevision("nope"), 0u);
+  EXPECT_TRUE(Audit().intact);
+}
+
+TEST_F(LedgerTest, ExpectedRevisionMismatchNamesTheCurrentRevision) {
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  auto again = ledger_->Append("g", ExpectedRevision::NoStream(), {Pass(v1::WHITE)});
+  EXPECT_TRUE(absl::IsAborted(again.status())) << again.status();
+  EXPECT_NE(again.status().message().find("revision 2"), absl::string_view::npos);
+  auto stale = ledger_->Append("g", ExpectedRevision::Exactly(1), {Pass(v1::WHITE)});
+  EXPECT_TRUE(absl::IsAborted(stale.status()));
+  auto none = ledger_->Append("other", ExpectedRevision::Exactly(1), {Pass(v1::WHITE)});
+  EXPECT_TRUE(absl::IsAborted(none.status()));
+  EXPECT_NE(none.status().message().find("has no stream"), absl::string_view::npos);
+  EXPECT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}).ok());
+  EXPECT_TRUE(ledger_->Append("g", ExpectedRevision::Exactly(3), {Pass(v1::WHITE)}).ok());
+  EXPECT_EQ(*ledger_->Head(), 4u);
+}
+
+TEST_F(LedgerTest, IdempotentRetriesReturnTheOriginal) {
+  Open();
+  auto first = ledger_->Append("g", ExpectedRevision::NoStream(),
+                               {Created("g", "k0"), Pass(v1::BLACK, "k1")});
+  ASSERT_TRUE(first.ok());
+  // The same append again, even with a now-stale expected revision.
+  for (int i = 0; i < 3; ++i) {
+    auto retry = ledger_->Append("g", ExpectedRevision::NoStream(),
+                                 {Created("g", "k0"), Pass(v1::BLACK, "k1")});
+    ASSERT_TRUE(retry.ok()) << retry.status();
+    ASSERT_EQ(retry->size(), 2u);
+    EXPECT_EQ((*retry)[1].SerializeAsString(), (*first)[1].SerializeAsString());
+  }
+  EXPECT_EQ(*ledger_->Head(), 2u);
+  // Retrying just the second event also returns it.
+  auto one = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1")});
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ((*one)[0].position(), 2u);
+
+  auto other = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE, "k1")});
+  EXPECT_TRUE(absl::IsAlreadyExists(other.status())) << other.status();
+  auto other_game = ledger_->Append("h", ExpectedRevision::Any(), {Created("h", "k0")});
+  EXPECT_TRUE(absl::IsAlreadyExists(other_game.status())) << other_game.status();
+  auto mixed = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1"), Pass(v1::WHITE, "k2")});
+  EXPECT_TRUE(absl::IsInvalidArgument(mixed.status())) << mixed.status();
+  auto twice = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k3"), Pass(v1::WHITE, "k3")});
+  EXPECT_TRUE(absl::IsInvalidArgument(twice.status())) << twice.status();
+  EXPECT_EQ(*ledger_->Head(), 2u);
+
+  // Keys survive a restart.
+  Open();
+  auto after = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1")});
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ((*after)[0].position(), 2u);
+  EXPECT_EQ(*ledger_->Head(), 2u);
+}
+
+TEST_F(LedgerTest, ARefusedEventWritesNothing) {
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  auto bad = ledger_->Append("g", ExpectedRevision::Exactly(2),
+                             {Pass(v1::WHITE), Move(v1::BLACK, "Z99"), Pass(v1::WHITE)});
+  EXPECT_TRUE(absl::IsInvalidArgument(bad.status())) << bad.status();
+  EXPECT_NE(bad.status().message().find("Z99"), absl::string_view::npos);
+  EXPECT_EQ(*ledger_->Head(), 2u);
+  // The judge that saw the refused append was discarded and replayed: the
+  // next pass's ruling is number 2, not 3.
+  auto next = ledger_->Append("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)});
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ((*next)[0].position(), 3u);
+  EXPECT_EQ((*next)[0].rulings(0).number(), 2u);
+  EXPECT_EQ((*next)[0].rulings(0).event(), 3u);
+  EXPECT_TRUE(Audit().intact);
+}
+
+TEST_F(LedgerTest, StreamsBeginWithTheirGameCreated) {
+  Open();
+  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {Created("other")}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("", ExpectedRevision::Any(), {Created("")}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {v1::Event()}).status()));
+  v1::Event unknown = Created("g");
+  unknown.mutable_game_created()->set_ruleset("unknown");
+  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {unknown}).status()));
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Created("g")}).ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {Created("g")}).status()));
+  EXPECT_EQ(*ledger_->Head(), 1u);
+}
+
+TEST_F(LedgerTest, ConcurrentAppendsWithOneExpectedRevisionExactlyOneWins) {
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  for (uint64_t round = 1; round <= 5; ++round) {
+    constexpr int kThreads = 16;
+    std::atomic<int> won{0}, aborted{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        auto r = ledger_->Append("g", ExpectedRevision::Exactly(round),
+                                 {Move(t % 2 ? v1::WHITE : v1::BLACK, absl::StrCat("A", t + 1))});
+        if (r.ok()) ++won;
+        if (absl::IsAborted(r.status())) ++aborted;
+      });
+    }
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(won.load(), 1) << "round " << round;
+    EXPECT_EQ(aborted.load(), kThreads - 1);
+  }
+  EXPECT_EQ(*ledger_->GameRevision("g"), 6u);
+}
+
+TEST_F(LedgerTest, ManyConcurrentWritersLoseNothing) {
+  Open(/*checkpoint_every=*/50);
+  constexpr int kThreads = 16, kPerThread = 40;
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  std::vector<std::vector<uint64_t>> positions(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::string game = absl::StrCat("game-", t);
+      if (!ledger_->Append(game, ExpectedRevision::NoStream(), {Created(game)}).ok()) ++failures;
+      for (int i = 0; i < kPerThread; ++i) {
+        auto r = ledger_->Append(game, ExpectedRevision::Exactly(i + 1), {Pass(v1::BLACK)});
+        if (!r.ok()) {
+          ++failures;
+          continue;
+        }
+        positions[t].push_back((*r)[0].position());
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  std::set<uint64_t> all;
+  for (auto& p : positions) all.insert(p.begin(), p.end());
+  EXPECT_EQ(all.size(), static_cast<size_t>(kThreads * kPerThread));
+  EXPECT_EQ(*ledger_->Head(), static_cast<uint64_t>(kThreads * (kPerThread + 1)));
+  auto cps = ledger_->Checkpoints();
+  ASSERT_TRUE(cps.ok());
+  EXPECT_GE(cps->size(), 10u);  // one per 50 events crossed
+  AuditReport report = Audit();
+  EXPECT_TRUE(report.intact) << report.why;
+  EXPECT_EQ(report.games_readjudicated, static_cast<uint64_t>(kThreads));
+}
+
+TEST_F(LedgerTest, TriggersRefuseUpdateAndDelete) {
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(ledger_->Checkpoint().ok());
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(dir_.db().c_str(), &db), SQLITE_OK);
+  for (const char* sql : {"UPDATE events SET event = x'00' WHERE position = 1",
+                          "DELETE FROM events WHERE position = 2",
+                          "UPDATE rulings SET ruling = x'00'", "DELETE FROM rulings",
+                          "DELETE FROM checkpoints", "UPDATE games SET rules_pin = 'x'",
+                          "DELETE FROM meta"}) {
+    char* err = nullptr;
+    EXPECT_NE(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << sql;
+    EXPECT_NE(std::string(err ? err : "").find("append-only"), std::string::npos) << sql;
+    sqlite3_free(err);
+  }
+  sqlite3_close(db);
+  EXPECT_TRUE(Audit().intact);
+}
+
+TEST_F(LedgerTest, CheckpointsAtGameEndPeriodicallyAndOnDemand) {
+  Open(/*checkpoint_every=*/4);
+  EXPECT_TRUE(absl::IsFailedPrecondition(ledger_->Checkpoint().status()));
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Exactly(2), {Resign(v1::WHITE)}).ok());
+  ASSERT_TRUE(ledger_->Append("h", ExpectedRevision::NoStream(), {Created("h")}).ok());
+  auto demand = ledger_->Checkpoint();
+  ASSERT_TRUE(demand.ok());
+  auto cps = ledger_->Checkpoints();
+  ASSERT_TRUE(cps.ok());
+  ASSERT_EQ(cps->size(), 2u);
+  EXPECT_EQ((*cps)[0].tree_size(), 3u);
+  EXPECT_EQ((*cps)[0].reason(), v1::Checkpoint::GAME_END);
+  ASSERT_EQ((*cps)[0].ended_games_size(), 1);
+  EXPECT_EQ((*cps)[0].ended_games(0), "g");
+  EXPECT_EQ((*cps)[1].tree_size(), 4u);  // every 4 events
+  EXPECT_EQ((*cps)[1].reason(), v1::Checkpoint::PERIODIC);
+  // Asked for with no new events, the latest is returned.
+  EXPECT_EQ(demand->SerializeAsString(), (*cps)[1].SerializeAsString());
+  ASSERT_TRUE(ledger_->Append("h", ExpectedRevision::Exactly(1), {Pass(v1::BLACK)}).ok());
+  auto fresh = ledger_->Checkpoint();
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_EQ(fresh->tree_size(), 5u);
+  EXPECT_EQ(fresh->reason(), v1::Checkpoint::ON_DEMAND);
+
+  // The signature verifies with the exported public key.
+  auto pub = ReadPublicKeyFile(dir_.path() + "/ledger.pub");
+  ASSERT_TRUE(pub.ok());
+  EXPECT_EQ(*pub, ledger_->public_key_der());
+  for (const v1::Checkpoint& c : *cps) EXPECT_TRUE(VerifyCheckpoint(c, *pub).ok());
+  v1::Checkpoint forged = (*cps)[1];
+  forged.set_tree_size(5);
+  EXPECT_FALSE(VerifyCheckpoint(forged, *pub).ok());
+
+  // Inclusion of every event, and consistency between the checkpoints.
+  auto log = ledger_->ReadLog(0, 4);
+  ASSERT_TRUE(log.ok());
+  Hash root4;
+  ASSERT_TRUE(HashFromBytes((*cps)[1].root_hash(), &root4));
+  for (const v1::LedgerEntry& e : *log) {
+    auto proof = ledger_->ProveInclusion(e.position(), 4);
+    ASSERT_TRUE(proof.ok());
+    EXPECT_TRUE(VerifyInclusion(e.position() - 1, 4, LeafHash(e.event()), proof->path, root4).ok());
+  }
+  Hash root3;
+  ASSERT_TRUE(HashFromBytes((*cps)[0].root_hash(), &root3));
+  auto consistency = ledger_->ProveConsistency(3, 4);
+  ASSERT_TRUE(consistency.ok());
+  EXPECT_TRUE(VerifyConsistency(3, 4, root3, root4, *consistency).ok());
+  EXPECT_TRUE(absl::IsOutOfRange(ledger_->ProveInclusion(5, 4).status()));
+}
+
+TEST_F(LedgerTest, TheKeyIsMadeOnceAndPinned) {
+  Open();
+  std::string der = ledger_->public_key_der();
+  Open();
+  EXPECT_EQ(ledger_->public_key_der(), der);
+  // A second process (here: a second open) is refused while one has it.
+  LedgerOptions o;
+  o.dir = dir_.path();
+  o.judge = &judge_;
+  EXPECT_TRUE(absl::IsFailedPrecondition(Ledger::Open(o).status()));
+  // A replaced key file is refused rather than used to sign.
+  ledger_.reset();
+  std::filesystem::remove(dir_.path() + "/ledger.key");
+  auto l = Ledger::Open(o);
+  EXPECT_TRUE(absl::IsFailedPrecondition(l.status())) << l.status();
+}
+
+TEST_F(LedgerTest, ReopenedLedgerContinuesTheStreams) {
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  Open();
+  EXPECT_EQ(judge_.opened.load(), 1);
+  auto r = ledger_->Append("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].position(), 3u);
+  EXPECT_EQ((*r)[0].rulings(0).number(), 2u);  // the fold was replayed
+  EXPECT_EQ(judge_.opened.load(), 2);
+  // Rules that no longer match the pin refuse to continue the game.
+  judge_.pin = "toy v2";
+  Open();
+  auto stale = ledger_->Append("g", ExpectedRevision::Exactly(3), {Pass(v1::WHITE)});
+  EXPECT_TRUE(absl::IsFailedPrecondition(stale.status())) << stale.status();
+}
+
+TEST_F(LedgerTest, SubscriptionsNeverSkip) {
+  Open();
+  auto sub = ledger_->SubscribeLog(0);
+  ASSERT_TRUE(sub.ok());
+  auto game_sub = ledger_->SubscribeGame("g3", 0);
+  ASSERT_TRUE(game_sub.ok());
+  constexpr int kGames = 8, kPasses = 30;
+  std::vector<std::thread> writers;
+  for (int g = 0; g < kGames; ++g) {
+    writers.emplace_back([&, g] {
+      std::string id = absl::StrCat("g", g);
+      ASSERT_TRUE(ledger_->Append(id, ExpectedRevision::NoStream(), {Created(id)}).ok());
+      for (int i = 0; i < kPasses; ++i) {
+        ASSERT_TRUE(ledger_->Append(id, ExpectedRevision::Any(), {Pass(v1::BLACK)}).ok());
+      }
+    });
+  }
+  const uint64_t total = kGames * (kPasses + 1);
+  std::vector<uint64_t> seen;
+  while (seen.size() < total) {
+    auto batch = (*sub)->Next(absl::Seconds(10), 7);
+    ASSERT_TRUE(batch.ok());
+    ASSERT_FALSE(batch->empty()) << "stalled after " << seen.size();
+    for (const auto& e : *batch) seen.push_back(e.position());
+  }
+  for (auto& w : writers) w.join();
+  for (uint64_t i = 0; i < total; ++i) ASSERT_EQ(seen[i], i + 1);
+  auto idle = (*sub)->Next(absl::Milliseconds(20));
+  ASSERT_TRUE(idle.ok());
+  EXPECT_TRUE(idle->empty());
+
+  // Resuming after p gives exactly the events after p.
+  auto resumed = ledger_->SubscribeLog(100);
+  ASSERT_TRUE(resumed.ok());
+  auto rest = (*resumed)->Next(absl::ZeroDuration(), 1000);
+  ASSERT_TRUE(rest.ok());
+  ASSERT_EQ(rest->size(), total - 100);
+  EXPECT_EQ(rest->front().position(), 101u);
+
+  std::vector<uint64_t> revisions;
+  while (revisions.size() < kPasses + 1) {
+    auto batch = (*game_sub)->Next(absl::Seconds(5));
+    ASSERT_TRUE(batch.ok());
+    ASSERT_FALSE(batch->empty());
+    for (const auto& e : *batch) {
+      EXPECT_EQ(e.game_id(), "g3");
+      revisions.push_back(e.revision());
+    }
+  }
+  for (size_t i = 0; i < revisions.size(); ++i) EXPECT_EQ(revisions[i], i + 1);
+
+  // A waiting subscriber is woken by a commit.
+  std::thread late([&] {
+    absl::SleepFor(absl::Milliseconds(50));
+    ASSERT_TRUE(ledger_->Append("g3", ExpectedRevision::Any(), {Pass(v1::WHITE)}).ok());
+  });
+  auto woken = (*game_sub)->Next(absl::Seconds(10));
+  late.join();
+  ASSERT_TRUE(woken.ok());
+  ASSERT_EQ(woken->size(), 1u);
+  EXPECT_EQ(woken->front().revision(), kPasses + 2u);
+}
+
+}  // namespace
+}  // namespace arbiter::ledger
