@@ -157,9 +157,62 @@ class Parser {
   int column_ = 1;
 };
 
-// SimpleText: line breaks and tabs become spaces, ends trimmed.
+// Well-formed UTF-8 as RFC 3629 defines it (no overlong forms, surrogates
+// or code points above U+10FFFF), the same test protobuf applies to strings.
+bool IsValidUtf8(std::string_view text) {
+  size_t i = 0;
+  auto at = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  while (i < text.size()) {
+    const unsigned char lead = at(i);
+    int extra = 0;
+    unsigned char low = 0x80, high = 0xBF;  // bounds of the second byte
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    } else if (lead >= 0xC2 && lead <= 0xDF) {
+      extra = 1;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      extra = 2;
+      if (lead == 0xE0) low = 0xA0;
+      if (lead == 0xED) high = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      extra = 3;
+      if (lead == 0xF0) low = 0x90;
+      if (lead == 0xF4) high = 0x8F;
+    } else {
+      return false;
+    }
+    if (i + extra >= text.size()) return false;  // truncated sequence
+    if (at(i + 1) < low || at(i + 1) > high) return false;
+    for (int k = 2; k <= extra; ++k) {
+      if (at(i + k) < 0x80 || at(i + k) > 0xBF) return false;
+    }
+    i += extra + 1;
+  }
+  return true;
+}
+
+// SGF's default charset is ISO-8859-1 (CA), while most files today are
+// UTF-8 whatever they declare: text that is valid UTF-8 stays as it is, any
+// other is read as Latin-1, so that names reach the events intact.
+std::string ToUtf8(const std::string& text) {
+  if (IsValidUtf8(text)) return text;
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x80) {
+      out.push_back(c);
+    } else {
+      out.push_back(static_cast<char>(0xC0 | (byte >> 6)));
+      out.push_back(static_cast<char>(0x80 | (byte & 0x3F)));
+    }
+  }
+  return out;
+}
+
+// SimpleText: line breaks and tabs become spaces, ends trimmed, UTF-8.
 std::string SimpleText(const Value& value) {
-  std::string text = value.text;
+  std::string text = ToUtf8(value.text);
   for (char& c : text) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   }

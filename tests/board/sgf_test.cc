@@ -68,6 +68,14 @@ TEST(SgfTest, EscapesAndSoftLineBreaks) {
   EXPECT_EQ(game.white_name, "WangFang");
 }
 
+// SGF's default charset is Latin-1; UTF-8 text is kept as it is.
+TEST(SgfTest, TextBecomesUtf8) {
+  const SgfGame game = MustParse("(;PB[Jos\xE9]PW[Ren\xC3\xA9]GN[\xED\xA0\x80];B[cc])");
+  EXPECT_EQ(game.black_name, "Jos\xC3\xA9");
+  EXPECT_EQ(game.white_name, "Ren\xC3\xA9");
+  EXPECT_EQ(game.game_name, "\xC3\xAD\xC2\xA0\xC2\x80");  // a surrogate is not UTF-8
+}
+
 TEST(SgfTest, SmallerBoardsUseTheirOwnCoordinates) {
   const SgfGame nine = MustParse("(;SZ[9];B[ee];W[ai])");
   EXPECT_EQ(nine.board_size, 9);
