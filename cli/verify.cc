@@ -1,0 +1,153 @@
+// `arbiter verify`: the offline audit of a ledger database or of one game's
+// audit bundle (see ledger/audit.h for what is checked).
+//
+//   arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [GAME]
+//   arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]
+//
+// The trusted key is --pubkey, else ledger.pub beside the database; without
+// either, the key the database or bundle carries (which proves integrity
+// only relative to that key; the summary says so). Exit 0 when intact, 1 with
+// the first bad position and why, 2 on bad usage, 3 when the database cannot
+// be read.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "cli/commands.h"
+#include "ledger/adjudicator_judge.h"
+#include "ledger/audit.h"
+#include "ledger/log_reader.h"
+#include "ledger/signer.h"
+
+namespace arbiter::cli {
+namespace {
+
+int Usage() {
+  std::fprintf(stderr,
+               "usage: arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [GAME]\n"
+               "       arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]\n");
+  return 2;
+}
+
+// A one-line bar, redrawn in place, only when stderr is a terminal.
+void DrawProgress(uint64_t done, uint64_t total) {
+  constexpr int kWidth = 40;
+  int filled = total == 0 ? kWidth : static_cast<int>(kWidth * done / total);
+  std::fprintf(stderr, "\rverifying [%.*s%*s] %llu/%llu", filled,
+               "########################################", kWidth - filled, "",
+               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
+  if (done >= total) std::fprintf(stderr, "\n");
+}
+
+int Report(const ledger::AuditReport& r, const std::string& what, const std::string& key_source) {
+  if (!r.intact) {
+    if (r.first_bad_position > 0) {
+      std::printf("%s is NOT intact: first bad position %llu: %s\n", what.c_str(),
+                  static_cast<unsigned long long>(r.first_bad_position), r.why.c_str());
+    } else {
+      std::printf("%s is NOT intact: %s\n", what.c_str(), r.why.c_str());
+    }
+    return 1;
+  }
+  std::printf("%s intact: %llu events in %llu game(s), %llu ruling(s), %llu checkpoint(s)\n",
+              what.c_str(), static_cast<unsigned long long>(r.events),
+              static_cast<unsigned long long>(r.games), static_cast<unsigned long long>(r.rulings),
+              static_cast<unsigned long long>(r.checkpoints));
+  if (r.signed_size > 0) {
+    std::printf("latest signed checkpoint: size %llu, root %s\n",
+                static_cast<unsigned long long>(r.signed_size), r.signed_root_hex.c_str());
+  } else {
+    std::printf("no signed checkpoint yet: the log is checked for consistency only\n");
+  }
+  std::printf("signing key %s (%s)\n", r.key_id_hex.c_str(), key_source.c_str());
+  if (r.readjudicated) {
+    std::printf("re-adjudicated %llu game(s) under their pinned rules: every ruling matches\n",
+                static_cast<unsigned long long>(r.games_readjudicated));
+  } else {
+    std::printf("rulings were not re-adjudicated (--no-readjudicate)\n");
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunVerify(int argc, char** argv) {
+  std::string db, bundle_path, pubkey;
+  std::optional<std::string> game;
+  bool readjudicate = true;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if ((arg == "--db" || arg == "--bundle" || arg == "--pubkey") && i + 1 < argc) {
+      (arg == "--db" ? db : arg == "--bundle" ? bundle_path : pubkey) = argv[++i];
+    } else if (arg == "--no-readjudicate") {
+      readjudicate = false;
+    } else if (!arg.empty() && arg[0] != '-' && !game) {
+      game = arg;
+    } else {
+      return Usage();
+    }
+  }
+  if (db.empty() == bundle_path.empty() || (game && db.empty())) return Usage();
+
+  ledger::AuditOptions options;
+  options.game_id = game;
+  ledger::AdjudicatorJudge judge;
+  if (readjudicate) options.judge = &judge;
+  std::string key_source;
+  if (pubkey.empty() && !db.empty()) {
+    std::filesystem::path dir = std::filesystem::path(db).parent_path();
+    std::string beside = ((dir.empty() ? std::filesystem::path(".") : dir) / "ledger.pub").string();
+    if (std::filesystem::exists(beside)) pubkey = beside;
+  }
+  if (!pubkey.empty()) {
+    absl::StatusOr<std::string> der = ledger::ReadPublicKeyFile(pubkey);
+    if (!der.ok()) {
+      std::fprintf(stderr, "arbiter verify: %s\n", std::string(der.status().message()).c_str());
+      return 2;
+    }
+    options.public_key_der = *der;
+    key_source = "trusted, from " + pubkey;
+  } else {
+    key_source = db.empty() ? "carried by the bundle itself: compare its id with the published one"
+                            : "recorded in the database itself: compare its id with the published one";
+  }
+
+  if (!bundle_path.empty()) {
+    std::ifstream in(bundle_path, std::ios::binary);
+    v1::AuditBundle bundle;
+    if (!in || !bundle.ParseFromIstream(&in)) {
+      std::fprintf(stderr, "arbiter verify: %s is not a readable audit bundle\n", bundle_path.c_str());
+      return 2;
+    }
+    absl::StatusOr<ledger::AuditReport> r = ledger::AuditBundle(bundle, options);
+    if (!r.ok()) {
+      std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
+      return 2;
+    }
+    return Report(*r, "bundle of game '" + bundle.game_id() + "'", key_source);
+  }
+
+  if (!std::filesystem::exists(db)) {
+    std::fprintf(stderr, "arbiter verify: no database at %s\n", db.c_str());
+    return 2;
+  }
+  absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(db);
+  if (!reader.ok()) {
+    std::fprintf(stderr, "arbiter verify: %s\n", std::string(reader.status().message()).c_str());
+    return 3;
+  }
+  if (isatty(STDERR_FILENO)) options.progress = DrawProgress;
+  absl::StatusOr<ledger::AuditReport> r = ledger::AuditLog(*reader, options);
+  if (!r.ok()) {
+    std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
+    return absl::IsNotFound(r.status()) ? 2 : 3;
+  }
+  return Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source);
+}
+
+}  // namespace arbiter::cli
