@@ -131,6 +131,9 @@ void Adjudicator::Arrive(v1::Color c) {
   // their clock ran while they were away (22.1-22.2; 1988 23.3).
   const absl::Duration deducted = rules_.params().late_deduction_multiplier() * arrival->late;
   ToProto(deducted, rulings_[index].mutable_time_deducted());
+  // A mover who has not pressed is taken to have pressed at their move: the
+  // late player's clock has been running since.
+  if (clocks_running_ && awaiting_press_ && clock_owner_ != c) PressClock(move_at_);
   if (clocks_running_ && !awaiting_press_ && clock_owner_ == c) {
     turn_start_ = at_;
     turn_carry_ = absl::ZeroDuration();
@@ -163,10 +166,13 @@ absl::Status Adjudicator::OnMove(const v1::Move& m) {
     clock_owner_ = to_move_;
     turn_start_ = at_;
     awaiting_press_ = false;
+    consecutive_passes_ = 0;
   }
   SettleTime(true);
   if (result_.has_value()) return absl::OkStatus();
-  Arrive(c);
+  // Playing is arriving, for a player listed absent at the start.
+  if (lateness_.absent(c)) Arrive(c);
+  lateness_.Seen(c);
   if (result_.has_value()) return absl::OkStatus();
   // The opponent's move: a mover who did not press is taken to have pressed
   // at their move.
@@ -209,14 +215,17 @@ absl::Status Adjudicator::OnPass(const v1::Pass& p) {
   EnsureStarted();
   SettleTime(true);
   if (result_.has_value()) return absl::OkStatus();
-  Arrive(c);
+  // Playing is arriving, for a player listed absent at the start.
+  if (lateness_.absent(c)) Arrive(c);
+  lateness_.Seen(c);
   if (result_.has_value()) return absl::OkStatus();
+  // After two passes play has ended: a further pass changes nothing.
+  if (consecutive_passes_ >= 2) return absl::OkStatus();
   if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
   if (c != to_move_) {
     Rule(v1::DOUBLE_MOVE, c);  // a pass is a move (虚着): out of turn it is a second move
     return absl::OkStatus();
   }
-  if (consecutive_passes_ >= 2) return absl::OkStatus();  // play has already ended
   PlayPass(c);
   return absl::OkStatus();
 }

@@ -62,8 +62,9 @@ void PlayerClock::ChargePartial(absl::Duration t) {
       flagged_ = true;
       break;
     case Mode::kByoYomi: {
-      int64_t spent = absl::IDivDuration(over, period_time_, nullptr);
-      if (!exact_period_counts_ && spent > 0 && over == spent * period_time_) --spent;
+      absl::Duration rem;
+      int64_t spent = absl::IDivDuration(over, period_time_, &rem);
+      if (!exact_period_counts_ && spent > 0 && rem == absl::ZeroDuration()) --spent;
       periods_ -= static_cast<int>(std::min<int64_t>(spent, periods_));
       if (periods_ == 0) flagged_ = true;
       break;
@@ -108,7 +109,8 @@ void PlayerClock::Deduct(absl::Duration t) {
       flagged_ = true;
       break;
     case Mode::kByoYomi: {
-      const int64_t whole = absl::IDivDuration(excess, period_time_, nullptr);
+      absl::Duration rem;
+      const int64_t whole = absl::IDivDuration(excess, period_time_, &rem);
       periods_ -= static_cast<int>(std::min<int64_t>(whole, periods_));
       if (periods_ == 0) flagged_ = true;
       break;

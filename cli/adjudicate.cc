@@ -23,9 +23,8 @@ namespace {
 
 constexpr char kUsage[] = "usage: arbiter adjudicate [--ruleset ID] [--json] FILE|-\n";
 
-int BadInput(int line, std::string_view why) {
-  std::fprintf(stderr, "arbiter adjudicate: line %d: %.*s\n", line, static_cast<int>(why.size()),
-               why.data());
+int BadInput(int line, const std::string& why) {
+  std::fprintf(stderr, "arbiter adjudicate: line %d: %s\n", line, why.c_str());
   return 2;
 }
 
@@ -84,9 +83,9 @@ int RunAdjudicate(int argc, char** argv) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     v1::Event event;
-    if (absl::Status s = google::protobuf::util::JsonStringToMessage(line, &event, parse);
+    if (const auto s = google::protobuf::util::JsonStringToMessage(line, &event, parse);
         !s.ok()) {
-      return BadInput(number, s.message());
+      return BadInput(number, std::string(s.message()));
     }
     if (!adjudicator.has_value()) {
       if (!event.has_game_created()) return BadInput(number, "the first event must be gameCreated");
@@ -95,13 +94,13 @@ int RunAdjudicate(int argc, char** argv) {
                              : !g.ruleset().empty() ? g.ruleset()
                                                     : std::string("cn-2002");
       absl::StatusOr<Rules> rules = LoadRules(id, g.supplement());
-      if (!rules.ok()) return BadInput(number, rules.status().message());
+      if (!rules.ok()) return BadInput(number, std::string(rules.status().message()));
       absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));
-      if (!a.ok()) return BadInput(number, a.status().message());
+      if (!a.ok()) return BadInput(number, std::string(a.status().message()));
       adjudicator.emplace(*std::move(a));
     }
     if (absl::StatusOr<std::vector<v1::Ruling>> r = adjudicator->Apply(event); !r.ok()) {
-      return BadInput(number, r.status().message());
+      return BadInput(number, std::string(r.status().message()));
     }
     kinds.push_back(KindName(event));
   }
@@ -113,7 +112,7 @@ int RunAdjudicate(int argc, char** argv) {
     print.always_print_primitive_fields = true;  // so "pending": false appears
     print.preserve_proto_field_names = false;    // lowerCamel, as on the wire
     std::string out;
-    if (absl::Status s = google::protobuf::util::MessageToJsonString(report, &out, print);
+    if (const auto s = google::protobuf::util::MessageToJsonString(report, &out, print);
         !s.ok()) {
       std::fprintf(stderr, "arbiter adjudicate: %s\n", std::string(s.message()).c_str());
       return 2;

@@ -1,0 +1,132 @@
+// Bad input (DOMAIN.md §3): refused with a clear error, and nothing recorded:
+// the adjudicator's whole report is the same before and after.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "adjudicator/report.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
+
+namespace arbiter::testing {
+namespace {
+
+struct Case {
+  std::string name;
+  std::vector<std::pair<int, std::string>> before;  // accepted
+  std::pair<int, std::string> bad;
+  absl::StatusCode code;
+  std::string says;  // part of the message
+};
+
+std::vector<std::pair<int, std::string>> Opening() {
+  return {{0, Created("cn-2002")}, {0, R"("gameStarted": {})"}, {10, Move("BLACK", "Q16")}};
+}
+
+std::vector<std::pair<int, std::string>> With(std::vector<std::pair<int, std::string>> a,
+                                              std::vector<std::pair<int, std::string>> b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::vector<Case> Cases() {
+  using absl::StatusCode;
+  return {
+      {"event before gameCreated", {}, {0, R"("gameStarted": {})"},
+       StatusCode::kFailedPrecondition, "first event must be gameCreated"},
+      {"a second gameCreated", Opening(), {20, Created("cn-2002")},
+       StatusCode::kFailedPrecondition, "already created"},
+      {"unsupported board size", {}, {0, R"("gameCreated": {"gameId": "x", "boardSize": 21})"},
+       StatusCode::kInvalidArgument, "boardSize 21"},
+      {"komi not in quarter stones", {},
+       {0, R"("gameCreated": {"gameId": "x", "komiStones": 3.3})"},
+       StatusCode::kInvalidArgument, "komiStones"},
+      {"point off the board", Opening(), {20, Move("WHITE", "Z25")},
+       StatusCode::kInvalidArgument, "move.point"},
+      {"point column I does not exist", Opening(), {20, Move("WHITE", "I5")},
+       StatusCode::kInvalidArgument, "move.point"},
+      {"point already occupied", Opening(), {20, Move("WHITE", "Q16")},
+       StatusCode::kInvalidArgument, "occupied"},
+      {"time earlier than the previous event's", Opening(), {5, Move("WHITE", "D4")},
+       StatusCode::kInvalidArgument, "earlier than the previous"},
+      {"event after the result is final", With(Opening(), {{20, Of("resign", "WHITE")}}),
+       {30, Move("WHITE", "D4")}, StatusCode::kFailedPrecondition, "result is final"},
+      {"no colour", Opening(), {20, R"("move": {"point": "D4"})"},
+       StatusCode::kInvalidArgument, "BLACK or WHITE"},
+      {"no kind", Opening(), {20, R"("idempotencyKey": "k")"},
+       StatusCode::kInvalidArgument, "no kind"},
+      {"misconduct decision the clause does not allow", Opening(),
+       {20, R"("misconduct": {"color": "WHITE", "kind": "DISTURBANCE", "decision": "DRAW"})"},
+       StatusCode::kInvalidArgument, "cn-2002/23.3 allows WARNING, LOSS; not DRAW"},
+      {"arbiter choice the clause does not allow",
+       With(Opening(), {{20, R"("misconduct": {"color": "WHITE", "kind": "CHEATING"})"}}),
+       {30, R"("arbiterDecision": {"ruling": 1, "choice": "WARNING"})"},
+       StatusCode::kInvalidArgument, "cn-2002/23.1 allows LOSS, BOTH_LOSE; not WARNING"},
+      {"decision for a ruling that does not exist", Opening(),
+       {20, R"("arbiterDecision": {"ruling": 7, "choice": "LOSS"})"},
+       StatusCode::kFailedPrecondition, "ruling 7 is not pending"},
+      {"decision for a ruling that is not pending",
+       With(Opening(), {{20, Of("phoneRang", "WHITE")}}),
+       {30, R"("arbiterDecision": {"ruling": 1, "choice": "LOSS"})"},
+       StatusCode::kFailedPrecondition, "ruling 1 is not pending"},
+      {"takeback with no move of one's own to take back", Opening(),
+       {20, Of("takeback", "WHITE")}, StatusCode::kFailedPrecondition, "takeback"},
+      {"dead stones before two passes", Opening(), {20, R"("deadStones": {"points": []})"},
+       StatusCode::kFailedPrecondition, "two passes"},
+      {"dead stone on an empty point",
+       With(Opening(), {{20, Of("pass", "WHITE")}, {30, Of("pass", "BLACK")}}),
+       {40, R"("deadStones": {"points": ["D4"]})"}, StatusCode::kInvalidArgument, "deadStones"},
+      {"gameStarted twice", Opening(), {20, R"("gameStarted": {})"},
+       StatusCode::kFailedPrecondition, "already started"},
+      {"resumed without adjournment", Opening(), {20, R"("resumed": {})"},
+       StatusCode::kFailedPrecondition, "not adjourned"},
+      {"move during an adjournment", With(Opening(), {{20, R"("adjourned": {})"}}),
+       {30, Move("WHITE", "D4")}, StatusCode::kFailedPrecondition, "adjourned"},
+      {"capture error of no kind", Opening(),
+       {20, R"("captureError": {"color": "WHITE", "points": ["Q16"]})"},
+       StatusCode::kInvalidArgument, "captureError.kind"},
+      {"deliberate displacement by nobody", Opening(),
+       {20, R"("stonesDisplaced": {"points": [{"from": "Q16", "to": "Q17"}], "deliberate": true})"},
+       StatusCode::kInvalidArgument, "byColor"},
+      {"agreed displacement of an empty point", Opening(),
+       {20, R"("stonesDisplaced": {"points": [{"from": "D4", "to": "D5"}], "agreement": "STANDS"})"},
+       StatusCode::kInvalidArgument, "no stone at D4"},
+  };
+}
+
+TEST(BadInputTest, RefusedAndNothingRecorded) {
+  for (const Case& c : Cases()) {
+    SCOPED_TRACE(c.name);
+    Game g("cn-2002");
+    for (const auto& [t, kind] : c.before) ASSERT_TRUE(g.Apply(t, kind).ok()) << kind;
+    const uint32_t events = g.a().events();
+    const std::string before = g.a().events() == 0 ? "" : BuildReport(g.a()).SerializeAsString();
+    const absl::Status s = g.Apply(c.bad.first, c.bad.second);
+    EXPECT_EQ(s.code(), c.code) << s;
+    EXPECT_NE(s.message().find(c.says), absl::string_view::npos) << s;
+    EXPECT_EQ(g.a().events(), events);
+    if (events > 0) {
+      v1::AdjudicationReport a, b;
+      ASSERT_TRUE(a.ParseFromString(before));
+      b = BuildReport(g.a());
+      EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(a, b))
+          << a.ShortDebugString() << "\n" << b.ShortDebugString();
+    }
+  }
+}
+
+// After the result, only a decision on a ruling still pending is accepted.
+TEST(BadInputTest, DecisionAfterTheResultIsAccepted) {
+  Game g("cn-2002");
+  for (const auto& [t, kind] : Opening()) ASSERT_TRUE(g.Apply(t, kind).ok());
+  ASSERT_TRUE(g.Apply(20, R"("misconduct": {"color": "WHITE", "kind": "DISTURBANCE"})").ok());
+  ASSERT_TRUE(g.Apply(30, Of("resign", "BLACK")).ok());
+  ASSERT_NE(g.a().result(), nullptr);
+  ASSERT_TRUE(g.Apply(40, R"("arbiterDecision": {"ruling": 1, "choice": "WARNING"})").ok());
+  EXPECT_EQ(g.a().State().warnings().white(), 1);
+  EXPECT_EQ(g.a().result()->sgf(), "W+R");
+}
+
+}  // namespace
+}  // namespace arbiter::testing

@@ -1,0 +1,213 @@
+// Properties of the fold over long real games with incidents:
+// - incremental: any prefix, then the rest, equals the whole, byte for byte,
+//   whether the rest is folded into the same adjudicator or a copy of it;
+// - deterministic: the same events give byte-identical rulings;
+// - re-judged under cn-1988, a game differs only where the encodings differ.
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/point.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "adjudicator/proto_time.h"
+#include "adjudicator/report.h"
+#include "adjudicator/sgf.h"
+#include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
+
+namespace arbiter::testing {
+namespace {
+
+constexpr const char* kGames[] = {"handtalk__handtalk1.sgf", "handtalk__handtalk13.sgf"};
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+v1::Event EventAt(int seconds) {
+  v1::Event e;
+  ToProto(absl::FromUnixSeconds(UnixAt(seconds)), e.mutable_at());
+  return e;
+}
+
+// The game's moves as events ten seconds apart, with incidents woven in:
+// a phone ring (White), a takeback and replay (Black), an undecided
+// disturbance (Black); then two passes and the count when `count`.
+std::vector<v1::Event> GameEvents(const SgfGame& sgf, bool incidents, bool count) {
+  std::vector<v1::Event> events;
+  v1::Event created = EventAt(0);
+  v1::GameCreated* g = created.mutable_game_created();
+  g->set_game_id("property");
+  g->set_ruleset("cn-2002");
+  g->set_board_size(sgf.board_size);
+  g->set_venue(v1::GameCreated::SAME_SITE);
+  *g->mutable_scheduled_start() = created.at();
+  g->mutable_time_control()->mutable_main_time()->set_seconds(7200);
+  g->mutable_time_control()->mutable_byo_yomi()->set_periods(5);
+  g->mutable_time_control()->mutable_byo_yomi()->mutable_period_time()->set_seconds(60);
+  for (const int v : sgf.setup_black) g->mutable_setup()->add_black(PointName(v, sgf.board_size));
+  for (const int v : sgf.setup_white) g->mutable_setup()->add_white(PointName(v, sgf.board_size));
+  if (sgf.player_to_move != v1::COLOR_UNSPECIFIED) {
+    g->mutable_setup()->set_first_to_move(sgf.player_to_move);
+  } else if (!sgf.moves.empty()) {
+    g->mutable_setup()->set_first_to_move(sgf.moves[0].color);
+  }
+  events.push_back(created);
+  v1::Event started = EventAt(0);
+  started.mutable_game_started();
+  events.push_back(started);
+  int t = 0;
+  bool taken_back = false;
+  for (size_t i = 0; i < sgf.moves.size(); ++i) {
+    const SgfMove& m = sgf.moves[i];
+    v1::Event e = EventAt(t += 10);
+    if (m.vertex) {
+      e.mutable_move()->set_color(m.color);
+      e.mutable_move()->set_point(PointName(*m.vertex, sgf.board_size));
+    } else {
+      e.mutable_pass()->set_color(m.color);
+    }
+    events.push_back(e);
+    if (!incidents) continue;
+    if (i == 20) {
+      v1::Event p = EventAt(t += 1);
+      p.mutable_phone_rang()->set_color(v1::WHITE);
+      events.push_back(p);
+    }
+    if (i >= 40 && !taken_back && m.color == v1::BLACK && m.vertex) {
+      taken_back = true;
+      v1::Event tb = EventAt(t += 1);
+      tb.mutable_takeback()->set_color(v1::BLACK);
+      events.push_back(tb);
+      e.mutable_at()->set_seconds(e.at().seconds() + 2);
+      t += 1;
+      events.push_back(e);  // the same move again
+    }
+    if (i == 60) {
+      v1::Event d = EventAt(t += 1);
+      d.mutable_misconduct()->set_color(v1::BLACK);
+      d.mutable_misconduct()->set_kind(v1::Misconduct::DISTURBANCE);
+      events.push_back(d);
+    }
+  }
+  if (count) {
+    const v1::Color last = sgf.moves.empty() ? v1::WHITE : sgf.moves.back().color;
+    for (const v1::Color c : {Opponent(last), last}) {
+      v1::Event p = EventAt(t += 10);
+      p.mutable_pass()->set_color(c);
+      events.push_back(p);
+    }
+    v1::Event d = EventAt(t += 10);
+    d.mutable_dead_stones();
+    events.push_back(d);
+  }
+  return events;
+}
+
+Adjudicator Fold(const std::string& ruleset, const std::vector<v1::Event>& events, size_t from,
+                 size_t to, Adjudicator a) {
+  for (size_t i = from; i < to; ++i) {
+    const absl::StatusOr<std::vector<v1::Ruling>> r = a.Apply(events[i]);
+    if (!r.ok()) {
+      std::string rulings;
+      for (const v1::Ruling& x : a.rulings()) absl::StrAppend(&rulings, x.ShortDebugString(), "\n");
+      ADD_FAILURE() << ruleset << " event " << i + 1 << ": " << r.status() << "\n" << rulings;
+      break;
+    }
+  }
+  return a;
+}
+
+Adjudicator Fresh(const std::string& ruleset) { return *Adjudicator::Create(*LoadRules(ruleset)); }
+
+std::string Bytes(const Adjudicator& a) {
+  std::string out;
+  google::protobuf::io::StringOutputStream stream(&out);
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  BuildReport(a).SerializeToCodedStream(&coded);
+  coded.Trim();
+  return out;
+}
+
+TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
+  for (const char* name : kGames) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<SgfGame> sgf = ParseSgf(Read(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", name)));
+    ASSERT_TRUE(sgf.ok()) << sgf.status();
+    const std::vector<v1::Event> events = GameEvents(*sgf, true, true);
+    const std::string whole = Bytes(Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002")));
+    // Determinism: the same events, folded again, give the same bytes.
+    ASSERT_EQ(Bytes(Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002"))), whole);
+    for (size_t k = 0; k <= events.size(); k += 7) {
+      Adjudicator prefix = Fold("cn-2002", events, 0, k, Fresh("cn-2002"));
+      const Adjudicator copy = prefix;  // a snapshot continued elsewhere
+      EXPECT_EQ(Bytes(Fold("cn-2002", events, k, events.size(), std::move(prefix))), whole) << k;
+      EXPECT_EQ(Bytes(Fold("cn-2002", events, k, events.size(), copy)), whole) << k;
+    }
+  }
+}
+
+TEST(PropertyTest, OrdinaryGamesDifferUnderCn1988OnlyByKomi) {
+  for (const char* name : kGames) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<SgfGame> sgf = ParseSgf(Read(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", name)));
+    ASSERT_TRUE(sgf.ok());
+    const std::vector<v1::Event> events = GameEvents(*sgf, false, true);
+    const Adjudicator a = Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002"));
+    const Adjudicator b = Fold("cn-1988", events, 0, events.size(), Fresh("cn-1988"));
+    EXPECT_TRUE(a.rulings().empty());
+    EXPECT_TRUE(b.rulings().empty());
+    ASSERT_NE(a.result(), nullptr);
+    ASSERT_NE(b.result(), nullptr);
+    EXPECT_EQ(a.result()->black_count(), b.result()->black_count());
+    auto signed_margin = [](const v1::Result& r) {
+      return r.outcome() == v1::Result::WHITE_WINS ? -r.margin_stones() : r.margin_stones();
+    };
+    // 3¾ against 2¾: Black does exactly one stone better under cn-1988.
+    EXPECT_DOUBLE_EQ(signed_margin(*b.result()) - signed_margin(*a.result()), 1.0);
+    EXPECT_EQ(a.State().board_size(), b.State().board_size());
+    for (int i = 0; i < a.State().board_size(); ++i) EXPECT_EQ(a.State().board(i), b.State().board(i));
+  }
+}
+
+TEST(PropertyTest, IncidentsDifferUnderCn1988OnlyWhereTheEncodingsDiffer) {
+  absl::StatusOr<SgfGame> sgf =
+      ParseSgf(Read(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", kGames[0])));
+  ASSERT_TRUE(sgf.ok());
+  const std::vector<v1::Event> events = GameEvents(*sgf, true, false);
+  Adjudicator a = Fresh("cn-2002");
+  Adjudicator b = Fresh("cn-1988");
+  for (size_t i = 0; i < events.size(); ++i) {
+    SCOPED_TRACE(absl::StrCat("event ", i + 1));
+    absl::StatusOr<std::vector<v1::Ruling>> ra = a.Apply(events[i]);
+    absl::StatusOr<std::vector<v1::Ruling>> rb = b.Apply(events[i]);
+    ASSERT_TRUE(ra.ok() && rb.ok());
+    // Every incident here is encoded in both rulesets: the same events are
+    // ruled on, each under its own ruleset's clauses.
+    EXPECT_EQ(ra->size(), rb->size());
+    for (const v1::Ruling& r : *ra) EXPECT_EQ(r.clause().rfind("cn-2002/", 0), 0u) << r.clause();
+    for (const v1::Ruling& r : *rb) EXPECT_EQ(r.clause().rfind("cn-1988/", 0), 0u) << r.clause();
+    // None of them changes the board differently.
+    const v1::GameState sa = a.State();
+    const v1::GameState sb = b.State();
+    ASSERT_EQ(sa.board_size(), sb.board_size());
+    for (int row = 0; row < sa.board_size(); ++row) ASSERT_EQ(sa.board(row), sb.board(row));
+    EXPECT_EQ(sa.to_move(), sb.to_move());
+  }
+  // Where they differ: 2002 gives penalty stones with its warnings, and
+  // 1988 refers the phone ring (25.1) instead of warning.
+  EXPECT_EQ(a.State().penalty_stones().white(), 1);
+  EXPECT_EQ(b.State().penalty_stones().white(), 0);
+  EXPECT_EQ(a.State().warnings().black(), 1);
+  EXPECT_EQ(b.State().warnings().black(), 1);
+}
+
+}  // namespace
+}  // namespace arbiter::testing

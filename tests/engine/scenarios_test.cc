@@ -1,0 +1,226 @@
+// Every public scenario (../shared/scenarios) through the real binary:
+// `arbiter adjudicate --ruleset R --json NAME.jsonl` must give the exit
+// status, ruling history, result and state that NAME.expected.json says
+// (see its README.md). Plus the CLI's refusals of malformed lines.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using google::protobuf::ListValue;
+using google::protobuf::Struct;
+using google::protobuf::Value;
+
+std::string Read(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Run {
+  int exit = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the binary with `args`, capturing stdout and stderr.
+Run Arbiter(const std::string& args) {
+  const std::string err_path = ::testing::TempDir() + "/arbiter_stderr.txt";
+  const std::string command = absl::StrCat(ARBITER_BINARY, " ", args, " 2>", err_path);
+  Run run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
+  const int status = pclose(pipe);
+  run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = Read(err_path);
+  return run;
+}
+
+Struct ParseObject(const std::string& json) {
+  Struct s;
+  const auto status = google::protobuf::util::JsonStringToMessage(json, &s);
+  EXPECT_TRUE(status.ok()) << status.ToString() << "\n" << json;
+  return s;
+}
+
+const Value* Field(const Struct& s, const std::string& key) {
+  auto it = s.fields().find(key);
+  return it == s.fields().end() ? nullptr : &it->second;
+}
+
+// "2380s" -> 2380.
+double Seconds(const Value& v) {
+  if (v.has_number_value()) return v.number_value();
+  std::string text = v.string_value();
+  if (!text.empty() && text.back() == 's') text.pop_back();
+  double d = -1;
+  EXPECT_TRUE(absl::SimpleAtod(text, &d)) << text;
+  return d;
+}
+
+void CheckScenario(const fs::path& jsonl) {
+  fs::path expected_path = jsonl;
+  expected_path.replace_extension(".expected.json");
+  const Struct expected = ParseObject(Read(expected_path));
+  const std::string ruleset = Field(expected, "ruleset")->string_value();
+  const Run run = Arbiter(absl::StrCat("adjudicate --ruleset ", ruleset, " --json ", jsonl.string()));
+  ASSERT_EQ(run.exit, static_cast<int>(Field(expected, "exit")->number_value())) << run.err;
+  if (run.exit != 0) {
+    EXPECT_TRUE(run.out.empty()) << "no result may be printed on bad input";
+    EXPECT_NE(run.err.find("line "), std::string::npos) << run.err;
+    return;
+  }
+  const Struct report = ParseObject(run.out);
+
+  // Rulings: [clause, against, sanctions as a set], in order, no others.
+  const ListValue& want = Field(expected, "rulings")->list_value();
+  const Value* got_value = Field(report, "rulings");
+  ASSERT_NE(got_value, nullptr);
+  const ListValue& got = got_value->list_value();
+  ASSERT_EQ(got.values_size(), want.values_size()) << run.out;
+  const Value* pending = Field(expected, "pending");
+  for (int i = 0; i < want.values_size(); ++i) {
+    const ListValue& w = want.values(i).list_value();
+    const Struct& g = got.values(i).struct_value();
+    EXPECT_EQ(Field(g, "clause")->string_value(), w.values(0).string_value()) << i;
+    EXPECT_EQ(Field(g, "against")->string_value(), w.values(1).string_value()) << i;
+    std::set<std::string> ws, gs;
+    for (const Value& s : w.values(2).list_value().values()) ws.insert(s.string_value());
+    for (const Value& s : Field(g, "sanctions")->list_value().values()) gs.insert(s.string_value());
+    EXPECT_EQ(gs, ws) << i;
+    ASSERT_NE(Field(g, "pending"), nullptr) << "\"pending\" must always be printed";
+    if (pending != nullptr) {
+      EXPECT_EQ(Field(g, "pending")->bool_value(), pending->list_value().values(i).bool_value());
+    }
+  }
+
+  // Result: null while the game goes on, else the keys given.
+  const Value* want_result = Field(expected, "result");
+  const Value* got_result = Field(report, "result");
+  if (want_result == nullptr || want_result->has_null_value()) {
+    EXPECT_EQ(got_result, nullptr) << run.out;
+  } else {
+    ASSERT_NE(got_result, nullptr) << run.out;
+    for (const auto& [key, value] : want_result->struct_value().fields()) {
+      const Value* g = Field(got_result->struct_value(), key);
+      ASSERT_NE(g, nullptr) << key;
+      if (value.has_number_value()) {
+        EXPECT_DOUBLE_EQ(g->number_value(), value.number_value()) << key;
+      } else {
+        EXPECT_EQ(g->string_value(), value.string_value()) << key;
+      }
+    }
+  }
+
+  // State: toMove, and clock figures in seconds.
+  if (const Value* want_state = Field(expected, "state")) {
+    const Struct& state = Field(report, "state")->struct_value();
+    for (const auto& [key, value] : want_state->struct_value().fields()) {
+      if (key == "toMove") {
+        EXPECT_EQ(Field(state, "toMove")->string_value(), value.string_value());
+      } else if (key == "clocks") {
+        const Struct& clocks = Field(state, "clocks")->struct_value();
+        for (const auto& [color, figures] : value.struct_value().fields()) {
+          const Struct& clock = Field(clocks, color)->struct_value();
+          for (const auto& [figure, number] : figures.struct_value().fields()) {
+            const Value* g = Field(clock, figure);
+            ASSERT_NE(g, nullptr) << color << "." << figure;
+            EXPECT_DOUBLE_EQ(Seconds(*g), number.number_value()) << color << "." << figure;
+          }
+        }
+      } else {
+        ADD_FAILURE() << "unknown state key in the expectation: " << key;
+      }
+    }
+  }
+}
+
+std::vector<fs::path> Scenarios() {
+  std::vector<fs::path> out;
+  for (const auto& entry : fs::directory_iterator(fs::path(ARBITER_SHARED_DIR) / "scenarios")) {
+    if (entry.path().extension() == ".jsonl") out.push_back(entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(ScenariosTest, EveryPublicScenarioThroughTheBinary) {
+  const std::vector<fs::path> scenarios = Scenarios();
+  ASSERT_FALSE(scenarios.empty());
+  for (const fs::path& p : scenarios) {
+    SCOPED_TRACE(p.filename().string());
+    CheckScenario(p);
+  }
+}
+
+TEST(ScenariosTest, ReadableReportHasTheResultLineInBothLanguages) {
+  const Run run = Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/count-185.jsonl"));
+  ASSERT_EQ(run.exit, 0) << run.err;
+  EXPECT_NE(run.out.find("黑胜3/4子 / Black wins by ¾ stone"), std::string::npos) << run.out;
+  const Run phone = Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/phone-twice.jsonl"));
+  EXPECT_NE(phone.out.find("cn-2002/23.7"), std::string::npos) << phone.out;
+  EXPECT_NE(phone.out.find("WARNING PENALTY_STONE"), std::string::npos) << phone.out;
+}
+
+TEST(ScenariosTest, RejudgedUnderCn1988) {
+  const Run run = Arbiter(absl::StrCat("adjudicate --ruleset cn-1988 --json ", ARBITER_SHARED_DIR,
+                                       "/scenarios/double-move.jsonl"));
+  ASSERT_EQ(run.exit, 0) << run.err;
+  const Struct report = ParseObject(run.out);
+  EXPECT_EQ(Field(report, "ruleset")->string_value(), "cn-1988");
+  const Struct& ruling = Field(report, "rulings")->list_value().values(0).struct_value();
+  EXPECT_EQ(Field(ruling, "clause")->string_value(), "cn-1988/17.1");
+  EXPECT_EQ(Field(Field(report, "result")->struct_value(), "sgf")->string_value(), "W+F");
+}
+
+// Malformed lines: exit 2, "line N: why" on stderr, nothing on stdout.
+TEST(ScenariosTest, BadLinesAreRefusedWithTheirLineNumber) {
+  const std::string created =
+      R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "x", "ruleset": "cn-2002", "boardSize": 19}})";
+  const std::string started = R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})";
+  struct Bad {
+    std::string line;
+    std::string says;
+  };
+  for (const Bad& bad : std::vector<Bad>{
+           {R"({"at": "2026-05-01T09:00:10Z", "teleport": {"color": "BLACK"}})", "teleport"},
+           {R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16", "weight": 3}})", "weight"},
+           {R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"})", ""},
+           {R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Z30"}})", "Z30"},
+           {R"({"at": "2026-05-01T08:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})", "earlier"},
+       }) {
+    SCOPED_TRACE(bad.line);
+    const std::string path = ::testing::TempDir() + "/bad.jsonl";
+    std::ofstream(path) << created << "\n" << started << "\n" << bad.line << "\n";
+    const Run run = Arbiter(absl::StrCat("adjudicate --json ", path));
+    EXPECT_EQ(run.exit, 2);
+    EXPECT_TRUE(run.out.empty()) << run.out;
+    EXPECT_NE(run.err.find("line 3: "), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(bad.says), std::string::npos) << run.err;
+  }
+  const std::string path = ::testing::TempDir() + "/first.jsonl";
+  std::ofstream(path) << started << "\n";
+  const Run run = Arbiter(absl::StrCat("adjudicate ", path));
+  EXPECT_EQ(run.exit, 2);
+  EXPECT_NE(run.err.find("line 1: "), std::string::npos) << run.err;
+}
+
+}  // namespace
