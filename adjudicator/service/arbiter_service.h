@@ -1,0 +1,89 @@
+// The arbiter.v1.Arbiter gRPC service (proto/arbiter/v1/service.proto): the
+// ledger for writes and history, the game folds for state, the rules
+// database for texts. Every method validates its request before touching
+// the ledger, and maps errors to the status codes the proto documents.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_ARBITER_SERVICE_H_
+#define ARBITER_ADJUDICATOR_SERVICE_ARBITER_SERVICE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/timekeeper.h"
+#include "arbiter/v1/service.grpc.pb.h"
+#include "ledger/judge.h"
+#include "ledger/ledger.h"
+
+namespace arbiter::service {
+
+class ArbiterService final : public v1::Arbiter::Service {
+ public:
+  // None owned; all must outlive the service. `timekeeper` may be null (no
+  // live timing); `now` stamps events whose request leaves the time out.
+  ArbiterService(ledger::Ledger* ledger, ledger::Judge* judge, GameFolds* folds,
+                 Timekeeper* timekeeper, std::function<absl::Time()> now = [] { return absl::Now(); });
+
+  // Ends the watch streams (called before the server shuts down, which
+  // otherwise waits for them).
+  void BeginShutdown() { shutting_down_ = true; }
+
+  grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*, v1::Game*) override;
+  grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*, v1::Game*) override;
+  grpc::Status AppendEvents(grpc::ServerContext*, const v1::AppendEventsRequest*,
+                            v1::AppendEventsResponse*) override;
+  grpc::Status ListEvents(grpc::ServerContext*, const v1::ListEventsRequest*,
+                          v1::ListEventsResponse*) override;
+  grpc::Status ListRulings(grpc::ServerContext*, const v1::ListRulingsRequest*,
+                           v1::ListRulingsResponse*) override;
+  grpc::Status WatchGame(grpc::ServerContext*, const v1::WatchGameRequest*,
+                         grpc::ServerWriter<v1::WatchResponse>*) override;
+  grpc::Status WatchAll(grpc::ServerContext*, const v1::WatchAllRequest*,
+                        grpc::ServerWriter<v1::WatchResponse>*) override;
+  grpc::Status Decide(grpc::ServerContext*, const v1::DecideRequest*,
+                      v1::AppendEventsResponse*) override;
+  grpc::Status VerifyGame(grpc::ServerContext*, const v1::VerifyGameRequest*,
+                          v1::VerifyGameResponse*) override;
+  grpc::Status GetCheckpoint(grpc::ServerContext*, const v1::GetCheckpointRequest*,
+                             v1::SignedCheckpoint*) override;
+  grpc::Status GetInclusionProof(grpc::ServerContext*, const v1::GetInclusionProofRequest*,
+                                 v1::InclusionProof*) override;
+  grpc::Status ExportGame(grpc::ServerContext*, const v1::ExportGameRequest*,
+                          v1::ExportGameResponse*) override;
+  grpc::Status GetRuleset(grpc::ServerContext*, const v1::GetRulesetRequest*,
+                          v1::RulesetView*) override;
+  grpc::Status GetClause(grpc::ServerContext*, const v1::GetClauseRequest*, v1::Clause*) override;
+
+ private:
+  // Appends `events` to `game_id` and fills the response: the shared path
+  // of CreateGame, AppendEvents and Decide.
+  absl::Status Append(const std::string& game_id, std::optional<uint64_t> expected,
+                      std::vector<v1::Event> events, v1::AppendEventsResponse* out);
+  absl::Status FillGame(const std::string& game_id, v1::Game* out);
+  // The game's whole record: events with rulings, ruling history, result.
+  absl::StatusOr<v1::GameRecord> Record(const std::string& game_id);
+  // Streams `next` until the client goes away or the server shuts down.
+  template <typename Sub>
+  grpc::Status Stream(grpc::ServerContext* context, Sub& subscription, bool by_game,
+                      grpc::ServerWriter<v1::WatchResponse>* writer);
+  absl::StatusOr<v1::Checkpoint> CheckpointCovering(uint64_t position);
+
+  ledger::Ledger* ledger_;
+  ledger::Judge* judge_;
+  GameFolds* folds_;
+  Timekeeper* timekeeper_;
+  std::function<absl::Time()> now_;
+  std::atomic<bool> shutting_down_{false};
+};
+
+// A stored ledger entry, decoded for clients.
+absl::StatusOr<v1::RecordedEvent> Decode(const v1::LedgerEntry& entry);
+
+}  // namespace arbiter::service
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_ARBITER_SERVICE_H_

@@ -1,0 +1,84 @@
+#include "adjudicator/service/game_folds.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "rulesdb/rules.h"
+
+namespace arbiter::service {
+
+absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created) {
+  return LoadRules(created.ruleset().empty() ? "cn-2002" : created.ruleset(),
+                   created.supplement());
+}
+
+absl::Status GameFolds::With(const std::string& game_id,
+                             absl::FunctionRef<void(const GameFold&)> fn) {
+  std::shared_ptr<Slot> slot;
+  {
+    absl::MutexLock lock(&mu_);
+    std::shared_ptr<Slot>& s = slots_[game_id];
+    if (s == nullptr) {
+      s = std::make_shared<Slot>();
+      absl::MutexLock fold_lock(&s->mu);
+      s->fold.game_id = game_id;
+    }
+    slot = s;
+  }
+  absl::MutexLock lock(&slot->mu);
+  if (absl::Status s = Advance(slot->fold); !s.ok()) return s;
+  if (slot->fold.revision == 0) {
+    return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
+  }
+  fn(slot->fold);
+  return absl::OkStatus();
+}
+
+absl::Status GameFolds::Advance(GameFold& fold) {
+  for (;;) {
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+        ledger_->ReadGame(fold.game_id, fold.revision, 512);
+    if (!entries.ok()) return entries.status();
+    if (entries->empty()) return absl::OkStatus();
+    for (const v1::LedgerEntry& entry : *entries) {
+      v1::Event event;
+      if (!event.ParseFromString(entry.event())) {
+        return absl::DataLossError(
+            absl::StrCat("position ", entry.position(), ": the stored event does not parse"));
+      }
+      if (!fold.adjudicator.has_value()) {
+        if (!event.has_game_created()) {
+          return absl::DataLossError(absl::StrCat("game '", fold.game_id,
+                                                  "': the first stored event is not gameCreated"));
+        }
+        absl::StatusOr<Rules> rules = RulesOf(event.game_created());
+        if (!rules.ok()) return absl::DataLossError(rules.status().message());
+        absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));
+        if (!a.ok()) return a.status();
+        fold.adjudicator.emplace(*std::move(a));
+        absl::StatusOr<std::string> pin = RulesPin(fold.game_id);
+        if (!pin.ok()) return pin.status();
+        fold.rules_pin = *std::move(pin);
+      }
+      if (absl::StatusOr<std::vector<v1::Ruling>> r = fold.adjudicator->Apply(event); !r.ok()) {
+        return absl::DataLossError(absl::StrCat("position ", entry.position(),
+                                                ": the stored event no longer folds: ",
+                                                r.status().message()));
+      }
+      fold.revision = entry.revision();
+    }
+  }
+}
+
+absl::StatusOr<std::string> GameFolds::RulesPin(const std::string& game_id) {
+  absl::MutexLock lock(&reader_mu_);
+  if (!reader_.has_value()) {
+    absl::StatusOr<ledger::LogReader> r = ledger::LogReader::Open(ledger_->db_path());
+    if (!r.ok()) return r.status();
+    reader_.emplace(*std::move(r));
+  }
+  return reader_->RulesPin(game_id);
+}
+
+}  // namespace arbiter::service

@@ -1,0 +1,65 @@
+// The service's read model: each game's Adjudicator fold, kept up to the
+// committed stream and advanced by the events committed since it was last
+// read, so GetGame and the timekeeper cost the new events, not the game.
+//
+// A fold is rebuilt only from committed ledger entries, never from what a
+// client sent, so what it shows is what the ledger holds. The rulings it
+// derives are those the ledger recorded (the fold is deterministic); the
+// recorded ones are what the service returns.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
+#define ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "adjudicator/adjudicator.h"
+#include "arbiter/v1/events.pb.h"
+#include "ledger/ledger.h"
+#include "ledger/log_reader.h"
+
+namespace arbiter::service {
+
+struct GameFold {
+  std::string game_id;
+  std::string rules_pin;  // as the ledger recorded it at creation
+  uint64_t revision = 0;  // the last event folded in
+  std::optional<Adjudicator> adjudicator;
+};
+
+class GameFolds {
+ public:
+  explicit GameFolds(ledger::Ledger* ledger) : ledger_(ledger) {}
+
+  // Advances `game_id`'s fold to the committed head and runs `fn` on it with
+  // the game locked. NOT_FOUND when the game has no events; DATA_LOSS when a
+  // stored event no longer folds (the ledger's audit will say more).
+  absl::Status With(const std::string& game_id, absl::FunctionRef<void(const GameFold&)> fn);
+
+ private:
+  struct Slot {
+    absl::Mutex mu;
+    GameFold fold ABSL_GUARDED_BY(mu);
+  };
+  absl::Status Advance(GameFold& fold);
+  absl::StatusOr<std::string> RulesPin(const std::string& game_id);
+
+  ledger::Ledger* ledger_;
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::string, std::shared_ptr<Slot>> slots_ ABSL_GUARDED_BY(mu_);
+  absl::Mutex reader_mu_;
+  std::optional<ledger::LogReader> reader_ ABSL_GUARDED_BY(reader_mu_);
+};
+
+// The rules a game's gameCreated names (cn-2002 by default), loaded.
+absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created);
+
+}  // namespace arbiter::service
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_

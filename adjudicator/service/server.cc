@@ -1,0 +1,82 @@
+#include "adjudicator/service/server.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
+#include "adjudicator/service/arbiter_service.h"
+#include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/timekeeper.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/security/server_credentials.h"
+#include "grpcpp/server.h"
+#include "grpcpp/server_builder.h"
+#include "ledger/adjudicator_judge.h"
+#include "ledger/ledger.h"
+
+namespace arbiter::service {
+
+struct Server::Parts {
+  ledger::AdjudicatorJudge judge;
+  std::unique_ptr<ledger::Ledger> ledger;
+  std::unique_ptr<GameFolds> folds;
+  std::unique_ptr<Timekeeper> timekeeper;
+  std::unique_ptr<ArbiterService> service;
+  std::unique_ptr<grpc::Server> server;
+  std::string address;
+  bool stopped = false;
+};
+
+Server::Server(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
+
+Server::~Server() { Shutdown(); }
+
+const std::string& Server::address() const { return parts_->address; }
+
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
+  auto parts = std::make_unique<Parts>();
+  ledger::LedgerOptions lo;
+  lo.dir = options.data_dir;
+  lo.judge = &parts->judge;
+  lo.checkpoint_every = options.checkpoint_every;
+  absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
+  if (!ledger.ok()) return ledger.status();
+  parts->ledger = *std::move(ledger);
+  parts->folds = std::make_unique<GameFolds>(parts->ledger.get());
+  if (options.live_timers) {
+    parts->timekeeper = std::make_unique<Timekeeper>(parts->ledger.get(), parts->folds.get());
+  }
+  parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), &parts->judge,
+                                                    parts->folds.get(), parts->timekeeper.get());
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(parts->service.get());
+  parts->server = builder.BuildAndStart();
+  if (parts->server == nullptr || port == 0) {
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", options.listen));
+  }
+  const size_t colon = options.listen.rfind(':');
+  parts->address = absl::StrCat(options.listen.substr(0, colon), ":", port);
+  if (parts->timekeeper != nullptr) parts->timekeeper->Start();
+  return std::unique_ptr<Server>(new Server(std::move(parts)));
+}
+
+void Server::Shutdown(absl::Duration grace) {
+  Parts& p = *parts_;
+  if (p.stopped) return;
+  p.stopped = true;
+  if (grpc::HealthCheckServiceInterface* health = p.server->GetHealthCheckService()) {
+    health->SetServingStatus(false);
+  }
+  p.service->BeginShutdown();
+  p.server->Shutdown(absl::ToChronoTime(absl::Now() + grace));
+  if (p.timekeeper != nullptr) p.timekeeper->Stop();
+  p.ledger.reset();  // commits what is queued, then closes
+}
+
+}  // namespace arbiter::service

@@ -1,0 +1,48 @@
+// `arbiter serve`: the ledger, the judge, the read model, the live-game
+// timekeeper and the gRPC server (arbiter.v1.Arbiter, the standard
+// grpc.health.v1.Health service and server reflection), started and stopped
+// as one.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_SERVER_H_
+#define ARBITER_ADJUDICATOR_SERVICE_SERVER_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace arbiter::service {
+
+struct ServerOptions {
+  std::string data_dir;                  // the ledger's directory (created if absent)
+  std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one
+  uint64_t checkpoint_every = 1000;      // events between periodic checkpoints
+  bool live_timers = true;               // run the timekeeper
+};
+
+class Server {
+ public:
+  // Opens the ledger and starts serving. FAILED_PRECONDITION when another
+  // process holds the data directory; UNAVAILABLE when the address cannot
+  // be bound.
+  static absl::StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
+  ~Server();  // Shutdown()s
+
+  // The address actually bound (the port resolved).
+  const std::string& address() const;
+
+  // Graceful: health turns NOT_SERVING, watch streams end, new calls are
+  // refused, calls in flight get up to `grace` to finish (an append in
+  // flight commits before it answers), the timekeeper stops, and the ledger
+  // commits what is queued and closes. Idempotent.
+  void Shutdown(absl::Duration grace = absl::Seconds(5));
+
+ private:
+  struct Parts;
+  explicit Server(std::unique_ptr<Parts> parts);
+  std::unique_ptr<Parts> parts_;
+};
+
+}  // namespace arbiter::service
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_SERVER_H_
