@@ -1,4 +1,5 @@
-// A fresh temporary directory per test, removed afterwards.
+// A fresh temporary directory per test, removed afterwards unless
+// LEDGER_TEST_KEEP is set.
 #ifndef ARBITER_TESTS_LEDGER_TEST_DIR_H_
 #define ARBITER_TESTS_LEDGER_TEST_DIR_H_
 
@@ -16,6 +17,7 @@ class TestDir {
     path_ = mkdtemp(tmpl.data());
   }
   ~TestDir() {
+    if (getenv("LEDGER_TEST_KEEP") != nullptr) return;  // for poking at with the CLI
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }

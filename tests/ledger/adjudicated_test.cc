@@ -1,0 +1,100 @@
+// The ledger with the real Adjudicator as its judge, fed the shared
+// scenarios: refused events leave nothing behind, every game re-adjudicates
+// to its recorded rulings, and each finished game's bundle verifies alone.
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+#include "ledger/adjudicator_judge.h"
+#include "ledger/audit.h"
+#include "ledger/bundle.h"
+#include "ledger/ledger.h"
+#include "tests/ledger/test_dir.h"
+
+namespace arbiter::ledger {
+namespace {
+
+std::vector<std::filesystem::path> Scenarios() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(ARBITER_SOURCE_DIR) + "/../shared/scenarios")) {
+    if (e.path().extension() == ".jsonl") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(AdjudicatedLedgerTest, ScenariosRecordReadjudicateAndExport) {
+  std::vector<std::filesystem::path> scenarios = Scenarios();
+  ASSERT_FALSE(scenarios.empty());
+  testing::TestDir dir;
+  AdjudicatorJudge judge;
+  LedgerOptions o;
+  o.dir = dir.path();
+  o.judge = &judge;
+  auto ledger = Ledger::Open(o);
+  ASSERT_TRUE(ledger.ok()) << ledger.status();
+
+  std::vector<std::string> games;
+  for (const auto& path : scenarios) {
+    std::string game = path.stem().string();
+    std::ifstream in(path);
+    std::string line;
+    uint64_t revision = 0;
+    while (std::getline(in, line)) {
+      if (line.empty()) continue;
+      v1::Event e;
+      ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(line, &e).ok()) << line;
+      if (e.has_game_created()) e.mutable_game_created()->set_game_id(game);
+      auto head = (*ledger)->Head();
+      auto r = (*ledger)->Append(game, ExpectedRevision::Exactly(revision), {e});
+      if (!r.ok()) {  // a scenario of bad input
+        EXPECT_EQ(*(*ledger)->Head(), *head) << "a refused event left something behind";
+        continue;
+      }
+      ++revision;
+    }
+    if (revision == 0) continue;
+    games.push_back(game);
+    // An event earlier than the one before it is bad input (DOMAIN.md §3):
+    // the engine refuses it and the ledger records nothing.
+    v1::Event early;
+    early.mutable_at()->set_seconds(0);
+    early.mutable_pass()->set_color(v1::BLACK);
+    auto head = (*ledger)->Head();
+    auto r = (*ledger)->Append(game, ExpectedRevision::Exactly(revision), {early});
+    EXPECT_FALSE(r.ok()) << game;
+    EXPECT_EQ(*(*ledger)->Head(), *head);
+    EXPECT_EQ(*(*ledger)->GameRevision(game), revision);
+  }
+  EXPECT_GT(games.size(), 5u);
+
+  auto reader = LogReader::Open(dir.db());
+  ASSERT_TRUE(reader.ok());
+  AuditOptions audit;
+  audit.judge = &judge;
+  audit.public_key_der = (*ledger)->public_key_der();
+  auto report = AuditLog(*reader, audit);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_TRUE(report->intact) << report->first_bad_position << ": " << report->why;
+  EXPECT_EQ(report->games_readjudicated, games.size());
+
+  int exported = 0;
+  for (const std::string& game : games) {
+    auto bundle = ExportBundle(*reader, game);
+    if (absl::IsFailedPrecondition(bundle.status())) continue;  // not ended, not yet covered
+    ASSERT_TRUE(bundle.ok()) << bundle.status();
+    ++exported;
+    auto checked = AuditBundle(*bundle, audit);
+    ASSERT_TRUE(checked.ok());
+    EXPECT_TRUE(checked->intact) << game << ": " << checked->why;
+    EXPECT_EQ(checked->games_readjudicated, 1u);
+  }
+  EXPECT_GT(exported, 0) << "some scenario games end, and so are checkpointed";
+}
+
+}  // namespace
+}  // namespace arbiter::ledger

@@ -1,0 +1,332 @@
+// An attacker with write access to the database (who drops the triggers
+// first) or to a bundle: every change is caught by the audit.
+#include <sqlite3.h>
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "ledger/audit.h"
+#include "ledger/bundle.h"
+#include "ledger/hash.h"
+#include "ledger/ledger.h"
+#include "ledger/checkpoint.h"
+#include "ledger/merkle.h"
+#include "ledger/signer.h"
+#include "tests/ledger/test_dir.h"
+#include "tests/ledger/toy_judge.h"
+
+namespace arbiter::ledger {
+namespace {
+
+using testing::Created;
+using testing::Pass;
+using testing::Resign;
+
+class TamperTest : public ::testing::Test {
+ protected:
+  // Five games, interleaved, each ending in a resignation (so a checkpoint
+  // each), and a sixth still going: 5 * 5 + 3 = 28 events.
+  void SetUp() override {
+    LedgerOptions o;
+    o.dir = dir_.path();
+    o.judge = &judge_;
+    auto ledger = Ledger::Open(o);
+    ASSERT_TRUE(ledger.ok());
+    for (int step = 0; step < 5; ++step) {
+      for (int g = 0; g < 5; ++g) {
+        std::string id = absl::StrCat("g", g);
+        std::string key = absl::StrCat(id, "-", step);
+        v1::Event e = step == 0   ? Created(id, key)
+                      : step == 4 ? Resign(v1::BLACK, key)
+                                  : Pass(step % 2 ? v1::BLACK : v1::WHITE, key);
+        ASSERT_TRUE((*ledger)->Append(id, ExpectedRevision::Exactly(step), {e}).ok());
+      }
+    }
+    ASSERT_TRUE((*ledger)->Append("live", ExpectedRevision::NoStream(),
+                                  {Created("live"), Pass(v1::BLACK), Pass(v1::WHITE)})
+                    .ok());
+    public_key_ = (*ledger)->public_key_der();
+    ASSERT_EQ(sqlite3_open(dir_.db().c_str(), &db_), SQLITE_OK);
+  }
+  void TearDown() override { sqlite3_close(db_); }
+
+  // What the attacker runs, triggers dropped first.
+  void Attack(const std::string& sql) {
+    std::string all = absl::StrCat(
+        "DROP TRIGGER IF EXISTS events_no_UPDATE; DROP TRIGGER IF EXISTS events_no_DELETE;"
+        "DROP TRIGGER IF EXISTS rulings_no_UPDATE; DROP TRIGGER IF EXISTS rulings_no_DELETE;"
+        "DROP TRIGGER IF EXISTS checkpoints_no_UPDATE; DROP TRIGGER IF EXISTS checkpoints_no_DELETE;"
+        "DROP TRIGGER IF EXISTS games_no_UPDATE; DROP TRIGGER IF EXISTS meta_no_UPDATE;",
+        sql);
+    char* err = nullptr;
+    ASSERT_EQ(sqlite3_exec(db_, all.c_str(), nullptr, nullptr, &err), SQLITE_OK) << err;
+  }
+
+  std::string Blob(const std::string& sql) {
+    sqlite3_stmt* s = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr), SQLITE_OK);
+    std::string out;
+    if (sqlite3_step(s) == SQLITE_ROW) {
+      out.assign(static_cast<const char*>(sqlite3_column_blob(s, 0)), sqlite3_column_bytes(s, 0));
+    }
+    sqlite3_finalize(s);
+    return out;
+  }
+
+  void SetBlob(const std::string& sql, const std::string& blob) {
+    Attack("");
+    sqlite3_stmt* s = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr), SQLITE_OK);
+    sqlite3_bind_blob(s, 1, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
+    ASSERT_EQ(sqlite3_step(s), SQLITE_DONE);
+    sqlite3_finalize(s);
+  }
+
+  AuditReport Audit(bool trusted_key = true, bool with_judge = true) {
+    auto reader = LogReader::Open(dir_.db());
+    EXPECT_TRUE(reader.ok());
+    AuditOptions o;
+    if (with_judge) o.judge = &judge_;
+    if (trusted_key) o.public_key_der = public_key_;
+    auto report = AuditLog(*reader, o);
+    EXPECT_TRUE(report.ok()) << report.status();
+    return report.ok() ? *report : AuditReport();
+  }
+
+  testing::TestDir dir_;
+  testing::ToyJudge judge_;
+  std::string public_key_;
+  sqlite3* db_ = nullptr;
+};
+
+TEST_F(TamperTest, TheUntouchedLedgerIsIntact) {
+  AuditReport r = Audit();
+  EXPECT_TRUE(r.intact) << r.why;
+  EXPECT_EQ(r.events, 28u);
+  EXPECT_EQ(r.games, 6u);
+  EXPECT_EQ(r.checkpoints, 5u);
+  EXPECT_EQ(r.games_readjudicated, 6u);
+}
+
+TEST_F(TamperTest, FlippedByteInAnEvent) {
+  std::string e = Blob("SELECT event FROM events WHERE position = 12");
+  e[e.size() / 2] ^= 0x04;
+  SetBlob("UPDATE events SET event = ? WHERE position = 12", e);
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_EQ(r.first_bad_position, 12u) << r.why;
+}
+
+TEST_F(TamperTest, FlippedByteWithItsLeafHashRecomputed) {
+  std::string e = Blob("SELECT event FROM events WHERE position = 12");
+  e[e.size() - 1] ^= 0x01;
+  SetBlob("UPDATE events SET event = ? WHERE position = 12", e);
+  SetBlob("UPDATE events SET leaf_hash = ? WHERE position = 12", std::string(AsBytes(LeafHash(e))));
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_LE(r.first_bad_position, 12u);
+  EXPECT_NE(r.why.find("Merkle root"), std::string::npos) << r.why;
+}
+
+TEST_F(TamperTest, DeletedRow) {
+  Attack("DELETE FROM events WHERE position = 7");
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_EQ(r.first_bad_position, 7u);
+  EXPECT_NE(r.why.find("missing"), std::string::npos) << r.why;
+}
+
+TEST_F(TamperTest, DeletedRowWithTheRestRenumbered) {
+  // Position 10 is g4's revision 2; the attacker closes both gaps.
+  Attack(
+      "DELETE FROM events WHERE position = 10; DELETE FROM rulings WHERE position = 10;"
+      "UPDATE events SET position = position - 1 WHERE position > 10;"
+      "UPDATE rulings SET position = position - 1 WHERE position > 10;"
+      "UPDATE events SET revision = revision - 1 WHERE game_id = 'g4' AND revision > 2;");
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_NE(r.why.find("Merkle root"), std::string::npos) << r.why;
+}
+
+TEST_F(TamperTest, SwappedRows) {
+  // Positions 7 and 8 are passes of g1 and g2; swapping their bytes keeps
+  // every stream contiguous, so only the Merkle root can tell.
+  Attack(
+      "UPDATE events SET position = -7 WHERE position = 7;"
+      "UPDATE events SET position = 7 WHERE position = 8;"
+      "UPDATE events SET position = 8 WHERE position = -7;");
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_LE(r.first_bad_position, 7u) << r.why;
+}
+
+TEST_F(TamperTest, SwappedContentKeepingGameAndRevision) {
+  // Positions 7 and 17 are g1's revisions 2 and 4, both passes by Black.
+  std::string a = Blob("SELECT event FROM events WHERE position = 7");
+  std::string b = Blob("SELECT event FROM events WHERE position = 17");
+  std::string la = Blob("SELECT leaf_hash FROM events WHERE position = 7");
+  std::string lb = Blob("SELECT leaf_hash FROM events WHERE position = 17");
+  SetBlob("UPDATE events SET event = ? WHERE position = 7", b);
+  SetBlob("UPDATE events SET leaf_hash = ? WHERE position = 7", lb);
+  SetBlob("UPDATE events SET event = ? WHERE position = 17", a);
+  SetBlob("UPDATE events SET leaf_hash = ? WHERE position = 17", la);
+  Attack(
+      "UPDATE events SET idempotency_key = 'swap' WHERE position = 7;"
+      "UPDATE events SET idempotency_key = 'g1-1' WHERE position = 17;"
+      "UPDATE events SET idempotency_key = 'g1-3' WHERE position = 7;");
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_NE(r.why.find("Merkle root"), std::string::npos) << r.why;
+}
+
+TEST_F(TamperTest, TailTruncatedPastACheckpoint) {
+  Attack("DELETE FROM events WHERE position > 20; DELETE FROM rulings WHERE position > 20;");
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_EQ(r.first_bad_position, 21u);
+  EXPECT_NE(r.why.find("truncated"), std::string::npos) << r.why;
+}
+
+TEST_F(TamperTest, DeletedRuling) {
+  Attack("DELETE FROM rulings WHERE position = 12");
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_EQ(r.first_bad_position, 12u);
+  EXPECT_NE(r.why.find("re-adjudication"), std::string::npos) << r.why;
+}
+
+TEST_F(TamperTest, AlteredRuling) {
+  v1::Ruling ruling;
+  ASSERT_TRUE(ruling.ParseFromString(Blob("SELECT ruling FROM rulings WHERE position = 12")));
+  ruling.set_against(v1::Ruling::BOTH);
+  SetBlob("UPDATE rulings SET ruling = ? WHERE position = 12", ruling.SerializeAsString());
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_EQ(r.first_bad_position, 12u) << r.why;
+}
+
+TEST_F(TamperTest, ForgedCheckpointRoot) {
+  v1::Checkpoint c;
+  ASSERT_TRUE(c.ParseFromString(Blob("SELECT checkpoint FROM checkpoints WHERE tree_size = 25")));
+  std::string root = c.root_hash();
+  root[0] ^= 1;
+  c.set_root_hash(root);
+  SetBlob("UPDATE checkpoints SET checkpoint = ? WHERE tree_size = 25", c.SerializeAsString());
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_NE(r.why.find("signature"), std::string::npos) << r.why;
+}
+
+TEST_F(TamperTest, ResignedWithTheAttackersKey) {
+  // The attacker rewrites an event, then re-signs every checkpoint with a
+  // key of their own and records it as the ledger's key.
+  std::string e = Blob("SELECT event FROM events WHERE position = 3");
+  e[e.size() - 1] ^= 0x01;
+  SetBlob("UPDATE events SET event = ?, leaf_hash = x'' WHERE position = 3", e);
+  SetBlob("UPDATE events SET leaf_hash = ? WHERE position = 3", std::string(AsBytes(LeafHash(e))));
+  testing::TestDir attacker_dir;
+  auto attacker = Signer::LoadOrCreate(attacker_dir.path() + "/k");
+  ASSERT_TRUE(attacker.ok());
+  SetBlob("UPDATE meta SET value = ? WHERE key = 'public_key'", attacker->public_key_der());
+  auto reader = LogReader::Open(dir_.db());
+  ASSERT_TRUE(reader.ok());
+  auto cps = reader->Checkpoints();
+  ASSERT_TRUE(cps.ok());
+  auto leaves = reader->LeafHashes(28);
+  ASSERT_TRUE(leaves.ok());
+  for (const v1::Checkpoint& c : *cps) {
+    auto forged = SignCheckpoint(*attacker, c.tree_size(),
+                                 MerkleRoot(std::span<const Hash>(*leaves).first(c.tree_size())),
+                                 absl::Now(), c.reason(), {});
+    ASSERT_TRUE(forged.ok());
+    SetBlob(absl::StrCat("UPDATE checkpoints SET checkpoint = ? WHERE tree_size = ", c.tree_size()),
+            forged->SerializeAsString());
+  }
+  // Against the key the database itself now carries, it looks intact...
+  EXPECT_TRUE(Audit(/*trusted_key=*/false).intact);
+  // ...but not against the ledger's published key.
+  AuditReport r = Audit(/*trusted_key=*/true);
+  EXPECT_FALSE(r.intact);
+  EXPECT_NE(r.why.find("another key"), std::string::npos) << r.why;
+}
+
+TEST_F(TamperTest, ChangedRulesPin) {
+  Attack("UPDATE games SET rules_pin = 'toy v0' WHERE game_id = 'g3'");
+  AuditReport r = Audit();
+  EXPECT_FALSE(r.intact);
+  EXPECT_NE(r.why.find("toy v0"), std::string::npos) << r.why;
+}
+
+class BundleTamperTest : public TamperTest {
+ protected:
+  v1::AuditBundle Export(const std::string& game) {
+    auto reader = LogReader::Open(dir_.db());
+    EXPECT_TRUE(reader.ok());
+    auto bundle = ExportBundle(*reader, game);
+    EXPECT_TRUE(bundle.ok()) << bundle.status();
+    return bundle.ok() ? *bundle : v1::AuditBundle();
+  }
+  AuditReport Check(const v1::AuditBundle& b, bool trusted = true) {
+    AuditOptions o;
+    o.judge = &judge_;
+    if (trusted) o.public_key_der = public_key_;
+    auto r = AuditBundle(b, o);
+    EXPECT_TRUE(r.ok());
+    return r.ok() ? *r : AuditReport();
+  }
+};
+
+TEST_F(BundleTamperTest, AnIntactBundleVerifiesAlone) {
+  v1::AuditBundle b = Export("g2");
+  EXPECT_EQ(b.entries_size(), 5);
+  EXPECT_EQ(b.checkpoint().tree_size(), 23u);  // g2's resignation
+  AuditReport r = Check(b);
+  EXPECT_TRUE(r.intact) << r.why;
+  EXPECT_EQ(r.events, 5u);
+  // The live game has no checkpoint covering it yet.
+  auto reader = LogReader::Open(dir_.db());
+  EXPECT_TRUE(absl::IsFailedPrecondition(ExportBundle(*reader, "live").status()));
+  EXPECT_TRUE(absl::IsNotFound(ExportBundle(*reader, "nope").status()));
+}
+
+TEST_F(BundleTamperTest, EveryChangeToABundleIsCaught) {
+  const v1::AuditBundle good = Export("g2");
+  v1::AuditBundle b = good;
+  std::string* bytes = b.mutable_entries(2)->mutable_entry()->mutable_event();
+  (*bytes)[bytes->size() - 1] ^= 1;
+  EXPECT_FALSE(Check(b).intact);
+
+  b = good;
+  b.mutable_entries()->DeleteSubrange(2, 1);
+  EXPECT_FALSE(Check(b).intact);
+
+  b = good;
+  std::string* h = b.mutable_entries(1)->mutable_inclusion_proof(0);
+  (*h)[0] ^= 1;
+  EXPECT_FALSE(Check(b).intact);
+
+  b = good;
+  b.mutable_entries(1)->mutable_entry()->set_position(b.entries(1).entry().position() + 1);
+  EXPECT_FALSE(Check(b).intact);
+
+  b = good;
+  b.mutable_entries(4)->mutable_entry()->clear_rulings();
+  AuditReport r = Check(b);
+  EXPECT_FALSE(r.intact);
+  EXPECT_NE(r.why.find("re-adjudication"), std::string::npos) << r.why;
+
+  b = good;
+  b.mutable_checkpoint()->set_tree_size(24);
+  EXPECT_FALSE(Check(b).intact);
+
+  testing::TestDir other;
+  auto attacker = Signer::LoadOrCreate(other.path() + "/k");
+  ASSERT_TRUE(attacker.ok());
+  b = good;
+  b.set_public_key(attacker->public_key_der());
+  EXPECT_FALSE(Check(b, /*trusted=*/false).intact);  // the old signature fails
+}
+
+}  // namespace
+}  // namespace arbiter::ledger
