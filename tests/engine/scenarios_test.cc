@@ -32,17 +32,17 @@ std::string Read(const fs::path& path) {
   return s.str();
 }
 
-struct Run {
+struct Output {
   int exit = -1;
   std::string out;
   std::string err;
 };
 
 // Runs the binary with `args`, capturing stdout and stderr.
-Run Arbiter(const std::string& args) {
+Output Arbiter(const std::string& args) {
   const std::string err_path = ::testing::TempDir() + "/arbiter_stderr.txt";
   const std::string command = absl::StrCat(ARBITER_BINARY, " ", args, " 2>", err_path);
-  Run run;
+  Output run;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
   char buffer[4096];
@@ -81,7 +81,7 @@ void CheckScenario(const fs::path& jsonl) {
   expected_path.replace_extension(".expected.json");
   const Struct expected = ParseObject(Read(expected_path));
   const std::string ruleset = Field(expected, "ruleset")->string_value();
-  const Run run = Arbiter(absl::StrCat("adjudicate --ruleset ", ruleset, " --json ", jsonl.string()));
+  const Output run = Arbiter(absl::StrCat("adjudicate --ruleset ", ruleset, " --json ", jsonl.string()));
   ASSERT_EQ(run.exit, static_cast<int>(Field(expected, "exit")->number_value())) << run.err;
   if (run.exit != 0) {
     EXPECT_TRUE(run.out.empty()) << "no result may be printed on bad input";
@@ -172,16 +172,16 @@ TEST(ScenariosTest, EveryPublicScenarioThroughTheBinary) {
 }
 
 TEST(ScenariosTest, ReadableReportHasTheResultLineInBothLanguages) {
-  const Run run = Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/count-185.jsonl"));
+  const Output run = Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/count-185.jsonl"));
   ASSERT_EQ(run.exit, 0) << run.err;
   EXPECT_NE(run.out.find("黑胜3/4子 / Black wins by ¾ stone"), std::string::npos) << run.out;
-  const Run phone = Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/phone-twice.jsonl"));
+  const Output phone = Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/phone-twice.jsonl"));
   EXPECT_NE(phone.out.find("cn-2002/23.7"), std::string::npos) << phone.out;
   EXPECT_NE(phone.out.find("WARNING PENALTY_STONE"), std::string::npos) << phone.out;
 }
 
 TEST(ScenariosTest, RejudgedUnderCn1988) {
-  const Run run = Arbiter(absl::StrCat("adjudicate --ruleset cn-1988 --json ", ARBITER_SHARED_DIR,
+  const Output run = Arbiter(absl::StrCat("adjudicate --ruleset cn-1988 --json ", ARBITER_SHARED_DIR,
                                        "/scenarios/double-move.jsonl"));
   ASSERT_EQ(run.exit, 0) << run.err;
   const Struct report = ParseObject(run.out);
@@ -210,7 +210,7 @@ TEST(ScenariosTest, BadLinesAreRefusedWithTheirLineNumber) {
     SCOPED_TRACE(bad.line);
     const std::string path = ::testing::TempDir() + "/bad.jsonl";
     std::ofstream(path) << created << "\n" << started << "\n" << bad.line << "\n";
-    const Run run = Arbiter(absl::StrCat("adjudicate --json ", path));
+    const Output run = Arbiter(absl::StrCat("adjudicate --json ", path));
     EXPECT_EQ(run.exit, 2);
     EXPECT_TRUE(run.out.empty()) << run.out;
     EXPECT_NE(run.err.find("line 3: "), std::string::npos) << run.err;
@@ -218,7 +218,7 @@ TEST(ScenariosTest, BadLinesAreRefusedWithTheirLineNumber) {
   }
   const std::string path = ::testing::TempDir() + "/first.jsonl";
   std::ofstream(path) << started << "\n";
-  const Run run = Arbiter(absl::StrCat("adjudicate ", path));
+  const Output run = Arbiter(absl::StrCat("adjudicate ", path));
   EXPECT_EQ(run.exit, 2);
   EXPECT_NE(run.err.find("line 1: "), std::string::npos) << run.err;
 }
