@@ -17,6 +17,7 @@ struct Command {
 
 int RunAdjudicate(int argc, char** argv);
 int RunImportSgf(int argc, char** argv);
+int RunRules(int argc, char** argv);
 int RunVerify(int argc, char** argv);
 int RunExport(int argc, char** argv);
 

@@ -12,6 +12,7 @@ namespace {
 constexpr Command kCommands[] = {
     {"adjudicate", RunAdjudicate, "judge one game's events offline and print its rulings"},
     {"import-sgf", RunImportSgf, "turn an SGF FF[4] record into event lines"},
+    {"rules", RunRules, "look up, diff and hash the rules database (list, show, diff, hash)"},
     {"verify", RunVerify, "audit a ledger database or an audit bundle, offline"},
     {"export", RunExport, "write one game's self-contained audit bundle"},
 };
