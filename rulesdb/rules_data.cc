@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "rulesdb/content_hash.h"
 #include "rulesdb/rules_text.h"
 #include "rulesdb/validate.h"
 
@@ -69,6 +71,49 @@ absl::StatusOr<RulesData> ParseRulesData(std::vector<DataFile> files) {
     if (absl::Status st = ValidateSupplement(s, *base); !st.ok()) return Prefixed(path, st);
   }
   return data;
+}
+
+absl::Status CheckPublished(const RulesData& data, std::string_view manifest,
+                            const std::string& name) {
+  std::map<std::string, std::string> published;  // "kind id version" -> hash
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(absl::string_view(manifest.data(), manifest.size()),
+                                               '\n')) {
+    ++line_number;
+    line = line.substr(0, line.find('#'));
+    std::vector<std::string> words = absl::StrSplit(line, ' ', absl::SkipWhitespace());
+    if (words.empty()) continue;
+    if (words.size() != 4 || (words[0] != "ruleset" && words[0] != "supplement") ||
+        words[3].size() != 64) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, ":", line_number, ": expected \"ruleset|supplement ID VERSION SHA256\""));
+    }
+    published[absl::StrCat(words[0], " ", words[1], " ", words[2])] = words[3];
+  }
+  auto check = [&](const std::string& kind, const google::protobuf::Message& m,
+                   const std::string& id, const std::string& version) -> absl::Status {
+    absl::StatusOr<std::string> hash = ContentHash(m);
+    if (!hash.ok()) return hash.status();
+    const std::string key = absl::StrCat(kind, " ", id, " ", version);
+    auto it = published.find(key);
+    if (it == published.end()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          name, ": ", key, " is not published; add the line \"", key, " ", *hash, "\""));
+    }
+    if (it->second != *hash) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          name, ": ", key, " is published with hash ", it->second, " but its data now hashes to ",
+          *hash, ". Published versions are immutable: give the change a new version."));
+    }
+    return absl::OkStatus();
+  };
+  for (const v1::Ruleset& r : data.rulesets) {
+    if (absl::Status st = check("ruleset", r, r.id(), r.version()); !st.ok()) return st;
+  }
+  for (const v1::Supplement& s : data.supplements) {
+    if (absl::Status st = check("supplement", s, s.id(), s.version()); !st.ok()) return st;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace arbiter

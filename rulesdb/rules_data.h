@@ -32,6 +32,14 @@ struct RulesData {
 // must be its id, and every supplement's base must be among the rulesets.
 absl::StatusOr<RulesData> ParseRulesData(std::vector<DataFile> files);
 
+// The published versions: rulesdb/data/PUBLISHED has one line per version,
+// "ruleset|supplement ID VERSION SHA256" ('#' starts a comment). A published
+// version never changes, so every ruleset and supplement in `data` must be
+// listed, with its current hash; a changed file must get a new version (and
+// a new line). `name` is the manifest's path, for the messages.
+absl::Status CheckPublished(const RulesData& data, std::string_view manifest,
+                            const std::string& name);
+
 }  // namespace arbiter
 
 #endif  // ARBITER_RULESDB_RULES_DATA_H_

@@ -1,12 +1,13 @@
 // embed_rules: validates the rules data files and compiles them into C++.
 //
-//   embed_rules OUT.cc DATA_ROOT FILE...
+//   embed_rules OUT.cc DATA_ROOT PUBLISHED FILE...
 //
 // Parses every FILE (a path under DATA_ROOT) exactly as the binary will at
 // start (rulesdb/rules_data.h), builds a Rules from each ruleset and each
-// supplement, and only then writes OUT.cc defining EmbeddedRulesFiles(). Any
-// error is printed as "file:line:column: what" and fails the build, so a
-// malformed or inconsistent data file never reaches a binary.
+// supplement, checks each against the PUBLISHED manifest (a published
+// version never changes), and only then writes OUT.cc defining
+// EmbeddedRulesFiles(). Any error is printed as "file:line:column: what" and
+// fails the build, so a malformed or changed data file never reaches a binary.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -54,12 +55,12 @@ bool WriteCc(const std::string& out_path, const std::vector<arbiter::DataFile>& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 4) {
-    std::fprintf(stderr, "usage: embed_rules OUT.cc DATA_ROOT FILE...\n");
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: embed_rules OUT.cc DATA_ROOT PUBLISHED FILE...\n");
     return 2;
   }
   std::vector<arbiter::DataFile> files;
-  for (int i = 3; i < argc; ++i) {
+  for (int i = 4; i < argc; ++i) {
     std::ifstream in(argv[i], std::ios::binary);
     if (!in) {
       std::fprintf(stderr, "%s: cannot read\n", argv[i]);
@@ -90,6 +91,17 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
+  }
+  std::ifstream manifest_file(argv[3], std::ios::binary);
+  std::ostringstream manifest;
+  manifest << manifest_file.rdbuf();
+  if (!manifest_file) {
+    std::fprintf(stderr, "%s: cannot read\n", argv[3]);
+    return 1;
+  }
+  if (absl::Status st = arbiter::CheckPublished(*data, manifest.str(), argv[3]); !st.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(st.message()).c_str());
+    return 1;
   }
   // Embed in path order so the generated file is itself reproducible.
   std::sort(files.begin(), files.end(),

@@ -1,9 +1,14 @@
 // Content hashes: stable for the same content, new for any change, and
 // independent of how the text data happens to be laid out.
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "rulesdb/builtin_rules.h"
 #include "rulesdb/content_hash.h"
 #include "rulesdb/rules.h"
+#include "rulesdb/rules_data.h"
 #include "rulesdb/rules_text.h"
 
 namespace arbiter {
@@ -94,6 +99,40 @@ TEST(ContentHash, RulesExposeTheHashOfTheirRuleset) {
 TEST(ContentHash, BuiltinRulesetsArePinned) {
   EXPECT_EQ(LoadRules("cn-2002")->hash(), "8652fada6c5ef3b153b24fda2f331db0c0c5d042202886bd0e93445f8da37ddf");
   EXPECT_EQ(LoadRules("cn-1988")->hash(), "bd474d7c2ecccf6da426388462c4e72f27f58bd4de1d14c2bb5405ffef7335a9");
+}
+
+std::string ReadPublished() {
+  std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/rulesdb/data/PUBLISHED");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(Published, EveryBuiltinVersionIsPublishedWithItsHash) {
+  const std::string manifest = ReadPublished();
+  ASSERT_FALSE(manifest.empty());
+  EXPECT_TRUE(CheckPublished(**BuiltinRulesData(), manifest, "PUBLISHED").ok());
+  EXPECT_NE(manifest.find("ruleset cn-2002 2002.1 " + LoadRules("cn-2002")->hash()),
+            std::string::npos);
+}
+
+TEST(Published, AChangedVersionIsRefused) {
+  RulesData data = **BuiltinRulesData();
+  data.rulesets[0].mutable_articles(0)->set_summary_en("edited");
+  absl::Status st = CheckPublished(data, ReadPublished(), "PUBLISHED");
+  EXPECT_EQ(st.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(st.message().find("new version"), absl::string_view::npos) << st;
+  // ...until it is a new version with its own line.
+  data.rulesets[0].set_version("next");
+  const std::string line = absl::StrCat("ruleset ", data.rulesets[0].id(), " next ",
+                                        *ContentHash(data.rulesets[0]), "\n");
+  EXPECT_TRUE(CheckPublished(data, ReadPublished() + line, "PUBLISHED").ok());
+}
+
+TEST(Published, MalformedManifestLinesAreErrors) {
+  absl::Status st = CheckPublished(**BuiltinRulesData(), "# c\nruleset cn-2002 x\n", "P");
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("P:2:"), absl::string_view::npos) << st;
 }
 
 TEST(RulesText, SyntaxErrorsNameFileLineAndColumn) {
