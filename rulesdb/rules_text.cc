@@ -16,7 +16,6 @@ class CollectErrors : public google::protobuf::io::ErrorCollector {
  public:
   explicit CollectErrors(std::string_view name) : name_(name) {}
 
-
   void AddError(int line, google::protobuf::io::ColumnNumber column,
                 const std::string& message) override {
     // The tokenizer counts from 0; editors and compilers count from 1.

@@ -1,5 +1,6 @@
 #include "rulesdb/validate.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <tuple>
@@ -7,7 +8,6 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "google/protobuf/util/time_util.h"
 
 namespace arbiter {

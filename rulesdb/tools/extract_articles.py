@@ -144,9 +144,7 @@ def q(s):
 
 def text(src, span):
     s, e = strip_span(src, *span)
-    t = src[s:e]
-    # Drop trailing separators that belong to the next marker's line layout.
-    return t
+    return src[s:e]
 
 
 def emit(src, ruleset, articles, out):
