@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "absl/strings/string_view.h"
 #include <vector>
@@ -71,6 +72,9 @@ class Adjudicator {
     uint32_t number;
     const v1::Sanctioning* sanctioning;
     v1::Color offender;  // COLOR_UNSPECIFIED when against both
+    // For disputed displaced stones: the displacement (from, to; to -1 off
+    // the board), which stands unless the decision restores the stones.
+    std::vector<std::pair<int, int>> displaced;
   };
 
   explicit Adjudicator(Rules rules);
@@ -122,6 +126,10 @@ class Adjudicator {
   void StopClocks(absl::Time at);
   // `c` passes (or a void move counts as a pass).
   void PlayPass(v1::Color c);
+  // Whether the stones at each `from` can be moved to their `to` (the
+  // `to` points empty or themselves vacated), and moving them.
+  bool CanDisplace(const std::vector<std::pair<int, int>>& moves) const;
+  void Displace(const std::vector<std::pair<int, int>>& moves);
   // Rebuilds the board from board_log_ (after a takeback).
   void RebuildBoard();
 

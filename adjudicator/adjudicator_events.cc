@@ -328,6 +328,35 @@ absl::Status Adjudicator::OnCaptureError(const v1::CaptureError& e) {
   return absl::OkStatus();
 }
 
+bool Adjudicator::CanDisplace(const std::vector<std::pair<int, int>>& moves) const {
+  std::set<int> from_seen;
+  std::set<int> to_seen;
+  for (const auto& [from, to] : moves) {
+    if (board_->at(from) == Stone::kEmpty || !from_seen.insert(from).second) return false;
+  }
+  for (const auto& [from, to] : moves) {
+    if (to < 0) continue;
+    if (!to_seen.insert(to).second) return false;
+    if (board_->at(to) != Stone::kEmpty && from_seen.count(to) == 0) return false;
+  }
+  return true;
+}
+
+void Adjudicator::Displace(const std::vector<std::pair<int, int>>& moves) {
+  std::vector<std::pair<int, Stone>> placed;
+  for (const auto& [from, to] : moves) placed.emplace_back(to, board_->at(from));
+  for (const auto& [from, to] : moves) {
+    board_->Remove(from);
+    board_log_.push_back({BoardOp::kRemove, v1::COLOR_UNSPECIFIED, from});
+  }
+  for (const auto& [to, stone] : placed) {
+    if (to < 0) continue;
+    const v1::Color c = stone == Stone::kWhite ? v1::WHITE : v1::BLACK;
+    board_->Place(c, to);
+    board_log_.push_back({BoardOp::kPlace, c, to});
+  }
+}
+
 absl::Status Adjudicator::OnStonesDisplaced(const v1::StonesDisplaced& d) {
   const bool by_someone = d.by_color() != v1::COLOR_UNSPECIFIED;
   if (by_someone) {
@@ -338,11 +367,12 @@ absl::Status Adjudicator::OnStonesDisplaced(const v1::StonesDisplaced& d) {
   }
   if (d.points_size() == 0) return absl::InvalidArgumentError("stonesDisplaced: no points");
   std::vector<std::pair<int, int>> moves;  // from, to (-1: off the board)
-  std::set<int> from_seen;
-  std::set<int> to_seen;
   for (const v1::Displacement& p : d.points()) {
     absl::StatusOr<int> from = Point(p.from(), board_->size(), "stonesDisplaced.from");
     if (!from.ok()) return from.status();
+    if (board_->at(*from) == Stone::kEmpty) {
+      return absl::InvalidArgumentError(absl::StrCat("stonesDisplaced: no stone at ", p.from()));
+    }
     int to = -1;
     if (!p.to().empty()) {
       absl::StatusOr<int> t = Point(p.to(), board_->size(), "stonesDisplaced.to");
@@ -350,38 +380,23 @@ absl::Status Adjudicator::OnStonesDisplaced(const v1::StonesDisplaced& d) {
       to = *t;
     }
     moves.emplace_back(*from, to);
-    if (d.agreement() != v1::StonesDisplaced::STANDS || d.deliberate()) continue;
-    // Only an agreed displacement changes the board: check it can.
-    if (board_->at(*from) == Stone::kEmpty || !from_seen.insert(*from).second) {
-      return absl::InvalidArgumentError(absl::StrCat("stonesDisplaced: no stone at ", p.from()));
-    }
-    if (to >= 0 && ((board_->at(to) != Stone::kEmpty && from_seen.count(to) == 0) ||
-                    !to_seen.insert(to).second)) {
-      return absl::InvalidArgumentError(absl::StrCat("stonesDisplaced: ", p.to(), " is occupied"));
-    }
+  }
+  if (!CanDisplace(moves)) {
+    return absl::InvalidArgumentError(
+        "stonesDisplaced: the stones cannot all move where stated (a point is occupied or named "
+        "twice)");
   }
   SettleTime(true);
   if (result_.has_value()) return absl::OkStatus();
   if (d.deliberate()) {
     Rule(v1::STONES_DISPLACED_DELIBERATE, d.by_color());
   } else if (d.agreement() == v1::StonesDisplaced::STANDS) {
-    // Both players agree the moved stones stay where they are now (17.5).
-    std::vector<std::pair<int, Stone>> placed;
-    for (const auto& [from, to] : moves) placed.emplace_back(to, board_->at(from));
-    for (const auto& [from, to] : moves) {
-      board_->Remove(from);
-      board_log_.push_back({BoardOp::kRemove, v1::COLOR_UNSPECIFIED, from});
-    }
-    for (const auto& [to, stone] : placed) {
-      if (to < 0) continue;
-      const v1::Color c = stone == Stone::kWhite ? v1::WHITE : v1::BLACK;
-      board_->Place(c, to);
-      board_log_.push_back({BoardOp::kPlace, c, to});
-    }
+    Displace(moves);  // both players agree the moved stones stay (17.5)
   } else if (d.agreement() != v1::StonesDisplaced::RESTORE) {
     // No agreement: the chief arbiter rules. RESTORE changes nothing: the
     // stones go back where the rules' board already has them.
-    Rule(v1::STONES_DISPLACED_DISPUTED, d.by_color());
+    const int index = Rule(v1::STONES_DISPLACED_DISPUTED, d.by_color());
+    if (index >= 0 && rulings_[index].pending()) pending_.back().displaced = std::move(moves);
   }
   return absl::OkStatus();
 }
@@ -631,6 +646,12 @@ absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
   r.set_note(d.note());
   ToProto(at_, r.mutable_at());
   const int index = Issue(std::move(r), decided.offender, s);
+  // Disputed displaced stones stand unless the decision restores them or
+  // ends the game; the board may since have changed so that they cannot.
+  if (!decided.displaced.empty() && !Imposed(index, v1::STONE_RESTORED) && !result_.has_value() &&
+      CanDisplace(decided.displaced)) {
+    Displace(decided.displaced);
+  }
   // A repetition ruled a void move counts as the offender's pass.
   if (Imposed(index, v1::COUNTS_AS_PASS) && !result_.has_value() &&
       decided.offender == to_move_ && consecutive_passes_ < 2) {

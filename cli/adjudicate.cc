@@ -94,6 +94,19 @@ int RunAdjudicate(int argc, char** argv) {
                              : !g.ruleset().empty() ? g.ruleset()
                                                     : std::string("cn-2002");
       absl::StatusOr<Rules> rules = LoadRules(id, g.supplement());
+      if (!rules.ok() && !ruleset.empty() && !g.supplement().empty() && id != g.ruleset()) {
+        // Re-judging under another ruleset: the game's supplement is layered
+        // on its own ruleset and may not apply to this one.
+        absl::StatusOr<Rules> bare = LoadRules(id);
+        if (bare.ok()) {
+          std::fprintf(stderr,
+                       "arbiter adjudicate: supplement %s does not apply to %s (%s); "
+                       "judged without it\n",
+                       g.supplement().c_str(), id.c_str(),
+                       std::string(rules.status().message()).c_str());
+          rules = std::move(bare);
+        }
+      }
       if (!rules.ok()) return BadInput(number, std::string(rules.status().message()));
       absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));
       if (!a.ok()) return BadInput(number, std::string(a.status().message()));

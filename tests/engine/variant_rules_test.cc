@@ -3,6 +3,8 @@
 // engine change.
 #include <string>
 
+#include "absl/strings/str_cat.h"
+
 #include "gtest/gtest.h"
 #include "tests/engine/engine_test_util.h"
 
@@ -132,6 +134,29 @@ TEST(VariantRulesTest, SupplementLateLimitTurnsALossIntoADeduction) {
     ASSERT_TRUE(g.Apply(1200, Of("playerArrived", "BLACK")).ok());
     ASSERT_EQ(g.rulings().size(), 1u);
     EXPECT_EQ(g.rulings()[0].clause(), supplement ? "cn-1988/23.3" : "cn-1988/23.1");
+  }
+}
+
+// 17.5: without agreement the chief arbiter decides; the moved stones
+// stand unless the decision puts them back.
+TEST(DecisionTest, DisputedDisplacementStandsOnlyIfTheDecisionSaysSo) {
+  for (const std::string choice : {"STANDS", "STONE_RESTORED"}) {
+    SCOPED_TRACE(choice);
+    Game g("cn-2002");
+    ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
+    ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+    ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
+    ASSERT_TRUE(g.Apply(20, R"("stonesDisplaced": {"points": [{"from": "Q16", "to": "Q17"}], "agreement": "NONE"})")
+                    .ok());
+    ASSERT_TRUE(g.Apply(30, absl::StrCat(R"("arbiterDecision": {"ruling": 1, "choice": ")", choice,
+                                         R"("})"))
+                    .ok());
+    ASSERT_EQ(g.rulings().size(), 2u);
+    EXPECT_EQ(g.rulings()[1].choice(), choice);
+    const v1::GameState s = g.a().State();
+    // Row 19 first: Q16 is row index 3, Q17 row index 2, column Q = 15.
+    EXPECT_EQ(s.board(3)[15], choice == "STANDS" ? '.' : 'X');
+    EXPECT_EQ(s.board(2)[15], choice == "STANDS" ? 'X' : '.');
   }
 }
 
