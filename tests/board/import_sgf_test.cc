@@ -55,6 +55,13 @@ ShellResult Shell(const std::string& command) {
 
 std::string Arbiter() { return ARBITER_BINARY; }
 
+class ImportSgfTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(fs::exists(Arbiter())) << "the arbiter binary is not built: " << Arbiter();
+  }
+};
+
 std::string ReadFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
@@ -91,7 +98,7 @@ std::vector<v1::Event> ParseEvents(const std::string& out) {
   return events;
 }
 
-TEST(ImportSgfTest, SharedGamesBecomeOrderedEvents) {
+TEST_F(ImportSgfTest, SharedGamesBecomeOrderedEvents) {
   for (const fs::path& file : SharedGames()) {
     SCOPED_TRACE(file.filename().string());
     const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string());
@@ -128,7 +135,7 @@ TEST(ImportSgfTest, SharedGamesBecomeOrderedEvents) {
   }
 }
 
-TEST(ImportSgfTest, SetupTimesAndResignation) {
+TEST_F(ImportSgfTest, SetupTimesAndResignation) {
   const fs::path file = WriteTemp(
       "timed.sgf",
       "(;FF[4]SZ[9]KM[7]DT[2026-05-01,02]PB[Li]BR[5d]PW[Wang]AB[cc][gg]PL[W]RE[W+Resign]\n"
@@ -158,7 +165,7 @@ TEST(ImportSgfTest, SetupTimesAndResignation) {
   EXPECT_EQ(events[6].resign().color(), v1::BLACK);
 }
 
-TEST(ImportSgfTest, BadRecordsExit2WithNothingOnStdout) {
+TEST_F(ImportSgfTest, BadRecordsExit2WithNothingOnStdout) {
   struct Case {
     const char* name;
     const char* sgf;
@@ -203,7 +210,7 @@ TEST(ImportSgfTest, BadRecordsExit2WithNothingOnStdout) {
 
 // import-sgf | adjudicate --json -: the final board and prisoners of every
 // shared game equal the naive board's.
-TEST(ImportSgfTest, AdjudicatedBoardAndPrisonersMatchTheNaiveBoard) {
+TEST_F(ImportSgfTest, AdjudicatedBoardAndPrisonersMatchTheNaiveBoard) {
   for (const fs::path& file : SharedGames()) {
     SCOPED_TRACE(file.filename().string());
     const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string() + " | " + Arbiter() +
