@@ -3,6 +3,7 @@
 //   arbiter rules list [--ruleset ID] [--json]   every clause id
 //   arbiter rules show CLAUSE [--json]           text, sanctions, interpretation
 //   arbiter rules diff A B                       what changes from ruleset A to B
+//                                                (either may be RULESET+SUPPLEMENT)
 //   arbiter rules hash ID                        a ruleset's or supplement's SHA-256
 //   arbiter rules publish DB                     publish the built-ins to a catalog
 //
@@ -27,7 +28,7 @@ namespace {
 constexpr char kUsage[] =
     "usage: arbiter rules list [--ruleset ID] [--json]\n"
     "       arbiter rules show CLAUSE [--json]\n"
-    "       arbiter rules diff RULESET_A RULESET_B\n"
+    "       arbiter rules diff RULESET_A[+SUPPLEMENT] RULESET_B[+SUPPLEMENT]\n"
     "       arbiter rules hash RULESET|SUPPLEMENT\n"
     "       arbiter rules publish DB\n";
 
@@ -180,24 +181,38 @@ int Show(const Args& args) {
   return 0;
 }
 
+// "cn-2002" or "cn-2002+cn-2002-repetition-no-result".
+absl::StatusOr<Rules> LoadSpec(const std::string& spec) {
+  const size_t plus = spec.find('+');
+  if (plus == std::string::npos) return LoadRules(spec);
+  return LoadRules(spec.substr(0, plus), spec.substr(plus + 1));
+}
+
 int Diff(const Args& args) {
   if (args.positional.size() != 2) return Usage();
-  absl::StatusOr<Rules> a = LoadRules(args.positional[0]);
+  absl::StatusOr<Rules> a = LoadSpec(args.positional[0]);
   if (!a.ok()) return Fail(2, std::string(a.status().message()));
-  absl::StatusOr<Rules> b = LoadRules(args.positional[1]);
+  absl::StatusOr<Rules> b = LoadSpec(args.positional[1]);
   if (!b.ok()) return Fail(2, std::string(b.status().message()));
   const RulesetDiff diff = DiffRules(*a, *b);
-  std::printf("--- %s %s\n+++ %s %s\n", a->id().c_str(), a->hash().c_str(), b->id().c_str(),
-              b->hash().c_str());
+  for (const auto& [mark, rules] : {std::pair{"---", &*a}, std::pair{"+++", &*b}}) {
+    std::printf("%s %s %s", mark, rules->id().c_str(), rules->hash().c_str());
+    if (!rules->supplement_id().empty()) {
+      std::printf(" + %s %s", rules->supplement_id().c_str(), rules->supplement_hash().c_str());
+    }
+    std::printf("\n");
+  }
   if (diff.parameters.empty() && diff.sanctions.empty() && diff.clauses.empty()) {
     std::printf("no differences\n");
     return 0;
   }
   std::printf("\nparameters:\n");
+  if (diff.parameters.empty()) std::printf("  (none)\n");
   for (const RulesetDiff::Parameter& p : diff.parameters) {
     std::printf("  ~ %s: %s -> %s\n", p.name.c_str(), p.before.c_str(), p.after.c_str());
   }
   std::printf("\nsanctions (by incident):\n");
+  if (diff.sanctions.empty()) std::printf("  (none)\n");
   for (const RulesetDiff::Sanction& s : diff.sanctions) {
     std::string what = v1::Incident_Name(s.incident);
     if (s.occurrence > 1) absl::StrAppend(&what, " (offence ", s.occurrence, ")");
@@ -225,10 +240,17 @@ int Diff(const Args& args) {
                                                : changed)
         .push_back(c.number);
   }
-  std::printf("\nclauses (by number):\n  + only in %s: %s\n  - only in %s: %s\n"
-              "  ~ text differs: %s\n",
-              b->id().c_str(), absl::StrJoin(added, " ").c_str(), a->id().c_str(),
-              absl::StrJoin(removed, " ").c_str(), absl::StrJoin(changed, " ").c_str());
+  std::printf("\nclauses (by number):\n");
+  if (diff.clauses.empty()) std::printf("  (none)\n");
+  if (!added.empty()) {
+    std::printf("  + only in %s: %s\n", b->id().c_str(), absl::StrJoin(added, " ").c_str());
+  }
+  if (!removed.empty()) {
+    std::printf("  - only in %s: %s\n", a->id().c_str(), absl::StrJoin(removed, " ").c_str());
+  }
+  if (!changed.empty()) {
+    std::printf("  ~ text differs: %s\n", absl::StrJoin(changed, " ").c_str());
+  }
   return 0;
 }
 

@@ -366,6 +366,16 @@ absl::StatusOr<v1::Supplement> RuleCatalog::LoadSupplement(std::string_view id,
   return supplement;
 }
 
+absl::StatusOr<v1::Ruleset> RuleCatalog::LoadRulesetByHash(std::string_view hash) {
+  const std::string wanted(hash);
+  Statement select(db_, "SELECT id, version FROM rulesets WHERE hash = ? ORDER BY seq LIMIT 1");
+  select.Bind(wanted);
+  absl::StatusOr<bool> row = select.Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return absl::NotFoundError("no published ruleset has hash " + wanted);
+  return LoadRuleset(select.Column(0), select.Column(1));
+}
+
 absl::StatusOr<std::string> RuleCatalog::RulesetHash(std::string_view id,
                                                      std::string_view version) {
   std::string hash;

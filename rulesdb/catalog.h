@@ -54,6 +54,10 @@ class RuleCatalog {
   absl::StatusOr<v1::Supplement> LoadSupplement(std::string_view id,
                                                 std::string_view version = "");
 
+  // The published ruleset with this content hash, whatever its id and
+  // version: what an auditor holding a game's pinned hash looks up.
+  absl::StatusOr<v1::Ruleset> LoadRulesetByHash(std::string_view hash);
+
   // The stored hash of a version (the latest when `version` is empty).
   absl::StatusOr<std::string> RulesetHash(std::string_view id, std::string_view version = "");
 

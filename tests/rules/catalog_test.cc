@@ -100,6 +100,18 @@ TEST(Catalog, SupplementsNeedTheirBaseAndAreImmutable) {
             absl::StatusCode::kAlreadyExists);
 }
 
+TEST(Catalog, FindsTheRulesetAGamePinnedByItsHash) {
+  auto catalog = OpenMemory();
+  ASSERT_TRUE(catalog->PublishBuiltins().ok());
+  const std::string pinned = LoadRules("cn-1988")->hash();
+  absl::StatusOr<v1::Ruleset> ruleset = catalog->LoadRulesetByHash(pinned);
+  ASSERT_TRUE(ruleset.ok()) << ruleset.status();
+  EXPECT_EQ(ruleset->id(), "cn-1988");
+  EXPECT_EQ(*ContentHash(*ruleset), pinned);
+  EXPECT_EQ(catalog->LoadRulesetByHash(std::string(64, '0')).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
 TEST(Catalog, UnknownIdsAreNotFound) {
   auto catalog = OpenMemory();
   EXPECT_EQ(catalog->LoadRuleset("cn-2002").status().code(), absl::StatusCode::kNotFound);
