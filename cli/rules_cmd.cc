@@ -161,17 +161,24 @@ int Show(const Args& args) {
     std::printf("article %d %s (%s)\n", article->number(), article->title_zh().c_str(),
                 article->title_en().c_str());
   }
-  std::printf("\n%s\n\n%s\n", clause->text_zh().c_str(), clause->summary_en().c_str());
+  if (!clause->text_zh().empty()) std::printf("\n%s\n", clause->text_zh().c_str());
+  std::printf("\n%s\n", clause->summary_en().c_str());
+  if (article != nullptr && id == article->id() && !article->clauses().empty()) {
+    std::vector<std::string> ids;
+    for (const v1::Clause& c : article->clauses()) ids.push_back(c.id());
+    std::printf("\nclauses: %s\n", absl::StrJoin(ids, " ").c_str());
+  }
   if (!clause->interpretation().empty()) {
     std::printf("\ninterpretation: %s\n", clause->interpretation().c_str());
   }
   if (!governs.empty()) std::printf("\nsanctions:\n");
   for (const v1::Sanctioning* s : governs) {
-    const int from = std::max(s->occurrence(), 1);
-    std::printf("  %s%s%s: %s\n", v1::Incident_Name(s->incident()).c_str(),
-                from > 1 ? absl::StrCat(" from offence ", from).c_str() : "",
-                s->venue() ? (" at " + v1::GameCreated::Venue_Name(s->venue())).c_str() : "",
-                DescribeSanctioning(*s).c_str());
+    std::string when = v1::Incident_Name(s->incident());
+    if (s->occurrence() > 1) absl::StrAppend(&when, " from offence ", s->occurrence());
+    if (s->venue() != v1::GameCreated::VENUE_UNSPECIFIED) {
+      absl::StrAppend(&when, " at ", v1::GameCreated::Venue_Name(s->venue()));
+    }
+    std::printf("  %s: %s\n", when.c_str(), DescribeSanctioning(*s).c_str());
     if (!s->note().empty()) std::printf("    %s\n", s->note().c_str());
   }
   for (const v1::Sanctioning* s : cites) {
