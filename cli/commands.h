@@ -20,6 +20,22 @@ int RunImportSgf(int argc, char** argv);
 int RunRules(int argc, char** argv);
 int RunVerify(int argc, char** argv);
 int RunExport(int argc, char** argv);
+// The service and its clients (cli/serve.cc, cli/client_*.cc; see client.h
+// for --server, --json and how gRPC status codes map to these exit codes).
+int RunServe(int argc, char** argv);
+int RunHealth(int argc, char** argv);
+int RunGame(int argc, char** argv);
+int RunRecord(int argc, char** argv);
+int RunHistory(int argc, char** argv);
+int RunShow(int argc, char** argv);
+int RunWatch(int argc, char** argv);
+int RunDecide(int argc, char** argv);
+// `export` and `verify` against a server: RunExport / RunVerify hand over to
+// these when neither --db nor --bundle is given.
+int RunRemoteExport(int argc, char** argv);
+int RunRemoteVerify(int argc, char** argv);
+// True when argv has neither --db nor --bundle: the command talks to a server.
+bool WantsServer(int argc, char** argv);
 
 }  // namespace arbiter::cli
 

@@ -17,6 +17,7 @@
 namespace arbiter::cli {
 
 int RunExport(int argc, char** argv) {
+  if (WantsServer(argc, argv)) return RunRemoteExport(argc, argv);  // cli/client_remote.cc
   std::string db, out, game;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];

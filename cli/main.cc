@@ -1,5 +1,6 @@
 // arbiter: one binary for the service and every client and offline command.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 
@@ -15,6 +16,14 @@ constexpr Command kCommands[] = {
     {"rules", RunRules, "look up, diff and hash the rules database (list, show, diff, hash)"},
     {"verify", RunVerify, "audit a ledger database or an audit bundle, offline"},
     {"export", RunExport, "write one game's self-contained audit bundle"},
+    {"serve", RunServe, "run the arbiter.v1 gRPC service on an embedded ledger"},
+    {"health", RunHealth, "ask a server whether it is serving"},
+    {"game", RunGame, "create a game on a server (game create)"},
+    {"record", RunRecord, "send event lines to a server, printing each acknowledgement"},
+    {"history", RunHistory, "a game's events and ruling history, with the clause texts"},
+    {"show", RunShow, "a game now: board, clocks, warnings, pending rulings"},
+    {"watch", RunWatch, "follow a game's (or every game's) events as they are recorded"},
+    {"decide", RunDecide, "resolve a pending ruling (an arbiterDecision)"},
 };
 
 void PrintUsage(FILE* out) {
@@ -27,6 +36,12 @@ void PrintUsage(FILE* out) {
 
 int main(int argc, char** argv) {
   using namespace arbiter::cli;
+  // A global `--server ADDR` before the command is the same as ARBITER_SERVER.
+  if (argc >= 3 && std::strcmp(argv[1], "--server") == 0) {
+    setenv("ARBITER_SERVER", argv[2], 1);
+    argc -= 2;
+    argv += 2;
+  }
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
     PrintUsage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;

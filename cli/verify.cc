@@ -77,6 +77,7 @@ int Report(const ledger::AuditReport& r, const std::string& what, const std::str
 }  // namespace
 
 int RunVerify(int argc, char** argv) {
+  if (WantsServer(argc, argv)) return RunRemoteVerify(argc, argv);  // cli/client_remote.cc
   std::string db, bundle_path, pubkey;
   std::optional<std::string> game;
   bool readjudicate = true;

@@ -1,0 +1,231 @@
+#include "cli/client.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "adjudicator/proto_time.h"
+#include "adjudicator/report.h"
+#include "google/protobuf/util/json_util.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+
+namespace arbiter::cli {
+
+bool ClientArgs::Parse(int argc, char** argv, std::string* error) {
+  const char* env = std::getenv("ARBITER_SERVER");
+  server_ = env != nullptr && *env != '\0' ? env : kDefaultServer;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--json") {
+      json_ = true;
+    } else if (arg == "--server") {
+      if (i + 1 >= argc) {
+        *error = "--server needs an address (host:port)";
+        return false;
+      }
+      server_ = argv[++i];
+    } else if (absl::StartsWith(arg, "--server=")) {
+      server_ = arg.substr(9);
+    } else {
+      rest_.push_back(arg);
+    }
+  }
+  return true;
+}
+
+std::optional<std::string> ClientArgs::Take(const std::string& name, bool* missing) {
+  for (size_t i = 0; i < rest_.size(); ++i) {
+    if (rest_[i] == name) {
+      if (i + 1 >= rest_.size()) {
+        *missing = true;
+        rest_.erase(rest_.begin() + static_cast<std::ptrdiff_t>(i));
+        return std::nullopt;
+      }
+      std::string value = rest_[i + 1];
+      rest_.erase(rest_.begin() + static_cast<std::ptrdiff_t>(i),
+                  rest_.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+      return value;
+    }
+    if (absl::StartsWith(rest_[i], name + "=")) {
+      std::string value = rest_[i].substr(name.size() + 1);
+      rest_.erase(rest_.begin() + static_cast<std::ptrdiff_t>(i));
+      return value;
+    }
+  }
+  return std::nullopt;
+}
+
+bool ClientArgs::TakeSwitch(const std::string& name) {
+  for (size_t i = 0; i < rest_.size(); ++i) {
+    if (rest_[i] == name) {
+      rest_.erase(rest_.begin() + static_cast<std::ptrdiff_t>(i));
+      return true;
+    }
+  }
+  return false;
+}
+
+std::shared_ptr<grpc::Channel> OpenChannel(const std::string& server) {
+  return grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+}
+
+std::unique_ptr<v1::Arbiter::Stub> Connect(const std::string& server) {
+  return v1::Arbiter::NewStub(OpenChannel(server));
+}
+
+void SetDeadline(grpc::ClientContext* context, absl::Duration timeout) {
+  context->set_deadline(absl::ToChronoTime(absl::Now() + timeout));
+}
+
+int ExitCode(const grpc::Status& status) {
+  switch (status.error_code()) {
+    case grpc::StatusCode::OK:
+      return 0;
+    case grpc::StatusCode::INVALID_ARGUMENT:
+    case grpc::StatusCode::NOT_FOUND:
+    case grpc::StatusCode::ALREADY_EXISTS:
+    case grpc::StatusCode::FAILED_PRECONDITION:
+    case grpc::StatusCode::ABORTED:
+    case grpc::StatusCode::OUT_OF_RANGE:
+      return 2;
+    default:
+      return 3;
+  }
+}
+
+namespace {
+
+const char* CodeName(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::OK: return "OK";
+    case grpc::StatusCode::CANCELLED: return "CANCELLED";
+    case grpc::StatusCode::UNKNOWN: return "UNKNOWN";
+    case grpc::StatusCode::INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+    case grpc::StatusCode::DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
+    case grpc::StatusCode::NOT_FOUND: return "NOT_FOUND";
+    case grpc::StatusCode::ALREADY_EXISTS: return "ALREADY_EXISTS";
+    case grpc::StatusCode::PERMISSION_DENIED: return "PERMISSION_DENIED";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+    case grpc::StatusCode::FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+    case grpc::StatusCode::ABORTED: return "ABORTED";
+    case grpc::StatusCode::OUT_OF_RANGE: return "OUT_OF_RANGE";
+    case grpc::StatusCode::UNIMPLEMENTED: return "UNIMPLEMENTED";
+    case grpc::StatusCode::INTERNAL: return "INTERNAL";
+    case grpc::StatusCode::UNAVAILABLE: return "UNAVAILABLE";
+    case grpc::StatusCode::DATA_LOSS: return "DATA_LOSS";
+    case grpc::StatusCode::UNAUTHENTICATED: return "UNAUTHENTICATED";
+    default: return "ERROR";
+  }
+}
+
+}  // namespace
+
+int Fail(const std::string& command, const std::string& server, const grpc::Status& status) {
+  std::fprintf(stderr, "arbiter %s: %s: %s\n", command.c_str(), CodeName(status.error_code()),
+               status.error_message().c_str());
+  if (status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+      status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
+    std::fprintf(stderr,
+                 "  is `arbiter serve` running at %s? (--server ADDR or ARBITER_SERVER)\n",
+                 server.c_str());
+  }
+  return ExitCode(status);
+}
+
+int Usage(const char* usage) {
+  std::fputs(usage, stderr);
+  return 2;
+}
+
+std::string ToJson(const google::protobuf::Message& message) {
+  google::protobuf::util::JsonPrintOptions print;
+  print.always_print_primitive_fields = true;
+  std::string out;
+  if (!google::protobuf::util::MessageToJsonString(message, &out, print).ok()) return "{}";
+  return out;
+}
+
+std::string GameResource(const std::string& game) {
+  return absl::StartsWith(game, "games/") ? game : absl::StrCat("games/", game);
+}
+
+absl::StatusOr<absl::Time> ParseRfc3339(const std::string& text) {
+  absl::Time t;
+  std::string err;
+  if (!absl::ParseTime(absl::RFC3339_full, text, &t, &err)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not an RFC 3339 time: ", err));
+  }
+  return t;
+}
+
+std::string FormatTime(const google::protobuf::Timestamp& t) {
+  return absl::FormatTime("%Y-%m-%d %H:%M:%S", FromProto(t), absl::UTCTimeZone());
+}
+
+std::string FormatDuration(const google::protobuf::Duration& d) {
+  return absl::FormatDuration(FromProto(d));
+}
+
+std::string EventKind(const v1::Event& event) {
+  const auto* field = event.GetDescriptor()->FindFieldByNumber(event.kind_case());
+  return field == nullptr ? "?" : field->json_name();
+}
+
+std::string EventDetails(const v1::Event& event) {
+  const auto* field = event.GetDescriptor()->FindFieldByNumber(event.kind_case());
+  if (field == nullptr) return "";
+  const google::protobuf::Message& kind = event.GetReflection()->GetMessage(event, field);
+  std::string out;
+  google::protobuf::util::JsonPrintOptions print;
+  if (!google::protobuf::util::MessageToJsonString(kind, &out, print).ok()) return "";
+  return out == "{}" ? "" : out;
+}
+
+std::string Sanctions(const v1::Ruling& ruling) {
+  std::vector<std::string> names;
+  for (int s : ruling.sanctions()) names.push_back(v1::Sanction_Name(s));
+  return absl::StrJoin(names, ", ");
+}
+
+std::string RulingText(const v1::Ruling& r) {
+  std::string out = absl::StrCat("#", r.number(), "  event ", r.event(), "  ", FormatTime(r.at()),
+                                 "  ", r.clause());
+  if (r.also_cites_size() > 0) absl::StrAppend(&out, " (also ", absl::StrJoin(r.also_cites(), ", "), ")");
+  absl::StrAppend(&out, "  against ", v1::Ruling::Party_Name(r.against()));
+  if (r.pending()) {
+    std::vector<std::string> options;
+    for (const v1::RulingOption& o : r.options()) options.push_back(o.id());
+    absl::StrAppend(&out, "  PENDING: ", absl::StrJoin(options, " | "));
+  } else {
+    absl::StrAppend(&out, "  ", Sanctions(r));
+  }
+  if (r.has_time_deducted()) absl::StrAppend(&out, " (", FormatDuration(r.time_deducted()), ")");
+  if (!r.choice().empty()) absl::StrAppend(&out, "  decided: ", r.choice());
+  if (r.resolves() != 0) absl::StrAppend(&out, "  resolves #", r.resolves());
+  if (r.warnings() > 0) absl::StrAppend(&out, "  warnings: ", r.warnings());
+  if (!r.text_zh().empty()) absl::StrAppend(&out, "\n    zh: ", r.text_zh());
+  if (!r.text_en().empty()) absl::StrAppend(&out, "\n    en: ", r.text_en());
+  if (!r.note().empty()) absl::StrAppend(&out, "\n    note: ", r.note());
+  return out;
+}
+
+std::string BoardDiagram(const v1::GameState& state) {
+  const int size = state.board_size();
+  if (size == 0) return "";
+  static constexpr char kColumns[] = "ABCDEFGHJKLMNOPQRST";
+  std::string letters = "    ";
+  for (int c = 0; c < size; ++c) absl::StrAppend(&letters, std::string(1, kColumns[c]), " ");
+  std::string out = letters + "\n";
+  for (int i = 0; i < size; ++i) {
+    const int row = size - i;
+    absl::StrAppend(&out, row < 10 ? "  " : " ", row, " ");
+    for (char ch : state.board(i)) absl::StrAppend(&out, std::string(1, ch), " ");
+    absl::StrAppend(&out, row, "\n");
+  }
+  return out + letters + "\n";
+}
+
+}  // namespace arbiter::cli

@@ -1,0 +1,97 @@
+// `arbiter history GAME [--server ADDR] [--json]`: the game's events and its
+// ruling history with each clause's text in Chinese and English, then the
+// result. With --json one object: {gameId, rulesPin, events, rulings,
+// result, state} (arbiter.v1.GameRecord).
+#include <cstdio>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/report.h"
+#include "cli/client.h"
+#include "cli/commands.h"
+
+namespace arbiter::cli {
+
+int RunHistory(int argc, char** argv) {
+  constexpr char kUsage[] = "usage: arbiter history GAME [--server ADDR] [--json]\n";
+  ClientArgs args;
+  std::string error;
+  if (!args.Parse(argc, argv, &error) || args.rest().size() != 1) return Usage(kUsage);
+  const std::string name = GameResource(args.rest()[0]);
+  auto stub = Connect(args.server());
+
+  v1::Game game;
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::GetGameRequest req;
+    req.set_name(name);
+    if (grpc::Status s = stub->GetGame(&context, req, &game); !s.ok()) {
+      return Fail("history", args.server(), s);
+    }
+  }
+  v1::GameRecord record;
+  record.set_game_id(game.game_id());
+  record.set_rules_pin(game.rules_pin());
+  std::string token;
+  do {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::ListEventsRequest req;
+    req.set_game(name);
+    req.set_page_size(1000);
+    req.set_page_token(token);
+    v1::ListEventsResponse resp;
+    if (grpc::Status s = stub->ListEvents(&context, req, &resp); !s.ok()) {
+      return Fail("history", args.server(), s);
+    }
+    for (const v1::RecordedEvent& e : resp.events()) *record.add_events() = e;
+    token = resp.next_page_token();
+  } while (!token.empty());
+  do {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::ListRulingsRequest req;
+    req.set_game(name);
+    req.set_page_size(1000);
+    req.set_page_token(token);
+    v1::ListRulingsResponse resp;
+    if (grpc::Status s = stub->ListRulings(&context, req, &resp); !s.ok()) {
+      return Fail("history", args.server(), s);
+    }
+    for (const v1::Ruling& r : resp.rulings()) *record.add_rulings() = r;
+    if (resp.has_result()) *record.mutable_result() = resp.result();
+    token = resp.next_page_token();
+  } while (!token.empty());
+  *record.mutable_state() = game.state();
+
+  if (args.json()) {
+    std::printf("%s\n", ToJson(record).c_str());
+    return 0;
+  }
+  const v1::GameCreated& g = game.created();
+  std::printf("game %s: %s (B) vs %s (W), %s\n", game.game_id().c_str(), g.black().name().c_str(),
+              g.white().name().c_str(), game.rules_pin().c_str());
+  std::printf("\nevents (%d):\n", record.events_size());
+  for (const v1::RecordedEvent& e : record.events()) {
+    std::printf("  %4llu  %s  %-16s %s%s\n", static_cast<unsigned long long>(e.revision()),
+                FormatTime(e.event().at()).c_str(), EventKind(e.event()).c_str(),
+                EventDetails(e.event()).c_str(),
+                e.rulings_size() > 0 ? absl::StrCat("  -> ruling ", e.rulings(0).number(),
+                                                    e.rulings_size() > 1 ? "+" : "").c_str()
+                                     : "");
+  }
+  std::printf("\nruling history (%d):\n", record.rulings_size());
+  if (record.rulings().empty()) std::printf("  none\n");
+  for (const v1::Ruling& r : record.rulings()) std::printf("  %s\n", RulingText(r).c_str());
+  std::printf("\nresult: %s\n",
+              ResultLine(record.has_result() ? &record.result() : nullptr).c_str());
+  if (record.has_result() && !record.result().sgf().empty()) {
+    std::printf("        RE[%s]%s\n", record.result().sgf().c_str(),
+                record.result().clause().empty() ? ""
+                                                 : absl::StrCat(" per ", record.result().clause()).c_str());
+  }
+  return 0;
+}
+
+}  // namespace arbiter::cli
