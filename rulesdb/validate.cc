@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/time_util.h"
@@ -115,6 +116,18 @@ absl::flat_hash_set<std::string> ClauseIds(const v1::Ruleset& r) {
   return ids;
 }
 
+// Ids name files, catalog rows and CLI arguments ("cn-2002",
+// "cn-2002+supplement"): letters, digits, '.', '_' and '-' only.
+bool IsPlainId(const std::string& id) {
+  if (id.empty()) return false;
+  for (char c : id) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string OptionId(const google::protobuf::RepeatedField<int>& sanctions) {
@@ -127,9 +140,7 @@ std::string OptionId(const google::protobuf::RepeatedField<int>& sanctions) {
 
 absl::Status ValidateRuleset(const v1::Ruleset& r) {
   const std::string owner = absl::StrCat("ruleset ", r.id().empty() ? "(no id)" : r.id());
-  if (r.id().empty() || r.id().find('/') != std::string::npos) {
-    return Invalid(owner, "needs an id without '/'");
-  }
+  if (!IsPlainId(r.id())) return Invalid(owner, "needs an id of letters, digits, '.', '_', '-'");
   if (r.version().empty()) return Invalid(owner, "needs a version");
   absl::flat_hash_set<std::string> ids;
   std::set<int> numbers;
@@ -163,7 +174,9 @@ absl::Status ValidateRuleset(const v1::Ruleset& r) {
 
 absl::Status ValidateSupplement(const v1::Supplement& s, const v1::Ruleset& base) {
   const std::string owner = absl::StrCat("supplement ", s.id().empty() ? "(no id)" : s.id());
-  if (s.id().empty() || s.version().empty()) return Invalid(owner, "needs an id and a version");
+  if (!IsPlainId(s.id()) || s.version().empty()) {
+    return Invalid(owner, "needs a version and an id of letters, digits, '.', '_', '-'");
+  }
   if (s.base_ruleset() != base.id()) {
     return Invalid(owner, absl::StrCat("is based on \"", s.base_ruleset(), "\", not \"",
                                        base.id(), "\""));

@@ -158,6 +158,9 @@ TEST(Validate, RejectsInconsistentData) {
   bad.mutable_sanctionings(0)->add_options()->set_id("LOSS");  // options, no decided_by
   EXPECT_FALSE(Rules::FromProto(bad).ok());
   bad = Parse(kTiny);
+  bad.set_id("tiny+x");  // ids must be plain
+  EXPECT_FALSE(Rules::FromProto(bad).ok());
+  bad = Parse(kTiny);
   bad.mutable_parameters()->set_repetition_preset("DRAW");  // not an option of any 20.3
   EXPECT_FALSE(Rules::FromProto(bad).ok());
 }
