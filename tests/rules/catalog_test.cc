@@ -3,7 +3,10 @@
 
 #include <sqlite3.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <string>
 
 #include "gtest/gtest.h"
 #include "rulesdb/builtin_rules.h"
@@ -63,7 +66,8 @@ TEST(Catalog, PublishedVersionsAreImmutable) {
 
 TEST(Catalog, TheDatabaseRefusesEditsAndDetectsTampering) {
   const std::string path =
-      (std::filesystem::temp_directory_path() / "arbiter_catalog_test.db").string();
+      (std::filesystem::temp_directory_path() /
+       ("arbiter_catalog_test_" + std::to_string(::getpid()) + ".db")).string();
   std::filesystem::remove(path);
   {
     auto catalog = *RuleCatalog::Open(path);
