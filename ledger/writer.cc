@@ -30,12 +30,11 @@ struct Writer::Batch {
   CompactRange range;
   std::unordered_map<std::string, uint64_t> revisions;
   std::vector<std::string> ended_games;
-  std::set<std::string> judged_games;
 };
 
 struct Writer::Statements {
   Stmt find_key, max_revision, insert_event, insert_ruling, insert_game, insert_checkpoint,
-      game_events, event_at, rulings_at, game_pin;
+      game_events, event_at, rulings_at, game_pin, savepoint, release, rollback_to;
 
   static absl::StatusOr<std::unique_ptr<Statements>> Prepare(const Db& db) {
     auto s = std::make_unique<Statements>();
@@ -52,6 +51,9 @@ struct Writer::Statements {
         {&s->event_at, "SELECT game_id, revision, event FROM events WHERE position = ?"},
         {&s->rulings_at, "SELECT ruling FROM rulings WHERE position = ? ORDER BY seq"},
         {&s->game_pin, "SELECT rules_pin FROM games WHERE game_id = ?"},
+        {&s->savepoint, "SAVEPOINT append"},
+        {&s->release, "RELEASE append"},
+        {&s->rollback_to, "ROLLBACK TO append"},
     };
     for (auto& [stmt, sql] : all) {
       absl::StatusOr<Stmt> p = Stmt::Prepare(db, sql);
@@ -63,6 +65,9 @@ struct Writer::Statements {
 };
 
 namespace {
+
+// How long the writer waits for one more append to join a batch.
+constexpr absl::Duration kLingerQuantum = absl::Microseconds(100);
 
 // Resets a statement when it goes out of scope, so an early return never
 // leaves a read cursor open inside the transaction.
@@ -187,6 +192,7 @@ absl::StatusOr<v1::Checkpoint> Writer::Checkpoint() {
 }
 
 void Writer::Run() {
+  absl::Duration last_commit = absl::ZeroDuration();
   for (;;) {
     std::vector<Job*> batch;
     {
@@ -196,17 +202,38 @@ void Writer::Run() {
       };
       mu_.Await(absl::Condition(&ready));
       if (queue_.empty()) return;  // stopping, and drained
-      while (!queue_.empty() && batch.size() < config_.max_batch) {
-        batch.push_back(queue_.front());
-        queue_.pop_front();
-      }
     }
-    RunBatch(batch);
+    absl::Time start = absl::Now();
+    // Appends that arrive while the batch is being written join it; once
+    // the queue runs dry the writer lingers briefly for stragglers (the
+    // writers the last commit woke are coming back), for at most a quarter
+    // of the last commit's time, so lingering costs little when commits
+    // are cheap.
+    RunBatch(batch, start + last_commit / 4);
+    last_commit = absl::Now() - start;
     for (Job* job : batch) job->done.Notify();
   }
 }
 
-void Writer::RunBatch(const std::vector<Job*>& jobs) {
+bool Writer::TakeMore(std::vector<Job*>& batch, absl::Time linger_until) {
+  absl::MutexLock lock(&mu_);
+  if (queue_.empty() && !stopping_) {
+    absl::Duration wait = std::min(kLingerQuantum, linger_until - absl::Now());
+    auto arrived = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return stopping_ || !queue_.empty();
+    };
+    if (wait > absl::ZeroDuration()) mu_.AwaitWithTimeout(absl::Condition(&arrived), wait);
+  }
+  size_t before = batch.size();
+  while (!queue_.empty() && batch.size() < config_.max_batch) {
+    batch.push_back(queue_.front());
+    queue_.pop_front();
+  }
+  return batch.size() > before;
+}
+
+void Writer::RunBatch(std::vector<Job*>& jobs, absl::Time linger_until) {
+  TakeMore(jobs, linger_until);
   auto fail_all = [&](const absl::Status& s) {
     for (Job* job : jobs) {
       if (job->status.ok()) job->status = s;
@@ -224,24 +251,25 @@ void Writer::RunBatch(const std::vector<Job*>& jobs) {
   batch.range = range_;
   bool checkpoint_asked = false;
   absl::Status broken;  // a failure of the transaction itself
-  for (Job* job : jobs) {
+  for (size_t next = 0; broken.ok(); ++next) {
+    if (next == jobs.size() && !TakeMore(jobs, linger_until)) break;
+    Job* job = jobs[next];
     if (job->checkpoint) {
       checkpoint_asked = true;
       continue;
     }
-    if (broken = db_.Exec("SAVEPOINT append;"); !broken.ok()) break;
-    Batch trial = batch;
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ProcessAppend(*job, trial);
+    // Each append in a savepoint, so a refused one leaves the others.
+    if (broken = stmts_->savepoint.Run(); !broken.ok()) break;
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ProcessAppend(*job, batch);
     if (entries.ok()) {
-      broken = db_.Exec("RELEASE append;");
-      if (!broken.ok()) break;
-      batch = std::move(trial);
+      if (broken = stmts_->release.Run(); !broken.ok()) break;
       job->entries = *std::move(entries);
     } else {
       job->status = entries.status();
       // A judge that saw part of a refused append is discarded.
       judges_.erase(job->game_id);
-      broken = db_.Exec("ROLLBACK TO append; RELEASE append;");
+      broken = stmts_->rollback_to.Run();
+      if (broken.ok()) broken = stmts_->release.Run();
       if (!broken.ok()) break;
     }
   }
@@ -444,13 +472,15 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
 
   absl::StatusOr<GameJudge*> judge = JudgeFor(job.game_id, *current, job.events[0]);
   if (!judge.ok()) return judge.status();
-  batch.judged_games.insert(job.game_id);
 
+  // `batch` changes only once the whole append has succeeded.
   std::vector<v1::LedgerEntry> out;
+  std::vector<Hash> leaves;
+  bool game_over = false;
   for (size_t i = 0; i < job.events.size(); ++i) {
     absl::StatusOr<Verdict> verdict = (*judge)->Apply(job.events[i]);
     if (!verdict.ok()) return verdict.status();
-    uint64_t position = batch.head + 1;
+    uint64_t position = batch.head + 1 + i;
     uint64_t revision = *current + 1 + i;
     if (revision == 1) {
       stmts_->insert_game.Bind(1, job.game_id)
@@ -484,10 +514,12 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
     entry.set_game_id(job.game_id);
     entry.set_revision(revision);
     entry.set_event(std::move(canonical[i]));
-    batch.head = position;
-    batch.range.Append(leaf);
-    if (verdict->game_over) batch.ended_games.push_back(job.game_id);
+    leaves.push_back(leaf);
+    game_over = game_over || verdict->game_over;
   }
+  batch.head += job.events.size();
+  for (const Hash& leaf : leaves) batch.range.Append(leaf);
+  if (game_over) batch.ended_games.push_back(job.game_id);
   batch.revisions[job.game_id] = *current + job.events.size();
   return out;
 }

@@ -22,6 +22,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/expected_revision.h"
 #include "ledger/judge.h"
@@ -62,7 +63,11 @@ class Writer {
 
   explicit Writer(Config config);
   void Run();
-  void RunBatch(const std::vector<Job*>& jobs);
+  // Runs `jobs` and whatever joins them, in one transaction.
+  void RunBatch(std::vector<Job*>& jobs, absl::Time linger_until);
+  // Moves queued jobs into `batch` (waiting a moment if none, until
+  // `linger_until`); false if none came.
+  bool TakeMore(std::vector<Job*>& batch, absl::Time linger_until);
   absl::StatusOr<std::vector<v1::LedgerEntry>> ProcessAppend(Job& job, Batch& batch);
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadRecorded(const std::vector<uint64_t>& positions);
   absl::StatusOr<uint64_t> CurrentRevision(const std::string& game_id, const Batch& batch);

@@ -1,0 +1,222 @@
+// Durable appends per second and acknowledgement latency (p50/p99) of the
+// ledger's group commit at 1, 16 and 256 concurrent writers, side by side
+// with a plain SQLite insert loop of the same payloads in batched
+// transactions (batches of 1, 16 and 256 rows) with the same durability
+// (WAL, synchronous=FULL). The ratio of the two is printed at the end.
+//
+// Run: build/bin/ledger_bench   (LEDGER_BENCH_DIR picks the disk; default /tmp)
+#include <sqlite3.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <latch>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "benchmark/benchmark.h"
+#include "ledger/canonical.h"
+#include "ledger/ledger.h"
+
+namespace arbiter::ledger {
+namespace {
+
+// Judges nothing: the benchmark measures the store, not the engine.
+class NullJudge : public Judge {
+  class Game : public GameJudge {
+    absl::StatusOr<Verdict> Apply(const v1::Event&) override { return Verdict(); }
+    std::string RulesPin() const override { return "none"; }
+  };
+
+ public:
+  absl::StatusOr<std::unique_ptr<GameJudge>> Open(absl::string_view,
+                                                  const v1::GameCreated&) override {
+    return std::make_unique<Game>();
+  }
+};
+
+class BenchDir {
+ public:
+  BenchDir() {
+    const char* base = getenv("LEDGER_BENCH_DIR");
+    std::string tmpl = (std::filesystem::path(base ? base : "/tmp") / "ledger-bench-XXXXXX").string();
+    path_ = mkdtemp(tmpl.data());
+  }
+  ~BenchDir() { std::filesystem::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+v1::Event Payload(const std::string& game, uint64_t n) {
+  v1::Event e;
+  e.mutable_at()->set_seconds(1700000000 + n);
+  e.set_idempotency_key(absl::StrCat(game, "-", n));
+  e.mutable_move()->set_color(n % 2 ? v1::WHITE : v1::BLACK);
+  e.mutable_move()->set_point("Q16");
+  return e;
+}
+
+// Appends per benchmark iteration, whatever the concurrency.
+int PerWriter(int writers) { return std::max(16, 1024 / writers); }
+
+struct Figures {
+  double rate = 0, p50_us = 0, p99_us = 0;
+};
+std::map<std::pair<std::string, int>, Figures>& Results() {
+  static auto* r = new std::map<std::pair<std::string, int>, Figures>;
+  return *r;
+}
+
+void Report(benchmark::State& state, const std::string& name, int n, std::vector<double>& lat,
+            int64_t items, double seconds) {
+  std::sort(lat.begin(), lat.end());
+  Figures f;
+  f.rate = seconds > 0 ? items / seconds : 0;
+  f.p50_us = lat.empty() ? 0 : lat[lat.size() / 2];
+  f.p99_us = lat.empty() ? 0 : lat[std::min(lat.size() - 1, lat.size() * 99 / 100)];
+  state.SetItemsProcessed(items);
+  state.counters["p50_us"] = f.p50_us;
+  state.counters["p99_us"] = f.p99_us;
+  Results()[{name, n}] = f;
+}
+
+void BM_LedgerGroupCommit(benchmark::State& state) {
+  const int writers = static_cast<int>(state.range(0));
+  BenchDir dir;
+  NullJudge judge;
+  LedgerOptions o;
+  o.dir = dir.path();
+  o.judge = &judge;
+  auto ledger = Ledger::Open(o);
+  if (!ledger.ok()) return state.SkipWithError(std::string(ledger.status().message()).c_str());
+  std::vector<uint64_t> revisions(writers, 1);
+  for (int w = 0; w < writers; ++w) {
+    std::string game = absl::StrCat("w", w);
+    v1::Event created;
+    created.mutable_game_created()->set_game_id(game);
+    if (!(*ledger)->Append(game, ExpectedRevision::NoStream(), {created}).ok()) {
+      return state.SkipWithError("setup failed");
+    }
+  }
+  std::vector<double> latencies;
+  std::mutex mu;
+  int64_t items = 0;
+  double seconds = 0;
+  for (auto _ : state) {
+    std::latch go(1);
+    std::vector<std::thread> threads;
+    for (int w = 0; w < writers; ++w) {
+      threads.emplace_back([&, w] {
+        std::string game = absl::StrCat("w", w);
+        std::vector<double> mine;
+        go.wait();
+        for (int i = 0; i < PerWriter(writers); ++i) {
+          v1::Event e = Payload(game, ++revisions[w]);
+          absl::Time t0 = absl::Now();
+          auto r = (*ledger)->Append(game, ExpectedRevision::Exactly(revisions[w] - 1), {e});
+          mine.push_back(absl::ToDoubleMicroseconds(absl::Now() - t0));
+          if (!r.ok()) std::abort();
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        latencies.insert(latencies.end(), mine.begin(), mine.end());
+      });
+    }
+    absl::Time start = absl::Now();
+    go.count_down();
+    for (auto& t : threads) t.join();
+    double s = absl::ToDoubleSeconds(absl::Now() - start);
+    state.SetIterationTime(s);
+    seconds += s;
+    items += static_cast<int64_t>(writers) * PerWriter(writers);
+  }
+  Report(state, "ledger", writers, latencies, items, seconds);
+}
+
+void Check(int rc, sqlite3* db) {
+  if (rc != SQLITE_OK && rc != SQLITE_DONE) {
+    std::fprintf(stderr, "sqlite: %s\n", sqlite3_errmsg(db));
+    std::abort();
+  }
+}
+
+// The baseline: one connection inserting the same canonical payloads,
+// `batch` rows per transaction, durable at each COMMIT.
+void BM_PlainSqliteBatched(benchmark::State& state) {
+  const int batch = static_cast<int>(state.range(0));
+  BenchDir dir;
+  sqlite3* db = nullptr;
+  Check(sqlite3_open((dir.path() + "/plain.db").c_str(), &db), db);
+  Check(sqlite3_exec(db,
+                     "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                     "CREATE TABLE events(position INTEGER PRIMARY KEY, game_id TEXT, "
+                     "revision INTEGER, event BLOB)",
+                     nullptr, nullptr, nullptr),
+        db);
+  sqlite3_stmt* ins = nullptr;
+  Check(sqlite3_prepare_v2(db, "INSERT INTO events VALUES(?, ?, ?, ?)", -1, &ins, nullptr), db);
+  std::vector<double> latencies;
+  int64_t items = 0, position = 0;
+  double seconds = 0;
+  const int per_iteration = batch * PerWriter(batch);
+  for (auto _ : state) {
+    absl::Time start = absl::Now();
+    for (int done = 0; done < per_iteration; done += batch) {
+      absl::Time t0 = absl::Now();
+      Check(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), db);
+      for (int i = 0; i < batch; ++i) {
+        std::string game = absl::StrCat("w", i);
+        std::string bytes = CanonicalEvent(Payload(game, position));
+        sqlite3_bind_int64(ins, 1, ++position);
+        sqlite3_bind_text(ins, 2, game.data(), static_cast<int>(game.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_int64(ins, 3, position);
+        sqlite3_bind_blob(ins, 4, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+        Check(sqlite3_step(ins), db);
+        sqlite3_reset(ins);
+      }
+      Check(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), db);
+      double us = absl::ToDoubleMicroseconds(absl::Now() - t0);
+      latencies.insert(latencies.end(), batch, us);  // every row waits for its COMMIT
+    }
+    double s = absl::ToDoubleSeconds(absl::Now() - start);
+    state.SetIterationTime(s);
+    seconds += s;
+    items += per_iteration;
+  }
+  sqlite3_finalize(ins);
+  sqlite3_close(db);
+  Report(state, "plain", batch, latencies, items, seconds);
+}
+
+BENCHMARK(BM_LedgerGroupCommit)->ArgName("writers")->Arg(1)->Arg(16)->Arg(256)->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlainSqliteBatched)->ArgName("batch")->Arg(1)->Arg(16)->Arg(256)->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace arbiter::ledger
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  using arbiter::ledger::Results;
+  std::printf("\n%-8s %14s %10s %10s | %14s %10s %10s | %6s\n", "writers", "ledger/s", "p50_us",
+              "p99_us", "plain batch/s", "p50_us", "p99_us", "ratio");
+  for (int n : {1, 16, 256}) {
+    auto l = Results().find({"ledger", n});
+    auto p = Results().find({"plain", n});
+    if (l == Results().end() || p == Results().end()) continue;
+    std::printf("%-8d %14.0f %10.0f %10.0f | %14.0f %10.0f %10.0f | %5.0f%%\n", n, l->second.rate,
+                l->second.p50_us, l->second.p99_us, p->second.rate, p->second.p50_us,
+                p->second.p99_us, 100 * l->second.rate / p->second.rate);
+  }
+}
