@@ -38,6 +38,9 @@ namespace arbiter {
 
 class Adjudicator {
  public:
+  // `rules` were validated by Rules::FromProto, so this does not fail today;
+  // it returns a status so that checks of the rules against the engine's
+  // abilities can be added without changing callers.
   static absl::StatusOr<Adjudicator> Create(Rules rules);
 
   // Folds in the next event and returns the rulings it produced, in order.
