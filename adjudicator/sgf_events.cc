@@ -1,0 +1,137 @@
+#include "adjudicator/sgf_events.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "adjudicator/board.h"
+#include "adjudicator/point.h"
+#include "adjudicator/proto_time.h"
+
+namespace arbiter {
+namespace {
+
+// DT is free text in practice; its leading YYYY-MM-DD, at 00:00 UTC, is the
+// scheduled start. Without one the start is 2000-01-01T00:00:00Z.
+absl::Time ScheduledStart(const std::string& date) {
+  absl::Time start;
+  std::string error;
+  if (date.size() >= 10 && absl::ParseTime("%Y-%m-%d", date.substr(0, 10), absl::UTCTimeZone(),
+                                           &start, &error)) {
+    return start;
+  }
+  return absl::FromCivil(absl::CivilDay(2000, 1, 1), absl::UTCTimeZone());
+}
+
+// Refuses a record whose main line breaks a rule of play.
+absl::Status CheckMoves(const SgfGame& game, v1::Color first) {
+  Board board(game.board_size);
+  for (const int v : game.setup_black) board.Place(v1::BLACK, v);
+  for (const int v : game.setup_white) board.Place(v1::WHITE, v);
+  board.RecordSituation(first);
+  for (const SgfMove& move : game.moves) {
+    if (!move.vertex.has_value()) {
+      board.Pass(move.color);
+      continue;
+    }
+    const Legality legality = board.Check(move.color, *move.vertex);
+    if (legality != Legality::kLegal) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          PositionText(move.position), ": illegal move: ",
+          move.color == v1::BLACK ? "Black" : "White", " at ",
+          PointName(*move.vertex, game.board_size), " (", LegalityName(legality), ")"));
+    }
+    board.Play(move.color, *move.vertex);
+  }
+  return absl::OkStatus();
+}
+
+// "B+R" / "W+Resign": the winner's opponent resigned.
+std::optional<v1::Color> Resigned(const std::string& result) {
+  const std::string re = absl::AsciiStrToUpper(result);
+  if (re != "B+R" && re != "B+RESIGN" && re != "W+R" && re != "W+RESIGN") return std::nullopt;
+  return re[0] == 'B' ? v1::WHITE : v1::BLACK;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
+                                                   std::string_view fallback_game_id) {
+  // Without PL, a record whose first move is White's has White start.
+  v1::Color first = game.player_to_move;
+  if (first == v1::COLOR_UNSPECIFIED) {
+    first = !game.moves.empty() && game.moves[0].color == v1::WHITE ? v1::WHITE : v1::BLACK;
+  }
+  if (absl::Status s = CheckMoves(game, first); !s.ok()) return s;
+
+  const absl::Time start = ScheduledStart(game.date);
+  // The main time is the largest remaining time seen, rounded up to a whole
+  // minute; each move then used what its player's remaining time lost.
+  absl::Duration main_time = absl::ZeroDuration();
+  for (const SgfMove& move : game.moves) {
+    if (move.time_left.has_value()) main_time = std::max(main_time, *move.time_left);
+  }
+  const bool timed = main_time > absl::ZeroDuration();
+  if (timed) main_time = absl::Minutes(std::ceil(absl::ToDoubleMinutes(main_time)));
+
+  std::vector<v1::Event> events;
+  v1::Event& created_event = events.emplace_back();
+  ToProto(start, created_event.mutable_at());
+  v1::GameCreated& created = *created_event.mutable_game_created();
+  created.set_game_id(game.game_name.empty() ? std::string(fallback_game_id) : game.game_name);
+  created.set_ruleset("cn-2002");
+  created.set_board_size(game.board_size);
+  created.mutable_black()->set_name(game.black_name);
+  created.mutable_black()->set_rank(game.black_rank);
+  created.mutable_white()->set_name(game.white_name);
+  created.mutable_white()->set_rank(game.white_rank);
+  created.set_venue(v1::GameCreated::SAME_SITE);
+  ToProto(start, created.mutable_scheduled_start());
+  if (timed) ToProto(main_time, created.mutable_time_control()->mutable_main_time());
+  if (game.komi.has_value()) created.set_komi_stones(*game.komi / 2);  // a point is half a stone
+  if (!game.setup_black.empty() || !game.setup_white.empty() || first != v1::BLACK) {
+    v1::Setup& setup = *created.mutable_setup();
+    for (const int v : game.setup_black) setup.add_black(PointName(v, game.board_size));
+    for (const int v : game.setup_white) setup.add_white(PointName(v, game.board_size));
+    setup.set_first_to_move(first);
+  }
+
+  v1::Event& started = events.emplace_back();
+  ToProto(start, started.mutable_at());
+  started.mutable_game_started();
+
+  absl::Time now = start;
+  absl::Duration black_left = main_time;
+  absl::Duration white_left = main_time;
+  for (const SgfMove& move : game.moves) {
+    if (!timed) {
+      now += absl::Seconds(1);
+    } else if (move.time_left.has_value()) {
+      absl::Duration& left = move.color == v1::BLACK ? black_left : white_left;
+      // A remaining time that went up (byo-yomi, a correction) costs nothing.
+      now += std::max(absl::ZeroDuration(), left - *move.time_left);
+      left = *move.time_left;
+    }
+    v1::Event& event = events.emplace_back();
+    ToProto(now, event.mutable_at());
+    if (move.vertex.has_value()) {
+      event.mutable_move()->set_color(move.color);
+      event.mutable_move()->set_point(PointName(*move.vertex, game.board_size));
+    } else {
+      event.mutable_pass()->set_color(move.color);
+    }
+  }
+  if (const std::optional<v1::Color> loser = Resigned(game.result); loser.has_value()) {
+    v1::Event& resign = events.emplace_back();
+    ToProto(timed ? now : now + absl::Seconds(1), resign.mutable_at());
+    resign.mutable_resign()->set_color(*loser);
+  }
+  return events;
+}
+
+}  // namespace arbiter

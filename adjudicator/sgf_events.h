@@ -1,0 +1,29 @@
+// An SGF game record as the events of DOMAIN.md §3 (`arbiter import-sgf`).
+//
+// gameCreated (game id from GN, else the fallback; ruleset cn-2002; venue
+// SAME_SITE; scheduled start from DT at 00:00Z, else 2000-01-01T00:00:00Z;
+// komiStones = KM / 2; setup from AB/AW/PL; a time control only when BL/WL
+// are present), gameStarted, one move or pass per main-line move and, when RE
+// says X+R, the loser's resign. Times never go backwards: untimed records
+// have their moves one second apart; timed ones advance by the time each
+// move used, as the BL/WL remaining times show.
+#ifndef ARBITER_ADJUDICATOR_SGF_EVENTS_H_
+#define ARBITER_ADJUDICATOR_SGF_EVENTS_H_
+
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "adjudicator/sgf.h"
+#include "arbiter/v1/events.pb.h"
+
+namespace arbiter {
+
+// Fails, naming the move's place in the file, if a move of the main line is
+// illegal on the board (occupied, suicide, a repeated situation).
+absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
+                                                   std::string_view fallback_game_id);
+
+}  // namespace arbiter
+
+#endif  // ARBITER_ADJUDICATOR_SGF_EVENTS_H_
