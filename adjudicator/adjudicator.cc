@@ -224,13 +224,11 @@ void Adjudicator::SettleTime(bool flag_check) {
 
 void Adjudicator::FlagFalls(v1::Color c, absl::Time instant) {
   if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
+  // The turn's time up to the flag is what the flag consumed.
+  clocks_[Index(c)].Flag();
   if (clocks_running_ && c == clock_owner_) {
-    // The turn's time up to the flag is what the flag consumed.
-    clocks_[Index(c)].Flag();
     turn_start_ = instant;
     turn_carry_ = absl::ZeroDuration();
-  } else {
-    clocks_[Index(c)].Flag();
   }
   const PlayerClock::Mode mode = clocks_[Index(c)].mode();
   const bool overtime =

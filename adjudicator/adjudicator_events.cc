@@ -519,12 +519,10 @@ absl::Status Adjudicator::OnTimeExpired(const v1::TimeExpired& t) {
     }
     return absl::OkStatus();
   }
+  clock.Flag();
   if (runs) {
-    clock.Flag();
     turn_start_ = when;
     turn_carry_ = absl::ZeroDuration();
-  } else {
-    clock.Flag();
   }
   const bool overtime = clock.mode() == PlayerClock::Mode::kByoYomi ||
                         clock.mode() == PlayerClock::Mode::kMovesInTime;
