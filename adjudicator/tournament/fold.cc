@@ -1,0 +1,299 @@
+#include "adjudicator/tournament/fold.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::tournament {
+namespace {
+
+using v1::Tournament;
+
+absl::Status Bad(absl::string_view why) { return absl::InvalidArgumentError(why); }
+
+bool ValidOutcomeEntry(v1::Result::Outcome o) {
+  switch (o) {
+    case v1::Result::OUTCOME_UNSPECIFIED:  // no result yet
+    case v1::Result::BLACK_WINS:
+    case v1::Result::WHITE_WINS:
+    case v1::Result::DRAW:
+    case v1::Result::BOTH_LOSE:
+    case v1::Result::NO_RESULT:
+      return true;
+    default:  // REPLAY is a game's outcome, not an entry: a replay needs a game
+      return false;
+  }
+}
+
+bool GameIdUsed(const Tournament& t, absl::string_view game_id) {
+  for (const v1::TournamentRound& r : t.rounds()) {
+    for (const v1::Pairing& p : r.pairings()) {
+      if (p.game_id() == game_id) return true;
+      for (const std::string& g : p.replayed_game_ids()) {
+        if (g == game_id) return true;
+      }
+    }
+  }
+  for (const v1::TieBreakDecided& d : t.tie_breaks()) {
+    for (const std::string& g : d.game_ids()) {
+      if (g == game_id) return true;
+    }
+  }
+  return false;
+}
+
+absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
+  if (!ValidId(c.tournament_id())) {
+    return Bad(absl::StrCat("tournamentId '", c.tournament_id(),
+                            "': letters, digits and ._- only, 1 to 64 of them"));
+  }
+  const v1::TournamentSettings& s = c.settings();
+  if (s.system() == v1::TournamentSettings::SYSTEM_UNSPECIFIED) {
+    return Bad("settings.system: ROUND_ROBIN or SWISS is required");
+  }
+  if (s.rounds() < 0 || s.cycles() < 0) return Bad("settings: rounds and cycles cannot be negative");
+  if (s.bye_points() < 0 || s.bye_points() > 2) return Bad("settings.byePoints: 0, 1 or 2");
+  t->set_name(absl::StrCat("tournaments/", c.tournament_id()));
+  t->set_tournament_id(c.tournament_id());
+  t->set_title(c.title());
+  *t->mutable_settings() = s;
+  return absl::OkStatus();
+}
+
+absl::Status OnTeamAdded(const v1::TeamAdded& a, Tournament* t) {
+  if (!t->settings().teams()) return Bad("teamAdded: this is not a team event");
+  if (!ValidId(a.team().id())) return Bad(absl::StrCat("team id '", a.team().id(), "' is not valid"));
+  if (FindTeam(*t, a.team().id()) != nullptr) {
+    return Bad(absl::StrCat("team '", a.team().id(), "' already exists"));
+  }
+  *t->add_teams() = a.team();
+  return absl::OkStatus();
+}
+
+absl::Status OnPlayerAdded(const v1::PlayerAdded& a, Tournament* t) {
+  const v1::TournamentPlayer& p = a.player();
+  if (!ValidId(p.id())) return Bad(absl::StrCat("player id '", p.id(), "' is not valid"));
+  if (FindPlayer(*t, p.id()) != nullptr) return Bad(absl::StrCat("player '", p.id(), "' already exists"));
+  if (p.name().empty()) return Bad(absl::StrCat("player '", p.id(), "': a name is required"));
+  if (t->settings().teams()) {
+    if (FindTeam(*t, p.team()) == nullptr) {
+      return Bad(absl::StrCat("player '", p.id(), "': team '", p.team(), "' does not exist"));
+    }
+    if (p.board() < 1) return Bad(absl::StrCat("player '", p.id(), "': board must be 1 or more"));
+    for (const v1::TournamentPlayer& q : t->players()) {
+      if (q.team() == p.team() && q.board() == p.board()) {
+        return Bad(absl::StrCat("player '", p.id(), "': board ", p.board(), " of team '", p.team(),
+                                "' is already '", q.id(), "'"));
+      }
+    }
+  } else if (!p.team().empty()) {
+    return Bad(absl::StrCat("player '", p.id(), "': teams belong to team events"));
+  }
+  *t->add_players() = p;
+  return absl::OkStatus();
+}
+
+absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
+  const v1::TournamentRound& r = e.round();
+  const std::string where = absl::StrCat("round ", r.round());
+  if (r.round() < 1) return Bad("round: rounds are numbered from 1");
+  if (t->settings().rounds() > 0 && r.round() > t->settings().rounds()) {
+    return Bad(absl::StrCat(where, ": the tournament has ", t->settings().rounds(), " rounds"));
+  }
+  for (const v1::TournamentRound& done : t->rounds()) {
+    if (done.round() == r.round()) {
+      return absl::FailedPreconditionError(absl::StrCat(where, " is already paired"));
+    }
+  }
+  if (r.pairings().empty() && r.byes().empty()) return Bad(absl::StrCat(where, ": no pairings"));
+  const bool swiss = t->settings().system() == v1::TournamentSettings::SWISS;
+  std::set<std::string> seated;
+  std::set<int> boards;
+  std::set<std::string> games;
+  auto seat = [&](const std::string& id) -> absl::Status {
+    if (FindPlayer(*t, id) == nullptr) return Bad(absl::StrCat(where, ": no player '", id, "'"));
+    if (!seated.insert(id).second) return Bad(absl::StrCat(where, ": player '", id, "' is paired twice"));
+    const v1::PlayerWithdrawn* w = FindWithdrawal(*t, id);
+    if (swiss && w != nullptr && r.round() > w->after_round()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(where, ": '", id, "' withdrew after round ", w->after_round(),
+                       "; art. 28.3: no more pairings"));
+    }
+    return absl::OkStatus();
+  };
+  for (const v1::Pairing& p : r.pairings()) {
+    const std::string at = absl::StrCat(where, " board ", p.board());
+    if (p.round() != 0 && p.round() != r.round()) return Bad(absl::StrCat(at, ": pairing names round ", p.round()));
+    if (p.board() < 1) return Bad(absl::StrCat(where, ": boards are numbered from 1"));
+    if (!boards.insert(p.board()).second) return Bad(absl::StrCat(at, " is used twice"));
+    if (p.black() == p.white()) return Bad(absl::StrCat(at, ": a player cannot meet themselves"));
+    if (absl::Status s = seat(p.black()); !s.ok()) return s;
+    if (absl::Status s = seat(p.white()); !s.ok()) return s;
+    if (p.handicap() < 0 || p.handicap() > 9) return Bad(absl::StrCat(at, ": handicap 0 to 9"));
+    if (!p.game_id().empty()) {
+      if (p.game_id().size() > 128) return Bad(absl::StrCat(at, ": gameId too long"));
+      if (GameIdUsed(*t, p.game_id()) || !games.insert(p.game_id()).second) {
+        return Bad(absl::StrCat(at, ": game '", p.game_id(), "' already decides another pairing"));
+      }
+    }
+    if (!p.replayed_game_ids().empty()) return Bad(absl::StrCat(at, ": replays are scheduled, not paired"));
+    if (!ValidOutcomeEntry(p.entered_outcome())) {
+      return Bad(absl::StrCat(at, ": an entered result cannot be REPLAY (pair the replay's game instead)"));
+    }
+    if (p.entered_by_default() && p.entered_outcome() == v1::Result::OUTCOME_UNSPECIFIED) {
+      return Bad(absl::StrCat(at, ": byDefault without a result"));
+    }
+    if (t->settings().teams()) {
+      const v1::TournamentPlayer* b = FindPlayer(*t, p.black());
+      const v1::TournamentPlayer* w = FindPlayer(*t, p.white());
+      if (b->team() == w->team()) {
+        return Bad(absl::StrCat(at, ": '", p.black(), "' and '", p.white(), "' are team-mates"));
+      }
+    }
+  }
+  for (const std::string& id : r.byes()) {
+    if (absl::Status s = seat(id); !s.ok()) return s;
+  }
+  v1::TournamentRound* added = t->add_rounds();
+  *added = r;
+  for (v1::Pairing& p : *added->mutable_pairings()) p.set_round(r.round());
+  std::sort(added->mutable_pairings()->begin(), added->mutable_pairings()->end(),
+            [](const v1::Pairing& a, const v1::Pairing& b) { return a.board() < b.board(); });
+  std::sort(t->mutable_rounds()->begin(), t->mutable_rounds()->end(),
+            [](const v1::TournamentRound& a, const v1::TournamentRound& b) { return a.round() < b.round(); });
+  return absl::OkStatus();
+}
+
+absl::Status OnReplay(const v1::ReplayScheduled& e, Tournament* t) {
+  const std::string at = absl::StrCat("round ", e.round(), " board ", e.board());
+  v1::Pairing* found = nullptr;
+  for (v1::TournamentRound& r : *t->mutable_rounds()) {
+    for (v1::Pairing& p : *r.mutable_pairings()) {
+      if (p.round() == e.round() && p.board() == e.board()) found = &p;
+    }
+  }
+  if (found == nullptr) return Bad(absl::StrCat(at, " is not paired"));
+  if (found->game_id().empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(at, " has no game to replay"));
+  }
+  if (e.game_id().empty()) return Bad(absl::StrCat(at, ": the replay's gameId is required"));
+  if (GameIdUsed(*t, e.game_id())) {
+    return Bad(absl::StrCat(at, ": game '", e.game_id(), "' already decides a pairing"));
+  }
+  found->add_replayed_game_ids(found->game_id());
+  found->set_game_id(e.game_id());
+  return absl::OkStatus();
+}
+
+absl::Status OnTieBreak(const v1::TieBreakDecided& d, Tournament* t) {
+  if (d.method() == v1::TieBreakDecided::METHOD_UNSPECIFIED) {
+    return Bad("tieBreakDecided.method: EXTRA_GAME or LOTS");
+  }
+  if (d.order_size() < 2) return Bad("tieBreakDecided.order: at least two entrants");
+  std::set<std::string> seen;
+  for (const std::string& id : d.order()) {
+    const bool known = t->settings().teams() ? FindTeam(*t, id) != nullptr : FindPlayer(*t, id) != nullptr;
+    if (!known) return Bad(absl::StrCat("tieBreakDecided.order: no ", t->settings().teams() ? "team" : "player", " '", id, "'"));
+    if (!seen.insert(id).second) return Bad(absl::StrCat("tieBreakDecided.order: '", id, "' twice"));
+  }
+  if (d.method() == v1::TieBreakDecided::LOTS && d.game_ids_size() > 0) {
+    return Bad("tieBreakDecided: lots are drawn, not played (no gameIds)");
+  }
+  for (const std::string& g : d.game_ids()) {
+    if (g.empty() || GameIdUsed(*t, g)) return Bad(absl::StrCat("tieBreakDecided: game '", g, "' is empty or already used"));
+  }
+  *t->add_tie_breaks() = d;
+  return absl::OkStatus();
+}
+
+absl::Status OnWithdrawn(const v1::PlayerWithdrawn& w, Tournament* t) {
+  if (FindPlayer(*t, w.player()) == nullptr) return Bad(absl::StrCat("playerWithdrawn: no player '", w.player(), "'"));
+  if (FindWithdrawal(*t, w.player()) != nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("'", w.player(), "' has already withdrawn"));
+  }
+  if (w.after_round() < 0) return Bad("playerWithdrawn.afterRound cannot be negative");
+  if (t->settings().rounds() > 0 && w.after_round() > t->settings().rounds()) {
+    return Bad(absl::StrCat("playerWithdrawn.afterRound: the tournament has ", t->settings().rounds(), " rounds"));
+  }
+  *t->add_withdrawals() = w;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool ValidId(absl::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+  });
+}
+
+const v1::TournamentPlayer* FindPlayer(const v1::Tournament& t, absl::string_view id) {
+  for (const v1::TournamentPlayer& p : t.players()) {
+    if (p.id() == id) return &p;
+  }
+  return nullptr;
+}
+
+const v1::TournamentTeam* FindTeam(const v1::Tournament& t, absl::string_view id) {
+  for (const v1::TournamentTeam& team : t.teams()) {
+    if (team.id() == id) return &team;
+  }
+  return nullptr;
+}
+
+const v1::Pairing* FindPairing(const v1::Tournament& t, int round, int board) {
+  for (const v1::TournamentRound& r : t.rounds()) {
+    for (const v1::Pairing& p : r.pairings()) {
+      if (p.round() == round && p.board() == board) return &p;
+    }
+  }
+  return nullptr;
+}
+
+const v1::PlayerWithdrawn* FindWithdrawal(const v1::Tournament& t, absl::string_view player) {
+  for (const v1::PlayerWithdrawn& w : t.withdrawals()) {
+    if (w.player() == player) return &w;
+  }
+  return nullptr;
+}
+
+absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t) {
+  const bool created = !t->tournament_id().empty();
+  if (event.kind_case() == v1::TournamentEvent::KIND_NOT_SET) return Bad("an event with no kind");
+  if (event.has_created() == created) {
+    return created ? absl::FailedPreconditionError("the tournament already exists")
+                   : Bad("the first event must be `created`");
+  }
+  v1::Tournament next = *t;
+  absl::Status s;
+  switch (event.kind_case()) {
+    case v1::TournamentEvent::kCreated: s = OnCreated(event.created(), &next); break;
+    case v1::TournamentEvent::kPlayerAdded: s = OnPlayerAdded(event.player_added(), &next); break;
+    case v1::TournamentEvent::kTeamAdded: s = OnTeamAdded(event.team_added(), &next); break;
+    case v1::TournamentEvent::kRoundPaired: s = OnRoundPaired(event.round_paired(), &next); break;
+    case v1::TournamentEvent::kReplayScheduled: s = OnReplay(event.replay_scheduled(), &next); break;
+    case v1::TournamentEvent::kTieBreakDecided: s = OnTieBreak(event.tie_break_decided(), &next); break;
+    case v1::TournamentEvent::kPlayerWithdrawn: s = OnWithdrawn(event.player_withdrawn(), &next); break;
+    case v1::TournamentEvent::KIND_NOT_SET: break;
+  }
+  if (!s.ok()) return s;
+  next.set_revision(t->revision() + 1);
+  *t = std::move(next);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::Tournament> Fold(const std::vector<v1::TournamentEvent>& events) {
+  v1::Tournament t;
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (absl::Status s = Apply(events[i], &t); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("event ", i + 1, ": ", s.message()));
+    }
+  }
+  return t;
+}
+
+}  // namespace arbiter::tournament

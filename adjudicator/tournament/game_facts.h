@@ -1,0 +1,33 @@
+// What the standings need from the ledger about one game: its result, the
+// warnings each colour received, and the ruling that decided it (for the
+// reasons sidecar). The service reads these from its read model (GetGame,
+// ListRulings); tests write them by hand. Nothing here is recomputed.
+#ifndef ARBITER_ADJUDICATOR_TOURNAMENT_GAME_FACTS_H_
+#define ARBITER_ADJUDICATOR_TOURNAMENT_GAME_FACTS_H_
+
+#include <optional>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "arbiter/v1/rulings.pb.h"
+
+namespace arbiter::tournament {
+
+struct GameFacts {
+  std::optional<v1::Result> result;  // absent while the game goes on
+  // WARNING sanctions against each colour (a ruling against BOTH counts for
+  // both), decided rulings only: art. 27 individual 1.B.
+  int warnings_black = 0;
+  int warnings_white = 0;
+  std::optional<v1::Ruling> deciding_ruling;  // the ruling result.ruling names
+};
+
+// By game id. A pairing whose game is missing is pending.
+using GameFactsMap = absl::flat_hash_map<std::string, GameFacts>;
+
+// Counts WARNING sanctions per colour over a game's ruling history.
+void CountWarnings(const google::protobuf::RepeatedPtrField<v1::Ruling>& rulings, GameFacts* facts);
+
+}  // namespace arbiter::tournament
+
+#endif  // ARBITER_ADJUDICATOR_TOURNAMENT_GAME_FACTS_H_

@@ -1,0 +1,192 @@
+#include "adjudicator/tournament/scoring.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/fold.h"
+
+namespace arbiter::tournament {
+namespace {
+
+using v1::Result;
+using v1::ScoredPairing;
+
+void SetPoints(Result::Outcome o, ScoredPairing* s) {
+  s->set_outcome(o);
+  switch (o) {
+    case Result::BLACK_WINS: s->set_black_points(2); s->set_white_points(0); break;
+    case Result::WHITE_WINS: s->set_black_points(0); s->set_white_points(2); break;
+    case Result::DRAW: s->set_black_points(1); s->set_white_points(1); break;
+    default: s->set_black_points(0); s->set_white_points(0); break;
+  }
+}
+
+// `loser` forfeits `s` to its opponent (both, if the opponent withdrew too).
+void Forfeit(ScoredPairing* s, const std::string& loser, bool opponent_withdrawn,
+             const std::string& note) {
+  s->set_status(ScoredPairing::FORFEIT);
+  s->set_by_default(true);
+  s->clear_reason();
+  s->clear_clause();
+  s->clear_ruling();
+  if (opponent_withdrawn) {
+    SetPoints(Result::BOTH_LOSE, s);
+  } else {
+    SetPoints(s->black() == loser ? Result::WHITE_WINS : Result::BLACK_WINS, s);
+  }
+  s->set_clause("cn-2002/28");
+  s->set_note(note);
+}
+
+void Void(ScoredPairing* s, const std::string& note) {
+  s->set_status(ScoredPairing::VOID);
+  s->set_black_points(0);
+  s->set_white_points(0);
+  s->set_note(note);
+}
+
+bool Involves(const ScoredPairing& s, const std::string& id) { return s.black() == id || s.white() == id; }
+
+const std::string& Opponent(const ScoredPairing& s, const std::string& id) {
+  return s.black() == id ? s.white() : s.black();
+}
+
+}  // namespace
+
+bool Counts(const ScoredPairing& p) {
+  return p.status() == ScoredPairing::DECIDED || p.status() == ScoredPairing::FORFEIT;
+}
+
+ScoredPairing ScorePairing(const v1::Pairing& p, const GameFactsMap& games) {
+  ScoredPairing s;
+  s.set_round(p.round());
+  s.set_board(p.board());
+  s.set_black(p.black());
+  s.set_white(p.white());
+  s.set_game_id(p.game_id());
+  s.set_handicap(p.handicap());
+  s.set_status(ScoredPairing::PENDING);
+  if (p.game_id().empty()) {
+    if (p.entered_outcome() != Result::OUTCOME_UNSPECIFIED) {
+      s.set_status(ScoredPairing::DECIDED);
+      SetPoints(p.entered_outcome(), &s);
+      s.set_by_default(p.entered_by_default());
+      s.set_note("entered (no game in the ledger)");
+    }
+    return s;
+  }
+  auto it = games.find(p.game_id());
+  if (it == games.end()) {
+    s.set_note(absl::StrCat("game ", p.game_id(), " is not in the ledger yet"));
+    return s;
+  }
+  if (!it->second.result.has_value()) {
+    s.set_note(absl::StrCat("game ", p.game_id(), " is in progress"));
+    return s;
+  }
+  const Result& r = *it->second.result;
+  s.set_reason(r.reason());
+  s.set_clause(r.clause());
+  s.set_ruling(r.ruling());
+  if (r.outcome() == Result::REPLAY) {
+    s.set_outcome(Result::REPLAY);
+    s.set_note(absl::StrCat("game ", p.game_id(), " is to be replayed; awaiting the replay's game"));
+    return s;
+  }
+  s.set_status(ScoredPairing::DECIDED);
+  SetPoints(r.outcome(), &s);
+  s.set_by_default(r.reason() == Result::LATENESS);
+  if (!p.replayed_game_ids().empty()) {
+    s.set_note(absl::StrCat("replay of game ", p.replayed_game_ids(p.replayed_game_ids_size() - 1)));
+  }
+  return s;
+}
+
+int RoundRobinRounds(const v1::Tournament& t) {
+  if (t.settings().rounds() > 0) return t.settings().rounds();
+  const int n = t.players_size();
+  const int cycles = std::max(1, t.settings().cycles());
+  return (n % 2 == 0 ? n - 1 : n) * cycles;
+}
+
+std::vector<ScoredPairing> ScoreTournament(const v1::Tournament& t, const GameFactsMap& games) {
+  std::vector<ScoredPairing> out;
+  for (const v1::TournamentRound& r : t.rounds()) {
+    for (const v1::Pairing& p : r.pairings()) out.push_back(ScorePairing(p, games));
+  }
+  const v1::TournamentSettings::System system = t.settings().system();
+  const bool teams = t.settings().teams();
+  if (system == v1::TournamentSettings::SWISS && !teams) return out;  // 28.3: results stand
+
+  auto withdrawn_by = [&](const std::string& id, int round) {
+    const v1::PlayerWithdrawn* w = FindWithdrawal(t, id);
+    return w != nullptr && round > w->after_round();
+  };
+  const int rr_rounds = RoundRobinRounds(t);
+  for (const v1::PlayerWithdrawn& w : t.withdrawals()) {
+    const std::string& id = w.player();
+    if (teams) {  // 28.4
+      for (ScoredPairing& s : out) {
+        if (Involves(s, id) && s.round() > w.after_round()) {
+          Forfeit(&s, id, withdrawn_by(Opponent(s, id), s.round()),
+                  absl::StrCat(id, " withdrew after round ", w.after_round(),
+                               "; art. 28.4: unplayed games are lost by default"));
+        }
+      }
+      continue;
+    }
+    // 28.2, round robin.
+    int played = 0;
+    for (const ScoredPairing& s : out) {
+      if (Involves(s, id) && s.round() <= w.after_round() && s.status() == ScoredPairing::DECIDED) ++played;
+    }
+    if (2 * played < rr_rounds) {
+      for (ScoredPairing& s : out) {
+        if (Involves(s, id)) {
+          Void(&s, absl::StrCat(id, " withdrew after ", played, " of ", rr_rounds,
+                                " rounds; art. 28.2: fewer than half played, all their results are void"));
+        }
+      }
+      continue;
+    }
+    const std::string note = absl::StrCat(id, " withdrew after round ", w.after_round(), " (", played, " of ",
+                                          rr_rounds, " played); art. 28.2: the rest is lost by default");
+    std::map<std::string, int> met;  // games against each opponent that stand or are forfeited
+    for (ScoredPairing& s : out) {
+      if (!Involves(s, id) || s.status() == ScoredPairing::VOID) continue;
+      if (s.round() > w.after_round()) {
+        Forfeit(&s, id, withdrawn_by(Opponent(s, id), s.round()), note);
+      }
+      if (Counts(s) || s.round() > w.after_round()) ++met[Opponent(s, id)];
+    }
+    const int cycles = std::max(1, t.settings().cycles());
+    for (const v1::TournamentPlayer& q : t.players()) {
+      if (q.id() == id) continue;
+      const v1::PlayerWithdrawn* qw = FindWithdrawal(t, q.id());
+      if (qw != nullptr) continue;  // no game is owed between two who left
+      for (int k = met[q.id()]; k < cycles; ++k) {
+        ScoredPairing s;
+        s.set_round(0);
+        s.set_black(id);
+        s.set_white(q.id());
+        Forfeit(&s, id, false, note);
+        out.push_back(std::move(s));
+      }
+    }
+  }
+  return out;
+}
+
+void CountWarnings(const google::protobuf::RepeatedPtrField<v1::Ruling>& rulings, GameFacts* facts) {
+  for (const v1::Ruling& r : rulings) {
+    if (r.pending()) continue;
+    if (std::find(r.sanctions().begin(), r.sanctions().end(), v1::WARNING) == r.sanctions().end()) continue;
+    if (r.against() == v1::Ruling::BLACK || r.against() == v1::Ruling::BOTH) ++facts->warnings_black;
+    if (r.against() == v1::Ruling::WHITE || r.against() == v1::Ruling::BOTH) ++facts->warnings_white;
+  }
+}
+
+}  // namespace arbiter::tournament

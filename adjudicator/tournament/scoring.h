@@ -1,0 +1,49 @@
+// What each pairing counts for (art. 27: a win 2, a draw 1 each, a loss 0),
+// from its game's result, then art. 28's withdrawals applied.
+//
+// Decided mapping of game outcomes (DOMAIN.md §5) to tournament results:
+//  - BLACK_WINS / WHITE_WINS: 2-0. By default (not played over the board,
+//    OpenGotha's _BYDEF) when the reason is LATENESS: a lateness forfeit.
+//  - DRAW: 1-1.  BOTH_LOSE: 0-0 (by default when by LATENESS, 22.3).
+//  - NO_RESULT (无胜负): 0-0, the game counts as met. Exported as both-lose,
+//    the only 0-0 result the formats know; the sidecar says NO_RESULT.
+//  - REPLAY: pending until a ReplayScheduled names the replay's game, whose
+//    result then decides the pairing.
+//  - no result yet, or the game not in the ledger: pending (counts nothing).
+//
+// Withdrawals (art. 28), for a player who withdrew after round R:
+//  - round robin (28.2): if the games they finished in rounds 1..R are fewer
+//    than half the event's rounds, every result of theirs is void, for them
+//    and their opponents; otherwise those results stand and every game
+//    of theirs after R (paired or not yet paired) is a loss by default.
+//  - Swiss (28.3): results stand; no later pairing (the fold refuses them).
+//  - team (28.4): results stand; each later board of theirs is lost by
+//    default (the opponent wins).
+// A forfeit between two withdrawn players is lost by both.
+#ifndef ARBITER_ADJUDICATOR_TOURNAMENT_SCORING_H_
+#define ARBITER_ADJUDICATOR_TOURNAMENT_SCORING_H_
+
+#include <vector>
+
+#include "adjudicator/tournament/game_facts.h"
+#include "arbiter/v1/tournament.pb.h"
+
+namespace arbiter::tournament {
+
+// One pairing from its game (or entered result), before withdrawals.
+v1::ScoredPairing ScorePairing(const v1::Pairing& p, const GameFactsMap& games);
+
+// Every pairing of `t`, in round and board order, withdrawals applied; a
+// round robin's never-paired forfeits follow with round 0.
+std::vector<v1::ScoredPairing> ScoreTournament(const v1::Tournament& t, const GameFactsMap& games);
+
+// The rounds of a round robin: (n-1 if n is even, else n) x cycles, unless
+// the settings name them.
+int RoundRobinRounds(const v1::Tournament& t);
+
+// Whether the pairing counts in the standings (decided or forfeited).
+bool Counts(const v1::ScoredPairing& p);
+
+}  // namespace arbiter::tournament
+
+#endif  // ARBITER_ADJUDICATOR_TOURNAMENT_SCORING_H_

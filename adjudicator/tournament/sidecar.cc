@@ -1,0 +1,105 @@
+#include "adjudicator/tournament/sidecar.h"
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/formats.h"
+#include "adjudicator/tournament/opengotha.h"
+#include "google/protobuf/util/json_util.h"
+
+namespace arbiter::tournament {
+namespace {
+
+using v1::ExportTournamentRequest;
+using v1::ScoredPairing;
+
+std::string ExportedAs(const ScoredPairing& p, ExportTournamentRequest::Format format) {
+  switch (format) {
+    case ExportTournamentRequest::OPENGOTHA_XML:
+      return p.round() == 0 ? "left out (never paired)" : OpenGothaResult(p);
+    case ExportTournamentRequest::EGD_H9:
+      return p.round() == 0 ? "left out (never paired)"
+                            : absl::StrCat("black ", EgdToken(p, p.black()), ", white ", EgdToken(p, p.white()));
+    case ExportTournamentRequest::AGA: return AgaToken(p);
+    case ExportTournamentRequest::CSV:
+      return absl::StrCat("points ", p.black_points(), "-", p.white_points());
+    default: return "as in the report";
+  }
+}
+
+void Fill(const ScoredPairing& p, v1::SidecarEntry* e) {
+  e->set_round(p.round());
+  e->set_board(p.board());
+  e->set_black(p.black());
+  e->set_white(p.white());
+  e->set_game_id(p.game_id());
+  e->set_outcome(p.outcome());
+  e->set_reason(p.reason());
+  e->set_clause(p.clause());
+  e->set_by_default(p.by_default());
+  e->set_note(p.note());
+}
+
+// The game's own entry: its deciding ruling's id, or its result's.
+void GameEntry(const std::string& game_id, const ScoredPairing& p, const GameFactsMap& games,
+               const std::string& exported_as, v1::ExportSidecar* out) {
+  auto it = games.find(game_id);
+  if (it == games.end() || !it->second.result.has_value()) return;
+  const v1::Result& r = *it->second.result;
+  std::string key = r.ruling() != 0 ? absl::StrCat("games/", game_id, "/rulings/", r.ruling())
+                                    : absl::StrCat("games/", game_id, "/result");
+  v1::SidecarEntry& e = (*out->mutable_entries())[key];
+  Fill(p, &e);
+  e.set_game_id(game_id);
+  e.set_outcome(r.outcome());
+  e.set_reason(r.reason());
+  e.set_clause(r.clause());
+  if (it->second.deciding_ruling.has_value()) {
+    e.set_text_en(it->second.deciding_ruling->text_en());
+    e.set_text_zh(it->second.deciding_ruling->text_zh());
+  }
+  e.set_exported_as(exported_as);
+}
+
+}  // namespace
+
+v1::ExportSidecar BuildSidecar(const v1::Tournament& t, const v1::StandingsReport& report,
+                               const GameFactsMap& games, ExportTournamentRequest::Format format) {
+  v1::ExportSidecar out;
+  out.set_tournament(t.name());
+  out.set_format(ExportTournamentRequest::Format_Name(format));
+  for (const ScoredPairing& p : report.pairings()) {
+    const v1::Pairing* paired = p.round() == 0 ? nullptr : FindPairing(t, p.round(), p.board());
+    if (paired != nullptr) {
+      for (const std::string& g : paired->replayed_game_ids()) {
+        GameEntry(g, p, games, absl::StrCat("nothing: replayed by game ", paired->game_id()), &out);
+      }
+    }
+    if (p.status() == ScoredPairing::FORFEIT || p.status() == ScoredPairing::VOID) {
+      const std::string& who = FindWithdrawal(t, p.black()) != nullptr ? p.black() : p.white();
+      std::string key = absl::StrCat(t.name(), "/withdrawals/", who, "/round/", p.round());
+      absl::StrAppend(&key, p.round() == 0 ? absl::StrCat("/vs/", who == p.black() ? p.white() : p.black())
+                                           : absl::StrCat("/board/", p.board()));
+      v1::SidecarEntry& e = (*out.mutable_entries())[key];
+      Fill(p, &e);
+      e.set_exported_as(ExportedAs(p, format));
+      if (p.game_id().empty()) continue;
+    }
+    if (!p.game_id().empty() && p.status() != ScoredPairing::PENDING) {
+      GameEntry(p.game_id(), p, games, ExportedAs(p, format), &out);
+    } else if (!p.game_id().empty() && p.outcome() == v1::Result::REPLAY) {
+      GameEntry(p.game_id(), p, games, "nothing yet: awaiting the replay", &out);
+    }
+  }
+  return out;
+}
+
+std::string SidecarJson(const v1::ExportSidecar& sidecar) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  options.preserve_proto_field_names = false;
+  std::string json;
+  if (!google::protobuf::util::MessageToJsonString(sidecar, &json, options).ok()) return "{}";
+  return json;
+}
+
+}  // namespace arbiter::tournament

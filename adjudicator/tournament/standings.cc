@@ -1,0 +1,331 @@
+#include "adjudicator/tournament/standings.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/scoring.h"
+
+namespace arbiter::tournament {
+namespace {
+
+using v1::ScoredPairing;
+using v1::Standing;
+using v1::TournamentSettings;
+
+// One entrant on its way to a rank: its criteria, higher is better, in the
+// order art. 27 compares them, with the name each is reported under.
+struct Entry {
+  Standing standing;
+  std::vector<int64_t> keys;
+  bool unranked = false;
+};
+
+// Sorts by the criteria, then applies the recorded C decisions to groups
+// still level, and numbers the ranks (shared where still level).
+void Rank(std::vector<Entry>& entries, const std::vector<std::string>& key_names,
+          const v1::Tournament& t, google::protobuf::RepeatedPtrField<Standing>* out) {
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    if (a.unranked != b.unranked) return b.unranked;
+    if (a.keys != b.keys) return a.keys > b.keys;
+    return a.standing.id() < b.standing.id();
+  });
+  // C: an extra game or lots ordered a group that is still level.
+  std::vector<int> c_place(entries.size(), -1);
+  std::vector<std::string> c_method(entries.size());
+  for (size_t i = 0; i < entries.size();) {
+    size_t j = i + 1;
+    while (j < entries.size() && !entries[i].unranked && !entries[j].unranked && entries[j].keys == entries[i].keys) ++j;
+    if (j - i >= 2) {
+      for (auto d = t.tie_breaks().rbegin(); d != t.tie_breaks().rend(); ++d) {
+        std::vector<int> place;
+        for (size_t k = i; k < j; ++k) {
+          auto at = std::find(d->order().begin(), d->order().end(), entries[k].standing.id());
+          if (at == d->order().end()) break;
+          place.push_back(static_cast<int>(at - d->order().begin()));
+        }
+        if (place.size() != j - i) continue;
+        for (size_t k = i; k < j; ++k) {
+          c_place[k] = place[k - i];
+          c_method[k] = absl::StrCat("C:", v1::TieBreakDecided::Method_Name(d->method()));
+        }
+        std::vector<std::pair<int, Entry>> group;
+        for (size_t k = i; k < j; ++k) group.emplace_back(c_place[k], std::move(entries[k]));
+        std::sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (size_t k = i; k < j; ++k) entries[k] = std::move(group[k - i].second);
+        break;
+      }
+    }
+    i = j;
+  }
+  int rank = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    Entry& e = entries[i];
+    Standing& s = e.standing;
+    if (e.unranked) {
+      s.set_rank(0);
+      *out->Add() = s;
+      continue;
+    }
+    const Entry* prev = i == 0 || entries[i - 1].unranked ? nullptr : &entries[i - 1];
+    if (prev == nullptr) {
+      rank = 1;
+    } else if (prev->keys != e.keys) {
+      rank = static_cast<int>(i) + 1;
+      size_t k = 0;
+      while (k < e.keys.size() && prev->keys[k] == e.keys[k]) ++k;
+      if (k > 0 && k < key_names.size()) s.set_decided_by(key_names[k]);
+    } else if (c_place[i] >= 0) {
+      rank = static_cast<int>(i) + 1;
+      s.set_decided_by(c_method[i]);
+    }  // else: still level, the rank is shared
+    s.set_rank(rank);
+    *out->Add() = s;
+  }
+}
+
+struct Record {
+  std::string opponent;
+  int mine = 0;
+  int theirs = 0;
+};
+
+void Tally(const Record& r, Standing* s) {
+  if (r.mine == 2) s->set_wins(s->wins() + 1);
+  else if (r.mine == 1 && r.theirs == 1) s->set_draws(s->draws() + 1);
+  else s->set_losses(s->losses() + 1);
+}
+
+// Warnings per player over every game of the event (replays included).
+std::map<std::string, int> Warnings(const v1::Tournament& t, const GameFactsMap& games) {
+  std::map<std::string, int> w;
+  for (const v1::TournamentRound& r : t.rounds()) {
+    for (const v1::Pairing& p : r.pairings()) {
+      std::vector<std::string> ids(p.replayed_game_ids().begin(), p.replayed_game_ids().end());
+      ids.push_back(p.game_id());
+      for (const std::string& g : ids) {
+        auto it = games.find(g);
+        if (g.empty() || it == games.end()) continue;
+        w[p.black()] += it->second.warnings_black;
+        w[p.white()] += it->second.warnings_white;
+      }
+    }
+  }
+  return w;
+}
+
+// Each player's own record: points, wins, A, opponents' points, warnings.
+std::map<std::string, Standing> PlayerRecords(const v1::Tournament& t, const GameFactsMap& games,
+                                              const std::vector<ScoredPairing>& scored,
+                                              std::map<std::string, std::vector<Record>>* records) {
+  std::map<std::string, Standing> out;
+  for (const v1::TournamentPlayer& p : t.players()) {
+    Standing& s = out[p.id()];
+    s.set_id(p.id());
+    s.set_name(p.first_name().empty() ? p.name() : absl::StrCat(p.name(), " ", p.first_name()));
+    s.set_withdrawn(FindWithdrawal(t, p.id()) != nullptr);
+  }
+  for (const ScoredPairing& sp : scored) {
+    if (!Counts(sp)) continue;
+    (*records)[sp.black()].push_back({sp.white(), sp.black_points(), sp.white_points()});
+    (*records)[sp.white()].push_back({sp.black(), sp.white_points(), sp.black_points()});
+  }
+  for (auto& [id, recs] : *records) {
+    Standing& s = out[id];
+    for (const Record& r : recs) {
+      s.set_points(s.points() + r.mine);
+      Tally(r, &s);
+    }
+  }
+  for (const v1::TournamentRound& r : t.rounds()) {
+    for (const std::string& id : r.byes()) out[id].set_points(out[id].points() + t.settings().bye_points());
+  }
+  for (auto& [id, recs] : *records) {
+    Standing& s = out[id];
+    int a2 = 0;  // twice A, to stay in integers
+    int opp = 0;
+    for (const Record& r : recs) {
+      const int theirs = out[r.opponent].points();
+      opp += theirs;
+      if (r.mine == 2) a2 += 2 * theirs;
+      else if (r.mine == 1 && r.theirs == 1) a2 += theirs;
+    }
+    s.set_tie_break_a(a2 / 2.0);
+    s.set_opponents_points(opp);
+  }
+  for (const auto& [id, n] : Warnings(t, games)) out[id].set_warnings(n);
+  return out;
+}
+
+// Art. 27's Swiss total score times R, exactly: points*R + ΣOpp − R².
+int64_t TotalTimesRounds(int points, int opp, int rounds) {
+  return static_cast<int64_t>(points) * rounds + opp - static_cast<int64_t>(rounds) * rounds;
+}
+
+void Individual(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsReport* report,
+                const std::vector<ScoredPairing>& scored) {
+  std::map<std::string, std::vector<Record>> records;
+  std::map<std::string, Standing> players = PlayerRecords(t, games, scored, &records);
+  const int rounds = report->rounds();
+  const bool swiss = t.settings().system() == TournamentSettings::SWISS;
+  const bool by_opponents = t.settings().swiss_method() == TournamentSettings::POINTS_THEN_OPPONENTS;
+  std::vector<Entry> entries;
+  std::vector<std::string> names;
+  for (auto& [id, s] : players) {
+    Entry e;
+    const int64_t total_r = rounds > 0 ? TotalTimesRounds(s.points(), s.opponents_points(), rounds)
+                                       : s.points();
+    s.set_total_score(rounds > 0 ? static_cast<double>(total_r) / rounds : s.points());
+    if (!swiss) {
+      e.keys = {s.points(), static_cast<int64_t>(s.tie_break_a() * 2), -s.warnings()};
+      names = {"points", "A", "B"};
+      // 28.2: every result void: no place in the standings.
+      e.unranked = s.withdrawn() && records[id].empty();
+    } else if (by_opponents) {
+      e.keys = {s.points(), s.opponents_points(), -s.warnings()};
+      names = {"points", "opponents' points", "B"};
+    } else {
+      e.keys = {total_r, -s.warnings()};
+      names = {"total score", "B"};
+    }
+    e.standing = s;
+    entries.push_back(std::move(e));
+  }
+  Rank(entries, names, t, report->mutable_standings());
+}
+
+void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsReport* report,
+           const std::vector<ScoredPairing>& scored) {
+  std::map<std::string, std::vector<Record>> records;
+  std::map<std::string, Standing> players = PlayerRecords(t, games, scored, &records);
+  std::map<std::string, const v1::TournamentPlayer*> who;
+  int boards = 0;
+  for (const v1::TournamentPlayer& p : t.players()) {
+    who[p.id()] = &p;
+    boards = std::max(boards, p.board());
+  }
+  std::map<std::string, Standing> teams;
+  for (const v1::TournamentTeam& team : t.teams()) {
+    Standing& s = teams[team.id()];
+    s.set_id(team.id());
+    s.set_name(team.name());
+    for (int b = 0; b < boards; ++b) s.add_board_by_board(0);
+  }
+  // Matches: (round, team, team) -> board points each side, complete or not.
+  struct Match {
+    int points[2] = {0, 0};
+    bool complete = true;
+  };
+  std::map<std::tuple<int, std::string, std::string>, Match> matches;
+  for (const ScoredPairing& sp : scored) {
+    if (sp.status() == ScoredPairing::VOID || sp.round() == 0) continue;
+    const std::string& tb = who[sp.black()]->team();
+    const std::string& tw = who[sp.white()]->team();
+    const bool black_first = tb < tw;
+    Match& m = matches[{sp.round(), black_first ? tb : tw, black_first ? tw : tb}];
+    if (!Counts(sp)) {
+      m.complete = false;
+      continue;
+    }
+    m.points[black_first ? 0 : 1] += sp.black_points();
+    m.points[black_first ? 1 : 0] += sp.white_points();
+    for (const auto& [id, pts] : {std::pair{sp.black(), sp.black_points()}, std::pair{sp.white(), sp.white_points()}}) {
+      Standing& s = teams[who[id]->team()];
+      s.set_board_points(s.board_points() + pts);
+      s.set_board_by_board(who[id]->board() - 1, s.board_by_board(who[id]->board() - 1) + pts);
+    }
+  }
+  std::map<std::string, std::vector<Record>> team_records;
+  for (const auto& [key, m] : matches) {
+    if (!m.complete) continue;
+    const auto& [round, a, b] = key;
+    const int mp_a = m.points[0] > m.points[1] ? 2 : m.points[0] == m.points[1] ? 1 : 0;
+    team_records[a].push_back({b, mp_a, 2 - mp_a});
+    team_records[b].push_back({a, 2 - mp_a, mp_a});
+  }
+  for (auto& [id, recs] : team_records) {
+    for (const Record& r : recs) {
+      teams[id].set_points(teams[id].points() + r.mine);
+      Tally(r, &teams[id]);
+    }
+  }
+  for (auto& [id, recs] : team_records) {
+    int opp = 0;
+    for (const Record& r : recs) opp += teams[r.opponent].points();
+    teams[id].set_opponents_points(opp);
+  }
+  for (const auto& [id, s] : players) {
+    Standing& team = teams[who[id]->team()];
+    team.set_warnings(team.warnings() + s.warnings());
+  }
+  const int rounds = report->rounds();
+  const bool swiss = t.settings().system() == TournamentSettings::SWISS;
+  const bool by_opponents = t.settings().swiss_method() == TournamentSettings::POINTS_THEN_OPPONENTS;
+  std::vector<Entry> entries;
+  std::vector<std::string> names;
+  for (auto& [id, s] : teams) {
+    Entry e;
+    const int64_t total_r = rounds > 0 ? TotalTimesRounds(s.points(), s.opponents_points(), rounds)
+                                       : s.points();
+    s.set_total_score(rounds > 0 ? static_cast<double>(total_r) / rounds : s.points());
+    if (!swiss) {
+      e.keys = {s.points()};
+      names = {"match points"};
+    } else if (by_opponents) {
+      e.keys = {s.points(), s.opponents_points()};
+      names = {"match points", "opponents' match points"};
+    } else {
+      e.keys = {total_r};
+      names = {"total score"};
+    }
+    e.keys.push_back(s.board_points());
+    names.push_back("board points");
+    for (int b = 0; b < boards; ++b) {
+      e.keys.push_back(s.board_by_board(b));
+      names.push_back(absl::StrCat("board ", b + 1));
+    }
+    e.standing = s;
+    entries.push_back(std::move(e));
+  }
+  Rank(entries, names, t, report->mutable_standings());
+  // Each player's own record, ranked by game points only (for information).
+  std::vector<Entry> individual;
+  for (auto& [id, s] : players) {
+    Entry e;
+    e.keys = {s.points()};
+    e.standing = s;
+    individual.push_back(std::move(e));
+  }
+  v1::Tournament no_decisions = t;
+  no_decisions.clear_tie_breaks();  // C decisions are between teams
+  Rank(individual, {"points"}, no_decisions, report->mutable_player_standings());
+}
+
+}  // namespace
+
+v1::StandingsReport ComputeStandings(const v1::Tournament& t, const GameFactsMap& games) {
+  v1::StandingsReport report;
+  report.set_tournament(t.name());
+  report.set_title(t.title());
+  *report.mutable_settings() = t.settings();
+  std::set<int> rounds;
+  for (const v1::TournamentRound& r : t.rounds()) rounds.insert(r.round());
+  report.set_rounds(static_cast<int>(rounds.size()));
+  std::vector<ScoredPairing> scored = ScoreTournament(t, games);
+  if (t.settings().teams()) {
+    Teams(t, games, &report, scored);
+  } else {
+    Individual(t, games, &report, scored);
+  }
+  for (ScoredPairing& s : scored) *report.add_pairings() = std::move(s);
+  return report;
+}
+
+}  // namespace arbiter::tournament

@@ -1,0 +1,291 @@
+// Art. 27 standings, each expectation computed by hand in the comments.
+#include "adjudicator/tournament/standings.h"
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/scoring.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/tournament/builders.h"
+
+namespace arbiter::tournament {
+namespace {
+
+using ::testing::ElementsAre;
+using testing::Decided;
+using testing::kBlack;
+using testing::kDraw;
+using testing::kWhite;
+using testing::Order;
+using testing::Row;
+using testing::TournamentBuilder;
+
+TEST(RoundRobin, PointsThenTieBreakA) {
+  // R1: A beats B (A black), C draws D.  R2: A draws C, B beats D (B black).
+  // R3: D beats A (D white), C beats B (C white).
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
+  b.Player("A").Player("B").Player("C").Player("D");
+  b.Round(1, {{"A", "B", "G1"}, {"C", "D", "G2"}});
+  b.Round(2, {{"A", "C", "G3"}, {"B", "D", "G4"}});
+  b.Round(3, {{"A", "D", "G5"}, {"B", "C", "G6"}});
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kDraw)}, {"G3", Decided(kDraw)},
+                        {"G4", Decided(kBlack)}, {"G5", Decided(kWhite)}, {"G6", Decided(kWhite)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  // Points: A 2+1+0 = 3, B 0+2+0 = 2, C 1+1+2 = 4, D 1+0+2 = 3.
+  // A and D are level on 3. A (胜者小分): A beat B (2) and drew C (4): 2 + 4/2 = 4;
+  // D beat A (3) and drew C (4): 3 + 4/2 = 5. D is ahead on A.
+  EXPECT_THAT(Order(r.standings()), ElementsAre("C", "D", "A", "B"));
+  EXPECT_EQ(Row(r.standings(), "C").points(), 4);
+  EXPECT_EQ(Row(r.standings(), "D").tie_break_a(), 5.0);
+  EXPECT_EQ(Row(r.standings(), "A").tie_break_a(), 4.0);
+  EXPECT_EQ(Row(r.standings(), "D").rank(), 2);
+  EXPECT_EQ(Row(r.standings(), "A").rank(), 3);
+  EXPECT_EQ(Row(r.standings(), "A").decided_by(), "A");
+  EXPECT_EQ(Row(r.standings(), "B").decided_by(), "");  // fewer points
+  // C: B beaten (2) + halves of A (3) and D (3) = 2 + 1.5 + 1.5 = 5.
+  EXPECT_EQ(Row(r.standings(), "C").tie_break_a(), 5.0);
+  EXPECT_EQ(Row(r.standings(), "C").wins(), 1);
+  EXPECT_EQ(Row(r.standings(), "C").draws(), 2);
+}
+
+TEST(RoundRobin, WarningsThenLotsThenShared) {
+  // Every game drawn: each player 3 points; A = half of three opponents' 3
+  // points each = 4.5 for everyone. B: warnings over the event, from the
+  // rulings: Q got 1 (as Black in G2), R got 2 (as White in G1 and G5), P and
+  // S none. So P and S share first, Q third, R fourth.
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
+  b.Player("P").Player("Q").Player("R").Player("S");
+  b.Round(1, {{"P", "R", "G1"}, {"Q", "S", "G2"}});
+  b.Round(2, {{"P", "Q", "G3"}, {"S", "R", "G4"}});
+  b.Round(3, {{"P", "S", "G5"}, {"Q", "R", "G6"}});
+  GameFactsMap games = {{"G1", Decided(kDraw, v1::Result::COUNT, 0, 1)},
+                        {"G2", Decided(kDraw, v1::Result::COUNT, 1, 0)},
+                        {"G3", Decided(kDraw)},
+                        {"G4", Decided(kDraw)},
+                        {"G5", Decided(kDraw)},
+                        {"G6", Decided(kDraw, v1::Result::COUNT, 0, 1)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  for (const v1::Standing& s : r.standings()) {
+    EXPECT_EQ(s.points(), 3) << s.id();
+    EXPECT_EQ(s.tie_break_a(), 4.5) << s.id();
+  }
+  EXPECT_EQ(Row(r.standings(), "Q").warnings(), 1);
+  EXPECT_EQ(Row(r.standings(), "R").warnings(), 2);
+  EXPECT_EQ(Row(r.standings(), "P").rank(), 1);
+  EXPECT_EQ(Row(r.standings(), "S").rank(), 1);  // shared: no C decision yet
+  EXPECT_EQ(Row(r.standings(), "Q").rank(), 3);
+  EXPECT_EQ(Row(r.standings(), "Q").decided_by(), "B");
+  EXPECT_EQ(Row(r.standings(), "R").rank(), 4);
+
+  // C: lots drawn between P and S, S first.
+  b.Lots({"S", "P"});
+  r = ComputeStandings(b.Build(), games);
+  EXPECT_THAT(Order(r.standings()), ElementsAre("S", "P", "Q", "R"));
+  EXPECT_EQ(Row(r.standings(), "S").rank(), 1);
+  EXPECT_EQ(Row(r.standings(), "P").rank(), 2);
+  EXPECT_EQ(Row(r.standings(), "P").decided_by(), "C:LOTS");
+}
+
+TEST(RoundRobin, ByeScoresTheSettingsPoints) {
+  // Three players, three rounds, one bye a round worth 0 (the default).
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
+  b.Player("A").Player("B").Player("C");
+  b.Round(1, {{"A", "B", "G1"}}, {"C"});
+  b.Round(2, {{"C", "A", "G2"}}, {"B"});
+  b.Round(3, {{"B", "C", "G3"}}, {"A"});
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}, {"G3", Decided(kBlack)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  // Each won once and lost once: 2 points each; A: beat B (2) = 2 for all.
+  for (const v1::Standing& s : r.standings()) {
+    EXPECT_EQ(s.points(), 2);
+    EXPECT_EQ(s.rank(), 1);
+  }
+}
+
+// Six players, two rounds (R = 2, so ½ of the maximum 2R points is 2).
+// R1: P1 beats P2, P3 beats P4, P5 draws P6.  R2: P1 beats P3, P2 beats P5, P6 beats P4.
+TournamentBuilder SixPlayerSwiss(v1::TournamentSettings::SwissMethod method) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.settings()->set_swiss_method(method);
+  for (int i = 1; i <= 6; ++i) b.Player(absl::StrCat("P", i));
+  b.Round(1, {{"P1", "P2", "G1"}, {"P3", "P4", "G2"}, {"P5", "P6", "G3"}});
+  b.Round(2, {{"P1", "P3", "G4"}, {"P2", "P5", "G5"}, {"P4", "P6", "G6"}});
+  return b;
+}
+
+GameFactsMap SixPlayerGames() {
+  return {{"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}, {"G3", Decided(kDraw)},
+          {"G4", Decided(kBlack)}, {"G5", Decided(kBlack)}, {"G6", Decided(kWhite)}};
+}
+
+TEST(Swiss, TotalScore) {
+  v1::StandingsReport r =
+      ComputeStandings(SixPlayerSwiss(v1::TournamentSettings::TOTAL_SCORE).Build(), SixPlayerGames());
+  // Points: P1 4, P2 2, P3 2, P4 0, P5 1, P6 3.
+  // Opponents' points: P1 P2+P3 = 4; P2 P1+P5 = 5; P3 P4+P1 = 4; P4 P3+P6 = 5;
+  // P5 P6+P2 = 5; P6 P5+P4 = 1.
+  // Total = points + ΣOpp / 2 − 2:
+  //   P1 4 + 2 − 2 = 4;  P2 2 + 2.5 − 2 = 2.5;  P3 2 + 2 − 2 = 2;
+  //   P4 0 + 2.5 − 2 = 0.5;  P5 1 + 2.5 − 2 = 1.5;  P6 3 + 0.5 − 2 = 1.5.
+  EXPECT_EQ(r.rounds(), 2);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "P1").total_score(), 4.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "P2").total_score(), 2.5);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "P3").total_score(), 2.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "P4").total_score(), 0.5);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "P5").total_score(), 1.5);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "P6").total_score(), 1.5);
+  EXPECT_EQ(Row(r.standings(), "P6").opponents_points(), 1);
+  // P5 and P6 are level at 1.5 with no warnings: they share 4th.
+  EXPECT_THAT(Order(r.standings()), ElementsAre("P1", "P2", "P3", "P5", "P6", "P4"));
+  EXPECT_EQ(Row(r.standings(), "P5").rank(), 4);
+  EXPECT_EQ(Row(r.standings(), "P6").rank(), 4);
+  EXPECT_EQ(Row(r.standings(), "P4").rank(), 6);
+}
+
+TEST(Swiss, TotalScoreThenWarnings) {
+  GameFactsMap games = SixPlayerGames();
+  games["G3"].warnings_white = 1;  // P6 was warned in G3
+  v1::StandingsReport r =
+      ComputeStandings(SixPlayerSwiss(v1::TournamentSettings::TOTAL_SCORE).Build(), games);
+  EXPECT_EQ(Row(r.standings(), "P5").rank(), 4);
+  EXPECT_EQ(Row(r.standings(), "P6").rank(), 5);
+  EXPECT_EQ(Row(r.standings(), "P6").decided_by(), "B");
+}
+
+TEST(Swiss, PointsThenOpponents) {
+  v1::StandingsReport r = ComputeStandings(
+      SixPlayerSwiss(v1::TournamentSettings::POINTS_THEN_OPPONENTS).Build(), SixPlayerGames());
+  // Points: P1 4, P6 3, then P2 and P3 on 2: P2's opponents 5 > P3's 4.
+  EXPECT_THAT(Order(r.standings()), ElementsAre("P1", "P6", "P2", "P3", "P5", "P4"));
+  EXPECT_EQ(Row(r.standings(), "P3").decided_by(), "opponents' points");
+}
+
+TEST(Team, MatchPointsBoardPointsBoardByBoard) {
+  // Four teams of two boards, one round. A v B: A1 beats B1, A2 draws B2:
+  // 3-1, A wins the match. C v D: C1 draws D1, C2 beats D2: 3-1, C wins.
+  // A and C: 2 match points, 3 board points; board 1: A1 2 > C1 1: A first.
+  // B and D: 0 match points, 1 board point; board 1: B1 0 < D1 1: D third.
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN, /*teams=*/true);
+  for (const char* t : {"A", "B", "C", "D"}) {
+    b.Team(t);
+    b.Player(absl::StrCat(t, "1"), t, 1).Player(absl::StrCat(t, "2"), t, 2);
+  }
+  b.Round(1, {{"A1", "B1", "G1"}, {"B2", "A2", "G2"}, {"C1", "D1", "G3"}, {"D2", "C2", "G4"}});
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kDraw)}, {"G3", Decided(kDraw)},
+                        {"G4", Decided(kWhite)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  EXPECT_THAT(Order(r.standings()), ElementsAre("A", "C", "D", "B"));
+  EXPECT_EQ(Row(r.standings(), "A").points(), 2);
+  EXPECT_EQ(Row(r.standings(), "A").board_points(), 3);
+  EXPECT_THAT(Row(r.standings(), "A").board_by_board(), ElementsAre(2, 1));
+  EXPECT_THAT(Row(r.standings(), "C").board_by_board(), ElementsAre(1, 2));
+  EXPECT_EQ(Row(r.standings(), "C").rank(), 2);
+  EXPECT_EQ(Row(r.standings(), "C").decided_by(), "board 1");
+  EXPECT_EQ(Row(r.standings(), "D").decided_by(), "");  // fewer match points than C
+  EXPECT_EQ(Row(r.standings(), "B").decided_by(), "board 1");
+  // Each player's own record too.
+  EXPECT_EQ(Row(r.player_standings(), "A1").points(), 2);
+  EXPECT_EQ(Row(r.player_standings(), "B2").points(), 1);
+}
+
+TEST(Team, RoundRobinOverRoundsAndEqualTeamsShare) {
+  // Three teams, three rounds, one match a round.
+  // R1 X v Y: X1 beats Y1, Y2 beats X2: 2-2, drawn match (1 each).
+  // R2 X v Z: X1 draws Z1, X2 beats Z2: 3-1, X wins.
+  // R3 Y v Z: Z1 beats Y1, Z2 beats Y2: 0-4, Z wins.
+  // Match points: X 1+2 = 3, Z 0+2 = 2, Y 1+0 = 1.
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN, true);
+  for (const char* t : {"X", "Y", "Z"}) {
+    b.Team(t);
+    b.Player(absl::StrCat(t, "1"), t, 1).Player(absl::StrCat(t, "2"), t, 2);
+  }
+  b.Round(1, {{"X1", "Y1", "G1"}, {"X2", "Y2", "G2"}});
+  b.Round(2, {{"X1", "Z1", "G3"}, {"X2", "Z2", "G4"}});
+  b.Round(3, {{"Y1", "Z1", "G5"}, {"Y2", "Z2", "G6"}});
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kWhite)}, {"G3", Decided(kDraw)},
+                        {"G4", Decided(kBlack)}, {"G5", Decided(kWhite)}, {"G6", Decided(kWhite)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  EXPECT_THAT(Order(r.standings()), ElementsAre("X", "Z", "Y"));
+  EXPECT_EQ(Row(r.standings(), "X").points(), 3);
+  EXPECT_EQ(Row(r.standings(), "X").board_points(), 5);  // 2 + 3
+  EXPECT_EQ(Row(r.standings(), "Z").board_points(), 5);  // 1 + 4
+  EXPECT_EQ(Row(r.standings(), "Y").board_points(), 2);  // 2 + 0
+  EXPECT_EQ(Row(r.standings(), "X").draws(), 1);
+  EXPECT_EQ(Row(r.standings(), "X").wins(), 1);
+
+  // A match with a board still pending gives no match points yet.
+  games.erase("G6");
+  r = ComputeStandings(b.Build(), games);
+  EXPECT_EQ(Row(r.standings(), "Z").points(), 0);  // only R2's lost match counts
+  EXPECT_EQ(Row(r.standings(), "Z").board_points(), 1 + 2);  // R2's 1, and G5 won
+}
+
+TEST(Team, SwissTotalScoreOverMatchPoints) {
+  // Four teams of one board, two rounds (R = 2):
+  // R1: A beats B, C beats D.  R2: A beats C, B beats D.
+  // Match points: A 4, B 2, C 2, D 0. Opponents' match points:
+  // A B+C = 4, B A+D = 4, C D+A = 4, D C+B = 4.
+  // Total = MP + ΣOpp/2 − 2: A 4, B 2, C 2, D 0; B and C level, then board
+  // points (2 each), board 1 (2 each): shared.
+  TournamentBuilder b(v1::TournamentSettings::SWISS, true);
+  for (const char* t : {"A", "B", "C", "D"}) b.Team(t).Player(absl::StrCat(t, "1"), t, 1);
+  b.Round(1, {{"A1", "B1", "G1"}, {"C1", "D1", "G2"}});
+  b.Round(2, {{"A1", "C1", "G3"}, {"B1", "D1", "G4"}});
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}, {"G3", Decided(kBlack)},
+                        {"G4", Decided(kBlack)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "A").total_score(), 4.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "B").total_score(), 2.0);
+  EXPECT_EQ(Row(r.standings(), "B").rank(), 2);
+  EXPECT_EQ(Row(r.standings(), "C").rank(), 2);
+  EXPECT_EQ(Row(r.standings(), "D").rank(), 4);
+}
+
+TEST(Results, GameOutcomesMapToPoints) {
+  // Lateness forfeits are by default; both-lose and no result are 0-0; a
+  // REPLAY is pending until its replay's game decides the pairing.
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  for (int i = 1; i <= 8; ++i) b.Player(absl::StrCat("P", i));
+  b.Round(1, {{"P1", "P2", "L"}, {"P3", "P4", "BL"}, {"P5", "P6", "NR"}, {"P7", "P8", "RP"}});
+  GameFactsMap games = {{"L", Decided(kWhite, v1::Result::LATENESS)},
+                        {"BL", Decided(v1::Result::BOTH_LOSE, v1::Result::LATENESS)},
+                        {"NR", Decided(v1::Result::NO_RESULT, v1::Result::ARBITER)},
+                        {"RP", Decided(v1::Result::REPLAY, v1::Result::ARBITER, 1, 0)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  ASSERT_EQ(r.pairings_size(), 4);
+  EXPECT_EQ(r.pairings(0).status(), v1::ScoredPairing::DECIDED);
+  EXPECT_TRUE(r.pairings(0).by_default());
+  EXPECT_EQ(r.pairings(0).white_points(), 2);
+  EXPECT_TRUE(r.pairings(1).by_default());
+  EXPECT_EQ(r.pairings(1).outcome(), v1::Result::BOTH_LOSE);
+  EXPECT_EQ(r.pairings(1).black_points() + r.pairings(1).white_points(), 0);
+  EXPECT_EQ(r.pairings(2).outcome(), v1::Result::NO_RESULT);
+  EXPECT_FALSE(r.pairings(2).by_default());
+  EXPECT_EQ(r.pairings(3).status(), v1::ScoredPairing::PENDING);
+  EXPECT_EQ(Row(r.standings(), "P2").points(), 2);
+  EXPECT_EQ(Row(r.standings(), "P3").losses(), 1);
+  EXPECT_EQ(Row(r.standings(), "P7").points(), 0);
+
+  // The replay is scheduled as game RP2, which White wins: P8 2 points; the
+  // warning P7 had in the replayed game still counts over the event.
+  b.Replay(1, 4, "RP2");
+  games["RP2"] = Decided(kWhite);
+  r = ComputeStandings(b.Build(), games);
+  EXPECT_EQ(r.pairings(3).status(), v1::ScoredPairing::DECIDED);
+  EXPECT_EQ(r.pairings(3).game_id(), "RP2");
+  EXPECT_EQ(Row(r.standings(), "P8").points(), 2);
+  EXPECT_EQ(Row(r.standings(), "P7").warnings(), 1);
+}
+
+TEST(Results, MissingOrUnfinishedGamesArePending) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.Player("A").Player("B").Player("C").Player("D");
+  b.Round(1, {{"A", "B", "G1"}, {"C", "D", "G2"}});
+  GameFactsMap games = {{"G2", GameFacts{}}};  // G2 in progress, G1 not created
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  EXPECT_EQ(r.pairings(0).status(), v1::ScoredPairing::PENDING);
+  EXPECT_EQ(r.pairings(1).status(), v1::ScoredPairing::PENDING);
+  for (const v1::Standing& s : r.standings()) EXPECT_EQ(s.points(), 0);
+}
+
+}  // namespace
+}  // namespace arbiter::tournament

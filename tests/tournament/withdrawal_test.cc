@@ -1,0 +1,201 @@
+// Art. 28 withdrawals, each case computed by hand.
+#include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/scoring.h"
+#include "adjudicator/tournament/standings.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/tournament/builders.h"
+
+namespace arbiter::tournament {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::Decided;
+using testing::kBlack;
+using testing::kDraw;
+using testing::kWhite;
+using testing::Order;
+using testing::Row;
+using testing::TournamentBuilder;
+
+// Four players, three rounds (half of them is 1.5):
+// R1: P1-P2 (G1), P3-P4 (G2).  R2: P1-P3 (G3), P2-P4 (G4).  R3: P1-P4 (G5), P2-P3 (G6).
+TournamentBuilder FourPlayerRoundRobin(int paired_rounds) {
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
+  b.Player("P1").Player("P2").Player("P3").Player("P4");
+  b.Round(1, {{"P1", "P2", "G1"}, {"P3", "P4", "G2"}});
+  if (paired_rounds >= 2) b.Round(2, {{"P1", "P3", "G3"}, {"P2", "P4", "G4"}});
+  if (paired_rounds >= 3) b.Round(3, {{"P1", "P4", "G5"}, {"P2", "P3", "G6"}});
+  return b;
+}
+
+const v1::ScoredPairing* Find(const v1::StandingsReport& r, const std::string& game) {
+  for (const v1::ScoredPairing& p : r.pairings()) {
+    if (p.game_id() == game) return &p;
+  }
+  return nullptr;
+}
+
+TEST(RoundRobinWithdrawal, FewerThanHalfPlayedVoidsEverything) {
+  // P4 played one game (G2, beat P3) and withdrew after round 1: 1 < 3/2,
+  // so G2 is void for both; G4 and G5 (never played) are void too.
+  // P1 beat P2 (G1) and P3 (G3); P2 drew P3 (G6).
+  // Points: P1 4; P2 1; P3 1 (G2's loss is void anyway); P4 unranked.
+  // P2 and P3: A = half of each other's 1 = 0.5; no warnings: shared 2nd.
+  TournamentBuilder b = FourPlayerRoundRobin(3);
+  b.Withdraw("P4", 1);
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kWhite)}, {"G3", Decided(kBlack)},
+                        {"G6", Decided(kDraw)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  EXPECT_EQ(Find(r, "G2")->status(), v1::ScoredPairing::VOID);
+  EXPECT_THAT(Find(r, "G2")->note(), HasSubstr("art. 28.2"));
+  EXPECT_EQ(Find(r, "G4")->status(), v1::ScoredPairing::VOID);
+  EXPECT_EQ(Find(r, "G5")->status(), v1::ScoredPairing::VOID);
+  EXPECT_THAT(Order(r.standings()), ElementsAre("P1", "P2", "P3", "P4"));
+  EXPECT_EQ(Row(r.standings(), "P1").points(), 4);
+  EXPECT_EQ(Row(r.standings(), "P3").points(), 1);
+  EXPECT_EQ(Row(r.standings(), "P2").rank(), 2);
+  EXPECT_EQ(Row(r.standings(), "P3").rank(), 2);
+  EXPECT_EQ(Row(r.standings(), "P4").rank(), 0);  // unranked: every result void
+  EXPECT_TRUE(Row(r.standings(), "P4").withdrawn());
+  EXPECT_EQ(Row(r.standings(), "P4").points(), 0);
+}
+
+TEST(RoundRobinWithdrawal, HalfPlayedStandsAndTheRestIsForfeited) {
+  // P4 played G2 (beat P3) and G4 (lost to P2) and withdrew after round 2:
+  // 2 >= 3/2, so both stand; G5 (P1-P4, round 3, no result) is lost by P4
+  // by default: P1, Black, wins.
+  // Points: P1 2+2+2 = 6; P2 0+2+1 = 3; P3 0+0+1 = 1; P4 2+0+0 = 2.
+  TournamentBuilder b = FourPlayerRoundRobin(3);
+  b.Withdraw("P4", 2);
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kWhite)}, {"G3", Decided(kBlack)},
+                        {"G4", Decided(kBlack)}, {"G6", Decided(kDraw)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  const v1::ScoredPairing* g5 = Find(r, "G5");
+  EXPECT_EQ(g5->status(), v1::ScoredPairing::FORFEIT);
+  EXPECT_EQ(g5->outcome(), v1::Result::BLACK_WINS);
+  EXPECT_TRUE(g5->by_default());
+  EXPECT_EQ(g5->clause(), "cn-2002/28");
+  EXPECT_EQ(Find(r, "G2")->status(), v1::ScoredPairing::DECIDED);
+  EXPECT_THAT(Order(r.standings()), ElementsAre("P1", "P2", "P4", "P3"));
+  EXPECT_EQ(Row(r.standings(), "P1").points(), 6);
+  EXPECT_EQ(Row(r.standings(), "P2").points(), 3);
+  EXPECT_EQ(Row(r.standings(), "P4").points(), 2);
+  EXPECT_EQ(Row(r.standings(), "P3").points(), 1);
+  EXPECT_EQ(Row(r.standings(), "P4").rank(), 3);
+}
+
+TEST(RoundRobinWithdrawal, GamesNeverPairedAreForfeitedToo) {
+  // Only rounds 1-2 are paired when P4 withdraws after round 2 (2 of 3
+  // played, so the rest is forfeited): the P1-P4 game that was never paired
+  // appears with round 0, P1 winning by default.
+  TournamentBuilder b = FourPlayerRoundRobin(2);
+  b.Withdraw("P4", 2);
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kWhite)}, {"G3", Decided(kBlack)},
+                        {"G4", Decided(kBlack)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  ASSERT_EQ(r.pairings_size(), 5);
+  const v1::ScoredPairing& owed = r.pairings(4);
+  EXPECT_EQ(owed.round(), 0);
+  EXPECT_EQ(owed.black(), "P4");
+  EXPECT_EQ(owed.white(), "P1");
+  EXPECT_EQ(owed.outcome(), v1::Result::WHITE_WINS);
+  EXPECT_EQ(owed.status(), v1::ScoredPairing::FORFEIT);
+  EXPECT_EQ(Row(r.standings(), "P1").points(), 6);  // G1, G3 and the forfeit
+}
+
+TEST(RoundRobinWithdrawal, ForfeitBetweenTwoWithdrawnPlayersIsLostByBoth) {
+  // P3 and P4 both withdraw after round 2, each having played 2 of 3.
+  // Round 3: P1-P4 (P1 wins by default), P2-P3 (P2 wins by default).
+  TournamentBuilder b = FourPlayerRoundRobin(3);
+  b.Withdraw("P3", 2).Withdraw("P4", 2);
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kWhite)}, {"G3", Decided(kBlack)},
+                        {"G4", Decided(kBlack)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  EXPECT_EQ(Find(r, "G5")->outcome(), v1::Result::BLACK_WINS);
+  EXPECT_EQ(Find(r, "G6")->outcome(), v1::Result::BLACK_WINS);
+  EXPECT_EQ(r.pairings_size(), 6);  // nothing owed between P3 and P4: they met in G2
+}
+
+TEST(SwissWithdrawal, ResultsStandAndNoMorePairings) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.Player("A").Player("B").Player("C").Player("D");
+  b.Round(1, {{"A", "B", "G1"}, {"C", "D", "G2"}});
+  b.Withdraw("D", 1);
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kWhite)}};
+  // 28.3: D's win stands.
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  EXPECT_EQ(Row(r.standings(), "D").points(), 2);
+  EXPECT_TRUE(Row(r.standings(), "D").withdrawn());
+  EXPECT_NE(Row(r.standings(), "D").rank(), 0);
+  // and D cannot be paired again.
+  b.Round(2, {{"A", "D", "G3"}, {"B", "C", "G4"}});
+  absl::StatusOr<v1::Tournament> t = Fold(b.events());
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(t.status().message(), HasSubstr("art. 28.3"));
+}
+
+TEST(TeamWithdrawal, UnplayedBoardsAreLostByDefault) {
+  // Teams X and Y, two boards, two rounds. X2 withdraws after round 1:
+  // round 2's X2-Y2 (no result) goes to Y2 by default; round 1 stands.
+  // R1: X1 beats Y1, X2 beats Y2: X 4-0.  R2: X1 beats Y1, Y2 wins by default: 2-2.
+  // Match points: X 2+1 = 3, Y 0+1 = 1. Board points: X 4+2 = 6, Y 0+2 = 2.
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN, true);
+  b.Team("X").Player("X1", "X", 1).Player("X2", "X", 2);
+  b.Team("Y").Player("Y1", "Y", 1).Player("Y2", "Y", 2);
+  b.Round(1, {{"X1", "Y1", "G1"}, {"X2", "Y2", "G2"}});
+  b.Round(2, {{"Y1", "X1", "G3"}, {"Y2", "X2", "G4"}});
+  b.Withdraw("X2", 1);
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}, {"G3", Decided(kWhite)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  const v1::ScoredPairing* g4 = Find(r, "G4");
+  EXPECT_EQ(g4->status(), v1::ScoredPairing::FORFEIT);
+  EXPECT_EQ(g4->outcome(), v1::Result::BLACK_WINS);  // Y2 had Black
+  EXPECT_THAT(g4->note(), HasSubstr("art. 28.4"));
+  EXPECT_EQ(Row(r.standings(), "X").points(), 3);
+  EXPECT_EQ(Row(r.standings(), "Y").points(), 1);
+  EXPECT_EQ(Row(r.standings(), "X").board_points(), 6);
+  EXPECT_EQ(Row(r.standings(), "Y").board_points(), 2);
+}
+
+TEST(Fold, BadEventsAreRefusedAndChangeNothing) {
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
+  b.Player("A").Player("B");
+  v1::Tournament t = b.Build();
+  const v1::Tournament before = t;
+  v1::TournamentEvent e;
+  v1::TournamentRound* r = e.mutable_round_paired()->mutable_round();
+  r->set_round(1);
+  v1::Pairing* p = r->add_pairings();
+  p->set_board(1);
+  p->set_black("A");
+  p->set_white("Z");
+  absl::Status s = Apply(e, &t);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("no player 'Z'"));
+  EXPECT_EQ(t.SerializeAsString(), before.SerializeAsString());
+
+  p->set_white("A");
+  EXPECT_THAT(Apply(e, &t).message(), HasSubstr("cannot meet themselves"));
+  p->set_white("B");
+  ASSERT_TRUE(Apply(e, &t).ok());
+  EXPECT_EQ(Apply(e, &t).code(), absl::StatusCode::kFailedPrecondition);  // round 1 again
+
+  v1::TournamentEvent w;
+  w.mutable_player_withdrawn()->set_player("Q");
+  EXPECT_THAT(Apply(w, &t).message(), HasSubstr("no player 'Q'"));
+  v1::TournamentEvent lots;
+  lots.mutable_tie_break_decided()->set_method(v1::TieBreakDecided::LOTS);
+  lots.mutable_tie_break_decided()->add_order("A");
+  EXPECT_THAT(Apply(lots, &t).message(), HasSubstr("at least two"));
+  v1::TournamentEvent first;
+  first.mutable_player_added()->mutable_player()->set_id("X");
+  v1::Tournament empty;
+  EXPECT_THAT(Apply(first, &empty).message(), HasSubstr("first event must be `created`"));
+}
+
+}  // namespace
+}  // namespace arbiter::tournament
