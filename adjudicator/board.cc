@@ -1,6 +1,7 @@
 #include "adjudicator/board.h"
 
-#include <cassert>
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "adjudicator/zobrist.h"
@@ -24,7 +25,12 @@ const char* LegalityName(Legality legality) {
 }
 
 Board::Board(int size) : size_(size), stride_(Stride(size)) {
-  assert(IsSupportedBoardSize(size));
+  // The arrays are sized for 19x19: a larger board would write past them, so
+  // a caller's bad size stops here rather than corrupting memory.
+  if (!IsSupportedBoardSize(size)) {
+    std::fprintf(stderr, "arbiter::Board: unsupported board size %d\n", size);
+    std::abort();
+  }
   offsets_ = {1, -1, stride_, -stride_};
   cell_.fill(kEdge);
   for (int row = 1; row <= size_; ++row) {

@@ -43,8 +43,8 @@ inline v1::Color Opponent(v1::Color c) { return c == v1::WHITE ? v1::BLACK : v1:
 
 class Board {
  public:
-  // `size` is 9, 13 or 19 (IsSupportedBoardSize); the empty board with Black
-  // to move is recorded as the first situation.
+  // `size` must be 9, 13 or 19 (IsSupportedBoardSize; the process aborts
+  // otherwise). The empty board with Black to move is the first situation.
   explicit Board(int size);
 
   int size() const { return size_; }

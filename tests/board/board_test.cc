@@ -224,6 +224,11 @@ TEST(BoardTest, EverySizeHasItsEdges) {
   }
 }
 
+TEST(BoardDeathTest, UnsupportedSizeAborts) {
+  EXPECT_DEATH(Board(7), "unsupported board size 7");
+  EXPECT_DEATH(Board(25), "unsupported board size 25");
+}
+
 // Random games against the naive board: same legality verdicts, same stones,
 // same prisoners, move after move.
 TEST(BoardTest, RandomGamesAgreeWithANaiveBoard) {
