@@ -268,6 +268,12 @@ void Writer::RunBatch(std::vector<Job*>& jobs, absl::Time linger_until) {
       job->status = entries.status();
       // A judge that saw part of a refused append is discarded.
       judges_.erase(job->game_id);
+      // Some storage errors make SQLite roll back the whole transaction:
+      // then the batch is lost, not just this append.
+      if (sqlite3_get_autocommit(db_.get()) != 0) {
+        broken = entries.status();
+        break;
+      }
       broken = stmts_->rollback_to.Run();
       if (broken.ok()) broken = stmts_->release.Run();
       if (!broken.ok()) break;
