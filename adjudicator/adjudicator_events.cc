@@ -236,6 +236,9 @@ absl::Status Adjudicator::OnClockPress(const v1::ClockPress& p) {
   SettleTime(true);
   if (result_.has_value() || !clocks_running_) return absl::OkStatus();
   lateness_.Seen(c);
+  // The opponent pressing: the mover is taken to have pressed at the move,
+  // so this press is the opponent's own, in a turn with no stone placed yet.
+  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
   if (c != clock_owner_) return absl::OkStatus();  // the button of a stopped clock
   if (!awaiting_press_) {
     // No stone placed since the turn began (17.4): the clock stays with `c`
