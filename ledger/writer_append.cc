@@ -1,0 +1,237 @@
+// One append inside the writer's transaction: validation, idempotency,
+// optimistic concurrency, judging, and the rows it writes.
+#include "ledger/writer.h"
+
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "ledger/canonical.h"
+#include "ledger/hash.h"
+#include "ledger/writer_internal.h"
+
+namespace arbiter::ledger {
+namespace {
+
+absl::Status ValidateBatch(const std::string& game_id, const std::vector<v1::Event>& events) {
+  if (game_id.empty()) return absl::InvalidArgumentError("an append needs a game id");
+  if (events.empty()) return absl::InvalidArgumentError("an append needs at least one event");
+  std::set<std::string> keys;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const v1::Event& e = events[i];
+    if (e.kind_case() == v1::Event::KIND_NOT_SET) {
+      return absl::InvalidArgumentError(absl::StrCat("event ", i + 1, " of the append has no kind"));
+    }
+    if (!e.idempotency_key().empty() && !keys.insert(e.idempotency_key()).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("idempotency key '", e.idempotency_key(), "' is used twice in one append"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+
+}  // namespace
+
+absl::StatusOr<uint64_t> Writer::CurrentRevision(const std::string& game_id, const Batch& batch) {
+  if (auto it = batch.revisions.find(game_id); it != batch.revisions.end()) return it->second;
+  if (auto it = revisions_.find(game_id); it != revisions_.end()) return it->second;
+  Stmt& q = stmts_->max_revision;
+  ResetOnExit reset(q);
+  q.Bind(1, game_id);
+  absl::StatusOr<bool> row = q.Step();
+  if (!row.ok()) return row.status();
+  uint64_t rev = q.Int(0);
+  // Cache only what is committed: the batch has not touched this game.
+  revisions_[game_id] = rev;
+  return rev;
+}
+
+absl::StatusOr<GameJudge*> Writer::JudgeFor(const std::string& game_id, uint64_t revision,
+                                            const v1::Event& first) {
+  if (auto it = judges_.find(game_id); it != judges_.end()) return it->second.get();
+  if (judges_.size() >= 4096) judges_.clear();  // bounded: evicted games replay
+  if (revision == 0) {
+    absl::StatusOr<std::unique_ptr<GameJudge>> j = config_.judge->Open(game_id, first.game_created());
+    if (!j.ok()) return j.status();
+    return (judges_[game_id] = *std::move(j)).get();
+  }
+  // Rebuild the fold from the stored stream (this connection sees the
+  // batch's own uncommitted events too).
+  Stmt& q = stmts_->game_events;
+  ResetOnExit reset(q);
+  q.Bind(1, game_id);
+  std::unique_ptr<GameJudge> judge;
+  for (uint64_t rev = 1;; ++rev) {
+    absl::StatusOr<bool> row = q.Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    absl::StatusOr<v1::Event> e = ParseCanonicalEvent(q.Text(0));
+    if (!e.ok()) return e.status();
+    if (judge == nullptr) {
+      absl::StatusOr<std::unique_ptr<GameJudge>> j = config_.judge->Open(game_id, e->game_created());
+      if (!j.ok()) return j.status();
+      judge = *std::move(j);
+    }
+    absl::StatusOr<Verdict> v = judge->Apply(*e);
+    if (!v.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "game '", game_id, "' no longer replays: its event ", rev, " is refused: ",
+          v.status().message()));
+    }
+  }
+  if (judge == nullptr) return absl::InternalError(absl::StrCat("game '", game_id, "' has no events"));
+  // The game continues only under the rules it was created under.
+  Stmt& p = stmts_->game_pin;
+  ResetOnExit reset_pin(p);
+  p.Bind(1, game_id);
+  absl::StatusOr<bool> pinned = p.Step();
+  if (!pinned.ok()) return pinned.status();
+  if (!*pinned || p.Text(0) != judge->RulesPin()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "game '", game_id, "' was created under '", *pinned ? p.Text(0) : "(no pin)",
+        "' but the rules now load as '", judge->RulesPin(), "'"));
+  }
+  return (judges_[game_id] = std::move(judge)).get();
+}
+
+absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ReadRecorded(
+    const std::vector<uint64_t>& positions) {
+  std::vector<v1::LedgerEntry> out;
+  for (uint64_t pos : positions) {
+    v1::LedgerEntry& e = out.emplace_back();
+    Stmt& q = stmts_->event_at;
+    ResetOnExit reset(q);
+    q.Bind(1, static_cast<int64_t>(pos));
+    absl::StatusOr<bool> row = q.Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return absl::InternalError(absl::StrCat("position ", pos, " vanished"));
+    e.set_position(pos);
+    e.set_game_id(q.Text(0));
+    e.set_revision(q.Int(1));
+    e.set_event(q.Text(2));
+    Stmt& r = stmts_->rulings_at;
+    ResetOnExit reset_r(r);
+    r.Bind(1, static_cast<int64_t>(pos));
+    for (;;) {
+      absl::StatusOr<bool> more = r.Step();
+      if (!more.ok()) return more.status();
+      if (!*more) break;
+      if (!e.add_rulings()->ParseFromString(r.Text(0))) {
+        return absl::DataLossError(absl::StrCat("a ruling at position ", pos, " does not parse"));
+      }
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Batch& batch) {
+  if (absl::Status s = ValidateBatch(job.game_id, job.events); !s.ok()) return s;
+  std::vector<std::string> canonical;
+  for (const v1::Event& e : job.events) canonical.push_back(CanonicalEvent(e));
+
+  // Idempotency: a key, once recorded, forever names that event.
+  std::vector<uint64_t> recorded;
+  size_t keyed = 0;
+  for (size_t i = 0; i < job.events.size(); ++i) {
+    const std::string& key = job.events[i].idempotency_key();
+    if (key.empty()) continue;
+    ++keyed;
+    Stmt& q = stmts_->find_key;
+    ResetOnExit reset(q);
+    q.Bind(1, key);
+    absl::StatusOr<bool> row = q.Step();
+    if (!row.ok()) return row.status();
+    if (!*row) continue;
+    if (q.Text(1) != job.game_id || q.Text(2) != canonical[i]) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("idempotency key '", key, "' already names the event at position ",
+                       q.Int(0), ", with other content"));
+    }
+    recorded.push_back(q.Int(0));
+  }
+  if (!recorded.empty()) {
+    if (recorded.size() == job.events.size()) return ReadRecorded(recorded);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the append mixes ", recorded.size(), " already recorded event(s) with ",
+        job.events.size() - recorded.size(), " new one(s); ", keyed, " carry keys"));
+  }
+
+  absl::StatusOr<uint64_t> current = CurrentRevision(job.game_id, batch);
+  if (!current.ok()) return current.status();
+  if (absl::Status s = job.expected.Check(job.game_id, *current); !s.ok()) return s;
+
+  // The stream's shape: gameCreated first, for this game, and only first.
+  for (size_t i = 0; i < job.events.size(); ++i) {
+    uint64_t rev = *current + 1 + i;
+    const v1::Event& e = job.events[i];
+    if (rev == 1 && !e.has_game_created()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("game '", job.game_id, "' has no stream: its first event must be gameCreated"));
+    }
+    if (rev != 1 && e.has_game_created()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("game '", job.game_id, "' already exists: gameCreated at revision ", rev));
+    }
+    if (e.has_game_created() && e.game_created().game_id() != job.game_id) {
+      return absl::InvalidArgumentError(absl::StrCat("gameCreated names game '",
+                                                     e.game_created().game_id(),
+                                                     "' in the stream of '", job.game_id, "'"));
+    }
+  }
+
+  absl::StatusOr<GameJudge*> judge = JudgeFor(job.game_id, *current, job.events[0]);
+  if (!judge.ok()) return judge.status();
+
+  // `batch` changes only once the whole append has succeeded.
+  std::vector<v1::LedgerEntry> out;
+  std::vector<Hash> leaves;
+  bool game_over = false;
+  for (size_t i = 0; i < job.events.size(); ++i) {
+    absl::StatusOr<Verdict> verdict = (*judge)->Apply(job.events[i]);
+    if (!verdict.ok()) return verdict.status();
+    uint64_t position = batch.head + 1 + i;
+    uint64_t revision = *current + 1 + i;
+    if (revision == 1) {
+      stmts_->insert_game.Bind(1, job.game_id)
+          .Bind(2, static_cast<int64_t>(position))
+          .Bind(3, (*judge)->RulesPin());
+      if (absl::Status s = stmts_->insert_game.Run(); !s.ok()) return s;
+    }
+    Hash leaf = LeafHash(canonical[i]);
+    Stmt& ins = stmts_->insert_event;
+    ins.Bind(1, static_cast<int64_t>(position))
+        .Bind(2, job.game_id)
+        .Bind(3, static_cast<int64_t>(revision))
+        .BindBlob(5, canonical[i])
+        .BindBlob(6, AsBytes(leaf));
+    const std::string& key = job.events[i].idempotency_key();
+    if (key.empty()) {
+      ins.BindNull(4);
+    } else {
+      ins.Bind(4, key);
+    }
+    if (absl::Status s = ins.Run(); !s.ok()) return s;
+    v1::LedgerEntry& entry = out.emplace_back();
+    for (size_t k = 0; k < verdict->rulings.size(); ++k) {
+      stmts_->insert_ruling.Bind(1, static_cast<int64_t>(position))
+          .Bind(2, static_cast<int64_t>(k))
+          .BindBlob(3, DeterministicBytes(verdict->rulings[k]));
+      if (absl::Status s = stmts_->insert_ruling.Run(); !s.ok()) return s;
+      *entry.add_rulings() = std::move(verdict->rulings[k]);
+    }
+    entry.set_position(position);
+    entry.set_game_id(job.game_id);
+    entry.set_revision(revision);
+    entry.set_event(std::move(canonical[i]));
+    leaves.push_back(leaf);
+    game_over = game_over || verdict->game_over;
+  }
+  batch.head += job.events.size();
+  for (const Hash& leaf : leaves) batch.range.Append(leaf);
+  if (game_over) batch.ended_games.push_back(job.game_id);
+  batch.revisions[job.game_id] = *current + job.events.size();
+  return out;
+}
+
+}  // namespace arbiter::ledger
