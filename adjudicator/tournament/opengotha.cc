@@ -112,7 +112,7 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_vi
     if (std::string komi = Attr(*g, "komi"); !komi.empty() && s.komi() == 0) {
       double k = 0;
       if (!absl::SimpleAtod(komi, &k)) return At(*g, absl::StrCat("komi=\"", komi, "\" is not a number"));
-      s.set_komi(k);
+      s.set_komi(k / 2);  // OpenGotha counts komi in points, we in stones
     }
   }
   const XmlElement* teams_el = root.Child("Teams");
@@ -316,7 +316,7 @@ std::string ExportOpenGotha(const v1::Tournament& t, const v1::StandingsReport& 
   }
   const v1::TournamentSettings& s = t.settings();
   absl::StrAppend(&out, "<TournamentParameterSet>\n<GeneralParameterSet beginDate=\"", XmlEscape(s.begin_date()),
-                  "\" endDate=\"", XmlEscape(s.end_date()), "\" komi=\"", absl::StrFormat("%g", s.komi()),
+                  "\" endDate=\"", XmlEscape(s.end_date()), "\" komi=\"", absl::StrFormat("%g", s.komi() * 2),
                   "\" location=\"", XmlEscape(s.location()), "\" name=\"", XmlEscape(t.title()),
                   "\" numberOfRounds=\"", s.rounds() > 0 ? s.rounds() : report.rounds(), "\" shortName=\"",
                   XmlEscape(t.tournament_id()), "\"/>\n</TournamentParameterSet>\n</Tournament>\n");

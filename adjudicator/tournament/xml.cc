@@ -73,8 +73,9 @@ class Parser {
   void SkipSpace() {
     while (!AtEnd() && IsSpace(s_[pos_])) Advance(1);
   }
-  absl::Status Error(absl::string_view why) const {
-    return absl::InvalidArgumentError(absl::StrCat("line ", line_, ", column ", col_, ": ", why));
+  absl::Status Error(absl::string_view why) const { return ErrorAt(line_, col_, why); }
+  static absl::Status ErrorAt(int line, int col, absl::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat("line ", line, ", column ", col, ": ", why));
   }
 
   // Whitespace and comments between top-level constructs.
@@ -167,9 +168,12 @@ class Parser {
         break;
       }
       if (pos_ == before) return Error("expected whitespace before an attribute");
+      const int key_line = line_, key_col = col_;
       absl::StatusOr<std::string> key = Name();
       if (!key.ok()) return key.status();
-      if (e->Attribute(*key) != nullptr) return Error(absl::StrCat("duplicate attribute ", *key));
+      if (e->Attribute(*key) != nullptr) {
+        return ErrorAt(key_line, key_col, absl::StrCat("duplicate attribute ", *key));
+      }
       SkipSpace();
       if (AtEnd() || s_[pos_] != '=') return Error(absl::StrCat("expected '=' after ", *key));
       Advance(1);
@@ -187,11 +191,13 @@ class Parser {
     for (;;) {
       if (AtEnd()) return Error(absl::StrCat("element <", e->name, "> (line ", e->line, ") is not closed"));
       if (Starts("</")) {
+        const int end_line = line_, end_col = col_;
         Advance(2);
         absl::StatusOr<std::string> end = Name();
         if (!end.ok()) return end.status();
         if (*end != e->name) {
-          return Error(absl::StrCat("</", *end, "> closes <", e->name, "> opened on line ", e->line));
+          return ErrorAt(end_line, end_col,
+                         absl::StrCat("</", *end, "> closes <", e->name, "> opened on line ", e->line));
         }
         SkipSpace();
         if (AtEnd() || s_[pos_] != '>') return Error("expected '>'");

@@ -1,0 +1,200 @@
+// TournamentService over its SQLite store, with the games' facts supplied by
+// hand: recording, validation, status codes, persistence and standings.
+#include "adjudicator/tournament/service/tournament_service.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "adjudicator/tournament/service/tournament_store.h"
+#include "gmock/gmock.h"
+#include "grpcpp/server_context.h"
+#include "gtest/gtest.h"
+#include "tests/tournament/builders.h"
+
+namespace arbiter::tournament {
+namespace {
+
+using ::testing::HasSubstr;
+
+class Service : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("tournament_service_test_" + std::to_string(getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    Open();
+  }
+  void TearDown() override {
+    service_.reset();
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  void Open() {
+    service_.reset();
+    store_.reset();
+    absl::StatusOr<std::unique_ptr<TournamentStore>> s = TournamentStore::Open(dir_.string());
+    ASSERT_TRUE(s.ok()) << s.status();
+    store_ = *std::move(s);
+    service_ = std::make_unique<TournamentServiceImpl>(
+        store_.get(),
+        [this](const std::string& id) -> absl::StatusOr<GameFacts> {
+          auto it = games_.find(id);
+          if (it == games_.end()) return absl::NotFoundError("no game " + id);
+          return it->second;
+        },
+        [] { return absl::FromUnixSeconds(1800000000); });
+  }
+  grpc::Status Create() {
+    v1::CreateTournamentRequest req;
+    req.mutable_tournament()->set_tournament_id("cup");
+    req.mutable_tournament()->set_title("Cup");
+    req.mutable_tournament()->mutable_settings()->set_system(v1::TournamentSettings::ROUND_ROBIN);
+    for (const char* id : {"A", "B", "C", "D"}) {
+      v1::TournamentPlayer* p = req.add_players();
+      p->set_id(id);
+      p->set_name(id);
+    }
+    v1::Tournament t;
+    return service_->CreateTournament(&ctx_, &req, &t);
+  }
+  grpc::Status Pair(int round, std::vector<testing::Board> boards) {
+    v1::PairRoundRequest req;
+    req.set_tournament("tournaments/cup");
+    req.mutable_round()->set_round(round);
+    int n = 0;
+    for (const testing::Board& b : boards) {
+      v1::Pairing* p = req.mutable_round()->add_pairings();
+      p->set_board(++n);
+      p->set_black(b.black);
+      p->set_white(b.white);
+      p->set_game_id(b.game);
+    }
+    v1::Tournament t;
+    return service_->PairRound(&ctx_, &req, &t);
+  }
+  v1::StandingsReport Standings() {
+    v1::GetStandingsRequest req;
+    req.set_tournament("tournaments/cup");
+    v1::StandingsReport r;
+    grpc::Status s = service_->GetStandings(&ctx_, &req, &r);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return r;
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<TournamentStore> store_;
+  std::unique_ptr<TournamentServiceImpl> service_;
+  GameFactsMap games_;
+  grpc::ServerContext ctx_;
+};
+
+TEST_F(Service, CreatePairStandingsAndPersistence) {
+  ASSERT_TRUE(Create().ok());
+  EXPECT_EQ(Create().error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  ASSERT_TRUE(Pair(1, {{"A", "B", "G1"}, {"C", "D", "G2"}}).ok());
+  games_["G1"] = testing::Decided(v1::Result::WHITE_WINS);
+  // G2 not yet in the ledger: pending. B 2 points, the rest 0.
+  v1::StandingsReport r = Standings();
+  EXPECT_EQ(testing::Row(r.standings(), "B").points(), 2);
+  EXPECT_EQ(r.pairings(1).status(), v1::ScoredPairing::PENDING);
+
+  // Reopened from disk: the same tournament, stamped with the service's clock.
+  Open();
+  v1::GetTournamentRequest get;
+  get.set_name("tournaments/cup");
+  v1::Tournament t;
+  ASSERT_TRUE(service_->GetTournament(&ctx_, &get, &t).ok());
+  EXPECT_EQ(t.revision(), 6u);  // created, 4 players, round 1
+  EXPECT_EQ(t.rounds(0).pairings(1).game_id(), "G2");
+  absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load("cup");
+  ASSERT_TRUE(events.ok());
+  EXPECT_EQ((*events)[0].at().seconds(), 1800000000);
+}
+
+TEST_F(Service, BadRequestsAreRefusedAndNothingIsRecorded) {
+  ASSERT_TRUE(Create().ok());
+  grpc::Status s = Pair(1, {{"A", "Z", "G1"}});
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("no player 'Z'"));
+  ASSERT_TRUE(Pair(1, {{"A", "B", "G1"}}).ok());
+  EXPECT_EQ(Pair(1, {{"C", "D", "G2"}}).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(Pair(2, {{"C", "D", "G1"}}).error_message(), HasSubstr("already decides another pairing"));
+  absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load("cup");
+  ASSERT_TRUE(events.ok());
+  EXPECT_EQ(events->size(), 6u);
+
+  v1::GetStandingsRequest unknown;
+  unknown.set_tournament("tournaments/nope");
+  v1::StandingsReport r;
+  EXPECT_EQ(service_->GetStandings(&ctx_, &unknown, &r).error_code(), grpc::StatusCode::NOT_FOUND);
+  unknown.set_tournament("tournaments/a b");
+  EXPECT_EQ(service_->GetStandings(&ctx_, &unknown, &r).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(Service, ReplayOnlyAfterAReplayResult) {
+  ASSERT_TRUE(Create().ok());
+  ASSERT_TRUE(Pair(1, {{"A", "B", "G1"}}).ok());
+  games_["G1"] = testing::Decided(v1::Result::DRAW);
+  v1::ScheduleReplayRequest req;
+  req.set_tournament("tournaments/cup");
+  req.mutable_replay()->set_round(1);
+  req.mutable_replay()->set_board(1);
+  req.mutable_replay()->set_game_id("G1b");
+  v1::Tournament t;
+  EXPECT_EQ(service_->ScheduleReplay(&ctx_, &req, &t).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  games_["G1"] = testing::Decided(v1::Result::REPLAY, v1::Result::ARBITER);
+  ASSERT_TRUE(service_->ScheduleReplay(&ctx_, &req, &t).ok());
+  EXPECT_EQ(t.rounds(0).pairings(0).game_id(), "G1b");
+  games_["G1b"] = testing::Decided(v1::Result::BLACK_WINS);
+  EXPECT_EQ(testing::Row(Standings().standings(), "A").points(), 2);
+}
+
+TEST_F(Service, ExportCarriesTheSidecar) {
+  ASSERT_TRUE(Create().ok());
+  ASSERT_TRUE(Pair(1, {{"A", "B", "G1"}, {"C", "D", "G2"}}).ok());
+  games_["G1"] = testing::Decided(v1::Result::BLACK_WINS, v1::Result::LATENESS);
+  games_["G1"].result->set_ruling(1);
+  v1::ExportTournamentRequest req;
+  req.set_tournament("tournaments/cup");
+  req.set_format(v1::ExportTournamentRequest::OPENGOTHA_XML);
+  v1::ExportTournamentResponse resp;
+  ASSERT_TRUE(service_->ExportTournament(&ctx_, &req, &resp).ok());
+  EXPECT_THAT(resp.content(), HasSubstr("RESULT_BLACKWINS_BYDEF"));
+  EXPECT_EQ(resp.filename(), "cup.xml");
+  EXPECT_EQ(resp.sidecar().entries().at("games/G1/rulings/1").reason(), v1::Result::LATENESS);
+  EXPECT_THAT(resp.sidecar_json(), HasSubstr("games/G1/rulings/1"));
+  req.set_format(v1::ExportTournamentRequest::FORMAT_UNSPECIFIED);
+  EXPECT_EQ(service_->ExportTournament(&ctx_, &req, &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(Service, StoreRefusesAStaleRevision) {
+  ASSERT_TRUE(Create().ok());
+  v1::TournamentEvent e;
+  e.mutable_player_withdrawn()->set_player("A");
+  absl::Status s = store_->Append("cup", 3, {e});
+  EXPECT_EQ(s.code(), absl::StatusCode::kAborted);
+  EXPECT_THAT(s.message(), HasSubstr("at revision 5"));
+}
+
+TEST_F(Service, ImportOpenGothaFile) {
+  v1::ImportTournamentRequest req;
+  req.set_tournament_id("og");
+  req.set_opengotha_xml(
+      "<Tournament><Players><Player name=\"A\" firstName=\"x\"/><Player name=\"B\" firstName=\"y\"/></Players>"
+      "<Games><Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AX\" whitePlayer=\"BY\" "
+      "result=\"RESULT_BLACKWINS\"/></Games></Tournament>");
+  v1::Tournament t;
+  ASSERT_TRUE(service_->ImportTournament(&ctx_, &req, &t).ok());
+  EXPECT_EQ(t.rounds(0).pairings(0).entered_outcome(), v1::Result::BLACK_WINS);
+  EXPECT_EQ(service_->ImportTournament(&ctx_, &req, &t).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  req.set_tournament_id("og2");
+  req.set_opengotha_xml("<Tournament>");
+  grpc::Status s = service_->ImportTournament(&ctx_, &req, &t);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("line 1"));
+}
+
+}  // namespace
+}  // namespace arbiter::tournament
