@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <latch>
@@ -65,7 +66,7 @@ v1::Event Payload(const std::string& game, uint64_t n) {
 }
 
 // Appends per benchmark iteration, whatever the concurrency.
-int PerWriter(int writers) { return std::max(16, 1024 / writers); }
+int PerWriter(int writers) { return std::max(16, 256 / writers); }
 
 struct Figures {
   double rate = 0, p50_us = 0, p99_us = 0;
@@ -98,14 +99,22 @@ void BM_LedgerGroupCommit(benchmark::State& state) {
   auto ledger = Ledger::Open(o);
   if (!ledger.ok()) return state.SkipWithError(std::string(ledger.status().message()).c_str());
   std::vector<uint64_t> revisions(writers, 1);
-  for (int w = 0; w < writers; ++w) {
-    std::string game = absl::StrCat("w", w);
-    v1::Event created;
-    created.mutable_game_created()->set_game_id(game);
-    if (!(*ledger)->Append(game, ExpectedRevision::NoStream(), {created}).ok()) {
-      return state.SkipWithError("setup failed");
+  std::atomic<bool> setup_failed{false};
+  {
+    std::vector<std::thread> setup;  // concurrently, so it is group-committed too
+    for (int w = 0; w < writers; ++w) {
+      setup.emplace_back([&, w] {
+        std::string game = absl::StrCat("w", w);
+        v1::Event created;
+        created.mutable_game_created()->set_game_id(game);
+        if (!(*ledger)->Append(game, ExpectedRevision::NoStream(), {created}).ok()) {
+          setup_failed = true;
+        }
+      });
     }
+    for (auto& t : setup) t.join();
   }
+  if (setup_failed) return state.SkipWithError("setup failed");
   std::vector<double> latencies;
   std::mutex mu;
   int64_t items = 0;
