@@ -1,6 +1,6 @@
 // The fold's core: the event envelope, the turn and its clocks, and how a
-// ruling is issued. The handlers of the individual event kinds are in
-// adjudicator_events.cc.
+// ruling is issued. The handlers of the event kinds are in
+// adjudicator_{attendance,play,conduct,time}.cc.
 #include "adjudicator/adjudicator.h"
 
 #include <utility>
@@ -35,8 +35,8 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
                      absl::FormatTime(absl::RFC3339_full, last_at_, absl::UTCTimeZone())));
   }
   if (result_.has_value() && !e.has_arbiter_decision()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the result is final (", result_->sgf(), "); only an arbiterDecision may follow"));
+    return absl::FailedPreconditionError(absl::StrCat("the result is final (", result_->sgf(),
+                                                      "); only an arbiterDecision may follow"));
   }
   if (adjourned_ && (e.has_move() || e.has_pass() || e.has_clock_press())) {
     return absl::FailedPreconditionError("the game is adjourned: no play until `resumed`");
@@ -187,8 +187,8 @@ void Adjudicator::SettleTime(bool flag_check) {
   for (int guard = 0; guard < 4 && !result_.has_value(); ++guard) {
     std::optional<std::pair<absl::Time, v1::Color>> flag;
     if (flag_check && clocks_running_) {
-      const bool real_press = event_->has_clock_press() &&
-                              event_->clock_press().color() == clock_owner_;
+      const bool real_press =
+          event_->has_clock_press() && event_->clock_press().color() == clock_owner_;
       if (awaiting_press_ && !real_press) {
         // The mover has not pressed: the press is taken to be at the move, so
         // it is the opponent's clock that has been running since.
@@ -253,8 +253,8 @@ int Adjudicator::Rule(v1::Incident incident, v1::Color offender, std::optional<a
                       const std::string* preset) {
   int occurrence;
   if (offender == v1::COLOR_UNSPECIFIED) {
-    occurrence = std::max(discipline_.Record(v1::BLACK, incident),
-                          discipline_.Record(v1::WHITE, incident));
+    occurrence =
+        std::max(discipline_.Record(v1::BLACK, incident), discipline_.Record(v1::WHITE, incident));
   } else {
     occurrence = discipline_.Record(offender, incident);
   }

@@ -20,11 +20,10 @@
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "adjudicator/board.h"
 #include "adjudicator/clock.h"
@@ -140,8 +139,8 @@ class Adjudicator {
   // returns the ruling's index in rulings_, or -1 when the ruleset has no
   // clause for it. `at` defaults to the event's time; `preset` names an
   // option applied at once instead of a pending ruling.
-  int Rule(v1::Incident incident, v1::Color offender,
-           std::optional<absl::Time> at = std::nullopt, const std::string* preset = nullptr);
+  int Rule(v1::Incident incident, v1::Color offender, std::optional<absl::Time> at = std::nullopt,
+           const std::string* preset = nullptr);
   // Issues the ruling of `s`, decided at once when `choice` is given.
   int RuleWith(const v1::Sanctioning& s, v1::Color offender, absl::Time at,
                const v1::RulingOption* choice);

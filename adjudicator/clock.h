@@ -75,11 +75,11 @@ class PlayerClock {
   Mode mode_ = Mode::kUntimed;
   bool exact_period_counts_ = true;
   absl::Duration main_;
-  absl::Duration period_time_;     // byo-yomi period, or moves-in-time period
-  int periods_ = 0;                // byo-yomi periods left
-  int quota_ = 0;                  // moves-in-time: moves per period
-  int moves_left_ = 0;             // moves-in-time: moves still owed this period
-  absl::Duration period_left_;     // moves-in-time: time left this period
+  absl::Duration period_time_;  // byo-yomi period, or moves-in-time period
+  int periods_ = 0;             // byo-yomi periods left
+  int quota_ = 0;               // moves-in-time: moves per period
+  int moves_left_ = 0;          // moves-in-time: moves still owed this period
+  absl::Duration period_left_;  // moves-in-time: time left this period
   absl::Duration used_;
   bool flagged_ = false;
 };

@@ -17,8 +17,7 @@ std::optional<v1::Result> ResultOfRuling(const v1::Ruling& ruling, v1::Result::R
 v1::Result Loss(v1::Color loser, v1::Result::Reason reason);
 
 // The result of a count: `margin_quarters` positive for Black.
-v1::Result CountResult(int black_halves, int margin_quarters, int penalty_black,
-                       int penalty_white);
+v1::Result CountResult(int black_halves, int margin_quarters, int penalty_black, int penalty_white);
 
 // The SGF RE value: "B+R", "W+T", "B+F", "B+1.5" (points = 2 × stones), "0",
 // "Void".

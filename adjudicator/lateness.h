@@ -56,7 +56,7 @@ class Lateness {
 
  private:
   struct PlayerState {
-    bool absent = false;     // listed absent at the start, not yet arrived
+    bool absent = false;       // listed absent at the start, not yet arrived
     bool may_be_late = false;  // since a resumption, not yet seen
   };
   static int Index(v1::Color c) { return c == v1::WHITE ? 1 : 0; }

@@ -78,7 +78,8 @@ std::string ResultLine(const v1::Result* result) {
     default:
       return "? / Unknown result";
   }
-  const std::string cites = result->clause().empty() ? "" : absl::StrCat(" (", result->clause(), ")");
+  const std::string cites =
+      result->clause().empty() ? "" : absl::StrCat(" (", result->clause(), ")");
   switch (result->reason()) {
     case v1::Result::COUNT: {
       const int q = static_cast<int>(result->margin_stones() * 4 + 0.5);
@@ -92,8 +93,8 @@ std::string ResultLine(const v1::Result* result) {
       return absl::StrCat(zh, "胜（对方迟到）/ ", en, " wins: ", loser_en, " forfeits for lateness",
                           cites);
     case v1::Result::WARNINGS:
-      return absl::StrCat(zh, "胜（对方累计警告）/ ", en, " wins: ", loser_en,
-                          " loses on warnings", cites);
+      return absl::StrCat(zh, "胜（对方累计警告）/ ", en, " wins: ", loser_en, " loses on warnings",
+                          cites);
     default:
       return absl::StrCat(zh, "胜（对方判负）/ ", en, " wins: ", loser_en, " loses (",
                           v1::Result::Reason_Name(result->reason()), ")", cites);
@@ -102,9 +103,9 @@ std::string ResultLine(const v1::Result* result) {
 
 std::string RenderText(const v1::AdjudicationReport& report,
                        const std::vector<std::string>& event_kinds) {
-  std::string out = absl::StrCat("game ", report.game_id(), " under ", report.ruleset(),
-                                 report.supplement().empty() ? "" : " + ", report.supplement(),
-                                 "\n\n");
+  std::string out =
+      absl::StrCat("game ", report.game_id(), " under ", report.ruleset(),
+                   report.supplement().empty() ? "" : " + ", report.supplement(), "\n\n");
   if (report.rulings().empty()) {
     absl::StrAppend(&out, "no rulings\n");
   } else {
@@ -123,11 +124,10 @@ std::string RenderText(const v1::AdjudicationReport& report,
       if (r.resolves() != 0) absl::StrAppend(&what, " (decides #", r.resolves(), ")");
       const std::string kind =
           r.event() >= 1 && r.event() <= event_kinds.size() ? event_kinds[r.event() - 1] : "";
-      absl::StrAppendFormat(
-          &out, "%-3d %-9s %-18s %-16s %-38s %-7s %d\n", r.number(),
-          absl::FormatTime("%H:%M:%S", FromProto(r.at()), absl::UTCTimeZone()),
-          absl::StrCat(r.event(), " ", kind), r.clause(), what, PartyName(r.against()),
-          r.warnings());
+      absl::StrAppendFormat(&out, "%-3d %-9s %-18s %-16s %-38s %-7s %d\n", r.number(),
+                            absl::FormatTime("%H:%M:%S", FromProto(r.at()), absl::UTCTimeZone()),
+                            absl::StrCat(r.event(), " ", kind), r.clause(), what,
+                            PartyName(r.against()), r.warnings());
     }
   }
   const v1::GameState& s = report.state();

@@ -83,8 +83,7 @@ int RunAdjudicate(int argc, char** argv) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     v1::Event event;
-    if (const auto s = google::protobuf::util::JsonStringToMessage(line, &event, parse);
-        !s.ok()) {
+    if (const auto s = google::protobuf::util::JsonStringToMessage(line, &event, parse); !s.ok()) {
       return BadInput(number, std::string(s.message()));
     }
     if (!adjudicator.has_value()) {
@@ -125,8 +124,7 @@ int RunAdjudicate(int argc, char** argv) {
     print.always_print_primitive_fields = true;  // so "pending": false appears
     print.preserve_proto_field_names = false;    // lowerCamel, as on the wire
     std::string out;
-    if (const auto s = google::protobuf::util::MessageToJsonString(report, &out, print);
-        !s.ok()) {
+    if (const auto s = google::protobuf::util::MessageToJsonString(report, &out, print); !s.ok()) {
       std::fprintf(stderr, "arbiter adjudicate: %s\n", std::string(s.message()).c_str());
       return 2;
     }

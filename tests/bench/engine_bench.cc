@@ -77,8 +77,8 @@ void Fold(benchmark::State& state, Stream stream) {
     }
   }
   state.SetItemsProcessed(state.iterations() * events);
-  state.counters["events_per_s"] =
-      benchmark::Counter(static_cast<double>(state.iterations() * events), benchmark::Counter::kIsRate);
+  state.counters["events_per_s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * events), benchmark::Counter::kIsRate);
   state.counters["rulings_per_pass"] =
       static_cast<double>(rulings) / static_cast<double>(std::max<int64_t>(1, state.iterations()));
 }

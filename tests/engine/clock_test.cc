@@ -1,9 +1,10 @@
 // Clocks (arts. 12.3-12.5): byo-yomi periods, moves-in-time with carry-over,
 // absolute time, flag falls found from event times, and the clocks as of the
 // last event.
+#include "adjudicator/clock.h"
+
 #include <string>
 
-#include "adjudicator/clock.h"
 #include "gtest/gtest.h"
 #include "tests/engine/engine_test_util.h"
 
@@ -130,13 +131,14 @@ TEST(AdjudicatorClockTest, AdjournmentStopsTheClocks) {
 
 TEST(AdjudicatorClockTest, MovesInTimeFlagWhenTheQuotaIsNotMet) {
   Game g("cn-2002");
-  ASSERT_TRUE(g.Apply(0, Created("cn-2002", "SAME_SITE",
-                                 R"({"mainTime": "0s", "movesInTime": {"moves": 2, "period": "60s"}})"))
-                  .ok());
+  ASSERT_TRUE(
+      g.Apply(0, Created("cn-2002", "SAME_SITE",
+                         R"({"mainTime": "0s", "movesInTime": {"moves": 2, "period": "60s"}})"))
+          .ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
   ASSERT_TRUE(g.Apply(40, Move("BLACK", "Q16")).ok());  // 20 s left for one more
   ASSERT_TRUE(g.Apply(50, Move("WHITE", "D4")).ok());
-  ASSERT_TRUE(g.Apply(75, Move("BLACK", "Q4")).ok());   // 25 s > 20 s: flag at 70
+  ASSERT_TRUE(g.Apply(75, Move("BLACK", "Q4")).ok());  // 25 s > 20 s: flag at 70
   ASSERT_EQ(g.rulings().size(), 1u);
   EXPECT_EQ(g.rulings()[0].clause(), "cn-2002/22.5");
   EXPECT_EQ(g.a().result()->sgf(), "W+T");
@@ -149,15 +151,21 @@ TEST(AdjudicatorClockTest, MalfunctionProratesUsedTime) {
   ASSERT_TRUE(g.Apply(300, Move("BLACK", "Q16")).ok());
   ASSERT_TRUE(g.Apply(600, Move("WHITE", "D4")).ok());  // 300 s each really
   // The faulty clock shows 400 s and 200 s: the 600 s used are shared 2:1.
-  ASSERT_TRUE(g.Apply(600, R"("clockMalfunction": {"errorPerHour": "180s", "blackUsed": "400s", "whiteUsed": "200s"})")
-                  .ok());
+  ASSERT_TRUE(
+      g.Apply(
+           600,
+           R"("clockMalfunction": {"errorPerHour": "180s", "blackUsed": "400s", "whiteUsed": "200s"})")
+          .ok());
   ASSERT_EQ(g.rulings().size(), 1u);
   EXPECT_EQ(g.rulings()[0].clause(), "cn-2002/22.8");
   EXPECT_EQ(g.a().State().clocks().black().used().seconds(), 400);
   EXPECT_EQ(g.a().State().clocks().white().used().seconds(), 200);
   // Under the tolerance nothing changes.
-  ASSERT_TRUE(g.Apply(610, R"("clockMalfunction": {"errorPerHour": "60s", "blackUsed": "1s", "whiteUsed": "1s"})")
-                  .ok());
+  ASSERT_TRUE(
+      g.Apply(
+           610,
+           R"("clockMalfunction": {"errorPerHour": "60s", "blackUsed": "1s", "whiteUsed": "1s"})")
+          .ok());
   EXPECT_EQ(g.rulings().size(), 1u);
 }
 

@@ -54,11 +54,11 @@ TEST(CountTest, Article11Examples) {
     double margin;
     const char* sgf;
   };
-  for (const Example& e : std::vector<Example>{
-           {14, "cn-2002", v1::Result::BLACK_WINS, 0.75, "B+1.5"},   // 185
-           {13, "cn-2002", v1::Result::WHITE_WINS, 0.25, "W+0.5"},   // 184
-           {14, "cn-1988", v1::Result::BLACK_WINS, 1.75, "B+3.5"},   // 185 - 2¾
-           {13, "cn-1988", v1::Result::BLACK_WINS, 0.75, "B+1.5"}}) {
+  for (const Example& e :
+       std::vector<Example>{{14, "cn-2002", v1::Result::BLACK_WINS, 0.75, "B+1.5"},  // 185
+                            {13, "cn-2002", v1::Result::WHITE_WINS, 0.25, "W+0.5"},  // 184
+                            {14, "cn-1988", v1::Result::BLACK_WINS, 1.75, "B+3.5"},  // 185 - 2¾
+                            {13, "cn-1988", v1::Result::BLACK_WINS, 0.75, "B+1.5"}}) {
     SCOPED_TRACE(absl::StrCat(e.ruleset, " k=", e.k));
     Game g(e.ruleset);
     const v1::Result& r = Count(g, e.ruleset, WallSetup(e.k));

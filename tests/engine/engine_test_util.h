@@ -20,8 +20,9 @@ namespace arbiter::testing {
 
 // RFC 3339 time `seconds` after 2026-05-01T09:00:00Z.
 inline std::string At(int seconds) {
-  const absl::Time t = absl::FromCivil(absl::CivilSecond(2026, 5, 1, 9, 0, 0), absl::UTCTimeZone()) +
-                       absl::Seconds(seconds);
+  const absl::Time t =
+      absl::FromCivil(absl::CivilSecond(2026, 5, 1, 9, 0, 0), absl::UTCTimeZone()) +
+      absl::Seconds(seconds);
   return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
 }
 
@@ -53,10 +54,11 @@ inline std::string Of(const std::string& kind, const std::string& color) {
 // The gameCreated of the tests: 19x19 at SAME_SITE, scheduled at 09:00,
 // one hour main time and 5 × 60 s byo-yomi unless `time_control` says
 // otherwise; `extra` adds fields ("\"komiStones\": 7.5").
-inline std::string Created(const std::string& ruleset, const std::string& venue = "SAME_SITE",
-                           const std::string& time_control =
-                               R"({"mainTime": "3600s", "byoYomi": {"periods": 5, "periodTime": "60s"}})",
-                           const std::string& extra = "") {
+inline std::string Created(
+    const std::string& ruleset, const std::string& venue = "SAME_SITE",
+    const std::string& time_control =
+        R"({"mainTime": "3600s", "byoYomi": {"periods": 5, "periodTime": "60s"}})",
+    const std::string& extra = "") {
   return absl::StrCat(R"("gameCreated": {"gameId": "t", "ruleset": ")", ruleset,
                       R"(", "boardSize": 19, "venue": ")", venue, R"(", "scheduledStart": ")",
                       At(0), R"(")", time_control.empty() ? "" : R"(, "timeControl": )",

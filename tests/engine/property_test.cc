@@ -10,11 +10,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/point.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "adjudicator/proto_time.h"
 #include "adjudicator/report.h"
 #include "adjudicator/sgf.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gtest/gtest.h"
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/sgf_events.h"
@@ -23,7 +23,6 @@ namespace arbiter::testing {
 namespace {
 
 constexpr const char* kGames[] = {"handtalk__handtalk1.sgf", "handtalk__handtalk13.sgf"};
-
 
 Adjudicator Fold(const std::string& ruleset, const std::vector<v1::Event>& events, size_t from,
                  size_t to, Adjudicator a) {
@@ -54,7 +53,8 @@ std::string Bytes(const Adjudicator& a) {
 TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
   for (const char* name : kGames) {
     SCOPED_TRACE(name);
-    absl::StatusOr<SgfGame> sgf = ParseSgf(ReadFile(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", name)));
+    absl::StatusOr<SgfGame> sgf =
+        ParseSgf(ReadFile(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", name)));
     ASSERT_TRUE(sgf.ok()) << sgf.status();
     const std::vector<v1::Event> events = GameEvents(*sgf, true, true);
     const std::string whole = Bytes(Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002")));
@@ -72,7 +72,8 @@ TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
 TEST(PropertyTest, OrdinaryGamesDifferUnderCn1988OnlyByKomi) {
   for (const char* name : kGames) {
     SCOPED_TRACE(name);
-    absl::StatusOr<SgfGame> sgf = ParseSgf(ReadFile(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", name)));
+    absl::StatusOr<SgfGame> sgf =
+        ParseSgf(ReadFile(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", name)));
     ASSERT_TRUE(sgf.ok());
     const std::vector<v1::Event> events = GameEvents(*sgf, false, true);
     const Adjudicator a = Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002"));
@@ -88,7 +89,8 @@ TEST(PropertyTest, OrdinaryGamesDifferUnderCn1988OnlyByKomi) {
     // 3¾ against 2¾: Black does exactly one stone better under cn-1988.
     EXPECT_DOUBLE_EQ(signed_margin(*b.result()) - signed_margin(*a.result()), 1.0);
     EXPECT_EQ(a.State().board_size(), b.State().board_size());
-    for (int i = 0; i < a.State().board_size(); ++i) EXPECT_EQ(a.State().board(i), b.State().board(i));
+    for (int i = 0; i < a.State().board_size(); ++i)
+      EXPECT_EQ(a.State().board(i), b.State().board(i));
   }
 }
 

@@ -81,7 +81,8 @@ void CheckScenario(const fs::path& jsonl) {
   expected_path.replace_extension(".expected.json");
   const Struct expected = ParseObject(Read(expected_path));
   const std::string ruleset = Field(expected, "ruleset")->string_value();
-  const Output run = Arbiter(absl::StrCat("adjudicate --ruleset ", ruleset, " --json ", jsonl.string()));
+  const Output run =
+      Arbiter(absl::StrCat("adjudicate --ruleset ", ruleset, " --json ", jsonl.string()));
   ASSERT_EQ(run.exit, static_cast<int>(Field(expected, "exit")->number_value())) << run.err;
   if (run.exit != 0) {
     EXPECT_TRUE(run.out.empty()) << "no result may be printed on bad input";
@@ -172,17 +173,19 @@ TEST(ScenariosTest, EveryPublicScenarioThroughTheBinary) {
 }
 
 TEST(ScenariosTest, ReadableReportHasTheResultLineInBothLanguages) {
-  const Output run = Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/count-185.jsonl"));
+  const Output run =
+      Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/count-185.jsonl"));
   ASSERT_EQ(run.exit, 0) << run.err;
   EXPECT_NE(run.out.find("黑胜3/4子 / Black wins by ¾ stone"), std::string::npos) << run.out;
-  const Output phone = Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/phone-twice.jsonl"));
+  const Output phone =
+      Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/phone-twice.jsonl"));
   EXPECT_NE(phone.out.find("cn-2002/23.7"), std::string::npos) << phone.out;
   EXPECT_NE(phone.out.find("WARNING PENALTY_STONE"), std::string::npos) << phone.out;
 }
 
 TEST(ScenariosTest, RejudgedUnderCn1988) {
-  const Output run = Arbiter(absl::StrCat("adjudicate --ruleset cn-1988 --json ", ARBITER_SHARED_DIR,
-                                       "/scenarios/double-move.jsonl"));
+  const Output run = Arbiter(absl::StrCat("adjudicate --ruleset cn-1988 --json ",
+                                          ARBITER_SHARED_DIR, "/scenarios/double-move.jsonl"));
   ASSERT_EQ(run.exit, 0) << run.err;
   const Struct report = ParseObject(run.out);
   EXPECT_EQ(Field(report, "ruleset")->string_value(), "cn-1988");
@@ -200,13 +203,16 @@ TEST(ScenariosTest, BadLinesAreRefusedWithTheirLineNumber) {
     std::string line;
     std::string says;
   };
-  for (const Bad& bad : std::vector<Bad>{
-           {R"({"at": "2026-05-01T09:00:10Z", "teleport": {"color": "BLACK"}})", "teleport"},
-           {R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16", "weight": 3}})", "weight"},
-           {R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"})", ""},
-           {R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Z30"}})", "Z30"},
-           {R"({"at": "2026-05-01T08:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})", "earlier"},
-       }) {
+  for (
+      const Bad& bad : std::vector<Bad>{
+          {R"({"at": "2026-05-01T09:00:10Z", "teleport": {"color": "BLACK"}})", "teleport"},
+          {R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16", "weight": 3}})",
+           "weight"},
+          {R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"})", ""},
+          {R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Z30"}})", "Z30"},
+          {R"({"at": "2026-05-01T08:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})",
+           "earlier"},
+      }) {
     SCOPED_TRACE(bad.line);
     const std::string path = ::testing::TempDir() + "/bad.jsonl";
     std::ofstream(path) << created << "\n" << started << "\n" << bad.line << "\n";

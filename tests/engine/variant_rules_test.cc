@@ -4,7 +4,6 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-
 #include "gtest/gtest.h"
 #include "tests/engine/engine_test_util.h"
 
@@ -98,7 +97,9 @@ TEST(VariantRulesTest, PendingRepetitionDecidedAsVoidMoveCountsAsPass) {
   Game g("cn-2002");
   PlayRepetition(g, "cn-2002");
   ASSERT_EQ(g.a().State().to_move(), v1::WHITE);
-  ASSERT_TRUE(g.Apply(200, R"("arbiterDecision": {"ruling": 1, "choice": "MOVE_VOID+COUNTS_AS_PASS"})").ok());
+  ASSERT_TRUE(
+      g.Apply(200, R"("arbiterDecision": {"ruling": 1, "choice": "MOVE_VOID+COUNTS_AS_PASS"})")
+          .ok());
   ASSERT_EQ(g.rulings().size(), 2u);
   EXPECT_EQ(g.rulings()[1].resolves(), 1u);
   EXPECT_EQ(g.a().State().to_move(), v1::BLACK);
@@ -110,9 +111,11 @@ TEST(VariantRulesTest, PendingRepetitionDecidedAsVoidMoveCountsAsPass) {
 TEST(VariantRulesTest, SupplementWithoutPassOnTimeoutLoses) {
   for (const bool supplement : {false, true}) {
     Game g("cn-2002", supplement ? "cn-2002-rapid-no-pass" : "");
-    ASSERT_TRUE(g.Apply(0, Created("cn-2002", "SAME_SITE",
-                                   R"({"mainTime": "60s", "byoYomi": {"periods": 1, "periodTime": "30s"}})"))
-                    .ok());
+    ASSERT_TRUE(
+        g.Apply(0,
+                Created("cn-2002", "SAME_SITE",
+                        R"({"mainTime": "60s", "byoYomi": {"periods": 1, "periodTime": "30s"}})"))
+            .ok());
     ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
     ASSERT_TRUE(g.Apply(80, R"("timeExpired": {"color": "BLACK", "passRequested": true})").ok());
     ASSERT_EQ(g.rulings().size(), 1u);
@@ -146,8 +149,11 @@ TEST(DecisionTest, DisputedDisplacementStandsOnlyIfTheDecisionSaysSo) {
     ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
     ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
     ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
-    ASSERT_TRUE(g.Apply(20, R"("stonesDisplaced": {"points": [{"from": "Q16", "to": "Q17"}], "agreement": "NONE"})")
-                    .ok());
+    ASSERT_TRUE(
+        g.Apply(
+             20,
+             R"("stonesDisplaced": {"points": [{"from": "Q16", "to": "Q17"}], "agreement": "NONE"})")
+            .ok());
     ASSERT_TRUE(g.Apply(30, absl::StrCat(R"("arbiterDecision": {"ruling": 1, "choice": ")", choice,
                                          R"("})"))
                     .ok());
