@@ -69,6 +69,37 @@ TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
   }
 }
 
+// Bad input anywhere in a long game is refused and changes nothing.
+TEST(PropertyTest, BadInputAnywhereChangesNothing) {
+  absl::StatusOr<SgfGame> sgf =
+      ParseSgf(ReadFile(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", kGames[1])));
+  ASSERT_TRUE(sgf.ok());
+  const std::vector<v1::Event> events = GameEvents(*sgf, true, true);
+  Adjudicator a = Fresh("cn-2002");
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (i >= 2) {
+      const std::string before = Bytes(a);
+      std::vector<v1::Event> bad;
+      v1::Event earlier = events[i - 1];  // a kind that is fine, but too early
+      earlier.mutable_at()->set_seconds(earlier.at().seconds() - 3600);
+      bad.push_back(earlier);
+      v1::Event off = events[i - 1];
+      off.mutable_move()->set_color(v1::BLACK);
+      off.mutable_move()->set_point("Z99");
+      bad.push_back(off);
+      v1::Event decision = events[i - 1];
+      decision.mutable_arbiter_decision()->set_ruling(999);
+      decision.mutable_arbiter_decision()->set_choice("LOSS");
+      bad.push_back(decision);
+      for (const v1::Event& e : bad) {
+        EXPECT_FALSE(a.Apply(e).ok()) << i << ": " << e.ShortDebugString();
+        ASSERT_EQ(Bytes(a), before) << i << ": " << e.ShortDebugString();
+      }
+    }
+    ASSERT_TRUE(a.Apply(events[i]).ok()) << i;
+  }
+}
+
 TEST(PropertyTest, OrdinaryGamesDifferUnderCn1988OnlyByKomi) {
   for (const char* name : kGames) {
     SCOPED_TRACE(name);
