@@ -167,6 +167,11 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::Append(const std::string& g
   return impl_->writer_->Append(game_id, expected, std::move(events));
 }
 
+void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,
+                         std::vector<v1::Event> events, AppendCallback done) {
+  impl_->writer_->AppendAsync(game_id, expected, std::move(events), std::move(done));
+}
+
 absl::StatusOr<v1::Checkpoint> Ledger::Checkpoint() { return impl_->writer_->Checkpoint(); }
 
 absl::StatusOr<uint64_t> Ledger::Head() {

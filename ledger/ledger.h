@@ -23,6 +23,7 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/ledger.pb.h"
+#include "ledger/append_callback.h"
 #include "ledger/expected_revision.h"
 #include "ledger/hash.h"
 #include "ledger/judge.h"
@@ -69,6 +70,15 @@ class Ledger {
   absl::StatusOr<std::vector<v1::LedgerEntry>> Append(const std::string& game_id,
                                                       ExpectedRevision expected,
                                                       std::vector<v1::Event> events);
+
+  // Append without blocking: queues the append and returns at once. `done`
+  // gets what Append would return, on the writer thread, once the append is
+  // durable or refused; it must be quick, and may queue more AppendAsync
+  // calls but must not call a blocking method of this ledger (that would
+  // wait on the thread it runs on). For servers that should not hold a
+  // thread per append in flight.
+  void AppendAsync(const std::string& game_id, ExpectedRevision expected,
+                   std::vector<v1::Event> events, AppendCallback done);
 
   // Signs a checkpoint at the current head (or returns the latest, if the
   // head has not moved since). FAILED_PRECONDITION on an empty log.

@@ -82,14 +82,30 @@ absl::Status Writer::Recover() {
   return absl::OkStatus();
 }
 
+bool Writer::Enqueue(Job* job) {
+  absl::MutexLock lock(&mu_);
+  if (stopping_) return false;
+  queue_.push_back(job);
+  return true;
+}
+
 absl::Status Writer::Submit(Job* job) {
-  {
-    absl::MutexLock lock(&mu_);
-    if (stopping_) return absl::UnavailableError("the ledger is closing");
-    queue_.push_back(job);
-  }
+  if (!Enqueue(job)) return absl::UnavailableError("the ledger is closing");
   job->done.WaitForNotification();
   return job->status;
+}
+
+void Writer::AppendAsync(std::string game_id, ExpectedRevision expected,
+                         std::vector<v1::Event> events, AppendCallback done) {
+  auto* job = new Job;
+  job->game_id = std::move(game_id);
+  job->expected = expected;
+  job->events = std::move(events);
+  job->callback = std::move(done);
+  if (!Enqueue(job)) {
+    job->status = absl::UnavailableError("the ledger is closing");
+    job->Complete();
+  }
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::Append(std::string game_id,
@@ -130,7 +146,7 @@ void Writer::Run() {
     // are cheap.
     RunBatch(batch, start + last_commit / 4);
     last_commit = absl::Now() - start;
-    for (Job* job : batch) job->done.Notify();
+    for (Job* job : batch) job->Complete();
   }
 }
 

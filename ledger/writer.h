@@ -24,6 +24,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/ledger.pb.h"
+#include "ledger/append_callback.h"
 #include "ledger/expected_revision.h"
 #include "ledger/judge.h"
 #include "ledger/merkle.h"
@@ -54,6 +55,9 @@ class Writer {
   absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
                                                       ExpectedRevision expected,
                                                       std::vector<v1::Event> events);
+  // Queues the append and returns at once; `done` runs on the writer thread.
+  void AppendAsync(std::string game_id, ExpectedRevision expected,
+                   std::vector<v1::Event> events, AppendCallback done);
   absl::StatusOr<v1::Checkpoint> Checkpoint();
 
  private:
@@ -75,6 +79,8 @@ class Writer {
                                       const v1::Event& first);
   // Reopens the connection and reloads the state from what is committed.
   absl::Status Recover();
+  // Queues `job`; false if the writer is stopping.
+  bool Enqueue(Job* job);
   absl::Status Submit(Job* job);
 
   const Config config_;

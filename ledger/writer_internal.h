@@ -25,7 +25,21 @@ struct Writer::Job {
   absl::Status status;
   std::vector<v1::LedgerEntry> entries;
   v1::Checkpoint made;
+
+  // Set for AppendAsync: the job is on the heap and owned by the writer.
+  AppendCallback callback;
   absl::Notification done;
+
+  // Answers the caller. A synchronous caller may destroy the job as soon as
+  // it is notified, so nothing touches it afterwards.
+  void Complete() {
+    if (!callback) return done.Notify();
+    AppendCallback cb = std::move(callback);
+    absl::StatusOr<std::vector<v1::LedgerEntry>> result =
+        status.ok() ? absl::StatusOr<std::vector<v1::LedgerEntry>>(std::move(entries)) : status;
+    delete this;
+    cb(std::move(result));
+  }
 };
 
 // What a batch has added so far, on top of the committed state.

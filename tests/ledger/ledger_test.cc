@@ -5,11 +5,15 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <functional>
+#include <mutex>
 #include <set>
 #include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/blocking_counter.h"
+#include "absl/synchronization/notification.h"
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/checkpoint.h"
@@ -236,6 +240,61 @@ TEST_F(LedgerTest, ManyConcurrentWritersLoseNothing) {
   AuditReport report = Audit();
   EXPECT_TRUE(report.intact) << report.why;
   EXPECT_EQ(report.games_readjudicated, static_cast<uint64_t>(kThreads));
+}
+
+// 256 appends in flight with no thread per append: each completion queues
+// that writer's next append from the writer thread.
+TEST_F(LedgerTest, AsyncAppendsChainWithoutBlockingThreads) {
+  Open();
+  constexpr int kWriters = 256, kEach = 10;
+  struct Writer {
+    std::string game;
+    uint64_t revision = 0;
+  };
+  std::vector<Writer> writers(kWriters);
+  std::mutex mu;
+  std::set<uint64_t> positions;
+  std::atomic<int> failures{0};
+  absl::BlockingCounter finished(kWriters);
+  std::function<void(int)> next = [&](int w) {
+    Writer& me = writers[w];
+    v1::Event e = me.revision == 0 ? Created(me.game) : Pass(v1::BLACK);
+    ledger_->AppendAsync(me.game, ExpectedRevision::Exactly(me.revision), {e},
+                         [&, w](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                           if (!r.ok()) {
+                             ++failures;
+                             finished.DecrementCount();
+                             return;
+                           }
+                           {
+                             std::lock_guard<std::mutex> lock(mu);
+                             positions.insert((*r)[0].position());
+                           }
+                           if (++writers[w].revision == kEach) {
+                             finished.DecrementCount();
+                           } else {
+                             next(w);
+                           }
+                         });
+  };
+  for (int w = 0; w < kWriters; ++w) {
+    writers[w].game = absl::StrCat("a", w);
+    next(w);
+  }
+  finished.Wait();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(positions.size(), static_cast<size_t>(kWriters * kEach));
+  EXPECT_EQ(*positions.rbegin(), static_cast<uint64_t>(kWriters * kEach));
+
+  // A refusal reaches the callback too.
+  absl::Notification refused;
+  ledger_->AppendAsync("a0", ExpectedRevision::NoStream(), {Pass(v1::WHITE)},
+                       [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                         EXPECT_TRUE(absl::IsAborted(r.status())) << r.status();
+                         refused.Notify();
+                       });
+  refused.WaitForNotification();
+  EXPECT_TRUE(Audit().intact);
 }
 
 TEST_F(LedgerTest, TriggersRefuseUpdateAndDelete) {
