@@ -116,7 +116,10 @@ int RunAdjudicate(int argc, char** argv) {
     }
     kinds.push_back(KindName(event));
   }
-  if (!adjudicator.has_value()) return BadInput(number, "no events (expected gameCreated first)");
+  if (!adjudicator.has_value()) {
+    std::fprintf(stderr, "arbiter adjudicate: no events (the first must be gameCreated)\n");
+    return 2;
+  }
 
   const v1::AdjudicationReport report = BuildReport(*adjudicator);
   if (json) {
