@@ -117,10 +117,9 @@ void Adjudicator::Arrive(v1::Color c) {
   // A mover who has not pressed is taken to have pressed at their move: the
   // late player's clock has been running since.
   if (clocks_running_ && awaiting_press_ && clock_owner_ != c) PressClock(move_at_);
-  if (clocks_running_ && !awaiting_press_ && clock_owner_ == c) {
-    turn_start_ = at_;
-    turn_carry_ = absl::ZeroDuration();
-  }
+  // What the clock ran since the lateness began is replaced by the
+  // deduction; a turn's time from before an adjournment stays.
+  if (clocks_running_ && !awaiting_press_ && clock_owner_ == c) turn_start_ = at_;
   PlayerClock& clock = clocks_[Index(c)];
   clock.Deduct(deducted);
   if (clock.flagged()) FlagFalls(c, at_);
