@@ -36,6 +36,8 @@ int RunRemoteExport(int argc, char** argv);
 int RunRemoteVerify(int argc, char** argv);
 // True when argv has neither --db nor --bundle: the command talks to a server.
 bool WantsServer(int argc, char** argv);
+// Tournaments on a server (cli/tournament.cc): create, import, pair, standings, export...
+int RunTournament(int argc, char** argv);
 
 }  // namespace arbiter::cli
 

@@ -7,6 +7,7 @@
 #include "adjudicator/service/arbiter_service.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/timekeeper.h"
+#include "adjudicator/tournament/service/registration.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
@@ -23,6 +24,7 @@ struct Server::Parts {
   std::unique_ptr<GameFolds> folds;
   std::unique_ptr<Timekeeper> timekeeper;
   std::unique_ptr<ArbiterService> service;
+  std::unique_ptr<tournament::TournamentHost> tournaments;  // arbiter.v1.TournamentService
   std::unique_ptr<grpc::Server> server;
   std::string address;
   bool stopped = false;
@@ -56,6 +58,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   int port = 0;
   builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
   builder.RegisterService(parts->service.get());
+  absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> tournaments =
+      tournament::RegisterTournamentService(builder, options.data_dir, parts->service.get());
+  if (!tournaments.ok()) return tournaments.status();
+  parts->tournaments = *std::move(tournaments);
   parts->server = builder.BuildAndStart();
   if (parts->server == nullptr || port == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", options.listen));

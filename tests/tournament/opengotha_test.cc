@@ -121,6 +121,34 @@ TEST(OpenGotha, ResultsFromGamesAreExported) {
   }
 }
 
+TEST(OpenGotha, TeamsRoundTrip) {
+  // Two teams of two boards; X wins the match 3-1 (X1 beats Y1, X2 draws Y2).
+  testing::TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN, true);
+  b.Team("X").Player("X1", "X", 1).Player("X2", "X", 2);
+  b.Team("Y").Player("Y1", "Y", 1).Player("Y2", "Y", 2);
+  b.Round(1, {{"X1", "Y1", "G1"}, {"Y2", "X2", "G2"}});
+  v1::Tournament t = b.Build();
+  GameFactsMap games = {{"G1", testing::Decided(v1::Result::BLACK_WINS)},
+                        {"G2", testing::Decided(v1::Result::DRAW)}};
+  const std::string xml = ExportOpenGotha(t, ComputeStandings(t, games));
+  EXPECT_THAT(xml, HasSubstr("<Team teamName=\"Team X\" teamNumber=\"1\">"));
+  EXPECT_THAT(xml, HasSubstr("<Board boardNumber=\"2\" player=\"Y2\" roundNumber=\"1\"/>"));
+  absl::StatusOr<std::vector<v1::TournamentEvent>> events = ImportOpenGotha(xml, "T", t.settings());
+  ASSERT_TRUE(events.ok()) << events.status();
+  absl::StatusOr<v1::Tournament> back = Fold(*events);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->teams_size(), 2);
+  EXPECT_EQ(back->teams(0).id(), "T1");  // OpenGotha numbers teams
+  EXPECT_EQ(back->teams(0).name(), "Team X");
+  EXPECT_EQ(back->players(3).team(), "T2");
+  EXPECT_EQ(back->players(3).board(), 2);
+  v1::StandingsReport r = ComputeStandings(*back, {});
+  EXPECT_THAT(Order(r.standings()), ElementsAre("T1", "T2"));
+  EXPECT_EQ(r.standings(0).points(), 2);        // match won
+  EXPECT_EQ(r.standings(0).board_points(), 3);  // 2 + 1
+  EXPECT_THAT(r.standings(1).board_by_board(), ElementsAre(0, 1));
+}
+
 TEST(OpenGotha, BadFilesAreRefusedWithTheLine) {
   const std::string head = "<?xml version=\"1.0\"?>\n<Tournament>\n<Players>\n"
                            "<Player name=\"A\" firstName=\"a\"/>\n<Player name=\"B\" firstName=\"b\"/>\n</Players>\n";
