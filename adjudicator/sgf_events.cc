@@ -34,7 +34,17 @@ absl::Status CheckMoves(const SgfGame& game, v1::Color first) {
   for (const int v : game.setup_black) board.Place(v1::BLACK, v);
   for (const int v : game.setup_white) board.Place(v1::WHITE, v);
   board.RecordSituation(first);
+  v1::Color turn = first;
   for (const SgfMove& move : game.moves) {
+    // The adjudicator rules a move out of turn as an incident (and may end
+    // the game on it), so a record must alternate to be imported as play
+    // (found by fuzzing: `import-sgf | adjudicate` refused such records).
+    if (move.color != turn) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          PositionText(move.position), ": ", move.color == v1::BLACK ? "Black" : "White",
+          " moves out of turn (the record needs a move or pass by the other side first)"));
+    }
+    turn = move.color == v1::BLACK ? v1::WHITE : v1::BLACK;
     if (!move.vertex.has_value()) {
       board.Pass(move.color);
       continue;
@@ -68,6 +78,16 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
     first = !game.moves.empty() && game.moves[0].color == v1::WHITE ? v1::WHITE : v1::BLACK;
   }
   if (absl::Status s = CheckMoves(game, first); !s.ok()) return s;
+  // The adjudicator counts komi in quarter stones, i.e. half points, within
+  // the board's area; refuse here what it would refuse (found by fuzzing).
+  if (game.komi.has_value()) {
+    const double half_points = *game.komi * 2;
+    if (!std::isfinite(half_points) || half_points != std::round(half_points) ||
+        std::abs(half_points) > 4.0 * game.board_size * game.board_size) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "KM[", *game.komi, "]: komi must be a whole number of half points within the board"));
+    }
+  }
 
   const absl::Time start = ScheduledStart(game.date);
   // The main time is the largest remaining time seen, rounded up to a whole
