@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/match.h"
 #include "adjudicator/proto_time.h"
+#include "adjudicator/service/deadline.h"
 #include "adjudicator/service/grpc_status.h"
 #include "adjudicator/service/names.h"
 
@@ -63,8 +64,8 @@ absl::StatusOr<v1::RecordedEvent> Decode(const v1::LedgerEntry& entry) {
 }
 
 ArbiterService::ArbiterService(ledger::Ledger* ledger, ledger::Judge* judge, GameFolds* folds,
-                               Timekeeper* timekeeper, std::function<absl::Time()> now)
-    : ledger_(ledger), judge_(judge), folds_(folds), timekeeper_(timekeeper), now_(std::move(now)) {}
+                               std::function<absl::Time()> now)
+    : ledger_(ledger), judge_(judge), folds_(folds), now_(std::move(now)) {}
 
 absl::Status ArbiterService::Append(const std::string& game_id, std::optional<uint64_t> expected,
                                     std::vector<v1::Event> events,
@@ -136,14 +137,12 @@ absl::Status ArbiterService::FillGame(const std::string& game_id, v1::Game* out)
       }
     }
     out->set_ruling_count(static_cast<uint32_t>(a.rulings().size()));
-  });
-  if (!s.ok()) return s;
-  if (timekeeper_ != nullptr) {
-    if (std::optional<absl::Time> d = timekeeper_->DeadlineOf(game_id); d.has_value()) {
-      ToProto(*d, out->mutable_next_deadline());
+    // The timekeeper acts on the same computation from the same fold.
+    if (std::optional<Deadline> d = NextDeadline(a); d.has_value()) {
+      ToProto(d->fire_at, out->mutable_next_deadline());
     }
-  }
-  return absl::OkStatus();
+  });
+  return s;
 }
 
 grpc::Status ArbiterService::CreateGame(grpc::ServerContext*, const v1::CreateGameRequest* req,

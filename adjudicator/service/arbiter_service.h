@@ -15,7 +15,6 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/game_folds.h"
-#include "adjudicator/service/timekeeper.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "ledger/judge.h"
 #include "ledger/ledger.h"
@@ -24,10 +23,10 @@ namespace arbiter::service {
 
 class ArbiterService final : public v1::Arbiter::Service {
  public:
-  // None owned; all must outlive the service. `timekeeper` may be null (no
-  // live timing); `now` stamps events whose request leaves the time out.
+  // None owned; all must outlive the service. `now` stamps the events of
+  // CreateGame and Decide requests that leave the time out.
   ArbiterService(ledger::Ledger* ledger, ledger::Judge* judge, GameFolds* folds,
-                 Timekeeper* timekeeper, std::function<absl::Time()> now = [] { return absl::Now(); });
+                 std::function<absl::Time()> now = [] { return absl::Now(); });
 
   // Ends the watch streams (called before the server shuts down, which
   // otherwise waits for them).
@@ -76,7 +75,6 @@ class ArbiterService final : public v1::Arbiter::Service {
   ledger::Ledger* ledger_;
   ledger::Judge* judge_;
   GameFolds* folds_;
-  Timekeeper* timekeeper_;
   std::function<absl::Time()> now_;
   std::atomic<bool> shutting_down_{false};
 };

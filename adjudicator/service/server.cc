@@ -49,8 +49,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   if (options.live_timers) {
     parts->timekeeper = std::make_unique<Timekeeper>(parts->ledger.get(), parts->folds.get());
   }
-  parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), &parts->judge,
-                                                    parts->folds.get(), parts->timekeeper.get());
+  parts->service =
+      std::make_unique<ArbiterService>(parts->ledger.get(), &parts->judge, parts->folds.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

@@ -32,10 +32,13 @@ class Server {
   const std::string& address() const;
 
   // Graceful: health turns NOT_SERVING, watch streams end, new calls are
-  // refused, calls in flight get up to `grace` to finish (an append in
-  // flight commits before it answers), the timekeeper stops, and the ledger
-  // commits what is queued and closes. Idempotent.
-  void Shutdown(absl::Duration grace = absl::Seconds(5));
+  // refused, calls in flight get up to `grace` to finish, the timekeeper
+  // stops, and the ledger commits what is queued and closes. Idempotent.
+  // An append is acknowledged only after its commit, so a call cut off by
+  // the grace period was either committed whole or not at all: its client
+  // retries with the same idempotency keys. (gRPC holds Shutdown for the
+  // whole grace while any client keeps a connection open, so it is short.)
+  void Shutdown(absl::Duration grace = absl::Seconds(1));
 
  private:
   struct Parts;

@@ -34,13 +34,6 @@ void Timekeeper::Stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-std::optional<absl::Time> Timekeeper::DeadlineOf(const std::string& game_id) {
-  absl::MutexLock lock(&mu_);
-  auto it = timers_.find(game_id);
-  if (it == timers_.end()) return std::nullopt;
-  return it->second.deadline.fire_at;
-}
-
 void Timekeeper::Run() {
   absl::StatusOr<std::unique_ptr<ledger::Subscription>> sub = ledger_->SubscribeLog(0);
   if (!sub.ok()) {

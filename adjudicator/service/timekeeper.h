@@ -42,9 +42,6 @@ class Timekeeper {
   // Returns once the thread has finished any append in progress.
   void Stop();
 
-  // The pending deadline of a live game, if any (for GetGame).
-  std::optional<absl::Time> DeadlineOf(const std::string& game_id);
-
  private:
   struct Timer {
     uint64_t revision = 0;  // the revision it was computed at

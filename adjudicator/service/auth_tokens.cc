@@ -1,0 +1,149 @@
+#include "adjudicator/service/auth_tokens.h"
+
+#include <openssl/rand.h>
+
+#include <filesystem>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "ledger/hash.h"
+
+namespace arbiter::service {
+namespace {
+
+constexpr char kSchema[] =
+    "CREATE TABLE IF NOT EXISTS tokens ("
+    " id TEXT PRIMARY KEY,"
+    " sha256 BLOB NOT NULL UNIQUE,"
+    " role TEXT NOT NULL,"
+    " name TEXT NOT NULL,"
+    " games TEXT NOT NULL,"
+    " created INTEGER NOT NULL,"
+    " revoked INTEGER)";
+
+absl::StatusOr<TokenInfo> Row(const ledger::Stmt& s) {
+  TokenInfo t;
+  t.id = s.Text(0);
+  std::optional<Role> role = ParseRole(s.Text(1));
+  if (!role.has_value()) return absl::DataLossError("tokens.db: unknown role " + s.Text(1));
+  t.role = *role;
+  t.name = s.Text(2);
+  const std::string games = s.Text(3);
+  if (!games.empty()) t.games = absl::StrSplit(games, ',');
+  t.created = absl::FromUnixSeconds(s.Int(4));
+  if (!s.IsNull(5)) t.revoked = absl::FromUnixSeconds(s.Int(5));
+  return t;
+}
+
+bool Printable(const std::string& s) {
+  if (s.empty() || s.size() > 200) return false;
+  for (unsigned char c : s) {
+    if (c < 0x20 || c == 0x7f || c == ',') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<TokenStore>> TokenStore::Open(const std::string& data_dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(data_dir, ec);
+  if (ec) return absl::UnavailableError("cannot create " + data_dir + ": " + ec.message());
+  absl::StatusOr<ledger::Db> db = ledger::Db::Open(
+      data_dir + "/tokens.db", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX);
+  if (!db.ok()) return db.status();
+  if (absl::Status s = db->Exec("PRAGMA journal_mode=WAL"); !s.ok()) return s;
+  if (absl::Status s = db->Exec(kSchema); !s.ok()) return s;
+  std::filesystem::permissions(data_dir + "/tokens.db", std::filesystem::perms::owner_read |
+                                                            std::filesystem::perms::owner_write,
+                               ec);  // best effort: the hashes are not secrets
+  return std::unique_ptr<TokenStore>(new TokenStore(*std::move(db)));
+}
+
+absl::StatusOr<std::string> TokenStore::Create(Role role, const std::string& name,
+                                               const std::vector<std::string>& games) {
+  if (!Printable(name)) {
+    return absl::InvalidArgumentError("a token needs a name: 1-200 printable characters, no comma");
+  }
+  if (role == Role::kArbiter && games.empty()) {
+    return absl::InvalidArgumentError("an ARBITER token needs the games it records (or '*')");
+  }
+  if (role != Role::kArbiter && !games.empty()) {
+    return absl::InvalidArgumentError("only an ARBITER token is assigned games");
+  }
+  for (const std::string& g : games) {
+    if (!Printable(g)) return absl::InvalidArgumentError("bad game id '" + g + "'");
+  }
+  unsigned char random[32];
+  if (RAND_bytes(random, sizeof random) != 1) {
+    return absl::InternalError("no randomness for a token (RAND_bytes failed)");
+  }
+  const std::string secret =
+      "arb_" + ledger::ToHex(absl::string_view(reinterpret_cast<char*>(random), sizeof random));
+  const ledger::Hash hash = ledger::Sha256(secret);
+  const std::string id = ledger::ToHex(hash).substr(0, 8);
+
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
+      db_, "INSERT INTO tokens (id, sha256, role, name, games, created) VALUES (?,?,?,?,?,?)");
+  if (!s.ok()) return s.status();
+  s->Bind(1, id)
+      .BindBlob(2, ledger::AsBytes(hash))
+      .Bind(3, RoleName(role))
+      .Bind(4, name)
+      .Bind(5, absl::StrJoin(games, ","))
+      .Bind(6, absl::ToUnixSeconds(absl::Now()));
+  if (absl::Status r = s->Run(); !r.ok()) return r;
+  return secret;
+}
+
+absl::Status TokenStore::Revoke(const std::string& id) {
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
+      db_, "UPDATE tokens SET revoked = coalesce(revoked, ?) WHERE id = ?");
+  if (!s.ok()) return s.status();
+  s->Bind(1, absl::ToUnixSeconds(absl::Now())).Bind(2, id);
+  if (absl::Status r = s->Run(); !r.ok()) return r;
+  if (sqlite3_changes(db_.get()) == 0) return absl::NotFoundError("no token with id " + id);
+  return absl::OkStatus();
+}
+
+std::vector<TokenInfo> TokenStore::List() {
+  absl::MutexLock lock(&mu_);
+  std::vector<TokenInfo> out;
+  absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
+      db_, "SELECT id, role, name, games, created, revoked FROM tokens ORDER BY created, id");
+  if (!s.ok()) return out;
+  while (true) {
+    absl::StatusOr<bool> row = s->Step();
+    if (!row.ok() || !*row) break;
+    if (absl::StatusOr<TokenInfo> t = Row(*s); t.ok()) out.push_back(*std::move(t));
+  }
+  return out;
+}
+
+absl::StatusOr<std::optional<TokenInfo>> TokenStore::Authenticate(std::string_view secret) {
+  const ledger::Hash hash = ledger::Sha256(secret);
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
+      db_, "SELECT id, role, name, games, created, revoked FROM tokens WHERE sha256 = ?");
+  if (!s.ok()) return s.status();
+  s->BindBlob(1, ledger::AsBytes(hash));
+  absl::StatusOr<bool> row = s->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::nullopt;
+  absl::StatusOr<TokenInfo> t = Row(*s);
+  if (!t.ok()) return t.status();
+  if (t->revoked.has_value()) return std::nullopt;
+  return *std::move(t);
+}
+
+absl::StatusOr<bool> TokenStore::Any() {
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(db_, "SELECT 1 FROM tokens LIMIT 1");
+  if (!s.ok()) return s.status();
+  return s->Step();
+}
+
+}  // namespace arbiter::service

@@ -1,0 +1,130 @@
+// Shared by the end-to-end tests: one `arbiter serve` per test binary, a
+// stub on it, and event builders.
+#ifndef ARBITER_TESTS_SERVICE_E2E_UTIL_H_
+#define ARBITER_TESTS_SERVICE_E2E_UTIL_H_
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "adjudicator/proto_time.h"
+#include "arbiter/v1/service.grpc.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+#include "gtest/gtest.h"
+#include "tests/service/server_process.h"
+
+namespace arbiter::testing {
+
+// One server for the whole binary, on a temporary data directory.
+class ServerEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    dir_ = MakeTempDir("arbiter-e2e");
+    server_ = ServerProcess::Start(dir_ + "/data");
+    ASSERT_NE(server_, nullptr);
+    instance_ = this;
+  }
+  void TearDown() override {
+    server_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  static const std::string& address() { return instance_->server_->address(); }
+
+ private:
+  static inline ServerEnvironment* instance_ = nullptr;
+  std::string dir_;
+  std::unique_ptr<ServerProcess> server_;
+};
+
+inline std::unique_ptr<v1::Arbiter::Stub> StubFor(const std::string& address) {
+  return v1::Arbiter::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+}
+
+inline std::unique_ptr<v1::Arbiter::Stub> Stub() { return StubFor(ServerEnvironment::address()); }
+
+inline std::string Scenario(const std::string& name) {
+  return std::string(ARBITER_SOURCE_DIR) + "/../shared/scenarios/" + name + ".jsonl";
+}
+
+// The events of a JSON-lines file, renamed to `game_id` when given.
+inline std::vector<v1::Event> ReadEvents(const std::string& path, const std::string& game_id = "") {
+  std::vector<v1::Event> events;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    v1::Event e;
+    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(line, &e).ok()) << line;
+    if (!game_id.empty() && e.has_game_created()) e.mutable_game_created()->set_game_id(game_id);
+    events.push_back(e);
+  }
+  return events;
+}
+
+inline v1::Event At(absl::Time t) {
+  v1::Event e;
+  ToProto(t, e.mutable_at());
+  return e;
+}
+
+inline v1::Event Created(const std::string& id, absl::Time t, bool live = false) {
+  v1::Event e = At(t);
+  v1::GameCreated* g = e.mutable_game_created();
+  g->set_game_id(id);
+  g->set_ruleset("cn-2002");
+  g->set_board_size(19);
+  g->set_venue(v1::GameCreated::SAME_SITE);
+  ToProto(t, g->mutable_scheduled_start());
+  g->set_live(live);
+  return e;
+}
+
+inline v1::Event Started(absl::Time t) {
+  v1::Event e = At(t);
+  e.mutable_game_started();
+  return e;
+}
+
+inline v1::Event MoveAt(absl::Time t, v1::Color c, const std::string& point) {
+  v1::Event e = At(t);
+  e.mutable_move()->set_color(c);
+  e.mutable_move()->set_point(point);
+  return e;
+}
+
+inline v1::Event Keyed(v1::Event e, const std::string& key) {
+  e.set_idempotency_key(key);
+  return e;
+}
+
+// A fixed past instant for non-live games (their times are the record's).
+inline absl::Time T0() { return absl::FromUnixSeconds(1777626000); }  // 2026-05-01T09:00:00Z
+
+inline grpc::Status Append(v1::Arbiter::Stub& stub, const std::string& game,
+                           const std::vector<v1::Event>& events, v1::AppendEventsResponse* out,
+                           std::optional<uint64_t> expected = std::nullopt) {
+  grpc::ClientContext ctx;
+  ctx.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(20)));
+  v1::AppendEventsRequest req;
+  req.set_game("games/" + game);
+  for (const v1::Event& e : events) *req.add_events() = e;
+  if (expected.has_value()) req.set_expected_revision(*expected);
+  return stub.AppendEvents(&ctx, req, out);
+}
+
+inline grpc::Status GetGame(v1::Arbiter::Stub& stub, const std::string& game, v1::Game* out) {
+  grpc::ClientContext ctx;
+  ctx.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(20)));
+  v1::GetGameRequest req;
+  req.set_name("games/" + game);
+  return stub.GetGame(&ctx, req, out);
+}
+
+}  // namespace arbiter::testing
+
+#endif  // ARBITER_TESTS_SERVICE_E2E_UTIL_H_
