@@ -1,0 +1,239 @@
+// Load on the arbiter.v1 service through gRPC on 127.0.0.1: the real server
+// (ledger with group commit and synchronous=FULL, the adjudicator judging
+// every event, the read model) in this process, driven by gRPC clients over
+// loopback TCP. Games are the shared SGF records (/work/shared/data/sgf)
+// turned into events, each recorded one AppendEvents per event, as a clock
+// or an arbiter's desk would.
+//
+//   BM_FullSpeed/C      C client threads, each recording game after game as
+//                       fast as the answers come (C concurrent games).
+//   BM_TournamentPace/G G games at once, each sending one event every
+//                       second (a busy tournament hall: real games average a
+//                       move every 20-60 s; this is 20-60x that pace).
+//
+// Each run lasts a fixed time (BENCH_SECONDS, default 3 s) and reports the
+// events recorded per second and the acknowledgement latency p50/p99/max.
+// Run: build/bin/service_load_bench   (SERVICE_BENCH_DIR picks the disk)
+#include <stdlib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "adjudicator/service/server.h"
+#include "adjudicator/sgf.h"
+#include "adjudicator/sgf_events.h"
+#include "arbiter/v1/service.grpc.pb.h"
+#include "benchmark/benchmark.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+
+namespace arbiter {
+namespace {
+
+std::vector<std::vector<v1::Event>> LoadGames() {
+  std::vector<std::vector<v1::Event>> games;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(ARBITER_SHARED_DIR) + "/data/sgf")) {
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    absl::StatusOr<SgfGame> sgf = ParseSgf(text.str());
+    if (!sgf.ok()) continue;
+    absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*sgf, "bench");
+    if (events.ok() && events->size() > 1) games.push_back(*std::move(events));
+  }
+  return games;
+}
+
+const std::vector<std::vector<v1::Event>>& Games() {
+  static const auto* games = new std::vector<std::vector<v1::Event>>(LoadGames());
+  return *games;
+}
+
+double Seconds() {
+  const char* s = getenv("BENCH_SECONDS");
+  return s != nullptr ? std::max(0.1, atof(s)) : 3.0;
+}
+
+// A server on a fresh data directory, for one run.
+class BenchServer {
+ public:
+  BenchServer() {
+    const char* base = getenv("SERVICE_BENCH_DIR");
+    std::string tmpl =
+        (std::filesystem::path(base ? base : "/tmp") / "service-bench-XXXXXX").string();
+    dir_ = mkdtemp(tmpl.data());
+    service::ServerOptions options;
+    options.data_dir = dir_ + "/data";
+    options.listen = "127.0.0.1:0";
+    absl::StatusOr<std::unique_ptr<service::Server>> s = service::Server::Start(options);
+    if (!s.ok()) {
+      std::fprintf(stderr, "cannot start the server: %s\n", s.status().ToString().c_str());
+      std::abort();
+    }
+    server_ = *std::move(s);
+  }
+  ~BenchServer() {
+    server_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  std::unique_ptr<v1::Arbiter::Stub> Stub() const {
+    return v1::Arbiter::NewStub(
+        grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
+  }
+
+ private:
+  std::string dir_;
+  std::unique_ptr<service::Server> server_;
+};
+
+// One game being recorded by a client.
+struct Recording {
+  std::string id;
+  const std::vector<v1::Event>* events = nullptr;
+  size_t next = 0;
+};
+
+void StartGame(Recording& r, const std::string& id, size_t pick) {
+  r.id = id;
+  r.events = &Games()[pick % Games().size()];
+  r.next = 0;
+}
+
+// Sends the game's next event; returns its latency, or a negative duration
+// on an error (which the run reports).
+absl::Duration SendNext(v1::Arbiter::Stub& stub, Recording& r) {
+  v1::AppendEventsRequest req;
+  req.set_game("games/" + r.id);
+  v1::Event* e = req.add_events();
+  *e = (*r.events)[r.next];
+  if (e->has_game_created()) e->mutable_game_created()->set_game_id(r.id);
+  v1::AppendEventsResponse resp;
+  grpc::ClientContext ctx;
+  const absl::Time t0 = absl::Now();
+  grpc::Status s = stub.AppendEvents(&ctx, req, &resp);
+  const absl::Duration took = absl::Now() - t0;
+  ++r.next;
+  return s.ok() ? took : -took;
+}
+
+void Report(benchmark::State& state, std::vector<absl::Duration>& latencies, absl::Duration wall,
+            int errors) {
+  std::sort(latencies.begin(), latencies.end());
+  auto pct = [&](double p) {
+    if (latencies.empty()) return 0.0;
+    return absl::ToDoubleMicroseconds(latencies[std::min(
+        latencies.size() - 1, static_cast<size_t>(p * static_cast<double>(latencies.size())))]);
+  };
+  state.SetIterationTime(absl::ToDoubleSeconds(wall));
+  state.counters["events_per_s"] = static_cast<double>(latencies.size()) / absl::ToDoubleSeconds(wall);
+  state.counters["p50_us"] = pct(0.50);
+  state.counters["p99_us"] = pct(0.99);
+  state.counters["max_us"] = latencies.empty() ? 0 : absl::ToDoubleMicroseconds(latencies.back());
+  state.counters["events"] = static_cast<double>(latencies.size());
+  state.counters["errors"] = errors;
+}
+
+void BM_FullSpeed(benchmark::State& state) {
+  const int clients = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    BenchServer server;
+    std::mutex mu;
+    std::vector<absl::Duration> all;
+    std::atomic<int> errors{0};
+    const absl::Time start = absl::Now();
+    const absl::Time end = start + absl::Seconds(Seconds());
+    std::vector<std::thread> threads;
+    for (int c = 0; c < clients; ++c) {
+      threads.emplace_back([&, c] {
+        auto stub = server.Stub();
+        std::vector<absl::Duration> mine;
+        Recording r;
+        int n = 0;
+        StartGame(r, absl::StrCat("full-", c, "-", n), static_cast<size_t>(c));
+        while (absl::Now() < end) {
+          if (r.next == r.events->size()) {
+            ++n;
+            StartGame(r, absl::StrCat("full-", c, "-", n), static_cast<size_t>(c + n));
+          }
+          const absl::Duration d = SendNext(*stub, r);
+          if (d < absl::ZeroDuration()) {
+            ++errors;
+          } else {
+            mine.push_back(d);
+          }
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        all.insert(all.end(), mine.begin(), mine.end());
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    Report(state, all, absl::Now() - start, errors.load());
+  }
+}
+BENCHMARK(BM_FullSpeed)->Arg(1)->Arg(8)->Arg(32)->Iterations(1)->UseManualTime()
+    ->Unit(benchmark::kSecond);
+
+void BM_TournamentPace(benchmark::State& state) {
+  const int games = static_cast<int>(state.range(0));
+  constexpr int kClients = 8;  // each drives games/8 boards, like a desk per room
+  const absl::Duration interval = absl::Seconds(1);
+  for (auto _ : state) {
+    BenchServer server;
+    std::mutex mu;
+    std::vector<absl::Duration> all;
+    std::atomic<int> errors{0};
+    const absl::Time start = absl::Now();
+    const absl::Time end = start + absl::Seconds(Seconds());
+    std::vector<std::thread> threads;
+    for (int c = 0; c < kClients; ++c) {
+      threads.emplace_back([&, c] {
+        auto stub = server.Stub();
+        std::vector<absl::Duration> mine;
+        std::vector<Recording> boards;
+        std::vector<absl::Time> due;
+        for (int g = c; g < games; g += kClients) {
+          boards.emplace_back();
+          StartGame(boards.back(), absl::StrCat("pace-", g), static_cast<size_t>(g));
+          // Spread the boards' first events over the first interval.
+          due.push_back(start + interval * g / games);
+        }
+        while (!boards.empty()) {
+          const size_t i = static_cast<size_t>(std::min_element(due.begin(), due.end()) - due.begin());
+          if (due[i] >= end) break;
+          absl::SleepFor(due[i] - absl::Now());
+          Recording& r = boards[i];
+          if (r.next == r.events->size()) StartGame(r, absl::StrCat(r.id, "-next"), i + 1);
+          const absl::Duration d = SendNext(*stub, r);
+          if (d < absl::ZeroDuration()) {
+            ++errors;
+          } else {
+            mine.push_back(d);
+          }
+          due[i] += interval;
+        }
+        std::lock_guard<std::mutex> lock(mu);
+        all.insert(all.end(), mine.begin(), mine.end());
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    Report(state, all, absl::Now() - start, errors.load());
+  }
+}
+BENCHMARK(BM_TournamentPace)->Arg(100)->Arg(500)->Iterations(1)->UseManualTime()
+    ->Unit(benchmark::kSecond);
+
+}  // namespace
+}  // namespace arbiter
+
+BENCHMARK_MAIN();
