@@ -13,6 +13,9 @@
 namespace arbiter::ledger {
 namespace {
 
+// WAL frames (pages) that wake the background checkpoint; SQLite's default.
+constexpr int kCheckpointPages = 1000;
+
 // How long the writer waits for one more append to join a batch.
 constexpr absl::Duration kLingerQuantum = absl::Microseconds(100);
 
@@ -23,6 +26,10 @@ Writer::Writer(Config config) : config_(std::move(config)) {}
 absl::StatusOr<std::unique_ptr<Writer>> Writer::Start(Config config) {
   if (config.judge == nullptr) return absl::InvalidArgumentError("the ledger needs a judge");
   std::unique_ptr<Writer> w(new Writer(std::move(config)));
+  absl::StatusOr<std::unique_ptr<WalCheckpointer>> checkpointer =
+      WalCheckpointer::Start(w->config_.db_path, w->config_.vfs, kCheckpointPages);
+  if (!checkpointer.ok()) return checkpointer.status();
+  w->checkpointer_ = *std::move(checkpointer);
   if (absl::Status s = w->Recover(); !s.ok()) return s;
   w->config_.watch->Publish(w->head_);
   w->thread_ = std::thread([p = w.get()] { p->Run(); });
@@ -48,6 +55,7 @@ absl::Status Writer::Recover() {
   if (!db.ok()) return db.status();
   db_ = *std::move(db);
   if (absl::Status s = ConfigureConnection(db_); !s.ok()) return s;
+  if (absl::Status s = checkpointer_->Attach(db_.get()); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<Statements>> stmts = Statements::Prepare(db_);
   if (!stmts.ok()) return stmts.status();
   stmts_ = *std::move(stmts);

@@ -31,6 +31,7 @@
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
 #include "ledger/subscription.h"
+#include "ledger/wal_checkpointer.h"
 
 namespace arbiter::ledger {
 
@@ -85,6 +86,7 @@ class Writer {
 
   const Config config_;
 
+  std::unique_ptr<WalCheckpointer> checkpointer_;
   // Owned by the writer thread (and Start, before it runs).
   Db db_;
   std::unique_ptr<Statements> stmts_;

@@ -277,12 +277,17 @@ void BM_PlainSqliteBatched(benchmark::State& state) {
   Report(state, "plain", batch, latencies, items, seconds);
 }
 
-BENCHMARK(BM_LedgerGroupCommit)->ArgName("writers")->Arg(1)->Arg(16)->Arg(256)->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_LedgerGroupCommitAsync)->ArgName("writers")->Arg(1)->Arg(16)->Arg(256)
-    ->UseManualTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_PlainSqliteBatched)->ArgName("batch")->Arg(1)->Arg(16)->Arg(256)->UseManualTime()
-    ->Unit(benchmark::kMillisecond);
+// Interleaved by concurrency, so that the ledger and the plain loop it is
+// compared with run back to back on the same disk weather.
+BENCHMARK(BM_LedgerGroupCommit)->ArgName("writers")->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LedgerGroupCommitAsync)->ArgName("writers")->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlainSqliteBatched)->ArgName("batch")->Arg(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LedgerGroupCommit)->ArgName("writers")->Arg(16)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LedgerGroupCommitAsync)->ArgName("writers")->Arg(16)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlainSqliteBatched)->ArgName("batch")->Arg(16)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LedgerGroupCommit)->ArgName("writers")->Arg(256)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LedgerGroupCommitAsync)->ArgName("writers")->Arg(256)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PlainSqliteBatched)->ArgName("batch")->Arg(256)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace arbiter::ledger
