@@ -44,15 +44,12 @@ void Timekeeper::Run() {
     // Sleep until the earliest deadline, or a poll interval.
     absl::Duration wait = kPoll;
     std::vector<std::pair<std::string, Timer>> due;
-    {
-      absl::MutexLock lock(&mu_);
-      const absl::Time now = now_();
-      for (const auto& [game, timer] : timers_) {
-        if (timer.deadline.fire_at <= now) {
-          due.emplace_back(game, timer);
-        } else {
-          wait = std::min(wait, timer.deadline.fire_at - now);
-        }
+    const absl::Time now = now_();
+    for (const auto& [game, timer] : timers_) {
+      if (timer.deadline.fire_at <= now) {
+        due.emplace_back(game, timer);
+      } else {
+        wait = std::min(wait, timer.deadline.fire_at - now);
       }
     }
     for (const auto& [game, timer] : due) Fire(game, timer);
@@ -91,7 +88,6 @@ void Timekeeper::Recompute(const std::string& game_id) {
   });
   if (!s.ok()) LogError(absl::StrCat("game ", game_id), s);
   if (over) live_.erase(game_id);
-  absl::MutexLock lock(&mu_);
   if (timer.has_value()) {
     timers_[game_id] = *std::move(timer);
   } else {
@@ -106,7 +102,6 @@ void Timekeeper::Fire(const std::string& game_id, const Timer& timer) {
   event.set_idempotency_key(absl::StrCat("server-clock/", game_id, "/", timer.revision));
   absl::StatusOr<std::vector<v1::LedgerEntry>> r = ledger_->Append(
       game_id, ledger::ExpectedRevision::Exactly(timer.revision), {std::move(event)});
-  absl::MutexLock lock(&mu_);
   auto it = timers_.find(game_id);
   // Whatever happened, this timer is spent: success and a lost race both
   // bring a new event that recomputes the deadline.

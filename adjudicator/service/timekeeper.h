@@ -57,9 +57,9 @@ class Timekeeper {
   std::atomic<bool> stop_{false};
   std::thread thread_;
 
-  absl::flat_hash_set<std::string> live_;  // thread-only
-  absl::Mutex mu_;
-  absl::flat_hash_map<std::string, Timer> timers_ ABSL_GUARDED_BY(mu_);
+  // Touched only by the timekeeper's thread.
+  absl::flat_hash_set<std::string> live_;
+  absl::flat_hash_map<std::string, Timer> timers_;
 };
 
 }  // namespace arbiter::service
