@@ -1,5 +1,6 @@
 #include "ledger/audit.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <set>
@@ -61,8 +62,10 @@ struct StreamCheck {
 };
 
 // Re-judges one game's entries and diffs the rulings; false after reporting.
+// `ended` says whether any event gave the game its result.
 bool Readjudicate(AuditReport& report, Judge& judge, const std::string& game_id,
-                  const std::string& pin, const std::vector<v1::LedgerEntry>& entries) {
+                  const std::string& pin, const std::vector<v1::LedgerEntry>& entries,
+                  bool* ended = nullptr) {
   std::unique_ptr<GameJudge> fold;
   for (const v1::LedgerEntry& entry : entries) {
     absl::StatusOr<v1::Event> event = ParseCanonicalEvent(entry.event());
@@ -82,6 +85,7 @@ bool Readjudicate(AuditReport& report, Judge& judge, const std::string& game_id,
       }
     }
     absl::StatusOr<Verdict> verdict = fold->Apply(*event);
+    if (verdict.ok() && verdict->game_over && ended != nullptr) *ended = true;
     if (!verdict.ok()) {
       return Fail(report, entry.position(),
                   absl::StrCat("re-adjudication refuses this event of game '", game_id,
@@ -377,9 +381,19 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle, const Aud
     entries.push_back(e);
   }
   report.games = 1;
+  bool ended = false;
   if (options.judge != nullptr &&
-      !Readjudicate(report, *options.judge, bundle.game_id(), bundle.rules_pin(), entries)) {
+      !Readjudicate(report, *options.judge, bundle.game_id(), bundle.rules_pin(), entries, &ended)) {
     return report;
+  }
+  // Inclusion proofs cannot show that no event was left off the end; the
+  // signed list of ended games can, for a finished game.
+  bool signed_ended = std::find(cp.ended_games().begin(), cp.ended_games().end(),
+                                bundle.game_id()) != cp.ended_games().end();
+  if (options.judge != nullptr && signed_ended && !ended) {
+    Fail(report, last_position,
+         absl::StrCat("the checkpoint records game '", bundle.game_id(),
+                      "' as ended, but its bundled events never end it: events were left out"));
   }
   return report;
 }

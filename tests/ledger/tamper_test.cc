@@ -301,6 +301,12 @@ TEST_F(BundleTamperTest, EveryChangeToABundleIsCaught) {
   b.mutable_entries()->DeleteSubrange(2, 1);
   EXPECT_FALSE(Check(b).intact);
 
+  b = good;  // the resignation left off the end
+  b.mutable_entries()->RemoveLast();
+  AuditReport cut = Check(b);
+  EXPECT_FALSE(cut.intact);
+  EXPECT_NE(cut.why.find("left out"), std::string::npos) << cut.why;
+
   b = good;
   std::string* h = b.mutable_entries(1)->mutable_inclusion_proof(0);
   (*h)[0] ^= 1;
