@@ -26,13 +26,22 @@ absl::Status GameFolds::With(const std::string& game_id,
     }
     slot = s;
   }
-  absl::MutexLock lock(&slot->mu);
-  if (absl::Status s = Advance(slot->fold); !s.ok()) return s;
-  if (slot->fold.revision == 0) {
-    return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
+  {
+    absl::MutexLock lock(&slot->mu);
+    if (absl::Status s = Advance(slot->fold); !s.ok()) return s;
+    if (slot->fold.revision > 0) {
+      fn(slot->fold);
+      return absl::OkStatus();
+    }
   }
-  fn(slot->fold);
-  return absl::OkStatus();
+  // No such game: keep no slot for it, so asking for made-up names costs
+  // no memory. (A game created meanwhile just gets a fresh slot next time.)
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = slots_.find(game_id);
+    if (it != slots_.end() && it->second == slot) slots_.erase(it);
+  }
+  return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
 }
 
 absl::Status GameFolds::Advance(GameFold& fold) {
