@@ -186,6 +186,24 @@ TEST(CliTest, HistoryShowWatchDecideExportVerify) {
   EXPECT_EQ(Cli({"verify", "cli-nobody"}).exit, 2);
 }
 
+TEST(CliTest, ExportedSgfReimportsForEveryScenario) {
+  // `arbiter import-sgf` replays the record under the rules of play: an
+  // exported SGF with a void move on the board, or a wrong RE, would fail.
+  const std::string dir = MakeTempDir("arbiter-cli-sgf");
+  for (const char* name : {"byoyomi-timeout", "count-185", "double-move", "ko-retake",
+                           "late-within", "phone-twice"}) {
+    SCOPED_TRACE(name);
+    const std::string id = std::string("cli-sgf-") + name;
+    ASSERT_EQ(Cli({"record", "-"}, Renamed(name, id)).exit, 0);
+    const std::string path = dir + "/" + id + ".sgf";
+    CliResult r = Cli({"export", id, "--format", "sgf", "--out", path});
+    ASSERT_EQ(r.exit, 0) << r.err;
+    r = RunCli({"import-sgf", path});
+    EXPECT_EQ(r.exit, 0) << r.err << ReadFile(path);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CliTest, DecideAPendingRuling) {
   std::string lines =
       "{\"at\": \"2026-05-01T09:00:00Z\", \"gameCreated\": {\"gameId\": \"cli-decide\", "
