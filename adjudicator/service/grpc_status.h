@@ -15,11 +15,6 @@ inline grpc::Status ToGrpc(const absl::Status& s) {
   return grpc::Status(static_cast<grpc::StatusCode>(s.code()), std::string(s.message()));
 }
 
-inline absl::Status FromGrpc(const grpc::Status& s) {
-  if (s.ok()) return absl::OkStatus();
-  return absl::Status(static_cast<absl::StatusCode>(s.error_code()), s.error_message());
-}
-
 }  // namespace arbiter::service
 
 #endif  // ARBITER_ADJUDICATOR_SERVICE_GRPC_STATUS_H_

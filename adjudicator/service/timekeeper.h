@@ -16,14 +16,12 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
 #include <thread>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/deadline.h"
 #include "adjudicator/service/game_folds.h"
