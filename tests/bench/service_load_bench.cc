@@ -123,6 +123,14 @@ absl::Duration SendNext(v1::Arbiter::Stub& stub, Recording& r) {
   const absl::Time t0 = absl::Now();
   grpc::Status s = stub.AppendEvents(&ctx, req, &resp);
   const absl::Duration took = absl::Now() - t0;
+  if (!s.ok()) {
+    // The first refusal says why (errors are counted, not hidden).
+    static std::once_flag once;
+    std::call_once(once, [&] {
+      std::fprintf(stderr, "AppendEvents refused (code %d): %s\n", static_cast<int>(s.error_code()),
+                   s.error_message().c_str());
+    });
+  }
   ++r.next;
   return s.ok() ? took : -took;
 }
