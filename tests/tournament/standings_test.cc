@@ -2,6 +2,7 @@
 #include "adjudicator/tournament/standings.h"
 
 #include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/scoring.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -83,6 +84,44 @@ TEST(RoundRobin, WarningsThenLotsThenShared) {
   EXPECT_EQ(Row(r.standings(), "S").rank(), 1);
   EXPECT_EQ(Row(r.standings(), "P").rank(), 2);
   EXPECT_EQ(Row(r.standings(), "P").decided_by(), "C:LOTS");
+}
+
+TEST(RoundRobin, ExtraGameOrdersOnlyTheWholeLevelGroup) {
+  // Four players, every game drawn: all level on points (3), A (4.5) and B (0).
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
+  b.Player("P").Player("Q").Player("R").Player("S");
+  b.Round(1, {{"P", "R", "G1"}, {"Q", "S", "G2"}});
+  b.Round(2, {{"P", "Q", "G3"}, {"S", "R", "G4"}});
+  b.Round(3, {{"P", "S", "G5"}, {"Q", "R", "G6"}});
+  GameFactsMap games;
+  for (const char* g : {"G1", "G2", "G3", "G4", "G5", "G6"}) games[g] = Decided(kDraw);
+  // An extra game between R and Q only does not order a group of four: shared.
+  v1::TournamentEvent partial;
+  partial.mutable_tie_break_decided()->set_method(v1::TieBreakDecided::EXTRA_GAME);
+  partial.mutable_tie_break_decided()->add_order("R");
+  partial.mutable_tie_break_decided()->add_order("Q");
+  partial.mutable_tie_break_decided()->add_game_ids("X1");
+  std::vector<v1::TournamentEvent> events = b.events();
+  events.push_back(partial);
+  absl::StatusOr<v1::Tournament> t = Fold(events);
+  ASSERT_TRUE(t.ok()) << t.status();
+  v1::StandingsReport r = ComputeStandings(*t, games);
+  for (const v1::Standing& s : r.standings()) EXPECT_EQ(s.rank(), 1) << s.id();
+  // Extra games ordering all four decide every place.
+  v1::TournamentEvent full = partial;
+  full.mutable_tie_break_decided()->clear_order();
+  for (const char* id : {"R", "Q", "S", "P"}) full.mutable_tie_break_decided()->add_order(id);
+  full.mutable_tie_break_decided()->set_game_ids(0, "X2");
+  events.push_back(full);
+  t = Fold(events);
+  ASSERT_TRUE(t.ok()) << t.status();
+  r = ComputeStandings(*t, games);
+  EXPECT_THAT(Order(r.standings()), ElementsAre("R", "Q", "S", "P"));
+  EXPECT_EQ(Row(r.standings(), "P").rank(), 4);
+  EXPECT_EQ(Row(r.standings(), "Q").decided_by(), "C:EXTRA_GAME");
+  // The same extra game cannot decide twice.
+  events.push_back(full);
+  EXPECT_FALSE(Fold(events).ok());
 }
 
 TEST(RoundRobin, ByeScoresTheSettingsPoints) {
