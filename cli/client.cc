@@ -1,4 +1,5 @@
 #include "cli/client.h"
+#include "cli/client_auth.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -69,7 +70,7 @@ bool ClientArgs::TakeSwitch(const std::string& name) {
 }
 
 std::shared_ptr<grpc::Channel> OpenChannel(const std::string& server) {
-  return grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  return OpenAuthChannel(server);  // $ARBITER_TOKEN, $ARBITER_TLS_* (cli/client_auth.h)
 }
 
 std::unique_ptr<v1::Arbiter::Stub> Connect(const std::string& server) {

@@ -30,6 +30,7 @@ int RunHistory(int argc, char** argv);
 int RunShow(int argc, char** argv);
 int RunWatch(int argc, char** argv);
 int RunDecide(int argc, char** argv);
+int RunToken(int argc, char** argv);  // cli/token.cc
 // `export` and `verify` against a server: RunExport / RunVerify hand over to
 // these when neither --db nor --bundle is given.
 int RunRemoteExport(int argc, char** argv);

@@ -27,7 +27,9 @@ namespace {
 constexpr char kUsage[] =
     "usage: arbiter serve [--db DIR] [--listen HOST:PORT] [--checkpoint-every N]\n"
     "  --db      the ledger directory (default $ARBITER_DATA, else ./arbiter-data)\n"
-    "  --listen  the address to serve on (default 127.0.0.1:50051; port 0: any free port)\n";
+    "  --listen  the address to serve on (default 127.0.0.1:50051; port 0: any free port)\n"
+    "  --tls-cert FILE --tls-key FILE  serve TLS (PEM); --tls-client-ca FILE: mutual TLS\n"
+    "  Tokens: `arbiter token`; without any, only loopback (see .github/SECURITY.md)\n";
 
 }  // namespace
 
@@ -49,6 +51,12 @@ int RunServe(int argc, char** argv) {
       options.data_dir = argv[++i];
     } else if (arg == "--listen") {
       options.listen = argv[++i];
+    } else if (arg == "--tls-cert") {
+      options.tls.cert_chain = argv[++i];
+    } else if (arg == "--tls-key") {
+      options.tls.private_key = argv[++i];
+    } else if (arg == "--tls-client-ca") {
+      options.tls.client_ca = argv[++i];
     } else if (arg == "--checkpoint-every") {
       if (!absl::SimpleAtoi(argv[++i], &options.checkpoint_every)) {
         std::fprintf(stderr, "arbiter serve: --checkpoint-every needs a number\n");

@@ -1,6 +1,8 @@
 // The game methods: create, append, decide, read, list and watch.
 #include "adjudicator/service/arbiter_service.h"
 
+#include "adjudicator/service/auth_service.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -76,6 +78,7 @@ absl::Status ArbiterService::Append(const std::string& game_id, std::optional<ui
   }
   for (size_t i = 0; i < events.size(); ++i) {
     v1::Event& e = events[i];
+    e.set_actor(CurrentActor());  // the authenticated caller, never the client's claim
     const std::string where = absl::StrCat("events[", i, "]: ");
     if (e.kind_case() == v1::Event::KIND_NOT_SET) {
       return absl::InvalidArgumentError(absl::StrCat(where, "the event has no kind"));

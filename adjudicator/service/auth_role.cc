@@ -4,7 +4,7 @@
 
 namespace arbiter::service {
 
-std::string_view RoleName(Role role) {
+absl::string_view RoleName(Role role) {
   switch (role) {
     case Role::kArbiter: return "ARBITER";
     case Role::kChiefArbiter: return "CHIEF_ARBITER";
@@ -14,23 +14,23 @@ std::string_view RoleName(Role role) {
   return "UNKNOWN";
 }
 
-std::optional<Role> ParseRole(std::string_view name) {
+std::optional<Role> ParseRole(absl::string_view name) {
   for (Role r : {Role::kArbiter, Role::kChiefArbiter, Role::kAuditor, Role::kSoftware}) {
     if (name == RoleName(r)) return r;
   }
   return std::nullopt;
 }
 
-Access AccessOf(std::string_view method) {
+Access AccessOf(absl::string_view method) {
   if (absl::StartsWith(method, "/grpc.health.v1.Health/")) return Access::kPublic;
   if (absl::StartsWith(method, "/grpc.reflection.")) return Access::kRead;
-  constexpr std::string_view kService = "/arbiter.v1.Arbiter/";
+  constexpr absl::string_view kService = "/arbiter.v1.Arbiter/";
   if (!absl::StartsWith(method, kService)) return Access::kUnknown;
-  const std::string_view name = method.substr(kService.size());
+  const absl::string_view name = method.substr(kService.size());
   if (name == "CreateGame") return Access::kCreate;
   if (name == "AppendEvents" || name == "Decide") return Access::kRecord;
   if (name == "VerifyGame" || name == "ExportGame") return Access::kAudit;
-  for (std::string_view read : {"GetGame", "ListEvents", "ListRulings", "WatchGame", "WatchAll",
+  for (absl::string_view read : {"GetGame", "ListEvents", "ListRulings", "WatchGame", "WatchAll",
                                 "GetCheckpoint", "GetInclusionProof", "GetRuleset", "GetClause"}) {
     if (name == read) return Access::kRead;
   }

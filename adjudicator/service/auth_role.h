@@ -15,15 +15,15 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
+#include "absl/strings/string_view.h"
 
 namespace arbiter::service {
 
 enum class Role { kArbiter, kChiefArbiter, kAuditor, kSoftware };
 
 // "ARBITER", "CHIEF_ARBITER", "AUDITOR", "SOFTWARE".
-std::string_view RoleName(Role role);
-std::optional<Role> ParseRole(std::string_view name);
+absl::string_view RoleName(Role role);
+std::optional<Role> ParseRole(absl::string_view name);
 
 // What a call does, as far as permissions go.
 enum class Access {
@@ -36,7 +36,7 @@ enum class Access {
 };
 
 // The access a full method name ("/arbiter.v1.Arbiter/AppendEvents") needs.
-Access AccessOf(std::string_view method);
+Access AccessOf(absl::string_view method);
 
 // Whether `role` has `access` (kRecord for ARBITER still needs the game to
 // be one of the token's).

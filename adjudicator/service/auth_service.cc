@@ -29,8 +29,8 @@ std::string PeerHost(const std::string& peer) {
 // The game a record call names ("games/{id}"), for the ARBITER's
 // assignment check; a malformed name matches no assignment, and the service
 // refuses it anyway.
-std::string GameOf(std::string_view resource) {
-  constexpr std::string_view kPrefix = "games/";
+std::string GameOf(absl::string_view resource) {
+  constexpr absl::string_view kPrefix = "games/";
   return absl::StartsWith(resource, kPrefix) ? std::string(resource.substr(kPrefix.size()))
                                              : std::string();
 }
@@ -66,7 +66,7 @@ bool AuthorizedService::Take(absl::flat_hash_map<std::string, Bucket>& buckets,
 }
 
 absl::StatusOr<AuthorizedService::Caller> AuthorizedService::Admit(grpc::ServerContext* context,
-                                                                   std::string_view method,
+                                                                   absl::string_view method,
                                                                    const std::string& game) {
   const Access access = AccessOf(absl::StrCat("/arbiter.v1.Arbiter/", method));
   Caller caller;
@@ -80,11 +80,11 @@ absl::StatusOr<AuthorizedService::Caller> AuthorizedService::Admit(grpc::ServerC
     if (header == metadata.end()) {
       return absl::UnauthenticatedError(
           "this server needs a bearer token (authorization: Bearer <token>; "
-          "`arbiter --token` or $ARBITER_TOKEN)");
+          "the arbiter CLI sends $ARBITER_TOKEN)");
     }
-    const std::string_view value(header->second.data(), header->second.size());
-    constexpr std::string_view kBearer = "Bearer ";
-    if (!absl::StartsWithIgnoreCase(value, kBearer)) {
+    const absl::string_view value(header->second.data(), header->second.size());
+    constexpr absl::string_view kBearer = "Bearer ";
+    if (!absl::StartsWithIgnoreCase(value, "bearer ")) {
       return absl::UnauthenticatedError("the authorization header is not 'Bearer <token>'");
     }
     absl::StatusOr<std::optional<TokenInfo>> token =

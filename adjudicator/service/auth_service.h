@@ -20,7 +20,7 @@
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_SERVICE_H_
 
 #include <string>
-#include <string_view>
+
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
@@ -88,7 +88,7 @@ class AuthorizedService final : public v1::Arbiter::Service {
 
   // Authenticates and authorizes a call of `method` (its short name) on
   // `game` (empty: not a per-game call), and charges its rate limit.
-  absl::StatusOr<Caller> Admit(grpc::ServerContext* context, std::string_view method,
+  absl::StatusOr<Caller> Admit(grpc::ServerContext* context, absl::string_view method,
                                const std::string& game);
   bool Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key,
             double rate, double burst) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -48,8 +48,8 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentialsFor(co
 bool IsLoopback(const std::string& listen) {
   const size_t colon = listen.rfind(':');
   const std::string host = colon == std::string::npos ? listen : listen.substr(0, colon);
-  return host == "localhost" || absl::StartsWith(host, "127.") || host == "[::1]" ||
-         absl::StartsWith(host, "unix:");
+  return host == "localhost" || host.starts_with("127.") || host == "[::1]" ||
+         host.starts_with("unix:");
 }
 
 }  // namespace arbiter::service

@@ -123,7 +123,7 @@ std::vector<TokenInfo> TokenStore::List() {
   return out;
 }
 
-absl::StatusOr<std::optional<TokenInfo>> TokenStore::Authenticate(std::string_view secret) {
+absl::StatusOr<std::optional<TokenInfo>> TokenStore::Authenticate(absl::string_view secret) {
   const ledger::Hash hash = ledger::Sha256(secret);
   absl::MutexLock lock(&mu_);
   absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(

@@ -47,7 +47,7 @@ class TokenStore {
   std::vector<TokenInfo> List();
 
   // The live token `secret` is, or nullopt (unknown or revoked).
-  absl::StatusOr<std::optional<TokenInfo>> Authenticate(std::string_view secret);
+  absl::StatusOr<std::optional<TokenInfo>> Authenticate(absl::string_view secret);
 
   // Whether any token has ever been issued: a server with none runs open.
   absl::StatusOr<bool> Any();

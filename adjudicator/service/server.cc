@@ -5,6 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
 #include "adjudicator/service/arbiter_service.h"
+#include "adjudicator/service/auth_service.h"
+#include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/timekeeper.h"
 #include "adjudicator/tournament/service/registration.h"
@@ -24,6 +26,8 @@ struct Server::Parts {
   std::unique_ptr<GameFolds> folds;
   std::unique_ptr<Timekeeper> timekeeper;
   std::unique_ptr<ArbiterService> service;
+  std::unique_ptr<TokenStore> tokens;
+  std::unique_ptr<AuthorizedService> authorized;  // what clients reach
   std::unique_ptr<tournament::TournamentHost> tournaments;  // arbiter.v1.TournamentService
   std::unique_ptr<grpc::Server> server;
   std::string address;
@@ -38,6 +42,19 @@ const std::string& Server::address() const { return parts_->address; }
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   auto parts = std::make_unique<Parts>();
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      ServerCredentialsFor(options.tls);
+  if (!credentials.ok()) return credentials.status();
+  absl::StatusOr<std::unique_ptr<TokenStore>> tokens = TokenStore::Open(options.data_dir);
+  if (!tokens.ok()) return tokens.status();
+  parts->tokens = *std::move(tokens);
+  absl::StatusOr<bool> secured = parts->tokens->Any();
+  if (!secured.ok()) return secured.status();
+  if (!*secured && !IsLoopback(options.listen)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "no tokens: the server runs open, so only on loopback; create one with "
+        "`arbiter token create` before listening on ", options.listen));
+  }
   ledger::LedgerOptions lo;
   lo.dir = options.data_dir;
   lo.judge = &parts->judge;
@@ -51,13 +68,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   }
   parts->service =
       std::make_unique<ArbiterService>(parts->ledger.get(), &parts->judge, parts->folds.get());
+  parts->authorized = std::make_unique<AuthorizedService>(parts->service.get(), parts->tokens.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(parts->service.get());
+  builder.AddListeningPort(options.listen, *credentials, &port);
+  builder.RegisterService(parts->authorized.get());
+  builder.SetMaxReceiveMessageSize(4 << 20);
   absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> tournaments =
       tournament::RegisterTournamentService(builder, options.data_dir, parts->service.get());
   if (!tournaments.ok()) return tournaments.status();

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "adjudicator/service/auth_tls.h"
 
 namespace arbiter::service {
 
@@ -18,6 +19,7 @@ struct ServerOptions {
   std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one
   uint64_t checkpoint_every = 1000;      // events between periodic checkpoints
   bool live_timers = true;               // run the timekeeper
+  TlsFiles tls;                          // empty: plaintext (see auth_tls.h)
 };
 
 class Server {

@@ -1,0 +1,303 @@
+// Authentication, roles, the recorded actor and limits (issue 8): the token
+// store, the role table, and the AuthorizedService in front of a real
+// ArbiterService and ledger, over gRPC on loopback.
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "adjudicator/service/arbiter_service.h"
+#include "adjudicator/service/auth_role.h"
+#include "adjudicator/service/auth_service.h"
+#include "adjudicator/service/auth_tls.h"
+#include "adjudicator/service/auth_tokens.h"
+#include "adjudicator/service/game_folds.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+#include "grpcpp/server.h"
+#include "grpcpp/server_builder.h"
+#include "gtest/gtest.h"
+#include "ledger/adjudicator_judge.h"
+#include "ledger/ledger.h"
+
+namespace arbiter::service {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    path_ = fs::temp_directory_path() /
+            ("auth-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string path() const { return path_.string(); }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path path_;
+};
+
+TEST(TokenStoreTest, CreateAuthenticateRevoke) {
+  TempDir dir;
+  auto store = TokenStore::Open(dir.path());
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_FALSE(*(*store)->Any());
+
+  auto secret = (*store)->Create(Role::kArbiter, "Li Wei", {"round1-board3"});
+  ASSERT_TRUE(secret.ok()) << secret.status();
+  EXPECT_TRUE(absl::StartsWith(*secret, "arb_"));
+  EXPECT_EQ(secret->size(), 4u + 64u);
+  EXPECT_TRUE(*(*store)->Any());
+
+  auto who = (*store)->Authenticate(*secret);
+  ASSERT_TRUE(who.ok() && who->has_value());
+  EXPECT_EQ((*who)->name, "Li Wei");
+  EXPECT_EQ((*who)->role, Role::kArbiter);
+  EXPECT_EQ((*who)->games, std::vector<std::string>{"round1-board3"});
+  EXPECT_FALSE((*(*store)->Authenticate(*secret + "x")).has_value());
+  EXPECT_FALSE((*(*store)->Authenticate("")).has_value());
+
+  // Only the hash is stored: the secret appears nowhere in the files.
+  for (const auto& f : fs::directory_iterator(dir.path())) {
+    std::ifstream in(f.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(bytes.find(secret->substr(4)), std::string::npos) << f.path();
+  }
+
+  const std::string id = (*who)->id;
+  ASSERT_TRUE((*store)->Revoke(id).ok());
+  EXPECT_TRUE((*store)->Revoke(id).ok()) << "revoking twice is fine";
+  EXPECT_FALSE((*(*store)->Authenticate(*secret)).has_value());
+  EXPECT_TRUE(absl::IsNotFound((*store)->Revoke("nope")));
+  auto listed = (*store)->List();
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_TRUE(listed[0].revoked.has_value());
+  EXPECT_TRUE(*(*store)->Any()) << "revoking every token must not open the server";
+}
+
+TEST(TokenStoreTest, RefusesBadTokens) {
+  TempDir dir;
+  auto store = TokenStore::Open(dir.path());
+  ASSERT_TRUE(store.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument((*store)->Create(Role::kArbiter, "A", {}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument((*store)->Create(Role::kAuditor, "A", {"g"}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument((*store)->Create(Role::kSoftware, "", {}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument((*store)->Create(Role::kSoftware, "a\nb", {}).status()));
+  EXPECT_FALSE(*(*store)->Any()) << "a refused token writes nothing";
+}
+
+TEST(RoleTest, WhoMayCallWhat) {
+  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/AppendEvents"), Access::kRecord);
+  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/Decide"), Access::kRecord);
+  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/CreateGame"), Access::kCreate);
+  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/ExportGame"), Access::kAudit);
+  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/WatchAll"), Access::kRead);
+  EXPECT_EQ(AccessOf("/grpc.health.v1.Health/Check"), Access::kPublic);
+  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/DropTables"), Access::kUnknown);
+  for (Role r : {Role::kArbiter, Role::kChiefArbiter, Role::kAuditor, Role::kSoftware}) {
+    EXPECT_TRUE(Permits(r, Access::kRead));
+    EXPECT_FALSE(Permits(r, Access::kUnknown));
+    EXPECT_EQ(ParseRole(RoleName(r)), r);
+  }
+  EXPECT_TRUE(Permits(Role::kChiefArbiter, Access::kCreate));
+  EXPECT_FALSE(Permits(Role::kArbiter, Access::kCreate));
+  EXPECT_TRUE(Permits(Role::kArbiter, Access::kRecord));
+  EXPECT_FALSE(Permits(Role::kAuditor, Access::kRecord));
+  EXPECT_FALSE(Permits(Role::kSoftware, Access::kRecord));
+  EXPECT_TRUE(Permits(Role::kAuditor, Access::kAudit));
+  EXPECT_FALSE(Permits(Role::kSoftware, Access::kAudit));
+  EXPECT_FALSE(ParseRole("ROOT").has_value());
+}
+
+TEST(TlsTest, CredentialsAndLoopback) {
+  EXPECT_TRUE(ServerCredentialsFor({}).ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(ServerCredentialsFor({"", "key.pem", ""}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(ServerCredentialsFor({"/nonexistent.pem", "k", ""}).status()));
+  EXPECT_TRUE(IsLoopback("127.0.0.1:50051"));
+  EXPECT_TRUE(IsLoopback("localhost:0"));
+  EXPECT_TRUE(IsLoopback("[::1]:50051"));
+  EXPECT_FALSE(IsLoopback("0.0.0.0:50051"));
+  EXPECT_FALSE(IsLoopback("[::]:50051"));
+}
+
+// A real service behind the AuthorizedService, on 127.0.0.1.
+class AuthServiceTest : public ::testing::Test {
+ protected:
+  void Start(AuthLimits limits = {}) {
+    ledger::LedgerOptions o;
+    o.dir = dir_.path();
+    o.judge = &judge_;
+    auto l = ledger::Ledger::Open(o);
+    ASSERT_TRUE(l.ok()) << l.status();
+    ledger_ = *std::move(l);
+    auto t = TokenStore::Open(dir_.path());
+    ASSERT_TRUE(t.ok());
+    tokens_ = *std::move(t);
+    folds_ = std::make_unique<GameFolds>(ledger_.get());
+    inner_ = std::make_unique<ArbiterService>(ledger_.get(), &judge_, folds_.get());
+    outer_ = std::make_unique<AuthorizedService>(inner_.get(), tokens_.get(), limits);
+    grpc::ServerBuilder b;
+    int port = 0;
+    b.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    b.RegisterService(outer_.get());
+    server_ = b.BuildAndStart();
+    ASSERT_NE(server_, nullptr);
+    stub_ = v1::Arbiter::NewStub(
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  }
+  void TearDown() override {
+    if (server_) server_->Shutdown();
+  }
+
+  std::string Token(Role role, const std::string& name, std::vector<std::string> games = {}) {
+    auto s = tokens_->Create(role, name, games);
+    EXPECT_TRUE(s.ok()) << s.status();
+    return s.ok() ? *s : "";
+  }
+
+  static void Auth(grpc::ClientContext* c, const std::string& token) {
+    if (!token.empty()) c->AddMetadata("authorization", "Bearer " + token);
+  }
+
+  grpc::Status Create(const std::string& token, const std::string& game) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::CreateGameRequest req;
+    req.mutable_game()->set_game_id(game);
+    req.mutable_game()->set_ruleset("cn-2002");
+    req.mutable_game()->set_board_size(19);
+    req.mutable_game()->set_venue(v1::GameCreated::SAME_SITE);
+    req.mutable_at()->set_seconds(1'780'000'000);
+    v1::Game out;
+    return stub_->CreateGame(&c, req, &out);
+  }
+
+  // A phone ring in `game`, claiming to come from "mallory".
+  grpc::Status Phone(const std::string& token, const std::string& game, int64_t at) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::AppendEventsRequest req;
+    req.set_game("games/" + game);
+    v1::Event* e = req.add_events();
+    e->mutable_at()->set_seconds(at);
+    e->set_actor("mallory");
+    e->mutable_phone_rang()->set_color(v1::BLACK);
+    v1::AppendEventsResponse out;
+    return stub_->AppendEvents(&c, req, &out);
+  }
+
+  std::vector<v1::RecordedEvent> Events(const std::string& token, const std::string& game) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::ListEventsRequest req;
+    req.set_game("games/" + game);
+    v1::ListEventsResponse out;
+    grpc::Status s = stub_->ListEvents(&c, req, &out);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return {out.events().begin(), out.events().end()};
+  }
+
+  uint64_t Head() { return *ledger_->Head(); }
+
+  TempDir dir_;
+  ledger::AdjudicatorJudge judge_;
+  std::unique_ptr<ledger::Ledger> ledger_;
+  std::unique_ptr<TokenStore> tokens_;
+  std::unique_ptr<GameFolds> folds_;
+  std::unique_ptr<ArbiterService> inner_;
+  std::unique_ptr<AuthorizedService> outer_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v1::Arbiter::Stub> stub_;
+};
+
+TEST_F(AuthServiceTest, OpenWithoutTokensAndNoActorCanBeClaimed) {
+  Start();
+  ASSERT_TRUE(Create("", "g1").ok());
+  ASSERT_TRUE(Phone("", "g1", 1'780'000'010).ok());
+  const auto events = Events("", "g1");
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[1].event().actor(), "") << "an unauthenticated client cannot name an actor";
+}
+
+TEST_F(AuthServiceTest, RolesDecideAndNothingIsWrittenOnRefusal) {
+  Start();
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  const std::string arbiter = Token(Role::kArbiter, "Li Wei", {"g1"});
+  const std::string auditor = Token(Role::kAuditor, "KPMG");
+  const std::string software = Token(Role::kSoftware, "broadcast");
+
+  ASSERT_TRUE(Create(chief, "g1").ok());
+  ASSERT_TRUE(Create(chief, "g2").ok());
+  const uint64_t head = Head();
+
+  EXPECT_EQ(Create("", "g3").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Create("arb_00", "g3").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Create(arbiter, "g3").error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Phone("", "g1", 1'780'000'010).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Phone(software, "g1", 1'780'000'010).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Phone(auditor, "g1", 1'780'000'010).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Phone(arbiter, "g2", 1'780'000'010).error_code(), grpc::StatusCode::PERMISSION_DENIED)
+      << "an arbiter records only in the games assigned to them";
+  EXPECT_EQ(Head(), head) << "a refused call wrote something";
+
+  ASSERT_TRUE(Phone(arbiter, "g1", 1'780'000'010).ok());
+  ASSERT_TRUE(Phone(chief, "g2", 1'780'000'010).ok());
+  const auto g1 = Events(software, "g1");
+  ASSERT_EQ(g1.size(), 2u);
+  EXPECT_TRUE(absl::StartsWith(g1[0].event().actor(), "Wang Ru (CHIEF_ARBITER, token "))
+      << g1[0].event().actor();
+  EXPECT_TRUE(absl::StartsWith(g1[1].event().actor(), "Li Wei (ARBITER, token "))
+      << g1[1].event().actor() << ": the authenticated caller, not what the client claimed";
+
+  {
+    grpc::ClientContext c;
+    Auth(&c, software);
+    v1::VerifyGameRequest req;
+    req.set_name("games/g1");
+    v1::VerifyGameResponse out;
+    EXPECT_EQ(stub_->VerifyGame(&c, req, &out).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  }
+  {
+    grpc::ClientContext c;
+    Auth(&c, auditor);
+    v1::VerifyGameRequest req;
+    req.set_name("games/g1");
+    v1::VerifyGameResponse out;
+    grpc::Status s = stub_->VerifyGame(&c, req, &out);
+    EXPECT_NE(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+    EXPECT_NE(s.error_code(), grpc::StatusCode::UNAUTHENTICATED) << s.error_message();
+  }
+
+  // Revocation takes effect on the next call.
+  for (const TokenInfo& t : tokens_->List()) {
+    if (t.name == "Li Wei") {
+      ASSERT_TRUE(tokens_->Revoke(t.id).ok());
+    }
+  }
+  EXPECT_EQ(Phone(arbiter, "g1", 1'780'000'020).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(AuthServiceTest, RateLimitPerCaller) {
+  AuthLimits limits;
+  limits.writes_per_second = 0.001;
+  limits.write_burst = 2;
+  Start(limits);
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  const std::string other = Token(Role::kChiefArbiter, "Deputy");
+  ASSERT_TRUE(Create(chief, "g1").ok());
+  ASSERT_TRUE(Phone(chief, "g1", 1'780'000'010).ok());
+  const uint64_t head = Head();
+  grpc::Status s = Phone(chief, "g1", 1'780'000'020);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+  EXPECT_EQ(Head(), head);
+  EXPECT_TRUE(Phone(other, "g1", 1'780'000'030).ok()) << "limits are per caller";
+}
+
+}  // namespace
+}  // namespace arbiter::service
