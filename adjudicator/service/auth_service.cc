@@ -105,6 +105,7 @@ absl::StatusOr<AuthorizedService::Caller> AuthorizedService::Admit(grpc::ServerC
           absl::StrCat("arbiter '", t.name, "' is not assigned to game '", game, "'"));
     }
     caller.key = t.id;
+    caller.role = t.role;
     caller.actor = absl::StrCat(t.name, " (", RoleName(t.role), ", token ", t.id, ")");
   }
   absl::MutexLock lock(&mu_);
@@ -141,7 +142,6 @@ ARBITER_FORWARD(AppendEvents, v1::AppendEventsRequest, v1::AppendEventsResponse,
                 GameOf(req->game()))
 ARBITER_FORWARD(ListEvents, v1::ListEventsRequest, v1::ListEventsResponse, "")
 ARBITER_FORWARD(ListRulings, v1::ListRulingsRequest, v1::ListRulingsResponse, "")
-ARBITER_FORWARD(Decide, v1::DecideRequest, v1::AppendEventsResponse, GameOf(req->game()))
 ARBITER_FORWARD(VerifyGame, v1::VerifyGameRequest, v1::VerifyGameResponse, "")
 ARBITER_FORWARD(GetCheckpoint, v1::GetCheckpointRequest, v1::SignedCheckpoint, "")
 ARBITER_FORWARD(GetInclusionProof, v1::GetInclusionProofRequest, v1::InclusionProof, "")
@@ -149,6 +149,34 @@ ARBITER_FORWARD(ExportGame, v1::ExportGameRequest, v1::ExportGameResponse, "")
 ARBITER_FORWARD(GetRuleset, v1::GetRulesetRequest, v1::RulesetView, "")
 ARBITER_FORWARD(GetClause, v1::GetClauseRequest, v1::Clause, "")
 #undef ARBITER_FORWARD
+
+grpc::Status AuthorizedService::Decide(grpc::ServerContext* context, const v1::DecideRequest* req,
+                                      v1::AppendEventsResponse* out) {
+  absl::StatusOr<Caller> caller = Admit(context, "Decide", GameOf(req->game()));
+  if (!caller.ok()) return ToGrpcStatus(caller.status());
+  if (caller->role == Role::kArbiter) {
+    // A clause the ruleset leaves to the chief arbiter (its pending ruling's
+    // decidedBy) is not an arbiter's to decide. An unknown game or ruling
+    // falls through to the service, which says so.
+    v1::ListRulingsRequest list;
+    list.set_game(req->game());
+    list.set_page_size(1000);
+    while (true) {
+      v1::ListRulingsResponse page;
+      if (!inner_->ListRulings(context, &list, &page).ok()) break;
+      for (const v1::Ruling& r : page.rulings()) {
+        if (r.number() == req->ruling() && r.decided_by() == v1::CHIEF_ARBITER) {
+          return Refuse(grpc::StatusCode::PERMISSION_DENIED,
+                        absl::StrCat("ruling ", r.number(), " (", r.clause(),
+                                     ") is the chief arbiter's to decide"));
+        }
+      }
+      if (page.next_page_token().empty()) break;
+      list.set_page_token(page.next_page_token());
+    }
+  }
+  return As(*caller, [&] { return inner_->Decide(context, req, out); });
+}
 
 template <typename Req>
 grpc::Status AuthorizedService::Watch(grpc::ServerContext* context, const std::string& method,

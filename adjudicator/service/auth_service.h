@@ -7,8 +7,10 @@
 //    open (the zero-config local default; Server refuses to listen beyond
 //    loopback then). Otherwise a missing, unknown or revoked token is
 //    UNAUTHENTICATED, and a role that may not make the call (auth_role.h),
-//    or an ARBITER recording in a game not assigned to them, is
-//    PERMISSION_DENIED. A refused call reaches nothing: nothing is written.
+//    an ARBITER recording in a game not assigned to them, or deciding a
+//    ruling whose clause the ruleset leaves to the chief arbiter
+//    (Ruling.decided_by), is PERMISSION_DENIED. A refused call reaches
+//    nothing: nothing is written.
 //  - the actor: every event written by the call (CreateGame, AppendEvents,
 //    Decide) records the authenticated caller in Event.actor, whatever the
 //    client put there (empty when the server runs open).
@@ -19,6 +21,7 @@
 #ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_SERVICE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_SERVICE_H_
 
+#include <optional>
 #include <string>
 
 
@@ -80,6 +83,7 @@ class AuthorizedService final : public v1::Arbiter::Service {
   struct Caller {
     std::string key;    // rate-limit key: token id, or the peer's address
     std::string actor;  // empty when the server runs open
+    std::optional<Role> role;  // none when the server runs open
   };
   struct Bucket {
     double tokens;

@@ -283,6 +283,63 @@ TEST_F(AuthServiceTest, RolesDecideAndNothingIsWrittenOnRefusal) {
   EXPECT_EQ(Phone(arbiter, "g1", 1'780'000'020).error_code(), grpc::StatusCode::UNAUTHENTICATED);
 }
 
+TEST_F(AuthServiceTest, ChiefArbiterClausesAreTheChiefArbiters) {
+  Start();
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  const std::string arbiter = Token(Role::kArbiter, "Li Wei", {"*"});
+  ASSERT_TRUE(Create(chief, "g1").ok());
+  {  // Black plays, then a disputed displacement (17.5): the chief arbiter rules.
+    grpc::ClientContext c;
+    Auth(&c, arbiter);
+    v1::AppendEventsRequest req;
+    req.set_game("games/g1");
+    v1::Event* move = req.add_events();
+    move->mutable_at()->set_seconds(1'780'000'010);
+    move->mutable_move()->set_color(v1::BLACK);
+    move->mutable_move()->set_point("Q16");
+    v1::Event* displaced = req.add_events();
+    displaced->mutable_at()->set_seconds(1'780'000'020);
+    v1::Displacement* d = displaced->mutable_stones_displaced()->add_points();
+    d->set_from("Q16");
+    d->set_to("R16");
+    displaced->mutable_stones_displaced()->set_agreement(v1::StonesDisplaced::NONE);
+    displaced->mutable_stones_displaced()->set_by_color(v1::WHITE);
+    v1::AppendEventsResponse out;
+    grpc::Status s = stub_->AppendEvents(&c, req, &out);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  uint32_t pending = 0;
+  {
+    grpc::ClientContext c;
+    Auth(&c, arbiter);
+    v1::ListRulingsRequest req;
+    req.set_game("games/g1");
+    v1::ListRulingsResponse out;
+    ASSERT_TRUE(stub_->ListRulings(&c, req, &out).ok());
+    for (const v1::Ruling& r : out.rulings()) {
+      if (r.pending() && r.decided_by() == v1::CHIEF_ARBITER) pending = r.number();
+    }
+  }
+  ASSERT_NE(pending, 0u) << "the disputed displacement awaits the chief arbiter";
+  const uint64_t head = Head();
+  auto decide = [&](const std::string& token) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::DecideRequest req;
+    req.set_game("games/g1");
+    req.set_ruling(pending);
+    req.set_choice("RESTORE");
+    req.mutable_at()->set_seconds(1'780'000'030);
+    v1::AppendEventsResponse out;
+    return stub_->Decide(&c, req, &out);
+  };
+  grpc::Status s = decide(arbiter);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+  EXPECT_EQ(Head(), head);
+  s = decide(chief);
+  EXPECT_NE(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+}
+
 TEST_F(AuthServiceTest, RateLimitPerCaller) {
   AuthLimits limits;
   limits.writes_per_second = 0.001;
