@@ -238,7 +238,7 @@ void Adjudicator::FlagFalls(v1::Color c, absl::Time instant) {
 
 void Adjudicator::PlayPass(v1::Color c) {
   board_->Pass(c);
-  board_log_.push_back({BoardOp::kPass, c, 0});
+  last_stone_by_ = v1::COLOR_UNSPECIFIED;
   ++move_number_;
   ++consecutive_passes_;
   to_move_ = Opponent(c);

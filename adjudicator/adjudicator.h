@@ -7,8 +7,7 @@
 //     if (!rulings.ok()) ...  // bad input: nothing was recorded
 //   }
 //
-// Apply costs the one event it is given (a takeback, which rebuilds the board
-// without the taken-back move, is the exception). Every clause, sanction,
+// Apply costs the one event it is given. Every clause, sanction,
 // option and reason comes from `Rules`; the engine recognises incidents and
 // applies the generic mechanics of sanctions. The same events always give the
 // same rulings, byte for byte: nothing depends on wall time or addresses.
@@ -62,13 +61,6 @@ class Adjudicator {
   v1::GameState State() const;
 
  private:
-  // A change to the board, kept so a takeback can rebuild the board without
-  // the taken-back move (art. 6 must not remember a situation that was undone).
-  struct BoardOp {
-    enum Kind : uint8_t { kPlace, kRemove, kRecord, kPlay, kPass } kind;
-    v1::Color color;
-    int vertex;
-  };
   // What a pending ruling needs when the arbiter decides it.
   struct Pending {
     uint32_t number;
@@ -132,8 +124,6 @@ class Adjudicator {
   // `to` points empty or themselves vacated), and moving them.
   bool CanDisplace(const std::vector<std::pair<int, int>>& moves) const;
   void Displace(const std::vector<std::pair<int, int>>& moves);
-  // Rebuilds the board from board_log_ (after a takeback).
-  void RebuildBoard();
 
   // Counts the incident, looks up its sanctioning and issues the ruling;
   // returns the ruling's index in rulings_, or -1 when the ruleset has no
@@ -157,7 +147,9 @@ class Adjudicator {
   bool created_ = false;
   bool started_ = false;
   std::optional<Board> board_;
-  std::vector<BoardOp> board_log_;
+  // Who placed the last stone in play; unspecified after a pass. A takeback
+  // can only be claimed against that player, before the opponent's next move.
+  v1::Color last_stone_by_ = v1::COLOR_UNSPECIFIED;
   int komi_quarters_ = 0;
 
   // Turn and clocks. `to_move_` flips as soon as a stone is placed; the

@@ -55,7 +55,6 @@ absl::Status Adjudicator::OnGameCreated(const v1::GameCreated& g) {
   const v1::Color first =
       g.setup().first_to_move() == v1::COLOR_UNSPECIFIED ? v1::BLACK : g.setup().first_to_move();
   Board board(size);
-  std::vector<BoardOp> log;
   for (const v1::Color c : {v1::BLACK, v1::WHITE}) {
     const auto& points = c == v1::BLACK ? g.setup().black() : g.setup().white();
     for (const std::string& p : points) {
@@ -65,16 +64,13 @@ absl::Status Adjudicator::OnGameCreated(const v1::GameCreated& g) {
         return absl::InvalidArgumentError(absl::StrCat("setup: ", p, " is set up twice"));
       }
       board.Place(c, *v);
-      log.push_back({BoardOp::kPlace, c, *v});
     }
   }
   board.RecordSituation(first);
-  log.push_back({BoardOp::kRecord, first, 0});
 
   created_ = true;
   game_ = g;
   board_.emplace(std::move(board));
-  board_log_ = std::move(log);
   komi_quarters_ = komi_quarters;
   to_move_ = first;
   clock_owner_ = first;

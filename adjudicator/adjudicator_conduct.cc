@@ -32,15 +32,11 @@ bool Adjudicator::CanDisplace(const std::vector<std::pair<int, int>>& moves) con
 void Adjudicator::Displace(const std::vector<std::pair<int, int>>& moves) {
   std::vector<std::pair<int, Stone>> placed;
   for (const auto& [from, to] : moves) placed.emplace_back(to, board_->at(from));
-  for (const auto& [from, to] : moves) {
-    board_->Remove(from);
-    board_log_.push_back({BoardOp::kRemove, v1::COLOR_UNSPECIFIED, from});
-  }
+  for (const auto& [from, to] : moves) board_->Remove(from);
   for (const auto& [to, stone] : placed) {
     if (to < 0) continue;
     const v1::Color c = stone == Stone::kWhite ? v1::WHITE : v1::BLACK;
     board_->Place(c, to);
-    board_log_.push_back({BoardOp::kPlace, c, to});
   }
 }
 

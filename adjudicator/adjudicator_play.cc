@@ -47,7 +47,7 @@ absl::Status Adjudicator::OnMove(const v1::Move& m) {
   switch (board_->Check(c, *v)) {
     case Legality::kLegal:
       board_->Play(c, *v);
-      board_log_.push_back({BoardOp::kPlay, c, *v});
+      last_stone_by_ = c;
       ++move_number_;
       consecutive_passes_ = 0;
       to_move_ = Opponent(c);
@@ -116,58 +116,19 @@ absl::Status Adjudicator::OnClockPress(const v1::ClockPress& p) {
   return absl::OkStatus();
 }
 
-void Adjudicator::RebuildBoard() {
-  board_.emplace(board_->size());
-  for (const BoardOp& op : board_log_) {
-    switch (op.kind) {
-      case BoardOp::kPlace:
-        board_->Place(op.color, op.vertex);
-        break;
-      case BoardOp::kRemove:
-        board_->Remove(op.vertex);
-        break;
-      case BoardOp::kRecord:
-        board_->RecordSituation(op.color);
-        break;
-      case BoardOp::kPlay:
-        board_->Play(op.color, op.vertex);
-        break;
-      case BoardOp::kPass:
-        board_->Pass(op.color);
-        break;
-    }
-  }
-}
-
 absl::Status Adjudicator::OnTakeback(const v1::Takeback& t) {
   const v1::Color c = t.color();
   if (absl::Status s = CheckColor(t.color(), "takeback.color"); !s.ok()) return s;
-  if (board_log_.empty() || board_log_.back().kind != BoardOp::kPlay ||
-      board_log_.back().color != c) {
+  if (last_stone_by_ != c) {
     return absl::FailedPreconditionError(
         absl::StrCat("takeback: the last move on the board is not ", v1::Color_Name(c), "'s"));
   }
   SettleTime(true);
   if (result_.has_value()) return absl::OkStatus();
-  const int index = Rule(v1::TAKEBACK, c);
-  if (!Imposed(index, v1::STONE_RESTORED) || result_.has_value()) return absl::OkStatus();
-  // The stone comes off and it is `c`'s turn again. If `c` had already
-  // pressed, the opponent's clock stops and `c`'s turn starts now.
-  board_log_.pop_back();
-  RebuildBoard();
-  --move_number_;
-  to_move_ = c;
-  consecutive_passes_ = 0;
-  for (auto it = board_log_.rbegin(); it != board_log_.rend() && it->kind == BoardOp::kPass; ++it) {
-    ++consecutive_passes_;
-  }
-  if (awaiting_press_) {
-    awaiting_press_ = false;
-  } else if (clocks_running_) {
-    clock_owner_ = c;
-    turn_start_ = at_;
-    turn_carry_ = absl::ZeroDuration();
-  }
+  // 17.3: the takeback is void. The stone goes back to where it was first
+  // placed, so the rules' board, which never saw it lifted, stays as it is,
+  // and the opponent keeps the turn.
+  Rule(v1::TAKEBACK, c);
   return absl::OkStatus();
 }
 

@@ -142,12 +142,6 @@ absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>&
                           absl::StrCat("event ", i + 1, ": ", rulings.status().message()));
     }
     const v1::GameState state = a->State();
-    // A takeback (or anything that unplays moves) drops their nodes.
-    while (nodes.size() > 1 && nodes.back().move_number > state.move_number()) {
-      std::vector<std::string> kept = std::move(nodes.back().comments);
-      nodes.pop_back();
-      for (std::string& c : kept) nodes.back().comments.push_back(std::move(c));
-    }
     if (state.move_number() > moves && (e.has_move() || e.has_pass() || e.has_time_expired())) {
       const v1::Color c = e.has_move() ? e.move().color()
                           : e.has_pass() ? e.pass().color()

@@ -3,7 +3,7 @@
 // Adjudicator, with the events parsed beforehand (JSON parsing is not the
 // engine's cost). Three streams: ordinary moves (the ≥ 1M events/s target),
 // moves each followed by a clock press, and moves with incidents (a phone
-// ring, a takeback and replay, and a pending disturbance ruling every ten
+// ring, a takeback, and a pending disturbance ruling every ten
 // moves) ending with two passes and the count.
 #include <algorithm>
 #include <filesystem>

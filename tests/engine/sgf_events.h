@@ -35,7 +35,7 @@ inline v1::Event EventAt(int seconds) {
 }
 
 // The game's moves as events ten seconds apart, with incidents woven in:
-// a phone ring (White), a takeback and replay (Black), an undecided
+// a phone ring (White), a takeback (Black), an undecided
 // disturbance (Black); then two passes and the count when `count`.
 inline std::vector<v1::Event> GameEvents(const SgfGame& sgf, bool incidents, bool count,
                                          bool presses = false) {
@@ -88,10 +88,7 @@ inline std::vector<v1::Event> GameEvents(const SgfGame& sgf, bool incidents, boo
       taken_back = true;
       v1::Event tb = EventAt(t += 1);
       tb.mutable_takeback()->set_color(v1::BLACK);
-      events.push_back(tb);
-      e.mutable_at()->set_seconds(e.at().seconds() + 2);
-      t += 1;
-      events.push_back(e);  // the same move again
+      events.push_back(tb);  // void: the stone stays where it was first placed
     }
     if (i == 60) {
       v1::Event d = EventAt(t += 1);

@@ -168,3 +168,31 @@ TEST(DecisionTest, DisputedDisplacementStandsOnlyIfTheDecisionSaysSo) {
 
 }  // namespace
 }  // namespace arbiter::testing
+
+namespace arbiter::testing {
+namespace {
+
+// 17.3 (1988 17.2): the takeback is void and the stone goes back to where it
+// was first placed, so the board keeps the move and the opponent keeps the turn.
+TEST(TakebackTest, TheStoneStaysWhereItWasFirstPlacedUnderBothRulesets) {
+  for (const char* ruleset : {"cn-2002", "cn-1988"}) {
+    Game g(ruleset);
+    ASSERT_TRUE(g.Apply(0, Created(ruleset)).ok());
+    ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+    ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
+    ASSERT_TRUE(g.Apply(12, Of("takeback", "BLACK")).ok());
+    const v1::GameState s = g.a().State();
+    EXPECT_EQ(s.to_move(), v1::WHITE) << ruleset;
+    EXPECT_EQ(s.move_number(), 1) << ruleset;
+    EXPECT_EQ(s.board(3)[15], 'X') << ruleset;  // Q16: row 16 is index 3, Q is column 15
+    ASSERT_EQ(g.rulings().size(), 1u) << ruleset;
+    EXPECT_EQ(g.rulings()[0].sanctions(0), v1::STONE_RESTORED) << ruleset;
+    // The game goes on from there: White plays, and a takeback claimed
+    // against Black after White's move is refused.
+    ASSERT_TRUE(g.Apply(20, Move("WHITE", "D4")).ok());
+    EXPECT_FALSE(g.Apply(22, Of("takeback", "BLACK")).ok()) << ruleset;
+  }
+}
+
+}  // namespace
+}  // namespace arbiter::testing
