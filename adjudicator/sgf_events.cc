@@ -71,7 +71,7 @@ std::optional<v1::Color> Resigned(const std::string& result) {
 }  // namespace
 
 absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
-                                                   std::string_view fallback_game_id) {
+                                                   std::string_view game_id) {
   // Without PL, a record whose first move is White's has White start.
   v1::Color first = game.player_to_move;
   if (first == v1::COLOR_UNSPECIFIED) {
@@ -103,7 +103,7 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
   v1::Event& created_event = events.emplace_back();
   ToProto(start, created_event.mutable_at());
   v1::GameCreated& created = *created_event.mutable_game_created();
-  created.set_game_id(game.game_name.empty() ? std::string(fallback_game_id) : game.game_name);
+  created.set_game_id(std::string(game_id));
   created.set_ruleset("cn-2002");
   created.set_board_size(game.board_size);
   created.mutable_black()->set_name(game.black_name);

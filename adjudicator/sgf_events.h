@@ -1,6 +1,6 @@
 // An SGF game record as the events of DOMAIN.md §3 (`arbiter import-sgf`).
 //
-// gameCreated (game id from GN, else the fallback; ruleset cn-2002; venue
+// gameCreated (game id as given; ruleset cn-2002; venue
 // SAME_SITE; scheduled start from DT at 00:00Z, else 2000-01-01T00:00:00Z;
 // komiStones = KM / 2; setup from AB/AW/PL; a time control only when BL/WL
 // are present), gameStarted, one move or pass per main-line move and, when RE
@@ -20,9 +20,11 @@
 namespace arbiter {
 
 // Fails, naming the move's place in the file, if a move of the main line is
-// illegal on the board (occupied, suicide, a repeated situation).
+// illegal on the board (occupied, suicide, a repeated situation). `game_id`
+// names the game: GN is a title, not an identifier (ten of the shared GNU Go
+// records share one), so the caller chooses, e.g. the file's name.
 absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
-                                                   std::string_view fallback_game_id);
+                                                   std::string_view game_id);
 
 }  // namespace arbiter
 

@@ -1,4 +1,4 @@
-// `arbiter import-sgf FILE|-`: one SGF FF[4] game record as event lines
+// `arbiter import-sgf FILE|- [--game ID]`: one SGF FF[4] game record as event lines
 // (adjudicator/sgf_events.h), one proto3 JSON Event per line. Bad input, an
 // illegal move included, exits 2 naming the place, with nothing printed.
 #include <cstdio>
@@ -21,7 +21,9 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr char kUsage[] = "usage: arbiter import-sgf FILE|-\n";
+constexpr char kUsage[] =
+    "usage: arbiter import-sgf FILE|- [--game ID]\n"
+    "  the game id is ID, else the file's name without its extension\n";
 
 absl::StatusOr<std::string> ReadInput(const std::string& path) {
   std::stringstream text;
@@ -43,11 +45,23 @@ int RunImportSgf(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   }
-  if (argc != 2 || (argv[1][0] == '-' && argv[1][1] != '\0')) {
+  std::string path;
+  std::string game_id;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--game" && i + 1 < argc && argv[i + 1][0] != '\0') {
+      game_id = argv[++i];
+    } else if (path.empty() && (arg == "-" || arg[0] != '-')) {
+      path = arg;
+    } else {
+      std::fputs(kUsage, stderr);
+      return 2;
+    }
+  }
+  if (path.empty()) {
     std::fputs(kUsage, stderr);
     return 2;
   }
-  const std::string path = argv[1];
   auto fail = [&](const absl::Status& status) {
     std::fprintf(stderr, "arbiter import-sgf: %s: %s\n", path.c_str(),
                  std::string(status.message()).c_str());
@@ -57,9 +71,10 @@ int RunImportSgf(int argc, char** argv) {
   if (!text.ok()) return fail(text.status());
   const absl::StatusOr<SgfGame> game = ParseSgf(*text);
   if (!game.ok()) return fail(game.status());
-  const std::string base_name =
-      path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
-  const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, base_name);
+  if (game_id.empty()) {
+    game_id = path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
+  }
+  const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, game_id);
   if (!events.ok()) return fail(events.status());
 
   // Everything is rendered before anything is printed.

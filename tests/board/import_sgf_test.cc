@@ -116,8 +116,7 @@ TEST_F(ImportSgfTest, SharedGamesBecomeOrderedEvents) {
     EXPECT_EQ(created.black().name(), game->black_name);
     EXPECT_EQ(created.venue(), v1::GameCreated::SAME_SITE);
     EXPECT_FALSE(created.has_time_control());  // no BL/WL in these records
-    EXPECT_EQ(created.game_id(),
-              game->game_name.empty() ? file.stem().string() : game->game_name);
+    EXPECT_EQ(created.game_id(), file.stem().string());
     ASSERT_TRUE(game->komi.has_value());
     EXPECT_EQ(created.komi_stones(), *game->komi / 2);
     size_t plays = 0;
@@ -206,6 +205,19 @@ TEST_F(ImportSgfTest, BadRecordsExit2WithNothingOnStdout) {
   EXPECT_EQ(usage.out, "");
   EXPECT_NE(usage.err.find("usage"), std::string::npos);
   EXPECT_EQ(Shell(Arbiter() + " import-sgf a.sgf b.sgf").exit_code, 2);
+  EXPECT_EQ(Shell(Arbiter() + " import-sgf a.sgf --game").exit_code, 2);
+}
+
+// --game names the game; without it the file's name does (GN is a title).
+TEST_F(ImportSgfTest, GameIdFromTheFlagElseTheFileName) {
+  const fs::path file = SharedGames().front();
+  const ShellResult named = Shell(Arbiter() + " import-sgf " + file.string() + " --game r3-b1");
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_EQ(named.out.rfind(R"({"at":)", 0), 0u);
+  EXPECT_NE(named.out.find(R"("gameId":"r3-b1")"), std::string::npos) << named.out.substr(0, 300);
+  const ShellResult plain = Shell(Arbiter() + " import-sgf " + file.string());
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("\"gameId\":\"" + file.stem().string() + "\""), std::string::npos);
 }
 
 // import-sgf | adjudicate --json -: the final board and prisoners of every

@@ -34,7 +34,7 @@ TEST(SgfEventsTest, UntimedRecordHasMovesOneSecondApart) {
   const std::vector<v1::Event> events = Events("(;GN[Final]DT[1996]KM[5.5];B[pd];W[];B[dd])");
   ASSERT_EQ(events.size(), 5u);
   const v1::GameCreated& created = events[0].game_created();
-  EXPECT_EQ(created.game_id(), "Final");
+  EXPECT_EQ(created.game_id(), "file");  // GN is a title, not the id
   EXPECT_EQ(created.ruleset(), "cn-2002");
   EXPECT_EQ(created.board_size(), 19);
   EXPECT_EQ(created.komi_stones(), 2.75);
