@@ -34,9 +34,15 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
                      " is earlier than the previous event's ",
                      absl::FormatTime(absl::RFC3339_full, last_at_, absl::UTCTimeZone())));
   }
-  if (result_.has_value() && !e.has_arbiter_decision()) {
-    return absl::FailedPreconditionError(absl::StrCat("the result is final (", result_->sgf(),
-                                                      "); only an arbiterDecision may follow"));
+  // After the result: decisions, appeals, the confirmation, and a cheating
+  // misconduct (23.1, which can reopen even a confirmed result).
+  const bool after_result = e.has_arbiter_decision() || e.has_appeal_lodged() ||
+                            e.has_appeal_decided() || e.has_result_confirmed() ||
+                            (e.has_misconduct() && e.misconduct().kind() == v1::Misconduct::CHEATING);
+  if (result_.has_value() && !after_result) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the result is final (", result_->sgf(),
+        "); only an arbiterDecision, an appeal, resultConfirmed or a cheating misconduct may follow"));
   }
   if (adjourned_ && (e.has_move() || e.has_pass() || e.has_clock_press())) {
     return absl::FailedPreconditionError("the game is adjourned: no play until `resumed`");
@@ -125,10 +131,13 @@ absl::StatusOr<std::vector<v1::Ruling>> Adjudicator::Apply(const v1::Event& e) {
       s = OnWrongColors();
       break;
     case v1::Event::kAppealLodged:
+      s = OnAppealLodged(e.appeal_lodged());
+      break;
     case v1::Event::kAppealDecided:
-      // Appeals (16.3-16.4) are recorded for the service; they change no
-      // ruling here: an overturned ruling is corrected by a new decision.
-      SettleTime(true);
+      s = OnAppealDecided(e.appeal_decided());
+      break;
+    case v1::Event::kResultConfirmed:
+      s = OnResultConfirmed();
       break;
     case v1::Event::KIND_NOT_SET:
       break;
@@ -314,12 +323,16 @@ int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* 
   const int threshold = rules_.params().warnings_for_loss();
   if (warned && threshold > 0 && warnings == threshold && !result_.has_value()) {
     const absl::Time at = FromProto(issued.at());
-    Rule(v1::WARNINGS_ACCUMULATED, offender, at);
+    const uint32_t warning = issued.number();
+    if (const int follow_on = Rule(v1::WARNINGS_ACCUMULATED, offender, at); follow_on >= 0) {
+      follow_ons_[warning] = rulings_[follow_on].number();
+    }
   }
   return index;
 }
 
 void Adjudicator::EndGame(v1::Result result, absl::Time at, uint32_t ruling) {
+  if (ruling != 0) replaced_results_[ruling] = result_;
   StopClocks(at);
   ToProto(at, result.mutable_at());
   result.set_ruling(ruling);

@@ -15,6 +15,7 @@
 #define ARBITER_ADJUDICATOR_ADJUDICATOR_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,6 +61,23 @@ class Adjudicator {
   // stones and pending rulings.
   v1::GameState State() const;
 
+  // What the rules will next decide by themselves if no further event
+  // comes: the running clock's flag (absolute, byo-yomi, moves-in-time) or
+  // a player still absent past the venue's lateness limit, whichever the
+  // engine would rule first. `event` is what the server appends to record
+  // it: a `timeExpired` for the player concerned, at `at`, which is the
+  // ruling's instant when the rules rule at it, or one second past it when
+  // they rule only strictly after it (a lateness limit, 22.1; a byo-yomi
+  // period that is not used up at exactly its length). Applying `event`
+  // next rules that instant first. Nullopt before the start, after the
+  // result, while the clocks are stopped with nobody absent, or untimed.
+  struct Deadline {
+    absl::Time at;        // when to append `event` (its `at`)
+    absl::Time instant;   // the `at` of the ruling it produces first
+    v1::Event event;
+  };
+  std::optional<Deadline> NextDeadline() const;
+
  private:
   // What a pending ruling needs when the arbiter decides it.
   struct Pending {
@@ -103,6 +121,20 @@ class Adjudicator {
   absl::Status OnDeadStones(const v1::DeadStones& d);
   absl::Status OnArbiterDecision(const v1::ArbiterDecision& d);
   absl::Status OnWrongColors();
+  absl::Status OnAppealLodged(const v1::AppealLodged& a);
+  absl::Status OnAppealDecided(const v1::AppealDecided& d);
+  absl::Status OnResultConfirmed();
+  // Why the decided ruling `number` cannot be appealed, or OK.
+  absl::Status CheckAppealable(uint32_t number, absl::string_view what) const;
+  // Why overturning the ruling at `index` cannot be carried out, or OK.
+  absl::Status CheckOverturnable(int index) const;
+  // Issues the chief arbiter's decision on the appeal against `appealed`;
+  // `supersedes` is the overturned ruling, 0 when upheld.
+  void IssueAppealRuling(const v1::Ruling& appealed, uint32_t supersedes,
+                         const std::string& note);
+  // Lifts the warnings and penalty stones the ruling at `index` imposed and
+  // withdraws or restores the result it caused.
+  void Overturn(int index);
 
   // Rules on what the passing of time decided before the current event: a
   // flag that fell, a forfeit limit that passed, each at its own instant.
@@ -178,6 +210,20 @@ class Adjudicator {
   std::vector<v1::Ruling> rulings_;
   std::vector<Pending> pending_;
   std::optional<v1::Result> result_;
+
+  // Appeals (16.3-16.4) by the appealed ruling's number: true once decided.
+  std::map<uint32_t, bool> appeals_;
+  // The rulings of the chief arbiter on appeal: final, never appealed.
+  std::map<uint32_t, bool> appeal_rulings_;
+  // The warning ruling whose warning reached the loss threshold -> the 24.2
+  // ruling that followed it.
+  std::map<uint32_t, uint32_t> follow_ons_;
+  // For each ruling that ended the game: the result it replaced (nullopt:
+  // the game was in progress), restored if the ruling is overturned.
+  std::map<uint32_t, std::optional<v1::Result>> replaced_results_;
+  // resultConfirmed: rulings up to this number can no longer be appealed.
+  bool confirmed_ = false;
+  uint32_t confirmed_rulings_ = 0;
 };
 
 }  // namespace arbiter

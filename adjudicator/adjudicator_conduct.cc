@@ -153,8 +153,11 @@ absl::Status Adjudicator::OnMisconduct(const v1::Misconduct& m) {
                                                      m.decision()));
     }
   }
+  // After a result only cheating gets here (23.1 reopens even a confirmed
+  // result); otherwise a flag that fell first ends the game before it.
+  const bool over_before = result_.has_value();
   SettleTime(true);
-  if (result_.has_value()) return absl::OkStatus();
+  if (!over_before && result_.has_value()) return absl::OkStatus();
   discipline_.Record(m.color(), incident);
   if (s != nullptr) RuleWith(*s, m.color(), at_, choice);
   return absl::OkStatus();

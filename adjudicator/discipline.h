@@ -27,6 +27,13 @@ class Discipline {
   // Returns the warnings `c` now has.
   int AddWarning(v1::Color c) { return ++warnings_[Index(c)]; }
   void AddPenaltyStone(v1::Color c) { ++penalty_stones_[Index(c)]; }
+  // Lifts one warning or penalty stone (a ruling overturned on appeal).
+  void LiftWarning(v1::Color c) {
+    if (warnings_[Index(c)] > 0) --warnings_[Index(c)];
+  }
+  void LiftPenaltyStone(v1::Color c) {
+    if (penalty_stones_[Index(c)] > 0) --penalty_stones_[Index(c)];
+  }
 
   int warnings(v1::Color c) const { return warnings_[Index(c)]; }
   int penalty_stones(v1::Color c) const { return penalty_stones_[Index(c)]; }

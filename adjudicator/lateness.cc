@@ -24,6 +24,13 @@ std::optional<Lateness::Overdue> Lateness::OverdueAt(absl::Time at) const {
   return o;
 }
 
+std::optional<Lateness::Overdue> Lateness::NextForfeit() const {
+  if (!limit_.has_value()) return std::nullopt;
+  Overdue o{scheduled_start_ + *limit_, state_[0].absent, state_[1].absent};
+  if (!o.black && !o.white) return std::nullopt;
+  return o;
+}
+
 std::optional<Lateness::Arrival> Lateness::Arrive(v1::Color c, absl::Time at) {
   PlayerState& p = state_[Index(c)];
   std::optional<Arrival> arrival;

@@ -38,6 +38,10 @@ class Lateness {
   };
   std::optional<Overdue> OverdueAt(absl::Time at) const;
 
+  // The forfeit limit of the players still absent, if any: OverdueAt(t)
+  // reports them for every t after `deadline`.
+  std::optional<Overdue> NextForfeit() const;
+
   // `c` sits down at `at`. Returns how late they are, if late at all, and
   // whether that is beyond the forfeit limit; `c` is no longer absent.
   struct Arrival {

@@ -1,18 +1,12 @@
 // When the passing of time alone will decide something in a live game: the
 // running clock's flag, or a lateness limit with a player still absent.
 //
-// The adjudicator already rules such instants itself when the next event
-// comes (a flag that fell rules at the flag's instant, whatever the event
-// is). The deadline is found by asking it: a copy of the fold is shown a
-// neutral event far in the future, and the first ruling that time alone
-// produced is the deadline, with its exact instant. No clock arithmetic is
-// duplicated here, so the server's timer and the engine cannot disagree.
-//
-// The event the server then appends is `timeExpired` for the player the
-// ruling is against, at the flag's instant; for a lateness forfeit, which
-// the rules decide only strictly after the limit ("one second more loses"),
-// one second past it. The candidate is checked on another copy to produce
-// exactly the predicted ruling first; if not, there is no deadline to act on.
+// The engine says when (Adjudicator::NextDeadline): the instant, and the
+// `timeExpired` to append then. This adds what the server needs around it:
+// only live games that are not over, only within `horizon`, the event
+// stamped with the server's actor, and the ruling it will produce, found by
+// applying the event to a copy of the fold; a deadline whose event would not
+// rule at the engine's instant first is not acted on.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_DEADLINE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_DEADLINE_H_
 
