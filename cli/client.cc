@@ -15,11 +15,22 @@
 
 namespace arbiter::cli {
 
+namespace {
+// Set when a command line asks for --help: Usage() then answers on stdout
+// with status 0, since the usage is what was asked for.
+bool help_requested = false;
+}  // namespace
+
 bool ClientArgs::Parse(int argc, char** argv, std::string* error) {
   const char* env = std::getenv("ARBITER_SERVER");
   server_ = env != nullptr && *env != '\0' ? env : kDefaultServer;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      help_requested = true;
+      *error = "help requested";
+      return false;
+    }
     if (arg == "--json") {
       json_ = true;
     } else if (arg == "--server") {
@@ -137,6 +148,10 @@ int Fail(const std::string& command, const std::string& server, const grpc::Stat
 }
 
 int Usage(const char* usage) {
+  if (help_requested) {
+    std::fputs(usage, stdout);
+    return 0;
+  }
   std::fputs(usage, stderr);
   return 2;
 }

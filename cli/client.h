@@ -30,7 +30,8 @@ inline constexpr char kDefaultServer[] = "127.0.0.1:50051";
 class ClientArgs {
  public:
   // Takes --server ADDR / --server=ADDR and --json out of argv[1..]; the
-  // rest stay in order. False (with `error`) on a --server with no value.
+  // rest stay in order. False (with `error`) on a --server with no value,
+  // and on --help / -h, after which Usage() prints to stdout and returns 0.
   bool Parse(int argc, char** argv, std::string* error);
 
   const std::string& server() const { return server_; }

@@ -53,6 +53,16 @@ TEST(CliTest, Health) {
   EXPECT_NE(r.err.find("UNAVAILABLE"), std::string::npos);
 }
 
+// --help answers with the usage on stdout and exit 0, without calling the
+// server (127.0.0.1:1 is never listening).
+TEST(CliTest, HelpPrintsUsageWithoutCallingTheServer) {
+  for (const char* command : {"health", "game", "record", "history", "show", "watch", "decide"}) {
+    const CliResult r = RunCli({command, "--help", "--server", "127.0.0.1:1"});
+    EXPECT_EQ(r.exit, 0) << command << ": " << r.err;
+    EXPECT_EQ(r.out.rfind("usage: arbiter ", 0), 0u) << command << ": " << r.out;
+  }
+}
+
 TEST(CliTest, GameCreate) {
   CliResult r = Cli({"game", "create", "--id", "cli-created", "--black", "Li Wei,5d", "--white",
                      "Wang Fang,4d", "--main-time", "1h", "--byo-yomi", "5/60s", "--json"});
