@@ -336,8 +336,9 @@ TEST(RpcTest, TwoArbitersOnOneGame) {
       auto stub = Stub();
       for (int i = 0; i < 10; ++i) {
         v1::Event e = At(T0() + S(60));
-        e.mutable_appeal_lodged()->set_by_color(v1::WHITE);
-        e.mutable_appeal_lodged()->set_grounds(absl::StrCat("writer ", w, " note ", i));
+        // A neutral event: it rules nothing and may repeat (an appeal
+        // would now need a ruling to appeal against).
+        e.mutable_returned_seat()->set_color(v1::WHITE);
         e.set_idempotency_key(absl::StrCat("w", w, "-", i));
         v1::AppendEventsResponse r;
         if (Append(*stub, "two-1", {e}, &r).ok()) ++ok;

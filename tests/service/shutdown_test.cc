@@ -36,7 +36,7 @@ TEST(ShutdownTest, SigtermLosesNoAcknowledgedEvent) {
       if (!Append(*stub, game, {Created(game, T0()), Started(T0())}, &resp).ok()) return;
       for (int i = 0; !stop; ++i) {
         v1::Event e = At(T0() + absl::Seconds(1));
-        e.mutable_appeal_lodged()->set_grounds(absl::StrCat("note ", i));
+        e.mutable_returned_seat()->set_color(v1::BLACK);  // neutral, repeatable
         e.set_idempotency_key(absl::StrCat(game, "/", i));
         if (!Append(*stub, game, {e}, &resp).ok()) return;  // the server went away
         std::lock_guard<std::mutex> lock(mu);
