@@ -122,6 +122,12 @@ std::string RenderText(const v1::AdjudicationReport& report,
                         "}");
       }
       if (r.resolves() != 0) absl::StrAppend(&what, " (decides #", r.resolves(), ")");
+      if (r.supersedes() != 0) {
+        absl::StrAppend(&what, what.empty() ? "" : " ", "appeal on #", r.appealed(),
+                        ": supersedes #", r.supersedes());
+      } else if (r.appealed() != 0) {
+        absl::StrAppend(&what, what.empty() ? "" : " ", "appeal on #", r.appealed(), ": upheld");
+      }
       const std::string kind =
           r.event() >= 1 && r.event() <= event_kinds.size() ? event_kinds[r.event() - 1] : "";
       absl::StrAppendFormat(&out, "%-3d %-9s %-18s %-16s %-38s %-7s %d\n", r.number(),

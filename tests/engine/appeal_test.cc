@@ -4,6 +4,7 @@
 // result it caused; the original stays in the history.
 #include <string>
 
+#include "adjudicator/report.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace arbiter::testing {
@@ -64,6 +65,10 @@ TEST_P(AppealTest, OverturningLiftsTheWarningAndPenaltyStoneAndKeepsTheOriginal)
   EXPECT_EQ(g_.rulings()[1].warnings(), 0);
   EXPECT_EQ(BlackWarnings(), 0);
   EXPECT_EQ(g_.a().State().penalty_stones().black(), 0);
+  // The readable report shows both.
+  const std::string text = RenderText(BuildReport(g_.a()), {});
+  EXPECT_NE(text.find("appeal on #1: supersedes #1"), std::string::npos) << text;
+  EXPECT_NE(text.find("WARNING"), std::string::npos) << text;
 }
 
 TEST_P(AppealTest, OverturningTheSecondWarningWithdrawsTheFollowOnLoss) {
