@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -221,6 +222,8 @@ class Adjudicator {
   // For each ruling that ended the game: the result it replaced (nullopt:
   // the game was in progress), restored if the ruling is overturned.
   std::map<uint32_t, std::optional<v1::Result>> replaced_results_;
+  // Rulings overturned on appeal: a result they gave is never restored.
+  std::set<uint32_t> superseded_;
   // resultConfirmed: rulings up to this number can no longer be appealed.
   bool confirmed_ = false;
   uint32_t confirmed_rulings_ = 0;

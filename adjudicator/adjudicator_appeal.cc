@@ -175,10 +175,19 @@ void Adjudicator::Overturn(int index) {
   }
   // The decision's warnings count is the party's after the lift.
   if (offender != v1::COLOR_UNSPECIFIED) rulings_.back().set_warnings(discipline_.warnings(offender));
+  superseded_.insert(r.number());
   if (!result_.has_value() || result_->ruling() != r.number()) return;
-  auto replaced = replaced_results_.find(r.number());
-  if (replaced != replaced_results_.end() && replaced->second.has_value()) {
-    result_ = replaced->second;  // the result the ruling had replaced
+  // Back to the result the ruling had replaced, skipping any that a ruling
+  // overturned meanwhile gave.
+  std::optional<v1::Result> restored;
+  for (uint32_t n = r.number(); superseded_.contains(n);) {
+    auto replaced = replaced_results_.find(n);
+    restored = replaced == replaced_results_.end() ? std::nullopt : replaced->second;
+    if (!restored.has_value()) break;
+    n = restored->ruling();
+  }
+  if (restored.has_value()) {
+    result_ = std::move(restored);
     return;
   }
   result_.reset();

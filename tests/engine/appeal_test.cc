@@ -4,6 +4,8 @@
 // result it caused; the original stays in the history.
 #include <string>
 
+#include "absl/strings/str_replace.h"
+
 #include "adjudicator/report.h"
 #include "tests/engine/engine_test_util.h"
 
@@ -106,6 +108,23 @@ TEST_P(AppealTest, ALossOverturnedAfterConfirmationOf231IsRestoredToTheEarlierRe
   ASSERT_NE(g_.a().result(), nullptr);
   EXPECT_EQ(g_.a().result()->outcome(), v1::Result::BLACK_WINS);
   EXPECT_EQ(g_.a().result()->reason(), v1::Result::RESIGNATION);
+}
+
+TEST_P(AppealTest, ARestoredResultSkipsOneAnOverturnedRulingGave) {
+  const std::string cheating =
+      R"("misconduct": {"color": "%s", "kind": "CHEATING", "decision": "LOSS"})";
+  ASSERT_TRUE(g_.Apply(20, R"("resign": {"color": "WHITE"})").ok());
+  ASSERT_TRUE(g_.Apply(30, absl::StrReplaceAll(cheating, {{"%s", "BLACK"}})).ok());  // 1
+  ASSERT_TRUE(g_.Apply(40, absl::StrReplaceAll(cheating, {{"%s", "WHITE"}})).ok());  // 2
+  ASSERT_EQ(g_.a().result()->ruling(), 2u);
+  ASSERT_TRUE(g_.Apply(50, Lodged(1)).ok());
+  ASSERT_TRUE(g_.Apply(60, Decided(1, false)).ok());
+  EXPECT_EQ(g_.a().result()->ruling(), 2u);  // not the result ruling 1 gave
+  ASSERT_TRUE(g_.Apply(70, Lodged(2, "WHITE")).ok());
+  ASSERT_TRUE(g_.Apply(80, Decided(2, false)).ok());
+  ASSERT_NE(g_.a().result(), nullptr);
+  EXPECT_EQ(g_.a().result()->reason(), v1::Result::RESIGNATION);
+  EXPECT_EQ(g_.a().result()->outcome(), v1::Result::BLACK_WINS);
 }
 
 TEST_P(AppealTest, AConfirmedResultRefusesAppeals) {
