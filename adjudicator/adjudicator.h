@@ -129,9 +129,10 @@ class Adjudicator {
   absl::Status CheckAppealable(uint32_t number, absl::string_view what) const;
   // Why overturning the ruling at `index` cannot be carried out, or OK.
   absl::Status CheckOverturnable(int index) const;
-  // Issues the chief arbiter's decision on the appeal against `appealed`;
+  // Issues the chief arbiter's decision on the appeal against ruling
+  // `appealed`, citing `cited` (the ruling it upholds or supersedes);
   // `supersedes` is the overturned ruling, 0 when upheld.
-  void IssueAppealRuling(const v1::Ruling& appealed, uint32_t supersedes,
+  void IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, uint32_t supersedes,
                          const std::string& note);
   // Lifts the warnings and penalty stones the ruling at `index` imposed and
   // withdraws or restores the result it caused.

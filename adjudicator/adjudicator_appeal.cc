@@ -10,8 +10,8 @@
 // confirmed (`resultConfirmed`) rulings up to then are no longer appealable;
 // only a cheating misconduct (23.1) can change the result.
 //
-// The decision cites the appealed ruling's own clause: the rules data has no
-// sanctioning for an appeal, because an appeal sanctions nobody.
+// The decision cites the clause of the ruling it upholds or supersedes: the
+// rules data has no sanctioning for an appeal, because it sanctions nobody.
 #include "absl/strings/str_cat.h"
 #include "adjudicator/adjudicator.h"
 #include "adjudicator/proto_time.h"
@@ -102,14 +102,14 @@ absl::Status Adjudicator::OnAppealDecided(const v1::AppealDecided& d) {
   SettleTime(true);
   it->second = true;
   const v1::Ruling appealed = rulings_[index];
-  IssueAppealRuling(appealed, d.upheld() ? 0 : appealed.number(), d.note());
+  IssueAppealRuling(appealed, appealed.number(), d.upheld() ? 0 : appealed.number(), d.note());
   if (d.upheld()) return absl::OkStatus();
   Overturn(index);
   // The 24.2 loss the lifted warning led to goes with it, in a ruling of
   // its own so that the history shows each superseded ruling.
   if (auto f = follow_ons_.find(appealed.number()); f != follow_ons_.end()) {
     const v1::Ruling follow_on = rulings_[f->second - 1];
-    IssueAppealRuling(appealed, follow_on.number(), d.note());
+    IssueAppealRuling(follow_on, appealed.number(), follow_on.number(), d.note());
     Overturn(static_cast<int>(follow_on.number()) - 1);
   }
   return absl::OkStatus();
@@ -145,21 +145,21 @@ absl::Status Adjudicator::CheckOverturnable(int index) const {
   return absl::OkStatus();
 }
 
-void Adjudicator::IssueAppealRuling(const v1::Ruling& appealed, uint32_t supersedes,
-                                    const std::string& note) {
+void Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed,
+                                    uint32_t supersedes, const std::string& note) {
   v1::Ruling r;
   r.set_number(static_cast<uint32_t>(rulings_.size() + 1));
   r.set_event(events_ + 1);
   ToProto(at_, r.mutable_at());
-  r.set_clause(appealed.clause());
-  r.mutable_also_cites()->CopyFrom(appealed.also_cites());
-  r.set_against(appealed.against());
+  r.set_clause(cited.clause());
+  r.mutable_also_cites()->CopyFrom(cited.also_cites());
+  r.set_against(cited.against());
   r.set_decided_by(v1::CHIEF_ARBITER);
-  r.set_appealed(appealed.number());
+  r.set_appealed(appealed);
   r.set_supersedes(supersedes);
   r.set_note(note);
-  r.set_text_zh(appealed.text_zh());
-  r.set_text_en(appealed.text_en());
+  r.set_text_zh(cited.text_zh());
+  r.set_text_en(cited.text_en());
   appeal_rulings_[r.number()] = true;
   rulings_.push_back(std::move(r));
 }

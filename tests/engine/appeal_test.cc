@@ -85,6 +85,7 @@ TEST_P(AppealTest, OverturningTheSecondWarningWithdrawsTheFollowOnLoss) {
   EXPECT_EQ(g_.rulings()[3].supersedes(), 2u);
   EXPECT_EQ(g_.rulings()[4].supersedes(), 3u);
   EXPECT_EQ(g_.rulings()[4].appealed(), 2u);
+  EXPECT_EQ(g_.rulings()[4].clause(), g_.rulings()[2].clause());  // 24.2 (1988 25.2)
   EXPECT_EQ(g_.a().result(), nullptr);
   EXPECT_EQ(BlackWarnings(), 1);
   // The game goes on: White's clock restarted at the decision.
