@@ -29,6 +29,8 @@ constexpr char kUsage[] =
     "  --db      the ledger directory (default $ARBITER_DATA, else ./arbiter-data)\n"
     "  --listen  the address to serve on (default 127.0.0.1:50051; port 0: any free port)\n"
     "  --tls-cert FILE --tls-key FILE  serve TLS (PEM); --tls-client-ca FILE: mutual TLS\n"
+    "  --write-rate N --read-rate N    calls per second per caller (default 1000 and 2000;\n"
+    "                                  0: no limit); a caller is a token, else a host\n"
     "  Tokens: `arbiter token`; without any, only loopback (see .github/SECURITY.md)\n";
 
 }  // namespace
@@ -57,6 +59,19 @@ int RunServe(int argc, char** argv) {
       options.tls.private_key = argv[++i];
     } else if (arg == "--tls-client-ca") {
       options.tls.client_ca = argv[++i];
+    } else if (arg == "--write-rate" || arg == "--read-rate") {
+      double rate = 0;
+      if (!absl::SimpleAtod(argv[++i], &rate) || rate < 0) {
+        std::fprintf(stderr, "arbiter serve: %s needs a number of calls per second (0: no limit)\n",
+                     arg.c_str());
+        return 2;
+      }
+      double& limit = arg == "--write-rate" ? options.limits.writes_per_second
+                                            : options.limits.reads_per_second;
+      double& burst = arg == "--write-rate" ? options.limits.write_burst
+                                            : options.limits.read_burst;
+      limit = rate;
+      burst = 2 * rate;
     } else if (arg == "--checkpoint-every") {
       if (!absl::SimpleAtoi(argv[++i], &options.checkpoint_every)) {
         std::fprintf(stderr, "arbiter serve: --checkpoint-every needs a number\n");

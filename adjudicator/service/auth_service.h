@@ -35,11 +35,16 @@
 
 namespace arbiter::service {
 
+// Per caller: a token, or without one the peer's host, so every anonymous
+// client on one machine shares a bucket. A rate of 0 means no limit. The
+// defaults leave room for a hall of boards behind one gateway (500 boards
+// at a few events a minute each need far less) while stopping a runaway
+// client; `arbiter serve --write-rate/--read-rate` changes them.
 struct AuthLimits {
-  double writes_per_second = 50;  // CreateGame, AppendEvents, Decide
-  double write_burst = 200;
-  double reads_per_second = 200;  // everything else
-  double read_burst = 1000;
+  double writes_per_second = 1000;  // CreateGame, AppendEvents, Decide
+  double write_burst = 2000;
+  double reads_per_second = 2000;  // everything else
+  double read_burst = 5000;
   int watchers_per_caller = 16;   // concurrent WatchGame/WatchAll streams
 };
 

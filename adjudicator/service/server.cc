@@ -68,7 +68,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   }
   parts->service =
       std::make_unique<ArbiterService>(parts->ledger.get(), &parts->judge, parts->folds.get());
-  parts->authorized = std::make_unique<AuthorizedService>(parts->service.get(), parts->tokens.get());
+  parts->authorized = std::make_unique<AuthorizedService>(parts->service.get(), parts->tokens.get(),
+                                                          options.limits);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

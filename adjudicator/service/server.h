@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "adjudicator/service/auth_service.h"
 #include "adjudicator/service/auth_tls.h"
 
 namespace arbiter::service {
@@ -20,6 +21,7 @@ struct ServerOptions {
   uint64_t checkpoint_every = 1000;      // events between periodic checkpoints
   bool live_timers = true;               // run the timekeeper
   TlsFiles tls;                          // empty: plaintext (see auth_tls.h)
+  AuthLimits limits;                     // per-caller rates (see auth_service.h)
 };
 
 class Server {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "adjudicator/service/arbiter_service.h"
 #include "adjudicator/service/auth_role.h"
 #include "adjudicator/service/auth_service.h"
@@ -354,6 +355,18 @@ TEST_F(AuthServiceTest, RateLimitPerCaller) {
   EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
   EXPECT_EQ(Head(), head);
   EXPECT_TRUE(Phone(other, "g1", 1'780'000'030).ok()) << "limits are per caller";
+}
+
+TEST_F(AuthServiceTest, RateZeroMeansNoLimit) {
+  AuthLimits limits;
+  limits.writes_per_second = 0;
+  limits.write_burst = 0;
+  Start(limits);
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  for (int i = 0; i < 50; ++i) {
+    const grpc::Status s = Create(chief, absl::StrCat("g", i));
+    ASSERT_TRUE(s.ok()) << "write " << i << ": " << s.error_message();
+  }
 }
 
 }  // namespace
