@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/ledger_path.h"
 #include "ledger/bundle.h"
 #include "ledger/log_reader.h"
 
@@ -34,6 +35,7 @@ int RunExport(int argc, char** argv) {
     std::fprintf(stderr, "usage: arbiter export GAME --db PATH --bundle FILE\n");
     return 2;
   }
+  db = LedgerDatabase(db);
   if (!std::filesystem::exists(db)) {
     std::fprintf(stderr, "arbiter export: no database at %s\n", db.c_str());
     return 2;

@@ -2,6 +2,7 @@
 // audit bundle (see ledger/audit.h for what is checked).
 //
 //   arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [GAME]
+//   (PATH: the data directory of `arbiter serve --db`, or its ledger.db)
 //   arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]
 //
 // The trusted key is --pubkey, else ledger.pub beside the database; without
@@ -19,6 +20,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/ledger_path.h"
 #include "ledger/adjudicator_judge.h"
 #include "ledger/audit.h"
 #include "ledger/log_reader.h"
@@ -94,6 +96,7 @@ int RunVerify(int argc, char** argv) {
     }
   }
   if (db.empty() == bundle_path.empty() || (game && db.empty())) return Usage();
+  if (!db.empty()) db = LedgerDatabase(db);
 
   ledger::AuditOptions options;
   options.game_id = game;

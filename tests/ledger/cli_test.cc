@@ -60,6 +60,10 @@ TEST(CliTest, VerifyAndExport) {
   EXPECT_EQ(ok.exit_code, 0) << ok.out;
   EXPECT_NE(ok.out.find("every ruling matches"), std::string::npos) << ok.out;
   EXPECT_NE(ok.out.find("trusted, from"), std::string::npos) << ok.out;
+  // The data directory of `arbiter serve --db` names the same database.
+  CommandRun by_dir = Arbiter(absl::StrCat("verify --db ", dir.path()));
+  EXPECT_EQ(by_dir.exit_code, 0) << by_dir.out;
+  EXPECT_NE(by_dir.out.find("trusted, from"), std::string::npos) << by_dir.out;
   CommandRun one = Arbiter(absl::StrCat("verify --db ", dir.db(), " phone-twice"));
   EXPECT_EQ(one.exit_code, 0) << one.out;
   EXPECT_EQ(Arbiter(absl::StrCat("verify --db ", dir.db(), " no-such-game")).exit_code, 2);
@@ -69,6 +73,9 @@ TEST(CliTest, VerifyAndExport) {
   std::string bundle = dir.path() + "/phone-twice.bundle";
   CommandRun exported = Arbiter(absl::StrCat("export phone-twice --db ", dir.db(), " --bundle ", bundle));
   EXPECT_EQ(exported.exit_code, 0) << exported.out;
+  EXPECT_EQ(Arbiter(absl::StrCat("export phone-twice --db ", dir.path(), " --bundle ", bundle))
+                .exit_code,
+            0);
   CommandRun checked = Arbiter(absl::StrCat("verify --bundle ", bundle, " --pubkey ", dir.path(), "/ledger.pub"));
   EXPECT_EQ(checked.exit_code, 0) << checked.out;
   EXPECT_EQ(Arbiter(absl::StrCat("export nope --db ", dir.db(), " --bundle ", bundle)).exit_code, 2);
