@@ -147,16 +147,23 @@ grpc::Status TournamentServiceImpl::AddPlayers(grpc::ServerContext*, const v1::A
   return grpc::Status::OK;
 }
 
-grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext*, const v1::PairRoundRequest* req,
-                                              v1::Tournament* out) {
-  absl::StatusOr<std::string> id = ParseTournamentName(req->tournament());
+grpc::Status TournamentServiceImpl::RecordInto(const std::string& name, v1::TournamentEvent event,
+                                               v1::Tournament* out) {
+  absl::StatusOr<std::string> id = ParseTournamentName(name);
   if (!id.ok()) return ToGrpc(id.status());
-  std::vector<v1::TournamentEvent> events(1);
-  *events[0].mutable_round_paired()->mutable_round() = req->round();
+  std::vector<v1::TournamentEvent> events;
+  events.push_back(std::move(event));
   absl::StatusOr<v1::Tournament> t = Record(*id, std::move(events), true);
   if (!t.ok()) return ToGrpc(t.status());
   *out = *std::move(t);
   return grpc::Status::OK;
+}
+
+grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext*, const v1::PairRoundRequest* req,
+                                              v1::Tournament* out) {
+  v1::TournamentEvent event;
+  *event.mutable_round_paired()->mutable_round() = req->round();
+  return RecordInto(req->tournament(), std::move(event), out);
 }
 
 grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext*, const v1::ScheduleReplayRequest* req,
@@ -186,26 +193,16 @@ grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext*, const v
 
 grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext*, const v1::WithdrawPlayerRequest* req,
                                                    v1::Tournament* out) {
-  absl::StatusOr<std::string> id = ParseTournamentName(req->tournament());
-  if (!id.ok()) return ToGrpc(id.status());
-  std::vector<v1::TournamentEvent> events(1);
-  *events[0].mutable_player_withdrawn() = req->withdrawal();
-  absl::StatusOr<v1::Tournament> t = Record(*id, std::move(events), true);
-  if (!t.ok()) return ToGrpc(t.status());
-  *out = *std::move(t);
-  return grpc::Status::OK;
+  v1::TournamentEvent event;
+  *event.mutable_player_withdrawn() = req->withdrawal();
+  return RecordInto(req->tournament(), std::move(event), out);
 }
 
 grpc::Status TournamentServiceImpl::DecideTieBreak(grpc::ServerContext*, const v1::DecideTieBreakRequest* req,
                                                    v1::Tournament* out) {
-  absl::StatusOr<std::string> id = ParseTournamentName(req->tournament());
-  if (!id.ok()) return ToGrpc(id.status());
-  std::vector<v1::TournamentEvent> events(1);
-  *events[0].mutable_tie_break_decided() = req->decision();
-  absl::StatusOr<v1::Tournament> t = Record(*id, std::move(events), true);
-  if (!t.ok()) return ToGrpc(t.status());
-  *out = *std::move(t);
-  return grpc::Status::OK;
+  v1::TournamentEvent event;
+  *event.mutable_tie_break_decided() = req->decision();
+  return RecordInto(req->tournament(), std::move(event), out);
 }
 
 grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext*, const v1::GetStandingsRequest* req,

@@ -55,6 +55,9 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   absl::StatusOr<v1::Tournament> Record(const std::string& id, std::vector<v1::TournamentEvent> events,
                                         bool must_exist);
   absl::StatusOr<v1::Tournament> Current(const std::string& id);
+  // Records one event into the existing tournament named `name`
+  // ("tournaments/ID") and answers with the tournament after it.
+  grpc::Status RecordInto(const std::string& name, v1::TournamentEvent event, v1::Tournament* out);
   // The facts of every game the tournament names.
   absl::StatusOr<GameFactsMap> Games(const v1::Tournament& t);
 
