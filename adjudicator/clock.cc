@@ -48,38 +48,7 @@ bool PlayerClock::Expired(absl::Duration elapsed) const {
   return elapsed >= flag;
 }
 
-void PlayerClock::ChargePartial(absl::Duration t) {
-  used_ += t;
-  if (mode_ == Mode::kUntimed) return;
-  if (t <= main_) {
-    main_ -= t;
-    return;
-  }
-  const absl::Duration over = t - main_;
-  main_ = absl::ZeroDuration();
-  switch (mode_) {
-    case Mode::kAbsolute:
-      flagged_ = true;
-      break;
-    case Mode::kByoYomi: {
-      absl::Duration rem;
-      int64_t spent = absl::IDivDuration(over, period_time_, &rem);
-      if (!exact_period_counts_ && spent > 0 && rem == absl::ZeroDuration()) --spent;
-      periods_ -= static_cast<int>(std::min<int64_t>(spent, periods_));
-      if (periods_ == 0) flagged_ = true;
-      break;
-    }
-    case Mode::kMovesInTime:
-      period_left_ -= over;
-      if (period_left_ <= absl::ZeroDuration()) {
-        period_left_ = absl::ZeroDuration();
-        flagged_ = true;
-      }
-      break;
-    case Mode::kUntimed:
-      break;
-  }
-}
+void PlayerClock::ChargePartial(absl::Duration t) { Spend(t, exact_period_counts_); }
 
 void PlayerClock::ChargeTurn(absl::Duration t) {
   const bool was_overtime = in_overtime();
@@ -95,14 +64,18 @@ void PlayerClock::ChargeTurn(absl::Duration t) {
   }
 }
 
-void PlayerClock::Deduct(absl::Duration t) {
+// A deduction takes whole periods: a remainder shorter than a period is not
+// a move that reached the period time.
+void PlayerClock::Deduct(absl::Duration t) { Spend(t, /*exact_period_counts=*/true); }
+
+void PlayerClock::Spend(absl::Duration t, bool exact_period_counts) {
   used_ += t;
   if (mode_ == Mode::kUntimed) return;
   if (t <= main_) {
     main_ -= t;
     return;
   }
-  const absl::Duration excess = t - main_;
+  const absl::Duration over = t - main_;
   main_ = absl::ZeroDuration();
   switch (mode_) {
     case Mode::kAbsolute:
@@ -110,13 +83,14 @@ void PlayerClock::Deduct(absl::Duration t) {
       break;
     case Mode::kByoYomi: {
       absl::Duration rem;
-      const int64_t whole = absl::IDivDuration(excess, period_time_, &rem);
-      periods_ -= static_cast<int>(std::min<int64_t>(whole, periods_));
+      int64_t spent = absl::IDivDuration(over, period_time_, &rem);
+      if (!exact_period_counts && spent > 0 && rem == absl::ZeroDuration()) --spent;
+      periods_ -= static_cast<int>(std::min<int64_t>(spent, periods_));
       if (periods_ == 0) flagged_ = true;
       break;
     }
     case Mode::kMovesInTime:
-      period_left_ -= excess;
+      period_left_ -= over;
       if (period_left_ <= absl::ZeroDuration()) {
         period_left_ = absl::ZeroDuration();
         flagged_ = true;

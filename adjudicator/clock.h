@@ -72,6 +72,10 @@ class PlayerClock {
   v1::Clock ToProto(bool running) const;
 
  private:
+  // Takes `t` off the main time, then off the overtime; a byo-yomi period
+  // is used by exactly its length when `exact_period_counts`.
+  void Spend(absl::Duration t, bool exact_period_counts);
+
   Mode mode_ = Mode::kUntimed;
   bool exact_period_counts_ = true;
   absl::Duration main_;
