@@ -139,8 +139,6 @@ grpc::Status AuthorizedService::As(const Caller& caller, F forward) {
 
 ARBITER_FORWARD(CreateGame, v1::CreateGameRequest, v1::Game, "")
 ARBITER_FORWARD(GetGame, v1::GetGameRequest, v1::Game, "")
-ARBITER_FORWARD(AppendEvents, v1::AppendEventsRequest, v1::AppendEventsResponse,
-                GameOf(req->game()))
 ARBITER_FORWARD(ListEvents, v1::ListEventsRequest, v1::ListEventsResponse, "")
 ARBITER_FORWARD(ListRulings, v1::ListRulingsRequest, v1::ListRulingsResponse, "")
 ARBITER_FORWARD(VerifyGame, v1::VerifyGameRequest, v1::VerifyGameResponse, "")
@@ -151,30 +149,60 @@ ARBITER_FORWARD(GetRuleset, v1::GetRulesetRequest, v1::RulesetView, "")
 ARBITER_FORWARD(GetClause, v1::GetClauseRequest, v1::Clause, "")
 #undef ARBITER_FORWARD
 
+grpc::Status AuthorizedService::RefuseChiefArbitersRuling(grpc::ServerContext* context,
+                                                          const std::string& game,
+                                                          uint32_t ruling) {
+  // A clause the ruleset leaves to the chief arbiter (its pending ruling's
+  // decidedBy) is not an arbiter's to decide. An unknown game or ruling
+  // falls through to the service, which says so.
+  v1::ListRulingsRequest list;
+  list.set_game(game);
+  list.set_page_size(1000);
+  while (true) {
+    v1::ListRulingsResponse page;
+    if (!inner_->ListRulings(context, &list, &page).ok()) break;
+    for (const v1::Ruling& r : page.rulings()) {
+      if (r.number() == ruling && r.decided_by() == v1::CHIEF_ARBITER) {
+        return Refuse(grpc::StatusCode::PERMISSION_DENIED,
+                      absl::StrCat("ruling ", r.number(), " (", r.clause(),
+                                   ") is the chief arbiter's to decide"));
+      }
+    }
+    if (page.next_page_token().empty()) break;
+    list.set_page_token(page.next_page_token());
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status AuthorizedService::AppendEvents(grpc::ServerContext* context,
+                                            const v1::AppendEventsRequest* req,
+                                            v1::AppendEventsResponse* out) {
+  absl::StatusOr<Caller> caller = Admit(context, "AppendEvents", GameOf(req->game()));
+  if (!caller.ok()) return ToGrpcStatus(caller.status());
+  if (caller->role == Role::kArbiter) {
+    // The same limits as Decide, for decisions sent as events: a chief
+    // arbiter's clause, and appeals, which the chief arbiter rules on (16.4).
+    for (const v1::Event& e : req->events()) {
+      if (e.has_appeal_decided()) {
+        return Refuse(grpc::StatusCode::PERMISSION_DENIED,
+                      "appeals are the chief arbiter's to decide (16.4)");
+      }
+      if (e.has_arbiter_decision()) {
+        grpc::Status s = RefuseChiefArbitersRuling(context, req->game(), e.arbiter_decision().ruling());
+        if (!s.ok()) return s;
+      }
+    }
+  }
+  return As(*caller, [&] { return inner_->AppendEvents(context, req, out); });
+}
+
 grpc::Status AuthorizedService::Decide(grpc::ServerContext* context, const v1::DecideRequest* req,
                                       v1::AppendEventsResponse* out) {
   absl::StatusOr<Caller> caller = Admit(context, "Decide", GameOf(req->game()));
   if (!caller.ok()) return ToGrpcStatus(caller.status());
   if (caller->role == Role::kArbiter) {
-    // A clause the ruleset leaves to the chief arbiter (its pending ruling's
-    // decidedBy) is not an arbiter's to decide. An unknown game or ruling
-    // falls through to the service, which says so.
-    v1::ListRulingsRequest list;
-    list.set_game(req->game());
-    list.set_page_size(1000);
-    while (true) {
-      v1::ListRulingsResponse page;
-      if (!inner_->ListRulings(context, &list, &page).ok()) break;
-      for (const v1::Ruling& r : page.rulings()) {
-        if (r.number() == req->ruling() && r.decided_by() == v1::CHIEF_ARBITER) {
-          return Refuse(grpc::StatusCode::PERMISSION_DENIED,
-                        absl::StrCat("ruling ", r.number(), " (", r.clause(),
-                                     ") is the chief arbiter's to decide"));
-        }
-      }
-      if (page.next_page_token().empty()) break;
-      list.set_page_token(page.next_page_token());
-    }
+    grpc::Status s = RefuseChiefArbitersRuling(context, req->game(), req->ruling());
+    if (!s.ok()) return s;
   }
   return As(*caller, [&] { return inner_->Decide(context, req, out); });
 }

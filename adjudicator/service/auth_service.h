@@ -101,6 +101,10 @@ class AuthorizedService final : public v1::Arbiter::Service {
                                const std::string& game);
   bool Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key,
             double rate, double burst) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // PERMISSION_DENIED when ruling `ruling` of `game` is one the ruleset
+  // leaves to the chief arbiter; OK otherwise (or when it is unknown).
+  grpc::Status RefuseChiefArbitersRuling(grpc::ServerContext* context, const std::string& game,
+                                         uint32_t ruling);
   // Runs `forward` with CurrentActor() set to `caller.actor`.
   template <typename F>
   grpc::Status As(const Caller& caller, F forward);

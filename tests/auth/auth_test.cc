@@ -2,6 +2,7 @@
 // store, the role table, and the AuthorizedService in front of a real
 // ArbiterService and ledger, over gRPC on loopback.
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -335,6 +336,30 @@ TEST_F(AuthServiceTest, ChiefArbiterClausesAreTheChiefArbiters) {
     return stub_->Decide(&c, req, &out);
   };
   grpc::Status s = decide(arbiter);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+  EXPECT_EQ(Head(), head);
+  // Nor through AppendEvents: the same decision, or a ruling on an appeal,
+  // sent as an event by an arbiter is refused and writes nothing.
+  auto append = [&](const std::string& token, const std::function<void(v1::Event*)>& fill) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::AppendEventsRequest req;
+    req.set_game("games/g1");
+    v1::Event* e = req.add_events();
+    e->mutable_at()->set_seconds(1'780'000'030);
+    fill(e);
+    v1::AppendEventsResponse out;
+    return stub_->AppendEvents(&c, req, &out);
+  };
+  s = append(arbiter, [&](v1::Event* e) {
+    e->mutable_arbiter_decision()->set_ruling(pending);
+    e->mutable_arbiter_decision()->set_choice("RESTORE");
+  });
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+  s = append(arbiter, [&](v1::Event* e) {
+    e->mutable_appeal_decided()->set_ruling(pending);
+    e->mutable_appeal_decided()->set_upheld(true);
+  });
   EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
   EXPECT_EQ(Head(), head);
   s = decide(chief);
