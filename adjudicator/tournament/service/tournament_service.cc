@@ -183,12 +183,9 @@ grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext*, const v
   if (!facts->result.has_value() || facts->result->outcome() != v1::Result::REPLAY) {
     return ToGrpc(absl::FailedPreconditionError(absl::StrCat("game ", p->game_id(), " did not end REPLAY")));
   }
-  std::vector<v1::TournamentEvent> events(1);
-  *events[0].mutable_replay_scheduled() = req->replay();
-  absl::StatusOr<v1::Tournament> t = Record(*id, std::move(events), true);
-  if (!t.ok()) return ToGrpc(t.status());
-  *out = *std::move(t);
-  return grpc::Status::OK;
+  v1::TournamentEvent event;
+  *event.mutable_replay_scheduled() = req->replay();
+  return RecordInto(req->tournament(), std::move(event), out);
 }
 
 grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext*, const v1::WithdrawPlayerRequest* req,
