@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "ledger/hash.h"
@@ -12,6 +13,8 @@
 namespace arbiter::service {
 namespace {
 
+// Version 1 of the schema (PRAGMA user_version); version 0 lacked `expires`.
+constexpr int kSchemaVersion = 1;
 constexpr char kSchema[] =
     "CREATE TABLE IF NOT EXISTS tokens ("
     " id TEXT PRIMARY KEY,"
@@ -20,7 +23,9 @@ constexpr char kSchema[] =
     " name TEXT NOT NULL,"
     " games TEXT NOT NULL,"
     " created INTEGER NOT NULL,"
-    " revoked INTEGER)";
+    " revoked INTEGER,"
+    " expires INTEGER)";  // unix seconds; NULL: no expiry
+constexpr char kColumns[] = "id, role, name, games, created, revoked, expires";
 
 absl::StatusOr<TokenInfo> Row(const ledger::Stmt& s) {
   TokenInfo t;
@@ -33,7 +38,52 @@ absl::StatusOr<TokenInfo> Row(const ledger::Stmt& s) {
   if (!games.empty()) t.games = absl::StrSplit(games, ',');
   t.created = absl::FromUnixSeconds(s.Int(4));
   if (!s.IsNull(5)) t.revoked = absl::FromUnixSeconds(s.Int(5));
+  if (!s.IsNull(6)) t.expires = absl::FromUnixSeconds(s.Int(6));
   return t;
+}
+
+absl::StatusOr<int64_t> QueryInt(const ledger::Db& db, const char* sql) {
+  absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(db, sql);
+  if (!s.ok()) return s.status();
+  absl::StatusOr<bool> row = s->Step();
+  if (!row.ok()) return row.status();
+  return *row ? s->Int(0) : 0;
+}
+
+// Brings the store to kSchemaVersion in one transaction: creates it, or adds
+// what an older version lacks; refuses a newer one, whose meaning this
+// build does not know.
+absl::Status Migrate(ledger::Db& db, const std::string& path) {
+  if (absl::Status s = db.Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+  auto fail = [&](absl::Status s) {
+    (void)db.Exec("ROLLBACK");
+    return s;
+  };
+  absl::StatusOr<int64_t> version = QueryInt(db, "PRAGMA user_version");
+  if (!version.ok()) return fail(version.status());
+  if (*version > kSchemaVersion) {
+    return fail(absl::FailedPreconditionError(absl::StrCat(
+        path, " has token schema version ", *version, "; this arbiter knows up to ",
+        kSchemaVersion, ": use a newer arbiter")));
+  }
+  if (absl::Status s = db.Exec(kSchema); !s.ok()) return fail(s);
+  absl::StatusOr<int64_t> has_expires = QueryInt(
+      db, "SELECT count(*) FROM pragma_table_info('tokens') WHERE name = 'expires'");
+  if (!has_expires.ok()) return fail(has_expires.status());
+  if (*has_expires == 0) {  // version 0: its tokens keep no expiry
+    if (absl::Status s = db.Exec("ALTER TABLE tokens ADD COLUMN expires INTEGER"); !s.ok()) {
+      return fail(s);
+    }
+  }
+  if (absl::Status s = db.Exec(absl::StrCat("PRAGMA user_version = ", kSchemaVersion)); !s.ok()) {
+    return fail(s);
+  }
+  if (absl::Status s = db.Exec("COMMIT"); !s.ok()) return fail(s);
+  return absl::OkStatus();
+}
+
+std::string Utc(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
 }
 
 bool Printable(const std::string& s) {
@@ -46,7 +96,8 @@ bool Printable(const std::string& s) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<TokenStore>> TokenStore::Open(const std::string& data_dir) {
+absl::StatusOr<std::unique_ptr<TokenStore>> TokenStore::Open(const std::string& data_dir,
+                                                              Clock now) {
   std::error_code ec;
   std::filesystem::create_directories(data_dir, ec);
   if (ec) return absl::UnavailableError("cannot create " + data_dir + ": " + ec.message());
@@ -54,15 +105,16 @@ absl::StatusOr<std::unique_ptr<TokenStore>> TokenStore::Open(const std::string& 
       data_dir + "/tokens.db", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX);
   if (!db.ok()) return db.status();
   if (absl::Status s = db->Exec("PRAGMA journal_mode=WAL"); !s.ok()) return s;
-  if (absl::Status s = db->Exec(kSchema); !s.ok()) return s;
+  if (absl::Status s = Migrate(*db, data_dir + "/tokens.db"); !s.ok()) return s;
   std::filesystem::permissions(data_dir + "/tokens.db", std::filesystem::perms::owner_read |
                                                             std::filesystem::perms::owner_write,
                                ec);  // best effort: the hashes are not secrets
-  return std::unique_ptr<TokenStore>(new TokenStore(*std::move(db)));
+  return std::unique_ptr<TokenStore>(new TokenStore(*std::move(db), std::move(now)));
 }
 
 absl::StatusOr<std::string> TokenStore::Create(Role role, const std::string& name,
-                                               const std::vector<std::string>& games) {
+                                               const std::vector<std::string>& games,
+                                               std::optional<absl::Duration> ttl) {
   if (!Printable(name)) {
     return absl::InvalidArgumentError("a token needs a name: 1-200 printable characters, no comma");
   }
@@ -75,6 +127,9 @@ absl::StatusOr<std::string> TokenStore::Create(Role role, const std::string& nam
   for (const std::string& g : games) {
     if (!Printable(g)) return absl::InvalidArgumentError("bad game id '" + g + "'");
   }
+  if (ttl.has_value() && *ttl <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError("a token's lifetime (ttl) must be positive");
+  }
   unsigned char random[32];
   if (RAND_bytes(random, sizeof random) != 1) {
     return absl::InternalError("no randomness for a token (RAND_bytes failed)");
@@ -84,26 +139,35 @@ absl::StatusOr<std::string> TokenStore::Create(Role role, const std::string& nam
   const ledger::Hash hash = ledger::Sha256(secret);
   const std::string id = ledger::ToHex(hash).substr(0, 8);
 
+  const absl::Time now = now_();
   absl::MutexLock lock(&mu_);
   absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
-      db_, "INSERT INTO tokens (id, sha256, role, name, games, created) VALUES (?,?,?,?,?,?)");
+      db_,
+      "INSERT INTO tokens (id, sha256, role, name, games, created, expires) "
+      "VALUES (?,?,?,?,?,?,?)");
   if (!s.ok()) return s.status();
   s->Bind(1, id)
       .BindBlob(2, ledger::AsBytes(hash))
       .Bind(3, RoleName(role))
       .Bind(4, name)
       .Bind(5, absl::StrJoin(games, ","))
-      .Bind(6, absl::ToUnixSeconds(absl::Now()));
+      .Bind(6, absl::ToUnixSeconds(now));
+  if (ttl.has_value()) {
+    s->Bind(7, absl::ToUnixSeconds(now + *ttl));
+  } else {
+    s->BindNull(7);
+  }
   if (absl::Status r = s->Run(); !r.ok()) return r;
   return secret;
 }
 
 absl::Status TokenStore::Revoke(const std::string& id) {
+  const absl::Time now = now_();
   absl::MutexLock lock(&mu_);
   absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
       db_, "UPDATE tokens SET revoked = coalesce(revoked, ?) WHERE id = ?");
   if (!s.ok()) return s.status();
-  s->Bind(1, absl::ToUnixSeconds(absl::Now())).Bind(2, id);
+  s->Bind(1, absl::ToUnixSeconds(now)).Bind(2, id);
   if (absl::Status r = s->Run(); !r.ok()) return r;
   if (sqlite3_changes(db_.get()) == 0) return absl::NotFoundError("no token with id " + id);
   return absl::OkStatus();
@@ -113,7 +177,7 @@ std::vector<TokenInfo> TokenStore::List() {
   absl::MutexLock lock(&mu_);
   std::vector<TokenInfo> out;
   absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
-      db_, "SELECT id, role, name, games, created, revoked FROM tokens ORDER BY created, id");
+      db_, absl::StrCat("SELECT ", kColumns, " FROM tokens ORDER BY created, id"));
   if (!s.ok()) return out;
   while (true) {
     absl::StatusOr<bool> row = s->Step();
@@ -123,20 +187,34 @@ std::vector<TokenInfo> TokenStore::List() {
   return out;
 }
 
-absl::StatusOr<std::optional<TokenInfo>> TokenStore::Authenticate(absl::string_view secret) {
+absl::StatusOr<TokenInfo> TokenStore::Verify(absl::string_view secret) {
   const ledger::Hash hash = ledger::Sha256(secret);
+  const absl::Time now = now_();
   absl::MutexLock lock(&mu_);
   absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
-      db_, "SELECT id, role, name, games, created, revoked FROM tokens WHERE sha256 = ?");
+      db_, absl::StrCat("SELECT ", kColumns, " FROM tokens WHERE sha256 = ?"));
   if (!s.ok()) return s.status();
   s->BindBlob(1, ledger::AsBytes(hash));
   absl::StatusOr<bool> row = s->Step();
   if (!row.ok()) return row.status();
-  if (!*row) return std::nullopt;
+  // Unknown and revoked alike: a caller learns nothing about other tokens.
+  if (!*row) return absl::UnauthenticatedError("unknown or revoked token");
   absl::StatusOr<TokenInfo> t = Row(*s);
   if (!t.ok()) return t.status();
-  if (t->revoked.has_value()) return std::nullopt;
+  if (t->revoked.has_value()) return absl::UnauthenticatedError("unknown or revoked token");
+  if (t->expires.has_value() && now >= *t->expires) {
+    return absl::UnauthenticatedError(absl::StrCat(
+        "token ", t->id, " (", t->name, ") expired at ", Utc(*t->expires),
+        "; ask for a new one (arbiter token create)"));
+  }
   return *std::move(t);
+}
+
+absl::StatusOr<std::optional<TokenInfo>> TokenStore::Authenticate(absl::string_view secret) {
+  absl::StatusOr<TokenInfo> t = Verify(secret);
+  if (t.ok()) return *std::move(t);
+  if (absl::IsUnauthenticated(t.status())) return std::nullopt;
+  return t.status();
 }
 
 absl::StatusOr<bool> TokenStore::Any() {

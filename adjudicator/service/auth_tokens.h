@@ -5,9 +5,16 @@
 // its SHA-256 is stored, so a copy of the database does not let anyone in.
 // A revoked token stays listed (who had access, and until when) and is
 // refused from the next call on: the server looks tokens up on every call.
+// So does an expired one: a token may carry an expiry (`arbiter token create
+// --ttl`), after which it is refused with a message saying it expired.
+//
+// Schema versions (PRAGMA user_version): 0 the first store, without
+// expiries; 1 adds the `expires` column. Open migrates an older store in
+// place (its tokens keep no expiry) and refuses a newer one.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_TOKENS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_TOKENS_H_
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,33 +36,52 @@ struct TokenInfo {
   std::vector<std::string> games;
   absl::Time created;
   std::optional<absl::Time> revoked;
+  std::optional<absl::Time> expires;  // none: valid until revoked
 };
+
+// What `arbiter token create` gives a token without --ttl: a tournament's
+// length with room to spare, so a token forgotten after the event dies on
+// its own (SECURITY.md).
+inline constexpr absl::Duration kDefaultTokenTtl = absl::Hours(30 * 24);
 
 class TokenStore {
  public:
-  // Opens (creating if absent) `<data_dir>/tokens.db`.
-  static absl::StatusOr<std::unique_ptr<TokenStore>> Open(const std::string& data_dir);
+  using Clock = std::function<absl::Time()>;
 
-  // Issues a token; returns the secret (never stored). INVALID_ARGUMENT for
-  // an empty or unprintable name, or an ARBITER with no games.
+  // Opens (creating if absent, migrating if older) `<data_dir>/tokens.db`.
+  // FAILED_PRECONDITION for a store of a newer schema. `now` tells the time
+  // for creation, revocation and expiry (tests pass their own).
+  static absl::StatusOr<std::unique_ptr<TokenStore>> Open(const std::string& data_dir,
+                                                          Clock now = absl::Now);
+
+  // Issues a token, valid for `ttl` from now (none: until revoked); returns
+  // the secret (never stored). INVALID_ARGUMENT for an empty or unprintable
+  // name, an ARBITER with no games, or a ttl that is not positive.
   absl::StatusOr<std::string> Create(Role role, const std::string& name,
-                                     const std::vector<std::string>& games);
+                                     const std::vector<std::string>& games,
+                                     std::optional<absl::Duration> ttl = std::nullopt);
 
   // NOT_FOUND when no token has `id`; revoking twice is fine.
   absl::Status Revoke(const std::string& id);
 
   std::vector<TokenInfo> List();
 
-  // The live token `secret` is, or nullopt (unknown or revoked).
+  // The live token `secret` is. UNAUTHENTICATED when it is unknown, revoked
+  // or expired (the message says which of expired or unknown-or-revoked).
+  absl::StatusOr<TokenInfo> Verify(absl::string_view secret);
+
+  // As Verify, with nullopt for every UNAUTHENTICATED answer.
   absl::StatusOr<std::optional<TokenInfo>> Authenticate(absl::string_view secret);
 
-  // Whether any token has ever been issued: a server with none runs open.
+  // Whether any token has ever been issued: a server with none runs open
+  // (revoked and expired tokens count: they never reopen a server).
   absl::StatusOr<bool> Any();
 
  private:
-  explicit TokenStore(ledger::Db db) : db_(std::move(db)) {}
+  TokenStore(ledger::Db db, Clock now) : db_(std::move(db)), now_(std::move(now)) {}
   absl::Mutex mu_;
   ledger::Db db_;
+  const Clock now_;
 };
 
 }  // namespace arbiter::service

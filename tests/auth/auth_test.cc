@@ -22,7 +22,9 @@
 #include "grpcpp/server_builder.h"
 #include "gtest/gtest.h"
 #include "ledger/adjudicator_judge.h"
+#include "ledger/hash.h"
 #include "ledger/ledger.h"
+#include "ledger/sqlite.h"
 
 namespace arbiter::service {
 namespace {
@@ -81,6 +83,111 @@ TEST(TokenStoreTest, CreateAuthenticateRevoke) {
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_TRUE(listed[0].revoked.has_value());
   EXPECT_TRUE(*(*store)->Any()) << "revoking every token must not open the server";
+}
+
+TEST(TokenStoreTest, ExpiresAfterItsTtl) {
+  TempDir dir;
+  absl::Time now = absl::FromUnixSeconds(1'780'000'000);
+  auto store = TokenStore::Open(dir.path(), [&now] { return now; });
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto day = (*store)->Create(Role::kSoftware, "broadcast", {}, absl::Hours(24));
+  auto forever = (*store)->Create(Role::kAuditor, "KPMG", {});
+  ASSERT_TRUE(day.ok() && forever.ok());
+  for (const TokenInfo& t : (*store)->List()) {
+    if (t.name == "broadcast") {
+      EXPECT_EQ(t.expires, now + absl::Hours(24));
+    } else {
+      EXPECT_FALSE(t.expires.has_value()) << t.name;
+    }
+  }
+
+  now += absl::Hours(24) - absl::Seconds(1);
+  EXPECT_TRUE((*store)->Verify(*day).ok()) << "valid until its last second";
+  now += absl::Seconds(1);
+  const auto expired = (*store)->Verify(*day);
+  EXPECT_TRUE(absl::IsUnauthenticated(expired.status())) << expired.status();
+  EXPECT_TRUE(absl::StrContains(expired.status().message(), "expired at 2026-05-29T"))
+      << expired.status();
+  EXPECT_FALSE((*(*store)->Authenticate(*day)).has_value());
+  now += absl::Hours(24 * 365);
+  EXPECT_TRUE((*store)->Verify(*forever).ok()) << "no ttl: valid until revoked";
+  const auto unknown = (*store)->Verify("arb_nope");
+  EXPECT_TRUE(absl::IsUnauthenticated(unknown.status()));
+  EXPECT_FALSE(absl::StrContains(unknown.status().message(), "expired"));
+
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      (*store)->Create(Role::kSoftware, "x", {}, absl::ZeroDuration()).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      (*store)->Create(Role::kSoftware, "x", {}, -absl::Hours(1)).status()));
+  EXPECT_EQ((*store)->List().size(), 2u) << "a refused token writes nothing";
+}
+
+// A tokens.db of schema version 0 (before expiries), as the first release
+// wrote it, with one live token.
+void WriteVersion0Store(const std::string& dir, const std::string& secret) {
+  auto db = ledger::Db::Open(dir + "/tokens.db", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_TRUE(db->Exec("CREATE TABLE tokens (id TEXT PRIMARY KEY, sha256 BLOB NOT NULL UNIQUE,"
+                       " role TEXT NOT NULL, name TEXT NOT NULL, games TEXT NOT NULL,"
+                       " created INTEGER NOT NULL, revoked INTEGER)")
+                  .ok());
+  const ledger::Hash hash = ledger::Sha256(secret);
+  auto insert = ledger::Stmt::Prepare(*db, "INSERT INTO tokens VALUES (?,?,?,?,?,?,NULL)");
+  ASSERT_TRUE(insert.ok());
+  insert->Bind(1, ledger::ToHex(hash).substr(0, 8))
+      .BindBlob(2, ledger::AsBytes(hash))
+      .Bind(3, "ARBITER")
+      .Bind(4, "Li Wei")
+      .Bind(5, "g1,g2")
+      .Bind(6, int64_t{1'700'000'000});
+  ASSERT_TRUE(insert->Run().ok());
+}
+
+int64_t UserVersion(const std::string& dir) {
+  auto db = ledger::Db::Open(dir + "/tokens.db", SQLITE_OPEN_READONLY);
+  EXPECT_TRUE(db.ok());
+  auto q = ledger::Stmt::Prepare(*db, "PRAGMA user_version");
+  EXPECT_TRUE(q.ok() && *q->Step());
+  return q->Int(0);
+}
+
+TEST(TokenStoreTest, MigratesAStoreWithoutExpiries) {
+  TempDir dir;
+  const std::string secret = "arb_" + std::string(64, '7');
+  WriteVersion0Store(dir.path(), secret);
+  ASSERT_EQ(UserVersion(dir.path()), 0);
+  {
+    auto store = TokenStore::Open(dir.path());
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto who = (*store)->Verify(secret);
+    ASSERT_TRUE(who.ok()) << who.status() << ": an old token still works";
+    EXPECT_EQ(who->name, "Li Wei");
+    EXPECT_EQ(who->games, (std::vector<std::string>{"g1", "g2"}));
+    EXPECT_FALSE(who->expires.has_value()) << "an old token keeps no expiry";
+    auto fresh = (*store)->Create(Role::kSoftware, "new", {}, absl::Hours(1));
+    ASSERT_TRUE(fresh.ok()) << fresh.status();
+    EXPECT_TRUE((*store)->List().back().expires.has_value());
+  }
+  EXPECT_EQ(UserVersion(dir.path()), 1);
+  auto again = TokenStore::Open(dir.path());
+  ASSERT_TRUE(again.ok()) << again.status() << ": opening a migrated store again";
+  EXPECT_EQ((*again)->List().size(), 2u);
+}
+
+TEST(TokenStoreTest, RefusesAStoreOfANewerSchema) {
+  TempDir dir;
+  {
+    auto store = TokenStore::Open(dir.path());
+    ASSERT_TRUE(store.ok());
+  }
+  {
+    auto db = ledger::Db::Open(dir.path() + "/tokens.db", SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok() && db->Exec("PRAGMA user_version = 9").ok());
+  }
+  auto store = TokenStore::Open(dir.path());
+  ASSERT_TRUE(absl::IsFailedPrecondition(store.status())) << store.status();
+  EXPECT_TRUE(absl::StrContains(store.status().message(), "version 9")) << store.status();
+  EXPECT_EQ(UserVersion(dir.path()), 9) << "refusing changes nothing";
 }
 
 TEST(TokenStoreTest, RefusesBadTokens) {
