@@ -21,9 +21,32 @@ std::optional<Role> ParseRole(absl::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+// arbiter.v1.TournamentService: the organiser's record, which the chief
+// arbiter keeps. No method records a result: a pairing's result is its
+// ledger game's, recorded through arbiter.v1.Arbiter by that game's arbiter.
+Access TournamentAccessOf(absl::string_view name) {
+  if (name == "CreateTournament" || name == "ImportTournament") return Access::kCreate;
+  for (absl::string_view organise :
+       {"AddPlayers", "PairRound", "ScheduleReplay", "WithdrawPlayer", "DecideTieBreak"}) {
+    if (name == organise) return Access::kOrganise;
+  }
+  for (absl::string_view read : {"GetTournament", "GetStandings", "ExportTournament"}) {
+    if (name == read) return Access::kRead;
+  }
+  return Access::kUnknown;
+}
+
+}  // namespace
+
 Access AccessOf(absl::string_view method) {
   if (absl::StartsWith(method, "/grpc.health.v1.Health/")) return Access::kPublic;
   if (absl::StartsWith(method, "/grpc.reflection.")) return Access::kRead;
+  constexpr absl::string_view kTournaments = "/arbiter.v1.TournamentService/";
+  if (absl::StartsWith(method, kTournaments)) {
+    return TournamentAccessOf(method.substr(kTournaments.size()));
+  }
   constexpr absl::string_view kService = "/arbiter.v1.Arbiter/";
   if (!absl::StartsWith(method, kService)) return Access::kUnknown;
   const absl::string_view name = method.substr(kService.size());
@@ -47,11 +70,16 @@ bool Permits(Role role, Access access) {
     case Access::kRecord:
       return role == Role::kArbiter || role == Role::kChiefArbiter;
     case Access::kCreate:
+    case Access::kOrganise:
       return role == Role::kChiefArbiter;
     case Access::kUnknown:
       return false;
   }
   return false;
+}
+
+bool IsWrite(Access access) {
+  return access == Access::kRecord || access == Access::kCreate || access == Access::kOrganise;
 }
 
 }  // namespace arbiter::service

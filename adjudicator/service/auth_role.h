@@ -1,13 +1,22 @@
-// Who may do what on the arbiter.v1 service (issue 8): the four roles a
-// bearer token carries, and the methods each may call.
+// Who may do what on the arbiter.v1 services (issue 8): the four roles a
+// bearer token carries, and the methods of arbiter.v1.Arbiter and
+// arbiter.v1.TournamentService each may call.
 //
-//   ARBITER        records events (incidents, moves, presses) and decides
-//                  rulings, only in the games the token is assigned to
-//   CHIEF_ARBITER  everything an arbiter does, in every game, and creates
-//                  games (the chief arbiter's clauses and appeals are
-//                  decided through Decide)
-//   AUDITOR        reads, verifies and exports
+//   ARBITER        records events (incidents, moves, presses, the result's
+//                  confirmation) and decides rulings, only in the games the
+//                  token is assigned to
+//   CHIEF_ARBITER  everything an arbiter does, in every game; creates games;
+//                  organises tournaments (creates or imports them, adds
+//                  players, pairs rounds, schedules replays, withdraws
+//                  players, decides tie-breaks); the chief arbiter's clauses
+//                  and appeals are decided through Decide
+//   AUDITOR        reads, verifies and exports games
 //   SOFTWARE       reads and watches (broadcast, pairing software)
+//
+// Tournament reads (GetTournament, GetStandings, ExportTournament) are reads
+// for every role: standings and their exports are published results, and a
+// tournament holds no result of its own (each pairing's result is its
+// ledger game's).
 //
 // Health checks need no token. Any method not listed is refused.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_ROLE_H_
@@ -31,12 +40,16 @@ enum class Access {
   kRead,     // reading games, rulings, checkpoints, proofs, rules; watching
   kAudit,    // verifying and exporting
   kRecord,   // appending events, deciding rulings (per game for ARBITER)
-  kCreate,   // creating games
+  kCreate,   // creating games and tournaments
+  kOrganise, // a tournament's players, rounds, replays, withdrawals, tie-breaks
   kUnknown,  // not a method of this service: refused
 };
 
 // The access a full method name ("/arbiter.v1.Arbiter/AppendEvents") needs.
 Access AccessOf(absl::string_view method);
+
+// Whether calls with `access` write (and count against the write rate).
+bool IsWrite(Access access);
 
 // Whether `role` has `access` (kRecord for ARBITER still needs the game to
 // be one of the token's).

@@ -79,7 +79,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   builder.RegisterService(parts->authorized.get());
   builder.SetMaxReceiveMessageSize(4 << 20);
   absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> tournaments =
-      tournament::RegisterTournamentService(builder, options.data_dir, parts->service.get());
+      tournament::RegisterTournamentService(builder, options.data_dir, parts->service.get(),
+                                            parts->authorized->gatekeeper());
   if (!tournaments.ok()) return tournaments.status();
   parts->tournaments = *std::move(tournaments);
   parts->server = builder.BuildAndStart();

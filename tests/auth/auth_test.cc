@@ -224,6 +224,31 @@ TEST(RoleTest, WhoMayCallWhat) {
   EXPECT_FALSE(ParseRole("ROOT").has_value());
 }
 
+TEST(RoleTest, TournamentsAreTheChiefArbitersToOrganise) {
+  constexpr absl::string_view kT = "/arbiter.v1.TournamentService/";
+  EXPECT_EQ(AccessOf(absl::StrCat(kT, "CreateTournament")), Access::kCreate);
+  EXPECT_EQ(AccessOf(absl::StrCat(kT, "ImportTournament")), Access::kCreate);
+  for (const char* m : {"AddPlayers", "PairRound", "ScheduleReplay", "WithdrawPlayer",
+                        "DecideTieBreak"}) {
+    EXPECT_EQ(AccessOf(absl::StrCat(kT, m)), Access::kOrganise) << m;
+  }
+  for (const char* m : {"GetTournament", "GetStandings", "ExportTournament"}) {
+    EXPECT_EQ(AccessOf(absl::StrCat(kT, m)), Access::kRead) << m;
+  }
+  EXPECT_EQ(AccessOf(absl::StrCat(kT, "DeleteTournament")), Access::kUnknown);
+  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/PairRound"), Access::kUnknown);
+  EXPECT_TRUE(Permits(Role::kChiefArbiter, Access::kOrganise));
+  for (Role r : {Role::kArbiter, Role::kAuditor, Role::kSoftware}) {
+    EXPECT_FALSE(Permits(r, Access::kOrganise));
+    EXPECT_FALSE(Permits(r, Access::kCreate));
+  }
+  EXPECT_TRUE(IsWrite(Access::kOrganise));
+  EXPECT_TRUE(IsWrite(Access::kCreate));
+  EXPECT_TRUE(IsWrite(Access::kRecord));
+  EXPECT_FALSE(IsWrite(Access::kRead));
+  EXPECT_FALSE(IsWrite(Access::kAudit));
+}
+
 TEST(TlsTest, CredentialsAndLoopback) {
   EXPECT_TRUE(ServerCredentialsFor({}).ok());
   EXPECT_TRUE(absl::IsInvalidArgument(ServerCredentialsFor({"", "key.pem", ""}).status()));
@@ -245,7 +270,7 @@ class AuthServiceTest : public ::testing::Test {
     auto l = ledger::Ledger::Open(o);
     ASSERT_TRUE(l.ok()) << l.status();
     ledger_ = *std::move(l);
-    auto t = TokenStore::Open(dir_.path());
+    auto t = TokenStore::Open(dir_.path(), [this] { return now_; });
     ASSERT_TRUE(t.ok());
     tokens_ = *std::move(t);
     folds_ = std::make_unique<GameFolds>(ledger_.get());
@@ -264,8 +289,9 @@ class AuthServiceTest : public ::testing::Test {
     if (server_) server_->Shutdown();
   }
 
-  std::string Token(Role role, const std::string& name, std::vector<std::string> games = {}) {
-    auto s = tokens_->Create(role, name, games);
+  std::string Token(Role role, const std::string& name, std::vector<std::string> games = {},
+                    std::optional<absl::Duration> ttl = std::nullopt) {
+    auto s = tokens_->Create(role, name, games, ttl);
     EXPECT_TRUE(s.ok()) << s.status();
     return s.ok() ? *s : "";
   }
@@ -312,8 +338,26 @@ class AuthServiceTest : public ::testing::Test {
     return {out.events().begin(), out.events().end()};
   }
 
+  // Appends one event of `kind` ("resign", "resultConfirmed") to `game`.
+  grpc::Status Append(const std::string& token, const std::string& game, int64_t at,
+                      const std::function<void(v1::Event*)>& fill) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::AppendEventsRequest req;
+    req.set_game("games/" + game);
+    v1::Event* e = req.add_events();
+    e->mutable_at()->set_seconds(at);
+    fill(e);
+    v1::AppendEventsResponse out;
+    return stub_->AppendEvents(&c, req, &out);
+  }
+  grpc::Status Confirm(const std::string& token, const std::string& game, int64_t at) {
+    return Append(token, game, at, [](v1::Event* e) { e->mutable_result_confirmed(); });
+  }
+
   uint64_t Head() { return *ledger_->Head(); }
 
+  absl::Time now_ = absl::FromUnixSeconds(1'780'000'000);  // the token store's clock
   TempDir dir_;
   ledger::AdjudicatorJudge judge_;
   std::unique_ptr<ledger::Ledger> ledger_;
@@ -471,6 +515,71 @@ TEST_F(AuthServiceTest, ChiefArbiterClausesAreTheChiefArbiters) {
   EXPECT_EQ(Head(), head);
   s = decide(chief);
   EXPECT_NE(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+}
+
+TEST_F(AuthServiceTest, AnExpiredTokenIsUnauthenticatedAndSaysSo) {
+  Start();
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru", {}, absl::Hours(720));
+  ASSERT_TRUE(Create(chief, "g1").ok());
+  const uint64_t head = Head();
+  now_ += absl::Hours(720);
+  const grpc::Status s = Phone(chief, "g1", 1'780'000'010);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED) << s.error_message();
+  EXPECT_TRUE(absl::StrContains(s.error_message(), "expired")) << s.error_message();
+  EXPECT_EQ(Head(), head);
+  EXPECT_EQ(Create("", "g2").error_code(), grpc::StatusCode::UNAUTHENTICATED)
+      << "expired tokens do not reopen the server";
+}
+
+// 16.3-16.4, 23.1: the result is confirmed by both players and the arbiter of
+// the game, so only an arbiter assigned to it (or the chief arbiter) records
+// the confirmation, and only of a result not yet confirmed.
+TEST_F(AuthServiceTest, OnlyTheGamesArbiterConfirmsItsResultOnce) {
+  Start();
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  const std::string arbiter = Token(Role::kArbiter, "Li Wei", {"g1"});
+  const std::string neighbour = Token(Role::kArbiter, "Zhao Lin", {"g2"});
+  const std::string auditor = Token(Role::kAuditor, "KPMG");
+  const std::string software = Token(Role::kSoftware, "broadcast");
+  ASSERT_TRUE(Create(chief, "g1").ok());
+  ASSERT_TRUE(Create(chief, "g2").ok());
+
+  uint64_t head = Head();
+  grpc::Status s = Confirm(arbiter, "g1", 1'780'000'010);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << s.error_message();
+  EXPECT_TRUE(absl::StrContains(s.error_message(), "no result yet")) << s.error_message();
+  EXPECT_EQ(Head(), head);
+
+  ASSERT_TRUE(Append(arbiter, "g1", 1'780'000'020,
+                     [](v1::Event* e) { e->mutable_resign()->set_color(v1::WHITE); })
+                  .ok());
+  head = Head();
+  for (const std::string& t : {software, auditor, neighbour}) {
+    s = Confirm(t, "g1", 1'780'000'030);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+  }
+  EXPECT_EQ(Confirm("", "g1", 1'780'000'030).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Head(), head) << "a refused confirmation wrote something";
+
+  s = Confirm(arbiter, "g1", 1'780'000'030);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  const auto events = Events(software, "g1");
+  ASSERT_TRUE(events.back().event().has_result_confirmed());
+  EXPECT_TRUE(absl::StartsWith(events.back().event().actor(), "Li Wei (ARBITER, token "))
+      << events.back().event().actor();
+
+  head = Head();
+  s = Confirm(chief, "g1", 1'780'000'040);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << s.error_message();
+  EXPECT_TRUE(absl::StrContains(s.error_message(), "already confirmed")) << s.error_message();
+  EXPECT_EQ(Head(), head);
+
+  // The chief arbiter confirms in any game.
+  ASSERT_TRUE(Append(neighbour, "g2", 1'780'000'020,
+                     [](v1::Event* e) { e->mutable_resign()->set_color(v1::BLACK); })
+                  .ok());
+  s = Confirm(chief, "g2", 1'780'000'030);
+  EXPECT_TRUE(s.ok()) << s.error_message();
 }
 
 TEST_F(AuthServiceTest, RateLimitPerCaller) {

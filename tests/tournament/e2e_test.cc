@@ -7,10 +7,12 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arbiter/v1/tournament.pb.h"
@@ -72,11 +74,26 @@ class E2E : public ::testing::Test {
     std::filesystem::remove_all(dir_);
   }
 
-  // `arbiter ARGS... --server ADDR`, stdin from `input_file` if any.
-  CliRun Cli(std::vector<std::string> args, const std::string& input_file = "") {
-    args.insert(args.begin(), ARBITER_BIN);
+  // `arbiter ARGS... --server ADDR`, stdin from `input_file` if any, with
+  // $ARBITER_TOKEN set to `token` if any.
+  CliRun Cli(std::vector<std::string> args, const std::string& input_file = "",
+             const std::string& token = "") {
     args.push_back("--server");
     args.push_back(address_);
+    return Run(std::move(args), input_file, token);
+  }
+
+  // `arbiter token create --role ROLE --name NAME --db <the server's>`: the
+  // secret.
+  std::string Token(const std::string& role, const std::string& name) {
+    CliRun r = Run({"token", "create", "--role", role, "--name", name, "--db", dir_ + "/data"});
+    EXPECT_EQ(r.exit, 0) << r.err;
+    return r.out.substr(0, r.out.find('\n'));
+  }
+
+  CliRun Run(std::vector<std::string> args, const std::string& input_file = "",
+             const std::string& token = "") {
+    args.insert(args.begin(), ARBITER_BIN);
     const std::string out = dir_ + "/cli.out", err = dir_ + "/cli.err";
     pid_t pid = fork();
     if (pid == 0) {
@@ -85,6 +102,11 @@ class E2E : public ::testing::Test {
       dup2(o, 1);
       dup2(e, 2);
       if (!input_file.empty()) dup2(open(input_file.c_str(), O_RDONLY), 0);
+      if (token.empty()) {
+        unsetenv("ARBITER_TOKEN");
+      } else {
+        setenv("ARBITER_TOKEN", token.c_str(), 1);
+      }
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -175,6 +197,29 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   r = Cli({"tournament", "standings", "nope"});
   EXPECT_EQ(r.exit, 2);
   EXPECT_THAT(r.err, HasSubstr("NOT_FOUND"));
+}
+
+// Once a token exists, `arbiter serve` admits tournament calls as it does
+// game calls: a token for every call, the chief arbiter's for the
+// organiser's writes.
+TEST_F(E2E, TournamentCallsNeedATokenAndOrganisingTheChiefArbiters) {
+  const std::string chief = Token("CHIEF_ARBITER", "Wang Ru");
+  const std::string software = Token("SOFTWARE", "broadcast");
+  const std::vector<std::string> create = {"tournament", "create", "--id", "cup", "--system",
+                                           "round-robin", "--player", "A:Li", "--player", "B:Wang"};
+  CliRun r = Cli(create);
+  EXPECT_NE(r.exit, 0);
+  EXPECT_THAT(r.err, HasSubstr("UNAUTHENTICATED"));
+  r = Cli(create, "", software);
+  EXPECT_NE(r.exit, 0);
+  EXPECT_THAT(r.err, HasSubstr("PERMISSION_DENIED"));
+  r = Cli({"tournament", "standings", "cup"}, "", software);
+  EXPECT_THAT(r.err, HasSubstr("NOT_FOUND")) << "the refused creations wrote nothing";
+
+  r = Cli(create, "", chief);
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "standings", "cup"}, "", software);
+  EXPECT_EQ(r.exit, 0) << r.err;
 }
 
 }  // namespace

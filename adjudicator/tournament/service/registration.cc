@@ -48,13 +48,15 @@ GameSource GamesFrom(v1::Arbiter::Service* arbiter) {
 
 absl::StatusOr<std::unique_ptr<TournamentHost>> RegisterTournamentService(grpc::ServerBuilder& builder,
                                                                           const std::string& data_dir,
-                                                                          v1::Arbiter::Service* arbiter) {
+                                                                          v1::Arbiter::Service* arbiter,
+                                                                          service::Gatekeeper* gate) {
   auto host = std::make_unique<TournamentHost>();
   absl::StatusOr<std::unique_ptr<TournamentStore>> store = TournamentStore::Open(data_dir);
   if (!store.ok()) return store.status();
   host->store = *std::move(store);
   host->service = std::make_unique<TournamentServiceImpl>(host->store.get(), GamesFrom(arbiter));
-  builder.RegisterService(host->service.get());
+  host->authorized = std::make_unique<service::AuthorizedTournamentService>(host->service.get(), gate);
+  builder.RegisterService(host->authorized.get());
   return host;
 }
 

@@ -4,6 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/formats.h"
 #include "adjudicator/tournament/opengotha.h"
@@ -64,6 +65,9 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(const std::string& 
   const absl::Time at = now_();
   for (size_t i = 0; i < events.size(); ++i) {
     Stamp(at, &events[i]);
+    // The authenticated caller (empty when the server runs open), never
+    // what an imported file or a client put there.
+    events[i].set_actor(service::CurrentActor());
     if (absl::Status s = Apply(events[i], &t); !s.ok()) {
       return events.size() == 1 ? s : absl::Status(s.code(), absl::StrCat("item ", i + 1, ": ", s.message()));
     }

@@ -50,8 +50,9 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                                 v1::ExportTournamentResponse*) override;
 
  private:
-  // Folds `id`'s stored events, applies `events` (stamped now) and stores
-  // them; `must_exist` false for creation.
+  // Folds `id`'s stored events, applies `events` (stamped now, and with the
+  // caller's service::CurrentActor()) and stores them; `must_exist` false
+  // for creation.
   absl::StatusOr<v1::Tournament> Record(const std::string& id, std::vector<v1::TournamentEvent> events,
                                         bool must_exist);
   absl::StatusOr<v1::Tournament> Current(const std::string& id);

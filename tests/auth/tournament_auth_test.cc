@@ -1,0 +1,274 @@
+// arbiter.v1.TournamentService behind tokens and roles (issue 8): a real
+// TournamentServiceImpl and store behind the AuthorizedTournamentService and
+// a Gatekeeper, over gRPC on loopback. A refused call writes nothing; the
+// chief arbiter's writes record the chief arbiter as the events' actor.
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "adjudicator/service/auth_gatekeeper.h"
+#include "adjudicator/service/auth_role.h"
+#include "adjudicator/service/auth_tokens.h"
+#include "adjudicator/service/auth_tournament.h"
+#include "adjudicator/tournament/service/tournament_service.h"
+#include "adjudicator/tournament/service/tournament_store.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
+#include "grpcpp/server.h"
+#include "grpcpp/server_builder.h"
+#include "gtest/gtest.h"
+
+namespace arbiter::service {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TournamentAuthTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("tournament-auth-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    auto tokens = TokenStore::Open(dir_.string());
+    ASSERT_TRUE(tokens.ok()) << tokens.status();
+    tokens_ = *std::move(tokens);
+    auto store = tournament::TournamentStore::Open(dir_.string());
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+    inner_ = std::make_unique<tournament::TournamentServiceImpl>(
+        store_.get(), [](const std::string& id) -> absl::StatusOr<tournament::GameFacts> {
+          return absl::NotFoundError("no game " + id);  // every pairing pending
+        });
+    gate_ = std::make_unique<Gatekeeper>(tokens_.get());
+    outer_ = std::make_unique<AuthorizedTournamentService>(inner_.get(), gate_.get());
+    grpc::ServerBuilder b;
+    int port = 0;
+    b.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    b.RegisterService(outer_.get());
+    server_ = b.BuildAndStart();
+    ASSERT_NE(server_, nullptr);
+    stub_ = v1::TournamentService::NewStub(grpc::CreateChannel(
+        "127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  }
+  void TearDown() override {
+    if (server_) server_->Shutdown();
+    fs::remove_all(dir_);
+  }
+
+  std::string Token(Role role, const std::string& name, std::vector<std::string> games = {}) {
+    auto s = tokens_->Create(role, name, games);
+    EXPECT_TRUE(s.ok()) << s.status();
+    return s.ok() ? *s : "";
+  }
+
+  static void Auth(grpc::ClientContext* c, const std::string& token) {
+    if (!token.empty()) c->AddMetadata("authorization", "Bearer " + token);
+  }
+
+  grpc::Status Create(const std::string& token, const std::string& id) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::CreateTournamentRequest req;
+    req.mutable_tournament()->set_tournament_id(id);
+    req.mutable_tournament()->set_title("Spring Cup");
+    req.mutable_tournament()->mutable_settings()->set_system(v1::TournamentSettings::ROUND_ROBIN);
+    for (const char* p : {"A", "B"}) {
+      v1::TournamentPlayer* player = req.add_players();
+      player->set_id(p);
+      player->set_name(p);
+    }
+    v1::Tournament out;
+    return stub_->CreateTournament(&c, req, &out);
+  }
+
+  grpc::Status AddPlayer(const std::string& token, const std::string& id) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::AddPlayersRequest req;
+    req.set_tournament("tournaments/cup");
+    v1::TournamentPlayer* player = req.add_players();
+    player->set_id(id);
+    player->set_name(id);
+    v1::Tournament out;
+    return stub_->AddPlayers(&c, req, &out);
+  }
+
+  grpc::Status Pair(const std::string& token) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::PairRoundRequest req;
+    req.set_tournament("tournaments/cup");
+    req.mutable_round()->set_round(1);
+    v1::Pairing* p = req.mutable_round()->add_pairings();
+    p->set_board(1);
+    p->set_black("A");
+    p->set_white("B");
+    p->set_game_id("r1-b1");
+    v1::Tournament out;
+    return stub_->PairRound(&c, req, &out);
+  }
+
+  grpc::Status Withdraw(const std::string& token) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::WithdrawPlayerRequest req;
+    req.set_tournament("tournaments/cup");
+    req.mutable_withdrawal()->set_player("B");
+    v1::Tournament out;
+    return stub_->WithdrawPlayer(&c, req, &out);
+  }
+
+  grpc::Status TieBreak(const std::string& token) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::DecideTieBreakRequest req;
+    req.set_tournament("tournaments/cup");
+    req.mutable_decision()->set_method(v1::TieBreakDecided::LOTS);
+    req.mutable_decision()->add_order("A");
+    req.mutable_decision()->add_order("B");
+    v1::Tournament out;
+    return stub_->DecideTieBreak(&c, req, &out);
+  }
+
+  grpc::Status Import(const std::string& token) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::ImportTournamentRequest req;
+    req.set_tournament_id("imported");
+    req.set_opengotha_xml("<Tournament/>");
+    v1::Tournament out;
+    return stub_->ImportTournament(&c, req, &out);
+  }
+
+  grpc::Status Get(const std::string& token) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::GetTournamentRequest req;
+    req.set_name("tournaments/cup");
+    v1::Tournament out;
+    return stub_->GetTournament(&c, req, &out);
+  }
+
+  grpc::Status Standings(const std::string& token) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::GetStandingsRequest req;
+    req.set_tournament("tournaments/cup");
+    v1::StandingsReport out;
+    return stub_->GetStandings(&c, req, &out);
+  }
+
+  grpc::Status Export(const std::string& token) {
+    grpc::ClientContext c;
+    Auth(&c, token);
+    v1::ExportTournamentRequest req;
+    req.set_tournament("tournaments/cup");
+    req.set_format(v1::ExportTournamentRequest::CSV);
+    v1::ExportTournamentResponse out;
+    return stub_->ExportTournament(&c, req, &out);
+  }
+
+  // The stored events of `id` (none when it does not exist).
+  std::vector<v1::TournamentEvent> Stored(const std::string& id) {
+    auto events = store_->Load(id);
+    if (absl::IsNotFound(events.status())) return {};
+    EXPECT_TRUE(events.ok()) << events.status();
+    return events.ok() ? *events : std::vector<v1::TournamentEvent>{};
+  }
+
+  fs::path dir_;
+  std::unique_ptr<TokenStore> tokens_;
+  std::unique_ptr<tournament::TournamentStore> store_;
+  std::unique_ptr<tournament::TournamentServiceImpl> inner_;
+  std::unique_ptr<Gatekeeper> gate_;
+  std::unique_ptr<AuthorizedTournamentService> outer_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v1::TournamentService::Stub> stub_;
+};
+
+TEST_F(TournamentAuthTest, OpenModeServesANewcomerWithoutActor) {
+  const grpc::Status created = Create("", "cup");
+  ASSERT_TRUE(created.ok()) << created.error_message();
+  ASSERT_TRUE(AddPlayer("", "C").ok());
+  ASSERT_TRUE(Pair("").ok());
+  EXPECT_TRUE(Get("").ok());
+  EXPECT_TRUE(Standings("").ok());
+  const auto events = Stored("cup");
+  ASSERT_EQ(events.size(), 5u);  // created, A, B, C, round 1
+  for (const v1::TournamentEvent& e : events) EXPECT_EQ(e.actor(), "");
+}
+
+TEST_F(TournamentAuthTest, UnauthenticatedCallsAreRefusedAndWriteNothing) {
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  ASSERT_TRUE(Create(chief, "cup").ok());
+  const size_t before = Stored("cup").size();
+  for (const std::string& token : {std::string(), std::string("arb_00")}) {
+    EXPECT_EQ(Create(token, "other").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(Import(token).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(AddPlayer(token, "C").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(Pair(token).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(Withdraw(token).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(TieBreak(token).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(Get(token).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(Standings(token).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  }
+  EXPECT_EQ(Stored("cup").size(), before);
+  EXPECT_TRUE(Stored("other").empty());
+  EXPECT_TRUE(Stored("imported").empty());
+}
+
+TEST_F(TournamentAuthTest, OnlyTheChiefArbiterOrganisesAndIsRecordedAsActor) {
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  const std::vector<std::string> others = {
+      Token(Role::kArbiter, "Li Wei", {"*"}), Token(Role::kArbiter, "Zhao Lin", {"r1-b1"}),
+      Token(Role::kAuditor, "KPMG"), Token(Role::kSoftware, "pairing app")};
+  for (const std::string& t : others) {
+    grpc::Status s = Create(t, "cup");
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+    EXPECT_EQ(Import(t).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  }
+  EXPECT_TRUE(Stored("cup").empty());
+  EXPECT_TRUE(Stored("imported").empty());
+
+  ASSERT_TRUE(Create(chief, "cup").ok());
+  const size_t created = Stored("cup").size();
+  for (const std::string& t : others) {
+    grpc::Status s = AddPlayer(t, "C");
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+    EXPECT_TRUE(absl::StrContains(s.error_message(), "may not call AddPlayers")) << s.error_message();
+    EXPECT_EQ(Pair(t).error_code(), grpc::StatusCode::PERMISSION_DENIED)
+        << "even the arbiter of the paired game does not pair rounds";
+    EXPECT_EQ(Withdraw(t).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+    EXPECT_EQ(TieBreak(t).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+    // Reads are for every role.
+    EXPECT_TRUE(Get(t).ok());
+    EXPECT_TRUE(Standings(t).ok());
+    EXPECT_TRUE(Export(t).ok());
+  }
+  EXPECT_EQ(Stored("cup").size(), created) << "a refused call wrote something";
+
+  ASSERT_TRUE(AddPlayer(chief, "C").ok());
+  ASSERT_TRUE(Pair(chief).ok());
+  const auto events = Stored("cup");
+  ASSERT_EQ(events.size(), created + 2);
+  for (const v1::TournamentEvent& e : events) {
+    EXPECT_TRUE(absl::StartsWith(e.actor(), "Wang Ru (CHIEF_ARBITER, token ")) << e.actor();
+  }
+}
+
+TEST_F(TournamentAuthTest, RevokedTokenIsRefusedAtTheNextCall) {
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  ASSERT_TRUE(Create(chief, "cup").ok());
+  for (const TokenInfo& t : tokens_->List()) ASSERT_TRUE(tokens_->Revoke(t.id).ok());
+  EXPECT_EQ(AddPlayer(chief, "C").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Create("", "other").error_code(), grpc::StatusCode::UNAUTHENTICATED)
+      << "revoking every token does not reopen the server";
+}
+
+}  // namespace
+}  // namespace arbiter::service
