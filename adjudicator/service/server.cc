@@ -8,9 +8,9 @@
 #include "adjudicator/service/auth_service.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/reflection.h"
 #include "adjudicator/service/timekeeper.h"
 #include "adjudicator/tournament/service/registration.h"
-#include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
@@ -29,6 +29,7 @@ struct Server::Parts {
   std::unique_ptr<TokenStore> tokens;
   std::unique_ptr<AuthorizedService> authorized;  // what clients reach
   std::unique_ptr<tournament::TournamentHost> tournaments;  // arbiter.v1.TournamentService
+  std::unique_ptr<ReflectionService> reflection;  // behind the tokens too
   std::unique_ptr<grpc::Server> server;
   std::string address;
   bool stopped = false;
@@ -72,11 +73,16 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
                                                           options.limits);
 
   grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(options.listen, *credentials, &port);
   builder.RegisterService(parts->authorized.get());
+  parts->reflection = std::make_unique<ReflectionService>(
+      [gate = parts->authorized->gatekeeper()](const grpc::ServerContext& context,
+                                               absl::string_view method) {
+        return gate->Admit(context, method).status();  // a token of any role; a read
+      });
+  parts->reflection->AddTo(builder);
   builder.SetMaxReceiveMessageSize(4 << 20);
   absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> tournaments =
       tournament::RegisterTournamentService(builder, options.data_dir, parts->service.get(),

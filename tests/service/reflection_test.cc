@@ -1,7 +1,10 @@
 // A standard client that knows only what server reflection tells it: it
 // links no arbiter schema, learns arbiter.v1 from the server (reflection
 // v1alpha), builds its messages dynamically and calls CreateGame and GetGame
-// as generic calls.
+// as generic calls; on an open server and, with a token, on one with tokens.
+// Then the reflection service itself: behind the tokens once they exist, the
+// services it lists, a file with all its imports in one answer, and
+// NOT_FOUND answers that leave the stream open.
 #include <algorithm>
 #include <set>
 #include <string>
@@ -23,11 +26,27 @@ namespace {
 namespace pb = google::protobuf;
 namespace refl = grpc::reflection::v1alpha;
 
+// A new token for the server on `data_dir`, made as an operator makes it
+// (`arbiter token create`); empty if that fails.
+std::string CreateToken(const std::string& data_dir, const std::string& role,
+                        const std::string& name) {
+  CliResult r = RunCli({"token", "create", "--role", role, "--name", name, "--db", data_dir});
+  if (r.exit != 0 || r.out.size() < 2) return "";
+  return r.out.substr(0, r.out.find('\n'));
+}
+
+// Sends `token` (none when empty) as a bearer token with the call.
+void Authorize(grpc::ClientContext& ctx, const std::string& token) {
+  if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+}
+
 // Fetches the file defining `symbol` and, recursively, every file it
 // imports, into `db`.
-bool LoadSchema(refl::ServerReflection::Stub& stub, const std::string& symbol,
-                pb::SimpleDescriptorDatabase* db, std::vector<std::string>* services) {
+bool LoadSchema(refl::ServerReflection::Stub& stub, const std::string& token,
+                const std::string& symbol, pb::SimpleDescriptorDatabase* db,
+                std::vector<std::string>* services) {
   grpc::ClientContext ctx;
+  Authorize(ctx, token);
   auto stream = stub.ServerReflectionInfo(&ctx);
   refl::ServerReflectionRequest req;
   refl::ServerReflectionResponse resp;
@@ -62,12 +81,13 @@ bool LoadSchema(refl::ServerReflection::Stub& stub, const std::string& symbol,
 }
 
 // A unary call with serialized bytes, as any generic client makes it.
-grpc::Status Unary(grpc::GenericStub& stub, const std::string& method, const pb::Message& request,
-                   pb::Message* response) {
+grpc::Status Unary(grpc::GenericStub& stub, const std::string& token, const std::string& method,
+                   const pb::Message& request, pb::Message* response) {
   std::string bytes = request.SerializeAsString();
   grpc::Slice slice(bytes);
   grpc::ByteBuffer req_buf(&slice, 1), resp_buf;
   grpc::ClientContext ctx;
+  Authorize(ctx, token);
   grpc::CompletionQueue cq;
   auto call = stub.PrepareUnaryCall(&ctx, method, req_buf, &cq);
   call->StartCall();
@@ -88,8 +108,17 @@ grpc::Status Unary(grpc::GenericStub& stub, const std::string& method, const pb:
   return status;
 }
 
-TEST(ReflectionTest, AClientThatKnowsOnlyTheReflectedSchemaCallsTheService) {
+// Open (no token ever issued), or with a CHIEF_ARBITER token (CreateGame
+// needs one).
+class ReflectedClientTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(ReflectedClientTest, AClientThatKnowsOnlyTheReflectedSchemaCallsTheService) {
   const std::string dir = MakeTempDir("arbiter-reflection");
+  std::string token;
+  if (GetParam()) {
+    token = CreateToken(dir + "/data", "CHIEF_ARBITER", "Chen Zuode");
+    ASSERT_FALSE(token.empty());
+  }
   auto server = ServerProcess::Start(dir + "/data");
   ASSERT_NE(server, nullptr);
   auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
@@ -97,7 +126,7 @@ TEST(ReflectionTest, AClientThatKnowsOnlyTheReflectedSchemaCallsTheService) {
   auto reflection = refl::ServerReflection::NewStub(channel);
   pb::SimpleDescriptorDatabase db;
   std::vector<std::string> services;
-  ASSERT_TRUE(LoadSchema(*reflection, "arbiter.v1.Arbiter", &db, &services));
+  ASSERT_TRUE(LoadSchema(*reflection, token, "arbiter.v1.Arbiter", &db, &services));
   EXPECT_NE(std::find(services.begin(), services.end(), "arbiter.v1.Arbiter"), services.end());
   pb::DescriptorPool pool(&db);
   const pb::ServiceDescriptor* service = pool.FindServiceByName("arbiter.v1.Arbiter");
@@ -118,14 +147,15 @@ TEST(ReflectionTest, AClientThatKnowsOnlyTheReflectedSchemaCallsTheService) {
                                    "reflected");
   game->GetReflection()->SetInt32(game, game->GetDescriptor()->FindFieldByName("board_size"), 19);
   std::unique_ptr<pb::Message> created(factory.GetPrototype(create->output_type())->New());
-  ASSERT_TRUE(Unary(stub, "/arbiter.v1.Arbiter/CreateGame", *create_req, created.get()).ok());
+  ASSERT_TRUE(
+      Unary(stub, token, "/arbiter.v1.Arbiter/CreateGame", *create_req, created.get()).ok());
 
   const pb::MethodDescriptor* get = service->FindMethodByName("GetGame");
   std::unique_ptr<pb::Message> get_req(factory.GetPrototype(get->input_type())->New());
   get_req->GetReflection()->SetString(get_req.get(), get->input_type()->FindFieldByName("name"),
                                       "games/reflected");
   std::unique_ptr<pb::Message> got(factory.GetPrototype(get->output_type())->New());
-  ASSERT_TRUE(Unary(stub, "/arbiter.v1.Arbiter/GetGame", *get_req, got.get()).ok());
+  ASSERT_TRUE(Unary(stub, token, "/arbiter.v1.Arbiter/GetGame", *get_req, got.get()).ok());
   const pb::Descriptor* g = got->GetDescriptor();
   EXPECT_EQ(got->GetReflection()->GetString(*got, g->FindFieldByName("game_id")), "reflected");
   EXPECT_EQ(got->GetReflection()->GetUInt64(*got, g->FindFieldByName("revision")), 1u);
@@ -135,10 +165,170 @@ TEST(ReflectionTest, AClientThatKnowsOnlyTheReflectedSchemaCallsTheService) {
   // Errors come back as the documented codes to a generic client too.
   get_req->GetReflection()->SetString(get_req.get(), get->input_type()->FindFieldByName("name"),
                                       "games/not-there");
-  EXPECT_EQ(Unary(stub, "/arbiter.v1.Arbiter/GetGame", *get_req, got.get()).error_code(),
+  EXPECT_EQ(Unary(stub, token, "/arbiter.v1.Arbiter/GetGame", *get_req, got.get()).error_code(),
             grpc::StatusCode::NOT_FOUND);
   server.reset();
   std::filesystem::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(OpenAndWithTokens, ReflectedClientTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "WithToken" : "Open";
+                         });
+
+// A server with one SOFTWARE token issued (the least role: reads only).
+class ReflectionServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = MakeTempDir("arbiter-reflection");
+    token_ = CreateToken(dir_ + "/data", "SOFTWARE", "Broadcast");
+    ASSERT_FALSE(token_.empty());
+    server_ = ServerProcess::Start(dir_ + "/data");
+    ASSERT_NE(server_, nullptr);
+    stub_ = refl::ServerReflection::NewStub(
+        grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
+  }
+  void TearDown() override {
+    server_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  // One request on a stream of its own, sent with `token`; the stream's
+  // status when it ends without an answer.
+  grpc::Status Ask(const std::string& token, const refl::ServerReflectionRequest& req,
+                   refl::ServerReflectionResponse* resp) {
+    grpc::ClientContext ctx;
+    Authorize(ctx, token);
+    auto stream = stub_->ServerReflectionInfo(&ctx);
+    const bool answered = stream->Write(req) && stream->Read(resp);
+    stream->WritesDone();
+    grpc::Status status = stream->Finish();
+    if (status.ok() && !answered) return grpc::Status(grpc::StatusCode::INTERNAL, "no answer");
+    return status;
+  }
+
+  std::string dir_;
+  std::string token_;
+  std::unique_ptr<ServerProcess> server_;
+  std::unique_ptr<refl::ServerReflection::Stub> stub_;
+};
+
+TEST_F(ReflectionServiceTest, RefusesAStreamWithoutALiveToken) {
+  refl::ServerReflectionRequest req;
+  req.set_list_services("");
+  refl::ServerReflectionResponse resp;
+  EXPECT_EQ(Ask("", req, &resp).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_FALSE(resp.has_list_services_response());
+  EXPECT_EQ(Ask("arb_" + std::string(64, '0'), req, &resp).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_FALSE(resp.has_list_services_response());
+
+  // Revoked: refused from the next stream on.
+  ASSERT_TRUE(Ask(token_, req, &resp).ok());
+  CliResult list = RunCli({"token", "list", "--db", dir_ + "/data"});
+  ASSERT_EQ(list.exit, 0) << list.err;
+  const std::string id = list.out.substr(0, list.out.find(' '));  // "ID  ROLE  NAME ..."
+  ASSERT_EQ(RunCli({"token", "revoke", id, "--db", dir_ + "/data"}).exit, 0);
+  EXPECT_EQ(Ask(token_, req, &resp).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(ReflectionServiceTest, ListsEveryServedService) {
+  refl::ServerReflectionRequest req;
+  req.set_host("localhost");
+  req.set_list_services("*");
+  refl::ServerReflectionResponse resp;
+  ASSERT_TRUE(Ask(token_, req, &resp).ok());
+  ASSERT_TRUE(resp.has_list_services_response()) << resp.DebugString();
+  std::set<std::string> names;
+  for (const auto& s : resp.list_services_response().service()) names.insert(s.name());
+  EXPECT_EQ(names, (std::set<std::string>{"arbiter.v1.Arbiter", "arbiter.v1.TournamentService",
+                                          "grpc.health.v1.Health",
+                                          "grpc.reflection.v1alpha.ServerReflection"}));
+  EXPECT_EQ(resp.valid_host(), "localhost");
+  EXPECT_EQ(resp.original_request().list_services(), "*");
+}
+
+TEST_F(ReflectionServiceTest, AnswersAFileWithAllItsImports) {
+  refl::ServerReflectionRequest req;
+  req.set_file_containing_symbol("arbiter.v1.Arbiter");
+  refl::ServerReflectionResponse resp;
+  ASSERT_TRUE(Ask(token_, req, &resp).ok());
+  ASSERT_TRUE(resp.has_file_descriptor_response()) << resp.DebugString();
+
+  // The defining file first, then its imports, transitively, each once: the
+  // one answer builds the service.
+  pb::SimpleDescriptorDatabase db;
+  std::vector<std::string> names;
+  for (const std::string& bytes : resp.file_descriptor_response().file_descriptor_proto()) {
+    pb::FileDescriptorProto file;
+    ASSERT_TRUE(file.ParseFromString(bytes));
+    names.push_back(file.name());
+    ASSERT_TRUE(db.Add(file)) << file.name();
+  }
+  ASSERT_FALSE(names.empty());
+  EXPECT_EQ(names[0], "arbiter/v1/service.proto");
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()),
+            (std::set<std::string>{"arbiter/v1/service.proto", "arbiter/v1/events.proto",
+                                   "arbiter/v1/ledger.proto", "arbiter/v1/rules.proto",
+                                   "arbiter/v1/rulings.proto", "google/protobuf/duration.proto",
+                                   "google/protobuf/timestamp.proto"}));
+  EXPECT_EQ(names.size(), 7u) << "each file once";
+  pb::DescriptorPool pool(&db);
+  const pb::ServiceDescriptor* service = pool.FindServiceByName("arbiter.v1.Arbiter");
+  ASSERT_NE(service, nullptr);
+  EXPECT_NE(service->FindMethodByName("AppendEvents"), nullptr);
+  EXPECT_NE(pool.FindMessageTypeByName("arbiter.v1.Event"), nullptr);
+
+  // A method's name finds its file too; so does a file's own name.
+  req.set_file_containing_symbol("arbiter.v1.TournamentService");
+  ASSERT_TRUE(Ask(token_, req, &resp).ok());
+  ASSERT_TRUE(resp.has_file_descriptor_response());
+  pb::FileDescriptorProto first;
+  ASSERT_TRUE(first.ParseFromString(resp.file_descriptor_response().file_descriptor_proto(0)));
+  EXPECT_EQ(first.name(), "arbiter/v1/tournament.proto");
+  req.set_file_by_filename("arbiter/v1/rulings.proto");
+  ASSERT_TRUE(Ask(token_, req, &resp).ok());
+  ASSERT_TRUE(resp.has_file_descriptor_response());
+  ASSERT_TRUE(first.ParseFromString(resp.file_descriptor_response().file_descriptor_proto(0)));
+  EXPECT_EQ(first.name(), "arbiter/v1/rulings.proto");
+}
+
+TEST_F(ReflectionServiceTest, UnknownNamesAreNotFoundAndTheStreamGoesOn) {
+  grpc::ClientContext ctx;
+  Authorize(ctx, token_);
+  auto stream = stub_->ServerReflectionInfo(&ctx);
+  refl::ServerReflectionResponse resp;
+  auto expect_not_found = [&](const refl::ServerReflectionRequest& req) {
+    ASSERT_TRUE(stream->Write(req) && stream->Read(&resp));
+    ASSERT_TRUE(resp.has_error_response()) << resp.DebugString();
+    EXPECT_EQ(resp.error_response().error_code(), grpc::StatusCode::NOT_FOUND);
+    EXPECT_FALSE(resp.error_response().error_message().empty());
+  };
+  refl::ServerReflectionRequest req;
+  req.set_file_containing_symbol("arbiter.v1.NoSuchService");
+  expect_not_found(req);
+  req.set_file_by_filename("arbiter/v1/no_such.proto");
+  expect_not_found(req);
+  req.mutable_file_containing_extension()->set_containing_type("arbiter.v1.NoSuchMessage");
+  expect_not_found(req);
+  req.mutable_file_containing_extension()->set_containing_type("arbiter.v1.Event");
+  req.mutable_file_containing_extension()->set_extension_number(1000);
+  expect_not_found(req);
+  req.set_all_extension_numbers_of_type("arbiter.v1.NoSuchMessage");
+  expect_not_found(req);
+
+  // A known type with no extensions: an empty list, not an error.
+  req.set_all_extension_numbers_of_type("arbiter.v1.Event");
+  ASSERT_TRUE(stream->Write(req) && stream->Read(&resp));
+  ASSERT_TRUE(resp.has_all_extension_numbers_response()) << resp.DebugString();
+  EXPECT_EQ(resp.all_extension_numbers_response().base_type_name(), "arbiter.v1.Event");
+  EXPECT_EQ(resp.all_extension_numbers_response().extension_number_size(), 0);
+
+  req.set_file_containing_symbol("arbiter.v1.Arbiter");
+  ASSERT_TRUE(stream->Write(req) && stream->Read(&resp));
+  EXPECT_TRUE(resp.has_file_descriptor_response());
+  stream->WritesDone();
+  EXPECT_TRUE(stream->Finish().ok());
 }
 
 }  // namespace
