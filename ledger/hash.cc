@@ -8,16 +8,39 @@
 namespace arbiter::ledger {
 namespace {
 
+// SHA-256, fetched from the default provider once: EVP_sha256() would
+// fetch it again on every digest, which cost more than hashing a short
+// event.
+const EVP_MD* Sha256Algorithm() {
+  static const EVP_MD* md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  return md;
+}
+
+// One digest context per thread, reused: the writer hashes every leaf and
+// every node of the Merkle edge.
+class DigestContext {
+ public:
+  DigestContext() : ctx_(EVP_MD_CTX_new()) {}
+  ~DigestContext() { EVP_MD_CTX_free(ctx_); }
+  DigestContext(const DigestContext&) = delete;
+  DigestContext& operator=(const DigestContext&) = delete;
+  EVP_MD_CTX* get() { return ctx_; }
+
+ private:
+  EVP_MD_CTX* ctx_;
+};
+
 // Digests the concatenation of `parts`. EVP failures are allocation or
 // library corruption, not input errors, so they abort.
 Hash Digest(std::initializer_list<absl::string_view> parts) {
+  thread_local DigestContext context;
+  EVP_MD_CTX* ctx = context.get();
   Hash out;
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  bool ok = ctx != nullptr && EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) == 1;
+  const EVP_MD* md = Sha256Algorithm();
+  bool ok = ctx != nullptr && md != nullptr && EVP_DigestInit_ex(ctx, md, nullptr) == 1;
   for (absl::string_view p : parts) ok = ok && EVP_DigestUpdate(ctx, p.data(), p.size()) == 1;
   unsigned int len = 0;
   ok = ok && EVP_DigestFinal_ex(ctx, out.data(), &len) == 1 && len == out.size();
-  EVP_MD_CTX_free(ctx);
   if (!ok) std::abort();
   return out;
 }
