@@ -1,46 +1,47 @@
-// Copies the write-ahead log back into the database on a thread and
-// connection of its own, so that no append waits for it (internal to the
-// ledger). SQLite's automatic checkpoint would run inside the COMMIT of
-// whichever batch crossed the threshold, stalling every append in it.
+// Copies the write-ahead log back into the database between the writer's
+// batches (internal to the ledger).
+//
+// SQLite's automatic checkpoint runs inside the COMMIT of whichever batch
+// crosses the threshold, so that batch's appends would wait for it before
+// being answered. A checkpoint on a connection and thread of its own avoids
+// that, but it races the writer: the log grows while it copies, so it never
+// finishes, the log is never restarted, and every later commit starts
+// another one, each with two more fsyncs competing with the writer's. Here
+// the writer runs it itself, after answering a batch and before taking the
+// next: nothing is appended meanwhile, so the checkpoint completes and the
+// log restarts; appends that arrive meanwhile simply form the next batch.
 #ifndef ARBITER_LEDGER_WAL_CHECKPOINTER_H_
 #define ARBITER_LEDGER_WAL_CHECKPOINTER_H_
 
 #include <sqlite3.h>
 
-#include <memory>
-#include <string>
-#include <thread>
-
-#include "absl/base/thread_annotations.h"
-#include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
-#include "ledger/sqlite.h"
+#include "absl/status/status.h"
 
 namespace arbiter::ledger {
 
 class WalCheckpointer {
  public:
-  // Starts the thread with its own connection to `db_path`; it checkpoints
-  // (PASSIVE: never blocking the writer) once the WAL holds `pages` frames.
-  static absl::StatusOr<std::unique_ptr<WalCheckpointer>> Start(const std::string& db_path,
-                                                                const char* vfs, int pages);
-  ~WalCheckpointer();
+  // Checkpoints once the log holds `pages` frames.
+  explicit WalCheckpointer(int pages) : pages_(pages) {}
+  WalCheckpointer(const WalCheckpointer&) = delete;
+  WalCheckpointer& operator=(const WalCheckpointer&) = delete;
 
-  // Turns off `writer`'s own automatic checkpoint and has its commits wake
-  // this thread instead. Call for every new writer connection.
+  // Turns off `writer`'s automatic checkpoint and counts the log's frames
+  // at each of its commits instead. Call for every new writer connection.
   absl::Status Attach(sqlite3* writer);
 
- private:
-  WalCheckpointer(Db db, int pages) : db_(std::move(db)), pages_(pages) {}
-  static int OnCommit(void* self, sqlite3* db, const char* name, int pages);
-  void Run();
+  // Checkpoints (PASSIVE) through `writer`, the connection last attached,
+  // if the log has grown past the threshold. Run it outside any
+  // transaction. A failure (say, a full disk) leaves the frames
+  // in the log, where they are as durable as in the database; the next
+  // call tries again.
+  void MaybeRun(sqlite3* writer);
 
-  Db db_;
+ private:
+  static int OnCommit(void* self, sqlite3* db, const char* name, int pages);
+
   const int pages_;
-  absl::Mutex mu_;
-  bool requested_ ABSL_GUARDED_BY(mu_) = false;
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
-  std::thread thread_;
+  int frames_ = 0;  // in the log at the last commit
 };
 
 }  // namespace arbiter::ledger

@@ -1,6 +1,7 @@
 // The writer thread: batching, group commit and recovery (see writer.h).
 #include "ledger/writer.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -13,11 +14,12 @@
 namespace arbiter::ledger {
 namespace {
 
-// WAL frames (pages) that wake the background checkpoint; SQLite's default.
+// WAL frames (pages) after which the writer checkpoints between batches;
+// SQLite's default for its automatic checkpoint.
 constexpr int kCheckpointPages = 1000;
 
-// How long the writer waits for one more append to join a batch.
-constexpr absl::Duration kLingerQuantum = absl::Microseconds(100);
+// The longest a batch waits for stragglers, however slow the last commit.
+constexpr absl::Duration kMaxLinger = absl::Milliseconds(2);
 
 }  // namespace
 
@@ -26,10 +28,7 @@ Writer::Writer(Config config) : config_(std::move(config)) {}
 absl::StatusOr<std::unique_ptr<Writer>> Writer::Start(Config config) {
   if (config.judge == nullptr) return absl::InvalidArgumentError("the ledger needs a judge");
   std::unique_ptr<Writer> w(new Writer(std::move(config)));
-  absl::StatusOr<std::unique_ptr<WalCheckpointer>> checkpointer =
-      WalCheckpointer::Start(w->config_.db_path, w->config_.vfs, kCheckpointPages);
-  if (!checkpointer.ok()) return checkpointer.status();
-  w->checkpointer_ = *std::move(checkpointer);
+  w->checkpointer_ = std::make_unique<WalCheckpointer>(kCheckpointPages);
   if (absl::Status s = w->Recover(); !s.ok()) return s;
   w->config_.watch->Publish(w->head_);
   w->thread_ = std::thread([p = w.get()] { p->Run(); });
@@ -110,6 +109,10 @@ void Writer::AppendAsync(std::string game_id, ExpectedRevision expected,
   job->expected = expected;
   job->events = std::move(events);
   job->callback = std::move(done);
+  if (absl::Status s = Prepare(*job); !s.ok()) {
+    job->status = s;
+    return job->Complete();
+  }
   if (!Enqueue(job)) {
     job->status = absl::UnavailableError("the ledger is closing");
     job->Complete();
@@ -123,6 +126,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::Append(std::string game_id,
   job.game_id = std::move(game_id);
   job.expected = expected;
   job.events = std::move(events);
+  if (absl::Status s = Prepare(job); !s.ok()) return s;
   if (absl::Status s = Submit(&job); !s.ok()) return s;
   return std::move(job.entries);
 }
@@ -135,6 +139,9 @@ absl::StatusOr<v1::Checkpoint> Writer::Checkpoint() {
 }
 
 void Writer::Run() {
+  // The appends the last commit answered: their callers are the ones most
+  // likely to come straight back, so a batch waits for that many.
+  size_t answered = 1;
   absl::Duration last_commit = absl::ZeroDuration();
   for (;;) {
     std::vector<Job*> batch;
@@ -146,25 +153,29 @@ void Writer::Run() {
       mu_.Await(absl::Condition(&ready));
       if (queue_.empty()) return;  // stopping, and drained
     }
-    absl::Time start = absl::Now();
-    // Appends that arrive while the batch is being written join it; once
-    // the queue runs dry the writer lingers briefly for stragglers (the
-    // writers the last commit woke are coming back), for at most a quarter
-    // of the last commit's time, so lingering costs little when commits
-    // are cheap.
-    RunBatch(batch, start + last_commit / 4);
-    last_commit = absl::Now() - start;
+    // Appends that arrive while the batch is being written join it. Once
+    // the queue runs dry and fewer appends than the last commit answered
+    // have joined, the writer lingers for the stragglers, for at most half
+    // of what the last COMMIT cost: waiting is worth it only while it is
+    // cheaper than the commit the stragglers would otherwise need. A lone
+    // writer is never kept waiting.
+    Linger linger{answered, absl::Now() + std::min(last_commit / 2, kMaxLinger)};
+    last_commit = RunBatch(batch, linger);
+    answered = 0;
+    for (Job* job : batch) answered += job->checkpoint ? 0 : 1;
+    answered = std::max<size_t>(answered, 1);
     for (Job* job : batch) job->Complete();
+    if (healthy_) checkpointer_->MaybeRun(db_.get());
   }
 }
 
-bool Writer::TakeMore(std::vector<Job*>& batch, absl::Time linger_until) {
+bool Writer::TakeMore(std::vector<Job*>& batch, const Linger& linger) {
   absl::MutexLock lock(&mu_);
-  if (queue_.empty() && !stopping_) {
-    absl::Duration wait = std::min(kLingerQuantum, linger_until - absl::Now());
-    auto arrived = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-      return stopping_ || !queue_.empty();
-    };
+  auto arrived = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return stopping_ || !queue_.empty();
+  };
+  if (!arrived() && batch.size() < linger.until_jobs) {
+    absl::Duration wait = linger.deadline - absl::Now();
     if (wait > absl::ZeroDuration()) mu_.AwaitWithTimeout(absl::Condition(&arrived), wait);
   }
   size_t before = batch.size();
@@ -175,12 +186,13 @@ bool Writer::TakeMore(std::vector<Job*>& batch, absl::Time linger_until) {
   return batch.size() > before;
 }
 
-void Writer::RunBatch(std::vector<Job*>& jobs, absl::Time linger_until) {
-  TakeMore(jobs, linger_until);
+absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
+  TakeMore(jobs, linger);
   auto fail_all = [&](const absl::Status& s) {
     for (Job* job : jobs) {
       if (job->status.ok()) job->status = s;
     }
+    return absl::ZeroDuration();
   };
   if (!healthy_) {
     if (absl::Status s = Recover(); !s.ok()) return fail_all(s);
@@ -195,7 +207,7 @@ void Writer::RunBatch(std::vector<Job*>& jobs, absl::Time linger_until) {
   bool checkpoint_asked = false;
   absl::Status broken;  // a failure of the transaction itself
   for (size_t next = 0; broken.ok(); ++next) {
-    if (next == jobs.size() && !TakeMore(jobs, linger_until)) break;
+    if (next == jobs.size() && !TakeMore(jobs, linger)) break;
     Job* job = jobs[next];
     if (job->checkpoint) {
       checkpoint_asked = true;
@@ -244,7 +256,9 @@ void Writer::RunBatch(std::vector<Job*>& jobs, absl::Time linger_until) {
       broken = stmts_->insert_checkpoint.Run();
     }
   }
+  absl::Time commit_start = absl::Now();
   if (broken.ok()) broken = db_.Exec("COMMIT;");
+  const absl::Duration commit_took = absl::Now() - commit_start;
   if (!broken.ok()) {
     // Nothing of this batch is acknowledged. Whether the storage kept any of
     // it is for Recover() to read back; memory holds only committed state.
@@ -254,7 +268,7 @@ void Writer::RunBatch(std::vector<Job*>& jobs, absl::Time linger_until) {
       job->entries.clear();
     }
     healthy_ = false;
-    return;
+    return commit_took;
   }
 
   head_ = batch.head;
@@ -270,6 +284,7 @@ void Writer::RunBatch(std::vector<Job*>& jobs, absl::Time linger_until) {
       job->made = last_checkpoint_;
     }
   }
+  return commit_took;
 }
 
 }  // namespace arbiter::ledger

@@ -7,7 +7,9 @@
 // checkpoint when one is due, and COMMITs once; only then are the callers
 // answered. If the COMMIT fails, every append of the batch gets the error,
 // and the writer reloads its state from the database before the next batch,
-// so memory never runs ahead of what is durable.
+// so memory never runs ahead of what is durable. Between batches it copies
+// the write-ahead log back into the database once the log is long
+// (wal_checkpointer.h).
 #ifndef ARBITER_LEDGER_WRITER_H_
 #define ARBITER_LEDGER_WRITER_H_
 
@@ -66,13 +68,24 @@ class Writer {
   struct Batch;
   struct Statements;
 
+  // How long a batch may wait for more appends: until it holds
+  // `until_jobs` jobs or `deadline` passes, whichever is first.
+  struct Linger {
+    size_t until_jobs;
+    absl::Time deadline;
+  };
+
   explicit Writer(Config config);
   void Run();
-  // Runs `jobs` and whatever joins them, in one transaction.
-  void RunBatch(std::vector<Job*>& jobs, absl::Time linger_until);
-  // Moves queued jobs into `batch` (waiting a moment if none, until
-  // `linger_until`); false if none came.
-  bool TakeMore(std::vector<Job*>& batch, absl::Time linger_until);
+  // Runs `jobs` and whatever joins them, in one transaction; returns what
+  // its COMMIT took.
+  absl::Duration RunBatch(std::vector<Job*>& jobs, const Linger& linger);
+  // Moves queued jobs into `batch`, first waiting as `linger` allows if
+  // none is queued; false if none came.
+  bool TakeMore(std::vector<Job*>& batch, const Linger& linger);
+  // Validates `job` and computes what it needs that does not depend on the
+  // log (canonical bytes, leaf hashes); runs on the caller's thread.
+  static absl::Status Prepare(Job& job);
   absl::StatusOr<std::vector<v1::LedgerEntry>> ProcessAppend(Job& job, Batch& batch);
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadRecorded(const std::vector<uint64_t>& positions);
   absl::StatusOr<uint64_t> CurrentRevision(const std::string& game_id, const Batch& batch);

@@ -33,6 +33,17 @@ absl::Status ValidateBatch(const std::string& game_id, const std::vector<v1::Eve
 
 }  // namespace
 
+absl::Status Writer::Prepare(Job& job) {
+  if (absl::Status s = ValidateBatch(job.game_id, job.events); !s.ok()) return s;
+  job.canonical.reserve(job.events.size());
+  job.leaves.reserve(job.events.size());
+  for (const v1::Event& e : job.events) {
+    job.canonical.push_back(CanonicalEvent(e));
+    job.leaves.push_back(LeafHash(job.canonical.back()));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<uint64_t> Writer::CurrentRevision(const std::string& game_id, const Batch& batch) {
   if (auto it = batch.revisions.find(game_id); it != batch.revisions.end()) return it->second;
   if (auto it = revisions_.find(game_id); it != revisions_.end()) return it->second;
@@ -126,9 +137,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ReadRecorded(
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Batch& batch) {
-  if (absl::Status s = ValidateBatch(job.game_id, job.events); !s.ok()) return s;
-  std::vector<std::string> canonical;
-  for (const v1::Event& e : job.events) canonical.push_back(CanonicalEvent(e));
+  std::vector<std::string>& canonical = job.canonical;
 
   // Idempotency: a key, once recorded, forever names that event.
   std::vector<uint64_t> recorded;
@@ -185,7 +194,6 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
 
   // `batch` changes only once the whole append has succeeded.
   std::vector<v1::LedgerEntry> out;
-  std::vector<Hash> leaves;
   bool game_over = false;
   for (size_t i = 0; i < job.events.size(); ++i) {
     absl::StatusOr<Verdict> verdict = (*judge)->Apply(job.events[i]);
@@ -198,7 +206,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
           .Bind(3, (*judge)->RulesPin());
       if (absl::Status s = stmts_->insert_game.Run(); !s.ok()) return s;
     }
-    Hash leaf = LeafHash(canonical[i]);
+    const Hash& leaf = job.leaves[i];
     Stmt& ins = stmts_->insert_event;
     ins.Bind(1, static_cast<int64_t>(position))
         .Bind(2, job.game_id)
@@ -224,11 +232,10 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
     entry.set_game_id(job.game_id);
     entry.set_revision(revision);
     entry.set_event(std::move(canonical[i]));
-    leaves.push_back(leaf);
     game_over = game_over || verdict->game_over;
   }
   batch.head += job.events.size();
-  for (const Hash& leaf : leaves) batch.range.Append(leaf);
+  for (const Hash& leaf : job.leaves) batch.range.Append(leaf);
   if (game_over) batch.ended_games.push_back(job.game_id);
   batch.revisions[job.game_id] = *current + job.events.size();
   return out;

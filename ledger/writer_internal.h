@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/synchronization/notification.h"
+#include "ledger/hash.h"
 #include "ledger/writer.h"
 
 namespace arbiter::ledger {
@@ -21,6 +22,11 @@ struct Writer::Job {
   std::string game_id;
   ExpectedRevision expected = ExpectedRevision::Any();
   std::vector<v1::Event> events;
+  // Worked out by the caller's thread before the job is queued, so that
+  // the writer thread, which every append waits on, only writes: the
+  // canonical bytes of each event and their Merkle leaf hashes.
+  std::vector<std::string> canonical;
+  std::vector<Hash> leaves;
 
   absl::Status status;
   std::vector<v1::LedgerEntry> entries;
