@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_role.h"
+#include "adjudicator/service/auth_service.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/auth_tournament.h"
 #include "adjudicator/tournament/service/tournament_service.h"
@@ -268,6 +269,62 @@ TEST_F(TournamentAuthTest, RevokedTokenIsRefusedAtTheNextCall) {
   EXPECT_EQ(AddPlayer(chief, "C").error_code(), grpc::StatusCode::UNAUTHENTICATED);
   EXPECT_EQ(Create("", "other").error_code(), grpc::StatusCode::UNAUTHENTICATED)
       << "revoking every token does not reopen the server";
+}
+
+// One Gatekeeper admits both services, so a caller's writes share one
+// bucket: a game write spends what a tournament write would have needed.
+TEST(SharedGatekeeperTest, ArbiterAndTournamentWritesShareTheCallersBucket) {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("tournament-auth-shared-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto tokens = TokenStore::Open(dir.string());
+  ASSERT_TRUE(tokens.ok());
+  auto store = tournament::TournamentStore::Open(dir.string());
+  ASSERT_TRUE(store.ok());
+  tournament::TournamentServiceImpl tournaments(
+      store->get(), [](const std::string& id) -> absl::StatusOr<tournament::GameFacts> {
+        return absl::NotFoundError(id);
+      });
+  AuthLimits limits;
+  limits.writes_per_second = 0.001;
+  limits.write_burst = 1;
+  Gatekeeper gate(tokens->get(), limits);
+  v1::Arbiter::Service games;  // every method UNIMPLEMENTED: admission is what counts
+  AuthorizedService authorized_games(&games, &gate);
+  AuthorizedTournamentService authorized_tournaments(&tournaments, &gate);
+  grpc::ServerBuilder b;
+  int port = 0;
+  b.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  b.RegisterService(&authorized_games);
+  b.RegisterService(&authorized_tournaments);
+  std::unique_ptr<grpc::Server> server = b.BuildAndStart();
+  ASSERT_NE(server, nullptr);
+  auto channel =
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials());
+  const auto chief = (*tokens)->Create(Role::kChiefArbiter, "Wang Ru", {});
+  ASSERT_TRUE(chief.ok());
+
+  {
+    grpc::ClientContext c;
+    c.AddMetadata("authorization", "Bearer " + *chief);
+    v1::CreateGameRequest req;
+    v1::Game out;
+    EXPECT_EQ(v1::Arbiter::NewStub(channel)->CreateGame(&c, req, &out).error_code(),
+              grpc::StatusCode::UNIMPLEMENTED)
+        << "admitted, and charged";
+  }
+  {
+    grpc::ClientContext c;
+    c.AddMetadata("authorization", "Bearer " + *chief);
+    v1::CreateTournamentRequest req;
+    req.mutable_tournament()->set_tournament_id("cup");
+    v1::Tournament out;
+    EXPECT_EQ(v1::TournamentService::NewStub(channel)->CreateTournament(&c, req, &out).error_code(),
+              grpc::StatusCode::RESOURCE_EXHAUSTED);
+  }
+  EXPECT_TRUE(absl::IsNotFound((*store)->Load("cup").status())) << "nothing written";
+  server->Shutdown();
+  fs::remove_all(dir);
 }
 
 }  // namespace
