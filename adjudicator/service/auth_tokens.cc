@@ -210,13 +210,6 @@ absl::StatusOr<TokenInfo> TokenStore::Verify(absl::string_view secret) {
   return *std::move(t);
 }
 
-absl::StatusOr<std::optional<TokenInfo>> TokenStore::Authenticate(absl::string_view secret) {
-  absl::StatusOr<TokenInfo> t = Verify(secret);
-  if (t.ok()) return *std::move(t);
-  if (absl::IsUnauthenticated(t.status())) return std::nullopt;
-  return t.status();
-}
-
 absl::StatusOr<bool> TokenStore::Any() {
   absl::MutexLock lock(&mu_);
   absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(db_, "SELECT 1 FROM tokens LIMIT 1");

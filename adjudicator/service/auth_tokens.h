@@ -70,9 +70,6 @@ class TokenStore {
   // or expired (the message says which of expired or unknown-or-revoked).
   absl::StatusOr<TokenInfo> Verify(absl::string_view secret);
 
-  // As Verify, with nullopt for every UNAUTHENTICATED answer.
-  absl::StatusOr<std::optional<TokenInfo>> Authenticate(absl::string_view secret);
-
   // Whether any token has ever been issued: a server with none runs open
   // (revoked and expired tokens count: they never reopen a server).
   absl::StatusOr<bool> Any();
