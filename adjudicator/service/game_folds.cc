@@ -1,5 +1,6 @@
 #include "adjudicator/service/game_folds.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -18,13 +19,16 @@ absl::Status GameFolds::With(const std::string& game_id,
   std::shared_ptr<Slot> slot;
   {
     absl::MutexLock lock(&mu_);
-    std::shared_ptr<Slot>& s = slots_[game_id];
-    if (s == nullptr) {
-      s = std::make_shared<Slot>();
+    auto it = slots_.find(game_id);
+    if (it == slots_.end()) {
+      if (slots_.size() >= max_games_) EvictLocked();
+      auto s = std::make_shared<Slot>();
       absl::MutexLock fold_lock(&s->mu);
       s->fold.game_id = game_id;
+      it = slots_.emplace(game_id, std::move(s)).first;
     }
-    slot = s;
+    slot = it->second;
+    slot->last_used = ++uses_;
   }
   {
     absl::MutexLock lock(&slot->mu);
@@ -42,6 +46,23 @@ absl::Status GameFolds::With(const std::string& game_id,
     if (it != slots_.end() && it->second == slot) slots_.erase(it);
   }
   return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
+}
+
+size_t GameFolds::size() const {
+  absl::MutexLock lock(&mu_);
+  return slots_.size();
+}
+
+void GameFolds::EvictLocked() {
+  // A call holding an evicted slot finishes with its own reference; the
+  // next call for that game starts a fresh fold.
+  std::vector<uint64_t> uses;
+  uses.reserve(slots_.size());
+  for (const auto& [game, slot] : slots_) uses.push_back(slot->last_used);
+  const size_t drop = std::max<size_t>(1, uses.size() / 4);
+  std::nth_element(uses.begin(), uses.begin() + (drop - 1), uses.end());
+  const uint64_t cutoff = uses[drop - 1];
+  absl::erase_if(slots_, [cutoff](const auto& entry) { return entry.second->last_used <= cutoff; });
 }
 
 absl::Status GameFolds::Advance(GameFold& fold) {

@@ -6,6 +6,11 @@
 // client sent, so what it shows is what the ledger holds. The rulings it
 // derives are those the ledger recorded (the fold is deterministic); the
 // recorded ones are what the service returns.
+//
+// The folds kept are bounded: beyond `max_games`, the least recently used
+// quarter is dropped, and a dropped game is refolded from the ledger when
+// next asked for. (A season's games stay readable; memory does not grow
+// with them.)
 #ifndef ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
 
@@ -35,23 +40,34 @@ struct GameFold {
 
 class GameFolds {
  public:
-  explicit GameFolds(ledger::Ledger* ledger) : ledger_(ledger) {}
+  static constexpr size_t kDefaultMaxGames = 4096;
+
+  explicit GameFolds(ledger::Ledger* ledger, size_t max_games = kDefaultMaxGames)
+      : ledger_(ledger), max_games_(max_games < 1 ? 1 : max_games) {}
 
   // Advances `game_id`'s fold to the committed head and runs `fn` on it with
   // the game locked. NOT_FOUND when the game has no events; DATA_LOSS when a
   // stored event no longer folds (the ledger's audit will say more).
   absl::Status With(const std::string& game_id, absl::FunctionRef<void(const GameFold&)> fn);
 
+  // How many folds are kept now (at most max_games).
+  size_t size() const;
+
  private:
   struct Slot {
     absl::Mutex mu;
     GameFold fold ABSL_GUARDED_BY(mu);
+    uint64_t last_used = 0;  // guarded by GameFolds::mu_
   };
   absl::Status Advance(GameFold& fold);
   absl::StatusOr<std::string> RulesPin(const std::string& game_id);
+  // Drops the least recently used quarter of the folds.
+  void EvictLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   ledger::Ledger* ledger_;
-  absl::Mutex mu_;
+  const size_t max_games_;
+  mutable absl::Mutex mu_;
+  uint64_t uses_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<std::string, std::shared_ptr<Slot>> slots_ ABSL_GUARDED_BY(mu_);
   absl::Mutex reader_mu_;
   std::optional<ledger::LogReader> reader_ ABSL_GUARDED_BY(reader_mu_);
