@@ -271,7 +271,9 @@ int Adjudicator::Rule(v1::Incident incident, v1::Color offender, std::optional<a
   if (s == nullptr) return -1;
   const v1::RulingOption* choice = nullptr;
   if (preset != nullptr && !preset->empty()) choice = FindOption(*s, *preset);
-  return RuleWith(*s, offender, at.value_or(at_), choice);
+  const int index = RuleWith(*s, offender, at.value_or(at_), choice);
+  incidents_[static_cast<uint32_t>(index) + 1] = {incident, offender};
+  return index;
 }
 
 int Adjudicator::RuleWith(const v1::Sanctioning& s, v1::Color offender, absl::Time at,

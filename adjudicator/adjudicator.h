@@ -223,6 +223,10 @@ class Adjudicator {
   // For each ruling that ended the game: the result it replaced (nullopt:
   // the game was in progress), restored if the ruling is overturned.
   std::map<uint32_t, std::optional<v1::Result>> replaced_results_;
+  // The occurrence each ruling counted: ruling number -> the incident and
+  // its offender (COLOR_UNSPECIFIED: both players), taken back if the
+  // ruling is overturned.
+  std::map<uint32_t, std::pair<v1::Incident, v1::Color>> incidents_;
   // Rulings overturned on appeal: a result they gave is never restored.
   std::set<uint32_t> superseded_;
   // resultConfirmed: rulings up to this number can no longer be appealed.

@@ -175,6 +175,21 @@ void Adjudicator::Overturn(int index) {
   }
   // The decision's warnings count is the party's after the lift.
   if (offender != v1::COLOR_UNSPECIFIED) rulings_.back().set_warnings(discipline_.warnings(offender));
+  // The incident is held not to have happened: the next one escalates from
+  // one occurrence fewer. (A decision on a pending ruling counted the
+  // pending ruling's occurrence.) Later rulings of the same incident stand
+  // as ruled; each can be appealed in its turn.
+  const uint32_t counted = r.resolves() != 0 ? r.resolves() : r.number();
+  if (auto it = incidents_.find(counted); it != incidents_.end()) {
+    const auto [incident, by] = it->second;
+    if (by == v1::COLOR_UNSPECIFIED) {
+      discipline_.Unrecord(v1::BLACK, incident);
+      discipline_.Unrecord(v1::WHITE, incident);
+    } else {
+      discipline_.Unrecord(by, incident);
+    }
+    incidents_.erase(it);
+  }
   superseded_.insert(r.number());
   if (!result_.has_value() || result_->ruling() != r.number()) return;
   // Back to the result the ruling had replaced, skipping any that a ruling

@@ -159,7 +159,10 @@ absl::Status Adjudicator::OnMisconduct(const v1::Misconduct& m) {
   SettleTime(true);
   if (!over_before && result_.has_value()) return absl::OkStatus();
   discipline_.Record(m.color(), incident);
-  if (s != nullptr) RuleWith(*s, m.color(), at_, choice);
+  if (s != nullptr) {
+    const int index = RuleWith(*s, m.color(), at_, choice);
+    incidents_[static_cast<uint32_t>(index) + 1] = {incident, m.color()};
+  }
   return absl::OkStatus();
 }
 

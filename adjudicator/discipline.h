@@ -19,6 +19,13 @@ class Discipline {
     return ++occurrences_[Index(c)][static_cast<int>(incident)];
   }
 
+  // Takes back one occurrence (a ruling overturned on appeal: the incident
+  // is held not to have happened, so the next one escalates from here).
+  void Unrecord(v1::Color c, v1::Incident incident) {
+    int& n = occurrences_[Index(c)][static_cast<int>(incident)];
+    if (n > 0) --n;
+  }
+
   // How often `c` has committed `incident` so far.
   int Count(v1::Color c, v1::Incident incident) const {
     return occurrences_[Index(c)][static_cast<int>(incident)];

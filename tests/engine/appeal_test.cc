@@ -3,6 +3,7 @@
 // ruling or supersedes it, lifting its warnings, penalty stones and the
 // result it caused; the original stays in the history.
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_replace.h"
 
@@ -201,6 +202,32 @@ TEST_P(AppealTest, ABoardCorrectionCannotBeOverturned) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BothRulesets, AppealTest, ::testing::Values("cn-2002", "cn-1988"));
+
+// 2002 art. 23.7: a first phone ring is warned, a second loses. Once the
+// first is overturned it is held not to have happened, so the next ring is
+// a first one again. (1988 refers a ring to the arbiter instead.)
+TEST(AppealEscalationTest, AnOverturnedIncidentNoLongerCountsTowardTheNext) {
+  Game g("cn-2002");
+  ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
+  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+  ASSERT_TRUE(g.Apply(10, Of("phoneRang", "BLACK")).ok());
+  ASSERT_EQ(g.rulings().size(), 1u);
+  ASSERT_TRUE(g.Apply(20, Lodged(1)).ok());
+  ASSERT_TRUE(g.Apply(30, Decided(1, false)).ok());
+  ASSERT_TRUE(g.Apply(40, Of("phoneRang", "BLACK")).ok());
+  ASSERT_EQ(g.rulings().size(), 3u);
+  const v1::Ruling& again = g.rulings()[2];
+  EXPECT_EQ(again.clause(), g.rulings()[0].clause());
+  EXPECT_EQ(std::vector<int>(again.sanctions().begin(), again.sanctions().end()),
+            std::vector<int>(g.rulings()[0].sanctions().begin(), g.rulings()[0].sanctions().end()));
+  EXPECT_EQ(g.a().result(), nullptr) << "the second ring was ruled as a first offence's repeat";
+  // An upheld first ring still counts: the next one loses.
+  ASSERT_TRUE(g.Apply(50, Lodged(3)).ok());
+  ASSERT_TRUE(g.Apply(60, Decided(3, true)).ok());
+  ASSERT_TRUE(g.Apply(70, Of("phoneRang", "BLACK")).ok());
+  ASSERT_NE(g.a().result(), nullptr);
+  EXPECT_EQ(g.a().result()->outcome(), v1::Result::WHITE_WINS);
+}
 
 }  // namespace
 }  // namespace arbiter::testing
