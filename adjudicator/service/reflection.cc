@@ -160,12 +160,21 @@ grpc::Status ReflectionService::ServerReflectionInfo(
     grpc::ServerContext* context,
     grpc::ServerReaderWriter<refl::ServerReflectionResponse, refl::ServerReflectionRequest>*
         stream) {
-  const absl::Status admitted = admit_(
-      *context,
-      absl::StrCat("/", refl::ServerReflection::service_full_name(), "/ServerReflectionInfo"));
-  if (!admitted.ok()) return ToGrpc(admitted);
+  const std::string method =
+      absl::StrCat("/", refl::ServerReflection::service_full_name(), "/ServerReflectionInfo");
+  // Admitted before anything is read; then every further request is a read
+  // like any call, charged to the caller's rate, so one long stream cannot
+  // ask without limit.
+  if (const absl::Status admitted = admit_(*context, method); !admitted.ok()) {
+    return ToGrpc(admitted);
+  }
   refl::ServerReflectionRequest request;
-  while (stream->Read(&request)) {
+  for (bool first = true; stream->Read(&request); first = false) {
+    if (!first) {
+      if (const absl::Status admitted = admit_(*context, method); !admitted.ok()) {
+        return ToGrpc(admitted);
+      }
+    }
     if (!stream->Write(Answer(request))) break;
   }
   return grpc::Status::OK;

@@ -11,10 +11,12 @@
 // service gRPC adds when it starts.
 //
 // It is ours rather than that library's so that it sits behind the same
-// admission as the other services: each stream is admitted once, before its
-// first request is read, and a refused stream ends with the refusal's code
-// (`arbiter serve` admits it through its Gatekeeper, auth_gatekeeper.h:
-// UNAUTHENTICATED without a live token once tokens exist).
+// admission as the other services: each stream is admitted before its
+// first request is read, and each further request on it is admitted again
+// (charged to the caller's read rate like any call); a refused stream ends
+// with the refusal's code (`arbiter serve` admits it through its
+// Gatekeeper, auth_gatekeeper.h: UNAUTHENTICATED without a live token once
+// tokens exist, RESOURCE_EXHAUSTED past the read rate).
 #ifndef ARBITER_ADJUDICATOR_SERVICE_REFLECTION_H_
 #define ARBITER_ADJUDICATOR_SERVICE_REFLECTION_H_
 
@@ -31,7 +33,8 @@ namespace arbiter::service {
 
 class ReflectionService final : public grpc::reflection::v1alpha::ServerReflection::Service {
  public:
-  // Decides whether a stream may start, given its full method name
+  // Decides whether a stream may start, or go on to its next request, given
+  // the full method name
   // ("/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo").
   using Admission =
       std::function<absl::Status(const grpc::ServerContext&, absl::string_view method)>;

@@ -232,6 +232,36 @@ TEST_F(ReflectionServiceTest, RefusesAStreamWithoutALiveToken) {
   EXPECT_EQ(Ask(token_, req, &resp).error_code(), grpc::StatusCode::UNAUTHENTICATED);
 }
 
+// Every request on a stream is charged to the caller's read rate, not only
+// the stream's opening: --read-rate 1 allows a burst of 2.
+TEST(ReflectionRateTest, EachRequestOnAStreamIsChargedToTheReadRate) {
+  const std::string dir = MakeTempDir("arbiter-reflection-rate");
+  const std::string token = CreateToken(dir + "/data", "SOFTWARE", "Broadcast");
+  ASSERT_FALSE(token.empty());
+  auto server = ServerProcess::Start(dir + "/data", {"--read-rate", "1"});
+  ASSERT_NE(server, nullptr);
+  auto stub = refl::ServerReflection::NewStub(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext ctx;
+  Authorize(ctx, token);
+  auto stream = stub->ServerReflectionInfo(&ctx);
+  refl::ServerReflectionRequest req;
+  req.set_list_services("");
+  int answered = 0;
+  for (int i = 0; i < 10; ++i) {
+    refl::ServerReflectionResponse resp;
+    if (!stream->Write(req) || !stream->Read(&resp)) break;
+    ++answered;
+  }
+  stream->WritesDone();
+  const grpc::Status status = stream->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  EXPECT_GE(answered, 1);
+  EXPECT_LT(answered, 10);
+  server.reset();
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(ReflectionServiceTest, ListsEveryServedService) {
   refl::ServerReflectionRequest req;
   req.set_host("localhost");

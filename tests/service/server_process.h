@@ -55,16 +55,19 @@ inline pid_t Spawn(const std::vector<std::string>& args, int in_fd, int out_fd, 
 
 class ServerProcess {
  public:
-  // Starts the server on `data_dir`; nullptr (with a message on stderr) if
-  // it does not come up within 20 s.
-  static std::unique_ptr<ServerProcess> Start(const std::string& data_dir) {
+  // Starts the server on `data_dir`, with `flags` added to `arbiter serve`;
+  // nullptr (with a message on stderr) if it does not come up within 20 s.
+  static std::unique_ptr<ServerProcess> Start(const std::string& data_dir,
+                                              const std::vector<std::string>& flags = {}) {
     auto p = std::unique_ptr<ServerProcess>(new ServerProcess());
     p->log_ = data_dir + ".serve.log";
     int out[2];
     if (pipe(out) != 0) return nullptr;
     int err = open(p->log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    p->pid_ = Spawn({ArbiterBinary(), "serve", "--db", data_dir, "--listen", "127.0.0.1:0"}, -1,
-                    out[1], err);
+    std::vector<std::string> args = {ArbiterBinary(), "serve", "--db", data_dir,
+                                     "--listen", "127.0.0.1:0"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    p->pid_ = Spawn(args, -1, out[1], err);
     close(out[1]);
     close(err);
     // The first stdout line names the bound address.
