@@ -90,8 +90,6 @@ struct Writer::Statements {
 
 // Resets a statement when it goes out of scope, so an early return never
 // leaves a read cursor open inside the transaction.
-// Resets a statement when it goes out of scope, so an early return never
-// leaves a read cursor open inside the transaction.
 class ResetOnExit {
  public:
   explicit ResetOnExit(Stmt& s) : s_(s) {}
