@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "adjudicator/event_checks.h"
 #include "adjudicator/game_result.h"
 #include "adjudicator/proto_time.h"
 #include "adjudicator/ruling_text.h"
@@ -24,6 +25,7 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
     return absl::InvalidArgumentError("the event has no kind");
   }
   if (!e.has_at()) return absl::InvalidArgumentError("the event has no time (`at`)");
+  if (absl::Status s = CheckTimestamp(e.at(), "the event's time (`at`)"); !s.ok()) return s;
   if (!created_ && !e.has_game_created()) {
     return absl::FailedPreconditionError("the first event must be gameCreated");
   }

@@ -49,6 +49,9 @@ absl::Status Adjudicator::OnGameCreated(const v1::GameCreated& g) {
                         &g.time_control().moves_in_time().period()}) {
     if (absl::Status s = CheckDuration(*d, "a timeControl duration"); !s.ok()) return s;
   }
+  if (g.has_scheduled_start()) {
+    if (absl::Status s = CheckTimestamp(g.scheduled_start(), "scheduledStart"); !s.ok()) return s;
+  }
   if (g.time_control().byo_yomi().periods() < 0 || g.time_control().moves_in_time().moves() < 0) {
     return absl::InvalidArgumentError("timeControl counts must not be negative");
   }

@@ -348,6 +348,11 @@ absl::Status ReadRootProperty(const Property& property, std::vector<bool>& taken
   return absl::OkStatus();
 }
 
+// No game clock shows more than a year; a larger BL/WL is a corrupt file
+// (the sgf fuzzer's 2077777...s overflowed absl::Duration to infinity,
+// which no event can carry).
+constexpr int kMaxTimeLeftSeconds = 365 * 24 * 3600;
+
 absl::Status ReadMoveNode(const Node& node, int size, std::vector<SgfMove>& moves) {
   const Property* move = nullptr;
   const Property* black_time = nullptr;
@@ -379,6 +384,10 @@ absl::Status ReadMoveNode(const Node& node, int size, std::vector<SgfMove>& move
     absl::StatusOr<double> seconds = Real(*time);
     if (!seconds.ok()) return seconds.status();
     if (*seconds < 0) return ErrorAt(time->position, absl::StrCat(time->id, " is negative"));
+    if (!(*seconds <= kMaxTimeLeftSeconds)) {  // also NaN
+      return ErrorAt(time->position, absl::StrCat(time->id, " is more than ", kMaxTimeLeftSeconds,
+                                                  " seconds (a year)"));
+    }
     out.time_left = absl::Seconds(*seconds);
   }
   moves.push_back(std::move(out));

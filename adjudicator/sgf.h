@@ -30,7 +30,7 @@ std::string PositionText(SgfPosition position);
 struct SgfMove {
   v1::Color color = v1::COLOR_UNSPECIFIED;
   std::optional<int> vertex;                 // absent for a pass (see point.h)
-  std::optional<absl::Duration> time_left;   // BL / WL in the same node
+  std::optional<absl::Duration> time_left;   // BL / WL in the same node, 0 to 1 year
   SgfPosition position;                      // of the B or W property
 };
 

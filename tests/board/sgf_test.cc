@@ -131,6 +131,10 @@ TEST(SgfTest, MalformedInputNamesLineAndColumn) {
   ExpectErrorAt("(;AB[aa]AW[aa])", 1, 11, "two setup stones on A19");
   ExpectErrorAt("(;PL[X])", 1, 5, "must be B or W");
   ExpectErrorAt("(;B[aa]BL[soon])", 1, 10, "not a number");
+  ExpectErrorAt("(;B[aa]BL[-1])", 1, 8, "BL is negative");
+  // Found by the sgf fuzzer: a remaining time that overflowed the clock.
+  ExpectErrorAt("(;B[aa];W[bb]WL[2077777777777777777777])", 1, 14, "more than 31536000 seconds");
+  ExpectErrorAt("(;B[aa]BL[nan])", 1, 8, "more than");
 }
 
 TEST(SgfTest, TtIsAPassOnSmallerBoardsToo) {

@@ -191,5 +191,43 @@ TEST(BadInputTest, DecisionAfterTheResultIsAccepted) {
   EXPECT_EQ(g.a().result()->sgf(), "W+R");
 }
 
+// A binary (gRPC) client can send what JSON cannot express: times and
+// durations outside the ranges google.protobuf defines. They are refused
+// with the field named, as the JSON decoder refuses them, instead of
+// overflowing the clock's arithmetic.
+TEST(BadInputTest, TimesOutsideTheProtobufRangesAreRefused) {
+  {
+    Game g("cn-2002");
+    v1::Event created = Ev(0, Created("cn-2002"));
+    created.mutable_game_created()->mutable_time_control()->mutable_main_time()->set_seconds(
+        INT64_MAX);
+    absl::Status s = g.Apply(created);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+    EXPECT_NE(s.message().find("a timeControl duration is outside the range"), std::string::npos)
+        << s;
+    created = Ev(0, Created("cn-2002"));
+    created.mutable_game_created()->mutable_time_control()->mutable_main_time()->set_nanos(
+        1'000'000'000);
+    EXPECT_EQ(g.Apply(created).code(), absl::StatusCode::kInvalidArgument);
+    created = Ev(0, Created("cn-2002"));
+    created.mutable_game_created()->mutable_scheduled_start()->set_seconds(INT64_MIN);
+    s = g.Apply(created);
+    EXPECT_NE(s.message().find("scheduledStart is outside the range"), std::string::npos) << s;
+    EXPECT_EQ(g.a().events(), 0u);
+  }
+  Game g("cn-2002");
+  for (const auto& [t, kind] : Opening()) ASSERT_TRUE(g.Apply(t, kind).ok());
+  v1::Event late = Ev(20, Move("WHITE", "D4"));
+  late.mutable_at()->set_seconds(253402300800);  // 10000-01-01T00:00:00Z
+  absl::Status s = g.Apply(late);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("`at`) is outside the range"), std::string::npos) << s;
+  v1::Event malfunction = Ev(20, R"("clockMalfunction": {"errorPerHour": "1s"})");
+  malfunction.mutable_clock_malfunction()->mutable_black_used()->set_seconds(315576000001);
+  s = g.Apply(malfunction);
+  EXPECT_NE(s.message().find("clockMalfunction durations is outside"), std::string::npos) << s;
+  EXPECT_EQ(g.a().events(), 3u);
+}
+
 }  // namespace
 }  // namespace arbiter::testing
