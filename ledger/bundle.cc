@@ -1,5 +1,7 @@
 #include "ledger/bundle.h"
 
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "ledger/hash.h"
 #include "ledger/merkle.h"
@@ -46,8 +48,9 @@ absl::StatusOr<v1::AuditBundle> ExportBundle(LogReader& reader, const std::strin
     }
     after = page->back().position();
   }
-  if (leaves.size() != cover->tree_size() ||
-      AsBytes(MerkleRoot(leaves)) != cover->root_hash()) {
+  const MerkleTree tree(std::move(leaves));
+  if (tree.size() != cover->tree_size() ||
+      AsBytes(*tree.Root(tree.size())) != cover->root_hash()) {
     return absl::DataLossError(absl::StrCat("the log does not match its checkpoint at size ",
                                             cover->tree_size(), "; run `arbiter verify`"));
   }
@@ -60,7 +63,7 @@ absl::StatusOr<v1::AuditBundle> ExportBundle(LogReader& reader, const std::strin
   *bundle.mutable_checkpoint() = *cover;
   bundle.set_public_key(*key);
   for (v1::LedgerEntry& e : *entries) {
-    absl::StatusOr<std::vector<Hash>> proof = InclusionProof(e.position() - 1, leaves);
+    absl::StatusOr<std::vector<Hash>> proof = tree.InclusionProof(e.position() - 1, tree.size());
     if (!proof.ok()) return proof.status();
     v1::ProvenEntry* p = bundle.add_entries();
     for (const Hash& h : *proof) p->add_inclusion_proof(std::string(AsBytes(h)));

@@ -1,6 +1,7 @@
 #include "ledger/merkle.h"
 
 #include <bit>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -10,68 +11,109 @@ namespace {
 // The largest power of two strictly less than n (n >= 2).
 uint64_t Split(uint64_t n) { return std::bit_floor(n - 1); }
 
-// MTH(D[n]) of RFC 6962 §2.1.
-Hash Subtree(std::span<const Hash> d) {
-  if (d.empty()) return EmptyRoot();
-  if (d.size() == 1) return d[0];
-  uint64_t k = Split(d.size());
-  return NodeHash(Subtree(d.first(k)), Subtree(d.subspan(k)));
-}
-
-// PATH(m, D[n]) of RFC 6962 §2.1.1.
-void Path(uint64_t m, std::span<const Hash> d, std::vector<Hash>* out) {
-  if (d.size() <= 1) return;
-  uint64_t k = Split(d.size());
-  if (m < k) {
-    Path(m, d.first(k), out);
-    out->push_back(Subtree(d.subspan(k)));
-  } else {
-    Path(m - k, d.subspan(k), out);
-    out->push_back(Subtree(d.first(k)));
-  }
-}
-
-// SUBPROOF(m, D[n], b) of RFC 6962 §2.1.2.
-void SubProof(uint64_t m, std::span<const Hash> d, bool whole, std::vector<Hash>* out) {
-  uint64_t n = d.size();
-  if (m == n) {
-    if (!whole) out->push_back(Subtree(d));
-    return;
-  }
-  uint64_t k = Split(n);
-  if (m <= k) {
-    SubProof(m, d.first(k), whole, out);
-    out->push_back(Subtree(d.subspan(k)));
-  } else {
-    SubProof(m - k, d.subspan(k), false, out);
-    out->push_back(Subtree(d.first(k)));
-  }
-}
-
 absl::Status Bad(const std::string& why) { return absl::DataLossError(why); }
+
+absl::Status OutOfRange(uint64_t tree_size, uint64_t size) {
+  return absl::OutOfRangeError(
+      absl::StrCat("tree size ", tree_size, " exceeds the log's ", size));
+}
 
 }  // namespace
 
-Hash MerkleRoot(std::span<const Hash> leaves) { return Subtree(leaves); }
+Hash MerkleRoot(std::span<const Hash> leaves) {
+  CompactRange range;
+  for (const Hash& leaf : leaves) range.Append(leaf);
+  return range.Root();
+}
 
 absl::StatusOr<std::vector<Hash>> InclusionProof(uint64_t index, std::span<const Hash> leaves) {
-  if (index >= leaves.size()) {
-    return absl::OutOfRangeError(
-        absl::StrCat("leaf ", index, " is not in a tree of size ", leaves.size()));
-  }
-  std::vector<Hash> proof;
-  Path(index, leaves, &proof);
-  return proof;
+  return MerkleTree({leaves.begin(), leaves.end()}).InclusionProof(index, leaves.size());
 }
 
 absl::StatusOr<std::vector<Hash>> ConsistencyProof(uint64_t old_size,
                                                    std::span<const Hash> leaves) {
-  if (old_size > leaves.size()) {
+  return MerkleTree({leaves.begin(), leaves.end()}).ConsistencyProof(old_size, leaves.size());
+}
+
+MerkleTree::MerkleTree(std::vector<Hash> leaves) {
+  levels_.push_back(std::move(leaves));
+  while (levels_.back().size() >= 2) {
+    const std::vector<Hash>& below = levels_.back();
+    std::vector<Hash> level(below.size() / 2);
+    for (size_t i = 0; i < level.size(); ++i) level[i] = NodeHash(below[2 * i], below[2 * i + 1]);
+    levels_.push_back(std::move(level));
+  }
+}
+
+// MTH(D[begin:end]) of RFC 6962 §2.1. The recursion only ever asks for
+// ranges whose left part is a perfect subtree aligned to its size, which is
+// one stored hash; so the depth, and the hashing, is O(log n).
+Hash MerkleTree::Subtree(uint64_t begin, uint64_t end) const {
+  const uint64_t n = end - begin;
+  if (n == 0) return EmptyRoot();
+  if (std::has_single_bit(n) && begin % n == 0) {
+    const int k = std::countr_zero(n);
+    return levels_[k][begin >> k];
+  }
+  const uint64_t k = Split(n);
+  return NodeHash(Subtree(begin, begin + k), Subtree(begin + k, end));
+}
+
+// PATH(m, D[begin:end]) of RFC 6962 §2.1.1.
+void MerkleTree::Path(uint64_t m, uint64_t begin, uint64_t end, std::vector<Hash>* out) const {
+  const uint64_t n = end - begin;
+  if (n <= 1) return;
+  const uint64_t k = Split(n);
+  if (m < k) {
+    Path(m, begin, begin + k, out);
+    out->push_back(Subtree(begin + k, end));
+  } else {
+    Path(m - k, begin + k, end, out);
+    out->push_back(Subtree(begin, begin + k));
+  }
+}
+
+// SUBPROOF(m, D[begin:end], b) of RFC 6962 §2.1.2.
+void MerkleTree::SubProof(uint64_t m, uint64_t begin, uint64_t end, bool whole,
+                          std::vector<Hash>* out) const {
+  const uint64_t n = end - begin;
+  if (m == n) {
+    if (!whole) out->push_back(Subtree(begin, end));
+    return;
+  }
+  const uint64_t k = Split(n);
+  if (m <= k) {
+    SubProof(m, begin, begin + k, whole, out);
+    out->push_back(Subtree(begin + k, end));
+  } else {
+    SubProof(m - k, begin + k, end, false, out);
+    out->push_back(Subtree(begin, begin + k));
+  }
+}
+
+absl::StatusOr<Hash> MerkleTree::Root(uint64_t tree_size) const {
+  if (tree_size > size()) return OutOfRange(tree_size, size());
+  return Subtree(0, tree_size);
+}
+
+absl::StatusOr<std::vector<Hash>> MerkleTree::InclusionProof(uint64_t index,
+                                                             uint64_t tree_size) const {
+  if (tree_size > size()) return OutOfRange(tree_size, size());
+  if (index >= tree_size) {
     return absl::OutOfRangeError(
-        absl::StrCat("tree size ", old_size, " exceeds the log's ", leaves.size()));
+        absl::StrCat("leaf ", index, " is not in a tree of size ", tree_size));
   }
   std::vector<Hash> proof;
-  if (old_size > 0 && old_size < leaves.size()) SubProof(old_size, leaves, true, &proof);
+  Path(index, 0, tree_size, &proof);
+  return proof;
+}
+
+absl::StatusOr<std::vector<Hash>> MerkleTree::ConsistencyProof(uint64_t old_size,
+                                                               uint64_t new_size) const {
+  if (new_size > size()) return OutOfRange(new_size, size());
+  if (old_size > new_size) return OutOfRange(old_size, new_size);
+  std::vector<Hash> proof;
+  if (old_size > 0 && old_size < new_size) SubProof(old_size, 0, new_size, true, &proof);
   return proof;
 }
 

@@ -20,13 +20,44 @@ namespace arbiter::ledger {
 // The root of the tree over `leaves` (EmptyRoot() for none).
 Hash MerkleRoot(std::span<const Hash> leaves);
 
-// The audit path for leaf `index` in the tree over `leaves`.
+// The audit path for leaf `index` in the tree over `leaves`. O(n): for
+// more than one proof over the same leaves, build a MerkleTree.
 absl::StatusOr<std::vector<Hash>> InclusionProof(uint64_t index, std::span<const Hash> leaves);
 
 // The proof that the tree of size `old_size` is a prefix of the tree over
-// `leaves`.
+// `leaves`. O(n), as InclusionProof.
 absl::StatusOr<std::vector<Hash>> ConsistencyProof(uint64_t old_size,
                                                    std::span<const Hash> leaves);
+
+// Every perfect subtree of the tree over a fixed list of leaves, hashed
+// once (n - 1 node hashes), so that the root of any prefix and any proof
+// within it cost O(log^2 n) hashes. An audit asks for a consistency proof
+// per pair of successive checkpoints and a bundle for an inclusion proof per
+// event of its game: computed from the bare leaves each is O(n), and the
+// whole audit quadratic.
+class MerkleTree {
+ public:
+  explicit MerkleTree(std::vector<Hash> leaves);
+
+  uint64_t size() const { return levels_.front().size(); }
+
+  // The root of the tree over the first `tree_size` leaves; OUT_OF_RANGE
+  // beyond size().
+  absl::StatusOr<Hash> Root(uint64_t tree_size) const;
+  // As the functions above, in the tree over the first `tree_size` leaves.
+  absl::StatusOr<std::vector<Hash>> InclusionProof(uint64_t index, uint64_t tree_size) const;
+  absl::StatusOr<std::vector<Hash>> ConsistencyProof(uint64_t old_size, uint64_t new_size) const;
+
+ private:
+  // MTH of leaves [begin, end), a subtree of RFC 6962's recursion.
+  Hash Subtree(uint64_t begin, uint64_t end) const;
+  void Path(uint64_t m, uint64_t begin, uint64_t end, std::vector<Hash>* out) const;
+  void SubProof(uint64_t m, uint64_t begin, uint64_t end, bool whole,
+                std::vector<Hash>* out) const;
+
+  // levels_[k][i]: the perfect subtree over leaves [i * 2^k, (i + 1) * 2^k).
+  std::vector<std::vector<Hash>> levels_;
+};
 
 // OK iff `proof` shows `leaf` at `index` in the tree of `tree_size` with
 // `root`; DATA_LOSS with the reason otherwise.

@@ -2,6 +2,8 @@
 // vectors, and proofs checked exhaustively on small trees.
 #include "ledger/merkle.h"
 
+#include <bit>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -130,6 +132,72 @@ TEST(MerkleTest, AllProofsVerifyAndTamperingFails) {
       }
     }
   }
+}
+
+// RFC 6962 §2.1 read literally (recursion over the leaf list), to check the
+// MerkleTree's stored-subtree shortcuts against.
+Hash ReferenceRoot(std::span<const Hash> d) {
+  if (d.empty()) return EmptyRoot();
+  if (d.size() == 1) return d[0];
+  const uint64_t k = std::bit_floor(d.size() - 1);
+  return NodeHash(ReferenceRoot(d.first(k)), ReferenceRoot(d.subspan(k)));
+}
+
+void ReferencePath(uint64_t m, std::span<const Hash> d, std::vector<Hash>* out) {
+  if (d.size() <= 1) return;
+  const uint64_t k = std::bit_floor(d.size() - 1);
+  if (m < k) {
+    ReferencePath(m, d.first(k), out);
+    out->push_back(ReferenceRoot(d.subspan(k)));
+  } else {
+    ReferencePath(m - k, d.subspan(k), out);
+    out->push_back(ReferenceRoot(d.first(k)));
+  }
+}
+
+void ReferenceSubProof(uint64_t m, std::span<const Hash> d, bool whole, std::vector<Hash>* out) {
+  if (m == d.size()) {
+    if (!whole) out->push_back(ReferenceRoot(d));
+    return;
+  }
+  const uint64_t k = std::bit_floor(d.size() - 1);
+  if (m <= k) {
+    ReferenceSubProof(m, d.first(k), whole, out);
+    out->push_back(ReferenceRoot(d.subspan(k)));
+  } else {
+    ReferenceSubProof(m - k, d.subspan(k), false, out);
+    out->push_back(ReferenceRoot(d.first(k)));
+  }
+}
+
+// One MerkleTree over 70 leaves answers for every prefix exactly as the
+// definition does over that prefix alone.
+TEST(MerkleTest, OneTreeAnswersForEveryPrefixAsTheDefinition) {
+  std::vector<Hash> leaves;
+  for (int i = 0; i < 70; ++i) leaves.push_back(LeafHash("leaf " + std::to_string(i)));
+  const MerkleTree tree(leaves);
+  ASSERT_EQ(tree.size(), 70u);
+  for (uint64_t n = 0; n <= leaves.size(); ++n) {
+    const std::span<const Hash> prefix = std::span<const Hash>(leaves).first(n);
+    EXPECT_EQ(*tree.Root(n), ReferenceRoot(prefix)) << n;
+    EXPECT_EQ(MerkleRoot(prefix), ReferenceRoot(prefix)) << n;
+    for (uint64_t i = 0; i < n; ++i) {
+      std::vector<Hash> want;
+      ReferencePath(i, prefix, &want);
+      EXPECT_EQ(*tree.InclusionProof(i, n), want) << i << "/" << n;
+    }
+    for (uint64_t m = 0; m <= n; ++m) {
+      std::vector<Hash> want;
+      if (m > 0 && m < n) ReferenceSubProof(m, prefix, true, &want);
+      EXPECT_EQ(*tree.ConsistencyProof(m, n), want) << m << "/" << n;
+    }
+  }
+  EXPECT_EQ(tree.Root(71).status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(tree.InclusionProof(3, 71).status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(tree.InclusionProof(10, 10).status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(tree.ConsistencyProof(5, 71).status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(tree.ConsistencyProof(11, 10).status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(*MerkleTree({}).Root(0), EmptyRoot());
 }
 
 }  // namespace
