@@ -27,8 +27,11 @@ struct Ack {
   std::string key;
 };
 
-// Runs the child for `run`, kills it with SIGKILL, and returns what it
-// printed before dying.
+// Runs the child until `run` after its first acknowledgement, kills it with
+// SIGKILL, and returns what it printed before dying. The clock starts at the
+// first acknowledgement, not at the fork: on a loaded machine (CI runs the
+// suite two tests at a time) opening the ledger alone can take longer than
+// `run`, and a kill before any append proves nothing.
 std::string RunAndKill(const std::string& dir, const std::string& tag, absl::Duration run) {
   int fds[2];
   EXPECT_EQ(pipe(fds), 0);
@@ -43,7 +46,8 @@ std::string RunAndKill(const std::string& dir, const std::string& tag, absl::Dur
   close(fds[1]);
   std::string out;
   char buf[4096];
-  absl::Time deadline = absl::Now() + run;
+  absl::Time deadline = absl::Now() + absl::Seconds(60);  // no acknowledgement at all
+  bool acked = false;
   bool killed = false;
   for (;;) {
     if (!killed && absl::Now() >= deadline) {
@@ -56,6 +60,10 @@ std::string RunAndKill(const std::string& dir, const std::string& tag, absl::Dur
     ssize_t n = read(fds[0], buf, sizeof buf);
     if (n <= 0) break;  // EOF: the child is gone
     out.append(buf, n);
+    if (!acked && out.find('\n') != std::string::npos) {
+      acked = true;
+      deadline = absl::Now() + run;
+    }
   }
   close(fds[0]);
   int status = 0;
