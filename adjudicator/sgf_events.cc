@@ -12,20 +12,52 @@
 #include "adjudicator/board.h"
 #include "adjudicator/point.h"
 #include "adjudicator/proto_time.h"
+#include "google/protobuf/util/time_util.h"
 
 namespace arbiter {
 namespace {
 
 // DT is free text in practice; its leading YYYY-MM-DD, at 00:00 UTC, is the
 // scheduled start. Without one the start is 2000-01-01T00:00:00Z.
+// Only four digits make a year: "%Y" alone would read DT[200201-3-2] as the
+// year 200201 (found by the sgf fuzzer), beyond any event's timestamp.
 absl::Time ScheduledStart(const std::string& date) {
   absl::Time start;
   std::string error;
-  if (date.size() >= 10 && absl::ParseTime("%Y-%m-%d", date.substr(0, 10), absl::UTCTimeZone(),
-                                           &start, &error)) {
+  const bool yyyy = date.size() >= 10 && date[4] == '-' &&
+                    std::all_of(date.begin(), date.begin() + 4, absl::ascii_isdigit);
+  if (yyyy && date.substr(0, 4) != "0000" &&
+      absl::ParseTime("%Y-%m-%d", date.substr(0, 10), absl::UTCTimeZone(), &start, &error)) {
     return start;
   }
   return absl::FromCivil(absl::CivilDay(2000, 1, 1), absl::UTCTimeZone());
+}
+
+// The last instant an event can carry (google.protobuf.Timestamp's range).
+absl::Status CheckNotPastTheCalendar(absl::Time t, SgfPosition where) {
+  if (t <= absl::FromUnixSeconds(google::protobuf::util::TimeUtil::kTimestampMaxSeconds)) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      PositionText(where), ": the record's times run past the year 9999"));
+}
+
+// True when each player's remaining times only go down and stay above
+// zero, as on a clock with main time only. Byo-yomi (OB/OW, OT) shows a
+// period's time going up again, and a clock at zero has flagged: neither is
+// main time alone, and as main time the adjudicator would rule a loss on
+// time where the record plays on (found by the sgf fuzzer). Such a record
+// keeps its moves' times but gets no time control.
+bool MainTimeOnly(const SgfGame& game, absl::Duration main_time) {
+  absl::Duration black_left = main_time;
+  absl::Duration white_left = main_time;
+  for (const SgfMove& move : game.moves) {
+    if (!move.time_left.has_value()) continue;
+    absl::Duration& left = move.color == v1::BLACK ? black_left : white_left;
+    if (*move.time_left > left || *move.time_left <= absl::ZeroDuration()) return false;
+    left = *move.time_left;
+  }
+  return true;
 }
 
 // Refuses a record whose main line breaks a rule of play.
@@ -98,6 +130,7 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
   }
   const bool timed = main_time > absl::ZeroDuration();
   if (timed) main_time = absl::Minutes(std::ceil(absl::ToDoubleMinutes(main_time)));
+  const bool time_control = timed && MainTimeOnly(game, main_time);
 
   std::vector<v1::Event> events;
   v1::Event& created_event = events.emplace_back();
@@ -112,7 +145,7 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
   created.mutable_white()->set_rank(game.white_rank);
   created.set_venue(v1::GameCreated::SAME_SITE);
   ToProto(start, created.mutable_scheduled_start());
-  if (timed) ToProto(main_time, created.mutable_time_control()->mutable_main_time());
+  if (time_control) ToProto(main_time, created.mutable_time_control()->mutable_main_time());
   if (game.komi.has_value()) created.set_komi_stones(*game.komi / 2);  // a point is half a stone
   if (!game.setup_black.empty() || !game.setup_white.empty() || first != v1::BLACK) {
     v1::Setup& setup = *created.mutable_setup();
@@ -137,6 +170,8 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
       now += std::max(absl::ZeroDuration(), left - *move.time_left);
       left = *move.time_left;
     }
+    // Remaining times that go up and down again add up without bound.
+    if (absl::Status s = CheckNotPastTheCalendar(now, move.position); !s.ok()) return s;
     v1::Event& event = events.emplace_back();
     ToProto(now, event.mutable_at());
     if (move.vertex.has_value()) {
@@ -147,8 +182,14 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
     }
   }
   if (const std::optional<v1::Color> loser = Resigned(game.result); loser.has_value()) {
+    const absl::Time at = timed ? now : now + absl::Seconds(1);
+    if (absl::Status s = CheckNotPastTheCalendar(at, game.moves.empty() ? SgfPosition{}
+                                                                        : game.moves.back().position);
+        !s.ok()) {
+      return s;
+    }
     v1::Event& resign = events.emplace_back();
-    ToProto(timed ? now : now + absl::Seconds(1), resign.mutable_at());
+    ToProto(at, resign.mutable_at());
     resign.mutable_resign()->set_color(*loser);
   }
   return events;

@@ -2,11 +2,13 @@
 //
 // gameCreated (game id as given; ruleset cn-2002; venue
 // SAME_SITE; scheduled start from DT at 00:00Z, else 2000-01-01T00:00:00Z;
-// komiStones = KM / 2; setup from AB/AW/PL; a time control only when BL/WL
-// are present), gameStarted, one move or pass per main-line move and, when RE
-// says X+R, the loser's resign. Times never go backwards: untimed records
-// have their moves one second apart; timed ones advance by the time each
-// move used, as the BL/WL remaining times show.
+// komiStones = KM / 2; setup from AB/AW/PL; main time only, and only when
+// BL/WL are present and each player's only go down and stay above zero),
+// gameStarted, one move or pass per main-line move and, when RE says X+R,
+// the loser's resign. Times never go backwards: records without BL/WL have
+// their moves one second apart; with them, time advances by what each move
+// used, as the remaining times show (a remaining time that went up, as in
+// byo-yomi, costs nothing; byo-yomi itself is not modelled).
 #ifndef ARBITER_ADJUDICATOR_SGF_EVENTS_H_
 #define ARBITER_ADJUDICATOR_SGF_EVENTS_H_
 

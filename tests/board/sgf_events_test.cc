@@ -67,16 +67,33 @@ TEST(SgfEventsTest, WhiteFirstWithoutPlayerPropertyIsRecordedInSetup) {
 
 TEST(SgfEventsTest, TimesFromRemainingTime) {
   const std::vector<v1::Event> events =
-      Events("(;DT[2026-05-01];B[pd]BL[3000];W[dd]WL[3100];B[pp]BL[3050];W[dp];B[]BL[2990])");
+      Events("(;DT[2026-05-01];B[pd]BL[3000];W[dd]WL[3100];B[pp]BL[2950];W[dp];B[]BL[2890])");
   ASSERT_EQ(events.size(), 7u);
   // The largest remaining time, 3100 s, rounds up to 52 minutes (3120 s).
   EXPECT_EQ(events[0].game_created().time_control().main_time().seconds(), 52 * 60);
   EXPECT_EQ(TimeUtil::ToString(events[0].at()), "2026-05-01T00:00:00Z");
   EXPECT_EQ(TimeUtil::ToString(events[2].at()), "2026-05-01T00:02:00Z");  // Black used 120 s
   EXPECT_EQ(TimeUtil::ToString(events[3].at()), "2026-05-01T00:02:20Z");  // White used 20 s
-  EXPECT_EQ(TimeUtil::ToString(events[4].at()), "2026-05-01T00:02:20Z");  // remaining went up
-  EXPECT_EQ(TimeUtil::ToString(events[5].at()), "2026-05-01T00:02:20Z");  // no WL: no time
-  EXPECT_EQ(TimeUtil::ToString(events[6].at()), "2026-05-01T00:03:20Z");  // 3050 - 2990
+  EXPECT_EQ(TimeUtil::ToString(events[4].at()), "2026-05-01T00:03:10Z");  // 3000 - 2950
+  EXPECT_EQ(TimeUtil::ToString(events[5].at()), "2026-05-01T00:03:10Z");  // no WL: no time
+  EXPECT_EQ(TimeUtil::ToString(events[6].at()), "2026-05-01T00:04:10Z");  // 2950 - 2890
+}
+
+// Remaining times that go up (byo-yomi) or reach zero are no main-time
+// clock: the moves keep their times, the game gets no time control, and the
+// adjudicator rules no loss on time where the record plays on (the sgf
+// fuzzer's WL[20] ... WL[.0] ... WL[.1] was ruled B+T mid-record).
+TEST(SgfEventsTest, ByoYomiOrAClockAtZeroGetsNoTimeControl) {
+  for (const char* sgf : {"(;DT[2026-05-01];B[pd]BL[3000];W[dd]WL[3100];B[pp]BL[3050];W[dp])",
+                          "(;DT[2026-05-01];B[pd]BL[60];W[dd]WL[0];B[pp]BL[50];W[dp])"}) {
+    const std::vector<v1::Event> events = Events(sgf);
+    ASSERT_EQ(events.size(), 6u) << sgf;
+    EXPECT_FALSE(events[0].game_created().has_time_control()) << sgf;
+  }
+  const std::vector<v1::Event> events =
+      Events("(;DT[2026-05-01];B[pd]BL[3000];W[dd]WL[3100];B[pp]BL[3050];W[dp])");
+  EXPECT_EQ(TimeUtil::ToString(events[2].at()), "2026-05-01T00:02:00Z");  // 3120 - 3000
+  EXPECT_EQ(TimeUtil::ToString(events[4].at()), "2026-05-01T00:02:20Z");  // went up: free
 }
 
 TEST(SgfEventsTest, ResignationNamesTheLoser) {
@@ -97,6 +114,22 @@ TEST(SgfEventsTest, IllegalMovesAreRefusedWithTheirPlace) {
             "line 1, column 19: illegal move: Black at A9 (suicide)");
   // A setup stone counts as occupying its point.
   EXPECT_EQ(Error("(;SZ[9]AB[ee];W[ee])"), "line 1, column 15: illegal move: White at E5 (occupied)");
+}
+
+// Found by the sgf fuzzer: only a four-digit year is a year, and a record
+// whose times would run past what an event can carry is refused.
+TEST(SgfEventsTest, TimesStayWithinTheCalendar) {
+  for (const char* dt : {"200201-3-2", "0000-01-01", "96-05-01xx"}) {
+    const std::vector<v1::Event> events =
+        Events(std::string("(;DT[") + dt + "];B[pd])");
+    ASSERT_FALSE(events.empty()) << dt;
+    EXPECT_EQ(TimeUtil::ToString(events[0].at()), "2000-01-01T00:00:00Z") << dt;
+  }
+  EXPECT_EQ(TimeUtil::ToString(Events("(;DT[9999-12-31];B[pd])")[2].at()),
+            "9999-12-31T00:00:01Z");
+  // Black's clock goes up (costing nothing) and down again: a year each time.
+  EXPECT_EQ(Error("(;DT[9999-12-31];B[pd]BL[31536000];W[dd];B[pp]BL[0])"),
+            "line 1, column 42: the record's times run past the year 9999");
 }
 
 }  // namespace
