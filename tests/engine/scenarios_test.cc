@@ -3,6 +3,7 @@
 // status, ruling history, result and state that NAME.expected.json says
 // (see its README.md). Plus the CLI's refusals of malformed lines.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -39,8 +40,15 @@ struct Output {
 };
 
 // Runs the binary with `args`, capturing stdout and stderr.
+// A path in the test temp dir that no other test process uses: ctest runs
+// this file's tests as separate processes side by side, and a shared
+// stderr file was once truncated by a neighbour mid-test.
+std::string PrivatePath(const std::string& name) {
+  return absl::StrCat(::testing::TempDir(), "/scenarios_test-", getpid(), "-", name);
+}
+
 Output Arbiter(const std::string& args) {
-  const std::string err_path = ::testing::TempDir() + "/arbiter_stderr.txt";
+  const std::string err_path = PrivatePath("arbiter_stderr.txt");
   const std::string command = absl::StrCat(ARBITER_BINARY, " ", args, " 2>", err_path);
   Output run;
   FILE* pipe = popen(command.c_str(), "r");
@@ -51,6 +59,7 @@ Output Arbiter(const std::string& args) {
   const int status = pclose(pipe);
   run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   run.err = Read(err_path);
+  std::remove(err_path.c_str());
   return run;
 }
 
@@ -214,7 +223,7 @@ TEST(ScenariosTest, BadLinesAreRefusedWithTheirLineNumber) {
            "earlier"},
       }) {
     SCOPED_TRACE(bad.line);
-    const std::string path = ::testing::TempDir() + "/bad.jsonl";
+    const std::string path = PrivatePath("bad.jsonl");
     std::ofstream(path) << created << "\n" << started << "\n" << bad.line << "\n";
     const Output run = Arbiter(absl::StrCat("adjudicate --json ", path));
     EXPECT_EQ(run.exit, 2);
@@ -222,7 +231,7 @@ TEST(ScenariosTest, BadLinesAreRefusedWithTheirLineNumber) {
     EXPECT_NE(run.err.find("line 3: "), std::string::npos) << run.err;
     EXPECT_NE(run.err.find(bad.says), std::string::npos) << run.err;
   }
-  const std::string path = ::testing::TempDir() + "/first.jsonl";
+  const std::string path = PrivatePath("first.jsonl");
   std::ofstream(path) << started << "\n";
   const Output run = Arbiter(absl::StrCat("adjudicate ", path));
   EXPECT_EQ(run.exit, 2);
