@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
@@ -42,22 +43,36 @@ absl::Status CheckNotPastTheCalendar(absl::Time t, SgfPosition where) {
       PositionText(where), ": the record's times run past the year 9999"));
 }
 
-// True when each player's remaining times only go down and stay above
-// zero, as on a clock with main time only. Byo-yomi (OB/OW, OT) shows a
-// period's time going up again, and a clock at zero has flagged: neither is
-// main time alone, and as main time the adjudicator would rule a loss on
-// time where the record plays on (found by the sgf fuzzer). Such a record
+// What each move of a timed record used: what its player's remaining time
+// lost (a remaining time that went up, as in byo-yomi or after a
+// correction, costs nothing). And whether the record is a main-time clock
+// at all: each player's remaining times only go down and stay above zero.
+// Byo-yomi (OB/OW, OT) shows a period's time going up again, and a clock at
+// zero has flagged; as main time the adjudicator would rule a loss on time
+// where the record plays on (found by the sgf fuzzer), so such a record
 // keeps its moves' times but gets no time control.
-bool MainTimeOnly(const SgfGame& game, absl::Duration main_time) {
+struct RecordedTimes {
+  std::vector<absl::Duration> used;  // one per move
+  bool main_time_only = true;
+};
+
+RecordedTimes ReadTimes(const SgfGame& game, absl::Duration main_time) {
+  RecordedTimes out;
   absl::Duration black_left = main_time;
   absl::Duration white_left = main_time;
   for (const SgfMove& move : game.moves) {
-    if (!move.time_left.has_value()) continue;
-    absl::Duration& left = move.color == v1::BLACK ? black_left : white_left;
-    if (*move.time_left > left || *move.time_left <= absl::ZeroDuration()) return false;
-    left = *move.time_left;
+    absl::Duration used = absl::ZeroDuration();
+    if (move.time_left.has_value()) {
+      absl::Duration& left = move.color == v1::BLACK ? black_left : white_left;
+      if (*move.time_left > left || *move.time_left <= absl::ZeroDuration()) {
+        out.main_time_only = false;
+      }
+      used = std::max(absl::ZeroDuration(), left - *move.time_left);
+      left = *move.time_left;
+    }
+    out.used.push_back(used);
   }
-  return true;
+  return out;
 }
 
 // Refuses a record whose main line breaks a rule of play.
@@ -123,14 +138,14 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
 
   const absl::Time start = ScheduledStart(game.date);
   // The main time is the largest remaining time seen, rounded up to a whole
-  // minute; each move then used what its player's remaining time lost.
+  // minute.
   absl::Duration main_time = absl::ZeroDuration();
   for (const SgfMove& move : game.moves) {
     if (move.time_left.has_value()) main_time = std::max(main_time, *move.time_left);
   }
   const bool timed = main_time > absl::ZeroDuration();
   if (timed) main_time = absl::Minutes(std::ceil(absl::ToDoubleMinutes(main_time)));
-  const bool time_control = timed && MainTimeOnly(game, main_time);
+  const RecordedTimes times = ReadTimes(game, main_time);
 
   std::vector<v1::Event> events;
   v1::Event& created_event = events.emplace_back();
@@ -145,7 +160,9 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
   created.mutable_white()->set_rank(game.white_rank);
   created.set_venue(v1::GameCreated::SAME_SITE);
   ToProto(start, created.mutable_scheduled_start());
-  if (time_control) ToProto(main_time, created.mutable_time_control()->mutable_main_time());
+  if (timed && times.main_time_only) {
+    ToProto(main_time, created.mutable_time_control()->mutable_main_time());
+  }
   if (game.komi.has_value()) created.set_komi_stones(*game.komi / 2);  // a point is half a stone
   if (!game.setup_black.empty() || !game.setup_white.empty() || first != v1::BLACK) {
     v1::Setup& setup = *created.mutable_setup();
@@ -159,17 +176,9 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
   started.mutable_game_started();
 
   absl::Time now = start;
-  absl::Duration black_left = main_time;
-  absl::Duration white_left = main_time;
-  for (const SgfMove& move : game.moves) {
-    if (!timed) {
-      now += absl::Seconds(1);
-    } else if (move.time_left.has_value()) {
-      absl::Duration& left = move.color == v1::BLACK ? black_left : white_left;
-      // A remaining time that went up (byo-yomi, a correction) costs nothing.
-      now += std::max(absl::ZeroDuration(), left - *move.time_left);
-      left = *move.time_left;
-    }
+  for (size_t i = 0; i < game.moves.size(); ++i) {
+    const SgfMove& move = game.moves[i];
+    now += timed ? times.used[i] : absl::Seconds(1);
     // Remaining times that go up and down again add up without bound.
     if (absl::Status s = CheckNotPastTheCalendar(now, move.position); !s.ok()) return s;
     v1::Event& event = events.emplace_back();
@@ -183,11 +192,8 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
   }
   if (const std::optional<v1::Color> loser = Resigned(game.result); loser.has_value()) {
     const absl::Time at = timed ? now : now + absl::Seconds(1);
-    if (absl::Status s = CheckNotPastTheCalendar(at, game.moves.empty() ? SgfPosition{}
-                                                                        : game.moves.back().position);
-        !s.ok()) {
-      return s;
-    }
+    const SgfPosition last = game.moves.empty() ? SgfPosition{} : game.moves.back().position;
+    if (absl::Status s = CheckNotPastTheCalendar(at, last); !s.ok()) return s;
     v1::Event& resign = events.emplace_back();
     ToProto(at, resign.mutable_at());
     resign.mutable_resign()->set_color(*loser);
