@@ -134,26 +134,29 @@ absl::StatusOr<std::vector<v1::Checkpoint>> LogReader::Checkpoints() {
   return out;
 }
 
-absl::StatusOr<std::vector<Hash>> LogReader::LeafHashes(uint64_t tree_size) {
+absl::StatusOr<std::vector<Hash>> LogReader::LeafHashes(uint64_t tree_size, uint64_t after) {
   absl::StatusOr<Stmt> q = Stmt::Prepare(
-      db_, "SELECT position, leaf_hash FROM events WHERE position <= ? ORDER BY position");
+      db_,
+      "SELECT position, leaf_hash FROM events WHERE position > ? AND position <= ? ORDER BY position");
   if (!q.ok()) return q.status();
-  q->Bind(1, static_cast<int64_t>(tree_size));
+  q->Bind(1, static_cast<int64_t>(after));
+  q->Bind(2, static_cast<int64_t>(tree_size));
   std::vector<Hash> out;
-  out.reserve(tree_size);
+  if (tree_size > after) out.reserve(tree_size - after);
   for (;;) {
     absl::StatusOr<bool> row = q->Step();
     if (!row.ok()) return row.status();
     if (!*row) break;
+    const uint64_t position = after + out.size() + 1;
     Hash h;
-    if (static_cast<uint64_t>(q->Int(0)) != out.size() + 1 || !HashFromBytes(q->Text(1), &h)) {
-      return absl::DataLossError(absl::StrCat("leaf at position ", out.size() + 1, " is damaged"));
+    if (static_cast<uint64_t>(q->Int(0)) != position || !HashFromBytes(q->Text(1), &h)) {
+      return absl::DataLossError(absl::StrCat("leaf at position ", position, " is damaged"));
     }
     out.push_back(h);
   }
-  if (out.size() != tree_size) {
+  if (after + out.size() != tree_size) {
     return absl::OutOfRangeError(
-        absl::StrCat("the log has ", out.size(), " events, not ", tree_size));
+        absl::StrCat("the log has ", after + out.size(), " events, not ", tree_size));
   }
   return out;
 }

@@ -41,8 +41,8 @@ class LogReader {
   // All checkpoints, by tree size.
   absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints();
 
-  // The stored leaf hashes of positions 1..tree_size.
-  absl::StatusOr<std::vector<Hash>> LeafHashes(uint64_t tree_size);
+  // The stored leaf hashes of positions after + 1 .. tree_size.
+  absl::StatusOr<std::vector<Hash>> LeafHashes(uint64_t tree_size, uint64_t after = 0);
 
   // The public key recorded when the ledger was made (DER); NOT_FOUND if none.
   absl::StatusOr<std::string> RecordedPublicKey();

@@ -45,6 +45,16 @@ MerkleTree::MerkleTree(std::vector<Hash> leaves) {
   }
 }
 
+void MerkleTree::Append(const Hash& leaf) {
+  levels_.front().push_back(leaf);
+  // Each level that now ends in a complete pair gains their parent.
+  for (size_t k = 0; levels_[k].size() % 2 == 0; ++k) {
+    if (k + 1 == levels_.size()) levels_.emplace_back();
+    const std::vector<Hash>& level = levels_[k];
+    levels_[k + 1].push_back(NodeHash(level[level.size() - 2], level.back()));
+  }
+}
+
 // MTH(D[begin:end]) of RFC 6962 §2.1. The recursion only ever asks for
 // ranges whose left part is a perfect subtree aligned to its size, which is
 // one stored hash; so the depth, and the hashing, is O(log n).

@@ -37,9 +37,14 @@ absl::StatusOr<std::vector<Hash>> ConsistencyProof(uint64_t old_size,
 // whole audit quadratic.
 class MerkleTree {
  public:
+  MerkleTree() : levels_(1) {}
   explicit MerkleTree(std::vector<Hash> leaves);
 
   uint64_t size() const { return levels_.front().size(); }
+
+  // Adds the next leaf: O(1) node hashes amortised. The log is append-only,
+  // so a tree kept this way answers for every prefix it has seen.
+  void Append(const Hash& leaf);
 
   // The root of the tree over the first `tree_size` leaves; OUT_OF_RANGE
   // beyond size().

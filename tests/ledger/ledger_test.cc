@@ -401,6 +401,55 @@ TEST_F(LedgerTest, CheckpointsAtGameEndPeriodicallyAndOnDemand) {
   EXPECT_TRUE(absl::IsOutOfRange(ledger_->ProveInclusion(5, 4).status()));
 }
 
+// The ledger keeps one proof tree and grows it as proofs ask for larger
+// trees: proofs against an older, smaller checkpoint stay right after it
+// grew, and a request past the head fails without spoiling it.
+TEST_F(LedgerTest, ProofsStayRightAsTheLogGrows) {
+  Open();
+  std::vector<v1::Checkpoint> checkpoints;
+  uint64_t revision = 0;
+  for (int stage = 0; stage < 4; ++stage) {
+    std::vector<v1::Event> events;
+    if (stage == 0) events.push_back(Created("grow"));
+    for (int i = 0; i < 3 + stage * 2; ++i) events.push_back(Pass(i % 2 ? v1::WHITE : v1::BLACK));
+    const size_t n = events.size();
+    auto appended = ledger_->Append("grow",
+                                    stage == 0 ? ExpectedRevision::NoStream()
+                                               : ExpectedRevision::Exactly(revision),
+                                    std::move(events));
+    ASSERT_TRUE(appended.ok()) << appended.status();
+    revision += n;
+    auto c = ledger_->Checkpoint();
+    ASSERT_TRUE(c.ok());
+    checkpoints.push_back(*c);
+    // Past the head: refused, and the next proofs are still right.
+    EXPECT_TRUE(absl::IsOutOfRange(ledger_->ProveInclusion(1, c->tree_size() + 1).status()));
+
+    auto log = ledger_->ReadLog(0, 1000);
+    ASSERT_TRUE(log.ok());
+    // Every checkpoint so far: the older ones from a tree grown past them.
+    for (const v1::Checkpoint& cp : checkpoints) {
+      Hash root;
+      ASSERT_TRUE(HashFromBytes(cp.root_hash(), &root));
+      for (const v1::LedgerEntry& e : *log) {
+        if (e.position() > cp.tree_size()) break;
+        auto proof = ledger_->ProveInclusion(e.position(), cp.tree_size());
+        ASSERT_TRUE(proof.ok()) << proof.status();
+        EXPECT_TRUE(VerifyInclusion(e.position() - 1, cp.tree_size(), LeafHash(e.event()),
+                                    proof->path, root)
+                        .ok())
+            << e.position() << " in " << cp.tree_size();
+      }
+      Hash newest;
+      ASSERT_TRUE(HashFromBytes(c->root_hash(), &newest));
+      auto consistency = ledger_->ProveConsistency(cp.tree_size(), c->tree_size());
+      ASSERT_TRUE(consistency.ok());
+      EXPECT_TRUE(
+          VerifyConsistency(cp.tree_size(), c->tree_size(), root, newest, *consistency).ok());
+    }
+  }
+}
+
 TEST_F(LedgerTest, TheKeyIsMadeOnceAndPinned) {
   Open();
   std::string der = ledger_->public_key_der();

@@ -197,7 +197,31 @@ TEST(MerkleTest, OneTreeAnswersForEveryPrefixAsTheDefinition) {
   EXPECT_EQ(tree.InclusionProof(10, 10).status().code(), absl::StatusCode::kOutOfRange);
   EXPECT_EQ(tree.ConsistencyProof(5, 71).status().code(), absl::StatusCode::kOutOfRange);
   EXPECT_EQ(tree.ConsistencyProof(11, 10).status().code(), absl::StatusCode::kOutOfRange);
-  EXPECT_EQ(*MerkleTree({}).Root(0), EmptyRoot());
+  EXPECT_EQ(*MerkleTree().Root(0), EmptyRoot());
+}
+
+// A tree grown leaf by leaf (as the ledger keeps its proof tree) is the
+// tree built at once, at every size.
+TEST(MerkleTest, AppendingGrowsTheSameTree) {
+  std::vector<Hash> leaves;
+  for (int i = 0; i < 70; ++i) leaves.push_back(LeafHash("leaf " + std::to_string(i)));
+  MerkleTree grown;
+  for (uint64_t n = 1; n <= leaves.size(); ++n) {
+    grown.Append(leaves[n - 1]);
+    const std::span<const Hash> prefix = std::span<const Hash>(leaves).first(n);
+    ASSERT_EQ(grown.size(), n);
+    EXPECT_EQ(*grown.Root(n), ReferenceRoot(prefix)) << n;
+    for (uint64_t i = 0; i < n; ++i) {
+      std::vector<Hash> want;
+      ReferencePath(i, prefix, &want);
+      EXPECT_EQ(*grown.InclusionProof(i, n), want) << i << "/" << n;
+    }
+    for (uint64_t m = 0; m <= n; ++m) {
+      std::vector<Hash> want;
+      if (m > 0 && m < n) ReferenceSubProof(m, prefix, true, &want);
+      EXPECT_EQ(*grown.ConsistencyProof(m, n), want) << m << "/" << n;
+    }
+  }
 }
 
 }  // namespace
