@@ -64,6 +64,20 @@ class BenchDir {
   std::string path_;
 };
 
+// A ledger in a scratch directory, judging nothing.
+struct BenchLedger {
+  BenchDir dir;
+  NullJudge judge;
+  absl::StatusOr<std::unique_ptr<Ledger>> ledger;
+
+  BenchLedger() {
+    LedgerOptions o;
+    o.dir = dir.path();
+    o.judge = &judge;
+    ledger = Ledger::Open(o);
+  }
+};
+
 v1::Event Payload(const std::string& game, uint64_t n) {
   v1::Event e;
   e.mutable_at()->set_seconds(1700000000 + n);
@@ -104,12 +118,8 @@ void Report(benchmark::State& state, const std::string& name, int n, std::vector
 
 void BM_LedgerGroupCommit(benchmark::State& state) {
   const int writers = static_cast<int>(state.range(0));
-  BenchDir dir;
-  NullJudge judge;
-  LedgerOptions o;
-  o.dir = dir.path();
-  o.judge = &judge;
-  auto ledger = Ledger::Open(o);
+  BenchLedger bench;
+  auto& ledger = bench.ledger;
   if (!ledger.ok()) return state.SkipWithError(std::string(ledger.status().message()).c_str());
   std::vector<uint64_t> revisions(writers, 1);
   std::atomic<bool> setup_failed{false};
@@ -166,12 +176,8 @@ void BM_LedgerGroupCommit(benchmark::State& state) {
 // AppendAsync, each completion queueing that writer's next append.
 void BM_LedgerGroupCommitAsync(benchmark::State& state) {
   const int writers = static_cast<int>(state.range(0));
-  BenchDir dir;
-  NullJudge judge;
-  LedgerOptions o;
-  o.dir = dir.path();
-  o.judge = &judge;
-  auto ledger = Ledger::Open(o);
+  BenchLedger bench;
+  auto& ledger = bench.ledger;
   if (!ledger.ok()) return state.SkipWithError(std::string(ledger.status().message()).c_str());
   struct Writer {
     std::string game;
@@ -368,12 +374,8 @@ const int kRegistered = [] {
 void BM_ProveGameInclusion(benchmark::State& state) {
   constexpr int kGames = 100;
   constexpr int kPerGame = 250;
-  BenchDir dir;
-  NullJudge judge;
-  LedgerOptions o;
-  o.dir = dir.path();
-  o.judge = &judge;
-  auto ledger = Ledger::Open(o);
+  BenchLedger bench;
+  auto& ledger = bench.ledger;
   if (!ledger.ok()) return state.SkipWithError(std::string(ledger.status().message()).c_str());
   for (int g = 0; g < kGames; ++g) {
     const std::string game = absl::StrCat("g", g);

@@ -170,27 +170,38 @@ void ReferenceSubProof(uint64_t m, std::span<const Hash> d, bool whole, std::vec
   }
 }
 
+std::vector<Hash> SeventyLeaves() {
+  std::vector<Hash> leaves;
+  for (int i = 0; i < 70; ++i) leaves.push_back(LeafHash("leaf " + std::to_string(i)));
+  return leaves;
+}
+
+// `tree`'s root and every proof in its prefix of `n` leaves are those of
+// the definition over that prefix alone.
+void ExpectPrefixAsDefined(const MerkleTree& tree, const std::vector<Hash>& leaves, uint64_t n) {
+  const std::span<const Hash> prefix = std::span<const Hash>(leaves).first(n);
+  EXPECT_EQ(*tree.Root(n), ReferenceRoot(prefix)) << n;
+  for (uint64_t i = 0; i < n; ++i) {
+    std::vector<Hash> want;
+    ReferencePath(i, prefix, &want);
+    EXPECT_EQ(*tree.InclusionProof(i, n), want) << i << "/" << n;
+  }
+  for (uint64_t m = 0; m <= n; ++m) {
+    std::vector<Hash> want;
+    if (m > 0 && m < n) ReferenceSubProof(m, prefix, true, &want);
+    EXPECT_EQ(*tree.ConsistencyProof(m, n), want) << m << "/" << n;
+  }
+}
+
 // One MerkleTree over 70 leaves answers for every prefix exactly as the
 // definition does over that prefix alone.
 TEST(MerkleTest, OneTreeAnswersForEveryPrefixAsTheDefinition) {
-  std::vector<Hash> leaves;
-  for (int i = 0; i < 70; ++i) leaves.push_back(LeafHash("leaf " + std::to_string(i)));
+  const std::vector<Hash> leaves = SeventyLeaves();
   const MerkleTree tree(leaves);
   ASSERT_EQ(tree.size(), 70u);
   for (uint64_t n = 0; n <= leaves.size(); ++n) {
-    const std::span<const Hash> prefix = std::span<const Hash>(leaves).first(n);
-    EXPECT_EQ(*tree.Root(n), ReferenceRoot(prefix)) << n;
-    EXPECT_EQ(MerkleRoot(prefix), ReferenceRoot(prefix)) << n;
-    for (uint64_t i = 0; i < n; ++i) {
-      std::vector<Hash> want;
-      ReferencePath(i, prefix, &want);
-      EXPECT_EQ(*tree.InclusionProof(i, n), want) << i << "/" << n;
-    }
-    for (uint64_t m = 0; m <= n; ++m) {
-      std::vector<Hash> want;
-      if (m > 0 && m < n) ReferenceSubProof(m, prefix, true, &want);
-      EXPECT_EQ(*tree.ConsistencyProof(m, n), want) << m << "/" << n;
-    }
+    ExpectPrefixAsDefined(tree, leaves, n);
+    EXPECT_EQ(MerkleRoot(std::span<const Hash>(leaves).first(n)), *tree.Root(n)) << n;
   }
   EXPECT_EQ(tree.Root(71).status().code(), absl::StatusCode::kOutOfRange);
   EXPECT_EQ(tree.InclusionProof(3, 71).status().code(), absl::StatusCode::kOutOfRange);
@@ -203,24 +214,12 @@ TEST(MerkleTest, OneTreeAnswersForEveryPrefixAsTheDefinition) {
 // A tree grown leaf by leaf (as the ledger keeps its proof tree) is the
 // tree built at once, at every size.
 TEST(MerkleTest, AppendingGrowsTheSameTree) {
-  std::vector<Hash> leaves;
-  for (int i = 0; i < 70; ++i) leaves.push_back(LeafHash("leaf " + std::to_string(i)));
+  const std::vector<Hash> leaves = SeventyLeaves();
   MerkleTree grown;
   for (uint64_t n = 1; n <= leaves.size(); ++n) {
     grown.Append(leaves[n - 1]);
-    const std::span<const Hash> prefix = std::span<const Hash>(leaves).first(n);
     ASSERT_EQ(grown.size(), n);
-    EXPECT_EQ(*grown.Root(n), ReferenceRoot(prefix)) << n;
-    for (uint64_t i = 0; i < n; ++i) {
-      std::vector<Hash> want;
-      ReferencePath(i, prefix, &want);
-      EXPECT_EQ(*grown.InclusionProof(i, n), want) << i << "/" << n;
-    }
-    for (uint64_t m = 0; m <= n; ++m) {
-      std::vector<Hash> want;
-      if (m > 0 && m < n) ReferenceSubProof(m, prefix, true, &want);
-      EXPECT_EQ(*grown.ConsistencyProof(m, n), want) << m << "/" << n;
-    }
+    ExpectPrefixAsDefined(grown, leaves, n);
   }
 }
 
