@@ -11,8 +11,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "adjudicator/adjudicator.h"
-#include "adjudicator/report.h"
+#include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/engine/report.h"
 #include "arbiter/v1/events.pb.h"
 #include "cli/commands.h"
 #include "google/protobuf/util/json_util.h"

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "absl/strings/numbers.h"
-#include "adjudicator/proto_time.h"
-#include "adjudicator/report.h"
+#include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/report.h"
 #include "cli/client.h"
 #include "cli/commands.h"
 

@@ -19,7 +19,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "adjudicator/proto_time.h"
+#include "adjudicator/engine/proto_time.h"
 #include "cli/client.h"
 #include "cli/commands.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "adjudicator/report.h"
+#include "adjudicator/engine/report.h"
 #include "cli/client.h"
 #include "cli/commands.h"
 

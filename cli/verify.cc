@@ -21,7 +21,7 @@
 
 #include "cli/commands.h"
 #include "cli/ledger_path.h"
-#include "ledger/adjudicator_judge.h"
+#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/audit.h"
 #include "ledger/log_reader.h"
 #include "ledger/signer.h"

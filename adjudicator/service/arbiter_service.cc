@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/match.h"
-#include "adjudicator/proto_time.h"
+#include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/deadline.h"
 #include "adjudicator/service/grpc_status.h"
 #include "adjudicator/service/names.h"

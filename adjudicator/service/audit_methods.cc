@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "adjudicator/sgf_export.h"
+#include "adjudicator/engine/sgf_export.h"
 #include "adjudicator/service/arbiter_service.h"
 #include "adjudicator/service/grpc_status.h"
 #include "adjudicator/service/names.h"

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "adjudicator/proto_time.h"
+#include "adjudicator/engine/proto_time.h"
 
 namespace arbiter::service {
 

@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "absl/time/time.h"
-#include "adjudicator/adjudicator.h"
+#include "adjudicator/engine/adjudicator.h"
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/rulings.pb.h"
 

@@ -24,7 +24,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
-#include "adjudicator/adjudicator.h"
+#include "adjudicator/engine/adjudicator.h"
 #include "arbiter/v1/events.pb.h"
 #include "ledger/ledger.h"
 #include "ledger/log_reader.h"

@@ -10,12 +10,12 @@
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/reflection.h"
 #include "adjudicator/service/timekeeper.h"
-#include "adjudicator/tournament/service/registration.h"
+#include "adjudicator/service/registration.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
-#include "ledger/adjudicator_judge.h"
+#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service {

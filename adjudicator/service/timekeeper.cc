@@ -6,7 +6,7 @@
 
 #include <cstdio>
 #include "absl/strings/str_cat.h"
-#include "adjudicator/proto_time.h"
+#include "adjudicator/engine/proto_time.h"
 
 namespace arbiter::service {
 namespace {

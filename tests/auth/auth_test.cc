@@ -21,7 +21,7 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "gtest/gtest.h"
-#include "ledger/adjudicator_judge.h"
+#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/hash.h"
 #include "ledger/ledger.h"
 #include "ledger/sqlite.h"

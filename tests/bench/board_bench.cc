@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "adjudicator/board.h"
-#include "adjudicator/sgf.h"
+#include "adjudicator/engine/board.h"
+#include "adjudicator/engine/sgf.h"
 #include "benchmark/benchmark.h"
 
 namespace arbiter {
@@ -21,7 +21,7 @@ const std::vector<SgfGame>& SharedGames() {
     auto* out = new std::vector<SgfGame>;
     std::vector<std::filesystem::path> files;
     for (const auto& entry :
-         std::filesystem::directory_iterator(std::string(ARBITER_SHARED_DIR) + "/data/sgf")) {
+         std::filesystem::directory_iterator(std::string(ARBITER_TEST_DATA) + "/sgf")) {
       if (entry.path().extension() == ".sgf") files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "adjudicator/adjudicator.h"
+#include "adjudicator/engine/adjudicator.h"
 #include "benchmark/benchmark.h"
 #include "rulesdb/rules.h"
 #include "tests/engine/sgf_events.h"
@@ -23,7 +23,7 @@ enum class Stream { kMoves, kMovesAndPresses, kIncidents };
 std::vector<std::vector<v1::Event>> Games(Stream stream) {
   std::vector<std::filesystem::path> files;
   for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(ARBITER_SHARED_DIR) + "/data/sgf")) {
+       std::filesystem::directory_iterator(std::string(ARBITER_TEST_DATA) + "/sgf")) {
     if (entry.path().extension() == ".sgf") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());

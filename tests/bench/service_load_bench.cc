@@ -1,7 +1,7 @@
 // Load on the arbiter.v1 service through gRPC on 127.0.0.1: the real server
 // (ledger with group commit and synchronous=FULL, the adjudicator judging
 // every event, the read model) in this process, driven by gRPC clients over
-// loopback TCP. Games are the shared SGF records (/work/shared/data/sgf)
+// loopback TCP. Games are the shared SGF records (tests/data/sgf)
 // turned into events, each recorded one AppendEvents per event, as a clock
 // or an arbiter's desk would.
 //
@@ -30,8 +30,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "adjudicator/service/server.h"
-#include "adjudicator/sgf.h"
-#include "adjudicator/sgf_events.h"
+#include "adjudicator/engine/sgf.h"
+#include "adjudicator/engine/sgf_events.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "benchmark/benchmark.h"
 #include "grpcpp/create_channel.h"
@@ -43,7 +43,7 @@ namespace {
 std::vector<std::vector<v1::Event>> LoadGames() {
   std::vector<std::vector<v1::Event>> games;
   for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(ARBITER_SHARED_DIR) + "/data/sgf")) {
+       std::filesystem::directory_iterator(std::string(ARBITER_TEST_DATA) + "/sgf")) {
     std::ifstream in(entry.path());
     std::stringstream text;
     text << in.rdbuf();

@@ -1,8 +1,8 @@
-#include "adjudicator/area_count.h"
+#include "adjudicator/engine/area_count.h"
 
 #include <vector>
 
-#include "adjudicator/point.h"
+#include "adjudicator/engine/point.h"
 #include "gtest/gtest.h"
 
 namespace arbiter {

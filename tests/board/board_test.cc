@@ -1,10 +1,10 @@
-#include "adjudicator/board.h"
+#include "adjudicator/engine/board.h"
 
 #include <random>
 #include <string>
 #include <vector>
 
-#include "adjudicator/point.h"
+#include "adjudicator/engine/point.h"
 #include "gtest/gtest.h"
 #include "tests/board/naive_board.h"
 

@@ -18,7 +18,7 @@ TEST(EventJsonTest, EveryScenarioLineRoundTrips) {
   int files = 0;
   int lines = 0;
   for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(ARBITER_SHARED_DIR) + "/scenarios")) {
+       std::filesystem::directory_iterator(std::string(ARBITER_TEST_DATA) + "/scenarios/public")) {
     if (entry.path().extension() != ".jsonl") continue;
     ++files;
     std::ifstream in(entry.path());

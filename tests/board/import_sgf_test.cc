@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/strings/str_split.h"
-#include "adjudicator/point.h"
-#include "adjudicator/sgf.h"
+#include "adjudicator/engine/point.h"
+#include "adjudicator/engine/sgf.h"
 #include "arbiter/v1/events.pb.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -77,7 +77,7 @@ fs::path WriteTemp(const std::string& name, const std::string& text) {
 
 std::vector<fs::path> SharedGames() {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(std::string(ARBITER_SHARED_DIR) + "/data/sgf")) {
+  for (const auto& entry : fs::directory_iterator(std::string(ARBITER_TEST_DATA) + "/sgf")) {
     if (entry.path().extension() == ".sgf") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());

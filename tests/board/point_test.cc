@@ -1,4 +1,4 @@
-#include "adjudicator/point.h"
+#include "adjudicator/engine/point.h"
 
 #include <string>
 

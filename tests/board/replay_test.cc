@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "adjudicator/board.h"
-#include "adjudicator/point.h"
-#include "adjudicator/sgf.h"
+#include "adjudicator/engine/board.h"
+#include "adjudicator/engine/point.h"
+#include "adjudicator/engine/sgf.h"
 #include "gtest/gtest.h"
 #include "tests/board/naive_board.h"
 
@@ -18,7 +18,7 @@ namespace {
 std::vector<std::filesystem::path> SharedGames() {
   std::vector<std::filesystem::path> files;
   for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(ARBITER_SHARED_DIR) + "/data/sgf")) {
+       std::filesystem::directory_iterator(std::string(ARBITER_TEST_DATA) + "/sgf")) {
     if (entry.path().extension() == ".sgf") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());

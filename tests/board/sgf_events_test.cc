@@ -1,9 +1,9 @@
-#include "adjudicator/sgf_events.h"
+#include "adjudicator/engine/sgf_events.h"
 
 #include <string>
 #include <vector>
 
-#include "adjudicator/sgf.h"
+#include "adjudicator/engine/sgf.h"
 #include "google/protobuf/util/time_util.h"
 #include "gtest/gtest.h"
 

@@ -1,8 +1,8 @@
-#include "adjudicator/sgf.h"
+#include "adjudicator/engine/sgf.h"
 
 #include <string>
 
-#include "adjudicator/point.h"
+#include "adjudicator/engine/point.h"
 #include "gtest/gtest.h"
 
 namespace arbiter {

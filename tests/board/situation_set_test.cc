@@ -1,4 +1,4 @@
-#include "adjudicator/situation_set.h"
+#include "adjudicator/engine/situation_set.h"
 
 #include <random>
 #include <set>

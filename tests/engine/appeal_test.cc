@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_replace.h"
 
-#include "adjudicator/report.h"
+#include "adjudicator/engine/report.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace arbiter::testing {

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "adjudicator/report.h"
+#include "adjudicator/engine/report.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "tests/engine/engine_test_util.h"

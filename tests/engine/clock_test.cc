@@ -1,7 +1,7 @@
 // Clocks (arts. 12.3-12.5): byo-yomi periods, moves-in-time with carry-over,
 // absolute time, flag falls found from event times, and the clocks as of the
 // last event.
-#include "adjudicator/clock.h"
+#include "adjudicator/engine/clock.h"
 
 #include <string>
 

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "adjudicator/point.h"
+#include "adjudicator/engine/point.h"
 #include "gtest/gtest.h"
 #include "tests/engine/engine_test_util.h"
 

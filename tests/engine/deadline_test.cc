@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "adjudicator/proto_time.h"
+#include "adjudicator/engine/proto_time.h"
 #include "tests/engine/engine_test_util.h"
 
 namespace arbiter::testing {

@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
-#include "adjudicator/adjudicator.h"
+#include "adjudicator/engine/adjudicator.h"
 #include "arbiter/v1/events.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "adjudicator/point.h"
-#include "adjudicator/proto_time.h"
-#include "adjudicator/report.h"
-#include "adjudicator/sgf.h"
+#include "adjudicator/engine/point.h"
+#include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/report.h"
+#include "adjudicator/engine/sgf.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gtest/gtest.h"
@@ -54,7 +54,7 @@ TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
   for (const char* name : kGames) {
     SCOPED_TRACE(name);
     absl::StatusOr<SgfGame> sgf =
-        ParseSgf(ReadFile(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", name)));
+        ParseSgf(ReadFile(absl::StrCat(ARBITER_TEST_DATA, "/sgf/", name)));
     ASSERT_TRUE(sgf.ok()) << sgf.status();
     const std::vector<v1::Event> events = GameEvents(*sgf, true, true);
     const std::string whole = Bytes(Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002")));
@@ -72,7 +72,7 @@ TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
 // Bad input anywhere in a long game is refused and changes nothing.
 TEST(PropertyTest, BadInputAnywhereChangesNothing) {
   absl::StatusOr<SgfGame> sgf =
-      ParseSgf(ReadFile(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", kGames[1])));
+      ParseSgf(ReadFile(absl::StrCat(ARBITER_TEST_DATA, "/sgf/", kGames[1])));
   ASSERT_TRUE(sgf.ok());
   const std::vector<v1::Event> events = GameEvents(*sgf, true, true);
   Adjudicator a = Fresh("cn-2002");
@@ -104,7 +104,7 @@ TEST(PropertyTest, OrdinaryGamesDifferUnderCn1988OnlyByKomi) {
   for (const char* name : kGames) {
     SCOPED_TRACE(name);
     absl::StatusOr<SgfGame> sgf =
-        ParseSgf(ReadFile(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", name)));
+        ParseSgf(ReadFile(absl::StrCat(ARBITER_TEST_DATA, "/sgf/", name)));
     ASSERT_TRUE(sgf.ok());
     const std::vector<v1::Event> events = GameEvents(*sgf, false, true);
     const Adjudicator a = Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002"));
@@ -127,7 +127,7 @@ TEST(PropertyTest, OrdinaryGamesDifferUnderCn1988OnlyByKomi) {
 
 TEST(PropertyTest, IncidentsDifferUnderCn1988OnlyWhereTheEncodingsDiffer) {
   absl::StatusOr<SgfGame> sgf =
-      ParseSgf(ReadFile(absl::StrCat(ARBITER_SHARED_DIR, "/data/sgf/", kGames[0])));
+      ParseSgf(ReadFile(absl::StrCat(ARBITER_TEST_DATA, "/sgf/", kGames[0])));
   ASSERT_TRUE(sgf.ok());
   const std::vector<v1::Event> events = GameEvents(*sgf, true, false);
   Adjudicator a = Fresh("cn-2002");

@@ -2,8 +2,8 @@
 // contents (DOMAIN.md §6).
 #include <string>
 
-#include "adjudicator/game_result.h"
-#include "adjudicator/report.h"
+#include "adjudicator/engine/game_result.h"
+#include "adjudicator/engine/report.h"
 #include "gtest/gtest.h"
 #include "tests/engine/engine_test_util.h"
 

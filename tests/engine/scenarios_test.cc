@@ -1,4 +1,4 @@
-// Every public scenario (../shared/scenarios) through the real binary:
+// Every public scenario (tests/data/scenarios/public, copied from the shared contract) through the real binary:
 // `arbiter adjudicate --ruleset R --json NAME.jsonl` must give the exit
 // status, ruling history, result and state that NAME.expected.json says
 // (see its README.md). Plus the CLI's refusals of malformed lines.
@@ -165,7 +165,7 @@ void CheckScenario(const fs::path& jsonl) {
 
 std::vector<fs::path> Scenarios() {
   std::vector<fs::path> out;
-  for (const auto& entry : fs::directory_iterator(fs::path(ARBITER_SHARED_DIR) / "scenarios")) {
+  for (const auto& entry : fs::directory_iterator(fs::path(ARBITER_TEST_DATA) / "scenarios" / "public")) {
     if (entry.path().extension() == ".jsonl") out.push_back(entry.path());
   }
   std::sort(out.begin(), out.end());
@@ -183,18 +183,18 @@ TEST(ScenariosTest, EveryPublicScenarioThroughTheBinary) {
 
 TEST(ScenariosTest, ReadableReportHasTheResultLineInBothLanguages) {
   const Output run =
-      Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/count-185.jsonl"));
+      Arbiter(absl::StrCat("adjudicate ", ARBITER_TEST_DATA, "/scenarios/public/count-185.jsonl"));
   ASSERT_EQ(run.exit, 0) << run.err;
   EXPECT_NE(run.out.find("黑胜3/4子 / Black wins by ¾ stone"), std::string::npos) << run.out;
   const Output phone =
-      Arbiter(absl::StrCat("adjudicate ", ARBITER_SHARED_DIR, "/scenarios/phone-twice.jsonl"));
+      Arbiter(absl::StrCat("adjudicate ", ARBITER_TEST_DATA, "/scenarios/public/phone-twice.jsonl"));
   EXPECT_NE(phone.out.find("cn-2002/23.7"), std::string::npos) << phone.out;
   EXPECT_NE(phone.out.find("WARNING PENALTY_STONE"), std::string::npos) << phone.out;
 }
 
 TEST(ScenariosTest, RejudgedUnderCn1988) {
   const Output run = Arbiter(absl::StrCat("adjudicate --ruleset cn-1988 --json ",
-                                          ARBITER_SHARED_DIR, "/scenarios/double-move.jsonl"));
+                                          ARBITER_TEST_DATA, "/scenarios/public/double-move.jsonl"));
   ASSERT_EQ(run.exit, 0) << run.err;
   const Struct report = ParseObject(run.out);
   EXPECT_EQ(Field(report, "ruleset")->string_value(), "cn-1988");

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "adjudicator/board.h"
-#include "adjudicator/point.h"
-#include "adjudicator/proto_time.h"
-#include "adjudicator/sgf.h"
+#include "adjudicator/engine/board.h"
+#include "adjudicator/engine/point.h"
+#include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/sgf.h"
 #include "arbiter/v1/events.pb.h"
 
 namespace arbiter::testing {

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "arbiter/v1/ledger.pb.h"
-#include "ledger/adjudicator_judge.h"
+#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/audit.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/fuzz/fuzz_targets.h"

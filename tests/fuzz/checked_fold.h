@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "adjudicator/adjudicator.h"
+#include "adjudicator/engine/adjudicator.h"
 #include "arbiter/v1/events.pb.h"
 
 namespace arbiter::fuzz {

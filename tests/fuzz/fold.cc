@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "adjudicator/point.h"
-#include "adjudicator/proto_time.h"
+#include "adjudicator/engine/point.h"
+#include "adjudicator/engine/proto_time.h"
 #include "arbiter/v1/events.pb.h"
 #include "tests/fuzz/checked_fold.h"
 #include "tests/fuzz/fuzz_targets.h"

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "google/protobuf/util/json_util.h"
-#include "ledger/adjudicator_judge.h"
+#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/bundle.h"
 #include "ledger/expected_revision.h"
 #include "ledger/ledger.h"

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "adjudicator/sgf.h"
-#include "adjudicator/sgf_events.h"
+#include "adjudicator/engine/sgf.h"
+#include "adjudicator/engine/sgf_events.h"
 #include "tests/fuzz/checked_fold.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/fuzz/fuzz_targets.h"

@@ -8,7 +8,7 @@
 
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
-#include "ledger/adjudicator_judge.h"
+#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/audit.h"
 #include "ledger/bundle.h"
 #include "ledger/ledger.h"
@@ -20,7 +20,7 @@ namespace {
 std::vector<std::filesystem::path> Scenarios() {
   std::vector<std::filesystem::path> out;
   for (const auto& e :
-       std::filesystem::directory_iterator(std::string(ARBITER_SOURCE_DIR) + "/../shared/scenarios")) {
+       std::filesystem::directory_iterator(std::string(ARBITER_SOURCE_DIR) + "/tests/data/scenarios/public")) {
     if (e.path().extension() == ".jsonl") out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());

@@ -13,7 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
-#include "ledger/adjudicator_judge.h"
+#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/ledger.h"
 #include "tests/ledger/test_dir.h"
 
@@ -44,7 +44,7 @@ TEST(CliTest, VerifyAndExport) {
     o.judge = &judge;
     auto ledger = Ledger::Open(o);
     ASSERT_TRUE(ledger.ok()) << ledger.status();
-    std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/../shared/scenarios/phone-twice.jsonl");
+    std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/tests/data/scenarios/public/phone-twice.jsonl");
     std::string line;
     uint64_t revision = 0;
     while (std::getline(in, line)) {

@@ -13,7 +13,7 @@ namespace arbiter {
 namespace {
 
 std::string ReadSpec(const std::string& name) {
-  std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/../shared/spec/" + name);
+  std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/rulesdb/data/texts/" + name);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

@@ -6,7 +6,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
-#include "adjudicator/sgf.h"
+#include "adjudicator/engine/sgf.h"
 #include "google/protobuf/struct.pb.h"
 #include "tests/service/e2e_util.h"
 

@@ -4,7 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/time/time.h"
-#include "adjudicator/proto_time.h"
+#include "adjudicator/engine/proto_time.h"
 #include "gtest/gtest.h"
 #include "rulesdb/rules.h"
 #include "tests/service/e2e_util.h"

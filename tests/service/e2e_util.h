@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
-#include "adjudicator/proto_time.h"
+#include "adjudicator/engine/proto_time.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "grpcpp/create_channel.h"
@@ -48,7 +48,7 @@ inline std::unique_ptr<v1::Arbiter::Stub> StubFor(const std::string& address) {
 inline std::unique_ptr<v1::Arbiter::Stub> Stub() { return StubFor(ServerEnvironment::address()); }
 
 inline std::string Scenario(const std::string& name) {
-  return std::string(ARBITER_SOURCE_DIR) + "/../shared/scenarios/" + name + ".jsonl";
+  return std::string(ARBITER_SOURCE_DIR) + "/tests/data/scenarios/public/" + name + ".jsonl";
 }
 
 // The events of a JSON-lines file, renamed to `game_id` when given.

@@ -6,8 +6,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "adjudicator/adjudicator.h"
-#include "adjudicator/sgf.h"
+#include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/engine/sgf.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "ledger/checkpoint.h"
 #include "ledger/audit.h"

@@ -1,12 +1,12 @@
 // TournamentService over its SQLite store, with the games' facts supplied by
 // hand: recording, validation, status codes, persistence and standings.
-#include "adjudicator/tournament/service/tournament_service.h"
+#include "adjudicator/service/tournament_service.h"
 
 #include <unistd.h>
 
 #include <filesystem>
 
-#include "adjudicator/tournament/service/tournament_store.h"
+#include "adjudicator/service/tournament_store.h"
 #include "gmock/gmock.h"
 #include "grpcpp/server_context.h"
 #include "gtest/gtest.h"

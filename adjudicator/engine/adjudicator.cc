@@ -1,0 +1,387 @@
+// The fold's core: the event envelope, the turn and its clocks, and how a
+// ruling is issued. The handlers of the event kinds are in
+// adjudicator_{attendance,play,conduct,time}.cc.
+#include "adjudicator/engine/adjudicator.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "adjudicator/engine/event_checks.h"
+#include "adjudicator/engine/game_result.h"
+#include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/ruling_text.h"
+
+namespace arbiter {
+
+absl::StatusOr<Adjudicator> Adjudicator::Create(Rules rules) {
+  return Adjudicator(std::move(rules));
+}
+
+Adjudicator::Adjudicator(Rules rules) : rules_(std::move(rules)) {}
+
+absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
+  if (e.kind_case() == v1::Event::KIND_NOT_SET) {
+    return absl::InvalidArgumentError("the event has no kind");
+  }
+  if (!e.has_at()) return absl::InvalidArgumentError("the event has no time (`at`)");
+  if (absl::Status s = CheckTimestamp(e.at(), "the event's time (`at`)"); !s.ok()) return s;
+  if (!created_ && !e.has_game_created()) {
+    return absl::FailedPreconditionError("the first event must be gameCreated");
+  }
+  const absl::Time at = FromProto(e.at());
+  if (at < last_at_) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("time ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
+                     " is earlier than the previous event's ",
+                     absl::FormatTime(absl::RFC3339_full, last_at_, absl::UTCTimeZone())));
+  }
+  // After the result: decisions, appeals, the confirmation, and a cheating
+  // misconduct (23.1, which can reopen even a confirmed result).
+  const bool after_result = e.has_arbiter_decision() || e.has_appeal_lodged() ||
+                            e.has_appeal_decided() || e.has_result_confirmed() ||
+                            (e.has_misconduct() && e.misconduct().kind() == v1::Misconduct::CHEATING);
+  if (result_.has_value() && !after_result) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the result is final (", result_->sgf(),
+        "); only an arbiterDecision, an appeal, resultConfirmed or a cheating misconduct may follow"));
+  }
+  if (adjourned_ && (e.has_move() || e.has_pass() || e.has_clock_press())) {
+    return absl::FailedPreconditionError("the game is adjourned: no play until `resumed`");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<v1::Ruling>> Adjudicator::Apply(const v1::Event& e) {
+  if (absl::Status s = CheckEnvelope(e); !s.ok()) return s;
+  const size_t before = rulings_.size();
+  event_ = &e;
+  at_ = FromProto(e.at());
+  absl::Status s;
+  switch (e.kind_case()) {
+    case v1::Event::kGameCreated:
+      s = OnGameCreated(e.game_created());
+      break;
+    case v1::Event::kGameStarted:
+      s = OnGameStarted(e.game_started());
+      break;
+    case v1::Event::kPlayerArrived:
+      s = OnPlayerArrived(e.player_arrived());
+      break;
+    case v1::Event::kMove:
+      s = OnMove(e.move());
+      break;
+    case v1::Event::kPass:
+      s = OnPass(e.pass());
+      break;
+    case v1::Event::kClockPress:
+      s = OnClockPress(e.clock_press());
+      break;
+    case v1::Event::kTakeback:
+      s = OnTakeback(e.takeback());
+      break;
+    case v1::Event::kCaptureError:
+      s = OnCaptureError(e.capture_error());
+      break;
+    case v1::Event::kStonesDisplaced:
+      s = OnStonesDisplaced(e.stones_displaced());
+      break;
+    case v1::Event::kBoardScattered:
+      s = OnBoardScattered(e.board_scattered());
+      break;
+    case v1::Event::kPhoneRang:
+      s = OnOffence(e.phone_rang().color(), v1::PHONE_RANG);
+      break;
+    case v1::Event::kPhoneViewed:
+      s = OnOffence(e.phone_viewed().color(), v1::PHONE_VIEWED);
+      break;
+    case v1::Event::kSmoking:
+      s = OnOffence(e.smoking().color(), v1::SMOKING);
+      break;
+    case v1::Event::kMisconduct:
+      s = OnMisconduct(e.misconduct());
+      break;
+    case v1::Event::kLeftSeat:
+      s = OnLeftSeat(e.left_seat());
+      break;
+    case v1::Event::kReturnedSeat:
+      s = CheckColor(e.returned_seat().color(), "returnedSeat.color");
+      if (s.ok()) SettleTime(true);
+      break;
+    case v1::Event::kTimeExpired:
+      s = OnTimeExpired(e.time_expired());
+      break;
+    case v1::Event::kClockMalfunction:
+      s = OnClockMalfunction(e.clock_malfunction());
+      break;
+    case v1::Event::kAdjourned:
+      s = OnAdjourned();
+      break;
+    case v1::Event::kResumed:
+      s = OnResumed();
+      break;
+    case v1::Event::kResign:
+      s = OnResign(e.resign());
+      break;
+    case v1::Event::kDeadStones:
+      s = OnDeadStones(e.dead_stones());
+      break;
+    case v1::Event::kArbiterDecision:
+      s = OnArbiterDecision(e.arbiter_decision());
+      break;
+    case v1::Event::kWrongColors:
+      s = OnWrongColors();
+      break;
+    case v1::Event::kAppealLodged:
+      s = OnAppealLodged(e.appeal_lodged());
+      break;
+    case v1::Event::kAppealDecided:
+      s = OnAppealDecided(e.appeal_decided());
+      break;
+    case v1::Event::kResultConfirmed:
+      s = OnResultConfirmed();
+      break;
+    case v1::Event::KIND_NOT_SET:
+      break;
+  }
+  event_ = nullptr;
+  if (!s.ok()) return s;
+  ++events_;
+  last_at_ = at_;
+  if (rulings_.size() == before) return std::vector<v1::Ruling>();
+  return std::vector<v1::Ruling>(rulings_.begin() + static_cast<std::ptrdiff_t>(before),
+                                 rulings_.end());
+}
+
+absl::Status Adjudicator::CheckColor(v1::Color c, absl::string_view what) {
+  if (c == v1::BLACK || c == v1::WHITE) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(what, " must be BLACK or WHITE"));
+}
+
+// --- turn and clocks ---
+
+absl::Duration Adjudicator::TurnElapsed(absl::Time at) const {
+  return clocks_running_ ? turn_carry_ + (at - turn_start_) : turn_carry_;
+}
+
+void Adjudicator::PressClock(absl::Time at) {
+  const int owner = Index(clock_owner_);
+  clocks_[owner].ChargeTurn(TurnElapsed(at));
+  clock_owner_ = Opponent(clock_owner_);
+  turn_start_ = at;
+  turn_carry_ = absl::ZeroDuration();
+  awaiting_press_ = false;
+}
+
+void Adjudicator::EnsureStarted() {
+  if (started_) return;
+  started_ = true;
+  clocks_running_ = !adjourned_;
+  clock_owner_ = to_move_;
+  turn_start_ = at_;
+  turn_carry_ = absl::ZeroDuration();
+}
+
+void Adjudicator::StopClocks(absl::Time at) {
+  if (!clocks_running_) return;
+  if (awaiting_press_) PressClock(move_at_);
+  clocks_[Index(clock_owner_)].ChargePartial(TurnElapsed(at));
+  turn_carry_ = absl::ZeroDuration();
+  turn_start_ = at;
+  clocks_running_ = false;
+}
+
+void Adjudicator::SettleTime(bool flag_check) {
+  if (!started_ || result_.has_value()) return;
+  // Each pass rules at most one forfeit or flag; a ruling that does not end
+  // the game stops that source from firing again, so this terminates.
+  for (int guard = 0; guard < 4 && !result_.has_value(); ++guard) {
+    std::optional<std::pair<absl::Time, v1::Color>> flag;
+    if (flag_check && clocks_running_) {
+      const bool real_press =
+          event_->has_clock_press() && event_->clock_press().color() == clock_owner_;
+      if (awaiting_press_ && !real_press) {
+        // The mover has not pressed: the press is taken to be at the move, so
+        // it is the opponent's clock that has been running since.
+        const v1::Color opp = Opponent(clock_owner_);
+        const PlayerClock& c = clocks_[Index(opp)];
+        if (!c.flagged() && c.Expired(at_ - move_at_)) {
+          flag.emplace(move_at_ + c.FlagOffset(), opp);
+        }
+      } else {
+        const PlayerClock& c = clocks_[Index(clock_owner_)];
+        if (!c.flagged() && c.Expired(TurnElapsed(at_))) {
+          flag.emplace(turn_start_ + (c.FlagOffset() - turn_carry_), clock_owner_);
+        }
+      }
+    }
+    const std::optional<Lateness::Overdue> overdue = lateness_.OverdueAt(at_);
+    if (!flag && !overdue) return;
+    if (overdue && (!flag || overdue->deadline <= flag->first)) {
+      if (overdue->black && overdue->white) {
+        lateness_.Forfeited(v1::BLACK);
+        lateness_.Forfeited(v1::WHITE);
+        Rule(v1::BOTH_LATE_BEYOND_LIMIT, v1::COLOR_UNSPECIFIED, overdue->deadline);
+      } else {
+        const v1::Color late = overdue->black ? v1::BLACK : v1::WHITE;
+        lateness_.Forfeited(late);
+        Rule(v1::LATE_BEYOND_LIMIT, late, overdue->deadline);
+      }
+      continue;
+    }
+    FlagFalls(flag->second, flag->first);
+  }
+}
+
+void Adjudicator::FlagFalls(v1::Color c, absl::Time instant) {
+  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
+  // The turn's time up to the flag is what the flag consumed.
+  clocks_[Index(c)].Flag();
+  if (clocks_running_ && c == clock_owner_) {
+    turn_start_ = instant;
+    turn_carry_ = absl::ZeroDuration();
+  }
+  const PlayerClock::Mode mode = clocks_[Index(c)].mode();
+  const bool overtime =
+      mode == PlayerClock::Mode::kByoYomi || mode == PlayerClock::Mode::kMovesInTime;
+  Rule(overtime ? v1::TIME_EXPIRED : v1::TIME_EXPIRED_NO_OVERTIME, c, instant);
+}
+
+void Adjudicator::PlayPass(v1::Color c) {
+  board_->Pass(c);
+  last_stone_by_ = v1::COLOR_UNSPECIFIED;
+  ++move_number_;
+  ++consecutive_passes_;
+  to_move_ = Opponent(c);
+  awaiting_press_ = true;
+  move_at_ = at_;
+  if (consecutive_passes_ >= 2) StopClocks(at_);  // play ends (art. 8)
+}
+
+// --- rulings ---
+
+int Adjudicator::Rule(v1::Incident incident, v1::Color offender, std::optional<absl::Time> at,
+                      const std::string* preset) {
+  int occurrence;
+  if (offender == v1::COLOR_UNSPECIFIED) {
+    occurrence =
+        std::max(discipline_.Record(v1::BLACK, incident), discipline_.Record(v1::WHITE, incident));
+  } else {
+    occurrence = discipline_.Record(offender, incident);
+  }
+  const v1::Sanctioning* s = rules_.Find(incident, occurrence, game_.venue());
+  if (s == nullptr) return -1;
+  const v1::RulingOption* choice = nullptr;
+  if (preset != nullptr && !preset->empty()) choice = FindOption(*s, *preset);
+  const int index = RuleWith(*s, offender, at.value_or(at_), choice);
+  incidents_[static_cast<uint32_t>(index) + 1] = {incident, offender};
+  return index;
+}
+
+int Adjudicator::RuleWith(const v1::Sanctioning& s, v1::Color offender, absl::Time at,
+                          const v1::RulingOption* choice) {
+  v1::Ruling::Party party = v1::Ruling::BOTH;
+  if (s.against() != v1::BOTH_PLAYERS && offender != v1::COLOR_UNSPECIFIED) {
+    party = offender == v1::BLACK ? v1::Ruling::BLACK : v1::Ruling::WHITE;
+  }
+  v1::Ruling r = RulingUnder(rules_, s, party);
+  if (choice != nullptr) {
+    r.set_pending(false);
+    r.clear_options();
+    r.mutable_sanctions()->CopyFrom(choice->sanctions());
+    r.set_choice(choice->id());
+  }
+  ToProto(at, r.mutable_at());
+  return Issue(std::move(r), party == v1::Ruling::BOTH ? v1::COLOR_UNSPECIFIED : offender, &s);
+}
+
+int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* s) {
+  r.set_number(static_cast<uint32_t>(rulings_.size() + 1));
+  r.set_event(events_ + 1);
+  int warnings = offender == v1::COLOR_UNSPECIFIED ? 0 : discipline_.warnings(offender);
+  bool warned = false;
+  if (!r.pending() && offender != v1::COLOR_UNSPECIFIED) {
+    for (const int sanction : r.sanctions()) {
+      if (sanction == v1::WARNING) {
+        warnings = discipline_.AddWarning(offender);
+        warned = true;
+      } else if (sanction == v1::PENALTY_STONE) {
+        discipline_.AddPenaltyStone(offender);
+      }
+    }
+  }
+  r.set_warnings(warnings);
+  const int index = static_cast<int>(rulings_.size());
+  rulings_.push_back(std::move(r));
+  const v1::Ruling& issued = rulings_.back();
+  if (issued.pending()) {
+    pending_.push_back({issued.number(), s, offender});
+    return index;
+  }
+  if (std::optional<v1::Result> result = ResultOfRuling(issued, s->reason())) {
+    EndGame(*std::move(result), FromProto(issued.at()), issued.number());
+    return index;
+  }
+  // Warnings count across kinds; reaching the threshold is an incident of
+  // its own, ruled after the warning that reached it (24.2; 1988 25.2).
+  const int threshold = rules_.params().warnings_for_loss();
+  if (warned && threshold > 0 && warnings == threshold && !result_.has_value()) {
+    const absl::Time at = FromProto(issued.at());
+    const uint32_t warning = issued.number();
+    if (const int follow_on = Rule(v1::WARNINGS_ACCUMULATED, offender, at); follow_on >= 0) {
+      follow_ons_[warning] = rulings_[follow_on].number();
+    }
+  }
+  return index;
+}
+
+void Adjudicator::EndGame(v1::Result result, absl::Time at, uint32_t ruling) {
+  if (ruling != 0) replaced_results_[ruling] = result_;
+  StopClocks(at);
+  ToProto(at, result.mutable_at());
+  result.set_ruling(ruling);
+  result_ = std::move(result);
+}
+
+bool Adjudicator::Imposed(int index, v1::Sanction sanction) const {
+  return index >= 0 && !rulings_[index].pending() && Imposes(rulings_[index], sanction);
+}
+
+// --- state ---
+
+v1::GameState Adjudicator::State() const {
+  v1::GameState s;
+  s.set_to_move(to_move_);
+  s.set_move_number(move_number_);
+  s.set_consecutive_passes(consecutive_passes_);
+  if (board_.has_value()) {
+    for (std::string& row : board_->Rows()) s.add_board(std::move(row));
+    s.mutable_prisoners()->set_black(board_->captures(v1::BLACK));
+    s.mutable_prisoners()->set_white(board_->captures(v1::WHITE));
+  }
+  s.mutable_warnings()->set_black(discipline_.warnings(v1::BLACK));
+  s.mutable_warnings()->set_white(discipline_.warnings(v1::WHITE));
+  s.mutable_penalty_stones()->set_black(discipline_.penalty_stones(v1::BLACK));
+  s.mutable_penalty_stones()->set_white(discipline_.penalty_stones(v1::WHITE));
+  for (const Pending& p : pending_) s.add_pending_rulings(p.number);
+  if (last_at_ != absl::InfinitePast()) ToProto(last_at_, s.mutable_as_of());
+
+  // The clocks as of the last event: the running one charged up to it.
+  PlayerClock clocks[2] = {clocks_[0], clocks_[1]};
+  v1::Color running = v1::COLOR_UNSPECIFIED;
+  if (clocks_running_) {
+    if (awaiting_press_) {
+      clocks[Index(clock_owner_)].ChargeTurn(TurnElapsed(move_at_));
+      running = Opponent(clock_owner_);
+      clocks[Index(running)].ChargePartial(last_at_ - move_at_);
+    } else {
+      running = clock_owner_;
+      clocks[Index(running)].ChargePartial(TurnElapsed(last_at_));
+    }
+  }
+  *s.mutable_clocks()->mutable_black() = clocks[0].ToProto(running == v1::BLACK);
+  *s.mutable_clocks()->mutable_white() = clocks[1].ToProto(running == v1::WHITE);
+  return s;
+}
+
+}  // namespace arbiter

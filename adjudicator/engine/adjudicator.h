@@ -1,0 +1,239 @@
+// The adjudicator: a pure, deterministic, incremental fold of one game's
+// events under one ruleset (DOMAIN.md §3-§5).
+//
+//   Adjudicator a = *Adjudicator::Create(rules);
+//   for (const v1::Event& e : events) {
+//     absl::StatusOr<std::vector<v1::Ruling>> rulings = a.Apply(e);
+//     if (!rulings.ok()) ...  // bad input: nothing was recorded
+//   }
+//
+// Apply costs the one event it is given. Every clause, sanction,
+// option and reason comes from `Rules`; the engine recognises incidents and
+// applies the generic mechanics of sanctions. The same events always give the
+// same rulings, byte for byte: nothing depends on wall time or addresses.
+#ifndef ARBITER_ADJUDICATOR_ENGINE_ADJUDICATOR_H_
+#define ARBITER_ADJUDICATOR_ENGINE_ADJUDICATOR_H_
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "adjudicator/engine/board.h"
+#include "adjudicator/engine/clock.h"
+#include "adjudicator/engine/discipline.h"
+#include "adjudicator/engine/lateness.h"
+#include "arbiter/v1/events.pb.h"
+#include "arbiter/v1/rulings.pb.h"
+#include "rulesdb/rules.h"
+
+namespace arbiter {
+
+class Adjudicator {
+ public:
+  // `rules` were validated by Rules::FromProto, so this does not fail today;
+  // it returns a status so that checks of the rules against the engine's
+  // abilities can be added without changing callers.
+  static absl::StatusOr<Adjudicator> Create(Rules rules);
+
+  // Folds in the next event and returns the rulings it produced, in order.
+  // Bad input (DOMAIN.md §3) is an InvalidArgument or FailedPrecondition
+  // error saying why, and leaves the adjudicator exactly as it was.
+  absl::StatusOr<std::vector<v1::Ruling>> Apply(const v1::Event& event);
+
+  const Rules& rules() const { return rules_; }
+  const v1::GameCreated& game() const { return game_; }
+  // The whole ruling history so far.
+  const std::vector<v1::Ruling>& rulings() const { return rulings_; }
+  // The final result, or nullptr while the game goes on.
+  const v1::Result* result() const { return result_ ? &*result_ : nullptr; }
+  // Events folded in so far.
+  uint32_t events() const { return events_; }
+
+  // The state as of the last event: board, prisoners, side to move, clocks
+  // (the running one charged up to the last event's time), warnings, penalty
+  // stones and pending rulings.
+  v1::GameState State() const;
+
+  // What the rules will next decide by themselves if no further event
+  // comes: the running clock's flag (absolute, byo-yomi, moves-in-time) or
+  // a player still absent past the venue's lateness limit, whichever the
+  // engine would rule first. `event` is what the server appends to record
+  // it: a `timeExpired` for the player concerned, at `at`, which is the
+  // ruling's instant when the rules rule at it, or one second past it when
+  // they rule only strictly after it (a lateness limit, 22.1; a byo-yomi
+  // period that is not used up at exactly its length). Applying `event`
+  // next rules that instant first. Nullopt before the start, after the
+  // result, while the clocks are stopped with nobody absent, or untimed.
+  struct Deadline {
+    absl::Time at;        // when to append `event` (its `at`)
+    absl::Time instant;   // the `at` of the ruling it produces first
+    v1::Event event;
+  };
+  std::optional<Deadline> NextDeadline() const;
+
+ private:
+  // What a pending ruling needs when the arbiter decides it.
+  struct Pending {
+    uint32_t number;
+    const v1::Sanctioning* sanctioning;
+    v1::Color offender;  // COLOR_UNSPECIFIED when against both
+    // For disputed displaced stones: the displacement (from, to; to -1 off
+    // the board), which stands unless the decision restores the stones.
+    std::vector<std::pair<int, int>> displaced;
+  };
+
+  explicit Adjudicator(Rules rules);
+
+  static int Index(v1::Color c) { return c == v1::WHITE ? 1 : 0; }
+  static absl::Status CheckColor(v1::Color c, absl::string_view what);
+
+  // Bad-input checks common to every kind of event.
+  absl::Status CheckEnvelope(const v1::Event& event) const;
+
+  // One handler per event kind. Each checks everything that can make the
+  // event bad input before it changes anything.
+  absl::Status OnGameCreated(const v1::GameCreated& g);
+  absl::Status OnGameStarted(const v1::GameStarted& g);
+  absl::Status OnPlayerArrived(const v1::PlayerArrived& p);
+  absl::Status OnMove(const v1::Move& m);
+  absl::Status OnPass(const v1::Pass& p);
+  absl::Status OnClockPress(const v1::ClockPress& p);
+  absl::Status OnTakeback(const v1::Takeback& t);
+  absl::Status OnCaptureError(const v1::CaptureError& c);
+  absl::Status OnStonesDisplaced(const v1::StonesDisplaced& s);
+  absl::Status OnBoardScattered(const v1::BoardScattered& b);
+  // A phone ring, a look at a phone, smoking: an offence by `c`.
+  absl::Status OnOffence(v1::Color c, v1::Incident incident);
+  absl::Status OnMisconduct(const v1::Misconduct& m);
+  absl::Status OnLeftSeat(const v1::LeftSeat& l);
+  absl::Status OnTimeExpired(const v1::TimeExpired& t);
+  absl::Status OnClockMalfunction(const v1::ClockMalfunction& c);
+  absl::Status OnAdjourned();
+  absl::Status OnResumed();
+  absl::Status OnResign(const v1::Resign& r);
+  absl::Status OnDeadStones(const v1::DeadStones& d);
+  absl::Status OnArbiterDecision(const v1::ArbiterDecision& d);
+  absl::Status OnWrongColors();
+  absl::Status OnAppealLodged(const v1::AppealLodged& a);
+  absl::Status OnAppealDecided(const v1::AppealDecided& d);
+  absl::Status OnResultConfirmed();
+  // Why the decided ruling `number` cannot be appealed, or OK.
+  absl::Status CheckAppealable(uint32_t number, absl::string_view what) const;
+  // Why overturning the ruling at `index` cannot be carried out, or OK.
+  absl::Status CheckOverturnable(int index) const;
+  // Issues the chief arbiter's decision on the appeal against ruling
+  // `appealed`, citing `cited` (the ruling it upholds or supersedes);
+  // `supersedes` is the overturned ruling, 0 when upheld.
+  void IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, uint32_t supersedes,
+                         const std::string& note);
+  // Lifts the warnings and penalty stones the ruling at `index` imposed and
+  // withdraws or restores the result it caused.
+  void Overturn(int index);
+
+  // Rules on what the passing of time decided before the current event: a
+  // flag that fell, a forfeit limit that passed, each at its own instant.
+  // `flag_check` is false for an event that reports the flag itself.
+  void SettleTime(bool flag_check);
+  void FlagFalls(v1::Color c, absl::Time instant);
+  // A player not seated at the start sits down (explicitly or by playing).
+  void Arrive(v1::Color c);
+  // The time the running clock has run this turn as of `at`.
+  absl::Duration TurnElapsed(absl::Time at) const;
+  // Ends the clock owner's turn as if the clock was pressed at `at`.
+  void PressClock(absl::Time at);
+  // Play without `gameStarted` starts the clocks at the current event.
+  void EnsureStarted();
+  void StopClocks(absl::Time at);
+  // `c` passes (or a void move counts as a pass).
+  void PlayPass(v1::Color c);
+  // Whether the stones at each `from` can be moved to their `to` (the
+  // `to` points empty or themselves vacated), and moving them.
+  bool CanDisplace(const std::vector<std::pair<int, int>>& moves) const;
+  void Displace(const std::vector<std::pair<int, int>>& moves);
+
+  // Counts the incident, looks up its sanctioning and issues the ruling;
+  // returns the ruling's index in rulings_, or -1 when the ruleset has no
+  // clause for it. `at` defaults to the event's time; `preset` names an
+  // option applied at once instead of a pending ruling.
+  int Rule(v1::Incident incident, v1::Color offender, std::optional<absl::Time> at = std::nullopt,
+           const std::string* preset = nullptr);
+  // Issues the ruling of `s`, decided at once when `choice` is given.
+  int RuleWith(const v1::Sanctioning& s, v1::Color offender, absl::Time at,
+               const v1::RulingOption* choice);
+  // Numbers and appends `r`, applies warnings, penalty stones and a
+  // game-ending sanction, then any follow-on ruling (a warning that reaches
+  // the loss threshold).
+  int Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* s);
+  void EndGame(v1::Result result, absl::Time at, uint32_t ruling);
+  // Whether the decided ruling at `index` (-1: none) imposes `sanction`.
+  bool Imposed(int index, v1::Sanction sanction) const;
+
+  Rules rules_;
+  v1::GameCreated game_;
+  bool created_ = false;
+  bool started_ = false;
+  std::optional<Board> board_;
+  // Who placed the last stone in play; unspecified after a pass. A takeback
+  // can only be claimed against that player, before the opponent's next move.
+  v1::Color last_stone_by_ = v1::COLOR_UNSPECIFIED;
+  int komi_quarters_ = 0;
+
+  // Turn and clocks. `to_move_` flips as soon as a stone is placed; the
+  // mover's clock runs on until the press (`awaiting_press_`).
+  v1::Color to_move_ = v1::BLACK;
+  int move_number_ = 0;
+  int consecutive_passes_ = 0;
+  PlayerClock clocks_[2];
+  bool clocks_running_ = false;
+  bool adjourned_ = false;
+  v1::Color clock_owner_ = v1::BLACK;  // whose clock runs
+  absl::Time turn_start_;
+  absl::Duration turn_carry_;  // time run this turn before an adjournment
+  bool awaiting_press_ = false;
+  absl::Time move_at_;  // when the awaited press's move was made
+
+  Lateness lateness_;
+  Discipline discipline_;
+
+  // The event being applied.
+  const v1::Event* event_ = nullptr;
+  absl::Time at_;
+  absl::Time last_at_ = absl::InfinitePast();
+  uint32_t events_ = 0;
+
+  std::vector<v1::Ruling> rulings_;
+  std::vector<Pending> pending_;
+  std::optional<v1::Result> result_;
+
+  // Appeals (16.3-16.4) by the appealed ruling's number: true once decided.
+  std::map<uint32_t, bool> appeals_;
+  // The rulings of the chief arbiter on appeal: final, never appealed.
+  std::map<uint32_t, bool> appeal_rulings_;
+  // The warning ruling whose warning reached the loss threshold -> the 24.2
+  // ruling that followed it.
+  std::map<uint32_t, uint32_t> follow_ons_;
+  // For each ruling that ended the game: the result it replaced (nullopt:
+  // the game was in progress), restored if the ruling is overturned.
+  std::map<uint32_t, std::optional<v1::Result>> replaced_results_;
+  // The occurrence each ruling counted: ruling number -> the incident and
+  // its offender (COLOR_UNSPECIFIED: both players), taken back if the
+  // ruling is overturned.
+  std::map<uint32_t, std::pair<v1::Incident, v1::Color>> incidents_;
+  // Rulings overturned on appeal: a result they gave is never restored.
+  std::set<uint32_t> superseded_;
+  // resultConfirmed: rulings up to this number can no longer be appealed.
+  bool confirmed_ = false;
+  uint32_t confirmed_rulings_ = 0;
+};
+
+}  // namespace arbiter
+
+#endif  // ARBITER_ADJUDICATOR_ENGINE_ADJUDICATOR_H_

@@ -1,0 +1,240 @@
+// Appeals against rulings (2002 arts. 16.3-16.4) and the confirmation of the
+// result. An appeal is recorded and rules nothing; the chief arbiter's
+// decision is a ruling that names the appealed one (`appealed`). Upheld, it
+// records that the original stands. Overturned, it supersedes the original
+// (`supersedes`; the original stays in the history) and lifts what it
+// imposed: its warnings and penalty stones, and a result it caused, directly
+// or through the 24.2 loss its warning led to: that result is withdrawn (the
+// game goes on, the clocks restart at the decision) or, when the ruling had
+// replaced an earlier result, that result is restored. Once the result is
+// confirmed (`resultConfirmed`) rulings up to then are no longer appealable;
+// only a cheating misconduct (23.1) can change the result.
+//
+// The decision cites the clause of the ruling it upholds or supersedes: the
+// rules data has no sanctioning for an appeal, because it sanctions nobody.
+#include "absl/strings/str_cat.h"
+#include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/ruling_text.h"
+
+namespace arbiter {
+namespace {
+
+v1::Color ColorOf(v1::Ruling::Party p) {
+  if (p == v1::Ruling::BLACK) return v1::BLACK;
+  if (p == v1::Ruling::WHITE) return v1::WHITE;
+  return v1::COLOR_UNSPECIFIED;
+}
+
+// Sanctions an overturn can lift: the disciplinary record and the result.
+// Board and clock corrections (a void move, removed stones, deducted time)
+// cannot be undone from the ruling alone.
+bool Liftable(int sanction) {
+  switch (sanction) {
+    case v1::WARNING:
+    case v1::PENALTY_STONE:
+    case v1::LOSS:
+    case v1::BOTH_LOSE:
+    case v1::DRAW:
+    case v1::REPLAY:
+    case v1::NO_RESULT:
+    case v1::ADVICE:
+    case v1::REFERRED:
+    case v1::CLOCK_UNCHANGED:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+absl::Status Adjudicator::CheckAppealable(uint32_t number, absl::string_view what) const {
+  if (number == 0 || number > rulings_.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": there is no ruling ", number, " (",
+                                                   rulings_.size(), " so far)"));
+  }
+  if (rulings_[number - 1].pending()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        what, ": ruling ", number,
+        " is pending; appeal against the decision that resolves it, once made"));
+  }
+  if (appeal_rulings_.contains(number)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        what, ": ruling ", number, " is the chief arbiter's decision on appeal, which is final"));
+  }
+  if (confirmed_ && number <= confirmed_rulings_) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        what, ": the result was confirmed; ruling ", number,
+        " can no longer be appealed (only a cheating misconduct, 23.1, reopens it)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnAppealLodged(const v1::AppealLodged& a) {
+  if (absl::Status s = CheckColor(a.by_color(), "appealLodged.byColor"); !s.ok()) return s;
+  if (absl::Status s = CheckAppealable(a.ruling(), "appealLodged"); !s.ok()) return s;
+  if (auto it = appeals_.find(a.ruling()); it != appeals_.end()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("appealLodged: ruling ", a.ruling(), " has already been appealed",
+                     it->second ? " and decided" : "; the appeal awaits the chief arbiter"));
+  }
+  SettleTime(true);
+  appeals_[a.ruling()] = false;
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnAppealDecided(const v1::AppealDecided& d) {
+  if (absl::Status s = CheckAppealable(d.ruling(), "appealDecided"); !s.ok()) return s;
+  auto it = appeals_.find(d.ruling());
+  if (it == appeals_.end()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("appealDecided: no appeal was lodged against ruling ", d.ruling()));
+  }
+  if (it->second) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("appealDecided: the appeal against ruling ", d.ruling(), " was decided"));
+  }
+  const int index = static_cast<int>(d.ruling()) - 1;
+  if (!d.upheld()) {
+    if (absl::Status s = CheckOverturnable(index); !s.ok()) return s;
+  }
+  SettleTime(true);
+  it->second = true;
+  const v1::Ruling appealed = rulings_[index];
+  IssueAppealRuling(appealed, appealed.number(), d.upheld() ? 0 : appealed.number(), d.note());
+  if (d.upheld()) return absl::OkStatus();
+  Overturn(index);
+  // The 24.2 loss the lifted warning led to goes with it, in a ruling of
+  // its own so that the history shows each superseded ruling.
+  if (auto f = follow_ons_.find(appealed.number()); f != follow_ons_.end()) {
+    const v1::Ruling follow_on = rulings_[f->second - 1];
+    IssueAppealRuling(follow_on, appealed.number(), follow_on.number(), d.note());
+    Overturn(static_cast<int>(follow_on.number()) - 1);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::CheckOverturnable(int index) const {
+  const v1::Ruling& r = rulings_[index];
+  for (const int sanction : r.sanctions()) {
+    if (!Liftable(sanction)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "appealDecided: overturning ruling ", r.number(), " would undo ",
+          v1::Sanction_Name(sanction),
+          ", a change to the board or the clock the engine cannot reverse; record the "
+          "correction as its own event"));
+    }
+  }
+  const bool caused = result_.has_value() && result_->ruling() == r.number();
+  if (caused && (result_->reason() == v1::Result::TIME ||
+                 result_->reason() == v1::Result::LATENESS)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "appealDecided: ruling ", r.number(),
+        " ended the game on time or lateness; a fallen flag cannot be restored by the engine"));
+  }
+  auto f = follow_ons_.find(r.number());
+  const bool caused_follow_on =
+      f != follow_ons_.end() && result_.has_value() && result_->ruling() == f->second;
+  if (result_.has_value() && !caused && !caused_follow_on && Imposes(r, v1::PENALTY_STONE) &&
+      result_->reason() == v1::Result::COUNT) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "appealDecided: the count (", result_->sgf(), ") already included ruling ", r.number(),
+        "'s penalty stones; overturning it needs a recount, which the engine does not redo"));
+  }
+  return absl::OkStatus();
+}
+
+void Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed,
+                                    uint32_t supersedes, const std::string& note) {
+  v1::Ruling r;
+  r.set_number(static_cast<uint32_t>(rulings_.size() + 1));
+  r.set_event(events_ + 1);
+  ToProto(at_, r.mutable_at());
+  r.set_clause(cited.clause());
+  r.mutable_also_cites()->CopyFrom(cited.also_cites());
+  r.set_against(cited.against());
+  r.set_decided_by(v1::CHIEF_ARBITER);
+  r.set_appealed(appealed);
+  r.set_supersedes(supersedes);
+  r.set_note(note);
+  r.set_text_zh(cited.text_zh());
+  r.set_text_en(cited.text_en());
+  appeal_rulings_[r.number()] = true;
+  rulings_.push_back(std::move(r));
+}
+
+void Adjudicator::Overturn(int index) {
+  const v1::Ruling& r = rulings_[index];
+  const v1::Color offender = ColorOf(r.against());
+  if (offender != v1::COLOR_UNSPECIFIED) {
+    for (const int sanction : r.sanctions()) {
+      if (sanction == v1::WARNING) discipline_.LiftWarning(offender);
+      if (sanction == v1::PENALTY_STONE) discipline_.LiftPenaltyStone(offender);
+    }
+  }
+  // The decision's warnings count is the party's after the lift.
+  if (offender != v1::COLOR_UNSPECIFIED) rulings_.back().set_warnings(discipline_.warnings(offender));
+  // The incident is held not to have happened: the next one escalates from
+  // one occurrence fewer. (A decision on a pending ruling counted the
+  // pending ruling's occurrence.) Later rulings of the same incident stand
+  // as ruled; each can be appealed in its turn.
+  const uint32_t counted = r.resolves() != 0 ? r.resolves() : r.number();
+  if (auto it = incidents_.find(counted); it != incidents_.end()) {
+    const auto [incident, by] = it->second;
+    if (by == v1::COLOR_UNSPECIFIED) {
+      discipline_.Unrecord(v1::BLACK, incident);
+      discipline_.Unrecord(v1::WHITE, incident);
+    } else {
+      discipline_.Unrecord(by, incident);
+    }
+    incidents_.erase(it);
+  }
+  superseded_.insert(r.number());
+  if (!result_.has_value() || result_->ruling() != r.number()) return;
+  // Back to the result the ruling had replaced, skipping any that a ruling
+  // overturned meanwhile gave.
+  std::optional<v1::Result> restored;
+  for (uint32_t n = r.number(); superseded_.contains(n);) {
+    auto replaced = replaced_results_.find(n);
+    restored = replaced == replaced_results_.end() ? std::nullopt : replaced->second;
+    if (!restored.has_value()) break;
+    n = restored->ruling();
+  }
+  if (restored.has_value()) {
+    result_ = std::move(restored);
+    return;
+  }
+  result_.reset();
+  // The game goes on from the decision: the time between the ruling and the
+  // decision is nobody's, as during an adjournment.
+  if (started_ && !adjourned_ && consecutive_passes_ < 2) {
+    clocks_running_ = true;
+    turn_start_ = at_;
+    turn_carry_ = absl::ZeroDuration();
+  }
+}
+
+absl::Status Adjudicator::OnResultConfirmed() {
+  if (!result_.has_value()) {
+    return absl::FailedPreconditionError("resultConfirmed: the game has no result yet");
+  }
+  if (confirmed_ && confirmed_rulings_ == rulings_.size()) {
+    return absl::FailedPreconditionError("resultConfirmed: the result is already confirmed");
+  }
+  if (!pending_.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat("resultConfirmed: ruling ",
+                                                      pending_.front().number, " is pending"));
+  }
+  for (const auto& [number, decided] : appeals_) {
+    if (!decided) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "resultConfirmed: the appeal against ruling ", number, " awaits the chief arbiter"));
+    }
+  }
+  confirmed_ = true;
+  confirmed_rulings_ = static_cast<uint32_t>(rulings_.size());
+  return absl::OkStatus();
+}
+
+}  // namespace arbiter

@@ -1,0 +1,187 @@
+// Play: moves, passes, clock presses, takebacks, capture errors, resignation
+// and the count (arts. 4-9, 17-20). Each handler checks first, then changes
+// state: a handler that returns an error has changed nothing.
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/engine/area_count.h"
+#include "adjudicator/engine/event_checks.h"
+#include "adjudicator/engine/game_result.h"
+
+namespace arbiter {
+
+absl::Status Adjudicator::OnMove(const v1::Move& m) {
+  const v1::Color c = m.color();
+  if (absl::Status s = CheckColor(c, "move.color"); !s.ok()) return s;
+  absl::StatusOr<int> v = ParsePointField(m.point(), board_->size(), "move.point");
+  if (!v.ok()) return v.status();
+  if (board_->at(*v) != Stone::kEmpty) {
+    return absl::InvalidArgumentError(absl::StrCat("move.point: ", m.point(), " is occupied"));
+  }
+
+  EnsureStarted();
+  if (consecutive_passes_ >= 2 && !clocks_running_ && !adjourned_) {
+    // Play resumes after two passes (the players did not agree it ended).
+    clocks_running_ = true;
+    clock_owner_ = to_move_;
+    turn_start_ = at_;
+    awaiting_press_ = false;
+    consecutive_passes_ = 0;
+  }
+  SettleTime(true);
+  if (result_.has_value()) return absl::OkStatus();
+  // Playing is arriving, for a player listed absent at the start.
+  if (lateness_.absent(c)) Arrive(c);
+  lateness_.Seen(c);
+  if (result_.has_value()) return absl::OkStatus();
+  // The opponent's move: a mover who did not press is taken to have pressed
+  // at their move.
+  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
+  if (c != to_move_) {
+    Rule(v1::DOUBLE_MOVE, c);  // the stone is not played in any case
+    return absl::OkStatus();
+  }
+  int index = -1;
+  switch (board_->Check(c, *v)) {
+    case Legality::kLegal:
+      board_->Play(c, *v);
+      last_stone_by_ = c;
+      ++move_number_;
+      consecutive_passes_ = 0;
+      to_move_ = Opponent(c);
+      awaiting_press_ = true;
+      move_at_ = at_;
+      return absl::OkStatus();
+    case Legality::kOccupied:  // refused above
+      return absl::OkStatus();
+    case Legality::kSuicide:
+      index = Rule(v1::SUICIDE, c);
+      break;
+    case Legality::kKoRecapture:
+      index = Rule(v1::KO_RECAPTURE, c);
+      break;
+    case Legality::kRepetition:
+      index = Rule(v1::OTHER_REPETITION, c, std::nullopt, &rules_.params().repetition_preset());
+      break;
+  }
+  // An illegal move is never played; it may count as a pass.
+  if (Imposed(index, v1::COUNTS_AS_PASS) && !result_.has_value()) PlayPass(c);
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnPass(const v1::Pass& p) {
+  const v1::Color c = p.color();
+  if (absl::Status s = CheckColor(c, "pass.color"); !s.ok()) return s;
+  EnsureStarted();
+  SettleTime(true);
+  if (result_.has_value()) return absl::OkStatus();
+  // Playing is arriving, for a player listed absent at the start.
+  if (lateness_.absent(c)) Arrive(c);
+  lateness_.Seen(c);
+  if (result_.has_value()) return absl::OkStatus();
+  // After two passes play has ended: a further pass changes nothing.
+  if (consecutive_passes_ >= 2) return absl::OkStatus();
+  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
+  if (c != to_move_) {
+    Rule(v1::DOUBLE_MOVE, c);  // a pass is a move (虚着): out of turn it is a second move
+    return absl::OkStatus();
+  }
+  PlayPass(c);
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnClockPress(const v1::ClockPress& p) {
+  const v1::Color c = p.color();
+  if (absl::Status s = CheckColor(c, "clockPress.color"); !s.ok()) return s;
+  SettleTime(true);
+  if (result_.has_value() || !clocks_running_) return absl::OkStatus();
+  lateness_.Seen(c);
+  // The opponent pressing: the mover is taken to have pressed at the move,
+  // so this press is the opponent's own, in a turn with no stone placed yet.
+  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
+  if (c != clock_owner_) return absl::OkStatus();  // the button of a stopped clock
+  if (!awaiting_press_) {
+    // No stone placed since the turn began (17.4): the clock stays with `c`
+    // whatever the clause imposes, since the turn cannot pass without a move.
+    Rule(v1::EARLY_CLOCK_PRESS, c);
+    return absl::OkStatus();
+  }
+  if (p.captures_not_cleared()) {
+    const int index = Rule(v1::CAPTURES_NOT_CLEARED, c);
+    if (Imposed(index, v1::CLOCK_UNCHANGED) || result_.has_value()) return absl::OkStatus();
+  }
+  PressClock(at_);
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnTakeback(const v1::Takeback& t) {
+  const v1::Color c = t.color();
+  if (absl::Status s = CheckColor(t.color(), "takeback.color"); !s.ok()) return s;
+  if (last_stone_by_ != c) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("takeback: the last move on the board is not ", v1::Color_Name(c), "'s"));
+  }
+  SettleTime(true);
+  if (result_.has_value()) return absl::OkStatus();
+  // 17.3: the takeback is void. The stone goes back to where it was first
+  // placed, so the rules' board, which never saw it lifted, stays as it is,
+  // and the opponent keeps the turn.
+  Rule(v1::TAKEBACK, c);
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnCaptureError(const v1::CaptureError& e) {
+  if (absl::Status s = CheckColor(e.color(), "captureError.color"); !s.ok()) return s;
+  if (e.kind() != v1::CaptureError::REMOVED_LIVE && e.kind() != v1::CaptureError::NOT_REMOVED) {
+    return absl::InvalidArgumentError("captureError.kind must be REMOVED_LIVE or NOT_REMOVED");
+  }
+  for (const std::string& p : e.points()) {
+    if (absl::StatusOr<int> v = ParsePointField(p, board_->size(), "captureError.points");
+        !v.ok()) {
+      return v.status();
+    }
+  }
+  SettleTime(true);
+  if (result_.has_value()) return absl::OkStatus();
+  // The board here is the rules' board: the wrongly taken stones are still
+  // on it and the dead ones already off, so the physical repair
+  // (STONE_RESTORED, STONES_REMOVED) changes nothing in it.
+  Rule(e.kind() == v1::CaptureError::REMOVED_LIVE ? v1::CAPTURE_REMOVED_LIVE
+                                                  : v1::CAPTURE_NOT_REMOVED,
+       e.color());
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnResign(const v1::Resign& r) {
+  if (absl::Status s = CheckColor(r.color(), "resign.color"); !s.ok()) return s;
+  SettleTime(true);
+  if (result_.has_value()) return absl::OkStatus();
+  EndGame(Loss(r.color(), v1::Result::RESIGNATION), at_, 0);
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnDeadStones(const v1::DeadStones& d) {
+  if (consecutive_passes_ < 2) {
+    return absl::FailedPreconditionError("deadStones: play has not ended with two passes");
+  }
+  std::vector<int> dead;
+  for (const std::string& p : d.points()) {
+    absl::StatusOr<int> v = ParsePointField(p, board_->size(), "deadStones.points");
+    if (!v.ok()) return v.status();
+    dead.push_back(*v);
+  }
+  absl::StatusOr<AreaCount> count = CountArea(*board_, dead);
+  if (!count.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("deadStones: ", count.status().message()));
+  }
+  const int pb = discipline_.penalty_stones(v1::BLACK);
+  const int pw = discipline_.penalty_stones(v1::WHITE);
+  const int size = board_->size();
+  const int margin = MarginQuarters(*count, size * size, komi_quarters_, pb, pw);
+  EndGame(CountResult(count->black_halves, margin, pb, pw), at_, 0);
+  return absl::OkStatus();
+}
+
+}  // namespace arbiter

@@ -1,0 +1,38 @@
+// Area counting (arts. 9, 11 and 24.1 of the 2002 rules).
+//
+// After the agreed dead stones are removed, a colour's count is its stones on
+// the board plus the empty points whose region touches only that colour; a
+// region touching both colours (dame, seki eyes shared by both) is split half
+// and half. Counts are kept in half points so no fraction is ever rounded.
+#ifndef ARBITER_ADJUDICATOR_ENGINE_AREA_COUNT_H_
+#define ARBITER_ADJUDICATOR_ENGINE_AREA_COUNT_H_
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "adjudicator/engine/board.h"
+
+namespace arbiter {
+
+struct AreaCount {
+  int black_halves = 0;
+  int white_halves = 0;
+};
+
+// Counts `board` with the stones at `dead_vertices` removed first. An empty
+// region touching no stone at all (an empty board) is split half and half.
+// Fails if a dead vertex is off the board or empty.
+absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& dead_vertices);
+
+// The margin in quarter stones, positive for Black (DOMAIN.md §2):
+//   blackCount - points/2 - komi - penaltyStones(Black) + penaltyStones(White)
+// with `points` the board's points (361 on 19x19), komi in quarter stones
+// (15 for the 3 3/4 of 2002 art. 11) and each penalty stone (art. 24.1)
+// moving the margin one stone against the warned side. Art. 11: a count of
+// 185 gives +3 (Black by 3/4), 184 gives -1 (White by 1/4), 184.5 gives +1.
+int MarginQuarters(AreaCount count, int points, int komi_quarters, int penalty_stones_black,
+                   int penalty_stones_white);
+
+}  // namespace arbiter
+
+#endif  // ARBITER_ADJUDICATOR_ENGINE_AREA_COUNT_H_

@@ -1,0 +1,204 @@
+#include "adjudicator/engine/sgf_events.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "adjudicator/engine/board.h"
+#include "adjudicator/engine/point.h"
+#include "adjudicator/engine/proto_time.h"
+#include "google/protobuf/util/time_util.h"
+
+namespace arbiter {
+namespace {
+
+// DT is free text in practice; its leading YYYY-MM-DD, at 00:00 UTC, is the
+// scheduled start. Without one the start is 2000-01-01T00:00:00Z.
+// Only four digits make a year: "%Y" alone would read DT[200201-3-2] as the
+// year 200201 (found by the sgf fuzzer), beyond any event's timestamp.
+absl::Time ScheduledStart(const std::string& date) {
+  absl::Time start;
+  std::string error;
+  const bool yyyy = date.size() >= 10 && date[4] == '-' &&
+                    std::all_of(date.begin(), date.begin() + 4, absl::ascii_isdigit);
+  if (yyyy && date.substr(0, 4) != "0000" &&
+      absl::ParseTime("%Y-%m-%d", date.substr(0, 10), absl::UTCTimeZone(), &start, &error)) {
+    return start;
+  }
+  return absl::FromCivil(absl::CivilDay(2000, 1, 1), absl::UTCTimeZone());
+}
+
+// The last instant an event can carry (google.protobuf.Timestamp's range).
+absl::Status CheckNotPastTheCalendar(absl::Time t, SgfPosition where) {
+  if (t <= absl::FromUnixSeconds(google::protobuf::util::TimeUtil::kTimestampMaxSeconds)) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      PositionText(where), ": the record's times run past the year 9999"));
+}
+
+// What each move of a timed record used: what its player's remaining time
+// lost (a remaining time that went up, as in byo-yomi or after a
+// correction, costs nothing). And whether the record is a main-time clock
+// at all: each player's remaining times only go down and stay above zero.
+// Byo-yomi (OB/OW, OT) shows a period's time going up again, and a clock at
+// zero has flagged; as main time the adjudicator would rule a loss on time
+// where the record plays on (found by the sgf fuzzer), so such a record
+// keeps its moves' times but gets no time control.
+struct RecordedTimes {
+  std::vector<absl::Duration> used;  // one per move
+  bool main_time_only = true;
+};
+
+RecordedTimes ReadTimes(const SgfGame& game, absl::Duration main_time) {
+  RecordedTimes out;
+  absl::Duration black_left = main_time;
+  absl::Duration white_left = main_time;
+  for (const SgfMove& move : game.moves) {
+    absl::Duration used = absl::ZeroDuration();
+    if (move.time_left.has_value()) {
+      absl::Duration& left = move.color == v1::BLACK ? black_left : white_left;
+      if (*move.time_left > left || *move.time_left <= absl::ZeroDuration()) {
+        out.main_time_only = false;
+      }
+      used = std::max(absl::ZeroDuration(), left - *move.time_left);
+      left = *move.time_left;
+    }
+    out.used.push_back(used);
+  }
+  return out;
+}
+
+// Refuses a record whose main line breaks a rule of play.
+absl::Status CheckMoves(const SgfGame& game, v1::Color first) {
+  Board board(game.board_size);
+  for (const int v : game.setup_black) board.Place(v1::BLACK, v);
+  for (const int v : game.setup_white) board.Place(v1::WHITE, v);
+  board.RecordSituation(first);
+  v1::Color turn = first;
+  for (const SgfMove& move : game.moves) {
+    // The adjudicator rules a move out of turn as an incident (and may end
+    // the game on it), so a record must alternate to be imported as play
+    // (found by fuzzing: `import-sgf | adjudicate` refused such records).
+    if (move.color != turn) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          PositionText(move.position), ": ", move.color == v1::BLACK ? "Black" : "White",
+          " moves out of turn (the record needs a move or pass by the other side first)"));
+    }
+    turn = move.color == v1::BLACK ? v1::WHITE : v1::BLACK;
+    if (!move.vertex.has_value()) {
+      board.Pass(move.color);
+      continue;
+    }
+    const Legality legality = board.Check(move.color, *move.vertex);
+    if (legality != Legality::kLegal) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          PositionText(move.position), ": illegal move: ",
+          move.color == v1::BLACK ? "Black" : "White", " at ",
+          PointName(*move.vertex, game.board_size), " (", LegalityName(legality), ")"));
+    }
+    board.Play(move.color, *move.vertex);
+  }
+  return absl::OkStatus();
+}
+
+// "B+R" / "W+Resign": the winner's opponent resigned.
+std::optional<v1::Color> Resigned(const std::string& result) {
+  const std::string re = absl::AsciiStrToUpper(result);
+  if (re != "B+R" && re != "B+RESIGN" && re != "W+R" && re != "W+RESIGN") return std::nullopt;
+  return re[0] == 'B' ? v1::WHITE : v1::BLACK;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
+                                                   std::string_view game_id) {
+  // Without PL, a record whose first move is White's has White start.
+  v1::Color first = game.player_to_move;
+  if (first == v1::COLOR_UNSPECIFIED) {
+    first = !game.moves.empty() && game.moves[0].color == v1::WHITE ? v1::WHITE : v1::BLACK;
+  }
+  if (absl::Status s = CheckMoves(game, first); !s.ok()) return s;
+  // The adjudicator counts komi in quarter stones, i.e. half points, within
+  // the board's area; refuse here what it would refuse (found by fuzzing).
+  if (game.komi.has_value()) {
+    const double half_points = *game.komi * 2;
+    if (!std::isfinite(half_points) || half_points != std::round(half_points) ||
+        std::abs(half_points) > 4.0 * game.board_size * game.board_size) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "KM[", *game.komi, "]: komi must be a whole number of half points within the board"));
+    }
+  }
+
+  const absl::Time start = ScheduledStart(game.date);
+  // The main time is the largest remaining time seen, rounded up to a whole
+  // minute.
+  absl::Duration main_time = absl::ZeroDuration();
+  for (const SgfMove& move : game.moves) {
+    if (move.time_left.has_value()) main_time = std::max(main_time, *move.time_left);
+  }
+  const bool timed = main_time > absl::ZeroDuration();
+  if (timed) main_time = absl::Minutes(std::ceil(absl::ToDoubleMinutes(main_time)));
+  const RecordedTimes times = ReadTimes(game, main_time);
+
+  std::vector<v1::Event> events;
+  v1::Event& created_event = events.emplace_back();
+  ToProto(start, created_event.mutable_at());
+  v1::GameCreated& created = *created_event.mutable_game_created();
+  created.set_game_id(std::string(game_id));
+  created.set_ruleset("cn-2002");
+  created.set_board_size(game.board_size);
+  created.mutable_black()->set_name(game.black_name);
+  created.mutable_black()->set_rank(game.black_rank);
+  created.mutable_white()->set_name(game.white_name);
+  created.mutable_white()->set_rank(game.white_rank);
+  created.set_venue(v1::GameCreated::SAME_SITE);
+  ToProto(start, created.mutable_scheduled_start());
+  if (timed && times.main_time_only) {
+    ToProto(main_time, created.mutable_time_control()->mutable_main_time());
+  }
+  if (game.komi.has_value()) created.set_komi_stones(*game.komi / 2);  // a point is half a stone
+  if (!game.setup_black.empty() || !game.setup_white.empty() || first != v1::BLACK) {
+    v1::Setup& setup = *created.mutable_setup();
+    for (const int v : game.setup_black) setup.add_black(PointName(v, game.board_size));
+    for (const int v : game.setup_white) setup.add_white(PointName(v, game.board_size));
+    setup.set_first_to_move(first);
+  }
+
+  v1::Event& started = events.emplace_back();
+  ToProto(start, started.mutable_at());
+  started.mutable_game_started();
+
+  absl::Time now = start;
+  for (size_t i = 0; i < game.moves.size(); ++i) {
+    const SgfMove& move = game.moves[i];
+    now += timed ? times.used[i] : absl::Seconds(1);
+    // Remaining times that go up and down again add up without bound.
+    if (absl::Status s = CheckNotPastTheCalendar(now, move.position); !s.ok()) return s;
+    v1::Event& event = events.emplace_back();
+    ToProto(now, event.mutable_at());
+    if (move.vertex.has_value()) {
+      event.mutable_move()->set_color(move.color);
+      event.mutable_move()->set_point(PointName(*move.vertex, game.board_size));
+    } else {
+      event.mutable_pass()->set_color(move.color);
+    }
+  }
+  if (const std::optional<v1::Color> loser = Resigned(game.result); loser.has_value()) {
+    const absl::Time at = timed ? now : now + absl::Seconds(1);
+    const SgfPosition last = game.moves.empty() ? SgfPosition{} : game.moves.back().position;
+    if (absl::Status s = CheckNotPastTheCalendar(at, last); !s.ok()) return s;
+    v1::Event& resign = events.emplace_back();
+    ToProto(at, resign.mutable_at());
+    resign.mutable_resign()->set_color(*loser);
+  }
+  return events;
+}
+
+}  // namespace arbiter

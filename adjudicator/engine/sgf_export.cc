@@ -1,0 +1,218 @@
+#include "adjudicator/engine/sgf_export.h"
+
+#include <cmath>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/time/time.h"
+#include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/engine/point.h"
+#include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/report.h"
+
+namespace arbiter {
+namespace {
+
+// SGF point letters: column from the left, row from the top.
+std::string SgfPoint(int vertex, int size) {
+  const int column = ColumnOf(vertex, size);
+  const int row_from_top = size - RowOf(vertex, size);
+  return {static_cast<char>('a' + column), static_cast<char>('a' + row_from_top)};
+}
+
+std::string Seconds(absl::Duration d) {
+  const double s = absl::ToDoubleSeconds(d);
+  return s == std::floor(s) ? absl::StrCat(static_cast<int64_t>(s)) : absl::StrFormat("%.3f", s);
+}
+
+// "2 × komi stones" as SGF writes points: 15 quarters -> "7.5".
+std::string Komi(const v1::GameCreated& g, const Rules& rules) {
+  const double stones = g.has_komi_stones() ? g.komi_stones()
+                                            : rules.params().komi_quarters() / 4.0;
+  return absl::StrFormat("%g", 2 * stones);
+}
+
+std::string SanctionList(const v1::Ruling& r) {
+  std::vector<std::string> names;
+  for (int s : r.sanctions()) names.push_back(v1::Sanction_Name(s));
+  return absl::StrJoin(names, ", ");
+}
+
+std::string RulingComment(const v1::Ruling& r) {
+  std::string c = absl::StrCat("Ruling ", r.number(), ": ", r.clause());
+  if (r.against() != v1::Ruling::PARTY_UNSPECIFIED) {
+    absl::StrAppend(&c, " against ", v1::Ruling::Party_Name(r.against()));
+  }
+  if (r.pending()) {
+    std::vector<std::string> options;
+    for (const v1::RulingOption& o : r.options()) options.push_back(o.id());
+    absl::StrAppend(&c, " - pending the arbiter's decision among ",
+                    absl::StrJoin(options, " | "));
+  } else if (r.sanctions_size() > 0) {
+    absl::StrAppend(&c, " - ", SanctionList(r));
+  }
+  if (!r.choice().empty()) absl::StrAppend(&c, " (decided: ", r.choice(), ")");
+  if (r.has_time_deducted()) {
+    absl::StrAppend(&c, " (", Seconds(FromProto(r.time_deducted())), "s deducted)");
+  }
+  if (!r.text_en().empty()) absl::StrAppend(&c, "\n", r.text_en());
+  if (!r.text_zh().empty()) absl::StrAppend(&c, "\n", r.text_zh());
+  if (!r.note().empty()) absl::StrAppend(&c, "\nNote: ", r.note());
+  return c;
+}
+
+std::string TimeProps(const v1::TimeControl& tc) {
+  if (!tc.has_main_time() && !tc.has_byo_yomi() && !tc.has_moves_in_time()) return "";
+  std::string out = absl::StrCat("TM[", Seconds(FromProto(tc.main_time())), "]");
+  if (tc.has_byo_yomi()) {
+    absl::StrAppend(&out, "OT[", tc.byo_yomi().periods(), "x",
+                    Seconds(FromProto(tc.byo_yomi().period_time())), " byo-yomi]");
+  } else if (tc.has_moves_in_time()) {
+    absl::StrAppend(&out, "OT[", tc.moves_in_time().moves(), "/",
+                    Seconds(FromProto(tc.moves_in_time().period())), " canadian]");
+  }
+  return out;
+}
+
+// BL/OB (or WL/OW) for `clock`: the main time left, or in overtime the
+// period time with the periods left.
+std::string ClockProps(v1::Color c, const v1::Clock& clock, bool timed) {
+  if (!timed) return "";
+  const char* l = c == v1::BLACK ? "BL" : "WL";
+  const char* o = c == v1::BLACK ? "OB" : "OW";
+  const absl::Duration main = FromProto(clock.main_remaining());
+  if (main > absl::ZeroDuration() || clock.periods_remaining() == 0) {
+    return absl::StrCat(l, "[", Seconds(main), "]");
+  }
+  const absl::Duration left = clock.has_period_remaining() ? FromProto(clock.period_remaining())
+                                                           : FromProto(clock.period_time());
+  const int periods = clock.moves_remaining() > 0 ? clock.moves_remaining()
+                                                  : clock.periods_remaining();
+  return absl::StrCat(l, "[", Seconds(left), "]", o, "[", periods, "]");
+}
+
+struct Node {
+  int move_number = 0;  // the move this node plays; 0: the root
+  std::string props;
+  std::vector<std::string> comments;
+};
+
+bool Has(const std::vector<v1::Ruling>& rulings, v1::Sanction s) {
+  for (const v1::Ruling& r : rulings) {
+    for (int x : r.sanctions()) {
+      if (x == s) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string SgfText(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    if (ch == ']' || ch == '\\') out.push_back('\\');
+    out.push_back(ch);
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>& events,
+                                      const std::string& rules_pin) {
+  if (events.empty() || !events.front().has_game_created()) {
+    return absl::InvalidArgumentError("the first event must be gameCreated");
+  }
+  const v1::GameCreated& g = events.front().game_created();
+  const int size = g.board_size() == 0 ? 19 : g.board_size();
+  const bool timed = g.has_time_control();
+  absl::StatusOr<Adjudicator> a = Adjudicator::Create(std::move(rules));
+  if (!a.ok()) return a.status();
+
+  std::vector<Node> nodes(1);
+  int moves = 0;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const v1::Event& e = events[i];
+    absl::StatusOr<std::vector<v1::Ruling>> rulings = a->Apply(e);
+    if (!rulings.ok()) {
+      return absl::Status(rulings.status().code(),
+                          absl::StrCat("event ", i + 1, ": ", rulings.status().message()));
+    }
+    const v1::GameState state = a->State();
+    if (state.move_number() > moves && (e.has_move() || e.has_pass() || e.has_time_expired())) {
+      const v1::Color c = e.has_move() ? e.move().color()
+                          : e.has_pass() ? e.pass().color()
+                                         : e.time_expired().color();
+      const bool stone = e.has_move() && !Has(*rulings, v1::MOVE_VOID);
+      std::string point;
+      if (stone) {
+        absl::StatusOr<int> v = ParsePoint(e.move().point(), size);
+        if (!v.ok()) return v.status();
+        point = SgfPoint(*v, size);
+      }
+      const v1::Clock& clock =
+          c == v1::BLACK ? state.clocks().black() : state.clocks().white();
+      nodes.push_back(Node{state.move_number(),
+                           absl::StrCat(c == v1::BLACK ? "B" : "W", "[", point, "]",
+                                        ClockProps(c, clock, timed)),
+                           {}});
+    }
+    moves = state.move_number();
+    for (const v1::Ruling& r : *rulings) nodes.back().comments.push_back(RulingComment(r));
+  }
+
+  // The root.
+  std::string root = absl::StrCat("FF[4]GM[1]CA[UTF-8]AP[arbiter:0.1]SZ[", size,
+                                   "]RU[Chinese]KM[", Komi(g, a->rules()), "]");
+  if (!g.black().name().empty()) absl::StrAppend(&root, "PB[", SgfText(g.black().name()), "]");
+  if (!g.black().rank().empty()) absl::StrAppend(&root, "BR[", SgfText(g.black().rank()), "]");
+  if (!g.white().name().empty()) absl::StrAppend(&root, "PW[", SgfText(g.white().name()), "]");
+  if (!g.white().rank().empty()) absl::StrAppend(&root, "WR[", SgfText(g.white().rank()), "]");
+  const absl::Time start = FromProto(g.has_scheduled_start() ? g.scheduled_start()
+                                                              : events.front().at());
+  absl::StrAppend(&root, "DT[", absl::FormatTime("%Y-%m-%d", start, absl::UTCTimeZone()), "]");
+  absl::StrAppend(&root, "GN[", SgfText(g.game_id()), "]");
+  if (timed) absl::StrAppend(&root, TimeProps(g.time_control()));
+  const v1::Result* result = a->result();
+  if (result != nullptr && !result->sgf().empty()) absl::StrAppend(&root, "RE[", result->sgf(), "]");
+  if (g.has_setup()) {
+    for (const auto& [stones, prop] :
+         {std::pair{&g.setup().black(), "AB"}, std::pair{&g.setup().white(), "AW"}}) {
+      if (stones->empty()) continue;
+      absl::StrAppend(&root, prop);
+      for (const std::string& p : *stones) {
+        absl::StatusOr<int> v = ParsePoint(p, size);
+        if (!v.ok()) return v.status();
+        absl::StrAppend(&root, "[", SgfPoint(*v, size), "]");
+      }
+    }
+    if (g.setup().first_to_move() == v1::WHITE) absl::StrAppend(&root, "PL[W]");
+  }
+  const size_t ruling_count = a->rulings().size();
+  std::string summary = absl::StrCat("Adjudicated under ", rules_pin.empty() ? a->rules().id()
+                                                                            : rules_pin,
+                                     ". ", ruling_count, ruling_count == 1 ? " ruling" : " rulings");
+  for (const v1::Ruling& r : a->rulings()) {
+    absl::StrAppend(&summary, "\n", r.number(), ". ", r.clause(), " ",
+                    v1::Ruling::Party_Name(r.against()), r.pending() ? " pending" : "",
+                    r.sanctions_size() > 0 ? absl::StrCat(": ", SanctionList(r)) : "");
+  }
+  absl::StrAppend(&summary, "\nResult: ", ResultLine(result));
+  absl::StrAppend(&root, "GC[", SgfText(summary), "]");
+  nodes.front().props = std::move(root);
+
+  std::string out = "(";
+  for (const Node& n : nodes) {
+    absl::StrAppend(&out, ";", n.props);
+    if (!n.comments.empty()) absl::StrAppend(&out, "C[", SgfText(absl::StrJoin(n.comments, "\n\n")), "]");
+    absl::StrAppend(&out, "\n");
+  }
+  out.back() = ')';
+  out.push_back('\n');
+  return out;
+}
+
+}  // namespace arbiter

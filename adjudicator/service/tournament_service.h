@@ -1,0 +1,76 @@
+// The arbiter.v1.TournamentService gRPC service (tournament.proto): writes
+// fold the tournament's stored events, fold the new ones on top (the fold
+// validates), then append them expecting the revision that was read; reads
+// fold and, for standings and exports, ask `games` for each pairing's game.
+//
+// Status codes as the arbiter.v1 service: INVALID_ARGUMENT for bad input,
+// NOT_FOUND for an unknown tournament, ALREADY_EXISTS for a tournament id in
+// use, FAILED_PRECONDITION when the state forbids it (a round paired twice,
+// a Swiss pairing after a withdrawal, a replay of a game that did not end
+// REPLAY), ABORTED when another writer got in first, UNAVAILABLE when the
+// storage or the game source failed.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_TOURNAMENT_SERVICE_H_
+#define ARBITER_ADJUDICATOR_SERVICE_TOURNAMENT_SERVICE_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "adjudicator/tournament/game_facts.h"
+#include "adjudicator/service/tournament_store.h"
+#include "arbiter/v1/tournament.grpc.pb.h"
+
+namespace arbiter::tournament {
+
+// One game's facts from the ledger's read model; NOT_FOUND when the ledger
+// has no such game (its pairing is then pending).
+using GameSource = std::function<absl::StatusOr<GameFacts>(const std::string& game_id)>;
+
+class TournamentServiceImpl final : public v1::TournamentService::Service {
+ public:
+  // `store` is not owned and must outlive the service.
+  TournamentServiceImpl(TournamentStore* store, GameSource games,
+                        std::function<absl::Time()> now = [] { return absl::Now(); });
+
+  grpc::Status CreateTournament(grpc::ServerContext*, const v1::CreateTournamentRequest*,
+                                v1::Tournament*) override;
+  grpc::Status ImportTournament(grpc::ServerContext*, const v1::ImportTournamentRequest*,
+                                v1::Tournament*) override;
+  grpc::Status GetTournament(grpc::ServerContext*, const v1::GetTournamentRequest*, v1::Tournament*) override;
+  grpc::Status AddPlayers(grpc::ServerContext*, const v1::AddPlayersRequest*, v1::Tournament*) override;
+  grpc::Status PairRound(grpc::ServerContext*, const v1::PairRoundRequest*, v1::Tournament*) override;
+  grpc::Status ScheduleReplay(grpc::ServerContext*, const v1::ScheduleReplayRequest*, v1::Tournament*) override;
+  grpc::Status WithdrawPlayer(grpc::ServerContext*, const v1::WithdrawPlayerRequest*, v1::Tournament*) override;
+  grpc::Status DecideTieBreak(grpc::ServerContext*, const v1::DecideTieBreakRequest*, v1::Tournament*) override;
+  grpc::Status GetStandings(grpc::ServerContext*, const v1::GetStandingsRequest*, v1::StandingsReport*) override;
+  grpc::Status ExportTournament(grpc::ServerContext*, const v1::ExportTournamentRequest*,
+                                v1::ExportTournamentResponse*) override;
+
+ private:
+  // Folds `id`'s stored events, applies `events` (stamped now, and with the
+  // caller's service::CurrentActor()) and stores them; `must_exist` false
+  // for creation.
+  absl::StatusOr<v1::Tournament> Record(const std::string& id, std::vector<v1::TournamentEvent> events,
+                                        bool must_exist);
+  absl::StatusOr<v1::Tournament> Current(const std::string& id);
+  // Records one event into the existing tournament named `name`
+  // ("tournaments/ID") and answers with the tournament after it.
+  grpc::Status RecordInto(const std::string& name, v1::TournamentEvent event, v1::Tournament* out);
+  // The facts of every game the tournament names.
+  absl::StatusOr<GameFactsMap> Games(const v1::Tournament& t);
+
+  TournamentStore* store_;
+  GameSource games_;
+  std::function<absl::Time()> now_;
+  absl::Mutex write_mu_;  // one read-fold-append at a time
+};
+
+// "tournaments/ID" or "ID" -> "ID".
+absl::StatusOr<std::string> ParseTournamentName(const std::string& name);
+
+}  // namespace arbiter::tournament
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_TOURNAMENT_SERVICE_H_
