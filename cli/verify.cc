@@ -100,7 +100,7 @@ int RunVerify(int argc, char** argv) {
 
   ledger::AuditOptions options;
   options.game_id = game;
-  ledger::AdjudicatorJudge judge;
+  service::AdjudicatorJudge judge;
   if (readjudicate) options.judge = &judge;
   std::string key_source;
   if (pubkey.empty() && !db.empty()) {

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "ledger/bundle.h"
 #include "ledger/merkle.h"
 #include "ledger/schema.h"
 #include "ledger/signer.h"
@@ -212,6 +213,28 @@ absl::StatusOr<uint64_t> Ledger::GameRevision(const std::string& game_id) {
   return impl_->WithReader([&](LogReader& r) { return r.GameRevision(game_id); });
 }
 
+absl::StatusOr<std::string> Ledger::RulesPin(const std::string& game_id) {
+  return impl_->WithReader([&](LogReader& r) { return r.RulesPin(game_id); });
+}
+
+absl::StatusOr<AuditReport> Ledger::Audit(const AuditOptions& options) {
+  return impl_->WithReader([&](LogReader& r) { return AuditLog(r, options); });
+}
+
+absl::StatusOr<v1::AuditBundle> Ledger::ExportBundle(const std::string& game_id) {
+  absl::StatusOr<uint64_t> revision = GameRevision(game_id);
+  if (!revision.ok()) return revision.status();
+  if (*revision == 0) return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
+  absl::StatusOr<v1::AuditBundle> bundle =
+      impl_->WithReader([&](LogReader& r) { return ledger::ExportBundle(r, game_id); });
+  if (absl::IsFailedPrecondition(bundle.status())) {
+    // No checkpoint covers the game's last event yet: sign one now.
+    if (absl::StatusOr<v1::Checkpoint> c = Checkpoint(); !c.ok()) return c.status();
+    bundle = impl_->WithReader([&](LogReader& r) { return ledger::ExportBundle(r, game_id); });
+  }
+  return bundle;
+}
+
 absl::StatusOr<std::vector<v1::Checkpoint>> Ledger::Checkpoints() {
   return impl_->WithReader([](LogReader& r) { return r.Checkpoints(); });
 }
@@ -250,6 +273,5 @@ absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeGame(const std::s
 
 const std::string& Ledger::public_key_der() const { return impl_->signer_.public_key_der(); }
 std::string Ledger::PublicKeyPem() const { return impl_->signer_.PublicKeyPem(); }
-std::string Ledger::db_path() const { return impl_->db_path(); }
 
 }  // namespace arbiter::ledger

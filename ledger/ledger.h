@@ -24,6 +24,7 @@
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/append_callback.h"
+#include "ledger/audit.h"
 #include "ledger/expected_revision.h"
 #include "ledger/hash.h"
 #include "ledger/judge.h"
@@ -54,14 +55,19 @@ class Ledger {
   ~Ledger();
 
   // Appends `events` to `game_id`'s stream, atomically, once durable. Each
-  // event is judged; its rulings are committed with it. Returns one entry per
-  // event. Errors (nothing is written):
+  // event is judged; its rulings are committed with it, and the judge is
+  // handed the game's new fold (Judge::OnCommit) before this returns.
+  // Returns one entry per event, with the rulings the judge decided.
+  // Errors (nothing is written):
   //  - INVALID_ARGUMENT: an empty game id or batch, an event with no kind, a
-  //    gameCreated other than at revision 1 (or naming another game), a
-  //    first event that is not gameCreated, a key used twice in the batch,
-  //    or a batch mixing already recorded and new keyed events;
+  //    gameCreated anywhere but first (or naming another game), a key used
+  //    twice in the batch, or a batch mixing already recorded and new keyed
+  //    events;
+  //  - NOT_FOUND: the game has no stream and the first event is not
+  //    gameCreated;
+  //  - ALREADY_EXISTS: the batch begins with gameCreated and the game exists,
+  //    or an idempotency key is recorded with other content;
   //  - ABORTED: `expected` does not match (the message names the revision);
-  //  - ALREADY_EXISTS: an idempotency key recorded with other content;
   //  - the judge's own error when it refuses an event;
   //  - UNAVAILABLE / RESOURCE_EXHAUSTED: the storage failed the commit.
   // If every event carries an idempotency key already recorded with the same
@@ -90,7 +96,18 @@ class Ledger {
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id,
                                                          uint64_t after_revision, size_t max);
   absl::StatusOr<uint64_t> GameRevision(const std::string& game_id);
+  // The rules pin recorded at the game's creation; NOT_FOUND if no game.
+  absl::StatusOr<std::string> RulesPin(const std::string& game_id);
   absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints();
+
+  // The audit of everything committed (audit.h), on a snapshot of its own.
+  absl::StatusOr<AuditReport> Audit(const AuditOptions& options);
+
+  // The self-contained audit bundle of `game_id` (bundle.h), against the
+  // earliest checkpoint covering its last event; if none does yet, one is
+  // signed at the head first. NOT_FOUND if no game; DATA_LOSS if the log
+  // does not match its checkpoint.
+  absl::StatusOr<v1::AuditBundle> ExportBundle(const std::string& game_id);
 
   // The audit path of `position` in the tree of `tree_size` (a checkpoint's).
   absl::StatusOr<InclusionProofResult> ProveInclusion(uint64_t position, uint64_t tree_size);
@@ -105,8 +122,6 @@ class Ledger {
   // The signing key's public half, DER (SubjectPublicKeyInfo) and PEM.
   const std::string& public_key_der() const;
   std::string PublicKeyPem() const;
-
-  std::string db_path() const;
 
  private:
   class Impl;

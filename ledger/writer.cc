@@ -44,7 +44,6 @@ Writer::~Writer() {
 }
 
 absl::Status Writer::Recover() {
-  judges_.clear();
   revisions_.clear();
   stmts_.reset();
   db_ = Db();
@@ -220,9 +219,8 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
       if (broken = stmts_->release.Run(); !broken.ok()) break;
       job->entries = *std::move(entries);
     } else {
+      // The append was judged on a copy, which is dropped with it.
       job->status = entries.status();
-      // A judge that saw part of a refused append is discarded.
-      judges_.erase(job->game_id);
       // Some storage errors make SQLite roll back the whole transaction:
       // then the batch is lost, not just this append.
       if (sqlite3_get_autocommit(db_.get()) != 0) {
@@ -275,6 +273,14 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
   range_ = batch.range;
   for (auto& [game, rev] : batch.revisions) revisions_[game] = rev;
   if (made.tree_size() > 0) last_checkpoint_ = made;
+  if (!batch.folds.empty()) {
+    std::vector<CommittedFold> folds;
+    folds.reserve(batch.folds.size());
+    for (auto& [game, fold] : batch.folds) {
+      folds.push_back(CommittedFold{game, batch.revisions[game], std::move(fold)});
+    }
+    config_.judge->OnCommit(folds);
+  }
   config_.watch->Publish(head_);
   for (Job* job : jobs) {
     if (!job->checkpoint) continue;

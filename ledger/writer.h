@@ -89,8 +89,14 @@ class Writer {
   absl::StatusOr<std::vector<v1::LedgerEntry>> ProcessAppend(Job& job, Batch& batch);
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadRecorded(const std::vector<uint64_t>& positions);
   absl::StatusOr<uint64_t> CurrentRevision(const std::string& game_id, const Batch& batch);
-  absl::StatusOr<GameJudge*> JudgeFor(const std::string& game_id, uint64_t revision,
-                                      const v1::Event& first);
+  // A private fold of `game_id` as of `revision` (the committed revision,
+  // plus what this batch has appended), for the next append to be judged on:
+  // a copy of the batch's or the judge's committed fold, a fresh one for a
+  // new game, or else the stored stream replayed.
+  absl::StatusOr<std::unique_ptr<GameJudge>> WorkingFold(const std::string& game_id,
+                                                         uint64_t revision, const v1::Event& first,
+                                                         const Batch& batch);
+  absl::StatusOr<std::unique_ptr<GameJudge>> Replay(const std::string& game_id);
   // Reopens the connection and reloads the state from what is committed.
   absl::Status Recover();
   // Queues `job`; false if the writer is stopping.
@@ -108,7 +114,6 @@ class Writer {
   CompactRange range_;
   v1::Checkpoint last_checkpoint_;  // tree_size 0: none yet
   std::unordered_map<std::string, uint64_t> revisions_;  // committed, cached
-  std::unordered_map<std::string, std::unique_ptr<GameJudge>> judges_;
 
   absl::Mutex mu_;
   std::deque<Job*> queue_ ABSL_GUARDED_BY(mu_);

@@ -58,17 +58,20 @@ absl::StatusOr<uint64_t> Writer::CurrentRevision(const std::string& game_id, con
   return rev;
 }
 
-absl::StatusOr<GameJudge*> Writer::JudgeFor(const std::string& game_id, uint64_t revision,
-                                            const v1::Event& first) {
-  if (auto it = judges_.find(game_id); it != judges_.end()) return it->second.get();
-  if (judges_.size() >= 4096) judges_.clear();  // bounded: evicted games replay
-  if (revision == 0) {
-    absl::StatusOr<std::unique_ptr<GameJudge>> j = config_.judge->Open(game_id, first.game_created());
-    if (!j.ok()) return j.status();
-    return (judges_[game_id] = *std::move(j)).get();
+absl::StatusOr<std::unique_ptr<GameJudge>> Writer::WorkingFold(const std::string& game_id,
+                                                               uint64_t revision,
+                                                               const v1::Event& first,
+                                                               const Batch& batch) {
+  if (auto it = batch.folds.find(game_id); it != batch.folds.end()) return it->second->Clone();
+  if (revision == 0) return config_.judge->Open(game_id, first.game_created());
+  if (std::shared_ptr<const GameJudge> committed = config_.judge->Committed(game_id, revision)) {
+    return committed->Clone();
   }
-  // Rebuild the fold from the stored stream (this connection sees the
-  // batch's own uncommitted events too).
+  return Replay(game_id);
+}
+
+absl::StatusOr<std::unique_ptr<GameJudge>> Writer::Replay(const std::string& game_id) {
+  // The stored stream, committed (the batch has not touched this game).
   Stmt& q = stmts_->game_events;
   ResetOnExit reset(q);
   q.Bind(1, game_id);
@@ -103,7 +106,7 @@ absl::StatusOr<GameJudge*> Writer::JudgeFor(const std::string& game_id, uint64_t
         "game '", game_id, "' was created under '", *pinned ? p.Text(0) : "(no pin)",
         "' but the rules now load as '", judge->RulesPin(), "'"));
   }
-  return (judges_[game_id] = std::move(judge)).get();
+  return judge;
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ReadRecorded(
@@ -168,42 +171,47 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
 
   absl::StatusOr<uint64_t> current = CurrentRevision(job.game_id, batch);
   if (!current.ok()) return current.status();
+  // Whether the game is there decides before the revision does: creating a
+  // game that exists is ALREADY_EXISTS, writing to one that does not is
+  // NOT_FOUND, whatever revision the caller expected.
+  if (*current == 0 && !job.events[0].has_game_created()) {
+    return absl::NotFoundError(absl::StrCat("game '", job.game_id, "' does not exist"));
+  }
+  if (*current > 0 && job.events[0].has_game_created()) {
+    return absl::AlreadyExistsError(absl::StrCat("game '", job.game_id, "' already exists"));
+  }
   if (absl::Status s = job.expected.Check(job.game_id, *current); !s.ok()) return s;
 
   // The stream's shape: gameCreated first, for this game, and only first.
-  for (size_t i = 0; i < job.events.size(); ++i) {
-    uint64_t rev = *current + 1 + i;
-    const v1::Event& e = job.events[i];
-    if (rev == 1 && !e.has_game_created()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("game '", job.game_id, "' has no stream: its first event must be gameCreated"));
-    }
-    if (rev != 1 && e.has_game_created()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("game '", job.game_id, "' already exists: gameCreated at revision ", rev));
-    }
-    if (e.has_game_created() && e.game_created().game_id() != job.game_id) {
-      return absl::InvalidArgumentError(absl::StrCat("gameCreated names game '",
-                                                     e.game_created().game_id(),
-                                                     "' in the stream of '", job.game_id, "'"));
+  for (size_t i = 1; i < job.events.size(); ++i) {
+    if (job.events[i].has_game_created()) {
+      return absl::InvalidArgumentError(absl::StrCat("game '", job.game_id,
+                                                     "': gameCreated at revision ", *current + 1 + i));
     }
   }
+  if (job.events[0].has_game_created() && job.events[0].game_created().game_id() != job.game_id) {
+    return absl::InvalidArgumentError(absl::StrCat("gameCreated names game '",
+                                                   job.events[0].game_created().game_id(),
+                                                   "' in the stream of '", job.game_id, "'"));
+  }
 
-  absl::StatusOr<GameJudge*> judge = JudgeFor(job.game_id, *current, job.events[0]);
-  if (!judge.ok()) return judge.status();
+  absl::StatusOr<std::unique_ptr<GameJudge>> fold =
+      WorkingFold(job.game_id, *current, job.events[0], batch);
+  if (!fold.ok()) return fold.status();
+  GameJudge* judge = fold->get();
 
   // `batch` changes only once the whole append has succeeded.
   std::vector<v1::LedgerEntry> out;
   bool game_over = false;
   for (size_t i = 0; i < job.events.size(); ++i) {
-    absl::StatusOr<Verdict> verdict = (*judge)->Apply(job.events[i]);
+    absl::StatusOr<Verdict> verdict = judge->Apply(job.events[i]);
     if (!verdict.ok()) return verdict.status();
     uint64_t position = batch.head + 1 + i;
     uint64_t revision = *current + 1 + i;
     if (revision == 1) {
       stmts_->insert_game.Bind(1, job.game_id)
           .Bind(2, static_cast<int64_t>(position))
-          .Bind(3, (*judge)->RulesPin());
+          .Bind(3, judge->RulesPin());
       if (absl::Status s = stmts_->insert_game.Run(); !s.ok()) return s;
     }
     const Hash& leaf = job.leaves[i];
@@ -238,6 +246,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
   for (const Hash& leaf : job.leaves) batch.range.Append(leaf);
   if (game_over) batch.ended_games.push_back(job.game_id);
   batch.revisions[job.game_id] = *current + job.events.size();
+  batch.folds[job.game_id] = *std::move(fold);
   return out;
 }
 

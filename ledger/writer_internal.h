@@ -54,6 +54,9 @@ struct Writer::Batch {
   CompactRange range;
   std::unordered_map<std::string, uint64_t> revisions;
   std::vector<std::string> ended_games;
+  // Each game's fold after the batch's appends so far: handed to the judge
+  // as committed once the batch commits, dropped if it does not.
+  std::unordered_map<std::string, std::unique_ptr<GameJudge>> folds;
 };
 
 struct Writer::Statements {

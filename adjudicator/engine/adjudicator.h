@@ -44,8 +44,11 @@ class Adjudicator {
   static absl::StatusOr<Adjudicator> Create(Rules rules);
 
   // Folds in the next event and returns the rulings it produced, in order.
-  // Bad input (DOMAIN.md §3) is an InvalidArgument or FailedPrecondition
-  // error saying why, and leaves the adjudicator exactly as it was.
+  // Bad input (DOMAIN.md §3) is an error saying why, and leaves the
+  // adjudicator exactly as it was: INVALID_ARGUMENT for a malformed event,
+  // FAILED_PRECONDITION when the game's state forbids it, NOT_FOUND for a
+  // decision on a ruling that does not exist, PERMISSION_DENIED for a
+  // decision the event's authority (Event.authority) may not make.
   absl::StatusOr<std::vector<v1::Ruling>> Apply(const v1::Event& event);
 
   const Rules& rules() const { return rules_; }

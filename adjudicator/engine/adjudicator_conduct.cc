@@ -186,6 +186,9 @@ absl::Status Adjudicator::OnWrongColors() {
 }
 
 absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
+  if (d.ruling() == 0 || d.ruling() > rulings_.size()) {
+    return absl::NotFoundError(absl::StrCat("arbiterDecision: there is no ruling ", d.ruling()));
+  }
   auto it = std::find_if(pending_.begin(), pending_.end(),
                          [&](const Pending& p) { return p.number == d.ruling(); });
   if (it == pending_.end()) {
@@ -193,6 +196,15 @@ absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
         absl::StrCat("arbiterDecision: ruling ", d.ruling(), " is not pending"));
   }
   const v1::Sanctioning* s = it->sanctioning;
+  // Who decides is the rules' to say (the clause's decided_by): an event
+  // recorded under an arbiter's authority does not decide what the rules
+  // leave to the chief arbiter. Offline, and on a server that runs open,
+  // events carry no authority and none is checked.
+  if (event_->authority() == v1::ARBITER && s->decided_by() == v1::CHIEF_ARBITER) {
+    return absl::PermissionDeniedError(absl::StrCat("arbiterDecision: ruling ", d.ruling(), " (",
+                                                    s->clause(),
+                                                    ") is the chief arbiter's to decide"));
+  }
   const v1::RulingOption* choice = FindOption(*s, d.choice());
   if (choice == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("arbiterDecision: ", s->clause(), " allows ",

@@ -1,26 +1,51 @@
-// The Judge the service and `arbiter verify` use: each game folded by the
-// Adjudicator under the ruleset (and supplement) its gameCreated names, by
-// default cn-2002. Kept out of arbiter_ledger (target
-// arbiter_ledger_adjudicator) so that the store never depends on the engine.
+// The judge adapter: the Adjudicator (the pure engine) as the ledger's Judge.
+// Each game is folded under the ruleset (and supplement) its gameCreated
+// names, by default cn-2002. The service's read model (game_folds.h) keeps
+// the folds this makes; `arbiter verify` uses it to re-adjudicate.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_ADJUDICATOR_JUDGE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_ADJUDICATOR_JUDGE_H_
 
 #include <memory>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "adjudicator/engine/adjudicator.h"
 #include "ledger/judge.h"
+#include "rulesdb/rules.h"
 
-namespace arbiter::ledger {
+namespace arbiter::service {
 
-class AdjudicatorJudge : public Judge {
+// One game's Adjudicator, as the ledger folds it.
+class AdjudicatorFold final : public ledger::GameJudge {
  public:
-  // A fold per game; its RulesPin() is "<ruleset> sha256:<hex>" with
-  // " + <supplement> sha256:<hex>" when the game names a supplement.
-  absl::StatusOr<std::unique_ptr<GameJudge>> Open(absl::string_view game_id,
-                                                  const v1::GameCreated& created) override;
+  explicit AdjudicatorFold(Adjudicator adjudicator);
+
+  absl::StatusOr<ledger::Verdict> Apply(const v1::Event& event) override;
+  // "<ruleset> sha256:<hex>", with " + <supplement> sha256:<hex>" when the
+  // game names a supplement.
+  std::string RulesPin() const override { return pin_; }
+  const v1::Result* result() const override { return adjudicator_.result(); }
+  std::unique_ptr<ledger::GameJudge> Clone() const override;
+
+  const Adjudicator& adjudicator() const { return adjudicator_; }
+
+ private:
+  Adjudicator adjudicator_;
+  std::string pin_;
 };
 
-}  // namespace arbiter::ledger
+class AdjudicatorJudge : public ledger::Judge {
+ public:
+  // A fold per game. INVALID_ARGUMENT when the game names rules this binary
+  // does not have.
+  absl::StatusOr<std::unique_ptr<ledger::GameJudge>> Open(absl::string_view game_id,
+                                                          const v1::GameCreated& created) override;
+};
+
+// The rules a game's gameCreated names (cn-2002 by default), loaded.
+absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created);
+
+}  // namespace arbiter::service
 
 #endif  // ARBITER_ADJUDICATOR_SERVICE_ADJUDICATOR_JUDGE_H_

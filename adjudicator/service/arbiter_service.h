@@ -1,7 +1,11 @@
 // The arbiter.v1.Arbiter gRPC service (proto/arbiter/v1/service.proto): the
-// ledger for writes and history, the game folds for state, the rules
-// database for texts. Every method validates its request before touching
-// the ledger, and maps errors to the status codes the proto documents.
+// ledger for writes and history, the read model (game_folds.h) for state,
+// the rules database for texts. Every method runs as its admitted Caller
+// (auth_interceptor.h), validates its request before touching the ledger,
+// and maps errors to the status codes the proto documents. Every event it
+// writes records the caller as Event.actor and Event.authority, whatever
+// the client put there (both empty when the server runs open), and each
+// event's kind must be one the caller's role may record (EventAccess).
 #ifndef ARBITER_ADJUDICATOR_SERVICE_ARBITER_SERVICE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_ARBITER_SERVICE_H_
 
@@ -14,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/game_folds.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "ledger/judge.h"
@@ -25,7 +30,7 @@ class ArbiterService final : public v1::Arbiter::Service {
  public:
   // None owned; all must outlive the service. `now` stamps the events of
   // CreateGame and Decide requests that leave the time out.
-  ArbiterService(ledger::Ledger* ledger, ledger::Judge* judge, GameFolds* folds,
+  ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
                  std::function<absl::Time()> now = [] { return absl::Now(); });
 
   // Ends the watch streams (called before the server shuts down, which
@@ -59,22 +64,22 @@ class ArbiterService final : public v1::Arbiter::Service {
   grpc::Status GetClause(grpc::ServerContext*, const v1::GetClauseRequest*, v1::Clause*) override;
 
  private:
-  // Appends `events` to `game_id` and fills the response: the shared path
-  // of CreateGame, AppendEvents and Decide.
-  absl::Status Append(const std::string& game_id, std::optional<uint64_t> expected,
-                      std::vector<v1::Event> events, v1::AppendEventsResponse* out);
+  // Appends `events` to `game_id` as `caller` and fills the response: the
+  // shared path of CreateGame, AppendEvents and Decide.
+  absl::Status Append(const Caller& caller, const std::string& game_id,
+                      std::optional<uint64_t> expected, std::vector<v1::Event> events,
+                      v1::AppendEventsResponse* out);
   absl::Status FillGame(const std::string& game_id, v1::Game* out);
   // The game's whole record: events with rulings, ruling history, result.
   absl::StatusOr<v1::GameRecord> Record(const std::string& game_id);
   // Streams `next` until the client goes away or the server shuts down.
-  template <typename Sub>
-  grpc::Status Stream(grpc::ServerContext* context, Sub& subscription, bool by_game,
-                      grpc::ServerWriter<v1::WatchResponse>* writer);
+  absl::Status Stream(grpc::ServerContext* context, ledger::Subscription& subscription,
+                      bool by_game, grpc::ServerWriter<v1::WatchResponse>* writer);
   absl::StatusOr<v1::Checkpoint> CheckpointCovering(uint64_t position);
 
   ledger::Ledger* ledger_;
-  ledger::Judge* judge_;
   GameFolds* folds_;
+  const Callers* callers_;
   std::function<absl::Time()> now_;
   std::atomic<bool> shutting_down_{false};
 };

@@ -6,36 +6,24 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/sgf_export.h"
 #include "adjudicator/service/arbiter_service.h"
-#include "adjudicator/service/grpc_status.h"
-#include "adjudicator/service/names.h"
+#include "proto/names/resource_name.h"
 #include "google/protobuf/util/json_util.h"
 #include "ledger/audit.h"
-#include "ledger/bundle.h"
 #include "ledger/hash.h"
-#include "ledger/log_reader.h"
 #include "rulesdb/rules.h"
 
 namespace arbiter::service {
-namespace {
-
-absl::StatusOr<ledger::LogReader> Reader(ledger::Ledger* ledger) {
-  return ledger::LogReader::Open(ledger->db_path());
-}
-
-}  // namespace
 
 absl::StatusOr<v1::GameRecord> ArbiterService::Record(const std::string& game_id) {
   v1::GameRecord record;
   record.set_game_id(game_id);
-  uint64_t upto = 0;
-  absl::Status s = folds_->With(game_id, [&](const GameFold& fold) {
-    upto = fold.revision;
-    record.set_rules_pin(fold.rules_pin);
-    for (const v1::Ruling& r : fold.adjudicator->rulings()) *record.add_rulings() = r;
-    if (fold.adjudicator->result() != nullptr) *record.mutable_result() = *fold.adjudicator->result();
-    *record.mutable_state() = fold.adjudicator->State();
-  });
-  if (!s.ok()) return s;
+  absl::StatusOr<GameView> view = folds_->Get(game_id);
+  if (!view.ok()) return view.status();
+  const uint64_t upto = view->revision;
+  record.set_rules_pin(view->rules_pin());
+  for (const v1::Ruling& r : view->game().rulings()) *record.add_rulings() = r;
+  if (view->game().result() != nullptr) *record.mutable_result() = *view->game().result();
+  *record.mutable_state() = view->game().State();
   // The events as recorded, up to the revision the fold showed.
   uint64_t after = 0;
   while (after < upto) {
@@ -53,55 +41,61 @@ absl::StatusOr<v1::GameRecord> ArbiterService::Record(const std::string& game_id
   return record;
 }
 
-grpc::Status ArbiterService::VerifyGame(grpc::ServerContext*, const v1::VerifyGameRequest* req,
+grpc::Status ArbiterService::VerifyGame(grpc::ServerContext* context,
+                                        const v1::VerifyGameRequest* req,
                                         v1::VerifyGameResponse* out) {
-  absl::StatusOr<std::string> id = ParseGameName(req->name(), "name");
-  if (!id.ok()) return ToGrpc(id.status());
-  absl::Status s = folds_->With(*id, [&](const GameFold& fold) {
-    out->set_rules_pin(fold.rules_pin);
-    out->set_game_events(fold.revision);
-    out->set_game_rulings(fold.adjudicator->rulings().size());
+  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+    absl::StatusOr<std::string> id = ParseResourceName("games", req->name(), "name");
+    if (!id.ok()) return id.status();
+    absl::StatusOr<GameView> view = folds_->Get(*id);
+    if (!view.ok()) return view.status();
+    out->set_rules_pin(view->rules_pin());
+    out->set_game_events(view->revision);
+    out->set_game_rulings(view->game().rulings().size());
+    // Re-adjudicated from the stored events by a judge of its own: the read
+    // model is what is being checked, not what checks.
+    AdjudicatorJudge judge;
+    ledger::AuditOptions options;
+    options.game_id = *id;
+    options.public_key_der = ledger_->public_key_der();
+    options.judge = &judge;
+    absl::StatusOr<ledger::AuditReport> report = ledger_->Audit(options);
+    if (!report.ok()) return report.status();
+    out->set_intact(report->intact);
+    out->set_why(report->why);
+    out->set_first_bad_position(report->first_bad_position);
+    out->set_events(report->events);
+    out->set_games(report->games);
+    out->set_rulings(report->rulings);
+    out->set_checkpoints(report->checkpoints);
+    out->set_readjudicated(report->readjudicated && report->games_readjudicated > 0);
+    out->set_key_id(report->key_id_hex);
+    out->set_signed_size(report->signed_size);
+    out->set_signed_root(report->signed_root_hex);
+    return absl::OkStatus();
   });
-  if (!s.ok()) return ToGrpc(s);
-  absl::StatusOr<ledger::LogReader> reader = Reader(ledger_);
-  if (!reader.ok()) return ToGrpc(reader.status());
-  ledger::AuditOptions options;
-  options.game_id = *id;
-  options.public_key_der = ledger_->public_key_der();
-  options.judge = judge_;
-  absl::StatusOr<ledger::AuditReport> report = ledger::AuditLog(*reader, options);
-  if (!report.ok()) return ToGrpc(report.status());
-  out->set_intact(report->intact);
-  out->set_why(report->why);
-  out->set_first_bad_position(report->first_bad_position);
-  out->set_events(report->events);
-  out->set_games(report->games);
-  out->set_rulings(report->rulings);
-  out->set_checkpoints(report->checkpoints);
-  out->set_readjudicated(report->readjudicated && report->games_readjudicated > 0);
-  out->set_key_id(report->key_id_hex);
-  out->set_signed_size(report->signed_size);
-  out->set_signed_root(report->signed_root_hex);
-  return grpc::Status::OK;
 }
 
-grpc::Status ArbiterService::GetCheckpoint(grpc::ServerContext*, const v1::GetCheckpointRequest* req,
+grpc::Status ArbiterService::GetCheckpoint(grpc::ServerContext* context,
+                                           const v1::GetCheckpointRequest* req,
                                            v1::SignedCheckpoint* out) {
-  if (req->at_head()) {
-    absl::StatusOr<v1::Checkpoint> c = ledger_->Checkpoint();
-    if (!c.ok()) return ToGrpc(c.status());
-    *out->mutable_checkpoint() = *std::move(c);
-  } else {
-    absl::StatusOr<std::vector<v1::Checkpoint>> all = ledger_->Checkpoints();
-    if (!all.ok()) return ToGrpc(all.status());
-    if (all->empty()) {
-      return ToGrpc(absl::NotFoundError("no checkpoint has been signed yet (ask with at_head)"));
+  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+    if (req->at_head()) {
+      absl::StatusOr<v1::Checkpoint> c = ledger_->Checkpoint();
+      if (!c.ok()) return c.status();
+      *out->mutable_checkpoint() = *std::move(c);
+    } else {
+      absl::StatusOr<std::vector<v1::Checkpoint>> all = ledger_->Checkpoints();
+      if (!all.ok()) return all.status();
+      if (all->empty()) {
+        return absl::NotFoundError("no checkpoint has been signed yet (ask with at_head)");
+      }
+      *out->mutable_checkpoint() = all->back();
     }
-    *out->mutable_checkpoint() = all->back();
-  }
-  out->set_public_key(ledger_->public_key_der());
-  out->set_public_key_pem(ledger_->PublicKeyPem());
-  return grpc::Status::OK;
+    out->set_public_key(ledger_->public_key_der());
+    out->set_public_key_pem(ledger_->PublicKeyPem());
+    return absl::OkStatus();
+  });
 }
 
 absl::StatusOr<v1::Checkpoint> ArbiterService::CheckpointCovering(uint64_t position) {
@@ -117,7 +111,7 @@ absl::StatusOr<v1::Checkpoint> ArbiterService::CheckpointCovering(uint64_t posit
 grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext*,
                                                const v1::GetInclusionProofRequest* req,
                                                v1::InclusionProof* out) {
-  absl::StatusOr<std::string> id = ParseGameName(req->game(), "game");
+  absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
   if (!id.ok()) return ToGrpc(id.status());
   if (req->revision() == 0) return ToGrpc(absl::InvalidArgumentError("revision: must be 1 or more"));
   absl::StatusOr<uint64_t> revision = ledger_->GameRevision(*id);
@@ -168,92 +162,88 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status ArbiterService::ExportGame(grpc::ServerContext*, const v1::ExportGameRequest* req,
+grpc::Status ArbiterService::ExportGame(grpc::ServerContext* context, const v1::ExportGameRequest* req,
                                         v1::ExportGameResponse* out) {
-  absl::StatusOr<std::string> id = ParseGameName(req->name(), "name");
-  if (!id.ok()) return ToGrpc(id.status());
-  switch (req->format()) {
-    case v1::ExportGameRequest::SGF:
-    case v1::ExportGameRequest::JSON: {
-      absl::StatusOr<v1::GameRecord> record = Record(*id);
-      if (!record.ok()) return ToGrpc(record.status());
-      if (req->format() == v1::ExportGameRequest::JSON) {
-        google::protobuf::util::JsonPrintOptions print;
-        print.always_print_primitive_fields = true;
-        std::string json;
-        if (auto s = google::protobuf::util::MessageToJsonString(*record, &json, print); !s.ok()) {
-          return grpc::Status(grpc::StatusCode::INTERNAL, std::string(s.message()));
+  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+    absl::StatusOr<std::string> id = ParseResourceName("games", req->name(), "name");
+    if (!id.ok()) return id.status();
+    switch (req->format()) {
+      case v1::ExportGameRequest::SGF:
+      case v1::ExportGameRequest::JSON: {
+        absl::StatusOr<v1::GameRecord> record = Record(*id);
+        if (!record.ok()) return record.status();
+        if (req->format() == v1::ExportGameRequest::JSON) {
+          google::protobuf::util::JsonPrintOptions print;
+          print.always_print_primitive_fields = true;
+          std::string json;
+          if (auto s = google::protobuf::util::MessageToJsonString(*record, &json, print); !s.ok()) {
+            return absl::InternalError(std::string(s.message()));
+          }
+          out->set_content_type("application/json");
+          out->set_content(json + "\n");
+          out->set_filename(absl::StrCat(*id, ".json"));
+          return absl::OkStatus();
         }
-        out->set_content_type("application/json");
-        out->set_content(json + "\n");
-        out->set_filename(absl::StrCat(*id, ".json"));
-        return grpc::Status::OK;
+        std::vector<v1::Event> events;
+        for (const v1::RecordedEvent& e : record->events()) events.push_back(e.event());
+        absl::StatusOr<Rules> rules = RulesOf(events.front().game_created());
+        if (!rules.ok()) return rules.status();
+        absl::StatusOr<std::string> sgf = ExportSgf(*std::move(rules), events, record->rules_pin());
+        if (!sgf.ok()) return sgf.status();
+        out->set_content_type("application/x-go-sgf");
+        out->set_content(*std::move(sgf));
+        out->set_filename(absl::StrCat(*id, ".sgf"));
+        return absl::OkStatus();
       }
-      std::vector<v1::Event> events;
-      for (const v1::RecordedEvent& e : record->events()) events.push_back(e.event());
-      absl::StatusOr<Rules> rules = RulesOf(events.front().game_created());
-      if (!rules.ok()) return ToGrpc(rules.status());
-      absl::StatusOr<std::string> sgf = ExportSgf(*std::move(rules), events, record->rules_pin());
-      if (!sgf.ok()) return ToGrpc(sgf.status());
-      out->set_content_type("application/x-go-sgf");
-      out->set_content(*std::move(sgf));
-      out->set_filename(absl::StrCat(*id, ".sgf"));
-      return grpc::Status::OK;
-    }
-    case v1::ExportGameRequest::BUNDLE: {
-      absl::StatusOr<uint64_t> revision = ledger_->GameRevision(*id);
-      if (!revision.ok()) return ToGrpc(revision.status());
-      if (*revision == 0) return ToGrpc(absl::NotFoundError(absl::StrCat("game '", *id, "' does not exist")));
-      absl::StatusOr<ledger::LogReader> reader = Reader(ledger_);
-      if (!reader.ok()) return ToGrpc(reader.status());
-      absl::StatusOr<v1::AuditBundle> bundle = ledger::ExportBundle(*reader, *id);
-      if (absl::IsFailedPrecondition(bundle.status())) {
-        // No checkpoint covers the game's last event yet: sign one now.
-        if (absl::StatusOr<v1::Checkpoint> c = ledger_->Checkpoint(); !c.ok()) return ToGrpc(c.status());
-        bundle = ledger::ExportBundle(*reader, *id);
+      case v1::ExportGameRequest::BUNDLE: {
+        absl::StatusOr<v1::AuditBundle> bundle = ledger_->ExportBundle(*id);
+        if (!bundle.ok()) return bundle.status();
+        out->set_content_type("application/x-protobuf; messageType=arbiter.v1.AuditBundle");
+        out->set_content(bundle->SerializeAsString());
+        out->set_filename(absl::StrCat(*id, ".bundle"));
+        return absl::OkStatus();
       }
-      if (!bundle.ok()) return ToGrpc(bundle.status());
-      out->set_content_type("application/x-protobuf; messageType=arbiter.v1.AuditBundle");
-      out->set_content(bundle->SerializeAsString());
-      out->set_filename(absl::StrCat(*id, ".bundle"));
-      return grpc::Status::OK;
+      default:
+        return absl::InvalidArgumentError("format: SGF, JSON or BUNDLE");
     }
-    default:
-      return ToGrpc(absl::InvalidArgumentError("format: SGF, JSON or BUNDLE"));
-  }
+  });
 }
 
-grpc::Status ArbiterService::GetRuleset(grpc::ServerContext*, const v1::GetRulesetRequest* req,
+grpc::Status ArbiterService::GetRuleset(grpc::ServerContext* context, const v1::GetRulesetRequest* req,
                                         v1::RulesetView* out) {
-  absl::StatusOr<std::string> id = ParseRulesetName(req->name());
-  if (!id.ok()) return ToGrpc(id.status());
-  absl::StatusOr<Rules> rules = LoadRules(*id, req->supplement());
-  if (!rules.ok()) return ToGrpc(rules.status());
-  out->set_name(req->name());
-  *out->mutable_ruleset() = rules->ruleset();
-  out->set_hash(rules->hash());
-  if (rules->supplement() != nullptr) *out->mutable_supplement() = *rules->supplement();
-  out->set_supplement_hash(rules->supplement_hash());
-  *out->mutable_parameters() = rules->params();
-  return grpc::Status::OK;
+  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+    absl::StatusOr<std::string> id = ParseResourceName("rulesets", req->name(), "name");
+    if (!id.ok()) return id.status();
+    absl::StatusOr<Rules> rules = LoadRules(*id, req->supplement());
+    if (!rules.ok()) return rules.status();
+    out->set_name(req->name());
+    *out->mutable_ruleset() = rules->ruleset();
+    out->set_hash(rules->hash());
+    if (rules->supplement() != nullptr) *out->mutable_supplement() = *rules->supplement();
+    out->set_supplement_hash(rules->supplement_hash());
+    *out->mutable_parameters() = rules->params();
+    return absl::OkStatus();
+  });
 }
 
-grpc::Status ArbiterService::GetClause(grpc::ServerContext*, const v1::GetClauseRequest* req,
+grpc::Status ArbiterService::GetClause(grpc::ServerContext* context, const v1::GetClauseRequest* req,
                                        v1::Clause* out) {
-  const std::string& clause = req->clause();
-  const size_t slash = clause.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == clause.size()) {
-    return ToGrpc(absl::InvalidArgumentError(
-        absl::StrCat("clause: expected \"<ruleset>/<article>[.<clause>]\", got \"", clause, "\"")));
-  }
-  absl::StatusOr<Rules> rules = LoadRules(clause.substr(0, slash));
-  if (!rules.ok()) return ToGrpc(rules.status());
-  const v1::Clause* found = rules->FindClause(clause);
-  if (found == nullptr) {
-    return ToGrpc(absl::NotFoundError(absl::StrCat("clause '", clause, "' is not in ", rules->id())));
-  }
-  *out = *found;
-  return grpc::Status::OK;
+  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+    const std::string& clause = req->clause();
+    const size_t slash = clause.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == clause.size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("clause: expected \"<ruleset>/<article>[.<clause>]\", got \"", clause, "\""));
+    }
+    absl::StatusOr<Rules> rules = LoadRules(clause.substr(0, slash));
+    if (!rules.ok()) return rules.status();
+    const v1::Clause* found = rules->FindClause(clause);
+    if (found == nullptr) {
+      return absl::NotFoundError(absl::StrCat("clause '", clause, "' is not in ", rules->id()));
+    }
+    *out = *found;
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace arbiter::service

@@ -9,8 +9,6 @@
 namespace arbiter::service {
 namespace {
 
-thread_local const std::string* current_actor = nullptr;
-
 // "ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1": one bucket per host, not per
 // connection.
 std::string PeerHost(const std::string& peer) {
@@ -24,21 +22,16 @@ absl::string_view ShortName(absl::string_view method) {
   return slash == absl::string_view::npos ? method : method.substr(slash + 1);
 }
 
-bool AssignedTo(const TokenInfo& t, absl::string_view game) {
-  return std::any_of(t.games.begin(), t.games.end(),
-                     [&](const std::string& g) { return g == "*" || g == game; });
-}
-
 }  // namespace
 
-const std::string& CurrentActor() {
-  static const std::string kNone;
-  return current_actor != nullptr ? *current_actor : kNone;
+absl::Status Caller::MayRecordIn(absl::string_view game) const {
+  if (role != Role::kArbiter) return absl::OkStatus();
+  for (const std::string& g : games) {
+    if (g == "*" || g == game) return absl::OkStatus();
+  }
+  return absl::PermissionDeniedError(
+      absl::StrCat("this arbiter's token is not assigned to game '", game, "'"));
 }
-
-ActingAs::ActingAs(const Caller& caller) : outer_(current_actor) { current_actor = &caller.actor; }
-
-ActingAs::~ActingAs() { current_actor = outer_; }
 
 Gatekeeper::Gatekeeper(TokenStore* tokens, AuthLimits limits) : tokens_(tokens), limits_(limits) {}
 
@@ -62,45 +55,47 @@ bool Gatekeeper::Take(absl::flat_hash_map<std::string, Bucket>& buckets, const s
   return true;
 }
 
-absl::StatusOr<Caller> Gatekeeper::Admit(const grpc::ServerContextBase& context,
-                                         absl::string_view method, absl::string_view game) {
-  const Access access = AccessOf(method);
+absl::StatusOr<Caller> Gatekeeper::Admit(absl::string_view method,
+                                         std::optional<absl::string_view> authorization,
+                                         absl::string_view peer) {
+  const v1::Access access = MethodAccess(method);
+  if (access == v1::ACCESS_UNSPECIFIED) {
+    return absl::PermissionDeniedError(absl::StrCat(method, " is not a method this server admits"));
+  }
   Caller caller;
   absl::StatusOr<bool> secured = tokens_->Any();
   if (!secured.ok()) return secured.status();
   if (!*secured) {
-    if (access == Access::kUnknown) {
-      return absl::PermissionDeniedError(absl::StrCat(method, " is not a method this server admits"));
-    }
-    caller.key = PeerHost(context.peer());
-  } else {
-    const auto& metadata = context.client_metadata();
-    auto header = metadata.find("authorization");
-    if (header == metadata.end()) {
+    caller.key = PeerHost(std::string(peer));
+  } else if (access != v1::PUBLIC) {
+    if (!authorization.has_value()) {
       return absl::UnauthenticatedError(
           "this server needs a bearer token (authorization: Bearer <token>; "
           "the arbiter CLI sends $ARBITER_TOKEN)");
     }
-    const absl::string_view value(header->second.data(), header->second.size());
     constexpr absl::string_view kBearer = "Bearer ";
-    if (!absl::StartsWithIgnoreCase(value, kBearer)) {
+    if (!absl::StartsWithIgnoreCase(*authorization, kBearer)) {
       return absl::UnauthenticatedError("the authorization header is not 'Bearer <token>'");
     }
     // UNAUTHENTICATED (unknown, revoked, expired) or a storage error.
-    absl::StatusOr<TokenInfo> token = tokens_->Verify(value.substr(kBearer.size()));
+    absl::StatusOr<TokenInfo> token = tokens_->Verify(authorization->substr(kBearer.size()));
     if (!token.ok()) return token.status();
     if (!Permits(token->role, access)) {
       return absl::PermissionDeniedError(
           absl::StrCat("a ", RoleName(token->role), " token may not call ", ShortName(method)));
     }
-    if (access == Access::kRecord && token->role == Role::kArbiter && !AssignedTo(*token, game)) {
-      return absl::PermissionDeniedError(
-          absl::StrCat("arbiter '", token->name, "' is not assigned to game '", game, "'"));
-    }
     caller.key = token->id;
     caller.role = token->role;
+    caller.games = token->games;
     caller.actor = absl::StrCat(token->name, " (", RoleName(token->role), ", token ", token->id, ")");
+  } else {
+    caller.key = PeerHost(std::string(peer));
   }
+  if (absl::Status s = Charge(caller, access); !s.ok()) return s;
+  return caller;
+}
+
+absl::Status Gatekeeper::Charge(const Caller& caller, v1::Access access) {
   const bool write = IsWrite(access);
   absl::MutexLock lock(&mu_);
   if (!(write ? Take(writes_, caller.key, limits_.writes_per_second, limits_.write_burst)
@@ -109,7 +104,7 @@ absl::StatusOr<Caller> Gatekeeper::Admit(const grpc::ServerContextBase& context,
         "rate limit: at most ", write ? limits_.writes_per_second : limits_.reads_per_second,
         write ? " writes" : " reads", " per second; retry with backoff"));
   }
-  return caller;
+  return absl::OkStatus();
 }
 
 absl::Status Gatekeeper::OpenWatch(const Caller& caller) {

@@ -1,26 +1,25 @@
-// Admission of one gRPC call (issue 8; SECURITY.md): who the caller is,
-// whether their role may make the call, and whether their rate allows it.
-// Every authenticated service of a server (arbiter.v1.Arbiter,
-// arbiter.v1.TournamentService) asks one Gatekeeper, so a caller has one
-// set of rate buckets whichever service they call.
+// Admission of one gRPC call (SECURITY.md): who the caller is, whether
+// their role may make the call, and whether their rate allows it. The
+// server's authorization interceptor (auth_interceptor.h) asks it once per
+// call, for every service, so a caller has one set of rate buckets whichever
+// service they call.
 //
 //  - the caller: "authorization: Bearer <token>" looked up in the
 //    TokenStore. While the store has never issued a token the server runs
 //    open (the zero-config local default; Server refuses to listen beyond
 //    loopback then). Otherwise a missing, unknown, revoked or expired token
-//    is UNAUTHENTICATED, and a role that may not make the call (AccessOf,
-//    auth_role.h), or an ARBITER recording in a game not assigned to them,
-//    is PERMISSION_DENIED.
+//    is UNAUTHENTICATED, and a role that does not hold the method's access
+//    (MethodAccess, auth_role.h), or an ARBITER recording in a game not
+//    assigned to them, is PERMISSION_DENIED.
 //  - limits: per caller (token, or peer host when open) token buckets for
 //    writes and reads, and a cap on concurrent watch streams, each
 //    RESOURCE_EXHAUSTED when exceeded.
-//  - the actor: ActingAs sets CurrentActor() for the handler the admitted
-//    call is forwarded to, which stamps it on every event it writes.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_GATEKEEPER_H_
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_GATEKEEPER_H_
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
@@ -31,8 +30,6 @@
 #include "absl/time/time.h"
 #include "adjudicator/service/auth_role.h"
 #include "adjudicator/service/auth_tokens.h"
-#include "grpcpp/server_context.h"
-#include "grpcpp/support/status.h"
 
 namespace arbiter::service {
 
@@ -49,11 +46,21 @@ struct AuthLimits {
   int watchers_per_caller = 16;   // concurrent WatchGame/WatchAll streams
 };
 
-// An admitted caller.
+// An admitted caller, as the handlers see it.
 struct Caller {
   std::string key;           // rate-limit key: token id, or the peer's host
   std::string actor;         // "Li Wei (ARBITER, token 1a2b3c4d)"; empty when open
   std::optional<Role> role;  // none when the server runs open
+  std::vector<std::string> games;  // an ARBITER's games ("*": all)
+
+  // Whether this caller holds `access` (everyone, on an open server).
+  bool Holds(v1::Access access) const { return !role.has_value() || Permits(*role, access); }
+  // The authority this caller's events carry (Event.authority).
+  v1::Authority authority() const {
+    return role.has_value() ? AuthorityOf(*role) : v1::AUTHORITY_UNSPECIFIED;
+  }
+  // OK, or PERMISSION_DENIED when an ARBITER is not assigned to `game`.
+  absl::Status MayRecordIn(absl::string_view game) const;
 };
 
 class Gatekeeper {
@@ -62,10 +69,18 @@ class Gatekeeper {
   explicit Gatekeeper(TokenStore* tokens, AuthLimits limits = {});
 
   // Authenticates and authorizes a call of the full method name `method`
-  // ("/arbiter.v1.Arbiter/AppendEvents") on `game` (an ARBITER's record
-  // calls; empty otherwise), and charges the caller's rate.
-  absl::StatusOr<Caller> Admit(const grpc::ServerContextBase& context, absl::string_view method,
-                               absl::string_view game = "");
+  // ("/arbiter.v1.Arbiter/AppendEvents") carrying `authorization` (the
+  // header's value, nullopt when absent) from `peer`, and charges the
+  // caller's rate. Errors: UNAUTHENTICATED, PERMISSION_DENIED,
+  // RESOURCE_EXHAUSTED (the rate), or the token store's own.
+  absl::StatusOr<Caller> Admit(absl::string_view method,
+                               std::optional<absl::string_view> authorization,
+                               absl::string_view peer);
+
+  // Charges one more request of an admitted call (each message a client
+  // streams after its first) to the caller's rate; RESOURCE_EXHAUSTED when
+  // it is spent.
+  absl::Status Charge(const Caller& caller, v1::Access access);
 
   // A watch stream opening (RESOURCE_EXHAUSTED beyond the cap) and closing.
   absl::Status OpenWatch(const Caller& caller);
@@ -86,26 +101,6 @@ class Gatekeeper {
   absl::flat_hash_map<std::string, Bucket> reads_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, int> watchers_ ABSL_GUARDED_BY(mu_);
 };
-
-// The actor stamped on the events of the call being handled on this thread
-// (the services' handlers are synchronous); empty outside an ActingAs.
-const std::string& CurrentActor();
-
-// Sets CurrentActor() to `caller.actor` for its lifetime (nests).
-class ActingAs {
- public:
-  explicit ActingAs(const Caller& caller);
-  ~ActingAs();
-  ActingAs(const ActingAs&) = delete;
-  ActingAs& operator=(const ActingAs&) = delete;
-
- private:
-  const std::string* outer_;
-};
-
-inline grpc::Status ToGrpcStatus(const absl::Status& s) {
-  return grpc::Status(static_cast<grpc::StatusCode>(s.code()), std::string(s.message()));
-}
 
 }  // namespace arbiter::service
 

@@ -1,8 +1,36 @@
 #include "adjudicator/service/auth_role.h"
 
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
+#include "arbiter/v1/service.pb.h"
+#include "arbiter/v1/tournament.pb.h"
+#include "google/protobuf/descriptor.h"
 
 namespace arbiter::service {
+namespace {
+
+// Every method of the arbiter.v1 services, by full name, with its declared
+// access. Built once from the descriptors linked into this binary.
+const absl::flat_hash_map<std::string, v1::Access>& DeclaredMethods() {
+  static const auto* methods = [] {
+    auto* m = new absl::flat_hash_map<std::string, v1::Access>();
+    for (const google::protobuf::ServiceDescriptor* s :
+         {v1::CreateGameRequest::descriptor()->file()->service(0),
+          v1::CreateTournamentRequest::descriptor()->file()->service(0)}) {
+      for (int i = 0; i < s->method_count(); ++i) {
+        const google::protobuf::MethodDescriptor* method = s->method(i);
+        (*m)["/" + s->full_name() + "/" + method->name()] =
+            method->options().GetExtension(v1::method_access);
+      }
+    }
+    return m;
+  }();
+  return *methods;
+}
+
+}  // namespace
 
 absl::string_view RoleName(Role role) {
   switch (role) {
@@ -21,65 +49,50 @@ std::optional<Role> ParseRole(absl::string_view name) {
   return std::nullopt;
 }
 
-namespace {
-
-// arbiter.v1.TournamentService: the organiser's record, which the chief
-// arbiter keeps. No method records a result: a pairing's result is its
-// ledger game's, recorded through arbiter.v1.Arbiter by that game's arbiter.
-Access TournamentAccessOf(absl::string_view name) {
-  if (name == "CreateTournament" || name == "ImportTournament") return Access::kCreate;
-  for (absl::string_view organise :
-       {"AddPlayers", "PairRound", "ScheduleReplay", "WithdrawPlayer", "DecideTieBreak"}) {
-    if (name == organise) return Access::kOrganise;
-  }
-  for (absl::string_view read : {"GetTournament", "GetStandings", "ExportTournament"}) {
-    if (name == read) return Access::kRead;
-  }
-  return Access::kUnknown;
+v1::Access MethodAccess(absl::string_view method) {
+  if (absl::StartsWith(method, "/grpc.health.v1.Health/")) return v1::PUBLIC;
+  if (absl::StartsWith(method, "/grpc.reflection.v1alpha.ServerReflection/")) return v1::READ;
+  const auto& declared = DeclaredMethods();
+  auto it = declared.find(method);
+  return it == declared.end() ? v1::ACCESS_UNSPECIFIED : it->second;
 }
 
-}  // namespace
-
-Access AccessOf(absl::string_view method) {
-  if (absl::StartsWith(method, "/grpc.health.v1.Health/")) return Access::kPublic;
-  if (absl::StartsWith(method, "/grpc.reflection.")) return Access::kRead;
-  constexpr absl::string_view kTournaments = "/arbiter.v1.TournamentService/";
-  if (absl::StartsWith(method, kTournaments)) {
-    return TournamentAccessOf(method.substr(kTournaments.size()));
-  }
-  constexpr absl::string_view kService = "/arbiter.v1.Arbiter/";
-  if (!absl::StartsWith(method, kService)) return Access::kUnknown;
-  const absl::string_view name = method.substr(kService.size());
-  if (name == "CreateGame") return Access::kCreate;
-  if (name == "AppendEvents" || name == "Decide") return Access::kRecord;
-  if (name == "VerifyGame" || name == "ExportGame") return Access::kAudit;
-  for (absl::string_view read : {"GetGame", "ListEvents", "ListRulings", "WatchGame", "WatchAll",
-                                "GetCheckpoint", "GetInclusionProof", "GetRuleset", "GetClause"}) {
-    if (name == read) return Access::kRead;
-  }
-  return Access::kUnknown;
+v1::Access EventAccess(const v1::Event& event) {
+  if (event.kind_case() == v1::Event::KIND_NOT_SET) return v1::ACCESS_UNSPECIFIED;
+  const google::protobuf::FieldDescriptor* kind =
+      v1::Event::descriptor()->FindFieldByNumber(event.kind_case());
+  return kind == nullptr ? v1::ACCESS_UNSPECIFIED : kind->options().GetExtension(v1::event_access);
 }
 
-bool Permits(Role role, Access access) {
+bool Permits(Role role, v1::Access access) {
   switch (access) {
-    case Access::kPublic:
-    case Access::kRead:
+    case v1::PUBLIC:
+    case v1::READ:
       return true;
-    case Access::kAudit:
+    case v1::AUDIT:
       return role == Role::kAuditor || role == Role::kChiefArbiter;
-    case Access::kRecord:
+    case v1::RECORD:
       return role == Role::kArbiter || role == Role::kChiefArbiter;
-    case Access::kCreate:
-    case Access::kOrganise:
+    case v1::CREATE:
+    case v1::ORGANISE:
+    case v1::RULE_ON_APPEAL:
       return role == Role::kChiefArbiter;
-    case Access::kUnknown:
+    default:
       return false;
   }
-  return false;
 }
 
-bool IsWrite(Access access) {
-  return access == Access::kRecord || access == Access::kCreate || access == Access::kOrganise;
+bool IsWrite(v1::Access access) {
+  return access == v1::RECORD || access == v1::CREATE || access == v1::ORGANISE ||
+         access == v1::RULE_ON_APPEAL;
+}
+
+v1::Authority AuthorityOf(Role role) {
+  switch (role) {
+    case Role::kArbiter: return v1::ARBITER;
+    case Role::kChiefArbiter: return v1::CHIEF_ARBITER;
+    default: return v1::AUTHORITY_UNSPECIFIED;
+  }
 }
 
 }  // namespace arbiter::service

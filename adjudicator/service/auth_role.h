@@ -1,30 +1,30 @@
-// Who may do what on the arbiter.v1 services (issue 8): the four roles a
-// bearer token carries, and the methods of arbiter.v1.Arbiter and
-// arbiter.v1.TournamentService each may call.
+// Who may do what on the arbiter.v1 services: the four roles a bearer token
+// carries, and which of them hold each access. The access each RPC method
+// and each event kind needs is declared in the contract, beside the method
+// or the event (proto/arbiter/v1/access.proto); this is the other half of
+// the one table.
 //
 //   ARBITER        records events (incidents, moves, presses, the result's
-//                  confirmation) and decides rulings, only in the games the
-//                  token is assigned to
+//                  confirmation) and decides the arbiter's rulings, only in
+//                  the games the token is assigned to
 //   CHIEF_ARBITER  everything an arbiter does, in every game; creates games;
 //                  organises tournaments (creates or imports them, adds
 //                  players, pairs rounds, schedules replays, withdraws
-//                  players, decides tie-breaks); the chief arbiter's clauses
-//                  and appeals are decided through Decide
+//                  players, decides tie-breaks); decides the rulings the
+//                  rules leave to the chief arbiter, and appeals (16.4)
 //   AUDITOR        reads, verifies and exports games
 //   SOFTWARE       reads and watches (broadcast, pairing software)
 //
-// Tournament reads (GetTournament, GetStandings, ExportTournament) are reads
-// for every role: standings and their exports are published results, and a
-// tournament holds no result of its own (each pairing's result is its
-// ledger game's).
-//
-// Health checks need no token. Any method not listed is refused.
+// Reads are open to every role. Health checks need no token; server
+// reflection is a read. Any other method is refused.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_ROLE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_ROLE_H_
 
 #include <optional>
-#include <string>
+
 #include "absl/strings/string_view.h"
+#include "arbiter/v1/access.pb.h"
+#include "arbiter/v1/events.pb.h"
 
 namespace arbiter::service {
 
@@ -34,26 +34,24 @@ enum class Role { kArbiter, kChiefArbiter, kAuditor, kSoftware };
 absl::string_view RoleName(Role role);
 std::optional<Role> ParseRole(absl::string_view name);
 
-// What a call does, as far as permissions go.
-enum class Access {
-  kPublic,   // health checks
-  kRead,     // reading games, rulings, checkpoints, proofs, rules; watching
-  kAudit,    // verifying and exporting
-  kRecord,   // appending events, deciding rulings (per game for ARBITER)
-  kCreate,   // creating games and tournaments
-  kOrganise, // a tournament's players, rounds, replays, withdrawals, tie-breaks
-  kUnknown,  // not a method of this service: refused
-};
+// The access a full method name ("/arbiter.v1.Arbiter/AppendEvents") needs:
+// its (arbiter.v1.method_access) option; PUBLIC for grpc.health.v1, READ
+// for server reflection; ACCESS_UNSPECIFIED (refused) for anything else.
+v1::Access MethodAccess(absl::string_view method);
 
-// The access a full method name ("/arbiter.v1.Arbiter/AppendEvents") needs.
-Access AccessOf(absl::string_view method);
+// The access recording `event` needs: its kind's (arbiter.v1.event_access)
+// option; ACCESS_UNSPECIFIED (refused) for an event with no kind.
+v1::Access EventAccess(const v1::Event& event);
+
+// Whether `role` holds `access` (RECORD for an ARBITER still needs the game
+// to be one of the token's).
+bool Permits(Role role, v1::Access access);
 
 // Whether calls with `access` write (and count against the write rate).
-bool IsWrite(Access access);
+bool IsWrite(v1::Access access);
 
-// Whether `role` has `access` (kRecord for ARBITER still needs the game to
-// be one of the token's).
-bool Permits(Role role, Access access);
+// The authority events recorded by `role` carry (Event.authority).
+v1::Authority AuthorityOf(Role role);
 
 }  // namespace arbiter::service
 

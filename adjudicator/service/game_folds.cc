@@ -2,113 +2,125 @@
 
 #include <algorithm>
 #include <utility>
-#include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "rulesdb/rules.h"
 
 namespace arbiter::service {
 
-absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created) {
-  return LoadRules(created.ruleset().empty() ? "cn-2002" : created.ruleset(),
-                   created.supplement());
+absl::StatusOr<std::unique_ptr<ledger::GameJudge>> GameFolds::Open(absl::string_view game_id,
+                                                                   const v1::GameCreated& created) {
+  return judge_.Open(game_id, created);
 }
 
-absl::Status GameFolds::With(const std::string& game_id,
-                             absl::FunctionRef<void(const GameFold&)> fn) {
-  std::shared_ptr<Slot> slot;
-  {
-    absl::MutexLock lock(&mu_);
-    auto it = slots_.find(game_id);
-    if (it == slots_.end()) {
-      if (slots_.size() >= max_games_) EvictLocked();
-      auto s = std::make_shared<Slot>();
-      absl::MutexLock fold_lock(&s->mu);
-      s->fold.game_id = game_id;
-      it = slots_.emplace(game_id, std::move(s)).first;
-    }
-    slot = it->second;
-    slot->last_used = ++uses_;
-  }
-  {
-    absl::MutexLock lock(&slot->mu);
-    if (absl::Status s = Advance(slot->fold); !s.ok()) return s;
-    if (slot->fold.revision > 0) {
-      fn(slot->fold);
-      return absl::OkStatus();
-    }
-  }
-  // No such game: keep no slot for it, so asking for made-up names costs
-  // no memory. (A game created meanwhile just gets a fresh slot next time.)
-  {
-    absl::MutexLock lock(&mu_);
-    auto it = slots_.find(game_id);
-    if (it != slots_.end() && it->second == slot) slots_.erase(it);
-  }
-  return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
-}
-
-size_t GameFolds::size() const {
+std::shared_ptr<const ledger::GameJudge> GameFolds::Committed(absl::string_view game_id,
+                                                              uint64_t revision) {
   absl::MutexLock lock(&mu_);
-  return slots_.size();
+  auto it = entries_.find(game_id);
+  if (it == entries_.end() || it->second.view.revision != revision) return nullptr;
+  it->second.last_used = ++uses_;
+  return it->second.view.fold;
 }
 
-void GameFolds::EvictLocked() {
-  // A call holding an evicted slot finishes with its own reference; the
-  // next call for that game starts a fresh fold.
-  std::vector<uint64_t> uses;
-  uses.reserve(slots_.size());
-  for (const auto& [game, slot] : slots_) uses.push_back(slot->last_used);
-  const size_t drop = std::max<size_t>(1, uses.size() / 4);
-  std::nth_element(uses.begin(), uses.begin() + (drop - 1), uses.end());
-  const uint64_t cutoff = uses[drop - 1];
-  absl::erase_if(slots_, [cutoff](const auto& entry) { return entry.second->last_used <= cutoff; });
+void GameFolds::OnCommit(const std::vector<ledger::CommittedFold>& folds) {
+  std::vector<GameView> views;
+  views.reserve(folds.size());
+  for (const ledger::CommittedFold& f : folds) {
+    // Every fold the ledger judges with was made by Open() above.
+    views.push_back(GameView{f.game_id, f.revision,
+                             std::static_pointer_cast<const AdjudicatorFold>(f.fold)});
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    for (const GameView& v : views) KeepLocked(v);
+  }
+  if (listener_) listener_(views);
 }
 
-absl::Status GameFolds::Advance(GameFold& fold) {
+void GameFolds::KeepLocked(GameView view) {
+  auto it = entries_.find(view.game_id);
+  if (it != entries_.end()) {
+    it->second.last_used = ++uses_;
+    if (it->second.view.revision < view.revision) it->second.view = std::move(view);
+    return;
+  }
+  if (entries_.size() >= max_games_) {
+    // Drop the least recently used quarter.
+    std::vector<uint64_t> uses;
+    uses.reserve(entries_.size());
+    for (const auto& [game, entry] : entries_) uses.push_back(entry.last_used);
+    const size_t drop = std::max<size_t>(1, uses.size() / 4);
+    std::nth_element(uses.begin(), uses.begin() + (drop - 1), uses.end());
+    const uint64_t cutoff = uses[drop - 1];
+    absl::erase_if(entries_, [cutoff](const auto& e) { return e.second.last_used <= cutoff; });
+  }
+  std::string id = view.game_id;
+  entries_.emplace(std::move(id), Entry{std::move(view), ++uses_});
+}
+
+absl::StatusOr<GameView> GameFolds::Get(const std::string& game_id) {
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = entries_.find(game_id);
+    if (it != entries_.end()) {
+      it->second.last_used = ++uses_;
+      return it->second.view;
+    }
+  }
+  absl::StatusOr<GameView> loaded = Load(game_id);
+  if (!loaded.ok()) return loaded.status();
+  absl::MutexLock lock(&mu_);
+  KeepLocked(*loaded);
+  // A commit may have brought a later revision meanwhile: that is the one.
+  return entries_.at(game_id).view;
+}
+
+absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
+  if (ledger_ == nullptr) return absl::FailedPreconditionError("the read model has no ledger");
+  std::unique_ptr<ledger::GameJudge> fold;
+  uint64_t revision = 0;
   for (;;) {
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        ledger_->ReadGame(fold.game_id, fold.revision, 512);
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadGame(game_id, revision, 512);
     if (!entries.ok()) return entries.status();
-    if (entries->empty()) return absl::OkStatus();
+    if (entries->empty()) break;
     for (const v1::LedgerEntry& entry : *entries) {
       v1::Event event;
       if (!event.ParseFromString(entry.event())) {
         return absl::DataLossError(
             absl::StrCat("position ", entry.position(), ": the stored event does not parse"));
       }
-      if (!fold.adjudicator.has_value()) {
+      if (fold == nullptr) {
         if (!event.has_game_created()) {
-          return absl::DataLossError(absl::StrCat("game '", fold.game_id,
-                                                  "': the first stored event is not gameCreated"));
+          return absl::DataLossError(
+              absl::StrCat("game '", game_id, "': the first stored event is not gameCreated"));
         }
-        absl::StatusOr<Rules> rules = RulesOf(event.game_created());
-        if (!rules.ok()) return absl::DataLossError(rules.status().message());
-        absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));
-        if (!a.ok()) return a.status();
-        fold.adjudicator.emplace(*std::move(a));
-        absl::StatusOr<std::string> pin = RulesPin(fold.game_id);
-        if (!pin.ok()) return pin.status();
-        fold.rules_pin = *std::move(pin);
+        absl::StatusOr<std::unique_ptr<ledger::GameJudge>> opened =
+            judge_.Open(game_id, event.game_created());
+        if (!opened.ok()) return absl::DataLossError(opened.status().message());
+        fold = *std::move(opened);
       }
-      if (absl::StatusOr<std::vector<v1::Ruling>> r = fold.adjudicator->Apply(event); !r.ok()) {
+      if (absl::StatusOr<ledger::Verdict> v = fold->Apply(event); !v.ok()) {
         return absl::DataLossError(absl::StrCat("position ", entry.position(),
                                                 ": the stored event no longer folds: ",
-                                                r.status().message()));
+                                                v.status().message()));
       }
-      fold.revision = entry.revision();
+      revision = entry.revision();
     }
   }
+  if (fold == nullptr) return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
+  absl::StatusOr<std::string> pin = ledger_->RulesPin(game_id);
+  if (!pin.ok()) return pin.status();
+  if (*pin != fold->RulesPin()) {
+    return absl::DataLossError(absl::StrCat("game '", game_id, "' was created under '", *pin,
+                                            "' but its rules now load as '", fold->RulesPin(), "'"));
+  }
+  return GameView{game_id, revision,
+                  std::shared_ptr<const AdjudicatorFold>(
+                      static_cast<AdjudicatorFold*>(fold.release()))};
 }
 
-absl::StatusOr<std::string> GameFolds::RulesPin(const std::string& game_id) {
-  absl::MutexLock lock(&reader_mu_);
-  if (!reader_.has_value()) {
-    absl::StatusOr<ledger::LogReader> r = ledger::LogReader::Open(ledger_->db_path());
-    if (!r.ok()) return r.status();
-    reader_.emplace(*std::move(r));
-  }
-  return reader_->RulesPin(game_id);
+size_t GameFolds::size() const {
+  absl::MutexLock lock(&mu_);
+  return entries_.size();
 }
 
 }  // namespace arbiter::service

@@ -1,80 +1,97 @@
-// The service's read model: each game's Adjudicator fold, kept up to the
-// committed stream and advanced by the events committed since it was last
-// read, so GetGame and the timekeeper cost the new events, not the game.
+// The service's read model: each game's fold (its Adjudicator), as last
+// committed. One cache, fed by the ledger itself: this is the Judge the
+// server's ledger judges with, so every commit hands it the folds it
+// advanced (OnCommit) and the next append starts from them (Committed). A
+// game it does not hold (never read, or evicted) is folded from the ledger
+// once, on the first read.
 //
-// A fold is rebuilt only from committed ledger entries, never from what a
-// client sent, so what it shows is what the ledger holds. The rulings it
-// derives are those the ledger recorded (the fold is deterministic); the
-// recorded ones are what the service returns.
+// A fold here is immutable and shared: readers hold it while the ledger
+// judges the next append on a copy, so a reader never sees an event that is
+// refused or not yet committed. What it shows is what the ledger holds.
 //
 // The folds kept are bounded: beyond `max_games`, the least recently used
-// quarter is dropped, and a dropped game is refolded from the ledger when
-// next asked for. (A season's games stay readable; memory does not grow
-// with them.)
+// quarter is dropped, and a dropped game is folded again when next read.
+// (A season's games stay readable; memory does not grow with them.)
 #ifndef ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
-#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
-#include "absl/functional/function_ref.h"
-#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "adjudicator/engine/adjudicator.h"
-#include "arbiter/v1/events.pb.h"
+#include "adjudicator/service/adjudicator_judge.h"
+#include "ledger/judge.h"
 #include "ledger/ledger.h"
-#include "ledger/log_reader.h"
 
 namespace arbiter::service {
 
-struct GameFold {
+// One game as of a committed revision.
+struct GameView {
   std::string game_id;
-  std::string rules_pin;  // as the ledger recorded it at creation
   uint64_t revision = 0;  // the last event folded in
-  std::optional<Adjudicator> adjudicator;
+  std::shared_ptr<const AdjudicatorFold> fold;
+
+  const Adjudicator& game() const { return fold->adjudicator(); }
+  std::string rules_pin() const { return fold->RulesPin(); }
 };
 
-class GameFolds {
+class GameFolds final : public ledger::Judge {
  public:
   static constexpr size_t kDefaultMaxGames = 4096;
 
-  explicit GameFolds(ledger::Ledger* ledger, size_t max_games = kDefaultMaxGames)
-      : ledger_(ledger), max_games_(max_games < 1 ? 1 : max_games) {}
+  explicit GameFolds(size_t max_games = kDefaultMaxGames)
+      : max_games_(max_games < 1 ? 1 : max_games) {}
 
-  // Advances `game_id`'s fold to the committed head and runs `fn` on it with
-  // the game locked. NOT_FOUND when the game has no events; DATA_LOSS when a
-  // stored event no longer folds (the ledger's audit will say more).
-  absl::Status With(const std::string& game_id, absl::FunctionRef<void(const GameFold&)> fn);
+  // The ledger whose games this reads and judges. Set once, after the
+  // ledger is opened with this as its judge and before any read.
+  void Attach(ledger::Ledger* ledger) { ledger_ = ledger; }
+
+  // Called on the ledger's writer thread with the games each commit
+  // advanced, after the read model holds them. It must be quick (the
+  // timekeeper only queues them). Set before the ledger opens.
+  using CommitListener = std::function<void(const std::vector<GameView>&)>;
+  void OnCommitted(CommitListener listener) { listener_ = std::move(listener); }
+
+  // The game as last committed. NOT_FOUND when it has no events; DATA_LOSS
+  // when a stored event no longer folds or the game's rules no longer load
+  // as pinned (the ledger's audit will say more); the ledger's read errors.
+  absl::StatusOr<GameView> Get(const std::string& game_id);
 
   // How many folds are kept now (at most max_games).
   size_t size() const;
 
- private:
-  struct Slot {
-    absl::Mutex mu;
-    GameFold fold ABSL_GUARDED_BY(mu);
-    uint64_t last_used = 0;  // guarded by GameFolds::mu_
-  };
-  absl::Status Advance(GameFold& fold);
-  absl::StatusOr<std::string> RulesPin(const std::string& game_id);
-  // Drops the least recently used quarter of the folds.
-  void EvictLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // ledger::Judge.
+  absl::StatusOr<std::unique_ptr<ledger::GameJudge>> Open(absl::string_view game_id,
+                                                          const v1::GameCreated& created) override;
+  std::shared_ptr<const ledger::GameJudge> Committed(absl::string_view game_id,
+                                                     uint64_t revision) override;
+  void OnCommit(const std::vector<ledger::CommittedFold>& folds) override;
 
-  ledger::Ledger* ledger_;
+ private:
+  struct Entry {
+    GameView view;
+    uint64_t last_used = 0;
+  };
+  // Folds the game's stored stream from the ledger.
+  absl::StatusOr<GameView> Load(const std::string& game_id);
+  // Keeps `view` unless a later revision of the game is already kept.
+  void KeepLocked(GameView view) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  AdjudicatorJudge judge_;
+  ledger::Ledger* ledger_ = nullptr;
+  CommitListener listener_;
   const size_t max_games_;
   mutable absl::Mutex mu_;
   uint64_t uses_ ABSL_GUARDED_BY(mu_) = 0;
-  absl::flat_hash_map<std::string, std::shared_ptr<Slot>> slots_ ABSL_GUARDED_BY(mu_);
-  absl::Mutex reader_mu_;
-  std::optional<ledger::LogReader> reader_ ABSL_GUARDED_BY(reader_mu_);
+  absl::flat_hash_map<std::string, Entry> entries_ ABSL_GUARDED_BY(mu_);
 };
-
-// The rules a game's gameCreated names (cn-2002 by default), loaded.
-absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created);
 
 }  // namespace arbiter::service
 

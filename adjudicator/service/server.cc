@@ -3,33 +3,30 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/match.h"
 #include "adjudicator/service/arbiter_service.h"
-#include "adjudicator/service/auth_service.h"
+#include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/game_folds.h"
-#include "adjudicator/service/reflection.h"
-#include "adjudicator/service/timekeeper.h"
 #include "adjudicator/service/registration.h"
+#include "adjudicator/service/timekeeper.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
-#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service {
 
 struct Server::Parts {
-  ledger::AdjudicatorJudge judge;
+  std::unique_ptr<GameFolds> folds;  // the read model, and the ledger's judge
   std::unique_ptr<ledger::Ledger> ledger;
-  std::unique_ptr<GameFolds> folds;
   std::unique_ptr<Timekeeper> timekeeper;
-  std::unique_ptr<ArbiterService> service;
   std::unique_ptr<TokenStore> tokens;
-  std::unique_ptr<AuthorizedService> authorized;  // what clients reach
+  std::unique_ptr<Gatekeeper> gate;
+  std::unique_ptr<Callers> callers;
+  std::unique_ptr<ArbiterService> service;
   std::unique_ptr<tournament::TournamentHost> tournaments;  // arbiter.v1.TournamentService
-  std::unique_ptr<ReflectionService> reflection;  // behind the tokens too
   std::unique_ptr<grpc::Server> server;
   std::string address;
   bool stopped = false;
@@ -41,12 +38,14 @@ Server::~Server() { Shutdown(); }
 
 const std::string& Server::address() const { return parts_->address; }
 
+ledger::Ledger* Server::ledger() const { return parts_->ledger.get(); }
+
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   auto parts = std::make_unique<Parts>();
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       ServerCredentialsFor(options.tls);
   if (!credentials.ok()) return credentials.status();
-  absl::StatusOr<std::unique_ptr<TokenStore>> tokens = TokenStore::Open(options.data_dir);
+  absl::StatusOr<std::unique_ptr<TokenStore>> tokens = TokenStore::Open(options.data_dir, options.token_clock);
   if (!tokens.ok()) return tokens.status();
   parts->tokens = *std::move(tokens);
   absl::StatusOr<bool> secured = parts->tokens->Any();
@@ -56,37 +55,37 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
         "no tokens: the server runs open, so only on loopback; create one with "
         "`arbiter token create` before listening on ", options.listen));
   }
+  parts->folds = std::make_unique<GameFolds>();
   ledger::LedgerOptions lo;
   lo.dir = options.data_dir;
-  lo.judge = &parts->judge;
+  lo.judge = parts->folds.get();
   lo.checkpoint_every = options.checkpoint_every;
   absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
   if (!ledger.ok()) return ledger.status();
   parts->ledger = *std::move(ledger);
-  parts->folds = std::make_unique<GameFolds>(parts->ledger.get());
+  parts->folds->Attach(parts->ledger.get());
   if (options.live_timers) {
     parts->timekeeper = std::make_unique<Timekeeper>(parts->ledger.get(), parts->folds.get());
   }
-  parts->service =
-      std::make_unique<ArbiterService>(parts->ledger.get(), &parts->judge, parts->folds.get());
-  parts->authorized = std::make_unique<AuthorizedService>(parts->service.get(), parts->tokens.get(),
-                                                          options.limits);
+  parts->gate = std::make_unique<Gatekeeper>(parts->tokens.get(), options.limits);
+  parts->callers = std::make_unique<Callers>();
+  parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), parts->folds.get(),
+                                                    parts->callers.get());
 
   grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(options.listen, *credentials, &port);
-  builder.RegisterService(parts->authorized.get());
-  parts->reflection = std::make_unique<ReflectionService>(
-      [gate = parts->authorized->gatekeeper()](const grpc::ServerContext& context,
-                                               absl::string_view method) {
-        return gate->Admit(context, method).status();  // a token of any role; a read
-      });
-  parts->reflection->AddTo(builder);
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  interceptors.push_back(
+      std::make_unique<AuthInterceptorFactory>(parts->gate.get(), parts->callers.get()));
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
+  builder.RegisterService(parts->service.get());
   builder.SetMaxReceiveMessageSize(4 << 20);
   absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> tournaments =
-      tournament::RegisterTournamentService(builder, options.data_dir, parts->service.get(),
-                                            parts->authorized->gatekeeper());
+      tournament::RegisterTournamentService(builder, options.data_dir, parts->folds.get(),
+                                            parts->callers.get());
   if (!tournaments.ok()) return tournaments.status();
   parts->tournaments = *std::move(tournaments);
   parts->server = builder.BuildAndStart();

@@ -1,7 +1,8 @@
-// `arbiter serve`: the ledger, the judge, the read model, the live-game
-// timekeeper and the gRPC server (arbiter.v1.Arbiter, the standard
-// grpc.health.v1.Health service and server reflection), started and stopped
-// as one.
+// `arbiter serve`: the ledger, the read model that judges it, the live-game
+// timekeeper and the gRPC server (arbiter.v1.Arbiter,
+// arbiter.v1.TournamentService, the standard grpc.health.v1.Health service
+// and the stock server reflection, every call admitted by one authorization
+// interceptor), started and stopped as one.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_SERVER_H_
 #define ARBITER_ADJUDICATOR_SERVICE_SERVER_H_
 
@@ -10,8 +11,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "adjudicator/service/auth_service.h"
+#include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tls.h"
+#include "adjudicator/service/auth_tokens.h"
+#include "ledger/ledger.h"
 
 namespace arbiter::service {
 
@@ -21,7 +24,8 @@ struct ServerOptions {
   uint64_t checkpoint_every = 1000;      // events between periodic checkpoints
   bool live_timers = true;               // run the timekeeper
   TlsFiles tls;                          // empty: plaintext (see auth_tls.h)
-  AuthLimits limits;                     // per-caller rates (see auth_service.h)
+  AuthLimits limits;                     // per-caller rates (see auth_gatekeeper.h)
+  TokenStore::Clock token_clock = absl::Now;  // when tokens expire (tests pass their own)
 };
 
 class Server {
@@ -34,6 +38,10 @@ class Server {
 
   // The address actually bound (the port resolved).
   const std::string& address() const;
+
+  // The ledger it serves, for in-process tests and tools (read it; writes
+  // go through the services).
+  ledger::Ledger* ledger() const;
 
   // Graceful: health turns NOT_SERVING, watch streams end, new calls are
   // refused, calls in flight get up to `grace` to finish, the timekeeper

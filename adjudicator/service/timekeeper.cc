@@ -1,12 +1,10 @@
 #include "adjudicator/service/timekeeper.h"
 
 #include <algorithm>
-#include <utility>
-#include <vector>
-
 #include <cstdio>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
-#include "adjudicator/engine/proto_time.h"
 
 namespace arbiter::service {
 namespace {
@@ -23,25 +21,65 @@ void LogError(const std::string& what, const absl::Status& s) {
 }  // namespace
 
 Timekeeper::Timekeeper(ledger::Ledger* ledger, GameFolds* folds, std::function<absl::Time()> now)
-    : ledger_(ledger), folds_(folds), now_(std::move(now)) {}
+    : ledger_(ledger), folds_(folds), now_(std::move(now)) {
+  folds_->OnCommitted([this](const std::vector<GameView>& games) { Committed(games); });
+}
 
 Timekeeper::~Timekeeper() { Stop(); }
 
-void Timekeeper::Start() { thread_ = std::thread([this] { Run(); }); }
+void Timekeeper::Committed(const std::vector<GameView>& games) {
+  absl::MutexLock lock(&mu_);
+  if (!started_ || stop_) return;  // Start() reads what is already there
+  for (const GameView& g : games) {
+    if (g.game().game().live()) committed_.push_back(g);
+  }
+}
+
+void Timekeeper::Start() {
+  {
+    absl::MutexLock lock(&mu_);
+    started_ = true;
+  }
+  // The live games in progress: every gameCreated with `live`, once.
+  std::vector<std::string> live;
+  for (uint64_t after = 0;;) {
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadLog(after, 1024);
+    if (!entries.ok()) {
+      LogError("cannot read the log", entries.status());
+      break;
+    }
+    if (entries->empty()) break;
+    for (const v1::LedgerEntry& entry : *entries) {
+      after = entry.position();
+      if (entry.revision() != 1) continue;
+      v1::Event event;
+      if (event.ParseFromString(entry.event()) && event.game_created().live()) {
+        live.push_back(entry.game_id());
+      }
+    }
+  }
+  for (const std::string& game : live) {
+    absl::StatusOr<GameView> view = folds_->Get(game);
+    if (!view.ok()) {
+      LogError(absl::StrCat("game ", game), view.status());
+      continue;
+    }
+    Recompute(*view);
+  }
+  thread_ = std::thread([this] { Run(); });
+}
 
 void Timekeeper::Stop() {
-  stop_ = true;
+  {
+    absl::MutexLock lock(&mu_);
+    stop_ = true;
+  }
   if (thread_.joinable()) thread_.join();
 }
 
 void Timekeeper::Run() {
-  absl::StatusOr<std::unique_ptr<ledger::Subscription>> sub = ledger_->SubscribeLog(0);
-  if (!sub.ok()) {
-    LogError("cannot follow the log", sub.status());
-    return;
-  }
-  while (!stop_) {
-    // Sleep until the earliest deadline, or a poll interval.
+  for (;;) {
+    // Sleep until the earliest deadline, a commit, or a poll interval.
     absl::Duration wait = kPoll;
     std::vector<std::pair<std::string, Timer>> due;
     const absl::Time now = now_();
@@ -55,43 +93,28 @@ void Timekeeper::Run() {
     for (const auto& [game, timer] : due) Fire(game, timer);
     if (!due.empty()) wait = absl::ZeroDuration();
 
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = (*sub)->Next(wait, 1024);
-    if (!entries.ok()) {
-      if (!absl::IsCancelled(entries.status())) {
-        LogError("reading the log", entries.status());
-      }
-      return;
+    std::vector<GameView> committed;
+    {
+      absl::MutexLock lock(&mu_);
+      auto woken = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        return stop_ || !committed_.empty();
+      };
+      mu_.AwaitWithTimeout(absl::Condition(&woken), wait);
+      if (stop_) return;
+      committed.swap(committed_);
     }
-    absl::flat_hash_set<std::string> touched;
-    for (const v1::LedgerEntry& entry : *entries) {
-      if (entry.revision() == 1) {
-        v1::Event event;
-        if (event.ParseFromString(entry.event()) && event.has_game_created() &&
-            event.game_created().live()) {
-          live_.insert(entry.game_id());
-        }
-      }
-      if (live_.contains(entry.game_id())) touched.insert(entry.game_id());
-    }
-    for (const std::string& game : touched) Recompute(game);
+    for (const GameView& g : committed) Recompute(g);
   }
 }
 
-void Timekeeper::Recompute(const std::string& game_id) {
-  std::optional<Timer> timer;
-  bool over = false;
-  absl::Status s = folds_->With(game_id, [&](const GameFold& fold) {
-    over = fold.adjudicator->result() != nullptr;
-    if (std::optional<Deadline> d = NextDeadline(*fold.adjudicator); d.has_value()) {
-      timer = Timer{fold.revision, *std::move(d)};
-    }
-  });
-  if (!s.ok()) LogError(absl::StrCat("game ", game_id), s);
-  if (over) live_.erase(game_id);
-  if (timer.has_value()) {
-    timers_[game_id] = *std::move(timer);
-  } else {
-    timers_.erase(game_id);
+void Timekeeper::Recompute(const GameView& game) {
+  auto it = timers_.find(game.game_id);
+  // Commits may arrive out of order relative to a fold read at Start().
+  if (it != timers_.end() && it->second.revision > game.revision) return;
+  if (std::optional<Deadline> d = NextDeadline(game.game()); d.has_value()) {
+    timers_[game.game_id] = Timer{game.revision, *std::move(d)};
+  } else if (it != timers_.end()) {
+    timers_.erase(it);
   }
 }
 
@@ -104,7 +127,7 @@ void Timekeeper::Fire(const std::string& game_id, const Timer& timer) {
       game_id, ledger::ExpectedRevision::Exactly(timer.revision), {std::move(event)});
   auto it = timers_.find(game_id);
   // Whatever happened, this timer is spent: success and a lost race both
-  // bring a new event that recomputes the deadline.
+  // bring a new commit that recomputes the deadline.
   if (it != timers_.end() && it->second.revision == timer.revision) timers_.erase(it);
   if (!r.ok() && !absl::IsAborted(r.status())) {
     LogError(absl::StrCat("game ", game_id, ": appending the ", timer.deadline.predicted.clause(),

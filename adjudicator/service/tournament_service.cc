@@ -4,7 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "adjudicator/service/auth_gatekeeper.h"
+#include "proto/names/resource_name.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/formats.h"
 #include "adjudicator/tournament/opengotha.h"
@@ -15,11 +15,6 @@
 namespace arbiter::tournament {
 namespace {
 
-grpc::Status ToGrpc(const absl::Status& s) {
-  if (s.ok()) return grpc::Status::OK;
-  return grpc::Status(static_cast<grpc::StatusCode>(s.code()), std::string(s.message()));
-}
-
 void Stamp(absl::Time at, v1::TournamentEvent* e) {
   const int64_t nanos = absl::ToUnixNanos(at);
   e->mutable_at()->set_seconds(nanos / 1000000000);
@@ -28,18 +23,10 @@ void Stamp(absl::Time at, v1::TournamentEvent* e) {
 
 }  // namespace
 
-absl::StatusOr<std::string> ParseTournamentName(const std::string& name) {
-  std::string id = name;
-  if (absl::StartsWith(id, "tournaments/")) id = id.substr(12);
-  if (!ValidId(id)) {
-    return absl::InvalidArgumentError(absl::StrCat("tournament '", name, "': expected tournaments/ID"));
-  }
-  return id;
-}
-
 TournamentServiceImpl::TournamentServiceImpl(TournamentStore* store, GameSource games,
+                                             const service::Callers* callers,
                                              std::function<absl::Time()> now)
-    : store_(store), games_(std::move(games)), now_(std::move(now)) {}
+    : store_(store), games_(std::move(games)), callers_(callers), now_(std::move(now)) {}
 
 absl::StatusOr<v1::Tournament> TournamentServiceImpl::Current(const std::string& id) {
   absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load(id);
@@ -49,7 +36,8 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Current(const std::string&
   return t;
 }
 
-absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(const std::string& id,
+absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(const service::Caller& caller,
+                                                             const std::string& id,
                                                              std::vector<v1::TournamentEvent> events,
                                                              bool must_exist) {
   absl::MutexLock lock(&write_mu_);
@@ -67,7 +55,7 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(const std::string& 
     Stamp(at, &events[i]);
     // The authenticated caller (empty when the server runs open), never
     // what an imported file or a client put there.
-    events[i].set_actor(service::CurrentActor());
+    events[i].set_actor(caller.actor);
     if (absl::Status s = Apply(events[i], &t); !s.ok()) {
       return events.size() == 1 ? s : absl::Status(s.code(), absl::StrCat("item ", i + 1, ": ", s.message()));
     }
@@ -96,176 +84,197 @@ absl::StatusOr<GameFactsMap> TournamentServiceImpl::Games(const v1::Tournament& 
   return out;
 }
 
-grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext*, const v1::CreateTournamentRequest* req,
+grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* context, const v1::CreateTournamentRequest* req,
                                                      v1::Tournament* out) {
-  std::vector<v1::TournamentEvent> events(1);
-  *events[0].mutable_created() = req->tournament();
-  for (const v1::TournamentTeam& team : req->teams()) *events.emplace_back().mutable_team_added()->mutable_team() = team;
-  for (const v1::TournamentPlayer& p : req->players()) *events.emplace_back().mutable_player_added()->mutable_player() = p;
-  if (!ValidId(req->tournament().tournament_id())) {
-    return ToGrpc(absl::InvalidArgumentError("tournament.tournamentId: letters, digits and ._- only"));
-  }
-  absl::StatusOr<v1::Tournament> t = Record(req->tournament().tournament_id(), std::move(events), false);
-  if (!t.ok()) return ToGrpc(t.status());
-  *out = *std::move(t);
-  return grpc::Status::OK;
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    std::vector<v1::TournamentEvent> events(1);
+    *events[0].mutable_created() = req->tournament();
+    for (const v1::TournamentTeam& team : req->teams()) *events.emplace_back().mutable_team_added()->mutable_team() = team;
+    for (const v1::TournamentPlayer& p : req->players()) *events.emplace_back().mutable_player_added()->mutable_player() = p;
+    if (absl::Status s = CheckId("tournament", req->tournament().tournament_id()); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("tournament.tournamentId: ", s.message()));
+    }
+    absl::StatusOr<v1::Tournament> t = Record(caller, req->tournament().tournament_id(), std::move(events), false);
+    if (!t.ok()) return t.status();
+    *out = *std::move(t);
+    return absl::OkStatus();
+  });
 }
 
-grpc::Status TournamentServiceImpl::ImportTournament(grpc::ServerContext*, const v1::ImportTournamentRequest* req,
+grpc::Status TournamentServiceImpl::ImportTournament(grpc::ServerContext* context, const v1::ImportTournamentRequest* req,
                                                      v1::Tournament* out) {
-  if (!ValidId(req->tournament_id())) {
-    return ToGrpc(absl::InvalidArgumentError("tournamentId: letters, digits and ._- only"));
-  }
-  absl::StatusOr<std::vector<v1::TournamentEvent>> events =
-      ImportOpenGotha(req->opengotha_xml(), req->tournament_id(), req->settings());
-  if (!events.ok()) return ToGrpc(events.status());
-  absl::StatusOr<v1::Tournament> t = Record(req->tournament_id(), *std::move(events), false);
-  if (!t.ok()) return ToGrpc(t.status());
-  *out = *std::move(t);
-  return grpc::Status::OK;
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    if (absl::Status s = CheckId("tournament", req->tournament_id()); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("tournamentId: ", s.message()));
+    }
+    absl::StatusOr<std::vector<v1::TournamentEvent>> events =
+        ImportOpenGotha(req->opengotha_xml(), req->tournament_id(), req->settings());
+    if (!events.ok()) return events.status();
+    absl::StatusOr<v1::Tournament> t = Record(caller, req->tournament_id(), *std::move(events), false);
+    if (!t.ok()) return t.status();
+    *out = *std::move(t);
+    return absl::OkStatus();
+  });
 }
 
-grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext*, const v1::GetTournamentRequest* req,
+grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context, const v1::GetTournamentRequest* req,
                                                   v1::Tournament* out) {
-  absl::StatusOr<std::string> id = ParseTournamentName(req->name());
-  if (!id.ok()) return ToGrpc(id.status());
-  absl::StatusOr<v1::Tournament> t = Current(*id);
-  if (!t.ok()) return ToGrpc(t.status());
-  *out = *std::move(t);
-  return grpc::Status::OK;
+  return callers_->Serve(context, [&](const service::Caller&) -> absl::Status {
+    absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->name(), "name");
+    if (!id.ok()) return id.status();
+    absl::StatusOr<v1::Tournament> t = Current(*id);
+    if (!t.ok()) return t.status();
+    *out = *std::move(t);
+    return absl::OkStatus();
+  });
 }
 
-grpc::Status TournamentServiceImpl::AddPlayers(grpc::ServerContext*, const v1::AddPlayersRequest* req,
+grpc::Status TournamentServiceImpl::AddPlayers(grpc::ServerContext* context, const v1::AddPlayersRequest* req,
                                                v1::Tournament* out) {
-  absl::StatusOr<std::string> id = ParseTournamentName(req->tournament());
-  if (!id.ok()) return ToGrpc(id.status());
-  if (req->players().empty() && req->teams().empty()) {
-    return ToGrpc(absl::InvalidArgumentError("no players or teams to add"));
-  }
-  std::vector<v1::TournamentEvent> events;
-  for (const v1::TournamentTeam& team : req->teams()) *events.emplace_back().mutable_team_added()->mutable_team() = team;
-  for (const v1::TournamentPlayer& p : req->players()) *events.emplace_back().mutable_player_added()->mutable_player() = p;
-  absl::StatusOr<v1::Tournament> t = Record(*id, std::move(events), true);
-  if (!t.ok()) return ToGrpc(t.status());
-  *out = *std::move(t);
-  return grpc::Status::OK;
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->tournament(), "tournament");
+    if (!id.ok()) return id.status();
+    if (req->players().empty() && req->teams().empty()) {
+      return absl::InvalidArgumentError("no players or teams to add");
+    }
+    std::vector<v1::TournamentEvent> events;
+    for (const v1::TournamentTeam& team : req->teams()) *events.emplace_back().mutable_team_added()->mutable_team() = team;
+    for (const v1::TournamentPlayer& p : req->players()) *events.emplace_back().mutable_player_added()->mutable_player() = p;
+    absl::StatusOr<v1::Tournament> t = Record(caller, *id, std::move(events), true);
+    if (!t.ok()) return t.status();
+    *out = *std::move(t);
+    return absl::OkStatus();
+  });
 }
 
-grpc::Status TournamentServiceImpl::RecordInto(const std::string& name, v1::TournamentEvent event,
+absl::Status TournamentServiceImpl::RecordInto(const service::Caller& caller,
+                                               const std::string& name, v1::TournamentEvent event,
                                                v1::Tournament* out) {
-  absl::StatusOr<std::string> id = ParseTournamentName(name);
-  if (!id.ok()) return ToGrpc(id.status());
+  absl::StatusOr<std::string> id = ParseResourceName("tournaments", name, "tournament");
+  if (!id.ok()) return id.status();
   std::vector<v1::TournamentEvent> events;
   events.push_back(std::move(event));
-  absl::StatusOr<v1::Tournament> t = Record(*id, std::move(events), true);
-  if (!t.ok()) return ToGrpc(t.status());
+  absl::StatusOr<v1::Tournament> t = Record(caller, *id, std::move(events), true);
+  if (!t.ok()) return t.status();
   *out = *std::move(t);
-  return grpc::Status::OK;
+  return absl::OkStatus();
 }
 
-grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext*, const v1::PairRoundRequest* req,
+grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext* context, const v1::PairRoundRequest* req,
                                               v1::Tournament* out) {
-  v1::TournamentEvent event;
-  *event.mutable_round_paired()->mutable_round() = req->round();
-  return RecordInto(req->tournament(), std::move(event), out);
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    v1::TournamentEvent event;
+    *event.mutable_round_paired()->mutable_round() = req->round();
+    return RecordInto(caller, req->tournament(), std::move(event), out);
+  });
 }
 
-grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext*, const v1::ScheduleReplayRequest* req,
+grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext* context, const v1::ScheduleReplayRequest* req,
                                                    v1::Tournament* out) {
-  absl::StatusOr<std::string> id = ParseTournamentName(req->tournament());
-  if (!id.ok()) return ToGrpc(id.status());
-  // Only a game that ended REPLAY (重赛) is replayed.
-  absl::StatusOr<v1::Tournament> current = Current(*id);
-  if (!current.ok()) return ToGrpc(current.status());
-  const v1::Pairing* p = FindPairing(*current, req->replay().round(), req->replay().board());
-  if (p == nullptr) {
-    return ToGrpc(absl::InvalidArgumentError(
-        absl::StrCat("round ", req->replay().round(), " board ", req->replay().board(), " is not paired")));
-  }
-  absl::StatusOr<GameFacts> facts = games_(p->game_id());
-  if (!facts.ok()) return ToGrpc(facts.status());
-  if (!facts->result.has_value() || facts->result->outcome() != v1::Result::REPLAY) {
-    return ToGrpc(absl::FailedPreconditionError(absl::StrCat("game ", p->game_id(), " did not end REPLAY")));
-  }
-  v1::TournamentEvent event;
-  *event.mutable_replay_scheduled() = req->replay();
-  return RecordInto(req->tournament(), std::move(event), out);
-}
-
-grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext*, const v1::WithdrawPlayerRequest* req,
-                                                   v1::Tournament* out) {
-  v1::TournamentEvent event;
-  *event.mutable_player_withdrawn() = req->withdrawal();
-  return RecordInto(req->tournament(), std::move(event), out);
-}
-
-grpc::Status TournamentServiceImpl::DecideTieBreak(grpc::ServerContext*, const v1::DecideTieBreakRequest* req,
-                                                   v1::Tournament* out) {
-  v1::TournamentEvent event;
-  *event.mutable_tie_break_decided() = req->decision();
-  return RecordInto(req->tournament(), std::move(event), out);
-}
-
-grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext*, const v1::GetStandingsRequest* req,
-                                                 v1::StandingsReport* out) {
-  absl::StatusOr<std::string> id = ParseTournamentName(req->tournament());
-  if (!id.ok()) return ToGrpc(id.status());
-  absl::StatusOr<v1::Tournament> t = Current(*id);
-  if (!t.ok()) return ToGrpc(t.status());
-  absl::StatusOr<GameFactsMap> games = Games(*t);
-  if (!games.ok()) return ToGrpc(games.status());
-  *out = ComputeStandings(*t, *games);
-  return grpc::Status::OK;
-}
-
-grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext*, const v1::ExportTournamentRequest* req,
-                                                     v1::ExportTournamentResponse* out) {
-  absl::StatusOr<std::string> id = ParseTournamentName(req->tournament());
-  if (!id.ok()) return ToGrpc(id.status());
-  absl::StatusOr<v1::Tournament> t = Current(*id);
-  if (!t.ok()) return ToGrpc(t.status());
-  absl::StatusOr<GameFactsMap> games = Games(*t);
-  if (!games.ok()) return ToGrpc(games.status());
-  const v1::StandingsReport report = ComputeStandings(*t, *games);
-  std::string content;
-  switch (req->format()) {
-    case v1::ExportTournamentRequest::OPENGOTHA_XML:
-      content = ExportOpenGotha(*t, report);
-      out->set_filename(*id + ".xml");
-      out->set_content_type("application/xml");
-      break;
-    case v1::ExportTournamentRequest::EGD_H9:
-      content = ExportEgdH9(*t, report);
-      out->set_filename(*id + ".h9");
-      out->set_content_type("text/plain; charset=utf-8");
-      break;
-    case v1::ExportTournamentRequest::AGA:
-      content = ExportAga(*t, report);
-      out->set_filename(*id + ".aga.txt");
-      out->set_content_type("text/plain; charset=utf-8");
-      break;
-    case v1::ExportTournamentRequest::CSV:
-      content = ExportCsv(*t, report);
-      out->set_filename(*id + ".csv");
-      out->set_content_type("text/csv; charset=utf-8");
-      break;
-    case v1::ExportTournamentRequest::JSON: {
-      google::protobuf::util::JsonPrintOptions options;
-      options.add_whitespace = true;
-      if (!google::protobuf::util::MessageToJsonString(report, &content, options).ok()) {
-        return ToGrpc(absl::InternalError("the report does not print as JSON"));
-      }
-      out->set_filename(*id + ".json");
-      out->set_content_type("application/json");
-      break;
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->tournament(), "tournament");
+    if (!id.ok()) return id.status();
+    // Only a game that ended REPLAY (重赛) is replayed.
+    absl::StatusOr<v1::Tournament> current = Current(*id);
+    if (!current.ok()) return current.status();
+    const v1::Pairing* p = FindPairing(*current, req->replay().round(), req->replay().board());
+    if (p == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("round ", req->replay().round(), " board ", req->replay().board(), " is not paired"));
     }
-    default:
-      return ToGrpc(absl::InvalidArgumentError("format: OPENGOTHA_XML, EGD_H9, AGA, CSV or JSON"));
-  }
-  out->set_content(std::move(content));
-  *out->mutable_sidecar() = BuildSidecar(*t, report, *games, req->format());
-  out->set_sidecar_json(SidecarJson(out->sidecar()));
-  return grpc::Status::OK;
+    absl::StatusOr<GameFacts> facts = games_(p->game_id());
+    if (!facts.ok()) return facts.status();
+    if (!facts->result.has_value() || facts->result->outcome() != v1::Result::REPLAY) {
+      return absl::FailedPreconditionError(absl::StrCat("game ", p->game_id(), " did not end REPLAY"));
+    }
+    v1::TournamentEvent event;
+    *event.mutable_replay_scheduled() = req->replay();
+    return RecordInto(caller, req->tournament(), std::move(event), out);
+  });
+}
+
+grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext* context, const v1::WithdrawPlayerRequest* req,
+                                                   v1::Tournament* out) {
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    v1::TournamentEvent event;
+    *event.mutable_player_withdrawn() = req->withdrawal();
+    return RecordInto(caller, req->tournament(), std::move(event), out);
+  });
+}
+
+grpc::Status TournamentServiceImpl::DecideTieBreak(grpc::ServerContext* context, const v1::DecideTieBreakRequest* req,
+                                                   v1::Tournament* out) {
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    v1::TournamentEvent event;
+    *event.mutable_tie_break_decided() = req->decision();
+    return RecordInto(caller, req->tournament(), std::move(event), out);
+  });
+}
+
+grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context, const v1::GetStandingsRequest* req,
+                                                 v1::StandingsReport* out) {
+  return callers_->Serve(context, [&](const service::Caller&) -> absl::Status {
+    absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->tournament(), "tournament");
+    if (!id.ok()) return id.status();
+    absl::StatusOr<v1::Tournament> t = Current(*id);
+    if (!t.ok()) return t.status();
+    absl::StatusOr<GameFactsMap> games = Games(*t);
+    if (!games.ok()) return games.status();
+    *out = ComputeStandings(*t, *games);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* context, const v1::ExportTournamentRequest* req,
+                                                     v1::ExportTournamentResponse* out) {
+  return callers_->Serve(context, [&](const service::Caller&) -> absl::Status {
+    absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->tournament(), "tournament");
+    if (!id.ok()) return id.status();
+    absl::StatusOr<v1::Tournament> t = Current(*id);
+    if (!t.ok()) return t.status();
+    absl::StatusOr<GameFactsMap> games = Games(*t);
+    if (!games.ok()) return games.status();
+    const v1::StandingsReport report = ComputeStandings(*t, *games);
+    std::string content;
+    switch (req->format()) {
+      case v1::ExportTournamentRequest::OPENGOTHA_XML:
+        content = ExportOpenGotha(*t, report);
+        out->set_filename(*id + ".xml");
+        out->set_content_type("application/xml");
+        break;
+      case v1::ExportTournamentRequest::EGD_H9:
+        content = ExportEgdH9(*t, report);
+        out->set_filename(*id + ".h9");
+        out->set_content_type("text/plain; charset=utf-8");
+        break;
+      case v1::ExportTournamentRequest::AGA:
+        content = ExportAga(*t, report);
+        out->set_filename(*id + ".aga.txt");
+        out->set_content_type("text/plain; charset=utf-8");
+        break;
+      case v1::ExportTournamentRequest::CSV:
+        content = ExportCsv(*t, report);
+        out->set_filename(*id + ".csv");
+        out->set_content_type("text/csv; charset=utf-8");
+        break;
+      case v1::ExportTournamentRequest::JSON: {
+        google::protobuf::util::JsonPrintOptions options;
+        options.add_whitespace = true;
+        if (!google::protobuf::util::MessageToJsonString(report, &content, options).ok()) {
+          return absl::InternalError("the report does not print as JSON");
+        }
+        out->set_filename(*id + ".json");
+        out->set_content_type("application/json");
+        break;
+      }
+      default:
+        return absl::InvalidArgumentError("format: OPENGOTHA_XML, EGD_H9, AGA, CSV or JSON");
+    }
+    out->set_content(std::move(content));
+    *out->mutable_sidecar() = BuildSidecar(*t, report, *games, req->format());
+    out->set_sidecar_json(SidecarJson(out->sidecar()));
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace arbiter::tournament

@@ -19,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/tournament/game_facts.h"
 #include "adjudicator/service/tournament_store.h"
 #include "arbiter/v1/tournament.grpc.pb.h"
@@ -31,8 +32,8 @@ using GameSource = std::function<absl::StatusOr<GameFacts>(const std::string& ga
 
 class TournamentServiceImpl final : public v1::TournamentService::Service {
  public:
-  // `store` is not owned and must outlive the service.
-  TournamentServiceImpl(TournamentStore* store, GameSource games,
+  // Neither `store` nor `callers` is owned; both must outlive the service.
+  TournamentServiceImpl(TournamentStore* store, GameSource games, const service::Callers* callers,
                         std::function<absl::Time()> now = [] { return absl::Now(); });
 
   grpc::Status CreateTournament(grpc::ServerContext*, const v1::CreateTournamentRequest*,
@@ -50,26 +51,25 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                                 v1::ExportTournamentResponse*) override;
 
  private:
-  // Folds `id`'s stored events, applies `events` (stamped now, and with the
-  // caller's service::CurrentActor()) and stores them; `must_exist` false
-  // for creation.
-  absl::StatusOr<v1::Tournament> Record(const std::string& id, std::vector<v1::TournamentEvent> events,
-                                        bool must_exist);
+  // Folds `id`'s stored events, applies `events` (stamped now, and with
+  // `caller` as their actor) and stores them; `must_exist` false for
+  // creation.
+  absl::StatusOr<v1::Tournament> Record(const service::Caller& caller, const std::string& id,
+                                        std::vector<v1::TournamentEvent> events, bool must_exist);
   absl::StatusOr<v1::Tournament> Current(const std::string& id);
   // Records one event into the existing tournament named `name`
   // ("tournaments/ID") and answers with the tournament after it.
-  grpc::Status RecordInto(const std::string& name, v1::TournamentEvent event, v1::Tournament* out);
+  absl::Status RecordInto(const service::Caller& caller, const std::string& name,
+                          v1::TournamentEvent event, v1::Tournament* out);
   // The facts of every game the tournament names.
   absl::StatusOr<GameFactsMap> Games(const v1::Tournament& t);
 
   TournamentStore* store_;
   GameSource games_;
+  const service::Callers* callers_;
   std::function<absl::Time()> now_;
   absl::Mutex write_mu_;  // one read-fold-append at a time
 };
-
-// "tournaments/ID" or "ID" -> "ID".
-absl::StatusOr<std::string> ParseTournamentName(const std::string& name);
 
 }  // namespace arbiter::tournament
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "proto/names/resource_name.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -45,7 +46,7 @@ bool GameIdUsed(const Tournament& t, absl::string_view game_id) {
 }
 
 absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
-  if (!ValidId(c.tournament_id())) {
+  if (!IsValidId(c.tournament_id())) {
     return Bad(absl::StrCat("tournamentId '", c.tournament_id(),
                             "': letters, digits and ._- only, 1 to 64 of them"));
   }
@@ -64,7 +65,7 @@ absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
 
 absl::Status OnTeamAdded(const v1::TeamAdded& a, Tournament* t) {
   if (!t->settings().teams()) return Bad("teamAdded: this is not a team event");
-  if (!ValidId(a.team().id())) return Bad(absl::StrCat("team id '", a.team().id(), "' is not valid"));
+  if (!IsValidId(a.team().id())) return Bad(absl::StrCat("team id '", a.team().id(), "' is not valid"));
   if (FindTeam(*t, a.team().id()) != nullptr) {
     return Bad(absl::StrCat("team '", a.team().id(), "' already exists"));
   }
@@ -74,7 +75,7 @@ absl::Status OnTeamAdded(const v1::TeamAdded& a, Tournament* t) {
 
 absl::Status OnPlayerAdded(const v1::PlayerAdded& a, Tournament* t) {
   const v1::TournamentPlayer& p = a.player();
-  if (!ValidId(p.id())) return Bad(absl::StrCat("player id '", p.id(), "' is not valid"));
+  if (!IsValidId(p.id())) return Bad(absl::StrCat("player id '", p.id(), "' is not valid"));
   if (FindPlayer(*t, p.id()) != nullptr) return Bad(absl::StrCat("player '", p.id(), "' already exists"));
   if (p.name().empty()) return Bad(absl::StrCat("player '", p.id(), "': a name is required"));
   if (t->settings().teams()) {
@@ -222,14 +223,6 @@ absl::Status OnWithdrawn(const v1::PlayerWithdrawn& w, Tournament* t) {
 }
 
 }  // namespace
-
-bool ValidId(absl::string_view id) {
-  if (id.empty() || id.size() > 64) return false;
-  return std::all_of(id.begin(), id.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-           c == '_' || c == '-';
-  });
-}
 
 const v1::TournamentPlayer* FindPlayer(const v1::Tournament& t, absl::string_view id) {
   for (const v1::TournamentPlayer& p : t.players()) {

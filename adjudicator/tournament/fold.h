@@ -25,10 +25,6 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t);
 // Folds a whole stream, naming the first bad event's 1-based position.
 absl::StatusOr<v1::Tournament> Fold(const std::vector<v1::TournamentEvent>& events);
 
-// Ids are what resource names, files and CLI arguments carry: letters,
-// digits and "._-", at most 64.
-bool ValidId(absl::string_view id);
-
 // Lookups in a folded tournament (nullptr when absent).
 const v1::TournamentPlayer* FindPlayer(const v1::Tournament& t, absl::string_view id);
 const v1::TournamentTeam* FindTeam(const v1::Tournament& t, absl::string_view id);

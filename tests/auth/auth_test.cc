@@ -1,6 +1,7 @@
-// Authentication, roles, the recorded actor and limits (issue 8): the token
-// store, the role table, and the AuthorizedService in front of a real
-// ArbiterService and ledger, over gRPC on loopback.
+// Authentication, roles, the recorded actor and limits: the token store, the
+// access table, and the real server (its authorization interceptor in front
+// of the ArbiterService and ledger), over gRPC on loopback.
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -10,18 +11,15 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "adjudicator/service/arbiter_service.h"
 #include "adjudicator/service/auth_role.h"
-#include "adjudicator/service/auth_service.h"
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/auth_tokens.h"
-#include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/server.h"
+#include "arbiter/v1/service.grpc.pb.h"
+#include "arbiter/v1/tournament.pb.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
-#include "grpcpp/server.h"
-#include "grpcpp/server_builder.h"
 #include "gtest/gtest.h"
-#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/hash.h"
 #include "ledger/ledger.h"
 #include "ledger/sqlite.h"
@@ -203,51 +201,84 @@ TEST(TokenStoreTest, RefusesBadTokens) {
 }
 
 TEST(RoleTest, WhoMayCallWhat) {
-  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/AppendEvents"), Access::kRecord);
-  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/Decide"), Access::kRecord);
-  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/CreateGame"), Access::kCreate);
-  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/ExportGame"), Access::kAudit);
-  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/WatchAll"), Access::kRead);
-  EXPECT_EQ(AccessOf("/grpc.health.v1.Health/Check"), Access::kPublic);
-  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/DropTables"), Access::kUnknown);
+  EXPECT_EQ(MethodAccess("/arbiter.v1.Arbiter/AppendEvents"), v1::RECORD);
+  EXPECT_EQ(MethodAccess("/arbiter.v1.Arbiter/Decide"), v1::RECORD);
+  EXPECT_EQ(MethodAccess("/arbiter.v1.Arbiter/CreateGame"), v1::CREATE);
+  EXPECT_EQ(MethodAccess("/arbiter.v1.Arbiter/ExportGame"), v1::AUDIT);
+  EXPECT_EQ(MethodAccess("/arbiter.v1.Arbiter/WatchAll"), v1::READ);
+  EXPECT_EQ(MethodAccess("/grpc.health.v1.Health/Check"), v1::PUBLIC);
+  EXPECT_EQ(MethodAccess("/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"),
+            v1::READ);
+  EXPECT_EQ(MethodAccess("/arbiter.v1.Arbiter/DropTables"), v1::ACCESS_UNSPECIFIED);
   for (Role r : {Role::kArbiter, Role::kChiefArbiter, Role::kAuditor, Role::kSoftware}) {
-    EXPECT_TRUE(Permits(r, Access::kRead));
-    EXPECT_FALSE(Permits(r, Access::kUnknown));
+    EXPECT_TRUE(Permits(r, v1::READ));
+    EXPECT_FALSE(Permits(r, v1::ACCESS_UNSPECIFIED));
     EXPECT_EQ(ParseRole(RoleName(r)), r);
   }
-  EXPECT_TRUE(Permits(Role::kChiefArbiter, Access::kCreate));
-  EXPECT_FALSE(Permits(Role::kArbiter, Access::kCreate));
-  EXPECT_TRUE(Permits(Role::kArbiter, Access::kRecord));
-  EXPECT_FALSE(Permits(Role::kAuditor, Access::kRecord));
-  EXPECT_FALSE(Permits(Role::kSoftware, Access::kRecord));
-  EXPECT_TRUE(Permits(Role::kAuditor, Access::kAudit));
-  EXPECT_FALSE(Permits(Role::kSoftware, Access::kAudit));
+  EXPECT_TRUE(Permits(Role::kChiefArbiter, v1::CREATE));
+  EXPECT_FALSE(Permits(Role::kArbiter, v1::CREATE));
+  EXPECT_TRUE(Permits(Role::kArbiter, v1::RECORD));
+  EXPECT_FALSE(Permits(Role::kAuditor, v1::RECORD));
+  EXPECT_FALSE(Permits(Role::kSoftware, v1::RECORD));
+  EXPECT_TRUE(Permits(Role::kAuditor, v1::AUDIT));
+  EXPECT_FALSE(Permits(Role::kSoftware, v1::AUDIT));
+  EXPECT_TRUE(Permits(Role::kChiefArbiter, v1::RULE_ON_APPEAL));
+  EXPECT_FALSE(Permits(Role::kArbiter, v1::RULE_ON_APPEAL));
   EXPECT_FALSE(ParseRole("ROOT").has_value());
+}
+
+// The contract declares an access for every method of both services and for
+// every kind of event, so nothing is reachable by accident.
+TEST(RoleTest, EveryMethodAndEveryEventKindDeclaresItsAccess) {
+  for (const google::protobuf::ServiceDescriptor* s :
+       {v1::CreateGameRequest::descriptor()->file()->FindServiceByName("Arbiter"),
+        v1::CreateTournamentRequest::descriptor()->file()->FindServiceByName(
+            "TournamentService")}) {
+    ASSERT_NE(s, nullptr);
+    for (int i = 0; i < s->method_count(); ++i) {
+      const std::string method = absl::StrCat("/", s->full_name(), "/", s->method(i)->name());
+      EXPECT_NE(MethodAccess(method), v1::ACCESS_UNSPECIFIED) << method;
+    }
+  }
+  const google::protobuf::OneofDescriptor* kind = v1::Event::descriptor()->FindOneofByName("kind");
+  ASSERT_NE(kind, nullptr);
+  for (int i = 0; i < kind->field_count(); ++i) {
+    v1::Event e;
+    e.GetReflection()->MutableMessage(&e, kind->field(i));
+    EXPECT_NE(EventAccess(e), v1::ACCESS_UNSPECIFIED) << kind->field(i)->name();
+  }
+  v1::Event created;
+  created.mutable_game_created();
+  EXPECT_EQ(EventAccess(created), v1::CREATE) << "only who may create games sends gameCreated";
+  v1::Event appeal;
+  appeal.mutable_appeal_decided();
+  EXPECT_EQ(EventAccess(appeal), v1::RULE_ON_APPEAL);
+  EXPECT_EQ(EventAccess(v1::Event()), v1::ACCESS_UNSPECIFIED);
 }
 
 TEST(RoleTest, TournamentsAreTheChiefArbitersToOrganise) {
   constexpr absl::string_view kT = "/arbiter.v1.TournamentService/";
-  EXPECT_EQ(AccessOf(absl::StrCat(kT, "CreateTournament")), Access::kCreate);
-  EXPECT_EQ(AccessOf(absl::StrCat(kT, "ImportTournament")), Access::kCreate);
+  EXPECT_EQ(MethodAccess(absl::StrCat(kT, "CreateTournament")), v1::CREATE);
+  EXPECT_EQ(MethodAccess(absl::StrCat(kT, "ImportTournament")), v1::CREATE);
   for (const char* m : {"AddPlayers", "PairRound", "ScheduleReplay", "WithdrawPlayer",
                         "DecideTieBreak"}) {
-    EXPECT_EQ(AccessOf(absl::StrCat(kT, m)), Access::kOrganise) << m;
+    EXPECT_EQ(MethodAccess(absl::StrCat(kT, m)), v1::ORGANISE) << m;
   }
   for (const char* m : {"GetTournament", "GetStandings", "ExportTournament"}) {
-    EXPECT_EQ(AccessOf(absl::StrCat(kT, m)), Access::kRead) << m;
+    EXPECT_EQ(MethodAccess(absl::StrCat(kT, m)), v1::READ) << m;
   }
-  EXPECT_EQ(AccessOf(absl::StrCat(kT, "DeleteTournament")), Access::kUnknown);
-  EXPECT_EQ(AccessOf("/arbiter.v1.Arbiter/PairRound"), Access::kUnknown);
-  EXPECT_TRUE(Permits(Role::kChiefArbiter, Access::kOrganise));
+  EXPECT_EQ(MethodAccess(absl::StrCat(kT, "DeleteTournament")), v1::ACCESS_UNSPECIFIED);
+  EXPECT_EQ(MethodAccess("/arbiter.v1.Arbiter/PairRound"), v1::ACCESS_UNSPECIFIED);
+  EXPECT_TRUE(Permits(Role::kChiefArbiter, v1::ORGANISE));
   for (Role r : {Role::kArbiter, Role::kAuditor, Role::kSoftware}) {
-    EXPECT_FALSE(Permits(r, Access::kOrganise));
-    EXPECT_FALSE(Permits(r, Access::kCreate));
+    EXPECT_FALSE(Permits(r, v1::ORGANISE));
+    EXPECT_FALSE(Permits(r, v1::CREATE));
   }
-  EXPECT_TRUE(IsWrite(Access::kOrganise));
-  EXPECT_TRUE(IsWrite(Access::kCreate));
-  EXPECT_TRUE(IsWrite(Access::kRecord));
-  EXPECT_FALSE(IsWrite(Access::kRead));
-  EXPECT_FALSE(IsWrite(Access::kAudit));
+  EXPECT_TRUE(IsWrite(v1::ORGANISE));
+  EXPECT_TRUE(IsWrite(v1::CREATE));
+  EXPECT_TRUE(IsWrite(v1::RECORD));
+  EXPECT_FALSE(IsWrite(v1::READ));
+  EXPECT_FALSE(IsWrite(v1::AUDIT));
 }
 
 TEST(TlsTest, CredentialsAndLoopback) {
@@ -261,30 +292,24 @@ TEST(TlsTest, CredentialsAndLoopback) {
   EXPECT_FALSE(IsLoopback("[::]:50051"));
 }
 
-// A real service behind the AuthorizedService, on 127.0.0.1.
+// The real server on 127.0.0.1: its interceptor admits every call.
 class AuthServiceTest : public ::testing::Test {
  protected:
   void Start(AuthLimits limits = {}) {
-    ledger::LedgerOptions o;
-    o.dir = dir_.path();
-    o.judge = &judge_;
-    auto l = ledger::Ledger::Open(o);
-    ASSERT_TRUE(l.ok()) << l.status();
-    ledger_ = *std::move(l);
-    auto t = TokenStore::Open(dir_.path(), [this] { return now_; });
+    auto t = TokenStore::Open(dir_.path(), [this] { return now_.load(); });
     ASSERT_TRUE(t.ok());
     tokens_ = *std::move(t);
-    folds_ = std::make_unique<GameFolds>(ledger_.get());
-    inner_ = std::make_unique<ArbiterService>(ledger_.get(), &judge_, folds_.get());
-    outer_ = std::make_unique<AuthorizedService>(inner_.get(), tokens_.get(), limits);
-    grpc::ServerBuilder b;
-    int port = 0;
-    b.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    b.RegisterService(outer_.get());
-    server_ = b.BuildAndStart();
-    ASSERT_NE(server_, nullptr);
+    ServerOptions o;
+    o.data_dir = dir_.path();
+    o.listen = "127.0.0.1:0";
+    o.live_timers = false;
+    o.limits = limits;
+    o.token_clock = [this] { return now_.load(); };
+    auto server = Server::Start(o);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
     stub_ = v1::Arbiter::NewStub(
-        grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+        grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   }
   void TearDown() override {
     if (server_) server_->Shutdown();
@@ -356,17 +381,12 @@ class AuthServiceTest : public ::testing::Test {
     return Append(token, game, at, [](v1::Event* e) { e->mutable_result_confirmed(); });
   }
 
-  uint64_t Head() { return *ledger_->Head(); }
+  uint64_t Head() { return *server_->ledger()->Head(); }
 
-  absl::Time now_ = absl::FromUnixSeconds(1'780'000'000);  // the token store's clock
+  std::atomic<absl::Time> now_ = absl::FromUnixSeconds(1'780'000'000);  // the tokens' clock
   TempDir dir_;
-  ledger::AdjudicatorJudge judge_;
-  std::unique_ptr<ledger::Ledger> ledger_;
-  std::unique_ptr<TokenStore> tokens_;
-  std::unique_ptr<GameFolds> folds_;
-  std::unique_ptr<ArbiterService> inner_;
-  std::unique_ptr<AuthorizedService> outer_;
-  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<TokenStore> tokens_;  // the operator's, beside the server's
+  std::unique_ptr<Server> server_;
   std::unique_ptr<v1::Arbiter::Stub> stub_;
 };
 
@@ -518,12 +538,63 @@ TEST_F(AuthServiceTest, ChiefArbiterClausesAreTheChiefArbiters) {
   EXPECT_NE(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
 }
 
+// Authority is decided per event, against the game as it stands after the
+// earlier events of the same batch: an arbiter cannot create the chief
+// arbiter's pending ruling and decide it in one AppendEvents.
+TEST_F(AuthServiceTest, ABatchCannotDecideTheChiefArbitersRulingItCreates) {
+  Start();
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  const std::string arbiter = Token(Role::kArbiter, "Li Wei", {"*"});
+  ASSERT_TRUE(Create(chief, "g1").ok());
+  const uint64_t head = Head();
+  grpc::ClientContext c;
+  Auth(&c, arbiter);
+  v1::AppendEventsRequest req;
+  req.set_game("games/g1");
+  v1::Event* move = req.add_events();
+  move->mutable_at()->set_seconds(1'780'000'010);
+  move->mutable_move()->set_color(v1::BLACK);
+  move->mutable_move()->set_point("Q16");
+  v1::Event* displaced = req.add_events();
+  displaced->mutable_at()->set_seconds(1'780'000'020);
+  v1::Displacement* d = displaced->mutable_stones_displaced()->add_points();
+  d->set_from("Q16");
+  d->set_to("R16");
+  displaced->mutable_stones_displaced()->set_agreement(v1::StonesDisplaced::NONE);
+  displaced->mutable_stones_displaced()->set_by_color(v1::WHITE);
+  v1::Event* decision = req.add_events();
+  decision->mutable_at()->set_seconds(1'780'000'030);
+  decision->mutable_arbiter_decision()->set_ruling(1);  // the 17.5 ruling the batch creates
+  decision->mutable_arbiter_decision()->set_choice("RESTORE");
+  v1::AppendEventsResponse out;
+  const grpc::Status s = stub_->AppendEvents(&c, req, &out);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+  EXPECT_TRUE(absl::StrContains(s.error_message(), "chief arbiter")) << s.error_message();
+  EXPECT_EQ(Head(), head) << "the whole batch is refused";
+}
+
+// Only a role that may create games creates one, whatever the RPC: a
+// gameCreated sent through AppendEvents by an arbiter (even for a game id
+// assigned to them) is refused.
+TEST_F(AuthServiceTest, AnArbiterCreatesNoGameThroughAppendEvents) {
+  Start();
+  const std::string arbiter = Token(Role::kArbiter, "Li Wei", {"g9"});
+  const grpc::Status s = Append(arbiter, "g9", 1'780'000'000, [](v1::Event* e) {
+    e->mutable_game_created()->set_game_id("g9");
+    e->mutable_game_created()->set_ruleset("cn-2002");
+    e->mutable_game_created()->set_board_size(19);
+  });
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+  EXPECT_TRUE(absl::StrContains(s.error_message(), "gameCreated")) << s.error_message();
+  EXPECT_EQ(Head(), 0u);
+}
+
 TEST_F(AuthServiceTest, AnExpiredTokenIsUnauthenticatedAndSaysSo) {
   Start();
   const std::string chief = Token(Role::kChiefArbiter, "Wang Ru", {}, absl::Hours(720));
   ASSERT_TRUE(Create(chief, "g1").ok());
   const uint64_t head = Head();
-  now_ += absl::Hours(720);
+  now_ = now_.load() + absl::Hours(720);
   const grpc::Status s = Phone(chief, "g1", 1'780'000'010);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED) << s.error_message();
   EXPECT_TRUE(absl::StrContains(s.error_message(), "expired")) << s.error_message();

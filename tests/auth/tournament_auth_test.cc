@@ -1,7 +1,7 @@
-// arbiter.v1.TournamentService behind tokens and roles (issue 8): a real
-// TournamentServiceImpl and store behind the AuthorizedTournamentService and
-// a Gatekeeper, over gRPC on loopback. A refused call writes nothing; the
-// chief arbiter's writes record the chief arbiter as the events' actor.
+// arbiter.v1.TournamentService behind tokens and roles: the real server (its
+// one authorization interceptor admits both services), over gRPC on
+// loopback. A refused call writes nothing; the chief arbiter's writes record
+// the chief arbiter as the events' actor.
 #include <unistd.h>
 
 #include <filesystem>
@@ -10,17 +10,14 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_role.h"
-#include "adjudicator/service/auth_service.h"
 #include "adjudicator/service/auth_tokens.h"
-#include "adjudicator/service/auth_tournament.h"
-#include "adjudicator/service/tournament_service.h"
+#include "adjudicator/service/server.h"
 #include "adjudicator/service/tournament_store.h"
+#include "arbiter/v1/service.grpc.pb.h"
+#include "arbiter/v1/tournament.grpc.pb.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
-#include "grpcpp/server.h"
-#include "grpcpp/server_builder.h"
 #include "gtest/gtest.h"
 
 namespace arbiter::service {
@@ -38,23 +35,19 @@ class TournamentAuthTest : public ::testing::Test {
     auto tokens = TokenStore::Open(dir_.string());
     ASSERT_TRUE(tokens.ok()) << tokens.status();
     tokens_ = *std::move(tokens);
+    ServerOptions o;
+    o.data_dir = dir_.string();
+    o.listen = "127.0.0.1:0";
+    o.live_timers = false;
+    auto server = Server::Start(o);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    // The operator's view of the stored events, beside the server's.
     auto store = tournament::TournamentStore::Open(dir_.string());
     ASSERT_TRUE(store.ok()) << store.status();
     store_ = *std::move(store);
-    inner_ = std::make_unique<tournament::TournamentServiceImpl>(
-        store_.get(), [](const std::string& id) -> absl::StatusOr<tournament::GameFacts> {
-          return absl::NotFoundError("no game " + id);  // every pairing pending
-        });
-    gate_ = std::make_unique<Gatekeeper>(tokens_.get());
-    outer_ = std::make_unique<AuthorizedTournamentService>(inner_.get(), gate_.get());
-    grpc::ServerBuilder b;
-    int port = 0;
-    b.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-    b.RegisterService(outer_.get());
-    server_ = b.BuildAndStart();
-    ASSERT_NE(server_, nullptr);
-    stub_ = v1::TournamentService::NewStub(grpc::CreateChannel(
-        "127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+    stub_ = v1::TournamentService::NewStub(
+        grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   }
   void TearDown() override {
     if (server_) server_->Shutdown();
@@ -185,10 +178,7 @@ class TournamentAuthTest : public ::testing::Test {
   fs::path dir_;
   std::unique_ptr<TokenStore> tokens_;
   std::unique_ptr<tournament::TournamentStore> store_;
-  std::unique_ptr<tournament::TournamentServiceImpl> inner_;
-  std::unique_ptr<Gatekeeper> gate_;
-  std::unique_ptr<AuthorizedTournamentService> outer_;
-  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<Server> server_;
   std::unique_ptr<v1::TournamentService::Stub> stub_;
 };
 
@@ -279,39 +269,27 @@ TEST(SharedGatekeeperTest, ArbiterAndTournamentWritesShareTheCallersBucket) {
   fs::remove_all(dir);
   auto tokens = TokenStore::Open(dir.string());
   ASSERT_TRUE(tokens.ok());
-  auto store = tournament::TournamentStore::Open(dir.string());
-  ASSERT_TRUE(store.ok());
-  tournament::TournamentServiceImpl tournaments(
-      store->get(), [](const std::string& id) -> absl::StatusOr<tournament::GameFacts> {
-        return absl::NotFoundError(id);
-      });
-  AuthLimits limits;
-  limits.writes_per_second = 0.001;
-  limits.write_burst = 1;
-  Gatekeeper gate(tokens->get(), limits);
-  v1::Arbiter::Service games;  // every method UNIMPLEMENTED: admission is what counts
-  AuthorizedService authorized_games(&games, &gate);
-  AuthorizedTournamentService authorized_tournaments(&tournaments, &gate);
-  grpc::ServerBuilder b;
-  int port = 0;
-  b.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-  b.RegisterService(&authorized_games);
-  b.RegisterService(&authorized_tournaments);
-  std::unique_ptr<grpc::Server> server = b.BuildAndStart();
-  ASSERT_NE(server, nullptr);
-  auto channel =
-      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials());
   const auto chief = (*tokens)->Create(Role::kChiefArbiter, "Wang Ru", {});
   ASSERT_TRUE(chief.ok());
-
+  ServerOptions o;
+  o.data_dir = dir.string();
+  o.listen = "127.0.0.1:0";
+  o.live_timers = false;
+  o.limits.writes_per_second = 0.001;
+  o.limits.write_burst = 1;
+  auto server = Server::Start(o);
+  ASSERT_TRUE(server.ok()) << server.status();
+  auto channel = grpc::CreateChannel((*server)->address(), grpc::InsecureChannelCredentials());
   {
     grpc::ClientContext c;
     c.AddMetadata("authorization", "Bearer " + *chief);
     v1::CreateGameRequest req;
+    req.mutable_game()->set_game_id("g1");
+    req.mutable_game()->set_board_size(19);
+    req.mutable_at()->set_seconds(1'780'000'000);
     v1::Game out;
-    EXPECT_EQ(v1::Arbiter::NewStub(channel)->CreateGame(&c, req, &out).error_code(),
-              grpc::StatusCode::UNIMPLEMENTED)
-        << "admitted, and charged";
+    const grpc::Status s = v1::Arbiter::NewStub(channel)->CreateGame(&c, req, &out);
+    EXPECT_TRUE(s.ok()) << "admitted, and charged: " << s.error_message();
   }
   {
     grpc::ClientContext c;
@@ -322,8 +300,10 @@ TEST(SharedGatekeeperTest, ArbiterAndTournamentWritesShareTheCallersBucket) {
     EXPECT_EQ(v1::TournamentService::NewStub(channel)->CreateTournament(&c, req, &out).error_code(),
               grpc::StatusCode::RESOURCE_EXHAUSTED);
   }
+  (*server)->Shutdown();
+  auto store = tournament::TournamentStore::Open(dir.string());
+  ASSERT_TRUE(store.ok());
   EXPECT_TRUE(absl::IsNotFound((*store)->Load("cup").status())) << "nothing written";
-  server->Shutdown();
   fs::remove_all(dir);
 }
 

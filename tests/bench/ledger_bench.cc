@@ -38,9 +38,12 @@ namespace {
 
 // Judges nothing: the benchmark measures the store, not the engine.
 class NullJudge : public Judge {
+  // Stateless: every game's committed fold is the same one.
   class Game : public GameJudge {
     absl::StatusOr<Verdict> Apply(const v1::Event&) override { return Verdict(); }
     std::string RulesPin() const override { return "none"; }
+    const v1::Result* result() const override { return nullptr; }
+    std::unique_ptr<GameJudge> Clone() const override { return std::make_unique<Game>(); }
   };
 
  public:
@@ -48,6 +51,12 @@ class NullJudge : public Judge {
                                                   const v1::GameCreated&) override {
     return std::make_unique<Game>();
   }
+  std::shared_ptr<const GameJudge> Committed(absl::string_view, uint64_t) override {
+    return game_;
+  }
+
+ private:
+  std::shared_ptr<const GameJudge> game_ = std::make_shared<Game>();
 };
 
 class BenchDir {

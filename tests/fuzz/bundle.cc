@@ -13,7 +13,7 @@ namespace arbiter::fuzz {
 void Bundle(const uint8_t* data, size_t size) {
   v1::AuditBundle bundle;
   if (!bundle.ParseFromArray(data, static_cast<int>(size))) return;
-  ledger::AdjudicatorJudge judge;
+  service::AdjudicatorJudge judge;
   ledger::AuditOptions options;
   options.judge = &judge;
   absl::StatusOr<ledger::AuditReport> report = ledger::AuditBundle(bundle, options);

@@ -49,9 +49,10 @@ bool CheckedFold::Apply(const v1::Event& event) {
   absl::StatusOr<std::vector<v1::Ruling>> r = adjudicator_->Apply(event);
   if (!r.ok()) {
     const std::string before = Snapshot(before_copy);
-    FUZZ_CHECK(absl::IsInvalidArgument(r.status()) || absl::IsFailedPrecondition(r.status()),
-               "bad input must be INVALID_ARGUMENT or FAILED_PRECONDITION: " +
-                   r.status().ToString());
+    FUZZ_CHECK(absl::IsInvalidArgument(r.status()) || absl::IsFailedPrecondition(r.status()) ||
+                   absl::IsNotFound(r.status()) || absl::IsPermissionDenied(r.status()),
+               "bad input must be INVALID_ARGUMENT, FAILED_PRECONDITION, NOT_FOUND or "
+               "PERMISSION_DENIED: " + r.status().ToString());
     FUZZ_CHECK(Snapshot(*adjudicator_) == before,
                "a refused event changed the fold: " + r.status().ToString() + "\nevent: " +
                    event.ShortDebugString());

@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const fs::path dir = fs::temp_directory_path() / ("bundle-seeds-" + std::to_string(getpid()));
-  AdjudicatorJudge judge;
+  service::AdjudicatorJudge judge;
   LedgerOptions o;
   o.dir = dir.string();
   o.judge = &judge;

@@ -31,7 +31,7 @@ TEST(AdjudicatedLedgerTest, ScenariosRecordReadjudicateAndExport) {
   std::vector<std::filesystem::path> scenarios = Scenarios();
   ASSERT_FALSE(scenarios.empty());
   testing::TestDir dir;
-  AdjudicatorJudge judge;
+  service::AdjudicatorJudge judge;
   LedgerOptions o;
   o.dir = dir.path();
   o.judge = &judge;

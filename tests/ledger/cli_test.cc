@@ -38,7 +38,7 @@ CommandRun Arbiter(const std::string& args) {
 TEST(CliTest, VerifyAndExport) {
   testing::TestDir dir;
   {
-    AdjudicatorJudge judge;
+    service::AdjudicatorJudge judge;
     LedgerOptions o;
     o.dir = dir.path();
     o.judge = &judge;

@@ -109,9 +109,12 @@ TEST_F(LedgerTest, ExpectedRevisionMismatchNamesTheCurrentRevision) {
   EXPECT_NE(again.status().message().find("revision 2"), absl::string_view::npos);
   auto stale = ledger_->Append("g", ExpectedRevision::Exactly(1), {Pass(v1::WHITE)});
   EXPECT_TRUE(absl::IsAborted(stale.status()));
+  // Whether the game is there decides first: the ledger says so itself.
   auto none = ledger_->Append("other", ExpectedRevision::Exactly(1), {Pass(v1::WHITE)});
-  EXPECT_TRUE(absl::IsAborted(none.status()));
-  EXPECT_NE(none.status().message().find("has no stream"), absl::string_view::npos);
+  EXPECT_TRUE(absl::IsNotFound(none.status())) << none.status();
+  EXPECT_NE(none.status().message().find("'other' does not exist"), absl::string_view::npos);
+  auto exists = ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")});
+  EXPECT_TRUE(absl::IsAlreadyExists(exists.status())) << exists.status();
   EXPECT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}).ok());
   EXPECT_TRUE(ledger_->Append("g", ExpectedRevision::Exactly(3), {Pass(v1::WHITE)}).ok());
   EXPECT_EQ(*ledger_->Head(), 4u);
@@ -174,8 +177,10 @@ TEST_F(LedgerTest, ARefusedEventWritesNothing) {
 
 TEST_F(LedgerTest, StreamsBeginWithTheirGameCreated) {
   Open();
-  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).status()));
+  EXPECT_TRUE(absl::IsNotFound(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {Created("other")}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      ledger_->Append("g", ExpectedRevision::Any(), {Created("g"), Created("g")}).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("", ExpectedRevision::Any(), {Created("")}).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {}).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {v1::Event()}).status()));
@@ -183,7 +188,9 @@ TEST_F(LedgerTest, StreamsBeginWithTheirGameCreated) {
   unknown.mutable_game_created()->set_ruleset("unknown");
   EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {unknown}).status()));
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Created("g")}).ok());
-  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {Created("g")}).status()));
+  EXPECT_TRUE(absl::IsAlreadyExists(ledger_->Append("g", ExpectedRevision::Any(), {Created("g")}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK), Created("g")}).status()));
   EXPECT_EQ(*ledger_->Head(), 1u);
 }
 
@@ -470,6 +477,11 @@ TEST_F(LedgerTest, TheKeyIsMadeOnceAndPinned) {
 TEST_F(LedgerTest, ReopenedLedgerContinuesTheStreams) {
   Open();
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  judge_.keep = false;  // a judge that keeps no folds: the ledger replays
+  {
+    absl::MutexLock lock(&judge_.mu);
+    judge_.committed.clear();
+  }
   Open();
   EXPECT_EQ(judge_.opened.load(), 1);
   auto r = ledger_->Append("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)});

@@ -6,11 +6,13 @@
 #define ARBITER_TESTS_LEDGER_TOY_JUDGE_H_
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "ledger/judge.h"
 
 namespace arbiter::ledger::testing {
@@ -38,11 +40,17 @@ class ToyGame : public GameJudge {
     }
     if (e.has_resign()) {
       over_ = true;
+      result_.set_outcome(e.resign().color() == v1::BLACK ? v1::Result::WHITE_WINS
+                                                          : v1::Result::BLACK_WINS);
       v.game_over = true;
     }
     return v;
   }
   std::string RulesPin() const override { return pin_; }
+  const v1::Result* result() const override { return over_ ? &result_ : nullptr; }
+  std::unique_ptr<GameJudge> Clone() const override { return std::make_unique<ToyGame>(*this); }
+
+  uint32_t revision() const { return revision_; }
 
   std::string pin_ = "toy v1";
 
@@ -50,8 +58,12 @@ class ToyGame : public GameJudge {
   uint32_t revision_ = 0;
   uint32_t rulings_ = 0;
   bool over_ = false;
+  v1::Result result_;
 };
 
+// Keeps the folds each commit hands it (as the service's read model does),
+// unless `keep` is false, so both of the ledger's paths are exercised: a
+// judged append starting from a committed fold, and a replay of the stream.
 class ToyJudge : public Judge {
  public:
   absl::StatusOr<std::unique_ptr<GameJudge>> Open(absl::string_view game_id,
@@ -65,8 +77,34 @@ class ToyJudge : public Judge {
     return g;
   }
 
+  std::shared_ptr<const GameJudge> Committed(absl::string_view game_id,
+                                             uint64_t revision) override {
+    absl::MutexLock lock(&mu);
+    auto it = committed.find(std::string(game_id));
+    if (it == committed.end() || it->second.revision != revision) return nullptr;
+    return it->second.fold;
+  }
+
+  void OnCommit(const std::vector<CommittedFold>& folds) override {
+    absl::MutexLock lock(&mu);
+    ++commits;
+    if (!keep) return;
+    for (const CommittedFold& f : folds) committed[f.game_id] = f;
+  }
+
+  // The fold kept for `game_id`, or nullptr.
+  const ToyGame* Kept(const std::string& game_id) {
+    absl::MutexLock lock(&mu);
+    auto it = committed.find(game_id);
+    return it == committed.end() ? nullptr : static_cast<const ToyGame*>(it->second.fold.get());
+  }
+
   std::string pin = "toy v1";
   std::atomic<int> opened{0};
+  bool keep = true;
+  absl::Mutex mu;
+  std::map<std::string, CommittedFold> committed ABSL_GUARDED_BY(mu);
+  int commits ABSL_GUARDED_BY(mu) = 0;
 };
 
 inline v1::Event Created(const std::string& game_id, const std::string& key = "") {

@@ -1,5 +1,6 @@
-// The service's read model keeps a bounded number of folds, and a game
-// whose fold was dropped reads the same when it is refolded.
+// The service's read model: the ledger's judge hands it each committed fold;
+// it keeps a bounded number of them, a game whose fold was dropped reads the
+// same when it is refolded, and a fold a reader holds never changes.
 #include "adjudicator/service/game_folds.h"
 
 #include <filesystem>
@@ -8,7 +9,6 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
-#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service {
@@ -29,17 +29,23 @@ v1::Event Created(const std::string& game) {
 
 class GameFoldsTest : public ::testing::Test {
  protected:
+  // The read model judges the ledger, as in the server.
+  void Open(size_t max_games) {
+    folds_ = std::make_unique<GameFolds>(max_games);
+    ledger::LedgerOptions o;
+    o.dir = dir_;
+    o.judge = folds_.get();
+    auto l = ledger::Ledger::Open(o);
+    ASSERT_TRUE(l.ok()) << l.status();
+    ledger_ = *std::move(l);
+    folds_->Attach(ledger_.get());
+  }
+
   void SetUp() override {
     std::string tmpl =
         (std::filesystem::temp_directory_path() / "game-folds-test-XXXXXX").string();
     ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
     dir_ = tmpl;
-    ledger::LedgerOptions o;
-    o.dir = dir_;
-    o.judge = &judge_;
-    auto l = ledger::Ledger::Open(o);
-    ASSERT_TRUE(l.ok()) << l.status();
-    ledger_ = *std::move(l);
   }
   void TearDown() override {
     ledger_.reset();
@@ -62,53 +68,85 @@ class GameFoldsTest : public ::testing::Test {
   }
 
   std::string dir_;
-  ledger::AdjudicatorJudge judge_;
+  std::unique_ptr<GameFolds> folds_;
   std::unique_ptr<ledger::Ledger> ledger_;
 };
 
 TEST_F(GameFoldsTest, KeepsAtMostMaxGamesAndRefoldsADroppedOne) {
+  Open(/*max_games=*/4);
   constexpr int kGames = 10;
   for (int g = 0; g < kGames; ++g) Record(absl::StrCat("g", g), 1 + g % 6);
-  GameFolds folds(ledger_.get(), /*max_games=*/4);
+  EXPECT_LE(folds_->size(), 4u) << "commits are kept under the same bound";
   for (int round = 0; round < 2; ++round) {
     for (int g = 0; g < kGames; ++g) {
-      uint64_t revision = 0;
-      uint32_t folded = 0;
-      ASSERT_TRUE(folds
-                      .With(absl::StrCat("g", g),
-                            [&](const GameFold& f) {
-                              revision = f.revision;
-                              folded = f.adjudicator->events();
-                            })
-                      .ok());
-      EXPECT_EQ(revision, static_cast<uint64_t>(2 + 1 + g % 6)) << "g" << g;
-      EXPECT_EQ(folded, revision) << "g" << g << ": a refold must fold every event once";
-      EXPECT_LE(folds.size(), 4u);
+      auto view = folds_->Get(absl::StrCat("g", g));
+      ASSERT_TRUE(view.ok()) << view.status();
+      EXPECT_EQ(view->revision, static_cast<uint64_t>(2 + 1 + g % 6)) << "g" << g;
+      EXPECT_EQ(view->game().events(), view->revision)
+          << "g" << g << ": a refold must fold every event once";
+      EXPECT_LE(folds_->size(), 4u);
     }
   }
 }
 
 TEST_F(GameFoldsTest, ADroppedFoldSeesEventsCommittedSince) {
+  Open(/*max_games=*/1);
   Record("a", 1);
   Record("b", 1);
-  GameFolds folds(ledger_.get(), /*max_games=*/1);
-  uint64_t revision = 0;
-  ASSERT_TRUE(folds.With("a", [&](const GameFold& f) { revision = f.revision; }).ok());
-  EXPECT_EQ(revision, 3u);
-  ASSERT_TRUE(folds.With("b", [&](const GameFold& f) { revision = f.revision; }).ok());
-  EXPECT_EQ(folds.size(), 1u);  // a's fold was dropped for b's
+  EXPECT_EQ(folds_->size(), 1u);  // a's fold was dropped for b's
+  auto a = folds_->Get("a");
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(a->revision, 3u);
+  ASSERT_TRUE(folds_->Get("b").ok());
+  EXPECT_EQ(folds_->size(), 1u);
   auto r = ledger_->Append(
       "a", ledger::ExpectedRevision::Exactly(3),
       {Parse(R"({"at": "2026-05-01T09:05:00Z", "move": {"color": "WHITE", "point": "D4"}})")});
   ASSERT_TRUE(r.ok()) << r.status();
-  ASSERT_TRUE(folds.With("a", [&](const GameFold& f) { revision = f.revision; }).ok());
-  EXPECT_EQ(revision, 4u);
+  a = folds_->Get("a");
+  ASSERT_TRUE(a.ok()) << a.status();
+  EXPECT_EQ(a->revision, 4u);
 }
 
 TEST_F(GameFoldsTest, AnUnknownGameKeepsNoFold) {
-  GameFolds folds(ledger_.get(), /*max_games=*/4);
-  EXPECT_EQ(folds.With("nope", [](const GameFold&) {}).code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(folds.size(), 0u);
+  Open(/*max_games=*/4);
+  EXPECT_EQ(folds_->Get("nope").status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(folds_->size(), 0u);
+}
+
+// The ledger judges each append on a copy: a reader's fold never changes
+// under it, and a refused append (or one whose commit fails) never reaches
+// the read model.
+TEST_F(GameFoldsTest, ReadersSeeOnlyCommittedFoldsThatNeverChange) {
+  Open(/*max_games=*/4);
+  Record("a", 1);  // Black Q16
+  auto before = folds_->Get("a");
+  ASSERT_TRUE(before.ok()) << before.status();
+  ASSERT_EQ(before->revision, 3u);
+  // A batch whose second event is refused (D4 twice): nothing is recorded.
+  auto refused = ledger_->Append(
+      "a", ledger::ExpectedRevision::Exactly(3),
+      {Parse(R"({"at": "2026-05-01T09:05:00Z", "move": {"color": "WHITE", "point": "D4"}})"),
+       Parse(R"({"at": "2026-05-01T09:06:00Z", "move": {"color": "BLACK", "point": "D4"}})")});
+  ASSERT_FALSE(refused.ok());
+  auto after_refusal = folds_->Get("a");
+  ASSERT_TRUE(after_refusal.ok());
+  EXPECT_EQ(after_refusal->revision, 3u);
+  EXPECT_EQ(after_refusal->game().events(), 3u) << "the refused batch leaked into the read model";
+  EXPECT_EQ(after_refusal->game().State().board(15)[3], '.') << "D4 must still be empty";
+
+  auto accepted = ledger_->Append(
+      "a", ledger::ExpectedRevision::Exactly(3),
+      {Parse(R"({"at": "2026-05-01T09:05:00Z", "move": {"color": "WHITE", "point": "D4"}})")});
+  ASSERT_TRUE(accepted.ok()) << accepted.status();
+  auto after = folds_->Get("a");
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->revision, 4u);
+  EXPECT_EQ(after->game().State().board(15)[3], 'O');
+  // The fold read before is the same object it was: still revision 3.
+  EXPECT_EQ(before->revision, 3u);
+  EXPECT_EQ(before->game().events(), 3u);
+  EXPECT_EQ(before->game().State().board(15)[3], '.');
 }
 
 }  // namespace

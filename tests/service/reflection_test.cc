@@ -298,11 +298,13 @@ TEST_F(ReflectionServiceTest, AnswersAFileWithAllItsImports) {
   ASSERT_FALSE(names.empty());
   EXPECT_EQ(names[0], "arbiter/v1/service.proto");
   EXPECT_EQ(std::set<std::string>(names.begin(), names.end()),
-            (std::set<std::string>{"arbiter/v1/service.proto", "arbiter/v1/events.proto",
-                                   "arbiter/v1/ledger.proto", "arbiter/v1/rules.proto",
-                                   "arbiter/v1/rulings.proto", "google/protobuf/duration.proto",
+            (std::set<std::string>{"arbiter/v1/service.proto", "arbiter/v1/access.proto",
+                                   "arbiter/v1/events.proto", "arbiter/v1/ledger.proto",
+                                   "arbiter/v1/rules.proto", "arbiter/v1/rulings.proto",
+                                   "google/protobuf/descriptor.proto",
+                                   "google/protobuf/duration.proto",
                                    "google/protobuf/timestamp.proto"}));
-  EXPECT_EQ(names.size(), 7u) << "each file once";
+  EXPECT_EQ(names.size(), 9u) << "each file once";
   pb::DescriptorPool pool(&db);
   const pb::ServiceDescriptor* service = pool.FindServiceByName("arbiter.v1.Arbiter");
   ASSERT_NE(service, nullptr);

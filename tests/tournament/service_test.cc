@@ -44,7 +44,10 @@ class Service : public ::testing::Test {
           if (it == games_.end()) return absl::NotFoundError("no game " + id);
           return it->second;
         },
-        [] { return absl::FromUnixSeconds(1800000000); });
+        &callers_, [] { return absl::FromUnixSeconds(1800000000); });
+    // Called directly, not through a server: the call is admitted here as
+    // the interceptor admits a call to an open server.
+    callers_.Set(&ctx_, service::Caller());
   }
   grpc::Status Create() {
     v1::CreateTournamentRequest req;
@@ -88,6 +91,7 @@ class Service : public ::testing::Test {
   std::unique_ptr<TournamentServiceImpl> service_;
   GameFactsMap games_;
   grpc::ServerContext ctx_;
+  service::Callers callers_;
 };
 
 TEST_F(Service, CreatePairStandingsAndPersistence) {

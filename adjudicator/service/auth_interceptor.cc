@@ -1,0 +1,130 @@
+#include "adjudicator/service/auth_interceptor.h"
+
+#include <grpc/grpc.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "arbiter/v1/service.pb.h"
+#include "grpcpp/support/interceptor.h"
+
+namespace arbiter::service {
+namespace {
+
+using grpc::experimental::InterceptionHookPoints;
+
+// The game an ARBITER's record call names ("games/{id}" -> id; a malformed
+// name matches no assignment, and the handler refuses it anyway). Typed per
+// method: the request is the method's own message.
+std::optional<std::string> GameOfRecordCall(absl::string_view method, void* request) {
+  std::string name;
+  if (method == "/arbiter.v1.Arbiter/AppendEvents") {
+    name = static_cast<v1::AppendEventsRequest*>(request)->game();
+  } else if (method == "/arbiter.v1.Arbiter/Decide") {
+    name = static_cast<v1::DecideRequest*>(request)->game();
+  } else {
+    return std::nullopt;
+  }
+  constexpr absl::string_view kPrefix = "games/";
+  return absl::StartsWith(name, kPrefix) ? name.substr(kPrefix.size()) : std::string();
+}
+
+class AuthInterceptor final : public grpc::experimental::Interceptor {
+ public:
+  AuthInterceptor(grpc::experimental::ServerRpcInfo* info, Gatekeeper* gate, Callers* callers)
+      : info_(info), gate_(gate), callers_(callers) {}
+
+  ~AuthInterceptor() override {
+    callers_->Forget(info_->server_context());
+    if (watching_.has_value()) gate_->CloseWatch(*watching_);
+  }
+
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
+      Admit(*methods->GetRecvInitialMetadata());
+    }
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) &&
+        admitted_.has_value()) {
+      if (++messages_ == 1) {
+        // The first request of an ARBITER's record call names the game.
+        std::optional<std::string> game =
+            GameOfRecordCall(info_->method(), methods->GetRecvMessage());
+        if (game.has_value()) {
+          if (absl::Status s = admitted_->MayRecordIn(*game); !s.ok()) Refuse(s);
+        }
+      } else if (absl::Status s = gate_->Charge(*admitted_, MethodAccess(info_->method()));
+                 !s.ok()) {
+        // Each further request on a stream costs what a call does.
+        Refuse(s);
+      }
+    }
+    methods->Proceed();
+  }
+
+ private:
+  void Admit(std::multimap<grpc::string_ref, grpc::string_ref>& metadata) {
+    std::optional<absl::string_view> authorization;
+    auto header = metadata.find("authorization");
+    if (header != metadata.end()) {
+      authorization = absl::string_view(header->second.data(), header->second.size());
+    }
+    absl::StatusOr<Caller> caller =
+        gate_->Admit(info_->method(), authorization, info_->server_context()->peer());
+    // The secret goes no further than here: handlers never see it.
+    metadata.erase("authorization");
+    if (!caller.ok()) return Refuse(caller.status());
+    if (info_->type() == grpc::experimental::ServerRpcInfo::Type::SERVER_STREAMING) {
+      if (absl::Status s = gate_->OpenWatch(*caller); !s.ok()) return Refuse(s);
+      watching_ = *caller;
+    }
+    admitted_ = *caller;
+    callers_->Set(info_->server_context(), *std::move(caller));
+  }
+
+  // Ends the call now with `why`; the handler, if it runs, finds the call
+  // refused and writes nothing, and nothing it sends reaches the client.
+  void Refuse(const absl::Status& why) {
+    admitted_.reset();
+    callers_->Set(info_->server_context(), why);
+    const std::string message(why.message());
+    grpc_call_cancel_with_status(info_->server_context()->c_call(),
+                                 static_cast<grpc_status_code>(why.code()), message.c_str(),
+                                 nullptr);
+  }
+
+  grpc::experimental::ServerRpcInfo* info_;
+  Gatekeeper* gate_;
+  Callers* callers_;
+  std::optional<Caller> admitted_;
+  std::optional<Caller> watching_;
+  int messages_ = 0;  // requests received so far
+};
+
+}  // namespace
+
+absl::StatusOr<Caller> Callers::Of(const grpc::ServerContextBase* context) const {
+  absl::MutexLock lock(&mu_);
+  auto it = calls_.find(context);
+  if (it == calls_.end()) return absl::InternalError("this call was not admitted by the server");
+  return it->second;
+}
+
+void Callers::Set(const grpc::ServerContextBase* context, absl::StatusOr<Caller> caller) {
+  absl::MutexLock lock(&mu_);
+  calls_.insert_or_assign(context, std::move(caller));
+}
+
+void Callers::Forget(const grpc::ServerContextBase* context) {
+  absl::MutexLock lock(&mu_);
+  calls_.erase(context);
+}
+
+grpc::experimental::Interceptor* AuthInterceptorFactory::CreateServerInterceptor(
+    grpc::experimental::ServerRpcInfo* info) {
+  return new AuthInterceptor(info, gate_, callers_);
+}
+
+}  // namespace arbiter::service

@@ -1,0 +1,74 @@
+// Authorization for every call the server takes: one gRPC server
+// interceptor (SECURITY.md). For each call it asks the Gatekeeper (the
+// bearer token, the method's declared access, the caller's rate, the watch
+// cap) and, for an ARBITER's record calls, whether the game named in the
+// request is one of theirs. A refused call is ended at once with its status
+// (UNAUTHENTICATED, PERMISSION_DENIED or RESOURCE_EXHAUSTED) before the
+// handler can answer, so a service that cannot check for itself (the stock
+// server reflection) discloses nothing; the arbiter.v1 handlers take their
+// Caller from Callers::Of(context) and act on nothing else, so a refused
+// call writes nothing.
+//
+// gRPC 1.51's server interceptors cannot stop a handler from running (they
+// cannot hijack on the server side); ending the call with
+// grpc_call_cancel_with_status is what TryCancel() itself does, with our
+// status instead of CANCELLED.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_INTERCEPTOR_H_
+#define ARBITER_ADJUDICATOR_SERVICE_AUTH_INTERCEPTOR_H_
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "adjudicator/service/auth_gatekeeper.h"
+#include "adjudicator/service/grpc_status.h"
+#include "grpcpp/server_context.h"
+#include "grpcpp/support/server_interceptor.h"
+
+namespace arbiter::service {
+
+// The admitted (or refused) caller of each call in flight, by its server
+// context: how a handler learns who is calling, explicitly.
+class Callers {
+ public:
+  // The caller of the call `context` belongs to, or why it was refused.
+  // INTERNAL (refused) for a call the interceptor never saw.
+  absl::StatusOr<Caller> Of(const grpc::ServerContextBase* context) const;
+
+  // Runs a handler's body `fn(const Caller&) -> absl::Status` for the call
+  // `context` belongs to, or answers its refusal without running it.
+  template <typename Fn>
+  grpc::Status Serve(const grpc::ServerContextBase* context, Fn fn) const {
+    absl::StatusOr<Caller> caller = Of(context);
+    if (!caller.ok()) return ToGrpc(caller.status());
+    return ToGrpc(fn(*caller));
+  }
+
+  // The interceptor's side: a call's verdict, and the call's end.
+  void Set(const grpc::ServerContextBase* context, absl::StatusOr<Caller> caller);
+  void Forget(const grpc::ServerContextBase* context);
+
+ private:
+  mutable absl::Mutex mu_;
+  absl::flat_hash_map<const grpc::ServerContextBase*, absl::StatusOr<Caller>> calls_
+      ABSL_GUARDED_BY(mu_);
+};
+
+// Makes the interceptor of each call; register with
+// ServerBuilder::experimental().SetInterceptorCreators.
+class AuthInterceptorFactory final
+    : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  // Neither owned; both must outlive the server.
+  AuthInterceptorFactory(Gatekeeper* gate, Callers* callers) : gate_(gate), callers_(callers) {}
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override;
+
+ private:
+  Gatekeeper* gate_;
+  Callers* callers_;
+};
+
+}  // namespace arbiter::service
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_AUTH_INTERCEPTOR_H_
