@@ -30,18 +30,20 @@ GameSource GamesFrom(v1::Arbiter::Service* arbiter) {
     v1::ListRulingsRequest req;
     req.set_game(name);
     req.set_page_size(1000);
+    google::protobuf::RepeatedPtrField<v1::Ruling> history;  // CountWarnings needs all of it
     for (;;) {
       grpc::ServerContext context;
       v1::ListRulingsResponse page;
       grpc::Status s = arbiter->ListRulings(&context, &req, &page);
       if (!s.ok()) return FromGrpc(s);
-      CountWarnings(page.rulings(), &facts);
       for (const v1::Ruling& r : page.rulings()) {
         if (facts.result.has_value() && r.number() == facts.result->ruling()) facts.deciding_ruling = r;
+        *history.Add() = r;
       }
       if (page.next_page_token().empty()) break;
       req.set_page_token(page.next_page_token());
     }
+    CountWarnings(history, &facts);
     return facts;
   };
 }
