@@ -464,18 +464,22 @@ absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t, const v1::S
     for (int i = 0; i < t.teams_size(); ++i) {
       absl::StrAppend(&out, "<Team teamName=\"", XmlEscape(t.teams(i).name()), "\" teamNumber=\"", i + 1, "\">\n");
       for (int r = 1; r <= rounds; ++r) {
+        // The boards played this round, then the players' own boards left free.
         std::map<int, std::string> lineup;  // board -> player
-        for (const v1::TournamentPlayer& p : t.players()) {
-          if (p.team() != t.teams(i).id()) continue;
-          int board = p.board();
-          for (const v1::TournamentRound& tr : t.rounds()) {
-            for (const v1::Pairing& pp : tr.pairings()) {
-              if (tr.round() == r && pp.team_board() > 0 && (pp.black() == p.id() || pp.white() == p.id())) {
-                board = pp.team_board();
-              }
+        for (const v1::TournamentRound& tr : t.rounds()) {
+          for (const v1::Pairing& pp : tr.pairings()) {
+            if (tr.round() != r || pp.team_board() <= 0) continue;
+            for (const std::string* id : {&pp.black(), &pp.white()}) {
+              const v1::TournamentPlayer* p = FindPlayer(t, *id);
+              if (p->team() == t.teams(i).id()) lineup[pp.team_board()] = *id;
             }
           }
-          if (board > 0) lineup[board] = p.id();
+        }
+        for (const v1::TournamentPlayer& p : t.players()) {
+          if (p.team() != t.teams(i).id() || p.board() <= 0) continue;
+          bool placed = false;
+          for (const auto& [board, id] : lineup) placed = placed || id == p.id();
+          if (!placed) lineup.emplace(p.board(), p.id());
         }
         for (const auto& [board, id] : lineup) {
           team_size = std::max(team_size, board);
