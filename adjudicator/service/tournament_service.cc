@@ -238,17 +238,29 @@ grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* contex
     std::string content;
     switch (req->format()) {
       case v1::ExportTournamentRequest::OPENGOTHA_XML:
-        content = ExportOpenGotha(*t, report);
+        {
+          absl::StatusOr<std::string> written = ExportOpenGotha(*t, report);
+          if (!written.ok()) return written.status();
+          content = *std::move(written);
+        }
         out->set_filename(*id + ".xml");
         out->set_content_type("application/xml");
         break;
       case v1::ExportTournamentRequest::EGD_H9:
-        content = ExportEgdH9(*t, report);
+        {
+          absl::StatusOr<std::string> written = ExportEgdH9(*t, report);
+          if (!written.ok()) return written.status();
+          content = *std::move(written);
+        }
         out->set_filename(*id + ".h9");
         out->set_content_type("text/plain; charset=utf-8");
         break;
       case v1::ExportTournamentRequest::AGA:
-        content = ExportAga(*t, report);
+        {
+          absl::StatusOr<std::string> written = ExportAga(*t, report);
+          if (!written.ok()) return written.status();
+          content = *std::move(written);
+        }
         out->set_filename(*id + ".aga.txt");
         out->set_content_type("text/plain; charset=utf-8");
         break;

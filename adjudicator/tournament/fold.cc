@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "proto/names/resource_name.h"
+#include "adjudicator/tournament/names.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -78,19 +79,28 @@ absl::Status OnPlayerAdded(const v1::PlayerAdded& a, Tournament* t) {
   if (!IsValidId(p.id())) return Bad(absl::StrCat("player id '", p.id(), "' is not valid"));
   if (FindPlayer(*t, p.id()) != nullptr) return Bad(absl::StrCat("player '", p.id(), "' already exists"));
   if (p.name().empty()) return Bad(absl::StrCat("player '", p.id(), "': a name is required"));
+  if (!IsPrintableAscii(p.romanized_family_name()) || !IsPrintableAscii(p.romanized_given_name())) {
+    return Bad(absl::StrCat("player '", p.id(), "': the romanized name is Latin letters (printable ASCII) only"));
+  }
+  if (p.romanized_family_name().empty() && !p.romanized_given_name().empty()) {
+    return Bad(absl::StrCat("player '", p.id(), "': a romanized given name needs the romanized family name"));
+  }
+  if (p.board() < 0) return Bad(absl::StrCat("player '", p.id(), "': board must be 1 or more (0: none fixed)"));
   if (t->settings().teams()) {
-    if (FindTeam(*t, p.team()) == nullptr) {
+    if (!p.team().empty() && FindTeam(*t, p.team()) == nullptr) {
       return Bad(absl::StrCat("player '", p.id(), "': team '", p.team(), "' does not exist"));
     }
-    if (p.board() < 1) return Bad(absl::StrCat("player '", p.id(), "': board must be 1 or more"));
+    if (p.team().empty() && p.board() != 0) {
+      return Bad(absl::StrCat("player '", p.id(), "': a board belongs to a team member"));
+    }
     for (const v1::TournamentPlayer& q : t->players()) {
-      if (q.team() == p.team() && q.board() == p.board()) {
+      if (p.board() != 0 && q.team() == p.team() && q.board() == p.board()) {
         return Bad(absl::StrCat("player '", p.id(), "': board ", p.board(), " of team '", p.team(),
                                 "' is already '", q.id(), "'"));
       }
     }
-  } else if (!p.team().empty()) {
-    return Bad(absl::StrCat("player '", p.id(), "': teams belong to team events"));
+  } else if (!p.team().empty() || p.board() != 0) {
+    return Bad(absl::StrCat("player '", p.id(), "': teams and boards belong to team events"));
   }
   *t->add_players() = p;
   return absl::OkStatus();
@@ -146,12 +156,15 @@ absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
     if (p.entered_by_default() && p.entered_outcome() == v1::Result::OUTCOME_UNSPECIFIED) {
       return Bad(absl::StrCat(at, ": byDefault without a result"));
     }
+    if (p.team_board() < 0) return Bad(absl::StrCat(at, ": teamBoard must be 1 or more (0: none)"));
     if (t->settings().teams()) {
       const v1::TournamentPlayer* b = FindPlayer(*t, p.black());
       const v1::TournamentPlayer* w = FindPlayer(*t, p.white());
-      if (b->team() == w->team()) {
+      if (!b->team().empty() && b->team() == w->team()) {
         return Bad(absl::StrCat(at, ": '", p.black(), "' and '", p.white(), "' are team-mates"));
       }
+    } else if (p.team_board() != 0) {
+      return Bad(absl::StrCat(at, ": teamBoard belongs to team events"));
     }
   }
   for (const std::string& id : r.byes()) {

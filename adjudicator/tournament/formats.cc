@@ -1,16 +1,22 @@
 #include "adjudicator/tournament/formats.h"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
 #include <map>
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/names.h"
+#include "adjudicator/tournament/opengotha.h"
 #include "adjudicator/tournament/scoring.h"
 
 namespace arbiter::tournament {
@@ -62,7 +68,6 @@ std::string ByeToken(const v1::Tournament& t) {
 
 std::string NoSpaces(absl::string_view s) { return absl::StrReplaceAll(s, {{" ", "_"}}); }
 
-std::string Lower(absl::string_view s) { return absl::AsciiStrToLower(s); }
 
 std::string CsvField(absl::string_view s) {
   if (s.find_first_of(",\"\n\r") == absl::string_view::npos) return std::string(s);
@@ -71,101 +76,163 @@ std::string CsvField(absl::string_view s) {
 
 std::string Decimal(double d) { return absl::StrFormat("%.2f", d); }
 
+// A rank number (OpenGotha's: -30 is 30k, 0 is 1d) as EGD and AGA write it.
+std::string EgdRank(int rank) { return rank >= 0 ? absl::StrCat(rank + 1, "d") : absl::StrCat(-rank, "k"); }
+
 }  // namespace
 
 std::string EgdToken(const ScoredPairing& p, const std::string& side) {
   if (!Counts(p)) return "0-";
-  return absl::StrCat(Symbol(p, side), "/", p.black() == side ? "b" : "w", p.handicap(),
-                      p.by_default() ? "!" : "");
+  // OpenGotha marks a game won by default with "!" in place of the "/".
+  return absl::StrCat(Symbol(p, side), p.by_default() ? "!" : "/", p.black() == side ? "b" : "w", p.handicap());
 }
 
 std::string AgaToken(const ScoredPairing& p) {
   if (p.status() != ScoredPairing::DECIDED || p.by_default()) return "omitted";
-  if (p.outcome() == v1::Result::BLACK_WINS) return "b";
-  if (p.outcome() == v1::Result::WHITE_WINS) return "w";
+  if (p.outcome() == v1::Result::BLACK_WINS) return "B";
+  if (p.outcome() == v1::Result::WHITE_WINS) return "W";
   return "omitted";
 }
 
-std::string ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report) {
+absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report) {
+  const v1::TournamentSettings& s = t.settings();
+  const auto refuse = [](absl::string_view why) {
+    return absl::FailedPreconditionError(absl::StrCat("EGD .h9: ", why));
+  };
+  if (s.egf_class() != "A" && s.egf_class() != "B" && s.egf_class() != "C" && s.egf_class() != "D") {
+    return refuse("the tournament's EGF class (CL[], A to D) is not set");
+  }
+  if (s.adjusted_time_minutes() <= 0) return refuse("the tournament's adjusted time in minutes (TM[]) is not set");
+  for (const auto& [what, text] : {std::pair{"title", &t.title()}, std::pair{"location", &s.location()},
+                                   std::pair{"country", &s.country()}}) {
+    if (!IsPrintableAscii(*text)) return refuse(absl::StrCat("the tournament's ", what, " \"", *text, "\" is not ASCII"));
+  }
   const auto& rows = PlayerRows(t, report);
   std::map<std::string, int> place;
   for (int i = 0; i < rows.size(); ++i) place[rows[i].id()] = i + 1;
-  const bool swiss = t.settings().system() == v1::TournamentSettings::SWISS;
-  const v1::TournamentSettings& s = t.settings();
+  const bool swiss = s.system() == v1::TournamentSettings::SWISS;
+  const bool by_opponents = s.swiss_method() == v1::TournamentSettings::POINTS_THEN_OPPONENTS;
   std::string out;
-  absl::StrAppend(&out, "; EV[", t.title(), "]\n");
-  if (!s.location().empty()) absl::StrAppend(&out, "; PC[", s.location(), "]\n");
+  absl::StrAppend(&out, "; CL[", s.egf_class(), "]\n; EV[", t.title(), "]\n; PC[", s.country(), ",", s.location(),
+                  "]\n");
   if (!s.begin_date().empty()) {
     absl::StrAppend(&out, "; DT[", s.begin_date(), ",", s.end_date().empty() ? s.begin_date() : s.end_date(), "]\n");
   }
-  absl::StrAppend(&out, "; HA[h9]\n; KM[", absl::StrFormat("%g", s.komi() * 2), "]\n");
-  absl::StrAppend(&out, "; CM[standings per art. 27 of the ", s.ruleset().empty() ? "cn-2002" : s.ruleset(),
+  absl::StrAppend(&out, "; KM[", absl::StrFormat("%g", s.komi() * 2), "]\n; TM[", s.adjusted_time_minutes(), "]\n");
+  absl::StrAppend(&out, "; CM[standings per art. 27 of the ", Ruleset(t),
                   " rules: Pts = 2 a win, 1 a draw; reasons are in the sidecar]\n;\n");
-  absl::StrAppend(&out, "; Pl Name Rk Co Club Pts ", swiss ? "TS" : "A", " B\n");
+  const char* second = !swiss ? "A" : by_opponents ? "Opp" : "TS";
+  absl::StrAppend(&out, absl::StrFormat("; Pl %-30s Rk Co Club %4s %4s %4s %4s\n", "Name", "Pts", second, "B", "-"));
   const std::vector<int> rounds = RoundNumbers(t);
   for (int i = 0; i < rows.size(); ++i) {
     const v1::Standing& st = rows[i];
     const v1::TournamentPlayer* p = FindPlayer(t, st.id());
-    std::vector<std::string> cols = {
-        absl::StrCat(i + 1),
-        NoSpaces(p->name()),
-        NoSpaces(p->first_name().empty() ? "-" : p->first_name()),
-        Lower(p->rank().empty() ? "-" : p->rank()),
-        p->country().empty() ? "-" : NoSpaces(p->country()),
-        p->club().empty() ? "-" : NoSpaces(p->club()),
-        absl::StrCat(st.points()),
-        swiss ? Decimal(st.total_score()) : Decimal(st.tie_break_a()),
-        absl::StrCat(st.warnings()),
-    };
+    absl::StatusOr<RomanizedName> name = Romanized(*p, "EGD .h9");
+    if (!name.ok()) return refuse(name.status().message());
+    if (name->given.empty()) {
+      return refuse(absl::StrCat("player '", p->id(), "' (", NativeName(*p), ") has no given name; EGD needs both"));
+    }
+    std::optional<int> rank = OpenGothaRank(p->rank());
+    if (!rank.has_value()) {
+      return refuse(absl::StrCat("player '", p->id(), "' (", NativeName(*p), ") has no rank EGD reads (\"",
+                                 p->rank(), "\")"));
+    }
+    if (!IsPrintableAscii(p->country()) || !IsPrintableAscii(p->club())) {
+      return refuse(absl::StrCat("player '", p->id(), "': country and club must be ASCII"));
+    }
+    const std::string country = p->country().size() == 2 ? p->country() : "XX";
+    const std::string club = p->club().empty() ? "xxxx" : NoSpaces(p->club());
+    const std::string criterion = !swiss ? Decimal(st.tie_break_a())
+                                  : by_opponents ? absl::StrFormat("%g", st.opponents_score())
+                                                 : Decimal(st.total_score());
+    std::string line = absl::StrFormat("%4d %-30s %3s %2s %4s %4d %4s %4d %4d", i + 1,
+                                       absl::StrCat(NoSpaces(name->family), " ", NoSpaces(name->given)),
+                                       EgdRank(*rank), country, club, st.points(), criterion, st.warnings(), 0);
     for (int r : rounds) {
       const ScoredPairing* sp = InRound(report, st.id(), r);
+      std::string token;
       if (sp == nullptr) {
-        cols.push_back(HadBye(t, st.id(), r) ? ByeToken(t) : "0-");
+        token = HadBye(t, st.id(), r) ? ByeToken(t) : "0-";
       } else if (!Counts(*sp)) {
-        cols.push_back("0-");
+        token = "0-";
       } else {
         const std::string& opp = sp->black() == st.id() ? sp->white() : sp->black();
-        cols.push_back(absl::StrCat(place[opp], EgdToken(*sp, st.id())));
+        token = absl::StrCat(place[opp], EgdToken(*sp, st.id()));
       }
+      absl::StrAppend(&line, absl::StrFormat(" %8s", token));
     }
-    absl::StrAppend(&out, absl::StrJoin(cols, " "));
-    if (!p->egf_pin().empty()) absl::StrAppend(&out, " |", p->egf_pin());
-    out += "\n";
+    absl::StrAppend(&out, line, "\n");
   }
   return out;
 }
 
-std::string ExportAga(const v1::Tournament& t, const v1::StandingsReport& report) {
+absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report) {
   const v1::TournamentSettings& s = t.settings();
-  std::map<std::string, std::string> aga;
-  int tmp = 0;
+  const auto refuse = [](absl::string_view why) {
+    return absl::FailedPreconditionError(absl::StrCat("AGA results: ", why));
+  };
+  for (const auto& [what, text] : {std::pair{"title", &t.title()}, std::pair{"location", &s.location()}}) {
+    if (!IsPrintableAscii(*text)) return refuse(absl::StrCat("the tournament's ", what, " \"", *text, "\" is not ASCII"));
+  }
+  // AGA ids are numbers; players without one get a temporary id, from 99999
+  // down, skipping the ids in use (as OpenGotha does).
+  std::set<int> used;
   for (const v1::TournamentPlayer& p : t.players()) {
-    aga[p.id()] = p.aga_id().empty() ? absl::StrCat("TMP", ++tmp) : p.aga_id();
+    if (p.aga_id().empty()) continue;
+    int id = 0;
+    if (!absl::SimpleAtoi(p.aga_id(), &id) || id <= 0) {
+      return refuse(absl::StrCat("player '", p.id(), "': AGA id \"", p.aga_id(), "\" is not a number"));
+    }
+    used.insert(id);
+  }
+  std::map<std::string, std::string> aga;
+  int next = 99999;
+  std::string players;
+  for (const v1::TournamentPlayer& p : t.players()) {
+    if (p.aga_id().empty()) {
+      while (used.contains(next)) --next;
+      used.insert(next);
+      aga[p.id()] = absl::StrCat(next);
+    } else {
+      aga[p.id()] = p.aga_id();
+    }
+    absl::StatusOr<RomanizedName> name = Romanized(p, "the AGA results file");
+    if (!name.ok()) return refuse(name.status().message());
+    if (name->given.empty()) {
+      return refuse(absl::StrCat("player '", p.id(), "' (", NativeName(p), ") has no given name; AGA names are \"Last, First\""));
+    }
+    std::optional<int> rank = OpenGothaRank(p.rank());
+    if (!rank.has_value()) {
+      return refuse(absl::StrCat("player '", p.id(), "' (", NativeName(p), ") has no rank (\"", p.rank(), "\")"));
+    }
+    absl::StrAppend(&players, aga[p.id()], "\t", name->family, ", ", name->given, "\t", EgdRank(*rank), "\n");
   }
   std::string out;
-  absl::StrAppend(&out, "# ", t.title(), ": exported by arbiter. AGA results carry wins over the board only;\n",
-                  "# draws, both-lose, no result, forfeits and voided games are comments here and in the sidecar.\n");
   absl::StrAppend(&out, "TOURNEY ", t.title(), s.location().empty() ? "" : ", ", s.location(), "\n");
-  if (!s.begin_date().empty()) absl::StrAppend(&out, "     start=", s.begin_date(), "\n");
-  if (!s.end_date().empty()) absl::StrAppend(&out, "     finish=", s.end_date(), "\n");
-  absl::StrAppend(&out, "     rules=", s.ruleset().empty() ? "cn-2002" : s.ruleset(), "\nPLAYERS\n");
-  for (const v1::TournamentPlayer& p : t.players()) {
-    absl::StrAppend(&out, aga[p.id()], " ", p.name(), p.first_name().empty() ? "" : ", ", p.first_name(), " ",
-                    Lower(p.rank().empty() ? "?" : p.rank()), "\n");
-  }
-  out += "GAMES\n";
-  const std::string komi = absl::StrFormat("%g", s.komi() * 2);
-  for (const ScoredPairing& p : report.pairings()) {
-    const std::string token = AgaToken(p);
-    if (token != "omitted") {
-      absl::StrAppend(&out, aga[p.white()], " ", aga[p.black()], " ", token, " ", p.handicap(), " ", komi, "\n");
-    } else if (p.status() != ScoredPairing::PENDING) {
-      absl::StrAppend(&out, "# round ", p.round(), " board ", p.board(), ": ", aga[p.white()], " (W) ",
-                      aga[p.black()], " (B) ", v1::Result::Outcome_Name(p.outcome()),
-                      p.status() == ScoredPairing::VOID ? " void" : p.by_default() ? " by default" : "",
-                      ": not an AGA result, see the sidecar\n");
+  if (!s.begin_date().empty()) absl::StrAppend(&out, "\tstart=", s.begin_date(), "\n");
+  if (!s.end_date().empty()) absl::StrAppend(&out, "\tfinish=", s.end_date(), "\n");
+  absl::StrAppend(&out, "PLAYERS\n", players);
+  // Komi a whole number: the komi's points rounded down (7.5 -> 7) in an
+  // even game; 0 with a handicap, a handicap of 1 (no komi) written as 0.
+  const int even_komi = static_cast<int>(std::floor(s.komi() * 2));
+  for (int r : RoundNumbers(t)) {
+    absl::StrAppend(&out, "\nGAMES ", r, "\n");
+    for (const ScoredPairing& p : report.pairings()) {
+      if (p.round() != r) continue;
+      const std::string token = AgaToken(p);
+      if (token != "omitted") {
+        const int handicap = p.handicap() == 1 ? 0 : p.handicap();
+        const int komi = p.handicap() >= 1 ? 0 : even_komi;
+        absl::StrAppend(&out, aga[p.white()], "\t", aga[p.black()], "\t", token, "\t", handicap, "\t", komi, "\n");
+      } else if (p.status() != ScoredPairing::PENDING) {
+        absl::StrAppend(&out, "# board ", p.board(), ": ", aga[p.white()], " (W) ", aga[p.black()], " (B) ",
+                        p.status() == ScoredPairing::MISMATCH ? "MISMATCH" : v1::Result::Outcome_Name(p.outcome()),
+                        p.status() == ScoredPairing::VOID ? " void" : p.by_default() ? " by default" : "",
+                        ": not an AGA result, see the sidecar\n");
+      }
     }
   }
+  out += "\nEND\n";
   return out;
 }
 

@@ -3,18 +3,28 @@
 // them can say why a game ended as it did; sidecar.h writes that beside
 // them. Pure: each returns the file's text.
 //
-// EGD .h9: one line per player in standings order, "place name rank country
-// club" then our criteria (Pts, then A or TS, then B) and one token per
-// round: <opponent's place><+|-|=>/<b|w><handicap>, "!" appended for a game
-// not played over the board (a lateness or art. 28 forfeit); "0+", "0=" or
-// "0-" for a bye worth 2, 1 or 0 points; "0-" for a round without a
-// counted game (pending or void). Both-lose and no-result are "-" for both.
+// EGD .h9 (the EGF tournament table, as OpenGotha's generateH9File writes
+// it): headers "; CL[class]", "; EV[name]", "; PC[country,city]",
+// "; DT[begin,end]", "; KM[komi]", "; TM[adjusted time, minutes]",
+// "; CM[...]", then one line per player in standings order: place, the
+// romanized "Family Given" (spaces inside a name as "_"), rank ("3d",
+// "5k"), country ("XX" when unknown), club ("xxxx" when unknown), four
+// criteria (Pts; A, TS or opponents' points; B; 0) and one entry per round:
+// <opponent's place><+|-|=>/<b|w><handicap>, with "!" in place of "/" for
+// a game not played over the board ("5+!w0", a lateness or art. 28
+// forfeit); "0+", "0=" or "0-" for a bye worth 2, 1 or 0 points; "0-" for
+// a round without a counted game (pending, void, mismatched). Both-lose
+// and no-result are "-" for both. ASCII only.
 //
-// AGA: TOURNEY / PLAYERS / GAMES; a game line is "white black w|b handicap
-// komi" (komi in points: 2 per stone). AGA results know only wins played
-// over the board: draws, both-lose, no result, forfeits and voids are
-// written as "#" comment lines and listed in the sidecar. Players without
-// an AGA id get "TMP<n>".
+// AGA results (as OpenGotha's generateAGAResultsFile writes them): TOURNEY
+// line, start= and finish=, PLAYERS ("<id>\t<Last>, <First>\t<rank>", ids
+// numbers, temporary ones from 99999 down for players without one, ranks
+// "5k" / "3d"), then "GAMES <round>" and one line a game won over the
+// board: "<white id>\t<black id>\t<W|B>\t<handicap>\t<komi>", komi a
+// whole number (the komi's points, rounded down, with no handicap; 0 with
+// one; a handicap of 1 written as 0), then END. Draws, both-lose, no
+// result, forfeits, voids and mismatches are "#" comment lines here and
+// listed in the sidecar. ASCII only.
 //
 // CSV (RFC 4180): one row per standing with the art. 27 criteria, then one
 // column per round ("<opponent id> <+|-|=>/<b|w>", "!" by default).
@@ -23,17 +33,23 @@
 
 #include <string>
 
+#include "absl/status/statusor.h"
+
 #include "arbiter/v1/tournament.pb.h"
 
 namespace arbiter::tournament {
 
-std::string ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report);
-std::string ExportAga(const v1::Tournament& t, const v1::StandingsReport& report);
+// FAILED_PRECONDITION, naming the player or the setting, for what the
+// format cannot hold: a player without a romanized name (names.h), a
+// missing given name or rank, a title or location that is not ASCII, no
+// EGF class or adjusted time (EGD), an AGA id that is not a number (AGA).
+absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report);
+absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report);
 std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report);
 
 // How each format writes one pairing (for the sidecar's exportedAs).
 std::string EgdToken(const v1::ScoredPairing& p, const std::string& side);  // from `side`'s view
-std::string AgaToken(const v1::ScoredPairing& p);  // "w", "b" or "omitted"
+std::string AgaToken(const v1::ScoredPairing& p);  // "W", "B" or "omitted"
 
 }  // namespace arbiter::tournament
 

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/names.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -25,7 +26,7 @@ void SetPoints(Result::Outcome o, ScoredPairing* s) {
 }
 
 // `loser` forfeits `s` to its opponent (both, if the opponent withdrew too).
-void Forfeit(ScoredPairing* s, const std::string& loser, bool opponent_withdrawn,
+void Forfeit(ScoredPairing* s, const std::string& loser, bool opponent_withdrawn, const std::string& clause,
              const std::string& note) {
   s->set_status(ScoredPairing::FORFEIT);
   s->set_by_default(true);
@@ -37,7 +38,7 @@ void Forfeit(ScoredPairing* s, const std::string& loser, bool opponent_withdrawn
   } else {
     SetPoints(s->black() == loser ? Result::WHITE_WINS : Result::BLACK_WINS, s);
   }
-  s->set_clause("cn-2002/28");
+  s->set_clause(clause);
   s->set_note(note);
 }
 
@@ -60,7 +61,19 @@ bool Counts(const ScoredPairing& p) {
   return p.status() == ScoredPairing::DECIDED || p.status() == ScoredPairing::FORFEIT;
 }
 
-ScoredPairing ScorePairing(const v1::Pairing& p, const GameFactsMap& games) {
+std::string Ruleset(const v1::Tournament& t) {
+  return t.settings().ruleset().empty() ? "cn-2002" : t.settings().ruleset();
+}
+
+std::string WithdrawalClause(const v1::Tournament& t, absl::string_view which) {
+  const bool y1988 = Ruleset(t) == "cn-1988";
+  const char* clause = which == "round robin" ? (y1988 ? "29.2" : "28.2")
+                       : which == "Swiss"     ? (y1988 ? "29.3" : "28.3")
+                                              : (y1988 ? "29.4" : "28.4");
+  return absl::StrCat(y1988 ? "cn-1988/" : "cn-2002/", clause);
+}
+
+ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p, const GameFactsMap& games) {
   ScoredPairing s;
   s.set_round(p.round());
   s.set_board(p.board());
@@ -87,7 +100,25 @@ ScoredPairing ScorePairing(const v1::Pairing& p, const GameFactsMap& games) {
     s.set_note(absl::StrCat("game ", p.game_id(), " is in progress"));
     return s;
   }
-  const Result& r = *it->second.result;
+  const GameFacts& facts = it->second;
+  if (!facts.recorded_black.empty() || !facts.recorded_white.empty()) {
+    const v1::TournamentPlayer* black = FindPlayer(t, p.black());
+    const v1::TournamentPlayer* white = FindPlayer(t, p.white());
+    const bool as_paired = black != nullptr && white != nullptr && RecordedAs(*black, facts.recorded_black) &&
+                           RecordedAs(*white, facts.recorded_white);
+    if (!as_paired) {
+      const bool swapped = black != nullptr && white != nullptr && RecordedAs(*black, facts.recorded_white) &&
+                           RecordedAs(*white, facts.recorded_black);
+      s.set_status(ScoredPairing::MISMATCH);
+      s.set_note(absl::StrCat(
+          "round ", p.round(), " board ", p.board(), ": game ", p.game_id(), " was recorded as '",
+          facts.recorded_black, "' (Black) v '", facts.recorded_white, "' (White), but the pairing is ", p.black(),
+          " (Black) v ", p.white(), " (White)",
+          swapped ? ": the colours differ" : ": the players differ", "; its result is not counted"));
+      return s;
+    }
+  }
+  const Result& r = *facts.result;
   s.set_reason(r.reason());
   s.set_clause(r.clause());
   s.set_ruling(r.ruling());
@@ -115,7 +146,7 @@ int RoundRobinRounds(const v1::Tournament& t) {
 std::vector<ScoredPairing> ScoreTournament(const v1::Tournament& t, const GameFactsMap& games) {
   std::vector<ScoredPairing> out;
   for (const v1::TournamentRound& r : t.rounds()) {
-    for (const v1::Pairing& p : r.pairings()) out.push_back(ScorePairing(p, games));
+    for (const v1::Pairing& p : r.pairings()) out.push_back(ScorePairing(t, p, games));
   }
   const v1::TournamentSettings::System system = t.settings().system();
   const bool teams = t.settings().teams();
@@ -126,14 +157,16 @@ std::vector<ScoredPairing> ScoreTournament(const v1::Tournament& t, const GameFa
     return w != nullptr && round > w->after_round();
   };
   const int rr_rounds = RoundRobinRounds(t);
+  const std::string rr_clause = WithdrawalClause(t, "round robin");
+  const std::string team_clause = WithdrawalClause(t, "team");
   for (const v1::PlayerWithdrawn& w : t.withdrawals()) {
     const std::string& id = w.player();
     if (teams) {  // 28.4
       for (ScoredPairing& s : out) {
         if (Involves(s, id) && s.round() > w.after_round()) {
-          Forfeit(&s, id, withdrawn_by(Opponent(s, id), s.round()),
-                  absl::StrCat(id, " withdrew after round ", w.after_round(),
-                               "; art. 28.4: unplayed games are lost by default"));
+          Forfeit(&s, id, withdrawn_by(Opponent(s, id), s.round()), team_clause,
+                  absl::StrCat(id, " withdrew after round ", w.after_round(), "; ", team_clause,
+                               ": unplayed games are lost by default"));
         }
       }
       continue;
@@ -146,19 +179,19 @@ std::vector<ScoredPairing> ScoreTournament(const v1::Tournament& t, const GameFa
     if (2 * played < rr_rounds) {
       for (ScoredPairing& s : out) {
         if (Involves(s, id)) {
-          Void(&s, absl::StrCat(id, " withdrew after ", played, " of ", rr_rounds,
-                                " rounds; art. 28.2: fewer than half played, all their results are void"));
+          Void(&s, absl::StrCat(id, " withdrew after ", played, " of ", rr_rounds, " rounds; ", rr_clause,
+                                ": fewer than half played, all their results are void"));
         }
       }
       continue;
     }
     const std::string note = absl::StrCat(id, " withdrew after round ", w.after_round(), " (", played, " of ",
-                                          rr_rounds, " played); art. 28.2: the rest is lost by default");
+                                          rr_rounds, " played); ", rr_clause, ": the rest is lost by default");
     std::map<std::string, int> met;  // games against each opponent that stand or are forfeited
     for (ScoredPairing& s : out) {
       if (!Involves(s, id) || s.status() == ScoredPairing::VOID) continue;
       if (s.round() > w.after_round()) {
-        Forfeit(&s, id, withdrawn_by(Opponent(s, id), s.round()), note);
+        Forfeit(&s, id, withdrawn_by(Opponent(s, id), s.round()), rr_clause, note);
       }
       if (Counts(s) || s.round() > w.after_round()) ++met[Opponent(s, id)];
     }
@@ -172,21 +205,12 @@ std::vector<ScoredPairing> ScoreTournament(const v1::Tournament& t, const GameFa
         s.set_round(0);
         s.set_black(id);
         s.set_white(q.id());
-        Forfeit(&s, id, false, note);
+        Forfeit(&s, id, false, rr_clause, note);
         out.push_back(std::move(s));
       }
     }
   }
   return out;
-}
-
-void CountWarnings(const google::protobuf::RepeatedPtrField<v1::Ruling>& rulings, GameFacts* facts) {
-  for (const v1::Ruling& r : rulings) {
-    if (r.pending()) continue;
-    if (std::find(r.sanctions().begin(), r.sanctions().end(), v1::WARNING) == r.sanctions().end()) continue;
-    if (r.against() == v1::Ruling::BLACK || r.against() == v1::Ruling::BOTH) ++facts->warnings_black;
-    if (r.against() == v1::Ruling::WHITE || r.against() == v1::Ruling::BOTH) ++facts->warnings_white;
-  }
 }
 
 }  // namespace arbiter::tournament

@@ -11,7 +11,12 @@
 //    result then decides the pairing.
 //  - no result yet, or the game not in the ledger: pending (counts nothing).
 //
-// Withdrawals (art. 28), for a player who withdrew after round R:
+// A game recorded with other players, or the paired players in the other
+// colours (GameFacts.recordedBlack/White, when known), is MISMATCH: it
+// counts for nobody, rather than crediting its result to the wrong player.
+//
+// Withdrawals (2002 art. 28; 1988 art. 29, the same here but for 29.3,
+// which standings.h applies), for a player who withdrew after round R:
 //  - round robin (28.2): if the games they finished in rounds 1..R are fewer
 //    than half the event's rounds, every result of theirs is void, for them
 //    and their opponents; otherwise those results stand and every game
@@ -23,15 +28,18 @@
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_SCORING_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_SCORING_H_
 
+#include <string>
 #include <vector>
+
+#include "absl/strings/string_view.h"
 
 #include "adjudicator/tournament/game_facts.h"
 #include "arbiter/v1/tournament.pb.h"
 
 namespace arbiter::tournament {
 
-// One pairing from its game (or entered result), before withdrawals.
-v1::ScoredPairing ScorePairing(const v1::Pairing& p, const GameFactsMap& games);
+// One pairing of `t` from its game (or entered result), before withdrawals.
+v1::ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p, const GameFactsMap& games);
 
 // Every pairing of `t`, in round and board order, withdrawals applied; a
 // round robin's never-paired forfeits follow with round 0.
@@ -43,6 +51,13 @@ int RoundRobinRounds(const v1::Tournament& t);
 
 // Whether the pairing counts in the standings (decided or forfeited).
 bool Counts(const v1::ScoredPairing& p);
+
+// The tournament's ruleset id: settings.ruleset, "cn-2002" when unset.
+std::string Ruleset(const v1::Tournament& t);
+
+// The clause of the withdrawal rule for `system` ("round robin", "Swiss" or
+// "team"): "cn-2002/28.2" or "cn-1988/29.2"...
+std::string WithdrawalClause(const v1::Tournament& t, absl::string_view which);
 
 }  // namespace arbiter::tournament
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <set>
 #include <string>
 #include <tuple>
@@ -11,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/scoring.h"
 
 namespace arbiter::tournament {
@@ -129,7 +131,7 @@ std::map<std::string, Standing> PlayerRecords(const v1::Tournament& t, const Gam
   for (const v1::TournamentPlayer& p : t.players()) {
     Standing& s = out[p.id()];
     s.set_id(p.id());
-    s.set_name(p.first_name().empty() ? p.name() : absl::StrCat(p.name(), " ", p.first_name()));
+    s.set_name(NativeName(p));
     s.set_withdrawn(FindWithdrawal(t, p.id()) != nullptr);
   }
   for (const ScoredPairing& sp : scored) {
@@ -159,6 +161,7 @@ std::map<std::string, Standing> PlayerRecords(const v1::Tournament& t, const Gam
     }
     s.set_tie_break_a(a2 / 2.0);
     s.set_opponents_points(opp);
+    s.set_opponents_score(opp);
   }
   for (const auto& [id, n] : Warnings(t, games)) out[id].set_warnings(n);
   return out;
@@ -169,6 +172,54 @@ int64_t TotalTimesRounds(int points, int opp, int rounds) {
   return static_cast<int64_t>(points) * rounds + opp - static_cast<int64_t>(rounds) * rounds;
 }
 
+// The board a player of `sp` played on for their team: the pairing's
+// teamBoard when the boards change by round, else the player's own.
+int TeamBoard(const v1::Tournament& t, const ScoredPairing& sp, const v1::TournamentPlayer& player) {
+  const v1::Pairing* p = sp.round() == 0 ? nullptr : FindPairing(t, sp.round(), sp.board());
+  return p != nullptr && p->team_board() > 0 ? p->team_board() : player.board();
+}
+
+// The opponents' points as the ruleset counts them, times `*scale` (an
+// integer): cn-1988 art. 29.3 counts a withdrawn Swiss opponent for their
+// points plus A x their unplayed rounds, A = their game points / games
+// played, at most 1 ("A如大于1，则按1计算"). `scale` is the least common
+// multiple of those opponents' games played, so every sum stays exact.
+std::map<std::string, int64_t> OpponentsScaled(const v1::Tournament& t, const v1::StandingsReport& report,
+                                               const std::map<std::string, Standing>& players,
+                                               const std::map<std::string, std::vector<Record>>& records,
+                                               int64_t* scale) {
+  // The adjusted points of each withdrawn player, as (numerator, games).
+  std::map<std::string, std::pair<int64_t, int64_t>> adjusted;
+  *scale = 1;
+  const bool applies =
+      Ruleset(t) == "cn-1988" && t.settings().system() == TournamentSettings::SWISS && !t.settings().teams();
+  if (applies) {
+    const int total_rounds = t.settings().rounds() > 0 ? t.settings().rounds() : report.rounds();
+    for (const v1::PlayerWithdrawn& w : t.withdrawals()) {
+      auto rec = records.find(w.player());
+      if (rec == records.end() || rec->second.empty()) continue;  // met nobody
+      const int64_t games = static_cast<int64_t>(rec->second.size());
+      int64_t game_points = 0;
+      for (const Record& r : rec->second) game_points += r.mine;
+      const int64_t unplayed = std::max(0, total_rounds - w.after_round());
+      const int64_t points = players.at(w.player()).points();
+      adjusted[w.player()] = {points * games + std::min(game_points, games) * unplayed, games};
+      *scale = std::lcm(*scale, games);
+    }
+  }
+  std::map<std::string, int64_t> out;
+  for (const auto& [id, recs] : records) {
+    int64_t sum = 0;
+    for (const Record& r : recs) {
+      auto a = adjusted.find(r.opponent);
+      sum += a == adjusted.end() ? players.at(r.opponent).points() * *scale
+                                 : a->second.first * (*scale / a->second.second);
+    }
+    out[id] = sum;
+  }
+  return out;
+}
+
 void Individual(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsReport* report,
                 const std::vector<ScoredPairing>& scored) {
   std::map<std::string, std::vector<Record>> records;
@@ -176,20 +227,28 @@ void Individual(const v1::Tournament& t, const GameFactsMap& games, v1::Standing
   const int rounds = report->rounds();
   const bool swiss = t.settings().system() == TournamentSettings::SWISS;
   const bool by_opponents = t.settings().swiss_method() == TournamentSettings::POINTS_THEN_OPPONENTS;
+  int64_t scale = 1;
+  const std::map<std::string, int64_t> opponents = OpponentsScaled(t, *report, players, records, &scale);
   std::vector<Entry> entries;
   std::vector<std::string> names;
   for (auto& [id, s] : players) {
     Entry e;
-    const int64_t total_r = rounds > 0 ? TotalTimesRounds(s.points(), s.opponents_points(), rounds)
-                                       : s.points();
-    s.set_total_score(rounds > 0 ? static_cast<double>(total_r) / rounds : s.points());
+    auto found = opponents.find(id);
+    const int64_t opp = found == opponents.end() ? 0 : found->second;  // times `scale`
+    s.set_opponents_score(static_cast<double>(opp) / static_cast<double>(scale));
+    // Art. 27's total score times R (and `scale`), exactly: points*R + ΣOpp − R².
+    const int64_t total_r = rounds > 0 ? (static_cast<int64_t>(s.points()) * rounds - static_cast<int64_t>(rounds) * rounds) *
+                                                 scale + opp
+                                       : static_cast<int64_t>(s.points()) * scale;
+    s.set_total_score(rounds > 0 ? static_cast<double>(total_r) / static_cast<double>(rounds * scale)
+                                 : s.points());
     if (!swiss) {
       e.keys = {s.points(), static_cast<int64_t>(s.tie_break_a() * 2), -s.warnings()};
       names = {"points", "A", "B"};
       // 28.2: every result void: no place in the standings.
       e.unranked = s.withdrawn() && records[id].empty();
     } else if (by_opponents) {
-      e.keys = {s.points(), s.opponents_points(), -s.warnings()};
+      e.keys = {s.points(), opp, -s.warnings()};
       names = {"points", "opponents' points", "B"};
     } else {
       e.keys = {total_r, -s.warnings()};
@@ -211,6 +270,9 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     who[p.id()] = &p;
     boards = std::max(boards, p.board());
   }
+  for (const v1::TournamentRound& r : t.rounds()) {
+    for (const v1::Pairing& p : r.pairings()) boards = std::max(boards, p.team_board());
+  }
   std::map<std::string, Standing> teams;
   for (const v1::TournamentTeam& team : t.teams()) {
     Standing& s = teams[team.id()];
@@ -228,6 +290,7 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     if (sp.status() == ScoredPairing::VOID || sp.round() == 0) continue;
     const std::string& tb = who[sp.black()]->team();
     const std::string& tw = who[sp.white()]->team();
+    if (tb.empty() || tw.empty()) continue;  // a player outside any team: no match
     const bool black_first = tb < tw;
     Match& m = matches[{sp.round(), black_first ? tb : tw, black_first ? tw : tb}];
     if (!Counts(sp)) {
@@ -239,7 +302,8 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     for (const auto& [id, pts] : {std::pair{sp.black(), sp.black_points()}, std::pair{sp.white(), sp.white_points()}}) {
       Standing& s = teams[who[id]->team()];
       s.set_board_points(s.board_points() + pts);
-      s.set_board_by_board(who[id]->board() - 1, s.board_by_board(who[id]->board() - 1) + pts);
+      const int board = TeamBoard(t, sp, *who[id]);
+      if (board > 0) s.set_board_by_board(board - 1, s.board_by_board(board - 1) + pts);
     }
   }
   std::map<std::string, std::vector<Record>> team_records;
@@ -260,8 +324,10 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     int opp = 0;
     for (const Record& r : recs) opp += teams[r.opponent].points();
     teams[id].set_opponents_points(opp);
+    teams[id].set_opponents_score(opp);
   }
   for (const auto& [id, s] : players) {
+    if (who[id]->team().empty()) continue;
     Standing& team = teams[who[id]->team()];
     team.set_warnings(team.warnings() + s.warnings());
   }
@@ -319,6 +385,9 @@ v1::StandingsReport ComputeStandings(const v1::Tournament& t, const GameFactsMap
   for (const v1::TournamentRound& r : t.rounds()) rounds.insert(r.round());
   report.set_rounds(static_cast<int>(rounds.size()));
   std::vector<ScoredPairing> scored = ScoreTournament(t, games);
+  for (const ScoredPairing& s : scored) {
+    if (s.status() == ScoredPairing::MISMATCH) report.add_errors(s.note());
+  }
   if (t.settings().teams()) {
     Teams(t, games, &report, scored);
   } else {

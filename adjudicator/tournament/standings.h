@@ -18,8 +18,18 @@
 //   round robin: match points, then board points, then board 1's game
 //   points, board 2's... (1); Swiss (2): the total score formula over match
 //   points, then as the round robin; C (3) when decided; else shared.
-// Byes score the settings' byePoints. Pending and void pairings count
-// nothing; forfeits count as results (the opponent met).
+// Byes score the settings' byePoints. Pending, void and mismatched
+// pairings count nothing (a mismatch is listed in the report's `errors`);
+// forfeits count as results (the opponent met).
+// Under cn-1988, art. 29.3: a withdrawn Swiss player's points count for
+// their opponents' scores (total score, opponents' points) as their points
+// plus A x the rounds after their withdrawal, A = their game points per
+// game played, at most 1 (Standing.opponentsScore).
+// Team events: a game with a player outside any team belongs to no match;
+// board by board takes each game's board from its pairing's teamBoard when
+// the boards change by round, else from the player's own board.
+// Each standing's decidedBy names the criterion that broke its tie with the
+// entry above.
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_STANDINGS_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_STANDINGS_H_
 

@@ -12,6 +12,11 @@
 // Li and Chen share 1st; Wang 3rd, Zhou 4th on B (one warning).
 #include "adjudicator/tournament/formats.h"
 
+#include <map>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
 #include "gmock/gmock.h"
@@ -22,6 +27,7 @@
 namespace arbiter::tournament {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::Decided;
 
@@ -30,7 +36,10 @@ class Formats : public ::testing::Test {
   void SetUp() override {
     testing::TournamentBuilder b(v1::TournamentSettings::SWISS);
     b.settings()->set_komi(3.75);
-    b.settings()->set_location("CN, Beijing");
+    b.settings()->set_location("Beijing");
+    b.settings()->set_country("CN");
+    b.settings()->set_egf_class("B");
+    b.settings()->set_adjusted_time_minutes(90);
     b.settings()->set_begin_date("2026-11-28");
     b.settings()->set_end_date("2026-11-29");
     b.Player("LI").Player("WANG").Player("CHEN").Player("ZHOU");
@@ -75,42 +84,159 @@ class Formats : public ::testing::Test {
   v1::StandingsReport report_;
 };
 
-TEST_F(Formats, EgdH9) {
-  // Places: Chen 1, Li 2 (level on total score and warnings: listed by id),
-  // Wang 3, Zhou 4. Lateness forfeits carry "!".
-  EXPECT_EQ(ExportEgdH9(t_, report_),
-            "; EV[Test Cup]\n"
-            "; PC[CN, Beijing]\n"
-            "; DT[2026-11-28,2026-11-29]\n"
-            "; HA[h9]\n"
-            "; KM[7.5]\n"
-            "; CM[standings per art. 27 of the cn-2002 rules: Pts = 2 a win, 1 a draw; reasons are in the sidecar]\n"
-            ";\n"
-            "; Pl Name Rk Co Club Pts TS B\n"
-            "1 Chen Jie 3d CN Bj 1 1.50 0 4-/b0! 2=/w0\n"
-            "2 Li Wei 5d CN Bj 3 1.50 0 3+/b0 1=/b0 |12345678\n"
-            "3 Wang Ming 4d CN Bj 0 0.50 0 2-/w0 4-/b0\n"
-            "4 Zhou Lin 3d CN Bj 2 0.50 1 1+/w0! 3-/w0\n");
+// The EGF table read back as the rating program reads it: "; XX[...]"
+// headers, then one line a player of blank-separated fields.
+struct H9 {
+  std::map<std::string, std::string> headers;
+  std::vector<std::vector<std::string>> rows;
+};
+
+H9 ParseH9(const std::string& text) {
+  H9 h;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    for (char c : line) EXPECT_TRUE(c >= 0x20 && c <= 0x7E) << "not ASCII: " << line;
+    if (absl::ConsumePrefix(&line, "; ")) {
+      const size_t open = line.find('[');
+      if (open == 2 && line.back() == ']') h.headers[std::string(line.substr(0, 2))] = std::string(line.substr(3, line.size() - 4));
+      continue;
+    }
+    if (line.front() == ';') continue;
+    h.rows.push_back(absl::StrSplit(line, ' ', absl::SkipEmpty()));
+  }
+  return h;
 }
 
-TEST_F(Formats, Aga) {
-  EXPECT_EQ(ExportAga(t_, report_),
-            "# Test Cup: exported by arbiter. AGA results carry wins over the board only;\n"
-            "# draws, both-lose, no result, forfeits and voided games are comments here and in the sidecar.\n"
-            "TOURNEY Test Cup, CN, Beijing\n"
-            "     start=2026-11-28\n"
-            "     finish=2026-11-29\n"
-            "     rules=cn-2002\n"
-            "PLAYERS\n"
-            "20001 Li, Wei 5d\n"
-            "TMP1 Wang, Ming 4d\n"
-            "TMP2 Chen, Jie 3d\n"
-            "TMP3 Zhou, Lin 3d\n"
-            "GAMES\n"
-            "TMP1 20001 b 0 7.5\n"
-            "# round 1 board 2: TMP3 (W) TMP2 (B) WHITE_WINS by default: not an AGA result, see the sidecar\n"
-            "# round 2 board 1: TMP2 (W) 20001 (B) DRAW: not an AGA result, see the sidecar\n"
-            "# round 2 board 2: TMP3 (W) TMP1 (B) BOTH_LOSE: not an AGA result, see the sidecar\n");
+TEST_F(Formats, EgdH9ReadsBackFieldByField) {
+  // Places: Chen 1, Li 2 (level on total score and warnings: listed by id),
+  // Wang 3, Zhou 4. The lateness forfeit (G2) carries "!" in place of "/".
+  absl::StatusOr<std::string> text = ExportEgdH9(t_, report_);
+  ASSERT_TRUE(text.ok()) << text.status();
+  H9 h = ParseH9(*text);
+  EXPECT_EQ(h.headers["CL"], "B");
+  EXPECT_EQ(h.headers["EV"], "Test Cup");
+  EXPECT_EQ(h.headers["PC"], "CN,Beijing");
+  EXPECT_EQ(h.headers["DT"], "2026-11-28,2026-11-29");
+  EXPECT_EQ(h.headers["KM"], "7.5");
+  EXPECT_EQ(h.headers["TM"], "90");
+  ASSERT_EQ(h.rows.size(), 4u);
+  // place, family, given, rank, country, club, Pts, TS, B, 0, round 1, round 2
+  EXPECT_THAT(h.rows[0], ElementsAre("1", "Chen", "Jie", "3d", "CN", "Bj", "1", "1.50", "0", "0", "4-!b0", "2=/w0"));
+  EXPECT_THAT(h.rows[1], ElementsAre("2", "Li", "Wei", "5d", "CN", "Bj", "3", "1.50", "0", "0", "3+/b0", "1=/b0"));
+  EXPECT_THAT(h.rows[2], ElementsAre("3", "Wang", "Ming", "4d", "CN", "Bj", "0", "0.50", "0", "0", "2-/w0", "4-/b0"));
+  EXPECT_THAT(h.rows[3], ElementsAre("4", "Zhou", "Lin", "3d", "CN", "Bj", "2", "0.50", "1", "0", "1+!w0", "3-/w0"));
+}
+
+TEST_F(Formats, EgdH9UnknownCountryAndClubAsOpenGothaWritesThem) {
+  t_.mutable_players(0)->clear_country();
+  t_.mutable_players(0)->clear_club();
+  H9 h = ParseH9(*ExportEgdH9(t_, report_));
+  EXPECT_THAT(h.rows[1], ElementsAre("2", "Li", "Wei", "5d", "XX", "xxxx", "3", "1.50", "0", "0", "3+/b0", "1=/b0"));
+}
+
+TEST_F(Formats, EgdH9NeedsRomanizedNamesAndItsHeaders) {
+  t_.mutable_players(1)->set_name("王");
+  t_.mutable_players(1)->set_first_name("明");
+  absl::StatusOr<std::string> text = ExportEgdH9(t_, report_);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(text.status().message(), HasSubstr("player 'WANG' (王明) has no romanized name"));
+  t_.mutable_players(1)->set_romanized_family_name("Wang");
+  t_.mutable_players(1)->set_romanized_given_name("Ming Hao");
+  text = ExportEgdH9(t_, report_);
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(ParseH9(*text).rows[2], ElementsAre("3", "Wang", "Ming_Hao", "4d", "CN", "Bj", "0", "0.50", "0", "0",
+                                                  "2-/w0", "4-/b0"));
+  t_.mutable_settings()->clear_egf_class();
+  EXPECT_THAT(ExportEgdH9(t_, report_).status().message(), HasSubstr("EGF class (CL[]"));
+  t_.mutable_settings()->set_egf_class("B");
+  t_.mutable_settings()->clear_adjusted_time_minutes();
+  EXPECT_THAT(ExportEgdH9(t_, report_).status().message(), HasSubstr("adjusted time in minutes (TM[])"));
+}
+
+// The AGA results file read back: TOURNEY, start=/finish=, PLAYERS lines
+// "id<TAB>Last, First<TAB>rank", GAMES sections of "white<TAB>black<TAB>
+// result<TAB>handicap<TAB>komi", "#" comments, END.
+struct Aga {
+  std::string tourney;
+  std::map<std::string, std::string> dates;
+  std::vector<std::vector<std::string>> players;
+  std::map<int, std::vector<std::vector<std::string>>> games;
+  bool ended = false;
+};
+
+Aga ParseAga(const std::string& text) {
+  Aga a;
+  std::string section;
+  int round = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    for (char c : line) EXPECT_TRUE((c >= 0x20 && c <= 0x7E) || c == '\t') << "not ASCII: " << line;
+    if (line.front() == '#') continue;
+    if (absl::ConsumePrefix(&line, "TOURNEY ")) {
+      a.tourney = std::string(line);
+    } else if (absl::ConsumePrefix(&line, "\t")) {
+      std::vector<std::string> kv = absl::StrSplit(line, '=');
+      a.dates[kv[0]] = kv[1];
+    } else if (line == "PLAYERS") {
+      section = "players";
+    } else if (absl::ConsumePrefix(&line, "GAMES ")) {
+      section = "games";
+      EXPECT_TRUE(absl::SimpleAtoi(line, &round));
+    } else if (line == "END") {
+      a.ended = true;
+    } else if (section == "players") {
+      a.players.push_back(absl::StrSplit(line, '\t'));
+    } else {
+      a.games[round].push_back(absl::StrSplit(line, '\t'));
+    }
+  }
+  return a;
+}
+
+TEST_F(Formats, AgaReadsBackFieldByField) {
+  absl::StatusOr<std::string> text = ExportAga(t_, report_);
+  ASSERT_TRUE(text.ok()) << text.status();
+  Aga a = ParseAga(*text);
+  EXPECT_EQ(a.tourney, "Test Cup, Beijing");
+  EXPECT_EQ(a.dates["start"], "2026-11-28");
+  EXPECT_EQ(a.dates["finish"], "2026-11-29");
+  EXPECT_TRUE(a.ended);
+  // Ids are numbers: Li's own, temporary ones from 99999 down for the rest.
+  ASSERT_EQ(a.players.size(), 4u);
+  EXPECT_THAT(a.players[0], ElementsAre("20001", "Li, Wei", "5d"));
+  EXPECT_THAT(a.players[1], ElementsAre("99999", "Wang, Ming", "4d"));
+  EXPECT_THAT(a.players[2], ElementsAre("99998", "Chen, Jie", "3d"));
+  EXPECT_THAT(a.players[3], ElementsAre("99997", "Zhou, Lin", "3d"));
+  // Only G1 (Li, Black, beat Wang on the count) is an AGA result; komi 7.5
+  // is written 7, a whole number.
+  ASSERT_EQ(a.games[1].size(), 1u);
+  EXPECT_THAT(a.games[1][0], ElementsAre("99999", "20001", "B", "0", "7"));
+  EXPECT_TRUE(a.games[2].empty());
+  EXPECT_THAT(*text, HasSubstr("# board 2: 99997 (W) 99998 (B) WHITE_WINS by default: not an AGA result"));
+}
+
+TEST_F(Formats, AgaHandicapKomiAndTemporaryIdsAsOpenGothaWritesThem) {
+  // A handicap of 1 is written as handicap 0, komi 0; a handicap of 3 with
+  // komi 0. A temporary id skips one in use.
+  t_.mutable_rounds(0)->mutable_pairings(0)->set_handicap(1);
+  t_.mutable_players(2)->set_aga_id("99999");
+  v1::StandingsReport report = ComputeStandings(t_, games_);
+  Aga a = ParseAga(*ExportAga(t_, report));
+  EXPECT_THAT(a.players[1], ElementsAre("99998", "Wang, Ming", "4d"));
+  EXPECT_THAT(a.games[1][0], ElementsAre("99998", "20001", "B", "0", "0"));
+  t_.mutable_rounds(0)->mutable_pairings(0)->set_handicap(3);
+  report = ComputeStandings(t_, games_);
+  EXPECT_THAT(ParseAga(*ExportAga(t_, report)).games[1][0], ElementsAre("99998", "20001", "B", "3", "0"));
+}
+
+TEST_F(Formats, AgaRefusesWhatItCannotHold) {
+  t_.mutable_players(3)->set_name("周");
+  t_.mutable_players(3)->set_first_name("林");
+  EXPECT_THAT(ExportAga(t_, report_).status().message(), HasSubstr("player 'ZHOU' (周林) has no romanized name"));
+  t_.mutable_players(3)->set_romanized_family_name("Zhou");
+  t_.mutable_players(3)->set_romanized_given_name("Lin");
+  EXPECT_TRUE(ExportAga(t_, report_).ok());
+  t_.mutable_players(0)->set_aga_id("A-1");
+  EXPECT_THAT(ExportAga(t_, report_).status().message(), HasSubstr("AGA id \"A-1\" is not a number"));
 }
 
 TEST_F(Formats, Csv) {
@@ -119,10 +245,10 @@ TEST_F(Formats, Csv) {
   EXPECT_EQ(ExportCsv(t_, report_),
             "rank,id,name,points,tie_break_a,opponents_points,total_score,warnings,wins,draws,losses,withdrawn,"
             "decided_by,round_1,round_2\r\n"
-            "1,CHEN,Chen Jie,1,1.50,5,1.50,0,0,1,1,no,,ZHOU -/b0!,LI =/w0\r\n"
+            "1,CHEN,Chen Jie,1,1.50,5,1.50,0,0,1,1,no,,ZHOU -!b0,LI =/w0\r\n"
             "1,LI,Li Wei,3,0.50,1,1.50,0,1,1,0,no,,WANG +/b0,CHEN =/b0\r\n"
             "3,WANG,Wang Ming,0,0.00,5,0.50,0,0,0,2,no,,LI -/w0,ZHOU -/b0\r\n"
-            "4,ZHOU,Zhou Lin,2,1.00,1,0.50,1,1,0,1,no,B,CHEN +/w0!,WANG -/w0\r\n");
+            "4,ZHOU,Zhou Lin,2,1.00,1,0.50,1,1,0,1,no,B,CHEN +!w0,WANG -/w0\r\n");
 }
 
 TEST_F(Formats, SidecarKeysReasonsByRulingId) {
@@ -140,7 +266,7 @@ TEST_F(Formats, SidecarKeysReasonsByRulingId) {
 
   v1::ExportSidecar aga = BuildSidecar(t_, report_, games_, v1::ExportTournamentRequest::AGA);
   EXPECT_EQ(aga.entries().at("games/G3/rulings/5").exported_as(), "omitted");
-  EXPECT_EQ(aga.entries().at("games/G1/result").exported_as(), "b");
+  EXPECT_EQ(aga.entries().at("games/G1/result").exported_as(), "B");
   // The JSON is an object keyed by ruling id.
   const std::string json = SidecarJson(s);
   EXPECT_THAT(json, HasSubstr("\"games/G2/rulings/3\": {"));
@@ -160,9 +286,17 @@ TEST_F(Formats, WithdrawalForfeitsAndVoidsGoToTheSidecar) {
   v1::StandingsReport r = ComputeStandings(t, games);
   v1::ExportSidecar s = BuildSidecar(t, r, games, v1::ExportTournamentRequest::EGD_H9);
   const v1::SidecarEntry& e = s.entries().at("tournaments/T/withdrawals/P4/round/1/board/2");
-  EXPECT_THAT(e.note(), HasSubstr("art. 28.2"));
+  EXPECT_THAT(e.note(), HasSubstr("cn-2002/28.2"));
   EXPECT_EQ(e.exported_as(), "black 0-, white 0-");
-  EXPECT_THAT(ExportEgdH9(t, r), HasSubstr(" 0-\n"));
+  for (int i = 0; i < 4; ++i) {
+    t.mutable_players(i)->set_first_name("X");
+    t.mutable_players(i)->set_rank("1D");
+  }
+  t.mutable_settings()->set_egf_class("C");
+  t.mutable_settings()->set_adjusted_time_minutes(60);
+  absl::StatusOr<std::string> h9 = ExportEgdH9(t, r);
+  ASSERT_TRUE(h9.ok()) << h9.status();
+  EXPECT_THAT(*h9, HasSubstr(" 0-\n"));
 }
 
 }  // namespace

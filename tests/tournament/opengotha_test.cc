@@ -3,19 +3,26 @@
 #include "adjudicator/tournament/opengotha.h"
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
+#include "absl/strings/str_join.h"
 #include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/xml.h"
 #include "adjudicator/tournament/standings.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/tournament/builders.h"
+#include "tests/tournament/opengotha_reader.h"
 
 namespace arbiter::tournament {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Not;
+using testing::OpenGothaReader;
 using testing::Order;
 using testing::Row;
 
@@ -47,6 +54,8 @@ TEST(OpenGotha, ImportsPlayersRoundsResultsAndParameters) {
   EXPECT_EQ(t.players(0).id(), "LIWEI");
   EXPECT_EQ(t.players(0).egf_pin(), "12345678");
   EXPECT_EQ(t.players(2).id(), "DUPONTFILSJEAN");
+  EXPECT_EQ(t.players(0).rating(), 2500);  // ratingOrigin "": a rating
+  EXPECT_EQ(t.players(0).rank(), "5D");
   EXPECT_EQ(t.players(2).name(), "Dupont & Fils");
   EXPECT_EQ(t.players(3).id(), "MLLERHANS");
   EXPECT_EQ(t.players(3).name(), "M\xC3\xBCller");
@@ -78,34 +87,164 @@ TEST(OpenGotha, StandingsFromTheFileResults) {
   EXPECT_EQ(Row(r.standings(), "ZHAOLIN").rank(), 5);
 }
 
+std::string Export(const v1::Tournament& t, const v1::StandingsReport& r) {
+  absl::StatusOr<std::string> xml = ExportOpenGotha(t, r);
+  EXPECT_TRUE(xml.ok()) << xml.status();
+  return xml.ok() ? *xml : std::string();
+}
+
 TEST(OpenGotha, RoundTripKeepsTournamentAndStandings) {
   v1::Tournament first = Import(ReadData("swiss4.xml"));
   v1::StandingsReport first_report = ComputeStandings(first, {});
-  const std::string exported = ExportOpenGotha(first, first_report);
+  const std::string exported = Export(first, first_report);
   EXPECT_THAT(exported, HasSubstr("result=\"RESULT_WHITEWINS_BYDEF\""));
   EXPECT_THAT(exported, HasSubstr("result=\"RESULT_BOTHLOSE\""));
   EXPECT_THAT(exported, HasSubstr("result=\"RESULT_EQUAL\""));
   EXPECT_THAT(exported, HasSubstr("result=\"RESULT_UNKNOWN\""));
-  EXPECT_THAT(exported, HasSubstr("blackPlayer=\"DUPONT &amp; FILSJEAN\""));
+  // OpenGotha's key: spaces removed, Java's upper case (ü -> Ü).
+  EXPECT_THAT(exported, HasSubstr("blackPlayer=\"DUPONT&amp;FILSJEAN\""));
+  EXPECT_THAT(exported, HasSubstr("whitePlayer=\"M\xC3\x9CLLERHANS\""));
   v1::Tournament second = Import(exported);
   EXPECT_EQ(second.SerializeAsString(), first.SerializeAsString());
   v1::StandingsReport second_report = ComputeStandings(second, {});
   EXPECT_EQ(second_report.SerializeAsString(), first_report.SerializeAsString());
   // And the writer is a fixed point.
-  EXPECT_EQ(ExportOpenGotha(second, second_report), exported);
+  EXPECT_EQ(Export(second, second_report), exported);
+}
+
+// Four players with first names, a Swiss event of three rounds, a bye in
+// round 1 and ratings unknown.
+v1::Tournament SmallSwiss() {
+  testing::TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.settings()->set_rounds(3);
+  b.settings()->set_komi(3.75);
+  b.settings()->set_begin_date("2026-11-28");
+  b.settings()->set_end_date("2026-11-29");
+  b.settings()->set_location("Beijing");
+  b.settings()->set_bye_points(2);
+  b.Player("A").Player("B").Player("C").Player("D").Player("E");
+  b.Round(1, {{"A", "B", "G1"}, {"C", "D", "G2"}}, {"E"});
+  b.Round(2, {{"E", "A", "G3"}, {"B", "C", "G4"}}, {"D"});
+  v1::Tournament t = b.Build();
+  const char* names[][3] = {{"Li", "Wei", "5D"}, {"Wang", "Ming", "4D"}, {"Chen", "Jie", "1K"},
+                            {"Zhou", "Lin", "30K"}, {"van der Berg", "Jan Piet", ""}};
+  for (int i = 0; i < 5; ++i) {
+    t.mutable_players(i)->set_name(names[i][0]);
+    t.mutable_players(i)->set_first_name(names[i][1]);
+    t.mutable_players(i)->set_rank(names[i][2]);
+  }
+  t.mutable_players(1)->set_rating(2350);
+  return t;
+}
+
+TEST(OpenGotha, TheExportIsWhatFileOpenAccepts) {
+  v1::Tournament t = SmallSwiss();
+  GameFactsMap games = {{"G1", testing::Decided(v1::Result::BLACK_WINS)},
+                        {"G2", testing::Decided(v1::Result::WHITE_WINS, v1::Result::LATENESS)}};
+  const std::string xml = Export(t, ComputeStandings(t, games));
+  EXPECT_THAT(OpenGothaReader::Problems(xml), IsEmpty()) << xml;
+  // Every parameter set the importer reads without a null check is there.
+  for (const char* set : {"<GeneralParameterSet ", "<HandicapParameterSet ", "<PlacementParameterSet>",
+                          "<PairingParameterSet "}) {
+    EXPECT_THAT(xml, HasSubstr(set));
+  }
+  // The key of "van der Berg" "Jan Piet": spaces removed.
+  EXPECT_THAT(xml, HasSubstr("<ByePlayer player=\"VANDERBERGJANPIET\" roundNumber=\"1\"/>"));
+}
+
+TEST(OpenGotha, TheReaderCatchesWhatOpenGothaRefuses) {
+  // What this project wrote before: no first name, only GeneralParameterSet,
+  // a game naming nobody, two byes in a round.
+  const std::string old =
+      "<Tournament dataVersion=\"201\"><Players><Player firstName=\"\" name=\"Li\" rating=\"0\"/>"
+      "<Player firstName=\"x\" name=\"Wang\" club=\"Beijing\"/></Players><Games><Game roundNumber=\"1\" "
+      "tableNumber=\"1\" whitePlayer=\"WANGX\" blackPlayer=\"ZHAO\"/></Games><ByePlayers>"
+      "<ByePlayer player=\"LI\" roundNumber=\"1\"/><ByePlayer player=\"WANGX\" roundNumber=\"1\"/></ByePlayers>"
+      "<TournamentParameterSet><GeneralParameterSet name=\"x\" numberOfRounds=\"3\"/></TournamentParameterSet>"
+      "</Tournament>";
+  const std::vector<std::string> problems = OpenGothaReader::Problems(old);
+  const std::string all = absl::StrJoin(problems, "\n");
+  EXPECT_THAT(all, HasSubstr("first name should have at least 1 character"));
+  EXPECT_THAT(all, HasSubstr("Club name should have at most 4 character"));
+  EXPECT_THAT(all, HasSubstr("blackPlayer names no player"));
+  EXPECT_THAT(all, HasSubstr("a second bye this round"));
+  EXPECT_THAT(all, HasSubstr("no HandicapParameterSet"));
+  EXPECT_THAT(all, HasSubstr("no PlacementParameterSet"));
+  EXPECT_THAT(all, HasSubstr("no PairingParameterSet"));
+}
+
+std::pair<std::string, std::string> Rated(const std::string& rating, const std::string& origin) {
+  return {rating, origin};
+}
+
+TEST(OpenGotha, RatingsAreDerivedFromTheRankWhereUnknown) {
+  v1::Tournament t = SmallSwiss();
+  const std::string xml = Export(t, ComputeStandings(t, {}));
+  absl::StatusOr<std::unique_ptr<XmlElement>> doc = ParseXml(xml);
+  ASSERT_TRUE(doc.ok());
+  std::map<std::string, std::pair<std::string, std::string>> rating;  // name -> rating, origin
+  for (const XmlElement* p : (*doc)->Child("Players")->Children("Player")) {
+    rating[*p->Attribute("name")] = {p->Attribute("rating") ? *p->Attribute("rating") : "absent",
+                                     p->Attribute("ratingOrigin") ? *p->Attribute("ratingOrigin") : "absent"};
+  }
+  // Player.ratingFromRank: (rank + 30) * 100 - 900; 5D is rank 4, 1K -1, 30K -30.
+  EXPECT_EQ(rating["Li"], Rated("2500", "INI"));
+  EXPECT_EQ(rating["Chen"], Rated("2000", "INI"));
+  EXPECT_EQ(rating["Zhou"], Rated("-900", "INI"));
+  EXPECT_EQ(rating["Wang"], Rated("2350", "MAN"));  // a known rating stays
+  EXPECT_EQ(rating["van der Berg"].first, "absent");  // no rank: OpenGotha's own defaults
+  // Read back, a derived rating is no rating.
+  v1::Tournament back = Import(xml);
+  EXPECT_FALSE(back.players(0).has_rating());
+  EXPECT_EQ(back.players(1).rating(), 2350);
+}
+
+TEST(OpenGotha, WhatOpenGothaCannotHoldIsRefusedNamingIt) {
+  auto refusal = [](const v1::Tournament& t) {
+    absl::StatusOr<std::string> xml = ExportOpenGotha(t, ComputeStandings(t, {}));
+    EXPECT_FALSE(xml.ok());
+    EXPECT_EQ(xml.status().code(), absl::StatusCode::kFailedPrecondition);
+    return std::string(xml.status().message());
+  };
+  v1::Tournament t = SmallSwiss();
+  t.mutable_players(0)->set_name("李伟");
+  t.mutable_players(0)->clear_first_name();
+  EXPECT_THAT(refusal(t), HasSubstr("player 'A' (李伟) has no given name, and OpenGotha requires a first name"));
+  t.mutable_players(0)->set_romanized_family_name("Li");
+  t.mutable_players(0)->set_romanized_given_name("Wei");
+  absl::StatusOr<std::string> xml = ExportOpenGotha(t, ComputeStandings(t, {}));
+  ASSERT_TRUE(xml.ok()) << xml.status();
+  EXPECT_THAT(*xml, HasSubstr("firstName=\"Wei\" name=\"Li\""));  // the romanized name
+
+  t = SmallSwiss();
+  t.mutable_players(2)->set_club("Beijing Go Club");
+  EXPECT_THAT(refusal(t), HasSubstr("player 'C' (Chen Jie): club \"Beijing Go Club\" has more than 4"));
+  t = SmallSwiss();
+  t.mutable_players(2)->set_country("CHN");
+  EXPECT_THAT(refusal(t), HasSubstr("country \"CHN\" is not two letters"));
+  t = SmallSwiss();
+  t.mutable_players(2)->set_rank("strong");
+  EXPECT_THAT(refusal(t), HasSubstr("rank \"strong\""));
+  t = SmallSwiss();
+  t.mutable_players(1)->set_name("Li");
+  t.mutable_players(1)->set_first_name("Wei");
+  EXPECT_THAT(refusal(t), HasSubstr("players 'A' and 'B' have the same OpenGotha key LIWEI"));
+  t = SmallSwiss();
+  t.mutable_rounds(0)->add_byes("F");  // two byes (the fold would allow it)
+  EXPECT_THAT(refusal(t), HasSubstr("round 1 has 2 byes (E, F); OpenGotha keeps one bye player a round"));
+  t = SmallSwiss();
+  t.mutable_settings()->set_rounds(21);
+  EXPECT_THAT(refusal(t), HasSubstr("at most 20"));
 }
 
 TEST(OpenGotha, ResultsFromGamesAreExported) {
   // A tournament run under the service: its results come from the games.
-  testing::TournamentBuilder b(v1::TournamentSettings::SWISS);
-  b.Player("A").Player("B").Player("C").Player("D");
-  b.Round(1, {{"A", "B", "G1"}, {"C", "D", "G2"}});
+  v1::Tournament t = SmallSwiss();
   GameFactsMap games = {{"G1", testing::Decided(v1::Result::BOTH_LOSE, v1::Result::LATENESS)},
                         {"G2", testing::Decided(v1::Result::BLACK_WINS, v1::Result::COUNT)}};
-  v1::Tournament t = b.Build();
-  const std::string xml = ExportOpenGotha(t, ComputeStandings(t, games));
-  EXPECT_THAT(xml, HasSubstr("blackPlayer=\"A\" handicap=\"0\" knownColor=\"true\" result=\"RESULT_BOTHLOSE_BYDEF\""));
-  EXPECT_THAT(xml, HasSubstr("blackPlayer=\"C\" handicap=\"0\" knownColor=\"true\" result=\"RESULT_BLACKWINS\""));
+  const std::string xml = Export(t, ComputeStandings(t, games));
+  EXPECT_THAT(xml, HasSubstr("blackPlayer=\"LIWEI\" handicap=\"0\" knownColor=\"true\" result=\"RESULT_BOTHLOSE_BYDEF\""));
+  EXPECT_THAT(xml, HasSubstr("blackPlayer=\"CHENJIE\" handicap=\"0\" knownColor=\"true\" result=\"RESULT_BLACKWINS\""));
   // Read back as entered results, the standings are the same.
   absl::StatusOr<std::vector<v1::TournamentEvent>> events = ImportOpenGotha(xml, "T", t.settings());
   ASSERT_TRUE(events.ok()) << events.status();
@@ -115,7 +254,7 @@ TEST(OpenGotha, ResultsFromGamesAreExported) {
   v1::StandingsReport c = ComputeStandings(*back, {});
   ASSERT_EQ(a.standings_size(), c.standings_size());
   for (int i = 0; i < a.standings_size(); ++i) {
-    EXPECT_EQ(a.standings(i).id(), c.standings(i).id());
+    EXPECT_EQ(a.standings(i).name(), c.standings(i).name());
     EXPECT_EQ(a.standings(i).points(), c.standings(i).points());
     EXPECT_EQ(a.standings(i).rank(), c.standings(i).rank());
   }
@@ -128,11 +267,14 @@ TEST(OpenGotha, TeamsRoundTrip) {
   b.Team("Y").Player("Y1", "Y", 1).Player("Y2", "Y", 2);
   b.Round(1, {{"X1", "Y1", "G1"}, {"Y2", "X2", "G2"}});
   v1::Tournament t = b.Build();
+  for (v1::TournamentPlayer& p : *t.mutable_players()) p.set_first_name("Player");
   GameFactsMap games = {{"G1", testing::Decided(v1::Result::BLACK_WINS)},
                         {"G2", testing::Decided(v1::Result::DRAW)}};
-  const std::string xml = ExportOpenGotha(t, ComputeStandings(t, games));
+  const std::string xml = Export(t, ComputeStandings(t, games));
+  EXPECT_THAT(OpenGothaReader::Problems(xml), IsEmpty()) << xml;
   EXPECT_THAT(xml, HasSubstr("<Team teamName=\"Team X\" teamNumber=\"1\">"));
-  EXPECT_THAT(xml, HasSubstr("<Board boardNumber=\"2\" player=\"Y2\" roundNumber=\"1\"/>"));
+  EXPECT_THAT(xml, HasSubstr("<Board boardNumber=\"2\" player=\"Y2PLAYER\" roundNumber=\"1\"/>"));
+  EXPECT_THAT(xml, HasSubstr("<TeamGeneralParameterSet teamSize=\"2\"/>"));
   absl::StatusOr<std::vector<v1::TournamentEvent>> events = ImportOpenGotha(xml, "T", t.settings());
   ASSERT_TRUE(events.ok()) << events.status();
   absl::StatusOr<v1::Tournament> back = Fold(*events);
@@ -147,6 +289,62 @@ TEST(OpenGotha, TeamsRoundTrip) {
   EXPECT_EQ(r.standings(0).points(), 2);        // match won
   EXPECT_EQ(r.standings(0).board_points(), 3);  // 2 + 1
   EXPECT_THAT(r.standings(1).board_by_board(), ElementsAre(0, 1));
+}
+
+TEST(OpenGotha, OpenGothasTeamSampleWithPlayersOutsideAnyTeam) {
+  v1::Tournament t = Import(ReadData("team_egc2013_excerpt.xml"));
+  EXPECT_TRUE(t.settings().teams());
+  EXPECT_EQ(t.title(), "TeamEGC2013");
+  EXPECT_EQ(t.settings().rounds(), 6);
+  ASSERT_EQ(t.teams_size(), 2);
+  EXPECT_EQ(t.teams(1).id(), "T21");
+  EXPECT_EQ(t.teams(1).name(), "PLA");
+  EXPECT_EQ(FindPlayer(t, "TSAINORMAN")->team(), "");  // outside any team
+  EXPECT_EQ(FindPlayer(t, "GHOST3")->team(), "");
+  EXPECT_EQ(FindPlayer(t, "LINHEPING")->team(), "T21");
+  EXPECT_EQ(FindPlayer(t, "LINHEPING")->board(), 1);
+  EXPECT_EQ(FindPlayer(t, "SAVCENKOVASILIAUSKIENENADEZDA")->board(), 3);
+  EXPECT_FALSE(FindPlayer(t, "CHENMINGRUI")->has_rating());  // ratingOrigin INI
+  EXPECT_EQ(FindPlayer(t, "VASILIAUSKASRYTIS")->rating(), 1830);
+  EXPECT_EQ(t.rounds(0).pairings(0).handicap(), 1);  // table 34
+  // PLA won all three boards (White each time): 6 board points, the match.
+  v1::StandingsReport r = ComputeStandings(t, {});
+  EXPECT_THAT(Order(r.standings()), ElementsAre("T21", "T5"));
+  EXPECT_EQ(r.standings(0).points(), 2);
+  EXPECT_EQ(r.standings(0).board_points(), 6);
+  EXPECT_THAT(r.standings(0).board_by_board(), ElementsAre(2, 2, 2));
+  // And it goes back out as a file OpenGotha opens.
+  EXPECT_THAT(OpenGothaReader::Problems(Export(t, r)), IsEmpty());
+}
+
+TEST(OpenGotha, TeamBoardsThatChangeByRound) {
+  // Xi: An (board 1) and Bai (2) in round 1; Bai (1) and the reserve Cui
+  // (2) in round 2. Dong: Ding (1), Er (2) throughout.
+  // R1: An beats Ding, Er beats Bai: 2-2, a drawn match.
+  // R2: Bai draws Ding, Cui beats Er: Xi 3-1.
+  // Match points Xi 1 + 2 = 3, Dong 1 + 0 = 1. Board points Xi 2+0+1+2 = 5,
+  // Dong 0+2+1+0 = 3. Board by board, each game on its round's board:
+  // Xi board 1 = An 2 + Bai 1 = 3, board 2 = Bai 0 + Cui 2 = 2;
+  // Dong board 1 = 0 + 1 = 1, board 2 = 2 + 0 = 2.
+  v1::Tournament t = Import(ReadData("team_boards_by_round.xml"));
+  EXPECT_EQ(FindPlayer(t, "ANYI")->board(), 1);
+  EXPECT_EQ(FindPlayer(t, "BAIER")->board(), 0);  // changed boards
+  EXPECT_EQ(FindPlayer(t, "CUISAN")->board(), 2);
+  EXPECT_EQ(FindPairing(t, 2, 1)->team_board(), 1);
+  EXPECT_EQ(FindPairing(t, 2, 2)->team_board(), 2);
+  v1::StandingsReport r = ComputeStandings(t, {});
+  EXPECT_THAT(Order(r.standings()), ElementsAre("T1", "T2"));
+  EXPECT_EQ(Row(r.standings(), "T1").points(), 3);
+  EXPECT_EQ(Row(r.standings(), "T1").board_points(), 5);
+  EXPECT_THAT(Row(r.standings(), "T1").board_by_board(), ElementsAre(3, 2));
+  EXPECT_THAT(Row(r.standings(), "T2").board_by_board(), ElementsAre(1, 2));
+  // Exported, each round lists its own line-up.
+  const std::string xml = Export(t, r);
+  EXPECT_THAT(OpenGothaReader::Problems(xml), IsEmpty());
+  EXPECT_THAT(xml, HasSubstr("<Board boardNumber=\"2\" player=\"BAIER\" roundNumber=\"1\"/>"));
+  EXPECT_THAT(xml, HasSubstr("<Board boardNumber=\"1\" player=\"BAIER\" roundNumber=\"2\"/>"));
+  EXPECT_THAT(xml, HasSubstr("<Board boardNumber=\"2\" player=\"CUISAN\" roundNumber=\"2\"/>"));
+  EXPECT_THAT(xml, Not(HasSubstr("player=\"CUISAN\" roundNumber=\"1\"")));
 }
 
 TEST(OpenGotha, BadFilesAreRefusedWithTheLine) {

@@ -58,6 +58,7 @@ class Service : public ::testing::Test {
       v1::TournamentPlayer* p = req.add_players();
       p->set_id(id);
       p->set_name(id);
+      p->set_first_name("Player");
     }
     v1::Tournament t;
     return service_->CreateTournament(&ctx_, &req, &t);
@@ -171,6 +172,11 @@ TEST_F(Service, ExportCarriesTheSidecar) {
   EXPECT_THAT(resp.sidecar_json(), HasSubstr("games/G1/rulings/1"));
   req.set_format(v1::ExportTournamentRequest::FORMAT_UNSPECIFIED);
   EXPECT_EQ(service_->ExportTournament(&ctx_, &req, &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  // A file the format cannot hold is refused, saying why.
+  req.set_format(v1::ExportTournamentRequest::EGD_H9);
+  grpc::Status s = service_->ExportTournament(&ctx_, &req, &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("EGF class"));
 }
 
 TEST_F(Service, StoreRefusesAStaleRevision) {

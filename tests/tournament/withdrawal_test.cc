@@ -50,7 +50,7 @@ TEST(RoundRobinWithdrawal, FewerThanHalfPlayedVoidsEverything) {
                         {"G6", Decided(kDraw)}};
   v1::StandingsReport r = ComputeStandings(b.Build(), games);
   EXPECT_EQ(Find(r, "G2")->status(), v1::ScoredPairing::VOID);
-  EXPECT_THAT(Find(r, "G2")->note(), HasSubstr("art. 28.2"));
+  EXPECT_THAT(Find(r, "G2")->note(), HasSubstr("cn-2002/28.2"));
   EXPECT_EQ(Find(r, "G4")->status(), v1::ScoredPairing::VOID);
   EXPECT_EQ(Find(r, "G5")->status(), v1::ScoredPairing::VOID);
   EXPECT_THAT(Order(r.standings()), ElementsAre("P1", "P2", "P3", "P4"));
@@ -77,7 +77,7 @@ TEST(RoundRobinWithdrawal, HalfPlayedStandsAndTheRestIsForfeited) {
   EXPECT_EQ(g5->status(), v1::ScoredPairing::FORFEIT);
   EXPECT_EQ(g5->outcome(), v1::Result::BLACK_WINS);
   EXPECT_TRUE(g5->by_default());
-  EXPECT_EQ(g5->clause(), "cn-2002/28");
+  EXPECT_EQ(g5->clause(), "cn-2002/28.2");
   EXPECT_EQ(Find(r, "G2")->status(), v1::ScoredPairing::DECIDED);
   EXPECT_THAT(Order(r.standings()), ElementsAre("P1", "P2", "P4", "P3"));
   EXPECT_EQ(Row(r.standings(), "P1").points(), 6);
@@ -154,7 +154,7 @@ TEST(TeamWithdrawal, UnplayedBoardsAreLostByDefault) {
   const v1::ScoredPairing* g4 = Find(r, "G4");
   EXPECT_EQ(g4->status(), v1::ScoredPairing::FORFEIT);
   EXPECT_EQ(g4->outcome(), v1::Result::BLACK_WINS);  // Y2 had Black
-  EXPECT_THAT(g4->note(), HasSubstr("art. 28.4"));
+  EXPECT_THAT(g4->note(), HasSubstr("cn-2002/28.4"));
   EXPECT_EQ(Row(r.standings(), "X").points(), 3);
   EXPECT_EQ(Row(r.standings(), "Y").points(), 1);
   EXPECT_EQ(Row(r.standings(), "X").board_points(), 6);
@@ -195,6 +195,82 @@ TEST(Fold, BadEventsAreRefusedAndChangeNothing) {
   first.mutable_player_added()->mutable_player()->set_id("X");
   v1::Tournament empty;
   EXPECT_THAT(Apply(first, &empty).message(), HasSubstr("first event must be `created`"));
+}
+
+}  // namespace
+}  // namespace arbiter::tournament
+
+namespace arbiter::tournament {
+namespace {
+
+// 1988 art. 29.3 (积分编排制): a withdrawn player's results stand, and for
+// the opponents they met "未赛部分应为A(即：积分/已赛局数)*未赛局数。A如大于1，
+// 则按1计算": their points count as points + A x unplayed rounds.
+// Four players, three rounds planned, two paired; D withdraws after round 2.
+// R1: A beats B (G1), C draws D (G2).  R2: A beats D (G3), B beats C (G4).
+// Points: A 4, B 2, C 1, D 1. D: 1 point in 2 games, A = 0.5, 1 round
+// unplayed: D counts 1 + 0.5 x 1 = 1.5 for A and C.
+// Opponents: A = B 2 + D 1.5 = 3.5 (2002: 3); C = D 1.5 + B 2 = 3.5 (3);
+// B = A 4 + C 1 = 5; D = C 1 + A 4 = 5.
+// Total (R = 2): A 4 + 3.5/2 − 2 = 3.75 (2002: 3.5); B 2 + 5/2 − 2 = 2.5;
+// C 1 + 3.5/2 − 2 = 0.75 (2002: 0.5); D 1 + 5/2 − 2 = 1.5.
+TournamentBuilder Cn1988Swiss(const std::string& ruleset) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.settings()->set_ruleset(ruleset);
+  b.settings()->set_rounds(3);
+  b.Player("A").Player("B").Player("C").Player("D");
+  b.Round(1, {{"A", "B", "G1"}, {"C", "D", "G2"}});
+  b.Round(2, {{"A", "D", "G3"}, {"B", "C", "G4"}});
+  b.Withdraw("D", 2);
+  return b;
+}
+
+const GameFactsMap kCn1988Games = {{"G1", Decided(kBlack)}, {"G2", Decided(kDraw)},
+                                   {"G3", Decided(kBlack)}, {"G4", Decided(kBlack)}};
+
+TEST(Cn1988SwissWithdrawal, UnplayedRoundsCountForTheOpponents) {
+  v1::StandingsReport r = ComputeStandings(Cn1988Swiss("cn-1988").Build(), kCn1988Games);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "A").opponents_score(), 3.5);
+  EXPECT_EQ(Row(r.standings(), "A").opponents_points(), 3);  // the points as played
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "C").opponents_score(), 3.5);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "B").opponents_score(), 5.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "A").total_score(), 3.75);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "C").total_score(), 0.75);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "D").total_score(), 1.5);
+  EXPECT_EQ(Row(r.standings(), "D").points(), 1);  // D's own results stand
+  EXPECT_THAT(Order(r.standings()), ElementsAre("A", "B", "D", "C"));
+}
+
+TEST(Cn1988SwissWithdrawal, Cn2002DoesNotExtend) {
+  v1::StandingsReport r = ComputeStandings(Cn1988Swiss("cn-2002").Build(), kCn1988Games);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "A").opponents_score(), 3.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "A").total_score(), 3.5);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "C").total_score(), 0.5);
+}
+
+TEST(Cn1988SwissWithdrawal, ACapsAtOneAndRanksFollowIt) {
+  // Points then opponents' points (2.B). D wins both games before leaving
+  // after round 2 of 4: 4 points in 2 games, A = 2 capped to 1, 2 rounds
+  // unplayed: D counts 4 + 1 x 2 = 6 for C and B.
+  // R1: D beats C (G1, D Black), A beats B (G2).  R2: D beats B (G3), A beats C (G4).
+  // Points: A 4, D 4, B 0, C 0. Opponents: B = A 4 + D 6 = 10, C = D 6 + A 4 = 10.
+  // A = B 0 + C 0 = 0; D = C 0 + B 0 = 0. Level on points: A and D share;
+  // B and C share on 10 (2002: 8 each, shared too).
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.settings()->set_ruleset("cn-1988");
+  b.settings()->set_rounds(4);
+  b.settings()->set_swiss_method(v1::TournamentSettings::POINTS_THEN_OPPONENTS);
+  b.Player("A").Player("B").Player("C").Player("D");
+  b.Round(1, {{"D", "C", "G1"}, {"A", "B", "G2"}});
+  b.Round(2, {{"D", "B", "G3"}, {"A", "C", "G4"}});
+  b.Withdraw("D", 2);
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}, {"G3", Decided(kBlack)},
+                        {"G4", Decided(kBlack)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "B").opponents_score(), 10.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "C").opponents_score(), 10.0);
+  EXPECT_EQ(Row(r.standings(), "B").rank(), 3);
+  EXPECT_EQ(Row(r.standings(), "C").rank(), 3);
 }
 
 }  // namespace

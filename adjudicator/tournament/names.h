@@ -1,0 +1,48 @@
+// A player's names as each consumer needs them: the native name as the
+// player writes it (standings), the romanized name the ASCII formats need
+// (EGD .h9, AGA, and OpenGotha where given), and whether a name recorded
+// on a game names the player. Pure.
+#ifndef ARBITER_ADJUDICATOR_TOURNAMENT_NAMES_H_
+#define ARBITER_ADJUDICATOR_TOURNAMENT_NAMES_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "arbiter/v1/tournament.pb.h"
+
+namespace arbiter::tournament {
+
+struct RomanizedName {
+  std::string family;
+  std::string given;  // may be empty for a name given whole
+};
+
+// The native name as it is read: family then given, joined by a space
+// unless both are written in CJK characters (李伟, "Müller Hans").
+std::string NativeName(const v1::TournamentPlayer& p);
+
+// Printable ASCII only (0x20 to 0x7E).
+bool IsPrintableAscii(absl::string_view s);
+
+// The name in Latin letters for a format that is ASCII (`format` names it
+// in the error): the romanized name if given, else the native name when it
+// is all printable ASCII. INVALID_ARGUMENT naming the player otherwise.
+absl::StatusOr<RomanizedName> Romanized(const v1::TournamentPlayer& p, absl::string_view format);
+
+// Whether `recorded` (a game's recorded player name) names `p`: its id, its
+// native name (family and given in either order, with or without a space)
+// or its romanized name, compared with ASCII case and runs of white space
+// ignored.
+bool RecordedAs(const v1::TournamentPlayer& p, absl::string_view recorded);
+
+// Java's String.toUpperCase() (root locale) of UTF-8 text, which OpenGotha
+// applies to build a player's key string. Covers ASCII, Latin-1, Latin
+// Extended-A, basic Greek and Cyrillic, full-width Latin and the caseless
+// CJK, kana and Hangul blocks; INVALID_ARGUMENT for a character outside
+// them (its case mapping is not known here) or for text that is not UTF-8.
+absl::StatusOr<std::string> JavaUpperCase(absl::string_view utf8);
+
+}  // namespace arbiter::tournament
+
+#endif  // ARBITER_ADJUDICATOR_TOURNAMENT_NAMES_H_

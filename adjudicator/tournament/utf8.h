@@ -1,0 +1,23 @@
+// UTF-8 one code point at a time, for the XML reader's character
+// references and the case mapping of names. Pure.
+#ifndef ARBITER_ADJUDICATOR_TOURNAMENT_UTF8_H_
+#define ARBITER_ADJUDICATOR_TOURNAMENT_UTF8_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+
+namespace arbiter::tournament {
+
+// Decodes the code point at `*pos`, advancing it past it; nullopt (and
+// `*pos` unchanged) if the bytes there are not UTF-8.
+std::optional<uint32_t> NextCodePoint(absl::string_view s, size_t* pos);
+
+// Appends `cp` encoded as UTF-8.
+void AppendUtf8(uint32_t cp, std::string* out);
+
+}  // namespace arbiter::tournament
+
+#endif  // ARBITER_ADJUDICATOR_TOURNAMENT_UTF8_H_
