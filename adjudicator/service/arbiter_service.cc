@@ -4,10 +4,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "absl/random/random.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/match.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/deadline.h"
@@ -18,7 +16,6 @@ namespace {
 
 constexpr int kDefaultPageSize = 100;
 constexpr int kMaxPageSize = 1000;
-constexpr size_t kMaxBatch = 1000;
 // How often a watch stream checks that its client and the server are still
 // there while no event comes.
 constexpr absl::Duration kWatchPoll = absl::Milliseconds(200);
@@ -42,85 +39,11 @@ absl::StatusOr<int> PageSize(int requested) {
   return std::min(requested, kMaxPageSize);
 }
 
-std::string NewGameId() {
-  absl::BitGen gen;
-  return absl::StrFormat("game-%016x", absl::Uniform<uint64_t>(gen));
-}
-
 }  // namespace
-
-absl::StatusOr<v1::RecordedEvent> Decode(const v1::LedgerEntry& entry) {
-  v1::RecordedEvent out;
-  if (!out.mutable_event()->ParseFromString(entry.event())) {
-    return absl::DataLossError(
-        absl::StrCat("position ", entry.position(), ": the stored event does not parse"));
-  }
-  out.set_game(ResourceName("games", entry.game_id()));
-  out.set_position(entry.position());
-  out.set_revision(entry.revision());
-  *out.mutable_rulings() = entry.rulings();
-  return out;
-}
 
 ArbiterService::ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
                                std::function<absl::Time()> now)
-    : ledger_(ledger), folds_(folds), callers_(callers), now_(std::move(now)) {}
-
-absl::Status ArbiterService::Append(const Caller& caller, const std::string& game_id,
-                                    std::optional<uint64_t> expected, std::vector<v1::Event> events,
-                                    v1::AppendEventsResponse* out) {
-  if (events.empty()) return absl::InvalidArgumentError("events: the batch is empty");
-  if (events.size() > kMaxBatch) {
-    return absl::InvalidArgumentError(absl::StrCat("events: at most ", kMaxBatch, " per batch"));
-  }
-  for (size_t i = 0; i < events.size(); ++i) {
-    v1::Event& e = events[i];
-    // The authenticated caller, never the client's claim.
-    e.set_actor(caller.actor);
-    e.set_authority(caller.authority());
-    const std::string where = absl::StrCat("events[", i, "]: ");
-    if (e.kind_case() == v1::Event::KIND_NOT_SET) {
-      return absl::InvalidArgumentError(absl::StrCat(where, "the event has no kind"));
-    }
-    // Whatever the method, the event's kind decides who may record it: only
-    // a role that may create games sends a gameCreated.
-    if (!caller.Holds(EventAccess(e))) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          where, "a ", RoleName(*caller.role), " token may not record ",
-          v1::Event::descriptor()->FindFieldByNumber(e.kind_case())->json_name()));
-    }
-    if (!e.has_at()) return absl::InvalidArgumentError(absl::StrCat(where, "the event has no time (`at`)"));
-    if (e.has_game_created()) {
-      if (e.game_created().game_id().empty()) e.mutable_game_created()->set_game_id(game_id);
-      if (e.game_created().game_id() != game_id) {
-        return absl::InvalidArgumentError(absl::StrCat(where, "gameCreated names game '",
-                                                       e.game_created().game_id(), "', not '",
-                                                       game_id, "'"));
-      }
-    }
-  }
-  const ledger::ExpectedRevision want = expected.has_value()
-                                            ? ledger::ExpectedRevision::Exactly(*expected)
-                                            : ledger::ExpectedRevision::Any();
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-      ledger_->Append(game_id, want, std::move(events));
-  if (!entries.ok()) return entries.status();
-  for (const v1::LedgerEntry& entry : *entries) {
-    absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
-    if (!r.ok()) return r.status();
-    *out->add_events() = *std::move(r);
-  }
-  out->set_revision(entries->back().revision());
-  // The ledger handed the read model this append's fold before it
-  // answered: no re-read, no second fold. (Another append to the game may
-  // already have followed; the result is the game's as it now stands.)
-  absl::StatusOr<GameView> game = folds_->Get(game_id);
-  if (!game.ok()) return game.status();
-  if (const v1::Result* result = game->game().result(); result != nullptr) {
-    *out->mutable_result() = *result;
-  }
-  return absl::OkStatus();
-}
+    : ledger_(ledger), folds_(folds), callers_(callers), recorder_(ledger, folds, std::move(now)) {}
 
 absl::Status ArbiterService::FillGame(const std::string& game_id, v1::Game* out) {
   absl::StatusOr<GameView> view = folds_->Get(game_id);
@@ -149,29 +72,9 @@ absl::Status ArbiterService::FillGame(const std::string& game_id, v1::Game* out)
 grpc::Status ArbiterService::CreateGame(grpc::ServerContext* context,
                                         const v1::CreateGameRequest* req, v1::Game* out) {
   return callers_->Serve(context, [&](const Caller& caller) -> absl::Status {
-    std::string id = req->game().game_id();
-    if (id.empty()) {
-      if (!req->request_id().empty()) {
-        return absl::InvalidArgumentError(
-            "game.game_id: a retryable create (with request_id) must name its game");
-      }
-      id = NewGameId();
-    }
-    if (absl::Status s = CheckId("game", id); !s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("game.game_id: ", s.message()));
-    }
-    v1::Event event;
-    *event.mutable_game_created() = req->game();
-    event.mutable_game_created()->set_game_id(id);
-    if (req->has_at()) {
-      *event.mutable_at() = req->at();
-    } else {
-      ToProto(now_(), event.mutable_at());
-    }
-    event.set_idempotency_key(req->request_id());
-    v1::AppendEventsResponse appended;
-    if (absl::Status s = Append(caller, id, 0, {std::move(event)}, &appended); !s.ok()) return s;
-    return FillGame(id, out);
+    absl::StatusOr<std::string> id = recorder_.CreateGame(caller, *req);
+    if (!id.ok()) return id.status();
+    return FillGame(*id, out);
   });
 }
 
@@ -193,31 +96,21 @@ grpc::Status ArbiterService::AppendEvents(grpc::ServerContext* context,
     std::optional<uint64_t> expected;
     if (req->has_expected_revision()) expected = req->expected_revision();
     std::vector<v1::Event> events(req->events().begin(), req->events().end());
-    return Append(caller, *id, expected, std::move(events), out);
+    absl::StatusOr<v1::AppendEventsResponse> r =
+        recorder_.Append(caller, *id, expected, std::move(events));
+    if (!r.ok()) return r.status();
+    *out = *std::move(r);
+    return absl::OkStatus();
   });
 }
 
 grpc::Status ArbiterService::Decide(grpc::ServerContext* context, const v1::DecideRequest* req,
                                     v1::AppendEventsResponse* out) {
   return callers_->Serve(context, [&](const Caller& caller) -> absl::Status {
-    absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
-    if (!id.ok()) return id.status();
-    if (req->ruling() == 0) return absl::InvalidArgumentError("ruling: a ruling number is required");
-    if (req->choice().empty()) return absl::InvalidArgumentError("choice: an option id is required");
-    v1::Event event;
-    if (req->has_at()) {
-      *event.mutable_at() = req->at();
-    } else {
-      ToProto(now_(), event.mutable_at());
-    }
-    event.set_idempotency_key(req->request_id());
-    v1::ArbiterDecision* d = event.mutable_arbiter_decision();
-    d->set_ruling(req->ruling());
-    d->set_choice(req->choice());
-    d->set_note(req->note());
-    std::optional<uint64_t> expected;
-    if (req->has_expected_revision()) expected = req->expected_revision();
-    return Append(caller, *id, expected, {std::move(event)}, out);
+    absl::StatusOr<v1::AppendEventsResponse> r = recorder_.Decide(caller, *req);
+    if (!r.ok()) return r.status();
+    *out = *std::move(r);
+    return absl::OkStatus();
   });
 }
 

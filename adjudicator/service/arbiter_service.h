@@ -2,10 +2,8 @@
 // ledger for writes and history, the read model (game_folds.h) for state,
 // the rules database for texts. Every method runs as its admitted Caller
 // (auth_interceptor.h), validates its request before touching the ledger,
-// and maps errors to the status codes the proto documents. Every event it
-// writes records the caller as Event.actor and Event.authority, whatever
-// the client put there (both empty when the server runs open), and each
-// event's kind must be one the caller's role may record (EventAccess).
+// and maps errors to the status codes the proto documents. Its writes go
+// through the Recorder (recorder.h), the one write path of a game.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_ARBITER_SERVICE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_ARBITER_SERVICE_H_
 
@@ -20,6 +18,7 @@
 #include "absl/time/time.h"
 #include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/recorder.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "ledger/judge.h"
 #include "ledger/ledger.h"
@@ -64,11 +63,6 @@ class ArbiterService final : public v1::Arbiter::Service {
   grpc::Status GetClause(grpc::ServerContext*, const v1::GetClauseRequest*, v1::Clause*) override;
 
  private:
-  // Appends `events` to `game_id` as `caller` and fills the response: the
-  // shared path of CreateGame, AppendEvents and Decide.
-  absl::Status Append(const Caller& caller, const std::string& game_id,
-                      std::optional<uint64_t> expected, std::vector<v1::Event> events,
-                      v1::AppendEventsResponse* out);
   absl::Status FillGame(const std::string& game_id, v1::Game* out);
   // The game's whole record: events with rulings, ruling history, result.
   absl::StatusOr<v1::GameRecord> Record(const std::string& game_id);
@@ -80,12 +74,9 @@ class ArbiterService final : public v1::Arbiter::Service {
   ledger::Ledger* ledger_;
   GameFolds* folds_;
   const Callers* callers_;
-  std::function<absl::Time()> now_;
+  Recorder recorder_;  // the one write path
   std::atomic<bool> shutting_down_{false};
 };
-
-// A stored ledger entry, decoded for clients.
-absl::StatusOr<v1::RecordedEvent> Decode(const v1::LedgerEntry& entry);
 
 }  // namespace arbiter::service
 

@@ -20,6 +20,7 @@ using grpc::experimental::InterceptionHookPoints;
 // name matches no assignment, and the handler refuses it anyway). Typed per
 // method: the request is the method's own message.
 std::optional<std::string> GameOfRecordCall(absl::string_view method, void* request) {
+  if (request == nullptr) return std::nullopt;  // none arrived: the call fails anyway
   std::string name;
   if (method == "/arbiter.v1.Arbiter/AppendEvents") {
     name = static_cast<v1::AppendEventsRequest*>(request)->game();
@@ -35,10 +36,10 @@ std::optional<std::string> GameOfRecordCall(absl::string_view method, void* requ
 class AuthInterceptor final : public grpc::experimental::Interceptor {
  public:
   AuthInterceptor(grpc::experimental::ServerRpcInfo* info, Gatekeeper* gate, Callers* callers)
-      : info_(info), gate_(gate), callers_(callers) {}
+      : info_(info), gate_(gate), callers_(callers), call_(callers->NewCall()) {}
 
   ~AuthInterceptor() override {
-    callers_->Forget(info_->server_context());
+    callers_->Forget(info_->server_context(), call_);
     if (watching_.has_value()) gate_->CloseWatch(*watching_);
   }
 
@@ -81,14 +82,14 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
       watching_ = *caller;
     }
     admitted_ = *caller;
-    callers_->Set(info_->server_context(), *std::move(caller));
+    callers_->Set(info_->server_context(), call_, *std::move(caller));
   }
 
   // Ends the call now with `why`; the handler, if it runs, finds the call
   // refused and writes nothing, and nothing it sends reaches the client.
   void Refuse(const absl::Status& why) {
     admitted_.reset();
-    callers_->Set(info_->server_context(), why);
+    callers_->Set(info_->server_context(), call_, why);
     const std::string message(why.message());
     grpc_call_cancel_with_status(info_->server_context()->c_call(),
                                  static_cast<grpc_status_code>(why.code()), message.c_str(),
@@ -98,6 +99,7 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
   grpc::experimental::ServerRpcInfo* info_;
   Gatekeeper* gate_;
   Callers* callers_;
+  const uint64_t call_;
   std::optional<Caller> admitted_;
   std::optional<Caller> watching_;
   int messages_ = 0;  // requests received so far
@@ -109,17 +111,24 @@ absl::StatusOr<Caller> Callers::Of(const grpc::ServerContextBase* context) const
   absl::MutexLock lock(&mu_);
   auto it = calls_.find(context);
   if (it == calls_.end()) return absl::InternalError("this call was not admitted by the server");
-  return it->second;
+  return it->second.caller;
 }
 
-void Callers::Set(const grpc::ServerContextBase* context, absl::StatusOr<Caller> caller) {
+uint64_t Callers::NewCall() {
   absl::MutexLock lock(&mu_);
-  calls_.insert_or_assign(context, std::move(caller));
+  return ++calls_started_;
 }
 
-void Callers::Forget(const grpc::ServerContextBase* context) {
+void Callers::Set(const grpc::ServerContextBase* context, uint64_t call,
+                  absl::StatusOr<Caller> caller) {
   absl::MutexLock lock(&mu_);
-  calls_.erase(context);
+  calls_.insert_or_assign(context, Verdict{call, std::move(caller)});
+}
+
+void Callers::Forget(const grpc::ServerContextBase* context, uint64_t call) {
+  absl::MutexLock lock(&mu_);
+  auto it = calls_.find(context);
+  if (it != calls_.end() && it->second.call == call) calls_.erase(it);
 }
 
 grpc::experimental::Interceptor* AuthInterceptorFactory::CreateServerInterceptor(

@@ -44,14 +44,22 @@ class Callers {
     return ToGrpc(fn(*caller));
   }
 
-  // The interceptor's side: a call's verdict, and the call's end.
-  void Set(const grpc::ServerContextBase* context, absl::StatusOr<Caller> caller);
-  void Forget(const grpc::ServerContextBase* context);
+  // The interceptor's side: a new call's id, its verdict, and its end. A
+  // context's memory may serve a new call before the old call's interceptor
+  // is gone, so each verdict carries its call's id and only that call
+  // forgets it.
+  uint64_t NewCall();
+  void Set(const grpc::ServerContextBase* context, uint64_t call, absl::StatusOr<Caller> caller);
+  void Forget(const grpc::ServerContextBase* context, uint64_t call);
 
  private:
+  struct Verdict {
+    uint64_t call;
+    absl::StatusOr<Caller> caller;
+  };
   mutable absl::Mutex mu_;
-  absl::flat_hash_map<const grpc::ServerContextBase*, absl::StatusOr<Caller>> calls_
-      ABSL_GUARDED_BY(mu_);
+  uint64_t calls_started_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::flat_hash_map<const grpc::ServerContextBase*, Verdict> calls_ ABSL_GUARDED_BY(mu_);
 };
 
 // Makes the interceptor of each call; register with

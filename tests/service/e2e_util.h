@@ -31,7 +31,7 @@ class ServerEnvironment : public ::testing::Environment {
   }
   void TearDown() override {
     server_.reset();
-    std::filesystem::remove_all(dir_);
+    if (getenv("ARBITER_KEEP_E2E") == nullptr) std::filesystem::remove_all(dir_);
   }
   static const std::string& address() { return instance_->server_->address(); }
 

@@ -298,7 +298,8 @@ TEST(RpcTest, IdempotentRetryAfterALostResponse) {
     (void)stub->AppendEvents(&ctx, req, &lost);
   }
   v1::AppendEventsResponse first, second;
-  ASSERT_TRUE(Append(*stub, "retry-1", {move}, &first).ok());
+  const grpc::Status retried = Append(*stub, "retry-1", {move}, &first);
+  ASSERT_TRUE(retried.ok()) << retried.error_code() << ": " << retried.error_message();
   ASSERT_TRUE(Append(*stub, "retry-1", {move}, &second, /*expected=*/1).ok());  // stale: still fine
   EXPECT_EQ(first.events(0).revision(), 3u);
   EXPECT_EQ(first.events(0).position(), second.events(0).position());

@@ -47,7 +47,7 @@ class Service : public ::testing::Test {
         &callers_, [] { return absl::FromUnixSeconds(1800000000); });
     // Called directly, not through a server: the call is admitted here as
     // the interceptor admits a call to an open server.
-    callers_.Set(&ctx_, service::Caller());
+    callers_.Set(&ctx_, callers_.NewCall(), service::Caller());
   }
   grpc::Status Create() {
     v1::CreateTournamentRequest req;

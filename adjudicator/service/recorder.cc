@@ -1,0 +1,144 @@
+#include "adjudicator/service/recorder.h"
+
+#include <utility>
+
+#include "absl/random/random.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "adjudicator/engine/proto_time.h"
+#include "proto/names/resource_name.h"
+
+namespace arbiter::service {
+namespace {
+
+std::string NewGameId() {
+  absl::BitGen gen;
+  return absl::StrFormat("game-%016x", absl::Uniform<uint64_t>(gen));
+}
+
+}  // namespace
+
+absl::StatusOr<v1::RecordedEvent> Decode(const v1::LedgerEntry& entry) {
+  v1::RecordedEvent out;
+  if (!out.mutable_event()->ParseFromString(entry.event())) {
+    return absl::DataLossError(
+        absl::StrCat("position ", entry.position(), ": the stored event does not parse"));
+  }
+  out.set_game(ResourceName("games", entry.game_id()));
+  out.set_position(entry.position());
+  out.set_revision(entry.revision());
+  *out.mutable_rulings() = entry.rulings();
+  return out;
+}
+
+Recorder::Recorder(ledger::Ledger* ledger, GameFolds* folds, std::function<absl::Time()> now)
+    : ledger_(ledger), folds_(folds), now_(std::move(now)) {}
+
+absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
+                                                          const std::string& game_id,
+                                                          std::optional<uint64_t> expected,
+                                                          std::vector<v1::Event> events) {
+  if (events.empty()) return absl::InvalidArgumentError("events: the batch is empty");
+  if (events.size() > kMaxBatch) {
+    return absl::InvalidArgumentError(absl::StrCat("events: at most ", kMaxBatch, " per batch"));
+  }
+  for (size_t i = 0; i < events.size(); ++i) {
+    v1::Event& e = events[i];
+    // The authenticated caller, never the client's claim.
+    e.set_actor(caller.actor);
+    e.set_authority(caller.authority());
+    const std::string where = absl::StrCat("events[", i, "]: ");
+    if (e.kind_case() == v1::Event::KIND_NOT_SET) {
+      return absl::InvalidArgumentError(absl::StrCat(where, "the event has no kind"));
+    }
+    // Whatever the method, the event's kind decides who may record it: only
+    // a role that may create games sends a gameCreated.
+    if (!caller.Holds(EventAccess(e))) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          where, "a ", RoleName(*caller.role), " token may not record ",
+          v1::Event::descriptor()->FindFieldByNumber(e.kind_case())->json_name()));
+    }
+    if (!e.has_at()) return absl::InvalidArgumentError(absl::StrCat(where, "the event has no time (`at`)"));
+    if (e.has_game_created()) {
+      if (e.game_created().game_id().empty()) e.mutable_game_created()->set_game_id(game_id);
+      if (e.game_created().game_id() != game_id) {
+        return absl::InvalidArgumentError(absl::StrCat(where, "gameCreated names game '",
+                                                       e.game_created().game_id(), "', not '",
+                                                       game_id, "'"));
+      }
+    }
+  }
+  const ledger::ExpectedRevision want = expected.has_value()
+                                            ? ledger::ExpectedRevision::Exactly(*expected)
+                                            : ledger::ExpectedRevision::Any();
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+      ledger_->Append(game_id, want, std::move(events));
+  if (!entries.ok()) return entries.status();
+  v1::AppendEventsResponse out;
+  for (const v1::LedgerEntry& entry : *entries) {
+    absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
+    if (!r.ok()) return r.status();
+    *out.add_events() = *std::move(r);
+  }
+  out.set_revision(entries->back().revision());
+  // The ledger handed the read model this append's fold before it
+  // answered: no re-read, no second fold. (Another append to the game may
+  // already have followed; the result is the game's as it now stands.)
+  absl::StatusOr<GameView> game = folds_->Get(game_id);
+  if (!game.ok()) return game.status();
+  if (const v1::Result* result = game->game().result(); result != nullptr) {
+    *out.mutable_result() = *result;
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> Recorder::CreateGame(const Caller& caller,
+                                                 const v1::CreateGameRequest& request) {
+  std::string id = request.game().game_id();
+  if (id.empty()) {
+    if (!request.request_id().empty()) {
+      return absl::InvalidArgumentError(
+          "game.game_id: a retryable create (with request_id) must name its game");
+    }
+    id = NewGameId();
+  }
+  if (absl::Status s = CheckId("game", id); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("game.game_id: ", s.message()));
+  }
+  v1::Event event;
+  *event.mutable_game_created() = request.game();
+  event.mutable_game_created()->set_game_id(id);
+  if (request.has_at()) {
+    *event.mutable_at() = request.at();
+  } else {
+    ToProto(now_(), event.mutable_at());
+  }
+  event.set_idempotency_key(request.request_id());
+  absl::StatusOr<v1::AppendEventsResponse> appended = Append(caller, id, 0, {std::move(event)});
+  if (!appended.ok()) return appended.status();
+  return id;
+}
+
+absl::StatusOr<v1::AppendEventsResponse> Recorder::Decide(const Caller& caller,
+                                                          const v1::DecideRequest& request) {
+  absl::StatusOr<std::string> id = ParseResourceName("games", request.game(), "game");
+  if (!id.ok()) return id.status();
+  if (request.ruling() == 0) return absl::InvalidArgumentError("ruling: a ruling number is required");
+  if (request.choice().empty()) return absl::InvalidArgumentError("choice: an option id is required");
+  v1::Event event;
+  if (request.has_at()) {
+    *event.mutable_at() = request.at();
+  } else {
+    ToProto(now_(), event.mutable_at());
+  }
+  event.set_idempotency_key(request.request_id());
+  v1::ArbiterDecision* d = event.mutable_arbiter_decision();
+  d->set_ruling(request.ruling());
+  d->set_choice(request.choice());
+  d->set_note(request.note());
+  std::optional<uint64_t> expected;
+  if (request.has_expected_revision()) expected = request.expected_revision();
+  return Append(caller, *id, expected, {std::move(event)});
+}
+
+}  // namespace arbiter::service

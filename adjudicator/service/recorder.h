@@ -1,0 +1,71 @@
+// The one write path of a game, whoever writes: the gRPC methods
+// (CreateGame, AppendEvents, Decide) and the web console record through it,
+// so every write is checked, stamped and answered alike, and lands in the
+// ledger, judged, with its actor.
+//
+// Each event records the caller as Event.actor and Event.authority, whatever
+// the client put there (both empty when the server runs open), and its kind
+// must be one the caller's role may record (EventAccess, auth_role.h). An
+// event with no time gets none from here: the methods that may leave it out
+// (CreateGame, Decide) stamp the server's clock.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_RECORDER_H_
+#define ARBITER_ADJUDICATOR_SERVICE_RECORDER_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "adjudicator/service/auth_gatekeeper.h"
+#include "adjudicator/service/game_folds.h"
+#include "arbiter/v1/service.pb.h"
+#include "ledger/ledger.h"
+
+namespace arbiter::service {
+
+class Recorder {
+ public:
+  // At most this many events per append.
+  static constexpr size_t kMaxBatch = 1000;
+
+  // Neither owned; both must outlive this. `now` stamps the events of
+  // creations and decisions that leave the time out.
+  Recorder(ledger::Ledger* ledger, GameFolds* folds,
+           std::function<absl::Time()> now = [] { return absl::Now(); });
+
+  // Appends `events` to `game_id` as `caller`, expecting the game at
+  // `expected` when given. Answers with the recorded events and their
+  // rulings, the new revision and the game's result as it then stands.
+  // Errors: INVALID_ARGUMENT (an empty or oversized batch, an event with no
+  // kind or time, a gameCreated for another game), PERMISSION_DENIED (an
+  // event kind the caller's role may not record), and the ledger's and the
+  // judge's own (NOT_FOUND, ALREADY_EXISTS, ABORTED, ...).
+  absl::StatusOr<v1::AppendEventsResponse> Append(const Caller& caller,
+                                                  const std::string& game_id,
+                                                  std::optional<uint64_t> expected,
+                                                  std::vector<v1::Event> events);
+
+  // Records the game `request` describes (a random id when it names none and
+  // is not a retry) and returns its id. As Append, and INVALID_ARGUMENT for
+  // a bad id.
+  absl::StatusOr<std::string> CreateGame(const Caller& caller, const v1::CreateGameRequest& request);
+
+  // Records the arbiterDecision `request` describes. As Append.
+  absl::StatusOr<v1::AppendEventsResponse> Decide(const Caller& caller,
+                                                  const v1::DecideRequest& request);
+
+ private:
+  ledger::Ledger* ledger_;
+  GameFolds* folds_;
+  std::function<absl::Time()> now_;
+};
+
+// A stored ledger entry, decoded for clients.
+absl::StatusOr<v1::RecordedEvent> Decode(const v1::LedgerEntry& entry);
+
+}  // namespace arbiter::service
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_RECORDER_H_
