@@ -213,6 +213,10 @@ absl::StatusOr<uint64_t> Ledger::GameRevision(const std::string& game_id) {
   return impl_->WithReader([&](LogReader& r) { return r.GameRevision(game_id); });
 }
 
+absl::StatusOr<std::vector<GameListing>> Ledger::ListGames(uint64_t after, size_t max) {
+  return impl_->WithReader([&](LogReader& r) { return r.ListGames(after, max); });
+}
+
 absl::StatusOr<std::string> Ledger::RulesPin(const std::string& game_id) {
   return impl_->WithReader([&](LogReader& r) { return r.RulesPin(game_id); });
 }

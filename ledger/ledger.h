@@ -96,6 +96,8 @@ class Ledger {
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id,
                                                          uint64_t after_revision, size_t max);
   absl::StatusOr<uint64_t> GameRevision(const std::string& game_id);
+  // Up to `max` games created after global position `after`, oldest first.
+  absl::StatusOr<std::vector<GameListing>> ListGames(uint64_t after, size_t max);
   // The rules pin recorded at the game's creation; NOT_FOUND if no game.
   absl::StatusOr<std::string> RulesPin(const std::string& game_id);
   absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints();

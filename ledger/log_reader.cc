@@ -106,6 +106,21 @@ absl::StatusOr<uint64_t> LogReader::GameRevision(const std::string& game_id) {
   return SingleInt(db_, "SELECT IFNULL(MAX(revision), 0) FROM events WHERE game_id = ?", &game_id);
 }
 
+absl::StatusOr<std::vector<GameListing>> LogReader::ListGames(uint64_t after, size_t max) {
+  absl::StatusOr<Stmt> q = Stmt::Prepare(
+      db_, "SELECT game_id, first_position FROM games WHERE first_position > ? "
+           "ORDER BY first_position LIMIT ?");
+  if (!q.ok()) return q.status();
+  q->Bind(1, static_cast<int64_t>(after)).Bind(2, static_cast<int64_t>(max));
+  std::vector<GameListing> out;
+  for (;;) {
+    absl::StatusOr<bool> row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return out;
+    out.push_back(GameListing{q->Text(0), static_cast<uint64_t>(q->Int(1))});
+  }
+}
+
 absl::StatusOr<std::string> LogReader::RulesPin(const std::string& game_id) {
   absl::StatusOr<Stmt> q = Stmt::Prepare(db_, "SELECT rules_pin FROM games WHERE game_id = ?");
   if (!q.ok()) return q.status();

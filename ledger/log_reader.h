@@ -16,6 +16,12 @@
 
 namespace arbiter::ledger {
 
+// A game as the ledger lists it.
+struct GameListing {
+  std::string game_id;
+  uint64_t first_position = 0;  // where its gameCreated stands in the log
+};
+
 class LogReader {
  public:
   // Opens the database file read-only (it must exist).
@@ -34,6 +40,10 @@ class LogReader {
 
   // The game's last revision; 0 when it has no stream.
   absl::StatusOr<uint64_t> GameRevision(const std::string& game_id);
+
+  // Up to `max` games created after global position `after`, in the order
+  // of their creation (resume after the last one's first_position).
+  absl::StatusOr<std::vector<GameListing>> ListGames(uint64_t after, size_t max);
 
   // The rules pin recorded at the game's creation; NOT_FOUND if none.
   absl::StatusOr<std::string> RulesPin(const std::string& game_id);

@@ -33,7 +33,7 @@ void GameFolds::OnCommit(const std::vector<ledger::CommittedFold>& folds) {
     absl::MutexLock lock(&mu_);
     for (const GameView& v : views) KeepLocked(v);
   }
-  if (listener_) listener_(views);
+  for (const CommitListener& listener : listeners_) listener(views);
 }
 
 void GameFolds::KeepLocked(GameView view) {

@@ -53,11 +53,12 @@ class GameFolds final : public ledger::Judge {
   // ledger is opened with this as its judge and before any read.
   void Attach(ledger::Ledger* ledger) { ledger_ = ledger; }
 
-  // Called on the ledger's writer thread with the games each commit
-  // advanced, after the read model holds them. It must be quick (the
-  // timekeeper only queues them). Set before the ledger opens.
+  // Adds a listener, called on the ledger's writer thread with the games
+  // each commit advanced, after the read model holds them. It must be quick
+  // (the timekeeper and the console only queue them). Add them all before
+  // anything is appended.
   using CommitListener = std::function<void(const std::vector<GameView>&)>;
-  void OnCommitted(CommitListener listener) { listener_ = std::move(listener); }
+  void OnCommitted(CommitListener listener) { listeners_.push_back(std::move(listener)); }
 
   // The game as last committed. NOT_FOUND when it has no events; DATA_LOSS
   // when a stored event no longer folds or the game's rules no longer load
@@ -86,7 +87,7 @@ class GameFolds final : public ledger::Judge {
 
   AdjudicatorJudge judge_;
   ledger::Ledger* ledger_ = nullptr;
-  CommitListener listener_;
+  std::vector<CommitListener> listeners_;
   const size_t max_games_;
   mutable absl::Mutex mu_;
   uint64_t uses_ ABSL_GUARDED_BY(mu_) = 0;

@@ -474,6 +474,45 @@ TEST_F(LedgerTest, TheKeyIsMadeOnceAndPinned) {
   EXPECT_TRUE(absl::IsFailedPrecondition(l.status())) << l.status();
 }
 
+TEST_F(LedgerTest, ListsGamesInTheOrderTheyWereCreated) {
+  Open();
+  for (const char* g : {"b", "a", "c"}) {
+    ASSERT_TRUE(ledger_->Append(g, ExpectedRevision::NoStream(), {Created(g), Pass(v1::BLACK)}).ok());
+  }
+  auto first = ledger_->ListGames(0, 2);
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_EQ(first->size(), 2u);
+  EXPECT_EQ((*first)[0].game_id, "b");
+  EXPECT_EQ((*first)[0].first_position, 1u);
+  EXPECT_EQ((*first)[1].game_id, "a");
+  EXPECT_EQ((*first)[1].first_position, 3u);
+  auto rest = ledger_->ListGames((*first)[1].first_position, 2);
+  ASSERT_TRUE(rest.ok());
+  ASSERT_EQ(rest->size(), 1u);
+  EXPECT_EQ((*rest)[0].game_id, "c");
+  EXPECT_TRUE(ledger_->ListGames(5, 10)->empty());
+}
+
+// The judge is handed each commit's folds, and only those: a refused append
+// never reaches them, and the next append starts from the kept fold.
+TEST_F(LedgerTest, TheJudgeIsHandedOnlyCommittedFolds) {
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  std::shared_ptr<const testing::ToyGame> kept = judge_.Kept("g");
+  ASSERT_NE(kept, nullptr);
+  EXPECT_EQ(kept->revision(), 2u);
+  auto refused = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE), Move(v1::BLACK, "Z99")});
+  EXPECT_TRUE(absl::IsInvalidArgument(refused.status())) << refused.status();
+  EXPECT_EQ(judge_.Kept("g")->revision(), 2u) << "a refused append reached the kept fold";
+  EXPECT_EQ(kept->revision(), 2u) << "a kept fold changed under its reader";
+  const int opened = judge_.opened.load();
+  auto next = ledger_->Append("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)});
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ((*next)[0].rulings(0).number(), 2u) << "judged from the kept fold";
+  EXPECT_EQ(judge_.opened.load(), opened) << "no replay: the kept fold was used";
+  EXPECT_EQ(judge_.Kept("g")->revision(), 3u);
+}
+
 TEST_F(LedgerTest, ReopenedLedgerContinuesTheStreams) {
   Open();
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());

@@ -93,10 +93,11 @@ class ToyJudge : public Judge {
   }
 
   // The fold kept for `game_id`, or nullptr.
-  const ToyGame* Kept(const std::string& game_id) {
+  std::shared_ptr<const ToyGame> Kept(const std::string& game_id) {
     absl::MutexLock lock(&mu);
     auto it = committed.find(game_id);
-    return it == committed.end() ? nullptr : static_cast<const ToyGame*>(it->second.fold.get());
+    return it == committed.end() ? nullptr
+                                 : std::static_pointer_cast<const ToyGame>(it->second.fold);
   }
 
   std::string pin = "toy v1";
