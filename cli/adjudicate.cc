@@ -30,6 +30,7 @@
 #include "adjudicator/engine/report.h"
 #include "arbiter/v1/events.pb.h"
 #include "cli/commands.h"
+#include "cli/event_lines.h"
 #include "cli/event_text.h"
 #include "cli/exit_codes.h"
 #include "google/protobuf/util/json_util.h"
@@ -82,7 +83,6 @@ absl::StatusOr<Rules> RulesFor(const v1::GameCreated& game, const std::string& r
 class Judge {
  public:
   Judge(std::string ruleset, bool json) : ruleset_(std::move(ruleset)), json_(json) {
-    parse_.ignore_unknown_fields = false;  // an unknown kind or field is bad input
     print_.always_print_primitive_fields = true;  // so "pending": false appears
     print_.preserve_proto_field_names = false;    // lowerCamel, as on the wire
   }
@@ -113,7 +113,6 @@ class Judge {
 
   const std::string ruleset_;
   const bool json_;
-  google::protobuf::util::JsonParseOptions parse_;
   google::protobuf::util::JsonPrintOptions print_;
   std::optional<Adjudicator> game_;  // the game being read, unless it was bad
   std::vector<std::string> kinds_;   // its events' kinds, for the readable report
@@ -127,20 +126,18 @@ void Judge::Read(std::istream& in, const std::string& where) {
   game_.reset();
   skipping_ = false;
   bool any_event = false;
-  std::string line;
+  EventLineReader lines(in);
   int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+  absl::StatusOr<v1::Event> event;
+  while (lines.Next(&number, &event)) {
     any_event = true;
-    v1::Event event;
-    if (const auto s = google::protobuf::util::JsonStringToMessage(line, &event, parse_); !s.ok()) {
-      Bad(where, number, std::string(s.message()));
+    if (!event.ok()) {
+      Bad(where, number, event.status().message());
       continue;
     }
-    if (event.has_game_created()) {
+    if (event->has_game_created()) {
       Finish();
-      Start(event, where, number);
+      Start(*event, where, number);
       continue;
     }
     if (skipping_) continue;
@@ -148,13 +145,13 @@ void Judge::Read(std::istream& in, const std::string& where) {
       Bad(where, number, "the first event must be gameCreated");
       continue;
     }
-    if (absl::StatusOr<std::vector<v1::Ruling>> r = game_->Apply(event); !r.ok()) {
+    if (absl::StatusOr<std::vector<v1::Ruling>> r = game_->Apply(*event); !r.ok()) {
       Bad(where, number, r.status().message());
       continue;
     }
-    kinds_.push_back(EventKind(event));
+    kinds_.push_back(EventKind(*event));
   }
-  if (in.bad()) Unreadable(where);
+  if (lines.failed()) Unreadable(where);
   if (!any_event) {
     std::fprintf(stderr, "arbiter adjudicate: %s: no events (the first must be gameCreated)\n",
                  where.c_str());

@@ -182,6 +182,38 @@ TEST_F(AdjudicateManyTest, ABadGameInAStreamLosesOnlyItself) {
   EXPECT_EQ(headless.out, Arbiter({"adjudicate", "--json"}, {files[2]}).out);
 }
 
+// adjudicate parses lines in batches (cli/event_lines.h); each line must
+// still be judged as it is alone: two objects on a line, or one object
+// over two lines, are bad input at their own line numbers, and quotes,
+// braces and escapes inside strings are only text.
+TEST_F(AdjudicateManyTest, EachLineIsParsedAsItIsAlone) {
+  const std::string created =
+      R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "g", "boardSize": 19, )"
+      R"("black": {"name": "O'Brien {\"}\" ]", "rank": "1d"}, "white": {"name": "'}'"}}})";
+  const std::string started = R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})";
+  const std::string move = R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})";
+  const std::string good = Write("good.jsonl", created + "\n" + started + "\n" + move + "\n");
+  CliResult r = Arbiter({"adjudicate", "--json"}, {good});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_EQ(GameId(r.out), "g");
+
+  const std::string two_on_a_line = Write(
+      "two.jsonl", created + "\n" + started + ", " + move + "\n" + move + "\n");
+  r = Arbiter({"adjudicate", "--json"}, {two_on_a_line});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find("line 2: "), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+
+  const size_t split = move.find("\"move\"");
+  const std::string over_two_lines = Write(
+      "split.jsonl", created + "\n" + started + "\n" + move.substr(0, split) + "\n" +
+                         move.substr(split) + "\n");
+  r = Arbiter({"adjudicate", "--json"}, {over_two_lines});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find("line 3: "), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 TEST_F(AdjudicateManyTest, ImportSgfNamesABadRecordAndStillConvertsTheOthers) {
   const std::vector<std::string> records = SgfRecords();
   const std::string bad = Write("broken.sgf", "(;FF[4]GM[1]SZ[19];B[pd];W[pd])");  // occupied

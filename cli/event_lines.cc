@@ -1,0 +1,98 @@
+#include "cli/event_lines.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "arbiter/v1/service.pb.h"
+#include "google/protobuf/util/json_util.h"
+
+namespace arbiter::cli {
+namespace {
+
+// Lines parsed in one call: enough to spread the per-call cost thin, few
+// enough that a pipe's reports are not held back long.
+constexpr size_t kBatch = 256;
+
+bool IsBlank(const std::string& line) {
+  return line.find_first_not_of(" \t\r") == std::string::npos;
+}
+
+google::protobuf::util::JsonParseOptions Strict() {
+  google::protobuf::util::JsonParseOptions parse;
+  parse.ignore_unknown_fields = false;  // an unknown kind or field is bad input
+  return parse;
+}
+
+absl::StatusOr<v1::Event> ParseOne(const std::string& line) {
+  v1::Event event;
+  if (const auto s = google::protobuf::util::JsonStringToMessage(line, &event, Strict()); !s.ok()) {
+    return absl::InvalidArgumentError(std::string(s.message()));
+  }
+  return event;
+}
+
+}  // namespace
+
+bool IsOneJsonObject(const std::string& line) {
+  size_t i = line.find_first_not_of(" \t\r");
+  if (i == std::string::npos || line[i] != '{') return false;
+  int depth = 0;
+  char quote = 0;  // the open string's quote: protobuf's parser takes ' as well as "
+  for (; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote != 0) {
+      if (c == '\\') {
+        ++i;  // an escaped character never ends the string
+      } else if (c == quote) {
+        quote = 0;
+      }
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return IsBlank(line.substr(i + 1));
+    }
+  }
+  return false;
+}
+
+void EventLineReader::ReadBatch() {
+  std::vector<std::pair<int, std::string>> lines;
+  std::string line;
+  while (lines.size() < kBatch && std::getline(in_, line)) {
+    ++number_;
+    if (!IsBlank(line)) lines.emplace_back(number_, std::move(line));
+  }
+  // Parsed together as the events of one AppendEventsRequest (the one
+  // message that is a list of events), if each line is one object.
+  bool together = true;
+  std::string batch = "{\"events\":[";
+  for (const auto& [n, text] : lines) {
+    together = together && IsOneJsonObject(text);
+    absl::StrAppend(&batch, n == lines.front().first ? "" : ",", text);
+  }
+  batch += "]}";
+  v1::AppendEventsRequest parsed;
+  together = together && !lines.empty() &&
+             google::protobuf::util::JsonStringToMessage(batch, &parsed, Strict()).ok() &&
+             static_cast<size_t>(parsed.events_size()) == lines.size();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (together) {
+      parsed_.emplace_back(lines[i].first, std::move(*parsed.mutable_events(static_cast<int>(i))));
+    } else {
+      parsed_.emplace_back(lines[i].first, ParseOne(lines[i].second));
+    }
+  }
+}
+
+bool EventLineReader::Next(int* line_number, absl::StatusOr<v1::Event>* event) {
+  if (parsed_.empty()) ReadBatch();
+  if (parsed_.empty()) return false;
+  *line_number = parsed_.front().first;
+  *event = std::move(parsed_.front().second);
+  parsed_.pop_front();
+  return true;
+}
+
+}  // namespace arbiter::cli
