@@ -33,6 +33,7 @@
 #include "cli/event_lines.h"
 #include "cli/event_text.h"
 #include "cli/exit_codes.h"
+#include "cli/files.h"
 #include "google/protobuf/util/json_util.h"
 #include "rulesdb/rules.h"
 
@@ -198,9 +199,9 @@ void Judge::Finish() {
 int RunAdjudicate(int argc, char** argv) {
   Args args;
   if (std::optional<int> exit = ParseArgs(kAdjudicate, argc, argv, &args)) return *exit;
-  int stdin_count = 0;
-  for (const std::string& path : args.positionals()) stdin_count += path == "-";
-  if (stdin_count > 1) return UsageError(kAdjudicate, "stdin (-) can be read only once");
+  if (ReadsStdinTwice(args.positionals())) {
+    return UsageError(kAdjudicate, "stdin (-) can be read only once");
+  }
 
   std::ios::sync_with_stdio(false);  // std::cin is read line by line; stdout is C stdio only
   Judge judge(args.ValueOr("ruleset", ""), args.Has("json"));

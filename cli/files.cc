@@ -1,5 +1,6 @@
 #include "cli/files.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -21,6 +22,10 @@ absl::StatusOr<std::string> ReadInput(const std::string& path) {
   text << in.rdbuf();
   if (in.bad()) return absl::DataLossError("cannot read the file");
   return text.str();
+}
+
+bool ReadsStdinTwice(const std::vector<std::string>& paths) {
+  return std::count(paths.begin(), paths.end(), "-") > 1;
 }
 
 absl::Status WriteFileAtomically(const std::string& path, std::string_view content) {

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -14,6 +15,10 @@ namespace arbiter::cli {
 // cannot be opened, DATA_LOSS when reading fails part way; the message
 // names neither the path nor the command (callers prefix those).
 absl::StatusOr<std::string> ReadInput(const std::string& path);
+
+// True when "-" (stdin) is among `paths` more than once: it can be read
+// only once.
+bool ReadsStdinTwice(const std::vector<std::string>& paths);
 
 // Writes `content` to `path` through `path`.tmp renamed over it, so a
 // reader never sees half a file. UNAVAILABLE when it cannot be written.

@@ -70,9 +70,7 @@ int RunImportSgf(int argc, char** argv) {
   if (game_id.has_value() && paths.size() > 1) {
     return UsageError(kImportSgf, "--game names one game: give one FILE");
   }
-  int stdin_count = 0;
-  for (const std::string& path : paths) stdin_count += path == "-";
-  if (stdin_count > 1) return UsageError(kImportSgf, "stdin (-) can be read only once");
+  if (ReadsStdinTwice(paths)) return UsageError(kImportSgf, "stdin (-) can be read only once");
 
   int exit = kExitOk;
   for (const std::string& path : paths) {

@@ -14,13 +14,13 @@
 #include <signal.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/server.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/ledger_path.h"
 
 namespace arbiter::cli {
 namespace {
@@ -65,8 +65,7 @@ int RunServe(int argc, char** argv) {
   Args args;
   if (std::optional<int> exit = ParseArgs(kServe, argc, argv, &args)) return *exit;
   service::ServerOptions options;
-  const char* env = std::getenv("ARBITER_DATA");
-  options.data_dir = args.ValueOr("db", env != nullptr && *env != '\0' ? env : "arbiter-data");
+  options.data_dir = DataDirectory(args);
   if (auto v = args.Value("listen")) options.listen = *v;
   if (auto v = args.Value("tls-cert")) options.tls.cert_chain = *v;
   if (auto v = args.Value("tls-key")) options.tls.private_key = *v;

@@ -8,7 +8,6 @@
 // by default service::kDefaultTokenTtl (30 days).
 // Once any token exists the server requires one on every call.
 #include <cstdio>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "adjudicator/service/auth_tokens.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/ledger_path.h"
 
 namespace arbiter::cli {
 namespace {
@@ -63,12 +63,11 @@ std::string Expiry(const service::TokenInfo& t, absl::Time now) {
   return (now >= *t.expires ? "expired " : "expires ") + Utc(*t.expires);
 }
 
-// The token store of --db, else $ARBITER_DATA, else ./arbiter-data, as for
-// `arbiter serve`; nullptr after printing why.
+// The token store of the data directory, as for `arbiter serve`; nullptr
+// after printing why.
 std::unique_ptr<service::TokenStore> OpenStore(const Args& args) {
-  const char* env = std::getenv("ARBITER_DATA");
-  const std::string dir = args.ValueOr("db", env != nullptr && *env != '\0' ? env : "arbiter-data");
-  absl::StatusOr<std::unique_ptr<service::TokenStore>> store = service::TokenStore::Open(dir);
+  absl::StatusOr<std::unique_ptr<service::TokenStore>> store =
+      service::TokenStore::Open(DataDirectory(args));
   if (!store.ok()) {
     std::fprintf(stderr, "arbiter token: %s\n", std::string(store.status().message()).c_str());
     return nullptr;

@@ -58,21 +58,21 @@ std::optional<int> CallTournamentService(
   return Fail(std::string(spec.name), server, status);
 }
 
-// Calls a method that answers with the tournament, and prints it (--json:
-// one line of arbiter.v1.Tournament).
-template <typename Request>
-int CallAndPrintTournament(const CommandSpec& spec, const Args& args,
-                     grpc::Status (v1::TournamentService::Stub::*method)(
-                         grpc::ClientContext*, const Request&, v1::Tournament*),
-                     const Request& request) {
-  v1::Tournament tournament;
-  if (std::optional<int> exit = CallTournamentService(spec, args, method, request, &tournament)) {
+// Calls `method` and prints what it answers: with --json one line of proto3
+// JSON, else `print` (by default PrintTournament).
+template <typename Request, typename Response = v1::Tournament>
+int CallAndPrint(const CommandSpec& spec, const Args& args,
+                 grpc::Status (v1::TournamentService::Stub::*method)(grpc::ClientContext*,
+                                                                     const Request&, Response*),
+                 const Request& request, void (*print)(const Response&) = PrintTournament) {
+  Response response;
+  if (std::optional<int> exit = CallTournamentService(spec, args, method, request, &response)) {
     return *exit;
   }
   if (args.Has("json")) {
-    std::printf("%s\n", ToJson(tournament).c_str());
+    std::printf("%s\n", ToJson(response).c_str());
   } else {
-    PrintTournament(tournament);
+    print(response);
   }
   return 0;
 }

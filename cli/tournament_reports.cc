@@ -92,23 +92,14 @@ const CommandSpec kTournamentExport = {
 int TournamentShow(const Args& args) {
   v1::GetTournamentRequest req;
   req.set_name(TournamentName(args));
-  return CallAndPrintTournament(kTournamentShow, args, &v1::TournamentService::Stub::GetTournament, req);
+  return CallAndPrint(kTournamentShow, args, &v1::TournamentService::Stub::GetTournament, req);
 }
 
 int TournamentStandings(const Args& args) {
   v1::GetStandingsRequest req;
   req.set_tournament(TournamentName(args));
-  v1::StandingsReport report;
-  if (std::optional<int> exit = CallTournamentService(
-          kTournamentStandings, args, &v1::TournamentService::Stub::GetStandings, req, &report)) {
-    return *exit;
-  }
-  if (args.Has("json")) {
-    std::printf("%s\n", ToJson(report).c_str());
-  } else {
-    PrintStandings(report);
-  }
-  return 0;
+  return CallAndPrint(kTournamentStandings, args, &v1::TournamentService::Stub::GetStandings, req,
+                      PrintStandings);
 }
 
 int TournamentExport(const Args& args) {

@@ -101,7 +101,7 @@ int TournamentPair(const Args& args) {
   }
   for (const std::string& bye : args.Values("bye")) r->add_byes(bye);
   req.set_tournament(TournamentName(args));
-  return CallAndPrintTournament(spec, args, &v1::TournamentService::Stub::PairRound, req);
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::PairRound, req);
 }
 
 int TournamentReplay(const Args& args) {
@@ -115,7 +115,7 @@ int TournamentReplay(const Args& args) {
   req.mutable_replay()->set_board(board);
   req.mutable_replay()->set_game_id(*args.Value("game"));
   req.set_tournament(TournamentName(args));
-  return CallAndPrintTournament(spec, args, &v1::TournamentService::Stub::ScheduleReplay, req);
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::ScheduleReplay, req);
 }
 
 int TournamentWithdraw(const Args& args) {
@@ -130,7 +130,7 @@ int TournamentWithdraw(const Args& args) {
   req.mutable_withdrawal()->set_after_round(after);
   if (auto v = args.Value("note")) req.mutable_withdrawal()->set_note(*v);
   req.set_tournament(TournamentName(args));
-  return CallAndPrintTournament(spec, args, &v1::TournamentService::Stub::WithdrawPlayer, req);
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::WithdrawPlayer, req);
 }
 
 int TournamentTiebreak(const Args& args) {
@@ -147,7 +147,7 @@ int TournamentTiebreak(const Args& args) {
   for (const std::string& g : args.Values("game")) d->add_game_ids(g);
   if (auto v = args.Value("note")) d->set_note(*v);
   req.set_tournament(TournamentName(args));
-  return CallAndPrintTournament(spec, args, &v1::TournamentService::Stub::DecideTieBreak, req);
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::DecideTieBreak, req);
 }
 
 }  // namespace arbiter::cli

@@ -172,7 +172,7 @@ int TournamentCreate(const Args& args) {
   if (!AddEntrants(args, req.mutable_players(), req.mutable_teams(), &why)) {
     return UsageError(spec, why);
   }
-  return CallAndPrintTournament(spec, args, &v1::TournamentService::Stub::CreateTournament, req);
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::CreateTournament, req);
 }
 
 int TournamentImport(const Args& args) {
@@ -189,7 +189,7 @@ int TournamentImport(const Args& args) {
     return ExitCodeOf(xml.status());
   }
   req.set_opengotha_xml(*std::move(xml));
-  return CallAndPrintTournament(spec, args, &v1::TournamentService::Stub::ImportTournament, req);
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::ImportTournament, req);
 }
 
 int TournamentPlayer(const Args& args) {
@@ -200,7 +200,7 @@ int TournamentPlayer(const Args& args) {
     return UsageError(spec, why);
   }
   req.set_tournament(TournamentName(args));
-  return CallAndPrintTournament(spec, args, &v1::TournamentService::Stub::AddPlayers, req);
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::AddPlayers, req);
 }
 
 }  // namespace arbiter::cli
