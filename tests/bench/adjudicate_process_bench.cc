@@ -4,6 +4,8 @@
 // Also the cost of starting the binary at all (`arbiter --help`). Wall
 // time: the work is in child processes. Prints the per-game figures and the
 // ratio at the end. Run: build/bin/adjudicate_process_bench
+// ($ARBITER_BENCH_BIN runs another build of the binary, e.g. one linked
+// another way, against the same games.)
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -28,10 +30,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
+std::string Binary() {
+  const char* other = std::getenv("ARBITER_BENCH_BIN");
+  return other != nullptr && *other != '\0' ? other : ARBITER_BIN;
+}
+
 // Spawns `arbiter ARGS...` with stdin from `in` and stdout to `out` (-1:
 // /dev/null); the pid, or -1.
 pid_t Spawn(const std::vector<std::string>& args, int in, int out) {
-  std::vector<std::string> argv_text = {ARBITER_BIN};
+  std::vector<std::string> argv_text = {Binary()};
   argv_text.insert(argv_text.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : argv_text) argv.push_back(a.data());
