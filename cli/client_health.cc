@@ -7,6 +7,7 @@
 
 #include "cli/client.h"
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 
 namespace arbiter::cli {
@@ -49,7 +50,7 @@ int RunHealth(int argc, char** argv) {
     std::printf("%s: %s\n", server.c_str(),
                 grpc::health::v1::HealthCheckResponse::ServingStatus_Name(response.status()).c_str());
   }
-  return serving ? 0 : 1;
+  return serving ? kExitOk : kExitNegative;
 }
 
 }  // namespace arbiter::cli

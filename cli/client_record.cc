@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli/client.h"
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "ledger/hash.h"
@@ -75,7 +76,7 @@ int RunRecord(int argc, char** argv) {
     file.open(path);
     if (!file) {
       std::fprintf(stderr, "arbiter record: cannot read %s\n", path.c_str());
-      return 2;
+      return kExitBadInput;
     }
     in = &file;
   }
@@ -92,13 +93,13 @@ int RunRecord(int argc, char** argv) {
     v1::Event event;
     if (auto s = google::protobuf::util::JsonStringToMessage(line, &event, parse); !s.ok()) {
       std::fprintf(stderr, "arbiter record: line %d: %s\n", number, std::string(s.message()).c_str());
-      return 2;
+      return kExitBadInput;
     }
     if (event.has_game_created()) game = event.game_created().game_id();
     if (game.empty()) {
       std::fprintf(stderr, "arbiter record: line %d: no game: start with gameCreated or give --game\n",
                    number);
-      return 2;
+      return kExitBadInput;
     }
     if (event.idempotency_key().empty()) {
       event.set_idempotency_key(absl::StrCat("record/", game, "/", number, "/",

@@ -86,7 +86,7 @@ int RunRemoteVerify(const CommandSpec& spec, const Args& args) {
                     : "",
                 resp.why().c_str());
   }
-  return resp.intact() ? 0 : 1;
+  return resp.intact() ? kExitOk : kExitNegative;
 }
 
 }  // namespace arbiter::cli
