@@ -31,15 +31,15 @@ absl::StatusOr<v1::Event> ParseOne(const std::string& line) {
   return event;
 }
 
-}  // namespace
-
-bool IsOneJsonObject(const std::string& line) {
-  size_t i = line.find_first_not_of(" \t\r");
-  if (i == std::string::npos || line[i] != '{') return false;
+// The end (one past the closing brace) of the JSON object that opens at
+// `text[begin]`, or npos. Strings are skipped whole, escapes included;
+// protobuf's parser takes ' as well as " around them.
+size_t ObjectEnd(absl::string_view text, size_t begin) {
+  if (begin >= text.size() || text[begin] != '{') return absl::string_view::npos;
   int depth = 0;
-  char quote = 0;  // the open string's quote: protobuf's parser takes ' as well as "
-  for (; i < line.size(); ++i) {
-    const char c = line[i];
+  char quote = 0;  // the open string's quote
+  for (size_t i = begin; i < text.size(); ++i) {
+    const char c = text[i];
     if (quote != 0) {
       if (c == '\\') {
         ++i;  // an escaped character never ends the string
@@ -51,10 +51,53 @@ bool IsOneJsonObject(const std::string& line) {
     } else if (c == '{' || c == '[') {
       ++depth;
     } else if ((c == '}' || c == ']') && --depth == 0) {
-      return IsBlank(line.substr(i + 1));
+      return i + 1;
     }
   }
-  return false;
+  return absl::string_view::npos;
+}
+
+}  // namespace
+
+bool IsOneJsonObject(const std::string& line) {
+  const size_t begin = line.find_first_not_of(" \t\r");
+  const size_t end = begin == std::string::npos ? begin : ObjectEnd(line, begin);
+  return end != absl::string_view::npos && IsBlank(line.substr(end));
+}
+
+absl::StatusOr<std::string> EventLines(const std::vector<v1::Event>& events) {
+  v1::AppendEventsRequest all;
+  for (const v1::Event& e : events) *all.add_events() = e;
+  std::string json;
+  if (const auto s = google::protobuf::util::MessageToJsonString(all, &json); !s.ok()) {
+    return absl::InternalError(absl::StrCat("cannot render the events: ", s.ToString()));
+  }
+  // {"events":[{...},{...}]}: one line per element.
+  constexpr absl::string_view kOpen = "{\"events\":[";
+  const absl::string_view text = json;
+  std::string out;
+  size_t count = 0;
+  bool whole = false;  // the elements end where the array does
+  if (!events.empty() && text.substr(0, kOpen.size()) == kOpen) {
+    size_t at = kOpen.size();
+    for (size_t end; (end = ObjectEnd(text, at)) != absl::string_view::npos; at = end + 1) {
+      absl::StrAppend(&out, text.substr(at, end - at), "\n");
+      ++count;
+      if (text.substr(end) == "]}") whole = true;
+      if (text.substr(end, 1) != ",") break;
+    }
+  }
+  if (whole && count == events.size()) return out;
+  // Not the shape expected of the printer: one event at a time, as always.
+  out.clear();
+  for (const v1::Event& event : events) {
+    std::string line;
+    if (const auto s = google::protobuf::util::MessageToJsonString(event, &line); !s.ok()) {
+      return absl::InternalError(absl::StrCat("cannot render an event: ", s.ToString()));
+    }
+    absl::StrAppend(&out, line, "\n");
+  }
+  return out;
 }
 
 void EventLineReader::ReadBatch() {

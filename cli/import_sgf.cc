@@ -14,14 +14,13 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
 #include "adjudicator/engine/sgf.h"
 #include "adjudicator/engine/sgf_events.h"
 #include "arbiter/v1/events.pb.h"
 #include "cli/commands.h"
+#include "cli/event_lines.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
-#include "google/protobuf/util/json_util.h"
 
 namespace arbiter::cli {
 namespace {
@@ -40,23 +39,15 @@ constexpr CommandSpec kImportSgf = {
              "\"stdin\". `arbiter import-sgf *.sgf | arbiter adjudicate -` judges every game.\n",
 };
 
-// The event lines of one record, all rendered before any is printed.
-absl::StatusOr<std::string> EventLines(const std::string& path, const std::string& game_id) {
+// The event lines of the record at `path`, all rendered before any is printed.
+absl::StatusOr<std::string> RecordLines(const std::string& path, const std::string& game_id) {
   absl::StatusOr<std::string> text = ReadInput(path);
   if (!text.ok()) return text.status();
   absl::StatusOr<SgfGame> game = ParseSgf(*text);
   if (!game.ok()) return game.status();
   absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, game_id);
   if (!events.ok()) return events.status();
-  std::string out;
-  for (const v1::Event& event : *events) {
-    std::string line;
-    if (const auto s = google::protobuf::util::MessageToJsonString(event, &line); !s.ok()) {
-      return absl::InternalError(absl::StrCat("cannot render an event: ", s.ToString()));
-    }
-    absl::StrAppend(&out, line, "\n");
-  }
-  return out;
+  return EventLines(*events);
 }
 
 }  // namespace
@@ -77,7 +68,7 @@ int RunImportSgf(int argc, char** argv) {
     const std::string id = game_id.has_value() ? *game_id
                            : path == "-"       ? "stdin"
                                                : std::filesystem::path(path).stem().string();
-    absl::StatusOr<std::string> lines = EventLines(path, id);
+    absl::StatusOr<std::string> lines = RecordLines(path, id);
     if (!lines.ok()) {
       std::fprintf(stderr, "arbiter import-sgf: %s: %s\n", path.c_str(),
                    std::string(lines.status().message()).c_str());

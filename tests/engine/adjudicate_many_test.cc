@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "arbiter/v1/events.pb.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -124,6 +125,18 @@ TEST_F(AdjudicateManyTest, AnImportedCollectionAdjudicatesEveryGame) {
   ASSERT_EQ(records.size(), 30u);
   const CliResult stream = Arbiter({"import-sgf"}, records);
   ASSERT_EQ(stream.exit, 0) << stream.err;
+  // Each line is one event exactly as protobuf prints it alone (import-sgf
+  // prints a game's events in one call and cuts them apart).
+  int created = 0;
+  for (const std::string& line : Lines(stream.out)) {
+    v1::Event event;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(line, &event).ok()) << line;
+    std::string alone;
+    ASSERT_TRUE(google::protobuf::util::MessageToJsonString(event, &alone).ok());
+    EXPECT_EQ(line, alone);
+    created += event.has_game_created();
+  }
+  EXPECT_EQ(created, 30);
   const CliResult all = RunCli({"adjudicate", "--json", "-"}, stream.out);
   ASSERT_EQ(all.exit, 0) << all.err;
   const std::vector<std::string> reports = Lines(all.out);
