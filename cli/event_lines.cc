@@ -9,8 +9,10 @@
 namespace arbiter::cli {
 namespace {
 
-// Lines parsed in one call: enough to spread the per-call cost thin, few
-// enough that a pipe's reports are not held back long.
+// Lines parsed in one call: enough to spread the per-call cost thin. A
+// reader of a slow pipe waits for this many lines (or the end) before the
+// events among them are judged, which suits files and collections, not
+// following a live game (that is `arbiter watch`).
 constexpr size_t kBatch = 256;
 
 bool IsBlank(const std::string& line) {
