@@ -3,7 +3,9 @@
 // same for the pipeline `arbiter import-sgf | arbiter adjudicate --json -`.
 // Also the cost of starting the binary at all (`arbiter --help`). Wall
 // time: the work is in child processes. Prints the per-game figures and the
-// ratio at the end. Run: build/bin/adjudicate_process_bench
+// ratio at the end (medians over repetitions). Run:
+//   build/bin/adjudicate_process_bench --benchmark_repetitions=5
+//     --benchmark_enable_random_interleaving=true
 // ($ARBITER_BENCH_BIN runs another build of the binary, e.g. one linked
 // another way, against the same games.)
 #include <fcntl.h>
@@ -113,10 +115,16 @@ const std::vector<std::string>& EventFiles() {
   return *files;
 }
 
-// Mean wall time per game of each benchmark, for the summary.
-std::map<std::string, double>& MsPerGame() {
-  static auto* const results = new std::map<std::string, double>();
+// Mean wall time per game of each run of each benchmark, for the summary
+// (with --benchmark_repetitions, one per repetition).
+std::map<std::string, std::vector<double>>& MsPerGame() {
+  static auto* const results = new std::map<std::string, std::vector<double>>();
   return *results;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 == 1 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 void Record(benchmark::State& state, const std::string& name, size_t games, absl::Duration total) {
@@ -125,7 +133,7 @@ void Record(benchmark::State& state, const std::string& name, size_t games, absl
   state.counters["ms_per_game"] = per_game;
   state.counters["games_per_s"] = benchmark::Counter(
       static_cast<double>(games), benchmark::Counter::kIsIterationInvariantRate);
-  MsPerGame()[name] = per_game;
+  MsPerGame()[name].push_back(per_game);
 }
 
 void BM_AdjudicateOneProcessPerGame(benchmark::State& state) {
@@ -197,9 +205,11 @@ BENCHMARK(BM_StartLoadingRules)->Unit(benchmark::kMillisecond)->UseRealTime();
 void PrintRatio(const std::string& per_game, const std::string& once) {
   auto a = MsPerGame().find(per_game), b = MsPerGame().find(once);
   if (a == MsPerGame().end() || b == MsPerGame().end()) return;
-  std::printf("%-40s %8.2f ms/game\n%-40s %8.2f ms/game\n%-40s %8.1fx\n", a->first.c_str(),
-              a->second, b->first.c_str(), b->second, "ratio (per game / one process)",
-              a->second / b->second);
+  const double separate = Median(a->second), together = Median(b->second);
+  std::printf("%-40s %8.2f ms/game (median of %zu)\n%-40s %8.2f ms/game (median of %zu)\n"
+              "%-40s %8.1fx\n",
+              a->first.c_str(), separate, a->second.size(), b->first.c_str(), together,
+              b->second.size(), "ratio (per game / one process)", separate / together);
 }
 
 }  // namespace
