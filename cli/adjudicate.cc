@@ -1,142 +1,224 @@
-// `arbiter adjudicate [--ruleset ID] [--json] FILE|-` (DOMAIN.md §6): judges
-// one game's event lines offline and prints its ruling history and result.
+// `arbiter adjudicate [--ruleset ID] [--json] FILE|-...` (DOMAIN.md §6):
+// judges games' event lines offline and prints each game's ruling history
+// and result.
+//
+// Every input is a stream of games: a game's events start at its
+// gameCreated and run to the next gameCreated or the end of the input, so
+// `arbiter import-sgf *.sgf | arbiter adjudicate -` judges a collection in
+// one process, with each ruleset loaded once (LoadRules caches it). Each
+// game's report is printed once its last event is judged: the readable
+// report, reports separated by a blank line, or with --json one line per
+// game, exactly the object a single game gives.
+//
+// A bad line is reported as "arbiter adjudicate: FILE: line N: why" on
+// stderr, the game it belongs to gets no report, and reading goes on at the
+// next gameCreated; an unreadable file is reported and the others are still
+// judged. Exit 0 when every game was judged, 2 when any input or game was
+// bad input, 3 when the reports could not be written.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <istream>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "adjudicator/engine/adjudicator.h"
 #include "adjudicator/engine/report.h"
 #include "arbiter/v1/events.pb.h"
 #include "cli/commands.h"
+#include "cli/event_lines.h"
+#include "cli/event_text.h"
+#include "cli/exit_codes.h"
+#include "cli/files.h"
 #include "google/protobuf/util/json_util.h"
 #include "rulesdb/rules.h"
 
 namespace arbiter::cli {
 namespace {
 
-constexpr char kUsage[] = "usage: arbiter adjudicate [--ruleset ID] [--json] FILE|-\n";
+constexpr FlagSpec kFlags[] = {
+    {"ruleset", "ID", "judge under this ruleset instead of each game's own (cn-2002, cn-1988)"},
+    {"json", "", "one AdjudicationReport per game, one JSON object per line (DOMAIN.md §6)"},
+};
+constexpr CommandSpec kAdjudicate = {
+    .name = "adjudicate",
+    .positionals = "FILE|-...",
+    .summary = "judge games' event lines offline and print each one's rulings and result",
+    .min_positionals = 1,
+    .max_positionals = kAnyNumber,
+    .flags = kFlags,
+    .notes = "Each input (\"-\": stdin) may hold several games: a game starts at its gameCreated\n"
+             "line, so `arbiter import-sgf *.sgf | arbiter adjudicate -` judges them all. The\n"
+             "reports come in input order. A bad line is reported as FILE: line N: why, its game\n"
+             "gets no report, and the other games are still judged; the exit status is then 2.\n",
+};
 
-int BadInput(int line, const std::string& why) {
-  std::fprintf(stderr, "arbiter adjudicate: line %d: %s\n", line, why.c_str());
-  return 2;
+// The rules a game is judged under: --ruleset, else its own, else cn-2002.
+absl::StatusOr<Rules> RulesFor(const v1::GameCreated& game, const std::string& ruleset,
+                               const std::string& where) {
+  const std::string id = !ruleset.empty()          ? ruleset
+                         : !game.ruleset().empty() ? game.ruleset()
+                                                   : std::string("cn-2002");
+  absl::StatusOr<Rules> rules = LoadRules(id, game.supplement());
+  if (!rules.ok() && !ruleset.empty() && !game.supplement().empty() && id != game.ruleset()) {
+    // Re-judging under another ruleset: the game's supplement is layered on
+    // its own ruleset and may not apply to this one.
+    absl::StatusOr<Rules> bare = LoadRules(id);
+    if (bare.ok()) {
+      std::fprintf(stderr,
+                   "arbiter adjudicate: %s: supplement %s does not apply to %s (%s); "
+                   "judged without it\n",
+                   where.c_str(), game.supplement().c_str(), id.c_str(),
+                   std::string(rules.status().message()).c_str());
+      return bare;
+    }
+  }
+  return rules;
 }
 
-// The JSON key of an event's kind, for the readable table ("phoneRang").
-std::string KindName(const v1::Event& e) {
-  const auto* field = e.GetDescriptor()->FindFieldByNumber(e.kind_case());
-  return field == nullptr ? "" : field->json_name();
+// Reads the games of one input after another and prints their reports.
+class Judge {
+ public:
+  Judge(std::string ruleset, bool json) : ruleset_(std::move(ruleset)), json_(json) {
+    print_.always_print_primitive_fields = true;  // so "pending": false appears
+    print_.preserve_proto_field_names = false;    // lowerCamel, as on the wire
+  }
+
+  // Judges every game of `in`, named `where` in messages.
+  void Read(std::istream& in, const std::string& where);
+  // Reports that `where` could not be read.
+  void Unreadable(const std::string& where) {
+    std::fprintf(stderr, "arbiter adjudicate: %s: cannot read it\n", where.c_str());
+    bad_input_ = true;
+  }
+
+  int ExitCode() const {
+    if (!printed_ok_) return kExitUnavailable;
+    return bad_input_ ? kExitBadInput : kExitOk;
+  }
+
+ private:
+  void Bad(const std::string& where, int line, absl::string_view why) {
+    std::fprintf(stderr, "arbiter adjudicate: %s: line %d: %.*s\n", where.c_str(), line,
+                 static_cast<int>(why.size()), why.data());
+    bad_input_ = true;
+    game_.reset();
+    skipping_ = true;
+  }
+  void Start(const v1::Event& created, const std::string& where, int line);
+  void Finish();
+
+  const std::string ruleset_;
+  const bool json_;
+  google::protobuf::util::JsonPrintOptions print_;
+  std::optional<Adjudicator> game_;  // the game being read, unless it was bad
+  std::vector<std::string> kinds_;   // its events' kinds, for the readable report
+  bool skipping_ = false;            // a bad game's lines, up to the next gameCreated
+  int reports_ = 0;
+  bool bad_input_ = false;
+  bool printed_ok_ = true;
+};
+
+void Judge::Read(std::istream& in, const std::string& where) {
+  game_.reset();
+  skipping_ = false;
+  bool any_event = false;
+  EventLineReader lines(in);
+  int number = 0;
+  absl::StatusOr<v1::Event> event;
+  while (lines.Next(&number, &event)) {
+    any_event = true;
+    if (!event.ok()) {
+      Bad(where, number, event.status().message());
+      continue;
+    }
+    if (event->has_game_created()) {
+      Finish();
+      Start(*event, where, number);
+      continue;
+    }
+    if (skipping_) continue;
+    if (!game_.has_value()) {
+      Bad(where, number, "the first event must be gameCreated");
+      continue;
+    }
+    if (absl::StatusOr<std::vector<v1::Ruling>> r = game_->Apply(*event); !r.ok()) {
+      Bad(where, number, r.status().message());
+      continue;
+    }
+    kinds_.push_back(EventKind(*event));
+  }
+  if (lines.failed()) Unreadable(where);
+  if (!any_event) {
+    std::fprintf(stderr, "arbiter adjudicate: %s: no events (the first must be gameCreated)\n",
+                 where.c_str());
+    bad_input_ = true;
+  }
+  Finish();
+}
+
+void Judge::Start(const v1::Event& created, const std::string& where, int line) {
+  skipping_ = false;
+  kinds_.clear();
+  absl::StatusOr<Rules> rules = RulesFor(created.game_created(), ruleset_, where);
+  if (!rules.ok()) return Bad(where, line, rules.status().message());
+  absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));
+  if (!a.ok()) return Bad(where, line, a.status().message());
+  game_.emplace(*std::move(a));
+  if (absl::StatusOr<std::vector<v1::Ruling>> r = game_->Apply(created); !r.ok()) {
+    return Bad(where, line, r.status().message());
+  }
+  kinds_.push_back(EventKind(created));
+}
+
+void Judge::Finish() {
+  if (!game_.has_value()) return;
+  const v1::AdjudicationReport report = BuildReport(*game_);
+  game_.reset();
+  std::string out;
+  if (json_) {
+    if (const auto s = google::protobuf::util::MessageToJsonString(report, &out, print_); !s.ok()) {
+      std::fprintf(stderr, "arbiter adjudicate: %s\n", std::string(s.message()).c_str());
+      printed_ok_ = false;
+      return;
+    }
+    out += '\n';
+  } else {
+    out = absl::StrCat(reports_ > 0 ? "\n" : "", RenderText(report, kinds_));
+  }
+  ++reports_;
+  if (std::fwrite(out.data(), 1, out.size(), stdout) != out.size()) printed_ok_ = false;
 }
 
 }  // namespace
 
 int RunAdjudicate(int argc, char** argv) {
-  std::string ruleset;
-  bool json = false;
-  std::optional<std::string> path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--json") {
-      json = true;
-    } else if (arg == "--ruleset" && i + 1 < argc) {
-      ruleset = argv[++i];
-    } else if (arg.rfind("--ruleset=", 0) == 0) {
-      ruleset = arg.substr(10);
-    } else if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if ((arg == "-" || arg[0] != '-') && !path.has_value()) {
-      path = std::string(arg);
-    } else {
-      std::fprintf(stderr, "arbiter adjudicate: unexpected argument '%s'\n%s", argv[i], kUsage);
-      return 2;
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kAdjudicate, argc, argv, &args)) return *exit;
+  if (ReadsStdinTwice(args.positionals())) {
+    return UsageError(kAdjudicate, "stdin (-) can be read only once");
+  }
+
+  std::ios::sync_with_stdio(false);  // std::cin is read line by line; stdout is C stdio only
+  Judge judge(args.ValueOr("ruleset", ""), args.Has("json"));
+  for (const std::string& path : args.positionals()) {
+    if (path == "-") {
+      judge.Read(std::cin, "stdin");
+      continue;
     }
-  }
-  if (!path.has_value()) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
-  std::ifstream file;
-  std::istream* in = &std::cin;
-  if (*path != "-") {
-    file.open(*path);
+    std::ifstream file(path);
     if (!file) {
-      std::fprintf(stderr, "arbiter adjudicate: cannot read %s\n", path->c_str());
-      return 2;
+      judge.Unreadable(path);
+      continue;
     }
-    in = &file;
+    judge.Read(file, path);
   }
-
-  std::optional<Adjudicator> adjudicator;
-  std::vector<std::string> kinds;
-  std::string line;
-  int number = 0;
-  google::protobuf::util::JsonParseOptions parse;
-  parse.ignore_unknown_fields = false;  // an unknown kind or field is bad input
-  while (std::getline(*in, line)) {
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    v1::Event event;
-    if (const auto s = google::protobuf::util::JsonStringToMessage(line, &event, parse); !s.ok()) {
-      return BadInput(number, std::string(s.message()));
-    }
-    if (!adjudicator.has_value()) {
-      if (!event.has_game_created()) return BadInput(number, "the first event must be gameCreated");
-      const v1::GameCreated& g = event.game_created();
-      const std::string id = !ruleset.empty()       ? ruleset
-                             : !g.ruleset().empty() ? g.ruleset()
-                                                    : std::string("cn-2002");
-      absl::StatusOr<Rules> rules = LoadRules(id, g.supplement());
-      if (!rules.ok() && !ruleset.empty() && !g.supplement().empty() && id != g.ruleset()) {
-        // Re-judging under another ruleset: the game's supplement is layered
-        // on its own ruleset and may not apply to this one.
-        absl::StatusOr<Rules> bare = LoadRules(id);
-        if (bare.ok()) {
-          std::fprintf(stderr,
-                       "arbiter adjudicate: supplement %s does not apply to %s (%s); "
-                       "judged without it\n",
-                       g.supplement().c_str(), id.c_str(),
-                       std::string(rules.status().message()).c_str());
-          rules = std::move(bare);
-        }
-      }
-      if (!rules.ok()) return BadInput(number, std::string(rules.status().message()));
-      absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));
-      if (!a.ok()) return BadInput(number, std::string(a.status().message()));
-      adjudicator.emplace(*std::move(a));
-    }
-    if (absl::StatusOr<std::vector<v1::Ruling>> r = adjudicator->Apply(event); !r.ok()) {
-      return BadInput(number, std::string(r.status().message()));
-    }
-    kinds.push_back(KindName(event));
-  }
-  if (!adjudicator.has_value()) {
-    std::fprintf(stderr, "arbiter adjudicate: no events (the first must be gameCreated)\n");
-    return 2;
-  }
-
-  const v1::AdjudicationReport report = BuildReport(*adjudicator);
-  if (json) {
-    google::protobuf::util::JsonPrintOptions print;
-    print.always_print_primitive_fields = true;  // so "pending": false appears
-    print.preserve_proto_field_names = false;    // lowerCamel, as on the wire
-    std::string out;
-    if (const auto s = google::protobuf::util::MessageToJsonString(report, &out, print); !s.ok()) {
-      std::fprintf(stderr, "arbiter adjudicate: %s\n", std::string(s.message()).c_str());
-      return 2;
-    }
-    std::fputs(out.c_str(), stdout);
-    std::fputc('\n', stdout);
-  } else {
-    std::fputs(RenderText(report, kinds).c_str(), stdout);
-  }
-  return 0;
+  if (std::fflush(stdout) != 0) return kExitUnavailable;
+  return judge.ExitCode();
 }
 
 }  // namespace arbiter::cli

@@ -1,5 +1,6 @@
 #include "cli/client.h"
 #include "cli/client_auth.h"
+#include "cli/exit_codes.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,69 +16,10 @@
 
 namespace arbiter::cli {
 
-namespace {
-// Set when a command line asks for --help: Usage() then answers on stdout
-// with status 0, since the usage is what was asked for.
-bool help_requested = false;
-}  // namespace
-
-bool ClientArgs::Parse(int argc, char** argv, std::string* error) {
+std::string ServerOf(const Args& args) {
+  if (std::optional<std::string> server = args.Value("server")) return *server;
   const char* env = std::getenv("ARBITER_SERVER");
-  server_ = env != nullptr && *env != '\0' ? env : kDefaultServer;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      help_requested = true;
-      *error = "help requested";
-      return false;
-    }
-    if (arg == "--json") {
-      json_ = true;
-    } else if (arg == "--server") {
-      if (i + 1 >= argc) {
-        *error = "--server needs an address (host:port)";
-        return false;
-      }
-      server_ = argv[++i];
-    } else if (absl::StartsWith(arg, "--server=")) {
-      server_ = arg.substr(9);
-    } else {
-      rest_.push_back(arg);
-    }
-  }
-  return true;
-}
-
-std::optional<std::string> ClientArgs::Take(const std::string& name, bool* missing) {
-  for (size_t i = 0; i < rest_.size(); ++i) {
-    if (rest_[i] == name) {
-      if (i + 1 >= rest_.size()) {
-        *missing = true;
-        rest_.erase(rest_.begin() + static_cast<std::ptrdiff_t>(i));
-        return std::nullopt;
-      }
-      std::string value = rest_[i + 1];
-      rest_.erase(rest_.begin() + static_cast<std::ptrdiff_t>(i),
-                  rest_.begin() + static_cast<std::ptrdiff_t>(i) + 2);
-      return value;
-    }
-    if (absl::StartsWith(rest_[i], name + "=")) {
-      std::string value = rest_[i].substr(name.size() + 1);
-      rest_.erase(rest_.begin() + static_cast<std::ptrdiff_t>(i));
-      return value;
-    }
-  }
-  return std::nullopt;
-}
-
-bool ClientArgs::TakeSwitch(const std::string& name) {
-  for (size_t i = 0; i < rest_.size(); ++i) {
-    if (rest_[i] == name) {
-      rest_.erase(rest_.begin() + static_cast<std::ptrdiff_t>(i));
-      return true;
-    }
-  }
-  return false;
+  return env != nullptr && *env != '\0' ? env : kDefaultServer;
 }
 
 std::shared_ptr<grpc::Channel> OpenChannel(const std::string& server) {
@@ -90,22 +32,6 @@ std::unique_ptr<v1::Arbiter::Stub> Connect(const std::string& server) {
 
 void SetDeadline(grpc::ClientContext* context, absl::Duration timeout) {
   context->set_deadline(absl::ToChronoTime(absl::Now() + timeout));
-}
-
-int ExitCode(const grpc::Status& status) {
-  switch (status.error_code()) {
-    case grpc::StatusCode::OK:
-      return 0;
-    case grpc::StatusCode::INVALID_ARGUMENT:
-    case grpc::StatusCode::NOT_FOUND:
-    case grpc::StatusCode::ALREADY_EXISTS:
-    case grpc::StatusCode::FAILED_PRECONDITION:
-    case grpc::StatusCode::ABORTED:
-    case grpc::StatusCode::OUT_OF_RANGE:
-      return 2;
-    default:
-      return 3;
-  }
 }
 
 namespace {
@@ -144,16 +70,10 @@ int Fail(const std::string& command, const std::string& server, const grpc::Stat
                  "  is `arbiter serve` running at %s? (--server ADDR or ARBITER_SERVER)\n",
                  server.c_str());
   }
-  return ExitCode(status);
-}
-
-int Usage(const char* usage) {
-  if (help_requested) {
-    std::fputs(usage, stdout);
-    return 0;
+  if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+    std::fprintf(stderr, "  this server wants a token: $ARBITER_TOKEN (see `arbiter token`)\n");
   }
-  std::fputs(usage, stderr);
-  return 2;
+  return ExitCodeOf(status);
 }
 
 std::string ToJson(const google::protobuf::Message& message) {
@@ -183,21 +103,6 @@ std::string FormatTime(const google::protobuf::Timestamp& t) {
 
 std::string FormatDuration(const google::protobuf::Duration& d) {
   return absl::FormatDuration(FromProto(d));
-}
-
-std::string EventKind(const v1::Event& event) {
-  const auto* field = event.GetDescriptor()->FindFieldByNumber(event.kind_case());
-  return field == nullptr ? "?" : field->json_name();
-}
-
-std::string EventDetails(const v1::Event& event) {
-  const auto* field = event.GetDescriptor()->FindFieldByNumber(event.kind_case());
-  if (field == nullptr) return "";
-  const google::protobuf::Message& kind = event.GetReflection()->GetMessage(event, field);
-  std::string out;
-  google::protobuf::util::JsonPrintOptions print;
-  if (!google::protobuf::util::MessageToJsonString(kind, &out, print).ok()) return "";
-  return out == "{}" ? "" : out;
 }
 
 std::string Sanctions(const v1::Ruling& ruling) {

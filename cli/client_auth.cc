@@ -1,4 +1,5 @@
 #include "cli/client_auth.h"
+#include "cli/exit_codes.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +24,7 @@ std::string ReadOrDie(const std::string& path, const char* variable) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "arbiter: cannot read %s (%s)\n", path.c_str(), variable);
-    std::exit(2);
+    std::exit(kExitBadInput);
   }
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }

@@ -13,47 +13,64 @@
 #include "cli/commands.h"
 
 namespace arbiter::cli {
+namespace {
+
+constexpr FlagSpec kFlags[] = {
+    {"note", "TEXT", "why, recorded with the decision"},
+    {"at", "RFC3339", "when the arbiter decided (default: now)"},
+    {"request-id", "KEY", "makes the call safely retryable"},
+    {"expected-revision", "N", "refuse (ABORTED) unless the game is at revision N"},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr CommandSpec kDecide = {
+    .name = "decide",
+    .positionals = "GAME RULING CHOICE",
+    .summary = "resolve a pending ruling (an arbiterDecision); CHOICE is one of its options",
+    .min_positionals = 3,
+    .max_positionals = 3,
+    .flags = kFlags,
+    .notes = "The options of a pending ruling are listed by `arbiter show GAME`.\n",
+};
+
+}  // namespace
 
 int RunDecide(int argc, char** argv) {
-  constexpr char kUsage[] =
-      "usage: arbiter decide GAME RULING CHOICE [--note TEXT] [--at RFC3339] [--request-id KEY]\n"
-      "         [--expected-revision N] [--server ADDR] [--json]\n";
-  ClientArgs args;
-  std::string error;
-  if (!args.Parse(argc, argv, &error)) return Usage(kUsage);
-  bool missing = false;
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kDecide, argc, argv, &args)) return *exit;
   v1::DecideRequest req;
-  if (auto v = args.Take("--note", &missing)) req.set_note(*v);
-  if (auto v = args.Take("--request-id", &missing)) req.set_request_id(*v);
-  if (auto v = args.Take("--at", &missing)) {
+  if (auto v = args.Value("note")) req.set_note(*v);
+  if (auto v = args.Value("request-id")) req.set_request_id(*v);
+  if (auto v = args.Value("at")) {
     absl::StatusOr<absl::Time> t = ParseRfc3339(*v);
-    if (!t.ok()) {
-      std::fprintf(stderr, "arbiter decide: --at: %s\n", std::string(t.status().message()).c_str());
-      return 2;
-    }
+    if (!t.ok()) return UsageError(kDecide, "--at: " + std::string(t.status().message()));
     ToProto(*t, req.mutable_at());
   }
-  if (auto v = args.Take("--expected-revision", &missing)) {
-    uint64_t rev = 0;
-    if (!absl::SimpleAtoi(*v, &rev)) return Usage(kUsage);
-    req.set_expected_revision(rev);
+  if (args.Has("expected-revision")) {
+    uint64_t revision = 0;
+    if (absl::Status s = args.Number("expected-revision", &revision); !s.ok()) {
+      return UsageError(kDecide, s.message());
+    }
+    req.set_expected_revision(revision);
   }
+  const std::vector<std::string>& positionals = args.positionals();
   uint32_t ruling = 0;
-  if (missing || args.rest().size() != 3 || !absl::SimpleAtoi(args.rest()[1], &ruling)) {
-    return Usage(kUsage);
+  if (!absl::SimpleAtoi(positionals[1], &ruling)) {
+    return UsageError(kDecide, "RULING '" + positionals[1] + "': a ruling number, as `arbiter show` lists");
   }
-  req.set_game(GameResource(args.rest()[0]));
+  req.set_game(GameResource(positionals[0]));
   req.set_ruling(ruling);
-  req.set_choice(args.rest()[2]);
+  req.set_choice(positionals[2]);
 
-  auto stub = Connect(args.server());
+  const std::string server = ServerOf(args);
+  auto stub = Connect(server);
   grpc::ClientContext context;
   SetDeadline(&context);
   v1::AppendEventsResponse resp;
   if (grpc::Status s = stub->Decide(&context, req, &resp); !s.ok()) {
-    return Fail("decide", args.server(), s);
+    return Fail("decide", server, s);
   }
-  if (args.json()) {
+  if (args.Has("json")) {
     std::printf("%s\n", ToJson(resp).c_str());
     return 0;
   }

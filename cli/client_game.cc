@@ -1,18 +1,5 @@
 // `arbiter game create [flags]`: creates a game (its gameCreated) on the
-// server and prints it.
-//
-//   --id ID               the game id (default: the server assigns one)
-//   --ruleset ID          cn-2002 (default) or cn-1988
-//   --supplement ID       a tournament supplement
-//   --black "NAME[,RANK]" --white "NAME[,RANK]"
-//   --venue SAME_SITE|SEPARATE_SITE|RAPID   (default SAME_SITE)
-//   --board-size N        19 (default), 13 or 9
-//   --scheduled-start RFC3339               (default: now)
-//   --main-time DURATION  e.g. 2h, 90m (absent: untimed)
-//   --byo-yomi N/DURATION e.g. 5/60s
-//   --komi STONES         override the ruleset's komi, in stones
-//   --live                the server times the game's clocks and lateness
-//   --request-id KEY      makes the create safely retryable
+// server and prints it. The flags are declared in kCreateFlags below.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -26,12 +13,37 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr char kUsage[] =
-    "usage: arbiter game create [--id ID] [--ruleset ID] [--supplement ID]\n"
-    "         [--black NAME[,RANK]] [--white NAME[,RANK]] [--venue SAME_SITE|SEPARATE_SITE|RAPID]\n"
-    "         [--board-size N] [--scheduled-start RFC3339] [--main-time DURATION]\n"
-    "         [--byo-yomi PERIODS/DURATION] [--komi STONES] [--live] [--request-id KEY]\n"
-    "         [--server ADDR] [--json]\n";
+constexpr FlagSpec kCreateFlags[] = {
+    {"id", "ID", "the game id (default: the server assigns one)"},
+    {"ruleset", "ID", "cn-2002 (default) or cn-1988"},
+    {"supplement", "ID", "a tournament supplement to the ruleset"},
+    {"black", "NAME[,RANK]", "Black"},
+    {"white", "NAME[,RANK]", "White"},
+    {"venue", "VENUE", "SAME_SITE (default), SEPARATE_SITE or RAPID"},
+    {"board-size", "N", "19 (default), 13 or 9"},
+    {"scheduled-start", "RFC3339", "when play is due to start (default: now)"},
+    {"main-time", "DURATION", "main time, e.g. 2h or 90m (absent: untimed)"},
+    {"byo-yomi", "N/DURATION", "byo-yomi periods and their length, e.g. 5/60s"},
+    {"komi", "STONES", "override the ruleset's komi, in stones"},
+    {"live", "", "the server times the game's clocks and lateness"},
+    {"request-id", "KEY", "makes the create safely retryable"},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr CommandSpec kCreate = {
+    .name = "game create",
+    .summary = "create a game (its gameCreated) on the server and print it",
+    .flags = kCreateFlags,
+};
+
+int Create(const Args& args);
+
+constexpr Subcommand kSubcommands[] = {{&kCreate, Create}};
+constexpr CommandGroup kGame = {
+    .name = "game",
+    .summary = "games on a server",
+    .subcommands = kSubcommands,
+};
 
 void SetPlayer(const std::string& text, v1::Player* p) {
   std::vector<std::string> parts = absl::StrSplit(text, absl::MaxSplits(',', 1));
@@ -46,54 +58,41 @@ bool ParseDurationFlag(const std::string& text, google::protobuf::Duration* out)
   return true;
 }
 
-}  // namespace
-
-int RunGame(int argc, char** argv) {
-  ClientArgs args;
-  std::string error;
-  if (!args.Parse(argc, argv, &error) || args.rest().empty() || args.rest()[0] != "create") {
-    return Usage(kUsage);
-  }
+int Create(const Args& args) {
   v1::CreateGameRequest req;
   v1::GameCreated* g = req.mutable_game();
   g->set_ruleset("cn-2002");
   g->set_board_size(19);
   g->set_venue(v1::GameCreated::SAME_SITE);
-  bool missing = false;
-  auto bad = [&](const std::string& why) {
-    std::fprintf(stderr, "arbiter game create: %s\n", why.c_str());
-    return 2;
-  };
-  if (auto v = args.Take("--id", &missing)) g->set_game_id(*v);
-  if (auto v = args.Take("--ruleset", &missing)) g->set_ruleset(*v);
-  if (auto v = args.Take("--supplement", &missing)) g->set_supplement(*v);
-  if (auto v = args.Take("--black", &missing)) SetPlayer(*v, g->mutable_black());
-  if (auto v = args.Take("--white", &missing)) SetPlayer(*v, g->mutable_white());
-  if (auto v = args.Take("--venue", &missing)) {
+  auto bad = [&](absl::string_view why) { return UsageError(kCreate, why); };
+  if (auto v = args.Value("id")) g->set_game_id(*v);
+  if (auto v = args.Value("ruleset")) g->set_ruleset(*v);
+  if (auto v = args.Value("supplement")) g->set_supplement(*v);
+  if (auto v = args.Value("black")) SetPlayer(*v, g->mutable_black());
+  if (auto v = args.Value("white")) SetPlayer(*v, g->mutable_white());
+  if (auto v = args.Value("venue")) {
     v1::GameCreated::Venue venue;
     if (!v1::GameCreated::Venue_Parse(*v, &venue) || venue == v1::GameCreated::VENUE_UNSPECIFIED) {
       return bad("--venue: SAME_SITE, SEPARATE_SITE or RAPID");
     }
     g->set_venue(venue);
   }
-  if (auto v = args.Take("--board-size", &missing)) {
-    int size = 0;
-    if (!absl::SimpleAtoi(*v, &size)) return bad("--board-size: a number");
-    g->set_board_size(size);
-  }
+  int size = 19;
+  if (absl::Status s = args.Number("board-size", &size); !s.ok()) return bad(s.message());
+  g->set_board_size(size);
   absl::Time start = absl::Now();
-  if (auto v = args.Take("--scheduled-start", &missing)) {
+  if (auto v = args.Value("scheduled-start")) {
     absl::StatusOr<absl::Time> t = ParseRfc3339(*v);
     if (!t.ok()) return bad(std::string(t.status().message()));
     start = *t;
   }
   ToProto(start, g->mutable_scheduled_start());
-  if (auto v = args.Take("--main-time", &missing)) {
+  if (auto v = args.Value("main-time")) {
     if (!ParseDurationFlag(*v, g->mutable_time_control()->mutable_main_time())) {
       return bad("--main-time: a duration such as 2h or 90m");
     }
   }
-  if (auto v = args.Take("--byo-yomi", &missing)) {
+  if (auto v = args.Value("byo-yomi")) {
     std::vector<std::string> parts = absl::StrSplit(*v, '/');
     int periods = 0;
     v1::ByoYomi* b = g->mutable_time_control()->mutable_byo_yomi();
@@ -103,22 +102,22 @@ int RunGame(int argc, char** argv) {
     }
     b->set_periods(periods);
   }
-  if (auto v = args.Take("--komi", &missing)) {
+  if (args.Has("komi")) {
     double komi = 0;
-    if (!absl::SimpleAtod(*v, &komi)) return bad("--komi: a number of stones");
+    if (absl::Status s = args.Number("komi", &komi); !s.ok()) return bad(s.message());
     g->set_komi_stones(komi);
   }
-  g->set_live(args.TakeSwitch("--live"));
-  if (auto v = args.Take("--request-id", &missing)) req.set_request_id(*v);
-  if (missing || args.rest().size() != 1) return Usage(kUsage);
+  g->set_live(args.Has("live"));
+  if (auto v = args.Value("request-id")) req.set_request_id(*v);
 
-  auto stub = Connect(args.server());
+  const std::string server = ServerOf(args);
+  auto stub = Connect(server);
   grpc::ClientContext context;
   SetDeadline(&context);
   v1::Game game;
   grpc::Status status = stub->CreateGame(&context, req, &game);
-  if (!status.ok()) return Fail("game create", args.server(), status);
-  if (args.json()) {
+  if (!status.ok()) return Fail("game create", server, status);
+  if (args.Has("json")) {
     std::printf("%s\n", ToJson(game).c_str());
   } else {
     std::printf("created %s (%s)%s\n", game.name().c_str(), game.rules_pin().c_str(),
@@ -126,5 +125,9 @@ int RunGame(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace
+
+int RunGame(int argc, char** argv) { return RunGroup(kGame, argc, argv); }
 
 }  // namespace arbiter::cli

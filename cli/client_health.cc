@@ -5,26 +5,36 @@
 #include <cstdio>
 #include <string>
 
-#include "absl/strings/numbers.h"
 #include "cli/client.h"
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 
 namespace arbiter::cli {
+namespace {
+
+constexpr FlagSpec kFlags[] = {
+    {"wait", "SECONDS", "keep trying to reach the server this long (after `arbiter serve &`)"},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr CommandSpec kHealth = {
+    .name = "health",
+    .summary = "ask a server whether it is serving (grpc.health.v1)",
+    .flags = kFlags,
+};
+
+}  // namespace
 
 int RunHealth(int argc, char** argv) {
-  constexpr char kUsage[] = "usage: arbiter health [--server ADDR] [--json] [--wait SECONDS]\n";
-  ClientArgs args;
-  std::string error;
-  if (!args.Parse(argc, argv, &error)) return Usage(kUsage);
-  bool missing = false;
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kHealth, argc, argv, &args)) return *exit;
   double wait = 0;
-  if (std::optional<std::string> w = args.Take("--wait", &missing); w.has_value()) {
-    if (!absl::SimpleAtod(*w, &wait) || wait < 0) return Usage(kUsage);
-  }
-  if (missing || !args.rest().empty()) return Usage(kUsage);
+  if (absl::Status s = args.Number("wait", &wait); !s.ok()) return UsageError(kHealth, s.message());
+  if (wait < 0) return UsageError(kHealth, "--wait: 0 or more seconds");
 
-  auto stub = grpc::health::v1::Health::NewStub(OpenChannel(args.server()));
+  const std::string server = ServerOf(args);
+  auto stub = grpc::health::v1::Health::NewStub(OpenChannel(server));
   grpc::ClientContext context;
   SetDeadline(&context, absl::Seconds(wait > 0 ? wait : 5));
   // Waiting for ready keeps retrying the connection until the deadline.
@@ -32,15 +42,15 @@ int RunHealth(int argc, char** argv) {
   grpc::health::v1::HealthCheckRequest request;
   grpc::health::v1::HealthCheckResponse response;
   grpc::Status status = stub->Check(&context, request, &response);
-  if (!status.ok()) return Fail("health", args.server(), status);
+  if (!status.ok()) return Fail("health", server, status);
   const bool serving = response.status() == grpc::health::v1::HealthCheckResponse::SERVING;
-  if (args.json()) {
+  if (args.Has("json")) {
     std::printf("%s\n", ToJson(response).c_str());
   } else {
-    std::printf("%s: %s\n", args.server().c_str(),
+    std::printf("%s: %s\n", server.c_str(),
                 grpc::health::v1::HealthCheckResponse::ServingStatus_Name(response.status()).c_str());
   }
-  return serving ? 0 : 1;
+  return serving ? kExitOk : kExitNegative;
 }
 
 }  // namespace arbiter::cli

@@ -11,14 +11,27 @@
 #include "cli/commands.h"
 
 namespace arbiter::cli {
+namespace {
+
+constexpr FlagSpec kFlags[] = {kJsonFlag, kServerFlag};
+constexpr CommandSpec kHistory = {
+    .name = "history",
+    .positionals = "GAME",
+    .summary = "a game's events and ruling history, with the clause texts, and its result",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kFlags,
+    .notes = "--json: one arbiter.v1.GameRecord {gameId, rulesPin, events, rulings, result, state}\n",
+};
+
+}  // namespace
 
 int RunHistory(int argc, char** argv) {
-  constexpr char kUsage[] = "usage: arbiter history GAME [--server ADDR] [--json]\n";
-  ClientArgs args;
-  std::string error;
-  if (!args.Parse(argc, argv, &error) || args.rest().size() != 1) return Usage(kUsage);
-  const std::string name = GameResource(args.rest()[0]);
-  auto stub = Connect(args.server());
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kHistory, argc, argv, &args)) return *exit;
+  const std::string name = GameResource(args.positionals()[0]);
+  const std::string server = ServerOf(args);
+  auto stub = Connect(server);
 
   v1::Game game;
   {
@@ -27,7 +40,7 @@ int RunHistory(int argc, char** argv) {
     v1::GetGameRequest req;
     req.set_name(name);
     if (grpc::Status s = stub->GetGame(&context, req, &game); !s.ok()) {
-      return Fail("history", args.server(), s);
+      return Fail("history", server, s);
     }
   }
   v1::GameRecord record;
@@ -43,7 +56,7 @@ int RunHistory(int argc, char** argv) {
     req.set_page_token(token);
     v1::ListEventsResponse resp;
     if (grpc::Status s = stub->ListEvents(&context, req, &resp); !s.ok()) {
-      return Fail("history", args.server(), s);
+      return Fail("history", server, s);
     }
     for (const v1::RecordedEvent& e : resp.events()) *record.add_events() = e;
     token = resp.next_page_token();
@@ -57,7 +70,7 @@ int RunHistory(int argc, char** argv) {
     req.set_page_token(token);
     v1::ListRulingsResponse resp;
     if (grpc::Status s = stub->ListRulings(&context, req, &resp); !s.ok()) {
-      return Fail("history", args.server(), s);
+      return Fail("history", server, s);
     }
     for (const v1::Ruling& r : resp.rulings()) *record.add_rulings() = r;
     if (resp.has_result()) *record.mutable_result() = resp.result();
@@ -65,7 +78,7 @@ int RunHistory(int argc, char** argv) {
   } while (!token.empty());
   *record.mutable_state() = game.state();
 
-  if (args.json()) {
+  if (args.Has("json")) {
     std::printf("%s\n", ToJson(record).c_str());
     return 0;
   }

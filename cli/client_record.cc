@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli/client.h"
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "ledger/hash.h"
@@ -25,7 +26,23 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr char kUsage[] = "usage: arbiter record [--game ID] [--server ADDR] [--json] FILE|-\n";
+constexpr FlagSpec kFlags[] = {
+    {"game", "ID", "the game of lines before any gameCreated"},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr CommandSpec kRecord = {
+    .name = "record",
+    .positionals = "FILE|-",
+    .summary = "send event lines to a server as they come, printing each acknowledgement",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kFlags,
+    .notes = "The game is the one the latest gameCreated line names, else --game. A line with no\n"
+             "idempotencyKey gets one from the game, the line number and the line's content, so\n"
+             "sending the same file again records nothing twice. The first refused line stops\n"
+             "the run (\"line N: why\"); what was acknowledged stays.\n",
+};
 
 std::string AckJson(const std::string& game_id, const v1::RecordedEvent& e) {
   google::protobuf::Struct ack;
@@ -48,25 +65,24 @@ std::string AckJson(const std::string& game_id, const v1::RecordedEvent& e) {
 }  // namespace
 
 int RunRecord(int argc, char** argv) {
-  ClientArgs args;
-  std::string error;
-  if (!args.Parse(argc, argv, &error)) return Usage(kUsage);
-  bool missing = false;
-  std::string game = args.Take("--game", &missing).value_or("");
-  if (missing || args.rest().size() != 1) return Usage(kUsage);
-  const std::string path = args.rest()[0];
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kRecord, argc, argv, &args)) return *exit;
+  std::string game = args.ValueOr("game", "");
+  const std::string path = args.positionals()[0];
+  const bool json = args.Has("json");
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
     file.open(path);
     if (!file) {
       std::fprintf(stderr, "arbiter record: cannot read %s\n", path.c_str());
-      return 2;
+      return kExitBadInput;
     }
     in = &file;
   }
 
-  auto stub = Connect(args.server());
+  const std::string server = ServerOf(args);
+  auto stub = Connect(server);
   google::protobuf::util::JsonParseOptions parse;
   std::string line;
   int number = 0;
@@ -77,13 +93,13 @@ int RunRecord(int argc, char** argv) {
     v1::Event event;
     if (auto s = google::protobuf::util::JsonStringToMessage(line, &event, parse); !s.ok()) {
       std::fprintf(stderr, "arbiter record: line %d: %s\n", number, std::string(s.message()).c_str());
-      return 2;
+      return kExitBadInput;
     }
     if (event.has_game_created()) game = event.game_created().game_id();
     if (game.empty()) {
       std::fprintf(stderr, "arbiter record: line %d: no game: start with gameCreated or give --game\n",
                    number);
-      return 2;
+      return kExitBadInput;
     }
     if (event.idempotency_key().empty()) {
       event.set_idempotency_key(absl::StrCat("record/", game, "/", number, "/",
@@ -98,11 +114,11 @@ int RunRecord(int argc, char** argv) {
     grpc::Status status = stub->AppendEvents(&context, req, &resp);
     if (!status.ok()) {
       std::fprintf(stderr, "arbiter record: line %d:\n", number);
-      return Fail("record", args.server(), status);
+      return Fail("record", server, status);
     }
     for (const v1::RecordedEvent& e : resp.events()) {
       ++recorded;
-      if (args.json()) {
+      if (json) {
         std::printf("%s\n", AckJson(game, e).c_str());
       } else {
         std::printf("%s rev %llu pos %llu %s %s\n", game.c_str(),
@@ -114,7 +130,7 @@ int RunRecord(int argc, char** argv) {
     }
     std::fflush(stdout);
   }
-  if (!args.json()) std::printf("recorded %d event(s)\n", recorded);
+  if (!json) std::printf("recorded %d event(s)\n", recorded);
   return 0;
 }
 

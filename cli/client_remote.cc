@@ -1,5 +1,6 @@
 // The server modes of `arbiter export` and `arbiter verify` (cli/export.cc
-// and cli/verify.cc hand over to these when no --db or --bundle is given).
+// and cli/verify.cc parse the command line and hand over to these when no
+// --db or --bundle is given).
 //
 //   arbiter export GAME --format sgf|json|bundle [--out FILE] [--server ADDR]
 //     SGF and JSON go to stdout unless --out; a bundle needs --out (it is
@@ -8,87 +9,65 @@
 //     the server audits its ledger and re-adjudicates the game under its
 //     pinned rules. Exit 0 intact, 1 not intact.
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "absl/strings/ascii.h"
 #include "cli/client.h"
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/files.h"
 
 namespace arbiter::cli {
 
-int RunRemoteExport(int argc, char** argv) {
-  constexpr char kUsage[] =
-      "usage: arbiter export GAME --format sgf|json|bundle [--out FILE] [--server ADDR]\n"
-      "       arbiter export GAME --db PATH --bundle FILE   (offline)\n";
-  ClientArgs args;
-  std::string error;
-  if (!args.Parse(argc, argv, &error)) return Usage(kUsage);
-  bool missing = false;
-  const std::string format = absl::AsciiStrToUpper(args.Take("--format", &missing).value_or(""));
-  const std::optional<std::string> out = args.Take("--out", &missing);
+int RunRemoteExport(const CommandSpec& spec, const Args& args) {
+  const std::optional<std::string> format = args.Value("format");
+  const std::optional<std::string> out = args.Value("out");
+  if (!format.has_value()) return UsageError(spec, "missing --format (or --db and --bundle, offline)");
   v1::ExportGameRequest req;
   v1::ExportGameRequest::Format f;
-  if (missing || args.rest().size() != 1 || !v1::ExportGameRequest::Format_Parse(format, &f) ||
+  if (!v1::ExportGameRequest::Format_Parse(absl::AsciiStrToUpper(*format), &f) ||
       f == v1::ExportGameRequest::FORMAT_UNSPECIFIED) {
-    return Usage(kUsage);
+    return UsageError(spec, "--format '" + *format + "': sgf, json or bundle");
   }
   if (f == v1::ExportGameRequest::BUNDLE && !out.has_value()) {
-    std::fprintf(stderr, "arbiter export: a bundle is binary: give --out FILE\n");
-    return 2;
+    return UsageError(spec, "a bundle is binary: give --out FILE");
   }
-  req.set_name(GameResource(args.rest()[0]));
+  req.set_name(GameResource(args.positionals()[0]));
   req.set_format(f);
-  auto stub = Connect(args.server());
+  const std::string server = ServerOf(args);
+  auto stub = Connect(server);
   grpc::ClientContext context;
   SetDeadline(&context, absl::Seconds(120));
   v1::ExportGameResponse resp;
   if (grpc::Status s = stub->ExportGame(&context, req, &resp); !s.ok()) {
-    return Fail("export", args.server(), s);
+    return Fail("export", server, s);
   }
   if (!out.has_value()) {
     std::fwrite(resp.content().data(), 1, resp.content().size(), stdout);
     return 0;
   }
-  // Written beside the target and renamed: a reader never sees half a file.
-  const std::string tmp = *out + ".tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    if (!file || !file.write(resp.content().data(), static_cast<std::streamsize>(resp.content().size())) ||
-        !file.flush()) {
-      std::fprintf(stderr, "arbiter export: cannot write %s\n", tmp.c_str());
-      return 3;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, *out, ec);
-  if (ec) {
-    std::fprintf(stderr, "arbiter export: cannot write %s: %s\n", out->c_str(), ec.message().c_str());
-    return 3;
+  if (absl::Status s = WriteFileAtomically(*out, resp.content()); !s.ok()) {
+    std::fprintf(stderr, "arbiter export: %s\n", std::string(s.message()).c_str());
+    return ExitCodeOf(s);
   }
   std::fprintf(stderr, "wrote %s (%zu bytes, %s)\n", out->c_str(), resp.content().size(),
                resp.content_type().c_str());
   return 0;
 }
 
-int RunRemoteVerify(int argc, char** argv) {
-  constexpr char kUsage[] =
-      "usage: arbiter verify GAME [--server ADDR] [--json]\n"
-      "       arbiter verify --db PATH [GAME] | --bundle FILE   (offline)\n";
-  ClientArgs args;
-  std::string error;
-  if (!args.Parse(argc, argv, &error) || args.rest().size() != 1) return Usage(kUsage);
-  auto stub = Connect(args.server());
+int RunRemoteVerify(const CommandSpec& spec, const Args& args) {
+  if (args.positionals().size() != 1) return UsageError(spec, "which GAME (or --db or --bundle, offline)?");
+  const std::string server = ServerOf(args);
+  auto stub = Connect(server);
   grpc::ClientContext context;
   SetDeadline(&context, absl::Seconds(300));
   v1::VerifyGameRequest req;
-  req.set_name(GameResource(args.rest()[0]));
+  req.set_name(GameResource(args.positionals()[0]));
   v1::VerifyGameResponse resp;
   if (grpc::Status s = stub->VerifyGame(&context, req, &resp); !s.ok()) {
-    return Fail("verify", args.server(), s);
+    return Fail("verify", server, s);
   }
-  if (args.json()) {
+  if (args.Has("json")) {
     std::printf("%s\n", ToJson(resp).c_str());
   } else if (resp.intact()) {
     std::printf("%s intact: %llu event(s) and %llu ruling(s), re-adjudicated under %s: same rulings\n",
@@ -107,22 +86,7 @@ int RunRemoteVerify(int argc, char** argv) {
                     : "",
                 resp.why().c_str());
   }
-  return resp.intact() ? 0 : 1;
-}
-
-}  // namespace arbiter::cli
-
-namespace arbiter::cli {
-
-bool WantsServer(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--db" || arg == "--bundle" || arg.rfind("--db=", 0) == 0 ||
-        arg.rfind("--bundle=", 0) == 0) {
-      return false;
-    }
-  }
-  return true;
+  return resp.intact() ? kExitOk : kExitNegative;
 }
 
 }  // namespace arbiter::cli

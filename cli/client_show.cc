@@ -25,23 +25,33 @@ std::string ClockLine(const v1::Clock& c) {
   return out;
 }
 
+
+constexpr FlagSpec kFlags[] = {kJsonFlag, kServerFlag};
+constexpr CommandSpec kShow = {
+    .name = "show",
+    .positionals = "GAME",
+    .summary = "a game now: board, clocks, warnings, pending rulings, result (--json: arbiter.v1.Game)",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kFlags,
+};
+
 }  // namespace
 
 int RunShow(int argc, char** argv) {
-  constexpr char kUsage[] = "usage: arbiter show GAME [--server ADDR] [--json]\n";
-  ClientArgs args;
-  std::string error;
-  if (!args.Parse(argc, argv, &error) || args.rest().size() != 1) return Usage(kUsage);
-  auto stub = Connect(args.server());
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kShow, argc, argv, &args)) return *exit;
+  const std::string server = ServerOf(args);
+  auto stub = Connect(server);
   grpc::ClientContext context;
   SetDeadline(&context);
   v1::GetGameRequest req;
-  req.set_name(GameResource(args.rest()[0]));
+  req.set_name(GameResource(args.positionals()[0]));
   v1::Game game;
   if (grpc::Status s = stub->GetGame(&context, req, &game); !s.ok()) {
-    return Fail("show", args.server(), s);
+    return Fail("show", server, s);
   }
-  if (args.json()) {
+  if (args.Has("json")) {
     std::printf("%s\n", ToJson(game).c_str());
     return 0;
   }

@@ -9,28 +9,46 @@
 #include <cstdio>
 #include <string>
 
-#include "absl/strings/numbers.h"
 #include "cli/client.h"
 #include "cli/commands.h"
 
 namespace arbiter::cli {
+namespace {
+
+constexpr FlagSpec kFlags[] = {
+    {"all", "", "every game's events, in ledger order, instead of one game's"},
+    {"after", "N", "resume after revision N (a game) or position N (--all)"},
+    {"until-caught-up", "", "stop once everything recorded so far is shown"},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr CommandSpec kWatch = {
+    .name = "watch",
+    .positionals = "GAME",
+    .summary = "follow a game's (or with --all every game's) events and rulings as they are recorded",
+    .min_positionals = 0,
+    .max_positionals = 1,
+    .flags = kFlags,
+    .notes = "--json: one arbiter.v1.WatchResponse per line ({\"event\": ...} or {\"caughtUp\": ...}).\n"
+             "The stream ends (exit 0) when the server shuts down or, with --until-caught-up,\n"
+             "once caught up.\n",
+};
+
+}  // namespace
 
 int RunWatch(int argc, char** argv) {
-  constexpr char kUsage[] =
-      "usage: arbiter watch GAME|--all [--after N] [--until-caught-up] [--server ADDR] [--json]\n";
-  ClientArgs args;
-  std::string error;
-  if (!args.Parse(argc, argv, &error)) return Usage(kUsage);
-  bool missing = false;
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kWatch, argc, argv, &args)) return *exit;
   uint64_t after = 0;
-  if (auto v = args.Take("--after", &missing)) {
-    if (!absl::SimpleAtoi(*v, &after)) return Usage(kUsage);
+  if (absl::Status s = args.Number("after", &after); !s.ok()) return UsageError(kWatch, s.message());
+  const bool all = args.Has("all");
+  const bool until_caught_up = args.Has("until-caught-up");
+  if (args.positionals().size() != (all ? 0u : 1u)) {
+    return UsageError(kWatch, all ? "--all takes no GAME" : "which GAME (or --all)?");
   }
-  const bool all = args.TakeSwitch("--all");
-  const bool until_caught_up = args.TakeSwitch("--until-caught-up");
-  if (missing || args.rest().size() != (all ? 0u : 1u)) return Usage(kUsage);
 
-  auto stub = Connect(args.server());
+  const std::string server = ServerOf(args);
+  auto stub = Connect(server);
   grpc::ClientContext context;
   std::unique_ptr<grpc::ClientReader<v1::WatchResponse>> reader;
   if (all) {
@@ -39,13 +57,13 @@ int RunWatch(int argc, char** argv) {
     reader = stub->WatchAll(&context, req);
   } else {
     v1::WatchGameRequest req;
-    req.set_game(GameResource(args.rest()[0]));
+    req.set_game(GameResource(args.positionals()[0]));
     req.set_after_revision(after);
     reader = stub->WatchGame(&context, req);
   }
   v1::WatchResponse msg;
   while (reader->Read(&msg)) {
-    if (args.json()) {
+    if (args.Has("json")) {
       std::printf("%s\n", ToJson(msg).c_str());
     } else if (msg.has_caught_up()) {
       std::printf("-- caught up at %s %llu; following --\n", all ? "position" : "revision",
@@ -72,7 +90,7 @@ int RunWatch(int argc, char** argv) {
       status.error_message() == "the server is shutting down") {
     return 0;
   }
-  return Fail("watch", args.server(), status);
+  return Fail("watch", server, status);
 }
 
 }  // namespace arbiter::cli

@@ -1,8 +1,9 @@
-// The subcommands of the single `arbiter` binary. Each returns the process
-// exit status: 0 success, 1 a negative answer (e.g. verify found tampering),
-// 2 bad input or usage, 3 an unavailable server or storage.
+// The subcommands of the single `arbiter` binary. Each parses its own
+// command line (flags.h) and returns the process exit status (exit_codes.h).
 #ifndef ARBITER_CLI_COMMANDS_H_
 #define ARBITER_CLI_COMMANDS_H_
+
+#include "cli/flags.h"
 
 namespace arbiter::cli {
 
@@ -31,13 +32,12 @@ int RunShow(int argc, char** argv);
 int RunWatch(int argc, char** argv);
 int RunDecide(int argc, char** argv);
 int RunToken(int argc, char** argv);  // cli/token.cc
-// `export` and `verify` against a server: RunExport / RunVerify hand over to
-// these when neither --db nor --bundle is given.
-int RunRemoteExport(int argc, char** argv);
-int RunRemoteVerify(int argc, char** argv);
-// True when argv has neither --db nor --bundle: the command talks to a server.
-bool WantsServer(int argc, char** argv);
-// Tournaments on a server (cli/tournament.cc): create, import, pair, standings, export...
+// `export` and `verify` against a server (cli/client_remote.cc): RunExport /
+// RunVerify parse the command line against `spec` and hand over to these
+// when neither --db nor --bundle is given.
+int RunRemoteExport(const CommandSpec& spec, const Args& args);
+int RunRemoteVerify(const CommandSpec& spec, const Args& args);
+// Tournaments on a server (cli/tournament*.cc): create, import, pair, standings, export...
 int RunTournament(int argc, char** argv);
 
 }  // namespace arbiter::cli

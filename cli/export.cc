@@ -1,71 +1,88 @@
-// `arbiter export GAME --db PATH --bundle FILE`: writes one game's
-// self-contained audit bundle (arbiter.v1.AuditBundle, binary proto): its
-// events and rulings with inclusion proofs against the signed checkpoint
-// that covers them, the public key and the rules pin. `arbiter verify
-// --bundle FILE` checks it with no database. Exit 0 on success, 1 if the
-// ledger does not match its checkpoint, 2 on bad usage or an unknown game
-// or one no checkpoint covers yet, 3 when the database cannot be read.
+// `arbiter export GAME`: one game, from a server (cli/client_remote.cc) or,
+// with --db and --bundle, offline: its self-contained audit bundle
+// (arbiter.v1.AuditBundle, binary proto), i.e. its events and rulings with
+// inclusion proofs against the signed checkpoint that covers them, the
+// public key and the rules pin. `arbiter verify --bundle FILE` checks it
+// with no database. Offline, exit 1 if the ledger does not match its
+// checkpoint; an unknown game, or one no checkpoint covers yet, is bad input.
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/client.h"
+#include "cli/files.h"
 #include "cli/ledger_path.h"
 #include "ledger/bundle.h"
 #include "ledger/log_reader.h"
 
 namespace arbiter::cli {
+namespace {
+
+constexpr FlagSpec kFlags[] = {
+    {"format", "FORMAT", "from a server: sgf (rulings as comments), json or bundle"},
+    {"out", "FILE", "from a server: write to FILE (default stdout; a bundle needs it)"},
+    {"db", "PATH", "offline: the ledger (the data directory of `arbiter serve`, or its ledger.db)"},
+    {"bundle", "FILE", "offline: write the audit bundle to FILE"},
+    kServerFlag,
+};
+constexpr CommandSpec kExport = {
+    .name = "export",
+    .positionals = "GAME",
+    .summary = "write one game: from a server as SGF, JSON or an audit bundle; offline a bundle",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kFlags,
+    .notes = "  arbiter export GAME --format sgf|json|bundle [--out FILE] [--server ADDR]\n"
+             "  arbiter export GAME --db PATH --bundle FILE      (offline, no server)\n"
+             "An audit bundle holds the game's events and rulings with inclusion proofs against\n"
+             "a signed checkpoint; `arbiter verify --bundle FILE` checks it with no database.\n"
+             "Offline, exit 1 when the ledger does not match its checkpoint.\n",
+};
+
+}  // namespace
 
 int RunExport(int argc, char** argv) {
-  if (WantsServer(argc, argv)) return RunRemoteExport(argc, argv);  // cli/client_remote.cc
-  std::string db, out, game;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if ((arg == "--db" || arg == "--bundle") && i + 1 < argc) {
-      (arg == "--db" ? db : out) = argv[++i];
-    } else if (!arg.empty() && arg[0] != '-' && game.empty()) {
-      game = arg;
-    } else {
-      game.clear();
-      break;
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kExport, argc, argv, &args)) return *exit;
+  if (!args.Has("db") && !args.Has("bundle")) return RunRemoteExport(kExport, args);
+  if (!args.Has("db") || !args.Has("bundle")) {
+    return UsageError(kExport, "offline, give both --db PATH and --bundle FILE");
+  }
+  for (const char* server_flag : {"format", "out", "server"}) {
+    if (args.Has(server_flag)) {
+      return UsageError(kExport, std::string("--") + server_flag + " is for a server, not --db");
     }
   }
-  if (db.empty() || out.empty() || game.empty()) {
-    std::fprintf(stderr, "usage: arbiter export GAME --db PATH --bundle FILE\n");
-    return 2;
-  }
+  std::string db = *args.Value("db");
+  const std::string out = *args.Value("bundle");
+  const std::string& game = args.positionals()[0];
   db = LedgerDatabase(db);
   if (!std::filesystem::exists(db)) {
     std::fprintf(stderr, "arbiter export: no database at %s\n", db.c_str());
-    return 2;
+    return kExitBadInput;
   }
   absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(db);
   if (!reader.ok()) {
     std::fprintf(stderr, "arbiter export: %s\n", std::string(reader.status().message()).c_str());
-    return 3;
+    return ExitCodeOf(reader.status());
   }
   absl::StatusOr<v1::AuditBundle> bundle = ledger::ExportBundle(*reader, game);
   if (!bundle.ok()) {
     std::fprintf(stderr, "arbiter export: %s\n", std::string(bundle.status().message()).c_str());
-    if (absl::IsDataLoss(bundle.status())) return 1;
-    if (absl::IsNotFound(bundle.status()) || absl::IsFailedPrecondition(bundle.status())) return 2;
-    return 3;
+    // DATA_LOSS here is the answer that the ledger was altered, not a failure.
+    if (absl::IsDataLoss(bundle.status())) return kExitNegative;
+    return ExitCodeOf(bundle.status());
   }
-  // Written beside the target and renamed, so a reader never sees half a bundle.
-  std::string tmp = out + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f || !bundle->SerializeToOstream(&f) || !f.flush()) {
-      std::fprintf(stderr, "arbiter export: cannot write %s\n", tmp.c_str());
-      return 3;
-    }
+  std::string bytes;
+  if (!bundle->SerializeToString(&bytes)) {
+    std::fprintf(stderr, "arbiter export: cannot serialize the bundle\n");
+    return kExitUnavailable;
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, out, ec);
-  if (ec) {
-    std::fprintf(stderr, "arbiter export: cannot write %s: %s\n", out.c_str(), ec.message().c_str());
-    return 3;
+  if (absl::Status s = WriteFileAtomically(out, bytes); !s.ok()) {
+    std::fprintf(stderr, "arbiter export: %s\n", std::string(s.message()).c_str());
+    return ExitCodeOf(s);
   }
   std::printf("exported %d event(s) of game '%s' against the checkpoint at size %llu to %s\n",
               bundle->entries_size(), game.c_str(),

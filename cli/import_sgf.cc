@@ -1,93 +1,83 @@
-// `arbiter import-sgf FILE|- [--game ID]`: one SGF FF[4] game record as event lines
-// (adjudicator/sgf_events.h), one proto3 JSON Event per line. Bad input, an
-// illegal move included, exits 2 naming the place, with nothing printed.
+// `arbiter import-sgf FILE|-... [--game ID]`: SGF FF[4] game records as
+// event lines (adjudicator/engine/sgf_events.h), one proto3 JSON Event per
+// line, the games one after another: each starts at its gameCreated, which
+// is where `arbiter adjudicate` splits a stream into games.
+//
+// A record that is bad input, an illegal move included, is reported as
+// "arbiter import-sgf: FILE: why" naming the place, and none of its lines is
+// printed; the other files are still converted, and the exit status is 2.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
 #include "adjudicator/engine/sgf.h"
 #include "adjudicator/engine/sgf_events.h"
 #include "arbiter/v1/events.pb.h"
 #include "cli/commands.h"
-#include "google/protobuf/util/json_util.h"
+#include "cli/event_lines.h"
+#include "cli/exit_codes.h"
+#include "cli/files.h"
 
 namespace arbiter::cli {
 namespace {
 
-constexpr char kUsage[] =
-    "usage: arbiter import-sgf FILE|- [--game ID]\n"
-    "  the game id is ID, else the file's name without its extension\n";
+constexpr FlagSpec kFlags[] = {
+    {"game", "ID", "the game id (one FILE only; default: the file's name without its extension)"},
+};
+constexpr CommandSpec kImportSgf = {
+    .name = "import-sgf",
+    .positionals = "FILE|-...",
+    .summary = "turn SGF FF[4] records into event lines, one game after another",
+    .min_positionals = 1,
+    .max_positionals = kAnyNumber,
+    .flags = kFlags,
+    .notes = "Main line only; setup stones; passes; BL/WL times. The game id of stdin (-) is\n"
+             "\"stdin\". `arbiter import-sgf *.sgf | arbiter adjudicate -` judges every game.\n",
+};
 
-absl::StatusOr<std::string> ReadInput(const std::string& path) {
-  std::stringstream text;
-  if (path == "-") {
-    text << std::cin.rdbuf();
-    return text.str();
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError("cannot open the file");
-  text << in.rdbuf();
-  if (in.bad()) return absl::DataLossError("cannot read the file");
-  return text.str();
+// The event lines of the record at `path`, all rendered before any is printed.
+absl::StatusOr<std::string> RecordLines(const std::string& path, const std::string& game_id) {
+  absl::StatusOr<std::string> text = ReadInput(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<SgfGame> game = ParseSgf(*text);
+  if (!game.ok()) return game.status();
+  absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, game_id);
+  if (!events.ok()) return events.status();
+  return EventLines(*events);
 }
 
 }  // namespace
 
 int RunImportSgf(int argc, char** argv) {
-  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
-    std::fputs(kUsage, stdout);
-    return 0;
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kImportSgf, argc, argv, &args)) return *exit;
+  const std::vector<std::string>& paths = args.positionals();
+  const std::optional<std::string> game_id = args.Value("game");
+  if (game_id.has_value() && game_id->empty()) return UsageError(kImportSgf, "--game needs an id");
+  if (game_id.has_value() && paths.size() > 1) {
+    return UsageError(kImportSgf, "--game names one game: give one FILE");
   }
-  std::string path;
-  std::string game_id;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--game" && i + 1 < argc && argv[i + 1][0] != '\0') {
-      game_id = argv[++i];
-    } else if (path.empty() && (arg == "-" || arg[0] != '-')) {
-      path = arg;
-    } else {
-      std::fputs(kUsage, stderr);
-      return 2;
-    }
-  }
-  if (path.empty()) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
-  auto fail = [&](const absl::Status& status) {
-    std::fprintf(stderr, "arbiter import-sgf: %s: %s\n", path.c_str(),
-                 std::string(status.message()).c_str());
-    return 2;
-  };
-  const absl::StatusOr<std::string> text = ReadInput(path);
-  if (!text.ok()) return fail(text.status());
-  const absl::StatusOr<SgfGame> game = ParseSgf(*text);
-  if (!game.ok()) return fail(game.status());
-  if (game_id.empty()) {
-    game_id = path == "-" ? "stdin" : std::filesystem::path(path).stem().string();
-  }
-  const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, game_id);
-  if (!events.ok()) return fail(events.status());
+  if (ReadsStdinTwice(paths)) return UsageError(kImportSgf, "stdin (-) can be read only once");
 
-  // Everything is rendered before anything is printed.
-  std::string out;
-  for (const v1::Event& event : *events) {
-    std::string line;
-    if (const auto s = google::protobuf::util::MessageToJsonString(event, &line); !s.ok()) {
-      return fail(absl::InternalError(absl::StrCat("cannot render an event: ", s.ToString())));
+  int exit = kExitOk;
+  for (const std::string& path : paths) {
+    const std::string id = game_id.has_value() ? *game_id
+                           : path == "-"       ? "stdin"
+                                               : std::filesystem::path(path).stem().string();
+    absl::StatusOr<std::string> lines = RecordLines(path, id);
+    if (!lines.ok()) {
+      std::fprintf(stderr, "arbiter import-sgf: %s: %s\n", path.c_str(),
+                   std::string(lines.status().message()).c_str());
+      exit = std::max(exit, ExitCodeOf(lines.status()));
+      continue;
     }
-    absl::StrAppend(&out, line, "\n");
+    if (std::fwrite(lines->data(), 1, lines->size(), stdout) != lines->size()) return kExitUnavailable;
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return std::fflush(stdout) == 0 ? 0 : 3;
+  return std::fflush(stdout) == 0 ? exit : kExitUnavailable;
 }
 
 }  // namespace arbiter::cli

@@ -5,17 +5,18 @@
 #include <iterator>
 
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 
 namespace arbiter::cli {
 namespace {
 
 // One row per subcommand; owners add theirs here.
 constexpr Command kCommands[] = {
-    {"adjudicate", RunAdjudicate, "judge one game's events offline and print its rulings"},
-    {"import-sgf", RunImportSgf, "turn an SGF FF[4] record into event lines"},
+    {"adjudicate", RunAdjudicate, "judge games' events offline and print their rulings"},
+    {"import-sgf", RunImportSgf, "turn SGF FF[4] records into event lines"},
     {"rules", RunRules, "look up, diff and hash the rules database (list, show, diff, hash)"},
-    {"verify", RunVerify, "audit a ledger database or an audit bundle, offline"},
-    {"export", RunExport, "write one game's self-contained audit bundle"},
+    {"verify", RunVerify, "audit a game through a server, or a ledger or a bundle offline"},
+    {"export", RunExport, "a game as SGF, JSON or a self-contained audit bundle"},
     {"serve", RunServe, "run the arbiter.v1 gRPC service on an embedded ledger"},
     {"health", RunHealth, "ask a server whether it is serving"},
     {"game", RunGame, "create a game on a server (game create)"},
@@ -29,8 +30,12 @@ constexpr Command kCommands[] = {
 };
 
 void PrintUsage(FILE* out) {
-  std::fprintf(out, "usage: arbiter COMMAND [ARGS]\n\ncommands:\n");
+  std::fprintf(out, "usage: arbiter [--server ADDR] COMMAND [ARGS]\n\ncommands:\n");
   for (const Command& c : kCommands) std::fprintf(out, "  %-12s %s\n", c.name, c.summary);
+  std::fprintf(out,
+               "\n`arbiter COMMAND --help` for each. --server ADDR before the command is the same\n"
+               "as $ARBITER_SERVER for every client command.\n\n");
+  PrintExitCodes(out);
 }
 
 }  // namespace
@@ -38,20 +43,35 @@ void PrintUsage(FILE* out) {
 
 int main(int argc, char** argv) {
   using namespace arbiter::cli;
-  // A global `--server ADDR` before the command is the same as ARBITER_SERVER.
-  if (argc >= 3 && std::strcmp(argv[1], "--server") == 0) {
+  // A global `--server ADDR` (or --server=ADDR) before the command is the
+  // same as ARBITER_SERVER.
+  if (argc >= 2 && std::strncmp(argv[1], "--server=", 9) == 0) {
+    setenv("ARBITER_SERVER", argv[1] + 9, 1);
+    argc -= 1;
+    argv += 1;
+  } else if (argc >= 2 && std::strcmp(argv[1], "--server") == 0) {
+    if (argc < 3) {
+      std::fprintf(stderr, "arbiter: --server needs a value (ADDR)\n");
+      return kExitBadInput;
+    }
     setenv("ARBITER_SERVER", argv[2], 1);
     argc -= 2;
     argv += 2;
   }
-  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "help") == 0) {
-    PrintUsage(argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
+  if (argc < 2) {
+    std::fprintf(stderr, "arbiter: which command?\n\n");
+    PrintUsage(stderr);
+    return kExitBadInput;
+  }
+  if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
+      std::strcmp(argv[1], "help") == 0) {
+    PrintUsage(stdout);
+    return kExitOk;
   }
   for (const Command& c : kCommands) {
     if (std::strcmp(argv[1], c.name) == 0) return c.run(argc - 1, argv + 1);
   }
-  std::fprintf(stderr, "arbiter: unknown command '%s'\n", argv[1]);
+  std::fprintf(stderr, "arbiter: unknown command '%s'\n\n", argv[1]);
   PrintUsage(stderr);
-  return 2;
+  return kExitBadInput;
 }

@@ -7,7 +7,8 @@
 //   arbiter rules hash ID                        a ruleset's or supplement's SHA-256
 //   arbiter rules publish DB                     publish the built-ins to a catalog
 //
-// Unknown ids and bad usage exit 2; an unavailable catalog exits 3.
+// Unknown ids and bad usage exit 2; an unavailable catalog exits 3
+// (exit_codes.h).
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "google/protobuf/struct.pb.h"  // ListValue: a bare JSON array
 #include "google/protobuf/util/json_util.h"
 #include "rulesdb/builtin_rules.h"
@@ -25,46 +27,55 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr char kUsage[] =
-    "usage: arbiter rules list [--ruleset ID] [--json]\n"
-    "       arbiter rules show CLAUSE [--json]\n"
-    "       arbiter rules diff RULESET_A[+SUPPLEMENT] RULESET_B[+SUPPLEMENT]\n"
-    "       arbiter rules hash RULESET|SUPPLEMENT\n"
-    "       arbiter rules publish DB\n";
+constexpr FlagSpec kListFlags[] = {
+    {"ruleset", "ID", "only this ruleset's (cn-2002, cn-1988)"},
+    {"json", "", "print a JSON array of the ids"},
+};
+constexpr CommandSpec kList = {
+    .name = "rules list",
+    .summary = "every article and clause id, with its title",
+    .flags = kListFlags,
+};
+constexpr FlagSpec kShowFlags[] = {
+    {"json", "", "print an arbiter.v1.ClauseReport"},
+};
+constexpr CommandSpec kShow = {
+    .name = "rules show",
+    .positionals = "CLAUSE",
+    .summary = "a clause or article: its text in Chinese and English, interpretation, sanctions",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kShowFlags,
+};
+constexpr CommandSpec kDiff = {
+    .name = "rules diff",
+    .positionals = "RULESET_A[+SUPPLEMENT] RULESET_B[+SUPPLEMENT]",
+    .summary = "what changes from one ruleset (with a supplement) to another",
+    .min_positionals = 2,
+    .max_positionals = 2,
+};
+constexpr CommandSpec kHash = {
+    .name = "rules hash",
+    .positionals = "RULESET|SUPPLEMENT",
+    .summary = "the SHA-256 of a ruleset's or a supplement's content",
+    .min_positionals = 1,
+    .max_positionals = 1,
+};
+constexpr CommandSpec kPublish = {
+    .name = "rules publish",
+    .positionals = "DB",
+    .summary = "publish the built-in rulesets and supplements to a catalog database",
+    .min_positionals = 1,
+    .max_positionals = 1,
+};
 
 int Fail(int code, const std::string& why) {
   std::fprintf(stderr, "arbiter rules: %s\n", why.c_str());
   return code;
 }
 
-int Usage() {
-  std::fputs(kUsage, stderr);
-  return 2;
-}
-
-// Positional arguments and the flags this command knows.
-struct Args {
-  std::vector<std::string> positional;
-  std::string ruleset;
-  bool json = false;
-  std::string error;
-};
-
-Args Parse(int argc, char** argv) {
-  Args args;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--json") {
-      args.json = true;
-    } else if (arg == "--ruleset" && i + 1 < argc) {
-      args.ruleset = argv[++i];
-    } else if (arg.rfind("--", 0) == 0) {
-      args.error = "unknown or incomplete flag " + arg;
-    } else {
-      args.positional.push_back(arg);
-    }
-  }
-  return args;
+int Fail(const absl::Status& status) {
+  return Fail(ExitCodeOf(status), std::string(status.message()));
 }
 
 int PrintJson(const google::protobuf::Message& message, bool pretty) {
@@ -73,7 +84,7 @@ int PrintJson(const google::protobuf::Message& message, bool pretty) {
   std::string out;
   if (const auto s = google::protobuf::util::MessageToJsonString(message, &out, options);
       !s.ok()) {
-    return Fail(1, "cannot render JSON: " + std::string(s.message()));
+    return Fail(kExitUnavailable, "cannot render JSON: " + std::string(s.message()));
   }
   std::printf("%s\n", out.c_str());
   return 0;
@@ -84,27 +95,27 @@ std::string RulesetOf(const std::string& clause_id) {
 }
 
 int List(const Args& args) {
-  if (!args.positional.empty()) return Usage();
+  const bool json = args.Has("json");
   std::vector<const v1::Ruleset*> rulesets;
-  if (!args.ruleset.empty()) {
-    absl::StatusOr<const v1::Ruleset*> r = BuiltinRuleset(args.ruleset);
-    if (!r.ok()) return Fail(2, std::string(r.status().message()));
+  if (std::optional<std::string> id = args.Value("ruleset")) {
+    absl::StatusOr<const v1::Ruleset*> r = BuiltinRuleset(*id);
+    if (!r.ok()) return Fail(r.status());
     rulesets.push_back(*r);
   } else {
     absl::StatusOr<const RulesData*> data = BuiltinRulesData();
-    if (!data.ok()) return Fail(1, std::string(data.status().message()));
+    if (!data.ok()) return Fail(data.status());
     for (const v1::Ruleset& r : (*data)->rulesets) rulesets.push_back(&r);
   }
   google::protobuf::ListValue ids;
   for (const v1::Ruleset* r : rulesets) {
     for (const v1::Article& a : r->articles()) {
-      if (args.json) {
+      if (json) {
         ids.add_values()->set_string_value(a.id());
       } else {
         std::printf("%-18s %s %s\n", a.id().c_str(), a.title_zh().c_str(), a.title_en().c_str());
       }
       for (const v1::Clause& c : a.clauses()) {
-        if (args.json) {
+        if (json) {
           ids.add_values()->set_string_value(c.id());
         } else {
           std::printf("%-18s   %s\n", c.id().c_str(), c.title_en().c_str());
@@ -112,7 +123,7 @@ int List(const Args& args) {
       }
     }
   }
-  return args.json ? PrintJson(ids, false) : 0;
+  return json ? PrintJson(ids, false) : kExitOk;
 }
 
 const v1::Article* ArticleOf(const Rules& rules, const std::string& id) {
@@ -123,13 +134,12 @@ const v1::Article* ArticleOf(const Rules& rules, const std::string& id) {
 }
 
 int Show(const Args& args) {
-  if (args.positional.size() != 1) return Usage();
-  const std::string& id = args.positional[0];
+  const std::string& id = args.positionals()[0];
   absl::StatusOr<Rules> rules = LoadRules(RulesetOf(id));
-  if (!rules.ok()) return Fail(2, std::string(rules.status().message()));
+  if (!rules.ok()) return Fail(rules.status());
   const v1::Clause* clause = rules->FindClause(id);
   if (clause == nullptr) {
-    return Fail(2, absl::StrCat("unknown clause \"", id, "\" in ", rules->id(),
+    return Fail(kExitBadInput, absl::StrCat("unknown clause \"", id, "\" in ", rules->id(),
                                 " (see: arbiter rules list --ruleset ", rules->id(), ")"));
   }
   const v1::Article* article = ArticleOf(*rules, id);
@@ -140,7 +150,7 @@ int Show(const Args& args) {
       if (c == id) cites.push_back(&s);
     }
   }
-  if (args.json) {
+  if (args.Has("json")) {
     v1::ClauseReport report;
     report.set_ruleset(rules->id());
     report.set_ruleset_version(rules->ruleset().version());
@@ -196,11 +206,10 @@ absl::StatusOr<Rules> LoadSpec(const std::string& spec) {
 }
 
 int Diff(const Args& args) {
-  if (args.positional.size() != 2) return Usage();
-  absl::StatusOr<Rules> a = LoadSpec(args.positional[0]);
-  if (!a.ok()) return Fail(2, std::string(a.status().message()));
-  absl::StatusOr<Rules> b = LoadSpec(args.positional[1]);
-  if (!b.ok()) return Fail(2, std::string(b.status().message()));
+  absl::StatusOr<Rules> a = LoadSpec(args.positionals()[0]);
+  if (!a.ok()) return Fail(a.status());
+  absl::StatusOr<Rules> b = LoadSpec(args.positionals()[1]);
+  if (!b.ok()) return Fail(b.status());
   const RulesetDiff diff = DiffRules(*a, *b);
   for (const auto& [mark, rules] : {std::pair{"---", &*a}, std::pair{"+++", &*b}}) {
     std::printf("%s %s %s", mark, rules->id().c_str(), rules->hash().c_str());
@@ -262,8 +271,7 @@ int Diff(const Args& args) {
 }
 
 int Hash(const Args& args) {
-  if (args.positional.size() != 1) return Usage();
-  const std::string& id = args.positional[0];
+  const std::string& id = args.positionals()[0];
   absl::StatusOr<Rules> rules = LoadRules(id);
   if (rules.ok()) {
     std::printf("%s\n", rules->hash().c_str());
@@ -271,24 +279,20 @@ int Hash(const Args& args) {
   }
   absl::StatusOr<const v1::Supplement*> supplement = BuiltinSupplement(id);
   if (!supplement.ok()) {
-    return Fail(2, absl::StrCat("unknown ruleset or supplement \"", id, "\""));
+    return Fail(kExitBadInput, absl::StrCat("unknown ruleset or supplement \"", id, "\""));
   }
   absl::StatusOr<Rules> with = LoadRules((*supplement)->base_ruleset(), id);
-  if (!with.ok()) return Fail(1, std::string(with.status().message()));
+  if (!with.ok()) return Fail(with.status());
   std::printf("%s\n", with->supplement_hash().c_str());
   return 0;
 }
 
 int Publish(const Args& args) {
-  if (args.positional.size() != 1) return Usage();
-  absl::StatusOr<std::unique_ptr<RuleCatalog>> catalog = RuleCatalog::Open(args.positional[0]);
-  if (!catalog.ok()) return Fail(3, std::string(catalog.status().message()));
-  if (absl::Status st = (*catalog)->PublishBuiltins(); !st.ok()) {
-    return Fail(st.code() == absl::StatusCode::kAlreadyExists ? 1 : 3,
-                std::string(st.message()));
-  }
+  absl::StatusOr<std::unique_ptr<RuleCatalog>> catalog = RuleCatalog::Open(args.positionals()[0]);
+  if (!catalog.ok()) return Fail(catalog.status());
+  if (absl::Status st = (*catalog)->PublishBuiltins(); !st.ok()) return Fail(st);
   absl::StatusOr<std::vector<RuleCatalog::Entry>> entries = (*catalog)->List();
-  if (!entries.ok()) return Fail(3, std::string(entries.status().message()));
+  if (!entries.ok()) return Fail(entries.status());
   for (const RuleCatalog::Entry& e : *entries) {
     std::printf("%-10s %-32s %-8s %s\n", e.kind.c_str(), e.id.c_str(), e.version.c_str(),
                 e.hash.c_str());
@@ -296,23 +300,17 @@ int Publish(const Args& args) {
   return 0;
 }
 
+constexpr Subcommand kSubcommands[] = {
+    {&kList, List}, {&kShow, Show}, {&kDiff, Diff}, {&kHash, Hash}, {&kPublish, Publish},
+};
+constexpr CommandGroup kRules = {
+    .name = "rules",
+    .summary = "look up, diff and hash the rules database built into this binary",
+    .subcommands = kSubcommands,
+};
+
 }  // namespace
 
-int RunRules(int argc, char** argv) {
-  if (argc < 2) return Usage();
-  const std::string sub = argv[1];
-  const Args args = Parse(argc - 1, argv + 1);
-  if (!args.error.empty()) {
-    Fail(2, args.error);
-    return Usage();
-  }
-  if (!args.ruleset.empty() && sub != "list") return Usage();
-  if (sub == "list") return List(args);
-  if (sub == "show") return Show(args);
-  if (sub == "diff") return Diff(args);
-  if (sub == "hash") return Hash(args);
-  if (sub == "publish") return Publish(args);
-  return Usage();
-}
+int RunRules(int argc, char** argv) { return RunGroup(kRules, argc, argv); }
 
 }  // namespace arbiter::cli

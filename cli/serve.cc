@@ -14,73 +14,67 @@
 #include <signal.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
-#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "adjudicator/service/server.h"
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/ledger_path.h"
 
 namespace arbiter::cli {
 namespace {
 
-constexpr char kUsage[] =
-    "usage: arbiter serve [--db DIR] [--listen HOST:PORT] [--checkpoint-every N]\n"
-    "  --db      the ledger directory (default $ARBITER_DATA, else ./arbiter-data)\n"
-    "  --listen  the address to serve on (default 127.0.0.1:50051; port 0: any free port)\n"
-    "  --tls-cert FILE --tls-key FILE  serve TLS (PEM); --tls-client-ca FILE: mutual TLS\n"
-    "  --write-rate N --read-rate N    calls per second per caller (default 1000 and 2000;\n"
-    "                                  0: no limit); a caller is a token, else a host\n"
-    "  Tokens: `arbiter token`; without any, only loopback (see .github/SECURITY.md)\n";
+constexpr FlagSpec kFlags[] = {
+    {"db", "DIR", "the ledger directory (default $ARBITER_DATA, else ./arbiter-data)"},
+    {"listen", "HOST:PORT", "the address to serve on (default 127.0.0.1:50051; port 0: any free)"},
+    {"checkpoint-every", "N", "sign a checkpoint every N events"},
+    {"tls-cert", "FILE", "serve TLS with this certificate chain (PEM); needs --tls-key"},
+    {"tls-key", "FILE", "the TLS private key (PEM)"},
+    {"tls-client-ca", "FILE", "mutual TLS: accept clients with certificates from these roots"},
+    {"write-rate", "N", "writes per second per caller (default 1000; 0: no limit)"},
+    {"read-rate", "N", "reads per second per caller (default 2000; 0: no limit)"},
+};
+constexpr CommandSpec kServe = {
+    .name = "serve",
+    .summary = "run the arbiter.v1 gRPC service on an embedded ledger",
+    .flags = kFlags,
+    .notes = "A caller is a token, else a host. Tokens: `arbiter token`; without any, only\n"
+             "loopback callers are served (see .github/SECURITY.md). Prints \"listening on\n"
+             "HOST:PORT\" once calls are accepted; SIGTERM or SIGINT shut it down gracefully.\n"
+             "Exit 3 when the ledger cannot be opened or the address bound.\n",
+};
+
+// --write-rate / --read-rate: calls per second, with a burst of twice that.
+absl::Status SetRate(const Args& args, absl::string_view flag, double* limit, double* burst) {
+  if (!args.Has(flag)) return absl::OkStatus();
+  double rate = -1;
+  if (absl::Status s = args.Number(flag, &rate); !s.ok()) return s;
+  if (rate < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, ": a number of calls per second (0: no limit)"));
+  }
+  *limit = rate;
+  *burst = 2 * rate;
+  return absl::OkStatus();
+}
 
 }  // namespace
 
 int RunServe(int argc, char** argv) {
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kServe, argc, argv, &args)) return *exit;
   service::ServerOptions options;
-  const char* env = std::getenv("ARBITER_DATA");
-  options.data_dir = env != nullptr && *env != '\0' ? env : "arbiter-data";
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "arbiter serve: unexpected argument '%s'\n%s", arg.c_str(), kUsage);
-      return 2;
-    }
-    if (arg == "--db") {
-      options.data_dir = argv[++i];
-    } else if (arg == "--listen") {
-      options.listen = argv[++i];
-    } else if (arg == "--tls-cert") {
-      options.tls.cert_chain = argv[++i];
-    } else if (arg == "--tls-key") {
-      options.tls.private_key = argv[++i];
-    } else if (arg == "--tls-client-ca") {
-      options.tls.client_ca = argv[++i];
-    } else if (arg == "--write-rate" || arg == "--read-rate") {
-      double rate = 0;
-      if (!absl::SimpleAtod(argv[++i], &rate) || rate < 0) {
-        std::fprintf(stderr, "arbiter serve: %s needs a number of calls per second (0: no limit)\n",
-                     arg.c_str());
-        return 2;
-      }
-      double& limit = arg == "--write-rate" ? options.limits.writes_per_second
-                                            : options.limits.reads_per_second;
-      double& burst = arg == "--write-rate" ? options.limits.write_burst
-                                            : options.limits.read_burst;
-      limit = rate;
-      burst = 2 * rate;
-    } else if (arg == "--checkpoint-every") {
-      if (!absl::SimpleAtoi(argv[++i], &options.checkpoint_every)) {
-        std::fprintf(stderr, "arbiter serve: --checkpoint-every needs a number\n");
-        return 2;
-      }
-    } else {
-      std::fprintf(stderr, "arbiter serve: unexpected argument '%s'\n%s", arg.c_str(), kUsage);
-      return 2;
-    }
+  options.data_dir = DataDirectory(args);
+  if (auto v = args.Value("listen")) options.listen = *v;
+  if (auto v = args.Value("tls-cert")) options.tls.cert_chain = *v;
+  if (auto v = args.Value("tls-key")) options.tls.private_key = *v;
+  if (auto v = args.Value("tls-client-ca")) options.tls.client_ca = *v;
+  for (const absl::Status& s :
+       {SetRate(args, "write-rate", &options.limits.writes_per_second, &options.limits.write_burst),
+        SetRate(args, "read-rate", &options.limits.reads_per_second, &options.limits.read_burst),
+        args.Number("checkpoint-every", &options.checkpoint_every)}) {
+    if (!s.ok()) return UsageError(kServe, s.message());
   }
 
   // Block the shutdown signals in every thread (gRPC's included, which
@@ -95,7 +89,7 @@ int RunServe(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<service::Server>> server = service::Server::Start(options);
   if (!server.ok()) {
     std::fprintf(stderr, "arbiter serve: %s\n", std::string(server.status().message()).c_str());
-    return 3;  // the data directory is held, unreadable, or the address is taken
+    return kExitUnavailable;  // the data directory is held, unreadable, or the address is taken
   }
   std::printf("listening on %s (ledger in %s)\n", (*server)->address().c_str(),
               options.data_dir.c_str());

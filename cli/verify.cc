@@ -1,15 +1,11 @@
-// `arbiter verify`: the offline audit of a ledger database or of one game's
-// audit bundle (see ledger/audit.h for what is checked).
-//
-//   arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [GAME]
-//   (PATH: the data directory of `arbiter serve --db`, or its ledger.db)
-//   arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]
+// `arbiter verify`: the audit of a ledger database or of one game's audit
+// bundle, offline (see ledger/audit.h for what is checked), or of a game
+// through a server (cli/client_remote.cc).
 //
 // The trusted key is --pubkey, else ledger.pub beside the database; without
 // either, the key the database or bundle carries (which proves integrity
 // only relative to that key; the summary says so). Exit 0 when intact, 1 with
-// the first bad position and why, 2 on bad usage, 3 when the database cannot
-// be read.
+// the first bad position and why; a database that cannot be read is 3.
 #include <unistd.h>
 
 #include <cstdio>
@@ -19,7 +15,9 @@
 #include <optional>
 #include <string>
 
+#include "cli/client.h"
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
 #include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/audit.h"
@@ -29,12 +27,26 @@
 namespace arbiter::cli {
 namespace {
 
-int Usage() {
-  std::fprintf(stderr,
-               "usage: arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [GAME]\n"
-               "       arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]\n");
-  return 2;
-}
+constexpr FlagSpec kFlags[] = {
+    {"db", "PATH", "offline: the ledger (the data directory of `arbiter serve`, or its ledger.db)"},
+    {"bundle", "FILE", "offline: an audit bundle (`arbiter export`), checked with no database"},
+    {"pubkey", "FILE", "offline: the trusted public key (default ledger.pub beside the database)"},
+    {"no-readjudicate", "", "offline: check hashes, proofs and signatures only, not the rulings"},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr CommandSpec kVerify = {
+    .name = "verify",
+    .positionals = "[GAME]",
+    .summary = "audit a game through a server, or offline a ledger database or an audit bundle",
+    .min_positionals = 0,
+    .max_positionals = 1,
+    .flags = kFlags,
+    .notes = "  arbiter verify GAME [--server ADDR] [--json]       (the server audits its ledger)\n"
+             "  arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [GAME]\n"
+             "  arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]\n"
+             "Exit 1 when not intact, with the first bad position and why.\n",
+};
 
 // A one-line bar, redrawn in place, only when stderr is a terminal.
 void DrawProgress(uint64_t done, uint64_t total) {
@@ -54,7 +66,7 @@ int Report(const ledger::AuditReport& r, const std::string& what, const std::str
     } else {
       std::printf("%s is NOT intact: %s\n", what.c_str(), r.why.c_str());
     }
-    return 1;
+    return kExitNegative;
   }
   std::printf("%s intact: %llu events in %llu game(s), %llu ruling(s), %llu checkpoint(s)\n",
               what.c_str(), static_cast<unsigned long long>(r.events),
@@ -79,23 +91,29 @@ int Report(const ledger::AuditReport& r, const std::string& what, const std::str
 }  // namespace
 
 int RunVerify(int argc, char** argv) {
-  if (WantsServer(argc, argv)) return RunRemoteVerify(argc, argv);  // cli/client_remote.cc
-  std::string db, bundle_path, pubkey;
-  std::optional<std::string> game;
-  bool readjudicate = true;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if ((arg == "--db" || arg == "--bundle" || arg == "--pubkey") && i + 1 < argc) {
-      (arg == "--db" ? db : arg == "--bundle" ? bundle_path : pubkey) = argv[++i];
-    } else if (arg == "--no-readjudicate") {
-      readjudicate = false;
-    } else if (!arg.empty() && arg[0] != '-' && !game) {
-      game = arg;
-    } else {
-      return Usage();
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kVerify, argc, argv, &args)) return *exit;
+  std::string db = args.ValueOr("db", "");
+  const std::string bundle_path = args.ValueOr("bundle", "");
+  std::string pubkey = args.ValueOr("pubkey", "");
+  if (db.empty() && bundle_path.empty()) {
+    for (const char* offline_flag : {"pubkey", "no-readjudicate"}) {
+      if (args.Has(offline_flag)) {
+        return UsageError(kVerify, std::string("--") + offline_flag + " is for --db or --bundle");
+      }
+    }
+    return RunRemoteVerify(kVerify, args);
+  }
+  if (!db.empty() && !bundle_path.empty()) return UsageError(kVerify, "--db or --bundle, not both");
+  for (const char* server_flag : {"json", "server"}) {
+    if (args.Has(server_flag)) {
+      return UsageError(kVerify, std::string("--") + server_flag + " is for a server, not offline");
     }
   }
-  if (db.empty() == bundle_path.empty() || (game && db.empty())) return Usage();
+  std::optional<std::string> game;
+  if (!args.positionals().empty()) game = args.positionals()[0];
+  if (game && db.empty()) return UsageError(kVerify, "a bundle holds one game: no GAME with --bundle");
+  const bool readjudicate = !args.Has("no-readjudicate");
   if (!db.empty()) db = LedgerDatabase(db);
 
   ledger::AuditOptions options;
@@ -112,7 +130,7 @@ int RunVerify(int argc, char** argv) {
     absl::StatusOr<std::string> der = ledger::ReadPublicKeyFile(pubkey);
     if (!der.ok()) {
       std::fprintf(stderr, "arbiter verify: %s\n", std::string(der.status().message()).c_str());
-      return 2;
+      return kExitBadInput;
     }
     options.public_key_der = *der;
     key_source = "trusted, from " + pubkey;
@@ -126,30 +144,30 @@ int RunVerify(int argc, char** argv) {
     v1::AuditBundle bundle;
     if (!in || !bundle.ParseFromIstream(&in)) {
       std::fprintf(stderr, "arbiter verify: %s is not a readable audit bundle\n", bundle_path.c_str());
-      return 2;
+      return kExitBadInput;
     }
     absl::StatusOr<ledger::AuditReport> r = ledger::AuditBundle(bundle, options);
     if (!r.ok()) {
       std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
-      return 2;
+      return kExitBadInput;
     }
     return Report(*r, "bundle of game '" + bundle.game_id() + "'", key_source);
   }
 
   if (!std::filesystem::exists(db)) {
     std::fprintf(stderr, "arbiter verify: no database at %s\n", db.c_str());
-    return 2;
+    return kExitBadInput;
   }
   absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(db);
   if (!reader.ok()) {
     std::fprintf(stderr, "arbiter verify: %s\n", std::string(reader.status().message()).c_str());
-    return 3;
+    return ExitCodeOf(reader.status());
   }
   if (isatty(STDERR_FILENO)) options.progress = DrawProgress;
   absl::StatusOr<ledger::AuditReport> r = ledger::AuditLog(*reader, options);
   if (!r.ok()) {
     std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
-    return absl::IsNotFound(r.status()) ? 2 : 3;
+    return ExitCodeOf(r.status());
   }
   return Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source);
 }

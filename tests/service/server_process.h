@@ -118,9 +118,10 @@ struct CliResult {
 };
 
 // Runs `arbiter ARGS...` with `input` on stdin and ARBITER_SERVER unset
-// unless `server` is given.
+// unless `server` is given; `extra_env` adds NAME=VALUE settings (ARBITER_TOKEN).
 inline CliResult RunCli(const std::vector<std::string>& args, const std::string& input = "",
-                        const std::string& server = "") {
+                        const std::string& server = "",
+                        const std::vector<std::string>& extra_env = {}) {
   const std::string dir = MakeTempDir("arbiter-cli");
   const std::string in_path = dir + "/in", out_path = dir + "/out", err_path = dir + "/err";
   { std::ofstream(in_path) << input; }
@@ -131,6 +132,7 @@ inline CliResult RunCli(const std::vector<std::string>& args, const std::string&
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<std::string> env;
   env.push_back(server.empty() ? "ARBITER_SERVER=" : "ARBITER_SERVER=" + server);
+  env.insert(env.end(), extra_env.begin(), extra_env.end());
   pid_t pid = Spawn(argv, in, out, err, env);
   close(in);
   close(out);

@@ -1,0 +1,140 @@
+// `arbiter tournament show|standings|export`: what a tournament is now.
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "cli/exit_codes.h"
+#include "cli/files.h"
+#include "cli/tournament.h"
+
+namespace arbiter::cli {
+namespace {
+
+constexpr FlagSpec kShowFlags[] = {kJsonFlag, kServerFlag};
+constexpr FlagSpec kExportFlags[] = {
+    {"format", "FORMAT", "opengotha, h9 (EGD), aga, csv or json", false, true},
+    {"out", "FILE", "write to FILE (default stdout)"},
+    {"sidecar", "FILE", "the reasons the format cannot carry (default FILE.reasons.json)"},
+    kJsonFlag,
+    kServerFlag,
+};
+
+void PrintStandings(const v1::StandingsReport& r) {
+  const bool teams = r.settings().teams();
+  const bool swiss = r.settings().system() == v1::TournamentSettings::SWISS;
+  std::printf("%s  %s  (%d rounds)\n", r.tournament().c_str(), r.title().c_str(), r.rounds());
+  for (const v1::Standing& s : r.standings()) {
+    std::string rank = s.rank() == 0 ? "-" : absl::StrCat(s.rank());
+    if (teams) {
+      std::printf("%4s  %-20s  MP %2d  BP %3d  boards", rank.c_str(), s.name().c_str(), s.points(),
+                  s.board_points());
+      for (int b : s.board_by_board()) std::printf(" %d", b);
+      if (swiss) std::printf("  total %.2f", s.total_score());
+    } else {
+      std::printf("%4s  %-20s  %3d pts  %s %.2f  B %d", rank.c_str(), s.name().c_str(), s.points(),
+                  swiss ? "total" : "A", swiss ? s.total_score() : s.tie_break_a(), s.warnings());
+      if (s.withdrawn()) std::printf("  withdrawn");
+    }
+    if (!s.decided_by().empty()) std::printf("  (by %s)", s.decided_by().c_str());
+    std::printf("\n");
+  }
+  for (const v1::ScoredPairing& p : r.pairings()) {
+    if (p.note().empty() || p.status() == v1::ScoredPairing::DECIDED) continue;
+    std::printf("  note: round %d board %d %s-%s: %s\n", p.round(), p.board(), p.black().c_str(),
+                p.white().c_str(), p.note().c_str());
+  }
+}
+
+// The export format named by --format.
+std::optional<v1::ExportTournamentRequest::Format> ExportFormat(const std::string& name) {
+  if (name == "opengotha") return v1::ExportTournamentRequest::OPENGOTHA_XML;
+  if (name == "h9") return v1::ExportTournamentRequest::EGD_H9;
+  if (name == "aga") return v1::ExportTournamentRequest::AGA;
+  if (name == "csv") return v1::ExportTournamentRequest::CSV;
+  if (name == "json") return v1::ExportTournamentRequest::JSON;
+  return std::nullopt;
+}
+
+int CannotWrite(const absl::Status& status) {
+  std::fprintf(stderr, "arbiter tournament export: %s\n", std::string(status.message()).c_str());
+  return ExitCodeOf(status);
+}
+
+}  // namespace
+
+const CommandSpec kTournamentShow = {
+    .name = "tournament show",
+    .positionals = "TOURNAMENT",
+    .summary = "a tournament: settings, entrants, rounds, withdrawals",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kShowFlags,
+};
+const CommandSpec kTournamentStandings = {
+    .name = "tournament standings",
+    .positionals = "TOURNAMENT",
+    .summary = "the standings from the adjudicated games, ranked per articles 27-28",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kShowFlags,
+};
+const CommandSpec kTournamentExport = {
+    .name = "tournament export",
+    .positionals = "TOURNAMENT",
+    .summary = "the tournament in another program's format, and the reasons it cannot carry",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kExportFlags,
+};
+
+int TournamentShow(const Args& args) {
+  v1::GetTournamentRequest req;
+  req.set_name(TournamentName(args));
+  return CallAndPrint(kTournamentShow, args, &v1::TournamentService::Stub::GetTournament, req);
+}
+
+int TournamentStandings(const Args& args) {
+  v1::GetStandingsRequest req;
+  req.set_tournament(TournamentName(args));
+  return CallAndPrint(kTournamentStandings, args, &v1::TournamentService::Stub::GetStandings, req,
+                      PrintStandings);
+}
+
+int TournamentExport(const Args& args) {
+  const CommandSpec& spec = kTournamentExport;
+  const std::string format_name = absl::AsciiStrToLower(*args.Value("format"));
+  std::optional<v1::ExportTournamentRequest::Format> format = ExportFormat(format_name);
+  if (!format.has_value()) return UsageError(spec, "--format: opengotha, h9, aga, csv or json");
+  std::optional<std::string> out = args.Value("out");
+  std::optional<std::string> sidecar = args.Value("sidecar");
+  v1::ExportTournamentRequest req;
+  req.set_format(*format);
+  req.set_tournament(TournamentName(args));
+  v1::ExportTournamentResponse resp;
+  if (std::optional<int> exit = CallTournamentService(
+          spec, args, &v1::TournamentService::Stub::ExportTournament, req, &resp)) {
+    return *exit;
+  }
+  if (!sidecar && out) sidecar = *out + ".reasons.json";
+  if (sidecar) {
+    if (absl::Status s = WriteFileAtomically(*sidecar, resp.sidecar_json()); !s.ok()) {
+      return CannotWrite(s);
+    }
+  }
+  if (out) {
+    if (absl::Status s = WriteFileAtomically(*out, resp.content()); !s.ok()) return CannotWrite(s);
+  }
+  if (args.Has("json")) {
+    std::printf("%s\n", ToJson(resp).c_str());
+  } else if (!out) {
+    std::fwrite(resp.content().data(), 1, resp.content().size(), stdout);
+  } else {
+    std::printf("wrote %s and %s (%d reasons)\n", out->c_str(), sidecar->c_str(),
+                resp.sidecar().entries_size());
+  }
+  return 0;
+}
+
+}  // namespace arbiter::cli

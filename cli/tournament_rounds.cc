@@ -1,0 +1,153 @@
+// `arbiter tournament pair|replay|withdraw|tiebreak`: the rounds as played.
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "cli/tournament.h"
+
+namespace arbiter::cli {
+namespace {
+
+constexpr FlagSpec kPairFlags[] = {
+    {"round", "N", "the round", false, true},
+    {"board", "BLACK,WHITE,GAME[,HANDICAP]", "the pairing of the next board", true},
+    {"bye", "PLAYER", "a player with a bye this round", true},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr FlagSpec kReplayFlags[] = {
+    {"round", "N", "the round", false, true},
+    {"board", "B", "the board whose game ended REPLAY", false, true},
+    {"game", "GAME", "the game that replays it", false, true},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr FlagSpec kWithdrawFlags[] = {
+    {"player", "P", "the player who withdraws", false, true},
+    {"after-round", "N", "the last round the player played", false, true},
+    {"note", "TEXT", "why"},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr FlagSpec kTiebreakFlags[] = {
+    {"lots", "", "decided by drawing lots"},
+    {"extra-game", "", "decided by extra games (--game)"},
+    {"order", "ID,ID[,...]", "the order decided, first place first", false, true},
+    {"game", "GAME", "an extra game played", true},
+    {"note", "TEXT", "how it was decided"},
+    kJsonFlag,
+    kServerFlag,
+};
+
+}  // namespace
+
+const CommandSpec kTournamentPair = {
+    .name = "tournament pair",
+    .positionals = "TOURNAMENT",
+    .summary = "pair a round: its boards, in order, and its byes",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kPairFlags,
+};
+const CommandSpec kTournamentReplay = {
+    .name = "tournament replay",
+    .positionals = "TOURNAMENT",
+    .summary = "schedule the replay of a board whose game ended REPLAY",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kReplayFlags,
+};
+const CommandSpec kTournamentWithdraw = {
+    .name = "tournament withdraw",
+    .positionals = "TOURNAMENT",
+    .summary = "a player withdraws after a round",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kWithdrawFlags,
+};
+const CommandSpec kTournamentTiebreak = {
+    .name = "tournament tiebreak",
+    .positionals = "TOURNAMENT",
+    .summary = "record how a tie the criteria leave was decided (art. 28): lots or extra games",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kTiebreakFlags,
+};
+
+int TournamentPair(const Args& args) {
+  const CommandSpec& spec = kTournamentPair;
+  v1::PairRoundRequest req;
+  v1::TournamentRound* r = req.mutable_round();
+  int round = 0;
+  if (absl::Status s = args.Number("round", &round); !s.ok()) return UsageError(spec, s.message());
+  if (round <= 0) return UsageError(spec, "--round: 1 or more");
+  r->set_round(round);
+  int board = 0;
+  for (const std::string& text : args.Values("board")) {
+    std::vector<std::string> f = absl::StrSplit(text, ',');
+    int handicap = 0;
+    if (f.size() < 3 || f.size() > 4 || (f.size() == 4 && !absl::SimpleAtoi(f[3], &handicap))) {
+      return UsageError(spec, absl::StrCat("--board '", text, "': BLACK,WHITE,GAME[,HANDICAP]"));
+    }
+    v1::Pairing* p = r->add_pairings();
+    p->set_board(++board);
+    p->set_black(f[0]);
+    p->set_white(f[1]);
+    p->set_game_id(f[2]);
+    p->set_handicap(handicap);
+  }
+  for (const std::string& bye : args.Values("bye")) r->add_byes(bye);
+  req.set_tournament(TournamentName(args));
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::PairRound, req);
+}
+
+int TournamentReplay(const Args& args) {
+  const CommandSpec& spec = kTournamentReplay;
+  v1::ScheduleReplayRequest req;
+  int round = 0, board = 0;
+  for (const absl::Status& s : {args.Number("round", &round), args.Number("board", &board)}) {
+    if (!s.ok()) return UsageError(spec, s.message());
+  }
+  req.mutable_replay()->set_round(round);
+  req.mutable_replay()->set_board(board);
+  req.mutable_replay()->set_game_id(*args.Value("game"));
+  req.set_tournament(TournamentName(args));
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::ScheduleReplay, req);
+}
+
+int TournamentWithdraw(const Args& args) {
+  const CommandSpec& spec = kTournamentWithdraw;
+  v1::WithdrawPlayerRequest req;
+  req.mutable_withdrawal()->set_player(*args.Value("player"));
+  int after = -1;
+  if (absl::Status s = args.Number("after-round", &after); !s.ok()) {
+    return UsageError(spec, s.message());
+  }
+  if (after < 0) return UsageError(spec, "--after-round: 0 or more");
+  req.mutable_withdrawal()->set_after_round(after);
+  if (auto v = args.Value("note")) req.mutable_withdrawal()->set_note(*v);
+  req.set_tournament(TournamentName(args));
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::WithdrawPlayer, req);
+}
+
+int TournamentTiebreak(const Args& args) {
+  const CommandSpec& spec = kTournamentTiebreak;
+  if (args.Has("lots") == args.Has("extra-game")) {
+    return UsageError(spec, "--lots or --extra-game: how the tie was decided");
+  }
+  v1::DecideTieBreakRequest req;
+  v1::TieBreakDecided* d = req.mutable_decision();
+  d->set_method(args.Has("lots") ? v1::TieBreakDecided::LOTS : v1::TieBreakDecided::EXTRA_GAME);
+  for (absl::string_view id : absl::StrSplit(*args.Value("order"), ',')) {
+    d->add_order(std::string(id));
+  }
+  for (const std::string& g : args.Values("game")) d->add_game_ids(g);
+  if (auto v = args.Value("note")) d->set_note(*v);
+  req.set_tournament(TournamentName(args));
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::DecideTieBreak, req);
+}
+
+}  // namespace arbiter::cli

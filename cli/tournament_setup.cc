@@ -1,0 +1,206 @@
+// `arbiter tournament create|import|player`: who plays, under what system.
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "cli/exit_codes.h"
+#include "cli/files.h"
+#include "cli/tournament.h"
+
+namespace arbiter::cli {
+namespace {
+
+constexpr FlagSpec kTeamFlag = {"team", "ID:NAME", "a team", true};
+constexpr FlagSpec kPlayerFlag = {"player", "ID:NAME[:RANK[:TEAM:BOARD]]",
+                                  "a player (TEAM:BOARD in a team event)", true};
+constexpr FlagSpec kSystemFlag = {"system", "SYSTEM", "round-robin or swiss"};
+constexpr FlagSpec kSwissMethodFlag = {"swiss-method", "METHOD",
+                                       "total-score or points-then-opponents"};
+
+constexpr FlagSpec kCreateFlags[] = {
+    {"id", "ID", "the tournament id", false, true},
+    kSystemFlag,
+    {"title", "TITLE", "(default: the id)"},
+    kSwissMethodFlag,
+    {"teams", "", "a team event"},
+    {"rounds", "N", "rounds (swiss)"},
+    {"cycles", "N", "cycles (round-robin)"},
+    {"bye-points", "0|1|2", "points for a bye"},
+    {"komi", "STONES", "komi in stones (default 3.75)"},
+    {"location", "PLACE", "where it is played"},
+    {"dates", "BEGIN[,END]", "when it is played"},
+    {"ruleset", "ID", "the ruleset of its games"},
+    kTeamFlag,
+    kPlayerFlag,
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr FlagSpec kImportFlags[] = {
+    {"id", "ID", "the tournament id", false, true},
+    kSystemFlag,
+    kSwissMethodFlag,
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr FlagSpec kPlayerFlags[] = {kTeamFlag, kPlayerFlag, kJsonFlag, kServerFlag};
+
+bool ParsePlayer(const std::string& text, v1::TournamentPlayer* p, std::string* why) {
+  std::vector<std::string> f = absl::StrSplit(text, ':');
+  if (f.size() < 2 || f.size() == 4 || f.size() > 5) {
+    *why = absl::StrCat("--player '", text, "': ID:NAME[:RANK[:TEAM:BOARD]]");
+    return false;
+  }
+  p->set_id(f[0]);
+  p->set_name(f[1]);
+  if (f.size() >= 3) p->set_rank(f[2]);
+  if (f.size() == 5) {
+    int board = 0;
+    if (!absl::SimpleAtoi(f[4], &board)) {
+      *why = absl::StrCat("--player '", text, "': BOARD is a number");
+      return false;
+    }
+    p->set_team(f[3]);
+    p->set_board(board);
+  }
+  return true;
+}
+
+bool ParseTeam(const std::string& text, v1::TournamentTeam* t, std::string* why) {
+  std::vector<std::string> f = absl::StrSplit(text, absl::MaxSplits(':', 1));
+  if (f.size() != 2) {
+    *why = absl::StrCat("--team '", text, "': ID:NAME");
+    return false;
+  }
+  t->set_id(f[0]);
+  t->set_name(f[1]);
+  return true;
+}
+
+// Players and teams from --player and --team.
+bool AddEntrants(const Args& args,
+                 google::protobuf::RepeatedPtrField<v1::TournamentPlayer>* players,
+                 google::protobuf::RepeatedPtrField<v1::TournamentTeam>* teams, std::string* why) {
+  for (const std::string& t : args.Values("team")) {
+    if (!ParseTeam(t, teams->Add(), why)) return false;
+  }
+  for (const std::string& p : args.Values("player")) {
+    if (!ParsePlayer(p, players->Add(), why)) return false;
+  }
+  return true;
+}
+
+// --system and --swiss-method.
+bool SetSystem(const Args& args, v1::TournamentSettings* s, std::string* why) {
+  if (auto v = args.Value("system")) {
+    if (*v == "round-robin") {
+      s->set_system(v1::TournamentSettings::ROUND_ROBIN);
+    } else if (*v == "swiss") {
+      s->set_system(v1::TournamentSettings::SWISS);
+    } else {
+      *why = "--system: round-robin or swiss";
+      return false;
+    }
+  }
+  if (auto v = args.Value("swiss-method")) {
+    if (*v == "total-score") {
+      s->set_swiss_method(v1::TournamentSettings::TOTAL_SCORE);
+    } else if (*v == "points-then-opponents") {
+      s->set_swiss_method(v1::TournamentSettings::POINTS_THEN_OPPONENTS);
+    } else {
+      *why = "--swiss-method: total-score or points-then-opponents";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+const CommandSpec kTournamentCreate = {
+    .name = "tournament create",
+    .summary = "create a tournament: its system, settings and entrants",
+    .flags = kCreateFlags,
+};
+const CommandSpec kTournamentImport = {
+    .name = "tournament import",
+    .positionals = "FILE.xml",
+    .summary = "create a tournament from an OpenGotha XML file",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kImportFlags,
+};
+const CommandSpec kTournamentPlayer = {
+    .name = "tournament player",
+    .positionals = "TOURNAMENT",
+    .summary = "add players (and teams) to a tournament",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kPlayerFlags,
+};
+
+int TournamentCreate(const Args& args) {
+  const CommandSpec& spec = kTournamentCreate;
+  v1::CreateTournamentRequest req;
+  v1::TournamentCreated* c = req.mutable_tournament();
+  v1::TournamentSettings* s = c->mutable_settings();
+  std::string why;
+  c->set_tournament_id(*args.Value("id"));
+  c->set_title(args.ValueOr("title", c->tournament_id()));
+  if (!SetSystem(args, s, &why)) return UsageError(spec, why);
+  s->set_teams(args.Has("teams"));
+  int rounds = 0, cycles = 0, bye_points = 0;
+  double komi = 3.75;
+  for (const absl::Status& st : {args.Number("rounds", &rounds), args.Number("cycles", &cycles),
+                                 args.Number("bye-points", &bye_points),
+                                 args.Number("komi", &komi)}) {
+    if (!st.ok()) return UsageError(spec, st.message());
+  }
+  s->set_rounds(rounds);
+  s->set_cycles(cycles);
+  s->set_bye_points(bye_points);
+  s->set_komi(komi);
+  if (auto v = args.Value("location")) s->set_location(*v);
+  if (auto v = args.Value("ruleset")) s->set_ruleset(*v);
+  if (auto v = args.Value("dates")) {
+    std::vector<std::string> d = absl::StrSplit(*v, absl::MaxSplits(',', 1));
+    s->set_begin_date(d[0]);
+    s->set_end_date(d.size() > 1 ? d[1] : d[0]);
+  }
+  if (!AddEntrants(args, req.mutable_players(), req.mutable_teams(), &why)) {
+    return UsageError(spec, why);
+  }
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::CreateTournament, req);
+}
+
+int TournamentImport(const Args& args) {
+  const CommandSpec& spec = kTournamentImport;
+  v1::ImportTournamentRequest req;
+  req.set_tournament_id(*args.Value("id"));
+  std::string why;
+  if (!SetSystem(args, req.mutable_settings(), &why)) return UsageError(spec, why);
+  const std::string& path = args.positionals()[0];
+  absl::StatusOr<std::string> xml = ReadInput(path);
+  if (!xml.ok()) {
+    std::fprintf(stderr, "arbiter tournament import: %s: %s\n", path.c_str(),
+                 std::string(xml.status().message()).c_str());
+    return ExitCodeOf(xml.status());
+  }
+  req.set_opengotha_xml(*std::move(xml));
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::ImportTournament, req);
+}
+
+int TournamentPlayer(const Args& args) {
+  const CommandSpec& spec = kTournamentPlayer;
+  v1::AddPlayersRequest req;
+  std::string why;
+  if (!AddEntrants(args, req.mutable_players(), req.mutable_teams(), &why)) {
+    return UsageError(spec, why);
+  }
+  req.set_tournament(TournamentName(args));
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::AddPlayers, req);
+}
+
+}  // namespace arbiter::cli
