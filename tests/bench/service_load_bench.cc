@@ -10,6 +10,12 @@
 //   BM_TournamentPace/G G games at once, each sending one event every
 //                       second (a busy tournament hall: real games average a
 //                       move every 20-60 s; this is 20-60x that pace).
+//   BM_AppendVsBareCall/C  C clients alternate, on one server, rounds of
+//                       one-event appends (each durable, judged, folded)
+//                       with rounds of bare calls (grpc.health.v1 Check:
+//                       the same server, interceptor and connection, no
+//                       work); reports both rates and the append's share of
+//                       the bare rate, the median over BENCH_ROUNDS rounds.
 //
 // Each run lasts a fixed time (BENCH_SECONDS, default 3 s) and reports the
 // events recorded per second and the acknowledgement latency p50/p99/max.
@@ -34,6 +40,7 @@
 #include "adjudicator/engine/sgf_events.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "benchmark/benchmark.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 
@@ -95,6 +102,7 @@ class BenchServer {
     return v1::Arbiter::NewStub(
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   }
+  const std::string& address() const { return server_->address(); }
 
  private:
   std::string dir_;
@@ -243,6 +251,88 @@ void BM_TournamentPace(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_TournamentPace)->Arg(100)->Arg(500)->Iterations(1)->UseManualTime()
+    ->Unit(benchmark::kSecond);
+
+int Rounds() {
+  const char* s = getenv("BENCH_ROUNDS");
+  return s != nullptr ? std::max(1, atoi(s)) : 3;
+}
+
+// C threads, each calling `call` as fast as it answers for `seconds`;
+// returns the calls answered per second (errors are counted in `errors`).
+template <typename Call>
+double Rate(int clients, double seconds, std::atomic<int>& errors, Call call) {
+  std::atomic<int64_t> done{0};
+  const absl::Time start = absl::Now();
+  const absl::Time end = start + absl::Seconds(seconds);
+  std::vector<std::thread> threads;
+  for (int c = 0; c < clients; ++c) {
+    threads.emplace_back([&, c] {
+      int64_t mine = 0;
+      while (absl::Now() < end) {
+        if (call(c)) {
+          ++mine;
+        } else {
+          ++errors;
+        }
+      }
+      done += mine;
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  return static_cast<double>(done.load()) / absl::ToDoubleSeconds(absl::Now() - start);
+}
+
+void BM_AppendVsBareCall(benchmark::State& state) {
+  const int clients = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    BenchServer server;
+    // One channel and stub per client, kept across rounds, for both kinds.
+    std::vector<std::unique_ptr<v1::Arbiter::Stub>> arbiter;
+    std::vector<std::unique_ptr<grpc::health::v1::Health::Stub>> health;
+    std::vector<Recording> games(static_cast<size_t>(clients));
+    std::vector<int> started(static_cast<size_t>(clients), 0);
+    for (int c = 0; c < clients; ++c) {
+      auto channel = grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials());
+      arbiter.push_back(v1::Arbiter::NewStub(channel));
+      health.push_back(grpc::health::v1::Health::NewStub(channel));
+      StartGame(games[static_cast<size_t>(c)], absl::StrCat("ratio-", c, "-0"), static_cast<size_t>(c));
+    }
+    auto bare = [&](int c) {
+      grpc::ClientContext ctx;
+      grpc::health::v1::HealthCheckRequest req;
+      grpc::health::v1::HealthCheckResponse resp;
+      return health[static_cast<size_t>(c)]->Check(&ctx, req, &resp).ok();
+    };
+    auto append = [&](int c) {
+      Recording& r = games[static_cast<size_t>(c)];
+      if (r.next == r.events->size()) {
+        int& n = started[static_cast<size_t>(c)];
+        ++n;
+        StartGame(r, absl::StrCat("ratio-", c, "-", n), static_cast<size_t>(c + n));
+      }
+      return SendNext(*arbiter[static_cast<size_t>(c)], r) >= absl::ZeroDuration();
+    };
+    std::atomic<int> errors{0};
+    std::vector<double> appends, bares, ratios;
+    const double seconds = Seconds() / 2;
+    for (int round = 0; round < Rounds(); ++round) {
+      bares.push_back(Rate(clients, seconds, errors, bare));
+      appends.push_back(Rate(clients, seconds, errors, append));
+      ratios.push_back(appends.back() / bares.back());
+    }
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    state.SetIterationTime(Seconds() * Rounds());
+    state.counters["appends_per_s"] = median(appends);
+    state.counters["bare_calls_per_s"] = median(bares);
+    state.counters["ratio_pct"] = 100 * median(ratios);
+    state.counters["errors"] = errors.load();
+  }
+}
+BENCHMARK(BM_AppendVsBareCall)->Arg(1)->Arg(8)->Arg(32)->Iterations(1)->UseManualTime()
     ->Unit(benchmark::kSecond);
 
 }  // namespace
