@@ -89,14 +89,20 @@ int RunAdjudicate(int argc, char** argv) {
     if (!adjudicator.has_value()) {
       if (!event.has_game_created()) return BadInput(number, "the first event must be gameCreated");
       const v1::GameCreated& g = event.game_created();
-      const std::string id = !ruleset.empty()       ? ruleset
+      // The game's own ruleset at its pinned version, unless --ruleset
+      // re-judges it under another (ID or ID@VERSION, by default the latest).
+      const std::string id = !ruleset.empty()       ? ruleset.substr(0, ruleset.find('@'))
                              : !g.ruleset().empty() ? g.ruleset()
                                                     : std::string("cn-2002");
-      absl::StatusOr<Rules> rules = LoadRules(id, g.supplement());
+      absl::StatusOr<Rules> rules =
+          ruleset.empty() ? LoadRulesFor(g)
+                          : LoadRulesSpec(g.supplement().empty()
+                                              ? ruleset
+                                              : absl::StrCat(ruleset, "+", g.supplement()));
       if (!rules.ok() && !ruleset.empty() && !g.supplement().empty() && id != g.ruleset()) {
         // Re-judging under another ruleset: the game's supplement is layered
         // on its own ruleset and may not apply to this one.
-        absl::StatusOr<Rules> bare = LoadRules(id);
+        absl::StatusOr<Rules> bare = LoadRulesSpec(ruleset);
         if (bare.ok()) {
           std::fprintf(stderr,
                        "arbiter adjudicate: supplement %s does not apply to %s (%s); "

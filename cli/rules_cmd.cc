@@ -3,8 +3,9 @@
 //   arbiter rules list [--ruleset ID] [--json]   every clause id
 //   arbiter rules show CLAUSE [--json]           text, sanctions, interpretation
 //   arbiter rules diff A B                       what changes from ruleset A to B
-//                                                (either may be RULESET+SUPPLEMENT)
-//   arbiter rules hash ID                        a ruleset's or supplement's SHA-256
+//                                                (either may be RULESET[@VERSION][+SUPPLEMENT];
+//                                                without a version, the latest)
+//   arbiter rules hash ID                        a ruleset's (ID[@VERSION]) or supplement's SHA-256
 //   arbiter rules publish DB                     publish the built-ins to a catalog
 //
 // Unknown ids and bad usage exit 2; an unavailable catalog exits 3.
@@ -28,8 +29,8 @@ namespace {
 constexpr char kUsage[] =
     "usage: arbiter rules list [--ruleset ID] [--json]\n"
     "       arbiter rules show CLAUSE [--json]\n"
-    "       arbiter rules diff RULESET_A[+SUPPLEMENT] RULESET_B[+SUPPLEMENT]\n"
-    "       arbiter rules hash RULESET|SUPPLEMENT\n"
+    "       arbiter rules diff RULESET_A[@VERSION][+SUPPLEMENT] RULESET_B[@VERSION][+SUPPLEMENT]\n"
+    "       arbiter rules hash RULESET[@VERSION]|SUPPLEMENT\n"
     "       arbiter rules publish DB\n";
 
 int Fail(int code, const std::string& why) {
@@ -91,9 +92,9 @@ int List(const Args& args) {
     if (!r.ok()) return Fail(2, std::string(r.status().message()));
     rulesets.push_back(*r);
   } else {
-    absl::StatusOr<const RulesData*> data = BuiltinRulesData();
-    if (!data.ok()) return Fail(1, std::string(data.status().message()));
-    for (const v1::Ruleset& r : (*data)->rulesets) rulesets.push_back(&r);
+    absl::StatusOr<std::vector<const v1::Ruleset*>> latest = LatestBuiltinRulesets();
+    if (!latest.ok()) return Fail(1, std::string(latest.status().message()));
+    rulesets = *std::move(latest);
   }
   google::protobuf::ListValue ids;
   for (const v1::Ruleset* r : rulesets) {
@@ -188,22 +189,16 @@ int Show(const Args& args) {
   return 0;
 }
 
-// "cn-2002" or "cn-2002+cn-2002-repetition-no-result".
-absl::StatusOr<Rules> LoadSpec(const std::string& spec) {
-  const size_t plus = spec.find('+');
-  if (plus == std::string::npos) return LoadRules(spec);
-  return LoadRules(spec.substr(0, plus), spec.substr(plus + 1));
-}
-
 int Diff(const Args& args) {
   if (args.positional.size() != 2) return Usage();
-  absl::StatusOr<Rules> a = LoadSpec(args.positional[0]);
+  absl::StatusOr<Rules> a = LoadRulesSpec(args.positional[0]);
   if (!a.ok()) return Fail(2, std::string(a.status().message()));
-  absl::StatusOr<Rules> b = LoadSpec(args.positional[1]);
+  absl::StatusOr<Rules> b = LoadRulesSpec(args.positional[1]);
   if (!b.ok()) return Fail(2, std::string(b.status().message()));
   const RulesetDiff diff = DiffRules(*a, *b);
   for (const auto& [mark, rules] : {std::pair{"---", &*a}, std::pair{"+++", &*b}}) {
-    std::printf("%s %s %s", mark, rules->id().c_str(), rules->hash().c_str());
+    std::printf("%s %s %s %s", mark, rules->id().c_str(), rules->version().c_str(),
+                rules->hash().c_str());
     if (!rules->supplement_id().empty()) {
       std::printf(" + %s %s", rules->supplement_id().c_str(), rules->supplement_hash().c_str());
     }
@@ -264,7 +259,7 @@ int Diff(const Args& args) {
 int Hash(const Args& args) {
   if (args.positional.size() != 1) return Usage();
   const std::string& id = args.positional[0];
-  absl::StatusOr<Rules> rules = LoadRules(id);
+  absl::StatusOr<Rules> rules = LoadRulesSpec(id);
   if (rules.ok()) {
     std::printf("%s\n", rules->hash().c_str());
     return 0;

@@ -44,8 +44,7 @@ class AdjudicatorGameJudge : public GameJudge {
 
 absl::StatusOr<std::unique_ptr<GameJudge>> AdjudicatorJudge::Open(absl::string_view game_id,
                                                                   const v1::GameCreated& created) {
-  const std::string ruleset = created.ruleset().empty() ? "cn-2002" : created.ruleset();
-  absl::StatusOr<Rules> rules = LoadRules(ruleset, created.supplement());
+  absl::StatusOr<Rules> rules = LoadRulesFor(created);
   if (!rules.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("game '", game_id, "': ", rules.status().message()));

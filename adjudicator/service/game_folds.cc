@@ -10,8 +10,7 @@
 namespace arbiter::service {
 
 absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created) {
-  return LoadRules(created.ruleset().empty() ? "cn-2002" : created.ruleset(),
-                   created.supplement());
+  return LoadRulesFor(created);
 }
 
 absl::Status GameFolds::With(const std::string& game_id,
