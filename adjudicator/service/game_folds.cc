@@ -6,11 +6,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "rulesdb/rules.h"
+#include "rulesdb/rules_pin.h"
 
 namespace arbiter::service {
 
-absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created) {
-  return LoadRulesFor(created);
+absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created, std::string_view pin) {
+  return pin.empty() ? LoadRulesFor(created) : LoadPinnedRules(pin);
 }
 
 absl::Status GameFolds::With(const std::string& game_id,
@@ -81,13 +82,15 @@ absl::Status GameFolds::Advance(GameFold& fold) {
           return absl::DataLossError(absl::StrCat("game '", fold.game_id,
                                                   "': the first stored event is not gameCreated"));
         }
-        absl::StatusOr<Rules> rules = RulesOf(event.game_created());
+        // The rules the game was created under, by the ledger's pin:
+        // the latest version may rule its events otherwise.
+        absl::StatusOr<std::string> pin = RulesPin(fold.game_id);
+        if (!pin.ok()) return pin.status();
+        absl::StatusOr<Rules> rules = RulesOf(event.game_created(), *pin);
         if (!rules.ok()) return absl::DataLossError(rules.status().message());
         absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));
         if (!a.ok()) return a.status();
         fold.adjudicator.emplace(*std::move(a));
-        absl::StatusOr<std::string> pin = RulesPin(fold.game_id);
-        if (!pin.ok()) return pin.status();
         fold.rules_pin = *std::move(pin);
       }
       if (absl::StatusOr<std::vector<v1::Ruling>> r = fold.adjudicator->Apply(event); !r.ok()) {

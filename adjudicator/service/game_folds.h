@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
@@ -73,8 +74,11 @@ class GameFolds {
   std::optional<ledger::LogReader> reader_ ABSL_GUARDED_BY(reader_mu_);
 };
 
-// The rules a game's gameCreated names (cn-2002 by default), loaded.
-absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created);
+// The rules a game is judged under: those its ledger pinned (`pin`, as
+// rulesdb/rules_pin.h writes it), else, for a game not yet recorded, those its
+// gameCreated names (cn-2002 by default, at its rulesetVersion, by default the
+// latest).
+absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created, std::string_view pin = "");
 
 }  // namespace arbiter::service
 

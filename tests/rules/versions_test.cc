@@ -8,6 +8,7 @@
 #include "rulesdb/builtin_rules.h"
 #include "rulesdb/rules.h"
 #include "rulesdb/rules_data.h"
+#include "rulesdb/rules_pin.h"
 
 namespace arbiter {
 namespace {
@@ -107,6 +108,37 @@ TEST(Versions, DataLivesUnderItsIdAndVersion) {
   absl::StatusOr<RulesData> wrong = ParseRulesData({{"x/2/ruleset.textproto", header}});
   EXPECT_EQ(wrong.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(wrong.status().message().find("must match"), std::string_view::npos);
+}
+
+// The pin a ledger records names the version the game was created under;
+// loading it gives those rules after newer versions exist.
+TEST(Versions, ALedgersPinLoadsThePinnedVersion) {
+  const std::string pin = RulesPin(*LoadRulesVersion("cn-2002", "2002.1"));
+  EXPECT_EQ(pin, std::string("cn-2002 sha256:") + kCn2002First);
+  absl::StatusOr<Rules> rules = LoadPinnedRules(pin);
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  EXPECT_EQ(rules->version(), "2002.1");
+  const std::string with = RulesPin(*LoadRulesVersion("cn-1988", "1988.1", "cn-1988-late-30min"));
+  EXPECT_NE(with.find(" + cn-1988-late-30min sha256:"), std::string::npos) << with;
+  absl::StatusOr<Rules> both = LoadPinnedRules(with);
+  ASSERT_TRUE(both.ok()) << both.status();
+  EXPECT_EQ(both->version(), "1988.1");
+  EXPECT_EQ(both->supplement_id(), "cn-1988-late-30min");
+  EXPECT_EQ(RulesPin(*both), with);
+}
+
+TEST(Versions, BadPinsAreRefusedSayingWhy) {
+  EXPECT_EQ(LoadPinnedRules("cn-2002").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(LoadPinnedRules("cn-2002 md5:00").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(LoadPinnedRules(std::string("cn-2002 sha256:") + std::string(64, 'b')).status().code(),
+            absl::StatusCode::kNotFound);
+  // The hash is cn-1988's.
+  EXPECT_EQ(LoadPinnedRules(std::string("cn-2002 sha256:") + kCn1988First).status().code(),
+            absl::StatusCode::kNotFound);
+  // A supplement whose content is no longer the pinned one.
+  const std::string stale = std::string("cn-1988 sha256:") + kCn1988First +
+                            " + cn-1988-late-30min sha256:" + std::string(64, 'c');
+  EXPECT_EQ(LoadPinnedRules(stale).status().code(), absl::StatusCode::kFailedPrecondition);
 }
 
 }  // namespace
