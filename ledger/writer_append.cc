@@ -67,6 +67,13 @@ absl::StatusOr<GameJudge*> Writer::JudgeFor(const std::string& game_id, uint64_t
     if (!j.ok()) return j.status();
     return (judges_[game_id] = *std::move(j)).get();
   }
+  // The game continues only under the rules it was created under.
+  Stmt& p = stmts_->game_pin;
+  ResetOnExit reset_pin(p);
+  p.Bind(1, game_id);
+  absl::StatusOr<bool> pinned = p.Step();
+  if (!pinned.ok()) return pinned.status();
+  const std::string pin = *pinned ? p.Text(0) : "";
   // Rebuild the fold from the stored stream (this connection sees the
   // batch's own uncommitted events too).
   Stmt& q = stmts_->game_events;
@@ -80,7 +87,8 @@ absl::StatusOr<GameJudge*> Writer::JudgeFor(const std::string& game_id, uint64_t
     absl::StatusOr<v1::Event> e = ParseCanonicalEvent(q.Text(0));
     if (!e.ok()) return e.status();
     if (judge == nullptr) {
-      absl::StatusOr<std::unique_ptr<GameJudge>> j = config_.judge->Open(game_id, e->game_created());
+      absl::StatusOr<std::unique_ptr<GameJudge>> j =
+          config_.judge->Reopen(game_id, e->game_created(), pin);
       if (!j.ok()) return j.status();
       judge = *std::move(j);
     }
@@ -92,15 +100,9 @@ absl::StatusOr<GameJudge*> Writer::JudgeFor(const std::string& game_id, uint64_t
     }
   }
   if (judge == nullptr) return absl::InternalError(absl::StrCat("game '", game_id, "' has no events"));
-  // The game continues only under the rules it was created under.
-  Stmt& p = stmts_->game_pin;
-  ResetOnExit reset_pin(p);
-  p.Bind(1, game_id);
-  absl::StatusOr<bool> pinned = p.Step();
-  if (!pinned.ok()) return pinned.status();
-  if (!*pinned || p.Text(0) != judge->RulesPin()) {
+  if (!*pinned || pin != judge->RulesPin()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "game '", game_id, "' was created under '", *pinned ? p.Text(0) : "(no pin)",
+        "game '", game_id, "' was created under '", *pinned ? pin : "(no pin)",
         "' but the rules now load as '", judge->RulesPin(), "'"));
   }
   return (judges_[game_id] = std::move(judge)).get();

@@ -6,19 +6,15 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/adjudicator.h"
 #include "rulesdb/rules.h"
+#include "rulesdb/rules_pin.h"
 
 namespace arbiter::ledger {
 namespace {
 
 class AdjudicatorGameJudge : public GameJudge {
  public:
-  explicit AdjudicatorGameJudge(Adjudicator adjudicator) : adjudicator_(std::move(adjudicator)) {
-    const Rules& r = adjudicator_.rules();
-    pin_ = absl::StrCat(r.id(), " sha256:", r.hash());
-    if (!r.supplement_id().empty()) {
-      absl::StrAppend(&pin_, " + ", r.supplement_id(), " sha256:", r.supplement_hash());
-    }
-  }
+  explicit AdjudicatorGameJudge(Adjudicator adjudicator)
+      : adjudicator_(std::move(adjudicator)), pin_(::arbiter::RulesPin(adjudicator_.rules())) {}
 
   absl::StatusOr<Verdict> Apply(const v1::Event& event) override {
     const bool had_result = adjudicator_.result() != nullptr;
@@ -42,9 +38,10 @@ class AdjudicatorGameJudge : public GameJudge {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<GameJudge>> AdjudicatorJudge::Open(absl::string_view game_id,
-                                                                  const v1::GameCreated& created) {
-  absl::StatusOr<Rules> rules = LoadRulesFor(created);
+namespace {
+
+absl::StatusOr<std::unique_ptr<GameJudge>> JudgeUnder(absl::string_view game_id,
+                                                      absl::StatusOr<Rules> rules) {
   if (!rules.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("game '", game_id, "': ", rules.status().message()));
@@ -52,6 +49,19 @@ absl::StatusOr<std::unique_ptr<GameJudge>> AdjudicatorJudge::Open(absl::string_v
   absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));
   if (!a.ok()) return a.status();
   return std::make_unique<AdjudicatorGameJudge>(*std::move(a));
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<GameJudge>> AdjudicatorJudge::Open(absl::string_view game_id,
+                                                                  const v1::GameCreated& created) {
+  return JudgeUnder(game_id, LoadRulesFor(created));
+}
+
+absl::StatusOr<std::unique_ptr<GameJudge>> AdjudicatorJudge::Reopen(
+    absl::string_view game_id, const v1::GameCreated& created, absl::string_view pin) {
+  return JudgeUnder(game_id, pin.empty() ? LoadRulesFor(created)
+                                         : LoadPinnedRules(std::string_view(pin.data(), pin.size())));
 }
 
 }  // namespace arbiter::ledger

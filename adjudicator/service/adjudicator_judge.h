@@ -15,10 +15,19 @@ namespace arbiter::ledger {
 
 class AdjudicatorJudge : public Judge {
  public:
-  // A fold per game; its RulesPin() is "<ruleset> sha256:<hex>" with
-  // " + <supplement> sha256:<hex>" when the game names a supplement.
+  // A fold per game under the rules its gameCreated names (at its
+  // rulesetVersion, by default the latest); its RulesPin() is
+  // "<ruleset> sha256:<hex>" with " + <supplement> sha256:<hex>" when the
+  // game names a supplement (rulesdb/rules_pin.h).
   absl::StatusOr<std::unique_ptr<GameJudge>> Open(absl::string_view game_id,
                                                   const v1::GameCreated& created) override;
+
+  // A recorded game's fold under the ruleset version its pin names, even
+  // when a later version exists. INVALID_ARGUMENT when no built-in rules
+  // match the pin.
+  absl::StatusOr<std::unique_ptr<GameJudge>> Reopen(absl::string_view game_id,
+                                                    const v1::GameCreated& created,
+                                                    absl::string_view pin) override;
 };
 
 }  // namespace arbiter::ledger

@@ -230,6 +230,20 @@ TEST(ScenariosTest, AGameReadjudicatesUnderItsPinnedVersion) {
   EXPECT_EQ(games, 6);
 }
 
+// Audit bundles exported at b455db4 (ledger, rulings and signed checkpoint
+// of a game judged under 2002.1 and one under 1988.1) still verify: the
+// games are re-adjudicated under the versions they pinned, not the latest.
+TEST(ScenariosTest, BundlesRecordedUnderTheFirstVersionsStillVerify) {
+  for (const char* name : {"cn-2002-incidents.bundle", "cn-1988-incidents.bundle"}) {
+    SCOPED_TRACE(name);
+    const Output run = Arbiter(absl::StrCat("verify --bundle ", ARBITER_TEST_DATA, "/pinned/", name));
+    EXPECT_EQ(run.exit, 0) << run.out << run.err;
+    EXPECT_NE(run.out.find("re-adjudicated 1 game(s) under their pinned rules: every ruling matches"),
+              std::string::npos)
+        << run.out << run.err;
+  }
+}
+
 // gameCreated names its version: the game is judged under it without
 // --ruleset (the binary reads rulesetVersion).
 TEST(ScenariosTest, GameCreatedNamesItsRulesetVersion) {
