@@ -273,6 +273,9 @@ class Adjudicator {
   std::map<uint32_t, std::pair<v1::Incident, v1::Color>> incidents_;
   // Rulings overturned on appeal: a result they gave is never restored.
   std::set<uint32_t> superseded_;
+  // Decisions that put a stone on the board with no sanction saying so (a
+  // dropped stone that stands, 17.3): the engine cannot take it back.
+  std::set<uint32_t> placed_stones_;
   // resultConfirmed: rulings up to this number can no longer be appealed.
   bool confirmed_ = false;
   uint32_t confirmed_rulings_ = 0;

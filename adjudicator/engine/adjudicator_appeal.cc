@@ -120,6 +120,12 @@ absl::Status Adjudicator::CheckOverturnable(int index) const {
           "correction as its own event"));
     }
   }
+  if (placed_stones_.contains(r.number())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "appealDecided: ruling ", r.number(),
+        " put a dropped stone on the board, which the engine cannot take back; record the "
+        "correction as its own event"));
+  }
   const bool caused = result_.has_value() && result_->ruling() == r.number();
   if (caused && (result_->reason() == v1::Result::TIME ||
                  result_->reason() == v1::Result::LATENESS)) {

@@ -255,6 +255,9 @@ absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
     EnsureStarted();
     if (awaiting_press_ && decided.dropped_by != clock_owner_) PressClock(move_at_);
     PlayMove(decided.dropped_by, decided.dropped_at);
+    if (board_->at(decided.dropped_at) != Stone::kEmpty) {
+      placed_stones_.insert(rulings_[index].number());
+    }
   }
   return absl::OkStatus();
 }

@@ -85,6 +85,22 @@ TEST(StoneDroppedTest, TheChiefArbiterDecidesWhetherTheDroppedStoneIsTheMove) {
   }
 }
 
+// The stone a decision let stand cannot be lifted by an appeal: the engine
+// refuses to overturn what it cannot undo.
+TEST(StoneDroppedTest, ADecisionThatPlayedTheStoneIsNotOverturned) {
+  Game g("cn-2002");
+  ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
+  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+  ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
+  ASSERT_TRUE(g.Apply(15, R"("stoneDropped": {"color": "WHITE", "point": "D4"})").ok());
+  ASSERT_TRUE(g.Apply(30, R"("arbiterDecision": {"ruling": 1, "choice": "STANDS"})").ok());
+  ASSERT_TRUE(g.Apply(35, R"("appealLodged": {"ruling": 2, "byColor": "BLACK"})").ok());
+  const absl::Status overturn = g.Apply(40, R"("appealDecided": {"ruling": 2, "upheld": false})");
+  EXPECT_EQ(overturn.code(), absl::StatusCode::kFailedPrecondition) << overturn;
+  EXPECT_NE(overturn.message().find("dropped stone"), absl::string_view::npos) << overturn;
+  EXPECT_TRUE(g.Apply(40, R"("appealDecided": {"ruling": 2, "upheld": true})").ok());
+}
+
 TEST(StoneDroppedTest, OnlyThePlayerToMoveDropsAStoneAndCn1988LetsItBePickedUp) {
   Game g("cn-2002");
   ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
