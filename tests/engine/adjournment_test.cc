@@ -84,16 +84,20 @@ TEST(SealedMoveTest, OnlyThePlayerToMoveSealsInPlay) {
             absl::StatusCode::kFailedPrecondition);  // nothing sealed
 }
 
+// White seals Q16, where Black has played, and the sealed move is opened.
+void SealOnAnOccupiedPoint(Game& g, const std::string& ruleset) {
+  Start(g, ruleset);
+  ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
+  ASSERT_TRUE(g.Apply(20, Of("moveSealed", "WHITE")).ok());
+  ASSERT_TRUE(g.Apply(1000, R"("resumed": {})").ok());
+  ASSERT_TRUE(g.Apply(1010, R"("sealedMoveOpened": {"color": "WHITE", "point": "Q16"})").ok());
+}
+
 // 1988 art. 22: 如封棋之点已有棋子时，判弃权一次，轮对方下子. cn-2002 leaves
 // it to the chief arbiter, whose choice may be the same or a fresh move.
 TEST(SealedMoveTest, AnOccupiedPointIsAPassUnder1988AndTheChiefArbitersIn2002) {
-  const char* kOccupied = R"("sealedMoveOpened": {"color": "WHITE", "point": "Q16"})";
   Game old("cn-1988");
-  Start(old, "cn-1988");
-  ASSERT_TRUE(old.Apply(10, Move("BLACK", "Q16")).ok());
-  ASSERT_TRUE(old.Apply(20, Of("moveSealed", "WHITE")).ok());
-  ASSERT_TRUE(old.Apply(1000, R"("resumed": {})").ok());
-  ASSERT_TRUE(old.Apply(1010, kOccupied).ok());
+  SealOnAnOccupiedPoint(old, "cn-1988");
   ASSERT_EQ(old.rulings().size(), 1u);
   EXPECT_EQ(old.rulings()[0].clause(), "cn-1988/22");
   EXPECT_EQ(old.a().State().to_move(), v1::BLACK);
@@ -102,11 +106,7 @@ TEST(SealedMoveTest, AnOccupiedPointIsAPassUnder1988AndTheChiefArbitersIn2002) {
   for (const char* choice : {"MOVE_VOID+COUNTS_AS_PASS", "MOVE_VOID"}) {
     SCOPED_TRACE(choice);
     Game g("cn-2002");
-    Start(g, "cn-2002");
-    ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
-    ASSERT_TRUE(g.Apply(20, Of("moveSealed", "WHITE")).ok());
-    ASSERT_TRUE(g.Apply(1000, R"("resumed": {})").ok());
-    ASSERT_TRUE(g.Apply(1010, kOccupied).ok());
+    SealOnAnOccupiedPoint(g, "cn-2002");
     ASSERT_EQ(g.rulings().size(), 1u);
     EXPECT_TRUE(g.rulings()[0].pending());
     EXPECT_EQ(g.a().State().to_move(), v1::WHITE);
