@@ -41,7 +41,7 @@ namespace arbiter::cli {
 namespace {
 
 constexpr FlagSpec kFlags[] = {
-    {"ruleset", "ID", "judge under this ruleset instead of each game's own (cn-2002, cn-1988)"},
+    {"ruleset", "ID[@VERSION]", "judge under this ruleset instead of each game's own (cn-2002, cn-1988; by default its latest version)"},
     {"json", "", "one AdjudicationReport per game, one JSON object per line (DOMAIN.md §6)"},
 };
 constexpr CommandSpec kAdjudicate = {
@@ -57,17 +57,19 @@ constexpr CommandSpec kAdjudicate = {
              "gets no report, and the other games are still judged; the exit status is then 2.\n",
 };
 
-// The rules a game is judged under: --ruleset, else its own, else cn-2002.
+// The rules a game is judged under: its own ruleset at its pinned version
+// (rulesetVersion, by default the latest), unless --ruleset re-judges it
+// under another (ID or ID@VERSION, by default the latest).
 absl::StatusOr<Rules> RulesFor(const v1::GameCreated& game, const std::string& ruleset,
                                const std::string& where) {
-  const std::string id = !ruleset.empty()          ? ruleset
-                         : !game.ruleset().empty() ? game.ruleset()
-                                                   : std::string("cn-2002");
-  absl::StatusOr<Rules> rules = LoadRules(id, game.supplement());
-  if (!rules.ok() && !ruleset.empty() && !game.supplement().empty() && id != game.ruleset()) {
+  if (ruleset.empty()) return LoadRulesFor(game);
+  const std::string id = ruleset.substr(0, ruleset.find('@'));
+  absl::StatusOr<Rules> rules = LoadRulesSpec(
+      game.supplement().empty() ? ruleset : absl::StrCat(ruleset, "+", game.supplement()));
+  if (!rules.ok() && !game.supplement().empty() && id != game.ruleset()) {
     // Re-judging under another ruleset: the game's supplement is layered on
     // its own ruleset and may not apply to this one.
-    absl::StatusOr<Rules> bare = LoadRules(id);
+    absl::StatusOr<Rules> bare = LoadRulesSpec(ruleset);
     if (bare.ok()) {
       std::fprintf(stderr,
                    "arbiter adjudicate: %s: supplement %s does not apply to %s (%s); "

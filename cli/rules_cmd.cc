@@ -3,7 +3,8 @@
 //   arbiter rules list [--ruleset ID] [--json]   every clause id
 //   arbiter rules show CLAUSE [--json]           text, sanctions, interpretation
 //   arbiter rules diff A B                       what changes from ruleset A to B
-//                                                (either may be RULESET+SUPPLEMENT)
+//                                                (either may be RULESET[@VERSION][+SUPPLEMENT];
+//                                                without a version, the latest)
 //   arbiter rules hash ID                        a ruleset's or supplement's SHA-256
 //   arbiter rules publish DB                     publish the built-ins to a catalog
 //
@@ -49,14 +50,14 @@ constexpr CommandSpec kShow = {
 };
 constexpr CommandSpec kDiff = {
     .name = "rules diff",
-    .positionals = "RULESET_A[+SUPPLEMENT] RULESET_B[+SUPPLEMENT]",
+    .positionals = "RULESET_A[@VERSION][+SUPPLEMENT] RULESET_B[@VERSION][+SUPPLEMENT]",
     .summary = "what changes from one ruleset (with a supplement) to another",
     .min_positionals = 2,
     .max_positionals = 2,
 };
 constexpr CommandSpec kHash = {
     .name = "rules hash",
-    .positionals = "RULESET|SUPPLEMENT",
+    .positionals = "RULESET[@VERSION]|SUPPLEMENT",
     .summary = "the SHA-256 of a ruleset's or a supplement's content",
     .min_positionals = 1,
     .max_positionals = 1,
@@ -102,9 +103,9 @@ int List(const Args& args) {
     if (!r.ok()) return Fail(r.status());
     rulesets.push_back(*r);
   } else {
-    absl::StatusOr<const RulesData*> data = BuiltinRulesData();
-    if (!data.ok()) return Fail(data.status());
-    for (const v1::Ruleset& r : (*data)->rulesets) rulesets.push_back(&r);
+    absl::StatusOr<std::vector<const v1::Ruleset*>> latest = LatestBuiltinRulesets();
+    if (!latest.ok()) return Fail(latest.status());
+    rulesets = *std::move(latest);
   }
   google::protobuf::ListValue ids;
   for (const v1::Ruleset* r : rulesets) {
@@ -198,21 +199,15 @@ int Show(const Args& args) {
   return 0;
 }
 
-// "cn-2002" or "cn-2002+cn-2002-repetition-no-result".
-absl::StatusOr<Rules> LoadSpec(const std::string& spec) {
-  const size_t plus = spec.find('+');
-  if (plus == std::string::npos) return LoadRules(spec);
-  return LoadRules(spec.substr(0, plus), spec.substr(plus + 1));
-}
-
 int Diff(const Args& args) {
-  absl::StatusOr<Rules> a = LoadSpec(args.positionals()[0]);
+  absl::StatusOr<Rules> a = LoadRulesSpec(args.positionals()[0]);
   if (!a.ok()) return Fail(a.status());
-  absl::StatusOr<Rules> b = LoadSpec(args.positionals()[1]);
+  absl::StatusOr<Rules> b = LoadRulesSpec(args.positionals()[1]);
   if (!b.ok()) return Fail(b.status());
   const RulesetDiff diff = DiffRules(*a, *b);
   for (const auto& [mark, rules] : {std::pair{"---", &*a}, std::pair{"+++", &*b}}) {
-    std::printf("%s %s %s", mark, rules->id().c_str(), rules->hash().c_str());
+    std::printf("%s %s %s %s", mark, rules->id().c_str(), rules->version().c_str(),
+                rules->hash().c_str());
     if (!rules->supplement_id().empty()) {
       std::printf(" + %s %s", rules->supplement_id().c_str(), rules->supplement_hash().c_str());
     }
@@ -272,7 +267,7 @@ int Diff(const Args& args) {
 
 int Hash(const Args& args) {
   const std::string& id = args.positionals()[0];
-  absl::StatusOr<Rules> rules = LoadRules(id);
+  absl::StatusOr<Rules> rules = LoadRulesSpec(id);
   if (rules.ok()) {
     std::printf("%s\n", rules->hash().c_str());
     return 0;

@@ -72,7 +72,8 @@ bool Readjudicate(AuditReport& report, Judge& judge, const std::string& game_id,
     absl::StatusOr<v1::Event> event = ParseCanonicalEvent(entry.event());
     if (!event.ok()) return Fail(report, entry.position(), std::string(event.status().message()));
     if (fold == nullptr) {
-      absl::StatusOr<std::unique_ptr<GameJudge>> opened = judge.Open(game_id, event->game_created());
+      absl::StatusOr<std::unique_ptr<GameJudge>> opened =
+          judge.Reopen(game_id, event->game_created(), pin);
       if (!opened.ok()) {
         return Fail(report, entry.position(),
                     absl::StrCat("game '", game_id, "' cannot be re-adjudicated: ",

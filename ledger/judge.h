@@ -67,6 +67,17 @@ class Judge {
   virtual absl::StatusOr<std::unique_ptr<GameJudge>> Open(absl::string_view game_id,
                                                           const v1::GameCreated& created) = 0;
 
+  // A fold for a game the ledger already holds, to replay its stored
+  // stream: `pin` is the RulesPin() it recorded when the game was created.
+  // A judge whose rules have versions folds under the pinned ones, so the
+  // game re-adjudicates as it was judged whatever version is the latest
+  // now. By default, Open.
+  virtual absl::StatusOr<std::unique_ptr<GameJudge>> Reopen(absl::string_view game_id,
+                                                            const v1::GameCreated& created,
+                                                            absl::string_view /*pin*/) {
+    return Open(game_id, created);
+  }
+
   // The fold of `game_id` as of its committed `revision`, if this judge
   // keeps one; nullptr if not, and the ledger replays the stored stream into
   // a fresh Open(). Called on the ledger's writer thread.

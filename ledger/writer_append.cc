@@ -71,6 +71,14 @@ absl::StatusOr<std::unique_ptr<GameJudge>> Writer::WorkingFold(const std::string
 }
 
 absl::StatusOr<std::unique_ptr<GameJudge>> Writer::Replay(const std::string& game_id) {
+  // The game continues only under the rules it was created under: the pin
+  // recorded then chooses them (a later version may rule otherwise).
+  Stmt& p = stmts_->game_pin;
+  ResetOnExit reset_pin(p);
+  p.Bind(1, game_id);
+  absl::StatusOr<bool> pinned = p.Step();
+  if (!pinned.ok()) return pinned.status();
+  const std::string pin = *pinned ? p.Text(0) : "";
   // The stored stream, committed (the batch has not touched this game).
   Stmt& q = stmts_->game_events;
   ResetOnExit reset(q);
@@ -83,7 +91,8 @@ absl::StatusOr<std::unique_ptr<GameJudge>> Writer::Replay(const std::string& gam
     absl::StatusOr<v1::Event> e = ParseCanonicalEvent(q.Text(0));
     if (!e.ok()) return e.status();
     if (judge == nullptr) {
-      absl::StatusOr<std::unique_ptr<GameJudge>> j = config_.judge->Open(game_id, e->game_created());
+      absl::StatusOr<std::unique_ptr<GameJudge>> j =
+          config_.judge->Reopen(game_id, e->game_created(), pin);
       if (!j.ok()) return j.status();
       judge = *std::move(j);
     }
@@ -95,15 +104,9 @@ absl::StatusOr<std::unique_ptr<GameJudge>> Writer::Replay(const std::string& gam
     }
   }
   if (judge == nullptr) return absl::InternalError(absl::StrCat("game '", game_id, "' has no events"));
-  // The game continues only under the rules it was created under.
-  Stmt& p = stmts_->game_pin;
-  ResetOnExit reset_pin(p);
-  p.Bind(1, game_id);
-  absl::StatusOr<bool> pinned = p.Step();
-  if (!pinned.ok()) return pinned.status();
-  if (!*pinned || p.Text(0) != judge->RulesPin()) {
+  if (!*pinned || pin != judge->RulesPin()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "game '", game_id, "' was created under '", *pinned ? p.Text(0) : "(no pin)",
+        "game '", game_id, "' was created under '", *pinned ? pin : "(no pin)",
         "' but the rules now load as '", judge->RulesPin(), "'"));
   }
   return judge;

@@ -2,9 +2,14 @@
 //
 // They are parsed from the embedded data files once, on first use. The build
 // has already validated the same files, so a failure here means a corrupted
-// binary; it is still reported, never ignored.
+// binary; it is still reported, never ignored. Every published version of a
+// ruleset is built in: the latest is what a new game gets, the others are
+// what games pinned to them are judged under.
 #ifndef ARBITER_RULESDB_BUILTIN_RULES_H_
 #define ARBITER_RULESDB_BUILTIN_RULES_H_
+
+#include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "rulesdb/rules.h"
@@ -12,11 +17,23 @@
 
 namespace arbiter {
 
-// Every built-in ruleset and supplement; the pointer lives forever.
+// Every built-in ruleset version and supplement; the pointer lives forever.
 absl::StatusOr<const RulesData*> BuiltinRulesData();
 
-// The built-in ruleset `id`, or NOT_FOUND naming it and the known ids.
+// The latest built-in version of ruleset `id`, or NOT_FOUND naming it and the
+// known ids.
 absl::StatusOr<const v1::Ruleset*> BuiltinRuleset(std::string_view id);
+
+// Version `version` of ruleset `id`, or NOT_FOUND naming the known versions.
+absl::StatusOr<const v1::Ruleset*> BuiltinRulesetVersion(std::string_view id,
+                                                         std::string_view version);
+
+// The built-in ruleset version whose content hash (ContentHash, hex) is
+// `hash`, or NOT_FOUND.
+absl::StatusOr<const v1::Ruleset*> BuiltinRulesetByHash(std::string_view hash);
+
+// The latest version of each built-in ruleset, ordered by id.
+absl::StatusOr<std::vector<const v1::Ruleset*>> LatestBuiltinRulesets();
 
 // The built-in supplement `id`, or NOT_FOUND.
 absl::StatusOr<const v1::Supplement*> BuiltinSupplement(std::string_view id);

@@ -108,6 +108,7 @@ absl::StatusOr<Rules> Rules::FromProto(v1::Ruleset ruleset, const v1::Supplement
 Rules::Rules(std::shared_ptr<const Rep> rep) : rep_(std::move(rep)) {}
 
 const std::string& Rules::id() const { return rep_->ruleset.id(); }
+const std::string& Rules::version() const { return rep_->ruleset.version(); }
 const std::string& Rules::hash() const { return rep_->hash; }
 const std::string& Rules::supplement_id() const { return rep_->supplement_id; }
 const std::string& Rules::supplement_hash() const { return rep_->supplement_hash; }

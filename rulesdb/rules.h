@@ -24,6 +24,7 @@ class Rules {
                                          const v1::Supplement* supplement = nullptr);
 
   const std::string& id() const;               // "cn-2002"
+  const std::string& version() const;          // "2002.2"
   const std::string& hash() const;             // hex SHA-256 of the ruleset
   const std::string& supplement_id() const;    // empty without one
   const std::string& supplement_hash() const;  // empty without one
@@ -57,10 +58,30 @@ class Rules {
   std::shared_ptr<const Rep> rep_;  // immutable, so copies are cheap and safe
 };
 
-// The rulesets and supplements built into this binary, by id. Unknown ids are
-// NOT_FOUND errors that name the id.
+// The rulesets and supplements built into this binary (builtin_rules.h).
+// Unknown ids and versions are NOT_FOUND errors that name them; a supplement
+// for another ruleset is INVALID_ARGUMENT.
+
+// The latest version of `ruleset_id`: what a new game is judged under.
 absl::StatusOr<Rules> LoadRules(std::string_view ruleset_id,
                                 std::string_view supplement_id = "");
+
+// Version `version` of `ruleset_id` (empty: the latest).
+absl::StatusOr<Rules> LoadRulesVersion(std::string_view ruleset_id, std::string_view version,
+                                       std::string_view supplement_id = "");
+
+// The version whose content hash is `ruleset_hash`: what a game whose ledger
+// pinned that hash is judged under, whatever versions came after it.
+absl::StatusOr<Rules> LoadRulesByHash(std::string_view ruleset_hash,
+                                      std::string_view supplement_id = "");
+
+// The rules a game names in its gameCreated: `ruleset` (empty: cn-2002) at
+// `rulesetVersion` (empty: the latest), with its `supplement`.
+absl::StatusOr<Rules> LoadRulesFor(const v1::GameCreated& created);
+
+// A ruleset written "ID[@VERSION][+SUPPLEMENT]", e.g. "cn-2002@2002.1" or
+// "cn-2002+cn-2002-rapid-no-pass"; without a version, the latest.
+absl::StatusOr<Rules> LoadRulesSpec(std::string_view spec);
 
 }  // namespace arbiter
 

@@ -1,10 +1,12 @@
 #include "rulesdb/rules_data.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "rulesdb/content_hash.h"
@@ -22,53 +24,89 @@ absl::Status Prefixed(const std::string& prefix, const absl::Status& status) {
 
 }  // namespace
 
+int CompareVersions(std::string_view a, std::string_view b) {
+  const std::vector<absl::string_view> xs = absl::StrSplit(absl::string_view(a.data(), a.size()), '.');
+  const std::vector<absl::string_view> ys = absl::StrSplit(absl::string_view(b.data(), b.size()), '.');
+  for (size_t i = 0; i < xs.size() && i < ys.size(); ++i) {
+    uint64_t x = 0, y = 0;
+    if (absl::SimpleAtoi(xs[i], &x) && absl::SimpleAtoi(ys[i], &y)) {
+      if (x != y) return x < y ? -1 : 1;
+    } else if (const int c = xs[i].compare(ys[i]); c != 0) {
+      return c;
+    }
+  }
+  return xs.size() == ys.size() ? 0 : xs.size() < ys.size() ? -1 : 1;
+}
+
 absl::StatusOr<RulesData> ParseRulesData(std::vector<DataFile> files) {
   // Path order fixes the order of merged repeated fields, hence the hash.
   std::sort(files.begin(), files.end(),
             [](const DataFile& a, const DataFile& b) { return a.path < b.path; });
-  std::map<std::string, v1::Ruleset> rulesets;  // by directory
+  std::map<std::string, v1::Ruleset> rulesets;  // by "<id>/<version>" directory
   std::map<std::string, std::string> supplement_files;
   RulesData data;
   std::set<std::string> supplement_ids;
   for (const DataFile& file : files) {
-    const size_t slash = file.path.find('/');
-    if (slash == std::string::npos || file.path.find('/', slash + 1) != std::string::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(file.path, ": data files live at <ruleset-id>/NAME or supplements/NAME"));
+    const std::vector<std::string> parts = absl::StrSplit(file.path, '/');
+    const bool supplement = parts.size() == 2 && parts[0] == kSupplementDir;
+    if (!supplement && (parts.size() != 3 || parts[0] == kSupplementDir)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          file.path, ": data files live at <ruleset-id>/<version>/NAME or supplements/NAME"));
     }
-    const std::string dir = file.path.substr(0, slash);
-    if (dir == kSupplementDir) {
-      v1::Supplement supplement;
-      if (absl::Status st = MergeRulesText(file.path, file.text, &supplement); !st.ok()) return st;
-      if (!supplement_ids.insert(supplement.id()).second) {
+    if (supplement) {
+      v1::Supplement s;
+      if (absl::Status st = MergeRulesText(file.path, file.text, &s); !st.ok()) return st;
+      if (!supplement_ids.insert(s.id()).second) {
         return absl::InvalidArgumentError(
-            absl::StrCat(file.path, ": supplement id \"", supplement.id(), "\" is used twice"));
+            absl::StrCat(file.path, ": supplement id \"", s.id(), "\" is used twice"));
       }
-      supplement_files[supplement.id()] = file.path;
-      data.supplements.push_back(std::move(supplement));
-    } else if (absl::Status st = MergeRulesText(file.path, file.text, &rulesets[dir]); !st.ok()) {
+      supplement_files[s.id()] = file.path;
+      data.supplements.push_back(std::move(s));
+    } else if (absl::Status st = MergeRulesText(file.path, file.text,
+                                                &rulesets[parts[0] + "/" + parts[1]]);
+               !st.ok()) {
       return st;
     }
   }
   for (auto& [dir, ruleset] : rulesets) {
-    if (ruleset.id() != dir) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          dir, "/: the ruleset's id is \"", ruleset.id(), "\"; its directory must match"));
+    if (dir != ruleset.id() + "/" + ruleset.version()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(dir, "/: the ruleset's id and version are \"", ruleset.id(), "\" and \"",
+                       ruleset.version(), "\"; its directories must match"));
     }
     if (absl::Status st = ValidateRuleset(ruleset); !st.ok()) return Prefixed(dir + "/", st);
     data.rulesets.push_back(std::move(ruleset));
   }
+  std::sort(data.rulesets.begin(), data.rulesets.end(),
+            [](const v1::Ruleset& a, const v1::Ruleset& b) {
+              return a.id() != b.id() ? a.id() < b.id()
+                                      : CompareVersions(a.version(), b.version()) < 0;
+            });
+  for (size_t i = 1; i < data.rulesets.size(); ++i) {
+    const v1::Ruleset& a = data.rulesets[i - 1];
+    const v1::Ruleset& b = data.rulesets[i];
+    if (a.id() == b.id() && CompareVersions(a.version(), b.version()) == 0) {
+      return absl::InvalidArgumentError(absl::StrCat("ruleset ", a.id(), " versions \"",
+                                                     a.version(), "\" and \"", b.version(),
+                                                     "\" are the same version"));
+    }
+  }
   std::sort(data.supplements.begin(), data.supplements.end(),
             [](const v1::Supplement& a, const v1::Supplement& b) { return a.id() < b.id(); });
   for (const v1::Supplement& s : data.supplements) {
-    auto base = std::find_if(data.rulesets.begin(), data.rulesets.end(),
-                             [&](const v1::Ruleset& r) { return r.id() == s.base_ruleset(); });
     const std::string& path = supplement_files[s.id()];
-    if (base == data.rulesets.end()) {
+    bool based = false;
+    for (const v1::Ruleset& base : data.rulesets) {
+      if (base.id() != s.base_ruleset()) continue;
+      based = true;
+      if (absl::Status st = ValidateSupplement(s, base); !st.ok()) {
+        return Prefixed(absl::StrCat(path, " (on ", base.id(), " ", base.version(), ")"), st);
+      }
+    }
+    if (!based) {
       return absl::InvalidArgumentError(
           absl::StrCat(path, ": unknown base ruleset \"", s.base_ruleset(), "\""));
     }
-    if (absl::Status st = ValidateSupplement(s, *base); !st.ok()) return Prefixed(path, st);
   }
   return data;
 }

@@ -105,11 +105,26 @@ std::string DescribeSanctioning(const v1::Sanctioning& s) {
   if (!s.sanctions().empty()) absl::StrAppend(&text, " ", OptionId(s.sanctions()));
   if (!s.options().empty()) {
     std::vector<std::string> ids;
-    for (const v1::RulingOption& o : s.options()) ids.push_back(o.id());
+    for (const v1::RulingOption& o : s.options()) {
+      ids.push_back(o.against() == v1::Ruling::BOTH ? absl::StrCat(o.id(), " against both")
+                    : o.against() != v1::Ruling::PARTY_UNSPECIFIED
+                        ? absl::StrCat(o.id(), " against ", v1::Ruling::Party_Name(o.against()))
+                        : o.id());
+    }
     absl::StrAppend(&text, s.sanctions().empty() ? " pending" : ",", " {",
                     absl::StrJoin(ids, " | "), "} (", v1::Authority_Name(s.decided_by()), ")");
   }
-  if (s.sanctions().empty() && s.options().empty()) absl::StrAppend(&text, " (no sanction)");
+  switch (s.disposition()) {
+    case v1::Sanctioning::NO_RULING:
+      absl::StrAppend(&text, " (no ruling: the event is the record)");
+      break;
+    case v1::Sanctioning::REFUSE:
+      absl::StrAppend(&text, " (the event is refused)");
+      break;
+    default:
+      if (s.sanctions().empty() && s.options().empty()) absl::StrAppend(&text, " (no sanction)");
+      break;
+  }
   if (s.against() == v1::BOTH_PLAYERS) absl::StrAppend(&text, " against both");
   if (s.reason() != v1::Result::REASON_UNSPECIFIED) {
     absl::StrAppend(&text, " [", v1::Result::Reason_Name(s.reason()), "]");

@@ -48,8 +48,10 @@ struct RulesetDiff {
 RulesetDiff DiffRules(const Rules& a, const Rules& b);
 
 // One line for a sanctioning: "cn-2002/23.7 WARNING+PENALTY_STONE", or with
-// options "cn-2002/20.3 pending {DRAW | REPLAY} (CHIEF_ARBITER)", plus the
-// result reason when it may end the game.
+// options "cn-2002/20.3 pending {DRAW | REPLAY} (CHIEF_ARBITER)" (an option
+// with its own party: "BOTH_LOSE against both"), "(no ruling: ...)" or "(the
+// event is refused)" by its disposition, plus the result reason when it may
+// end the game.
 std::string DescribeSanctioning(const v1::Sanctioning& s);
 
 }  // namespace arbiter

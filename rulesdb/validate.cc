@@ -44,6 +44,11 @@ absl::Status CheckSanctioning(const std::string& owner, const v1::Sanctioning& s
   if (s.sanctions().empty() && s.options().empty() && s.note().empty()) {
     return Invalid(where, "imposes nothing: give sanctions, options or a note");
   }
+  if (s.disposition() != v1::Sanctioning::RULE &&
+      (!s.sanctions().empty() || !s.options().empty() || s.note().empty())) {
+    return Invalid(where, absl::StrCat("is ", v1::Sanctioning::Disposition_Name(s.disposition()),
+                                       ": it takes a note and no sanctions or options"));
+  }
   bool ends_game = false;
   for (int x : s.sanctions()) {
     if (x == v1::SANCTION_UNSPECIFIED) return Invalid(where, "unspecified sanction");

@@ -46,8 +46,18 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
         "the result is final (", result_->sgf(),
         "); only an arbiterDecision, an appeal, resultConfirmed or a cheating misconduct may follow"));
   }
-  if (adjourned_ && (e.has_move() || e.has_pass() || e.has_clock_press())) {
+  const bool play = e.has_move() || e.has_pass() || e.has_clock_press();
+  if (adjourned_ && play) {
     return absl::FailedPreconditionError("the game is adjourned: no play until `resumed`");
+  }
+  if (sealed_by_ != v1::COLOR_UNSPECIFIED && play) {
+    return absl::FailedPreconditionError(
+        "a sealed move awaits opening: no play before its sealedMoveOpened");
+  }
+  if (abandoned_by_ != v1::COLOR_UNSPECIFIED && play) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "play has ended: ", v1::Color_Name(abandoned_by_),
+        " gave up the contest on the board; the count (deadStones) follows"));
   }
   return absl::OkStatus();
 }
@@ -141,6 +151,27 @@ absl::StatusOr<std::vector<v1::Ruling>> Adjudicator::Apply(const v1::Event& e) {
     case v1::Event::kResultConfirmed:
       s = OnResultConfirmed();
       break;
+    case v1::Event::kMoveSealed:
+      s = OnMoveSealed(e.move_sealed());
+      break;
+    case v1::Event::kSealedMoveOpened:
+      s = OnSealedMoveOpened(e.sealed_move_opened());
+      break;
+    case v1::Event::kStoneDropped:
+      s = OnStoneDropped(e.stone_dropped());
+      break;
+    case v1::Event::kFirstHalfUnrecorded:
+      s = OnFirstHalfUnrecorded();
+      break;
+    case v1::Event::kContestAbandoned:
+      s = OnContestAbandoned(e.contest_abandoned());
+      break;
+    case v1::Event::kTimeWasting:
+      s = OnTimeWasting(e.time_wasting());
+      break;
+    case v1::Event::kWithdrew:
+      s = OnWithdrew(e.withdrew());
+      break;
     case v1::Event::KIND_NOT_SET:
       break;
   }
@@ -189,6 +220,47 @@ void Adjudicator::StopClocks(absl::Time at) {
   turn_carry_ = absl::ZeroDuration();
   turn_start_ = at;
   clocks_running_ = false;
+}
+
+void Adjudicator::Adjourn() {
+  // Clocks stop (art. 14); the turn in progress keeps what it has run.
+  if (clocks_running_) {
+    if (awaiting_press_) PressClock(move_at_);
+    turn_carry_ = TurnElapsed(at_);
+    clocks_running_ = false;
+  }
+  const absl::Duration carry[2] = {clock_owner_ == v1::BLACK ? turn_carry_ : absl::ZeroDuration(),
+                                   clock_owner_ == v1::WHITE ? turn_carry_ : absl::ZeroDuration()};
+  first_half_.emplace(clocks_[0].used() + carry[0], clocks_[1].used() + carry[1]);
+  resumed_ = false;
+  adjourned_ = true;
+}
+
+bool Adjudicator::AbsoluteTime() const {
+  return clocks_[0].mode() == PlayerClock::Mode::kAbsolute;
+}
+
+bool Adjudicator::InByoYomiInOpponentsTime(v1::Color c) const {
+  const PlayerClock& clock = clocks_[Index(c)];
+  if (clock.mode() != PlayerClock::Mode::kByoYomi || !clock.in_overtime() || !clocks_running_) {
+    return false;
+  }
+  // A mover who has not pressed is taken to have pressed at the move.
+  const v1::Color running = awaiting_press_ ? Opponent(clock_owner_) : clock_owner_;
+  return running == Opponent(c);
+}
+
+v1::Incident Adjudicator::FlagIncident(v1::Color c) const {
+  if (lateness_.absent(c) &&
+      rules_.Find(v1::TIME_EXPIRED_WHILE_ABSENT,
+                  discipline_.Count(c, v1::TIME_EXPIRED_WHILE_ABSENT) + 1,
+                  game_.venue()) != nullptr) {
+    return v1::TIME_EXPIRED_WHILE_ABSENT;
+  }
+  const PlayerClock::Mode mode = clocks_[Index(c)].mode();
+  return mode == PlayerClock::Mode::kByoYomi || mode == PlayerClock::Mode::kMovesInTime
+             ? v1::TIME_EXPIRED
+             : v1::TIME_EXPIRED_NO_OVERTIME;
 }
 
 void Adjudicator::SettleTime(bool flag_check) {
@@ -241,10 +313,7 @@ void Adjudicator::FlagFalls(v1::Color c, absl::Time instant) {
     turn_start_ = instant;
     turn_carry_ = absl::ZeroDuration();
   }
-  const PlayerClock::Mode mode = clocks_[Index(c)].mode();
-  const bool overtime =
-      mode == PlayerClock::Mode::kByoYomi || mode == PlayerClock::Mode::kMovesInTime;
-  Rule(overtime ? v1::TIME_EXPIRED : v1::TIME_EXPIRED_NO_OVERTIME, c, instant);
+  Rule(FlagIncident(c), c, instant);
 }
 
 void Adjudicator::PlayPass(v1::Color c) {
@@ -270,7 +339,8 @@ int Adjudicator::Rule(v1::Incident incident, v1::Color offender, std::optional<a
     occurrence = discipline_.Record(offender, incident);
   }
   const v1::Sanctioning* s = rules_.Find(incident, occurrence, game_.venue());
-  if (s == nullptr) return -1;
+  // No clause, or one under which the event itself is the record.
+  if (s == nullptr || s->disposition() != v1::Sanctioning::RULE) return -1;
   const v1::RulingOption* choice = nullptr;
   if (preset != nullptr && !preset->empty()) choice = FindOption(*s, *preset);
   const int index = RuleWith(*s, offender, at.value_or(at_), choice);
@@ -284,6 +354,9 @@ int Adjudicator::RuleWith(const v1::Sanctioning& s, v1::Color offender, absl::Ti
   if (s.against() != v1::BOTH_PLAYERS && offender != v1::COLOR_UNSPECIFIED) {
     party = offender == v1::BLACK ? v1::Ruling::BLACK : v1::Ruling::WHITE;
   }
+  if (choice != nullptr && choice->against() != v1::Ruling::PARTY_UNSPECIFIED) {
+    party = choice->against();
+  }
   v1::Ruling r = RulingUnder(rules_, s, party);
   if (choice != nullptr) {
     r.set_pending(false);
@@ -292,7 +365,23 @@ int Adjudicator::RuleWith(const v1::Sanctioning& s, v1::Color offender, absl::Ti
     r.set_choice(choice->id());
   }
   ToProto(at, r.mutable_at());
-  return Issue(std::move(r), party == v1::Ruling::BOTH ? v1::COLOR_UNSPECIFIED : offender, &s);
+  return Issue(std::move(r), PartyColor(party), &s);
+}
+
+absl::Status Adjudicator::Refusal(v1::Incident incident, v1::Color c,
+                                  absl::string_view what) const {
+  const v1::Sanctioning* s =
+      rules_.Find(incident, discipline_.Count(c, incident) + 1, game_.venue());
+  if (s == nullptr || s->disposition() != v1::Sanctioning::REFUSE) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat(what, ": refused under ", s->clause(), ": ", s->note()));
+}
+
+void Adjudicator::Cite(v1::Incident incident, v1::Result* result) const {
+  const v1::Sanctioning* s = rules_.Find(incident, 1, game_.venue());
+  if (s == nullptr) return;
+  result->set_clause(s->clause());
+  result->mutable_also_cites()->CopyFrom(s->also_cites());
 }
 
 int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* s) {

@@ -91,6 +91,10 @@ class Adjudicator {
     // For disputed displaced stones: the displacement (from, to; to -1 off
     // the board), which stands unless the decision restores the stones.
     std::vector<std::pair<int, int>> displaced;
+    // For a disputed dropped stone (17.3): who dropped it and where; it is
+    // played as their move unless the decision voids it.
+    v1::Color dropped_by = v1::COLOR_UNSPECIFIED;
+    int dropped_at = -1;
   };
 
   explicit Adjudicator(Rules rules);
@@ -125,6 +129,13 @@ class Adjudicator {
   absl::Status OnDeadStones(const v1::DeadStones& d);
   absl::Status OnArbiterDecision(const v1::ArbiterDecision& d);
   absl::Status OnWrongColors();
+  absl::Status OnMoveSealed(const v1::MoveSealed& m);
+  absl::Status OnSealedMoveOpened(const v1::SealedMoveOpened& o);
+  absl::Status OnStoneDropped(const v1::StoneDropped& d);
+  absl::Status OnFirstHalfUnrecorded();
+  absl::Status OnContestAbandoned(const v1::ContestAbandoned& c);
+  absl::Status OnTimeWasting(const v1::TimeWasting& t);
+  absl::Status OnWithdrew(const v1::Withdrew& w);
   absl::Status OnAppealLodged(const v1::AppealLodged& a);
   absl::Status OnAppealDecided(const v1::AppealDecided& d);
   absl::Status OnResultConfirmed();
@@ -155,6 +166,22 @@ class Adjudicator {
   // Play without `gameStarted` starts the clocks at the current event.
   void EnsureStarted();
   void StopClocks(absl::Time at);
+  // Stops the clocks for an adjournment; the turn in progress keeps what it
+  // has run, and the time each has used so far is the first half (22.9).
+  void Adjourn();
+  // Whether the game is timed in absolute time (包干用时制, 12.4): a main
+  // time with neither byo-yomi nor moves-in-time.
+  bool AbsoluteTime() const;
+  // Whether `c` is in byo-yomi while the opponent's clock runs (22.7).
+  bool InByoYomiInOpponentsTime(v1::Color c) const;
+  // The incident a fallen flag of `c` is: TIME_EXPIRED_WHILE_ABSENT for a
+  // player not yet seated where the ruleset has that clause, else by the
+  // clock's mode.
+  v1::Incident FlagIncident(v1::Color c) const;
+  // Places `c`'s stone at `v` as a move if the rules allow it, or rules on
+  // the illegal move (suicide, ko, repetition); a void move may count as a
+  // pass. `v` is on the board and empty; it is `c`'s turn.
+  void PlayMove(v1::Color c, int v);
   // `c` passes (or a void move counts as a pass).
   void PlayPass(v1::Color c);
   // Whether the stones at each `from` can be moved to their `to` (the
@@ -171,6 +198,13 @@ class Adjudicator {
   // Issues the ruling of `s`, decided at once when `choice` is given.
   int RuleWith(const v1::Sanctioning& s, v1::Color offender, absl::Time at,
                const v1::RulingOption* choice);
+  // The error refusing an event when the next occurrence of `incident` by
+  // `c` is governed by a REFUSE sanctioning, else OK. `what` names the event.
+  absl::Status Refusal(v1::Incident incident, v1::Color c, absl::string_view what) const;
+  // The clause and also-cited clauses of the sanctioning governing
+  // `incident`, set on a result that no ruling decided (resignation, the
+  // count); left empty when the ruleset has none.
+  void Cite(v1::Incident incident, v1::Result* result) const;
   // Numbers and appends `r`, applies warnings, penalty stones and a
   // game-ending sanction, then any follow-on ruling (a warning that reaches
   // the loss threshold).
@@ -206,6 +240,16 @@ class Adjudicator {
   Lateness lateness_;
   Discipline discipline_;
 
+  // The time each player had used when the game was last adjourned (22.9),
+  // from the first adjournment on; `resumed_` once play resumed after it.
+  std::optional<std::pair<absl::Duration, absl::Duration>> first_half_;
+  bool resumed_ = false;
+  // The player whose sealed move awaits opening (14; 1988 14, 22).
+  v1::Color sealed_by_ = v1::COLOR_UNSPECIFIED;
+  // The player who gave up the contest on the board (12.4(4)): play has
+  // ended and the count gives the contested points to the opponent.
+  v1::Color abandoned_by_ = v1::COLOR_UNSPECIFIED;
+
   // The event being applied.
   const v1::Event* event_ = nullptr;
   absl::Time at_;
@@ -232,6 +276,9 @@ class Adjudicator {
   std::map<uint32_t, std::pair<v1::Incident, v1::Color>> incidents_;
   // Rulings overturned on appeal: a result they gave is never restored.
   std::set<uint32_t> superseded_;
+  // Decisions that put a stone on the board with no sanction saying so (a
+  // dropped stone that stands, 17.3): the engine cannot take it back.
+  std::set<uint32_t> placed_stones_;
   // resultConfirmed: rulings up to this number can no longer be appealed.
   bool confirmed_ = false;
   uint32_t confirmed_rulings_ = 0;

@@ -20,12 +20,6 @@
 namespace arbiter {
 namespace {
 
-v1::Color ColorOf(v1::Ruling::Party p) {
-  if (p == v1::Ruling::BLACK) return v1::BLACK;
-  if (p == v1::Ruling::WHITE) return v1::WHITE;
-  return v1::COLOR_UNSPECIFIED;
-}
-
 // Sanctions an overturn can lift: the disciplinary record and the result.
 // Board and clock corrections (a void move, removed stones, deducted time)
 // cannot be undone from the ruling alone.
@@ -126,6 +120,12 @@ absl::Status Adjudicator::CheckOverturnable(int index) const {
           "correction as its own event"));
     }
   }
+  if (placed_stones_.contains(r.number())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "appealDecided: ruling ", r.number(),
+        " put a dropped stone on the board, which the engine cannot take back; record the "
+        "correction as its own event"));
+  }
   const bool caused = result_.has_value() && result_->ruling() == r.number();
   if (caused && (result_->reason() == v1::Result::TIME ||
                  result_->reason() == v1::Result::LATENESS)) {
@@ -166,7 +166,7 @@ void Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed,
 
 void Adjudicator::Overturn(int index) {
   const v1::Ruling& r = rulings_[index];
-  const v1::Color offender = ColorOf(r.against());
+  const v1::Color offender = PartyColor(r.against());
   if (offender != v1::COLOR_UNSPECIFIED) {
     for (const int sanction : r.sanctions()) {
       if (sanction == v1::WARNING) discipline_.LiftWarning(offender);

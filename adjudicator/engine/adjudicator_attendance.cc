@@ -107,6 +107,9 @@ void Adjudicator::Arrive(v1::Color c) {
   const std::optional<Lateness::Arrival> arrival = lateness_.Arrive(c, at_);
   // RAPID (22.4): no forfeit and no deduction; the clock simply ran.
   if (!arrival || game_.venue() == v1::GameCreated::RAPID) return;
+  // Late after a resumption: where the ruleset says so (22.1, third
+  // sentence: 一律打开计时器进入自然计时状态) the clock simply ran.
+  if (arrival->after_resumption && rules_.params().late_after_resumption_runs_clock()) return;
   const int index = Rule(v1::LATE_WITHIN_LIMIT, c);
   if (!Imposed(index, v1::TIME_DEDUCTED) || result_.has_value()) return;
   // The late player's used time becomes multiplier × lateness, whatever
@@ -135,20 +138,16 @@ absl::Status Adjudicator::OnAdjourned() {
   if (adjourned_) return absl::FailedPreconditionError("the game is already adjourned");
   SettleTime(true);
   if (result_.has_value()) return absl::OkStatus();
-  // Clocks stop (art. 14); the turn in progress keeps what it has run.
-  if (clocks_running_) {
-    if (awaiting_press_) PressClock(move_at_);
-    turn_carry_ = TurnElapsed(at_);
-    clocks_running_ = false;
-  }
-  adjourned_ = true;
+  Adjourn();
   return absl::OkStatus();
 }
 
 absl::Status Adjudicator::OnResumed() {
   if (!adjourned_) return absl::FailedPreconditionError("resumed: the game is not adjourned");
   adjourned_ = false;
-  if (started_ && consecutive_passes_ < 2) {
+  resumed_ = true;
+  // A sealed move is opened first: no clock runs until it is played.
+  if (started_ && consecutive_passes_ < 2 && sealed_by_ == v1::COLOR_UNSPECIFIED) {
     clocks_running_ = true;
     turn_start_ = at_;
   }

@@ -1,6 +1,7 @@
 // Conduct and the arbiter: phones, smoking, misconduct, leaving the seat,
-// displaced stones, scattered boards, wrong colours and decisions on pending
-// rulings (arts. 17.1, 17.5-17.6, 22.7, 23). Each handler checks first,
+// displaced stones, scattered boards, dropped stones, wrong colours,
+// time-wasting, withdrawal and decisions on pending rulings (arts. 12.4(7),
+// 17.1, 17.3, 17.5-17.6, 22.7, 23). Each handler checks first,
 // then changes state: a handler that returns an error has changed nothing.
 #include <algorithm>
 #include <set>
@@ -133,9 +134,12 @@ absl::Status Adjudicator::OnMisconduct(const v1::Misconduct& m) {
     case v1::Misconduct::CHEATING:
       incident = v1::MISCONDUCT_CHEATING;
       break;
+    case v1::Misconduct::WALKOUT:
+      incident = v1::MISCONDUCT_WALKOUT;
+      break;
     default:
       return absl::InvalidArgumentError(
-          "misconduct.kind must be DISTURBANCE, DISCUSSION, TALK or CHEATING");
+          "misconduct.kind must be DISTURBANCE, DISCUSSION, TALK, CHEATING or WALKOUT");
   }
   const int occurrence = discipline_.Count(m.color(), incident) + 1;
   const v1::Sanctioning* s = rules_.Find(incident, occurrence, game_.venue());
@@ -167,10 +171,25 @@ absl::Status Adjudicator::OnMisconduct(const v1::Misconduct& m) {
 }
 
 absl::Status Adjudicator::OnLeftSeat(const v1::LeftSeat& l) {
-  if (absl::Status s = CheckColor(l.color(), "leftSeat.color"); !s.ok()) return s;
+  const v1::Color c = l.color();
+  if (absl::Status s = CheckColor(c, "leftSeat.color"); !s.ok()) return s;
+  // 22.7 (1988 23.6): leaving in byo-yomi during the opponent's time needs
+  // the arbiter's permission, given as often as the ruleset allows.
+  const bool needs_permission = InByoYomiInOpponentsTime(c);
+  if (l.permitted() && needs_permission) {
+    if (absl::Status s = Refusal(v1::SEAT_LEAVE_PERMITTED, c, "leftSeat.permitted"); !s.ok()) {
+      return s;
+    }
+  }
   SettleTime(true);
-  // 22.7: the clock runs as usual; leaving without permission may be ruled.
-  if (!result_.has_value() && !l.permitted()) Rule(v1::LEFT_SEAT_UNPERMITTED, l.color());
+  if (result_.has_value()) return absl::OkStatus();
+  // The clock runs as usual either way; the ruleset says whether leaving
+  // without permission is also a ruling.
+  if (!l.permitted()) {
+    Rule(v1::LEFT_SEAT_UNPERMITTED, c);
+  } else if (needs_permission) {
+    Rule(v1::SEAT_LEAVE_PERMITTED, c);
+  }
   return absl::OkStatus();
 }
 
@@ -213,7 +232,14 @@ absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
   const Pending decided = *it;
   pending_.erase(it);
   SettleTime(true);
-  v1::Ruling r = RulingUnder(rules_, *s, rulings_[decided.number - 1].against());
+  // The option may name its own party (both players, or the one who lost on
+  // time); otherwise the decision is against whom the pending ruling was.
+  const v1::Ruling::Party party = choice->against() != v1::Ruling::PARTY_UNSPECIFIED
+                                      ? choice->against()
+                                      : rulings_[decided.number - 1].against();
+  const v1::Color offender =
+      choice->against() != v1::Ruling::PARTY_UNSPECIFIED ? PartyColor(party) : decided.offender;
+  v1::Ruling r = RulingUnder(rules_, *s, party);
   r.set_pending(false);
   r.clear_options();
   r.mutable_sanctions()->CopyFrom(choice->sanctions());
@@ -221,7 +247,7 @@ absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
   r.set_choice(choice->id());
   r.set_note(d.note());
   ToProto(at_, r.mutable_at());
-  const int index = Issue(std::move(r), decided.offender, s);
+  const int index = Issue(std::move(r), offender, s);
   // Disputed displaced stones stand unless the decision restores them or
   // ends the game; the board may since have changed so that they cannot.
   if (!decided.displaced.empty() && !Imposed(index, v1::STONE_RESTORED) && !result_.has_value() &&
@@ -233,6 +259,57 @@ absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
       consecutive_passes_ < 2) {
     PlayPass(decided.offender);
   }
+  // A dropped stone the decision does not void is its player's move, if it
+  // still can be (17.3: 由裁判长裁决).
+  if (decided.dropped_by != v1::COLOR_UNSPECIFIED && !Imposed(index, v1::MOVE_VOID) &&
+      !result_.has_value() && decided.dropped_by == to_move_ && consecutive_passes_ < 2 &&
+      abandoned_by_ == v1::COLOR_UNSPECIFIED && board_->at(decided.dropped_at) == Stone::kEmpty) {
+    EnsureStarted();
+    if (awaiting_press_ && decided.dropped_by != clock_owner_) PressClock(move_at_);
+    PlayMove(decided.dropped_by, decided.dropped_at);
+    if (board_->at(decided.dropped_at) != Stone::kEmpty) {
+      placed_stones_.insert(rulings_[index].number());
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnStoneDropped(const v1::StoneDropped& d) {
+  const v1::Color c = d.color();
+  if (absl::Status s = CheckColor(c, "stoneDropped.color"); !s.ok()) return s;
+  absl::StatusOr<int> v = ParsePointField(d.point(), board_->size(), "stoneDropped.point");
+  if (!v.ok()) return v.status();
+  if (c != to_move_ || consecutive_passes_ >= 2 || abandoned_by_ != v1::COLOR_UNSPECIFIED) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "stoneDropped: only the player to move can drop a stone they were about to play (",
+        v1::Color_Name(to_move_), " to move)"));
+  }
+  SettleTime(true);
+  if (result_.has_value() || d.consented()) return absl::OkStatus();
+  // No consent to pick it up: the chief arbiter decides (17.3). A ruleset
+  // without that clause lets it be picked up (1988 17.2: 允许其拣起后任选着点).
+  const int index = Rule(v1::STONE_DROPPED_DISPUTED, c);
+  if (index >= 0 && rulings_[index].pending()) {
+    pending_.back().dropped_by = c;
+    pending_.back().dropped_at = *v;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnTimeWasting(const v1::TimeWasting& t) {
+  if (absl::Status s = CheckColor(t.color(), "timeWasting.color"); !s.ok()) return s;
+  SettleTime(true);
+  if (result_.has_value()) return absl::OkStatus();
+  // 12.4(7) is a rule of absolute time; elsewhere it is a violation no clause
+  // names, for the ruleset's catch-all.
+  Rule(AbsoluteTime() ? v1::TIME_WASTING : v1::UNCOVERED_VIOLATION, t.color());
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnWithdrew(const v1::Withdrew& w) {
+  if (absl::Status s = CheckColor(w.color(), "withdrew.color"); !s.ok()) return s;
+  SettleTime(true);
+  if (!result_.has_value()) Rule(v1::WITHDRAWAL, w.color());
   return absl::OkStatus();
 }
 

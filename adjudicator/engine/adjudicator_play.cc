@@ -43,19 +43,24 @@ absl::Status Adjudicator::OnMove(const v1::Move& m) {
     Rule(v1::DOUBLE_MOVE, c);  // the stone is not played in any case
     return absl::OkStatus();
   }
+  PlayMove(c, *v);
+  return absl::OkStatus();
+}
+
+void Adjudicator::PlayMove(v1::Color c, int v) {
   int index = -1;
-  switch (board_->Check(c, *v)) {
+  switch (board_->Check(c, v)) {
     case Legality::kLegal:
-      board_->Play(c, *v);
+      board_->Play(c, v);
       last_stone_by_ = c;
       ++move_number_;
       consecutive_passes_ = 0;
       to_move_ = Opponent(c);
       awaiting_press_ = true;
       move_at_ = at_;
-      return absl::OkStatus();
-    case Legality::kOccupied:  // refused above
-      return absl::OkStatus();
+      return;
+    case Legality::kOccupied:  // the callers place stones on empty points only
+      return;
     case Legality::kSuicide:
       index = Rule(v1::SUICIDE, c);
       break;
@@ -68,7 +73,6 @@ absl::Status Adjudicator::OnMove(const v1::Move& m) {
   }
   // An illegal move is never played; it may count as a pass.
   if (Imposed(index, v1::COUNTS_AS_PASS) && !result_.has_value()) PlayPass(c);
-  return absl::OkStatus();
 }
 
 absl::Status Adjudicator::OnPass(const v1::Pass& p) {
@@ -158,13 +162,17 @@ absl::Status Adjudicator::OnResign(const v1::Resign& r) {
   if (absl::Status s = CheckColor(r.color(), "resign.color"); !s.ok()) return s;
   SettleTime(true);
   if (result_.has_value()) return absl::OkStatus();
-  EndGame(Loss(r.color(), v1::Result::RESIGNATION), at_, 0);
+  v1::Result result = Loss(r.color(), v1::Result::RESIGNATION);
+  Cite(v1::RESIGNED, &result);  // 7.2 where the ruleset names it
+  EndGame(std::move(result), at_, 0);
   return absl::OkStatus();
 }
 
 absl::Status Adjudicator::OnDeadStones(const v1::DeadStones& d) {
-  if (consecutive_passes_ < 2) {
-    return absl::FailedPreconditionError("deadStones: play has not ended with two passes");
+  const bool abandoned = abandoned_by_ != v1::COLOR_UNSPECIFIED;
+  if (consecutive_passes_ < 2 && !abandoned) {
+    return absl::FailedPreconditionError(
+        "deadStones: play has not ended with two passes (or a contest given up, 12.4(4))");
   }
   std::vector<int> dead;
   for (const std::string& p : d.points()) {
@@ -172,7 +180,10 @@ absl::Status Adjudicator::OnDeadStones(const v1::DeadStones& d) {
     if (!v.ok()) return v.status();
     dead.push_back(*v);
   }
-  absl::StatusOr<AreaCount> count = CountArea(*board_, dead);
+  // 12.4(4): the contested points (双方可争之点) go to the one who did not
+  // give up; otherwise a region touching both colours is shared.
+  absl::StatusOr<AreaCount> count =
+      CountArea(*board_, dead, abandoned ? Opponent(abandoned_by_) : v1::COLOR_UNSPECIFIED);
   if (!count.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("deadStones: ", count.status().message()));
   }
@@ -180,7 +191,89 @@ absl::Status Adjudicator::OnDeadStones(const v1::DeadStones& d) {
   const int pw = discipline_.penalty_stones(v1::WHITE);
   const int size = board_->size();
   const int margin = MarginQuarters(*count, size * size, komi_quarters_, pb, pw);
-  EndGame(CountResult(count->black_halves, margin, pb, pw), at_, 0);
+  v1::Result result = CountResult(count->black_halves, margin, pb, pw);
+  Cite(abandoned ? v1::CONTEST_ABANDONED : v1::COUNTED, &result);  // 12.4(4); 9 with 11
+  EndGame(std::move(result), at_, 0);
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnContestAbandoned(const v1::ContestAbandoned& a) {
+  const v1::Color c = a.color();
+  if (absl::Status s = CheckColor(c, "contestAbandoned.color"); !s.ok()) return s;
+  if (!AbsoluteTime()) {
+    return absl::FailedPreconditionError(
+        "contestAbandoned: giving up the contest on the board is a rule of absolute time "
+        "(a main time with no byo-yomi); here the player passes");
+  }
+  if (rules_.Find(v1::CONTEST_ABANDONED, 1, game_.venue()) == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "contestAbandoned: ", rules_.id(), " has no clause for giving up the contest on the board"));
+  }
+  if (c != to_move_ || consecutive_passes_ >= 2 || abandoned_by_ != v1::COLOR_UNSPECIFIED ||
+      adjourned_) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "contestAbandoned: only the player to move, in play, can give up the contest (",
+        v1::Color_Name(to_move_), " to move)"));
+  }
+  EnsureStarted();
+  SettleTime(true);
+  if (result_.has_value()) return absl::OkStatus();
+  // Giving up the right to move ends play; the timing stops (允许终止计时).
+  StopClocks(at_);
+  abandoned_by_ = c;
+  Rule(v1::CONTEST_ABANDONED, c);
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnMoveSealed(const v1::MoveSealed& m) {
+  const v1::Color c = m.color();
+  if (absl::Status s = CheckColor(c, "moveSealed.color"); !s.ok()) return s;
+  if (adjourned_) return absl::FailedPreconditionError("moveSealed: the game is already adjourned");
+  if (c != to_move_ || consecutive_passes_ >= 2 || abandoned_by_ != v1::COLOR_UNSPECIFIED ||
+      sealed_by_ != v1::COLOR_UNSPECIFIED) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "moveSealed: only the player to move, in play, seals a move (", v1::Color_Name(to_move_),
+        " to move)"));
+  }
+  EnsureStarted();
+  SettleTime(true);
+  if (result_.has_value()) return absl::OkStatus();
+  // The sealer's clock ran until the move was sealed; the game is adjourned.
+  Adjourn();
+  sealed_by_ = c;
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnSealedMoveOpened(const v1::SealedMoveOpened& o) {
+  const v1::Color c = o.color();
+  if (absl::Status s = CheckColor(c, "sealedMoveOpened.color"); !s.ok()) return s;
+  if (sealed_by_ == v1::COLOR_UNSPECIFIED) {
+    return absl::FailedPreconditionError("sealedMoveOpened: no sealed move awaits opening");
+  }
+  if (adjourned_) {
+    return absl::FailedPreconditionError("sealedMoveOpened: the game has not resumed yet");
+  }
+  if (c != sealed_by_) {
+    return absl::InvalidArgumentError(absl::StrCat("sealedMoveOpened: the sealed move is ",
+                                                   v1::Color_Name(sealed_by_), "'s"));
+  }
+  absl::StatusOr<int> v = ParsePointField(o.point(), board_->size(), "sealedMoveOpened.point");
+  if (!v.ok()) return v.status();
+  sealed_by_ = v1::COLOR_UNSPECIFIED;
+  // Opened at the resumption: the sealer's turn, with what it ran before
+  // the adjournment, ends with the stone and the opponent's clock starts.
+  if (started_) {
+    clocks_running_ = true;
+    turn_start_ = at_;
+  }
+  lateness_.Seen(c);
+  if (board_->at(*v) != Stone::kEmpty) {
+    // 1988 22: 如封棋之点已有棋子时，判弃权一次，轮对方下子.
+    const int index = Rule(v1::SEALED_MOVE_OCCUPIED, c);
+    if (Imposed(index, v1::COUNTS_AS_PASS) && !result_.has_value()) PlayPass(c);
+    return absl::OkStatus();
+  }
+  PlayMove(c, *v);
   return absl::OkStatus();
 }
 

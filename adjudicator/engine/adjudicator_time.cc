@@ -1,4 +1,4 @@
-// Reported flag falls and clock malfunctions (arts. 12.4, 22.5, 22.8).
+// Reported flag falls and clock malfunctions (arts. 12.4, 22.5, 22.8, 22.9).
 // Each handler checks first, then changes state: a handler that returns an
 // error has changed nothing.
 #include "absl/strings/str_cat.h"
@@ -48,15 +48,20 @@ absl::Status Adjudicator::OnTimeExpired(const v1::TimeExpired& t) {
     turn_start_ = when;
     turn_carry_ = absl::ZeroDuration();
   }
-  const bool overtime = clock.mode() == PlayerClock::Mode::kByoYomi ||
-                        clock.mode() == PlayerClock::Mode::kMovesInTime;
-  Rule(overtime ? v1::TIME_EXPIRED : v1::TIME_EXPIRED_NO_OVERTIME, c, when);
+  Rule(FlagIncident(c), c, when);
   return absl::OkStatus();
 }
 
 absl::Status Adjudicator::OnClockMalfunction(const v1::ClockMalfunction& m) {
   for (const auto* d : {&m.error_per_hour(), &m.black_used(), &m.white_used()}) {
     if (absl::Status s = CheckDuration(*d, "clockMalfunction durations"); !s.ok()) return s;
+  }
+  // 12.4(6): in absolute time the chief arbiter decides what a failed clock
+  // means, where the ruleset has that clause; 22.8 otherwise.
+  if (AbsoluteTime() && rules_.Find(v1::CLOCK_FAILED_ABSOLUTE, 1, game_.venue()) != nullptr) {
+    SettleTime(true);
+    if (!result_.has_value()) Rule(v1::CLOCK_FAILED_ABSOLUTE, v1::COLOR_UNSPECIFIED);
+    return absl::OkStatus();
   }
   const absl::Duration black_shown = FromProto(m.black_used());
   const absl::Duration white_shown = FromProto(m.white_used());
@@ -69,8 +74,10 @@ absl::Status Adjudicator::OnClockMalfunction(const v1::ClockMalfunction& m) {
   }
   SettleTime(true);
   if (result_.has_value() || !prorate) return absl::OkStatus();
+  // The clock is replaced and set right: whether that is also a ruling is the
+  // ruleset's to say (DOMAIN.md §4: the event itself is the record).
   const int index = Rule(v1::CLOCK_MALFUNCTION_PRORATED, v1::COLOR_UNSPECIFIED);
-  if (index < 0 || rulings_[index].pending() || result_.has_value()) return absl::OkStatus();
+  if ((index >= 0 && rulings_[index].pending()) || result_.has_value()) return absl::OkStatus();
   // 22.8: the time really used by both (known exactly from the events) is
   // shared in the proportion of the faulty clock's readings.
   if (awaiting_press_) PressClock(move_at_);
@@ -86,6 +93,35 @@ absl::Status Adjudicator::OnClockMalfunction(const v1::ClockMalfunction& m) {
     const absl::Duration delta = target[Index(c)] - in_turn - clocks_[Index(c)].used();
     if (delta > absl::ZeroDuration()) clocks_[Index(c)].Deduct(delta);
     if (delta < absl::ZeroDuration()) clocks_[Index(c)].Credit(-delta);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::OnFirstHalfUnrecorded() {
+  if (!first_half_.has_value() || !resumed_) {
+    return absl::FailedPreconditionError(
+        "firstHalfUnrecorded: the game has not been adjourned and resumed");
+  }
+  SettleTime(true);
+  if (result_.has_value()) return absl::OkStatus();
+  // Where the ruleset has the clause (22.9: 前半段用时判为双方均摊), the time
+  // both used before the adjournment is split equally; the rest stays.
+  if (rules_.Find(v1::FIRST_HALF_UNRECORDED, 1, game_.venue()) == nullptr) {
+    return absl::OkStatus();
+  }
+  const int index = Rule(v1::FIRST_HALF_UNRECORDED, v1::COLOR_UNSPECIFIED);
+  if ((index >= 0 && rulings_[index].pending()) || result_.has_value()) return absl::OkStatus();
+  const absl::Duration before[2] = {first_half_->first, first_half_->second};
+  const absl::Duration half = (before[0] + before[1]) / 2;
+  for (const v1::Color c : {v1::BLACK, v1::WHITE}) {
+    const absl::Duration delta = half - before[Index(c)];
+    PlayerClock& clock = clocks_[Index(c)];
+    if (delta > absl::ZeroDuration()) clock.Deduct(delta);
+    if (delta < absl::ZeroDuration()) clock.Credit(-delta);
+  }
+  first_half_.emplace(half, half);
+  for (const v1::Color c : {v1::BLACK, v1::WHITE}) {
+    if (clocks_[Index(c)].flagged() && !result_.has_value()) FlagFalls(c, at_);
   }
   return absl::OkStatus();
 }

@@ -8,7 +8,8 @@
 
 namespace arbiter {
 
-absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& dead_vertices) {
+absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& dead_vertices,
+                                    v1::Color contested_to) {
   const int size = board.size();
   const int stride = Stride(size);
   // A plain copy of the points, so that removing the dead never touches the
@@ -72,6 +73,8 @@ absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& 
         count.black_halves += 2 * region;
       } else if (touches_white && !touches_black) {
         count.white_halves += 2 * region;
+      } else if (touches_black && touches_white && contested_to != v1::COLOR_UNSPECIFIED) {
+        (contested_to == v1::BLACK ? count.black_halves : count.white_halves) += 2 * region;
       } else {
         count.black_halves += region;
         count.white_halves += region;

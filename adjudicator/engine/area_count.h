@@ -21,8 +21,11 @@ struct AreaCount {
 
 // Counts `board` with the stones at `dead_vertices` removed first. An empty
 // region touching no stone at all (an empty board) is split half and half.
-// Fails if a dead vertex is off the board or empty.
-absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& dead_vertices);
+// When `contested_to` is a colour, a region touching both colours goes
+// wholly to it instead of being split (2002 12.4(4): 双方可争之点全部归属于
+// 对方). Fails if a dead vertex is off the board or empty.
+absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& dead_vertices,
+                                    v1::Color contested_to = v1::COLOR_UNSPECIFIED);
 
 // The margin in quarter stones, positive for Black (DOMAIN.md §2):
 //   blackCount - points/2 - komi - penaltyStones(Black) + penaltyStones(White)

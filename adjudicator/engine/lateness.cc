@@ -41,7 +41,7 @@ std::optional<Lateness::Arrival> Lateness::Arrive(v1::Color c, absl::Time at) {
     }
   } else if (p.may_be_late) {
     const absl::Duration late = at - resumed_at_;
-    if (late > absl::ZeroDuration()) arrival = Arrival{late, false};
+    if (late > absl::ZeroDuration()) arrival = Arrival{late, false, true};
   }
   p = {};
   return arrival;

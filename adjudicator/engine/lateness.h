@@ -47,6 +47,7 @@ class Lateness {
   struct Arrival {
     absl::Duration late;
     bool beyond_limit = false;
+    bool after_resumption = false;  // late from `resumed`, not the scheduled start
   };
   std::optional<Arrival> Arrive(v1::Color c, absl::Time at);
 

@@ -49,6 +49,7 @@ v1::AdjudicationReport BuildReport(const Adjudicator& a) {
   r.set_game_id(a.game().game_id());
   r.set_ruleset(a.rules().id());
   r.set_ruleset_hash(a.rules().hash());
+  r.set_ruleset_version(a.rules().version());
   r.set_supplement(a.rules().supplement_id());
   r.set_supplement_hash(a.rules().supplement_hash());
   for (const v1::Ruling& ruling : a.rulings()) *r.add_rulings() = ruling;

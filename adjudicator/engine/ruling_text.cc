@@ -36,6 +36,12 @@ bool Imposes(const v1::Ruling& r, v1::Sanction sanction) {
   return std::find(r.sanctions().begin(), r.sanctions().end(), sanction) != r.sanctions().end();
 }
 
+v1::Color PartyColor(v1::Ruling::Party party) {
+  return party == v1::Ruling::BLACK   ? v1::BLACK
+         : party == v1::Ruling::WHITE ? v1::WHITE
+                                      : v1::COLOR_UNSPECIFIED;
+}
+
 std::string OptionList(const v1::Sanctioning& s) {
   return absl::StrJoin(s.options(), ", ",
                        [](std::string* out, const v1::RulingOption& o) { out->append(o.id()); });

@@ -21,6 +21,9 @@ const v1::RulingOption* FindOption(const v1::Sanctioning& s, std::string_view id
 // Whether a ruling imposes `sanction`.
 bool Imposes(const v1::Ruling& r, v1::Sanction sanction);
 
+// The colour a ruling's party is; COLOR_UNSPECIFIED for both (or none).
+v1::Color PartyColor(v1::Ruling::Party party);
+
 // "MOVE_VOID+COUNTS_AS_PASS": how the options of `s` may be named.
 std::string OptionList(const v1::Sanctioning& s);
 

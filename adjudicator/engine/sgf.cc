@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <optional>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -21,7 +23,7 @@ struct Value {
 };
 
 struct Property {
-  std::string id;
+  std::string id;  // the upper-case letters of the identifier as written
   std::vector<Value> values;
   SgfPosition position;
 };
@@ -33,12 +35,18 @@ absl::Status ErrorAt(SgfPosition position, absl::string_view why) {
 }
 
 // Syntax of FF[4]: Collection = GameTree+, GameTree = "(" Node+ GameTree* ")",
-// Node = ";" Property*, Property = UcLetter+ ("[" Value "]")+.
+// Node = ";" Property*, Property = UcLetter+ ("[" Value "]")+. FF[1]-FF[3]
+// identifiers may also hold lower-case letters ("AddBlack", "VieW"), which a
+// reader deletes (the specification's compatibility notes: "3->4: delete all
+// lowercase letters from IDs"); the caller refuses them in an FF[4] file.
 class Parser {
  public:
   explicit Parser(std::string_view text) : text_(text) {}
 
   // Fills `main_line` with the nodes of the first variation at every branch.
+  // Where an identifier first had a lower-case letter, if anywhere.
+  std::optional<SgfPosition> first_lower_case() const { return first_lower_case_; }
+
   absl::Status ParseCollection(std::vector<Node>& main_line) {
     if (text_.substr(0, 3) == "\xEF\xBB\xBF") {  // a UTF-8 byte order mark
       pos_ = 3;
@@ -92,11 +100,16 @@ class Parser {
       Property property;
       property.position = Here();
       while (!AtEnd() && std::isalpha(static_cast<unsigned char>(Peek()))) {
-        if (!std::isupper(static_cast<unsigned char>(Peek()))) {
-          return ErrorAt(Here(), "a property name must be upper-case letters");
+        if (std::isupper(static_cast<unsigned char>(Peek()))) {
+          property.id.push_back(Peek());
+        } else if (!first_lower_case_.has_value()) {
+          first_lower_case_ = Here();
         }
-        property.id.push_back(Peek());
         Advance();
+      }
+      if (property.id.empty()) {
+        return ErrorAt(property.position,
+                       "a property name needs an upper-case letter (lower-case ones are ignored)");
       }
       SkipSpace();
       if (AtEnd() || Peek() != '[') {
@@ -155,6 +168,7 @@ class Parser {
   size_t pos_ = 0;
   int line_ = 1;
   int column_ = 1;
+  std::optional<SgfPosition> first_lower_case_;
 };
 
 // Well-formed UTF-8 as RFC 3629 defines it (no overlong forms, surrogates
@@ -316,6 +330,11 @@ absl::Status ReadBoardSize(const Node& root, SgfGame& game) {
   return absl::OkStatus();
 }
 
+// No game clock shows more than a year; a larger BL/WL is a corrupt file
+// (the sgf fuzzer's 2077777...s overflowed absl::Duration to infinity,
+// which no event can carry).
+constexpr int kMaxTimeLeftSeconds = 365 * 24 * 3600;
+
 absl::Status ReadRootProperty(const Property& property, std::vector<bool>& taken, SgfGame& game) {
   const std::string& id = property.id;
   std::string* text = nullptr;
@@ -326,6 +345,7 @@ absl::Status ReadRootProperty(const Property& property, std::vector<bool>& taken
   if (id == "DT") text = &game.date;
   if (id == "GN") text = &game.game_name;
   if (id == "RE") text = &game.result;
+  if (id == "OT") text = &game.overtime;
   if (text != nullptr) {
     absl::StatusOr<const Value*> value = SingleValue(property);
     if (!value.ok()) return value.status();
@@ -336,6 +356,19 @@ absl::Status ReadRootProperty(const Property& property, std::vector<bool>& taken
     absl::StatusOr<double> komi = Real(property);
     if (!komi.ok()) return komi.status();
     game.komi = *komi;
+  } else if (id == "TM") {
+    // A time limit in seconds; written otherwise ("3h") it says nothing a
+    // clock can use, so it is ignored, as a game-info property that cannot
+    // be corrected is preserved rather than refused.
+    absl::StatusOr<double> seconds = Real(property);
+    if (seconds.ok() && *seconds >= 0 && *seconds <= kMaxTimeLeftSeconds) {
+      game.time_limit = absl::Milliseconds(std::llround(*seconds * 1000));
+    }
+  } else if (id == "FF") {
+    absl::StatusOr<const Value*> value = SingleValue(property);
+    if (!value.ok()) return value.status();
+    int format = 0;
+    if (absl::SimpleAtoi((*value)->text, &format)) game.file_format = format;
   } else if (id == "AB") {
     return AddPoints(property, game.board_size, taken, game.setup_black);
   } else if (id == "AW") {
@@ -348,15 +381,12 @@ absl::Status ReadRootProperty(const Property& property, std::vector<bool>& taken
   return absl::OkStatus();
 }
 
-// No game clock shows more than a year; a larger BL/WL is a corrupt file
-// (the sgf fuzzer's 2077777...s overflowed absl::Duration to infinity,
-// which no event can carry).
-constexpr int kMaxTimeLeftSeconds = 365 * 24 * 3600;
-
 absl::Status ReadMoveNode(const Node& node, int size, std::vector<SgfMove>& moves) {
   const Property* move = nullptr;
   const Property* black_time = nullptr;
   const Property* white_time = nullptr;
+  const Property* black_count = nullptr;
+  const Property* white_count = nullptr;
   for (const Property& property : node) {
     if (property.id == "B" || property.id == "W") {
       if (move != nullptr) return ErrorAt(property.position, "two moves in one node");
@@ -365,6 +395,10 @@ absl::Status ReadMoveNode(const Node& node, int size, std::vector<SgfMove>& move
       black_time = &property;
     } else if (property.id == "WL") {
       white_time = &property;
+    } else if (property.id == "OB") {
+      black_count = &property;
+    } else if (property.id == "OW") {
+      white_count = &property;
     }
   }
   if (move == nullptr) return absl::OkStatus();
@@ -388,7 +422,20 @@ absl::Status ReadMoveNode(const Node& node, int size, std::vector<SgfMove>& move
       return ErrorAt(time->position, absl::StrCat(time->id, " is more than ", kMaxTimeLeftSeconds,
                                                   " seconds (a year)"));
     }
-    out.time_left = absl::Seconds(*seconds);
+    // To the millisecond, so that what each move used adds up exactly.
+    out.time_left = absl::Milliseconds(std::llround(*seconds * 1000));
+  }
+  if (const Property* count = out.color == v1::BLACK ? black_count : white_count;
+      count != nullptr) {
+    absl::StatusOr<const Value*> value = SingleValue(*count);
+    if (!value.ok()) return value.status();
+    int n = 0;
+    if (!absl::SimpleAtoi((*value)->text, &n) || n < 0) {
+      return ErrorAt((*value)->position, absl::StrCat("property ", count->id, " value \"",
+                                                      (*value)->text,
+                                                      "\" is not a number of moves or periods"));
+    }
+    out.overtime_count = n;
   }
   moves.push_back(std::move(out));
   return absl::OkStatus();
@@ -410,6 +457,13 @@ absl::StatusOr<SgfGame> ParseSgf(std::string_view text) {
   std::vector<bool> taken(PaddedArea(game.board_size), false);
   for (const Property& property : nodes.front()) {
     if (absl::Status s = ReadRootProperty(property, taken, game); !s.ok()) return s;
+  }
+  // FF[4]: PropIdent = UcLetter { UcLetter }. Older formats (FF defaults to
+  // 1) wrote lower-case letters that readers ignore.
+  if (game.file_format >= 4 && parser.first_lower_case().has_value()) {
+    return ErrorAt(*parser.first_lower_case(),
+                   "a property name must be upper-case letters in FF[4] (only FF[1]-FF[3] "
+                   "may add lower-case ones)");
   }
   for (size_t i = 0; i < nodes.size(); ++i) {
     for (const Property& property : nodes[i]) {

@@ -1,4 +1,6 @@
-// Reading one Go game from SGF FF[4] text (pure parsing, no I/O).
+// Reading one Go game from SGF text (pure parsing, no I/O): FF[4], and the
+// older FF[1]-FF[3], whose property identifiers may carry lower-case letters
+// that are ignored ("AddBlack" is AB, "VieW" is VW; refused in FF[4]).
 //
 // Only the main line is kept: at every branch the first variation is
 // followed; later variations are still checked for syntax. Moves `B[]` and
@@ -30,7 +32,12 @@ std::string PositionText(SgfPosition position);
 struct SgfMove {
   v1::Color color = v1::COLOR_UNSPECIFIED;
   std::optional<int> vertex;                 // absent for a pass (see point.h)
-  std::optional<absl::Duration> time_left;   // BL / WL in the same node, 0 to 1 year
+  // BL / WL in the same node, 0 to 1 year, to the millisecond: the time left
+  // after the move (in byo-yomi, in the current period).
+  std::optional<absl::Duration> time_left;
+  // OB / OW in the same node: moves left in the overtime period, or, with a
+  // byo-yomi OT, the periods left (the current one included).
+  std::optional<int> overtime_count;
   SgfPosition position;                      // of the B or W property
 };
 
@@ -42,6 +49,9 @@ struct SgfGame {
   std::string date;                          // DT, as written
   std::string game_name;                     // GN
   std::string result;                        // RE, as written
+  int file_format = 1;                       // FF (the specification's default is 1)
+  std::optional<absl::Duration> time_limit;  // TM, when a number of seconds
+  std::string overtime;                      // OT, as written
   std::vector<int> setup_black, setup_white; // AB, AW in the root node
   v1::Color player_to_move = v1::COLOR_UNSPECIFIED;  // PL
   std::vector<SgfMove> moves;                // the main line, in order

@@ -8,6 +8,9 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "adjudicator/engine/board.h"
@@ -43,19 +46,46 @@ absl::Status CheckNotPastTheCalendar(absl::Time t, SgfPosition where) {
       PositionText(where), ": the record's times run past the year 9999"));
 }
 
-// What each move of a timed record used: what its player's remaining time
-// lost (a remaining time that went up, as in byo-yomi or after a
-// correction, costs nothing). And whether the record is a main-time clock
-// at all: each player's remaining times only go down and stay above zero.
-// Byo-yomi (OB/OW, OT) shows a period's time going up again, and a clock at
-// zero has flagged; as main time the adjudicator would rule a loss on time
-// where the record plays on (found by the sgf fuzzer), so such a record
-// keeps its moves' times but gets no time control.
+// What each move of a timed record used, and whether the record's clock is
+// one the adjudicator can keep: a time control under which every move ends
+// before its flag, as the record says the game went on.
 struct RecordedTimes {
   std::vector<absl::Duration> used;  // one per move
-  bool main_time_only = true;
+  bool consistent = true;
 };
 
+// Byo-yomi as OT writes it: "5x30 byo-yomi", "3x60 byo-yomi" (the form of
+// KGS, CGoban, OGS and the readers of their records: N periods of T
+// seconds), case and spaces aside. Anything else is not byo-yomi.
+std::optional<v1::ByoYomi> ByoYomiOf(const std::string& overtime) {
+  const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(overtime));
+  absl::string_view ot = lower;
+  if (!absl::ConsumeSuffix(&ot, "byo-yomi") && !absl::ConsumeSuffix(&ot, "byoyomi")) {
+    return std::nullopt;
+  }
+  const std::vector<absl::string_view> parts = absl::StrSplit(ot, 'x');
+  int periods = 0;
+  double seconds = 0;
+  if (parts.size() != 2 ||
+      !absl::SimpleAtoi(absl::StripAsciiWhitespace(parts[0]), &periods) ||
+      !absl::SimpleAtod(absl::StripAsciiWhitespace(parts[1]), &seconds) || periods < 1 ||
+      periods > 1000 || !(seconds > 0) || seconds > 24 * 3600) {
+    return std::nullopt;
+  }
+  v1::ByoYomi byo;
+  byo.set_periods(periods);
+  ToProto(absl::Milliseconds(std::llround(seconds * 1000)), byo.mutable_period_time());
+  if (FromProto(byo.period_time()) <= absl::ZeroDuration()) return std::nullopt;
+  return byo;
+}
+
+// A record's main-time clock: what each move used is what its player's
+// remaining time lost (a remaining time that went up, as after a
+// correction, costs nothing). Consistent when each player's remaining
+// times only go down and stay above zero: a clock at zero has flagged, and
+// as main time the adjudicator would rule a loss on time where the record
+// plays on (found by the sgf fuzzer), so such a record keeps its moves'
+// times but gets no time control.
 RecordedTimes ReadTimes(const SgfGame& game, absl::Duration main_time) {
   RecordedTimes out;
   absl::Duration black_left = main_time;
@@ -65,10 +95,54 @@ RecordedTimes ReadTimes(const SgfGame& game, absl::Duration main_time) {
     if (move.time_left.has_value()) {
       absl::Duration& left = move.color == v1::BLACK ? black_left : white_left;
       if (*move.time_left > left || *move.time_left <= absl::ZeroDuration()) {
-        out.main_time_only = false;
+        out.consistent = false;
       }
       used = std::max(absl::ZeroDuration(), left - *move.time_left);
       left = *move.time_left;
+    }
+    out.used.push_back(used);
+  }
+  return out;
+}
+
+// A byo-yomi clock: a node without OB/OW is main time (BL/WL the main time
+// left); one with them is byo-yomi, OB/OW the periods left with the current
+// one (1 is the last) and BL/WL the time left in it. A move then used the
+// main time left, the periods it dropped and what it took of the current
+// one: t = main + (before - after) × T + (T - left), which the adjudicator
+// (12.3: a move under T costs nothing, t ≥ T costs ⌊t / T⌋ periods) charges
+// as exactly the periods the record shows. Inconsistent when a count rises
+// or reaches zero, a period's time is not within (0, T], or main time
+// follows byo-yomi.
+RecordedTimes ReadByoYomiTimes(const SgfGame& game, absl::Duration main_time,
+                               const v1::ByoYomi& byo) {
+  struct Clock {
+    absl::Duration main;
+    int periods;
+    bool in_byo_yomi = false;
+  };
+  const absl::Duration period = FromProto(byo.period_time());
+  Clock clocks[2] = {{main_time, byo.periods()}, {main_time, byo.periods()}};
+  RecordedTimes out;
+  for (const SgfMove& move : game.moves) {
+    absl::Duration used = absl::ZeroDuration();
+    if (move.time_left.has_value()) {
+      Clock& c = clocks[move.color == v1::WHITE ? 1 : 0];
+      const absl::Duration left = *move.time_left;
+      if (move.overtime_count.has_value()) {
+        const int after = *move.overtime_count;
+        if (after < 1 || after > c.periods || left <= absl::ZeroDuration() || left > period) {
+          out.consistent = false;
+        } else {
+          used = c.main + (c.periods - after) * period + (period - left);
+          c = {absl::ZeroDuration(), after, true};
+        }
+      } else if (c.in_byo_yomi || left <= absl::ZeroDuration() || left > c.main) {
+        out.consistent = false;
+      } else {
+        used = c.main - left;
+        c.main = left;
+      }
     }
     out.used.push_back(used);
   }
@@ -137,15 +211,33 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
   }
 
   const absl::Time start = ScheduledStart(game.date);
-  // The main time is the largest remaining time seen, rounded up to a whole
-  // minute.
+  const std::optional<v1::ByoYomi> byo_yomi = ByoYomiOf(game.overtime);
+  // The main time is TM, or else the largest main-time remaining time seen
+  // rounded up to a whole minute (with byo-yomi, nodes with OB/OW are not
+  // main time).
+  bool timed = false;
   absl::Duration main_time = absl::ZeroDuration();
   for (const SgfMove& move : game.moves) {
-    if (move.time_left.has_value()) main_time = std::max(main_time, *move.time_left);
+    if (!move.time_left.has_value()) continue;
+    timed = true;
+    if (!byo_yomi.has_value() || !move.overtime_count.has_value()) {
+      main_time = std::max(main_time, *move.time_left);
+    }
   }
-  const bool timed = main_time > absl::ZeroDuration();
-  if (timed) main_time = absl::Minutes(std::ceil(absl::ToDoubleMinutes(main_time)));
-  const RecordedTimes times = ReadTimes(game, main_time);
+  if (game.time_limit.has_value() && *game.time_limit >= main_time) {
+    main_time = *game.time_limit;
+  } else if (main_time > absl::ZeroDuration()) {
+    main_time = absl::Minutes(std::ceil(absl::ToDoubleMinutes(main_time)));
+  }
+  // A record that declares byo-yomi is read as byo-yomi or not at all: its
+  // period times are no main time. Either way the moves keep their times.
+  RecordedTimes times =
+      byo_yomi.has_value() ? ReadByoYomiTimes(game, main_time, *byo_yomi) : ReadTimes(game, main_time);
+  if (!times.consistent && byo_yomi.has_value()) {
+    times.used = ReadTimes(game, main_time).used;
+  }
+  const bool with_byo_yomi = byo_yomi.has_value() && times.consistent;
+  timed = timed && (with_byo_yomi || main_time > absl::ZeroDuration());
 
   std::vector<v1::Event> events;
   v1::Event& created_event = events.emplace_back();
@@ -160,8 +252,9 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
   created.mutable_white()->set_rank(game.white_rank);
   created.set_venue(v1::GameCreated::SAME_SITE);
   ToProto(start, created.mutable_scheduled_start());
-  if (timed && times.main_time_only) {
+  if (timed && times.consistent) {
     ToProto(main_time, created.mutable_time_control()->mutable_main_time());
+    if (with_byo_yomi) *created.mutable_time_control()->mutable_byo_yomi() = *byo_yomi;
   }
   if (game.komi.has_value()) created.set_komi_stones(*game.komi / 2);  // a point is half a stone
   if (!game.setup_black.empty() || !game.setup_white.empty() || first != v1::BLACK) {

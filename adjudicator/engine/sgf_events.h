@@ -2,13 +2,23 @@
 //
 // gameCreated (game id as given; ruleset cn-2002; venue
 // SAME_SITE; scheduled start from DT at 00:00Z, else 2000-01-01T00:00:00Z;
-// komiStones = KM / 2; setup from AB/AW/PL; main time only, and only when
-// BL/WL are present and each player's only go down and stay above zero),
-// gameStarted, one move or pass per main-line move and, when RE says X+R,
-// the loser's resign. Times never go backwards: records without BL/WL have
-// their moves one second apart; with them, time advances by what each move
-// used, as the remaining times show (a remaining time that went up, as in
-// byo-yomi, costs nothing; byo-yomi itself is not modelled).
+// komiStones = KM / 2; setup from AB/AW/PL; a time control only when BL/WL
+// are present, see below), gameStarted, one move or pass per main-line move
+// and, when RE says X+R, the loser's resign. Times never go backwards:
+// records without BL/WL have their moves one second apart; with them, time
+// advances by what each move used, as the remaining times show.
+//
+// The clock: the main time is TM (seconds), or else the largest main-time
+// BL/WL rounded up to a minute. With OT "N x T byo-yomi" (as KGS, CGoban and
+// OGS write it, "5x30 byo-yomi"), a node with OB/OW is in byo-yomi, OB/OW
+// counting the periods left with the current one and BL/WL the time left in
+// it; the game gets that byo-yomi when every move fits the reading (counts
+// never rise or reach zero, a period's time stays within (0, T], no main time
+// after byo-yomi). Without byo-yomi, main time only, when each player's
+// remaining times only go down and stay above zero. A record that fits
+// neither keeps its moves' times but gets no time control (a remaining time
+// that went up then costs nothing), so the adjudicator never rules a flag
+// the record did not see.
 #ifndef ARBITER_ADJUDICATOR_ENGINE_SGF_EVENTS_H_
 #define ARBITER_ADJUDICATOR_ENGINE_SGF_EVENTS_H_
 

@@ -3,21 +3,32 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "rulesdb/rules_pin.h"
 
 namespace arbiter::service {
 
-absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created) {
-  return LoadRules(created.ruleset().empty() ? "cn-2002" : created.ruleset(),
-                   created.supplement());
+namespace {
+
+absl::StatusOr<std::unique_ptr<ledger::GameJudge>> FoldUnder(absl::string_view game_id,
+                                                            absl::StatusOr<Rules> rules) {
+  if (!rules.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("game '", game_id, "': ", rules.status().message()));
+  }
+  absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));
+  if (!a.ok()) return a.status();
+  return std::make_unique<AdjudicatorFold>(*std::move(a));
 }
 
-AdjudicatorFold::AdjudicatorFold(Adjudicator adjudicator) : adjudicator_(std::move(adjudicator)) {
-  const Rules& r = adjudicator_.rules();
-  pin_ = absl::StrCat(r.id(), " sha256:", r.hash());
-  if (!r.supplement_id().empty()) {
-    absl::StrAppend(&pin_, " + ", r.supplement_id(), " sha256:", r.supplement_hash());
-  }
+}  // namespace
+
+absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created, absl::string_view pin) {
+  return pin.empty() ? LoadRulesFor(created)
+                     : LoadPinnedRules(std::string_view(pin.data(), pin.size()));
 }
+
+AdjudicatorFold::AdjudicatorFold(Adjudicator adjudicator)
+    : adjudicator_(std::move(adjudicator)), pin_(::arbiter::RulesPin(adjudicator_.rules())) {}
 
 absl::StatusOr<ledger::Verdict> AdjudicatorFold::Apply(const v1::Event& event) {
   // A result reached, or changed (an appeal, an arbiter's decision).
@@ -39,14 +50,12 @@ std::unique_ptr<ledger::GameJudge> AdjudicatorFold::Clone() const {
 
 absl::StatusOr<std::unique_ptr<ledger::GameJudge>> AdjudicatorJudge::Open(
     absl::string_view game_id, const v1::GameCreated& created) {
-  absl::StatusOr<Rules> rules = RulesOf(created);
-  if (!rules.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("game '", game_id, "': ", rules.status().message()));
-  }
-  absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));
-  if (!a.ok()) return a.status();
-  return std::make_unique<AdjudicatorFold>(*std::move(a));
+  return FoldUnder(game_id, RulesOf(created));
+}
+
+absl::StatusOr<std::unique_ptr<ledger::GameJudge>> AdjudicatorJudge::Reopen(
+    absl::string_view game_id, const v1::GameCreated& created, absl::string_view pin) {
+  return FoldUnder(game_id, RulesOf(created, pin));
 }
 
 }  // namespace arbiter::service

@@ -23,7 +23,7 @@ class AdjudicatorFold final : public ledger::GameJudge {
 
   absl::StatusOr<ledger::Verdict> Apply(const v1::Event& event) override;
   // "<ruleset> sha256:<hex>", with " + <supplement> sha256:<hex>" when the
-  // game names a supplement.
+  // game names a supplement (rulesdb/rules_pin.h).
   std::string RulesPin() const override { return pin_; }
   const v1::Result* result() const override { return adjudicator_.result(); }
   std::unique_ptr<ledger::GameJudge> Clone() const override;
@@ -37,14 +37,25 @@ class AdjudicatorFold final : public ledger::GameJudge {
 
 class AdjudicatorJudge : public ledger::Judge {
  public:
-  // A fold per game. INVALID_ARGUMENT when the game names rules this binary
-  // does not have.
+  // A fold per game under the rules its gameCreated names (at its
+  // rulesetVersion, by default the latest). INVALID_ARGUMENT when the game
+  // names rules this binary does not have.
   absl::StatusOr<std::unique_ptr<ledger::GameJudge>> Open(absl::string_view game_id,
                                                           const v1::GameCreated& created) override;
+
+  // A recorded game's fold under the ruleset version its pin names, even
+  // when a later version exists. INVALID_ARGUMENT when no built-in rules
+  // match the pin.
+  absl::StatusOr<std::unique_ptr<ledger::GameJudge>> Reopen(absl::string_view game_id,
+                                                            const v1::GameCreated& created,
+                                                            absl::string_view pin) override;
 };
 
-// The rules a game's gameCreated names (cn-2002 by default), loaded.
-absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created);
+// The rules a game is judged under: those its ledger pinned (`pin`, as
+// rulesdb/rules_pin.h writes it), else, for a game not yet recorded, those
+// its gameCreated names (cn-2002 by default, at its rulesetVersion, by
+// default the latest).
+absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created, absl::string_view pin = "");
 
 }  // namespace arbiter::service
 

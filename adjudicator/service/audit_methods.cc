@@ -186,7 +186,7 @@ grpc::Status ArbiterService::ExportGame(grpc::ServerContext* context, const v1::
         }
         std::vector<v1::Event> events;
         for (const v1::RecordedEvent& e : record->events()) events.push_back(e.event());
-        absl::StatusOr<Rules> rules = RulesOf(events.front().game_created());
+        absl::StatusOr<Rules> rules = RulesOf(events.front().game_created(), record->rules_pin());
         if (!rules.ok()) return rules.status();
         absl::StatusOr<std::string> sgf = ExportSgf(*std::move(rules), events, record->rules_pin());
         if (!sgf.ok()) return sgf.status();

@@ -12,6 +12,11 @@ absl::StatusOr<std::unique_ptr<ledger::GameJudge>> GameFolds::Open(absl::string_
   return judge_.Open(game_id, created);
 }
 
+absl::StatusOr<std::unique_ptr<ledger::GameJudge>> GameFolds::Reopen(
+    absl::string_view game_id, const v1::GameCreated& created, absl::string_view pin) {
+  return judge_.Reopen(game_id, created, pin);
+}
+
 std::shared_ptr<const ledger::GameJudge> GameFolds::Committed(absl::string_view game_id,
                                                               uint64_t revision) {
   absl::MutexLock lock(&mu_);
@@ -76,6 +81,13 @@ absl::StatusOr<GameView> GameFolds::Get(const std::string& game_id) {
 
 absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
   if (ledger_ == nullptr) return absl::FailedPreconditionError("the read model has no ledger");
+  // The rules the game was created under, by the ledger's pin: the latest
+  // version may rule its events otherwise.
+  absl::StatusOr<std::string> pin = ledger_->RulesPin(game_id);
+  if (absl::IsNotFound(pin.status())) {
+    return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
+  }
+  if (!pin.ok()) return pin.status();
   std::unique_ptr<ledger::GameJudge> fold;
   uint64_t revision = 0;
   for (;;) {
@@ -94,7 +106,7 @@ absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
               absl::StrCat("game '", game_id, "': the first stored event is not gameCreated"));
         }
         absl::StatusOr<std::unique_ptr<ledger::GameJudge>> opened =
-            judge_.Open(game_id, event.game_created());
+            judge_.Reopen(game_id, event.game_created(), *pin);
         if (!opened.ok()) return absl::DataLossError(opened.status().message());
         fold = *std::move(opened);
       }
@@ -107,8 +119,6 @@ absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
     }
   }
   if (fold == nullptr) return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
-  absl::StatusOr<std::string> pin = ledger_->RulesPin(game_id);
-  if (!pin.ok()) return pin.status();
   if (*pin != fold->RulesPin()) {
     return absl::DataLossError(absl::StrCat("game '", game_id, "' was created under '", *pin,
                                             "' but its rules now load as '", fold->RulesPin(), "'"));

@@ -71,6 +71,9 @@ class GameFolds final : public ledger::Judge {
   // ledger::Judge.
   absl::StatusOr<std::unique_ptr<ledger::GameJudge>> Open(absl::string_view game_id,
                                                           const v1::GameCreated& created) override;
+  absl::StatusOr<std::unique_ptr<ledger::GameJudge>> Reopen(absl::string_view game_id,
+                                                            const v1::GameCreated& created,
+                                                            absl::string_view pin) override;
   std::shared_ptr<const ledger::GameJudge> Committed(absl::string_view game_id,
                                                      uint64_t revision) override;
   void OnCommit(const std::vector<ledger::CommittedFold>& folds) override;

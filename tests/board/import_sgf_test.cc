@@ -164,6 +164,49 @@ TEST_F(ImportSgfTest, SetupTimesAndResignation) {
   EXPECT_EQ(events[6].resign().color(), v1::BLACK);
 }
 
+// A byo-yomi record imported and adjudicated: the clock is kept, the
+// adjudicator charges the periods the record shows, and no flag falls where
+// the record plays on.
+TEST_F(ImportSgfTest, ByoYomiRecordKeepsItsClockThroughTheAdjudicator) {
+  const fs::path file = WriteTemp(
+      "byoyomi.sgf",
+      "(;FF[4]GM[1]SZ[19]DT[2026-05-01]TM[60]OT[5x30 byo-yomi]RE[B+R]\n"
+      ";B[pd]BL[50];W[dd]WL[40];B[pp]BL[20]OB[5];W[dp]WL[25]OW[4];B[cc]BL[28.5]OB[5]\n"
+      ";W[qc]WL[1.5]OW[2];B[qd]BL[29]OB[5])");
+  const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string() + " | " + Arbiter() +
+                                " adjudicate --json -");
+  fs::remove(file);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  google::protobuf::Struct report;
+  ASSERT_TRUE(JsonStringToMessage(run.out, &report).ok()) << run.out;
+  EXPECT_EQ(report.fields().at("rulings").list_value().values_size(), 0) << run.out;
+  const auto& result = report.fields().at("result").struct_value().fields();
+  EXPECT_EQ(result.at("sgf").string_value(), "B+R");  // resigned, not flagged
+  const auto& clocks = report.fields().at("state").struct_value().fields().at("clocks").struct_value();
+  // White used two periods and most of a third on W[qc] (28.5 + 2 x 30 s).
+  EXPECT_EQ(clocks.fields().at("white").struct_value().fields().at("periodsRemaining").number_value(), 2);
+  EXPECT_EQ(clocks.fields().at("black").struct_value().fields().at("periodsRemaining").number_value(), 5);
+}
+
+// A record written before FF[4] (lower-case letters in its identifiers, as a
+// 1957 game's record has them) imports as the specification reads it.
+TEST_F(ImportSgfTest, OlderFormatRecordImports) {
+  const fs::path file = WriteTemp(
+      "ff3.sgf",
+      "(;GaMe[1]FileFormat[3]VieW[]SiZe[19]PlayerBlack[Go Seigen]PlayerWhite[Takagawa Kaku]\n"
+      "DaTe[1957-06-24]AddBlack[pd][dp];White[dd];Black[pp];White[qf])");
+  const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string());
+  fs::remove(file);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<v1::Event> events = ParseEvents(run.out);
+  ASSERT_EQ(events.size(), 5u);
+  EXPECT_EQ(events[0].game_created().black().name(), "Go Seigen");
+  EXPECT_EQ(events[0].game_created().setup().black_size(), 2);
+  EXPECT_EQ(TimeUtil::ToString(events[0].game_created().scheduled_start()), "1957-06-24T00:00:00Z");
+  EXPECT_EQ(events[2].move().color(), v1::WHITE);
+  EXPECT_EQ(events[4].move().point(), "R14");
+}
+
 TEST_F(ImportSgfTest, BadRecordsExit2WithNothingOnStdout) {
   struct Case {
     const char* name;

@@ -79,10 +79,11 @@ TEST(SgfEventsTest, TimesFromRemainingTime) {
   EXPECT_EQ(TimeUtil::ToString(events[6].at()), "2026-05-01T00:04:10Z");  // 2950 - 2890
 }
 
-// Remaining times that go up (byo-yomi) or reach zero are no main-time
-// clock: the moves keep their times, the game gets no time control, and the
-// adjudicator rules no loss on time where the record plays on (the sgf
-// fuzzer's WL[20] ... WL[.0] ... WL[.1] was ruled B+T mid-record).
+// Remaining times that go up (byo-yomi the record does not describe) or
+// reach zero are no main-time clock: the moves keep their times, the game
+// gets no time control, and the adjudicator rules no loss on time where the
+// record plays on (the sgf fuzzer's WL[20] ... WL[.0] ... WL[.1] was ruled
+// B+T mid-record).
 TEST(SgfEventsTest, ByoYomiOrAClockAtZeroGetsNoTimeControl) {
   for (const char* sgf : {"(;DT[2026-05-01];B[pd]BL[3000];W[dd]WL[3100];B[pp]BL[3050];W[dp])",
                           "(;DT[2026-05-01];B[pd]BL[60];W[dd]WL[0];B[pp]BL[50];W[dp])"}) {
@@ -94,6 +95,54 @@ TEST(SgfEventsTest, ByoYomiOrAClockAtZeroGetsNoTimeControl) {
       Events("(;DT[2026-05-01];B[pd]BL[3000];W[dd]WL[3100];B[pp]BL[3050];W[dp])");
   EXPECT_EQ(TimeUtil::ToString(events[2].at()), "2026-05-01T00:02:00Z");  // 3120 - 3000
   EXPECT_EQ(TimeUtil::ToString(events[4].at()), "2026-05-01T00:02:20Z");  // went up: free
+}
+
+// OT "5x30 byo-yomi" (as KGS, CGoban and OGS write it): TM of main time,
+// then 5 periods of 30 s. A node with OB/OW is in byo-yomi: the periods left
+// with the current one, BL/WL the time left in it.
+TEST(SgfEventsTest, ByoYomiRecordKeepsItsClock) {
+  const std::vector<v1::Event> events = Events(
+      "(;DT[2026-05-01]TM[60]OT[5x30 byo-yomi]"
+      ";B[pd]BL[50];W[dd]WL[40]"        // 10 s and 20 s of main time
+      ";B[pp]BL[20]OB[5];W[dp]WL[25]OW[4]"  // into byo-yomi: 50 + 10 s; 40 + 30 + 5 s
+      ";B[cc]BL[28.5]OB[5])");          // 1.5 s of a period: costs nothing
+  ASSERT_EQ(events.size(), 7u);
+  const v1::TimeControl& tc = events[0].game_created().time_control();
+  EXPECT_EQ(tc.main_time().seconds(), 60);
+  EXPECT_EQ(tc.byo_yomi().periods(), 5);
+  EXPECT_EQ(tc.byo_yomi().period_time().seconds(), 30);
+  EXPECT_EQ(TimeUtil::ToString(events[2].at()), "2026-05-01T00:00:10Z");
+  EXPECT_EQ(TimeUtil::ToString(events[3].at()), "2026-05-01T00:00:30Z");
+  EXPECT_EQ(TimeUtil::ToString(events[4].at()), "2026-05-01T00:01:30Z");
+  EXPECT_EQ(TimeUtil::ToString(events[5].at()), "2026-05-01T00:02:45Z");
+  EXPECT_EQ(TimeUtil::ToString(events[6].at()), "2026-05-01T00:02:46.500Z");
+}
+
+TEST(SgfEventsTest, ByoYomiWithoutTmTakesTheMainTimeFromTheRecord) {
+  const std::vector<v1::Event> events =
+      Events("(;OT[3x60 Byo-Yomi];B[pd]BL[1750];W[dd]WL[1790];B[pp]BL[45]OB[3])");
+  ASSERT_EQ(events.size(), 5u);
+  const v1::TimeControl& tc = events[0].game_created().time_control();
+  EXPECT_EQ(tc.main_time().seconds(), 30 * 60);  // 1790 s rounded up to the minute
+  EXPECT_EQ(tc.byo_yomi().periods(), 3);
+  EXPECT_EQ(tc.byo_yomi().period_time().seconds(), 60);
+}
+
+// A record the byo-yomi reading does not fit (a period count that rises, a
+// period's time out of (0, T], main time after byo-yomi), or an OT that is
+// not byo-yomi, gets no time control rather than invented flags.
+TEST(SgfEventsTest, ByoYomiTheRecordContradictsGetsNoTimeControl) {
+  for (const char* sgf :
+       {"(;TM[60]OT[5x30 byo-yomi];B[pd]BL[20]OB[3];W[dd];B[pp]BL[20]OB[4])",
+        "(;TM[60]OT[5x30 byo-yomi];B[pd]BL[20]OB[0])",
+        "(;TM[60]OT[5x30 byo-yomi];B[pd]BL[31]OB[5])",
+        "(;TM[60]OT[5x30 byo-yomi];B[pd]BL[20]OB[5];W[dd];B[pp]BL[10])",
+        "(;TM[600]OT[25/600 Canadian];B[pd]BL[20]OB[25];W[dd];B[pp]BL[590]OB[24])"}) {
+    const std::vector<v1::Event> events = Events(sgf);
+    ASSERT_FALSE(events.empty()) << sgf;
+    EXPECT_FALSE(events[0].game_created().time_control().has_byo_yomi()) << sgf;
+    EXPECT_FALSE(events[0].game_created().has_time_control()) << sgf;
+  }
 }
 
 TEST(SgfEventsTest, ResignationNamesTheLoser) {

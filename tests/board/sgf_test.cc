@@ -122,7 +122,10 @@ TEST(SgfTest, MalformedInputNamesLineAndColumn) {
   ExpectErrorAt("(;B[aa]\n;W[zz])", 2, 3, "\"zz\" is not a point");
   ExpectErrorAt("(;B[aa]\n  ;W[bb]B[cc])", 2, 9, "two moves in one node");
   ExpectErrorAt("(;KM[six])", 1, 5, "not a number");
-  ExpectErrorAt("(;B[aa];Bx[bb])", 1, 10, "upper-case");
+  // FF[4]: PropIdent = UcLetter { UcLetter }; only older formats may add
+  // lower-case letters, and a name needs at least one upper-case letter.
+  ExpectErrorAt("(;FF[4];B[aa];Bx[bb])", 1, 16, "must be upper-case letters in FF[4]");
+  ExpectErrorAt("(;B[aa];xy[bb])", 1, 9, "needs an upper-case letter");
   ExpectErrorAt("(;B[aa];W)", 1, 9, "has no value");
   ExpectErrorAt("(;B[aa])(;B[bb])", 1, 9, "more than one game");
   ExpectErrorAt("(;B[aa]) trailing", 1, 10, "unexpected text");
@@ -135,6 +138,49 @@ TEST(SgfTest, MalformedInputNamesLineAndColumn) {
   // Found by the sgf fuzzer: a remaining time that overflowed the clock.
   ExpectErrorAt("(;B[aa];W[bb]WL[2077777777777777777777])", 1, 14, "more than 31536000 seconds");
   ExpectErrorAt("(;B[aa]BL[nan])", 1, 8, "more than");
+}
+
+// FF[1]-FF[3] wrote verbose identifiers ("AddBlack", "VieW", "PlayerBlack");
+// FF[4]'s compatibility notes: "Verbose property names no longer exist. 3->4:
+// np (delete all lowercase letters from IDs)". A file without FF is FF[1].
+TEST(SgfTest, OlderFormatsIgnoreLowerCaseLettersInPropertyNames) {
+  const char* kRecord =
+      "(;GaMe[1]FileFormat[3]VieW[]SiZe[19]PlayerBlack[Go Seigen]PlayerWhite[Takagawa Kaku]\n"
+      "DaTe[1957-06-24]KoMi[0]REsult[W+R]AddBlack[pd][dp]\n"
+      ";White[dd];Black[pp];White[qf])";
+  const SgfGame game = MustParse(kRecord);
+  EXPECT_EQ(game.file_format, 3);
+  EXPECT_EQ(game.board_size, 19);
+  EXPECT_EQ(game.black_name, "Go Seigen");
+  EXPECT_EQ(game.white_name, "Takagawa Kaku");
+  EXPECT_EQ(game.date, "1957-06-24");
+  EXPECT_EQ(game.result, "W+R");
+  ASSERT_TRUE(game.komi.has_value());
+  EXPECT_EQ(*game.komi, 0);
+  EXPECT_EQ(game.setup_black.size(), 2u);
+  ASSERT_EQ(game.moves.size(), 3u);
+  EXPECT_EQ(game.moves[0].color, WHITE);
+  EXPECT_EQ(game.moves[1].color, BLACK);
+  // Without FF the file is FF[1]: the same reading.
+  EXPECT_EQ(MustParse("(;AddWhite[aa];Black[bb])").setup_white.size(), 1u);
+  // The same record declared FF[4] is malformed at its first lower-case letter.
+  ExpectErrorAt("(;FF[4]GaMe[1];B[aa])", 1, 9, "upper-case letters in FF[4]");
+}
+
+TEST(SgfTest, TimeLimitOvertimeAndPeriodsLeft) {
+  const SgfGame game =
+      MustParse("(;TM[600]OT[5x30 byo-yomi];B[pd]BL[599.5];W[dd]WL[25.25]OW[5];B[pp]BL[20]OB[4])");
+  EXPECT_EQ(game.time_limit, absl::Seconds(600));
+  EXPECT_EQ(game.overtime, "5x30 byo-yomi");
+  ASSERT_EQ(game.moves.size(), 3u);
+  EXPECT_FALSE(game.moves[0].overtime_count.has_value());
+  EXPECT_EQ(game.moves[1].time_left, absl::Milliseconds(25250));
+  EXPECT_EQ(game.moves[1].overtime_count, 5);
+  EXPECT_EQ(game.moves[2].overtime_count, 4);
+  // TM written as text says nothing a clock can use: it is ignored.
+  EXPECT_FALSE(MustParse("(;TM[3 hours];B[pd])").time_limit.has_value());
+  ExpectErrorAt("(;B[aa]BL[20]OB[two])", 1, 16, "not a number of moves or periods");
+  ExpectErrorAt("(;B[aa]BL[20]OB[-1])", 1, 16, "not a number of moves or periods");
 }
 
 TEST(SgfTest, TtIsAPassOnSmallerBoardsToo) {

@@ -144,29 +144,39 @@ TEST(AdjudicatorClockTest, MovesInTimeFlagWhenTheQuotaIsNotMet) {
   EXPECT_EQ(g.a().result()->sgf(), "W+T");
 }
 
+// 22.8 shares the time really used in the proportion of the faulty clock's
+// readings. The clock set right is no ruling in the latest version (DOMAIN.md
+// §4); the published 2002.1 ruled it, and still does for games pinned to it.
 TEST(AdjudicatorClockTest, MalfunctionProratesUsedTime) {
-  Game g("cn-2002");
-  ASSERT_TRUE(g.Apply(0, Created("cn-2002", "SAME_SITE", R"({"mainTime": "3600s"})")).ok());
-  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
-  ASSERT_TRUE(g.Apply(300, Move("BLACK", "Q16")).ok());
-  ASSERT_TRUE(g.Apply(600, Move("WHITE", "D4")).ok());  // 300 s each really
-  // The faulty clock shows 400 s and 200 s: the 600 s used are shared 2:1.
-  ASSERT_TRUE(
-      g.Apply(
-           600,
-           R"("clockMalfunction": {"errorPerHour": "180s", "blackUsed": "400s", "whiteUsed": "200s"})")
-          .ok());
-  ASSERT_EQ(g.rulings().size(), 1u);
-  EXPECT_EQ(g.rulings()[0].clause(), "cn-2002/22.8");
-  EXPECT_EQ(g.a().State().clocks().black().used().seconds(), 400);
-  EXPECT_EQ(g.a().State().clocks().white().used().seconds(), 200);
-  // Under the tolerance nothing changes.
-  ASSERT_TRUE(
-      g.Apply(
-           610,
-           R"("clockMalfunction": {"errorPerHour": "60s", "blackUsed": "1s", "whiteUsed": "1s"})")
-          .ok());
-  EXPECT_EQ(g.rulings().size(), 1u);
+  for (const char* version : {"2002.2", "2002.1"}) {
+    SCOPED_TRACE(version);
+    Game g(*LoadRulesVersion("cn-2002", version));
+    ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());  // one hour and 5 x 60 s byo-yomi
+    ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+    ASSERT_TRUE(g.Apply(300, Move("BLACK", "Q16")).ok());
+    ASSERT_TRUE(g.Apply(600, Move("WHITE", "D4")).ok());  // 300 s each really
+    // The faulty clock shows 400 s and 200 s: the 600 s used are shared 2:1.
+    ASSERT_TRUE(
+        g.Apply(
+             600,
+             R"("clockMalfunction": {"errorPerHour": "180s", "blackUsed": "400s", "whiteUsed": "200s"})")
+            .ok());
+    const size_t rulings = std::string(version) == "2002.1" ? 1 : 0;
+    ASSERT_EQ(g.rulings().size(), rulings);
+    if (rulings == 1) {
+      EXPECT_EQ(g.rulings()[0].clause(), "cn-2002/22.8");
+    }
+    EXPECT_EQ(g.a().State().clocks().black().used().seconds(), 400);
+    EXPECT_EQ(g.a().State().clocks().white().used().seconds(), 200);
+    // Under the tolerance nothing changes.
+    ASSERT_TRUE(
+        g.Apply(
+             610,
+             R"("clockMalfunction": {"errorPerHour": "60s", "blackUsed": "1s", "whiteUsed": "1s"})")
+            .ok());
+    EXPECT_EQ(g.rulings().size(), rulings);
+    EXPECT_EQ(g.a().State().clocks().black().used().seconds(), 410);  // its clock ran 10 s
+  }
 }
 
 }  // namespace

@@ -100,5 +100,25 @@ TEST(CountTest, DeadStonesAreRemovedBeforeCounting) {
   EXPECT_DOUBLE_EQ(d.black_count(), 185);
 }
 
+// DOMAIN.md §5: every result cites its clause. The count cites art. 9 with the
+// komi article; the published first versions cited none, and still do not.
+TEST(CountTest, TheResultCitesTheCountAndKomiArticles) {
+  struct Case {
+    const char* ruleset;
+    const char* version;
+    const char* clause;
+    std::vector<std::string> also;
+  };
+  for (const Case& c : {Case{"cn-2002", "2002.2", "cn-2002/9", {"cn-2002/11"}},
+                        Case{"cn-1988", "1988.2", "cn-1988/9", {"cn-1988/11"}},
+                        Case{"cn-2002", "2002.1", "", {}}, Case{"cn-1988", "1988.1", "", {}}}) {
+    SCOPED_TRACE(c.version);
+    Game g(*LoadRulesVersion(c.ruleset, c.version));
+    const v1::Result& r = Count(g, c.ruleset, WallSetup(14));
+    EXPECT_EQ(r.clause(), c.clause);
+    EXPECT_EQ(std::vector<std::string>(r.also_cites().begin(), r.also_cites().end()), c.also);
+  }
+}
+
 }  // namespace
 }  // namespace arbiter::testing

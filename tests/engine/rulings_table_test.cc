@@ -1,7 +1,10 @@
 // Every row of DOMAIN.md §4, under cn-2002 and under cn-1988, through the
 // real rules data: the events of one incident, and the rulings and result
-// each ruleset must give.
+// each ruleset must give. The latest versions rule as the rows say; the
+// published first versions (2002.1, 1988.1) still rule as they did when
+// games were pinned to them, where a row says otherwise for them.
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -27,6 +30,7 @@ struct Verdict {
   std::vector<Expected> rulings;
   std::string outcome;  // empty: the game goes on
   std::string reason = "";
+  std::optional<std::string> clause = std::nullopt;  // the result's clause, when given
 };
 
 struct Row {
@@ -38,10 +42,16 @@ struct Row {
   std::string time_control =
       R"({"mainTime": "3600s", "byoYomi": {"periods": 5, "periodTime": "60s"}})";
   std::string started = "{}";
+  // How the published first versions rule, where they differ from the
+  // latest: games pinned to them keep these rulings.
+  std::optional<Verdict> cn2002_1 = std::nullopt;
+  std::optional<Verdict> cn1988_1 = std::nullopt;
 };
 
 const std::string kB = "BLACK";
 const std::string kW = "WHITE";
+const std::string kByoYomi = R"({"mainTime": "3600s", "byoYomi": {"periods": 5, "periodTime": "60s"}})";
+const std::string kAbsolute = R"({"mainTime": "3600s"})";
 
 // Black and White build a single ko at D4/E4; White has just been captured
 // at D4 by Black's E4 (the ko-retake scenario, up to the retake).
@@ -63,10 +73,10 @@ std::string Name(const Expected& e) {
                       e.pending ? " pending" : "");
 }
 
-void Check(const Row& row, const std::string& ruleset, const Verdict& want) {
-  SCOPED_TRACE(absl::StrCat(row.name, " under ", ruleset));
-  Game g(ruleset);
-  ASSERT_TRUE(g.Apply(0, Created(ruleset, row.venue, row.time_control)).ok());
+void Check(const Row& row, const Rules& rules, const Verdict& want) {
+  SCOPED_TRACE(absl::StrCat(row.name, " under ", rules.id(), " ", rules.version()));
+  Game g(rules);
+  ASSERT_TRUE(g.Apply(0, Created(rules.id(), row.venue, row.time_control)).ok());
   ASSERT_TRUE(g.Apply(0, absl::StrCat(R"("gameStarted": )", row.started)).ok());
   for (const auto& [t, kind] : row.events) {
     const absl::Status s = g.Apply(t, kind);
@@ -105,6 +115,9 @@ void Check(const Row& row, const std::string& ruleset, const Verdict& want) {
     if (!got.empty() && result->reason() != v1::Result::COUNT &&
         result->reason() != v1::Result::RESIGNATION) {
       EXPECT_EQ(result->clause(), got.back().clause());
+    }
+    if (want.clause.has_value()) {
+      EXPECT_EQ(result->clause(), *want.clause);
     }
   }
 }
@@ -294,14 +307,19 @@ std::vector<Row> Rows() {
        "RAPID",
        R"({"mainTime": "3600s"})",
        R"({"absent": ["WHITE"]})"},
-      {"late after resumption: deduction, no forfeit",
+      {"late after resumption: the clock simply runs (22.1, third sentence)",
        {{10, Move(kB, "Q16")},
         {20, Move(kW, "D4")},
         {30, R"("adjourned": {})"},
         {1000, R"("resumed": {})"},
         {2000, Of("playerArrived", kB)}},
-       {{{"cn-2002/22.2", kB, {"TIME_DEDUCTED"}}}},
-       {{{"cn-1988/23.3", kB, {"TIME_DEDUCTED"}}}}},
+       {{}},
+       {{}},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{{"cn-2002/22.2", kB, {"TIME_DEDUCTED"}}}},
+       Verdict{{{"cn-1988/23.3", kB, {"TIME_DEDUCTED"}}}}},
       {"flag falls in byo-yomi",
        {{570, Move(kB, "Q16")},
         {580, Move(kW, "D4")},
@@ -365,10 +383,15 @@ std::vector<Row> Rows() {
          R"("boardScattered": {"cause": "PLAYER_ACCIDENT", "byColor": "BLACK", "reconstructed": true})"}},
        {{}},
        {{}}},
-      {"misconduct: cheating, decided BOTH_LOSE",
+      {"misconduct: cheating, decided BOTH_LOSE: against both",
        {{10, R"("misconduct": {"color": "WHITE", "kind": "CHEATING", "decision": "BOTH_LOSE"})"}},
-       {{{"cn-2002/23.1", kW, {"BOTH_LOSE"}}}, "BOTH_LOSE", "DISCIPLINE"},
-       {{{"cn-1988/25.1", kW, {"BOTH_LOSE"}}}, "BOTH_LOSE", "DISCIPLINE"}},
+       {{{"cn-2002/23.1", "BOTH", {"BOTH_LOSE"}}}, "BOTH_LOSE", "DISCIPLINE"},
+       {{{"cn-1988/25.1", "BOTH", {"BOTH_LOSE"}}}, "BOTH_LOSE", "DISCIPLINE"},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{{"cn-2002/23.1", kW, {"BOTH_LOSE"}}}, "BOTH_LOSE", "DISCIPLINE"},
+       Verdict{{{"cn-1988/25.1", kW, {"BOTH_LOSE"}}}, "BOTH_LOSE", "DISCIPLINE"}},
       {"late beyond the limit, separate site",
        {{3601, Of("playerArrived", kB)}},
        {{{"cn-2002/22.1", kB, {"LOSS"}}}, "WHITE_WINS", "LATENESS"},
@@ -376,33 +399,193 @@ std::vector<Row> Rows() {
        "SEPARATE_SITE",
        R"({"mainTime": "7200s"})",
        R"({"absent": ["BLACK"]})"},
-      {"wrong colours found within the correctable moves",
+      {"wrong colours found within the correctable moves: no ruling",
        {{10, Move(kB, "Q16")}, {20, Move(kW, "D4")}, {30, R"("wrongColors": {})"}},
-       {{{"cn-2002/17.1", "BOTH", {}}}},
-       {{}}},
-      {"seat left in byo-yomi without permission",
+       {{}},
+       {{}},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{{"cn-2002/17.1", "BOTH", {}}}}},
+      {"seat left without permission: no ruling",
        {{10, Move(kB, "Q16")},
         {20, R"("leftSeat": {"color": "WHITE"})"},
         {80, R"("returnedSeat": {"color": "WHITE"})"}},
-       {{{"cn-2002/22.7", kW, {}}}},
-       {{{"cn-1988/23.6", kW, {}}}}},
-      {"clock malfunction at the tolerance",
+       {{}},
+       {{}},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{{"cn-2002/22.7", kW, {}}}},
+       Verdict{{{"cn-1988/23.6", kW, {}}}}},
+      {"seat left in byo-yomi with permission, once: no ruling",
+       {{70, Move(kB, "Q16")},
+        {80, Move(kW, "D4")},
+        {90, Move(kB, "Q4")},
+        {95, R"("leftSeat": {"color": "BLACK", "permitted": true})"},
+        {100, R"("returnedSeat": {"color": "BLACK", "permitted": true})"}},
+       {{}},
+       {{}},
+       "SAME_SITE",
+       R"({"mainTime": "60s", "byoYomi": {"periods": 5, "periodTime": "60s"}})"},
+      {"clock malfunction at the tolerance: prorated, no ruling",
        {{10, Move(kB, "Q16")},
         {20,
          R"("clockMalfunction": {"errorPerHour": "120s", "blackUsed": "12s", "whiteUsed": "8s"})"}},
-       {{{"cn-2002/22.8", "BOTH", {}}}},
-       {{}}},
-      {"resignation: a result, no ruling",
+       {{}},
+       {{}},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{{"cn-2002/22.8", "BOTH", {}}}}},
+      {"clock failure in absolute time: the chief arbiter decides (12.4(6))",
+       {{10, Move(kB, "Q16")},
+        {20,
+         R"("clockMalfunction": {"errorPerHour": "180s", "blackUsed": "12s", "whiteUsed": "8s"})"}},
+       {{{"cn-2002/12.4.6",
+          "BOTH",
+          {},
+          true,
+          {"REPLACE_CLOCK", "READINGS_INTERPRETED", "BLACK_LOSES", "WHITE_LOSES"}}}},
+       {{}},
+       "SAME_SITE",
+       kAbsolute,
+       "{}",
+       Verdict{{{"cn-2002/22.8", "BOTH", {}}}}},
+      {"resignation: a result citing 7.2, no ruling",
        {{10, Move(kB, "Q16")}, {20, Of("resign", kW)}},
-       {{}, "BLACK_WINS", "RESIGNATION"},
-       {{}, "BLACK_WINS", "RESIGNATION"}},
+       {{}, "BLACK_WINS", "RESIGNATION", "cn-2002/7.2"},
+       {{}, "BLACK_WINS", "RESIGNATION", "cn-1988/7.2"},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{}, "BLACK_WINS", "RESIGNATION", ""},
+       Verdict{{}, "BLACK_WINS", "RESIGNATION", ""}},
+      {"RAPID: an absent player whose time runs out loses under 22.4",
+       {{80, Of("playerArrived", kB)}},
+       {{{"cn-2002/22.4", kB, {"LOSS"}}}, "WHITE_WINS", "TIME"},
+       {{{"cn-1988/23.5", kB, {"LOSS"}}}, "WHITE_WINS", "TIME"},
+       "RAPID",
+       R"({"mainTime": "30s", "byoYomi": {"periods": 2, "periodTime": "20s"}})",
+       R"({"absent": ["BLACK"]})",
+       Verdict{{{"cn-2002/22.5", kB, {"LOSS"}}}, "WHITE_WINS", "TIME"}},
+      {"not RAPID: an absent player's flag before the lateness limit is a flag fall",
+       {{10, Move(kB, "Q16")}, {700, Of("phoneRang", kB)}},
+       {{{"cn-2002/12.4", kW, {"LOSS"}}}, "BLACK_WINS", "TIME"},
+       {{{"cn-1988/23.5", kW, {"LOSS"}}}, "BLACK_WINS", "TIME"},
+       "SAME_SITE",
+       R"({"mainTime": "600s"})",
+       R"({"absent": ["WHITE"]})"},
+      {"misconduct: leaving the game midway without reason",
+       {{10, R"("misconduct": {"color": "WHITE", "kind": "WALKOUT"})"}},
+       {{{"cn-2002/30.6", kW, {"REFERRED"}, true, {"WARNING", "LOSS", "DRAW", "REPLAY", "BOTH_LOSE"}}}},
+       {{{"cn-1988/24.1", kW, {"WARNING"}}}},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{}},
+       Verdict{{}}},
+      {"leaving midway then a takeback: two warnings under cn-1988 (25.2)",
+       {{10, Move(kB, "Q16")},
+        {20, Move(kW, "D4")},
+        {25, Of("takeback", kW)},
+        {30, R"("misconduct": {"color": "WHITE", "kind": "WALKOUT"})"}},
+       {{{"cn-2002/17.3", kW, {"STONE_RESTORED", "WARNING", "PENALTY_STONE"}},
+         {"cn-2002/30.6", kW, {"REFERRED"}, true}}},
+       {{{"cn-1988/17.2", kW, {"STONE_RESTORED", "WARNING"}},
+         {"cn-1988/24.1", kW, {"WARNING"}},
+         {"cn-1988/25.2", kW, {"LOSS"}}},
+        "BLACK_WINS",
+        "WARNINGS"},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{{"cn-2002/17.3", kW, {"STONE_RESTORED", "WARNING", "PENALTY_STONE"}}}},
+       Verdict{{{"cn-1988/17.2", kW, {"STONE_RESTORED", "WARNING"}}}}},
+      {"sealed move on an occupied point",
+       {{10, Move(kB, "Q16")},
+        {20, Of("moveSealed", kW)},
+        {1000, R"("resumed": {})"},
+        {1010, R"("sealedMoveOpened": {"color": "WHITE", "point": "Q16"})"}},
+       {{{"cn-2002/14", kW, {}, true, {"MOVE_VOID+COUNTS_AS_PASS", "MOVE_VOID"}}}},
+       {{{"cn-1988/22", kW, {"MOVE_VOID", "COUNTS_AS_PASS"}}}},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{}},
+       Verdict{{}}},
+      {"a dropped stone, no consent: the chief arbiter decides (17.3)",
+       {{10, Move(kB, "Q16")},
+        {15, R"("stoneDropped": {"color": "WHITE", "point": "D4"})"}},
+       {{{"cn-2002/17.3", "BOTH", {}, true, {"PICKED_UP", "STANDS"}}}},
+       {{}},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{}}},
+      {"a dropped stone picked up with consent: no ruling",
+       {{10, Move(kB, "Q16")},
+        {15, R"("stoneDropped": {"color": "WHITE", "point": "D4", "consented": true})"}},
+       {{}},
+       {{}}},
+      {"time-wasting in absolute time (12.4(7))",
+       {{10, Move(kB, "Q16")}, {15, Of("timeWasting", kW)}},
+       {{{"cn-2002/12.4.7", kW, {}, true, {"STOPPED", "DISMISSED"}}}},
+       {{referred_w}},
+       "SAME_SITE",
+       kAbsolute,
+       "{}",
+       Verdict{{}},
+       Verdict{{}}},
+      {"time-wasting with byo-yomi: no clause names it, referred",
+       {{10, Move(kB, "Q16")}, {15, Of("timeWasting", kW)}},
+       {{{"cn-2002/30.6", kW, {"REFERRED"}, true, {"WARNING", "LOSS", "DRAW", "REPLAY", "BOTH_LOSE"}}}},
+       {{referred_w}},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{}}},
+      {"withdrawal from the competition (23.2)",
+       {{10, Move(kB, "Q16")}, {15, Of("withdrew", kW)}},
+       {{{"cn-2002/23.2", kW, {"LOSS"}}}, "BLACK_WINS", "DISCIPLINE"},
+       {{referred_w}},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{}},
+       Verdict{{}}},
+      {"board scattered deliberately: only cn-1988 has a clause",
+       {{10, Move(kB, "Q16")},
+        {15, R"("boardScattered": {"cause": "PLAYER_DELIBERATE", "byColor": "WHITE"})"}},
+       {{{"cn-2002/30.6", kW, {"REFERRED"}, true, {"LOSS", "WARNING", "DRAW", "REPLAY", "BOTH_LOSE"}}}},
+       {{{"cn-1988/17.4", kW, {"LOSS"}}}, "BLACK_WINS", "VIOLATION"},
+       "SAME_SITE",
+       kByoYomi,
+       "{}",
+       Verdict{{{"cn-2002/17.6", kW, {"LOSS"}}}, "BLACK_WINS", "VIOLATION"}},
   };
 }
 
 TEST(RulingsTableTest, EveryRowUnderBothRulesets) {
+  const Rules cn2002 = *LoadRules("cn-2002");
+  const Rules cn1988 = *LoadRules("cn-1988");
   for (const Row& row : Rows()) {
-    Check(row, "cn-2002", row.cn2002);
-    Check(row, "cn-1988", row.cn1988);
+    Check(row, cn2002, row.cn2002);
+    Check(row, cn1988, row.cn1988);
+  }
+}
+
+// A game pinned to a published version is judged under it for ever: the
+// first versions rule every row as they did before the second existed.
+TEST(RulingsTableTest, ThePublishedFirstVersionsStillRuleAsTheyDid) {
+  absl::StatusOr<Rules> cn2002 = LoadRulesVersion("cn-2002", "2002.1");
+  absl::StatusOr<Rules> cn1988 = LoadRulesVersion("cn-1988", "1988.1");
+  ASSERT_TRUE(cn2002.ok()) << cn2002.status();
+  ASSERT_TRUE(cn1988.ok()) << cn1988.status();
+  ASSERT_NE(cn2002->hash(), LoadRules("cn-2002")->hash()) << "2002.1 is not the latest";
+  for (const Row& row : Rows()) {
+    Check(row, *cn2002, row.cn2002_1.value_or(row.cn2002));
+    Check(row, *cn1988, row.cn1988_1.value_or(row.cn1988));
   }
 }
 

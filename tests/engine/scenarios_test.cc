@@ -1,4 +1,5 @@
-// Every public scenario (tests/data/scenarios/public, copied from the shared contract) through the real binary:
+// Every scenario (tests/data/scenarios/public, copied from the shared
+// contract, and tests/data/scenarios/project, ours) through the real binary:
 // `arbiter adjudicate --ruleset R --json NAME.jsonl` must give the exit
 // status, ruling history, result and state that NAME.expected.json says
 // (see its README.md). Plus the CLI's refusals of malformed lines.
@@ -15,8 +16,10 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "arbiter/v1/rulings.pb.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 
 namespace {
@@ -163,9 +166,12 @@ void CheckScenario(const fs::path& jsonl) {
   }
 }
 
-std::vector<fs::path> Scenarios() {
+// The scenarios of tests/data/scenarios/<set>: "public" (the shared
+// contract's) or "project" (ours, one or more for each decided
+// interpretation and each encoding of issue 14).
+std::vector<fs::path> Scenarios(const std::string& set) {
   std::vector<fs::path> out;
-  for (const auto& entry : fs::directory_iterator(fs::path(ARBITER_TEST_DATA) / "scenarios" / "public")) {
+  for (const auto& entry : fs::directory_iterator(fs::path(ARBITER_TEST_DATA) / "scenarios" / set)) {
     if (entry.path().extension() == ".jsonl") out.push_back(entry.path());
   }
   std::sort(out.begin(), out.end());
@@ -173,12 +179,94 @@ std::vector<fs::path> Scenarios() {
 }
 
 TEST(ScenariosTest, EveryPublicScenarioThroughTheBinary) {
-  const std::vector<fs::path> scenarios = Scenarios();
+  const std::vector<fs::path> scenarios = Scenarios("public");
   ASSERT_FALSE(scenarios.empty());
   for (const fs::path& p : scenarios) {
     SCOPED_TRACE(p.filename().string());
     CheckScenario(p);
   }
+}
+
+TEST(ScenariosTest, EveryProjectScenarioThroughTheBinary) {
+  const std::vector<fs::path> scenarios = Scenarios("project");
+  ASSERT_GE(scenarios.size(), 20u);
+  for (const fs::path& p : scenarios) {
+    SCOPED_TRACE(p.filename().string());
+    CheckScenario(p);
+  }
+}
+
+// A game recorded under the first versions (tests/data/pinned) re-judged
+// through the binary under the version it pinned: the recorded rulings.
+TEST(ScenariosTest, AGameReadjudicatesUnderItsPinnedVersion) {
+  int games = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(ARBITER_TEST_DATA) / "pinned")) {
+    if (entry.path().extension() != ".jsonl") continue;
+    ++games;
+    SCOPED_TRACE(entry.path().filename().string());
+    fs::path recorded_path = entry.path();
+    recorded_path.replace_extension(".recorded.json");
+    const std::string ruleset = Field(ParseObject(Read(recorded_path)), "ruleset")->string_value();
+    const std::string first = ruleset == "cn-2002" ? "2002.1" : "1988.1";
+    const Output run = Arbiter(absl::StrCat("adjudicate --ruleset ", ruleset, "@", first,
+                                            " --json ", entry.path().string()));
+    ASSERT_EQ(run.exit, 0) << run.err;
+    // As messages, so that fields printed empty by one build and not by the
+    // other (a field added since) compare equal.
+    arbiter::v1::AdjudicationReport got, want;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(run.out, &got).ok()) << run.out;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(Read(recorded_path), &want).ok());
+    EXPECT_EQ(got.ruleset_hash(), want.ruleset_hash());
+    EXPECT_EQ(got.ruleset_version(), first);
+    ASSERT_EQ(got.rulings_size(), want.rulings_size()) << run.out;
+    for (int i = 0; i < got.rulings_size(); ++i) {
+      EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got.rulings(i),
+                                                                   want.rulings(i)))
+          << got.rulings(i).ShortDebugString() << "\n" << want.rulings(i).ShortDebugString();
+    }
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got.result(), want.result()))
+        << got.result().ShortDebugString() << "\n" << want.result().ShortDebugString();
+  }
+  EXPECT_EQ(games, 6);
+}
+
+// Audit bundles exported at b455db4 (ledger, rulings and signed checkpoint
+// of a game judged under 2002.1 and one under 1988.1) still verify: the
+// games are re-adjudicated under the versions they pinned, not the latest.
+TEST(ScenariosTest, BundlesRecordedUnderTheFirstVersionsStillVerify) {
+  for (const char* name : {"cn-2002-incidents.bundle", "cn-1988-incidents.bundle"}) {
+    SCOPED_TRACE(name);
+    const Output run = Arbiter(absl::StrCat("verify --bundle ", ARBITER_TEST_DATA, "/pinned/", name));
+    EXPECT_EQ(run.exit, 0) << run.out << run.err;
+    EXPECT_NE(run.out.find("re-adjudicated 1 game(s) under their pinned rules: every ruling matches"),
+              std::string::npos)
+        << run.out << run.err;
+  }
+}
+
+// gameCreated names its version: the game is judged under it without
+// --ruleset (the binary reads rulesetVersion).
+TEST(ScenariosTest, GameCreatedNamesItsRulesetVersion) {
+  const std::string path = PrivatePath("versioned.jsonl");
+  std::ofstream(path)
+      << R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "v", "ruleset": "cn-2002", "rulesetVersion": "2002.1", "boardSize": 19}})"
+      << "\n"
+      << R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})" << "\n"
+      << R"({"at": "2026-05-01T09:00:10Z", "wrongColors": {}})" << "\n";
+  const Output old = Arbiter(absl::StrCat("adjudicate --json ", path));
+  ASSERT_EQ(old.exit, 0) << old.err;
+  EXPECT_EQ(Field(ParseObject(old.out), "rulesetVersion")->string_value(), "2002.1");
+  EXPECT_EQ(Field(ParseObject(old.out), "rulings")->list_value().values_size(), 1);  // 17.1
+  const Output latest = Arbiter(absl::StrCat("adjudicate --ruleset cn-2002 --json ", path));
+  ASSERT_EQ(latest.exit, 0) << latest.err;
+  EXPECT_EQ(Field(ParseObject(latest.out), "rulesetVersion")->string_value(), "2002.2");
+  EXPECT_EQ(Field(ParseObject(latest.out), "rulings")->list_value().values_size(), 0);
+  std::ofstream(path)
+      << R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "v", "ruleset": "cn-2002", "rulesetVersion": "2002.7", "boardSize": 19}})"
+      << "\n";
+  const Output unknown = Arbiter(absl::StrCat("adjudicate --json ", path));
+  EXPECT_EQ(unknown.exit, 2);
+  EXPECT_NE(unknown.err.find("2002.7"), std::string::npos) << unknown.err;
 }
 
 TEST(ScenariosTest, ReadableReportHasTheResultLineInBothLanguages) {

@@ -31,8 +31,7 @@ std::string Snapshot(const Adjudicator& a) {
 }
 
 bool CheckedFold::Open(const v1::GameCreated& created) {
-  absl::StatusOr<Rules> rules =
-      LoadRules(created.ruleset().empty() ? "cn-2002" : created.ruleset(), created.supplement());
+  absl::StatusOr<Rules> rules = LoadRulesFor(created);
   if (!rules.ok()) return false;
   absl::StatusOr<Adjudicator> a = Adjudicator::Create(*rules);
   FUZZ_CHECK(a.ok(), a.status().ToString());

@@ -74,6 +74,9 @@ class Driver {
   void GameCreated(v1::GameCreated* g) {
     g->set_game_id("fuzz");
     g->set_ruleset(s_.Below(2) == 0 ? "cn-2002" : "cn-1988");
+    // Now and then the published first version, which games pinned to it
+    // are still judged under.
+    if (s_.Below(4) == 0) g->set_ruleset_version(g->ruleset() == "cn-2002" ? "2002.1" : "1988.1");
     const int size = s_.Below(8);
     g->set_board_size(size == 0 ? 13 : size == 1 ? 7 : 9);  // 7: refused
     g->set_venue(static_cast<v1::GameCreated::Venue>(s_.Below(4)));
@@ -154,7 +157,7 @@ class Driver {
   }
 
   void Fill(v1::Event& e) {
-    switch (s_.Below(40)) {
+    switch (s_.Below(47)) {
       case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 9: {
         v1::Move* m = e.mutable_move();
         m->set_color(Color());
@@ -202,7 +205,7 @@ class Driver {
       case 25: {
         v1::Misconduct* m = e.mutable_misconduct();
         m->set_color(Color());
-        m->set_kind(static_cast<v1::Misconduct::Kind>(s_.Below(5)));
+        m->set_kind(static_cast<v1::Misconduct::Kind>(s_.Below(6)));
         static const char* const kChoices[] = {"", "", "WARNING", "LOSS", "BOTH_LOSE", "x"};
         m->set_decision(kChoices[s_.Below(6)]);
         break;
@@ -246,6 +249,20 @@ class Driver {
         e.mutable_game_started();
         if (s_.Below(3) == 0) e.mutable_game_started()->add_absent(Color());
         break;
+      case 40: e.mutable_move_sealed()->set_color(Color()); break;
+      case 41:
+        e.mutable_sealed_move_opened()->set_color(Color());
+        e.mutable_sealed_move_opened()->set_point(Point());
+        break;
+      case 42:
+        e.mutable_stone_dropped()->set_color(Color());
+        e.mutable_stone_dropped()->set_point(Point());
+        e.mutable_stone_dropped()->set_consented(s_.Below(2) == 0);
+        break;
+      case 43: e.mutable_first_half_unrecorded(); break;
+      case 44: e.mutable_contest_abandoned()->set_color(Color()); break;
+      case 45: e.mutable_time_wasting()->set_color(Color()); break;
+      case 46: e.mutable_withdrew()->set_color(Color()); break;
       default:
         if (s_.Below(2) == 0) {
           e.mutable_appeal_lodged()->set_ruling(s_.Below(4));

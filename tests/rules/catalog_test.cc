@@ -37,7 +37,8 @@ TEST(Catalog, PublishesBuiltinsAndLoadsThemBackWithTheSameHash) {
   EXPECT_EQ(supplement->overrides().repetition_preset(), "NO_RESULT");
   absl::StatusOr<std::vector<RuleCatalog::Entry>> entries = catalog->List();
   ASSERT_TRUE(entries.ok());
-  EXPECT_EQ(entries->size(), 2 + (*BuiltinRulesData())->supplements.size());
+  EXPECT_EQ(entries->size(),
+            (*BuiltinRulesData())->rulesets.size() + (*BuiltinRulesData())->supplements.size());
   // Publishing the same content again is a no-op.
   EXPECT_TRUE(catalog->PublishBuiltins().ok());
   EXPECT_EQ(catalog->List()->size(), entries->size());
@@ -45,7 +46,7 @@ TEST(Catalog, PublishesBuiltinsAndLoadsThemBackWithTheSameHash) {
 
 TEST(Catalog, PublishedVersionsAreImmutable) {
   auto catalog = OpenMemory();
-  v1::Ruleset ruleset = **BuiltinRuleset("cn-2002");
+  v1::Ruleset ruleset = **BuiltinRulesetVersion("cn-2002", "2002.1");
   absl::StatusOr<std::string> first = catalog->PublishRuleset(ruleset);
   ASSERT_TRUE(first.ok()) << first.status();
   ruleset.mutable_parameters()->set_komi_quarters(13);

@@ -97,8 +97,14 @@ TEST(ContentHash, RulesExposeTheHashOfTheirRuleset) {
 // The published built-in versions. Changing the data of a published version
 // must fail here: give the change a new `version` and update these.
 TEST(ContentHash, BuiltinRulesetsArePinned) {
-  EXPECT_EQ(LoadRules("cn-2002")->hash(), "8652fada6c5ef3b153b24fda2f331db0c0c5d042202886bd0e93445f8da37ddf");
-  EXPECT_EQ(LoadRules("cn-1988")->hash(), "bd474d7c2ecccf6da426388462c4e72f27f58bd4de1d14c2bb5405ffef7335a9");
+  EXPECT_EQ(LoadRulesVersion("cn-2002", "2002.1")->hash(),
+            "8652fada6c5ef3b153b24fda2f331db0c0c5d042202886bd0e93445f8da37ddf");
+  EXPECT_EQ(LoadRulesVersion("cn-1988", "1988.1")->hash(),
+            "bd474d7c2ecccf6da426388462c4e72f27f58bd4de1d14c2bb5405ffef7335a9");
+  EXPECT_EQ(LoadRulesVersion("cn-2002", "2002.2")->hash(),
+            "4396518db6f975f4cc5c3b7c96e4da58322e1c38ab1fce9d71348cf1192f97d0");
+  EXPECT_EQ(LoadRulesVersion("cn-1988", "1988.2")->hash(),
+            "dbb3d05ca8337278d0f0d1b688b3bbd407fb790c27b788b3e744188d63903118");
 }
 
 std::string ReadPublished() {
@@ -112,7 +118,9 @@ TEST(Published, EveryBuiltinVersionIsPublishedWithItsHash) {
   const std::string manifest = ReadPublished();
   ASSERT_FALSE(manifest.empty());
   EXPECT_TRUE(CheckPublished(**BuiltinRulesData(), manifest, "PUBLISHED").ok());
-  EXPECT_NE(manifest.find("ruleset cn-2002 2002.1 " + LoadRules("cn-2002")->hash()),
+  EXPECT_NE(manifest.find("ruleset cn-2002 2002.1 " + LoadRulesVersion("cn-2002", "2002.1")->hash()),
+            std::string::npos);
+  EXPECT_NE(manifest.find("ruleset cn-2002 2002.2 " + LoadRules("cn-2002")->hash()),
             std::string::npos);
 }
 

@@ -101,7 +101,7 @@ TEST(CliFlagsTest, BadUsageExits2WithAMessageNamingIt) {
       {{"show", "g", "--server", "--json"}, "--server needs a value (ADDR)"},
       {{"show", "g", "--json=yes"}, "--json takes no value"},
       {{"adjudicate", "--ruleset", "cn-2002", "--ruleset=cn-1988", "f"}, "--ruleset is given twice"},
-      {{"adjudicate", "f", "--ruleset"}, "--ruleset needs a value (ID)"},
+      {{"adjudicate", "f", "--ruleset"}, "--ruleset needs a value (ID[@VERSION])"},
       {{"adjudicate"}, "expects at least 1 argument"},
       {{"adjudicate", "-", "-"}, "stdin (-) can be read only once"},
       {{"import-sgf", "a.sgf", "b.sgf", "--game", "x"}, "--game names one game"},

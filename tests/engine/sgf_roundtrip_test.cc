@@ -1,0 +1,55 @@
+// A byo-yomi game written as SGF (TM, OT "N x T byo-yomi", BL/OB after each
+// move, as sgf_export.h writes them) and read back by import-sgf's path: the
+// same time control, and the adjudicator ends with the same periods left.
+#include <string>
+#include <vector>
+
+#include "adjudicator/engine/sgf.h"
+#include "adjudicator/engine/sgf_events.h"
+#include "adjudicator/engine/sgf_export.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "gtest/gtest.h"
+#include "tests/engine/engine_test_util.h"
+
+namespace arbiter::testing {
+namespace {
+
+TEST(SgfRoundTripTest, AByoYomiGameKeepsItsClockThroughExportAndImport) {
+  const std::string tc = R"({"mainTime": "60s", "byoYomi": {"periods": 3, "periodTime": "30s"}})";
+  std::vector<v1::Event> events = {
+      Ev(0, Created("cn-2002", "SAME_SITE", tc)), Ev(0, R"("gameStarted": {})"),
+      Ev(50, Move("BLACK", "Q16")),    // Black 50 s of main time
+      Ev(80, Move("WHITE", "D4")),     // White 30 s
+      Ev(130, Move("BLACK", "Q4")),    // Black: 10 s of main, then 40 s: one period used
+      Ev(200, Move("WHITE", "D16")),   // White: 30 s of main, then 40 s: one period
+      Ev(210, Move("BLACK", "C3")),    // 10 s: free
+      Ev(265, Move("WHITE", "R3")),    // 55 s: one more period
+  };
+  Game played("cn-2002");
+  for (const v1::Event& e : events) ASSERT_TRUE(played.Apply(e).ok()) << e.ShortDebugString();
+  const v1::GameState before = played.a().State();
+  ASSERT_EQ(before.clocks().black().periods_remaining(), 2);
+  ASSERT_EQ(before.clocks().white().periods_remaining(), 1);
+  ASSERT_TRUE(played.rulings().empty());
+
+  absl::StatusOr<std::string> sgf = ExportSgf(*LoadRules("cn-2002"), events, "pin");
+  ASSERT_TRUE(sgf.ok()) << sgf.status();
+  absl::StatusOr<SgfGame> game = ParseSgf(*sgf);
+  ASSERT_TRUE(game.ok()) << game.status() << "\n" << *sgf;
+  absl::StatusOr<std::vector<v1::Event>> imported = SgfToEvents(*game, "round-trip");
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(
+      (*imported)[0].game_created().time_control(), events[0].game_created().time_control()))
+      << *sgf;
+  Game again("cn-2002");
+  for (const v1::Event& e : *imported) ASSERT_TRUE(again.Apply(e).ok()) << e.ShortDebugString();
+  EXPECT_TRUE(again.rulings().empty());
+  EXPECT_EQ(again.a().result(), nullptr);
+  const v1::GameState after = again.a().State();
+  EXPECT_EQ(after.clocks().black().periods_remaining(), before.clocks().black().periods_remaining());
+  EXPECT_EQ(after.clocks().white().periods_remaining(), before.clocks().white().periods_remaining());
+  EXPECT_EQ(after.clocks().black().main_remaining().seconds(), 0);
+}
+
+}  // namespace
+}  // namespace arbiter::testing
