@@ -9,6 +9,7 @@
 #include "adjudicator/engine/proto_time.h"
 #include "cli/client.h"
 #include "cli/commands.h"
+#include "rulesdb/rules.h"
 
 namespace arbiter::cli {
 namespace {
@@ -61,7 +62,7 @@ bool ParseDurationFlag(const std::string& text, google::protobuf::Duration* out)
 int Create(const Args& args) {
   v1::CreateGameRequest req;
   v1::GameCreated* g = req.mutable_game();
-  g->set_ruleset("cn-2002");
+  g->set_ruleset(kDefaultRuleset);
   g->set_board_size(19);
   g->set_venue(v1::GameCreated::SAME_SITE);
   auto bad = [&](absl::string_view why) { return UsageError(kCreate, why); };

@@ -21,7 +21,7 @@
 #include "cli/exit_codes.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
-#include "ledger/hash.h"
+#include "proto/canonical/sha256.h"
 
 namespace arbiter::cli {
 namespace {
@@ -103,7 +103,7 @@ int RunRecord(int argc, char** argv) {
     }
     if (event.idempotency_key().empty()) {
       event.set_idempotency_key(absl::StrCat("record/", game, "/", number, "/",
-                                             ledger::ToHex(ledger::Sha256(line)).substr(0, 16)));
+                                             ToHex(Sha256(line)).substr(0, 16)));
     }
     v1::AppendEventsRequest req;
     req.set_game(GameResource(game));

@@ -20,8 +20,8 @@
 #include "cli/exit_codes.h"
 #include "google/protobuf/struct.pb.h"  // ListValue: a bare JSON array
 #include "google/protobuf/util/json_util.h"
+#include "ledger/rule_catalog.h"
 #include "rulesdb/builtin_rules.h"
-#include "rulesdb/catalog.h"
 #include "rulesdb/rules.h"
 #include "rulesdb/ruleset_diff.h"
 
@@ -283,12 +283,12 @@ int Hash(const Args& args) {
 }
 
 int Publish(const Args& args) {
-  absl::StatusOr<std::unique_ptr<RuleCatalog>> catalog = RuleCatalog::Open(args.positionals()[0]);
+  absl::StatusOr<std::unique_ptr<ledger::RuleCatalog>> catalog = ledger::RuleCatalog::Open(args.positionals()[0]);
   if (!catalog.ok()) return Fail(catalog.status());
   if (absl::Status st = (*catalog)->PublishBuiltins(); !st.ok()) return Fail(st);
-  absl::StatusOr<std::vector<RuleCatalog::Entry>> entries = (*catalog)->List();
+  absl::StatusOr<std::vector<ledger::RuleCatalog::Entry>> entries = (*catalog)->List();
   if (!entries.ok()) return Fail(entries.status());
-  for (const RuleCatalog::Entry& e : *entries) {
+  for (const ledger::RuleCatalog::Entry& e : *entries) {
     std::printf("%-10s %-32s %-8s %s\n", e.kind.c_str(), e.id.c_str(), e.version.c_str(),
                 e.hash.c_str());
   }

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/canonical.h"
 #include "ledger/checkpoint.h"
 #include "ledger/hash.h"
 #include "ledger/merkle.h"
+#include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -69,7 +69,7 @@ bool Readjudicate(AuditReport& report, Judge& judge, const std::string& game_id,
                   bool* ended = nullptr) {
   std::unique_ptr<GameJudge> fold;
   for (const v1::LedgerEntry& entry : entries) {
-    absl::StatusOr<v1::Event> event = ParseCanonicalEvent(entry.event());
+    absl::StatusOr<v1::Event> event = ParseCanonical<v1::Event>(entry.event());
     if (!event.ok()) return Fail(report, entry.position(), std::string(event.status().message()));
     if (fold == nullptr) {
       absl::StatusOr<std::unique_ptr<GameJudge>> opened =
@@ -95,7 +95,7 @@ bool Readjudicate(AuditReport& report, Judge& judge, const std::string& game_id,
     }
     bool same = static_cast<size_t>(entry.rulings_size()) == verdict->rulings.size();
     for (size_t i = 0; same && i < verdict->rulings.size(); ++i) {
-      same = DeterministicBytes(entry.rulings(i)) == DeterministicBytes(verdict->rulings[i]);
+      same = CanonicalBytes(entry.rulings(i)) == CanonicalBytes(verdict->rulings[i]);
     }
     if (!same) {
       return Fail(report, entry.position(),
@@ -156,7 +156,7 @@ absl::Status WalkLog(LogReader& reader, const AuditOptions& options,
       Fail(report, position, "the event's bytes do not match its recorded leaf hash");
       return absl::OkStatus();
     }
-    absl::StatusOr<v1::Event> event = ParseCanonicalEvent(bytes);
+    absl::StatusOr<v1::Event> event = ParseCanonical<v1::Event>(bytes);
     if (!event.ok()) {
       Fail(report, position, std::string(event.status().message()));
       return absl::OkStatus();
@@ -216,9 +216,10 @@ absl::Status CheckRulingRows(LogReader& reader, uint64_t head, AuditReport& repo
       Fail(report, position, "the rulings of this event are not numbered 0, 1, 2, ...");
       return absl::OkStatus();
     }
-    v1::Ruling ruling;
-    if (!ruling.ParseFromString(q->Text(2))) {
-      Fail(report, position, "a ruling of this event does not parse");
+    // Canonical, as the writer stores it: bytes with unknown fields in them
+    // would carry what no re-adjudication compares.
+    if (absl::StatusOr<v1::Ruling> ruling = ParseCanonical<v1::Ruling>(q->Text(2)); !ruling.ok()) {
+      Fail(report, position, absl::StrCat("a ruling of this event: ", ruling.status().message()));
       return absl::OkStatus();
     }
     ++report.rulings;
@@ -231,11 +232,8 @@ absl::Status CheckRulingRows(LogReader& reader, uint64_t head, AuditReport& repo
 absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& options) {
   AuditReport report;
   report.readjudicated = options.judge != nullptr;
-  if (absl::Status s = reader.db().Exec("BEGIN;"); !s.ok()) return s;  // one snapshot
-  struct EndRead {
-    LogReader& r;
-    ~EndRead() { r.db().Exec("COMMIT;").IgnoreError(); }
-  } end_read{reader};
+  absl::StatusOr<Transaction> snapshot = Transaction::Read(reader.db());
+  if (!snapshot.ok()) return snapshot.status();
 
   std::string key = options.public_key_der;
   report.key_trusted = !key.empty();
@@ -359,7 +357,7 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle, const Aud
       return report;
     }
     last_position = e.position();
-    absl::StatusOr<v1::Event> event = ParseCanonicalEvent(e.event());
+    absl::StatusOr<v1::Event> event = ParseCanonical<v1::Event>(e.event());
     if (!event.ok()) {
       Fail(report, e.position(), std::string(event.status().message()));
       return report;

@@ -1,7 +1,7 @@
 #include "ledger/checkpoint.h"
 
 #include "absl/strings/str_cat.h"
-#include "ledger/canonical.h"
+#include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
 
@@ -27,8 +27,7 @@ absl::StatusOr<v1::Checkpoint> SignCheckpoint(const Signer& signer, uint64_t tre
 std::string SignedBytes(const v1::Checkpoint& checkpoint) {
   v1::Checkpoint body = checkpoint;
   body.clear_signature();
-  body.DiscardUnknownFields();
-  return DeterministicBytes(body);
+  return CanonicalBytes(body);
 }
 
 absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, absl::string_view public_key_der) {

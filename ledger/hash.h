@@ -1,17 +1,15 @@
-// SHA-256 through OpenSSL EVP, and the RFC 6962 leaf and node hashes.
+// The ledger's Merkle hashes: RFC 6962 leaf and node hashes over the one
+// SHA-256 of proto/canonical/sha256.h.
 #ifndef ARBITER_LEDGER_HASH_H_
 #define ARBITER_LEDGER_HASH_H_
 
-#include <array>
-#include <cstdint>
-#include <string>
 #include "absl/strings/string_view.h"
+#include "proto/canonical/sha256.h"
 
 namespace arbiter::ledger {
 
-using Hash = std::array<uint8_t, 32>;
-
-Hash Sha256(absl::string_view data);
+// A node of the Merkle tree (and any other SHA-256 the ledger keeps).
+using Hash = Sha256Digest;
 
 // RFC 6962 §2.1: a leaf is hashed as SHA-256(0x00 || data), an interior node
 // as SHA-256(0x01 || left || right), so a leaf can never pass for a node.
@@ -21,11 +19,8 @@ Hash NodeHash(const Hash& left, const Hash& right);
 // The hash of the empty tree: SHA-256 of the empty string.
 Hash EmptyRoot();
 
-absl::string_view AsBytes(const Hash& h);
 // Exactly 32 bytes, or false.
 bool HashFromBytes(absl::string_view bytes, Hash* out);
-std::string ToHex(absl::string_view bytes);
-inline std::string ToHex(const Hash& h) { return ToHex(AsBytes(h)); }
 
 }  // namespace arbiter::ledger
 

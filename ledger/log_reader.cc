@@ -7,24 +7,6 @@ namespace {
 
 constexpr char kEventColumns[] = "SELECT position, game_id, revision, event FROM events ";
 
-// A read transaction, so that two queries see one snapshot; inside a
-// caller's transaction it is that one.
-class ReadTxn {
- public:
-  explicit ReadTxn(Db& db) : db_(db), own_(sqlite3_get_autocommit(db.get()) != 0) {
-    if (own_) status_ = db.Exec("BEGIN;");
-  }
-  ~ReadTxn() {
-    if (own_ && status_.ok()) db_.Exec("COMMIT;").IgnoreError();
-  }
-  const absl::Status& status() const { return status_; }
-
- private:
-  Db& db_;
-  bool own_;
-  absl::Status status_;
-};
-
 absl::StatusOr<uint64_t> SingleInt(Db& db, const std::string& sql, const std::string* arg) {
   absl::StatusOr<Stmt> q = Stmt::Prepare(db, sql);
   if (!q.ok()) return q.status();
@@ -81,8 +63,9 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::Collect(Stmt& q) {
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::ReadLog(uint64_t after, size_t max) {
-  ReadTxn txn(db_);
-  if (!txn.status().ok()) return txn.status();
+  // Two queries, one snapshot.
+  absl::StatusOr<Transaction> snapshot = Transaction::Read(db_);
+  if (!snapshot.ok()) return snapshot.status();
   absl::StatusOr<Stmt> q =
       Stmt::Prepare(db_, absl::StrCat(kEventColumns, "WHERE position > ? ORDER BY position LIMIT ?"));
   if (!q.ok()) return q.status();
@@ -92,8 +75,9 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::ReadLog(uint64_t after, 
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::ReadGame(const std::string& game_id,
                                                                   uint64_t after, size_t max) {
-  ReadTxn txn(db_);
-  if (!txn.status().ok()) return txn.status();
+  // Two queries, one snapshot.
+  absl::StatusOr<Transaction> snapshot = Transaction::Read(db_);
+  if (!snapshot.ok()) return snapshot.status();
   absl::StatusOr<Stmt> q = Stmt::Prepare(
       db_, absl::StrCat(kEventColumns,
                         "WHERE game_id = ? AND revision > ? ORDER BY revision LIMIT ?"));

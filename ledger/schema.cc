@@ -62,7 +62,8 @@ absl::Status ConfigureConnection(Db& db) {
 absl::Status PrepareSchema(Db& db) {
   if (absl::Status s = db.Exec("PRAGMA journal_mode=WAL;"); !s.ok()) return s;
   if (absl::Status s = ConfigureConnection(db); !s.ok()) return s;
-  if (absl::Status s = db.Exec("BEGIN IMMEDIATE;"); !s.ok()) return s;
+  absl::StatusOr<Transaction> tx = Transaction::Write(db);
+  if (!tx.ok()) return tx.status();
   absl::Status s = db.Exec(kTables);
   for (const char* t : {"meta", "events", "games", "rulings", "checkpoints"}) {
     if (s.ok()) s = CreateAppendOnlyTriggers(db, t);
@@ -84,11 +85,8 @@ absl::Status PrepareSchema(Db& db) {
       }
     }
   }
-  if (!s.ok()) {
-    db.Exec("ROLLBACK;").IgnoreError();
-    return s;
-  }
-  return db.Exec("COMMIT;");
+  if (!s.ok()) return s;
+  return tx->Commit();
 }
 
 }  // namespace arbiter::ledger

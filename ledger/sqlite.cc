@@ -121,4 +121,30 @@ std::string Stmt::Text(int col) const {
   return p == nullptr ? std::string() : std::string(static_cast<const char*>(p), n);
 }
 
+absl::StatusOr<Transaction> Transaction::Write(Db& db) {
+  if (absl::Status s = db.Exec("BEGIN IMMEDIATE;"); !s.ok()) return s;
+  return Transaction(&db);
+}
+
+absl::StatusOr<Transaction> Transaction::Read(Db& db) {
+  if (db.InTransaction()) return Transaction(nullptr);
+  if (absl::Status s = db.Exec("BEGIN;"); !s.ok()) return s;
+  return Transaction(&db);
+}
+
+Transaction::~Transaction() {
+  // Some errors roll SQLite's transaction back by themselves; then there is
+  // nothing left to end.
+  if (db_ != nullptr && db_->InTransaction()) {
+    db_->Exec("ROLLBACK;").IgnoreError();
+  }
+}
+
+absl::Status Transaction::Commit() {
+  if (db_ == nullptr) return absl::OkStatus();
+  if (absl::Status s = db_->Exec("COMMIT;"); !s.ok()) return s;
+  db_ = nullptr;
+  return absl::OkStatus();
+}
+
 }  // namespace arbiter::ledger

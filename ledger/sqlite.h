@@ -33,6 +33,9 @@ class Db {
   ~Db();
 
   absl::Status Exec(absl::string_view sql);
+  // False in autocommit mode; true inside BEGIN ... COMMIT (SQLite ends a
+  // transaction by itself after some errors).
+  bool InTransaction() const { return sqlite3_get_autocommit(db_) == 0; }
   sqlite3* get() const { return db_; }
 
  private:
@@ -69,6 +72,31 @@ class Stmt {
 
  private:
   sqlite3_stmt* stmt_ = nullptr;
+};
+
+// A transaction on a Db, rolled back when it goes out of scope unless
+// Commit() succeeded, so that a failure part-way leaves nothing half-written.
+class Transaction {
+ public:
+  // BEGIN IMMEDIATE: the write lock is taken now (waiting out the busy
+  // timeout), so a writer never fails half-way on another's lock.
+  static absl::StatusOr<Transaction> Write(Db& db);
+  // BEGIN (deferred): one snapshot for several reads. Inside a transaction
+  // already open on `db` it is that one, and neither commits nor rolls back.
+  static absl::StatusOr<Transaction> Read(Db& db);
+
+  Transaction(Transaction&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
+  Transaction& operator=(Transaction&&) = delete;
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction();
+
+  // COMMIT. On failure the transaction stays open, to be rolled back.
+  absl::Status Commit();
+
+ private:
+  explicit Transaction(Db* db) : db_(db) {}
+  Db* db_;  // nullptr once committed, or when joined rather than begun
 };
 
 }  // namespace arbiter::ledger

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/canonical.h"
+#include "proto/canonical/canonical_bytes.h"
 #include "ledger/checkpoint.h"
 #include "ledger/hash.h"
 #include "ledger/schema.h"
@@ -196,9 +196,10 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
   if (!healthy_) {
     if (absl::Status s = Recover(); !s.ok()) return fail_all(s);
   }
-  if (absl::Status s = db_.Exec("BEGIN IMMEDIATE;"); !s.ok()) {
+  absl::StatusOr<Transaction> tx = Transaction::Write(db_);
+  if (!tx.ok()) {
     healthy_ = false;
-    return fail_all(s);
+    return fail_all(tx.status());
   }
   Batch batch;
   batch.head = head_;
@@ -223,7 +224,7 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
       job->status = entries.status();
       // Some storage errors make SQLite roll back the whole transaction:
       // then the batch is lost, not just this append.
-      if (sqlite3_get_autocommit(db_.get()) != 0) {
+      if (!db_.InTransaction()) {
         broken = entries.status();
         break;
       }
@@ -250,17 +251,17 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
     if (cp.ok()) {
       made = *std::move(cp);
       stmts_->insert_checkpoint.Bind(1, static_cast<int64_t>(made.tree_size()))
-          .BindBlob(2, DeterministicBytes(made));
+          .BindBlob(2, CanonicalBytes(made));
       broken = stmts_->insert_checkpoint.Run();
     }
   }
   absl::Time commit_start = absl::Now();
-  if (broken.ok()) broken = db_.Exec("COMMIT;");
+  if (broken.ok()) broken = tx->Commit();
   const absl::Duration commit_took = absl::Now() - commit_start;
   if (!broken.ok()) {
-    // Nothing of this batch is acknowledged. Whether the storage kept any of
-    // it is for Recover() to read back; memory holds only committed state.
-    db_.Exec("ROLLBACK;").IgnoreError();
+    // Nothing of this batch is acknowledged (`tx` rolls back). Whether the
+    // storage kept any of it is for Recover() to read back; memory holds
+    // only committed state.
     for (Job* job : jobs) {
       if (job->status.ok()) job->status = broken;
       job->entries.clear();

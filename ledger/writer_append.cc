@@ -6,9 +6,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/canonical.h"
 #include "ledger/hash.h"
 #include "ledger/writer_internal.h"
+#include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -38,7 +38,7 @@ absl::Status Writer::Prepare(Job& job) {
   job.canonical.reserve(job.events.size());
   job.leaves.reserve(job.events.size());
   for (const v1::Event& e : job.events) {
-    job.canonical.push_back(CanonicalEvent(e));
+    job.canonical.push_back(CanonicalBytes(e));
     job.leaves.push_back(LeafHash(job.canonical.back()));
   }
   return absl::OkStatus();
@@ -88,7 +88,7 @@ absl::StatusOr<std::unique_ptr<GameJudge>> Writer::Replay(const std::string& gam
     absl::StatusOr<bool> row = q.Step();
     if (!row.ok()) return row.status();
     if (!*row) break;
-    absl::StatusOr<v1::Event> e = ParseCanonicalEvent(q.Text(0));
+    absl::StatusOr<v1::Event> e = ParseCanonical<v1::Event>(q.Text(0));
     if (!e.ok()) return e.status();
     if (judge == nullptr) {
       absl::StatusOr<std::unique_ptr<GameJudge>> j =
@@ -235,7 +235,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
     for (size_t k = 0; k < verdict->rulings.size(); ++k) {
       stmts_->insert_ruling.Bind(1, static_cast<int64_t>(position))
           .Bind(2, static_cast<int64_t>(k))
-          .BindBlob(3, DeterministicBytes(verdict->rulings[k]));
+          .BindBlob(3, CanonicalBytes(verdict->rulings[k]));
       if (absl::Status s = stmts_->insert_ruling.Run(); !s.ok()) return s;
       *entry.add_rulings() = std::move(verdict->rulings[k]);
     }

@@ -15,8 +15,6 @@
 namespace arbiter {
 namespace {
 
-constexpr char kDefaultRuleset[] = "cn-2002";
-
 absl::StatusOr<RulesData> ParseEmbedded() {
   std::vector<DataFile> files;
   for (const EmbeddedFile& f : EmbeddedRulesFiles()) {
@@ -80,6 +78,23 @@ absl::StatusOr<const RulesData*> BuiltinRulesData() {
   return &**data;
 }
 
+namespace {
+
+// The entry of `entries` with this id; NOT_FOUND naming the known ones.
+template <typename T>
+absl::StatusOr<const T*> FindById(const std::vector<T>& entries, const char* kind,
+                                  std::string_view id) {
+  std::vector<std::string> known;
+  for (const T& entry : entries) {
+    if (entry.id() == id) return &entry;
+    known.push_back(entry.id());
+  }
+  return absl::NotFoundError(absl::StrCat("unknown ", kind, " \"", std::string(id),
+                                          "\" (known: ", absl::StrJoin(known, ", "), ")"));
+}
+
+}  // namespace
+
 absl::StatusOr<const v1::Ruleset*> BuiltinRuleset(std::string_view id) {
   return BuiltinRulesetVersion(id, "");
 }
@@ -134,13 +149,7 @@ absl::StatusOr<std::vector<const v1::Ruleset*>> LatestBuiltinRulesets() {
 absl::StatusOr<const v1::Supplement*> BuiltinSupplement(std::string_view id) {
   absl::StatusOr<const RulesData*> data = BuiltinRulesData();
   if (!data.ok()) return data.status();
-  std::vector<std::string> known;
-  for (const v1::Supplement& s : (*data)->supplements) {
-    if (s.id() == id) return &s;
-    known.push_back(s.id());
-  }
-  return absl::NotFoundError(absl::StrCat("unknown supplement \"", std::string(id), "\" (known: ",
-                                          absl::StrJoin(known, ", "), ")"));
+  return FindById((*data)->supplements, "supplement", id);
 }
 
 absl::StatusOr<Rules> LoadRules(std::string_view ruleset_id, std::string_view supplement_id) {

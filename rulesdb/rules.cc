@@ -70,16 +70,12 @@ absl::StatusOr<Rules> Rules::FromProto(v1::Ruleset ruleset, const v1::Supplement
   }
   auto rep = std::make_shared<Rep>();
   rep->ruleset = std::move(ruleset);
-  absl::StatusOr<std::string> hash = ContentHash(rep->ruleset);
-  if (!hash.ok()) return hash.status();
-  rep->hash = *std::move(hash);
+  rep->hash = ContentHash(rep->ruleset);
   rep->params = rep->ruleset.parameters();
   rep->sanctionings.assign(rep->ruleset.sanctionings().begin(), rep->ruleset.sanctionings().end());
   if (supplement != nullptr) {
     rep->supplement = *supplement;
-    absl::StatusOr<std::string> supplement_hash = ContentHash(*supplement);
-    if (!supplement_hash.ok()) return supplement_hash.status();
-    rep->supplement_hash = *std::move(supplement_hash);
+    rep->supplement_hash = ContentHash(*supplement);
     rep->supplement_id = supplement->id();
     ApplyOverrides(supplement->overrides(), &rep->params);
     for (const v1::Sanctioning& s : supplement->sanctionings()) {

@@ -16,6 +16,10 @@
 
 namespace arbiter {
 
+// The ruleset a game is judged under when its gameCreated names none, and
+// the one new games get by default (DOMAIN.md §1: the 2002 rules).
+inline constexpr char kDefaultRuleset[] = "cn-2002";
+
 class Rules {
  public:
   // Validates `ruleset` (and `supplement`, whose base must be `ruleset`) and

@@ -130,18 +130,17 @@ absl::Status CheckPublished(const RulesData& data, std::string_view manifest,
   }
   auto check = [&](const std::string& kind, const google::protobuf::Message& m,
                    const std::string& id, const std::string& version) -> absl::Status {
-    absl::StatusOr<std::string> hash = ContentHash(m);
-    if (!hash.ok()) return hash.status();
+    const std::string hash = ContentHash(m);
     const std::string key = absl::StrCat(kind, " ", id, " ", version);
     auto it = published.find(key);
     if (it == published.end()) {
       return absl::FailedPreconditionError(absl::StrCat(
-          name, ": ", key, " is not published; add the line \"", key, " ", *hash, "\""));
+          name, ": ", key, " is not published; add the line \"", key, " ", hash, "\""));
     }
-    if (it->second != *hash) {
+    if (it->second != hash) {
       return absl::FailedPreconditionError(absl::StrCat(
           name, ": ", key, " is published with hash ", it->second, " but its data now hashes to ",
-          *hash, ". Published versions are immutable: give the change a new version."));
+          hash, ". Published versions are immutable: give the change a new version."));
     }
     return absl::OkStatus();
   };

@@ -17,6 +17,7 @@
 #include "adjudicator/engine/point.h"
 #include "adjudicator/engine/proto_time.h"
 #include "google/protobuf/util/time_util.h"
+#include "rulesdb/rules.h"
 
 namespace arbiter {
 namespace {
@@ -244,7 +245,7 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
   ToProto(start, created_event.mutable_at());
   v1::GameCreated& created = *created_event.mutable_game_created();
   created.set_game_id(std::string(game_id));
-  created.set_ruleset("cn-2002");
+  created.set_ruleset(kDefaultRuleset);
   created.set_board_size(game.board_size);
   created.mutable_black()->set_name(game.black_name);
   created.mutable_black()->set_rank(game.black_rank);

@@ -1,6 +1,6 @@
 // An SGF game record as the events of DOMAIN.md §3 (`arbiter import-sgf`).
 //
-// gameCreated (game id as given; ruleset cn-2002; venue
+// gameCreated (game id as given; the default ruleset, kDefaultRuleset; venue
 // SAME_SITE; scheduled start from DT at 00:00Z, else 2000-01-01T00:00:00Z;
 // komiStones = KM / 2; setup from AB/AW/PL; a time control only when BL/WL
 // are present, see below), gameStarted, one move or pass per main-line move

@@ -10,6 +10,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "ledger/audit.h"
 #include "ledger/hash.h"
+#include "proto/canonical/sha256.h"
 #include "rulesdb/rules.h"
 
 namespace arbiter::service {
@@ -155,10 +156,10 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext*,
   if (!proof.ok()) return ToGrpc(proof.status());
   *out->mutable_entry()->mutable_entry() = entry;
   for (const ledger::Hash& h : proof->path) {
-    out->mutable_entry()->add_inclusion_proof(std::string(ledger::AsBytes(h)));
+    out->mutable_entry()->add_inclusion_proof(std::string(AsBytes(h)));
   }
   *out->mutable_checkpoint() = std::move(checkpoint);
-  out->set_leaf_hash(std::string(ledger::AsBytes(ledger::LeafHash(entry.event()))));
+  out->set_leaf_hash(std::string(AsBytes(ledger::LeafHash(entry.event()))));
   return grpc::Status::OK;
 }
 

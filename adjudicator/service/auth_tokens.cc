@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "ledger/hash.h"
+#include "proto/canonical/sha256.h"
 
 namespace arbiter::service {
 namespace {
@@ -135,9 +135,9 @@ absl::StatusOr<std::string> TokenStore::Create(Role role, const std::string& nam
     return absl::InternalError("no randomness for a token (RAND_bytes failed)");
   }
   const std::string secret =
-      "arb_" + ledger::ToHex(absl::string_view(reinterpret_cast<char*>(random), sizeof random));
-  const ledger::Hash hash = ledger::Sha256(secret);
-  const std::string id = ledger::ToHex(hash).substr(0, 8);
+      "arb_" + ToHex(absl::string_view(reinterpret_cast<char*>(random), sizeof random));
+  const Sha256Digest hash = Sha256(secret);
+  const std::string id = ToHex(hash).substr(0, 8);
 
   const absl::Time now = now_();
   absl::MutexLock lock(&mu_);
@@ -147,7 +147,7 @@ absl::StatusOr<std::string> TokenStore::Create(Role role, const std::string& nam
       "VALUES (?,?,?,?,?,?,?)");
   if (!s.ok()) return s.status();
   s->Bind(1, id)
-      .BindBlob(2, ledger::AsBytes(hash))
+      .BindBlob(2, AsBytes(hash))
       .Bind(3, RoleName(role))
       .Bind(4, name)
       .Bind(5, absl::StrJoin(games, ","))
@@ -188,13 +188,13 @@ std::vector<TokenInfo> TokenStore::List() {
 }
 
 absl::StatusOr<TokenInfo> TokenStore::Verify(absl::string_view secret) {
-  const ledger::Hash hash = ledger::Sha256(secret);
+  const Sha256Digest hash = Sha256(secret);
   const absl::Time now = now_();
   absl::MutexLock lock(&mu_);
   absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
       db_, absl::StrCat("SELECT ", kColumns, " FROM tokens WHERE sha256 = ?"));
   if (!s.ok()) return s.status();
-  s->BindBlob(1, ledger::AsBytes(hash));
+  s->BindBlob(1, AsBytes(hash));
   absl::StatusOr<bool> row = s->Step();
   if (!row.ok()) return row.status();
   // Unknown and revoked alike: a caller learns nothing about other tokens.

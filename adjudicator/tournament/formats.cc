@@ -18,6 +18,7 @@
 #include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/opengotha.h"
 #include "adjudicator/tournament/scoring.h"
+#include "rulesdb/rules.h"
 
 namespace arbiter::tournament {
 namespace {

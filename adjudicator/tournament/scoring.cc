@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/names.h"
+#include "rulesdb/rules.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -62,7 +63,7 @@ bool Counts(const ScoredPairing& p) {
 }
 
 std::string Ruleset(const v1::Tournament& t) {
-  return t.settings().ruleset().empty() ? "cn-2002" : t.settings().ruleset();
+  return t.settings().ruleset().empty() ? std::string(kDefaultRuleset) : t.settings().ruleset();
 }
 
 std::string WithdrawalClause(const v1::Tournament& t, absl::string_view which) {

@@ -4,8 +4,6 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 
@@ -20,30 +18,19 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
-#include "ledger/hash.h"
+#include "proto/canonical/sha256.h"
 #include "ledger/ledger.h"
 #include "ledger/sqlite.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::service {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    path_ = fs::temp_directory_path() /
-            ("auth-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string path() const { return path_.string(); }
-
- private:
-  static inline int counter_ = 0;
-  fs::path path_;
-};
+using ::arbiter::testing::ReadFile;
+using ::arbiter::testing::TempDir;
 
 TEST(TokenStoreTest, CreateAuthenticateRevoke) {
   TempDir dir;
@@ -67,9 +54,7 @@ TEST(TokenStoreTest, CreateAuthenticateRevoke) {
 
   // Only the hash is stored: the secret appears nowhere in the files.
   for (const auto& f : fs::directory_iterator(dir.path())) {
-    std::ifstream in(f.path(), std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(bytes.find(secret->substr(4)), std::string::npos) << f.path();
+    EXPECT_EQ(ReadFile(f.path().string()).find(secret->substr(4)), std::string::npos) << f.path();
   }
 
   const std::string id = who->id;
@@ -130,11 +115,11 @@ void WriteVersion0Store(const std::string& dir, const std::string& secret) {
                        " role TEXT NOT NULL, name TEXT NOT NULL, games TEXT NOT NULL,"
                        " created INTEGER NOT NULL, revoked INTEGER)")
                   .ok());
-  const ledger::Hash hash = ledger::Sha256(secret);
+  const Sha256Digest hash = Sha256(secret);
   auto insert = ledger::Stmt::Prepare(*db, "INSERT INTO tokens VALUES (?,?,?,?,?,?,NULL)");
   ASSERT_TRUE(insert.ok());
-  insert->Bind(1, ledger::ToHex(hash).substr(0, 8))
-      .BindBlob(2, ledger::AsBytes(hash))
+  insert->Bind(1, ToHex(hash).substr(0, 8))
+      .BindBlob(2, AsBytes(hash))
       .Bind(3, "ARBITER")
       .Bind(4, "Li Wei")
       .Bind(5, "g1,g2")

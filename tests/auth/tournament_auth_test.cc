@@ -19,31 +19,26 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::service {
 namespace {
 
-namespace fs = std::filesystem;
-
 class TournamentAuthTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("tournament-auth-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    auto tokens = TokenStore::Open(dir_.string());
+    auto tokens = TokenStore::Open(dir_.path());
     ASSERT_TRUE(tokens.ok()) << tokens.status();
     tokens_ = *std::move(tokens);
     ServerOptions o;
-    o.data_dir = dir_.string();
+    o.data_dir = dir_.path();
     o.listen = "127.0.0.1:0";
     o.live_timers = false;
     auto server = Server::Start(o);
     ASSERT_TRUE(server.ok()) << server.status();
     server_ = *std::move(server);
     // The operator's view of the stored events, beside the server's.
-    auto store = tournament::TournamentStore::Open(dir_.string());
+    auto store = tournament::TournamentStore::Open(dir_.path());
     ASSERT_TRUE(store.ok()) << store.status();
     store_ = *std::move(store);
     stub_ = v1::TournamentService::NewStub(
@@ -51,7 +46,6 @@ class TournamentAuthTest : public ::testing::Test {
   }
   void TearDown() override {
     if (server_) server_->Shutdown();
-    fs::remove_all(dir_);
   }
 
   std::string Token(Role role, const std::string& name, std::vector<std::string> games = {}) {
@@ -175,7 +169,7 @@ class TournamentAuthTest : public ::testing::Test {
     return events.ok() ? *events : std::vector<v1::TournamentEvent>{};
   }
 
-  fs::path dir_;
+  ::arbiter::testing::TempDir dir_{"tournament-auth-test"};
   std::unique_ptr<TokenStore> tokens_;
   std::unique_ptr<tournament::TournamentStore> store_;
   std::unique_ptr<Server> server_;
@@ -264,15 +258,13 @@ TEST_F(TournamentAuthTest, RevokedTokenIsRefusedAtTheNextCall) {
 // One Gatekeeper admits both services, so a caller's writes share one
 // bucket: a game write spends what a tournament write would have needed.
 TEST(SharedGatekeeperTest, ArbiterAndTournamentWritesShareTheCallersBucket) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("tournament-auth-shared-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  auto tokens = TokenStore::Open(dir.string());
+  const ::arbiter::testing::TempDir dir("tournament-auth-shared");
+  auto tokens = TokenStore::Open(dir.path());
   ASSERT_TRUE(tokens.ok());
   const auto chief = (*tokens)->Create(Role::kChiefArbiter, "Wang Ru", {});
   ASSERT_TRUE(chief.ok());
   ServerOptions o;
-  o.data_dir = dir.string();
+  o.data_dir = dir.path();
   o.listen = "127.0.0.1:0";
   o.live_timers = false;
   o.limits.writes_per_second = 0.001;
@@ -301,10 +293,9 @@ TEST(SharedGatekeeperTest, ArbiterAndTournamentWritesShareTheCallersBucket) {
               grpc::StatusCode::RESOURCE_EXHAUSTED);
   }
   (*server)->Shutdown();
-  auto store = tournament::TournamentStore::Open(dir.string());
+  auto store = tournament::TournamentStore::Open(dir.path());
   ASSERT_TRUE(store.ok());
   EXPECT_TRUE(absl::IsNotFound((*store)->Load("cup").status())) << "nothing written";
-  fs::remove_all(dir);
 }
 
 }  // namespace

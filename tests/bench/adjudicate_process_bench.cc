@@ -9,7 +9,6 @@
 // ($ARBITER_BENCH_BIN runs another build of the binary, e.g. one linked
 // another way, against the same games.)
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,8 +24,9 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "benchmark/benchmark.h"
-
-extern char** environ;
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/subprocess.h"
 
 namespace {
 
@@ -34,35 +34,19 @@ namespace fs = std::filesystem;
 
 std::string Binary() {
   const char* other = std::getenv("ARBITER_BENCH_BIN");
-  return other != nullptr && *other != '\0' ? other : ARBITER_BIN;
+  return other != nullptr && *other != '\0' ? other : arbiter::testing::ArbiterBinary();
 }
 
 // Spawns `arbiter ARGS...` with stdin from `in` and stdout to `out` (-1:
 // /dev/null); the pid, or -1.
 pid_t Spawn(const std::vector<std::string>& args, int in, int out) {
-  std::vector<std::string> argv_text = {Binary()};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& a : argv_text) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (in >= 0) posix_spawn_file_actions_adddup2(&actions, in, 0);
-  if (out >= 0) {
-    posix_spawn_file_actions_adddup2(&actions, out, 1);
-  } else {
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  }
-  pid_t pid = -1;
-  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid = -1;
-  posix_spawn_file_actions_destroy(&actions);
-  return pid;
+  std::vector<std::string> argv = {Binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  static const int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  return arbiter::testing::Spawn(argv, {in, out >= 0 ? out : null, -1});
 }
 
-bool Succeeded(pid_t pid) {
-  int status = 0;
-  return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
+bool Succeeded(pid_t pid) { return pid > 0 && arbiter::testing::Wait(pid) == 0; }
 
 bool Run(const std::vector<std::string>& args) { return Succeeded(Spawn(args, -1, -1)); }
 
@@ -82,10 +66,9 @@ bool Pipeline(const std::vector<std::string>& sgf) {
 
 std::vector<std::string> SgfRecords() {
   std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(fs::path(ARBITER_TEST_DATA) / "sgf")) {
-    if (e.path().extension() == ".sgf") out.push_back(e.path().string());
+  for (const fs::path& p : arbiter::testing::FilesIn(arbiter::testing::TestDataPath("sgf"), ".sgf")) {
+    out.push_back(p.string());
   }
-  std::sort(out.begin(), out.end());
   return out;
 }
 

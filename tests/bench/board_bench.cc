@@ -3,15 +3,14 @@
 // the replay of one whole game. The SGF files are read and parsed once,
 // outside the timed loops; a fresh Board per game is part of the cost.
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "adjudicator/engine/board.h"
 #include "adjudicator/engine/sgf.h"
 #include "benchmark/benchmark.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
 
 namespace arbiter {
 namespace {
@@ -19,17 +18,8 @@ namespace {
 const std::vector<SgfGame>& SharedGames() {
   static const std::vector<SgfGame>* games = [] {
     auto* out = new std::vector<SgfGame>;
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry :
-         std::filesystem::directory_iterator(std::string(ARBITER_TEST_DATA) + "/sgf")) {
-      if (entry.path().extension() == ".sgf") files.push_back(entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    for (const auto& file : files) {
-      std::ifstream in(file, std::ios::binary);
-      std::stringstream text;
-      text << in.rdbuf();
-      absl::StatusOr<SgfGame> game = ParseSgf(text.str());
+    for (const auto& file : testing::FilesIn(testing::TestDataPath("sgf"), ".sgf")) {
+      absl::StatusOr<SgfGame> game = ParseSgf(testing::ReadFile(file.string()));
       if (game.ok()) out->push_back(*std::move(game));
     }
     return out;

@@ -6,7 +6,6 @@
 // ring, a takeback, and a pending disturbance ruling every ten
 // moves) ending with two passes and the count.
 #include <algorithm>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,8 @@
 #include "benchmark/benchmark.h"
 #include "rulesdb/rules.h"
 #include "tests/engine/sgf_events.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
 
 namespace arbiter {
 namespace {
@@ -21,14 +22,8 @@ namespace {
 enum class Stream { kMoves, kMovesAndPresses, kIncidents };
 
 std::vector<std::vector<v1::Event>> Games(Stream stream) {
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(ARBITER_TEST_DATA) + "/sgf")) {
-    if (entry.path().extension() == ".sgf") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
   std::vector<std::vector<v1::Event>> games;
-  for (const auto& file : files) {
+  for (const auto& file : testing::FilesIn(testing::TestDataPath("sgf"), ".sgf")) {
     absl::StatusOr<SgfGame> sgf = ParseSgf(testing::ReadFile(file.string()));
     if (!sgf.ok()) continue;
     std::vector<v1::Event> events =

@@ -7,14 +7,12 @@
 // appends in flight through AppendAsync. The ratios to the plain loops are
 // printed at the end.
 //
-// Run: build/bin/ledger_bench   (LEDGER_BENCH_DIR picks the disk; default /tmp)
-#include <sqlite3.h>
+// Run: build/bin/ledger_bench   (LEDGER_BENCH_DIR picks the disk; default $TMPDIR or /tmp)
 #include <stdlib.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <filesystem>
 #include <functional>
 #include <latch>
 #include <map>
@@ -27,11 +25,12 @@
 #include "absl/synchronization/blocking_counter.h"
 #include "absl/time/clock.h"
 #include "benchmark/benchmark.h"
-#include "ledger/canonical.h"
 #include "ledger/hash.h"
 #include "ledger/ledger.h"
 #include "ledger/schema.h"
 #include "ledger/sqlite.h"
+#include "proto/canonical/canonical_bytes.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -59,23 +58,17 @@ class NullJudge : public Judge {
   std::shared_ptr<const GameJudge> game_ = std::make_shared<Game>();
 };
 
-class BenchDir {
- public:
-  BenchDir() {
-    const char* base = getenv("LEDGER_BENCH_DIR");
-    std::string tmpl = (std::filesystem::path(base ? base : "/tmp") / "ledger-bench-XXXXXX").string();
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~BenchDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
+using ::arbiter::testing::TempDir;
 
- private:
-  std::string path_;
-};
+// Where the scratch directories go: the disk LEDGER_BENCH_DIR names.
+std::string BenchDisk() {
+  const char* dir = getenv("LEDGER_BENCH_DIR");
+  return dir != nullptr ? dir : "";
+}
 
 // A ledger in a scratch directory, judging nothing.
 struct BenchLedger {
-  BenchDir dir;
+  TempDir dir{"ledger-bench", BenchDisk()};
   NullJudge judge;
   absl::StatusOr<std::unique_ptr<Ledger>> ledger;
 
@@ -246,9 +239,9 @@ void BM_LedgerGroupCommitAsync(benchmark::State& state) {
   Report(state, "async", writers, latencies, items, seconds);
 }
 
-void Check(int rc, sqlite3* db) {
-  if (rc != SQLITE_OK && rc != SQLITE_DONE) {
-    std::fprintf(stderr, "sqlite: %s\n", sqlite3_errmsg(db));
+void Check(const absl::Status& s) {
+  if (!s.ok()) {
+    std::fprintf(stderr, "%s\n", s.ToString().c_str());
     std::abort();
   }
 }
@@ -270,31 +263,28 @@ enum class Baseline { kLedgerRows, kBareTable };
 
 void PlainSqliteBatched(benchmark::State& state, Baseline baseline) {
   const int batch = static_cast<int>(state.range(0));
-  BenchDir dir;
+  TempDir dir("ledger-bench", BenchDisk());
   absl::StatusOr<Db> opened =
       Db::Open(dir.path() + "/plain.db", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   if (!opened.ok()) return state.SkipWithError(std::string(opened.status().message()).c_str());
-  Db handle = *std::move(opened);
-  sqlite3* db = handle.get();
+  Db db = *std::move(opened);
   const char* insert_sql = nullptr;
   if (baseline == Baseline::kLedgerRows) {
-    if (absl::Status s = PrepareSchema(handle); !s.ok()) {
+    if (absl::Status s = PrepareSchema(db); !s.ok()) {
       return state.SkipWithError(std::string(s.message()).c_str());
     }
     insert_sql =
         "INSERT INTO events(position, game_id, revision, idempotency_key, event, leaf_hash) "
         "VALUES(?, ?, ?, ?, ?, ?)";
   } else {
-    Check(sqlite3_exec(db,
-                       "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-                       "CREATE TABLE events(position INTEGER PRIMARY KEY, game_id TEXT, "
-                       "revision INTEGER, event BLOB)",
-                       nullptr, nullptr, nullptr),
-          db);
+    Check(db.Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                  "CREATE TABLE events(position INTEGER PRIMARY KEY, game_id TEXT, "
+                  "revision INTEGER, event BLOB)"));
     insert_sql = "INSERT INTO events(position, game_id, revision, event) VALUES(?, ?, ?, ?)";
   }
-  sqlite3_stmt* ins = nullptr;
-  Check(sqlite3_prepare_v2(db, insert_sql, -1, &ins, nullptr), db);
+  absl::StatusOr<Stmt> prepared = Stmt::Prepare(db, insert_sql);
+  Check(prepared.status());
+  Stmt& ins = *prepared;
   std::vector<double> latencies;
   std::vector<int64_t> revisions(batch, 0);
   int64_t items = 0, position = 0;
@@ -304,30 +294,22 @@ void PlainSqliteBatched(benchmark::State& state, Baseline baseline) {
     absl::Time start = absl::Now();
     for (int done = 0; done < per_iteration; done += batch) {
       absl::Time t0 = absl::Now();
-      Check(sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr), db);
+      Check(db.Exec("BEGIN"));
       for (int i = 0; i < batch; ++i) {
         std::string game = absl::StrCat("w", i);
         const int64_t revision = ++revisions[i];
         v1::Event event = Payload(game, revision);
-        std::string bytes = CanonicalEvent(event);
-        sqlite3_bind_int64(ins, 1, ++position);
-        sqlite3_bind_text(ins, 2, game.data(), static_cast<int>(game.size()), SQLITE_TRANSIENT);
-        sqlite3_bind_int64(ins, 3, revision);
+        std::string bytes = CanonicalBytes(event);
+        ins.Bind(1, ++position).Bind(2, game).Bind(3, revision);
         if (baseline == Baseline::kLedgerRows) {
-          const std::string& key = event.idempotency_key();
-          Hash leaf = LeafHash(bytes);
-          sqlite3_bind_text(ins, 4, key.data(), static_cast<int>(key.size()), SQLITE_TRANSIENT);
-          sqlite3_bind_blob(ins, 5, bytes.data(), static_cast<int>(bytes.size()),
-                            SQLITE_TRANSIENT);
-          sqlite3_bind_blob(ins, 6, leaf.data(), static_cast<int>(leaf.size()), SQLITE_TRANSIENT);
+          ins.Bind(4, event.idempotency_key()).BindBlob(5, bytes);
+          ins.BindBlob(6, AsBytes(LeafHash(bytes)));
         } else {
-          sqlite3_bind_blob(ins, 4, bytes.data(), static_cast<int>(bytes.size()),
-                            SQLITE_TRANSIENT);
+          ins.BindBlob(4, bytes);
         }
-        Check(sqlite3_step(ins), db);
-        sqlite3_reset(ins);
+        Check(ins.Run());
       }
-      Check(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), db);
+      Check(db.Exec("COMMIT"));
       double us = absl::ToDoubleMicroseconds(absl::Now() - t0);
       latencies.insert(latencies.end(), batch, us);  // every row waits for its COMMIT
     }
@@ -336,7 +318,6 @@ void PlainSqliteBatched(benchmark::State& state, Baseline baseline) {
     seconds += s;
     items += per_iteration;
   }
-  sqlite3_finalize(ins);
   Report(state, baseline == Baseline::kLedgerRows ? "plain" : "bare", batch, latencies, items,
          seconds);
 }

@@ -23,12 +23,9 @@
 #include <stdlib.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <functional>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,18 +40,17 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter {
 namespace {
 
 std::vector<std::vector<v1::Event>> LoadGames() {
   std::vector<std::vector<v1::Event>> games;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(ARBITER_TEST_DATA) + "/sgf")) {
-    std::ifstream in(entry.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    absl::StatusOr<SgfGame> sgf = ParseSgf(text.str());
+  for (const auto& file : testing::FilesIn(testing::TestDataPath("sgf"), ".sgf")) {
+    absl::StatusOr<SgfGame> sgf = ParseSgf(testing::ReadFile(file.string()));
     if (!sgf.ok()) continue;
     absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*sgf, "bench");
     if (events.ok() && events->size() > 1) games.push_back(*std::move(events));
@@ -76,12 +72,8 @@ double Seconds() {
 class BenchServer {
  public:
   BenchServer() {
-    const char* base = getenv("SERVICE_BENCH_DIR");
-    std::string tmpl =
-        (std::filesystem::path(base ? base : "/tmp") / "service-bench-XXXXXX").string();
-    dir_ = mkdtemp(tmpl.data());
     service::ServerOptions options;
-    options.data_dir = dir_ + "/data";
+    options.data_dir = dir_.File("data");
     options.listen = "127.0.0.1:0";
     // Every client here is one anonymous host, so the per-caller rate limit
     // would measure itself; this measures the service behind it.
@@ -94,10 +86,7 @@ class BenchServer {
     }
     server_ = *std::move(s);
   }
-  ~BenchServer() {
-    server_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  ~BenchServer() { server_.reset(); }
   std::unique_ptr<v1::Arbiter::Stub> Stub() const {
     return v1::Arbiter::NewStub(
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
@@ -105,7 +94,9 @@ class BenchServer {
   const std::string& address() const { return server_->address(); }
 
  private:
-  std::string dir_;
+  // On the disk SERVICE_BENCH_DIR names.
+  testing::TempDir dir_{"service-bench",
+                        getenv("SERVICE_BENCH_DIR") != nullptr ? getenv("SERVICE_BENCH_DIR") : ""};
   std::unique_ptr<service::Server> server_;
 };
 
@@ -164,41 +155,63 @@ void Report(benchmark::State& state, std::vector<absl::Duration>& latencies, abs
   state.counters["errors"] = errors;
 }
 
+// What one client thread measured.
+struct Measured {
+  std::vector<absl::Duration> latencies;
+  int errors = 0;
+
+  // Sends the game's next event and records how it went.
+  void Send(v1::Arbiter::Stub& stub, Recording& r) {
+    const absl::Duration d = SendNext(stub, r);
+    if (d < absl::ZeroDuration()) {
+      ++errors;
+    } else {
+      latencies.push_back(d);
+    }
+  }
+};
+
+// One run: a fresh server, `clients` threads each calling
+// drive(client, stub, start, end, measured) until `end`, then the report.
+void RunClients(benchmark::State& state, int clients,
+                const std::function<void(int, v1::Arbiter::Stub&, absl::Time, absl::Time,
+                                         Measured&)>& drive) {
+  BenchServer server;
+  std::mutex mu;
+  Measured all;
+  const absl::Time start = absl::Now();
+  const absl::Time end = start + absl::Seconds(Seconds());
+  std::vector<std::thread> threads;
+  for (int c = 0; c < clients; ++c) {
+    threads.emplace_back([&, c] {
+      auto stub = server.Stub();
+      Measured mine;
+      drive(c, *stub, start, end, mine);
+      std::lock_guard<std::mutex> lock(mu);
+      all.latencies.insert(all.latencies.end(), mine.latencies.begin(), mine.latencies.end());
+      all.errors += mine.errors;
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  Report(state, all.latencies, absl::Now() - start, all.errors);
+}
+
 void BM_FullSpeed(benchmark::State& state) {
   const int clients = static_cast<int>(state.range(0));
   for (auto _ : state) {
-    BenchServer server;
-    std::mutex mu;
-    std::vector<absl::Duration> all;
-    std::atomic<int> errors{0};
-    const absl::Time start = absl::Now();
-    const absl::Time end = start + absl::Seconds(Seconds());
-    std::vector<std::thread> threads;
-    for (int c = 0; c < clients; ++c) {
-      threads.emplace_back([&, c] {
-        auto stub = server.Stub();
-        std::vector<absl::Duration> mine;
-        Recording r;
-        int n = 0;
-        StartGame(r, absl::StrCat("full-", c, "-", n), static_cast<size_t>(c));
-        while (absl::Now() < end) {
-          if (r.next == r.events->size()) {
-            ++n;
-            StartGame(r, absl::StrCat("full-", c, "-", n), static_cast<size_t>(c + n));
-          }
-          const absl::Duration d = SendNext(*stub, r);
-          if (d < absl::ZeroDuration()) {
-            ++errors;
-          } else {
-            mine.push_back(d);
-          }
-        }
-        std::lock_guard<std::mutex> lock(mu);
-        all.insert(all.end(), mine.begin(), mine.end());
-      });
-    }
-    for (std::thread& t : threads) t.join();
-    Report(state, all, absl::Now() - start, errors.load());
+    RunClients(state, clients,
+               [](int c, v1::Arbiter::Stub& stub, absl::Time, absl::Time end, Measured& mine) {
+                 Recording r;
+                 int n = 0;
+                 StartGame(r, absl::StrCat("full-", c, "-", n), static_cast<size_t>(c));
+                 while (absl::Now() < end) {
+                   if (r.next == r.events->size()) {
+                     ++n;
+                     StartGame(r, absl::StrCat("full-", c, "-", n), static_cast<size_t>(c + n));
+                   }
+                   mine.Send(stub, r);
+                 }
+               });
   }
 }
 BENCHMARK(BM_FullSpeed)->Arg(1)->Arg(8)->Arg(32)->Iterations(1)->UseManualTime()
@@ -209,45 +222,27 @@ void BM_TournamentPace(benchmark::State& state) {
   constexpr int kClients = 8;  // each drives games/8 boards, like a desk per room
   const absl::Duration interval = absl::Seconds(1);
   for (auto _ : state) {
-    BenchServer server;
-    std::mutex mu;
-    std::vector<absl::Duration> all;
-    std::atomic<int> errors{0};
-    const absl::Time start = absl::Now();
-    const absl::Time end = start + absl::Seconds(Seconds());
-    std::vector<std::thread> threads;
-    for (int c = 0; c < kClients; ++c) {
-      threads.emplace_back([&, c] {
-        auto stub = server.Stub();
-        std::vector<absl::Duration> mine;
-        std::vector<Recording> boards;
-        std::vector<absl::Time> due;
-        for (int g = c; g < games; g += kClients) {
-          boards.emplace_back();
-          StartGame(boards.back(), absl::StrCat("pace-", g), static_cast<size_t>(g));
-          // Spread the boards' first events over the first interval.
-          due.push_back(start + interval * g / games);
-        }
-        while (!boards.empty()) {
-          const size_t i = static_cast<size_t>(std::min_element(due.begin(), due.end()) - due.begin());
-          if (due[i] >= end) break;
-          absl::SleepFor(due[i] - absl::Now());
-          Recording& r = boards[i];
-          if (r.next == r.events->size()) StartGame(r, absl::StrCat(r.id, "-next"), i + 1);
-          const absl::Duration d = SendNext(*stub, r);
-          if (d < absl::ZeroDuration()) {
-            ++errors;
-          } else {
-            mine.push_back(d);
-          }
-          due[i] += interval;
-        }
-        std::lock_guard<std::mutex> lock(mu);
-        all.insert(all.end(), mine.begin(), mine.end());
-      });
-    }
-    for (std::thread& t : threads) t.join();
-    Report(state, all, absl::Now() - start, errors.load());
+    RunClients(state, kClients, [&](int c, v1::Arbiter::Stub& stub, absl::Time start,
+                                    absl::Time end, Measured& mine) {
+      std::vector<Recording> boards;
+      std::vector<absl::Time> due;
+      for (int g = c; g < games; g += kClients) {
+        boards.emplace_back();
+        StartGame(boards.back(), absl::StrCat("pace-", g), static_cast<size_t>(g));
+        // Spread the boards' first events over the first interval.
+        due.push_back(start + interval * g / games);
+      }
+      while (!boards.empty()) {
+        const size_t i =
+            static_cast<size_t>(std::min_element(due.begin(), due.end()) - due.begin());
+        if (due[i] >= end) break;
+        absl::SleepFor(due[i] - absl::Now());
+        Recording& r = boards[i];
+        if (r.next == r.events->size()) StartGame(r, absl::StrCat(r.id, "-next"), i + 1);
+        mine.Send(stub, r);
+        due[i] += interval;
+      }
+    });
   }
 }
 BENCHMARK(BM_TournamentPace)->Arg(100)->Arg(500)->Iterations(1)->UseManualTime()

@@ -1,15 +1,15 @@
 // Every line of the shared scenarios reads as an arbiter.v1.Event in the
 // standard proto3 JSON mapping (unknown fields are errors, not ignored) and
 // survives a round trip through JSON unchanged.
-#include <filesystem>
-#include <fstream>
 #include <string>
-#include <vector>
 
+#include "absl/strings/str_split.h"
 #include "arbiter/v1/events.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
 
 namespace arbiter {
 namespace {
@@ -17,17 +17,14 @@ namespace {
 TEST(EventJsonTest, EveryScenarioLineRoundTrips) {
   int files = 0;
   int lines = 0;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(ARBITER_TEST_DATA) + "/scenarios/public")) {
-    if (entry.path().extension() != ".jsonl") continue;
+  for (const auto& path : testing::FilesIn(testing::TestDataPath("scenarios/public"), ".jsonl")) {
     ++files;
-    std::ifstream in(entry.path());
-    std::string line;
     int number = 0;
-    while (std::getline(in, line)) {
+    for (const absl::string_view piece : absl::StrSplit(testing::ReadFile(path.string()), '\n')) {
+      const std::string line(piece);
       ++number;
       if (line.empty()) continue;
-      SCOPED_TRACE(entry.path().filename().string() + ":" + std::to_string(number));
+      SCOPED_TRACE(path.filename().string() + ":" + std::to_string(number));
       google::protobuf::util::JsonParseOptions strict;
       strict.ignore_unknown_fields = false;
       v1::Event event;

@@ -1,12 +1,6 @@
 // End to end: the `arbiter` binary's import-sgf, alone and piped into
 // `adjudicate --json -`, on the shared games and on bad records.
-#include <sys/wait.h>
-
-#include <algorithm>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,6 +13,10 @@
 #include "google/protobuf/util/time_util.h"
 #include "gtest/gtest.h"
 #include "tests/board/naive_board.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter {
 namespace {
@@ -27,62 +25,31 @@ namespace fs = std::filesystem;
 using google::protobuf::util::JsonStringToMessage;
 using google::protobuf::util::TimeUtil;
 
-struct ShellResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs `command` through the shell, capturing stdout and stderr.
-ShellResult Shell(const std::string& command) {
-  const fs::path err_file = fs::temp_directory_path() / ("import_sgf_test_" +
-                                                         std::to_string(::getpid()) + ".err");
-  ShellResult run;
-  FILE* pipe = ::popen((command + " 2>" + err_file.string()).c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_file);
-  std::stringstream text;
-  text << err.rdbuf();
-  run.err = text.str();
-  fs::remove(err_file);
-  return run;
-}
-
-std::string Arbiter() { return ARBITER_BINARY; }
+using testing::ArbiterBinary;
+using testing::FilesIn;
+using testing::ProcessResult;
+using testing::ReadFile;
+using testing::RunArbiter;
+using testing::TestDataPath;
 
 class ImportSgfTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(fs::exists(Arbiter())) << "the arbiter binary is not built: " << Arbiter();
+    ASSERT_TRUE(fs::exists(ArbiterBinary())) << "the arbiter binary is not built: "
+                                             << ArbiterBinary();
   }
+
+  // A file in this test's directory.
+  fs::path WriteTemp(const std::string& name, const std::string& text) {
+    const std::string path = dir_.File(name);
+    testing::WriteFile(path, text);
+    return path;
+  }
+
+  testing::TempDir dir_{"import-sgf-test"};
 };
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-fs::path WriteTemp(const std::string& name, const std::string& text) {
-  const fs::path path = fs::temp_directory_path() / (std::to_string(::getpid()) + "_" + name);
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-std::vector<fs::path> SharedGames() {
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(std::string(ARBITER_TEST_DATA) + "/sgf")) {
-    if (entry.path().extension() == ".sgf") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<fs::path> SharedGameFiles() { return FilesIn(TestDataPath("sgf"), ".sgf"); }
 
 // Parses every line strictly as an Event.
 std::vector<v1::Event> ParseEvents(const std::string& out) {
@@ -99,13 +66,13 @@ std::vector<v1::Event> ParseEvents(const std::string& out) {
 }
 
 TEST_F(ImportSgfTest, SharedGamesBecomeOrderedEvents) {
-  for (const fs::path& file : SharedGames()) {
+  for (const fs::path& file : SharedGameFiles()) {
     SCOPED_TRACE(file.filename().string());
-    const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string());
-    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const ProcessResult run = RunArbiter({"import-sgf", file.string()});
+    ASSERT_EQ(run.exit, 0) << run.err;
     EXPECT_EQ(run.err, "");
     const std::vector<v1::Event> events = ParseEvents(run.out);
-    const absl::StatusOr<SgfGame> game = ParseSgf(ReadFile(file));
+    const absl::StatusOr<SgfGame> game = ParseSgf(ReadFile(file.string()));
     ASSERT_TRUE(game.ok());
     ASSERT_GE(events.size(), 2u);
     ASSERT_TRUE(events[0].has_game_created());
@@ -139,9 +106,8 @@ TEST_F(ImportSgfTest, SetupTimesAndResignation) {
       "timed.sgf",
       "(;FF[4]SZ[9]KM[7]DT[2026-05-01,02]PB[Li]BR[5d]PW[Wang]AB[cc][gg]PL[W]RE[W+Resign]\n"
       ";W[ee]WL[595.5];B[ec]BL[590];W[ce]WL[580];B[]BL[589])");
-  const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string());
-  fs::remove(file);
-  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ProcessResult run = RunArbiter({"import-sgf", file.string()});
+  ASSERT_EQ(run.exit, 0) << run.err;
   const std::vector<v1::Event> events = ParseEvents(run.out);
   ASSERT_EQ(events.size(), 7u);
   const v1::GameCreated& created = events[0].game_created();
@@ -173,10 +139,12 @@ TEST_F(ImportSgfTest, ByoYomiRecordKeepsItsClockThroughTheAdjudicator) {
       "(;FF[4]GM[1]SZ[19]DT[2026-05-01]TM[60]OT[5x30 byo-yomi]RE[B+R]\n"
       ";B[pd]BL[50];W[dd]WL[40];B[pp]BL[20]OB[5];W[dp]WL[25]OW[4];B[cc]BL[28.5]OB[5]\n"
       ";W[qc]WL[1.5]OW[2];B[qd]BL[29]OB[5])");
-  const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string() + " | " + Arbiter() +
-                                " adjudicate --json -");
-  fs::remove(file);
-  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ProcessResult imported = RunArbiter({"import-sgf", file.string()});
+  ASSERT_EQ(imported.exit, 0) << imported.err;
+  testing::RunOptions piped;
+  piped.input = imported.out;
+  const ProcessResult run = RunArbiter({"adjudicate", "--json", "-"}, piped);
+  ASSERT_EQ(run.exit, 0) << run.err;
   google::protobuf::Struct report;
   ASSERT_TRUE(JsonStringToMessage(run.out, &report).ok()) << run.out;
   EXPECT_EQ(report.fields().at("rulings").list_value().values_size(), 0) << run.out;
@@ -195,9 +163,8 @@ TEST_F(ImportSgfTest, OlderFormatRecordImports) {
       "ff3.sgf",
       "(;GaMe[1]FileFormat[3]VieW[]SiZe[19]PlayerBlack[Go Seigen]PlayerWhite[Takagawa Kaku]\n"
       "DaTe[1957-06-24]AddBlack[pd][dp];White[dd];Black[pp];White[qf])");
-  const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string());
-  fs::remove(file);
-  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const ProcessResult run = RunArbiter({"import-sgf", file.string()});
+  ASSERT_EQ(run.exit, 0) << run.err;
   const std::vector<v1::Event> events = ParseEvents(run.out);
   ASSERT_EQ(events.size(), 5u);
   EXPECT_EQ(events[0].game_created().black().name(), "Go Seigen");
@@ -223,54 +190,53 @@ TEST_F(ImportSgfTest, BadRecordsExit2WithNothingOnStdout) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     const fs::path file = WriteTemp(c.name, c.sgf);
-    const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string());
-    fs::remove(file);
-    EXPECT_EQ(run.exit_code, 2);
+    const ProcessResult run = RunArbiter({"import-sgf", file.string()});
+    EXPECT_EQ(run.exit, 2);
     EXPECT_EQ(run.out, "");
     EXPECT_NE(run.err.find(c.error), std::string::npos) << run.err;
   }
-  const ShellResult ko = Shell(Arbiter() + " import-sgf " +
-                       WriteTemp("ko.sgf",
-                                 "(;SZ[9];B[dd];W[ed];B[ce];W[fe];B[df];W[ef];B[ii];W[de];B[ee];W[de])")
-                           .string());
-  EXPECT_EQ(ko.exit_code, 2);
+  const ProcessResult ko = RunArbiter(
+      {"import-sgf",
+       WriteTemp("ko.sgf", "(;SZ[9];B[dd];W[ed];B[ce];W[fe];B[df];W[ef];B[ii];W[de];B[ee];W[de])")
+           .string()});
+  EXPECT_EQ(ko.exit, 2);
   EXPECT_EQ(ko.out, "");
   EXPECT_NE(ko.err.find("illegal move: White at D5 (immediate ko recapture)"), std::string::npos)
       << ko.err;
-  fs::remove(fs::temp_directory_path() / (std::to_string(::getpid()) + "_ko.sgf"));
 
-  const ShellResult missing = Shell(Arbiter() + " import-sgf /nonexistent/game.sgf");
-  EXPECT_EQ(missing.exit_code, 2);
+  const ProcessResult missing = RunArbiter({"import-sgf", "/nonexistent/game.sgf"});
+  EXPECT_EQ(missing.exit, 2);
   EXPECT_EQ(missing.out, "");
   EXPECT_NE(missing.err.find("/nonexistent/game.sgf"), std::string::npos);
-  const ShellResult usage = Shell(Arbiter() + " import-sgf");
-  EXPECT_EQ(usage.exit_code, 2);
+  const ProcessResult usage = RunArbiter({"import-sgf"});
+  EXPECT_EQ(usage.exit, 2);
   EXPECT_EQ(usage.out, "");
   EXPECT_NE(usage.err.find("usage"), std::string::npos);
-  EXPECT_EQ(Shell(Arbiter() + " import-sgf a.sgf b.sgf").exit_code, 2);
-  EXPECT_EQ(Shell(Arbiter() + " import-sgf a.sgf --game").exit_code, 2);
+  EXPECT_EQ(RunArbiter({"import-sgf", "a.sgf", "b.sgf"}).exit, 2);
+  EXPECT_EQ(RunArbiter({"import-sgf", "a.sgf", "--game"}).exit, 2);
 }
 
 // --game names the game; without it the file's name does (GN is a title).
 TEST_F(ImportSgfTest, GameIdFromTheFlagElseTheFileName) {
-  const fs::path file = SharedGames().front();
-  const ShellResult named = Shell(Arbiter() + " import-sgf " + file.string() + " --game r3-b1");
-  ASSERT_EQ(named.exit_code, 0) << named.err;
+  const fs::path file = SharedGameFiles().front();
+  const ProcessResult named = RunArbiter({"import-sgf", file.string(), "--game", "r3-b1"});
+  ASSERT_EQ(named.exit, 0) << named.err;
   EXPECT_EQ(named.out.rfind(R"({"at":)", 0), 0u);
   EXPECT_NE(named.out.find(R"("gameId":"r3-b1")"), std::string::npos) << named.out.substr(0, 300);
-  const ShellResult plain = Shell(Arbiter() + " import-sgf " + file.string());
-  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const ProcessResult plain = RunArbiter({"import-sgf", file.string()});
+  ASSERT_EQ(plain.exit, 0) << plain.err;
   EXPECT_NE(plain.out.find("\"gameId\":\"" + file.stem().string() + "\""), std::string::npos);
 }
 
 // import-sgf | adjudicate --json -: the final board and prisoners of every
 // shared game equal the naive board's.
 TEST_F(ImportSgfTest, AdjudicatedBoardAndPrisonersMatchTheNaiveBoard) {
-  for (const fs::path& file : SharedGames()) {
+  for (const fs::path& file : SharedGameFiles()) {
     SCOPED_TRACE(file.filename().string());
-    const ShellResult run = Shell(Arbiter() + " import-sgf " + file.string() + " | " + Arbiter() +
-                          " adjudicate --json -");
-    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const ProcessResult imported = RunArbiter({"import-sgf", file.string()});
+    ASSERT_EQ(imported.exit, 0) << imported.err;
+    const ProcessResult run = RunArbiter({"adjudicate", "--json", "-"}, {.input = imported.out});
+    ASSERT_EQ(run.exit, 0) << run.err;
     google::protobuf::Struct report;
     ASSERT_TRUE(JsonStringToMessage(run.out, &report).ok()) << run.out;
     const auto& state = report.fields().at("state").struct_value();
@@ -280,7 +246,7 @@ TEST_F(ImportSgfTest, AdjudicatedBoardAndPrisonersMatchTheNaiveBoard) {
     }
     const auto& prisoners = state.fields().at("prisoners").struct_value().fields();
 
-    const absl::StatusOr<SgfGame> game = ParseSgf(ReadFile(file));
+    const absl::StatusOr<SgfGame> game = ParseSgf(ReadFile(file.string()));
     ASSERT_TRUE(game.ok());
     testing::NaiveBoard naive(19);
     for (const SgfMove& move : game->moves) {

@@ -1,8 +1,6 @@
 // Every shared SGF game replays with no illegal move, and the final stones and
 // prisoners agree with the naive board of naive_board.h.
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -11,33 +9,22 @@
 #include "adjudicator/engine/sgf.h"
 #include "gtest/gtest.h"
 #include "tests/board/naive_board.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
 
 namespace arbiter {
 namespace {
 
-std::vector<std::filesystem::path> SharedGames() {
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(ARBITER_TEST_DATA) + "/sgf")) {
-    if (entry.path().extension() == ".sgf") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::FilesIn;
+using testing::ReadFile;
+using testing::TestDataPath;
 
 TEST(ReplayTest, EverySharedGameIsLegalAndMatchesTheNaiveBoard) {
-  const std::vector<std::filesystem::path> files = SharedGames();
+  const std::vector<std::filesystem::path> files = FilesIn(TestDataPath("sgf"), ".sgf");
   ASSERT_EQ(files.size(), 30u);
   for (const std::filesystem::path& file : files) {
     SCOPED_TRACE(file.filename().string());
-    const absl::StatusOr<SgfGame> game = ParseSgf(ReadFile(file));
+    const absl::StatusOr<SgfGame> game = ParseSgf(ReadFile(file.string()));
     ASSERT_TRUE(game.ok()) << game.status();
     const int size = game->board_size;
     Board board(size);

@@ -16,7 +16,10 @@
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
-#include "tests/service/server_process.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::testing {
 namespace {
@@ -25,10 +28,7 @@ namespace fs = std::filesystem;
 
 std::vector<std::string> Files(const std::string& dir, const std::string& extension) {
   std::vector<std::string> out;
-  for (const auto& entry : fs::directory_iterator(fs::path(ARBITER_TEST_DATA) / dir)) {
-    if (entry.path().extension() == extension) out.push_back(entry.path().string());
-  }
-  std::sort(out.begin(), out.end());
+  for (const fs::path& p : FilesIn(TestDataPath(dir), extension)) out.push_back(p.string());
   return out;
 }
 
@@ -50,7 +50,7 @@ std::string GameId(const std::string& report_line) {
 }
 
 // `arbiter ARGS... FILES...`.
-CliResult Arbiter(std::vector<std::string> args, const std::vector<std::string>& files,
+ProcessResult Arbiter(std::vector<std::string> args, const std::vector<std::string>& files,
               const std::string& input = "") {
   args.insert(args.end(), files.begin(), files.end());
   return RunCli(args, input);
@@ -59,14 +59,12 @@ CliResult Arbiter(std::vector<std::string> args, const std::vector<std::string>&
 // A private temporary directory, removed at the end of the test.
 class AdjudicateManyTest : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = MakeTempDir("arbiter-adjudicate-many"); }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string Write(const std::string& name, const std::string& content) {
-    const std::string path = dir_ + "/" + name;
-    std::ofstream(path) << content;
+    const std::string path = dir_.File(name);
+    WriteFile(path, content);
     return path;
   }
-  std::string dir_;
+  TempDir dir_{"arbiter-adjudicate-many"};
 };
 
 TEST_F(AdjudicateManyTest, SeveralFilesGiveEachGameTheReportOfItsOwnCall) {
@@ -78,7 +76,7 @@ TEST_F(AdjudicateManyTest, SeveralFilesGiveEachGameTheReportOfItsOwnCall) {
         json ? std::vector<std::string>{"adjudicate", "--json"} : std::vector<std::string>{"adjudicate"};
     std::string expected;
     for (const std::string& f : files) {
-      const CliResult one = Arbiter(flags, {f});
+      const ProcessResult one = Arbiter(flags, {f});
       ASSERT_EQ(one.exit, 0) << f << ": " << one.err;
       // One JSON object per line; readable reports apart by a blank line.
       if (json) {
@@ -86,7 +84,7 @@ TEST_F(AdjudicateManyTest, SeveralFilesGiveEachGameTheReportOfItsOwnCall) {
       }
       absl::StrAppend(&expected, !json && !expected.empty() ? "\n" : "", one.out);
     }
-    const CliResult all = Arbiter(flags, files);
+    const ProcessResult all = Arbiter(flags, files);
     EXPECT_EQ(all.exit, 0) << all.err;
     EXPECT_EQ(all.out, expected);
   }
@@ -100,9 +98,9 @@ TEST_F(AdjudicateManyTest, ABadFileAmongGoodOnesIsNamedWithItsLineAndTheOthersAr
   const std::string offboard =
       R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Z30"}})";
   const std::string bad = Write("bad.jsonl", created + "\n" + started + "\n\n" + offboard + "\n");
-  const std::string missing = dir_ + "/missing.jsonl";
+  const std::string missing = dir_.File("missing.jsonl");
 
-  const CliResult r = Arbiter({"adjudicate", "--json"}, {good[0], bad, missing, good[1]});
+  const ProcessResult r = Arbiter({"adjudicate", "--json"}, {good[0], bad, missing, good[1]});
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("arbiter adjudicate: " + bad + ": line 4: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("Z30"), std::string::npos) << r.err;
@@ -113,7 +111,7 @@ TEST_F(AdjudicateManyTest, ABadFileAmongGoodOnesIsNamedWithItsLineAndTheOthersAr
   EXPECT_EQ(reports[1] + "\n", Arbiter({"adjudicate", "--json"}, {good[1]}).out);
 
   // Alone, the bad file prints nothing on stdout.
-  const CliResult alone = Arbiter({"adjudicate", "--json"}, {bad});
+  const ProcessResult alone = Arbiter({"adjudicate", "--json"}, {bad});
   EXPECT_EQ(alone.exit, 2);
   EXPECT_TRUE(alone.out.empty()) << alone.out;
 }
@@ -123,7 +121,7 @@ TEST_F(AdjudicateManyTest, ABadFileAmongGoodOnesIsNamedWithItsLineAndTheOthersAr
 TEST_F(AdjudicateManyTest, AnImportedCollectionAdjudicatesEveryGame) {
   const std::vector<std::string> records = SgfRecords();
   ASSERT_EQ(records.size(), 30u);
-  const CliResult stream = Arbiter({"import-sgf"}, records);
+  const ProcessResult stream = Arbiter({"import-sgf"}, records);
   ASSERT_EQ(stream.exit, 0) << stream.err;
   // Each line is one event exactly as protobuf prints it alone (import-sgf
   // prints a game's events in one call and cuts them apart).
@@ -137,16 +135,16 @@ TEST_F(AdjudicateManyTest, AnImportedCollectionAdjudicatesEveryGame) {
     created += event.has_game_created();
   }
   EXPECT_EQ(created, 30);
-  const CliResult all = RunCli({"adjudicate", "--json", "-"}, stream.out);
+  const ProcessResult all = RunCli({"adjudicate", "--json", "-"}, stream.out);
   ASSERT_EQ(all.exit, 0) << all.err;
   const std::vector<std::string> reports = Lines(all.out);
   ASSERT_EQ(reports.size(), records.size()) << all.err;
   for (size_t i = 0; i < records.size(); ++i) {
     SCOPED_TRACE(records[i]);
-    const CliResult events = Arbiter({"import-sgf"}, {records[i]});
+    const ProcessResult events = Arbiter({"import-sgf"}, {records[i]});
     ASSERT_EQ(events.exit, 0) << events.err;
     EXPECT_TRUE(absl::StrContains(stream.out, events.out)) << "the collection holds each game's lines";
-    const CliResult one = RunCli({"adjudicate", "--json", "-"}, events.out);
+    const ProcessResult one = RunCli({"adjudicate", "--json", "-"}, events.out);
     ASSERT_EQ(one.exit, 0) << one.err;
     EXPECT_EQ(reports[i] + "\n", one.out);
     // The game id is the file's name, and a resignation in RE is the result.
@@ -176,7 +174,7 @@ TEST_F(AdjudicateManyTest, ABadGameInAStreamLosesOnlyItself) {
       first + second.substr(0, created_end) + bad_line + "\n" + second.substr(created_end) + third;
   const auto bad_number = std::count(first.begin(), first.end(), '\n') + 2;
 
-  const CliResult r = RunCli({"adjudicate", "--json", "-"}, stream);
+  const ProcessResult r = RunCli({"adjudicate", "--json", "-"}, stream);
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find(absl::StrCat("stdin: line ", bad_number, ": ")), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("teleport"), std::string::npos) << r.err;
@@ -186,7 +184,7 @@ TEST_F(AdjudicateManyTest, ABadGameInAStreamLosesOnlyItself) {
   EXPECT_EQ(reports[1] + "\n", Arbiter({"adjudicate", "--json"}, {files[2]}).out);
 
   // Lines before any gameCreated belong to no game.
-  const CliResult headless =
+  const ProcessResult headless =
       RunCli({"adjudicate", "--json", "-"}, R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})"
                                                 "\n" + third);
   EXPECT_EQ(headless.exit, 2);
@@ -206,7 +204,7 @@ TEST_F(AdjudicateManyTest, EachLineIsParsedAsItIsAlone) {
   const std::string started = R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})";
   const std::string move = R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})";
   const std::string good = Write("good.jsonl", created + "\n" + started + "\n" + move + "\n");
-  CliResult r = Arbiter({"adjudicate", "--json"}, {good});
+  ProcessResult r = Arbiter({"adjudicate", "--json"}, {good});
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_EQ(GameId(r.out), "g");
 
@@ -230,7 +228,7 @@ TEST_F(AdjudicateManyTest, EachLineIsParsedAsItIsAlone) {
 TEST_F(AdjudicateManyTest, ImportSgfNamesABadRecordAndStillConvertsTheOthers) {
   const std::vector<std::string> records = SgfRecords();
   const std::string bad = Write("broken.sgf", "(;FF[4]GM[1]SZ[19];B[pd];W[pd])");  // occupied
-  const CliResult r = Arbiter({"import-sgf"}, {records[0], bad, records[1]});
+  const ProcessResult r = Arbiter({"import-sgf"}, {records[0], bad, records[1]});
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("arbiter import-sgf: " + bad + ": "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("line 1"), std::string::npos) << r.err;

@@ -5,8 +5,6 @@
 // versions rule the same events differently.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,32 +15,15 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "rulesdb/rules.h"
+#include "tests/support/event_lines.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
 
 namespace arbiter {
 namespace {
 
 namespace fs = std::filesystem;
 using google::protobuf::util::MessageDifferencer;
-
-std::string Read(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::vector<v1::Event> Events(const fs::path& path) {
-  std::vector<v1::Event> events;
-  std::istringstream lines(Read(path));
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.empty()) continue;
-    v1::Event& e = events.emplace_back();
-    const auto s = google::protobuf::util::JsonStringToMessage(line, &e);
-    EXPECT_TRUE(s.ok()) << path << ": " << s.ToString();
-  }
-  return events;
-}
 
 v1::AdjudicationReport Fold(const Rules& rules, const std::vector<v1::Event>& events) {
   absl::StatusOr<Adjudicator> a = Adjudicator::Create(rules);
@@ -56,7 +37,7 @@ v1::AdjudicationReport Fold(const Rules& rules, const std::vector<v1::Event>& ev
 
 std::vector<fs::path> Games() {
   std::vector<fs::path> out;
-  for (const auto& f : fs::directory_iterator(fs::path(ARBITER_TEST_DATA) / "pinned")) {
+  for (const auto& f : fs::directory_iterator(fs::path(testing::TestDataPath("pinned")))) {
     if (f.path().extension() == ".jsonl") out.push_back(f.path());
   }
   std::sort(out.begin(), out.end());
@@ -71,8 +52,10 @@ TEST(PinnedVersionTest, RecordedGamesReadjudicateToTheirRecordedRulings) {
     fs::path recorded_path = game;
     recorded_path.replace_extension(".recorded.json");
     v1::AdjudicationReport recorded;
-    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(Read(recorded_path), &recorded).ok());
-    const std::vector<v1::Event> events = Events(game);
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(testing::ReadFile(recorded_path.string()), &recorded).ok());
+    absl::StatusOr<std::vector<v1::Event>> read = testing::ReadEventLines(game.string());
+    ASSERT_TRUE(read.ok()) << read.status();
+    const std::vector<v1::Event>& events = *read;
     ASSERT_FALSE(events.empty());
 
     // The ledger's pin: the ruleset's content hash at creation.

@@ -3,8 +3,6 @@
 //   whether the rest is folded into the same adjudicator or a copy of it;
 // - deterministic: the same events give byte-identical rulings;
 // - re-judged under cn-1988, a game differs only where the encodings differ.
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -13,11 +11,12 @@
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/engine/report.h"
 #include "adjudicator/engine/sgf.h"
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "gtest/gtest.h"
+#include "proto/canonical/canonical_bytes.h"
 #include "tests/engine/engine_test_util.h"
 #include "tests/engine/sgf_events.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
 
 namespace arbiter::testing {
 namespace {
@@ -40,21 +39,13 @@ Adjudicator Fold(const std::string& ruleset, const std::vector<v1::Event>& event
 
 Adjudicator Fresh(const std::string& ruleset) { return *Adjudicator::Create(*LoadRules(ruleset)); }
 
-std::string Bytes(const Adjudicator& a) {
-  std::string out;
-  google::protobuf::io::StringOutputStream stream(&out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  BuildReport(a).SerializeToCodedStream(&coded);
-  coded.Trim();
-  return out;
-}
+std::string Bytes(const Adjudicator& a) { return CanonicalBytes(BuildReport(a)); }
 
 TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
   for (const char* name : kGames) {
     SCOPED_TRACE(name);
     absl::StatusOr<SgfGame> sgf =
-        ParseSgf(ReadFile(absl::StrCat(ARBITER_TEST_DATA, "/sgf/", name)));
+        ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", name))));
     ASSERT_TRUE(sgf.ok()) << sgf.status();
     const std::vector<v1::Event> events = GameEvents(*sgf, true, true);
     const std::string whole = Bytes(Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002")));
@@ -72,7 +63,7 @@ TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
 // Bad input anywhere in a long game is refused and changes nothing.
 TEST(PropertyTest, BadInputAnywhereChangesNothing) {
   absl::StatusOr<SgfGame> sgf =
-      ParseSgf(ReadFile(absl::StrCat(ARBITER_TEST_DATA, "/sgf/", kGames[1])));
+      ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", kGames[1]))));
   ASSERT_TRUE(sgf.ok());
   const std::vector<v1::Event> events = GameEvents(*sgf, true, true);
   Adjudicator a = Fresh("cn-2002");
@@ -104,7 +95,7 @@ TEST(PropertyTest, OrdinaryGamesDifferUnderCn1988OnlyByKomi) {
   for (const char* name : kGames) {
     SCOPED_TRACE(name);
     absl::StatusOr<SgfGame> sgf =
-        ParseSgf(ReadFile(absl::StrCat(ARBITER_TEST_DATA, "/sgf/", name)));
+        ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", name))));
     ASSERT_TRUE(sgf.ok());
     const std::vector<v1::Event> events = GameEvents(*sgf, false, true);
     const Adjudicator a = Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002"));
@@ -127,7 +118,7 @@ TEST(PropertyTest, OrdinaryGamesDifferUnderCn1988OnlyByKomi) {
 
 TEST(PropertyTest, IncidentsDifferUnderCn1988OnlyWhereTheEncodingsDiffer) {
   absl::StatusOr<SgfGame> sgf =
-      ParseSgf(ReadFile(absl::StrCat(ARBITER_TEST_DATA, "/sgf/", kGames[0])));
+      ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", kGames[0]))));
   ASSERT_TRUE(sgf.ok());
   const std::vector<v1::Event> events = GameEvents(*sgf, true, false);
   Adjudicator a = Fresh("cn-2002");

@@ -8,9 +8,7 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,50 +19,21 @@
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
 
+namespace arbiter {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ProcessResult;
+using testing::RunArbiter;
+using testing::TestDataPath;
 using google::protobuf::ListValue;
 using google::protobuf::Struct;
 using google::protobuf::Value;
-
-std::string Read(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct Output {
-  int exit = -1;
-  std::string out;
-  std::string err;
-};
-
-// Runs the binary with `args`, capturing stdout and stderr.
-// A path in the test temp dir that no other test process uses: ctest runs
-// this file's tests as separate processes side by side, and a shared
-// stderr file was once truncated by a neighbour mid-test.
-std::string PrivatePath(const std::string& name) {
-  return absl::StrCat(::testing::TempDir(), "/scenarios_test-", getpid(), "-", name);
-}
-
-Output Arbiter(const std::string& args) {
-  const std::string err_path = PrivatePath("arbiter_stderr.txt");
-  const std::string command = absl::StrCat(ARBITER_BINARY, " ", args, " 2>", err_path);
-  Output run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
-  const int status = pclose(pipe);
-  run.exit = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = Read(err_path);
-  std::remove(err_path.c_str());
-  return run;
-}
 
 Struct ParseObject(const std::string& json) {
   Struct s;
@@ -91,10 +60,10 @@ double Seconds(const Value& v) {
 void CheckScenario(const fs::path& jsonl) {
   fs::path expected_path = jsonl;
   expected_path.replace_extension(".expected.json");
-  const Struct expected = ParseObject(Read(expected_path));
+  const Struct expected = ParseObject(testing::ReadFile(expected_path.string()));
   const std::string ruleset = Field(expected, "ruleset")->string_value();
-  const Output run =
-      Arbiter(absl::StrCat("adjudicate --ruleset ", ruleset, " --json ", jsonl.string()));
+  const ProcessResult run =
+      RunArbiter({"adjudicate", "--ruleset", ruleset, "--json", jsonl.string()});
   ASSERT_EQ(run.exit, static_cast<int>(Field(expected, "exit")->number_value())) << run.err;
   if (run.exit != 0) {
     EXPECT_TRUE(run.out.empty()) << "no result may be printed on bad input";
@@ -170,12 +139,7 @@ void CheckScenario(const fs::path& jsonl) {
 // contract's) or "project" (ours, one or more for each decided
 // interpretation and each encoding of issue 14).
 std::vector<fs::path> Scenarios(const std::string& set) {
-  std::vector<fs::path> out;
-  for (const auto& entry : fs::directory_iterator(fs::path(ARBITER_TEST_DATA) / "scenarios" / set)) {
-    if (entry.path().extension() == ".jsonl") out.push_back(entry.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
+  return testing::FilesIn(TestDataPath("scenarios/" + set), ".jsonl");
 }
 
 TEST(ScenariosTest, EveryPublicScenarioThroughTheBinary) {
@@ -200,22 +164,22 @@ TEST(ScenariosTest, EveryProjectScenarioThroughTheBinary) {
 // through the binary under the version it pinned: the recorded rulings.
 TEST(ScenariosTest, AGameReadjudicatesUnderItsPinnedVersion) {
   int games = 0;
-  for (const auto& entry : fs::directory_iterator(fs::path(ARBITER_TEST_DATA) / "pinned")) {
-    if (entry.path().extension() != ".jsonl") continue;
+  for (const fs::path& game : testing::FilesIn(TestDataPath("pinned"), ".jsonl")) {
     ++games;
-    SCOPED_TRACE(entry.path().filename().string());
-    fs::path recorded_path = entry.path();
+    SCOPED_TRACE(game.filename().string());
+    fs::path recorded_path = game;
     recorded_path.replace_extension(".recorded.json");
-    const std::string ruleset = Field(ParseObject(Read(recorded_path)), "ruleset")->string_value();
+    const std::string recorded = testing::ReadFile(recorded_path.string());
+    const std::string ruleset = Field(ParseObject(recorded), "ruleset")->string_value();
     const std::string first = ruleset == "cn-2002" ? "2002.1" : "1988.1";
-    const Output run = Arbiter(absl::StrCat("adjudicate --ruleset ", ruleset, "@", first,
-                                            " --json ", entry.path().string()));
+    const ProcessResult run = RunArbiter(
+        {"adjudicate", "--ruleset", absl::StrCat(ruleset, "@", first), "--json", game.string()});
     ASSERT_EQ(run.exit, 0) << run.err;
     // As messages, so that fields printed empty by one build and not by the
     // other (a field added since) compare equal.
     arbiter::v1::AdjudicationReport got, want;
     ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(run.out, &got).ok()) << run.out;
-    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(Read(recorded_path), &want).ok());
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(recorded, &want).ok());
     EXPECT_EQ(got.ruleset_hash(), want.ruleset_hash());
     EXPECT_EQ(got.ruleset_version(), first);
     ASSERT_EQ(got.rulings_size(), want.rulings_size()) << run.out;
@@ -236,7 +200,8 @@ TEST(ScenariosTest, AGameReadjudicatesUnderItsPinnedVersion) {
 TEST(ScenariosTest, BundlesRecordedUnderTheFirstVersionsStillVerify) {
   for (const char* name : {"cn-2002-incidents.bundle", "cn-1988-incidents.bundle"}) {
     SCOPED_TRACE(name);
-    const Output run = Arbiter(absl::StrCat("verify --bundle ", ARBITER_TEST_DATA, "/pinned/", name));
+    const ProcessResult run =
+        RunArbiter({"verify", "--bundle", TestDataPath(absl::StrCat("pinned/", name))});
     EXPECT_EQ(run.exit, 0) << run.out << run.err;
     EXPECT_NE(run.out.find("re-adjudicated 1 game(s) under their pinned rules: every ruling matches"),
               std::string::npos)
@@ -247,42 +212,46 @@ TEST(ScenariosTest, BundlesRecordedUnderTheFirstVersionsStillVerify) {
 // gameCreated names its version: the game is judged under it without
 // --ruleset (the binary reads rulesetVersion).
 TEST(ScenariosTest, GameCreatedNamesItsRulesetVersion) {
-  const std::string path = PrivatePath("versioned.jsonl");
-  std::ofstream(path)
-      << R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "v", "ruleset": "cn-2002", "rulesetVersion": "2002.1", "boardSize": 19}})"
-      << "\n"
-      << R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})" << "\n"
-      << R"({"at": "2026-05-01T09:00:10Z", "wrongColors": {}})" << "\n";
-  const Output old = Arbiter(absl::StrCat("adjudicate --json ", path));
+  const testing::TempDir dir("scenarios-version");
+  const std::string path = dir.File("versioned.jsonl");
+  testing::WriteFile(
+      path,
+      absl::StrCat(
+          R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "v", "ruleset": "cn-2002", "rulesetVersion": "2002.1", "boardSize": 19}})",
+          "\n", R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})", "\n",
+          R"({"at": "2026-05-01T09:00:10Z", "wrongColors": {}})", "\n"));
+  const ProcessResult old = RunArbiter({"adjudicate", "--json", path});
   ASSERT_EQ(old.exit, 0) << old.err;
   EXPECT_EQ(Field(ParseObject(old.out), "rulesetVersion")->string_value(), "2002.1");
   EXPECT_EQ(Field(ParseObject(old.out), "rulings")->list_value().values_size(), 1);  // 17.1
-  const Output latest = Arbiter(absl::StrCat("adjudicate --ruleset cn-2002 --json ", path));
+  const ProcessResult latest = RunArbiter({"adjudicate", "--ruleset", "cn-2002", "--json", path});
   ASSERT_EQ(latest.exit, 0) << latest.err;
   EXPECT_EQ(Field(ParseObject(latest.out), "rulesetVersion")->string_value(), "2002.2");
   EXPECT_EQ(Field(ParseObject(latest.out), "rulings")->list_value().values_size(), 0);
-  std::ofstream(path)
-      << R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "v", "ruleset": "cn-2002", "rulesetVersion": "2002.7", "boardSize": 19}})"
-      << "\n";
-  const Output unknown = Arbiter(absl::StrCat("adjudicate --json ", path));
+  testing::WriteFile(
+      path,
+      absl::StrCat(
+          R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "v", "ruleset": "cn-2002", "rulesetVersion": "2002.7", "boardSize": 19}})",
+          "\n"));
+  const ProcessResult unknown = RunArbiter({"adjudicate", "--json", path});
   EXPECT_EQ(unknown.exit, 2);
   EXPECT_NE(unknown.err.find("2002.7"), std::string::npos) << unknown.err;
 }
 
 TEST(ScenariosTest, ReadableReportHasTheResultLineInBothLanguages) {
-  const Output run =
-      Arbiter(absl::StrCat("adjudicate ", ARBITER_TEST_DATA, "/scenarios/public/count-185.jsonl"));
+  const ProcessResult run =
+      RunArbiter({"adjudicate", TestDataPath("scenarios/public/count-185.jsonl")});
   ASSERT_EQ(run.exit, 0) << run.err;
   EXPECT_NE(run.out.find("黑胜3/4子 / Black wins by ¾ stone"), std::string::npos) << run.out;
-  const Output phone =
-      Arbiter(absl::StrCat("adjudicate ", ARBITER_TEST_DATA, "/scenarios/public/phone-twice.jsonl"));
+  const ProcessResult phone =
+      RunArbiter({"adjudicate", TestDataPath("scenarios/public/phone-twice.jsonl")});
   EXPECT_NE(phone.out.find("cn-2002/23.7"), std::string::npos) << phone.out;
   EXPECT_NE(phone.out.find("WARNING PENALTY_STONE"), std::string::npos) << phone.out;
 }
 
 TEST(ScenariosTest, RejudgedUnderCn1988) {
-  const Output run = Arbiter(absl::StrCat("adjudicate --ruleset cn-1988 --json ",
-                                          ARBITER_TEST_DATA, "/scenarios/public/double-move.jsonl"));
+  const ProcessResult run = RunArbiter({"adjudicate", "--ruleset", "cn-1988", "--json",
+                                     TestDataPath("scenarios/public/double-move.jsonl")});
   ASSERT_EQ(run.exit, 0) << run.err;
   const Struct report = ParseObject(run.out);
   EXPECT_EQ(Field(report, "ruleset")->string_value(), "cn-1988");
@@ -293,6 +262,7 @@ TEST(ScenariosTest, RejudgedUnderCn1988) {
 
 // Malformed lines: exit 2, "line N: why" on stderr, nothing on stdout.
 TEST(ScenariosTest, BadLinesAreRefusedWithTheirLineNumber) {
+  const testing::TempDir dir("scenarios-test");
   const std::string created =
       R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "x", "ruleset": "cn-2002", "boardSize": 19}})";
   const std::string started = R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})";
@@ -311,19 +281,20 @@ TEST(ScenariosTest, BadLinesAreRefusedWithTheirLineNumber) {
            "earlier"},
       }) {
     SCOPED_TRACE(bad.line);
-    const std::string path = PrivatePath("bad.jsonl");
-    std::ofstream(path) << created << "\n" << started << "\n" << bad.line << "\n";
-    const Output run = Arbiter(absl::StrCat("adjudicate --json ", path));
+    const std::string path = dir.File("bad.jsonl");
+    testing::WriteFile(path, absl::StrCat(created, "\n", started, "\n", bad.line, "\n"));
+    const ProcessResult run = RunArbiter({"adjudicate", "--json", path});
     EXPECT_EQ(run.exit, 2);
     EXPECT_TRUE(run.out.empty()) << run.out;
     EXPECT_NE(run.err.find("line 3: "), std::string::npos) << run.err;
     EXPECT_NE(run.err.find(bad.says), std::string::npos) << run.err;
   }
-  const std::string path = PrivatePath("first.jsonl");
-  std::ofstream(path) << started << "\n";
-  const Output run = Arbiter(absl::StrCat("adjudicate ", path));
+  const std::string path = dir.File("first.jsonl");
+  testing::WriteFile(path, absl::StrCat(started, "\n"));
+  const ProcessResult run = RunArbiter({"adjudicate", path});
   EXPECT_EQ(run.exit, 2);
   EXPECT_NE(run.err.find("line 1: "), std::string::npos) << run.err;
 }
 
 }  // namespace
+}  // namespace arbiter

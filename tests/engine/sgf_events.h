@@ -4,8 +4,6 @@
 #ifndef ARBITER_TESTS_ENGINE_SGF_EVENTS_H_
 #define ARBITER_TESTS_ENGINE_SGF_EVENTS_H_
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,13 +15,6 @@
 #include "arbiter/v1/events.pb.h"
 
 namespace arbiter::testing {
-
-inline std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // An event `seconds` after 2026-05-01T09:00:00Z.
 inline v1::Event EventAt(int seconds) {

@@ -2,30 +2,16 @@
 
 #include <utility>
 
-#include "google/protobuf/io/coded_stream.h"
-#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+#include "proto/canonical/canonical_bytes.h"
 #include "rulesdb/rules.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace arbiter::fuzz {
-namespace {
-
-std::string Deterministic(const google::protobuf::Message& m) {
-  std::string out;
-  google::protobuf::io::StringOutputStream stream(&out);
-  google::protobuf::io::CodedOutputStream coded(&stream);
-  coded.SetSerializationDeterministic(true);
-  m.SerializeToCodedStream(&coded);
-  coded.Trim();
-  return out;
-}
-
-}  // namespace
 
 std::string Snapshot(const Adjudicator& a) {
-  std::string out = Deterministic(a.State());
-  for (const v1::Ruling& r : a.rulings()) out += Deterministic(r);
-  if (a.result() != nullptr) out += "result:" + Deterministic(*a.result());
+  std::string out = CanonicalBytes(a.State());
+  for (const v1::Ruling& r : a.rulings()) out += CanonicalBytes(r);
+  if (a.result() != nullptr) out += "result:" + CanonicalBytes(*a.result());
   out += "events:" + std::to_string(a.events());
   return out;
 }

@@ -2,17 +2,16 @@
 // fuzz entry points, in every build (gcc and clang, with or without
 // sanitizers), so a fixed crash stays fixed. A broken promise aborts the
 // test binary, naming the input (printed before each is run).
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "tests/fuzz/fuzz_targets.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
 
 namespace arbiter::fuzz {
 namespace {
@@ -23,13 +22,10 @@ using Entry = void (*)(const uint8_t*, size_t);
 std::vector<fs::path> Inputs(const std::string& target) {
   std::vector<fs::path> out;
   for (const char* kind : {"corpus", "regressions"}) {
-    const fs::path dir = fs::path(ARBITER_FUZZ_DIR) / kind / target;
+    const std::string dir = testing::SourcePath(std::string("tests/fuzz/") + kind + "/" + target);
     if (!fs::is_directory(dir)) continue;
-    for (const auto& f : fs::directory_iterator(dir)) {
-      if (f.is_regular_file() && f.path().filename().string()[0] != '.') out.push_back(f.path());
-    }
+    for (const fs::path& f : testing::FilesIn(dir)) out.push_back(f);
   }
-  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -37,8 +33,7 @@ void Replay(const std::string& target, Entry entry, size_t at_least) {
   const std::vector<fs::path> inputs = Inputs(target);
   EXPECT_GE(inputs.size(), at_least) << "the " << target << " corpus is missing";
   for (const fs::path& p : inputs) {
-    std::ifstream in(p, std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string bytes = testing::ReadFile(p.string());
     std::fprintf(stderr, "%s\n", p.c_str());  // names the input if it aborts
     entry(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   }

@@ -7,13 +7,16 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
-#include "google/protobuf/util/json_util.h"
 #include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/bundle.h"
 #include "ledger/expected_revision.h"
 #include "ledger/ledger.h"
 #include "ledger/log_reader.h"
+#include "tests/support/event_lines.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace arbiter;          // NOLINT: a tool
@@ -24,10 +27,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: make_bundle_seeds SCENARIO_DIR OUT_DIR\n");
     return 2;
   }
-  const fs::path dir = fs::temp_directory_path() / ("bundle-seeds-" + std::to_string(getpid()));
+  const testing::TempDir dir("bundle-seeds");
   service::AdjudicatorJudge judge;
   LedgerOptions o;
-  o.dir = dir.string();
+  o.dir = dir.path();
   o.judge = &judge;
   auto ledger = Ledger::Open(o);
   if (!ledger.ok()) {
@@ -35,22 +38,22 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::vector<std::string> games;
-  for (const auto& f : fs::directory_iterator(argv[1])) {
-    if (f.path().extension() != ".jsonl") continue;
-    const std::string game = f.path().stem().string();
-    std::ifstream in(f.path());
-    std::string line;
+  for (const fs::path& f : testing::FilesIn(argv[1], ".jsonl")) {
+    const std::string game = f.stem().string();
+    absl::StatusOr<std::vector<v1::Event>> events = testing::ReadEventLines(f.string());
+    if (!events.ok()) {
+      std::fprintf(stderr, "%s\n", events.status().ToString().c_str());
+      return 1;
+    }
     uint64_t revision = 0;
-    while (std::getline(in, line)) {
-      v1::Event e;
-      if (line.empty() || !google::protobuf::util::JsonStringToMessage(line, &e).ok()) continue;
+    for (v1::Event& e : *events) {
       if (e.has_game_created()) e.mutable_game_created()->set_game_id(game);
       if ((*ledger)->Append(game, ExpectedRevision::Exactly(revision), {e}).ok()) ++revision;
     }
     if (revision > 0) games.push_back(game);
   }
   ledger->reset();
-  auto reader = LogReader::Open((dir / "ledger.db").string());
+  auto reader = LogReader::Open(dir.File("ledger.db"));
   if (!reader.ok()) {
     std::fprintf(stderr, "%s\n", reader.status().ToString().c_str());
     return 1;
@@ -63,7 +66,6 @@ int main(int argc, char** argv) {
     bundle->SerializeToOstream(&out);
     ++written;
   }
-  fs::remove_all(dir);
   std::printf("%d bundles\n", written);
   return written > 0 ? 0 : 1;
 }

@@ -2,35 +2,27 @@
 // scenarios: refused events leave nothing behind, every game re-adjudicates
 // to its recorded rulings, and each finished game's bundle verifies alone.
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/audit.h"
 #include "ledger/bundle.h"
 #include "ledger/ledger.h"
-#include "tests/ledger/test_dir.h"
+#include "tests/support/event_lines.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::ledger {
 namespace {
 
-std::vector<std::filesystem::path> Scenarios() {
-  std::vector<std::filesystem::path> out;
-  for (const auto& e :
-       std::filesystem::directory_iterator(std::string(ARBITER_SOURCE_DIR) + "/tests/data/scenarios/public")) {
-    if (e.path().extension() == ".jsonl") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 TEST(AdjudicatedLedgerTest, ScenariosRecordReadjudicateAndExport) {
-  std::vector<std::filesystem::path> scenarios = Scenarios();
+  const std::vector<std::filesystem::path> scenarios =
+      testing::FilesIn(testing::TestDataPath("scenarios/public"), ".jsonl");
   ASSERT_FALSE(scenarios.empty());
-  testing::TestDir dir;
+  testing::TempDir dir;
   service::AdjudicatorJudge judge;
   LedgerOptions o;
   o.dir = dir.path();
@@ -41,13 +33,10 @@ TEST(AdjudicatedLedgerTest, ScenariosRecordReadjudicateAndExport) {
   std::vector<std::string> games;
   for (const auto& path : scenarios) {
     std::string game = path.stem().string();
-    std::ifstream in(path);
-    std::string line;
+    absl::StatusOr<std::vector<v1::Event>> events = testing::ReadEventLines(path.string());
+    ASSERT_TRUE(events.ok()) << events.status();
     uint64_t revision = 0;
-    while (std::getline(in, line)) {
-      if (line.empty()) continue;
-      v1::Event e;
-      ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(line, &e).ok()) << line;
+    for (v1::Event& e : *events) {
       if (e.has_game_created()) e.mutable_game_created()->set_game_id(game);
       auto head = (*ledger)->Head();
       auto r = (*ledger)->Append(game, ExpectedRevision::Exactly(revision), {e});
@@ -72,7 +61,7 @@ TEST(AdjudicatedLedgerTest, ScenariosRecordReadjudicateAndExport) {
   }
   EXPECT_GT(games.size(), 5u);
 
-  auto reader = LogReader::Open(dir.db());
+  auto reader = LogReader::Open(dir.File("ledger.db"));
   ASSERT_TRUE(reader.ok());
   AuditOptions audit;
   audit.judge = &judge;

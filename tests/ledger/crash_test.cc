@@ -1,6 +1,7 @@
 // kill -9 of the writer process during a concurrent load, many times over
 // one ledger: every event the writer acknowledged is there afterwards, at
 // the position it was acknowledged with, and the log audits clean.
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -15,11 +16,15 @@
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
-#include "tests/ledger/test_dir.h"
 #include "tests/ledger/toy_judge.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::ledger {
 namespace {
+
+using ::arbiter::testing::Spawn;
+using ::arbiter::testing::TempDir;
 
 struct Ack {
   std::string game;
@@ -34,15 +39,8 @@ struct Ack {
 // `run`, and a kill before any append proves nothing.
 std::string RunAndKill(const std::string& dir, const std::string& tag, absl::Duration run) {
   int fds[2];
-  EXPECT_EQ(pipe(fds), 0);
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fds[1], STDOUT_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    execl(LEDGER_CRASH_CHILD, LEDGER_CRASH_CHILD, dir.c_str(), tag.c_str(), nullptr);
-    _exit(127);
-  }
+  EXPECT_EQ(pipe2(fds, O_CLOEXEC), 0);
+  const pid_t pid = Spawn({LEDGER_CRASH_CHILD, dir, tag}, {.out = fds[1]});
   close(fds[1]);
   std::string out;
   char buf[4096];
@@ -74,7 +72,7 @@ std::string RunAndKill(const std::string& dir, const std::string& tag, absl::Dur
 }
 
 TEST(CrashTest, KillNineNeverLosesAnAcknowledgedEvent) {
-  testing::TestDir dir;
+  TempDir dir;
   testing::ToyJudge judge;
   std::map<uint64_t, Ack> acks;
   std::mt19937 rng(42);
@@ -110,7 +108,7 @@ TEST(CrashTest, KillNineNeverLosesAnAcknowledgedEvent) {
       ASSERT_EQ(e.idempotency_key(), a.key);
     }
   }
-  auto reader = LogReader::Open(dir.db());
+  auto reader = LogReader::Open(dir.File("ledger.db"));
   ASSERT_TRUE(reader.ok());
   AuditOptions o;
   o.judge = &judge;

@@ -16,11 +16,13 @@
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
 #include "tests/ledger/fault_vfs.h"
-#include "tests/ledger/test_dir.h"
 #include "tests/ledger/toy_judge.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::ledger {
 namespace {
+
+using ::arbiter::testing::TempDir;
 
 using testing::Created;
 using testing::FaultVfs;
@@ -48,7 +50,7 @@ class FaultTest : public ::testing::Test {
   // Every acknowledged event is in the log where it was acknowledged, and
   // the whole log audits clean.
   void ExpectAllAcknowledgedAndIntact(const std::map<uint64_t, Ack>& acks) {
-    auto reader = LogReader::Open(dir_.db());
+    auto reader = LogReader::Open(dir_.File("ledger.db"));
     ASSERT_TRUE(reader.ok());
     for (const auto& [position, ack] : acks) {
       auto got = reader->ReadLog(position - 1, 1);
@@ -67,7 +69,7 @@ class FaultTest : public ::testing::Test {
     EXPECT_TRUE(report->intact) << report->first_bad_position << ": " << report->why;
   }
 
-  testing::TestDir dir_;
+  TempDir dir_;
   testing::ToyJudge judge_;
 };
 

@@ -2,8 +2,6 @@
 // subscription promises.
 #include "ledger/ledger.h"
 
-#include <sqlite3.h>
-
 #include <atomic>
 #include <filesystem>
 #include <functional>
@@ -20,8 +18,9 @@
 #include "ledger/checkpoint.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
-#include "tests/ledger/test_dir.h"
+#include "ledger/sqlite.h"
 #include "tests/ledger/toy_judge.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -30,7 +29,7 @@ using testing::Created;
 using testing::Move;
 using testing::Pass;
 using testing::Resign;
-using testing::TestDir;
+using ::arbiter::testing::TempDir;
 using testing::ToyJudge;
 
 class LedgerTest : public ::testing::Test {
@@ -47,7 +46,7 @@ class LedgerTest : public ::testing::Test {
   }
 
   AuditReport Audit() {
-    auto reader = LogReader::Open(dir_.db());
+    auto reader = LogReader::Open(dir_.File("ledger.db"));
     EXPECT_TRUE(reader.ok()) << reader.status();
     AuditOptions o;
     o.judge = &judge_;
@@ -56,7 +55,7 @@ class LedgerTest : public ::testing::Test {
     return *report;
   }
 
-  TestDir dir_;
+  TempDir dir_;
   ToyJudge judge_;
   std::unique_ptr<Ledger> ledger_;
 };
@@ -273,8 +272,8 @@ TEST_F(LedgerTest, TheLogStaysBoundedUnderContinuousLoad) {
   ASSERT_EQ(failures.load(), 0);
   // The checkpoint runs at 1000 frames of 4 KiB; a batch here adds at most
   // a few dozen more.
-  const auto wal = std::filesystem::file_size(dir_.db() + "-wal");
-  const auto db = std::filesystem::file_size(dir_.db());
+  const auto wal = std::filesystem::file_size(dir_.File("ledger.db") + "-wal");
+  const auto db = std::filesystem::file_size(dir_.File("ledger.db"));
   EXPECT_LT(wal, 1200u * (4096 + 24)) << "the log was not restarted";
   EXPECT_GT(db, 512u * 1024) << "the log was not copied back";
   AuditReport report = Audit();
@@ -340,19 +339,19 @@ TEST_F(LedgerTest, TriggersRefuseUpdateAndDelete) {
   Open();
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
   ASSERT_TRUE(ledger_->Checkpoint().ok());
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(dir_.db().c_str(), &db), SQLITE_OK);
-  for (const char* sql : {"UPDATE events SET event = x'00' WHERE position = 1",
-                          "DELETE FROM events WHERE position = 2",
-                          "UPDATE rulings SET ruling = x'00'", "DELETE FROM rulings",
-                          "DELETE FROM checkpoints", "UPDATE games SET rules_pin = 'x'",
-                          "DELETE FROM meta"}) {
-    char* err = nullptr;
-    EXPECT_NE(sqlite3_exec(db, sql, nullptr, nullptr, &err), SQLITE_OK) << sql;
-    EXPECT_NE(std::string(err ? err : "").find("append-only"), std::string::npos) << sql;
-    sqlite3_free(err);
+  {
+    absl::StatusOr<Db> db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok()) << db.status();
+    for (const char* sql : {"UPDATE events SET event = x'00' WHERE position = 1",
+                            "DELETE FROM events WHERE position = 2",
+                            "UPDATE rulings SET ruling = x'00'", "DELETE FROM rulings",
+                            "DELETE FROM checkpoints", "UPDATE games SET rules_pin = 'x'",
+                            "DELETE FROM meta"}) {
+      absl::Status refused = db->Exec(sql);
+      EXPECT_FALSE(refused.ok()) << sql;
+      EXPECT_NE(refused.message().find("append-only"), absl::string_view::npos) << sql;
+    }
   }
-  sqlite3_close(db);
   EXPECT_TRUE(Audit().intact);
 }
 

@@ -1,7 +1,5 @@
 // An attacker with write access to the database (who drops the triggers
 // first) or to a bundle: every change is caught by the audit.
-#include <sqlite3.h>
-
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -13,11 +11,14 @@
 #include "ledger/checkpoint.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
-#include "tests/ledger/test_dir.h"
+#include "ledger/sqlite.h"
 #include "tests/ledger/toy_judge.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::ledger {
 namespace {
+
+using ::arbiter::testing::TempDir;
 
 using testing::Created;
 using testing::Pass;
@@ -47,9 +48,10 @@ class TamperTest : public ::testing::Test {
                                   {Created("live"), Pass(v1::BLACK), Pass(v1::WHITE)})
                     .ok());
     public_key_ = (*ledger)->public_key_der();
-    ASSERT_EQ(sqlite3_open(dir_.db().c_str(), &db_), SQLITE_OK);
+    absl::StatusOr<Db> db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = *std::move(db);
   }
-  void TearDown() override { sqlite3_close(db_); }
 
   // What the attacker runs, triggers dropped first.
   void Attack(const std::string& sql) {
@@ -59,32 +61,28 @@ class TamperTest : public ::testing::Test {
         "DROP TRIGGER IF EXISTS checkpoints_no_UPDATE; DROP TRIGGER IF EXISTS checkpoints_no_DELETE;"
         "DROP TRIGGER IF EXISTS games_no_UPDATE; DROP TRIGGER IF EXISTS meta_no_UPDATE;",
         sql);
-    char* err = nullptr;
-    ASSERT_EQ(sqlite3_exec(db_, all.c_str(), nullptr, nullptr, &err), SQLITE_OK) << err;
+    absl::Status s = db_.Exec(all);
+    ASSERT_TRUE(s.ok()) << s;
   }
 
   std::string Blob(const std::string& sql) {
-    sqlite3_stmt* s = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr), SQLITE_OK);
-    std::string out;
-    if (sqlite3_step(s) == SQLITE_ROW) {
-      out.assign(static_cast<const char*>(sqlite3_column_blob(s, 0)), sqlite3_column_bytes(s, 0));
-    }
-    sqlite3_finalize(s);
-    return out;
+    absl::StatusOr<Stmt> s = Stmt::Prepare(db_, sql);
+    EXPECT_TRUE(s.ok()) << s.status();
+    if (!s.ok()) return "";
+    absl::StatusOr<bool> row = s->Step();
+    return row.ok() && *row ? s->Text(0) : std::string();
   }
 
   void SetBlob(const std::string& sql, const std::string& blob) {
     Attack("");
-    sqlite3_stmt* s = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr), SQLITE_OK);
-    sqlite3_bind_blob(s, 1, blob.data(), static_cast<int>(blob.size()), SQLITE_TRANSIENT);
-    ASSERT_EQ(sqlite3_step(s), SQLITE_DONE);
-    sqlite3_finalize(s);
+    absl::StatusOr<Stmt> s = Stmt::Prepare(db_, sql);
+    ASSERT_TRUE(s.ok()) << s.status();
+    absl::Status run = s->BindBlob(1, blob).Run();
+    ASSERT_TRUE(run.ok()) << run;
   }
 
   AuditReport Audit(bool trusted_key = true, bool with_judge = true) {
-    auto reader = LogReader::Open(dir_.db());
+    auto reader = LogReader::Open(dir_.File("ledger.db"));
     EXPECT_TRUE(reader.ok());
     AuditOptions o;
     if (with_judge) o.judge = &judge_;
@@ -94,10 +92,10 @@ class TamperTest : public ::testing::Test {
     return report.ok() ? *report : AuditReport();
   }
 
-  testing::TestDir dir_;
+  TempDir dir_;
   testing::ToyJudge judge_;
   std::string public_key_;
-  sqlite3* db_ = nullptr;
+  Db db_;
 };
 
 TEST_F(TamperTest, TheUntouchedLedgerIsIntact) {
@@ -206,6 +204,21 @@ TEST_F(TamperTest, AlteredRuling) {
   EXPECT_EQ(r.first_bad_position, 12u) << r.why;
 }
 
+// Unknown fields change no ruling's meaning, so no re-adjudication would see
+// them; the audit refuses them as bytes the writer never stores.
+TEST_F(TamperTest, RulingWithAnUnknownField) {
+  std::string ruling = Blob("SELECT ruling FROM rulings WHERE position = 12");
+  ASSERT_FALSE(ruling.empty());
+  ruling += std::string("\xb8\x3e\x01", 3);  // field 999, varint 1
+  v1::Ruling parsed;
+  ASSERT_TRUE(parsed.ParseFromString(ruling));
+  SetBlob("UPDATE rulings SET ruling = ? WHERE position = 12", ruling);
+  AuditReport r = Audit(/*trusted_key=*/true, /*with_judge=*/false);
+  EXPECT_FALSE(r.intact);
+  EXPECT_EQ(r.first_bad_position, 12u) << r.why;
+  EXPECT_NE(r.why.find("not canonical"), std::string::npos) << r.why;
+}
+
 TEST_F(TamperTest, ForgedCheckpointRoot) {
   v1::Checkpoint c;
   ASSERT_TRUE(c.ParseFromString(Blob("SELECT checkpoint FROM checkpoints WHERE tree_size = 25")));
@@ -225,11 +238,11 @@ TEST_F(TamperTest, ResignedWithTheAttackersKey) {
   e[e.size() - 1] ^= 0x01;
   SetBlob("UPDATE events SET event = ?, leaf_hash = x'' WHERE position = 3", e);
   SetBlob("UPDATE events SET leaf_hash = ? WHERE position = 3", std::string(AsBytes(LeafHash(e))));
-  testing::TestDir attacker_dir;
+  TempDir attacker_dir;
   auto attacker = Signer::LoadOrCreate(attacker_dir.path() + "/k");
   ASSERT_TRUE(attacker.ok());
   SetBlob("UPDATE meta SET value = ? WHERE key = 'public_key'", attacker->public_key_der());
-  auto reader = LogReader::Open(dir_.db());
+  auto reader = LogReader::Open(dir_.File("ledger.db"));
   ASSERT_TRUE(reader.ok());
   auto cps = reader->Checkpoints();
   ASSERT_TRUE(cps.ok());
@@ -261,7 +274,7 @@ TEST_F(TamperTest, ChangedRulesPin) {
 class BundleTamperTest : public TamperTest {
  protected:
   v1::AuditBundle Export(const std::string& game) {
-    auto reader = LogReader::Open(dir_.db());
+    auto reader = LogReader::Open(dir_.File("ledger.db"));
     EXPECT_TRUE(reader.ok());
     auto bundle = ExportBundle(*reader, game);
     EXPECT_TRUE(bundle.ok()) << bundle.status();
@@ -285,7 +298,7 @@ TEST_F(BundleTamperTest, AnIntactBundleVerifiesAlone) {
   EXPECT_TRUE(r.intact) << r.why;
   EXPECT_EQ(r.events, 5u);
   // The live game has no checkpoint covering it yet.
-  auto reader = LogReader::Open(dir_.db());
+  auto reader = LogReader::Open(dir_.File("ledger.db"));
   EXPECT_TRUE(absl::IsFailedPrecondition(ExportBundle(*reader, "live").status()));
   EXPECT_TRUE(absl::IsNotFound(ExportBundle(*reader, "nope").status()));
 }
@@ -326,7 +339,7 @@ TEST_F(BundleTamperTest, EveryChangeToABundleIsCaught) {
   b.mutable_checkpoint()->set_tree_size(24);
   EXPECT_FALSE(Check(b).intact);
 
-  testing::TestDir other;
+  TempDir other;
   auto attacker = Signer::LoadOrCreate(other.path() + "/k");
   ASSERT_TRUE(attacker.ok());
   b = good;

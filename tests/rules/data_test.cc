@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,15 +10,14 @@
 #include "gtest/gtest.h"
 #include "rulesdb/builtin_rules.h"
 #include "rulesdb/rules.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
 
 namespace arbiter {
 namespace {
 
 std::string ReadSpec(const std::string& name) {
-  std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/rulesdb/data/texts/" + name);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return testing::ReadFile(testing::SourcePath("rulesdb/data/texts/" + name));
 }
 
 struct Expectation {
@@ -28,7 +26,7 @@ struct Expectation {
   const char* source;
 };
 
-class BuiltinData : public testing::TestWithParam<Expectation> {};
+class BuiltinData : public ::testing::TestWithParam<Expectation> {};
 
 // Every built-in version of the expectation's ruleset, oldest first.
 std::vector<const v1::Ruleset*> Versions(const std::string& id) {
@@ -108,8 +106,8 @@ TEST_P(BuiltinData, BothLoseIsAgainstBothInTheLatestVersion) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rulesets, BuiltinData,
-                         testing::Values(Expectation{"cn-2002", 33, "cn-2002-rules.zh.txt"},
-                                         Expectation{"cn-1988", 34, "cn-1988-rules.zh.txt"}));
+                         ::testing::Values(Expectation{"cn-2002", 33, "cn-2002-rules.zh.txt"},
+                                           Expectation{"cn-1988", 34, "cn-1988-rules.zh.txt"}));
 
 TEST(BuiltinData, ClauseIdsFollowTheSourceNumbering) {
   Rules now = *LoadRules("cn-2002");

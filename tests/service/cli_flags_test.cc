@@ -13,7 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
-#include "tests/service/server_process.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::testing {
 namespace {
@@ -54,14 +57,14 @@ TEST(CliFlagsTest, HelpOfEveryCommandExits0AndListsTheExitCodes) {
     for (const char* help : {"--help", "-h"}) {
       std::vector<std::string> with_help = args;
       with_help.push_back(help);
-      const CliResult r = RunCli(with_help, "", kNobody);
+      const ProcessResult r = RunCli(with_help, "", kNobody);
       const std::string context = Joined(with_help);
       EXPECT_EQ(r.exit, 0) << context << ": " << r.err;
       EXPECT_EQ(r.out.rfind("usage: arbiter " + args[0], 0), 0u) << context << ": " << r.out;
       ExpectExitCodesListed(r.out, context);
     }
   }
-  const CliResult top = RunCli({"--help"});
+  const ProcessResult top = RunCli({"--help"});
   EXPECT_EQ(top.exit, 0);
   ExpectExitCodesListed(top.out, "arbiter --help");
 }
@@ -69,7 +72,7 @@ TEST(CliFlagsTest, HelpOfEveryCommandExits0AndListsTheExitCodes) {
 // The usage shows the flags each command declares, and help wins over a
 // bad flag given with it.
 TEST(CliFlagsTest, HelpShowsTheDeclaredFlags) {
-  CliResult r = RunCli({"tournament", "pair", "--help"});
+  ProcessResult r = RunCli({"tournament", "pair", "--help"});
   EXPECT_NE(r.out.find("--round N"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--board BLACK,WHITE,GAME[,HANDICAP]..."), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("--server ADDR"), std::string::npos) << r.out;
@@ -125,7 +128,7 @@ TEST(CliFlagsTest, BadUsageExits2WithAMessageNamingIt) {
       {{"tournament", "tiebreak", "cup", "--order", "A,B"}, "--lots or --extra-game"},
   };
   for (const BadUsage& c : cases) {
-    const CliResult r = RunCli(c.args, "", kNobody);
+    const ProcessResult r = RunCli(c.args, "", kNobody);
     const std::string context = Joined(c.args);
     EXPECT_EQ(r.exit, 2) << context << ": " << r.err;
     EXPECT_NE(r.err.find(c.says), std::string::npos) << context << ": " << r.err;
@@ -136,9 +139,9 @@ TEST(CliFlagsTest, BadUsageExits2WithAMessageNamingIt) {
 
 // --flag VALUE and --flag=VALUE are the same; "--" ends the flags.
 TEST(CliFlagsTest, BothFlagFormsAndTheEndOfFlags) {
-  const std::string game = std::string(ARBITER_SOURCE_DIR) + "/tests/data/scenarios/public/double-move.jsonl";
-  const CliResult spaced = RunCli({"adjudicate", "--ruleset", "cn-1988", "--json", game});
-  const CliResult joined = RunCli({"adjudicate", "--ruleset=cn-1988", "--json", "--", game});
+  const std::string game = TestDataPath("scenarios/public/double-move.jsonl");
+  const ProcessResult spaced = RunCli({"adjudicate", "--ruleset", "cn-1988", "--json", game});
+  const ProcessResult joined = RunCli({"adjudicate", "--ruleset=cn-1988", "--json", "--", game});
   ASSERT_EQ(spaced.exit, 0) << spaced.err;
   EXPECT_EQ(joined.exit, 0) << joined.err;
   EXPECT_EQ(joined.out, spaced.out);
@@ -164,11 +167,11 @@ TEST(CliFlagsTest, AServerThatIsNotThereExits3) {
     const std::string context = Joined(args);
     args.push_back("--server");
     args.push_back(kNobody);
-    CliResult r = RunCli(args);
+    ProcessResult r = RunCli(args);
     EXPECT_EQ(r.exit, 3) << context << ": " << r.err;
     EXPECT_NE(r.err.find("UNAVAILABLE"), std::string::npos) << context << ": " << r.err;
   }
-  CliResult r = RunCli({"--server=" + std::string(kNobody), "show", "g"});
+  ProcessResult r = RunCli({"--server=" + std::string(kNobody), "show", "g"});
   EXPECT_EQ(r.exit, 3) << r.err;
   r = RunCli({"show", "g"}, "", kNobody);  // $ARBITER_SERVER
   EXPECT_EQ(r.exit, 3) << r.err;
@@ -179,32 +182,29 @@ TEST(CliFlagsTest, AServerThatIsNotThereExits3) {
 
 class CliFlagsServerTest : public ::testing::Test {
  protected:
-  void TearDown() override {
-    server_.reset();
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { server_.reset(); }
   void Start(const std::vector<std::string>& flags = {}) {
-    dir_ = MakeTempDir("arbiter-cli-flags");
     server_ = ServerProcess::Start(data(), flags);
     ASSERT_NE(server_, nullptr);
   }
-  std::string data() const { return dir_ + "/data"; }
+  std::string data() const { return dir_.File("data"); }
   // `arbiter token create`: the secret.
   std::string Token(const std::string& role, const std::string& name,
                     const std::vector<std::string>& more = {}) {
     std::vector<std::string> args = {"token", "create", "--role", role, "--name", name, "--db", data()};
     args.insert(args.end(), more.begin(), more.end());
-    const CliResult r = RunCli(args);
+    const ProcessResult r = RunCli(args);
     EXPECT_EQ(r.exit, 0) << r.err;
     return r.out.substr(0, r.out.find('\n'));
   }
-  CliResult As(const std::string& token, const std::vector<std::string>& args,
+  ProcessResult As(const std::string& token, const std::vector<std::string>& args,
                const std::string& input = "") {
-    return RunCli(args, input, server_->address(),
-                  token.empty() ? std::vector<std::string>{} : std::vector<std::string>{"ARBITER_TOKEN=" + token});
+    std::vector<std::pair<std::string, std::string>> env;
+    if (!token.empty()) env.emplace_back("ARBITER_TOKEN", token);
+    return RunCli(args, input, server_->address(), env);
   }
 
-  std::string dir_;
+  TempDir dir_{"arbiter-cli-flags"};
   std::unique_ptr<ServerProcess> server_;
 };
 
@@ -216,7 +216,7 @@ TEST_F(CliFlagsServerTest, NotPermittedExits4) {
   const std::string chief = Token("CHIEF_ARBITER", "Wang Ru");
   ASSERT_EQ(As(chief, {"game", "create", "--id", "perm"}).exit, 0);
 
-  CliResult r = As("", {"show", "perm"});
+  ProcessResult r = As("", {"show", "perm"});
   EXPECT_EQ(r.exit, 4) << r.err;
   EXPECT_NE(r.err.find("UNAUTHENTICATED"), std::string::npos) << r.err;
   r = As("not-a-token", {"history", "perm"});
@@ -242,13 +242,13 @@ TEST_F(CliFlagsServerTest, AValueTheServerRefusesAsTooLargeExits2) {
   const std::string huge(5 << 20, 'x');
   const std::string line = "{\"at\": \"2026-05-01T09:00:00Z\", \"gameCreated\": {\"gameId\": \"big\", "
                            "\"black\": {\"name\": \"" + huge + "\"}}}\n";
-  CliResult r = As("", {"record", "-"}, line);
+  ProcessResult r = As("", {"record", "-"}, line);
   EXPECT_EQ(r.exit, 2) << r.err;
   EXPECT_NE(r.err.find("RESOURCE_EXHAUSTED"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("larger than max"), std::string::npos) << r.err;
 
-  const std::string xml = dir_ + "/huge.xml";
-  { std::ofstream(xml) << "<Tournament>" << huge << "</Tournament>"; }
+  const std::string xml = dir_.File("huge.xml");
+  WriteFile(xml, absl::StrCat("<Tournament>", huge, "</Tournament>"));
   r = As("", {"tournament", "import", "--id", "big", xml});
   EXPECT_EQ(r.exit, 2) << r.err;
   EXPECT_NE(r.err.find("larger than max"), std::string::npos) << r.err;
@@ -258,7 +258,7 @@ TEST_F(CliFlagsServerTest, AValueTheServerRefusesAsTooLargeExits2) {
 // the server is unavailable to it for now (3), not bad input.
 TEST_F(CliFlagsServerTest, ARateLimitExits3) {
   Start({"--read-rate", "0.001"});  // a burst of 0.002 calls: none is admitted
-  const CliResult r = As("", {"show", "g"});
+  const ProcessResult r = As("", {"show", "g"});
   EXPECT_EQ(r.exit, 3) << r.err;
   EXPECT_NE(r.err.find("RESOURCE_EXHAUSTED: rate limit:"), std::string::npos) << r.err;
 }

@@ -1,9 +1,5 @@
 // Every client command of the `arbiter` binary against a real server, with
 // its readable and --json output and its exit codes (cli/commands.h).
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "adjudicator/engine/sgf.h"
@@ -15,7 +11,7 @@ namespace {
 
 std::string Server() { return ServerEnvironment::address(); }
 
-CliResult Cli(const std::vector<std::string>& args, const std::string& input = "") {
+ProcessResult Cli(const std::vector<std::string>& args, const std::string& input = "") {
   return RunCli(args, input, Server());
 }
 
@@ -40,7 +36,7 @@ std::string Renamed(const std::string& scenario, const std::string& id) {
 }
 
 TEST(CliTest, Health) {
-  CliResult r = Cli({"health"});
+  ProcessResult r = Cli({"health"});
   EXPECT_EQ(r.exit, 0) << r.err;
   EXPECT_NE(r.out.find("SERVING"), std::string::npos);
   r = Cli({"health", "--json"});
@@ -57,14 +53,14 @@ TEST(CliTest, Health) {
 // server (127.0.0.1:1 is never listening).
 TEST(CliTest, HelpPrintsUsageWithoutCallingTheServer) {
   for (const char* command : {"health", "game", "record", "history", "show", "watch", "decide"}) {
-    const CliResult r = RunCli({command, "--help", "--server", "127.0.0.1:1"});
+    const ProcessResult r = RunCli({command, "--help", "--server", "127.0.0.1:1"});
     EXPECT_EQ(r.exit, 0) << command << ": " << r.err;
     EXPECT_EQ(r.out.rfind("usage: arbiter ", 0), 0u) << command << ": " << r.out;
   }
 }
 
 TEST(CliTest, GameCreate) {
-  CliResult r = Cli({"game", "create", "--id", "cli-created", "--black", "Li Wei,5d", "--white",
+  ProcessResult r = Cli({"game", "create", "--id", "cli-created", "--black", "Li Wei,5d", "--white",
                      "Wang Fang,4d", "--main-time", "1h", "--byo-yomi", "5/60s", "--json"});
   ASSERT_EQ(r.exit, 0) << r.err;
   google::protobuf::Struct game = Json(r.out);
@@ -80,7 +76,7 @@ TEST(CliTest, GameCreate) {
 
 TEST(CliTest, RecordAcknowledgesEachEventAndRetriesSafely) {
   const std::string lines = Renamed("phone-twice", "cli-rec");
-  CliResult r = Cli({"record", "-", "--json"}, lines);
+  ProcessResult r = Cli({"record", "-", "--json"}, lines);
   ASSERT_EQ(r.exit, 0) << r.err;
   std::vector<std::string> acks = Lines(r.out);
   ASSERT_EQ(acks.size(), 8u);
@@ -110,7 +106,7 @@ TEST(CliTest, RecordAcknowledgesEachEventAndRetriesSafely) {
 
 TEST(CliTest, RecordRefusesBadLines) {
   // --game names the game of a file with no gameCreated.
-  CliResult r = Cli({"record", "-", "--game", "cli-none"},
+  ProcessResult r = Cli({"record", "-", "--game", "cli-none"},
                     "{\"at\": \"2026-05-01T09:00:00Z\", \"gameStarted\": {}}\n");
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("NOT_FOUND"), std::string::npos);
@@ -130,7 +126,7 @@ TEST(CliTest, RecordRefusesBadLines) {
 TEST(CliTest, HistoryShowWatchDecideExportVerify) {
   ASSERT_EQ(Cli({"record", "-"}, Renamed("phone-twice", "cli-hist")).exit, 0);
 
-  CliResult r = Cli({"history", "cli-hist", "--json"});
+  ProcessResult r = Cli({"history", "cli-hist", "--json"});
   ASSERT_EQ(r.exit, 0) << r.err;
   google::protobuf::Struct history = Json(r.out);
   EXPECT_EQ(history.fields().at("events").list_value().values_size(), 8);
@@ -179,12 +175,12 @@ TEST(CliTest, HistoryShowWatchDecideExportVerify) {
   r = Cli({"export", "cli-hist", "--format", "json"});
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_EQ(Json(r.out).fields().at("events").list_value().values_size(), 8);
-  const std::string dir = MakeTempDir("arbiter-cli-export");
+  const TempDir temp("arbiter-cli-export");
+  const std::string& dir = temp.path();
   r = Cli({"export", "cli-hist", "--format", "bundle", "--out", dir + "/g.bundle"});
   ASSERT_EQ(r.exit, 0) << r.err;
   r = RunCli({"verify", "--bundle", dir + "/g.bundle"});  // offline: no server
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
-  std::filesystem::remove_all(dir);
   EXPECT_EQ(Cli({"export", "cli-hist", "--format", "bundle"}).exit, 2);  // binary needs --out
   EXPECT_EQ(Cli({"export", "cli-hist", "--format", "pdf"}).exit, 2);
 
@@ -199,19 +195,19 @@ TEST(CliTest, HistoryShowWatchDecideExportVerify) {
 TEST(CliTest, ExportedSgfReimportsForEveryScenario) {
   // `arbiter import-sgf` replays the record under the rules of play: an
   // exported SGF with a void move on the board, or a wrong RE, would fail.
-  const std::string dir = MakeTempDir("arbiter-cli-sgf");
+  const TempDir temp("arbiter-cli-sgf");
+  const std::string& dir = temp.path();
   for (const char* name : {"byoyomi-timeout", "count-185", "double-move", "ko-retake",
                            "late-within", "phone-twice"}) {
     SCOPED_TRACE(name);
     const std::string id = std::string("cli-sgf-") + name;
     ASSERT_EQ(Cli({"record", "-"}, Renamed(name, id)).exit, 0);
     const std::string path = dir + "/" + id + ".sgf";
-    CliResult r = Cli({"export", id, "--format", "sgf", "--out", path});
+    ProcessResult r = Cli({"export", id, "--format", "sgf", "--out", path});
     ASSERT_EQ(r.exit, 0) << r.err;
     r = RunCli({"import-sgf", path});
     EXPECT_EQ(r.exit, 0) << r.err << ReadFile(path);
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST(CliTest, DecideAPendingRuling) {
@@ -221,7 +217,7 @@ TEST(CliTest, DecideAPendingRuling) {
       "{\"at\": \"2026-05-01T09:00:00Z\", \"gameStarted\": {}}\n"
       "{\"at\": \"2026-05-01T09:00:30Z\", \"misconduct\": {\"color\": \"WHITE\", \"kind\": \"TALK\"}}\n";
   ASSERT_EQ(Cli({"record", "-"}, lines).exit, 0);
-  CliResult r = Cli({"show", "cli-decide"});
+  ProcessResult r = Cli({"show", "cli-decide"});
   EXPECT_NE(r.out.find("PENDING"), std::string::npos);
   r = Cli({"decide", "cli-decide", "1", "BANISH", "--at", "2026-05-01T09:01:00Z"});
   EXPECT_EQ(r.exit, 2);
@@ -236,9 +232,3 @@ TEST(CliTest, DecideAPendingRuling) {
 
 }  // namespace
 }  // namespace arbiter::testing
-
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  ::testing::AddGlobalTestEnvironment(new arbiter::testing::ServerEnvironment());
-  return RUN_ALL_TESTS();
-}

@@ -1,22 +1,24 @@
 // Shared by the end-to-end tests: one `arbiter serve` per test binary, a
-// stub on it, and event builders.
+// stub on it, the CLI as a client, and event builders.
 #ifndef ARBITER_TESTS_SERVICE_E2E_UTIL_H_
 #define ARBITER_TESTS_SERVICE_E2E_UTIL_H_
 
-#include <filesystem>
-#include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/time/time.h"
 #include "adjudicator/engine/proto_time.h"
 #include "arbiter/v1/service.grpc.pb.h"
-#include "google/protobuf/util/json_util.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
-#include "tests/service/server_process.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/event_lines.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::testing {
 
@@ -24,20 +26,20 @@ namespace arbiter::testing {
 class ServerEnvironment : public ::testing::Environment {
  public:
   void SetUp() override {
-    dir_ = MakeTempDir("arbiter-e2e");
-    server_ = ServerProcess::Start(dir_ + "/data");
+    dir_ = std::make_unique<TempDir>("arbiter-e2e");
+    server_ = ServerProcess::Start(dir_->File("data"));
     ASSERT_NE(server_, nullptr);
     instance_ = this;
   }
   void TearDown() override {
     server_.reset();
-    if (getenv("ARBITER_KEEP_E2E") == nullptr) std::filesystem::remove_all(dir_);
+    dir_.reset();
   }
   static const std::string& address() { return instance_->server_->address(); }
 
  private:
   static inline ServerEnvironment* instance_ = nullptr;
-  std::string dir_;
+  std::unique_ptr<TempDir> dir_;
   std::unique_ptr<ServerProcess> server_;
 };
 
@@ -48,22 +50,18 @@ inline std::unique_ptr<v1::Arbiter::Stub> StubFor(const std::string& address) {
 inline std::unique_ptr<v1::Arbiter::Stub> Stub() { return StubFor(ServerEnvironment::address()); }
 
 inline std::string Scenario(const std::string& name) {
-  return std::string(ARBITER_SOURCE_DIR) + "/tests/data/scenarios/public/" + name + ".jsonl";
+  return TestDataPath("scenarios/public/" + name + ".jsonl");
 }
 
 // The events of a JSON-lines file, renamed to `game_id` when given.
 inline std::vector<v1::Event> ReadEvents(const std::string& path, const std::string& game_id = "") {
-  std::vector<v1::Event> events;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    v1::Event e;
-    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(line, &e).ok()) << line;
+  absl::StatusOr<std::vector<v1::Event>> events = ReadEventLines(path);
+  EXPECT_TRUE(events.ok()) << events.status();
+  if (!events.ok()) return {};
+  for (v1::Event& e : *events) {
     if (!game_id.empty() && e.has_game_created()) e.mutable_game_created()->set_game_id(game_id);
-    events.push_back(e);
   }
-  return events;
+  return *std::move(events);
 }
 
 inline v1::Event At(absl::Time t) {

@@ -3,13 +3,13 @@
 // same when it is refolded, and a fold a reader holds never changes.
 #include "adjudicator/service/game_folds.h"
 
-#include <filesystem>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "ledger/ledger.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::service {
 namespace {
@@ -33,7 +33,7 @@ class GameFoldsTest : public ::testing::Test {
   void Open(size_t max_games) {
     folds_ = std::make_unique<GameFolds>(max_games);
     ledger::LedgerOptions o;
-    o.dir = dir_;
+    o.dir = dir_.path();
     o.judge = folds_.get();
     auto l = ledger::Ledger::Open(o);
     ASSERT_TRUE(l.ok()) << l.status();
@@ -42,15 +42,8 @@ class GameFoldsTest : public ::testing::Test {
   }
 
   void SetUp() override {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "game-folds-test-XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
   }
-  void TearDown() override {
-    ledger_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { ledger_.reset(); }
 
   // A game with gameCreated, gameStarted and `moves` alternating moves.
   void Record(const std::string& game, int moves) {
@@ -67,7 +60,7 @@ class GameFoldsTest : public ::testing::Test {
     ASSERT_TRUE(r.ok()) << r.status();
   }
 
-  std::string dir_;
+  testing::TempDir dir_{"game-folds-test"};
   std::unique_ptr<GameFolds> folds_;
   std::unique_ptr<ledger::Ledger> ledger_;
 };

@@ -18,7 +18,8 @@
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
-#include "tests/service/server_process.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::testing {
 namespace {
@@ -30,7 +31,8 @@ namespace refl = grpc::reflection::v1alpha;
 // (`arbiter token create`); empty if that fails.
 std::string CreateToken(const std::string& data_dir, const std::string& role,
                         const std::string& name) {
-  CliResult r = RunCli({"token", "create", "--role", role, "--name", name, "--db", data_dir});
+  ProcessResult r =
+      RunArbiter({"token", "create", "--role", role, "--name", name, "--db", data_dir});
   if (r.exit != 0 || r.out.size() < 2) return "";
   return r.out.substr(0, r.out.find('\n'));
 }
@@ -113,7 +115,8 @@ grpc::Status Unary(grpc::GenericStub& stub, const std::string& token, const std:
 class ReflectedClientTest : public ::testing::TestWithParam<bool> {};
 
 TEST_P(ReflectedClientTest, AClientThatKnowsOnlyTheReflectedSchemaCallsTheService) {
-  const std::string dir = MakeTempDir("arbiter-reflection");
+  const TempDir temp("arbiter-reflection");
+  const std::string& dir = temp.path();
   std::string token;
   if (GetParam()) {
     token = CreateToken(dir + "/data", "CHIEF_ARBITER", "Chen Zuode");
@@ -168,7 +171,6 @@ TEST_P(ReflectedClientTest, AClientThatKnowsOnlyTheReflectedSchemaCallsTheServic
   EXPECT_EQ(Unary(stub, token, "/arbiter.v1.Arbiter/GetGame", *get_req, got.get()).error_code(),
             grpc::StatusCode::NOT_FOUND);
   server.reset();
-  std::filesystem::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(OpenAndWithTokens, ReflectedClientTest, ::testing::Bool(),
@@ -180,17 +182,12 @@ INSTANTIATE_TEST_SUITE_P(OpenAndWithTokens, ReflectedClientTest, ::testing::Bool
 class ReflectionServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = MakeTempDir("arbiter-reflection");
-    token_ = CreateToken(dir_ + "/data", "SOFTWARE", "Broadcast");
+    token_ = CreateToken(dir_.File("data"), "SOFTWARE", "Broadcast");
     ASSERT_FALSE(token_.empty());
-    server_ = ServerProcess::Start(dir_ + "/data");
+    server_ = ServerProcess::Start(dir_.File("data"));
     ASSERT_NE(server_, nullptr);
     stub_ = refl::ServerReflection::NewStub(
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
-  }
-  void TearDown() override {
-    server_.reset();
-    std::filesystem::remove_all(dir_);
   }
 
   // One request on a stream of its own, sent with `token`; the stream's
@@ -207,7 +204,7 @@ class ReflectionServiceTest : public ::testing::Test {
     return status;
   }
 
-  std::string dir_;
+  TempDir dir_{"arbiter-reflection"};
   std::string token_;
   std::unique_ptr<ServerProcess> server_;
   std::unique_ptr<refl::ServerReflection::Stub> stub_;
@@ -225,17 +222,18 @@ TEST_F(ReflectionServiceTest, RefusesAStreamWithoutALiveToken) {
 
   // Revoked: refused from the next stream on.
   ASSERT_TRUE(Ask(token_, req, &resp).ok());
-  CliResult list = RunCli({"token", "list", "--db", dir_ + "/data"});
+  ProcessResult list = RunArbiter({"token", "list", "--db", dir_.File("data")});
   ASSERT_EQ(list.exit, 0) << list.err;
   const std::string id = list.out.substr(0, list.out.find(' '));  // "ID  ROLE  NAME ..."
-  ASSERT_EQ(RunCli({"token", "revoke", id, "--db", dir_ + "/data"}).exit, 0);
+  ASSERT_EQ(RunArbiter({"token", "revoke", id, "--db", dir_.File("data")}).exit, 0);
   EXPECT_EQ(Ask(token_, req, &resp).error_code(), grpc::StatusCode::UNAUTHENTICATED);
 }
 
 // Every request on a stream is charged to the caller's read rate, not only
 // the stream's opening: --read-rate 1 allows a burst of 2.
 TEST(ReflectionRateTest, EachRequestOnAStreamIsChargedToTheReadRate) {
-  const std::string dir = MakeTempDir("arbiter-reflection-rate");
+  const TempDir temp("arbiter-reflection-rate");
+  const std::string& dir = temp.path();
   const std::string token = CreateToken(dir + "/data", "SOFTWARE", "Broadcast");
   ASSERT_FALSE(token.empty());
   auto server = ServerProcess::Start(dir + "/data", {"--read-rate", "1"});
@@ -259,7 +257,6 @@ TEST(ReflectionRateTest, EachRequestOnAStreamIsChargedToTheReadRate) {
   EXPECT_GE(answered, 1);
   EXPECT_LT(answered, 10);
   server.reset();
-  std::filesystem::remove_all(dir);
 }
 
 TEST_F(ReflectionServiceTest, ListsEveryServedService) {

@@ -12,6 +12,7 @@
 #include "ledger/checkpoint.h"
 #include "ledger/audit.h"
 #include "ledger/hash.h"
+#include "proto/canonical/sha256.h"
 #include "ledger/merkle.h"
 #include "rulesdb/rules.h"
 #include "tests/service/e2e_util.h"
@@ -60,8 +61,8 @@ TEST(RpcTest, ScenariosRuleAsTheOfflineAdjudicator) {
     ASSERT_TRUE(Append(*stub, id, events, &resp).ok());
     ASSERT_EQ(resp.events_size(), static_cast<int>(events.size()));
 
-    absl::StatusOr<Rules> rules = LoadRules(events[0].game_created().ruleset().empty()
-                                                ? "cn-2002" : events[0].game_created().ruleset());
+    const std::string& named = events[0].game_created().ruleset();
+    absl::StatusOr<Rules> rules = LoadRules(named.empty() ? kDefaultRuleset : named);
     ASSERT_TRUE(rules.ok());
     absl::StatusOr<Adjudicator> offline = Adjudicator::Create(*rules);
     ASSERT_TRUE(offline.ok());
@@ -554,7 +555,7 @@ TEST(RpcTest, VerifyCheckpointProofAndExports) {
   }
   EXPECT_TRUE(ledger::VerifyInclusion(proof.entry().entry().position() - 1,
                                       proof.checkpoint().tree_size(), leaf, path, root).ok());
-  EXPECT_EQ(proof.leaf_hash(), std::string(ledger::AsBytes(leaf)));
+  EXPECT_EQ(proof.leaf_hash(), std::string(AsBytes(leaf)));
   // A forged event does not prove.
   ledger::Hash forged = ledger::LeafHash(proof.entry().entry().event() + "x");
   EXPECT_FALSE(ledger::VerifyInclusion(proof.entry().entry().position() - 1,
@@ -682,9 +683,3 @@ TEST(RpcTest, LiveGameLatenessForfeitAtTheLimit) {
 
 }  // namespace
 }  // namespace arbiter::testing
-
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  ::testing::AddGlobalTestEnvironment(new arbiter::testing::ServerEnvironment());
-  return RUN_ALL_TESTS();
-}

@@ -19,7 +19,8 @@ struct Ack {
 };
 
 TEST(ShutdownTest, SigtermLosesNoAcknowledgedEvent) {
-  const std::string dir = MakeTempDir("arbiter-shutdown");
+  const TempDir temp("arbiter-shutdown");
+  const std::string& dir = temp.path();
   auto server = ServerProcess::Start(dir + "/data");
   ASSERT_NE(server, nullptr);
   const std::string address = server->address();
@@ -72,22 +73,22 @@ TEST(ShutdownTest, SigtermLosesNoAcknowledgedEvent) {
     }
   }
   server.reset();
-  std::filesystem::remove_all(dir);
 }
 
 TEST(ShutdownTest, OneProcessPerDataDirectory) {
-  const std::string dir = MakeTempDir("arbiter-lock");
+  const TempDir temp("arbiter-lock");
+  const std::string& dir = temp.path();
   auto first = ServerProcess::Start(dir + "/data");
   ASSERT_NE(first, nullptr);
-  CliResult second = RunCli({"serve", "--db", dir + "/data", "--listen", "127.0.0.1:0"});
+  ProcessResult second = RunCli({"serve", "--db", dir + "/data", "--listen", "127.0.0.1:0"});
   EXPECT_EQ(second.exit, 3);
   EXPECT_FALSE(second.err.empty());
   first.reset();
-  std::filesystem::remove_all(dir);
 }
 
 TEST(ShutdownTest, LiveGameIsTimedAgainAfterARestart) {
-  const std::string dir = MakeTempDir("arbiter-restart");
+  const TempDir temp("arbiter-restart");
+  const std::string& dir = temp.path();
   auto server = ServerProcess::Start(dir + "/data");
   ASSERT_NE(server, nullptr);
   const absl::Time now = absl::Now();
@@ -109,7 +110,6 @@ TEST(ShutdownTest, LiveGameIsTimedAgainAfterARestart) {
   EXPECT_EQ(game.result().reason(), v1::Result::TIME);
   EXPECT_EQ(FromProto(game.result().at()), now + absl::Seconds(3));
   server.reset();
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -12,12 +12,16 @@
 #include "adjudicator/tournament/standings.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
 #include "tests/tournament/builders.h"
 #include "tests/tournament/opengotha_reader.h"
 
 namespace arbiter::tournament {
 namespace {
 
+using ::arbiter::testing::ReadFile;
+using ::arbiter::testing::SourcePath;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -27,10 +31,7 @@ using testing::Order;
 using testing::Row;
 
 std::string ReadData(const std::string& name) {
-  std::ifstream in(std::string(ARBITER_SOURCE_DIR) + "/tests/tournament/data/" + name, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return ReadFile(SourcePath("tests/tournament/data/" + name));
 }
 
 v1::Tournament Import(const std::string& xml) {

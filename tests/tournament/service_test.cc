@@ -2,14 +2,11 @@
 // hand: recording, validation, status codes, persistence and standings.
 #include "adjudicator/service/tournament_service.h"
 
-#include <unistd.h>
-
-#include <filesystem>
-
 #include "adjudicator/service/tournament_store.h"
 #include "gmock/gmock.h"
 #include "grpcpp/server_context.h"
 #include "gtest/gtest.h"
+#include "tests/support/temp_dir.h"
 #include "tests/tournament/builders.h"
 
 namespace arbiter::tournament {
@@ -19,22 +16,15 @@ using ::testing::HasSubstr;
 
 class Service : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("tournament_service_test_" + std::to_string(getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    Open();
-  }
+  void SetUp() override { Open(); }
   void TearDown() override {
     service_.reset();
     store_.reset();
-    std::filesystem::remove_all(dir_);
   }
   void Open() {
     service_.reset();
     store_.reset();
-    absl::StatusOr<std::unique_ptr<TournamentStore>> s = TournamentStore::Open(dir_.string());
+    absl::StatusOr<std::unique_ptr<TournamentStore>> s = TournamentStore::Open(dir_.path());
     ASSERT_TRUE(s.ok()) << s.status();
     store_ = *std::move(s);
     service_ = std::make_unique<TournamentServiceImpl>(
@@ -87,7 +77,7 @@ class Service : public ::testing::Test {
     return r;
   }
 
-  std::filesystem::path dir_;
+  ::arbiter::testing::TempDir dir_{"tournament-service-test"};
   std::unique_ptr<TournamentStore> store_;
   std::unique_ptr<TournamentServiceImpl> service_;
   GameFactsMap games_;

@@ -7,20 +7,24 @@
 // with its content hash; loading it back re-checks the hash, so a changed row
 // is detected rather than trusted. The articles, clauses and sanctionings are
 // also spread over their own tables, for auditors who query with SQL.
-#ifndef ARBITER_RULESDB_CATALOG_H_
-#define ARBITER_RULESDB_CATALOG_H_
+//
+// The rules themselves are data in rulesdb/; this is their storage, so it
+// lives with the ledger's and uses its SQLite wrapper (sqlite.h).
+#ifndef ARBITER_LEDGER_RULE_CATALOG_H_
+#define ARBITER_LEDGER_RULE_CATALOG_H_
 
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "arbiter/v1/rules.pb.h"
+#include "ledger/sqlite.h"
 
-struct sqlite3;
-
-namespace arbiter {
+namespace arbiter::ledger {
 
 class RuleCatalog {
  public:
@@ -33,23 +37,28 @@ class RuleCatalog {
   };
 
   // Opens (creating if needed) the catalog at `path`; ":memory:" for a
-  // private in-memory one. UNAVAILABLE when the file cannot be opened.
+  // private in-memory one. UNAVAILABLE when the file cannot be opened or is
+  // locked; DATA_LOSS when it is not a database.
   static absl::StatusOr<std::unique_ptr<RuleCatalog>> Open(const std::string& path);
-  ~RuleCatalog();
   RuleCatalog(const RuleCatalog&) = delete;
   RuleCatalog& operator=(const RuleCatalog&) = delete;
 
-  // Validates and publishes; returns the content hash. ALREADY_EXISTS when
-  // this id and version are published with other content.
+  // Validates and publishes; returns the content hash. INVALID_ARGUMENT
+  // (from validation) for a malformed ruleset; ALREADY_EXISTS when this id
+  // and version are published with other content; UNAVAILABLE when another
+  // writer holds the catalog past the busy timeout. Nothing is written
+  // unless everything is.
   absl::StatusOr<std::string> PublishRuleset(const v1::Ruleset& ruleset);
-  // The base ruleset must be published first (FAILED_PRECONDITION if not).
+  // The same for a supplement, whose base ruleset must be published first
+  // (FAILED_PRECONDITION if not).
   absl::StatusOr<std::string> PublishSupplement(const v1::Supplement& supplement);
-  // Publishes every built-in ruleset and supplement.
+  // Publishes every built-in ruleset and supplement; the errors above.
   absl::Status PublishBuiltins();
 
   // A version, or the latest published one when `version` is empty.
   // NOT_FOUND for unknown ids; DATA_LOSS if the stored content no longer
-  // matches its hash.
+  // matches its hash or does not parse; UNAVAILABLE when storage fails.
+  // The same for the two calls below.
   absl::StatusOr<v1::Ruleset> LoadRuleset(std::string_view id, std::string_view version = "");
   absl::StatusOr<v1::Supplement> LoadSupplement(std::string_view id,
                                                 std::string_view version = "");
@@ -65,13 +74,19 @@ class RuleCatalog {
   absl::StatusOr<std::vector<Entry>> List();
 
  private:
-  explicit RuleCatalog(sqlite3* db);
-  absl::Status Exec(const char* sql);
-  absl::StatusOr<std::string> LoadContent(const char* table, std::string_view id,
-                                          std::string_view version, std::string* hash);
-  sqlite3* db_;
+  // A stored version: its canonical bytes and published hash.
+  struct Content {
+    std::string bytes;
+    std::string hash;
+  };
+
+  explicit RuleCatalog(Db db) : db_(std::move(db)) {}
+  // NOT_FOUND, or DATA_LOSS when the bytes no longer match the hash.
+  absl::StatusOr<Content> LoadContent(const char* table, std::string_view id,
+                                      std::string_view version);
+  Db db_;
 };
 
-}  // namespace arbiter
+}  // namespace arbiter::ledger
 
-#endif  // ARBITER_RULESDB_CATALOG_H_
+#endif  // ARBITER_LEDGER_RULE_CATALOG_H_

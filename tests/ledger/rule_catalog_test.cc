@@ -1,20 +1,19 @@
 // RuleCatalog: publishing, loading back, immutability.
-#include "rulesdb/catalog.h"
+#include "ledger/rule_catalog.h"
 
-#include <sqlite3.h>
-
-#include <unistd.h>
-
-#include <filesystem>
 #include <string>
 
 #include "gtest/gtest.h"
+#include "ledger/sqlite.h"
 #include "rulesdb/builtin_rules.h"
 #include "rulesdb/content_hash.h"
 #include "rulesdb/rules.h"
+#include "tests/support/temp_dir.h"
 
-namespace arbiter {
+namespace arbiter::ledger {
 namespace {
+
+using ::arbiter::testing::TempDir;
 
 std::unique_ptr<RuleCatalog> OpenMemory() {
   absl::StatusOr<std::unique_ptr<RuleCatalog>> catalog = RuleCatalog::Open(":memory:");
@@ -28,7 +27,7 @@ TEST(Catalog, PublishesBuiltinsAndLoadsThemBackWithTheSameHash) {
   for (const char* id : {"cn-2002", "cn-1988"}) {
     absl::StatusOr<v1::Ruleset> loaded = catalog->LoadRuleset(id);
     ASSERT_TRUE(loaded.ok()) << loaded.status();
-    EXPECT_EQ(*ContentHash(*loaded), LoadRules(id)->hash());
+    EXPECT_EQ(ContentHash(*loaded), LoadRules(id)->hash());
     EXPECT_EQ(*catalog->RulesetHash(id), LoadRules(id)->hash());
   }
   absl::StatusOr<v1::Supplement> supplement =
@@ -66,29 +65,24 @@ TEST(Catalog, PublishedVersionsAreImmutable) {
 }
 
 TEST(Catalog, TheDatabaseRefusesEditsAndDetectsTampering) {
-  const std::string path =
-      (std::filesystem::temp_directory_path() /
-       ("arbiter_catalog_test_" + std::to_string(::getpid()) + ".db")).string();
-  std::filesystem::remove(path);
+  TempDir dir;
+  const std::string path = dir.path() + "/catalog.db";
   {
     auto catalog = *RuleCatalog::Open(path);
     ASSERT_TRUE(catalog->PublishRuleset(**BuiltinRuleset("cn-1988")).ok());
   }
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  EXPECT_NE(sqlite3_exec(db, "UPDATE rulesets SET hash = 'x'", nullptr, nullptr, nullptr),
-            SQLITE_OK);
-  EXPECT_NE(sqlite3_exec(db, "DELETE FROM clauses", nullptr, nullptr, nullptr), SQLITE_OK);
-  // Someone drops the guard and edits the stored content: loading notices.
-  ASSERT_EQ(sqlite3_exec(db,
-                         "DROP TRIGGER rulesets_no_update;"
-                         "UPDATE rulesets SET content = content || x'00'",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
-  sqlite3_close(db);
+  {
+    absl::StatusOr<Db> db = Db::Open(path, SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok()) << db.status();
+    EXPECT_FALSE(db->Exec("UPDATE rulesets SET hash = 'x'").ok());
+    EXPECT_FALSE(db->Exec("DELETE FROM clauses").ok());
+    // Someone drops the guard and edits the stored content: loading notices.
+    ASSERT_TRUE(db->Exec("DROP TRIGGER rulesets_no_update;"
+                         "UPDATE rulesets SET content = content || x'00'")
+                    .ok());
+  }
   auto catalog = *RuleCatalog::Open(path);
   EXPECT_EQ(catalog->LoadRuleset("cn-1988").status().code(), absl::StatusCode::kDataLoss);
-  std::filesystem::remove(path);
 }
 
 TEST(Catalog, SupplementsNeedTheirBaseAndAreImmutable) {
@@ -112,7 +106,7 @@ TEST(Catalog, FindsTheRulesetAGamePinnedByItsHash) {
   absl::StatusOr<v1::Ruleset> ruleset = catalog->LoadRulesetByHash(pinned);
   ASSERT_TRUE(ruleset.ok()) << ruleset.status();
   EXPECT_EQ(ruleset->id(), "cn-1988");
-  EXPECT_EQ(*ContentHash(*ruleset), pinned);
+  EXPECT_EQ(ContentHash(*ruleset), pinned);
   EXPECT_EQ(catalog->LoadRulesetByHash(std::string(64, '0')).status().code(),
             absl::StatusCode::kNotFound);
 }
@@ -124,4 +118,4 @@ TEST(Catalog, UnknownIdsAreNotFound) {
 }
 
 }  // namespace
-}  // namespace arbiter
+}  // namespace arbiter::ledger

@@ -1,0 +1,112 @@
+#include "tests/layering/include_rules.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::layering {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What an include names, by the path or header it is.
+bool Grpc(const std::string& inc) {
+  return absl::StartsWith(inc, "grpcpp/") || absl::StartsWith(inc, "grpc++/") ||
+         absl::StartsWith(inc, "grpc/") || absl::EndsWith(inc, ".grpc.pb.h");
+}
+bool Sqlite(const std::string& inc) { return inc == "sqlite3.h" || inc == "sqlite3ext.h"; }
+bool Under(const std::string& inc, const char* folder) { return absl::StartsWith(inc, folder); }
+bool Cli(const std::string& inc) { return Under(inc, "cli/"); }
+bool Tests(const std::string& inc) { return Under(inc, "tests/"); }
+bool Adjudicator(const std::string& inc) { return Under(inc, "adjudicator/"); }
+bool Engine(const std::string& inc) { return Under(inc, "adjudicator/engine/"); }
+bool Service(const std::string& inc) { return Under(inc, "adjudicator/service/"); }
+bool Tournament(const std::string& inc) { return Under(inc, "adjudicator/tournament/"); }
+bool Ledger(const std::string& inc) { return Under(inc, "ledger/"); }
+bool Rulesdb(const std::string& inc) { return Under(inc, "rulesdb/"); }
+
+bool AboveProto(const std::string& i) {
+  return Rulesdb(i) || Adjudicator(i) || Ledger(i) || Cli(i) || Tests(i);
+}
+bool AdjudicatorOrCli(const std::string& i) { return Adjudicator(i) || Cli(i); }
+bool NotPure(const std::string& i) { return Grpc(i) || Sqlite(i) || Ledger(i); }
+bool AboveEngine(const std::string& i) { return Service(i) || Tournament(i) || Cli(i); }
+bool NotTournament(const std::string& i) {
+  return Engine(i) || Service(i) || Ledger(i) || Grpc(i) || Sqlite(i) || Cli(i);
+}
+
+struct Rule {
+  const char* folder;  // the files it applies to
+  bool (*forbidden)(const std::string& include);
+  const char* says;
+};
+
+const Rule kRules[] = {
+    {"proto/", AboveProto, "proto/ is the bottom layer: it includes nothing of the project"},
+    {"rulesdb/", AdjudicatorOrCli, "rulesdb/ includes nothing from adjudicator/ or cli/"},
+    {"rulesdb/", Ledger, "rulesdb/ (the rules as data) includes nothing from ledger/ (storage)"},
+    {"ledger/", AdjudicatorOrCli, "ledger/ includes nothing from adjudicator/ or cli/"},
+    {"adjudicator/engine/", NotPure, "the engine is pure: no gRPC, SQLite or ledger/ header"},
+    {"adjudicator/engine/", AboveEngine,
+     "the engine includes nothing from adjudicator/service, adjudicator/tournament or cli/"},
+    {"adjudicator/tournament/", NotTournament,
+     "tournament scoring is pure: no engine, service, ledger, cli, gRPC or SQLite header"},
+    {"adjudicator/service/", Cli, "the service layer includes nothing from cli/ (cli is on top)"},
+};
+
+// Production code never includes test code.
+const char* const kProductionFolders[] = {"proto/", "rulesdb/", "ledger/", "adjudicator/", "cli/"};
+constexpr char kNoTests[] = "only tests/ includes tests/";
+
+const std::regex& IncludeLine() {
+  static const std::regex re(R"(^\s*#\s*include\s*[<"]([^>"]+)[>"])");
+  return re;
+}
+
+bool CppFile(const fs::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".h" || ext == ".cc" || ext == ".hpp" || ext == ".cpp" || ext == ".inc";
+}
+
+}  // namespace
+
+std::vector<Violation> CheckIncludes(const std::string& root) {
+  std::vector<Violation> out;
+  for (const char* folder : kProductionFolders) {
+    const fs::path dir = fs::path(root) / folder;
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+      if (!entry.is_regular_file() || !CppFile(entry.path())) continue;
+      const std::string file = fs::relative(entry.path(), root).generic_string();
+      std::ifstream in(entry.path());
+      std::string text;
+      int line = 0;
+      while (std::getline(in, text)) {
+        ++line;
+        std::smatch m;
+        if (!std::regex_search(text, m, IncludeLine())) continue;
+        const std::string inc = m[1].str();
+        if (Tests(inc)) out.push_back({file, line, inc, kNoTests});
+        for (const Rule& rule : kRules) {
+          if (absl::StartsWith(file, rule.folder) && rule.forbidden(inc)) {
+            out.push_back({file, line, inc, rule.says});
+          }
+        }
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) {
+    return std::tie(a.file, a.line, a.rule) < std::tie(b.file, b.line, b.rule);
+  });
+  return out;
+}
+
+std::string Describe(const Violation& v) {
+  return absl::StrCat(v.file, ":", v.line, ": includes \"", v.include, "\": ", v.rule);
+}
+
+}  // namespace arbiter::layering

@@ -1,0 +1,61 @@
+// The include-direction check finds every include against the layering in a
+// tree built to break each rule (testdata/), at its file and line, and
+// nothing that the layering allows.
+#include "tests/layering/include_rules.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/support/paths.h"
+
+namespace arbiter::layering {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::vector<std::string> Places(const std::vector<Violation>& violations) {
+  std::vector<std::string> out;
+  for (const Violation& v : violations) out.push_back(v.file + ":" + std::to_string(v.line));
+  return out;
+}
+
+TEST(IncludeRules, FindsEveryBadIncludeAndNothingElse) {
+  const std::vector<Violation> found =
+      CheckIncludes(::arbiter::testing::SourcePath("tests/layering/testdata"));
+  EXPECT_THAT(Places(found),
+              ElementsAre("adjudicator/engine/fold.cc:4", "adjudicator/engine/fold.cc:5",
+                          "adjudicator/engine/fold.cc:6", "adjudicator/engine/fold.cc:7",
+                          "adjudicator/engine/fold.cc:8", "adjudicator/engine/fold.cc:9",
+                          "adjudicator/engine/fold.cc:10", "adjudicator/service/server.cc:5",
+                          "adjudicator/service/server.cc:6", "adjudicator/tournament/scoring.cc:4",
+                          "adjudicator/tournament/scoring.cc:5",
+                          "adjudicator/tournament/scoring.cc:6",
+                          "adjudicator/tournament/scoring.cc:7",
+                          "adjudicator/tournament/scoring.cc:8", "cli/main.cc:4",
+                          "ledger/store.h:7", "ledger/store.h:8", "proto/canonical/bytes.cc:3",
+                          "proto/canonical/bytes.cc:4", "rulesdb/tools/tool.cc:3",
+                          "rulesdb/tools/tool.cc:4"));
+}
+
+TEST(IncludeRules, SaysWhatWasIncludedAndWhichRuleItBreaks) {
+  const std::vector<Violation> found =
+      CheckIncludes(::arbiter::testing::SourcePath("tests/layering/testdata"));
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(Describe(found[0]),
+            "adjudicator/engine/fold.cc:4: includes \"grpcpp/grpcpp.h\": the engine is pure: no "
+            "gRPC, SQLite or ledger/ header");
+  for (const Violation& v : found) {
+    if (v.file == "rulesdb/tools/tool.cc" && v.line == 3) {
+      EXPECT_THAT(v.rule, HasSubstr("rulesdb/ (the rules as data) includes nothing from ledger/"));
+    }
+    if (v.file == "cli/main.cc") {
+      EXPECT_EQ(v.include, "tests/support/files.h");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace arbiter::layering

@@ -1,0 +1,10 @@
+#include "adjudicator/engine/board.h"
+#include "arbiter/v1/events.pb.h"
+#include "rulesdb/rules.h"
+#include <grpcpp/grpcpp.h>
+#include "arbiter/v1/service.grpc.pb.h"
+#include <sqlite3.h>
+#include "ledger/ledger.h"
+#include "adjudicator/service/game_folds.h"
+#include "adjudicator/tournament/scoring.h"
+#include "cli/commands.h"

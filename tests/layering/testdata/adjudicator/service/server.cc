@@ -1,0 +1,6 @@
+#include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/tournament/fold.h"
+#include "grpcpp/server.h"
+#include "ledger/ledger.h"
+#include "cli/commands.h"
+#include "tests/support/files.h"

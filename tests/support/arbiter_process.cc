@@ -1,0 +1,72 @@
+#include "tests/support/arbiter_process.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+
+namespace arbiter::testing {
+
+std::unique_ptr<ServerProcess> ServerProcess::Start(const std::string& data_dir,
+                                                    const std::vector<std::string>& flags) {
+  std::unique_ptr<ServerProcess> p(new ServerProcess());
+  p->log_ = data_dir + ".serve.log";
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) return nullptr;
+  const int err = open(p->log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  std::vector<std::string> args = {ArbiterBinary(), "serve", "--db", data_dir,
+                                   "--listen", "127.0.0.1:0"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  p->pid_ = Spawn(args, {-1, out[1], err});
+  close(out[1]);
+  close(err);
+  // The first stdout line names the bound address.
+  FILE* f = fdopen(out[0], "r");
+  char line[512];
+  if (f == nullptr || std::fgets(line, sizeof line, f) == nullptr) {
+    std::fprintf(stderr, "arbiter serve did not start: %s\n", p->log().c_str());
+    if (f != nullptr) std::fclose(f);
+    return nullptr;
+  }
+  std::fclose(f);
+  const std::string text = line;
+  const std::string prefix = "listening on ";
+  if (text.rfind(prefix, 0) != 0) {
+    std::fprintf(stderr, "arbiter serve said \"%s\": %s\n", text.c_str(), p->log().c_str());
+    return nullptr;
+  }
+  p->address_ =
+      text.substr(prefix.size(), text.find_first_of(" \n", prefix.size()) - prefix.size());
+  return p;
+}
+
+std::string ServerProcess::log() const { return ReadFile(log_); }
+
+int ServerProcess::Stop(int signal) {
+  if (pid_ <= 0) return status_;
+  kill(pid_, signal);
+  status_ = Wait(pid_);
+  pid_ = 0;
+  return status_;
+}
+
+ProcessResult RunArbiter(const std::vector<std::string>& args, const RunOptions& options) {
+  std::vector<std::string> argv = {ArbiterBinary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return Run(argv, options);
+}
+
+ProcessResult RunCli(const std::vector<std::string>& args, const std::string& input,
+                     const std::string& server,
+                     const std::vector<std::pair<std::string, std::string>>& env) {
+  RunOptions options;
+  options.input = input;
+  options.env.set = {{"ARBITER_SERVER", server}};
+  options.env.set.insert(options.env.set.end(), env.begin(), env.end());
+  return RunArbiter(args, options);
+}
+
+}  // namespace arbiter::testing
