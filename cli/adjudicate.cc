@@ -41,7 +41,9 @@ namespace arbiter::cli {
 namespace {
 
 constexpr FlagSpec kFlags[] = {
-    {"ruleset", "ID[@VERSION]", "judge under this ruleset instead of each game's own (cn-2002, cn-1988; by default its latest version)"},
+    {"ruleset", "ID[@VERSION]",
+     "judge under this ruleset instead of each game's own (cn-2002, cn-1988; by default its latest "
+     "version)"},
     {"json", "", "one AdjudicationReport per game, one JSON object per line (DOMAIN.md §6)"},
 };
 constexpr CommandSpec kAdjudicate = {
@@ -51,10 +53,11 @@ constexpr CommandSpec kAdjudicate = {
     .min_positionals = 1,
     .max_positionals = kAnyNumber,
     .flags = kFlags,
-    .notes = "Each input (\"-\": stdin) may hold several games: a game starts at its gameCreated\n"
-             "line, so `arbiter import-sgf *.sgf | arbiter adjudicate -` judges them all. The\n"
-             "reports come in input order. A bad line is reported as FILE: line N: why, its game\n"
-             "gets no report, and the other games are still judged; the exit status is then 2.\n",
+    .notes =
+        "Each input (\"-\": stdin) may hold several games: a game starts at its gameCreated\n"
+        "line, so `arbiter import-sgf *.sgf | arbiter adjudicate -` judges them all. The\n"
+        "reports come in input order. A bad line is reported as FILE: line N: why, its game\n"
+        "gets no report, and the other games are still judged; the exit status is then 2.\n",
 };
 
 // The rules a game is judged under: its own ruleset at its pinned version

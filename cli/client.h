@@ -30,7 +30,8 @@ inline constexpr char kDefaultServer[] = "127.0.0.1:50051";
 // and machine output.
 inline constexpr FlagSpec kServerFlag = {
     "server", "ADDR", "the server (default $ARBITER_SERVER, else 127.0.0.1:50051)"};
-inline constexpr FlagSpec kJsonFlag = {"json", "", "print proto3 JSON (lowerCamel) instead of text"};
+inline constexpr FlagSpec kJsonFlag = {"json", "",
+                                       "print proto3 JSON (lowerCamel) instead of text"};
 
 // --server, else $ARBITER_SERVER (which `arbiter --server ADDR COMMAND`
 // sets), else kDefaultServer.

@@ -56,7 +56,8 @@ int RunDecide(int argc, char** argv) {
   const std::vector<std::string>& positionals = args.positionals();
   uint32_t ruling = 0;
   if (!absl::SimpleAtoi(positionals[1], &ruling)) {
-    return UsageError(kDecide, "RULING '" + positionals[1] + "': a ruling number, as `arbiter show` lists");
+    return UsageError(kDecide,
+                      "RULING '" + positionals[1] + "': a ruling number, as `arbiter show` lists");
   }
   req.set_game(GameResource(positionals[0]));
   req.set_ruling(ruling);
@@ -75,7 +76,8 @@ int RunDecide(int argc, char** argv) {
     return 0;
   }
   for (const v1::RecordedEvent& e : resp.events()) {
-    std::printf("decision recorded at revision %llu\n", static_cast<unsigned long long>(e.revision()));
+    std::printf("decision recorded at revision %llu\n",
+                static_cast<unsigned long long>(e.revision()));
     for (const v1::Ruling& r : e.rulings()) std::printf("  ruling %s\n", RulingText(r).c_str());
   }
   std::printf("result: %s\n", ResultLine(resp.has_result() ? &resp.result() : nullptr).c_str());

@@ -47,8 +47,9 @@ int RunHealth(int argc, char** argv) {
   if (args.Has("json")) {
     std::printf("%s\n", ToJson(response).c_str());
   } else {
-    std::printf("%s: %s\n", server.c_str(),
-                grpc::health::v1::HealthCheckResponse::ServingStatus_Name(response.status()).c_str());
+    std::printf(
+        "%s: %s\n", server.c_str(),
+        grpc::health::v1::HealthCheckResponse::ServingStatus_Name(response.status()).c_str());
   }
   return serving ? kExitOk : kExitNegative;
 }

@@ -21,7 +21,8 @@ constexpr CommandSpec kHistory = {
     .min_positionals = 1,
     .max_positionals = 1,
     .flags = kFlags,
-    .notes = "--json: one arbiter.v1.GameRecord {gameId, rulesPin, events, rulings, result, state}\n",
+    .notes =
+        "--json: one arbiter.v1.GameRecord {gameId, rulesPin, events, rulings, result, state}\n",
 };
 
 }  // namespace
@@ -91,7 +92,8 @@ int RunHistory(int argc, char** argv) {
                 FormatTime(e.event().at()).c_str(), EventKind(e.event()).c_str(),
                 EventDetails(e.event()).c_str(),
                 e.rulings_size() > 0 ? absl::StrCat("  -> ruling ", e.rulings(0).number(),
-                                                    e.rulings_size() > 1 ? "+" : "").c_str()
+                                                    e.rulings_size() > 1 ? "+" : "")
+                                           .c_str()
                                      : "");
   }
   std::printf("\nruling history (%d):\n", record.rulings_size());
@@ -101,8 +103,9 @@ int RunHistory(int argc, char** argv) {
               ResultLine(record.has_result() ? &record.result() : nullptr).c_str());
   if (record.has_result() && !record.result().sgf().empty()) {
     std::printf("        RE[%s]%s\n", record.result().sgf().c_str(),
-                record.result().clause().empty() ? ""
-                                                 : absl::StrCat(" per ", record.result().clause()).c_str());
+                record.result().clause().empty()
+                    ? ""
+                    : absl::StrCat(" per ", record.result().clause()).c_str());
   }
   return 0;
 }

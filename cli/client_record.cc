@@ -38,10 +38,11 @@ constexpr CommandSpec kRecord = {
     .min_positionals = 1,
     .max_positionals = 1,
     .flags = kFlags,
-    .notes = "The game is the one the latest gameCreated line names, else --game. A line with no\n"
-             "idempotencyKey gets one from the game, the line number and the line's content, so\n"
-             "sending the same file again records nothing twice. The first refused line stops\n"
-             "the run (\"line N: why\"); what was acknowledged stays.\n",
+    .notes =
+        "The game is the one the latest gameCreated line names, else --game. A line with no\n"
+        "idempotencyKey gets one from the game, the line number and the line's content, so\n"
+        "sending the same file again records nothing twice. The first refused line stops\n"
+        "the run (\"line N: why\"); what was acknowledged stays.\n",
 };
 
 std::string AckJson(const std::string& game_id, const v1::RecordedEvent& e) {
@@ -92,18 +93,20 @@ int RunRecord(int argc, char** argv) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     v1::Event event;
     if (auto s = google::protobuf::util::JsonStringToMessage(line, &event, parse); !s.ok()) {
-      std::fprintf(stderr, "arbiter record: line %d: %s\n", number, std::string(s.message()).c_str());
+      std::fprintf(stderr, "arbiter record: line %d: %s\n", number,
+                   std::string(s.message()).c_str());
       return kExitBadInput;
     }
     if (event.has_game_created()) game = event.game_created().game_id();
     if (game.empty()) {
-      std::fprintf(stderr, "arbiter record: line %d: no game: start with gameCreated or give --game\n",
+      std::fprintf(stderr,
+                   "arbiter record: line %d: no game: start with gameCreated or give --game\n",
                    number);
       return kExitBadInput;
     }
     if (event.idempotency_key().empty()) {
-      event.set_idempotency_key(absl::StrCat("record/", game, "/", number, "/",
-                                             ToHex(Sha256(line)).substr(0, 16)));
+      event.set_idempotency_key(
+          absl::StrCat("record/", game, "/", number, "/", ToHex(Sha256(line)).substr(0, 16)));
     }
     v1::AppendEventsRequest req;
     req.set_game(GameResource(game));

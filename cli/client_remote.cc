@@ -22,7 +22,8 @@ namespace arbiter::cli {
 int RunRemoteExport(const CommandSpec& spec, const Args& args) {
   const std::optional<std::string> format = args.Value("format");
   const std::optional<std::string> out = args.Value("out");
-  if (!format.has_value()) return UsageError(spec, "missing --format (or --db and --bundle, offline)");
+  if (!format.has_value())
+    return UsageError(spec, "missing --format (or --db and --bundle, offline)");
   v1::ExportGameRequest req;
   v1::ExportGameRequest::Format f;
   if (!v1::ExportGameRequest::Format_Parse(absl::AsciiStrToUpper(*format), &f) ||
@@ -56,7 +57,8 @@ int RunRemoteExport(const CommandSpec& spec, const Args& args) {
 }
 
 int RunRemoteVerify(const CommandSpec& spec, const Args& args) {
-  if (args.positionals().size() != 1) return UsageError(spec, "which GAME (or --db or --bundle, offline)?");
+  if (args.positionals().size() != 1)
+    return UsageError(spec, "which GAME (or --db or --bundle, offline)?");
   const std::string server = ServerOf(args);
   auto stub = Connect(server);
   grpc::ClientContext context;
@@ -70,15 +72,17 @@ int RunRemoteVerify(const CommandSpec& spec, const Args& args) {
   if (args.Has("json")) {
     std::printf("%s\n", ToJson(resp).c_str());
   } else if (resp.intact()) {
-    std::printf("%s intact: %llu event(s) and %llu ruling(s), re-adjudicated under %s: same rulings\n",
-                req.name().c_str(), static_cast<unsigned long long>(resp.game_events()),
-                static_cast<unsigned long long>(resp.game_rulings()), resp.rules_pin().c_str());
-    std::printf("ledger: %llu event(s) in %llu game(s), %llu checkpoint(s); signed root %s at size %llu,"
-                " key %s\n",
-                static_cast<unsigned long long>(resp.events()),
-                static_cast<unsigned long long>(resp.games()),
-                static_cast<unsigned long long>(resp.checkpoints()), resp.signed_root().c_str(),
-                static_cast<unsigned long long>(resp.signed_size()), resp.key_id().c_str());
+    std::printf(
+        "%s intact: %llu event(s) and %llu ruling(s), re-adjudicated under %s: same rulings\n",
+        req.name().c_str(), static_cast<unsigned long long>(resp.game_events()),
+        static_cast<unsigned long long>(resp.game_rulings()), resp.rules_pin().c_str());
+    std::printf(
+        "ledger: %llu event(s) in %llu game(s), %llu checkpoint(s); signed root %s at size %llu,"
+        " key %s\n",
+        static_cast<unsigned long long>(resp.events()),
+        static_cast<unsigned long long>(resp.games()),
+        static_cast<unsigned long long>(resp.checkpoints()), resp.signed_root().c_str(),
+        static_cast<unsigned long long>(resp.signed_size()), resp.key_id().c_str());
   } else {
     std::printf("%s is NOT intact%s: %s\n", req.name().c_str(),
                 resp.first_bad_position() > 0

@@ -19,18 +19,19 @@ std::string ClockLine(const v1::Clock& c) {
                     " byo-yomi");
   }
   if (c.moves_remaining() > 0) {
-    absl::StrAppend(&out, ", ", c.moves_remaining(), " moves in ", FormatDuration(c.period_remaining()));
+    absl::StrAppend(&out, ", ", c.moves_remaining(), " moves in ",
+                    FormatDuration(c.period_remaining()));
   }
   absl::StrAppend(&out, ", used ", FormatDuration(c.used()), c.running() ? "  (running)" : "");
   return out;
 }
 
-
 constexpr FlagSpec kFlags[] = {kJsonFlag, kServerFlag};
 constexpr CommandSpec kShow = {
     .name = "show",
     .positionals = "GAME",
-    .summary = "a game now: board, clocks, warnings, pending rulings, result (--json: arbiter.v1.Game)",
+    .summary =
+        "a game now: board, clocks, warnings, pending rulings, result (--json: arbiter.v1.Game)",
     .min_positionals = 1,
     .max_positionals = 1,
     .flags = kFlags,
@@ -59,8 +60,8 @@ int RunShow(int argc, char** argv) {
   const v1::GameCreated& g = game.created();
   std::printf("game %s (revision %llu)  %s\n", game.game_id().c_str(),
               static_cast<unsigned long long>(game.revision()), game.rules_pin().c_str());
-  std::printf("Black X: %s %s   White O: %s %s\n", g.black().name().c_str(), g.black().rank().c_str(),
-              g.white().name().c_str(), g.white().rank().c_str());
+  std::printf("Black X: %s %s   White O: %s %s\n", g.black().name().c_str(),
+              g.black().rank().c_str(), g.white().name().c_str(), g.white().rank().c_str());
   std::printf("as of %s, move %d, %s to move\n\n", FormatTime(st.as_of()).c_str(), st.move_number(),
               v1::Color_Name(st.to_move()).c_str());
   std::fputs(BoardDiagram(st).c_str(), stdout);

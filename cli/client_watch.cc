@@ -25,13 +25,15 @@ constexpr FlagSpec kFlags[] = {
 constexpr CommandSpec kWatch = {
     .name = "watch",
     .positionals = "GAME",
-    .summary = "follow a game's (or with --all every game's) events and rulings as they are recorded",
+    .summary =
+        "follow a game's (or with --all every game's) events and rulings as they are recorded",
     .min_positionals = 0,
     .max_positionals = 1,
     .flags = kFlags,
-    .notes = "--json: one arbiter.v1.WatchResponse per line ({\"event\": ...} or {\"caughtUp\": ...}).\n"
-             "The stream ends (exit 0) when the server shuts down or, with --until-caught-up,\n"
-             "once caught up.\n",
+    .notes =
+        "--json: one arbiter.v1.WatchResponse per line ({\"event\": ...} or {\"caughtUp\": ...}).\n"
+        "The stream ends (exit 0) when the server shuts down or, with --until-caught-up,\n"
+        "once caught up.\n",
 };
 
 }  // namespace
@@ -40,7 +42,8 @@ int RunWatch(int argc, char** argv) {
   Args args;
   if (std::optional<int> exit = ParseArgs(kWatch, argc, argv, &args)) return *exit;
   uint64_t after = 0;
-  if (absl::Status s = args.Number("after", &after); !s.ok()) return UsageError(kWatch, s.message());
+  if (absl::Status s = args.Number("after", &after); !s.ok())
+    return UsageError(kWatch, s.message());
   const bool all = args.Has("all");
   const bool until_caught_up = args.Has("until-caught-up");
   if (args.positionals().size() != (all ? 0u : 1u)) {

@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <string>
 
+#include "cli/client.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
-#include "cli/client.h"
 #include "cli/files.h"
 #include "cli/ledger_path.h"
 #include "ledger/bundle.h"
@@ -34,11 +34,12 @@ constexpr CommandSpec kExport = {
     .min_positionals = 1,
     .max_positionals = 1,
     .flags = kFlags,
-    .notes = "  arbiter export GAME --format sgf|json|bundle [--out FILE] [--server ADDR]\n"
-             "  arbiter export GAME --db PATH --bundle FILE      (offline, no server)\n"
-             "An audit bundle holds the game's events and rulings with inclusion proofs against\n"
-             "a signed checkpoint; `arbiter verify --bundle FILE` checks it with no database.\n"
-             "Offline, exit 1 when the ledger does not match its checkpoint.\n",
+    .notes =
+        "  arbiter export GAME --format sgf|json|bundle [--out FILE] [--server ADDR]\n"
+        "  arbiter export GAME --db PATH --bundle FILE      (offline, no server)\n"
+        "An audit bundle holds the game's events and rulings with inclusion proofs against\n"
+        "a signed checkpoint; `arbiter verify --bundle FILE` checks it with no database.\n"
+        "Offline, exit 1 when the ledger does not match its checkpoint.\n",
 };
 
 }  // namespace

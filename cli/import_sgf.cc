@@ -35,8 +35,9 @@ constexpr CommandSpec kImportSgf = {
     .min_positionals = 1,
     .max_positionals = kAnyNumber,
     .flags = kFlags,
-    .notes = "Main line only; setup stones; passes; BL/WL times. The game id of stdin (-) is\n"
-             "\"stdin\". `arbiter import-sgf *.sgf | arbiter adjudicate -` judges every game.\n",
+    .notes =
+        "Main line only; setup stones; passes; BL/WL times. The game id of stdin (-) is\n"
+        "\"stdin\". `arbiter import-sgf *.sgf | arbiter adjudicate -` judges every game.\n",
 };
 
 // The event lines of the record at `path`, all rendered before any is printed.
@@ -75,7 +76,8 @@ int RunImportSgf(int argc, char** argv) {
       exit = std::max(exit, ExitCodeOf(lines.status()));
       continue;
     }
-    if (std::fwrite(lines->data(), 1, lines->size(), stdout) != lines->size()) return kExitUnavailable;
+    if (std::fwrite(lines->data(), 1, lines->size(), stdout) != lines->size())
+      return kExitUnavailable;
   }
   return std::fflush(stdout) == 0 ? exit : kExitUnavailable;
 }

@@ -26,7 +26,8 @@ constexpr Command kCommands[] = {
     {"watch", RunWatch, "follow a game's (or every game's) events as they are recorded"},
     {"decide", RunDecide, "resolve a pending ruling (an arbiterDecision)"},
     {"token", RunToken, "bearer tokens of a server: create, revoke, list (roles)"},
-    {"tournament", RunTournament, "tournaments: create, import, pair, standings, export (art. 27-28)"},
+    {"tournament", RunTournament,
+     "tournaments: create, import, pair, standings, export (art. 27-28)"},
 };
 
 void PrintUsage(FILE* out) {

@@ -83,8 +83,7 @@ int PrintJson(const google::protobuf::Message& message, bool pretty) {
   google::protobuf::util::JsonPrintOptions options;
   options.add_whitespace = pretty;
   std::string out;
-  if (const auto s = google::protobuf::util::MessageToJsonString(message, &out, options);
-      !s.ok()) {
+  if (const auto s = google::protobuf::util::MessageToJsonString(message, &out, options); !s.ok()) {
     return Fail(kExitUnavailable, "cannot render JSON: " + std::string(s.message()));
   }
   std::printf("%s\n", out.c_str());
@@ -140,8 +139,9 @@ int Show(const Args& args) {
   if (!rules.ok()) return Fail(rules.status());
   const v1::Clause* clause = rules->FindClause(id);
   if (clause == nullptr) {
-    return Fail(kExitBadInput, absl::StrCat("unknown clause \"", id, "\" in ", rules->id(),
-                                " (see: arbiter rules list --ruleset ", rules->id(), ")"));
+    return Fail(kExitBadInput,
+                absl::StrCat("unknown clause \"", id, "\" in ", rules->id(),
+                             " (see: arbiter rules list --ruleset ", rules->id(), ")"));
   }
   const v1::Article* article = ArticleOf(*rules, id);
   std::vector<const v1::Sanctioning*> governs, cites;
@@ -283,7 +283,8 @@ int Hash(const Args& args) {
 }
 
 int Publish(const Args& args) {
-  absl::StatusOr<std::unique_ptr<ledger::RuleCatalog>> catalog = ledger::RuleCatalog::Open(args.positionals()[0]);
+  absl::StatusOr<std::unique_ptr<ledger::RuleCatalog>> catalog =
+      ledger::RuleCatalog::Open(args.positionals()[0]);
   if (!catalog.ok()) return Fail(catalog.status());
   if (absl::Status st = (*catalog)->PublishBuiltins(); !st.ok()) return Fail(st);
   absl::StatusOr<std::vector<ledger::RuleCatalog::Entry>> entries = (*catalog)->List();

@@ -39,10 +39,11 @@ constexpr CommandSpec kServe = {
     .name = "serve",
     .summary = "run the arbiter.v1 gRPC service on an embedded ledger",
     .flags = kFlags,
-    .notes = "A caller is a token, else a host. Tokens: `arbiter token`; without any, only\n"
-             "loopback callers are served (see .github/SECURITY.md). Prints \"listening on\n"
-             "HOST:PORT\" once calls are accepted; SIGTERM or SIGINT shut it down gracefully.\n"
-             "Exit 3 when the ledger cannot be opened or the address bound.\n",
+    .notes =
+        "A caller is a token, else a host. Tokens: `arbiter token`; without any, only\n"
+        "loopback callers are served (see .github/SECURITY.md). Prints \"listening on\n"
+        "HOST:PORT\" once calls are accepted; SIGTERM or SIGINT shut it down gracefully.\n"
+        "Exit 3 when the ledger cannot be opened or the address bound.\n",
 };
 
 // --write-rate / --read-rate: calls per second, with a burst of twice that.
@@ -97,7 +98,8 @@ int RunServe(int argc, char** argv) {
 
   int received = 0;
   sigwait(&signals, &received);
-  std::fprintf(stderr, "arbiter serve: %s: shutting down\n", received == SIGINT ? "SIGINT" : "SIGTERM");
+  std::fprintf(stderr, "arbiter serve: %s: shutting down\n",
+               received == SIGINT ? "SIGINT" : "SIGTERM");
   (*server)->Shutdown();
   server->reset();
   std::fprintf(stderr, "arbiter serve: stopped\n");

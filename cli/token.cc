@@ -28,16 +28,18 @@ constexpr FlagSpec kCreateFlags[] = {
     {"role", "ROLE", "ARBITER, CHIEF_ARBITER, AUDITOR or SOFTWARE", false, true},
     {"name", "NAME", "who holds the token, recorded as the actor of what it writes", false, true},
     {"game", "ID", "an ARBITER's game ('*': every game)", true},
-    {"ttl", "DURATION", "how long it lives, e.g. 720h or 90m (default 720h); 'none': until revoked"},
+    {"ttl", "DURATION",
+     "how long it lives, e.g. 720h or 90m (default 720h); 'none': until revoked"},
     kDbFlag,
 };
 constexpr CommandSpec kCreate = {
     .name = "token create",
     .summary = "issue a token; the secret is printed once, on stdout (only its hash is kept)",
     .flags = kCreateFlags,
-    .notes = "Roles: ARBITER records in its --game games; CHIEF_ARBITER everything; AUDITOR\n"
-             "reads, verifies, exports; SOFTWARE reads and watches. Once any token exists the\n"
-             "server requires one on every call.\n",
+    .notes =
+        "Roles: ARBITER records in its --game games; CHIEF_ARBITER everything; AUDITOR\n"
+        "reads, verifies, exports; SOFTWARE reads and watches. Once any token exists the\n"
+        "server requires one on every call.\n",
 };
 
 constexpr FlagSpec kDbOnly[] = {kDbFlag};
@@ -55,7 +57,9 @@ constexpr CommandSpec kList = {
     .flags = kDbOnly,
 };
 
-std::string Utc(absl::Time t) { return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone()); }
+std::string Utc(absl::Time t) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", t, absl::UTCTimeZone());
+}
 
 // "expires 2026-06-28T10:00:00Z", "expired ...", or "no expiry".
 std::string Expiry(const service::TokenInfo& t, absl::Time now) {
@@ -94,8 +98,8 @@ int Create(const Args& args) {
     absl::Duration d;
     if (!absl::ParseDuration(*ttl_text, &d) || d <= absl::ZeroDuration() ||
         d == absl::InfiniteDuration()) {
-      return UsageError(kCreate,
-                        "--ttl '" + *ttl_text + "': a positive duration such as 720h or 90m, or 'none'");
+      return UsageError(
+          kCreate, "--ttl '" + *ttl_text + "': a positive duration such as 720h or 90m, or 'none'");
     }
     ttl = d;
   }

@@ -12,10 +12,10 @@ namespace arbiter::cli {
 namespace {
 
 constexpr Subcommand kSubcommands[] = {
-    {&kTournamentCreate, TournamentCreate},     {&kTournamentImport, TournamentImport},
-    {&kTournamentPlayer, TournamentPlayer},     {&kTournamentPair, TournamentPair},
-    {&kTournamentReplay, TournamentReplay},     {&kTournamentWithdraw, TournamentWithdraw},
-    {&kTournamentTiebreak, TournamentTiebreak}, {&kTournamentShow, TournamentShow},
+    {&kTournamentCreate, TournamentCreate},       {&kTournamentImport, TournamentImport},
+    {&kTournamentPlayer, TournamentPlayer},       {&kTournamentPair, TournamentPair},
+    {&kTournamentReplay, TournamentReplay},       {&kTournamentWithdraw, TournamentWithdraw},
+    {&kTournamentTiebreak, TournamentTiebreak},   {&kTournamentShow, TournamentShow},
     {&kTournamentStandings, TournamentStandings}, {&kTournamentExport, TournamentExport},
 };
 constexpr CommandGroup kTournament = {
@@ -40,8 +40,8 @@ void PrintTournament(const v1::Tournament& t) {
     std::printf("  team %s  %s\n", team.id().c_str(), team.name().c_str());
   }
   for (const v1::TournamentPlayer& p : t.players()) {
-    std::printf("  player %-16s %s %s %s", p.id().c_str(), p.name().c_str(),
-                p.first_name().c_str(), p.rank().c_str());
+    std::printf("  player %-16s %s %s %s", p.id().c_str(), p.name().c_str(), p.first_name().c_str(),
+                p.rank().c_str());
     if (!p.team().empty()) std::printf("  team %s board %d", p.team().c_str(), p.board());
     std::printf("\n");
   }

@@ -44,11 +44,10 @@ void PrintTournament(const v1::Tournament& tournament);
 // Calls `method` with `request` on the server of `args`. nullopt on
 // success; otherwise the exit status, after printing why (client.h Fail).
 template <typename Request, typename Response>
-std::optional<int> CallTournamentService(
-    const CommandSpec& spec, const Args& args,
-    grpc::Status (v1::TournamentService::Stub::*method)(grpc::ClientContext*, const Request&,
-                                                        Response*),
-    const Request& request, Response* response) {
+std::optional<int> CallTournamentService(const CommandSpec& spec, const Args& args,
+                                         grpc::Status (v1::TournamentService::Stub::*method)(
+                                             grpc::ClientContext*, const Request&, Response*),
+                                         const Request& request, Response* response) {
   const std::string server = ServerOf(args);
   auto stub = v1::TournamentService::NewStub(OpenChannel(server));
   grpc::ClientContext context;

@@ -153,9 +153,9 @@ int TournamentCreate(const Args& args) {
   s->set_teams(args.Has("teams"));
   int rounds = 0, cycles = 0, bye_points = 0;
   double komi = 3.75;
-  for (const absl::Status& st : {args.Number("rounds", &rounds), args.Number("cycles", &cycles),
-                                 args.Number("bye-points", &bye_points),
-                                 args.Number("komi", &komi)}) {
+  for (const absl::Status& st :
+       {args.Number("rounds", &rounds), args.Number("cycles", &cycles),
+        args.Number("bye-points", &bye_points), args.Number("komi", &komi)}) {
     if (!st.ok()) return UsageError(spec, st.message());
   }
   s->set_rounds(rounds);

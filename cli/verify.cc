@@ -15,11 +15,11 @@
 #include <optional>
 #include <string>
 
+#include "adjudicator/service/adjudicator_judge.h"
 #include "cli/client.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
-#include "adjudicator/service/adjudicator_judge.h"
 #include "ledger/audit.h"
 #include "ledger/log_reader.h"
 #include "ledger/signer.h"
@@ -42,10 +42,11 @@ constexpr CommandSpec kVerify = {
     .min_positionals = 0,
     .max_positionals = 1,
     .flags = kFlags,
-    .notes = "  arbiter verify GAME [--server ADDR] [--json]       (the server audits its ledger)\n"
-             "  arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [GAME]\n"
-             "  arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]\n"
-             "Exit 1 when not intact, with the first bad position and why.\n",
+    .notes =
+        "  arbiter verify GAME [--server ADDR] [--json]       (the server audits its ledger)\n"
+        "  arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [GAME]\n"
+        "  arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]\n"
+        "Exit 1 when not intact, with the first bad position and why.\n",
 };
 
 // A one-line bar, redrawn in place, only when stderr is a terminal.
@@ -112,7 +113,8 @@ int RunVerify(int argc, char** argv) {
   }
   std::optional<std::string> game;
   if (!args.positionals().empty()) game = args.positionals()[0];
-  if (game && db.empty()) return UsageError(kVerify, "a bundle holds one game: no GAME with --bundle");
+  if (game && db.empty())
+    return UsageError(kVerify, "a bundle holds one game: no GAME with --bundle");
   const bool readjudicate = !args.Has("no-readjudicate");
   if (!db.empty()) db = LedgerDatabase(db);
 
@@ -135,15 +137,17 @@ int RunVerify(int argc, char** argv) {
     options.public_key_der = *der;
     key_source = "trusted, from " + pubkey;
   } else {
-    key_source = db.empty() ? "carried by the bundle itself: compare its id with the published one"
-                            : "recorded in the database itself: compare its id with the published one";
+    key_source = db.empty()
+                     ? "carried by the bundle itself: compare its id with the published one"
+                     : "recorded in the database itself: compare its id with the published one";
   }
 
   if (!bundle_path.empty()) {
     std::ifstream in(bundle_path, std::ios::binary);
     v1::AuditBundle bundle;
     if (!in || !bundle.ParseFromIstream(&in)) {
-      std::fprintf(stderr, "arbiter verify: %s is not a readable audit bundle\n", bundle_path.c_str());
+      std::fprintf(stderr, "arbiter verify: %s is not a readable audit bundle\n",
+                   bundle_path.c_str());
       return kExitBadInput;
     }
     absl::StatusOr<ledger::AuditReport> r = ledger::AuditBundle(bundle, options);

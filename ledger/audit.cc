@@ -34,22 +34,25 @@ struct StreamCheck {
   std::unordered_set<std::string> keys;
 
   // The structural promises for one event; false after reporting.
-  bool Check(AuditReport& report, uint64_t position, const std::string& game_id,
-             uint64_t revision, const std::string& key_column, const v1::Event& event) {
+  bool Check(AuditReport& report, uint64_t position, const std::string& game_id, uint64_t revision,
+             const std::string& key_column, const v1::Event& event) {
     uint64_t& last = revisions[game_id];
     if (revision != last + 1) {
-      return Fail(report, position,
-                  absl::StrCat("game '", game_id, "' jumps from revision ", last, " to ", revision));
+      return Fail(
+          report, position,
+          absl::StrCat("game '", game_id, "' jumps from revision ", last, " to ", revision));
     }
     last = revision;
     if ((revision == 1) != event.has_game_created()) {
       return Fail(report, position,
-                  revision == 1 ? absl::StrCat("game '", game_id, "' does not begin with gameCreated")
-                                : absl::StrCat("a second gameCreated in game '", game_id, "'"));
+                  revision == 1
+                      ? absl::StrCat("game '", game_id, "' does not begin with gameCreated")
+                      : absl::StrCat("a second gameCreated in game '", game_id, "'"));
     }
     if (event.has_game_created() && event.game_created().game_id() != game_id) {
-      return Fail(report, position, absl::StrCat("gameCreated of '", event.game_created().game_id(),
-                                                 "' is filed under game '", game_id, "'"));
+      return Fail(report, position,
+                  absl::StrCat("gameCreated of '", event.game_created().game_id(),
+                               "' is filed under game '", game_id, "'"));
     }
     if (key_column != event.idempotency_key()) {
       return Fail(report, position, "the idempotency key column differs from the event's key");
@@ -76,8 +79,8 @@ bool Readjudicate(AuditReport& report, Judge& judge, const std::string& game_id,
           judge.Reopen(game_id, event->game_created(), pin);
       if (!opened.ok()) {
         return Fail(report, entry.position(),
-                    absl::StrCat("game '", game_id, "' cannot be re-adjudicated: ",
-                                 opened.status().message()));
+                    absl::StrCat("game '", game_id,
+                                 "' cannot be re-adjudicated: ", opened.status().message()));
       }
       fold = *std::move(opened);
       if (fold->RulesPin() != pin) {
@@ -98,13 +101,13 @@ bool Readjudicate(AuditReport& report, Judge& judge, const std::string& game_id,
       same = CanonicalBytes(entry.rulings(i)) == CanonicalBytes(verdict->rulings[i]);
     }
     if (!same) {
-      return Fail(report, entry.position(),
-                  absl::StrCat("game '", game_id, "' revision ", entry.revision(), ": ",
-                               entry.rulings_size(), " ruling(s) recorded, re-adjudication gives ",
-                               verdict->rulings.size(), (entry.rulings_size() ==
-                                                         static_cast<int>(verdict->rulings.size())
-                                                             ? " that differ"
-                                                             : "")));
+      return Fail(
+          report, entry.position(),
+          absl::StrCat(
+              "game '", game_id, "' revision ", entry.revision(), ": ", entry.rulings_size(),
+              " ruling(s) recorded, re-adjudication gives ", verdict->rulings.size(),
+              (entry.rulings_size() == static_cast<int>(verdict->rulings.size()) ? " that differ"
+                                                                                 : "")));
     }
   }
   ++report.games_readjudicated;
@@ -161,7 +164,8 @@ absl::Status WalkLog(LogReader& reader, const AuditOptions& options,
       Fail(report, position, std::string(event.status().message()));
       return absl::OkStatus();
     }
-    if (!streams.Check(report, position, game_id, q->Int(2), q->IsNull(3) ? "" : q->Text(3), *event)) {
+    if (!streams.Check(report, position, game_id, q->Int(2), q->IsNull(3) ? "" : q->Text(3),
+                       *event)) {
       return absl::OkStatus();
     }
     range.Append(leaf);
@@ -195,8 +199,8 @@ absl::Status WalkLog(LogReader& reader, const AuditOptions& options,
 
 // Every ruling row belongs to an event, in order, and parses.
 absl::Status CheckRulingRows(LogReader& reader, uint64_t head, AuditReport& report) {
-  absl::StatusOr<Stmt> q =
-      Stmt::Prepare(reader.db(), "SELECT position, seq, ruling FROM rulings ORDER BY position, seq");
+  absl::StatusOr<Stmt> q = Stmt::Prepare(
+      reader.db(), "SELECT position, seq, ruling FROM rulings ORDER BY position, seq");
   if (!q.ok()) return q.status();
   uint64_t last_position = 0;
   int64_t next_seq = 0;
@@ -208,8 +212,8 @@ absl::Status CheckRulingRows(LogReader& reader, uint64_t head, AuditReport& repo
     if (position != last_position) next_seq = 0;
     last_position = position;
     if (position == 0 || position > head) {
-      Fail(report, position, absl::StrCat("a ruling row refers to position ", position,
-                                          ", which holds no event"));
+      Fail(report, position,
+           absl::StrCat("a ruling row refers to position ", position, ", which holds no event"));
       return absl::OkStatus();
     }
     if (q->Int(1) != next_seq++) {
@@ -307,7 +311,8 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
   for (const auto& [game, revisions] : games) {
     absl::StatusOr<std::string> pin = reader.RulesPin(game);
     if (!pin.ok()) {
-      Fail(report, 0, absl::StrCat("game '", game, "' has no pinned rules: ", pin.status().message()));
+      Fail(report, 0,
+           absl::StrCat("game '", game, "' has no pinned rules: ", pin.status().message()));
       return report;
     }
     if (options.judge == nullptr || (options.game_id && *options.game_id != game)) continue;
@@ -322,10 +327,12 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
   return report;
 }
 
-absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle, const AuditOptions& options) {
+absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
+                                        const AuditOptions& options) {
   AuditReport report;
   report.readjudicated = options.judge != nullptr;
-  const std::string& key = options.public_key_der.empty() ? bundle.public_key() : options.public_key_der;
+  const std::string& key =
+      options.public_key_der.empty() ? bundle.public_key() : options.public_key_der;
   report.key_trusted = !options.public_key_der.empty();
   report.key_id_hex = ToHex(Sha256(key));
   const v1::Checkpoint& cp = bundle.checkpoint();
@@ -348,8 +355,9 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle, const Aud
   for (const v1::ProvenEntry& p : bundle.entries()) {
     const v1::LedgerEntry& e = p.entry();
     if (e.game_id() != bundle.game_id()) {
-      Fail(report, e.position(), absl::StrCat("an event of game '", e.game_id(), "' in the bundle of '",
-                                              bundle.game_id(), "'"));
+      Fail(report, e.position(),
+           absl::StrCat("an event of game '", e.game_id(), "' in the bundle of '", bundle.game_id(),
+                        "'"));
       return report;
     }
     if (e.position() <= last_position) {
@@ -373,7 +381,8 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle, const Aud
         return report;
       }
     }
-    absl::Status s = VerifyInclusion(e.position() - 1, cp.tree_size(), LeafHash(e.event()), path, root);
+    absl::Status s =
+        VerifyInclusion(e.position() - 1, cp.tree_size(), LeafHash(e.event()), path, root);
     if (e.position() == 0 || !s.ok()) {
       Fail(report, e.position(), absl::StrCat("the event is not in the signed log: ", s.message()));
       return report;
@@ -384,8 +393,8 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle, const Aud
   }
   report.games = 1;
   bool ended = false;
-  if (options.judge != nullptr &&
-      !Readjudicate(report, *options.judge, bundle.game_id(), bundle.rules_pin(), entries, &ended)) {
+  if (options.judge != nullptr && !Readjudicate(report, *options.judge, bundle.game_id(),
+                                                bundle.rules_pin(), entries, &ended)) {
     return report;
   }
   // Inclusion proofs cannot show that no event was left off the end; the

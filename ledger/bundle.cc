@@ -14,7 +14,8 @@ absl::StatusOr<v1::AuditBundle> ExportBundle(LogReader& reader, const std::strin
   absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
       reader.ReadGame(game_id, 0, std::numeric_limits<int64_t>::max());
   if (!entries.ok()) return entries.status();
-  if (entries->empty()) return absl::NotFoundError(absl::StrCat("game '", game_id, "' has no events"));
+  if (entries->empty())
+    return absl::NotFoundError(absl::StrCat("game '", game_id, "' has no events"));
   uint64_t last = entries->back().position();
 
   absl::StatusOr<std::vector<v1::Checkpoint>> checkpoints = reader.Checkpoints();
@@ -27,9 +28,9 @@ absl::StatusOr<v1::AuditBundle> ExportBundle(LogReader& reader, const std::strin
     }
   }
   if (cover == nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "no checkpoint covers position ", last, " (game '", game_id,
-        "' has not ended and no periodic checkpoint has passed it yet)"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("no checkpoint covers position ", last, " (game '", game_id,
+                     "' has not ended and no periodic checkpoint has passed it yet)"));
   }
 
   // The leaves, from the event bytes themselves.
@@ -42,15 +43,15 @@ absl::StatusOr<v1::AuditBundle> ExportBundle(LogReader& reader, const std::strin
     if (page->empty()) break;
     for (const v1::LedgerEntry& e : *page) {
       if (e.position() != leaves.size() + 1) {
-        return absl::DataLossError(absl::StrCat("the log has a gap at position ", leaves.size() + 1));
+        return absl::DataLossError(
+            absl::StrCat("the log has a gap at position ", leaves.size() + 1));
       }
       leaves.push_back(LeafHash(e.event()));
     }
     after = page->back().position();
   }
   const MerkleTree tree(std::move(leaves));
-  if (tree.size() != cover->tree_size() ||
-      AsBytes(*tree.Root(tree.size())) != cover->root_hash()) {
+  if (tree.size() != cover->tree_size() || AsBytes(*tree.Root(tree.size())) != cover->root_hash()) {
     return absl::DataLossError(absl::StrCat("the log does not match its checkpoint at size ",
                                             cover->tree_size(), "; run `arbiter verify`"));
   }

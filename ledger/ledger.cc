@@ -27,7 +27,8 @@ class DirLock {
  public:
   static absl::StatusOr<DirLock> Acquire(const std::string& path) {
     int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) return absl::UnavailableError(absl::StrCat("cannot open ", path, ": ", strerror(errno)));
+    if (fd < 0)
+      return absl::UnavailableError(absl::StrCat("cannot open ", path, ": ", strerror(errno)));
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
       close(fd);
       return absl::FailedPreconditionError(
@@ -145,7 +146,8 @@ absl::StatusOr<std::unique_ptr<Ledger>> Ledger::Open(LedgerOptions options) {
   if (options.dir.empty()) return absl::InvalidArgumentError("the ledger needs a data directory");
   std::error_code ec;
   std::filesystem::create_directories(options.dir, ec);
-  if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", options.dir, ": ", ec.message()));
+  if (ec)
+    return absl::UnavailableError(absl::StrCat("cannot create ", options.dir, ": ", ec.message()));
   absl::StatusOr<DirLock> lock = DirLock::Acquire(options.dir + "/ledger.lock");
   if (!lock.ok()) return lock.status();
   absl::StatusOr<Signer> signer = Signer::LoadOrCreate(options.dir + "/ledger.key");
@@ -162,8 +164,8 @@ absl::StatusOr<std::unique_ptr<Ledger>> Ledger::Open(LedgerOptions options) {
 
   auto impl = std::make_unique<Impl>(std::move(options), *std::move(lock), *std::move(signer));
   {
-    absl::StatusOr<Db> db = Db::Open(impl->db_path(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                                     impl->options_.vfs);
+    absl::StatusOr<Db> db =
+        Db::Open(impl->db_path(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, impl->options_.vfs);
     if (!db.ok()) return db.status();
     if (absl::Status s = PrepareSchema(*db); !s.ok()) return s;
     if (absl::Status s = PinPublicKey(*db, impl->signer_.public_key_der()); !s.ok()) return s;
@@ -204,8 +206,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::ReadLog(uint64_t after_posi
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::ReadGame(const std::string& game_id,
-                                                               uint64_t after_revision,
-                                                               size_t max) {
+                                                              uint64_t after_revision, size_t max) {
   return impl_->WithReader([&](LogReader& r) { return r.ReadGame(game_id, after_revision, max); });
 }
 
@@ -228,7 +229,8 @@ absl::StatusOr<AuditReport> Ledger::Audit(const AuditOptions& options) {
 absl::StatusOr<v1::AuditBundle> Ledger::ExportBundle(const std::string& game_id) {
   absl::StatusOr<uint64_t> revision = GameRevision(game_id);
   if (!revision.ok()) return revision.status();
-  if (*revision == 0) return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
+  if (*revision == 0)
+    return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
   absl::StatusOr<v1::AuditBundle> bundle =
       impl_->WithReader([&](LogReader& r) { return ledger::ExportBundle(r, game_id); });
   if (absl::IsFailedPrecondition(bundle.status())) {

@@ -33,8 +33,8 @@
 namespace arbiter::ledger {
 
 struct LedgerOptions {
-  std::string dir;         // created if absent
-  Judge* judge = nullptr;  // required; not owned; must outlive the ledger
+  std::string dir;                   // created if absent
+  Judge* judge = nullptr;            // required; not owned; must outlive the ledger
   uint64_t checkpoint_every = 1000;  // events between periodic checkpoints; 0: none
   size_t max_batch = 1024;           // appends committed together, at most
   const char* vfs = nullptr;         // SQLite VFS name (tests inject faults)
@@ -94,7 +94,7 @@ class Ledger {
   absl::StatusOr<uint64_t> Head();
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadLog(uint64_t after_position, size_t max);
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id,
-                                                         uint64_t after_revision, size_t max);
+                                                        uint64_t after_revision, size_t max);
   absl::StatusOr<uint64_t> GameRevision(const std::string& game_id);
   // Up to `max` games created after global position `after`, oldest first.
   absl::StatusOr<std::vector<GameListing>> ListGames(uint64_t after, size_t max);

@@ -42,7 +42,8 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::Collect(Stmt& q) {
   }
   if (out.empty()) return out;
   absl::StatusOr<Stmt> r = Stmt::Prepare(
-      db_, "SELECT position, ruling FROM rulings WHERE position BETWEEN ? AND ? ORDER BY position, seq");
+      db_,
+      "SELECT position, ruling FROM rulings WHERE position BETWEEN ? AND ? ORDER BY position, seq");
   if (!r.ok()) return r.status();
   r->Bind(1, static_cast<int64_t>(out.front().position()));
   r->Bind(2, static_cast<int64_t>(out.back().position()));
@@ -66,21 +67,21 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::ReadLog(uint64_t after, 
   // Two queries, one snapshot.
   absl::StatusOr<Transaction> snapshot = Transaction::Read(db_);
   if (!snapshot.ok()) return snapshot.status();
-  absl::StatusOr<Stmt> q =
-      Stmt::Prepare(db_, absl::StrCat(kEventColumns, "WHERE position > ? ORDER BY position LIMIT ?"));
+  absl::StatusOr<Stmt> q = Stmt::Prepare(
+      db_, absl::StrCat(kEventColumns, "WHERE position > ? ORDER BY position LIMIT ?"));
   if (!q.ok()) return q.status();
   q->Bind(1, static_cast<int64_t>(after)).Bind(2, static_cast<int64_t>(max));
   return Collect(*q);
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::ReadGame(const std::string& game_id,
-                                                                  uint64_t after, size_t max) {
+                                                                 uint64_t after, size_t max) {
   // Two queries, one snapshot.
   absl::StatusOr<Transaction> snapshot = Transaction::Read(db_);
   if (!snapshot.ok()) return snapshot.status();
   absl::StatusOr<Stmt> q = Stmt::Prepare(
-      db_, absl::StrCat(kEventColumns,
-                        "WHERE game_id = ? AND revision > ? ORDER BY revision LIMIT ?"));
+      db_,
+      absl::StrCat(kEventColumns, "WHERE game_id = ? AND revision > ? ORDER BY revision LIMIT ?"));
   if (!q.ok()) return q.status();
   q->Bind(1, game_id).Bind(2, static_cast<int64_t>(after)).Bind(3, static_cast<int64_t>(max));
   return Collect(*q);
@@ -91,9 +92,10 @@ absl::StatusOr<uint64_t> LogReader::GameRevision(const std::string& game_id) {
 }
 
 absl::StatusOr<std::vector<GameListing>> LogReader::ListGames(uint64_t after, size_t max) {
-  absl::StatusOr<Stmt> q = Stmt::Prepare(
-      db_, "SELECT game_id, first_position FROM games WHERE first_position > ? "
-           "ORDER BY first_position LIMIT ?");
+  absl::StatusOr<Stmt> q =
+      Stmt::Prepare(db_,
+                    "SELECT game_id, first_position FROM games WHERE first_position > ? "
+                    "ORDER BY first_position LIMIT ?");
   if (!q.ok()) return q.status();
   q->Bind(1, static_cast<int64_t>(after)).Bind(2, static_cast<int64_t>(max));
   std::vector<GameListing> out;
@@ -134,9 +136,9 @@ absl::StatusOr<std::vector<v1::Checkpoint>> LogReader::Checkpoints() {
 }
 
 absl::StatusOr<std::vector<Hash>> LogReader::LeafHashes(uint64_t tree_size, uint64_t after) {
-  absl::StatusOr<Stmt> q = Stmt::Prepare(
-      db_,
-      "SELECT position, leaf_hash FROM events WHERE position > ? AND position <= ? ORDER BY position");
+  absl::StatusOr<Stmt> q = Stmt::Prepare(db_,
+                                         "SELECT position, leaf_hash FROM events WHERE position > "
+                                         "? AND position <= ? ORDER BY position");
   if (!q.ok()) return q.status();
   q->Bind(1, static_cast<int64_t>(after));
   q->Bind(2, static_cast<int64_t>(tree_size));

@@ -35,8 +35,8 @@ class LogReader {
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadLog(uint64_t after, size_t max);
 
   // Up to `max` entries of `game_id` with revision > `after`, in order.
-  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id,
-                                                         uint64_t after, size_t max);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id, uint64_t after,
+                                                        size_t max);
 
   // The game's last revision; 0 when it has no stream.
   absl::StatusOr<uint64_t> GameRevision(const std::string& game_id);

@@ -14,8 +14,7 @@ uint64_t Split(uint64_t n) { return std::bit_floor(n - 1); }
 absl::Status Bad(const std::string& why) { return absl::DataLossError(why); }
 
 absl::Status OutOfRange(uint64_t tree_size, uint64_t size) {
-  return absl::OutOfRangeError(
-      absl::StrCat("tree size ", tree_size, " exceeds the log's ", size));
+  return absl::OutOfRangeError(absl::StrCat("tree size ", tree_size, " exceeds the log's ", size));
 }
 
 }  // namespace

@@ -26,8 +26,7 @@ absl::StatusOr<std::vector<Hash>> InclusionProof(uint64_t index, std::span<const
 
 // The proof that the tree of size `old_size` is a prefix of the tree over
 // `leaves`. O(n), as InclusionProof.
-absl::StatusOr<std::vector<Hash>> ConsistencyProof(uint64_t old_size,
-                                                   std::span<const Hash> leaves);
+absl::StatusOr<std::vector<Hash>> ConsistencyProof(uint64_t old_size, std::span<const Hash> leaves);
 
 // Every perfect subtree of the tree over a fixed list of leaves, hashed
 // once (n - 1 node hashes), so that the root of any prefix and any proof
@@ -57,8 +56,7 @@ class MerkleTree {
   // MTH of leaves [begin, end), a subtree of RFC 6962's recursion.
   Hash Subtree(uint64_t begin, uint64_t end) const;
   void Path(uint64_t m, uint64_t begin, uint64_t end, std::vector<Hash>* out) const;
-  void SubProof(uint64_t m, uint64_t begin, uint64_t end, bool whole,
-                std::vector<Hash>* out) const;
+  void SubProof(uint64_t m, uint64_t begin, uint64_t end, bool whole, std::vector<Hash>* out) const;
 
   // levels_[k][i]: the perfect subtree over leaves [i * 2^k, (i + 1) * 2^k).
   std::vector<std::vector<Hash>> levels_;

@@ -74,13 +74,20 @@ absl::Status InsertSanctionings(Db& db, const std::string& kind, const std::stri
   if (!insert.ok()) return insert.status();
   int64_t position = 0;
   for (const v1::Sanctioning& s : list) {
-    insert->Bind(1, kind).Bind(2, id).Bind(3, version).Bind(4, position++)
-        .Bind(5, v1::Incident_Name(s.incident())).Bind(6, s.clause())
+    insert->Bind(1, kind)
+        .Bind(2, id)
+        .Bind(3, version)
+        .Bind(4, position++)
+        .Bind(5, v1::Incident_Name(s.incident()))
+        .Bind(6, s.clause())
         .Bind(7, static_cast<int64_t>(s.occurrence()))
-        .Bind(8, v1::GameCreated::Venue_Name(s.venue())).Bind(9, v1::Target_Name(s.against()))
-        .Bind(10, SanctionNames(s.sanctions())).Bind(11, OptionIds(s))
+        .Bind(8, v1::GameCreated::Venue_Name(s.venue()))
+        .Bind(9, v1::Target_Name(s.against()))
+        .Bind(10, SanctionNames(s.sanctions()))
+        .Bind(11, OptionIds(s))
         .Bind(12, v1::Authority_Name(s.decided_by()))
-        .Bind(13, v1::Result::Reason_Name(s.reason())).Bind(14, s.note());
+        .Bind(13, v1::Result::Reason_Name(s.reason()))
+        .Bind(14, s.note());
     if (absl::Status st = insert->Run(); !st.ok()) return st;
   }
   return absl::OkStatus();
@@ -98,14 +105,24 @@ absl::Status InsertArticles(Db& db, const v1::Ruleset& ruleset) {
       " interpretation) VALUES (?,?,?,?,?,?,?,?)");
   if (!clause.ok()) return clause.status();
   for (const v1::Article& a : ruleset.articles()) {
-    article->Bind(1, ruleset.id()).Bind(2, ruleset.version())
-        .Bind(3, static_cast<int64_t>(a.number())).Bind(4, a.id()).Bind(5, a.title_zh())
-        .Bind(6, a.title_en()).Bind(7, a.text_zh()).Bind(8, a.summary_en())
+    article->Bind(1, ruleset.id())
+        .Bind(2, ruleset.version())
+        .Bind(3, static_cast<int64_t>(a.number()))
+        .Bind(4, a.id())
+        .Bind(5, a.title_zh())
+        .Bind(6, a.title_en())
+        .Bind(7, a.text_zh())
+        .Bind(8, a.summary_en())
         .Bind(9, a.interpretation());
     if (absl::Status st = article->Run(); !st.ok()) return st;
     for (const v1::Clause& c : a.clauses()) {
-      clause->Bind(1, ruleset.id()).Bind(2, ruleset.version()).Bind(3, a.id()).Bind(4, c.id())
-          .Bind(5, c.text_zh()).Bind(6, c.title_en()).Bind(7, c.summary_en())
+      clause->Bind(1, ruleset.id())
+          .Bind(2, ruleset.version())
+          .Bind(3, a.id())
+          .Bind(4, c.id())
+          .Bind(5, c.text_zh())
+          .Bind(6, c.title_en())
+          .Bind(7, c.summary_en())
           .Bind(8, c.interpretation());
       if (absl::Status st = clause->Run(); !st.ok()) return st;
     }
@@ -141,10 +158,10 @@ absl::StatusOr<std::string> Publish(
   if (!published.ok()) return published.status();
   if (*published == hash) return hash;  // the same content: nothing to do
   if (!published->empty()) {
-    return absl::AlreadyExistsError(absl::StrCat(
-        kind, " ", id, " version ", version, " is published with hash ", *published,
-        "; this content hashes to ", hash,
-        ". Published versions are immutable: give the change a new version id."));
+    return absl::AlreadyExistsError(
+        absl::StrCat(kind, " ", id, " version ", version, " is published with hash ", *published,
+                     "; this content hashes to ", hash,
+                     ". Published versions are immutable: give the change a new version id."));
   }
   if (absl::Status st = insert(bytes, hash); !st.ok()) return st;
   if (absl::Status st = tx->Commit(); !st.ok()) return st;
@@ -167,8 +184,7 @@ absl::StatusOr<M> Parse(const char* kind, std::string_view id, const std::string
 absl::StatusOr<std::unique_ptr<RuleCatalog>> RuleCatalog::Open(const std::string& path) {
   absl::StatusOr<Db> db = Db::Open(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   if (!db.ok()) {
-    return absl::Status(db.status().code(),
-                        absl::StrCat("rules catalog: ", db.status().message()));
+    return absl::Status(db.status().code(), absl::StrCat("rules catalog: ", db.status().message()));
   }
   if (absl::Status st = db->Exec(kSchema); !st.ok()) return st;
   for (const char* table : {"rulesets", "articles", "clauses", "sanctions", "supplements"}) {
@@ -189,9 +205,13 @@ absl::StatusOr<std::string> RuleCatalog::PublishRuleset(const v1::Ruleset& rules
                        "INSERT INTO rulesets (id, version, hash, title_zh, title_en, source,"
                        " content) VALUES (?,?,?,?,?,?,?)");
                    if (!insert.ok()) return insert.status();
-                   insert->Bind(1, ruleset.id()).Bind(2, ruleset.version()).Bind(3, hash)
-                       .Bind(4, ruleset.title_zh()).Bind(5, ruleset.title_en())
-                       .Bind(6, ruleset.source()).BindBlob(7, bytes);
+                   insert->Bind(1, ruleset.id())
+                       .Bind(2, ruleset.version())
+                       .Bind(3, hash)
+                       .Bind(4, ruleset.title_zh())
+                       .Bind(5, ruleset.title_en())
+                       .Bind(6, ruleset.source())
+                       .BindBlob(7, bytes);
                    if (absl::Status st = insert->Run(); !st.ok()) return st;
                    if (absl::Status st = InsertArticles(db_, ruleset); !st.ok()) return st;
                    return InsertSanctionings(db_, "ruleset", ruleset.id(), ruleset.version(),
@@ -202,9 +222,9 @@ absl::StatusOr<std::string> RuleCatalog::PublishRuleset(const v1::Ruleset& rules
 absl::StatusOr<std::string> RuleCatalog::PublishSupplement(const v1::Supplement& supplement) {
   absl::StatusOr<v1::Ruleset> base = LoadRuleset(supplement.base_ruleset());
   if (!base.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "supplement ", supplement.id(), ": publish its base ruleset \"",
-        supplement.base_ruleset(), "\" first (", base.status().message(), ")"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("supplement ", supplement.id(), ": publish its base ruleset \"",
+                     supplement.base_ruleset(), "\" first (", base.status().message(), ")"));
   }
   if (absl::Status st = ValidateSupplement(supplement, *base); !st.ok()) return st;
   return Publish(db_, "supplement", supplement, supplement.id(), supplement.version(),
@@ -214,9 +234,12 @@ absl::StatusOr<std::string> RuleCatalog::PublishSupplement(const v1::Supplement&
                        "INSERT INTO supplements (id, version, base_ruleset, hash, title, content)"
                        " VALUES (?,?,?,?,?,?)");
                    if (!insert.ok()) return insert.status();
-                   insert->Bind(1, supplement.id()).Bind(2, supplement.version())
-                       .Bind(3, supplement.base_ruleset()).Bind(4, hash)
-                       .Bind(5, supplement.title()).BindBlob(6, bytes);
+                   insert->Bind(1, supplement.id())
+                       .Bind(2, supplement.version())
+                       .Bind(3, supplement.base_ruleset())
+                       .Bind(4, hash)
+                       .Bind(5, supplement.title())
+                       .BindBlob(6, bytes);
                    if (absl::Status st = insert->Run(); !st.ok()) return st;
                    return InsertSanctionings(db_, "supplement", supplement.id(),
                                              supplement.version(), supplement.sanctionings());
@@ -254,8 +277,8 @@ absl::StatusOr<RuleCatalog::Content> RuleCatalog::LoadContent(const char* table,
   Content content{select->Text(0), select->Text(1)};
   const std::string actual = Sha256Hex(content.bytes);
   if (actual != content.hash) {
-    return absl::DataLossError(absl::StrCat(table, " ", id_s, ": stored content hashes to ",
-                                            actual, ", not its published ", content.hash));
+    return absl::DataLossError(absl::StrCat(table, " ", id_s, ": stored content hashes to ", actual,
+                                            ", not its published ", content.hash));
   }
   return content;
 }
@@ -295,11 +318,11 @@ absl::StatusOr<std::string> RuleCatalog::RulesetHash(std::string_view id,
 
 absl::StatusOr<std::vector<RuleCatalog::Entry>> RuleCatalog::List() {
   std::vector<Entry> entries;
-  absl::StatusOr<Stmt> select = Stmt::Prepare(
-      db_,
-      "SELECT 'ruleset', id, version, hash, '', published_at FROM rulesets"
-      " UNION ALL SELECT 'supplement', id, version, hash, base_ruleset, published_at"
-      " FROM supplements ORDER BY 6, 1, 2");
+  absl::StatusOr<Stmt> select =
+      Stmt::Prepare(db_,
+                    "SELECT 'ruleset', id, version, hash, '', published_at FROM rulesets"
+                    " UNION ALL SELECT 'supplement', id, version, hash, base_ruleset, published_at"
+                    " FROM supplements ORDER BY 6, 1, 2");
   if (!select.ok()) return select.status();
   for (;;) {
     absl::StatusOr<bool> row = select->Step();

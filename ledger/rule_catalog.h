@@ -60,8 +60,7 @@ class RuleCatalog {
   // matches its hash or does not parse; UNAVAILABLE when storage fails.
   // The same for the two calls below.
   absl::StatusOr<v1::Ruleset> LoadRuleset(std::string_view id, std::string_view version = "");
-  absl::StatusOr<v1::Supplement> LoadSupplement(std::string_view id,
-                                                std::string_view version = "");
+  absl::StatusOr<v1::Supplement> LoadSupplement(std::string_view id, std::string_view version = "");
 
   // The published ruleset with this content hash, whatever its id and
   // version: what an auditor holding a game's pinned hash looks up.

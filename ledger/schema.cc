@@ -44,10 +44,10 @@ CREATE TABLE IF NOT EXISTS checkpoints(
 
 absl::Status CreateAppendOnlyTriggers(Db& db, const char* table) {
   for (const char* op : {"UPDATE", "DELETE"}) {
-    absl::Status s = db.Exec(absl::StrCat(
-        "CREATE TRIGGER IF NOT EXISTS ", table, "_no_", op, " BEFORE ", op, " ON ", table,
-        " BEGIN SELECT RAISE(ABORT, 'the ledger is append-only: ", op, " on ", table,
-        " refused'); END;"));
+    absl::Status s = db.Exec(
+        absl::StrCat("CREATE TRIGGER IF NOT EXISTS ", table, "_no_", op, " BEFORE ", op, " ON ",
+                     table, " BEGIN SELECT RAISE(ABORT, 'the ledger is append-only: ", op, " on ",
+                     table, " refused'); END;"));
     if (!s.ok()) return s;
   }
   return absl::OkStatus();

@@ -58,9 +58,10 @@ absl::Status CreateKey(const std::string& path) {
 
   std::string tmp = absl::StrCat(path, ".tmp.", getpid());
   int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return absl::UnavailableError(absl::StrCat("cannot create ", tmp, ": ", strerror(errno)));
-  bool written = write(fd, pem.data(), pem.size()) == static_cast<ssize_t>(pem.size()) &&
-                 fsync(fd) == 0;
+  if (fd < 0)
+    return absl::UnavailableError(absl::StrCat("cannot create ", tmp, ": ", strerror(errno)));
+  bool written =
+      write(fd, pem.data(), pem.size()) == static_cast<ssize_t>(pem.size()) && fsync(fd) == 0;
   close(fd);
   int linked = written ? link(tmp.c_str(), path.c_str()) : -1;
   int link_errno = errno;
@@ -102,11 +103,10 @@ absl::StatusOr<std::string> Signer::Sign(absl::string_view message) const {
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
   std::string sig(64, '\0');
   size_t len = sig.size();
-  bool ok = ctx != nullptr &&
-            EVP_DigestSignInit(ctx, nullptr, nullptr, nullptr, key_->pkey) == 1 &&
-            EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len,
-                           reinterpret_cast<const unsigned char*>(message.data()),
-                           message.size()) == 1;
+  bool ok =
+      ctx != nullptr && EVP_DigestSignInit(ctx, nullptr, nullptr, nullptr, key_->pkey) == 1 &&
+      EVP_DigestSign(ctx, reinterpret_cast<unsigned char*>(sig.data()), &len,
+                     reinterpret_cast<const unsigned char*>(message.data()), message.size()) == 1;
   EVP_MD_CTX_free(ctx);
   if (!ok || len != 64) return absl::InternalError("Ed25519 signing failed");
   return sig;
@@ -150,7 +150,8 @@ absl::StatusOr<std::string> ReadPublicKeyFile(const std::string& path) {
   BIO* bio = BIO_new_mem_buf(data->data(), static_cast<int>(data->size()));
   EVP_PKEY* pkey = PEM_read_bio_PUBKEY(bio, nullptr, nullptr, nullptr);
   BIO_free(bio);
-  if (pkey == nullptr) return absl::InvalidArgumentError(absl::StrCat(path, " holds no public key"));
+  if (pkey == nullptr)
+    return absl::InvalidArgumentError(absl::StrCat(path, " holds no public key"));
   absl::StatusOr<std::string> der = PublicDer(pkey);
   EVP_PKEY_free(pkey);
   return der;

@@ -5,8 +5,8 @@
 namespace arbiter::ledger {
 
 absl::Status SqliteError(int rc, sqlite3* db, absl::string_view what) {
-  std::string msg = absl::StrCat(what, ": ", db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc),
-                                 " (sqlite ", rc, ")");
+  std::string msg = absl::StrCat(
+      what, ": ", db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc), " (sqlite ", rc, ")");
   switch (rc & 0xff) {
     case SQLITE_FULL:
       return absl::ResourceExhaustedError(msg);

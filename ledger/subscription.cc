@@ -19,9 +19,8 @@ uint64_t CommitWatch::head() {
 
 std::pair<uint64_t, bool> CommitWatch::WaitBeyond(uint64_t after, absl::Duration timeout) {
   absl::MutexLock lock(&mu_);
-  auto ready = [this, after]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return closed_ || head_ > after;
-  };
+  auto ready = [this, after]()
+                   ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return closed_ || head_ > after; };
   mu_.AwaitWithTimeout(absl::Condition(&ready), timeout);
   return {head_, !closed_};
 }

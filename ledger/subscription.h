@@ -43,8 +43,7 @@ class Subscription {
   static std::unique_ptr<Subscription> ForLog(LogReader reader, std::shared_ptr<CommitWatch> watch,
                                               uint64_t after_position);
   // The events of `game_id` with revision > `after_revision`.
-  static std::unique_ptr<Subscription> ForGame(LogReader reader,
-                                               std::shared_ptr<CommitWatch> watch,
+  static std::unique_ptr<Subscription> ForGame(LogReader reader, std::shared_ptr<CommitWatch> watch,
                                                std::string game_id, uint64_t after_revision);
 
   // The next committed events (at most `max`), waiting up to `timeout` for
@@ -57,7 +56,9 @@ class Subscription {
  private:
   Subscription(LogReader reader, std::shared_ptr<CommitWatch> watch,
                std::optional<std::string> game_id, uint64_t cursor)
-      : reader_(std::move(reader)), watch_(std::move(watch)), game_id_(std::move(game_id)),
+      : reader_(std::move(reader)),
+        watch_(std::move(watch)),
+        game_id_(std::move(game_id)),
         cursor_(cursor) {}
 
   LogReader reader_;

@@ -5,11 +5,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "proto/canonical/canonical_bytes.h"
 #include "ledger/checkpoint.h"
 #include "ledger/hash.h"
 #include "ledger/schema.h"
 #include "ledger/writer_internal.h"
+#include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -59,7 +59,8 @@ absl::Status Writer::Recover() {
   stmts_ = *std::move(stmts);
 
   // The Merkle edge and the head, from the committed leaves.
-  absl::StatusOr<Stmt> q = Stmt::Prepare(db_, "SELECT position, leaf_hash FROM events ORDER BY position");
+  absl::StatusOr<Stmt> q =
+      Stmt::Prepare(db_, "SELECT position, leaf_hash FROM events ORDER BY position");
   if (!q.ok()) return q.status();
   CompactRange range;
   for (;;) {
@@ -146,9 +147,8 @@ void Writer::Run() {
     std::vector<Job*> batch;
     {
       absl::MutexLock lock(&mu_);
-      auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-        return stopping_ || !queue_.empty();
-      };
+      auto ready = [this]()
+                       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || !queue_.empty(); };
       mu_.Await(absl::Condition(&ready));
       if (queue_.empty()) return;  // stopping, and drained
     }
@@ -170,9 +170,8 @@ void Writer::Run() {
 
 bool Writer::TakeMore(std::vector<Job*>& batch, const Linger& linger) {
   absl::MutexLock lock(&mu_);
-  auto arrived = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return stopping_ || !queue_.empty();
-  };
+  auto arrived = [this]()
+                     ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || !queue_.empty(); };
   if (!arrived() && batch.size() < linger.until_jobs) {
     absl::Duration wait = linger.deadline - absl::Now();
     if (wait > absl::ZeroDuration()) mu_.AwaitWithTimeout(absl::Condition(&arrived), wait);
@@ -241,12 +240,11 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
   bool due = checkpoint_asked || !batch.ended_games.empty() || periodic;
   v1::Checkpoint made;
   if (broken.ok() && due && batch.head > 0 && batch.head != last_checkpoint_.tree_size()) {
-    v1::Checkpoint::Reason reason = checkpoint_asked                ? v1::Checkpoint::ON_DEMAND
+    v1::Checkpoint::Reason reason = checkpoint_asked             ? v1::Checkpoint::ON_DEMAND
                                     : !batch.ended_games.empty() ? v1::Checkpoint::GAME_END
                                                                  : v1::Checkpoint::PERIODIC;
-    absl::StatusOr<v1::Checkpoint> cp =
-        SignCheckpoint(*config_.signer, batch.head, batch.range.Root(), absl::Now(), reason,
-                       batch.ended_games);
+    absl::StatusOr<v1::Checkpoint> cp = SignCheckpoint(
+        *config_.signer, batch.head, batch.range.Root(), absl::Now(), reason, batch.ended_games);
     broken = cp.status();
     if (cp.ok()) {
       made = *std::move(cp);

@@ -59,8 +59,8 @@ class Writer {
                                                       ExpectedRevision expected,
                                                       std::vector<v1::Event> events);
   // Queues the append and returns at once; `done` runs on the writer thread.
-  void AppendAsync(std::string game_id, ExpectedRevision expected,
-                   std::vector<v1::Event> events, AppendCallback done);
+  void AppendAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
+                   AppendCallback done);
   absl::StatusOr<v1::Checkpoint> Checkpoint();
 
  private:
@@ -112,7 +112,7 @@ class Writer {
   bool healthy_ = false;
   uint64_t head_ = 0;
   CompactRange range_;
-  v1::Checkpoint last_checkpoint_;  // tree_size 0: none yet
+  v1::Checkpoint last_checkpoint_;                       // tree_size 0: none yet
   std::unordered_map<std::string, uint64_t> revisions_;  // committed, cached
 
   absl::Mutex mu_;

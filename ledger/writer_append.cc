@@ -20,7 +20,8 @@ absl::Status ValidateBatch(const std::string& game_id, const std::vector<v1::Eve
   for (size_t i = 0; i < events.size(); ++i) {
     const v1::Event& e = events[i];
     if (e.kind_case() == v1::Event::KIND_NOT_SET) {
-      return absl::InvalidArgumentError(absl::StrCat("event ", i + 1, " of the append has no kind"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("event ", i + 1, " of the append has no kind"));
     }
     if (!e.idempotency_key().empty() && !keys.insert(e.idempotency_key()).second) {
       return absl::InvalidArgumentError(
@@ -29,7 +30,6 @@ absl::Status ValidateBatch(const std::string& game_id, const std::vector<v1::Eve
   }
   return absl::OkStatus();
 }
-
 
 }  // namespace
 
@@ -98,16 +98,17 @@ absl::StatusOr<std::unique_ptr<GameJudge>> Writer::Replay(const std::string& gam
     }
     absl::StatusOr<Verdict> v = judge->Apply(*e);
     if (!v.ok()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "game '", game_id, "' no longer replays: its event ", rev, " is refused: ",
-          v.status().message()));
+      return absl::FailedPreconditionError(absl::StrCat("game '", game_id,
+                                                        "' no longer replays: its event ", rev,
+                                                        " is refused: ", v.status().message()));
     }
   }
-  if (judge == nullptr) return absl::InternalError(absl::StrCat("game '", game_id, "' has no events"));
+  if (judge == nullptr)
+    return absl::InternalError(absl::StrCat("game '", game_id, "' has no events"));
   if (!*pinned || pin != judge->RulesPin()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "game '", game_id, "' was created under '", *pinned ? pin : "(no pin)",
-        "' but the rules now load as '", judge->RulesPin(), "'"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("game '", game_id, "' was created under '", *pinned ? pin : "(no pin)",
+                     "' but the rules now load as '", judge->RulesPin(), "'"));
   }
   return judge;
 }
@@ -159,17 +160,17 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
     if (!row.ok()) return row.status();
     if (!*row) continue;
     if (q.Text(1) != job.game_id || q.Text(2) != canonical[i]) {
-      return absl::AlreadyExistsError(
-          absl::StrCat("idempotency key '", key, "' already names the event at position ",
-                       q.Int(0), ", with other content"));
+      return absl::AlreadyExistsError(absl::StrCat("idempotency key '", key,
+                                                   "' already names the event at position ",
+                                                   q.Int(0), ", with other content"));
     }
     recorded.push_back(q.Int(0));
   }
   if (!recorded.empty()) {
     if (recorded.size() == job.events.size()) return ReadRecorded(recorded);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the append mixes ", recorded.size(), " already recorded event(s) with ",
-        job.events.size() - recorded.size(), " new one(s); ", keyed, " carry keys"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the append mixes ", recorded.size(), " already recorded event(s) with ",
+                     job.events.size() - recorded.size(), " new one(s); ", keyed, " carry keys"));
   }
 
   absl::StatusOr<uint64_t> current = CurrentRevision(job.game_id, batch);
@@ -188,8 +189,8 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
   // The stream's shape: gameCreated first, for this game, and only first.
   for (size_t i = 1; i < job.events.size(); ++i) {
     if (job.events[i].has_game_created()) {
-      return absl::InvalidArgumentError(absl::StrCat("game '", job.game_id,
-                                                     "': gameCreated at revision ", *current + 1 + i));
+      return absl::InvalidArgumentError(
+          absl::StrCat("game '", job.game_id, "': gameCreated at revision ", *current + 1 + i));
     }
   }
   if (job.events[0].has_game_created() && job.events[0].game_created().game_id() != job.game_id) {

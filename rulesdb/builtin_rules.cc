@@ -42,16 +42,14 @@ absl::StatusOr<const absl::flat_hash_map<std::string, const v1::Ruleset*>*> ByHa
   return &**table;
 }
 
-absl::StatusOr<Rules> WithSupplement(const v1::Ruleset& ruleset,
-                                     std::string_view supplement_id) {
+absl::StatusOr<Rules> WithSupplement(const v1::Ruleset& ruleset, std::string_view supplement_id) {
   if (supplement_id.empty()) return Rules::FromProto(ruleset);
   absl::StatusOr<const v1::Supplement*> supplement = BuiltinSupplement(supplement_id);
   if (!supplement.ok()) return supplement.status();
   if ((*supplement)->base_ruleset() != ruleset.id()) {
-    return absl::InvalidArgumentError(absl::StrCat("supplement \"", std::string(supplement_id),
-                                                   "\" is for ruleset \"",
-                                                   (*supplement)->base_ruleset(), "\", not \"",
-                                                   ruleset.id(), "\""));
+    return absl::InvalidArgumentError(
+        absl::StrCat("supplement \"", std::string(supplement_id), "\" is for ruleset \"",
+                     (*supplement)->base_ruleset(), "\", not \"", ruleset.id(), "\""));
   }
   return Rules::FromProto(ruleset, *supplement);
 }
@@ -113,12 +111,12 @@ absl::StatusOr<const v1::Ruleset*> BuiltinRulesetVersion(std::string_view id,
   }
   if (found != nullptr) return found;
   if (versions.empty()) {
-    return absl::NotFoundError(absl::StrCat("unknown ruleset \"", std::string(id), "\" (known: ",
-                                            absl::StrJoin(ids, ", "), ")"));
+    return absl::NotFoundError(absl::StrCat("unknown ruleset \"", std::string(id),
+                                            "\" (known: ", absl::StrJoin(ids, ", "), ")"));
   }
   return absl::NotFoundError(absl::StrCat("ruleset ", std::string(id), " has no version \"",
-                                          std::string(version), "\" (known: ",
-                                          absl::StrJoin(versions, ", "), ")"));
+                                          std::string(version),
+                                          "\" (known: ", absl::StrJoin(versions, ", "), ")"));
 }
 
 absl::StatusOr<const v1::Ruleset*> BuiltinRulesetByHash(std::string_view hash) {
@@ -188,8 +186,8 @@ absl::StatusOr<Rules> LoadRulesSpec(std::string_view spec) {
     version = spec.substr(at + 1);
     spec = spec.substr(0, at);
     if (version.empty()) {
-      return absl::InvalidArgumentError(absl::StrCat("\"", std::string(spec),
-                                                     "@\": the version after '@' is missing"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("\"", std::string(spec), "@\": the version after '@' is missing"));
     }
   }
   return LoadRulesVersion(spec, version, supplement);

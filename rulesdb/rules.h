@@ -67,8 +67,7 @@ class Rules {
 // for another ruleset is INVALID_ARGUMENT.
 
 // The latest version of `ruleset_id`: what a new game is judged under.
-absl::StatusOr<Rules> LoadRules(std::string_view ruleset_id,
-                                std::string_view supplement_id = "");
+absl::StatusOr<Rules> LoadRules(std::string_view ruleset_id, std::string_view supplement_id = "");
 
 // Version `version` of `ruleset_id` (empty: the latest).
 absl::StatusOr<Rules> LoadRulesVersion(std::string_view ruleset_id, std::string_view version,

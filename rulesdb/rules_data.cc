@@ -25,8 +25,10 @@ absl::Status Prefixed(const std::string& prefix, const absl::Status& status) {
 }  // namespace
 
 int CompareVersions(std::string_view a, std::string_view b) {
-  const std::vector<absl::string_view> xs = absl::StrSplit(absl::string_view(a.data(), a.size()), '.');
-  const std::vector<absl::string_view> ys = absl::StrSplit(absl::string_view(b.data(), b.size()), '.');
+  const std::vector<absl::string_view> xs =
+      absl::StrSplit(absl::string_view(a.data(), a.size()), '.');
+  const std::vector<absl::string_view> ys =
+      absl::StrSplit(absl::string_view(b.data(), b.size()), '.');
   for (size_t i = 0; i < xs.size() && i < ys.size(); ++i) {
     uint64_t x = 0, y = 0;
     if (absl::SimpleAtoi(xs[i], &x) && absl::SimpleAtoi(ys[i], &y)) {
@@ -62,26 +64,25 @@ absl::StatusOr<RulesData> ParseRulesData(std::vector<DataFile> files) {
       }
       supplement_files[s.id()] = file.path;
       data.supplements.push_back(std::move(s));
-    } else if (absl::Status st = MergeRulesText(file.path, file.text,
-                                                &rulesets[parts[0] + "/" + parts[1]]);
+    } else if (absl::Status st =
+                   MergeRulesText(file.path, file.text, &rulesets[parts[0] + "/" + parts[1]]);
                !st.ok()) {
       return st;
     }
   }
   for (auto& [dir, ruleset] : rulesets) {
     if (dir != ruleset.id() + "/" + ruleset.version()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(dir, "/: the ruleset's id and version are \"", ruleset.id(), "\" and \"",
-                       ruleset.version(), "\"; its directories must match"));
+      return absl::InvalidArgumentError(absl::StrCat(dir, "/: the ruleset's id and version are \"",
+                                                     ruleset.id(), "\" and \"", ruleset.version(),
+                                                     "\"; its directories must match"));
     }
     if (absl::Status st = ValidateRuleset(ruleset); !st.ok()) return Prefixed(dir + "/", st);
     data.rulesets.push_back(std::move(ruleset));
   }
-  std::sort(data.rulesets.begin(), data.rulesets.end(),
-            [](const v1::Ruleset& a, const v1::Ruleset& b) {
-              return a.id() != b.id() ? a.id() < b.id()
-                                      : CompareVersions(a.version(), b.version()) < 0;
-            });
+  std::sort(
+      data.rulesets.begin(), data.rulesets.end(), [](const v1::Ruleset& a, const v1::Ruleset& b) {
+        return a.id() != b.id() ? a.id() < b.id() : CompareVersions(a.version(), b.version()) < 0;
+      });
   for (size_t i = 1; i < data.rulesets.size(); ++i) {
     const v1::Ruleset& a = data.rulesets[i - 1];
     const v1::Ruleset& b = data.rulesets[i];
@@ -115,8 +116,8 @@ absl::Status CheckPublished(const RulesData& data, std::string_view manifest,
                             const std::string& name) {
   std::map<std::string, std::string> published;  // "kind id version" -> hash
   int line_number = 0;
-  for (absl::string_view line : absl::StrSplit(absl::string_view(manifest.data(), manifest.size()),
-                                               '\n')) {
+  for (absl::string_view line :
+       absl::StrSplit(absl::string_view(manifest.data(), manifest.size()), '\n')) {
     ++line_number;
     line = line.substr(0, line.find('#'));
     std::vector<std::string> words = absl::StrSplit(line, ' ', absl::SkipWhitespace());

@@ -55,13 +55,13 @@ absl::StatusOr<Rules> LoadPinnedRules(std::string_view pin_text) {
   absl::StatusOr<Rules> rules = LoadRulesByHash(ruleset->second, supplement.first);
   if (!rules.ok()) return rules.status();
   if (rules->id() != ruleset->first) {
-    return absl::NotFoundError(absl::StrCat("rules pin \"", pin, "\": the hash is ",
-                                            rules->id(), "'s, not ", ruleset->first, "'s"));
+    return absl::NotFoundError(absl::StrCat("rules pin \"", pin, "\": the hash is ", rules->id(),
+                                            "'s, not ", ruleset->first, "'s"));
   }
   if (rules->supplement_hash() != supplement.second) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("rules pin \"", pin, "\": supplement ", supplement.first,
-                     " now hashes to ", rules->supplement_hash()));
+    return absl::FailedPreconditionError(absl::StrCat("rules pin \"", pin, "\": supplement ",
+                                                      supplement.first, " now hashes to ",
+                                                      rules->supplement_hash()));
   }
   return rules;
 }

@@ -39,8 +39,8 @@ absl::Status MergeRulesText(std::string_view name, std::string_view text,
   parser.AllowPartialMessage(false);
   if (!parser.MergeFromString(std::string(text), message)) {
     if (errors.errors().empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(std::string(name), ": cannot parse as ",
-                                                     message->GetTypeName()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(std::string(name), ": cannot parse as ", message->GetTypeName()));
     }
     return absl::InvalidArgumentError(absl::StrJoin(errors.errors(), "\n"));
   }

@@ -144,7 +144,8 @@ RulesetDiff DiffRules(const Rules& a, const Rules& b) {
   }
 
   const std::string stones_a = PenaltyStonePerWarning(a), stones_b = PenaltyStonePerWarning(b);
-  if (stones_a != stones_b) diff.parameters.push_back({"penalty_stone_per_warning", stones_a, stones_b});
+  if (stones_a != stones_b)
+    diff.parameters.push_back({"penalty_stone_per_warning", stones_a, stones_b});
 
   // Every incident and escalation step either side knows.
   std::map<int, int> steps;  // incident -> highest occurrence
@@ -160,7 +161,8 @@ RulesetDiff DiffRules(const Rules& a, const Rules& b) {
       // Group the venues that see the same pair of sanctionings.
       std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;
       std::map<std::pair<std::string, std::string>,
-               std::pair<const v1::Sanctioning*, const v1::Sanctioning*>> found;
+               std::pair<const v1::Sanctioning*, const v1::Sanctioning*>>
+          found;
       for (GameCreated::Venue venue : kVenues) {
         const v1::Sanctioning* x = a.Find(incident, occurrence, venue);
         const v1::Sanctioning* y = b.Find(incident, occurrence, venue);
@@ -177,11 +179,10 @@ RulesetDiff DiffRules(const Rules& a, const Rules& b) {
       for (const auto& [key, venues] : groups) {
         const auto [x, y] = found[key];
         RulesetDiff::Sanction change;
-        change.kind = x == nullptr   ? RulesetDiff::Sanction::kAdded
-                      : y == nullptr ? RulesetDiff::Sanction::kRemoved
-                      : Essence(x, false) == Essence(y, false)
-                          ? RulesetDiff::Sanction::kMoved
-                          : RulesetDiff::Sanction::kChanged;
+        change.kind = x == nullptr                             ? RulesetDiff::Sanction::kAdded
+                      : y == nullptr                           ? RulesetDiff::Sanction::kRemoved
+                      : Essence(x, false) == Essence(y, false) ? RulesetDiff::Sanction::kMoved
+                                                               : RulesetDiff::Sanction::kChanged;
         change.incident = incident;
         change.occurrence = occurrence;
         change.venues = venues.size() == std::size(kVenues) ? "" : absl::StrJoin(venues, ",");

@@ -152,8 +152,8 @@ absl::Status ValidateRuleset(const v1::Ruleset& r) {
   for (const v1::Article& a : r.articles()) {
     const std::string expected = absl::StrCat(r.id(), "/", a.number());
     if (a.number() <= 0 || !numbers.insert(a.number()).second || a.id() != expected) {
-      return Invalid(owner, absl::StrCat("article ", a.id(), " must have a new number and id ",
-                                         expected));
+      return Invalid(owner,
+                     absl::StrCat("article ", a.id(), " must have a new number and id ", expected));
     }
     if (a.title_en().empty()) return Invalid(owner, a.id() + " has no English title");
     if (a.clauses().empty() && a.text_zh().empty()) return Invalid(owner, a.id() + " has no text");
@@ -183,8 +183,8 @@ absl::Status ValidateSupplement(const v1::Supplement& s, const v1::Ruleset& base
     return Invalid(owner, "needs a version and an id of letters, digits, '.', '_', '-'");
   }
   if (s.base_ruleset() != base.id()) {
-    return Invalid(owner, absl::StrCat("is based on \"", s.base_ruleset(), "\", not \"",
-                                       base.id(), "\""));
+    return Invalid(owner,
+                   absl::StrCat("is based on \"", s.base_ruleset(), "\", not \"", base.id(), "\""));
   }
   const v1::ParameterOverrides& o = s.overrides();
   if (o.has_late_deduction_multiplier() && o.late_deduction_multiplier() < 1) {

@@ -38,13 +38,15 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
   }
   // After the result: decisions, appeals, the confirmation, and a cheating
   // misconduct (23.1, which can reopen even a confirmed result).
-  const bool after_result = e.has_arbiter_decision() || e.has_appeal_lodged() ||
-                            e.has_appeal_decided() || e.has_result_confirmed() ||
-                            (e.has_misconduct() && e.misconduct().kind() == v1::Misconduct::CHEATING);
+  const bool after_result =
+      e.has_arbiter_decision() || e.has_appeal_lodged() || e.has_appeal_decided() ||
+      e.has_result_confirmed() ||
+      (e.has_misconduct() && e.misconduct().kind() == v1::Misconduct::CHEATING);
   if (result_.has_value() && !after_result) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the result is final (", result_->sgf(),
-        "); only an arbiterDecision, an appeal, resultConfirmed or a cheating misconduct may follow"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("the result is final (", result_->sgf(),
+                     "); only an arbiterDecision, an appeal, resultConfirmed or a cheating "
+                     "misconduct may follow"));
   }
   const bool play = e.has_move() || e.has_pass() || e.has_clock_press();
   if (adjourned_ && play) {
@@ -55,9 +57,9 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
         "a sealed move awaits opening: no play before its sealedMoveOpened");
   }
   if (abandoned_by_ != v1::COLOR_UNSPECIFIED && play) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "play has ended: ", v1::Color_Name(abandoned_by_),
-        " gave up the contest on the board; the count (deadStones) follows"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("play has ended: ", v1::Color_Name(abandoned_by_),
+                     " gave up the contest on the board; the count (deadStones) follows"));
   }
   return absl::OkStatus();
 }
@@ -236,9 +238,7 @@ void Adjudicator::Adjourn() {
   adjourned_ = true;
 }
 
-bool Adjudicator::AbsoluteTime() const {
-  return clocks_[0].mode() == PlayerClock::Mode::kAbsolute;
-}
+bool Adjudicator::AbsoluteTime() const { return clocks_[0].mode() == PlayerClock::Mode::kAbsolute; }
 
 bool Adjudicator::InByoYomiInOpponentsTime(v1::Color c) const {
   const PlayerClock& clock = clocks_[Index(c)];
@@ -251,10 +251,9 @@ bool Adjudicator::InByoYomiInOpponentsTime(v1::Color c) const {
 }
 
 v1::Incident Adjudicator::FlagIncident(v1::Color c) const {
-  if (lateness_.absent(c) &&
-      rules_.Find(v1::TIME_EXPIRED_WHILE_ABSENT,
-                  discipline_.Count(c, v1::TIME_EXPIRED_WHILE_ABSENT) + 1,
-                  game_.venue()) != nullptr) {
+  if (lateness_.absent(c) && rules_.Find(v1::TIME_EXPIRED_WHILE_ABSENT,
+                                         discipline_.Count(c, v1::TIME_EXPIRED_WHILE_ABSENT) + 1,
+                                         game_.venue()) != nullptr) {
     return v1::TIME_EXPIRED_WHILE_ABSENT;
   }
   const PlayerClock::Mode mode = clocks_[Index(c)].mode();

@@ -16,8 +16,8 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -76,8 +76,8 @@ class Adjudicator {
   // next rules that instant first. Nullopt before the start, after the
   // result, while the clocks are stopped with nobody absent, or untimed.
   struct Deadline {
-    absl::Time at;        // when to append `event` (its `at`)
-    absl::Time instant;   // the `at` of the ruling it produces first
+    absl::Time at;       // when to append `event` (its `at`)
+    absl::Time instant;  // the `at` of the ruling it produces first
     v1::Event event;
   };
   std::optional<Deadline> NextDeadline() const;

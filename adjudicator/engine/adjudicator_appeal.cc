@@ -45,22 +45,22 @@ bool Liftable(int sanction) {
 
 absl::Status Adjudicator::CheckAppealable(uint32_t number, absl::string_view what) const {
   if (number == 0 || number > rulings_.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(what, ": there is no ruling ", number, " (",
-                                                   rulings_.size(), " so far)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": there is no ruling ", number, " (", rulings_.size(), " so far)"));
   }
   if (rulings_[number - 1].pending()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        what, ": ruling ", number,
-        " is pending; appeal against the decision that resolves it, once made"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(what, ": ruling ", number,
+                     " is pending; appeal against the decision that resolves it, once made"));
   }
   if (appeal_rulings_.contains(number)) {
     return absl::FailedPreconditionError(absl::StrCat(
         what, ": ruling ", number, " is the chief arbiter's decision on appeal, which is final"));
   }
   if (confirmed_ && number <= confirmed_rulings_) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        what, ": the result was confirmed; ruling ", number,
-        " can no longer be appealed (only a cheating misconduct, 23.1, reopens it)"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(what, ": the result was confirmed; ruling ", number,
+                     " can no longer be appealed (only a cheating misconduct, 23.1, reopens it)"));
   }
   return absl::OkStatus();
 }
@@ -113,11 +113,11 @@ absl::Status Adjudicator::CheckOverturnable(int index) const {
   const v1::Ruling& r = rulings_[index];
   for (const int sanction : r.sanctions()) {
     if (!Liftable(sanction)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "appealDecided: overturning ruling ", r.number(), " would undo ",
-          v1::Sanction_Name(sanction),
-          ", a change to the board or the clock the engine cannot reverse; record the "
-          "correction as its own event"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("appealDecided: overturning ruling ", r.number(), " would undo ",
+                       v1::Sanction_Name(sanction),
+                       ", a change to the board or the clock the engine cannot reverse; record the "
+                       "correction as its own event"));
     }
   }
   if (placed_stones_.contains(r.number())) {
@@ -127,8 +127,8 @@ absl::Status Adjudicator::CheckOverturnable(int index) const {
         "correction as its own event"));
   }
   const bool caused = result_.has_value() && result_->ruling() == r.number();
-  if (caused && (result_->reason() == v1::Result::TIME ||
-                 result_->reason() == v1::Result::LATENESS)) {
+  if (caused &&
+      (result_->reason() == v1::Result::TIME || result_->reason() == v1::Result::LATENESS)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "appealDecided: ruling ", r.number(),
         " ended the game on time or lateness; a fallen flag cannot be restored by the engine"));
@@ -145,8 +145,8 @@ absl::Status Adjudicator::CheckOverturnable(int index) const {
   return absl::OkStatus();
 }
 
-void Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed,
-                                    uint32_t supersedes, const std::string& note) {
+void Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, uint32_t supersedes,
+                                    const std::string& note) {
   v1::Ruling r;
   r.set_number(static_cast<uint32_t>(rulings_.size() + 1));
   r.set_event(events_ + 1);
@@ -174,7 +174,8 @@ void Adjudicator::Overturn(int index) {
     }
   }
   // The decision's warnings count is the party's after the lift.
-  if (offender != v1::COLOR_UNSPECIFIED) rulings_.back().set_warnings(discipline_.warnings(offender));
+  if (offender != v1::COLOR_UNSPECIFIED)
+    rulings_.back().set_warnings(discipline_.warnings(offender));
   // The incident is held not to have happened: the next one escalates from
   // one occurrence fewer. (A decision on a pending ruling counted the
   // pending ruling's occurrence.) Later rulings of the same incident stand
@@ -223,8 +224,8 @@ absl::Status Adjudicator::OnResultConfirmed() {
     return absl::FailedPreconditionError("resultConfirmed: the result is already confirmed");
   }
   if (!pending_.empty()) {
-    return absl::FailedPreconditionError(absl::StrCat("resultConfirmed: ruling ",
-                                                      pending_.front().number, " is pending"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("resultConfirmed: ruling ", pending_.front().number, " is pending"));
   }
   for (const auto& [number, decided] : appeals_) {
     if (!decided) {

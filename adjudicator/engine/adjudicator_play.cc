@@ -206,8 +206,9 @@ absl::Status Adjudicator::OnContestAbandoned(const v1::ContestAbandoned& a) {
         "(a main time with no byo-yomi); here the player passes");
   }
   if (rules_.Find(v1::CONTEST_ABANDONED, 1, game_.venue()) == nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "contestAbandoned: ", rules_.id(), " has no clause for giving up the contest on the board"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("contestAbandoned: ", rules_.id(),
+                     " has no clause for giving up the contest on the board"));
   }
   if (c != to_move_ || consecutive_passes_ >= 2 || abandoned_by_ != v1::COLOR_UNSPECIFIED ||
       adjourned_) {
@@ -231,9 +232,9 @@ absl::Status Adjudicator::OnMoveSealed(const v1::MoveSealed& m) {
   if (adjourned_) return absl::FailedPreconditionError("moveSealed: the game is already adjourned");
   if (c != to_move_ || consecutive_passes_ >= 2 || abandoned_by_ != v1::COLOR_UNSPECIFIED ||
       sealed_by_ != v1::COLOR_UNSPECIFIED) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "moveSealed: only the player to move, in play, seals a move (", v1::Color_Name(to_move_),
-        " to move)"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("moveSealed: only the player to move, in play, seals a move (",
+                     v1::Color_Name(to_move_), " to move)"));
   }
   EnsureStarted();
   SettleTime(true);
@@ -254,8 +255,8 @@ absl::Status Adjudicator::OnSealedMoveOpened(const v1::SealedMoveOpened& o) {
     return absl::FailedPreconditionError("sealedMoveOpened: the game has not resumed yet");
   }
   if (c != sealed_by_) {
-    return absl::InvalidArgumentError(absl::StrCat("sealedMoveOpened: the sealed move is ",
-                                                   v1::Color_Name(sealed_by_), "'s"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("sealedMoveOpened: the sealed move is ", v1::Color_Name(sealed_by_), "'s"));
   }
   absl::StatusOr<int> v = ParsePointField(o.point(), board_->size(), "sealedMoveOpened.point");
   if (!v.ok()) return v.status();

@@ -23,7 +23,8 @@ absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& 
   }
   for (const int v : dead_vertices) {
     if (!IsOnBoard(v, size)) {
-      return absl::InvalidArgumentError(absl::StrCat("dead stone at vertex ", v, " is off the board"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("dead stone at vertex ", v, " is off the board"));
     }
     if (stones[v] == Stone::kEmpty) {
       return absl::InvalidArgumentError(

@@ -15,11 +15,16 @@ constexpr uint8_t kEmptyCell = static_cast<uint8_t>(Stone::kEmpty);
 
 const char* LegalityName(Legality legality) {
   switch (legality) {
-    case Legality::kLegal: return "legal";
-    case Legality::kOccupied: return "occupied";
-    case Legality::kSuicide: return "suicide";
-    case Legality::kKoRecapture: return "immediate ko recapture";
-    case Legality::kRepetition: return "repeated situation";
+    case Legality::kLegal:
+      return "legal";
+    case Legality::kOccupied:
+      return "occupied";
+    case Legality::kSuicide:
+      return "suicide";
+    case Legality::kKoRecapture:
+      return "immediate ko recapture";
+    case Legality::kRepetition:
+      return "repeated situation";
   }
   return "unknown";
 }
@@ -100,9 +105,8 @@ Legality Board::Check(v1::Color c, int vertex) const {
     } while (s != head);
   }
   // After `c` plays, the opponent is to move.
-  const uint64_t situation = me == static_cast<int>(Stone::kBlack)
-                                 ? after ^ zobrist::WhiteToMoveKey()
-                                 : after;
+  const uint64_t situation =
+      me == static_cast<int>(Stone::kBlack) ? after ^ zobrist::WhiteToMoveKey() : after;
   if (!seen_.Contains(situation)) return Legality::kLegal;
   if (captured_stones == 1 && lone_stone_in_atari && history_.size() >= 2 &&
       history_[history_.size() - 2] == situation) {
@@ -240,9 +244,14 @@ std::vector<std::string> Board::Rows() const {
     std::string line(size_, '.');
     for (int column = 0; column < size_; ++column) {
       switch (static_cast<Stone>(cell_[VertexAt(column, row, size_)])) {
-        case Stone::kBlack: line[column] = 'X'; break;
-        case Stone::kWhite: line[column] = 'O'; break;
-        case Stone::kEmpty: break;
+        case Stone::kBlack:
+          line[column] = 'X';
+          break;
+        case Stone::kWhite:
+          line[column] = 'O';
+          break;
+        case Stone::kEmpty:
+          break;
       }
     }
     rows.push_back(std::move(line));

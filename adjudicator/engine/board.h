@@ -29,9 +29,9 @@ enum class Stone : uint8_t { kEmpty, kBlack, kWhite };
 enum class Legality {
   kLegal,
   kOccupied,
-  kSuicide,       // art. 5: no liberty after the opponent's stones were taken
-  kKoRecapture,   // art. 20.1: immediate recapture of a single ko
-  kRepetition,    // art. 6: any other repeated situation (the cases of 20.3)
+  kSuicide,      // art. 5: no liberty after the opponent's stones were taken
+  kKoRecapture,  // art. 20.1: immediate recapture of a single ko
+  kRepetition,   // art. 6: any other repeated situation (the cases of 20.3)
 };
 
 const char* LegalityName(Legality legality);

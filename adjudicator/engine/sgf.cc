@@ -88,7 +88,8 @@ class Parser {
     }
     if (AtEnd()) return ErrorAt(open, "game tree is not closed with ')'");
     if (Peek() != ')') {
-      return ErrorAt(Here(), absl::StrCat("unexpected '", std::string(1, Peek()), "' in a game tree"));
+      return ErrorAt(Here(),
+                     absl::StrCat("unexpected '", std::string(1, Peek()), "' in a game tree"));
     }
     Advance();
     return absl::OkStatus();
@@ -113,8 +114,7 @@ class Parser {
       }
       SkipSpace();
       if (AtEnd() || Peek() != '[') {
-        return ErrorAt(property.position,
-                       absl::StrCat("property ", property.id, " has no value"));
+        return ErrorAt(property.position, absl::StrCat("property ", property.id, " has no value"));
       }
       while (!AtEnd() && Peek() == '[') {
         Value value;
@@ -235,9 +235,9 @@ std::string SimpleText(const Value& value) {
 
 absl::StatusOr<const Value*> SingleValue(const Property& property) {
   if (property.values.size() != 1) {
-    return ErrorAt(property.position,
-                   absl::StrCat("property ", property.id, " takes one value, not ",
-                                property.values.size()));
+    return ErrorAt(
+        property.position,
+        absl::StrCat("property ", property.id, " takes one value, not ", property.values.size()));
   }
   return &property.values[0];
 }
@@ -246,8 +246,8 @@ absl::StatusOr<const Value*> SingleValue(const Property& property) {
 absl::StatusOr<int> SgfPoint(absl::string_view text, SgfPosition position, int size) {
   if (text.size() != 2 || text[0] < 'a' || text[1] < 'a' || text[0] >= 'a' + size ||
       text[1] >= 'a' + size) {
-    return ErrorAt(position, absl::StrCat("\"", text, "\" is not a point of a ", size, "x",
-                                          size, " board"));
+    return ErrorAt(position,
+                   absl::StrCat("\"", text, "\" is not a point of a ", size, "x", size, " board"));
   }
   return VertexAt(text[0] - 'a', size - (text[1] - 'a'), size);
 }
@@ -269,8 +269,7 @@ absl::Status AddPoints(const Property& property, int size, std::vector<bool>& ta
       for (int r = std::min(r0, r1); r <= std::max(r0, r1); ++r) {
         const int v = VertexAt(c, r, size);
         if (taken[v]) {
-          return ErrorAt(value.position,
-                         absl::StrCat("two setup stones on ", PointName(v, size)));
+          return ErrorAt(value.position, absl::StrCat("two setup stones on ", PointName(v, size)));
         }
         taken[v] = true;
         out.push_back(v);
@@ -296,9 +295,8 @@ absl::StatusOr<v1::Color> ColorValue(const Property& property) {
   if (!value.ok()) return value.status();
   if ((*value)->text == "B") return v1::BLACK;
   if ((*value)->text == "W") return v1::WHITE;
-  return ErrorAt((*value)->position,
-                 absl::StrCat("property ", property.id, " must be B or W, not \"",
-                              (*value)->text, "\""));
+  return ErrorAt((*value)->position, absl::StrCat("property ", property.id,
+                                                  " must be B or W, not \"", (*value)->text, "\""));
 }
 
 absl::Status ReadBoardSize(const Node& root, SgfGame& game) {
@@ -307,7 +305,8 @@ absl::Status ReadBoardSize(const Node& root, SgfGame& game) {
       absl::StatusOr<const Value*> value = SingleValue(property);
       if (!value.ok()) return value.status();
       if ((*value)->text != "1") {
-        return ErrorAt((*value)->position, absl::StrCat("GM[", (*value)->text, "] is not a Go game"));
+        return ErrorAt((*value)->position,
+                       absl::StrCat("GM[", (*value)->text, "] is not a Go game"));
       }
     }
     if (property.id != "SZ") continue;
@@ -431,9 +430,9 @@ absl::Status ReadMoveNode(const Node& node, int size, std::vector<SgfMove>& move
     if (!value.ok()) return value.status();
     int n = 0;
     if (!absl::SimpleAtoi((*value)->text, &n) || n < 0) {
-      return ErrorAt((*value)->position, absl::StrCat("property ", count->id, " value \"",
-                                                      (*value)->text,
-                                                      "\" is not a number of moves or periods"));
+      return ErrorAt((*value)->position,
+                     absl::StrCat("property ", count->id, " value \"", (*value)->text,
+                                  "\" is not a number of moves or periods"));
     }
     out.overtime_count = n;
   }
@@ -468,9 +467,8 @@ absl::StatusOr<SgfGame> ParseSgf(std::string_view text) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     for (const Property& property : nodes[i]) {
       if (i > 0 && (property.id == "AB" || property.id == "AW" || property.id == "AE")) {
-        return ErrorAt(property.position,
-                       absl::StrCat("setup property ", property.id,
-                                    " after the root node is not supported"));
+        return ErrorAt(property.position, absl::StrCat("setup property ", property.id,
+                                                       " after the root node is not supported"));
       }
     }
     if (absl::Status s = ReadMoveNode(nodes[i], game.board_size, game.moves); !s.ok()) return s;

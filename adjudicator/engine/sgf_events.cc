@@ -9,9 +9,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "adjudicator/engine/board.h"
 #include "adjudicator/engine/point.h"
@@ -43,8 +43,8 @@ absl::Status CheckNotPastTheCalendar(absl::Time t, SgfPosition where) {
   if (t <= absl::FromUnixSeconds(google::protobuf::util::TimeUtil::kTimestampMaxSeconds)) {
     return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      PositionText(where), ": the record's times run past the year 9999"));
+  return absl::InvalidArgumentError(
+      absl::StrCat(PositionText(where), ": the record's times run past the year 9999"));
 }
 
 // What each move of a timed record used, and whether the record's clock is
@@ -67,8 +67,7 @@ std::optional<v1::ByoYomi> ByoYomiOf(const std::string& overtime) {
   const std::vector<absl::string_view> parts = absl::StrSplit(ot, 'x');
   int periods = 0;
   double seconds = 0;
-  if (parts.size() != 2 ||
-      !absl::SimpleAtoi(absl::StripAsciiWhitespace(parts[0]), &periods) ||
+  if (parts.size() != 2 || !absl::SimpleAtoi(absl::StripAsciiWhitespace(parts[0]), &periods) ||
       !absl::SimpleAtod(absl::StripAsciiWhitespace(parts[1]), &seconds) || periods < 1 ||
       periods > 1000 || !(seconds > 0) || seconds > 24 * 3600) {
     return std::nullopt;
@@ -174,8 +173,8 @@ absl::Status CheckMoves(const SgfGame& game, v1::Color first) {
     const Legality legality = board.Check(move.color, *move.vertex);
     if (legality != Legality::kLegal) {
       return absl::InvalidArgumentError(absl::StrCat(
-          PositionText(move.position), ": illegal move: ",
-          move.color == v1::BLACK ? "Black" : "White", " at ",
+          PositionText(move.position),
+          ": illegal move: ", move.color == v1::BLACK ? "Black" : "White", " at ",
           PointName(*move.vertex, game.board_size), " (", LegalityName(legality), ")"));
     }
     board.Play(move.color, *move.vertex);
@@ -192,8 +191,7 @@ std::optional<v1::Color> Resigned(const std::string& result) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
-                                                   std::string_view game_id) {
+absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::string_view game_id) {
   // Without PL, a record whose first move is White's has White start.
   v1::Color first = game.player_to_move;
   if (first == v1::COLOR_UNSPECIFIED) {
@@ -232,8 +230,8 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
   }
   // A record that declares byo-yomi is read as byo-yomi or not at all: its
   // period times are no main time. Either way the moves keep their times.
-  RecordedTimes times =
-      byo_yomi.has_value() ? ReadByoYomiTimes(game, main_time, *byo_yomi) : ReadTimes(game, main_time);
+  RecordedTimes times = byo_yomi.has_value() ? ReadByoYomiTimes(game, main_time, *byo_yomi)
+                                             : ReadTimes(game, main_time);
   if (!times.consistent && byo_yomi.has_value()) {
     times.used = ReadTimes(game, main_time).used;
   }

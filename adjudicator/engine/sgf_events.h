@@ -35,8 +35,7 @@ namespace arbiter {
 // illegal on the board (occupied, suicide, a repeated situation). `game_id`
 // names the game: GN is a title, not an identifier (ten of the shared GNU Go
 // records share one), so the caller chooses, e.g. the file's name.
-absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game,
-                                                   std::string_view game_id);
+absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::string_view game_id);
 
 }  // namespace arbiter
 

@@ -30,8 +30,8 @@ std::string Seconds(absl::Duration d) {
 
 // "2 × komi stones" as SGF writes points: 15 quarters -> "7.5".
 std::string Komi(const v1::GameCreated& g, const Rules& rules) {
-  const double stones = g.has_komi_stones() ? g.komi_stones()
-                                            : rules.params().komi_quarters() / 4.0;
+  const double stones =
+      g.has_komi_stones() ? g.komi_stones() : rules.params().komi_quarters() / 4.0;
   return absl::StrFormat("%g", 2 * stones);
 }
 
@@ -49,8 +49,7 @@ std::string RulingComment(const v1::Ruling& r) {
   if (r.pending()) {
     std::vector<std::string> options;
     for (const v1::RulingOption& o : r.options()) options.push_back(o.id());
-    absl::StrAppend(&c, " - pending the arbiter's decision among ",
-                    absl::StrJoin(options, " | "));
+    absl::StrAppend(&c, " - pending the arbiter's decision among ", absl::StrJoin(options, " | "));
   } else if (r.sanctions_size() > 0) {
     absl::StrAppend(&c, " - ", SanctionList(r));
   }
@@ -89,8 +88,8 @@ std::string ClockProps(v1::Color c, const v1::Clock& clock, bool timed) {
   }
   const absl::Duration left = clock.has_period_remaining() ? FromProto(clock.period_remaining())
                                                            : FromProto(clock.period_time());
-  const int periods = clock.moves_remaining() > 0 ? clock.moves_remaining()
-                                                  : clock.periods_remaining();
+  const int periods =
+      clock.moves_remaining() > 0 ? clock.moves_remaining() : clock.periods_remaining();
   return absl::StrCat(l, "[", Seconds(left), "]", o, "[", periods, "]");
 }
 
@@ -143,7 +142,7 @@ absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>&
     }
     const v1::GameState state = a->State();
     if (state.move_number() > moves && (e.has_move() || e.has_pass() || e.has_time_expired())) {
-      const v1::Color c = e.has_move() ? e.move().color()
+      const v1::Color c = e.has_move()   ? e.move().color()
                           : e.has_pass() ? e.pass().color()
                                          : e.time_expired().color();
       const bool stone = e.has_move() && !Has(*rulings, v1::MOVE_VOID);
@@ -153,31 +152,31 @@ absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>&
         if (!v.ok()) return v.status();
         point = SgfPoint(*v, size);
       }
-      const v1::Clock& clock =
-          c == v1::BLACK ? state.clocks().black() : state.clocks().white();
-      nodes.push_back(Node{state.move_number(),
-                           absl::StrCat(c == v1::BLACK ? "B" : "W", "[", point, "]",
-                                        ClockProps(c, clock, timed)),
-                           {}});
+      const v1::Clock& clock = c == v1::BLACK ? state.clocks().black() : state.clocks().white();
+      nodes.push_back(Node{
+          state.move_number(),
+          absl::StrCat(c == v1::BLACK ? "B" : "W", "[", point, "]", ClockProps(c, clock, timed)),
+          {}});
     }
     moves = state.move_number();
     for (const v1::Ruling& r : *rulings) nodes.back().comments.push_back(RulingComment(r));
   }
 
   // The root.
-  std::string root = absl::StrCat("FF[4]GM[1]CA[UTF-8]AP[arbiter:0.1]SZ[", size,
-                                   "]RU[Chinese]KM[", Komi(g, a->rules()), "]");
+  std::string root = absl::StrCat("FF[4]GM[1]CA[UTF-8]AP[arbiter:0.1]SZ[", size, "]RU[Chinese]KM[",
+                                  Komi(g, a->rules()), "]");
   if (!g.black().name().empty()) absl::StrAppend(&root, "PB[", SgfText(g.black().name()), "]");
   if (!g.black().rank().empty()) absl::StrAppend(&root, "BR[", SgfText(g.black().rank()), "]");
   if (!g.white().name().empty()) absl::StrAppend(&root, "PW[", SgfText(g.white().name()), "]");
   if (!g.white().rank().empty()) absl::StrAppend(&root, "WR[", SgfText(g.white().rank()), "]");
-  const absl::Time start = FromProto(g.has_scheduled_start() ? g.scheduled_start()
-                                                              : events.front().at());
+  const absl::Time start =
+      FromProto(g.has_scheduled_start() ? g.scheduled_start() : events.front().at());
   absl::StrAppend(&root, "DT[", absl::FormatTime("%Y-%m-%d", start, absl::UTCTimeZone()), "]");
   absl::StrAppend(&root, "GN[", SgfText(g.game_id()), "]");
   if (timed) absl::StrAppend(&root, TimeProps(g.time_control()));
   const v1::Result* result = a->result();
-  if (result != nullptr && !result->sgf().empty()) absl::StrAppend(&root, "RE[", result->sgf(), "]");
+  if (result != nullptr && !result->sgf().empty())
+    absl::StrAppend(&root, "RE[", result->sgf(), "]");
   if (g.has_setup()) {
     for (const auto& [stones, prop] :
          {std::pair{&g.setup().black(), "AB"}, std::pair{&g.setup().white(), "AW"}}) {
@@ -192,9 +191,9 @@ absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>&
     if (g.setup().first_to_move() == v1::WHITE) absl::StrAppend(&root, "PL[W]");
   }
   const size_t ruling_count = a->rulings().size();
-  std::string summary = absl::StrCat("Adjudicated under ", rules_pin.empty() ? a->rules().id()
-                                                                            : rules_pin,
-                                     ". ", ruling_count, ruling_count == 1 ? " ruling" : " rulings");
+  std::string summary =
+      absl::StrCat("Adjudicated under ", rules_pin.empty() ? a->rules().id() : rules_pin, ". ",
+                   ruling_count, ruling_count == 1 ? " ruling" : " rulings");
   for (const v1::Ruling& r : a->rulings()) {
     absl::StrAppend(&summary, "\n", r.number(), ". ", r.clause(), " ",
                     v1::Ruling::Party_Name(r.against()), r.pending() ? " pending" : "",
@@ -207,7 +206,8 @@ absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>&
   std::string out = "(";
   for (const Node& n : nodes) {
     absl::StrAppend(&out, ";", n.props);
-    if (!n.comments.empty()) absl::StrAppend(&out, "C[", SgfText(absl::StrJoin(n.comments, "\n\n")), "]");
+    if (!n.comments.empty())
+      absl::StrAppend(&out, "C[", SgfText(absl::StrJoin(n.comments, "\n\n")), "]");
     absl::StrAppend(&out, "\n");
   }
   out.back() = ')';

@@ -10,7 +10,7 @@ namespace arbiter::service {
 namespace {
 
 absl::StatusOr<std::unique_ptr<ledger::GameJudge>> FoldUnder(absl::string_view game_id,
-                                                            absl::StatusOr<Rules> rules) {
+                                                             absl::StatusOr<Rules> rules) {
   if (!rules.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("game '", game_id, "': ", rules.status().message()));

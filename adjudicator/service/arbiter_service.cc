@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/match.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/deadline.h"
 #include "proto/names/resource_name.h"
@@ -22,13 +22,16 @@ constexpr absl::Duration kWatchPoll = absl::Milliseconds(200);
 
 // Page tokens are opaque to clients: a prefix naming what they page over,
 // then the last item delivered.
-std::string PageToken(char kind, uint64_t after) { return absl::StrCat(std::string(1, kind), after); }
+std::string PageToken(char kind, uint64_t after) {
+  return absl::StrCat(std::string(1, kind), after);
+}
 
 absl::StatusOr<uint64_t> ParsePageToken(const std::string& token, char kind) {
   uint64_t after = 0;
   if (token.empty()) return after;
   if (token[0] != kind || !absl::SimpleAtoi(token.substr(1), &after)) {
-    return absl::InvalidArgumentError(absl::StrCat("page_token: '", token, "' is not a token of this list"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("page_token: '", token, "' is not a token of this list"));
   }
   return after;
 }

@@ -29,8 +29,9 @@ class ArbiterService final : public v1::Arbiter::Service {
  public:
   // None owned; all must outlive the service. `now` stamps the events of
   // CreateGame and Decide requests that leave the time out.
-  ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
-                 std::function<absl::Time()> now = [] { return absl::Now(); });
+  ArbiterService(
+      ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
+      std::function<absl::Time()> now = [] { return absl::Now(); });
 
   // Ends the watch streams (called before the server shuts down, which
   // otherwise waits for them).

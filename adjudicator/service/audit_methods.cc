@@ -6,11 +6,11 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/sgf_export.h"
 #include "adjudicator/service/arbiter_service.h"
-#include "proto/names/resource_name.h"
 #include "google/protobuf/util/json_util.h"
 #include "ledger/audit.h"
 #include "ledger/hash.h"
 #include "proto/canonical/sha256.h"
+#include "proto/names/resource_name.h"
 #include "rulesdb/rules.h"
 
 namespace arbiter::service {
@@ -114,15 +114,18 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext*,
                                                v1::InclusionProof* out) {
   absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
   if (!id.ok()) return ToGrpc(id.status());
-  if (req->revision() == 0) return ToGrpc(absl::InvalidArgumentError("revision: must be 1 or more"));
+  if (req->revision() == 0)
+    return ToGrpc(absl::InvalidArgumentError("revision: must be 1 or more"));
   absl::StatusOr<uint64_t> revision = ledger_->GameRevision(*id);
   if (!revision.ok()) return ToGrpc(revision.status());
-  if (*revision == 0) return ToGrpc(absl::NotFoundError(absl::StrCat("game '", *id, "' does not exist")));
+  if (*revision == 0)
+    return ToGrpc(absl::NotFoundError(absl::StrCat("game '", *id, "' does not exist")));
   if (req->revision() > *revision) {
     return ToGrpc(absl::NotFoundError(
         absl::StrCat("game '", *id, "' has ", *revision, " events, not ", req->revision())));
   }
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadGame(*id, req->revision() - 1, 1);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+      ledger_->ReadGame(*id, req->revision() - 1, 1);
   if (!entries.ok()) return ToGrpc(entries.status());
   if (entries->empty()) return ToGrpc(absl::InternalError("the event vanished"));
   const v1::LedgerEntry& entry = entries->front();
@@ -143,12 +146,13 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext*,
       }
     }
     if (!found) {
-      return ToGrpc(absl::NotFoundError(absl::StrCat("no checkpoint of tree size ", req->tree_size())));
+      return ToGrpc(
+          absl::NotFoundError(absl::StrCat("no checkpoint of tree size ", req->tree_size())));
     }
     if (checkpoint.tree_size() < entry.position()) {
-      return ToGrpc(absl::InvalidArgumentError(absl::StrCat(
-          "tree_size: the checkpoint of size ", req->tree_size(), " does not cover position ",
-          entry.position())));
+      return ToGrpc(absl::InvalidArgumentError(
+          absl::StrCat("tree_size: the checkpoint of size ", req->tree_size(),
+                       " does not cover position ", entry.position())));
     }
   }
   absl::StatusOr<ledger::InclusionProofResult> proof =
@@ -163,7 +167,8 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext*,
   return grpc::Status::OK;
 }
 
-grpc::Status ArbiterService::ExportGame(grpc::ServerContext* context, const v1::ExportGameRequest* req,
+grpc::Status ArbiterService::ExportGame(grpc::ServerContext* context,
+                                        const v1::ExportGameRequest* req,
                                         v1::ExportGameResponse* out) {
   return callers_->Serve(context, [&](const Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = ParseResourceName("games", req->name(), "name");
@@ -177,7 +182,8 @@ grpc::Status ArbiterService::ExportGame(grpc::ServerContext* context, const v1::
           google::protobuf::util::JsonPrintOptions print;
           print.always_print_primitive_fields = true;
           std::string json;
-          if (auto s = google::protobuf::util::MessageToJsonString(*record, &json, print); !s.ok()) {
+          if (auto s = google::protobuf::util::MessageToJsonString(*record, &json, print);
+              !s.ok()) {
             return absl::InternalError(std::string(s.message()));
           }
           out->set_content_type("application/json");
@@ -210,8 +216,8 @@ grpc::Status ArbiterService::ExportGame(grpc::ServerContext* context, const v1::
   });
 }
 
-grpc::Status ArbiterService::GetRuleset(grpc::ServerContext* context, const v1::GetRulesetRequest* req,
-                                        v1::RulesetView* out) {
+grpc::Status ArbiterService::GetRuleset(grpc::ServerContext* context,
+                                        const v1::GetRulesetRequest* req, v1::RulesetView* out) {
   return callers_->Serve(context, [&](const Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = ParseResourceName("rulesets", req->name(), "name");
     if (!id.ok()) return id.status();
@@ -227,14 +233,14 @@ grpc::Status ArbiterService::GetRuleset(grpc::ServerContext* context, const v1::
   });
 }
 
-grpc::Status ArbiterService::GetClause(grpc::ServerContext* context, const v1::GetClauseRequest* req,
-                                       v1::Clause* out) {
+grpc::Status ArbiterService::GetClause(grpc::ServerContext* context,
+                                       const v1::GetClauseRequest* req, v1::Clause* out) {
   return callers_->Serve(context, [&](const Caller&) -> absl::Status {
     const std::string& clause = req->clause();
     const size_t slash = clause.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == clause.size()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("clause: expected \"<ruleset>/<article>[.<clause>]\", got \"", clause, "\""));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "clause: expected \"<ruleset>/<article>[.<clause>]\", got \"", clause, "\""));
     }
     absl::StatusOr<Rules> rules = LoadRules(clause.substr(0, slash));
     if (!rules.ok()) return rules.status();

@@ -43,14 +43,14 @@ struct AuthLimits {
   double write_burst = 2000;
   double reads_per_second = 2000;  // everything else
   double read_burst = 5000;
-  int watchers_per_caller = 16;   // concurrent WatchGame/WatchAll streams
+  int watchers_per_caller = 16;  // concurrent WatchGame/WatchAll streams
 };
 
 // An admitted caller, as the handlers see it.
 struct Caller {
-  std::string key;           // rate-limit key: token id, or the peer's host
-  std::string actor;         // "Li Wei (ARBITER, token 1a2b3c4d)"; empty when open
-  std::optional<Role> role;  // none when the server runs open
+  std::string key;                 // rate-limit key: token id, or the peer's host
+  std::string actor;               // "Li Wei (ARBITER, token 1a2b3c4d)"; empty when open
+  std::optional<Role> role;        // none when the server runs open
   std::vector<std::string> games;  // an ARBITER's games ("*": all)
 
   // Whether this caller holds `access` (everyone, on an open server).
@@ -91,8 +91,8 @@ class Gatekeeper {
     double tokens;
     absl::Time refilled;
   };
-  bool Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key,
-            double rate, double burst) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key, double rate,
+            double burst) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   TokenStore* tokens_;
   const AuthLimits limits_;

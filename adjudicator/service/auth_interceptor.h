@@ -64,8 +64,7 @@ class Callers {
 
 // Makes the interceptor of each call; register with
 // ServerBuilder::experimental().SetInterceptorCreators.
-class AuthInterceptorFactory final
-    : public grpc::experimental::ServerInterceptorFactoryInterface {
+class AuthInterceptorFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
  public:
   // Neither owned; both must outlive the server.
   AuthInterceptorFactory(Gatekeeper* gate, Callers* callers) : gate_(gate), callers_(callers) {}

@@ -34,10 +34,14 @@ const absl::flat_hash_map<std::string, v1::Access>& DeclaredMethods() {
 
 absl::string_view RoleName(Role role) {
   switch (role) {
-    case Role::kArbiter: return "ARBITER";
-    case Role::kChiefArbiter: return "CHIEF_ARBITER";
-    case Role::kAuditor: return "AUDITOR";
-    case Role::kSoftware: return "SOFTWARE";
+    case Role::kArbiter:
+      return "ARBITER";
+    case Role::kChiefArbiter:
+      return "CHIEF_ARBITER";
+    case Role::kAuditor:
+      return "AUDITOR";
+    case Role::kSoftware:
+      return "SOFTWARE";
   }
   return "UNKNOWN";
 }
@@ -89,9 +93,12 @@ bool IsWrite(v1::Access access) {
 
 v1::Authority AuthorityOf(Role role) {
   switch (role) {
-    case Role::kArbiter: return v1::ARBITER;
-    case Role::kChiefArbiter: return v1::CHIEF_ARBITER;
-    default: return v1::AUTHORITY_UNSPECIFIED;
+    case Role::kArbiter:
+      return v1::ARBITER;
+    case Role::kChiefArbiter:
+      return v1::CHIEF_ARBITER;
+    default:
+      return v1::AUTHORITY_UNSPECIFIED;
   }
 }
 

@@ -14,9 +14,9 @@
 namespace arbiter::service {
 
 struct TlsFiles {
-  std::string cert_chain;  // PEM; empty: no TLS
-  std::string private_key; // PEM, the cert's key
-  std::string client_ca;   // PEM; set: mutual TLS, client certificates required
+  std::string cert_chain;   // PEM; empty: no TLS
+  std::string private_key;  // PEM, the cert's key
+  std::string client_ca;    // PEM; set: mutual TLS, client certificates required
 };
 
 // INVALID_ARGUMENT when a key or CA is given without a certificate, or a

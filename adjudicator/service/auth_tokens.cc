@@ -62,13 +62,13 @@ absl::Status Migrate(ledger::Db& db, const std::string& path) {
   absl::StatusOr<int64_t> version = QueryInt(db, "PRAGMA user_version");
   if (!version.ok()) return fail(version.status());
   if (*version > kSchemaVersion) {
-    return fail(absl::FailedPreconditionError(absl::StrCat(
-        path, " has token schema version ", *version, "; this arbiter knows up to ",
-        kSchemaVersion, ": use a newer arbiter")));
+    return fail(absl::FailedPreconditionError(
+        absl::StrCat(path, " has token schema version ", *version, "; this arbiter knows up to ",
+                     kSchemaVersion, ": use a newer arbiter")));
   }
   if (absl::Status s = db.Exec(kSchema); !s.ok()) return fail(s);
-  absl::StatusOr<int64_t> has_expires = QueryInt(
-      db, "SELECT count(*) FROM pragma_table_info('tokens') WHERE name = 'expires'");
+  absl::StatusOr<int64_t> has_expires =
+      QueryInt(db, "SELECT count(*) FROM pragma_table_info('tokens') WHERE name = 'expires'");
   if (!has_expires.ok()) return fail(has_expires.status());
   if (*has_expires == 0) {  // version 0: its tokens keep no expiry
     if (absl::Status s = db.Exec("ALTER TABLE tokens ADD COLUMN expires INTEGER"); !s.ok()) {
@@ -97,7 +97,7 @@ bool Printable(const std::string& s) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<TokenStore>> TokenStore::Open(const std::string& data_dir,
-                                                              Clock now) {
+                                                             Clock now) {
   std::error_code ec;
   std::filesystem::create_directories(data_dir, ec);
   if (ec) return absl::UnavailableError("cannot create " + data_dir + ": " + ec.message());
@@ -106,9 +106,10 @@ absl::StatusOr<std::unique_ptr<TokenStore>> TokenStore::Open(const std::string& 
   if (!db.ok()) return db.status();
   if (absl::Status s = db->Exec("PRAGMA journal_mode=WAL"); !s.ok()) return s;
   if (absl::Status s = Migrate(*db, data_dir + "/tokens.db"); !s.ok()) return s;
-  std::filesystem::permissions(data_dir + "/tokens.db", std::filesystem::perms::owner_read |
-                                                            std::filesystem::perms::owner_write,
-                               ec);  // best effort: the hashes are not secrets
+  std::filesystem::permissions(
+      data_dir + "/tokens.db",
+      std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+      ec);  // best effort: the hashes are not secrets
   return std::unique_ptr<TokenStore>(new TokenStore(*std::move(db), std::move(now)));
 }
 
@@ -141,10 +142,10 @@ absl::StatusOr<std::string> TokenStore::Create(Role role, const std::string& nam
 
   const absl::Time now = now_();
   absl::MutexLock lock(&mu_);
-  absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
-      db_,
-      "INSERT INTO tokens (id, sha256, role, name, games, created, expires) "
-      "VALUES (?,?,?,?,?,?,?)");
+  absl::StatusOr<ledger::Stmt> s =
+      ledger::Stmt::Prepare(db_,
+                            "INSERT INTO tokens (id, sha256, role, name, games, created, expires) "
+                            "VALUES (?,?,?,?,?,?,?)");
   if (!s.ok()) return s.status();
   s->Bind(1, id)
       .BindBlob(2, AsBytes(hash))
@@ -164,8 +165,8 @@ absl::StatusOr<std::string> TokenStore::Create(Role role, const std::string& nam
 absl::Status TokenStore::Revoke(const std::string& id) {
   const absl::Time now = now_();
   absl::MutexLock lock(&mu_);
-  absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
-      db_, "UPDATE tokens SET revoked = coalesce(revoked, ?) WHERE id = ?");
+  absl::StatusOr<ledger::Stmt> s =
+      ledger::Stmt::Prepare(db_, "UPDATE tokens SET revoked = coalesce(revoked, ?) WHERE id = ?");
   if (!s.ok()) return s.status();
   s->Bind(1, absl::ToUnixSeconds(now)).Bind(2, id);
   if (absl::Status r = s->Run(); !r.ok()) return r;
@@ -203,9 +204,9 @@ absl::StatusOr<TokenInfo> TokenStore::Verify(absl::string_view secret) {
   if (!t.ok()) return t.status();
   if (t->revoked.has_value()) return absl::UnauthenticatedError("unknown or revoked token");
   if (t->expires.has_value() && now >= *t->expires) {
-    return absl::UnauthenticatedError(absl::StrCat(
-        "token ", t->id, " (", t->name, ") expired at ", Utc(*t->expires),
-        "; ask for a new one (arbiter token create)"));
+    return absl::UnauthenticatedError(absl::StrCat("token ", t->id, " (", t->name, ") expired at ",
+                                                   Utc(*t->expires),
+                                                   "; ask for a new one (arbiter token create)"));
   }
   return *std::move(t);
 }

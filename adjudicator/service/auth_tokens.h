@@ -29,7 +29,7 @@
 namespace arbiter::service {
 
 struct TokenInfo {
-  std::string id;    // public handle: the first 8 hex digits of the hash
+  std::string id;  // public handle: the first 8 hex digits of the hash
   Role role = Role::kSoftware;
   std::string name;  // who holds it: the actor recorded on their events
   // ARBITER: the games it may record in ("*": all). Empty for other roles.

@@ -20,9 +20,9 @@
 namespace arbiter::service {
 
 struct Deadline {
-  absl::Time fire_at;   // when the server appends `event` (its `at`)
-  v1::Event event;      // the timeExpired to append
-  v1::Ruling predicted; // the ruling it will produce first
+  absl::Time fire_at;    // when the server appends `event` (its `at`)
+  v1::Event event;       // the timeExpired to append
+  v1::Ruling predicted;  // the ruling it will produce first
 };
 
 // The next deadline of a live game within `horizon` of its last event, or

@@ -12,8 +12,9 @@ absl::StatusOr<std::unique_ptr<ledger::GameJudge>> GameFolds::Open(absl::string_
   return judge_.Open(game_id, created);
 }
 
-absl::StatusOr<std::unique_ptr<ledger::GameJudge>> GameFolds::Reopen(
-    absl::string_view game_id, const v1::GameCreated& created, absl::string_view pin) {
+absl::StatusOr<std::unique_ptr<ledger::GameJudge>> GameFolds::Reopen(absl::string_view game_id,
+                                                                     const v1::GameCreated& created,
+                                                                     absl::string_view pin) {
   return judge_.Reopen(game_id, created, pin);
 }
 
@@ -31,8 +32,8 @@ void GameFolds::OnCommit(const std::vector<ledger::CommittedFold>& folds) {
   views.reserve(folds.size());
   for (const ledger::CommittedFold& f : folds) {
     // Every fold the ledger judges with was made by Open() above.
-    views.push_back(GameView{f.game_id, f.revision,
-                             std::static_pointer_cast<const AdjudicatorFold>(f.fold)});
+    views.push_back(
+        GameView{f.game_id, f.revision, std::static_pointer_cast<const AdjudicatorFold>(f.fold)});
   }
   {
     absl::MutexLock lock(&mu_);
@@ -91,7 +92,8 @@ absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
   std::unique_ptr<ledger::GameJudge> fold;
   uint64_t revision = 0;
   for (;;) {
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadGame(game_id, revision, 512);
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+        ledger_->ReadGame(game_id, revision, 512);
     if (!entries.ok()) return entries.status();
     if (entries->empty()) break;
     for (const v1::LedgerEntry& entry : *entries) {
@@ -111,21 +113,23 @@ absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
         fold = *std::move(opened);
       }
       if (absl::StatusOr<ledger::Verdict> v = fold->Apply(event); !v.ok()) {
-        return absl::DataLossError(absl::StrCat("position ", entry.position(),
-                                                ": the stored event no longer folds: ",
-                                                v.status().message()));
+        return absl::DataLossError(
+            absl::StrCat("position ", entry.position(),
+                         ": the stored event no longer folds: ", v.status().message()));
       }
       revision = entry.revision();
     }
   }
-  if (fold == nullptr) return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
+  if (fold == nullptr)
+    return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
   if (*pin != fold->RulesPin()) {
     return absl::DataLossError(absl::StrCat("game '", game_id, "' was created under '", *pin,
-                                            "' but its rules now load as '", fold->RulesPin(), "'"));
+                                            "' but its rules now load as '", fold->RulesPin(),
+                                            "'"));
   }
-  return GameView{game_id, revision,
-                  std::shared_ptr<const AdjudicatorFold>(
-                      static_cast<AdjudicatorFold*>(fold.release()))};
+  return GameView{
+      game_id, revision,
+      std::shared_ptr<const AdjudicatorFold>(static_cast<AdjudicatorFold*>(fold.release()))};
 }
 
 size_t GameFolds::size() const {

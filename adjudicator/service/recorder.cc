@@ -54,11 +54,12 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
     // Whatever the method, the event's kind decides who may record it: only
     // a role that may create games sends a gameCreated.
     if (!caller.Holds(EventAccess(e))) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          where, "a ", RoleName(*caller.role), " token may not record ",
-          v1::Event::descriptor()->FindFieldByNumber(e.kind_case())->json_name()));
+      return absl::PermissionDeniedError(
+          absl::StrCat(where, "a ", RoleName(*caller.role), " token may not record ",
+                       v1::Event::descriptor()->FindFieldByNumber(e.kind_case())->json_name()));
     }
-    if (!e.has_at()) return absl::InvalidArgumentError(absl::StrCat(where, "the event has no time (`at`)"));
+    if (!e.has_at())
+      return absl::InvalidArgumentError(absl::StrCat(where, "the event has no time (`at`)"));
     if (e.has_game_created()) {
       if (e.game_created().game_id().empty()) e.mutable_game_created()->set_game_id(game_id);
       if (e.game_created().game_id() != game_id) {
@@ -123,8 +124,10 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Decide(const Caller& caller,
                                                           const v1::DecideRequest& request) {
   absl::StatusOr<std::string> id = ParseResourceName("games", request.game(), "game");
   if (!id.ok()) return id.status();
-  if (request.ruling() == 0) return absl::InvalidArgumentError("ruling: a ruling number is required");
-  if (request.choice().empty()) return absl::InvalidArgumentError("choice: an option id is required");
+  if (request.ruling() == 0)
+    return absl::InvalidArgumentError("ruling: a ruling number is required");
+  if (request.choice().empty())
+    return absl::InvalidArgumentError("choice: an option id is required");
   v1::Event event;
   if (request.has_at()) {
     *event.mutable_at() = request.at();

@@ -33,8 +33,9 @@ class Recorder {
 
   // Neither owned; both must outlive this. `now` stamps the events of
   // creations and decisions that leave the time out.
-  Recorder(ledger::Ledger* ledger, GameFolds* folds,
-           std::function<absl::Time()> now = [] { return absl::Now(); });
+  Recorder(
+      ledger::Ledger* ledger, GameFolds* folds,
+      std::function<absl::Time()> now = [] { return absl::Now(); });
 
   // Appends `events` to `game_id` as `caller`, expecting the game at
   // `expected` when given. Answers with the recorded events and their
@@ -43,15 +44,15 @@ class Recorder {
   // kind or time, a gameCreated for another game), PERMISSION_DENIED (an
   // event kind the caller's role may not record), and the ledger's and the
   // judge's own (NOT_FOUND, ALREADY_EXISTS, ABORTED, ...).
-  absl::StatusOr<v1::AppendEventsResponse> Append(const Caller& caller,
-                                                  const std::string& game_id,
+  absl::StatusOr<v1::AppendEventsResponse> Append(const Caller& caller, const std::string& game_id,
                                                   std::optional<uint64_t> expected,
                                                   std::vector<v1::Event> events);
 
   // Records the game `request` describes (a random id when it names none and
   // is not a retry) and returns its id. As Append, and INVALID_ARGUMENT for
   // a bad id.
-  absl::StatusOr<std::string> CreateGame(const Caller& caller, const v1::CreateGameRequest& request);
+  absl::StatusOr<std::string> CreateGame(const Caller& caller,
+                                         const v1::CreateGameRequest& request);
 
   // Records the arbiterDecision `request` describes. As Append.
   absl::StatusOr<v1::AppendEventsResponse> Decide(const Caller& caller,

@@ -45,15 +45,17 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       ServerCredentialsFor(options.tls);
   if (!credentials.ok()) return credentials.status();
-  absl::StatusOr<std::unique_ptr<TokenStore>> tokens = TokenStore::Open(options.data_dir, options.token_clock);
+  absl::StatusOr<std::unique_ptr<TokenStore>> tokens =
+      TokenStore::Open(options.data_dir, options.token_clock);
   if (!tokens.ok()) return tokens.status();
   parts->tokens = *std::move(tokens);
   absl::StatusOr<bool> secured = parts->tokens->Any();
   if (!secured.ok()) return secured.status();
   if (!*secured && !IsLoopback(options.listen)) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "no tokens: the server runs open, so only on loopback; create one with "
-        "`arbiter token create` before listening on ", options.listen));
+    return absl::FailedPreconditionError(
+        absl::StrCat("no tokens: the server runs open, so only on loopback; create one with "
+                     "`arbiter token create` before listening on ",
+                     options.listen));
   }
   parts->folds = std::make_unique<GameFolds>();
   ledger::LedgerOptions lo;

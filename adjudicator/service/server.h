@@ -19,12 +19,12 @@
 namespace arbiter::service {
 
 struct ServerOptions {
-  std::string data_dir;                  // the ledger's directory (created if absent)
-  std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one
-  uint64_t checkpoint_every = 1000;      // events between periodic checkpoints
-  bool live_timers = true;               // run the timekeeper
-  TlsFiles tls;                          // empty: plaintext (see auth_tls.h)
-  AuthLimits limits;                     // per-caller rates (see auth_gatekeeper.h)
+  std::string data_dir;                       // the ledger's directory (created if absent)
+  std::string listen = "127.0.0.1:50051";     // host:port; port 0 picks a free one
+  uint64_t checkpoint_every = 1000;           // events between periodic checkpoints
+  bool live_timers = true;                    // run the timekeeper
+  TlsFiles tls;                               // empty: plaintext (see auth_tls.h)
+  AuthLimits limits;                          // per-caller rates (see auth_gatekeeper.h)
   TokenStore::Clock token_clock = absl::Now;  // when tokens expire (tests pass their own)
 };
 

@@ -96,9 +96,8 @@ void Timekeeper::Run() {
     std::vector<GameView> committed;
     {
       absl::MutexLock lock(&mu_);
-      auto woken = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-        return stop_ || !committed_.empty();
-      };
+      auto woken = [this]()
+                       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stop_ || !committed_.empty(); };
       mu_.AwaitWithTimeout(absl::Condition(&woken), wait);
       if (stop_) return;
       committed.swap(committed_);

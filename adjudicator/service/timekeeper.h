@@ -36,8 +36,9 @@ class Timekeeper {
   // `now` is the wall clock (tests may pass another). Registers itself as
   // `folds`'s commit listener (`folds` judges `ledger`), so it must be made
   // before anything is appended.
-  Timekeeper(ledger::Ledger* ledger, GameFolds* folds,
-             std::function<absl::Time()> now = [] { return absl::Now(); });
+  Timekeeper(
+      ledger::Ledger* ledger, GameFolds* folds,
+      std::function<absl::Time()> now = [] { return absl::Now(); });
   ~Timekeeper();  // Stop()s
 
   // Finds the live games in progress, then starts the thread.

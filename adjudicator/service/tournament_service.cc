@@ -4,13 +4,13 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "proto/names/resource_name.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/formats.h"
 #include "adjudicator/tournament/opengotha.h"
 #include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
 #include "google/protobuf/util/json_util.h"
+#include "proto/names/resource_name.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -32,19 +32,21 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Current(const std::string&
   absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load(id);
   if (!events.ok()) return events.status();
   absl::StatusOr<v1::Tournament> t = Fold(*events);
-  if (!t.ok()) return absl::DataLossError(absl::StrCat("stored tournament ", id, " no longer folds: ", t.status().message()));
+  if (!t.ok())
+    return absl::DataLossError(
+        absl::StrCat("stored tournament ", id, " no longer folds: ", t.status().message()));
   return t;
 }
 
-absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(const service::Caller& caller,
-                                                             const std::string& id,
-                                                             std::vector<v1::TournamentEvent> events,
-                                                             bool must_exist) {
+absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(
+    const service::Caller& caller, const std::string& id, std::vector<v1::TournamentEvent> events,
+    bool must_exist) {
   absl::MutexLock lock(&write_mu_);
   v1::Tournament t;
   absl::StatusOr<v1::Tournament> current = Current(id);
   if (current.ok()) {
-    if (!must_exist) return absl::AlreadyExistsError(absl::StrCat("tournament '", id, "' already exists"));
+    if (!must_exist)
+      return absl::AlreadyExistsError(absl::StrCat("tournament '", id, "' already exists"));
     t = *std::move(current);
   } else if (current.status().code() != absl::StatusCode::kNotFound || must_exist) {
     return current.status();
@@ -57,7 +59,9 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(const service::Call
     // what an imported file or a client put there.
     events[i].set_actor(caller.actor);
     if (absl::Status s = Apply(events[i], &t); !s.ok()) {
-      return events.size() == 1 ? s : absl::Status(s.code(), absl::StrCat("item ", i + 1, ": ", s.message()));
+      return events.size() == 1
+                 ? s
+                 : absl::Status(s.code(), absl::StrCat("item ", i + 1, ": ", s.message()));
     }
   }
   if (absl::Status s = store_->Append(id, expected, events); !s.ok()) return s;
@@ -84,24 +88,29 @@ absl::StatusOr<GameFactsMap> TournamentServiceImpl::Games(const v1::Tournament& 
   return out;
 }
 
-grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* context, const v1::CreateTournamentRequest* req,
+grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* context,
+                                                     const v1::CreateTournamentRequest* req,
                                                      v1::Tournament* out) {
   return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
     std::vector<v1::TournamentEvent> events(1);
     *events[0].mutable_created() = req->tournament();
-    for (const v1::TournamentTeam& team : req->teams()) *events.emplace_back().mutable_team_added()->mutable_team() = team;
-    for (const v1::TournamentPlayer& p : req->players()) *events.emplace_back().mutable_player_added()->mutable_player() = p;
+    for (const v1::TournamentTeam& team : req->teams())
+      *events.emplace_back().mutable_team_added()->mutable_team() = team;
+    for (const v1::TournamentPlayer& p : req->players())
+      *events.emplace_back().mutable_player_added()->mutable_player() = p;
     if (absl::Status s = CheckId("tournament", req->tournament().tournament_id()); !s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("tournament.tournamentId: ", s.message()));
     }
-    absl::StatusOr<v1::Tournament> t = Record(caller, req->tournament().tournament_id(), std::move(events), false);
+    absl::StatusOr<v1::Tournament> t =
+        Record(caller, req->tournament().tournament_id(), std::move(events), false);
     if (!t.ok()) return t.status();
     *out = *std::move(t);
     return absl::OkStatus();
   });
 }
 
-grpc::Status TournamentServiceImpl::ImportTournament(grpc::ServerContext* context, const v1::ImportTournamentRequest* req,
+grpc::Status TournamentServiceImpl::ImportTournament(grpc::ServerContext* context,
+                                                     const v1::ImportTournamentRequest* req,
                                                      v1::Tournament* out) {
   return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
     if (absl::Status s = CheckId("tournament", req->tournament_id()); !s.ok()) {
@@ -110,14 +119,16 @@ grpc::Status TournamentServiceImpl::ImportTournament(grpc::ServerContext* contex
     absl::StatusOr<std::vector<v1::TournamentEvent>> events =
         ImportOpenGotha(req->opengotha_xml(), req->tournament_id(), req->settings());
     if (!events.ok()) return events.status();
-    absl::StatusOr<v1::Tournament> t = Record(caller, req->tournament_id(), *std::move(events), false);
+    absl::StatusOr<v1::Tournament> t =
+        Record(caller, req->tournament_id(), *std::move(events), false);
     if (!t.ok()) return t.status();
     *out = *std::move(t);
     return absl::OkStatus();
   });
 }
 
-grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context, const v1::GetTournamentRequest* req,
+grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
+                                                  const v1::GetTournamentRequest* req,
                                                   v1::Tournament* out) {
   return callers_->Serve(context, [&](const service::Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->name(), "name");
@@ -129,17 +140,21 @@ grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context, 
   });
 }
 
-grpc::Status TournamentServiceImpl::AddPlayers(grpc::ServerContext* context, const v1::AddPlayersRequest* req,
+grpc::Status TournamentServiceImpl::AddPlayers(grpc::ServerContext* context,
+                                               const v1::AddPlayersRequest* req,
                                                v1::Tournament* out) {
   return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
-    absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->tournament(), "tournament");
+    absl::StatusOr<std::string> id =
+        ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
     if (req->players().empty() && req->teams().empty()) {
       return absl::InvalidArgumentError("no players or teams to add");
     }
     std::vector<v1::TournamentEvent> events;
-    for (const v1::TournamentTeam& team : req->teams()) *events.emplace_back().mutable_team_added()->mutable_team() = team;
-    for (const v1::TournamentPlayer& p : req->players()) *events.emplace_back().mutable_player_added()->mutable_player() = p;
+    for (const v1::TournamentTeam& team : req->teams())
+      *events.emplace_back().mutable_team_added()->mutable_team() = team;
+    for (const v1::TournamentPlayer& p : req->players())
+      *events.emplace_back().mutable_player_added()->mutable_player() = p;
     absl::StatusOr<v1::Tournament> t = Record(caller, *id, std::move(events), true);
     if (!t.ok()) return t.status();
     *out = *std::move(t);
@@ -160,7 +175,8 @@ absl::Status TournamentServiceImpl::RecordInto(const service::Caller& caller,
   return absl::OkStatus();
 }
 
-grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext* context, const v1::PairRoundRequest* req,
+grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext* context,
+                                              const v1::PairRoundRequest* req,
                                               v1::Tournament* out) {
   return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
     v1::TournamentEvent event;
@@ -169,23 +185,26 @@ grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext* context, cons
   });
 }
 
-grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext* context, const v1::ScheduleReplayRequest* req,
+grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext* context,
+                                                   const v1::ScheduleReplayRequest* req,
                                                    v1::Tournament* out) {
   return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
-    absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->tournament(), "tournament");
+    absl::StatusOr<std::string> id =
+        ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
     // Only a game that ended REPLAY (重赛) is replayed.
     absl::StatusOr<v1::Tournament> current = Current(*id);
     if (!current.ok()) return current.status();
     const v1::Pairing* p = FindPairing(*current, req->replay().round(), req->replay().board());
     if (p == nullptr) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("round ", req->replay().round(), " board ", req->replay().board(), " is not paired"));
+      return absl::InvalidArgumentError(absl::StrCat("round ", req->replay().round(), " board ",
+                                                     req->replay().board(), " is not paired"));
     }
     absl::StatusOr<GameFacts> facts = games_(p->game_id());
     if (!facts.ok()) return facts.status();
     if (!facts->result.has_value() || facts->result->outcome() != v1::Result::REPLAY) {
-      return absl::FailedPreconditionError(absl::StrCat("game ", p->game_id(), " did not end REPLAY"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("game ", p->game_id(), " did not end REPLAY"));
     }
     v1::TournamentEvent event;
     *event.mutable_replay_scheduled() = req->replay();
@@ -193,7 +212,8 @@ grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext* context,
   });
 }
 
-grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext* context, const v1::WithdrawPlayerRequest* req,
+grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext* context,
+                                                   const v1::WithdrawPlayerRequest* req,
                                                    v1::Tournament* out) {
   return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
     v1::TournamentEvent event;
@@ -202,7 +222,8 @@ grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext* context,
   });
 }
 
-grpc::Status TournamentServiceImpl::DecideTieBreak(grpc::ServerContext* context, const v1::DecideTieBreakRequest* req,
+grpc::Status TournamentServiceImpl::DecideTieBreak(grpc::ServerContext* context,
+                                                   const v1::DecideTieBreakRequest* req,
                                                    v1::Tournament* out) {
   return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
     v1::TournamentEvent event;
@@ -211,10 +232,12 @@ grpc::Status TournamentServiceImpl::DecideTieBreak(grpc::ServerContext* context,
   });
 }
 
-grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context, const v1::GetStandingsRequest* req,
+grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
+                                                 const v1::GetStandingsRequest* req,
                                                  v1::StandingsReport* out) {
   return callers_->Serve(context, [&](const service::Caller&) -> absl::Status {
-    absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->tournament(), "tournament");
+    absl::StatusOr<std::string> id =
+        ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
     absl::StatusOr<v1::Tournament> t = Current(*id);
     if (!t.ok()) return t.status();
@@ -225,10 +248,12 @@ grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context, c
   });
 }
 
-grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* context, const v1::ExportTournamentRequest* req,
+grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* context,
+                                                     const v1::ExportTournamentRequest* req,
                                                      v1::ExportTournamentResponse* out) {
   return callers_->Serve(context, [&](const service::Caller&) -> absl::Status {
-    absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->tournament(), "tournament");
+    absl::StatusOr<std::string> id =
+        ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
     absl::StatusOr<v1::Tournament> t = Current(*id);
     if (!t.ok()) return t.status();
@@ -237,30 +262,27 @@ grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* contex
     const v1::StandingsReport report = ComputeStandings(*t, *games);
     std::string content;
     switch (req->format()) {
-      case v1::ExportTournamentRequest::OPENGOTHA_XML:
-        {
-          absl::StatusOr<std::string> written = ExportOpenGotha(*t, report);
-          if (!written.ok()) return written.status();
-          content = *std::move(written);
-        }
+      case v1::ExportTournamentRequest::OPENGOTHA_XML: {
+        absl::StatusOr<std::string> written = ExportOpenGotha(*t, report);
+        if (!written.ok()) return written.status();
+        content = *std::move(written);
+      }
         out->set_filename(*id + ".xml");
         out->set_content_type("application/xml");
         break;
-      case v1::ExportTournamentRequest::EGD_H9:
-        {
-          absl::StatusOr<std::string> written = ExportEgdH9(*t, report);
-          if (!written.ok()) return written.status();
-          content = *std::move(written);
-        }
+      case v1::ExportTournamentRequest::EGD_H9: {
+        absl::StatusOr<std::string> written = ExportEgdH9(*t, report);
+        if (!written.ok()) return written.status();
+        content = *std::move(written);
+      }
         out->set_filename(*id + ".h9");
         out->set_content_type("text/plain; charset=utf-8");
         break;
-      case v1::ExportTournamentRequest::AGA:
-        {
-          absl::StatusOr<std::string> written = ExportAga(*t, report);
-          if (!written.ok()) return written.status();
-          content = *std::move(written);
-        }
+      case v1::ExportTournamentRequest::AGA: {
+        absl::StatusOr<std::string> written = ExportAga(*t, report);
+        if (!written.ok()) return written.status();
+        content = *std::move(written);
+      }
         out->set_filename(*id + ".aga.txt");
         out->set_content_type("text/plain; charset=utf-8");
         break;

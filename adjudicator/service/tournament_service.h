@@ -20,8 +20,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/auth_interceptor.h"
-#include "adjudicator/tournament/game_facts.h"
 #include "adjudicator/service/tournament_store.h"
+#include "adjudicator/tournament/game_facts.h"
 #include "arbiter/v1/tournament.grpc.pb.h"
 
 namespace arbiter::tournament {
@@ -33,20 +33,28 @@ using GameSource = std::function<absl::StatusOr<GameFacts>(const std::string& ga
 class TournamentServiceImpl final : public v1::TournamentService::Service {
  public:
   // Neither `store` nor `callers` is owned; both must outlive the service.
-  TournamentServiceImpl(TournamentStore* store, GameSource games, const service::Callers* callers,
-                        std::function<absl::Time()> now = [] { return absl::Now(); });
+  TournamentServiceImpl(
+      TournamentStore* store, GameSource games, const service::Callers* callers,
+      std::function<absl::Time()> now = [] { return absl::Now(); });
 
   grpc::Status CreateTournament(grpc::ServerContext*, const v1::CreateTournamentRequest*,
                                 v1::Tournament*) override;
   grpc::Status ImportTournament(grpc::ServerContext*, const v1::ImportTournamentRequest*,
                                 v1::Tournament*) override;
-  grpc::Status GetTournament(grpc::ServerContext*, const v1::GetTournamentRequest*, v1::Tournament*) override;
-  grpc::Status AddPlayers(grpc::ServerContext*, const v1::AddPlayersRequest*, v1::Tournament*) override;
-  grpc::Status PairRound(grpc::ServerContext*, const v1::PairRoundRequest*, v1::Tournament*) override;
-  grpc::Status ScheduleReplay(grpc::ServerContext*, const v1::ScheduleReplayRequest*, v1::Tournament*) override;
-  grpc::Status WithdrawPlayer(grpc::ServerContext*, const v1::WithdrawPlayerRequest*, v1::Tournament*) override;
-  grpc::Status DecideTieBreak(grpc::ServerContext*, const v1::DecideTieBreakRequest*, v1::Tournament*) override;
-  grpc::Status GetStandings(grpc::ServerContext*, const v1::GetStandingsRequest*, v1::StandingsReport*) override;
+  grpc::Status GetTournament(grpc::ServerContext*, const v1::GetTournamentRequest*,
+                             v1::Tournament*) override;
+  grpc::Status AddPlayers(grpc::ServerContext*, const v1::AddPlayersRequest*,
+                          v1::Tournament*) override;
+  grpc::Status PairRound(grpc::ServerContext*, const v1::PairRoundRequest*,
+                         v1::Tournament*) override;
+  grpc::Status ScheduleReplay(grpc::ServerContext*, const v1::ScheduleReplayRequest*,
+                              v1::Tournament*) override;
+  grpc::Status WithdrawPlayer(grpc::ServerContext*, const v1::WithdrawPlayerRequest*,
+                              v1::Tournament*) override;
+  grpc::Status DecideTieBreak(grpc::ServerContext*, const v1::DecideTieBreakRequest*,
+                              v1::Tournament*) override;
+  grpc::Status GetStandings(grpc::ServerContext*, const v1::GetStandingsRequest*,
+                            v1::StandingsReport*) override;
   grpc::Status ExportTournament(grpc::ServerContext*, const v1::ExportTournamentRequest*,
                                 v1::ExportTournamentResponse*) override;
 

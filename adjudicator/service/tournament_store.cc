@@ -25,10 +25,12 @@ absl::StatusOr<std::unique_ptr<TournamentStore>> TournamentStore::Open(const std
   return std::unique_ptr<TournamentStore>(new TournamentStore(*std::move(db)));
 }
 
-absl::StatusOr<std::vector<v1::TournamentEvent>> TournamentStore::Load(const std::string& tournament_id) {
+absl::StatusOr<std::vector<v1::TournamentEvent>> TournamentStore::Load(
+    const std::string& tournament_id) {
   absl::MutexLock lock(&mu_);
   absl::StatusOr<ledger::Stmt> q = ledger::Stmt::Prepare(
-      db_, "SELECT revision, event FROM tournament_events WHERE tournament_id = ? ORDER BY revision");
+      db_,
+      "SELECT revision, event FROM tournament_events WHERE tournament_id = ? ORDER BY revision");
   if (!q.ok()) return q.status();
   q->Bind(1, tournament_id);
   std::vector<v1::TournamentEvent> out;
@@ -37,10 +39,12 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> TournamentStore::Load(const std
     if (!row.ok()) return row.status();
     if (!*row) break;
     if (q->Int(0) != static_cast<int64_t>(out.size()) + 1) {
-      return absl::DataLossError(absl::StrCat("tournament ", tournament_id, ": revision ", out.size() + 1, " is missing"));
+      return absl::DataLossError(
+          absl::StrCat("tournament ", tournament_id, ": revision ", out.size() + 1, " is missing"));
     }
     if (!out.emplace_back().ParseFromString(q->Text(1))) {
-      return absl::DataLossError(absl::StrCat("tournament ", tournament_id, ": event ", q->Int(0), " does not parse"));
+      return absl::DataLossError(
+          absl::StrCat("tournament ", tournament_id, ": event ", q->Int(0), " does not parse"));
     }
   }
   if (out.empty()) return absl::NotFoundError(absl::StrCat("no tournament '", tournament_id, "'"));
@@ -63,8 +67,9 @@ absl::Status TournamentStore::Append(const std::string& tournament_id, uint64_t 
   if (!row.ok()) return fail(row.status());
   const uint64_t current = static_cast<uint64_t>(head->Int(0));
   if (current != expected) {
-    return fail(absl::AbortedError(absl::StrCat("tournament ", tournament_id, " is at revision ", current,
-                                                ", not ", expected, ": re-read and retry")));
+    return fail(
+        absl::AbortedError(absl::StrCat("tournament ", tournament_id, " is at revision ", current,
+                                        ", not ", expected, ": re-read and retry")));
   }
   absl::StatusOr<ledger::Stmt> insert = ledger::Stmt::Prepare(
       db_, "INSERT INTO tournament_events (tournament_id, revision, event) VALUES (?, ?, ?)");
@@ -72,7 +77,8 @@ absl::Status TournamentStore::Append(const std::string& tournament_id, uint64_t 
   uint64_t revision = expected;
   for (const v1::TournamentEvent& e : events) {
     std::string bytes;
-    if (!e.SerializeToString(&bytes)) return fail(absl::InternalError("an event does not serialize"));
+    if (!e.SerializeToString(&bytes))
+      return fail(absl::InternalError("an event does not serialize"));
     insert->Bind(1, tournament_id).Bind(2, static_cast<int64_t>(++revision)).BindBlob(3, bytes);
     if (absl::Status s = insert->Run(); !s.ok()) return fail(s);
     insert->Reset();

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "proto/names/resource_name.h"
 #include "adjudicator/tournament/names.h"
+#include "proto/names/resource_name.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -55,7 +55,8 @@ absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
   if (s.system() == v1::TournamentSettings::SYSTEM_UNSPECIFIED) {
     return Bad("settings.system: ROUND_ROBIN or SWISS is required");
   }
-  if (s.rounds() < 0 || s.cycles() < 0) return Bad("settings: rounds and cycles cannot be negative");
+  if (s.rounds() < 0 || s.cycles() < 0)
+    return Bad("settings: rounds and cycles cannot be negative");
   if (s.bye_points() < 0 || s.bye_points() > 2) return Bad("settings.byePoints: 0, 1 or 2");
   t->set_name(absl::StrCat("tournaments/", c.tournament_id()));
   t->set_tournament_id(c.tournament_id());
@@ -66,7 +67,8 @@ absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
 
 absl::Status OnTeamAdded(const v1::TeamAdded& a, Tournament* t) {
   if (!t->settings().teams()) return Bad("teamAdded: this is not a team event");
-  if (!IsValidId(a.team().id())) return Bad(absl::StrCat("team id '", a.team().id(), "' is not valid"));
+  if (!IsValidId(a.team().id()))
+    return Bad(absl::StrCat("team id '", a.team().id(), "' is not valid"));
   if (FindTeam(*t, a.team().id()) != nullptr) {
     return Bad(absl::StrCat("team '", a.team().id(), "' already exists"));
   }
@@ -77,15 +79,19 @@ absl::Status OnTeamAdded(const v1::TeamAdded& a, Tournament* t) {
 absl::Status OnPlayerAdded(const v1::PlayerAdded& a, Tournament* t) {
   const v1::TournamentPlayer& p = a.player();
   if (!IsValidId(p.id())) return Bad(absl::StrCat("player id '", p.id(), "' is not valid"));
-  if (FindPlayer(*t, p.id()) != nullptr) return Bad(absl::StrCat("player '", p.id(), "' already exists"));
+  if (FindPlayer(*t, p.id()) != nullptr)
+    return Bad(absl::StrCat("player '", p.id(), "' already exists"));
   if (p.name().empty()) return Bad(absl::StrCat("player '", p.id(), "': a name is required"));
   if (!IsPrintableAscii(p.romanized_family_name()) || !IsPrintableAscii(p.romanized_given_name())) {
-    return Bad(absl::StrCat("player '", p.id(), "': the romanized name is Latin letters (printable ASCII) only"));
+    return Bad(absl::StrCat("player '", p.id(),
+                            "': the romanized name is Latin letters (printable ASCII) only"));
   }
   if (p.romanized_family_name().empty() && !p.romanized_given_name().empty()) {
-    return Bad(absl::StrCat("player '", p.id(), "': a romanized given name needs the romanized family name"));
+    return Bad(absl::StrCat("player '", p.id(),
+                            "': a romanized given name needs the romanized family name"));
   }
-  if (p.board() < 0) return Bad(absl::StrCat("player '", p.id(), "': board must be 1 or more (0: none fixed)"));
+  if (p.board() < 0)
+    return Bad(absl::StrCat("player '", p.id(), "': board must be 1 or more (0: none fixed)"));
   if (t->settings().teams()) {
     if (!p.team().empty() && FindTeam(*t, p.team()) == nullptr) {
       return Bad(absl::StrCat("player '", p.id(), "': team '", p.team(), "' does not exist"));
@@ -125,18 +131,20 @@ absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
   std::set<std::string> games;
   auto seat = [&](const std::string& id) -> absl::Status {
     if (FindPlayer(*t, id) == nullptr) return Bad(absl::StrCat(where, ": no player '", id, "'"));
-    if (!seated.insert(id).second) return Bad(absl::StrCat(where, ": player '", id, "' is paired twice"));
+    if (!seated.insert(id).second)
+      return Bad(absl::StrCat(where, ": player '", id, "' is paired twice"));
     const v1::PlayerWithdrawn* w = FindWithdrawal(*t, id);
     if (swiss && w != nullptr && r.round() > w->after_round()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(where, ": '", id, "' withdrew after round ", w->after_round(),
-                       "; art. 28.3: no more pairings"));
+      return absl::FailedPreconditionError(absl::StrCat(where, ": '", id, "' withdrew after round ",
+                                                        w->after_round(),
+                                                        "; art. 28.3: no more pairings"));
     }
     return absl::OkStatus();
   };
   for (const v1::Pairing& p : r.pairings()) {
     const std::string at = absl::StrCat(where, " board ", p.board());
-    if (p.round() != 0 && p.round() != r.round()) return Bad(absl::StrCat(at, ": pairing names round ", p.round()));
+    if (p.round() != 0 && p.round() != r.round())
+      return Bad(absl::StrCat(at, ": pairing names round ", p.round()));
     if (p.board() < 1) return Bad(absl::StrCat(where, ": boards are numbered from 1"));
     if (!boards.insert(p.board()).second) return Bad(absl::StrCat(at, " is used twice"));
     if (p.black() == p.white()) return Bad(absl::StrCat(at, ": a player cannot meet themselves"));
@@ -149,9 +157,11 @@ absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
         return Bad(absl::StrCat(at, ": game '", p.game_id(), "' already decides another pairing"));
       }
     }
-    if (!p.replayed_game_ids().empty()) return Bad(absl::StrCat(at, ": replays are scheduled, not paired"));
+    if (!p.replayed_game_ids().empty())
+      return Bad(absl::StrCat(at, ": replays are scheduled, not paired"));
     if (!ValidOutcomeEntry(p.entered_outcome())) {
-      return Bad(absl::StrCat(at, ": an entered result cannot be REPLAY (pair the replay's game instead)"));
+      return Bad(absl::StrCat(
+          at, ": an entered result cannot be REPLAY (pair the replay's game instead)"));
     }
     if (p.entered_by_default() && p.entered_outcome() == v1::Result::OUTCOME_UNSPECIFIED) {
       return Bad(absl::StrCat(at, ": byDefault without a result"));
@@ -176,7 +186,9 @@ absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
   std::sort(added->mutable_pairings()->begin(), added->mutable_pairings()->end(),
             [](const v1::Pairing& a, const v1::Pairing& b) { return a.board() < b.board(); });
   std::sort(t->mutable_rounds()->begin(), t->mutable_rounds()->end(),
-            [](const v1::TournamentRound& a, const v1::TournamentRound& b) { return a.round() < b.round(); });
+            [](const v1::TournamentRound& a, const v1::TournamentRound& b) {
+              return a.round() < b.round();
+            });
   return absl::OkStatus();
 }
 
@@ -208,28 +220,35 @@ absl::Status OnTieBreak(const v1::TieBreakDecided& d, Tournament* t) {
   if (d.order_size() < 2) return Bad("tieBreakDecided.order: at least two entrants");
   std::set<std::string> seen;
   for (const std::string& id : d.order()) {
-    const bool known = t->settings().teams() ? FindTeam(*t, id) != nullptr : FindPlayer(*t, id) != nullptr;
-    if (!known) return Bad(absl::StrCat("tieBreakDecided.order: no ", t->settings().teams() ? "team" : "player", " '", id, "'"));
-    if (!seen.insert(id).second) return Bad(absl::StrCat("tieBreakDecided.order: '", id, "' twice"));
+    const bool known =
+        t->settings().teams() ? FindTeam(*t, id) != nullptr : FindPlayer(*t, id) != nullptr;
+    if (!known)
+      return Bad(absl::StrCat("tieBreakDecided.order: no ",
+                              t->settings().teams() ? "team" : "player", " '", id, "'"));
+    if (!seen.insert(id).second)
+      return Bad(absl::StrCat("tieBreakDecided.order: '", id, "' twice"));
   }
   if (d.method() == v1::TieBreakDecided::LOTS && d.game_ids_size() > 0) {
     return Bad("tieBreakDecided: lots are drawn, not played (no gameIds)");
   }
   for (const std::string& g : d.game_ids()) {
-    if (g.empty() || GameIdUsed(*t, g)) return Bad(absl::StrCat("tieBreakDecided: game '", g, "' is empty or already used"));
+    if (g.empty() || GameIdUsed(*t, g))
+      return Bad(absl::StrCat("tieBreakDecided: game '", g, "' is empty or already used"));
   }
   *t->add_tie_breaks() = d;
   return absl::OkStatus();
 }
 
 absl::Status OnWithdrawn(const v1::PlayerWithdrawn& w, Tournament* t) {
-  if (FindPlayer(*t, w.player()) == nullptr) return Bad(absl::StrCat("playerWithdrawn: no player '", w.player(), "'"));
+  if (FindPlayer(*t, w.player()) == nullptr)
+    return Bad(absl::StrCat("playerWithdrawn: no player '", w.player(), "'"));
   if (FindWithdrawal(*t, w.player()) != nullptr) {
     return absl::FailedPreconditionError(absl::StrCat("'", w.player(), "' has already withdrawn"));
   }
   if (w.after_round() < 0) return Bad("playerWithdrawn.afterRound cannot be negative");
   if (t->settings().rounds() > 0 && w.after_round() > t->settings().rounds()) {
-    return Bad(absl::StrCat("playerWithdrawn.afterRound: the tournament has ", t->settings().rounds(), " rounds"));
+    return Bad(absl::StrCat("playerWithdrawn.afterRound: the tournament has ",
+                            t->settings().rounds(), " rounds"));
   }
   *t->add_withdrawals() = w;
   return absl::OkStatus();
@@ -277,14 +296,29 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t) {
   v1::Tournament next = *t;
   absl::Status s;
   switch (event.kind_case()) {
-    case v1::TournamentEvent::kCreated: s = OnCreated(event.created(), &next); break;
-    case v1::TournamentEvent::kPlayerAdded: s = OnPlayerAdded(event.player_added(), &next); break;
-    case v1::TournamentEvent::kTeamAdded: s = OnTeamAdded(event.team_added(), &next); break;
-    case v1::TournamentEvent::kRoundPaired: s = OnRoundPaired(event.round_paired(), &next); break;
-    case v1::TournamentEvent::kReplayScheduled: s = OnReplay(event.replay_scheduled(), &next); break;
-    case v1::TournamentEvent::kTieBreakDecided: s = OnTieBreak(event.tie_break_decided(), &next); break;
-    case v1::TournamentEvent::kPlayerWithdrawn: s = OnWithdrawn(event.player_withdrawn(), &next); break;
-    case v1::TournamentEvent::KIND_NOT_SET: break;
+    case v1::TournamentEvent::kCreated:
+      s = OnCreated(event.created(), &next);
+      break;
+    case v1::TournamentEvent::kPlayerAdded:
+      s = OnPlayerAdded(event.player_added(), &next);
+      break;
+    case v1::TournamentEvent::kTeamAdded:
+      s = OnTeamAdded(event.team_added(), &next);
+      break;
+    case v1::TournamentEvent::kRoundPaired:
+      s = OnRoundPaired(event.round_paired(), &next);
+      break;
+    case v1::TournamentEvent::kReplayScheduled:
+      s = OnReplay(event.replay_scheduled(), &next);
+      break;
+    case v1::TournamentEvent::kTieBreakDecided:
+      s = OnTieBreak(event.tie_break_decided(), &next);
+      break;
+    case v1::TournamentEvent::kPlayerWithdrawn:
+      s = OnWithdrawn(event.player_withdrawn(), &next);
+      break;
+    case v1::TournamentEvent::KIND_NOT_SET:
+      break;
   }
   if (!s.ok()) return s;
   next.set_revision(t->revision() + 1);

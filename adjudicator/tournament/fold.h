@@ -6,8 +6,8 @@
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_FOLD_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_FOLD_H_
 
-#include "absl/strings/string_view.h"
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <set>
-#include <map>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -27,7 +27,7 @@ using v1::ScoredPairing;
 
 // The standings that list players: the players' own in a team event.
 const google::protobuf::RepeatedPtrField<v1::Standing>& PlayerRows(const v1::Tournament& t,
-                                                                    const v1::StandingsReport& r) {
+                                                                   const v1::StandingsReport& r) {
   return t.settings().teams() ? r.player_standings() : r.standings();
 }
 
@@ -69,7 +69,6 @@ std::string ByeToken(const v1::Tournament& t) {
 
 std::string NoSpaces(absl::string_view s) { return absl::StrReplaceAll(s, {{" ", "_"}}); }
 
-
 std::string CsvField(absl::string_view s) {
   if (s.find_first_of(",\"\n\r") == absl::string_view::npos) return std::string(s);
   return absl::StrCat("\"", absl::StrReplaceAll(s, {{"\"", "\"\""}}), "\"");
@@ -78,14 +77,17 @@ std::string CsvField(absl::string_view s) {
 std::string Decimal(double d) { return absl::StrFormat("%.2f", d); }
 
 // A rank number (OpenGotha's: -30 is 30k, 0 is 1d) as EGD and AGA write it.
-std::string EgdRank(int rank) { return rank >= 0 ? absl::StrCat(rank + 1, "d") : absl::StrCat(-rank, "k"); }
+std::string EgdRank(int rank) {
+  return rank >= 0 ? absl::StrCat(rank + 1, "d") : absl::StrCat(-rank, "k");
+}
 
 }  // namespace
 
 std::string EgdToken(const ScoredPairing& p, const std::string& side) {
   if (!Counts(p)) return "0-";
   // OpenGotha marks a game won by default with "!" in place of the "/".
-  return absl::StrCat(Symbol(p, side), p.by_default() ? "!" : "/", p.black() == side ? "b" : "w", p.handicap());
+  return absl::StrCat(Symbol(p, side), p.by_default() ? "!" : "/", p.black() == side ? "b" : "w",
+                      p.handicap());
 }
 
 std::string AgaToken(const ScoredPairing& p) {
@@ -95,18 +97,23 @@ std::string AgaToken(const ScoredPairing& p) {
   return "omitted";
 }
 
-absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report) {
+absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
+                                        const v1::StandingsReport& report) {
   const v1::TournamentSettings& s = t.settings();
   const auto refuse = [](absl::string_view why) {
     return absl::FailedPreconditionError(absl::StrCat("EGD .h9: ", why));
   };
-  if (s.egf_class() != "A" && s.egf_class() != "B" && s.egf_class() != "C" && s.egf_class() != "D") {
+  if (s.egf_class() != "A" && s.egf_class() != "B" && s.egf_class() != "C" &&
+      s.egf_class() != "D") {
     return refuse("the tournament's EGF class (CL[], A to D) is not set");
   }
-  if (s.adjusted_time_minutes() <= 0) return refuse("the tournament's adjusted time in minutes (TM[]) is not set");
-  for (const auto& [what, text] : {std::pair{"title", &t.title()}, std::pair{"location", &s.location()},
-                                   std::pair{"country", &s.country()}}) {
-    if (!IsPrintableAscii(*text)) return refuse(absl::StrCat("the tournament's ", what, " \"", *text, "\" is not ASCII"));
+  if (s.adjusted_time_minutes() <= 0)
+    return refuse("the tournament's adjusted time in minutes (TM[]) is not set");
+  for (const auto& [what, text] :
+       {std::pair{"title", &t.title()}, std::pair{"location", &s.location()},
+        std::pair{"country", &s.country()}}) {
+    if (!IsPrintableAscii(*text))
+      return refuse(absl::StrCat("the tournament's ", what, " \"", *text, "\" is not ASCII"));
   }
   const auto& rows = PlayerRows(t, report);
   std::map<std::string, int> place;
@@ -114,16 +121,19 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::Stand
   const bool swiss = s.system() == v1::TournamentSettings::SWISS;
   const bool by_opponents = s.swiss_method() == v1::TournamentSettings::POINTS_THEN_OPPONENTS;
   std::string out;
-  absl::StrAppend(&out, "; CL[", s.egf_class(), "]\n; EV[", t.title(), "]\n; PC[", s.country(), ",", s.location(),
-                  "]\n");
+  absl::StrAppend(&out, "; CL[", s.egf_class(), "]\n; EV[", t.title(), "]\n; PC[", s.country(), ",",
+                  s.location(), "]\n");
   if (!s.begin_date().empty()) {
-    absl::StrAppend(&out, "; DT[", s.begin_date(), ",", s.end_date().empty() ? s.begin_date() : s.end_date(), "]\n");
+    absl::StrAppend(&out, "; DT[", s.begin_date(), ",",
+                    s.end_date().empty() ? s.begin_date() : s.end_date(), "]\n");
   }
-  absl::StrAppend(&out, "; KM[", absl::StrFormat("%g", s.komi() * 2), "]\n; TM[", s.adjusted_time_minutes(), "]\n");
+  absl::StrAppend(&out, "; KM[", absl::StrFormat("%g", s.komi() * 2), "]\n; TM[",
+                  s.adjusted_time_minutes(), "]\n");
   absl::StrAppend(&out, "; CM[standings per art. 27 of the ", Ruleset(t),
                   " rules: Pts = 2 a win, 1 a draw; reasons are in the sidecar]\n;\n");
   const char* second = !swiss ? "A" : by_opponents ? "Opp" : "TS";
-  absl::StrAppend(&out, absl::StrFormat("; Pl %-30s Rk Co Club %4s %4s %4s %4s\n", "Name", "Pts", second, "B", "-"));
+  absl::StrAppend(&out, absl::StrFormat("; Pl %-30s Rk Co Club %4s %4s %4s %4s\n", "Name", "Pts",
+                                        second, "B", "-"));
   const std::vector<int> rounds = RoundNumbers(t);
   for (int i = 0; i < rows.size(); ++i) {
     const v1::Standing& st = rows[i];
@@ -131,24 +141,26 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::Stand
     absl::StatusOr<RomanizedName> name = Romanized(*p, "EGD .h9");
     if (!name.ok()) return refuse(name.status().message());
     if (name->given.empty()) {
-      return refuse(absl::StrCat("player '", p->id(), "' (", NativeName(*p), ") has no given name; EGD needs both"));
+      return refuse(absl::StrCat("player '", p->id(), "' (", NativeName(*p),
+                                 ") has no given name; EGD needs both"));
     }
     std::optional<int> rank = OpenGothaRank(p->rank());
     if (!rank.has_value()) {
-      return refuse(absl::StrCat("player '", p->id(), "' (", NativeName(*p), ") has no rank EGD reads (\"",
-                                 p->rank(), "\")"));
+      return refuse(absl::StrCat("player '", p->id(), "' (", NativeName(*p),
+                                 ") has no rank EGD reads (\"", p->rank(), "\")"));
     }
     if (!IsPrintableAscii(p->country()) || !IsPrintableAscii(p->club())) {
       return refuse(absl::StrCat("player '", p->id(), "': country and club must be ASCII"));
     }
     const std::string country = p->country().size() == 2 ? p->country() : "XX";
     const std::string club = p->club().empty() ? "xxxx" : NoSpaces(p->club());
-    const std::string criterion = !swiss ? Decimal(st.tie_break_a())
+    const std::string criterion = !swiss         ? Decimal(st.tie_break_a())
                                   : by_opponents ? absl::StrFormat("%g", st.opponents_score())
                                                  : Decimal(st.total_score());
-    std::string line = absl::StrFormat("%4d %-30s %3s %2s %4s %4d %4s %4d %4d", i + 1,
-                                       absl::StrCat(NoSpaces(name->family), " ", NoSpaces(name->given)),
-                                       EgdRank(*rank), country, club, st.points(), criterion, st.warnings(), 0);
+    std::string line =
+        absl::StrFormat("%4d %-30s %3s %2s %4s %4d %4s %4d %4d", i + 1,
+                        absl::StrCat(NoSpaces(name->family), " ", NoSpaces(name->given)),
+                        EgdRank(*rank), country, club, st.points(), criterion, st.warnings(), 0);
     for (int r : rounds) {
       const ScoredPairing* sp = InRound(report, st.id(), r);
       std::string token;
@@ -172,8 +184,10 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
   const auto refuse = [](absl::string_view why) {
     return absl::FailedPreconditionError(absl::StrCat("AGA results: ", why));
   };
-  for (const auto& [what, text] : {std::pair{"title", &t.title()}, std::pair{"location", &s.location()}}) {
-    if (!IsPrintableAscii(*text)) return refuse(absl::StrCat("the tournament's ", what, " \"", *text, "\" is not ASCII"));
+  for (const auto& [what, text] :
+       {std::pair{"title", &t.title()}, std::pair{"location", &s.location()}}) {
+    if (!IsPrintableAscii(*text))
+      return refuse(absl::StrCat("the tournament's ", what, " \"", *text, "\" is not ASCII"));
   }
   // AGA ids are numbers; players without one get a temporary id, from 99999
   // down, skipping the ids in use (as OpenGotha does).
@@ -182,7 +196,8 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
     if (p.aga_id().empty()) continue;
     int id = 0;
     if (!absl::SimpleAtoi(p.aga_id(), &id) || id <= 0) {
-      return refuse(absl::StrCat("player '", p.id(), "': AGA id \"", p.aga_id(), "\" is not a number"));
+      return refuse(
+          absl::StrCat("player '", p.id(), "': AGA id \"", p.aga_id(), "\" is not a number"));
     }
     used.insert(id);
   }
@@ -200,16 +215,20 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
     absl::StatusOr<RomanizedName> name = Romanized(p, "the AGA results file");
     if (!name.ok()) return refuse(name.status().message());
     if (name->given.empty()) {
-      return refuse(absl::StrCat("player '", p.id(), "' (", NativeName(p), ") has no given name; AGA names are \"Last, First\""));
+      return refuse(absl::StrCat("player '", p.id(), "' (", NativeName(p),
+                                 ") has no given name; AGA names are \"Last, First\""));
     }
     std::optional<int> rank = OpenGothaRank(p.rank());
     if (!rank.has_value()) {
-      return refuse(absl::StrCat("player '", p.id(), "' (", NativeName(p), ") has no rank (\"", p.rank(), "\")"));
+      return refuse(absl::StrCat("player '", p.id(), "' (", NativeName(p), ") has no rank (\"",
+                                 p.rank(), "\")"));
     }
-    absl::StrAppend(&players, aga[p.id()], "\t", name->family, ", ", name->given, "\t", EgdRank(*rank), "\n");
+    absl::StrAppend(&players, aga[p.id()], "\t", name->family, ", ", name->given, "\t",
+                    EgdRank(*rank), "\n");
   }
   std::string out;
-  absl::StrAppend(&out, "TOURNEY ", t.title(), s.location().empty() ? "" : ", ", s.location(), "\n");
+  absl::StrAppend(&out, "TOURNEY ", t.title(), s.location().empty() ? "" : ", ", s.location(),
+                  "\n");
   if (!s.begin_date().empty()) absl::StrAppend(&out, "\tstart=", s.begin_date(), "\n");
   if (!s.end_date().empty()) absl::StrAppend(&out, "\tfinish=", s.end_date(), "\n");
   absl::StrAppend(&out, "PLAYERS\n", players);
@@ -224,12 +243,17 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
       if (token != "omitted") {
         const int handicap = p.handicap() == 1 ? 0 : p.handicap();
         const int komi = p.handicap() >= 1 ? 0 : even_komi;
-        absl::StrAppend(&out, aga[p.white()], "\t", aga[p.black()], "\t", token, "\t", handicap, "\t", komi, "\n");
+        absl::StrAppend(&out, aga[p.white()], "\t", aga[p.black()], "\t", token, "\t", handicap,
+                        "\t", komi, "\n");
       } else if (p.status() != ScoredPairing::PENDING) {
-        absl::StrAppend(&out, "# board ", p.board(), ": ", aga[p.white()], " (W) ", aga[p.black()], " (B) ",
-                        p.status() == ScoredPairing::MISMATCH ? "MISMATCH" : v1::Result::Outcome_Name(p.outcome()),
-                        p.status() == ScoredPairing::VOID ? " void" : p.by_default() ? " by default" : "",
-                        ": not an AGA result, see the sidecar\n");
+        absl::StrAppend(
+            &out, "# board ", p.board(), ": ", aga[p.white()], " (W) ", aga[p.black()], " (B) ",
+            p.status() == ScoredPairing::MISMATCH ? "MISMATCH"
+                                                  : v1::Result::Outcome_Name(p.outcome()),
+            p.status() == ScoredPairing::VOID ? " void"
+            : p.by_default()                  ? " by default"
+                                              : "",
+            ": not an AGA result, see the sidecar\n");
       }
     }
   }
@@ -242,28 +266,55 @@ std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report
   std::vector<std::string> header;
   const bool teams = t.settings().teams();
   if (teams) {
-    header = {"rank", "id", "name", "match_points", "board_points", "total_score", "opponents_points",
-              "wins", "draws", "losses", "decided_by"};
+    header = {"rank",
+              "id",
+              "name",
+              "match_points",
+              "board_points",
+              "total_score",
+              "opponents_points",
+              "wins",
+              "draws",
+              "losses",
+              "decided_by"};
     int boards = report.standings().empty() ? 0 : report.standings(0).board_by_board_size();
     for (int b = 1; b <= boards; ++b) header.push_back(absl::StrCat("board_", b));
   } else {
-    header = {"rank", "id", "name", "points", "tie_break_a", "opponents_points", "total_score", "warnings",
-              "wins", "draws", "losses", "withdrawn", "decided_by"};
+    header = {"rank",        "id",       "name", "points", "tie_break_a", "opponents_points",
+              "total_score", "warnings", "wins", "draws",  "losses",      "withdrawn",
+              "decided_by"};
     for (int r : rounds) header.push_back(absl::StrCat("round_", r));
   }
   std::string out = absl::StrJoin(header, ",") + "\r\n";
   for (const v1::Standing& st : report.standings()) {
     std::vector<std::string> row;
     if (teams) {
-      row = {absl::StrCat(st.rank()), st.id(), st.name(), absl::StrCat(st.points()), absl::StrCat(st.board_points()),
-             Decimal(st.total_score()), absl::StrCat(st.opponents_points()), absl::StrCat(st.wins()),
-             absl::StrCat(st.draws()), absl::StrCat(st.losses()), st.decided_by()};
+      row = {absl::StrCat(st.rank()),
+             st.id(),
+             st.name(),
+             absl::StrCat(st.points()),
+             absl::StrCat(st.board_points()),
+             Decimal(st.total_score()),
+             absl::StrCat(st.opponents_points()),
+             absl::StrCat(st.wins()),
+             absl::StrCat(st.draws()),
+             absl::StrCat(st.losses()),
+             st.decided_by()};
       for (int b : st.board_by_board()) row.push_back(absl::StrCat(b));
     } else {
-      row = {absl::StrCat(st.rank()), st.id(), st.name(), absl::StrCat(st.points()), Decimal(st.tie_break_a()),
-             absl::StrCat(st.opponents_points()), Decimal(st.total_score()), absl::StrCat(st.warnings()),
-             absl::StrCat(st.wins()), absl::StrCat(st.draws()), absl::StrCat(st.losses()),
-             st.withdrawn() ? "yes" : "no", st.decided_by()};
+      row = {absl::StrCat(st.rank()),
+             st.id(),
+             st.name(),
+             absl::StrCat(st.points()),
+             Decimal(st.tie_break_a()),
+             absl::StrCat(st.opponents_points()),
+             Decimal(st.total_score()),
+             absl::StrCat(st.warnings()),
+             absl::StrCat(st.wins()),
+             absl::StrCat(st.draws()),
+             absl::StrCat(st.losses()),
+             st.withdrawn() ? "yes" : "no",
+             st.decided_by()};
       for (int r : rounds) {
         const ScoredPairing* sp = InRound(report, st.id(), r);
         if (sp == nullptr) {

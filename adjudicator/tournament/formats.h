@@ -49,7 +49,7 @@ std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report
 
 // How each format writes one pairing (for the sidecar's exportedAs).
 std::string EgdToken(const v1::ScoredPairing& p, const std::string& side);  // from `side`'s view
-std::string AgaToken(const v1::ScoredPairing& p);  // "W", "B" or "omitted"
+std::string AgaToken(const v1::ScoredPairing& p);                           // "W", "B" or "omitted"
 
 }  // namespace arbiter::tournament
 

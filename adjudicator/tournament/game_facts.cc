@@ -6,7 +6,8 @@
 
 namespace arbiter::tournament {
 
-void CountWarnings(const google::protobuf::RepeatedPtrField<v1::Ruling>& rulings, GameFacts* facts) {
+void CountWarnings(const google::protobuf::RepeatedPtrField<v1::Ruling>& rulings,
+                   GameFacts* facts) {
   // 16.3-16.4: an overturned ruling stays in the history, its sanctions
   // lifted; the decision that overturned it names it in `supersedes`.
   absl::flat_hash_set<uint32_t> superseded;
@@ -15,9 +16,12 @@ void CountWarnings(const google::protobuf::RepeatedPtrField<v1::Ruling>& rulings
   }
   for (const v1::Ruling& r : rulings) {
     if (r.pending() || superseded.contains(r.number())) continue;
-    if (std::find(r.sanctions().begin(), r.sanctions().end(), v1::WARNING) == r.sanctions().end()) continue;
-    if (r.against() == v1::Ruling::BLACK || r.against() == v1::Ruling::BOTH) ++facts->warnings_black;
-    if (r.against() == v1::Ruling::WHITE || r.against() == v1::Ruling::BOTH) ++facts->warnings_white;
+    if (std::find(r.sanctions().begin(), r.sanctions().end(), v1::WARNING) == r.sanctions().end())
+      continue;
+    if (r.against() == v1::Ruling::BLACK || r.against() == v1::Ruling::BOTH)
+      ++facts->warnings_black;
+    if (r.against() == v1::Ruling::WHITE || r.against() == v1::Ruling::BOTH)
+      ++facts->warnings_white;
   }
 }
 

@@ -53,14 +53,16 @@ std::string Attr(const XmlElement& e, absl::string_view key) {
   return v == nullptr ? std::string() : *v;
 }
 
-absl::StatusOr<int> IntAttr(const XmlElement& e, absl::string_view key, std::optional<int> fallback) {
+absl::StatusOr<int> IntAttr(const XmlElement& e, absl::string_view key,
+                            std::optional<int> fallback) {
   const std::string* v = e.Attribute(key);
   if (v == nullptr) {
     if (fallback.has_value()) return *fallback;
     return At(e, absl::StrCat("attribute ", key, " is required"));
   }
   int n = 0;
-  if (!absl::SimpleAtoi(*v, &n)) return At(e, absl::StrCat(key, "=\"", *v, "\" is not a whole number"));
+  if (!absl::SimpleAtoi(*v, &n))
+    return At(e, absl::StrCat(key, "=\"", *v, "\" is not a whole number"));
   return n;
 }
 
@@ -77,7 +79,8 @@ absl::StatusOr<std::pair<Result::Outcome, bool>> ParseResult(const XmlElement& e
   if (r == "RESULT_BLACKWINS") return std::pair{Result::BLACK_WINS, by_default};
   if (r == "RESULT_EQUAL") return std::pair{Result::DRAW, by_default};
   if (r == "RESULT_BOTHLOSE") return std::pair{Result::BOTH_LOSE, by_default};
-  if (r == "RESULT_BOTHWIN") return At(e, "RESULT_BOTHWIN has no meaning under the 2002 rules (art. 27: 2/1/0)");
+  if (r == "RESULT_BOTHWIN")
+    return At(e, "RESULT_BOTHWIN has no meaning under the 2002 rules (art. 27: 2/1/0)");
   return At(e, absl::StrCat("unknown result \"", Attr(e, "result"), "\""));
 }
 
@@ -96,7 +99,8 @@ const XmlElement* FindDeep(const XmlElement& root, absl::string_view name) {
 // the file wrote it that way).
 std::string KeyForLookup(absl::string_view name, absl::string_view first_name) {
   absl::StatusOr<std::string> key = OpenGothaKey(name, first_name);
-  return key.ok() ? *key : UpperAscii(absl::StrReplaceAll(absl::StrCat(name, first_name), {{" ", ""}}));
+  return key.ok() ? *key
+                  : UpperAscii(absl::StrReplaceAll(absl::StrCat(name, first_name), {{" ", ""}}));
 }
 
 // Length as Java counts it (UTF-16 units), for OpenGotha's length checks.
@@ -140,19 +144,30 @@ std::optional<int> OpenGothaRank(absl::string_view rank) {
   if (number.empty() || !absl::SimpleAtoi(number, &n)) return std::nullopt;
   int r = 0;
   switch (last) {
-    case 'k': case 'K': r = -n; break;
-    case 'd': case 'D': r = n - 1; break;
-    case 'p': case 'P': r = n <= 3 ? 6 : n <= 6 ? 7 : 8; break;
-    default: r = -n; break;
+    case 'k':
+    case 'K':
+      r = -n;
+      break;
+    case 'd':
+    case 'D':
+      r = n - 1;
+      break;
+    case 'p':
+    case 'P':
+      r = n <= 3 ? 6 : n <= 6 ? 7 : 8;
+      break;
+    default:
+      r = -n;
+      break;
   }
   return std::clamp(r, -30, 8);
 }
 
 int OpenGothaRatingFromRank(int rank) { return (rank + 30) * 100 - 900; }
 
-absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_view xml,
-                                                                 absl::string_view tournament_id,
-                                                                 const v1::TournamentSettings& settings) {
+absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(
+    absl::string_view xml, absl::string_view tournament_id,
+    const v1::TournamentSettings& settings) {
   absl::StatusOr<std::unique_ptr<XmlElement>> doc = ParseXml(xml);
   if (!doc.ok()) return doc.status();
   const XmlElement& root = **doc;
@@ -162,7 +177,8 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_vi
   created.set_tournament_id(std::string(tournament_id));
   v1::TournamentSettings& s = *created.mutable_settings();
   s = settings;
-  if (s.system() == v1::TournamentSettings::SYSTEM_UNSPECIFIED) s.set_system(v1::TournamentSettings::SWISS);
+  if (s.system() == v1::TournamentSettings::SYSTEM_UNSPECIFIED)
+    s.set_system(v1::TournamentSettings::SWISS);
   created.set_title(std::string(tournament_id));
   if (const XmlElement* g = FindDeep(root, "GeneralParameterSet")) {
     if (std::string name = Attr(*g, "name"); !name.empty()) created.set_title(name);
@@ -174,7 +190,8 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_vi
     if (s.location().empty()) s.set_location(Attr(*g, "location"));
     if (std::string komi = Attr(*g, "komi"); !komi.empty() && s.komi() == 0) {
       double k = 0;
-      if (!absl::SimpleAtod(komi, &k)) return At(*g, absl::StrCat("komi=\"", komi, "\" is not a number"));
+      if (!absl::SimpleAtod(komi, &k))
+        return At(*g, absl::StrCat("komi=\"", komi, "\" is not a number"));
       s.set_komi(k / 2);  // OpenGotha counts komi in points, we in stones
     }
   }
@@ -229,7 +246,8 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_vi
     return it->second;
   };
   auto player = [&](const std::string& id) -> v1::TournamentPlayer& {
-    return *std::find_if(players.begin(), players.end(), [&](const v1::TournamentPlayer& p) { return p.id() == id; });
+    return *std::find_if(players.begin(), players.end(),
+                         [&](const v1::TournamentPlayer& p) { return p.id() == id; });
   };
 
   // Teams: each player's team, and their board in each round (0: every
@@ -244,7 +262,8 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_vi
       v1::TournamentTeam team;
       team.set_id(absl::StrCat("T", *number));
       team.set_name(Attr(*te, "teamName"));
-      if (!numbers.insert(team.id()).second) return At(*te, absl::StrCat("teamNumber ", *number, " twice"));
+      if (!numbers.insert(team.id()).second)
+        return At(*te, absl::StrCat("teamNumber ", *number, " twice"));
       for (const XmlElement* be : te->Children("Board")) {
         absl::StatusOr<std::string> id = resolve(*be, "player");
         if (!id.ok()) return id.status();
@@ -255,7 +274,8 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_vi
         if (!round.ok()) return round.status();
         if (*round < 0) return At(*be, "roundNumber must be 1 or more");
         v1::TournamentPlayer& p = player(*id);
-        if (!p.team().empty() && p.team() != team.id()) return At(*be, absl::StrCat(*id, " is in two teams"));
+        if (!p.team().empty() && p.team() != team.id())
+          return At(*be, absl::StrCat(*id, " is in two teams"));
         p.set_team(team.id());
         board_in_round[{*round, *id}] = *board;
         boards_of[*id].insert(*board);
@@ -311,16 +331,19 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_vi
       if (s.teams()) {
         const int b = board_of(*black, *round);
         const int w = board_of(*white, *round);
-        if (b != 0 && w != 0 && b != w && !player(*black).team().empty() && !player(*white).team().empty()) {
-          return At(*ge, absl::StrCat("round ", *round, ": ", *black, " is on board ", b, " of their team but ",
-                                      *white, " on board ", w, " of theirs"));
+        if (b != 0 && w != 0 && b != w && !player(*black).team().empty() &&
+            !player(*white).team().empty()) {
+          return At(*ge,
+                    absl::StrCat("round ", *round, ": ", *black, " is on board ", b,
+                                 " of their team but ", *white, " on board ", w, " of theirs"));
         }
         p.set_team_board(b != 0 ? b : w);
       }
       v1::TournamentRound& r = rounds[*round];
       r.set_round(*round);
       for (const v1::Pairing& q : r.pairings()) {
-        if (q.board() == p.board()) return At(*ge, absl::StrCat("round ", *round, " table ", *table, " twice"));
+        if (q.board() == p.board())
+          return At(*ge, absl::StrCat("round ", *round, " table ", *table, " twice"));
       }
       *r.add_pairings() = std::move(p);
     }
@@ -342,7 +365,8 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_vi
   }
   // The file must make a consistent tournament: fold it to be sure.
   if (absl::StatusOr<v1::Tournament> t = Fold(events); !t.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("the file is inconsistent: ", t.status().message()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the file is inconsistent: ", t.status().message()));
   }
   return events;
 }
@@ -354,25 +378,36 @@ std::string OpenGothaResult(const v1::ScoredPairing& p) {
   if (p.status() == v1::ScoredPairing::VOID) return "RESULT_BOTHLOSE_BYDEF";
   std::string r;
   switch (p.outcome()) {
-    case Result::BLACK_WINS: r = "RESULT_BLACKWINS"; break;
-    case Result::WHITE_WINS: r = "RESULT_WHITEWINS"; break;
-    case Result::DRAW: r = "RESULT_EQUAL"; break;
-    default: r = "RESULT_BOTHLOSE"; break;  // BOTH_LOSE, NO_RESULT
+    case Result::BLACK_WINS:
+      r = "RESULT_BLACKWINS";
+      break;
+    case Result::WHITE_WINS:
+      r = "RESULT_WHITEWINS";
+      break;
+    case Result::DRAW:
+      r = "RESULT_EQUAL";
+      break;
+    default:
+      r = "RESULT_BOTHLOSE";
+      break;  // BOTH_LOSE, NO_RESULT
   }
   if (p.by_default()) r += "_BYDEF";
   return r;
 }
 
-absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t, const v1::StandingsReport& report) {
+absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t,
+                                            const v1::StandingsReport& report) {
   const v1::TournamentSettings& s = t.settings();
   int last_round = 0;
   for (const v1::TournamentRound& r : t.rounds()) last_round = std::max(last_round, r.round());
   const int rounds = std::max({1, s.rounds(), last_round});
   if (rounds > kMaxRounds) {
-    return Refuse(absl::StrCat("the tournament has ", rounds, " rounds; OpenGotha holds at most ", kMaxRounds));
+    return Refuse(absl::StrCat("the tournament has ", rounds, " rounds; OpenGotha holds at most ",
+                               kMaxRounds));
   }
   for (const std::string* d : {&s.begin_date(), &s.end_date()}) {
-    if (!d->empty() && !IsDate(*d)) return Refuse(absl::StrCat("date \"", *d, "\" is not YYYY-MM-DD"));
+    if (!d->empty() && !IsDate(*d))
+      return Refuse(absl::StrCat("date \"", *d, "\" is not YYYY-MM-DD"));
   }
 
   // Players: OpenGotha's Player constructor refuses an empty first name, a
@@ -386,34 +421,42 @@ absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t, const v1::S
     const std::string& name = romanized ? p.romanized_family_name() : p.name();
     const std::string& first = romanized ? p.romanized_given_name() : p.first_name();
     if (first.empty()) {
-      return Refuse(absl::StrCat(who, " has no given name, and OpenGotha requires a first name of at least one "
-                                      "character (Player.java); give a romanized family and given name"));
+      return Refuse(
+          absl::StrCat(who,
+                       " has no given name, and OpenGotha requires a first name of at least one "
+                       "character (Player.java); give a romanized family and given name"));
     }
     absl::StatusOr<std::string> k = OpenGothaKey(name, first);
-    if (!k.ok()) return Refuse(absl::StrCat(who, ": OpenGotha's key for the name cannot be computed: ", k.status().message()));
+    if (!k.ok())
+      return Refuse(absl::StrCat(
+          who, ": OpenGotha's key for the name cannot be computed: ", k.status().message()));
     if (auto [at, fresh] = key_owner.emplace(*k, p.id()); !fresh) {
-      return Refuse(absl::StrCat("players '", at->second, "' and '", p.id(), "' have the same OpenGotha key ", *k,
-                                 " (OpenGotha keeps one)"));
+      return Refuse(absl::StrCat("players '", at->second, "' and '", p.id(),
+                                 "' have the same OpenGotha key ", *k, " (OpenGotha keeps one)"));
     }
     key[p.id()] = *k;
     if (!p.country().empty() && (p.country().size() != 2 || !absl::ascii_isalpha(p.country()[0]) ||
                                  !absl::ascii_isalpha(p.country()[1]))) {
-      return Refuse(absl::StrCat(who, ": country \"", p.country(), "\" is not two letters (OpenGotha requires it)"));
+      return Refuse(absl::StrCat(who, ": country \"", p.country(),
+                                 "\" is not two letters (OpenGotha requires it)"));
     }
     if (JavaLength(p.club()) > 4) {
-      return Refuse(absl::StrCat(who, ": club \"", p.club(), "\" has more than 4 characters (OpenGotha's limit)"));
+      return Refuse(absl::StrCat(who, ": club \"", p.club(),
+                                 "\" has more than 4 characters (OpenGotha's limit)"));
     }
     std::string rank_attrs;
     std::optional<int> rank = OpenGothaRank(p.rank());
     if (!p.rank().empty() && !rank.has_value()) {
-      return Refuse(absl::StrCat(who, ": rank \"", p.rank(), "\" is not one OpenGotha reads (30K to 9D, 1P to 9P)"));
+      return Refuse(absl::StrCat(who, ": rank \"", p.rank(),
+                                 "\" is not one OpenGotha reads (30K to 9D, 1P to 9P)"));
     }
     if (rank.has_value()) absl::StrAppend(&rank_attrs, " rank=\"", UpperAscii(p.rank()), "\"");
     if (p.has_rating()) {
       absl::StrAppend(&rank_attrs, " rating=\"", std::clamp(p.rating(), kMinRating, kMaxRating),
                       "\" ratingOrigin=\"MAN\"");
     } else if (rank.has_value()) {
-      absl::StrAppend(&rank_attrs, " rating=\"", OpenGothaRatingFromRank(*rank), "\" ratingOrigin=\"INI\"");
+      absl::StrAppend(&rank_attrs, " rating=\"", OpenGothaRatingFromRank(*rank),
+                      "\" ratingOrigin=\"INI\"");
     }
     // Not participating: the rounds after a withdrawal the player has no game in.
     std::string participating(kMaxRounds, '1');
@@ -426,24 +469,27 @@ absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t, const v1::S
         if (!plays) participating[r - 1] = '0';
       }
     }
-    absl::StrAppend(&players, "<Player agaExpirationDate=\"\" agaId=\"", XmlEscape(p.aga_id()), "\" club=\"",
-                    XmlEscape(p.club()), "\" country=\"", XmlEscape(p.country()), "\" egfPin=\"",
-                    XmlEscape(p.egf_pin()), "\" ffgLicence=\"\" ffgLicenceStatus=\"\" firstName=\"", XmlEscape(first),
-                    "\" name=\"", XmlEscape(name), "\" participating=\"", participating, "\"", rank_attrs,
-                    " registeringStatus=\"FIN\" smmsCorrection=\"0\"/>\n");
+    absl::StrAppend(&players, "<Player agaExpirationDate=\"\" agaId=\"", XmlEscape(p.aga_id()),
+                    "\" club=\"", XmlEscape(p.club()), "\" country=\"", XmlEscape(p.country()),
+                    "\" egfPin=\"", XmlEscape(p.egf_pin()),
+                    "\" ffgLicence=\"\" ffgLicenceStatus=\"\" firstName=\"", XmlEscape(first),
+                    "\" name=\"", XmlEscape(name), "\" participating=\"", participating, "\"",
+                    rank_attrs, " registeringStatus=\"FIN\" smmsCorrection=\"0\"/>\n");
   }
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
-  absl::StrAppend(&out, "<Tournament dataVersion=\"201\">\n<Players>\n", players, "</Players>\n<Games>\n");
+  absl::StrAppend(&out, "<Tournament dataVersion=\"201\">\n<Players>\n", players,
+                  "</Players>\n<Games>\n");
   int max_handicap = 0;
   for (const v1::ScoredPairing& sp : report.pairings()) {
     if (sp.round() == 0) continue;  // never paired: no round to write it in
     const v1::Pairing* p = FindPairing(t, sp.round(), sp.board());
     const int handicap = p == nullptr ? 0 : p->handicap();
     max_handicap = std::max(max_handicap, handicap);
-    absl::StrAppend(&out, "<Game blackPlayer=\"", XmlEscape(key[sp.black()]), "\" handicap=\"", handicap,
-                    "\" knownColor=\"true\" result=\"", OpenGothaResult(sp), "\" roundNumber=\"", sp.round(),
-                    "\" tableNumber=\"", sp.board(), "\" whitePlayer=\"", XmlEscape(key[sp.white()]), "\"/>\n");
+    absl::StrAppend(&out, "<Game blackPlayer=\"", XmlEscape(key[sp.black()]), "\" handicap=\"",
+                    handicap, "\" knownColor=\"true\" result=\"", OpenGothaResult(sp),
+                    "\" roundNumber=\"", sp.round(), "\" tableNumber=\"", sp.board(),
+                    "\" whitePlayer=\"", XmlEscape(key[sp.white()]), "\"/>\n");
   }
   out += "</Games>\n";
   // ExternalDocument.importByePlayersFromXMLFile keeps one bye per round.
@@ -451,10 +497,12 @@ absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t, const v1::S
   for (const v1::TournamentRound& r : t.rounds()) {
     if (r.byes_size() > 1) {
       return Refuse(absl::StrCat("round ", r.round(), " has ", r.byes_size(), " byes (",
-                                 absl::StrJoin(r.byes(), ", "), "); OpenGotha keeps one bye player a round"));
+                                 absl::StrJoin(r.byes(), ", "),
+                                 "); OpenGotha keeps one bye player a round"));
     }
     for (const std::string& id : r.byes()) {
-      absl::StrAppend(&byes, "<ByePlayer player=\"", XmlEscape(key[id]), "\" roundNumber=\"", r.round(), "\"/>\n");
+      absl::StrAppend(&byes, "<ByePlayer player=\"", XmlEscape(key[id]), "\" roundNumber=\"",
+                      r.round(), "\"/>\n");
     }
   }
   if (!byes.empty()) absl::StrAppend(&out, "<ByePlayers>\n", byes, "</ByePlayers>\n");
@@ -462,7 +510,8 @@ absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t, const v1::S
   if (s.teams()) {
     out += "<Teams>\n";
     for (int i = 0; i < t.teams_size(); ++i) {
-      absl::StrAppend(&out, "<Team teamName=\"", XmlEscape(t.teams(i).name()), "\" teamNumber=\"", i + 1, "\">\n");
+      absl::StrAppend(&out, "<Team teamName=\"", XmlEscape(t.teams(i).name()), "\" teamNumber=\"",
+                      i + 1, "\">\n");
       for (int r = 1; r <= rounds; ++r) {
         // The boards played this round, then the players' own boards left free.
         std::map<int, std::string> lineup;  // board -> player
@@ -501,50 +550,58 @@ absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t, const v1::S
   if (!s.end_date().empty()) absl::StrAppend(&dates, " endDate=\"", s.end_date(), "\"");
   absl::StrAppend(
       &out, "<TournamentParameterSet>\n<GeneralParameterSet basicTime=\"0\"", dates,
-      " complementaryTimeSystem=\"SUDDENDEATH\" director=\"\" genCountNotPlayedGamesAsHalfPoint=\"false\""
+      " complementaryTimeSystem=\"SUDDENDEATH\" director=\"\" "
+      "genCountNotPlayedGamesAsHalfPoint=\"false\""
       " genMMBar=\"9D\" genMMFloor=\"30K\" genMMS2ValueAbsent=\"0\" genMMS2ValueBye=\"",
-      s.bye_points(), "\" genMMZero=\"30K\" genNBW2ValueAbsent=\"0\" genNBW2ValueBye=\"", s.bye_points(),
-      "\" genRoundDownNBWMMS=\"true\" komi=\"", absl::StrFormat("%g", s.komi() * 2), "\" location=\"",
-      XmlEscape(s.location()), "\" name=\"", XmlEscape(t.title()),
-      "\" numberOfCategories=\"1\" numberOfRounds=\"", rounds, "\" shortName=\"", XmlEscape(t.tournament_id()),
-      "\" size=\"19\"/>\n");
+      s.bye_points(), "\" genMMZero=\"30K\" genNBW2ValueAbsent=\"0\" genNBW2ValueBye=\"",
+      s.bye_points(), "\" genRoundDownNBWMMS=\"true\" komi=\"", absl::StrFormat("%g", s.komi() * 2),
+      "\" location=\"", XmlEscape(s.location()), "\" name=\"", XmlEscape(t.title()),
+      "\" numberOfCategories=\"1\" numberOfRounds=\"", rounds, "\" shortName=\"",
+      XmlEscape(t.tournament_id()), "\" size=\"19\"/>\n");
   // The handicaps are the pairings' own: OpenGotha is told none is computed.
   absl::StrAppend(&out, "<HandicapParameterSet hdBasedOnMMS=\"false\" hdCeiling=\"", max_handicap,
                   "\" hdCorrection=\"0\" hdNoHdRankThreshold=\"30K\"/>\n");
   // Art. 27 as near as OpenGotha's criteria come: number of wins (half the
   // points), then the defeated opponents' scores (A, 胜者小分) for a round
   // robin, the opponents' scores for a Swiss event.
-  const std::vector<std::string> criteria =
-      swiss ? std::vector<std::string>{"NBW", "SOSW", "SOSOSW"} : std::vector<std::string>{"NBW", "SODOSW"};
+  const std::vector<std::string> criteria = swiss
+                                                ? std::vector<std::string>{"NBW", "SOSW", "SOSOSW"}
+                                                : std::vector<std::string>{"NBW", "SODOSW"};
   out += "<PlacementParameterSet>\n<PlacementCriteria>\n";
   for (int c = 0; c < 6; ++c) {
-    absl::StrAppend(&out, "<PlacementCriterion name=\"", c < static_cast<int>(criteria.size()) ? criteria[c] : "NULL",
-                    "\" number=\"", c + 1, "\"/>\n");
+    absl::StrAppend(&out, "<PlacementCriterion name=\"",
+                    c < static_cast<int>(criteria.size()) ? criteria[c] : "NULL", "\" number=\"",
+                    c + 1, "\"/>\n");
   }
   out += "</PlacementCriteria>\n</PlacementParameterSet>\n";
   // OpenGotha's own defaults (those importTournamentParameterSetFromXMLFile
   // falls back to), written out.
   out +=
       "<PairingParameterSet paiBaAvoidDuplGame=\"500000000000000\" paiBaBalanceWB=\"1000\" "
-      "paiBaDeterministic=\"true\" paiBaRandom=\"0\" paiMaAdditionalPlacementCritSystem1=\"Rating\" "
+      "paiBaDeterministic=\"true\" paiBaRandom=\"0\" "
+      "paiMaAdditionalPlacementCritSystem1=\"Rating\" "
       "paiMaAdditionalPlacementCritSystem2=\"NULL\" paiMaAvoidMixingCategories=\"20000000000000\" "
       "paiMaCompensateDUDD=\"true\" paiMaDUDDLowerMode=\"MID\" paiMaDUDDUpperMode=\"MID\" "
-      "paiMaDUDDWeight=\"100000000\" paiMaLastRoundForSeedSystem1=\"2\" paiMaMaximizeSeeding=\"5000000\" "
+      "paiMaDUDDWeight=\"100000000\" paiMaLastRoundForSeedSystem1=\"2\" "
+      "paiMaMaximizeSeeding=\"5000000\" "
       "paiMaMinimizeScoreDifference=\"100000000000\" paiMaSeedSystem1=\"SPLITANDRANDOM\" "
-      "paiMaSeedSystem2=\"SPLITANDFOLD\" paiSeAvoidSameGeo=\"100000000000\" paiSeBarThresholdActive=\"true\" "
-      "paiSeDefSecCrit=\"100000000000\" paiSeMinimizeHandicap=\"0\" paiSeNbWinsThresholdActive=\"true\" "
+      "paiMaSeedSystem2=\"SPLITANDFOLD\" paiSeAvoidSameGeo=\"100000000000\" "
+      "paiSeBarThresholdActive=\"true\" "
+      "paiSeDefSecCrit=\"100000000000\" paiSeMinimizeHandicap=\"0\" "
+      "paiSeNbWinsThresholdActive=\"true\" "
       "paiSePreferMMSDiffRatherThanSameClub=\"3\" paiSePreferMMSDiffRatherThanSameClubsGroup=\"2\" "
-      "paiSePreferMMSDiffRatherThanSameCountry=\"1\" paiSeRankThreshold=\"4D\" paiStandardNX1Factor=\"0.5\"/>\n"
+      "paiSePreferMMSDiffRatherThanSameCountry=\"1\" paiSeRankThreshold=\"4D\" "
+      "paiStandardNX1Factor=\"0.5\"/>\n"
       "</TournamentParameterSet>\n";
   if (s.teams()) {
     // importTeamTournamentParameterSetFromXMLFile reads both inner sets
     // without checking them once the outer one is there.
-    absl::StrAppend(&out, "<TeamTournamentParameterSet>\n<TeamGeneralParameterSet teamSize=\"", team_size,
-                    "\"/>\n<TeamPlacementParameterSet>\n<PlacementCriteria>\n");
+    absl::StrAppend(&out, "<TeamTournamentParameterSet>\n<TeamGeneralParameterSet teamSize=\"",
+                    team_size, "\"/>\n<TeamPlacementParameterSet>\n<PlacementCriteria>\n");
     const std::vector<std::string> team_criteria = {"TEAMP", "BDW"};
     for (int c = 0; c < 6; ++c) {
-      absl::StrAppend(&out, "<PlacementCriterion name=\"", c < 2 ? team_criteria[c] : "NULL", "\" number=\"", c + 1,
-                      "\"/>\n");
+      absl::StrAppend(&out, "<PlacementCriterion name=\"", c < 2 ? team_criteria[c] : "NULL",
+                      "\" number=\"", c + 1, "\"/>\n");
     }
     out += "</PlacementCriteria>\n</TeamPlacementParameterSet>\n</TeamTournamentParameterSet>\n";
   }

@@ -41,9 +41,8 @@ namespace arbiter::tournament {
 // a player keeps a board of their own only if it never changed and no
 // team-mate shares it); <Board> rounds past the games' are ignored.
 // INVALID_ARGUMENT with the line on any malformed or inconsistent element.
-absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_view xml,
-                                                                 absl::string_view tournament_id,
-                                                                 const v1::TournamentSettings& settings);
+absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(
+    absl::string_view xml, absl::string_view tournament_id, const v1::TournamentSettings& settings);
 
 // The tournament as an OpenGotha file that OpenGotha's File > Open accepts,
 // each game's result from `report` (void pairings as RESULT_BOTHLOSE_BYDEF,
@@ -59,7 +58,8 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(absl::string_vi
 // rank OpenGotha cannot read, two players with one key string, a name
 // whose upper case is not known here, two byes in one round (OpenGotha
 // keeps one per round), more than 20 rounds, a date not YYYY-MM-DD.
-absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t, const v1::StandingsReport& report);
+absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t,
+                                            const v1::StandingsReport& report);
 
 // OpenGotha's result token for a scored pairing.
 std::string OpenGothaResult(const v1::ScoredPairing& p);

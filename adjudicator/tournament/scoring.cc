@@ -19,16 +19,28 @@ using v1::ScoredPairing;
 void SetPoints(Result::Outcome o, ScoredPairing* s) {
   s->set_outcome(o);
   switch (o) {
-    case Result::BLACK_WINS: s->set_black_points(2); s->set_white_points(0); break;
-    case Result::WHITE_WINS: s->set_black_points(0); s->set_white_points(2); break;
-    case Result::DRAW: s->set_black_points(1); s->set_white_points(1); break;
-    default: s->set_black_points(0); s->set_white_points(0); break;
+    case Result::BLACK_WINS:
+      s->set_black_points(2);
+      s->set_white_points(0);
+      break;
+    case Result::WHITE_WINS:
+      s->set_black_points(0);
+      s->set_white_points(2);
+      break;
+    case Result::DRAW:
+      s->set_black_points(1);
+      s->set_white_points(1);
+      break;
+    default:
+      s->set_black_points(0);
+      s->set_white_points(0);
+      break;
   }
 }
 
 // `loser` forfeits `s` to its opponent (both, if the opponent withdrew too).
-void Forfeit(ScoredPairing* s, const std::string& loser, bool opponent_withdrawn, const std::string& clause,
-             const std::string& note) {
+void Forfeit(ScoredPairing* s, const std::string& loser, bool opponent_withdrawn,
+             const std::string& clause, const std::string& note) {
   s->set_status(ScoredPairing::FORFEIT);
   s->set_by_default(true);
   s->clear_reason();
@@ -50,7 +62,9 @@ void Void(ScoredPairing* s, const std::string& note) {
   s->set_note(note);
 }
 
-bool Involves(const ScoredPairing& s, const std::string& id) { return s.black() == id || s.white() == id; }
+bool Involves(const ScoredPairing& s, const std::string& id) {
+  return s.black() == id || s.white() == id;
+}
 
 const std::string& Opponent(const ScoredPairing& s, const std::string& id) {
   return s.black() == id ? s.white() : s.black();
@@ -74,7 +88,8 @@ std::string WithdrawalClause(const v1::Tournament& t, absl::string_view which) {
   return absl::StrCat(y1988 ? "cn-1988/" : "cn-2002/", clause);
 }
 
-ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p, const GameFactsMap& games) {
+ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,
+                           const GameFactsMap& games) {
   ScoredPairing s;
   s.set_round(p.round());
   s.set_board(p.board());
@@ -105,17 +120,20 @@ ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p, const 
   if (!facts.recorded_black.empty() || !facts.recorded_white.empty()) {
     const v1::TournamentPlayer* black = FindPlayer(t, p.black());
     const v1::TournamentPlayer* white = FindPlayer(t, p.white());
-    const bool as_paired = black != nullptr && white != nullptr && RecordedAs(*black, facts.recorded_black) &&
+    const bool as_paired = black != nullptr && white != nullptr &&
+                           RecordedAs(*black, facts.recorded_black) &&
                            RecordedAs(*white, facts.recorded_white);
     if (!as_paired) {
-      const bool swapped = black != nullptr && white != nullptr && RecordedAs(*black, facts.recorded_white) &&
+      const bool swapped = black != nullptr && white != nullptr &&
+                           RecordedAs(*black, facts.recorded_white) &&
                            RecordedAs(*white, facts.recorded_black);
       s.set_status(ScoredPairing::MISMATCH);
-      s.set_note(absl::StrCat(
-          "round ", p.round(), " board ", p.board(), ": game ", p.game_id(), " was recorded as '",
-          facts.recorded_black, "' (Black) v '", facts.recorded_white, "' (White), but the pairing is ", p.black(),
-          " (Black) v ", p.white(), " (White)",
-          swapped ? ": the colours differ" : ": the players differ", "; its result is not counted"));
+      s.set_note(absl::StrCat("round ", p.round(), " board ", p.board(), ": game ", p.game_id(),
+                              " was recorded as '", facts.recorded_black, "' (Black) v '",
+                              facts.recorded_white, "' (White), but the pairing is ", p.black(),
+                              " (Black) v ", p.white(), " (White)",
+                              swapped ? ": the colours differ" : ": the players differ",
+                              "; its result is not counted"));
       return s;
     }
   }
@@ -125,14 +143,16 @@ ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p, const 
   s.set_ruling(r.ruling());
   if (r.outcome() == Result::REPLAY) {
     s.set_outcome(Result::REPLAY);
-    s.set_note(absl::StrCat("game ", p.game_id(), " is to be replayed; awaiting the replay's game"));
+    s.set_note(
+        absl::StrCat("game ", p.game_id(), " is to be replayed; awaiting the replay's game"));
     return s;
   }
   s.set_status(ScoredPairing::DECIDED);
   SetPoints(r.outcome(), &s);
   s.set_by_default(r.reason() == Result::LATENESS);
   if (!p.replayed_game_ids().empty()) {
-    s.set_note(absl::StrCat("replay of game ", p.replayed_game_ids(p.replayed_game_ids_size() - 1)));
+    s.set_note(
+        absl::StrCat("replay of game ", p.replayed_game_ids(p.replayed_game_ids_size() - 1)));
   }
   return s;
 }
@@ -175,19 +195,21 @@ std::vector<ScoredPairing> ScoreTournament(const v1::Tournament& t, const GameFa
     // 28.2, round robin.
     int played = 0;
     for (const ScoredPairing& s : out) {
-      if (Involves(s, id) && s.round() <= w.after_round() && s.status() == ScoredPairing::DECIDED) ++played;
+      if (Involves(s, id) && s.round() <= w.after_round() && s.status() == ScoredPairing::DECIDED)
+        ++played;
     }
     if (2 * played < rr_rounds) {
       for (ScoredPairing& s : out) {
         if (Involves(s, id)) {
-          Void(&s, absl::StrCat(id, " withdrew after ", played, " of ", rr_rounds, " rounds; ", rr_clause,
-                                ": fewer than half played, all their results are void"));
+          Void(&s, absl::StrCat(id, " withdrew after ", played, " of ", rr_rounds, " rounds; ",
+                                rr_clause, ": fewer than half played, all their results are void"));
         }
       }
       continue;
     }
-    const std::string note = absl::StrCat(id, " withdrew after round ", w.after_round(), " (", played, " of ",
-                                          rr_rounds, " played); ", rr_clause, ": the rest is lost by default");
+    const std::string note =
+        absl::StrCat(id, " withdrew after round ", w.after_round(), " (", played, " of ", rr_rounds,
+                     " played); ", rr_clause, ": the rest is lost by default");
     std::map<std::string, int> met;  // games against each opponent that stand or are forfeited
     for (ScoredPairing& s : out) {
       if (!Involves(s, id) || s.status() == ScoredPairing::VOID) continue;

@@ -39,7 +39,8 @@
 namespace arbiter::tournament {
 
 // One pairing of `t` from its game (or entered result), before withdrawals.
-v1::ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p, const GameFactsMap& games);
+v1::ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,
+                               const GameFactsMap& games);
 
 // Every pairing of `t`, in round and board order, withdrawals applied; a
 // round robin's never-paired forfeits follow with round 0.

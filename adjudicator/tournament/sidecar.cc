@@ -18,11 +18,14 @@ std::string ExportedAs(const ScoredPairing& p, ExportTournamentRequest::Format f
       return p.round() == 0 ? "left out (never paired)" : OpenGothaResult(p);
     case ExportTournamentRequest::EGD_H9:
       return p.round() == 0 ? "left out (never paired)"
-                            : absl::StrCat("black ", EgdToken(p, p.black()), ", white ", EgdToken(p, p.white()));
-    case ExportTournamentRequest::AGA: return AgaToken(p);
+                            : absl::StrCat("black ", EgdToken(p, p.black()), ", white ",
+                                           EgdToken(p, p.white()));
+    case ExportTournamentRequest::AGA:
+      return AgaToken(p);
     case ExportTournamentRequest::CSV:
       return absl::StrCat("points ", p.black_points(), "-", p.white_points());
-    default: return "as in the report";
+    default:
+      return "as in the report";
   }
 }
 
@@ -77,8 +80,9 @@ v1::ExportSidecar BuildSidecar(const v1::Tournament& t, const v1::StandingsRepor
     if (p.status() == ScoredPairing::FORFEIT || p.status() == ScoredPairing::VOID) {
       const std::string& who = FindWithdrawal(t, p.black()) != nullptr ? p.black() : p.white();
       std::string key = absl::StrCat(t.name(), "/withdrawals/", who, "/round/", p.round());
-      absl::StrAppend(&key, p.round() == 0 ? absl::StrCat("/vs/", who == p.black() ? p.white() : p.black())
-                                           : absl::StrCat("/board/", p.board()));
+      absl::StrAppend(&key, p.round() == 0
+                                ? absl::StrCat("/vs/", who == p.black() ? p.white() : p.black())
+                                : absl::StrCat("/board/", p.board()));
       v1::SidecarEntry& e = (*out.mutable_entries())[key];
       Fill(p, &e);
       e.set_exported_as(ExportedAs(p, format));

@@ -17,7 +17,8 @@
 namespace arbiter::tournament {
 
 v1::ExportSidecar BuildSidecar(const v1::Tournament& t, const v1::StandingsReport& report,
-                               const GameFactsMap& games, v1::ExportTournamentRequest::Format format);
+                               const GameFactsMap& games,
+                               v1::ExportTournamentRequest::Format format);
 
 // The sidecar as pretty JSON (proto3 mapping).
 std::string SidecarJson(const v1::ExportSidecar& sidecar);

@@ -44,7 +44,9 @@ void Rank(std::vector<Entry>& entries, const std::vector<std::string>& key_names
   std::vector<std::string> c_method(entries.size());
   for (size_t i = 0; i < entries.size();) {
     size_t j = i + 1;
-    while (j < entries.size() && !entries[i].unranked && !entries[j].unranked && entries[j].keys == entries[i].keys) ++j;
+    while (j < entries.size() && !entries[i].unranked && !entries[j].unranked &&
+           entries[j].keys == entries[i].keys)
+      ++j;
     if (j - i >= 2) {
       for (auto d = t.tie_breaks().rbegin(); d != t.tie_breaks().rend(); ++d) {
         std::vector<int> place;
@@ -60,7 +62,8 @@ void Rank(std::vector<Entry>& entries, const std::vector<std::string>& key_names
         }
         std::vector<std::pair<int, Entry>> group;
         for (size_t k = i; k < j; ++k) group.emplace_back(c_place[k], std::move(entries[k]));
-        std::sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::sort(group.begin(), group.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
         for (size_t k = i; k < j; ++k) entries[k] = std::move(group[k - i].second);
         break;
       }
@@ -100,9 +103,12 @@ struct Record {
 };
 
 void Tally(const Record& r, Standing* s) {
-  if (r.mine == 2) s->set_wins(s->wins() + 1);
-  else if (r.mine == 1 && r.theirs == 1) s->set_draws(s->draws() + 1);
-  else s->set_losses(s->losses() + 1);
+  if (r.mine == 2)
+    s->set_wins(s->wins() + 1);
+  else if (r.mine == 1 && r.theirs == 1)
+    s->set_draws(s->draws() + 1);
+  else
+    s->set_losses(s->losses() + 1);
 }
 
 // Warnings per player over every game of the event (replays included).
@@ -147,7 +153,8 @@ std::map<std::string, Standing> PlayerRecords(const v1::Tournament& t, const Gam
     }
   }
   for (const v1::TournamentRound& r : t.rounds()) {
-    for (const std::string& id : r.byes()) out[id].set_points(out[id].points() + t.settings().bye_points());
+    for (const std::string& id : r.byes())
+      out[id].set_points(out[id].points() + t.settings().bye_points());
   }
   for (auto& [id, recs] : *records) {
     Standing& s = out[id];
@@ -156,8 +163,10 @@ std::map<std::string, Standing> PlayerRecords(const v1::Tournament& t, const Gam
     for (const Record& r : recs) {
       const int theirs = out[r.opponent].points();
       opp += theirs;
-      if (r.mine == 2) a2 += 2 * theirs;
-      else if (r.mine == 1 && r.theirs == 1) a2 += theirs;
+      if (r.mine == 2)
+        a2 += 2 * theirs;
+      else if (r.mine == 1 && r.theirs == 1)
+        a2 += theirs;
     }
     s.set_tie_break_a(a2 / 2.0);
     s.set_opponents_points(opp);
@@ -174,7 +183,8 @@ int64_t TotalTimesRounds(int points, int opp, int rounds) {
 
 // The board a player of `sp` played on for their team: the pairing's
 // teamBoard when the boards change by round, else the player's own.
-int TeamBoard(const v1::Tournament& t, const ScoredPairing& sp, const v1::TournamentPlayer& player) {
+int TeamBoard(const v1::Tournament& t, const ScoredPairing& sp,
+              const v1::TournamentPlayer& player) {
   const v1::Pairing* p = sp.round() == 0 ? nullptr : FindPairing(t, sp.round(), sp.board());
   return p != nullptr && p->team_board() > 0 ? p->team_board() : player.board();
 }
@@ -184,15 +194,15 @@ int TeamBoard(const v1::Tournament& t, const ScoredPairing& sp, const v1::Tourna
 // points plus A x their unplayed rounds, A = their game points / games
 // played, at most 1 ("A如大于1，则按1计算"). `scale` is the least common
 // multiple of those opponents' games played, so every sum stays exact.
-std::map<std::string, int64_t> OpponentsScaled(const v1::Tournament& t, const v1::StandingsReport& report,
-                                               const std::map<std::string, Standing>& players,
-                                               const std::map<std::string, std::vector<Record>>& records,
-                                               int64_t* scale) {
+std::map<std::string, int64_t> OpponentsScaled(
+    const v1::Tournament& t, const v1::StandingsReport& report,
+    const std::map<std::string, Standing>& players,
+    const std::map<std::string, std::vector<Record>>& records, int64_t* scale) {
   // The adjusted points of each withdrawn player, as (numerator, games).
   std::map<std::string, std::pair<int64_t, int64_t>> adjusted;
   *scale = 1;
-  const bool applies =
-      Ruleset(t) == "cn-1988" && t.settings().system() == TournamentSettings::SWISS && !t.settings().teams();
+  const bool applies = Ruleset(t) == "cn-1988" &&
+                       t.settings().system() == TournamentSettings::SWISS && !t.settings().teams();
   if (applies) {
     const int total_rounds = t.settings().rounds() > 0 ? t.settings().rounds() : report.rounds();
     for (const v1::PlayerWithdrawn& w : t.withdrawals()) {
@@ -226,9 +236,11 @@ void Individual(const v1::Tournament& t, const GameFactsMap& games, v1::Standing
   std::map<std::string, Standing> players = PlayerRecords(t, games, scored, &records);
   const int rounds = report->rounds();
   const bool swiss = t.settings().system() == TournamentSettings::SWISS;
-  const bool by_opponents = t.settings().swiss_method() == TournamentSettings::POINTS_THEN_OPPONENTS;
+  const bool by_opponents =
+      t.settings().swiss_method() == TournamentSettings::POINTS_THEN_OPPONENTS;
   int64_t scale = 1;
-  const std::map<std::string, int64_t> opponents = OpponentsScaled(t, *report, players, records, &scale);
+  const std::map<std::string, int64_t> opponents =
+      OpponentsScaled(t, *report, players, records, &scale);
   std::vector<Entry> entries;
   std::vector<std::string> names;
   for (auto& [id, s] : players) {
@@ -237,11 +249,15 @@ void Individual(const v1::Tournament& t, const GameFactsMap& games, v1::Standing
     const int64_t opp = found == opponents.end() ? 0 : found->second;  // times `scale`
     s.set_opponents_score(static_cast<double>(opp) / static_cast<double>(scale));
     // Art. 27's total score times R (and `scale`), exactly: points*R + ΣOpp − R².
-    const int64_t total_r = rounds > 0 ? (static_cast<int64_t>(s.points()) * rounds - static_cast<int64_t>(rounds) * rounds) *
-                                                 scale + opp
-                                       : static_cast<int64_t>(s.points()) * scale;
-    s.set_total_score(rounds > 0 ? static_cast<double>(total_r) / static_cast<double>(rounds * scale)
-                                 : s.points());
+    const int64_t total_r =
+        rounds > 0
+            ? (static_cast<int64_t>(s.points()) * rounds - static_cast<int64_t>(rounds) * rounds) *
+                      scale +
+                  opp
+            : static_cast<int64_t>(s.points()) * scale;
+    s.set_total_score(rounds > 0
+                          ? static_cast<double>(total_r) / static_cast<double>(rounds * scale)
+                          : s.points());
     if (!swiss) {
       e.keys = {s.points(), static_cast<int64_t>(s.tie_break_a() * 2), -s.warnings()};
       names = {"points", "A", "B"};
@@ -299,7 +315,8 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     }
     m.points[black_first ? 0 : 1] += sp.black_points();
     m.points[black_first ? 1 : 0] += sp.white_points();
-    for (const auto& [id, pts] : {std::pair{sp.black(), sp.black_points()}, std::pair{sp.white(), sp.white_points()}}) {
+    for (const auto& [id, pts] :
+         {std::pair{sp.black(), sp.black_points()}, std::pair{sp.white(), sp.white_points()}}) {
       Standing& s = teams[who[id]->team()];
       s.set_board_points(s.board_points() + pts);
       const int board = TeamBoard(t, sp, *who[id]);
@@ -333,13 +350,14 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
   }
   const int rounds = report->rounds();
   const bool swiss = t.settings().system() == TournamentSettings::SWISS;
-  const bool by_opponents = t.settings().swiss_method() == TournamentSettings::POINTS_THEN_OPPONENTS;
+  const bool by_opponents =
+      t.settings().swiss_method() == TournamentSettings::POINTS_THEN_OPPONENTS;
   std::vector<Entry> entries;
   std::vector<std::string> names;
   for (auto& [id, s] : teams) {
     Entry e;
-    const int64_t total_r = rounds > 0 ? TotalTimesRounds(s.points(), s.opponents_points(), rounds)
-                                       : s.points();
+    const int64_t total_r =
+        rounds > 0 ? TotalTimesRounds(s.points(), s.opponents_points(), rounds) : s.points();
     s.set_total_score(rounds > 0 ? static_cast<double>(total_r) / rounds : s.points());
     if (!swiss) {
       e.keys = {s.points()};

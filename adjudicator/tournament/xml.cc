@@ -12,9 +12,7 @@ bool IsNameStart(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':' ||
          static_cast<unsigned char>(c) >= 0x80;
 }
-bool IsNameChar(char c) {
-  return IsNameStart(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
-}
+bool IsNameChar(char c) { return IsNameStart(c) || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 class Parser {
@@ -102,20 +100,26 @@ class Parser {
       size_t semi = s_.find(';', pos_);
       if (semi == absl::string_view::npos || semi - pos_ > 12) return Error("unterminated entity");
       absl::string_view ent = s_.substr(pos_ + 1, semi - pos_ - 1);
-      if (ent == "amp") out->push_back('&');
-      else if (ent == "lt") out->push_back('<');
-      else if (ent == "gt") out->push_back('>');
-      else if (ent == "quot") out->push_back('"');
-      else if (ent == "apos") out->push_back('\'');
+      if (ent == "amp")
+        out->push_back('&');
+      else if (ent == "lt")
+        out->push_back('<');
+      else if (ent == "gt")
+        out->push_back('>');
+      else if (ent == "quot")
+        out->push_back('"');
+      else if (ent == "apos")
+        out->push_back('\'');
       else if (!ent.empty() && ent[0] == '#') {
         bool hex = ent.size() > 1 && ent[1] == 'x';
         absl::string_view digits = ent.substr(hex ? 2 : 1);
         if (digits.empty()) return Error("empty character reference");
         uint32_t cp = 0;
         for (char d : digits) {
-          int v = (d >= '0' && d <= '9') ? d - '0'
+          int v = (d >= '0' && d <= '9')        ? d - '0'
                   : hex && d >= 'a' && d <= 'f' ? d - 'a' + 10
-                  : hex && d >= 'A' && d <= 'F' ? d - 'A' + 10 : -1;
+                  : hex && d >= 'A' && d <= 'F' ? d - 'A' + 10
+                                                : -1;
           if (v < 0) return Error(absl::StrCat("bad character reference &", ent, ";"));
           cp = cp * (hex ? 16 : 10) + static_cast<uint32_t>(v);
           if (cp > 0x10FFFF) return Error("character reference out of range");
@@ -172,15 +176,17 @@ class Parser {
     }
     // Content.
     for (;;) {
-      if (AtEnd()) return Error(absl::StrCat("element <", e->name, "> (line ", e->line, ") is not closed"));
+      if (AtEnd())
+        return Error(absl::StrCat("element <", e->name, "> (line ", e->line, ") is not closed"));
       if (Starts("</")) {
         const int end_line = line_, end_col = col_;
         Advance(2);
         absl::StatusOr<std::string> end = Name();
         if (!end.ok()) return end.status();
         if (*end != e->name) {
-          return ErrorAt(end_line, end_col,
-                         absl::StrCat("</", *end, "> closes <", e->name, "> opened on line ", e->line));
+          return ErrorAt(
+              end_line, end_col,
+              absl::StrCat("</", *end, "> closes <", e->name, "> opened on line ", e->line));
         }
         SkipSpace();
         if (AtEnd() || s_[pos_] != '>') return Error("expected '>'");
@@ -245,12 +251,23 @@ std::string XmlEscape(absl::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out.push_back(c);
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out.push_back(c);
     }
   }
   return out;

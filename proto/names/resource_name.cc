@@ -9,8 +9,8 @@ namespace arbiter {
 namespace {
 
 bool IdChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '-' || c == '.' || c == '_' || c == '~';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '.' || c == '_' || c == '~';
 }
 
 // At most `n` bytes of `s` for a message, so an oversized value is never
@@ -25,12 +25,12 @@ absl::Status CheckId(absl::string_view kind, absl::string_view id) {
   const std::string what = kind.empty() ? "id" : absl::StrCat(kind, " id");
   if (id.empty()) return absl::InvalidArgumentError(absl::StrCat("the ", what, " is empty"));
   if (id.size() > kMaxIdLength) {
-    return absl::InvalidArgumentError(absl::StrCat("the ", what, " '", Prefix(id), "' is longer than ",
-                                                   kMaxIdLength, " characters"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the ", what, " '", Prefix(id), "' is longer than ", kMaxIdLength, " characters"));
   }
   if (!std::all_of(id.begin(), id.end(), IdChar)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, " '", Prefix(id), "': only letters, digits and -._~ are allowed"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " '", Prefix(id), "': only letters, digits and -._~ are allowed"));
   }
   return absl::OkStatus();
 }
@@ -39,8 +39,8 @@ absl::StatusOr<std::string> ParseResourceName(absl::string_view collection, absl
                                               absl::string_view field) {
   const std::string prefix = absl::StrCat(collection, "/");
   if (!absl::StartsWith(name, prefix)) {
-    return absl::InvalidArgumentError(absl::StrCat(field, ": expected \"", prefix, "{id}\", got \"",
-                                                   Prefix(name), "\""));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": expected \"", prefix, "{id}\", got \"", Prefix(name), "\""));
   }
   absl::string_view id = name.substr(prefix.size());
   // "games" -> "game": the kind named in the message.

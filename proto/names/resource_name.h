@@ -23,8 +23,8 @@ inline bool IsValidId(absl::string_view id) { return CheckId("", id).ok(); }
 
 // "{collection}/{id}" -> id, for collection "games", "tournaments" or
 // "rulesets"; INVALID_ARGUMENT naming `field` when malformed.
-absl::StatusOr<std::string> ParseResourceName(absl::string_view collection,
-                                              absl::string_view name, absl::string_view field);
+absl::StatusOr<std::string> ParseResourceName(absl::string_view collection, absl::string_view name,
+                                              absl::string_view field);
 
 // "{collection}/{id}".
 std::string ResourceName(absl::string_view collection, absl::string_view id);

@@ -18,9 +18,9 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
-#include "proto/canonical/sha256.h"
 #include "ledger/ledger.h"
 #include "ledger/sqlite.h"
+#include "proto/canonical/sha256.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
@@ -245,8 +245,8 @@ TEST(RoleTest, TournamentsAreTheChiefArbitersToOrganise) {
   constexpr absl::string_view kT = "/arbiter.v1.TournamentService/";
   EXPECT_EQ(MethodAccess(absl::StrCat(kT, "CreateTournament")), v1::CREATE);
   EXPECT_EQ(MethodAccess(absl::StrCat(kT, "ImportTournament")), v1::CREATE);
-  for (const char* m : {"AddPlayers", "PairRound", "ScheduleReplay", "WithdrawPlayer",
-                        "DecideTieBreak"}) {
+  for (const char* m :
+       {"AddPlayers", "PairRound", "ScheduleReplay", "WithdrawPlayer", "DecideTieBreak"}) {
     EXPECT_EQ(MethodAccess(absl::StrCat(kT, m)), v1::ORGANISE) << m;
   }
   for (const char* m : {"GetTournament", "GetStandings", "ExportTournament"}) {
@@ -269,7 +269,8 @@ TEST(RoleTest, TournamentsAreTheChiefArbitersToOrganise) {
 TEST(TlsTest, CredentialsAndLoopback) {
   EXPECT_TRUE(ServerCredentialsFor({}).ok());
   EXPECT_TRUE(absl::IsInvalidArgument(ServerCredentialsFor({"", "key.pem", ""}).status()));
-  EXPECT_TRUE(absl::IsInvalidArgument(ServerCredentialsFor({"/nonexistent.pem", "k", ""}).status()));
+  EXPECT_TRUE(
+      absl::IsInvalidArgument(ServerCredentialsFor({"/nonexistent.pem", "k", ""}).status()));
   EXPECT_TRUE(IsLoopback("127.0.0.1:50051"));
   EXPECT_TRUE(IsLoopback("localhost:0"));
   EXPECT_TRUE(IsLoopback("[::1]:50051"));
@@ -607,9 +608,9 @@ TEST_F(AuthServiceTest, OnlyTheGamesArbiterConfirmsItsResultOnce) {
   EXPECT_TRUE(absl::StrContains(s.error_message(), "no result yet")) << s.error_message();
   EXPECT_EQ(Head(), head);
 
-  ASSERT_TRUE(Append(arbiter, "g1", 1'780'000'020,
-                     [](v1::Event* e) { e->mutable_resign()->set_color(v1::WHITE); })
-                  .ok());
+  ASSERT_TRUE(Append(arbiter, "g1", 1'780'000'020, [](v1::Event* e) {
+                e->mutable_resign()->set_color(v1::WHITE);
+              }).ok());
   head = Head();
   for (const std::string& t : {software, auditor, neighbour}) {
     s = Confirm(t, "g1", 1'780'000'030);
@@ -632,9 +633,9 @@ TEST_F(AuthServiceTest, OnlyTheGamesArbiterConfirmsItsResultOnce) {
   EXPECT_EQ(Head(), head);
 
   // The chief arbiter confirms in any game.
-  ASSERT_TRUE(Append(neighbour, "g2", 1'780'000'020,
-                     [](v1::Event* e) { e->mutable_resign()->set_color(v1::BLACK); })
-                  .ok());
+  ASSERT_TRUE(Append(neighbour, "g2", 1'780'000'020, [](v1::Event* e) {
+                e->mutable_resign()->set_color(v1::BLACK);
+              }).ok());
   s = Confirm(chief, "g2", 1'780'000'030);
   EXPECT_TRUE(s.ok()) << s.error_message();
 }

@@ -36,12 +36,12 @@ class TokenCliTest : public ::testing::Test {
 
 TEST_F(TokenCliTest, TtlIsStoredAndListed) {
   const std::string db = dir_.path();
-  ASSERT_EQ(ArbiterToken({"create", "--role", "SOFTWARE", "--name", "hour", "--ttl", "1h",
-                          "--db", db})
-                .exit,
-            0);
-  ASSERT_EQ(ArbiterToken({"create", "--role", "AUDITOR", "--name", "forever", "--ttl", "none",
-                          "--db", db})
+  ASSERT_EQ(
+      ArbiterToken({"create", "--role", "SOFTWARE", "--name", "hour", "--ttl", "1h", "--db", db})
+          .exit,
+      0);
+  ASSERT_EQ(ArbiterToken(
+                {"create", "--role", "AUDITOR", "--name", "forever", "--ttl", "none", "--db", db})
                 .exit,
             0);
   const ProcessResult made =
@@ -56,9 +56,8 @@ TEST_F(TokenCliTest, TtlIsStoredAndListed) {
 
 TEST_F(TokenCliTest, BadTtlIsRefusedAndWritesNothing) {
   for (const char* ttl : {"soon", "0s", "-1h", "inf"}) {
-    const ProcessResult r =
-        ArbiterToken({"create", "--role", "SOFTWARE", "--name", "x", "--ttl", ttl, "--db",
-                      dir_.path()});
+    const ProcessResult r = ArbiterToken(
+        {"create", "--role", "SOFTWARE", "--name", "x", "--ttl", ttl, "--db", dir_.path()});
     EXPECT_EQ(r.exit, 2) << ttl << ": " << r.out;
     EXPECT_TRUE(absl::StrContains(r.out, "--ttl")) << r.out;
   }

@@ -225,7 +225,8 @@ TEST_F(TournamentAuthTest, OnlyTheChiefArbiterOrganisesAndIsRecordedAsActor) {
   for (const std::string& t : others) {
     grpc::Status s = AddPlayer(t, "C");
     EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
-    EXPECT_TRUE(absl::StrContains(s.error_message(), "may not call AddPlayers")) << s.error_message();
+    EXPECT_TRUE(absl::StrContains(s.error_message(), "may not call AddPlayers"))
+        << s.error_message();
     EXPECT_EQ(Pair(t).error_code(), grpc::StatusCode::PERMISSION_DENIED)
         << "even the arbiter of the paired game does not pair rounds";
     EXPECT_EQ(Withdraw(t).error_code(), grpc::StatusCode::PERMISSION_DENIED);

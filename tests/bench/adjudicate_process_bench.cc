@@ -66,7 +66,8 @@ bool Pipeline(const std::vector<std::string>& sgf) {
 
 std::vector<std::string> SgfRecords() {
   std::vector<std::string> out;
-  for (const fs::path& p : arbiter::testing::FilesIn(arbiter::testing::TestDataPath("sgf"), ".sgf")) {
+  for (const fs::path& p :
+       arbiter::testing::FilesIn(arbiter::testing::TestDataPath("sgf"), ".sgf")) {
     out.push_back(p.string());
   }
   return out;
@@ -111,11 +112,11 @@ double Median(std::vector<double> v) {
 }
 
 void Record(benchmark::State& state, const std::string& name, size_t games, absl::Duration total) {
-  const double per_game = absl::ToDoubleMilliseconds(total) / static_cast<double>(state.iterations()) /
-                          static_cast<double>(games);
+  const double per_game = absl::ToDoubleMilliseconds(total) /
+                          static_cast<double>(state.iterations()) / static_cast<double>(games);
   state.counters["ms_per_game"] = per_game;
-  state.counters["games_per_s"] = benchmark::Counter(
-      static_cast<double>(games), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["games_per_s"] =
+      benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsIterationInvariantRate);
   MsPerGame()[name].push_back(per_game);
 }
 
@@ -189,10 +190,11 @@ void PrintRatio(const std::string& per_game, const std::string& once) {
   auto a = MsPerGame().find(per_game), b = MsPerGame().find(once);
   if (a == MsPerGame().end() || b == MsPerGame().end()) return;
   const double separate = Median(a->second), together = Median(b->second);
-  std::printf("%-40s %8.2f ms/game (median of %zu)\n%-40s %8.2f ms/game (median of %zu)\n"
-              "%-40s %8.1fx\n",
-              a->first.c_str(), separate, a->second.size(), b->first.c_str(), together,
-              b->second.size(), "ratio (per game / one process)", separate / together);
+  std::printf(
+      "%-40s %8.2f ms/game (median of %zu)\n%-40s %8.2f ms/game (median of %zu)\n"
+      "%-40s %8.1fx\n",
+      a->first.c_str(), separate, a->second.size(), b->first.c_str(), together, b->second.size(),
+      "ratio (per game / one process)", separate / together);
 }
 
 }  // namespace

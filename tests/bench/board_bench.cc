@@ -47,8 +47,9 @@ int Replay(const SgfGame& game) {
 
 void SetPerMoveCounter(benchmark::State& state, int moves_per_iteration) {
   state.SetItemsProcessed(state.iterations() * moves_per_iteration);
-  state.counters["per_move"] = benchmark::Counter(
-      moves_per_iteration, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["per_move"] =
+      benchmark::Counter(moves_per_iteration, benchmark::Counter::kIsIterationInvariantRate |
+                                                  benchmark::Counter::kInvert);
 }
 
 // All 30 shared games, one after another.

@@ -50,9 +50,7 @@ class NullJudge : public Judge {
                                                   const v1::GameCreated&) override {
     return std::make_unique<Game>();
   }
-  std::shared_ptr<const GameJudge> Committed(absl::string_view, uint64_t) override {
-    return game_;
-  }
+  std::shared_ptr<const GameJudge> Committed(absl::string_view, uint64_t) override { return game_; }
 
  private:
   std::shared_ptr<const GameJudge> game_ = std::make_shared<Game>();
@@ -196,19 +194,19 @@ void BM_LedgerGroupCommitAsync(benchmark::State& state) {
     v1::Event e = me.revision == 0 ? v1::Event() : Payload(me.game, me.revision + 1);
     if (me.revision == 0) e.mutable_game_created()->set_game_id(me.game);
     me.submitted = absl::Now();
-    (*ledger)->AppendAsync(me.game, ExpectedRevision::Exactly(me.revision), {e},
-                           [&, i, done](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
-                             Writer& me = w[i];
-                             if (!r.ok()) failed = true;
-                             ++me.revision;
-                             {
-                               std::lock_guard<std::mutex> lock(mu);
-                               latencies.push_back(
-                                   absl::ToDoubleMicroseconds(absl::Now() - me.submitted));
-                             }
-                             if (--me.left > 0 && r.ok()) return next(i, done);
-                             done->DecrementCount();
-                           });
+    (*ledger)->AppendAsync(
+        me.game, ExpectedRevision::Exactly(me.revision), {e},
+        [&, i, done](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+          Writer& me = w[i];
+          if (!r.ok()) failed = true;
+          ++me.revision;
+          {
+            std::lock_guard<std::mutex> lock(mu);
+            latencies.push_back(absl::ToDoubleMicroseconds(absl::Now() - me.submitted));
+          }
+          if (--me.left > 0 && r.ok()) return next(i, done);
+          done->DecrementCount();
+        });
   };
   {  // setup: every game created
     absl::BlockingCounter created(writers);
@@ -277,9 +275,10 @@ void PlainSqliteBatched(benchmark::State& state, Baseline baseline) {
         "INSERT INTO events(position, game_id, revision, idempotency_key, event, leaf_hash) "
         "VALUES(?, ?, ?, ?, ?, ?)";
   } else {
-    Check(db.Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-                  "CREATE TABLE events(position INTEGER PRIMARY KEY, game_id TEXT, "
-                  "revision INTEGER, event BLOB)"));
+    Check(
+        db.Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                "CREATE TABLE events(position INTEGER PRIMARY KEY, game_id TEXT, "
+                "revision INTEGER, event BLOB)"));
     insert_sql = "INSERT INTO events(position, game_id, revision, event) VALUES(?, ?, ?, ?)";
   }
   absl::StatusOr<Stmt> prepared = Stmt::Prepare(db, insert_sql);

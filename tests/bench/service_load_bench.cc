@@ -32,9 +32,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "adjudicator/service/server.h"
 #include "adjudicator/engine/sgf.h"
 #include "adjudicator/engine/sgf_events.h"
+#include "adjudicator/service/server.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "benchmark/benchmark.h"
 #include "grpc/health/v1/health.grpc.pb.h"
@@ -147,7 +147,8 @@ void Report(benchmark::State& state, std::vector<absl::Duration>& latencies, abs
         latencies.size() - 1, static_cast<size_t>(p * static_cast<double>(latencies.size())))]);
   };
   state.SetIterationTime(absl::ToDoubleSeconds(wall));
-  state.counters["events_per_s"] = static_cast<double>(latencies.size()) / absl::ToDoubleSeconds(wall);
+  state.counters["events_per_s"] =
+      static_cast<double>(latencies.size()) / absl::ToDoubleSeconds(wall);
   state.counters["p50_us"] = pct(0.50);
   state.counters["p99_us"] = pct(0.99);
   state.counters["max_us"] = latencies.empty() ? 0 : absl::ToDoubleMicroseconds(latencies.back());
@@ -173,9 +174,9 @@ struct Measured {
 
 // One run: a fresh server, `clients` threads each calling
 // drive(client, stub, start, end, measured) until `end`, then the report.
-void RunClients(benchmark::State& state, int clients,
-                const std::function<void(int, v1::Arbiter::Stub&, absl::Time, absl::Time,
-                                         Measured&)>& drive) {
+void RunClients(
+    benchmark::State& state, int clients,
+    const std::function<void(int, v1::Arbiter::Stub&, absl::Time, absl::Time, Measured&)>& drive) {
   BenchServer server;
   std::mutex mu;
   Measured all;
@@ -214,7 +215,12 @@ void BM_FullSpeed(benchmark::State& state) {
                });
   }
 }
-BENCHMARK(BM_FullSpeed)->Arg(1)->Arg(8)->Arg(32)->Iterations(1)->UseManualTime()
+BENCHMARK(BM_FullSpeed)
+    ->Arg(1)
+    ->Arg(8)
+    ->Arg(32)
+    ->Iterations(1)
+    ->UseManualTime()
     ->Unit(benchmark::kSecond);
 
 void BM_TournamentPace(benchmark::State& state) {
@@ -222,30 +228,35 @@ void BM_TournamentPace(benchmark::State& state) {
   constexpr int kClients = 8;  // each drives games/8 boards, like a desk per room
   const absl::Duration interval = absl::Seconds(1);
   for (auto _ : state) {
-    RunClients(state, kClients, [&](int c, v1::Arbiter::Stub& stub, absl::Time start,
-                                    absl::Time end, Measured& mine) {
-      std::vector<Recording> boards;
-      std::vector<absl::Time> due;
-      for (int g = c; g < games; g += kClients) {
-        boards.emplace_back();
-        StartGame(boards.back(), absl::StrCat("pace-", g), static_cast<size_t>(g));
-        // Spread the boards' first events over the first interval.
-        due.push_back(start + interval * g / games);
-      }
-      while (!boards.empty()) {
-        const size_t i =
-            static_cast<size_t>(std::min_element(due.begin(), due.end()) - due.begin());
-        if (due[i] >= end) break;
-        absl::SleepFor(due[i] - absl::Now());
-        Recording& r = boards[i];
-        if (r.next == r.events->size()) StartGame(r, absl::StrCat(r.id, "-next"), i + 1);
-        mine.Send(stub, r);
-        due[i] += interval;
-      }
-    });
+    RunClients(
+        state, kClients,
+        [&](int c, v1::Arbiter::Stub& stub, absl::Time start, absl::Time end, Measured& mine) {
+          std::vector<Recording> boards;
+          std::vector<absl::Time> due;
+          for (int g = c; g < games; g += kClients) {
+            boards.emplace_back();
+            StartGame(boards.back(), absl::StrCat("pace-", g), static_cast<size_t>(g));
+            // Spread the boards' first events over the first interval.
+            due.push_back(start + interval * g / games);
+          }
+          while (!boards.empty()) {
+            const size_t i =
+                static_cast<size_t>(std::min_element(due.begin(), due.end()) - due.begin());
+            if (due[i] >= end) break;
+            absl::SleepFor(due[i] - absl::Now());
+            Recording& r = boards[i];
+            if (r.next == r.events->size()) StartGame(r, absl::StrCat(r.id, "-next"), i + 1);
+            mine.Send(stub, r);
+            due[i] += interval;
+          }
+        });
   }
 }
-BENCHMARK(BM_TournamentPace)->Arg(100)->Arg(500)->Iterations(1)->UseManualTime()
+BENCHMARK(BM_TournamentPace)
+    ->Arg(100)
+    ->Arg(500)
+    ->Iterations(1)
+    ->UseManualTime()
     ->Unit(benchmark::kSecond);
 
 int Rounds() {
@@ -291,7 +302,8 @@ void BM_AppendVsBareCall(benchmark::State& state) {
       auto channel = grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials());
       arbiter.push_back(v1::Arbiter::NewStub(channel));
       health.push_back(grpc::health::v1::Health::NewStub(channel));
-      StartGame(games[static_cast<size_t>(c)], absl::StrCat("ratio-", c, "-0"), static_cast<size_t>(c));
+      StartGame(games[static_cast<size_t>(c)], absl::StrCat("ratio-", c, "-0"),
+                static_cast<size_t>(c));
     }
     auto bare = [&](int c) {
       grpc::ClientContext ctx;
@@ -327,7 +339,12 @@ void BM_AppendVsBareCall(benchmark::State& state) {
     state.counters["errors"] = errors.load();
   }
 }
-BENCHMARK(BM_AppendVsBareCall)->Arg(1)->Arg(8)->Arg(32)->Iterations(1)->UseManualTime()
+BENCHMARK(BM_AppendVsBareCall)
+    ->Arg(1)
+    ->Arg(8)
+    ->Arg(32)
+    ->Iterations(1)
+    ->UseManualTime()
     ->Unit(benchmark::kSecond);
 
 }  // namespace

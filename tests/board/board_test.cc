@@ -175,7 +175,8 @@ TEST(BoardTest, HashAgreesWithABoardBuiltByPlacing) {
   for (int row = 1; row <= 19; ++row) {
     for (int column = 0; column < 19; ++column) {
       const int v = VertexAt(column, row, 19);
-      if (played.at(v) != Stone::kEmpty) placed.Place(played.at(v) == Stone::kBlack ? BLACK : WHITE, v);
+      if (played.at(v) != Stone::kEmpty)
+        placed.Place(played.at(v) == Stone::kBlack ? BLACK : WHITE, v);
     }
   }
   EXPECT_EQ(placed.hash(), played.hash());
@@ -252,16 +253,23 @@ TEST(BoardTest, RandomGamesAgreeWithANaiveBoard) {
         const auto outcome = naive.Play(x, y, color == BLACK ? 'X' : 'O');
         using Outcome = testing::NaiveBoard::Outcome;
         switch (outcome) {
-          case Outcome::kPlayed: ASSERT_EQ(legality, Legality::kLegal); break;
-          case Outcome::kOccupied: ASSERT_EQ(legality, Legality::kOccupied); break;
-          case Outcome::kSuicide: ASSERT_EQ(legality, Legality::kSuicide); break;
+          case Outcome::kPlayed:
+            ASSERT_EQ(legality, Legality::kLegal);
+            break;
+          case Outcome::kOccupied:
+            ASSERT_EQ(legality, Legality::kOccupied);
+            break;
+          case Outcome::kSuicide:
+            ASSERT_EQ(legality, Legality::kSuicide);
+            break;
           case Outcome::kRepetition:
             ASSERT_TRUE(legality == Legality::kKoRecapture || legality == Legality::kRepetition);
             break;
         }
         if (legality != Legality::kLegal) continue;
         board.Play(color, vertex);
-        ASSERT_EQ(board.Rows(), naive.grid()) << "size " << size << " game " << game << " ply " << ply;
+        ASSERT_EQ(board.Rows(), naive.grid())
+            << "size " << size << " game " << game << " ply " << ply;
         ASSERT_EQ(board.captures(BLACK), naive.black_captures());
         ASSERT_EQ(board.captures(WHITE), naive.white_captures());
         color = Opponent(color);

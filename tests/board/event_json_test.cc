@@ -44,9 +44,10 @@ TEST(EventJsonTest, EveryScenarioLineRoundTrips) {
 
 TEST(EventJsonTest, UnknownFieldsAndKindsAreRefused) {
   v1::Event event;
-  EXPECT_FALSE(google::protobuf::util::JsonStringToMessage(
-                   R"({"at": "2026-05-01T09:00:00Z", "move": {"color": "BLACK", "pont": "D4"}})", &event)
-                   .ok());
+  EXPECT_FALSE(
+      google::protobuf::util::JsonStringToMessage(
+          R"({"at": "2026-05-01T09:00:00Z", "move": {"color": "BLACK", "pont": "D4"}})", &event)
+          .ok());
   EXPECT_FALSE(google::protobuf::util::JsonStringToMessage(
                    R"({"at": "2026-05-01T09:00:00Z", "teleport": {}})", &event)
                    .ok());

@@ -35,8 +35,8 @@ using testing::TestDataPath;
 class ImportSgfTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(fs::exists(ArbiterBinary())) << "the arbiter binary is not built: "
-                                             << ArbiterBinary();
+    ASSERT_TRUE(fs::exists(ArbiterBinary()))
+        << "the arbiter binary is not built: " << ArbiterBinary();
   }
 
   // A file in this test's directory.
@@ -134,11 +134,11 @@ TEST_F(ImportSgfTest, SetupTimesAndResignation) {
 // adjudicator charges the periods the record shows, and no flag falls where
 // the record plays on.
 TEST_F(ImportSgfTest, ByoYomiRecordKeepsItsClockThroughTheAdjudicator) {
-  const fs::path file = WriteTemp(
-      "byoyomi.sgf",
-      "(;FF[4]GM[1]SZ[19]DT[2026-05-01]TM[60]OT[5x30 byo-yomi]RE[B+R]\n"
-      ";B[pd]BL[50];W[dd]WL[40];B[pp]BL[20]OB[5];W[dp]WL[25]OW[4];B[cc]BL[28.5]OB[5]\n"
-      ";W[qc]WL[1.5]OW[2];B[qd]BL[29]OB[5])");
+  const fs::path file =
+      WriteTemp("byoyomi.sgf",
+                "(;FF[4]GM[1]SZ[19]DT[2026-05-01]TM[60]OT[5x30 byo-yomi]RE[B+R]\n"
+                ";B[pd]BL[50];W[dd]WL[40];B[pp]BL[20]OB[5];W[dp]WL[25]OW[4];B[cc]BL[28.5]OB[5]\n"
+                ";W[qc]WL[1.5]OW[2];B[qd]BL[29]OB[5])");
   const ProcessResult imported = RunArbiter({"import-sgf", file.string()});
   ASSERT_EQ(imported.exit, 0) << imported.err;
   testing::RunOptions piped;
@@ -150,10 +150,13 @@ TEST_F(ImportSgfTest, ByoYomiRecordKeepsItsClockThroughTheAdjudicator) {
   EXPECT_EQ(report.fields().at("rulings").list_value().values_size(), 0) << run.out;
   const auto& result = report.fields().at("result").struct_value().fields();
   EXPECT_EQ(result.at("sgf").string_value(), "B+R");  // resigned, not flagged
-  const auto& clocks = report.fields().at("state").struct_value().fields().at("clocks").struct_value();
+  const auto& clocks =
+      report.fields().at("state").struct_value().fields().at("clocks").struct_value();
   // White used two periods and most of a third on W[qc] (28.5 + 2 x 30 s).
-  EXPECT_EQ(clocks.fields().at("white").struct_value().fields().at("periodsRemaining").number_value(), 2);
-  EXPECT_EQ(clocks.fields().at("black").struct_value().fields().at("periodsRemaining").number_value(), 5);
+  EXPECT_EQ(
+      clocks.fields().at("white").struct_value().fields().at("periodsRemaining").number_value(), 2);
+  EXPECT_EQ(
+      clocks.fields().at("black").struct_value().fields().at("periodsRemaining").number_value(), 5);
 }
 
 // A record written before FF[4] (lower-case letters in its identifiers, as a
@@ -183,8 +186,10 @@ TEST_F(ImportSgfTest, BadRecordsExit2WithNothingOnStdout) {
   const Case cases[] = {
       {"unclosed.sgf", "(;SZ[19]\n;B[pd];W[dd]", "line 1, column 1"},
       {"seven.sgf", "(;SZ[7];B[aa])", "line 1, column 5: board size 7 is not supported"},
-      {"occupied.sgf", "(;SZ[9]\n;B[ee];W[ee])", "line 2, column 8: illegal move: White at E5 (occupied)"},
-      {"suicide.sgf", "(;SZ[9]AB[ba][ab];W[aa])", "line 1, column 19: illegal move: White at A9 (suicide)"},
+      {"occupied.sgf", "(;SZ[9]\n;B[ee];W[ee])",
+       "line 2, column 8: illegal move: White at E5 (occupied)"},
+      {"suicide.sgf", "(;SZ[9]AB[ba][ab];W[aa])",
+       "line 1, column 19: illegal move: White at A9 (suicide)"},
       {"badpoint.sgf", "(;SZ[9];B[zz])", "line 1, column 10: \"zz\" is not a point"},
   };
   for (const Case& c : cases) {

@@ -103,9 +103,9 @@ TEST(SgfEventsTest, ByoYomiOrAClockAtZeroGetsNoTimeControl) {
 TEST(SgfEventsTest, ByoYomiRecordKeepsItsClock) {
   const std::vector<v1::Event> events = Events(
       "(;DT[2026-05-01]TM[60]OT[5x30 byo-yomi]"
-      ";B[pd]BL[50];W[dd]WL[40]"        // 10 s and 20 s of main time
+      ";B[pd]BL[50];W[dd]WL[40]"            // 10 s and 20 s of main time
       ";B[pp]BL[20]OB[5];W[dp]WL[25]OW[4]"  // into byo-yomi: 50 + 10 s; 40 + 30 + 5 s
-      ";B[cc]BL[28.5]OB[5])");          // 1.5 s of a period: costs nothing
+      ";B[cc]BL[28.5]OB[5])");              // 1.5 s of a period: costs nothing
   ASSERT_EQ(events.size(), 7u);
   const v1::TimeControl& tc = events[0].game_created().time_control();
   EXPECT_EQ(tc.main_time().seconds(), 60);
@@ -158,24 +158,24 @@ TEST(SgfEventsTest, ResignationNamesTheLoser) {
 }
 
 TEST(SgfEventsTest, IllegalMovesAreRefusedWithTheirPlace) {
-  EXPECT_EQ(Error("(;SZ[9];B[ee]\n;W[ee])"), "line 2, column 2: illegal move: White at E5 (occupied)");
+  EXPECT_EQ(Error("(;SZ[9];B[ee]\n;W[ee])"),
+            "line 2, column 2: illegal move: White at E5 (occupied)");
   EXPECT_EQ(Error("(;SZ[9]AW[ab][ba];B[aa])"),
             "line 1, column 19: illegal move: Black at A9 (suicide)");
   // A setup stone counts as occupying its point.
-  EXPECT_EQ(Error("(;SZ[9]AB[ee];W[ee])"), "line 1, column 15: illegal move: White at E5 (occupied)");
+  EXPECT_EQ(Error("(;SZ[9]AB[ee];W[ee])"),
+            "line 1, column 15: illegal move: White at E5 (occupied)");
 }
 
 // Found by the sgf fuzzer: only a four-digit year is a year, and a record
 // whose times would run past what an event can carry is refused.
 TEST(SgfEventsTest, TimesStayWithinTheCalendar) {
   for (const char* dt : {"200201-3-2", "0000-01-01", "96-05-01xx"}) {
-    const std::vector<v1::Event> events =
-        Events(std::string("(;DT[") + dt + "];B[pd])");
+    const std::vector<v1::Event> events = Events(std::string("(;DT[") + dt + "];B[pd])");
     ASSERT_FALSE(events.empty()) << dt;
     EXPECT_EQ(TimeUtil::ToString(events[0].at()), "2000-01-01T00:00:00Z") << dt;
   }
-  EXPECT_EQ(TimeUtil::ToString(Events("(;DT[9999-12-31];B[pd])")[2].at()),
-            "9999-12-31T00:00:01Z");
+  EXPECT_EQ(TimeUtil::ToString(Events("(;DT[9999-12-31];B[pd])")[2].at()), "9999-12-31T00:00:01Z");
   // Black's clock goes up (costing nothing) and down again: a year each time.
   EXPECT_EQ(Error("(;DT[9999-12-31];B[pd]BL[31536000];W[dd];B[pp]BL[0])"),
             "line 1, column 42: the record's times run past the year 9999");

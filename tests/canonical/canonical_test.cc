@@ -50,8 +50,14 @@ TEST(CanonicalBytes, MapOrderDoesNotMatter) {
   const std::string bytes = CanonicalBytes(forward);
   EXPECT_EQ(CanonicalBytes(backward), bytes);
   // Entries in key order.
-  EXPECT_LT(bytes.find("\x0a\x01" "a"), bytes.find("\x0a\x01" "b"));
-  EXPECT_LT(bytes.find("\x0a\x01" "d"), bytes.find("\x0a\x01" "e"));
+  EXPECT_LT(bytes.find("\x0a\x01"
+                       "a"),
+            bytes.find("\x0a\x01"
+                       "b"));
+  EXPECT_LT(bytes.find("\x0a\x01"
+                       "d"),
+            bytes.find("\x0a\x01"
+                       "e"));
 }
 
 TEST(CanonicalBytes, UnknownFieldsAreDropped) {

@@ -94,14 +94,22 @@ TEST(ClockFailedTest, TheChiefArbiterMayRuleALossOnTimeAgainstOnePlayer) {
   Game g("cn-2002");
   Start(g, "cn-2002");
   ASSERT_TRUE(g.Apply(10, Move("BLACK", "K10")).ok());
-  ASSERT_TRUE(g.Apply(20, R"("clockMalfunction": {"errorPerHour": "30s", "blackUsed": "10s", "whiteUsed": "10s"})").ok());
+  ASSERT_TRUE(
+      g.Apply(
+           20,
+           R"("clockMalfunction": {"errorPerHour": "30s", "blackUsed": "10s", "whiteUsed": "10s"})")
+          .ok());
   ASSERT_EQ(g.rulings().size(), 1u);
   const v1::Ruling& pending = g.rulings()[0];
   EXPECT_EQ(pending.clause(), "cn-2002/12.4.6");
   EXPECT_EQ(pending.against(), v1::Ruling::BOTH);
   EXPECT_TRUE(pending.pending());
   EXPECT_EQ(pending.decided_by(), v1::CHIEF_ARBITER);
-  ASSERT_TRUE(g.Apply(30, R"("arbiterDecision": {"ruling": 1, "choice": "WHITE_LOSES", "note": "白方钟面已超时"})").ok());
+  ASSERT_TRUE(
+      g.Apply(
+           30,
+           R"("arbiterDecision": {"ruling": 1, "choice": "WHITE_LOSES", "note": "白方钟面已超时"})")
+          .ok());
   ASSERT_EQ(g.rulings().size(), 2u);
   EXPECT_EQ(g.rulings()[1].against(), v1::Ruling::WHITE);
   EXPECT_EQ(g.rulings()[1].sanctions(0), v1::LOSS);
@@ -115,7 +123,11 @@ TEST(ClockFailedTest, ReplacingTheClockLeavesTheTimesAsTheEventsTimedThem) {
   Game g("cn-2002");
   Start(g, "cn-2002");
   ASSERT_TRUE(g.Apply(100, Move("BLACK", "K10")).ok());
-  ASSERT_TRUE(g.Apply(150, R"("clockMalfunction": {"errorPerHour": "600s", "blackUsed": "400s", "whiteUsed": "10s"})").ok());
+  ASSERT_TRUE(
+      g.Apply(
+           150,
+           R"("clockMalfunction": {"errorPerHour": "600s", "blackUsed": "400s", "whiteUsed": "10s"})")
+          .ok());
   ASSERT_TRUE(g.Apply(160, R"("arbiterDecision": {"ruling": 1, "choice": "REPLACE_CLOCK"})").ok());
   EXPECT_EQ(g.a().result(), nullptr);
   EXPECT_TRUE(g.rulings()[1].sanctions().empty());

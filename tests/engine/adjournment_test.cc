@@ -30,10 +30,10 @@ TEST(LateAfterResumptionTest, TheClockSimplyRunsFromTheResumption) {
   };
   // Black used 10 s, then 10 s of its turn before the adjournment at 30.
   // Resumed at 1000, Black arrives at 1300 and moves at 1310: 310 s more.
-  for (const Case& c : {Case{"cn-2002", "2002.2", 3600 - 20 - 310},
-                        Case{"cn-1988", "1988.2", 3600 - 20 - 310},
-                        Case{"cn-2002", "2002.1", 3600 - 10 - 2 * 300 - 10 - 10},
-                        Case{"cn-1988", "1988.1", 3600 - 10 - 300 - 10 - 10}}) {
+  for (const Case& c :
+       {Case{"cn-2002", "2002.2", 3600 - 20 - 310}, Case{"cn-1988", "1988.2", 3600 - 20 - 310},
+        Case{"cn-2002", "2002.1", 3600 - 10 - 2 * 300 - 10 - 10},
+        Case{"cn-1988", "1988.1", 3600 - 10 - 300 - 10 - 10}}) {
     SCOPED_TRACE(c.version);
     Game g(*LoadRulesVersion(c.ruleset, c.version));
     Start(g, c.ruleset);
@@ -113,8 +113,7 @@ TEST(SealedMoveTest, AnOccupiedPointIsAPassUnder1988AndTheChiefArbitersIn2002) {
     ASSERT_TRUE(g.Apply(1020, absl::StrCat(R"("arbiterDecision": {"ruling": 1, "choice": ")",
                                            choice, R"("})"))
                     .ok());
-    EXPECT_EQ(g.a().State().to_move(),
-              std::string(choice) == "MOVE_VOID" ? v1::WHITE : v1::BLACK);
+    EXPECT_EQ(g.a().State().to_move(), std::string(choice) == "MOVE_VOID" ? v1::WHITE : v1::BLACK);
   }
 }
 

@@ -51,7 +51,7 @@ std::string GameId(const std::string& report_line) {
 
 // `arbiter ARGS... FILES...`.
 ProcessResult Arbiter(std::vector<std::string> args, const std::vector<std::string>& files,
-              const std::string& input = "") {
+                      const std::string& input = "") {
   args.insert(args.end(), files.begin(), files.end());
   return RunCli(args, input);
 }
@@ -72,8 +72,8 @@ TEST_F(AdjudicateManyTest, SeveralFilesGiveEachGameTheReportOfItsOwnCall) {
   ASSERT_GE(files.size(), 10u);
   for (const bool json : {true, false}) {
     SCOPED_TRACE(json ? "--json" : "readable");
-    const std::vector<std::string> flags =
-        json ? std::vector<std::string>{"adjudicate", "--json"} : std::vector<std::string>{"adjudicate"};
+    const std::vector<std::string> flags = json ? std::vector<std::string>{"adjudicate", "--json"}
+                                                : std::vector<std::string>{"adjudicate"};
     std::string expected;
     for (const std::string& f : files) {
       const ProcessResult one = Arbiter(flags, {f});
@@ -143,7 +143,8 @@ TEST_F(AdjudicateManyTest, AnImportedCollectionAdjudicatesEveryGame) {
     SCOPED_TRACE(records[i]);
     const ProcessResult events = Arbiter({"import-sgf"}, {records[i]});
     ASSERT_EQ(events.exit, 0) << events.err;
-    EXPECT_TRUE(absl::StrContains(stream.out, events.out)) << "the collection holds each game's lines";
+    EXPECT_TRUE(absl::StrContains(stream.out, events.out))
+        << "the collection holds each game's lines";
     const ProcessResult one = RunCli({"adjudicate", "--json", "-"}, events.out);
     ASSERT_EQ(one.exit, 0) << one.err;
     EXPECT_EQ(reports[i] + "\n", one.out);
@@ -164,7 +165,8 @@ TEST_F(AdjudicateManyTest, AnImportedCollectionAdjudicatesEveryGame) {
 // from the start of the stream, and judging resumes at the next gameCreated.
 TEST_F(AdjudicateManyTest, ABadGameInAStreamLosesOnlyItself) {
   const std::vector<std::string> files = Scenarios();
-  const std::string first = ReadFile(files[0]), second = ReadFile(files[1]), third = ReadFile(files[2]);
+  const std::string first = ReadFile(files[0]), second = ReadFile(files[1]),
+                    third = ReadFile(files[2]);
   const std::string bad_line = R"({"at": "2026-05-01T09:00:10Z", "teleport": {"color": "BLACK"}})";
   // The bad line goes after the second game's gameCreated.
   ASSERT_TRUE(absl::StrContains(second.substr(0, second.find('\n')), "gameCreated"));
@@ -186,9 +188,11 @@ TEST_F(AdjudicateManyTest, ABadGameInAStreamLosesOnlyItself) {
   // Lines before any gameCreated belong to no game.
   const ProcessResult headless =
       RunCli({"adjudicate", "--json", "-"}, R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})"
-                                                "\n" + third);
+                                            "\n" +
+                                                third);
   EXPECT_EQ(headless.exit, 2);
-  EXPECT_NE(headless.err.find("stdin: line 1: the first event must be gameCreated"), std::string::npos)
+  EXPECT_NE(headless.err.find("stdin: line 1: the first event must be gameCreated"),
+            std::string::npos)
       << headless.err;
   EXPECT_EQ(headless.out, Arbiter({"adjudicate", "--json"}, {files[2]}).out);
 }
@@ -202,23 +206,24 @@ TEST_F(AdjudicateManyTest, EachLineIsParsedAsItIsAlone) {
       R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "g", "boardSize": 19, )"
       R"("black": {"name": "O'Brien {\"}\" ]", "rank": "1d"}, "white": {"name": "'}'"}}})";
   const std::string started = R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})";
-  const std::string move = R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})";
+  const std::string move =
+      R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})";
   const std::string good = Write("good.jsonl", created + "\n" + started + "\n" + move + "\n");
   ProcessResult r = Arbiter({"adjudicate", "--json"}, {good});
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_EQ(GameId(r.out), "g");
 
-  const std::string two_on_a_line = Write(
-      "two.jsonl", created + "\n" + started + ", " + move + "\n" + move + "\n");
+  const std::string two_on_a_line =
+      Write("two.jsonl", created + "\n" + started + ", " + move + "\n" + move + "\n");
   r = Arbiter({"adjudicate", "--json"}, {two_on_a_line});
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("line 2: "), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
 
   const size_t split = move.find("\"move\"");
-  const std::string over_two_lines = Write(
-      "split.jsonl", created + "\n" + started + "\n" + move.substr(0, split) + "\n" +
-                         move.substr(split) + "\n");
+  const std::string over_two_lines =
+      Write("split.jsonl", created + "\n" + started + "\n" + move.substr(0, split) + "\n" +
+                               move.substr(split) + "\n");
   r = Arbiter({"adjudicate", "--json"}, {over_two_lines});
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("line 3: "), std::string::npos) << r.err;
@@ -232,7 +237,8 @@ TEST_F(AdjudicateManyTest, ImportSgfNamesABadRecordAndStillConvertsTheOthers) {
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("arbiter import-sgf: " + bad + ": "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("line 1"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out, Arbiter({"import-sgf"}, {records[0]}).out + Arbiter({"import-sgf"}, {records[1]}).out);
+  EXPECT_EQ(r.out,
+            Arbiter({"import-sgf"}, {records[0]}).out + Arbiter({"import-sgf"}, {records[1]}).out);
 }
 
 }  // namespace

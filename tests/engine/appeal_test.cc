@@ -135,19 +135,16 @@ TEST_P(AppealTest, AConfirmedResultRefusesAppeals) {
   ASSERT_TRUE(g_.Apply(40, R"("resultConfirmed": {})").ok());
   const absl::Status s = g_.Apply(50, Lodged(1));
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
-  EXPECT_EQ(g_.Apply(50, R"("resultConfirmed": {})").code(),
-            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(g_.Apply(50, R"("resultConfirmed": {})").code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(g_.Apply(50, Move("WHITE", "D4")).code(), absl::StatusCode::kFailedPrecondition);
 }
 
 TEST_P(AppealTest, ConfirmationWaitsForAResultAndForLodgedAppeals) {
-  EXPECT_EQ(g_.Apply(20, R"("resultConfirmed": {})").code(),
-            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(g_.Apply(20, R"("resultConfirmed": {})").code(), absl::StatusCode::kFailedPrecondition);
   ASSERT_TRUE(g_.Apply(20, Discussion("BLACK", "WARNING")).ok());
   ASSERT_TRUE(g_.Apply(25, Lodged(1)).ok());
   ASSERT_TRUE(g_.Apply(30, R"("resign": {"color": "BLACK"})").ok());
-  EXPECT_EQ(g_.Apply(40, R"("resultConfirmed": {})").code(),
-            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(g_.Apply(40, R"("resultConfirmed": {})").code(), absl::StatusCode::kFailedPrecondition);
   ASSERT_TRUE(g_.Apply(50, Decided(1, true)).ok());
   EXPECT_TRUE(g_.Apply(60, R"("resultConfirmed": {})").ok());
 }
@@ -159,11 +156,11 @@ struct BadAppeal {
 };
 
 TEST_P(AppealTest, BadAppealsAreRefusedAndChangeNothing) {
-  ASSERT_TRUE(g_.Apply(20, Discussion("BLACK", "WARNING")).ok());              // 1
+  ASSERT_TRUE(g_.Apply(20, Discussion("BLACK", "WARNING")).ok());                         // 1
   ASSERT_TRUE(g_.Apply(21, R"("misconduct": {"color": "WHITE", "kind": "TALK"})").ok());  // 2
-  ASSERT_TRUE(g_.Apply(22, Discussion("WHITE", "WARNING")).ok());              // 3
+  ASSERT_TRUE(g_.Apply(22, Discussion("WHITE", "WARNING")).ok());                         // 3
   ASSERT_TRUE(g_.Apply(23, Lodged(3, "WHITE")).ok());
-  ASSERT_TRUE(g_.Apply(24, Decided(3, true)).ok());                             // 4
+  ASSERT_TRUE(g_.Apply(24, Decided(3, true)).ok());  // 4
   ASSERT_TRUE(g_.Apply(25, Lodged(1)).ok());
   ASSERT_TRUE(g_.a().rulings()[1].pending());
   const BadAppeal cases[] = {

@@ -14,9 +14,10 @@ const char* kPermitted = R"("leftSeat": {"color": "BLACK", "permitted": true})";
 // Black in byo-yomi (60 s main time, 5 x 60 s), White thinking: the
 // situation in which leave is needed.
 void BlackInByoYomiWhileWhiteThinks(Game& g, const std::string& ruleset) {
-  ASSERT_TRUE(g.Apply(0, Created(ruleset, "SAME_SITE",
-                                 R"({"mainTime": "60s", "byoYomi": {"periods": 5, "periodTime": "60s"}})"))
-                  .ok());
+  ASSERT_TRUE(
+      g.Apply(0, Created(ruleset, "SAME_SITE",
+                         R"({"mainTime": "60s", "byoYomi": {"periods": 5, "periodTime": "60s"}})"))
+          .ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
   ASSERT_TRUE(g.Apply(70, Move("BLACK", "Q16")).ok());
   ASSERT_TRUE(g.Apply(80, Move("WHITE", "D4")).ok());
@@ -37,8 +38,9 @@ TEST(SeatLeaveTest, LeaveInByoYomiIsGivenOncePerGame) {
     EXPECT_EQ(second.code(), absl::StatusCode::kFailedPrecondition);
     const std::string clause = std::string(ruleset) == "cn-2002" ? "cn-2002/22.7" : "cn-1988/23.6";
     EXPECT_NE(second.message().find(clause), absl::string_view::npos) << second;
-    EXPECT_NE(second.message().find(std::string(ruleset) == "cn-2002" ? "每局仅限一次" : "每局只限一次"),
-              absl::string_view::npos)
+    EXPECT_NE(
+        second.message().find(std::string(ruleset) == "cn-2002" ? "每局仅限一次" : "每局只限一次"),
+        absl::string_view::npos)
         << second;
     EXPECT_EQ(BuildReport(g.a()).SerializeAsString(), before.SerializeAsString())
         << "a refused event changes nothing";

@@ -91,9 +91,10 @@ TEST_P(DeadlineTest, AbsoluteTimeFlagsWhenMainTimeRunsOut) {
 
 TEST_P(DeadlineTest, MovesInTimeFlagsWhenThePeriodRunsOut) {
   Game g(GetParam());
-  ASSERT_TRUE(g.Apply(0, Created(GetParam(), "SAME_SITE",
-                                 R"({"mainTime": "0s", "movesInTime": {"moves": 10, "period": "300s"}})"))
-                  .ok());
+  ASSERT_TRUE(
+      g.Apply(0, Created(GetParam(), "SAME_SITE",
+                         R"({"mainTime": "0s", "movesInTime": {"moves": 10, "period": "300s"}})"))
+          .ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
   ASSERT_TRUE(g.Apply(40, Move("BLACK", "Q16")).ok());
   ASSERT_TRUE(g.Apply(40, Of("clockPress", "BLACK")).ok());

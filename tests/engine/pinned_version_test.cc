@@ -52,7 +52,9 @@ TEST(PinnedVersionTest, RecordedGamesReadjudicateToTheirRecordedRulings) {
     fs::path recorded_path = game;
     recorded_path.replace_extension(".recorded.json");
     v1::AdjudicationReport recorded;
-    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(testing::ReadFile(recorded_path.string()), &recorded).ok());
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(
+                    testing::ReadFile(recorded_path.string()), &recorded)
+                    .ok());
     absl::StatusOr<std::vector<v1::Event>> read = testing::ReadEventLines(game.string());
     ASSERT_TRUE(read.ok()) << read.status();
     const std::vector<v1::Event>& events = *read;
@@ -69,8 +71,8 @@ TEST(PinnedVersionTest, RecordedGamesReadjudicateToTheirRecordedRulings) {
       std::string diff;
       MessageDifferencer d;
       d.ReportDifferencesToString(&diff);
-      EXPECT_TRUE(d.Compare(recorded.rulings(i), again.rulings(i))) << "ruling " << i + 1 << ": "
-                                                                      << diff;
+      EXPECT_TRUE(d.Compare(recorded.rulings(i), again.rulings(i)))
+          << "ruling " << i + 1 << ": " << diff;
     }
     std::string diff;
     MessageDifferencer d;

@@ -44,8 +44,7 @@ std::string Bytes(const Adjudicator& a) { return CanonicalBytes(BuildReport(a));
 TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
   for (const char* name : kGames) {
     SCOPED_TRACE(name);
-    absl::StatusOr<SgfGame> sgf =
-        ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", name))));
+    absl::StatusOr<SgfGame> sgf = ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", name))));
     ASSERT_TRUE(sgf.ok()) << sgf.status();
     const std::vector<v1::Event> events = GameEvents(*sgf, true, true);
     const std::string whole = Bytes(Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002")));
@@ -62,8 +61,7 @@ TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
 
 // Bad input anywhere in a long game is refused and changes nothing.
 TEST(PropertyTest, BadInputAnywhereChangesNothing) {
-  absl::StatusOr<SgfGame> sgf =
-      ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", kGames[1]))));
+  absl::StatusOr<SgfGame> sgf = ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", kGames[1]))));
   ASSERT_TRUE(sgf.ok());
   const std::vector<v1::Event> events = GameEvents(*sgf, true, true);
   Adjudicator a = Fresh("cn-2002");
@@ -94,8 +92,7 @@ TEST(PropertyTest, BadInputAnywhereChangesNothing) {
 TEST(PropertyTest, OrdinaryGamesDifferUnderCn1988OnlyByKomi) {
   for (const char* name : kGames) {
     SCOPED_TRACE(name);
-    absl::StatusOr<SgfGame> sgf =
-        ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", name))));
+    absl::StatusOr<SgfGame> sgf = ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", name))));
     ASSERT_TRUE(sgf.ok());
     const std::vector<v1::Event> events = GameEvents(*sgf, false, true);
     const Adjudicator a = Fold("cn-2002", events, 0, events.size(), Fresh("cn-2002"));
@@ -117,8 +114,7 @@ TEST(PropertyTest, OrdinaryGamesDifferUnderCn1988OnlyByKomi) {
 }
 
 TEST(PropertyTest, IncidentsDifferUnderCn1988OnlyWhereTheEncodingsDiffer) {
-  absl::StatusOr<SgfGame> sgf =
-      ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", kGames[0]))));
+  absl::StatusOr<SgfGame> sgf = ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", kGames[0]))));
   ASSERT_TRUE(sgf.ok());
   const std::vector<v1::Event> events = GameEvents(*sgf, true, false);
   Adjudicator a = Fresh("cn-2002");

@@ -50,7 +50,8 @@ struct Row {
 
 const std::string kB = "BLACK";
 const std::string kW = "WHITE";
-const std::string kByoYomi = R"({"mainTime": "3600s", "byoYomi": {"periods": 5, "periodTime": "60s"}})";
+const std::string kByoYomi =
+    R"({"mainTime": "3600s", "byoYomi": {"periods": 5, "periodTime": "60s"}})";
 const std::string kAbsolute = R"({"mainTime": "3600s"})";
 
 // Black and White build a single ko at D4/E4; White has just been captured
@@ -478,7 +479,11 @@ std::vector<Row> Rows() {
        R"({"absent": ["WHITE"]})"},
       {"misconduct: leaving the game midway without reason",
        {{10, R"("misconduct": {"color": "WHITE", "kind": "WALKOUT"})"}},
-       {{{"cn-2002/30.6", kW, {"REFERRED"}, true, {"WARNING", "LOSS", "DRAW", "REPLAY", "BOTH_LOSE"}}}},
+       {{{"cn-2002/30.6",
+          kW,
+          {"REFERRED"},
+          true,
+          {"WARNING", "LOSS", "DRAW", "REPLAY", "BOTH_LOSE"}}}},
        {{{"cn-1988/24.1", kW, {"WARNING"}}}},
        "SAME_SITE",
        kByoYomi,
@@ -515,8 +520,7 @@ std::vector<Row> Rows() {
        Verdict{{}},
        Verdict{{}}},
       {"a dropped stone, no consent: the chief arbiter decides (17.3)",
-       {{10, Move(kB, "Q16")},
-        {15, R"("stoneDropped": {"color": "WHITE", "point": "D4"})"}},
+       {{10, Move(kB, "Q16")}, {15, R"("stoneDropped": {"color": "WHITE", "point": "D4"})"}},
        {{{"cn-2002/17.3", "BOTH", {}, true, {"PICKED_UP", "STANDS"}}}},
        {{}},
        "SAME_SITE",
@@ -539,7 +543,11 @@ std::vector<Row> Rows() {
        Verdict{{}}},
       {"time-wasting with byo-yomi: no clause names it, referred",
        {{10, Move(kB, "Q16")}, {15, Of("timeWasting", kW)}},
-       {{{"cn-2002/30.6", kW, {"REFERRED"}, true, {"WARNING", "LOSS", "DRAW", "REPLAY", "BOTH_LOSE"}}}},
+       {{{"cn-2002/30.6",
+          kW,
+          {"REFERRED"},
+          true,
+          {"WARNING", "LOSS", "DRAW", "REPLAY", "BOTH_LOSE"}}}},
        {{referred_w}},
        "SAME_SITE",
        kByoYomi,
@@ -557,7 +565,11 @@ std::vector<Row> Rows() {
       {"board scattered deliberately: only cn-1988 has a clause",
        {{10, Move(kB, "Q16")},
         {15, R"("boardScattered": {"cause": "PLAYER_DELIBERATE", "byColor": "WHITE"})"}},
-       {{{"cn-2002/30.6", kW, {"REFERRED"}, true, {"LOSS", "WARNING", "DRAW", "REPLAY", "BOTH_LOSE"}}}},
+       {{{"cn-2002/30.6",
+          kW,
+          {"REFERRED"},
+          true,
+          {"LOSS", "WARNING", "DRAW", "REPLAY", "BOTH_LOSE"}}}},
        {{{"cn-1988/17.4", kW, {"LOSS"}}}, "BLACK_WINS", "VIOLATION"},
        "SAME_SITE",
        kByoYomi,

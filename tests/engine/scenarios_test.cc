@@ -28,12 +28,12 @@ namespace arbiter {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::ProcessResult;
-using testing::RunArbiter;
-using testing::TestDataPath;
 using google::protobuf::ListValue;
 using google::protobuf::Struct;
 using google::protobuf::Value;
+using testing::ProcessResult;
+using testing::RunArbiter;
+using testing::TestDataPath;
 
 Struct ParseObject(const std::string& json) {
   Struct s;
@@ -184,12 +184,14 @@ TEST(ScenariosTest, AGameReadjudicatesUnderItsPinnedVersion) {
     EXPECT_EQ(got.ruleset_version(), first);
     ASSERT_EQ(got.rulings_size(), want.rulings_size()) << run.out;
     for (int i = 0; i < got.rulings_size(); ++i) {
-      EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got.rulings(i),
-                                                                   want.rulings(i)))
-          << got.rulings(i).ShortDebugString() << "\n" << want.rulings(i).ShortDebugString();
+      EXPECT_TRUE(
+          google::protobuf::util::MessageDifferencer::Equals(got.rulings(i), want.rulings(i)))
+          << got.rulings(i).ShortDebugString() << "\n"
+          << want.rulings(i).ShortDebugString();
     }
     EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got.result(), want.result()))
-        << got.result().ShortDebugString() << "\n" << want.result().ShortDebugString();
+        << got.result().ShortDebugString() << "\n"
+        << want.result().ShortDebugString();
   }
   EXPECT_EQ(games, 6);
 }
@@ -203,8 +205,9 @@ TEST(ScenariosTest, BundlesRecordedUnderTheFirstVersionsStillVerify) {
     const ProcessResult run =
         RunArbiter({"verify", "--bundle", TestDataPath(absl::StrCat("pinned/", name))});
     EXPECT_EQ(run.exit, 0) << run.out << run.err;
-    EXPECT_NE(run.out.find("re-adjudicated 1 game(s) under their pinned rules: every ruling matches"),
-              std::string::npos)
+    EXPECT_NE(
+        run.out.find("re-adjudicated 1 game(s) under their pinned rules: every ruling matches"),
+        std::string::npos)
         << run.out << run.err;
   }
 }
@@ -251,7 +254,7 @@ TEST(ScenariosTest, ReadableReportHasTheResultLineInBothLanguages) {
 
 TEST(ScenariosTest, RejudgedUnderCn1988) {
   const ProcessResult run = RunArbiter({"adjudicate", "--ruleset", "cn-1988", "--json",
-                                     TestDataPath("scenarios/public/double-move.jsonl")});
+                                        TestDataPath("scenarios/public/double-move.jsonl")});
   ASSERT_EQ(run.exit, 0) << run.err;
   const Struct report = ParseObject(run.out);
   EXPECT_EQ(Field(report, "ruleset")->string_value(), "cn-1988");

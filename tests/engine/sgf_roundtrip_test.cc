@@ -17,13 +17,14 @@ namespace {
 TEST(SgfRoundTripTest, AByoYomiGameKeepsItsClockThroughExportAndImport) {
   const std::string tc = R"({"mainTime": "60s", "byoYomi": {"periods": 3, "periodTime": "30s"}})";
   std::vector<v1::Event> events = {
-      Ev(0, Created("cn-2002", "SAME_SITE", tc)), Ev(0, R"("gameStarted": {})"),
-      Ev(50, Move("BLACK", "Q16")),    // Black 50 s of main time
-      Ev(80, Move("WHITE", "D4")),     // White 30 s
-      Ev(130, Move("BLACK", "Q4")),    // Black: 10 s of main, then 40 s: one period used
-      Ev(200, Move("WHITE", "D16")),   // White: 30 s of main, then 40 s: one period
-      Ev(210, Move("BLACK", "C3")),    // 10 s: free
-      Ev(265, Move("WHITE", "R3")),    // 55 s: one more period
+      Ev(0, Created("cn-2002", "SAME_SITE", tc)),
+      Ev(0, R"("gameStarted": {})"),
+      Ev(50, Move("BLACK", "Q16")),   // Black 50 s of main time
+      Ev(80, Move("WHITE", "D4")),    // White 30 s
+      Ev(130, Move("BLACK", "Q4")),   // Black: 10 s of main, then 40 s: one period used
+      Ev(200, Move("WHITE", "D16")),  // White: 30 s of main, then 40 s: one period
+      Ev(210, Move("BLACK", "C3")),   // 10 s: free
+      Ev(265, Move("WHITE", "R3")),   // 55 s: one more period
   };
   Game played("cn-2002");
   for (const v1::Event& e : events) ASSERT_TRUE(played.Apply(e).ok()) << e.ShortDebugString();
@@ -46,8 +47,10 @@ TEST(SgfRoundTripTest, AByoYomiGameKeepsItsClockThroughExportAndImport) {
   EXPECT_TRUE(again.rulings().empty());
   EXPECT_EQ(again.a().result(), nullptr);
   const v1::GameState after = again.a().State();
-  EXPECT_EQ(after.clocks().black().periods_remaining(), before.clocks().black().periods_remaining());
-  EXPECT_EQ(after.clocks().white().periods_remaining(), before.clocks().white().periods_remaining());
+  EXPECT_EQ(after.clocks().black().periods_remaining(),
+            before.clocks().black().periods_remaining());
+  EXPECT_EQ(after.clocks().white().periods_remaining(),
+            before.clocks().white().periods_remaining());
   EXPECT_EQ(after.clocks().black().main_remaining().seconds(), 0);
 }
 

@@ -2,8 +2,8 @@
 // binary AuditBundle), verified with the adjudicator as judge.
 #include <string>
 
-#include "arbiter/v1/ledger.pb.h"
 #include "adjudicator/service/adjudicator_judge.h"
+#include "arbiter/v1/ledger.pb.h"
 #include "ledger/audit.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/fuzz/fuzz_targets.h"

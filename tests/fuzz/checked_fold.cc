@@ -37,10 +37,11 @@ bool CheckedFold::Apply(const v1::Event& event) {
     FUZZ_CHECK(absl::IsInvalidArgument(r.status()) || absl::IsFailedPrecondition(r.status()) ||
                    absl::IsNotFound(r.status()) || absl::IsPermissionDenied(r.status()),
                "bad input must be INVALID_ARGUMENT, FAILED_PRECONDITION, NOT_FOUND or "
-               "PERMISSION_DENIED: " + r.status().ToString());
+               "PERMISSION_DENIED: " +
+                   r.status().ToString());
     FUZZ_CHECK(Snapshot(*adjudicator_) == before,
-               "a refused event changed the fold: " + r.status().ToString() + "\nevent: " +
-                   event.ShortDebugString());
+               "a refused event changed the fold: " + r.status().ToString() +
+                   "\nevent: " + event.ShortDebugString());
     last_error_ = r.status();
     return false;
   }

@@ -107,9 +107,14 @@ class Driver {
         break;
     }
     switch (s_.Below(3)) {
-      case 0: g->set_komi_stones(3.75); break;
-      case 1: g->set_komi_stones(s_.Below(8) * 0.25); break;
-      default: break;
+      case 0:
+        g->set_komi_stones(3.75);
+        break;
+      case 1:
+        g->set_komi_stones(s_.Below(8) * 0.25);
+        break;
+      default:
+        break;
     }
     g->mutable_black()->set_name("B");
     g->mutable_white()->set_name("W");
@@ -124,10 +129,13 @@ class Driver {
   v1::Color Color() {
     const v1::Color to_move = fold_.adjudicator().State().to_move();
     switch (s_.Below(8)) {
-      case 0: return v1::COLOR_UNSPECIFIED;
+      case 0:
+        return v1::COLOR_UNSPECIFIED;
       case 1:
-      case 2: return Other(to_move == v1::COLOR_UNSPECIFIED ? v1::BLACK : to_move);
-      default: return to_move;
+      case 2:
+        return Other(to_move == v1::COLOR_UNSPECIFIED ? v1::BLACK : to_move);
+      default:
+        return to_move;
     }
   }
 
@@ -158,17 +166,32 @@ class Driver {
 
   void Fill(v1::Event& e) {
     switch (s_.Below(47)) {
-      case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 9: {
+      case 0:
+      case 1:
+      case 2:
+      case 3:
+      case 4:
+      case 5:
+      case 6:
+      case 7:
+      case 8:
+      case 9: {
         v1::Move* m = e.mutable_move();
         m->set_color(Color());
         m->set_point(Point());
         break;
       }
-      case 10: case 11: case 12: case 13: case 14: case 15:
+      case 10:
+      case 11:
+      case 12:
+      case 13:
+      case 14:
+      case 15:
         e.mutable_clock_press()->set_color(Color());
         e.mutable_clock_press()->set_captures_not_cleared(s_.Below(16) == 0);
         break;
-      case 16: case 17:
+      case 16:
+      case 17:
         e.mutable_pass()->set_color(Color());
         break;
       case 18:
@@ -194,14 +217,19 @@ class Driver {
         break;
       }
       case 21:
-        e.mutable_board_scattered()->set_cause(
-            static_cast<v1::BoardScattered::Cause>(s_.Below(4)));
+        e.mutable_board_scattered()->set_cause(static_cast<v1::BoardScattered::Cause>(s_.Below(4)));
         e.mutable_board_scattered()->set_by_color(Color());
         e.mutable_board_scattered()->set_reconstructed(s_.Below(2) == 0);
         break;
-      case 22: e.mutable_phone_rang()->set_color(Color()); break;
-      case 23: e.mutable_phone_viewed()->set_color(Color()); break;
-      case 24: e.mutable_smoking()->set_color(Color()); break;
+      case 22:
+        e.mutable_phone_rang()->set_color(Color());
+        break;
+      case 23:
+        e.mutable_phone_viewed()->set_color(Color());
+        break;
+      case 24:
+        e.mutable_smoking()->set_color(Color());
+        break;
       case 25: {
         v1::Misconduct* m = e.mutable_misconduct();
         m->set_color(Color());
@@ -229,8 +257,12 @@ class Driver {
         c->mutable_white_used()->set_seconds(s_.Below(200));
         break;
       }
-      case 30: e.mutable_adjourned(); break;
-      case 31: e.mutable_resumed(); break;
+      case 30:
+        e.mutable_adjourned();
+        break;
+      case 31:
+        e.mutable_resumed();
+        break;
       case 32:
         if (s_.Below(4) == 0) {
           e.mutable_resign()->set_color(Color());
@@ -242,14 +274,23 @@ class Driver {
         for (int i = s_.Below(4); i > 0; --i) e.mutable_dead_stones()->add_points(Point());
         if (!e.has_dead_stones()) e.mutable_dead_stones();
         break;
-      case 34: case 35: Decision(e.mutable_arbiter_decision()); break;
-      case 36: e.mutable_wrong_colors(); break;
-      case 37: e.mutable_player_arrived()->set_color(Color()); break;
+      case 34:
+      case 35:
+        Decision(e.mutable_arbiter_decision());
+        break;
+      case 36:
+        e.mutable_wrong_colors();
+        break;
+      case 37:
+        e.mutable_player_arrived()->set_color(Color());
+        break;
       case 38:
         e.mutable_game_started();
         if (s_.Below(3) == 0) e.mutable_game_started()->add_absent(Color());
         break;
-      case 40: e.mutable_move_sealed()->set_color(Color()); break;
+      case 40:
+        e.mutable_move_sealed()->set_color(Color());
+        break;
       case 41:
         e.mutable_sealed_move_opened()->set_color(Color());
         e.mutable_sealed_move_opened()->set_point(Point());
@@ -259,10 +300,18 @@ class Driver {
         e.mutable_stone_dropped()->set_point(Point());
         e.mutable_stone_dropped()->set_consented(s_.Below(2) == 0);
         break;
-      case 43: e.mutable_first_half_unrecorded(); break;
-      case 44: e.mutable_contest_abandoned()->set_color(Color()); break;
-      case 45: e.mutable_time_wasting()->set_color(Color()); break;
-      case 46: e.mutable_withdrew()->set_color(Color()); break;
+      case 43:
+        e.mutable_first_half_unrecorded();
+        break;
+      case 44:
+        e.mutable_contest_abandoned()->set_color(Color());
+        break;
+      case 45:
+        e.mutable_time_wasting()->set_color(Color());
+        break;
+      case 46:
+        e.mutable_withdrew()->set_color(Color());
+        break;
       default:
         if (s_.Below(2) == 0) {
           e.mutable_appeal_lodged()->set_ruling(s_.Below(4));

@@ -24,9 +24,9 @@ void Sgf(const uint8_t* data, size_t size) {
   CheckedFold fold;
   FUZZ_CHECK(fold.Open(events->front().game_created()), "the importer's ruleset must exist");
   for (const v1::Event& e : *events) {
-    FUZZ_CHECK(fold.Apply(e), "the adjudicator refused an imported event: " +
-                                   fold.last_error().ToString() + "\nevent: " +
-                                   e.ShortDebugString());
+    FUZZ_CHECK(fold.Apply(e),
+               "the adjudicator refused an imported event: " + fold.last_error().ToString() +
+                   "\nevent: " + e.ShortDebugString());
   }
 }
 

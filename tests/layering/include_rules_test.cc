@@ -25,19 +25,18 @@ std::vector<std::string> Places(const std::vector<Violation>& violations) {
 TEST(IncludeRules, FindsEveryBadIncludeAndNothingElse) {
   const std::vector<Violation> found =
       CheckIncludes(::arbiter::testing::SourcePath("tests/layering/testdata"));
-  EXPECT_THAT(Places(found),
-              ElementsAre("adjudicator/engine/fold.cc:4", "adjudicator/engine/fold.cc:5",
-                          "adjudicator/engine/fold.cc:6", "adjudicator/engine/fold.cc:7",
-                          "adjudicator/engine/fold.cc:8", "adjudicator/engine/fold.cc:9",
-                          "adjudicator/engine/fold.cc:10", "adjudicator/service/server.cc:5",
-                          "adjudicator/service/server.cc:6", "adjudicator/tournament/scoring.cc:4",
-                          "adjudicator/tournament/scoring.cc:5",
-                          "adjudicator/tournament/scoring.cc:6",
-                          "adjudicator/tournament/scoring.cc:7",
-                          "adjudicator/tournament/scoring.cc:8", "cli/main.cc:4",
-                          "ledger/store.h:7", "ledger/store.h:8", "proto/canonical/bytes.cc:3",
-                          "proto/canonical/bytes.cc:4", "rulesdb/tools/tool.cc:3",
-                          "rulesdb/tools/tool.cc:4"));
+  EXPECT_THAT(
+      Places(found),
+      ElementsAre("adjudicator/engine/fold.cc:4", "adjudicator/engine/fold.cc:5",
+                  "adjudicator/engine/fold.cc:6", "adjudicator/engine/fold.cc:7",
+                  "adjudicator/engine/fold.cc:8", "adjudicator/engine/fold.cc:9",
+                  "adjudicator/engine/fold.cc:10", "adjudicator/service/server.cc:5",
+                  "adjudicator/service/server.cc:6", "adjudicator/tournament/scoring.cc:4",
+                  "adjudicator/tournament/scoring.cc:5", "adjudicator/tournament/scoring.cc:6",
+                  "adjudicator/tournament/scoring.cc:7", "adjudicator/tournament/scoring.cc:8",
+                  "cli/main.cc:4", "ledger/store.h:7", "ledger/store.h:8",
+                  "proto/canonical/bytes.cc:3", "proto/canonical/bytes.cc:4",
+                  "rulesdb/tools/tool.cc:3", "rulesdb/tools/tool.cc:4"));
 }
 
 TEST(IncludeRules, SaysWhatWasIncludedAndWhichRuleItBreaks) {

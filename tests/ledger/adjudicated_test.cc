@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "adjudicator/service/adjudicator_judge.h"
+#include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/bundle.h"
 #include "ledger/ledger.h"

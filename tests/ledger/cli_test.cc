@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "adjudicator/service/adjudicator_judge.h"
+#include "gtest/gtest.h"
 #include "ledger/ledger.h"
 #include "ledger/sqlite.h"
 #include "tests/support/arbiter_process.h"
@@ -73,8 +73,9 @@ TEST(CliTest, VerifyAndExport) {
     absl::StatusOr<Db> sqlite = Db::Open(db, SQLITE_OPEN_READWRITE);
     ASSERT_TRUE(sqlite.ok()) << sqlite.status();
     ASSERT_TRUE(
-        sqlite->Exec("DROP TRIGGER events_no_UPDATE;"
-                     "UPDATE events SET event = CAST(event AS BLOB) || x'00' WHERE position = 4")
+        sqlite
+            ->Exec("DROP TRIGGER events_no_UPDATE;"
+                   "UPDATE events SET event = CAST(event AS BLOB) || x'00' WHERE position = 4")
             .ok());
   }
   ProcessResult bad = Arbiter({"verify", "--db", db});

@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
         ++revision;
         // One write(2) per line, so the parent never reads half a line from
         // a killed child.
-        std::string line = absl::StrCat((*r)[0].position(), " ", game, " ", revision, " ", key, "\n");
+        std::string line =
+            absl::StrCat((*r)[0].position(), " ", game, " ", revision, " ", key, "\n");
         std::lock_guard<std::mutex> lock(out);
         if (write(STDOUT_FILENO, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
           _exit(5);

@@ -100,7 +100,8 @@ TEST(CrashTest, KillNineNeverLosesAnAcknowledgedEvent) {
     for (const auto& [pos, a] : acks) {
       auto got = (*ledger)->ReadLog(pos - 1, 1);
       ASSERT_TRUE(got.ok());
-      ASSERT_EQ(got->size(), 1u) << "acknowledged position " << pos << " is gone (round " << round << ")";
+      ASSERT_EQ(got->size(), 1u) << "acknowledged position " << pos << " is gone (round " << round
+                                 << ")";
       ASSERT_EQ((*got)[0].game_id(), a.game);
       ASSERT_EQ((*got)[0].revision(), a.revision);
       v1::Event e;

@@ -16,9 +16,9 @@ namespace {
 
 struct Op {
   bool truncate = false;
-  int64_t offset = 0;   // write offset, or the new size of a truncate
-  std::string before;   // bytes overwritten (or cut off), as far as they existed
-  std::string after;    // bytes written
+  int64_t offset = 0;  // write offset, or the new size of a truncate
+  std::string before;  // bytes overwritten (or cut off), as far as they existed
+  std::string after;   // bytes written
 };
 
 struct Journal {
@@ -153,9 +153,24 @@ int Unfetch(sqlite3_file* f, sqlite3_int64 off, void* p) {
 }
 
 const sqlite3_io_methods kMethods = {
-    3,         Close,     Read,     Write,      Truncate,   Sync,      FileSize,
-    Lock,      Unlock,    CheckReservedLock,    FileControl,          SectorSize,
-    DeviceCharacteristics, ShmMap, ShmLock,    ShmBarrier, ShmUnmap,  Fetch,
+    3,
+    Close,
+    Read,
+    Write,
+    Truncate,
+    Sync,
+    FileSize,
+    Lock,
+    Unlock,
+    CheckReservedLock,
+    FileControl,
+    SectorSize,
+    DeviceCharacteristics,
+    ShmMap,
+    ShmLock,
+    ShmBarrier,
+    ShmUnmap,
+    Fetch,
     Unfetch,
 };
 

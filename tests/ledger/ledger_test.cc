@@ -25,11 +25,11 @@
 namespace arbiter::ledger {
 namespace {
 
+using ::arbiter::testing::TempDir;
 using testing::Created;
 using testing::Move;
 using testing::Pass;
 using testing::Resign;
-using ::arbiter::testing::TempDir;
 using testing::ToyJudge;
 
 class LedgerTest : public ::testing::Test {
@@ -102,7 +102,8 @@ TEST_F(LedgerTest, AppendsGetGaplessPositionsAndContiguousRevisions) {
 
 TEST_F(LedgerTest, ExpectedRevisionMismatchNamesTheCurrentRevision) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(
+      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
   auto again = ledger_->Append("g", ExpectedRevision::NoStream(), {Pass(v1::WHITE)});
   EXPECT_TRUE(absl::IsAborted(again.status())) << again.status();
   EXPECT_NE(again.status().message().find("revision 2"), absl::string_view::npos);
@@ -142,9 +143,11 @@ TEST_F(LedgerTest, IdempotentRetriesReturnTheOriginal) {
   EXPECT_TRUE(absl::IsAlreadyExists(other.status())) << other.status();
   auto other_game = ledger_->Append("h", ExpectedRevision::Any(), {Created("h", "k0")});
   EXPECT_TRUE(absl::IsAlreadyExists(other_game.status())) << other_game.status();
-  auto mixed = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1"), Pass(v1::WHITE, "k2")});
+  auto mixed =
+      ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1"), Pass(v1::WHITE, "k2")});
   EXPECT_TRUE(absl::IsInvalidArgument(mixed.status())) << mixed.status();
-  auto twice = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k3"), Pass(v1::WHITE, "k3")});
+  auto twice =
+      ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k3"), Pass(v1::WHITE, "k3")});
   EXPECT_TRUE(absl::IsInvalidArgument(twice.status())) << twice.status();
   EXPECT_EQ(*ledger_->Head(), 2u);
 
@@ -158,7 +161,8 @@ TEST_F(LedgerTest, IdempotentRetriesReturnTheOriginal) {
 
 TEST_F(LedgerTest, ARefusedEventWritesNothing) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(
+      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
   auto bad = ledger_->Append("g", ExpectedRevision::Exactly(2),
                              {Pass(v1::WHITE), Move(v1::BLACK, "Z99"), Pass(v1::WHITE)});
   EXPECT_TRUE(absl::IsInvalidArgument(bad.status())) << bad.status();
@@ -176,18 +180,24 @@ TEST_F(LedgerTest, ARefusedEventWritesNothing) {
 
 TEST_F(LedgerTest, StreamsBeginWithTheirGameCreated) {
   Open();
-  EXPECT_TRUE(absl::IsNotFound(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).status()));
-  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {Created("other")}).status()));
+  EXPECT_TRUE(
+      absl::IsNotFound(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      ledger_->Append("g", ExpectedRevision::Any(), {Created("other")}).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
       ledger_->Append("g", ExpectedRevision::Any(), {Created("g"), Created("g")}).status()));
-  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("", ExpectedRevision::Any(), {Created("")}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      ledger_->Append("", ExpectedRevision::Any(), {Created("")}).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {}).status()));
-  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {v1::Event()}).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      ledger_->Append("g", ExpectedRevision::Any(), {v1::Event()}).status()));
   v1::Event unknown = Created("g");
   unknown.mutable_game_created()->set_ruleset("unknown");
-  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {unknown}).status()));
+  EXPECT_TRUE(
+      absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {unknown}).status()));
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Created("g")}).ok());
-  EXPECT_TRUE(absl::IsAlreadyExists(ledger_->Append("g", ExpectedRevision::Any(), {Created("g")}).status()));
+  EXPECT_TRUE(absl::IsAlreadyExists(
+      ledger_->Append("g", ExpectedRevision::Any(), {Created("g")}).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
       ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK), Created("g")}).status()));
   EXPECT_EQ(*ledger_->Head(), 1u);
@@ -337,16 +347,17 @@ TEST_F(LedgerTest, AsyncAppendsChainWithoutBlockingThreads) {
 
 TEST_F(LedgerTest, TriggersRefuseUpdateAndDelete) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(
+      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
   ASSERT_TRUE(ledger_->Checkpoint().ok());
   {
     absl::StatusOr<Db> db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READWRITE);
     ASSERT_TRUE(db.ok()) << db.status();
-    for (const char* sql : {"UPDATE events SET event = x'00' WHERE position = 1",
-                            "DELETE FROM events WHERE position = 2",
-                            "UPDATE rulings SET ruling = x'00'", "DELETE FROM rulings",
-                            "DELETE FROM checkpoints", "UPDATE games SET rules_pin = 'x'",
-                            "DELETE FROM meta"}) {
+    for (const char* sql :
+         {"UPDATE events SET event = x'00' WHERE position = 1",
+          "DELETE FROM events WHERE position = 2", "UPDATE rulings SET ruling = x'00'",
+          "DELETE FROM rulings", "DELETE FROM checkpoints", "UPDATE games SET rules_pin = 'x'",
+          "DELETE FROM meta"}) {
       absl::Status refused = db->Exec(sql);
       EXPECT_FALSE(refused.ok()) << sql;
       EXPECT_NE(refused.message().find("append-only"), absl::string_view::npos) << sql;
@@ -358,7 +369,8 @@ TEST_F(LedgerTest, TriggersRefuseUpdateAndDelete) {
 TEST_F(LedgerTest, CheckpointsAtGameEndPeriodicallyAndOnDemand) {
   Open(/*checkpoint_every=*/4);
   EXPECT_TRUE(absl::IsFailedPrecondition(ledger_->Checkpoint().status()));
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(
+      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Exactly(2), {Resign(v1::WHITE)}).ok());
   ASSERT_TRUE(ledger_->Append("h", ExpectedRevision::NoStream(), {Created("h")}).ok());
   auto demand = ledger_->Checkpoint();
@@ -419,10 +431,9 @@ TEST_F(LedgerTest, ProofsStayRightAsTheLogGrows) {
     if (stage == 0) events.push_back(Created("grow"));
     for (int i = 0; i < 3 + stage * 2; ++i) events.push_back(Pass(i % 2 ? v1::WHITE : v1::BLACK));
     const size_t n = events.size();
-    auto appended = ledger_->Append("grow",
-                                    stage == 0 ? ExpectedRevision::NoStream()
-                                               : ExpectedRevision::Exactly(revision),
-                                    std::move(events));
+    auto appended = ledger_->Append(
+        "grow", stage == 0 ? ExpectedRevision::NoStream() : ExpectedRevision::Exactly(revision),
+        std::move(events));
     ASSERT_TRUE(appended.ok()) << appended.status();
     revision += n;
     auto c = ledger_->Checkpoint();
@@ -476,7 +487,8 @@ TEST_F(LedgerTest, TheKeyIsMadeOnceAndPinned) {
 TEST_F(LedgerTest, ListsGamesInTheOrderTheyWereCreated) {
   Open();
   for (const char* g : {"b", "a", "c"}) {
-    ASSERT_TRUE(ledger_->Append(g, ExpectedRevision::NoStream(), {Created(g), Pass(v1::BLACK)}).ok());
+    ASSERT_TRUE(
+        ledger_->Append(g, ExpectedRevision::NoStream(), {Created(g), Pass(v1::BLACK)}).ok());
   }
   auto first = ledger_->ListGames(0, 2);
   ASSERT_TRUE(first.ok()) << first.status();
@@ -496,11 +508,13 @@ TEST_F(LedgerTest, ListsGamesInTheOrderTheyWereCreated) {
 // never reaches them, and the next append starts from the kept fold.
 TEST_F(LedgerTest, TheJudgeIsHandedOnlyCommittedFolds) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(
+      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
   std::shared_ptr<const testing::ToyGame> kept = judge_.Kept("g");
   ASSERT_NE(kept, nullptr);
   EXPECT_EQ(kept->revision(), 2u);
-  auto refused = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE), Move(v1::BLACK, "Z99")});
+  auto refused =
+      ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE), Move(v1::BLACK, "Z99")});
   EXPECT_TRUE(absl::IsInvalidArgument(refused.status())) << refused.status();
   EXPECT_EQ(judge_.Kept("g")->revision(), 2u) << "a refused append reached the kept fold";
   EXPECT_EQ(kept->revision(), 2u) << "a kept fold changed under its reader";
@@ -514,7 +528,8 @@ TEST_F(LedgerTest, TheJudgeIsHandedOnlyCommittedFolds) {
 
 TEST_F(LedgerTest, ReopenedLedgerContinuesTheStreams) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(
+      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
   judge_.keep = false;  // a judge that keeps no folds: the ledger replays
   {
     absl::MutexLock lock(&judge_.mu);

@@ -33,7 +33,8 @@ std::vector<Hash> TestLeaves() {
 }
 
 TEST(MerkleTest, EmptyTreeIsSha256OfNothing) {
-  EXPECT_EQ(ToHex(MerkleRoot({})), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(ToHex(MerkleRoot({})),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
 
 TEST(MerkleTest, PublishedRootsForEveryPrefix) {

@@ -6,9 +6,9 @@
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/bundle.h"
+#include "ledger/checkpoint.h"
 #include "ledger/hash.h"
 #include "ledger/ledger.h"
-#include "ledger/checkpoint.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
@@ -44,8 +44,9 @@ class TamperTest : public ::testing::Test {
         ASSERT_TRUE((*ledger)->Append(id, ExpectedRevision::Exactly(step), {e}).ok());
       }
     }
-    ASSERT_TRUE((*ledger)->Append("live", ExpectedRevision::NoStream(),
-                                  {Created("live"), Pass(v1::BLACK), Pass(v1::WHITE)})
+    ASSERT_TRUE((*ledger)
+                    ->Append("live", ExpectedRevision::NoStream(),
+                             {Created("live"), Pass(v1::BLACK), Pass(v1::WHITE)})
                     .ok());
     public_key_ = (*ledger)->public_key_der();
     absl::StatusOr<Db> db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READWRITE);
@@ -58,7 +59,8 @@ class TamperTest : public ::testing::Test {
     std::string all = absl::StrCat(
         "DROP TRIGGER IF EXISTS events_no_UPDATE; DROP TRIGGER IF EXISTS events_no_DELETE;"
         "DROP TRIGGER IF EXISTS rulings_no_UPDATE; DROP TRIGGER IF EXISTS rulings_no_DELETE;"
-        "DROP TRIGGER IF EXISTS checkpoints_no_UPDATE; DROP TRIGGER IF EXISTS checkpoints_no_DELETE;"
+        "DROP TRIGGER IF EXISTS checkpoints_no_UPDATE; DROP TRIGGER IF EXISTS "
+        "checkpoints_no_DELETE;"
         "DROP TRIGGER IF EXISTS games_no_UPDATE; DROP TRIGGER IF EXISTS meta_no_UPDATE;",
         sql);
     absl::Status s = db_.Exec(all);

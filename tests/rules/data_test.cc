@@ -187,14 +187,15 @@ TEST(BuiltinData, SanctioningsCoverTheDomainTable) {
   }
   // And those only cn-2002 has a clause for.
   const std::pair<v1::Incident, const char*> only2002[] = {
-      {v1::STONE_DROPPED_DISPUTED, "17.3"},  {v1::FIRST_HALF_UNRECORDED, "22.9"},
-      {v1::CONTEST_ABANDONED, "12.4.4"},     {v1::CLOCK_FAILED_ABSOLUTE, "12.4.6"},
-      {v1::WRONG_COLORS_CORRECTED, "17.1"},  {v1::CLOCK_MALFUNCTION_PRORATED, "22.8"}};
+      {v1::STONE_DROPPED_DISPUTED, "17.3"}, {v1::FIRST_HALF_UNRECORDED, "22.9"},
+      {v1::CONTEST_ABANDONED, "12.4.4"},    {v1::CLOCK_FAILED_ABSOLUTE, "12.4.6"},
+      {v1::WRONG_COLORS_CORRECTED, "17.1"}, {v1::CLOCK_MALFUNCTION_PRORATED, "22.8"}};
   for (const auto& [incident, clause] : only2002) {
     const v1::Sanctioning* a = now.Find(incident, 1, GameCreated::SAME_SITE);
     ASSERT_NE(a, nullptr) << v1::Incident_Name(incident);
     EXPECT_EQ(a->clause(), std::string("cn-2002/") + clause);
-    EXPECT_EQ(old.Find(incident, 1, GameCreated::SAME_SITE), nullptr) << v1::Incident_Name(incident);
+    EXPECT_EQ(old.Find(incident, 1, GameCreated::SAME_SITE), nullptr)
+        << v1::Incident_Name(incident);
   }
   // 22.4 only in RAPID: elsewhere an absent player's flag is an ordinary flag fall.
   ASSERT_NE(now.Find(v1::TIME_EXPIRED_WHILE_ABSENT, 1, GameCreated::RAPID), nullptr);

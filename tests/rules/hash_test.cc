@@ -23,25 +23,44 @@ constexpr char kTiny[] = R"pb(
     number: 1
     id: "tiny/1"
     title_en: "Phones"
-    clauses { id: "tiny/1.1" text_zh: "手机响一次警告" title_en: "Ring" summary_en: "A ring is warned." }
+    clauses {
+      id: "tiny/1.1"
+      text_zh: "手机响一次警告"
+      title_en: "Ring"
+      summary_en: "A ring is warned."
+    }
   }
   sanctionings {
     incident: PHONE_RANG
     clause: "tiny/1.1"
     against: OFFENDER
-    sanctions: [WARNING, PENALTY_STONE]
+    sanctions: [ WARNING, PENALTY_STONE ]
   }
 )pb";
 
 // The same content, fields in another order and laid out differently.
 constexpr char kTinyReordered[] = R"pb(
-  sanctionings { sanctions: WARNING sanctions: PENALTY_STONE against: OFFENDER
-                 clause: "tiny/1.1" incident: PHONE_RANG }
-  articles { clauses { summary_en: "A ring is warned." title_en: "Ring"
-                       text_zh: "手机响一次警告" id: "tiny/1.1" }
-             title_en: "Phones" id: "tiny/1" number: 1 }
+  sanctionings {
+    sanctions: WARNING
+    sanctions: PENALTY_STONE
+    against: OFFENDER
+    clause: "tiny/1.1"
+    incident: PHONE_RANG
+  }
+  articles {
+    clauses {
+      summary_en: "A ring is warned."
+      title_en: "Ring"
+      text_zh: "手机响一次警告"
+      id: "tiny/1.1"
+    }
+    title_en: "Phones"
+    id: "tiny/1"
+    number: 1
+  }
   parameters { late_deduction_multiplier: 2 warnings_for_loss: 2 komi_quarters: 15 }
-  version: "1" id: "tiny"
+  version: "1"
+  id: "tiny"
 )pb";
 
 v1::Ruleset Parse(const char* text) {
@@ -109,8 +128,9 @@ TEST(Published, EveryBuiltinVersionIsPublishedWithItsHash) {
   const std::string manifest = ReadPublished();
   ASSERT_FALSE(manifest.empty());
   EXPECT_TRUE(CheckPublished(**BuiltinRulesData(), manifest, "PUBLISHED").ok());
-  EXPECT_NE(manifest.find("ruleset cn-2002 2002.1 " + LoadRulesVersion("cn-2002", "2002.1")->hash()),
-            std::string::npos);
+  EXPECT_NE(
+      manifest.find("ruleset cn-2002 2002.1 " + LoadRulesVersion("cn-2002", "2002.1")->hash()),
+      std::string::npos);
   EXPECT_NE(manifest.find("ruleset cn-2002 2002.2 " + LoadRules("cn-2002")->hash()),
             std::string::npos);
 }

@@ -53,16 +53,14 @@ TEST(Find, LatenessClauseDependsOnVenue) {
   Rules rules = *LoadRules("cn-2002");
   EXPECT_EQ(rules.Find(v1::LATE_WITHIN_LIMIT, 1, GameCreated::SEPARATE_SITE)->clause(),
             "cn-2002/22.1");
-  EXPECT_EQ(rules.Find(v1::LATE_WITHIN_LIMIT, 1, GameCreated::SAME_SITE)->clause(),
-            "cn-2002/22.2");
+  EXPECT_EQ(rules.Find(v1::LATE_WITHIN_LIMIT, 1, GameCreated::SAME_SITE)->clause(), "cn-2002/22.2");
   EXPECT_EQ(rules.Find(v1::LATE_BEYOND_LIMIT, 1, GameCreated::SAME_SITE)->reason(),
             v1::Result::LATENESS);
   // 22.4: in rapid play the absent player's clock runs; nothing forfeits.
   EXPECT_EQ(rules.Find(v1::LATE_BEYOND_LIMIT, 1, GameCreated::RAPID), nullptr);
   // cn-1988 has one lateness clause for every venue.
   Rules old = *LoadRules("cn-1988");
-  EXPECT_EQ(old.Find(v1::LATE_BEYOND_LIMIT, 1, GameCreated::SAME_SITE)->clause(),
-            "cn-1988/23.1");
+  EXPECT_EQ(old.Find(v1::LATE_BEYOND_LIMIT, 1, GameCreated::SAME_SITE)->clause(), "cn-1988/23.1");
 }
 
 TEST(Find, DiscretionaryClausesArePendingWithOptions) {
@@ -74,8 +72,8 @@ TEST(Find, DiscretionaryClausesArePendingWithOptions) {
   EXPECT_EQ(displaced->decided_by(), v1::CHIEF_ARBITER);
   std::vector<std::string> ids;
   for (const v1::RulingOption& o : displaced->options()) ids.push_back(o.id());
-  EXPECT_EQ(ids, (std::vector<std::string>{"STONE_RESTORED", "STANDS", "DRAW", "REPLAY",
-                                           "BOTH_LOSE"}));
+  EXPECT_EQ(ids,
+            (std::vector<std::string>{"STONE_RESTORED", "STANDS", "DRAW", "REPLAY", "BOTH_LOSE"}));
   const v1::Sanctioning* repetition = rules.Find(v1::OTHER_REPETITION, 1, GameCreated::SAME_SITE);
   ASSERT_NE(repetition, nullptr);
   EXPECT_EQ(repetition->options(0).id(), "MOVE_VOID+COUNTS_AS_PASS");

@@ -88,8 +88,8 @@ TEST(Versions, EveryVersionIsBuiltInOrderedAndTheLatestListed) {
   const RulesData& data = **BuiltinRulesData();
   std::vector<std::string> names;
   for (const v1::Ruleset& r : data.rulesets) names.push_back(r.id() + "@" + r.version());
-  EXPECT_EQ(names, (std::vector<std::string>{"cn-1988@1988.1", "cn-1988@1988.2",
-                                             "cn-2002@2002.1", "cn-2002@2002.2"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"cn-1988@1988.1", "cn-1988@1988.2", "cn-2002@2002.1",
+                                             "cn-2002@2002.2"}));
   absl::StatusOr<std::vector<const v1::Ruleset*>> rulesets = LatestBuiltinRulesets();
   ASSERT_TRUE(rulesets.ok()) << rulesets.status();
   std::vector<std::string> latest;
@@ -98,9 +98,10 @@ TEST(Versions, EveryVersionIsBuiltInOrderedAndTheLatestListed) {
 }
 
 TEST(Versions, DataLivesUnderItsIdAndVersion) {
-  const std::string header = "id: \"x\" version: \"1\" parameters { late_deduction_multiplier: 1 "
-                             "warnings_for_loss: 2 } articles { number: 1 id: \"x/1\" "
-                             "title_en: \"T\" text_zh: \"文\" }";
+  const std::string header =
+      "id: \"x\" version: \"1\" parameters { late_deduction_multiplier: 1 "
+      "warnings_for_loss: 2 } articles { number: 1 id: \"x/1\" "
+      "title_en: \"T\" text_zh: \"文\" }";
   EXPECT_TRUE(ParseRulesData({{"x/1/ruleset.textproto", header}}).ok());
   absl::StatusOr<RulesData> flat = ParseRulesData({{"x/ruleset.textproto", header}});
   EXPECT_EQ(flat.status().code(), absl::StatusCode::kInvalidArgument);

@@ -28,17 +28,39 @@ std::string Joined(const std::vector<std::string>& args) { return absl::StrJoin(
 // Every command and subcommand of the binary.
 const std::vector<std::vector<std::string>>& EveryCommand() {
   static const auto* const commands = new std::vector<std::vector<std::string>>{
-      {"adjudicate"},          {"import-sgf"},          {"verify"},
-      {"export"},              {"serve"},               {"health"},
-      {"record"},              {"history"},             {"show"},
-      {"watch"},               {"decide"},              {"rules"},
-      {"rules", "list"},       {"rules", "show"},       {"rules", "diff"},
-      {"rules", "hash"},       {"rules", "publish"},    {"token"},
-      {"token", "create"},     {"token", "revoke"},     {"token", "list"},
-      {"game"},                {"game", "create"},      {"tournament"},
-      {"tournament", "create"}, {"tournament", "import"}, {"tournament", "player"},
-      {"tournament", "pair"},   {"tournament", "replay"}, {"tournament", "withdraw"},
-      {"tournament", "tiebreak"}, {"tournament", "show"}, {"tournament", "standings"},
+      {"adjudicate"},
+      {"import-sgf"},
+      {"verify"},
+      {"export"},
+      {"serve"},
+      {"health"},
+      {"record"},
+      {"history"},
+      {"show"},
+      {"watch"},
+      {"decide"},
+      {"rules"},
+      {"rules", "list"},
+      {"rules", "show"},
+      {"rules", "diff"},
+      {"rules", "hash"},
+      {"rules", "publish"},
+      {"token"},
+      {"token", "create"},
+      {"token", "revoke"},
+      {"token", "list"},
+      {"game"},
+      {"game", "create"},
+      {"tournament"},
+      {"tournament", "create"},
+      {"tournament", "import"},
+      {"tournament", "player"},
+      {"tournament", "pair"},
+      {"tournament", "replay"},
+      {"tournament", "withdraw"},
+      {"tournament", "tiebreak"},
+      {"tournament", "show"},
+      {"tournament", "standings"},
       {"tournament", "export"},
   };
   return *commands;
@@ -81,7 +103,8 @@ TEST(CliFlagsTest, HelpShowsTheDeclaredFlags) {
   EXPECT_NE(r.out.find("--ruleset ID"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("gameCreated"), std::string::npos) << "adjudicate says where games split";
   r = RunCli({"rules", "--help"});
-  for (const char* sub : {"rules list", "rules show", "rules diff", "rules hash", "rules publish"}) {
+  for (const char* sub :
+       {"rules list", "rules show", "rules diff", "rules hash", "rules publish"}) {
     EXPECT_NE(r.out.find(sub), std::string::npos) << sub << "\n" << r.out;
   }
 }
@@ -103,7 +126,8 @@ TEST(CliFlagsTest, BadUsageExits2WithAMessageNamingIt) {
       {{"show", "g", "--server"}, "--server needs a value (ADDR)"},
       {{"show", "g", "--server", "--json"}, "--server needs a value (ADDR)"},
       {{"show", "g", "--json=yes"}, "--json takes no value"},
-      {{"adjudicate", "--ruleset", "cn-2002", "--ruleset=cn-1988", "f"}, "--ruleset is given twice"},
+      {{"adjudicate", "--ruleset", "cn-2002", "--ruleset=cn-1988", "f"},
+       "--ruleset is given twice"},
       {{"adjudicate", "f", "--ruleset"}, "--ruleset needs a value (ID[@VERSION])"},
       {{"adjudicate"}, "expects at least 1 argument"},
       {{"adjudicate", "-", "-"}, "stdin (-) can be read only once"},
@@ -175,8 +199,8 @@ TEST(CliFlagsTest, AServerThatIsNotThereExits3) {
   EXPECT_EQ(r.exit, 3) << r.err;
   r = RunCli({"show", "g"}, "", kNobody);  // $ARBITER_SERVER
   EXPECT_EQ(r.exit, 3) << r.err;
-  r = RunCli({"record", "-"}, "{\"at\": \"2026-05-01T09:00:00Z\", \"gameCreated\": {\"gameId\": \"g\"}}\n",
-             kNobody);
+  r = RunCli({"record", "-"},
+             "{\"at\": \"2026-05-01T09:00:00Z\", \"gameCreated\": {\"gameId\": \"g\"}}\n", kNobody);
   EXPECT_EQ(r.exit, 3) << r.err;
 }
 
@@ -191,14 +215,15 @@ class CliFlagsServerTest : public ::testing::Test {
   // `arbiter token create`: the secret.
   std::string Token(const std::string& role, const std::string& name,
                     const std::vector<std::string>& more = {}) {
-    std::vector<std::string> args = {"token", "create", "--role", role, "--name", name, "--db", data()};
+    std::vector<std::string> args = {"token",  "create", "--role", role,
+                                     "--name", name,     "--db",   data()};
     args.insert(args.end(), more.begin(), more.end());
     const ProcessResult r = RunCli(args);
     EXPECT_EQ(r.exit, 0) << r.err;
     return r.out.substr(0, r.out.find('\n'));
   }
   ProcessResult As(const std::string& token, const std::vector<std::string>& args,
-               const std::string& input = "") {
+                   const std::string& input = "") {
     std::vector<std::pair<std::string, std::string>> env;
     if (!token.empty()) env.emplace_back("ARBITER_TOKEN", token);
     return RunCli(args, input, server_->address(), env);
@@ -240,8 +265,10 @@ TEST_F(CliFlagsServerTest, NotPermittedExits4) {
 TEST_F(CliFlagsServerTest, AValueTheServerRefusesAsTooLargeExits2) {
   Start();
   const std::string huge(5 << 20, 'x');
-  const std::string line = "{\"at\": \"2026-05-01T09:00:00Z\", \"gameCreated\": {\"gameId\": \"big\", "
-                           "\"black\": {\"name\": \"" + huge + "\"}}}\n";
+  const std::string line =
+      "{\"at\": \"2026-05-01T09:00:00Z\", \"gameCreated\": {\"gameId\": \"big\", "
+      "\"black\": {\"name\": \"" +
+      huge + "\"}}}\n";
   ProcessResult r = As("", {"record", "-"}, line);
   EXPECT_EQ(r.exit, 2) << r.err;
   EXPECT_NE(r.err.find("RESOURCE_EXHAUSTED"), std::string::npos) << r.err;

@@ -61,12 +61,20 @@ TEST(CliTest, HelpPrintsUsageWithoutCallingTheServer) {
 
 TEST(CliTest, GameCreate) {
   ProcessResult r = Cli({"game", "create", "--id", "cli-created", "--black", "Li Wei,5d", "--white",
-                     "Wang Fang,4d", "--main-time", "1h", "--byo-yomi", "5/60s", "--json"});
+                         "Wang Fang,4d", "--main-time", "1h", "--byo-yomi", "5/60s", "--json"});
   ASSERT_EQ(r.exit, 0) << r.err;
   google::protobuf::Struct game = Json(r.out);
   EXPECT_EQ(game.fields().at("gameId").string_value(), "cli-created");
-  EXPECT_EQ(game.fields().at("created").struct_value().fields().at("black").struct_value()
-                .fields().at("rank").string_value(), "5d");
+  EXPECT_EQ(game.fields()
+                .at("created")
+                .struct_value()
+                .fields()
+                .at("black")
+                .struct_value()
+                .fields()
+                .at("rank")
+                .string_value(),
+            "5d");
   r = Cli({"game", "create", "--id", "cli-created"});
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("ALREADY_EXISTS"), std::string::npos);
@@ -107,14 +115,15 @@ TEST(CliTest, RecordAcknowledgesEachEventAndRetriesSafely) {
 TEST(CliTest, RecordRefusesBadLines) {
   // --game names the game of a file with no gameCreated.
   ProcessResult r = Cli({"record", "-", "--game", "cli-none"},
-                    "{\"at\": \"2026-05-01T09:00:00Z\", \"gameStarted\": {}}\n");
+                        "{\"at\": \"2026-05-01T09:00:00Z\", \"gameStarted\": {}}\n");
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("NOT_FOUND"), std::string::npos);
   r = Cli({"record", "-"}, "{\"at\": \"2026-05-01T09:00:00Z\", \"gameStarted\": {}}\n");
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("line 1"), std::string::npos);
   std::string lines = Renamed("double-move", "cli-bad");
-  lines += "{\"at\": \"2026-05-01T09:59:00Z\", \"move\": {\"color\": \"BLACK\", \"point\": \"Z99\"}}\n";
+  lines +=
+      "{\"at\": \"2026-05-01T09:59:00Z\", \"move\": {\"color\": \"BLACK\", \"point\": \"Z99\"}}\n";
   r = Cli({"record", "-"}, lines);
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("INVALID_ARGUMENT"), std::string::npos);
@@ -197,8 +206,8 @@ TEST(CliTest, ExportedSgfReimportsForEveryScenario) {
   // exported SGF with a void move on the board, or a wrong RE, would fail.
   const TempDir temp("arbiter-cli-sgf");
   const std::string& dir = temp.path();
-  for (const char* name : {"byoyomi-timeout", "count-185", "double-move", "ko-retake",
-                           "late-within", "phone-twice"}) {
+  for (const char* name :
+       {"byoyomi-timeout", "count-185", "double-move", "ko-retake", "late-within", "phone-twice"}) {
     SCOPED_TRACE(name);
     const std::string id = std::string("cli-sgf-") + name;
     ASSERT_EQ(Cli({"record", "-"}, Renamed(name, id)).exit, 0);
@@ -213,15 +222,18 @@ TEST(CliTest, ExportedSgfReimportsForEveryScenario) {
 TEST(CliTest, DecideAPendingRuling) {
   std::string lines =
       "{\"at\": \"2026-05-01T09:00:00Z\", \"gameCreated\": {\"gameId\": \"cli-decide\", "
-      "\"boardSize\": 19, \"venue\": \"SAME_SITE\", \"scheduledStart\": \"2026-05-01T09:00:00Z\"}}\n"
+      "\"boardSize\": 19, \"venue\": \"SAME_SITE\", \"scheduledStart\": "
+      "\"2026-05-01T09:00:00Z\"}}\n"
       "{\"at\": \"2026-05-01T09:00:00Z\", \"gameStarted\": {}}\n"
-      "{\"at\": \"2026-05-01T09:00:30Z\", \"misconduct\": {\"color\": \"WHITE\", \"kind\": \"TALK\"}}\n";
+      "{\"at\": \"2026-05-01T09:00:30Z\", \"misconduct\": {\"color\": \"WHITE\", \"kind\": "
+      "\"TALK\"}}\n";
   ASSERT_EQ(Cli({"record", "-"}, lines).exit, 0);
   ProcessResult r = Cli({"show", "cli-decide"});
   EXPECT_NE(r.out.find("PENDING"), std::string::npos);
   r = Cli({"decide", "cli-decide", "1", "BANISH", "--at", "2026-05-01T09:01:00Z"});
   EXPECT_EQ(r.exit, 2);
-  r = Cli({"decide", "cli-decide", "1", "LOSS", "--at", "2026-05-01T09:01:00Z", "--note", "talked twice"});
+  r = Cli({"decide", "cli-decide", "1", "LOSS", "--at", "2026-05-01T09:01:00Z", "--note",
+           "talked twice"});
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_NE(r.out.find("decision recorded at revision 4"), std::string::npos);
   r = Cli({"show", "cli-decide", "--json"});

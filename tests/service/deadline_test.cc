@@ -40,9 +40,9 @@ v1::Event Press(absl::Time t, v1::Color c) {
 }
 
 TEST(DeadlineTest, TheRunningClocksFlagAfterMainTimeAndEveryPeriod) {
-  Adjudicator a = Fold({ByoYomiGame(true), Started(T0()),
-                        MoveAt(T0() + absl::Seconds(4), v1::BLACK, "Q16"),
-                        Press(T0() + absl::Seconds(4), v1::BLACK)});
+  Adjudicator a =
+      Fold({ByoYomiGame(true), Started(T0()), MoveAt(T0() + absl::Seconds(4), v1::BLACK, "Q16"),
+            Press(T0() + absl::Seconds(4), v1::BLACK)});
   std::optional<Deadline> d = NextDeadline(a);
   ASSERT_TRUE(d.has_value());
   // White's clock runs from 4 s: 10 s main time, then 3 periods of 5 s.
@@ -63,8 +63,8 @@ TEST(DeadlineTest, TheRunningClocksFlagAfterMainTimeAndEveryPeriod) {
 }
 
 TEST(DeadlineTest, AnUnpressedMoveStartsTheOpponentsClockAtTheMove) {
-  Adjudicator a = Fold({ByoYomiGame(true), Started(T0()),
-                        MoveAt(T0() + absl::Seconds(2), v1::BLACK, "Q16")});
+  Adjudicator a =
+      Fold({ByoYomiGame(true), Started(T0()), MoveAt(T0() + absl::Seconds(2), v1::BLACK, "Q16")});
   std::optional<Deadline> d = NextDeadline(a);
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->fire_at, T0() + absl::Seconds(27));
@@ -83,7 +83,8 @@ TEST(DeadlineTest, NoneWhenNotLiveNotStartedAdjournedOrUntimed) {
 TEST(DeadlineTest, LatenessForfeitsOneSecondPastTheLimit) {
   v1::Event created = Created("l", T0(), true);
   created.mutable_game_created()->set_venue(v1::GameCreated::SEPARATE_SITE);
-  ToProto(absl::Hours(2), created.mutable_game_created()->mutable_time_control()->mutable_main_time());
+  ToProto(absl::Hours(2),
+          created.mutable_game_created()->mutable_time_control()->mutable_main_time());
   v1::Event started = Started(T0());
   started.mutable_game_started()->add_absent(v1::BLACK);
   Adjudicator a = Fold({created, started});

@@ -41,20 +41,18 @@ class GameFoldsTest : public ::testing::Test {
     folds_->Attach(ledger_.get());
   }
 
-  void SetUp() override {
-  }
+  void SetUp() override {}
   void TearDown() override { ledger_.reset(); }
 
   // A game with gameCreated, gameStarted and `moves` alternating moves.
   void Record(const std::string& game, int moves) {
-    std::vector<v1::Event> events = {
-        Created(game), Parse(R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})")};
+    std::vector<v1::Event> events = {Created(game),
+                                     Parse(R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})")};
     const char* points[] = {"Q16", "D4", "Q4", "D16", "C3", "R17"};
     for (int i = 0; i < moves; ++i) {
-      events.push_back(Parse(absl::StrCat(R"({"at": "2026-05-01T09:0)", i + 1,
-                                          R"(:00Z", "move": {"color": ")",
-                                          i % 2 ? "WHITE" : "BLACK", R"(", "point": ")",
-                                          points[i], R"("}})")));
+      events.push_back(
+          Parse(absl::StrCat(R"({"at": "2026-05-01T09:0)", i + 1, R"(:00Z", "move": {"color": ")",
+                             i % 2 ? "WHITE" : "BLACK", R"(", "point": ")", points[i], R"("}})")));
     }
     auto r = ledger_->Append(game, ledger::ExpectedRevision::NoStream(), std::move(events));
     ASSERT_TRUE(r.ok()) << r.status();

@@ -105,7 +105,8 @@ grpc::Status Unary(grpc::GenericStub& stub, const std::string& token, const std:
   std::vector<grpc::Slice> slices;
   if (!resp_buf.Dump(&slices).ok()) return grpc::Status(grpc::StatusCode::INTERNAL, "bad buffer");
   std::string out;
-  for (const grpc::Slice& s : slices) out.append(reinterpret_cast<const char*>(s.begin()), s.size());
+  for (const grpc::Slice& s : slices)
+    out.append(reinterpret_cast<const char*>(s.begin()), s.size());
   if (!response->ParseFromString(out)) return grpc::Status(grpc::StatusCode::INTERNAL, "bad reply");
   return status;
 }
@@ -295,12 +296,11 @@ TEST_F(ReflectionServiceTest, AnswersAFileWithAllItsImports) {
   ASSERT_FALSE(names.empty());
   EXPECT_EQ(names[0], "arbiter/v1/service.proto");
   EXPECT_EQ(std::set<std::string>(names.begin(), names.end()),
-            (std::set<std::string>{"arbiter/v1/service.proto", "arbiter/v1/access.proto",
-                                   "arbiter/v1/events.proto", "arbiter/v1/ledger.proto",
-                                   "arbiter/v1/rules.proto", "arbiter/v1/rulings.proto",
-                                   "google/protobuf/descriptor.proto",
-                                   "google/protobuf/duration.proto",
-                                   "google/protobuf/timestamp.proto"}));
+            (std::set<std::string>{
+                "arbiter/v1/service.proto", "arbiter/v1/access.proto", "arbiter/v1/events.proto",
+                "arbiter/v1/ledger.proto", "arbiter/v1/rules.proto", "arbiter/v1/rulings.proto",
+                "google/protobuf/descriptor.proto", "google/protobuf/duration.proto",
+                "google/protobuf/timestamp.proto"}));
   EXPECT_EQ(names.size(), 9u) << "each file once";
   pb::DescriptorPool pool(&db);
   const pb::ServiceDescriptor* service = pool.FindServiceByName("arbiter.v1.Arbiter");

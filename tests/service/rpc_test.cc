@@ -9,11 +9,11 @@
 #include "adjudicator/engine/adjudicator.h"
 #include "adjudicator/engine/sgf.h"
 #include "grpc/health/v1/health.grpc.pb.h"
-#include "ledger/checkpoint.h"
 #include "ledger/audit.h"
+#include "ledger/checkpoint.h"
 #include "ledger/hash.h"
-#include "proto/canonical/sha256.h"
 #include "ledger/merkle.h"
+#include "proto/canonical/sha256.h"
 #include "rulesdb/rules.h"
 #include "tests/service/e2e_util.h"
 
@@ -51,8 +51,8 @@ TEST(RpcTest, HealthIsServing) {
 
 TEST(RpcTest, ScenariosRuleAsTheOfflineAdjudicator) {
   auto stub = Stub();
-  for (const char* name : {"byoyomi-timeout", "count-185", "double-move", "ko-retake",
-                           "late-within", "phone-twice"}) {
+  for (const char* name :
+       {"byoyomi-timeout", "count-185", "double-move", "ko-retake", "late-within", "phone-twice"}) {
     SCOPED_TRACE(name);
     const std::string id = absl::StrCat("scn-", name);
     std::vector<v1::Event> events = ReadEvents(Scenario(name), id);
@@ -74,7 +74,8 @@ TEST(RpcTest, ScenariosRuleAsTheOfflineAdjudicator) {
       ASSERT_TRUE(want.ok());
       ASSERT_EQ(got.rulings_size(), static_cast<int>(want->size())) << "event " << i + 1;
       for (size_t j = 0; j < want->size(); ++j) {
-        EXPECT_EQ(got.rulings(static_cast<int>(j)).SerializeAsString(), (*want)[j].SerializeAsString());
+        EXPECT_EQ(got.rulings(static_cast<int>(j)).SerializeAsString(),
+                  (*want)[j].SerializeAsString());
       }
       if (i > 0) {
         EXPECT_GT(got.position(), resp.events(static_cast<int>(i - 1)).position());
@@ -90,7 +91,8 @@ TEST(RpcTest, ScenariosRuleAsTheOfflineAdjudicator) {
       EXPECT_EQ(game.result().SerializeAsString(), offline->result()->SerializeAsString());
       EXPECT_EQ(resp.result().SerializeAsString(), offline->result()->SerializeAsString());
     }
-    EXPECT_TRUE(absl::StartsWith(game.rules_pin(), absl::StrCat(rules->id(), " sha256:", rules->hash())));
+    EXPECT_TRUE(
+        absl::StartsWith(game.rules_pin(), absl::StrCat(rules->id(), " sha256:", rules->hash())));
   }
 }
 
@@ -147,7 +149,8 @@ TEST(RpcTest, StatusCodesOfAppend) {
   EXPECT_NE(s.error_message().find("2"), std::string::npos);
   ASSERT_TRUE(Append(*stub, "codes-2", {MoveAt(T0() + S(5), v1::BLACK, "Q16")}, &resp, 2).ok());
   // ALREADY_EXISTS: a key reused with other content.
-  ASSERT_TRUE(Append(*stub, "codes-2", {Keyed(MoveAt(T0() + S(9), v1::WHITE, "D4"), "k-1")}, &resp).ok());
+  ASSERT_TRUE(
+      Append(*stub, "codes-2", {Keyed(MoveAt(T0() + S(9), v1::WHITE, "D4"), "k-1")}, &resp).ok());
   s = Append(*stub, "codes-2", {Keyed(MoveAt(T0() + S(9), v1::WHITE, "D16"), "k-1")}, &resp);
   EXPECT_EQ(s.error_code(), StatusCode::ALREADY_EXISTS) << s.error_message();
   // ALREADY_EXISTS: a second gameCreated for the game.
@@ -240,10 +243,12 @@ TEST(RpcTest, BadInputAtEveryRpc) {
   v1::InclusionProof proof_resp;
   proof.set_game("games/scn-phone-twice");
   proof.set_revision(0);
-  EXPECT_EQ(code(Call([&](auto* c) { return stub->GetInclusionProof(c, proof, &proof_resp); })), kBad);
+  EXPECT_EQ(code(Call([&](auto* c) { return stub->GetInclusionProof(c, proof, &proof_resp); })),
+            kBad);
   proof.set_game(bad);
   proof.set_revision(1);
-  EXPECT_EQ(code(Call([&](auto* c) { return stub->GetInclusionProof(c, proof, &proof_resp); })), kBad);
+  EXPECT_EQ(code(Call([&](auto* c) { return stub->GetInclusionProof(c, proof, &proof_resp); })),
+            kBad);
   v1::ExportGameRequest ex;
   v1::ExportGameResponse ex_resp;
   ex.set_name("games/scn-phone-twice");  // no format
@@ -262,29 +267,36 @@ TEST(RpcTest, BadInputAtEveryRpc) {
 
   // Unknown things are NOT_FOUND, at every RPC that names one.
   get.set_name("games/never-made");
-  EXPECT_EQ(code(Call([&](auto* c) { return stub->GetGame(c, get, &game); })), StatusCode::NOT_FOUND);
+  EXPECT_EQ(code(Call([&](auto* c) { return stub->GetGame(c, get, &game); })),
+            StatusCode::NOT_FOUND);
   le.set_game("games/never-made");
   le.set_page_size(0);
-  EXPECT_EQ(code(Call([&](auto* c) { return stub->ListEvents(c, le, &le_resp); })), StatusCode::NOT_FOUND);
+  EXPECT_EQ(code(Call([&](auto* c) { return stub->ListEvents(c, le, &le_resp); })),
+            StatusCode::NOT_FOUND);
   lr.set_game("games/never-made");
   lr.set_page_token("");
-  EXPECT_EQ(code(Call([&](auto* c) { return stub->ListRulings(c, lr, &lr_resp); })), StatusCode::NOT_FOUND);
+  EXPECT_EQ(code(Call([&](auto* c) { return stub->ListRulings(c, lr, &lr_resp); })),
+            StatusCode::NOT_FOUND);
   verify.set_name("games/never-made");
   EXPECT_EQ(code(Call([&](auto* c) { return stub->VerifyGame(c, verify, &verify_resp); })),
             StatusCode::NOT_FOUND);
   ex.set_name("games/never-made");
-  EXPECT_EQ(code(Call([&](auto* c) { return stub->ExportGame(c, ex, &ex_resp); })), StatusCode::NOT_FOUND);
+  EXPECT_EQ(code(Call([&](auto* c) { return stub->ExportGame(c, ex, &ex_resp); })),
+            StatusCode::NOT_FOUND);
   rs.set_name("rulesets/cn-1066");
-  EXPECT_EQ(code(Call([&](auto* c) { return stub->GetRuleset(c, rs, &rs_resp); })), StatusCode::NOT_FOUND);
+  EXPECT_EQ(code(Call([&](auto* c) { return stub->GetRuleset(c, rs, &rs_resp); })),
+            StatusCode::NOT_FOUND);
   cl.set_clause("cn-2002/99.9");
-  EXPECT_EQ(code(Call([&](auto* c) { return stub->GetClause(c, cl, &cl_resp); })), StatusCode::NOT_FOUND);
+  EXPECT_EQ(code(Call([&](auto* c) { return stub->GetClause(c, cl, &cl_resp); })),
+            StatusCode::NOT_FOUND);
 }
 
 TEST(RpcTest, IdempotentRetryAfterALostResponse) {
   auto stub = Stub();
   v1::AppendEventsResponse resp;
-  ASSERT_TRUE(Append(*stub, "retry-1", {Keyed(Created("retry-1", T0()), "c"),
-                                        Keyed(Started(T0()), "s")}, &resp).ok());
+  ASSERT_TRUE(Append(*stub, "retry-1",
+                     {Keyed(Created("retry-1", T0()), "c"), Keyed(Started(T0()), "s")}, &resp)
+                  .ok());
   // The response to this append is lost: the client gives up at once (its
   // deadline has already passed when the server may or may not have
   // committed), then retries with the same key.
@@ -325,8 +337,9 @@ TEST(RpcTest, TwoArbitersOnOneGame) {
   ASSERT_EQ(s.error_code(), StatusCode::ABORTED);
   v1::Game game;
   ASSERT_TRUE(GetGame(*clock, "two-1", &game).ok());
-  ASSERT_TRUE(Append(*clock, "two-1", {MoveAt(T0() + S(6), v1::BLACK, "Q16")}, &resp,
-                     game.revision()).ok());
+  ASSERT_TRUE(
+      Append(*clock, "two-1", {MoveAt(T0() + S(6), v1::BLACK, "Q16")}, &resp, game.revision())
+          .ok());
   EXPECT_EQ(resp.events(0).revision(), 4u);
 
   // Many writers at once with no expected revision: every event lands once,
@@ -369,8 +382,11 @@ struct Watched {
 TEST(RpcTest, WatchGameResumesWithNothingMissedOrRepeated) {
   auto stub = Stub();
   v1::AppendEventsResponse resp;
-  ASSERT_TRUE(Append(*stub, "watch-1", {Created("watch-1", T0()), Started(T0()),
-                                        MoveAt(T0() + S(3), v1::BLACK, "Q16")}, &resp).ok());
+  ASSERT_TRUE(
+      Append(*stub, "watch-1",
+             {Created("watch-1", T0()), Started(T0()), MoveAt(T0() + S(3), v1::BLACK, "Q16")},
+             &resp)
+          .ok());
   Watched w;
   {
     grpc::ClientContext ctx;
@@ -397,8 +413,10 @@ TEST(RpcTest, WatchGameResumesWithNothingMissedOrRepeated) {
   ASSERT_EQ(w.events.size(), 4u);
   EXPECT_EQ(w.events.back().event().move().point(), "D4");
   // Disconnected: two more events; resuming after revision 4 gets exactly them.
-  ASSERT_TRUE(Append(*stub, "watch-1", {MoveAt(T0() + S(9), v1::BLACK, "Q4"),
-                                        MoveAt(T0() + S(12), v1::WHITE, "D16")}, &resp).ok());
+  ASSERT_TRUE(Append(*stub, "watch-1",
+                     {MoveAt(T0() + S(9), v1::BLACK, "Q4"), MoveAt(T0() + S(12), v1::WHITE, "D16")},
+                     &resp)
+                  .ok());
   grpc::ClientContext ctx;
   v1::WatchGameRequest req;
   req.set_game("games/watch-1");
@@ -554,12 +572,14 @@ TEST(RpcTest, VerifyCheckpointProofAndExports) {
     path.push_back(x);
   }
   EXPECT_TRUE(ledger::VerifyInclusion(proof.entry().entry().position() - 1,
-                                      proof.checkpoint().tree_size(), leaf, path, root).ok());
+                                      proof.checkpoint().tree_size(), leaf, path, root)
+                  .ok());
   EXPECT_EQ(proof.leaf_hash(), std::string(AsBytes(leaf)));
   // A forged event does not prove.
   ledger::Hash forged = ledger::LeafHash(proof.entry().entry().event() + "x");
   EXPECT_FALSE(ledger::VerifyInclusion(proof.entry().entry().position() - 1,
-                                       proof.checkpoint().tree_size(), forged, path, root).ok());
+                                       proof.checkpoint().tree_size(), forged, path, root)
+                   .ok());
 
   v1::ExportGameRequest ereq;
   ereq.set_name("games/audit-1");
@@ -615,7 +635,8 @@ TEST(RpcTest, LiveGameFlagFallsWithoutAReport) {
   auto stub = Stub();
   const absl::Time now = absl::Now();
   v1::Event created = Created("live-1", now, /*live=*/true);
-  ToProto(absl::Seconds(2), created.mutable_game_created()->mutable_time_control()->mutable_main_time());
+  ToProto(absl::Seconds(2),
+          created.mutable_game_created()->mutable_time_control()->mutable_main_time());
   v1::AppendEventsResponse resp;
   ASSERT_TRUE(Append(*stub, "live-1", {created, Started(now)}, &resp).ok());
   v1::Game game;

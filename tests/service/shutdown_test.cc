@@ -41,8 +41,8 @@ TEST(ShutdownTest, SigtermLosesNoAcknowledgedEvent) {
         e.set_idempotency_key(absl::StrCat(game, "/", i));
         if (!Append(*stub, game, {e}, &resp).ok()) return;  // the server went away
         std::lock_guard<std::mutex> lock(mu);
-        acked.push_back({game, resp.events(0).revision(), resp.events(0).position(),
-                         e.idempotency_key()});
+        acked.push_back(
+            {game, resp.events(0).revision(), resp.events(0).position(), e.idempotency_key()});
       }
     });
   }
@@ -93,9 +93,11 @@ TEST(ShutdownTest, LiveGameIsTimedAgainAfterARestart) {
   ASSERT_NE(server, nullptr);
   const absl::Time now = absl::Now();
   v1::Event created = Created("restart-live", now, /*live=*/true);
-  ToProto(absl::Seconds(3), created.mutable_game_created()->mutable_time_control()->mutable_main_time());
+  ToProto(absl::Seconds(3),
+          created.mutable_game_created()->mutable_time_control()->mutable_main_time());
   v1::AppendEventsResponse resp;
-  ASSERT_TRUE(Append(*StubFor(server->address()), "restart-live", {created, Started(now)}, &resp).ok());
+  ASSERT_TRUE(
+      Append(*StubFor(server->address()), "restart-live", {created, Started(now)}, &resp).ok());
   ASSERT_EQ(server->Stop(SIGINT), 0);  // down before the flag falls
   server = ServerProcess::Start(dir + "/data");
   ASSERT_NE(server, nullptr);

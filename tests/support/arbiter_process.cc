@@ -17,8 +17,8 @@ std::unique_ptr<ServerProcess> ServerProcess::Start(const std::string& data_dir,
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) return nullptr;
   const int err = open(p->log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  std::vector<std::string> args = {ArbiterBinary(), "serve", "--db", data_dir,
-                                   "--listen", "127.0.0.1:0"};
+  std::vector<std::string> args = {ArbiterBinary(), "serve",    "--db",
+                                   data_dir,        "--listen", "127.0.0.1:0"};
   args.insert(args.end(), flags.begin(), flags.end());
   p->pid_ = Spawn(args, {-1, out[1], err});
   close(out[1]);

@@ -15,8 +15,7 @@ namespace arbiter::testing {
 namespace {
 
 [[noreturn]] void Die(const std::string& what, const std::string& path, const std::string& why) {
-  std::fprintf(stderr, "test support: cannot %s %s: %s\n", what.c_str(), path.c_str(),
-               why.c_str());
+  std::fprintf(stderr, "test support: cannot %s %s: %s\n", what.c_str(), path.c_str(), why.c_str());
   std::abort();
 }
 

@@ -49,7 +49,8 @@ class TournamentBuilder {
     events_.push_back(e);
     return *this;
   }
-  TournamentBuilder& Round(int round, const std::vector<Board>& boards, const std::vector<std::string>& byes = {}) {
+  TournamentBuilder& Round(int round, const std::vector<Board>& boards,
+                           const std::vector<std::string>& byes = {}) {
     v1::TournamentEvent e;
     v1::TournamentRound* r = e.mutable_round_paired()->mutable_round();
     r->set_round(round);
@@ -99,8 +100,8 @@ class TournamentBuilder {
 };
 
 inline GameFacts Decided(v1::Result::Outcome outcome,
-                         v1::Result::Reason reason = v1::Result::RESIGNATION, int warnings_black = 0,
-                         int warnings_white = 0) {
+                         v1::Result::Reason reason = v1::Result::RESIGNATION,
+                         int warnings_black = 0, int warnings_white = 0) {
   GameFacts f;
   f.result.emplace();
   f.result->set_outcome(outcome);
@@ -126,7 +127,8 @@ inline const v1::Standing& Row(const google::protobuf::RepeatedPtrField<v1::Stan
 }
 
 // Ids in standings order.
-inline std::vector<std::string> Order(const google::protobuf::RepeatedPtrField<v1::Standing>& rows) {
+inline std::vector<std::string> Order(
+    const google::protobuf::RepeatedPtrField<v1::Standing>& rows) {
   std::vector<std::string> out;
   for (const v1::Standing& s : rows) out.push_back(s.id());
   return out;

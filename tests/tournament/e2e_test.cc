@@ -76,7 +76,8 @@ std::string Created(const std::string& id, const std::string& black, const std::
          "\"}, \"white\": {\"name\": \"" + white +
          "\"}, \"venue\": \"SAME_SITE\", \"scheduledStart\": \"2026-05-01T09:00:00Z\"}}\n"
          "{\"at\": \"2026-05-01T09:00:00Z\", \"gameStarted\": {}}\n"
-         "{\"at\": \"2026-05-01T09:00:10Z\", \"move\": {\"color\": \"BLACK\", \"point\": \"Q16\"}}\n";
+         "{\"at\": \"2026-05-01T09:00:10Z\", \"move\": {\"color\": \"BLACK\", \"point\": "
+         "\"Q16\"}}\n";
 }
 
 TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
@@ -88,10 +89,9 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   Record("g2", Created("G2", "Chen", "Zhou") +
                    "{\"at\": \"2026-05-01T09:00:20Z\", \"phoneViewed\": {\"color\": \"BLACK\"}}\n");
 
-  ProcessResult r =
-      Cli({"tournament", "create", "--id", "cup", "--system", "round-robin", "--title",
-           "Spring Cup", "--player", "A:Li:5D", "--player", "B:Wang:4D", "--player", "C:Chen",
-           "--player", "D:Zhou"});
+  ProcessResult r = Cli({"tournament", "create", "--id", "cup", "--system", "round-robin",
+                         "--title", "Spring Cup", "--player", "A:Li:5D", "--player", "B:Wang:4D",
+                         "--player", "C:Chen", "--player", "D:Zhou"});
   ASSERT_EQ(r.exit, 0) << r.err;
   r = Cli({"tournament", "pair", "cup", "--round", "1", "--board", "A,B,G1", "--board", "C,D,G2"});
   ASSERT_EQ(r.exit, 0) << r.err;
@@ -118,7 +118,8 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   const std::string xml = dir_.File("cup.xml");
   r = Cli({"tournament", "export", "cup", "--format", "opengotha", "--out", xml});
   EXPECT_EQ(r.exit, 2);
-  EXPECT_THAT(r.err, HasSubstr("player 'A' (Li) has no given name, and OpenGotha requires a first name"));
+  EXPECT_THAT(r.err,
+              HasSubstr("player 'A' (Li) has no given name, and OpenGotha requires a first name"));
   r = Cli({"tournament", "export", "cup", "--format", "h9"});
   EXPECT_EQ(r.exit, 2);
   EXPECT_THAT(r.err, HasSubstr("EGF class (CL[]"));
@@ -128,7 +129,8 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
 
   // An OpenGotha file read in, written out with its sidecar, and read back
   // as a new tournament gives the same points.
-  r = Cli({"tournament", "import", "--id", "autumn", testing::SourcePath("tests/tournament/data/swiss4.xml")});
+  r = Cli({"tournament", "import", "--id", "autumn",
+           testing::SourcePath("tests/tournament/data/swiss4.xml")});
   ASSERT_EQ(r.exit, 0) << r.err;
   r = Cli({"tournament", "export", "autumn", "--format", "opengotha", "--out", xml});
   ASSERT_EQ(r.exit, 0) << r.err;
@@ -155,8 +157,9 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
 TEST_F(E2E, TournamentCallsNeedATokenAndOrganisingTheChiefArbiters) {
   const std::string chief = Token("CHIEF_ARBITER", "Wang Ru");
   const std::string software = Token("SOFTWARE", "broadcast");
-  const std::vector<std::string> create = {"tournament", "create", "--id", "cup", "--system",
-                                           "round-robin", "--player", "A:Li", "--player", "B:Wang"};
+  const std::vector<std::string> create = {"tournament", "create",      "--id",     "cup",
+                                           "--system",   "round-robin", "--player", "A:Li",
+                                           "--player",   "B:Wang"};
   ProcessResult r = Cli(create);
   EXPECT_NE(r.exit, 0);
   EXPECT_THAT(r.err, HasSubstr("UNAUTHENTICATED"));

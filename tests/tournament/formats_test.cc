@@ -27,9 +27,9 @@
 namespace arbiter::tournament {
 namespace {
 
+using testing::Decided;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::Decided;
 
 class Formats : public ::testing::Test {
  protected:
@@ -68,7 +68,8 @@ class Formats : public ::testing::Test {
     report_ = ComputeStandings(t_, games_);
   }
 
-  static GameFacts Ruled(v1::Result::Outcome o, v1::Result::Reason reason, const char* clause, uint32_t ruling) {
+  static GameFacts Ruled(v1::Result::Outcome o, v1::Result::Reason reason, const char* clause,
+                         uint32_t ruling) {
     GameFacts f = Decided(o, reason);
     f.result->set_clause(clause);
     f.result->set_ruling(ruling);
@@ -97,7 +98,8 @@ H9 ParseH9(const std::string& text) {
     for (char c : line) EXPECT_TRUE(c >= 0x20 && c <= 0x7E) << "not ASCII: " << line;
     if (absl::ConsumePrefix(&line, "; ")) {
       const size_t open = line.find('[');
-      if (open == 2 && line.back() == ']') h.headers[std::string(line.substr(0, 2))] = std::string(line.substr(3, line.size() - 4));
+      if (open == 2 && line.back() == ']')
+        h.headers[std::string(line.substr(0, 2))] = std::string(line.substr(3, line.size() - 4));
       continue;
     }
     if (line.front() == ';') continue;
@@ -120,17 +122,22 @@ TEST_F(Formats, EgdH9ReadsBackFieldByField) {
   EXPECT_EQ(h.headers["TM"], "90");
   ASSERT_EQ(h.rows.size(), 4u);
   // place, family, given, rank, country, club, Pts, TS, B, 0, round 1, round 2
-  EXPECT_THAT(h.rows[0], ElementsAre("1", "Chen", "Jie", "3d", "CN", "Bj", "1", "1.50", "0", "0", "4-!b0", "2=/w0"));
-  EXPECT_THAT(h.rows[1], ElementsAre("2", "Li", "Wei", "5d", "CN", "Bj", "3", "1.50", "0", "0", "3+/b0", "1=/b0"));
-  EXPECT_THAT(h.rows[2], ElementsAre("3", "Wang", "Ming", "4d", "CN", "Bj", "0", "0.50", "0", "0", "2-/w0", "4-/b0"));
-  EXPECT_THAT(h.rows[3], ElementsAre("4", "Zhou", "Lin", "3d", "CN", "Bj", "2", "0.50", "1", "0", "1+!w0", "3-/w0"));
+  EXPECT_THAT(h.rows[0], ElementsAre("1", "Chen", "Jie", "3d", "CN", "Bj", "1", "1.50", "0", "0",
+                                     "4-!b0", "2=/w0"));
+  EXPECT_THAT(h.rows[1], ElementsAre("2", "Li", "Wei", "5d", "CN", "Bj", "3", "1.50", "0", "0",
+                                     "3+/b0", "1=/b0"));
+  EXPECT_THAT(h.rows[2], ElementsAre("3", "Wang", "Ming", "4d", "CN", "Bj", "0", "0.50", "0", "0",
+                                     "2-/w0", "4-/b0"));
+  EXPECT_THAT(h.rows[3], ElementsAre("4", "Zhou", "Lin", "3d", "CN", "Bj", "2", "0.50", "1", "0",
+                                     "1+!w0", "3-/w0"));
 }
 
 TEST_F(Formats, EgdH9UnknownCountryAndClubAsOpenGothaWritesThem) {
   t_.mutable_players(0)->clear_country();
   t_.mutable_players(0)->clear_club();
   H9 h = ParseH9(*ExportEgdH9(t_, report_));
-  EXPECT_THAT(h.rows[1], ElementsAre("2", "Li", "Wei", "5d", "XX", "xxxx", "3", "1.50", "0", "0", "3+/b0", "1=/b0"));
+  EXPECT_THAT(h.rows[1], ElementsAre("2", "Li", "Wei", "5d", "XX", "xxxx", "3", "1.50", "0", "0",
+                                     "3+/b0", "1=/b0"));
 }
 
 TEST_F(Formats, EgdH9NeedsRomanizedNamesAndItsHeaders) {
@@ -144,13 +151,14 @@ TEST_F(Formats, EgdH9NeedsRomanizedNamesAndItsHeaders) {
   t_.mutable_players(1)->set_romanized_given_name("Ming Hao");
   text = ExportEgdH9(t_, report_);
   ASSERT_TRUE(text.ok()) << text.status();
-  EXPECT_THAT(ParseH9(*text).rows[2], ElementsAre("3", "Wang", "Ming_Hao", "4d", "CN", "Bj", "0", "0.50", "0", "0",
-                                                  "2-/w0", "4-/b0"));
+  EXPECT_THAT(ParseH9(*text).rows[2], ElementsAre("3", "Wang", "Ming_Hao", "4d", "CN", "Bj", "0",
+                                                  "0.50", "0", "0", "2-/w0", "4-/b0"));
   t_.mutable_settings()->clear_egf_class();
   EXPECT_THAT(ExportEgdH9(t_, report_).status().message(), HasSubstr("EGF class (CL[]"));
   t_.mutable_settings()->set_egf_class("B");
   t_.mutable_settings()->clear_adjusted_time_minutes();
-  EXPECT_THAT(ExportEgdH9(t_, report_).status().message(), HasSubstr("adjusted time in minutes (TM[])"));
+  EXPECT_THAT(ExportEgdH9(t_, report_).status().message(),
+              HasSubstr("adjusted time in minutes (TM[])"));
 }
 
 // The AGA results file read back: TOURNEY, start=/finish=, PLAYERS lines
@@ -211,7 +219,8 @@ TEST_F(Formats, AgaReadsBackFieldByField) {
   ASSERT_EQ(a.games[1].size(), 1u);
   EXPECT_THAT(a.games[1][0], ElementsAre("99999", "20001", "B", "0", "7"));
   EXPECT_TRUE(a.games[2].empty());
-  EXPECT_THAT(*text, HasSubstr("# board 2: 99997 (W) 99998 (B) WHITE_WINS by default: not an AGA result"));
+  EXPECT_THAT(*text,
+              HasSubstr("# board 2: 99997 (W) 99998 (B) WHITE_WINS by default: not an AGA result"));
 }
 
 TEST_F(Formats, AgaHandicapKomiAndTemporaryIdsAsOpenGothaWritesThem) {
@@ -225,25 +234,29 @@ TEST_F(Formats, AgaHandicapKomiAndTemporaryIdsAsOpenGothaWritesThem) {
   EXPECT_THAT(a.games[1][0], ElementsAre("99998", "20001", "B", "0", "0"));
   t_.mutable_rounds(0)->mutable_pairings(0)->set_handicap(3);
   report = ComputeStandings(t_, games_);
-  EXPECT_THAT(ParseAga(*ExportAga(t_, report)).games[1][0], ElementsAre("99998", "20001", "B", "3", "0"));
+  EXPECT_THAT(ParseAga(*ExportAga(t_, report)).games[1][0],
+              ElementsAre("99998", "20001", "B", "3", "0"));
 }
 
 TEST_F(Formats, AgaRefusesWhatItCannotHold) {
   t_.mutable_players(3)->set_name("周");
   t_.mutable_players(3)->set_first_name("林");
-  EXPECT_THAT(ExportAga(t_, report_).status().message(), HasSubstr("player 'ZHOU' (周林) has no romanized name"));
+  EXPECT_THAT(ExportAga(t_, report_).status().message(),
+              HasSubstr("player 'ZHOU' (周林) has no romanized name"));
   t_.mutable_players(3)->set_romanized_family_name("Zhou");
   t_.mutable_players(3)->set_romanized_given_name("Lin");
   EXPECT_TRUE(ExportAga(t_, report_).ok());
   t_.mutable_players(0)->set_aga_id("A-1");
-  EXPECT_THAT(ExportAga(t_, report_).status().message(), HasSubstr("AGA id \"A-1\" is not a number"));
+  EXPECT_THAT(ExportAga(t_, report_).status().message(),
+              HasSubstr("AGA id \"A-1\" is not a number"));
 }
 
 TEST_F(Formats, Csv) {
   // A is reported for Swiss too: Li beat Wang (0) and drew Chen (1): 0.5;
   // Chen drew Li (3): 1.5; Zhou beat Chen (1): 1.
   EXPECT_EQ(ExportCsv(t_, report_),
-            "rank,id,name,points,tie_break_a,opponents_points,total_score,warnings,wins,draws,losses,withdrawn,"
+            "rank,id,name,points,tie_break_a,opponents_points,total_score,warnings,wins,draws,"
+            "losses,withdrawn,"
             "decided_by,round_1,round_2\r\n"
             "1,CHEN,Chen Jie,1,1.50,5,1.50,0,0,1,1,no,,ZHOU -!b0,LI =/w0\r\n"
             "1,LI,Li Wei,3,0.50,1,1.50,0,1,1,0,no,,WANG +/b0,CHEN =/b0\r\n"
@@ -252,7 +265,8 @@ TEST_F(Formats, Csv) {
 }
 
 TEST_F(Formats, SidecarKeysReasonsByRulingId) {
-  v1::ExportSidecar s = BuildSidecar(t_, report_, games_, v1::ExportTournamentRequest::OPENGOTHA_XML);
+  v1::ExportSidecar s =
+      BuildSidecar(t_, report_, games_, v1::ExportTournamentRequest::OPENGOTHA_XML);
   ASSERT_EQ(s.entries_size(), 4);
   const v1::SidecarEntry& forfeit = s.entries().at("games/G2/rulings/3");
   EXPECT_EQ(forfeit.reason(), v1::Result::LATENESS);
@@ -282,7 +296,8 @@ TEST_F(Formats, WithdrawalForfeitsAndVoidsGoToTheSidecar) {
   b.Round(1, {{"P1", "P2", "G1"}, {"P3", "P4", "G2"}});
   b.Withdraw("P4", 1);
   v1::Tournament t = b.Build();
-  GameFactsMap games = {{"G1", Decided(v1::Result::BLACK_WINS)}, {"G2", Decided(v1::Result::WHITE_WINS)}};
+  GameFactsMap games = {{"G1", Decided(v1::Result::BLACK_WINS)},
+                        {"G2", Decided(v1::Result::WHITE_WINS)}};
   v1::StandingsReport r = ComputeStandings(t, games);
   v1::ExportSidecar s = BuildSidecar(t, r, games, v1::ExportTournamentRequest::EGD_H9);
   const v1::SidecarEntry& e = s.entries().at("tournaments/T/withdrawals/P4/round/1/board/2");

@@ -12,13 +12,13 @@
 namespace arbiter::tournament {
 namespace {
 
+using testing::Decided;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using ::testing::SizeIs;
-using testing::Decided;
 using testing::kBlack;
 using testing::kDraw;
 using testing::Row;
+using ::testing::SizeIs;
 using testing::TournamentBuilder;
 
 v1::Ruling Warning(uint32_t number, v1::Ruling::Party against) {
@@ -131,7 +131,7 @@ TEST(RecordedGame, MatchingRecordCountsByIdOrName) {
   t.mutable_players(2)->set_romanized_family_name("Chen");
   t.mutable_players(2)->set_romanized_given_name("Jie");
   GameFacts g1 = Decided(kBlack);
-  g1.recorded_black = "李伟";          // the native name, written whole
+  g1.recorded_black = "李伟";            // the native name, written whole
   g1.recorded_white = "  wang   ming ";  // case and spacing aside
   GameFacts g2 = Decided(kBlack);
   g2.recorded_black = "Chen Jie";  // the romanized name
@@ -170,7 +170,7 @@ TEST(Names, RomanizedOrAsciiNativeOrARefusalNamingThePlayer) {
 TEST(Names, JavaUpperCaseAsOpenGothaKeysNeedIt) {
   EXPECT_EQ(*JavaUpperCase("li wei"), "LI WEI");
   EXPECT_EQ(*JavaUpperCase("Müller"), "MÜLLER");
-  EXPECT_EQ(*JavaUpperCase("Straße"), "STRASSE");   // SpecialCasing: ß -> SS
+  EXPECT_EQ(*JavaUpperCase("Straße"), "STRASSE");  // SpecialCasing: ß -> SS
   EXPECT_EQ(*JavaUpperCase("Łukasz"), "ŁUKASZ");
   EXPECT_EQ(*JavaUpperCase("ŁÓDŹ ż"), "ŁÓDŹ Ż");
   EXPECT_EQ(*JavaUpperCase("Ελένη"), "ΕΛΈΝΗ");

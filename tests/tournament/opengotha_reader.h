@@ -57,7 +57,8 @@ class OpenGothaReader {
   }
 
  private:
-  static void All(const XmlElement& e, const std::string& name, std::vector<const XmlElement*>* out) {
+  static void All(const XmlElement& e, const std::string& name,
+                  std::vector<const XmlElement*>* out) {
     for (const auto& c : e.children) {
       if (c->name == name) out->push_back(c.get());
       All(*c, name, out);
@@ -69,7 +70,8 @@ class OpenGothaReader {
     All(root, name, &out);
     return out;
   }
-  static std::string Value(const XmlElement& e, const std::string& attr, const std::string& fallback) {
+  static std::string Value(const XmlElement& e, const std::string& attr,
+                           const std::string& fallback) {
     const std::string* v = e.Attribute(attr);
     return v == nullptr ? fallback : *v;
   }
@@ -78,11 +80,13 @@ class OpenGothaReader {
   }
   void Int(const XmlElement& e, const std::string& attr, const std::string& fallback) {
     int n = 0;
-    if (!absl::SimpleAtoi(Value(e, attr, fallback), &n)) Problem(e, absl::StrCat(attr, ": Integer.parseInt throws"));
+    if (!absl::SimpleAtoi(Value(e, attr, fallback), &n))
+      Problem(e, absl::StrCat(attr, ": Integer.parseInt throws"));
   }
   void Long(const XmlElement& e, const std::string& attr, const std::string& fallback) {
     int64_t n = 0;
-    if (!absl::SimpleAtoi(Value(e, attr, fallback), &n)) Problem(e, absl::StrCat(attr, ": Long.parseLong throws"));
+    if (!absl::SimpleAtoi(Value(e, attr, fallback), &n))
+      Problem(e, absl::StrCat(attr, ": Long.parseLong throws"));
   }
   void Date(const XmlElement& e, const std::string& attr) {
     const std::string* d = e.Attribute(attr);
@@ -94,7 +98,8 @@ class OpenGothaReader {
   void Criteria(const XmlElement& set) {
     for (const XmlElement* c : All(set, "PlacementCriterion")) {
       int n = 0;
-      if (!absl::SimpleAtoi(Value(*c, "number", "1"), &n) || n < 1 || n > 6) Problem(*c, "number outside 1..6");
+      if (!absl::SimpleAtoi(Value(*c, "number", "1"), &n) || n < 1 || n > 6)
+        Problem(*c, "number outside 1..6");
     }
   }
   void Round(const XmlElement& e, const std::string& attr, const std::string& fallback, int low) {
@@ -104,24 +109,29 @@ class OpenGothaReader {
     }
   }
   void Resolves(const XmlElement& e, const std::string& attr) {
-    if (keys_.count(Value(e, attr, "")) == 0) Problem(e, absl::StrCat(attr, " names no player: skipped"));
+    if (keys_.count(Value(e, attr, "")) == 0)
+      Problem(e, absl::StrCat(attr, " names no player: skipped"));
   }
 
   void Check(const XmlElement& root) {
     if (root.name != "Tournament") Problem(root, "the root is not <Tournament>");
     Long(root, "dataVersion", "200");
-    if (Value(root, "dataVersion", "200") < "201") Problem(root, "dataVersion <= 200: keys read the old way");
+    if (Value(root, "dataVersion", "200") < "201")
+      Problem(root, "dataVersion <= 200: keys read the old way");
     for (const XmlElement* p : All(root, "Player")) {
       const std::string name = Value(*p, "name", "");
       const std::string first = Value(*p, "firstName", "");
       if (name.empty()) Problem(*p, "Player's name should have at least 1 character");
       if (first.empty()) Problem(*p, "Player's first name should have at least 1 character");
       const size_t country = Value(*p, "country", "").size();
-      if (country == 1 || country > 2) Problem(*p, "Country name should either have 2 characters or be absent");
-      if (Value(*p, "club", "").size() > 4) Problem(*p, "Club name should have at most 4 character");
+      if (country == 1 || country > 2)
+        Problem(*p, "Country name should either have 2 characters or be absent");
+      if (Value(*p, "club", "").size() > 4)
+        Problem(*p, "Club name should have at most 4 character");
       Int(*p, "rating", "-900");
       Int(*p, "smmsCorrection", "0");
-      if (!keys_.insert(Key(name, first)).second) Problem(*p, "a second player with this key string");
+      if (!keys_.insert(Key(name, first)).second)
+        Problem(*p, "a second player with this key string");
     }
     for (const XmlElement* g : All(root, "Game")) {
       Round(*g, "roundNumber", "1", 1);
@@ -130,16 +140,19 @@ class OpenGothaReader {
       Resolves(*g, "whitePlayer");
       Resolves(*g, "blackPlayer");
       static const std::set<std::string> kResults = {
-          "RESULT_UNKNOWN", "RESULT_WHITEWINS", "RESULT_BLACKWINS", "RESULT_EQUAL", "RESULT_BOTHLOSE",
-          "RESULT_BOTHWIN", "RESULT_WHITEWINS_BYDEF", "RESULT_BLACKWINS_BYDEF", "RESULT_EQUAL_BYDEF",
-          "RESULT_BOTHLOSE_BYDEF", "RESULT_BOTHWIN_BYDEF"};
-      if (kResults.count(Value(*g, "result", "RESULT_UNKNOWN")) == 0) Problem(*g, "result read as RESULT_UNKNOWN");
+          "RESULT_UNKNOWN",         "RESULT_WHITEWINS",       "RESULT_BLACKWINS",
+          "RESULT_EQUAL",           "RESULT_BOTHLOSE",        "RESULT_BOTHWIN",
+          "RESULT_WHITEWINS_BYDEF", "RESULT_BLACKWINS_BYDEF", "RESULT_EQUAL_BYDEF",
+          "RESULT_BOTHLOSE_BYDEF",  "RESULT_BOTHWIN_BYDEF"};
+      if (kResults.count(Value(*g, "result", "RESULT_UNKNOWN")) == 0)
+        Problem(*g, "result read as RESULT_UNKNOWN");
     }
     std::map<std::string, int> byes;
     for (const XmlElement* b : All(root, "ByePlayer")) {
       Round(*b, "roundNumber", "1", 1);
       Resolves(*b, "player");
-      if (++byes[Value(*b, "roundNumber", "1")] > 1) Problem(*b, "a second bye this round replaces the first");
+      if (++byes[Value(*b, "roundNumber", "1")] > 1)
+        Problem(*b, "a second bye this round replaces the first");
     }
     for (const XmlElement* t : All(root, "Team")) {
       Int(*t, "teamNumber", "1");
@@ -160,7 +173,8 @@ class OpenGothaReader {
         Date(g, "endDate");
         Int(g, "numberOfRounds", "5");
         Int(g, "numberOfCategories", "1");
-        for (const char* a : {"genNBW2ValueAbsent", "genNBW2ValueBye", "genMMS2ValueAbsent", "genMMS2ValueBye"}) {
+        for (const char* a :
+             {"genNBW2ValueAbsent", "genNBW2ValueBye", "genMMS2ValueAbsent", "genMMS2ValueBye"}) {
           Int(g, a, "0");
         }
       }
@@ -183,12 +197,18 @@ class OpenGothaReader {
       } else {
         const XmlElement& p = *pairing[0];
         double d = 0;
-        if (!absl::SimpleAtod(Value(p, "paiStandardNX1Factor", "0.5"), &d)) Problem(p, "Double.parseDouble throws");
+        if (!absl::SimpleAtod(Value(p, "paiStandardNX1Factor", "0.5"), &d))
+          Problem(p, "Double.parseDouble throws");
         for (const auto& [a, def] : std::vector<std::pair<const char*, const char*>>{
-                 {"paiBaAvoidDuplGame", "500000000000000"}, {"paiBaRandom", "0"}, {"paiBaBalanceWB", "1000"},
-                 {"paiMaAvoidMixingCategories", "20000000000000"}, {"paiMaMinimizeScoreDifference", "100000000000"},
-                 {"paiMaDUDDWeight", "100000000"}, {"paiMaMaximizeSeeding", "5000000"},
-                 {"paiSeDefSecCrit", "100000000000"}, {"paiSeMinimizeHandicap", "0"},
+                 {"paiBaAvoidDuplGame", "500000000000000"},
+                 {"paiBaRandom", "0"},
+                 {"paiBaBalanceWB", "1000"},
+                 {"paiMaAvoidMixingCategories", "20000000000000"},
+                 {"paiMaMinimizeScoreDifference", "100000000000"},
+                 {"paiMaDUDDWeight", "100000000"},
+                 {"paiMaMaximizeSeeding", "5000000"},
+                 {"paiSeDefSecCrit", "100000000000"},
+                 {"paiSeMinimizeHandicap", "0"},
                  {"paiSeAvoidSameGeo", "100000000000"}}) {
           Long(p, a, def);
         }

@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_join.h"
 #include "adjudicator/tournament/fold.h"
-#include "adjudicator/tournament/xml.h"
 #include "adjudicator/tournament/standings.h"
+#include "adjudicator/tournament/xml.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/support/files.h"
@@ -127,8 +127,11 @@ v1::Tournament SmallSwiss() {
   b.Round(1, {{"A", "B", "G1"}, {"C", "D", "G2"}}, {"E"});
   b.Round(2, {{"E", "A", "G3"}, {"B", "C", "G4"}}, {"D"});
   v1::Tournament t = b.Build();
-  const char* names[][3] = {{"Li", "Wei", "5D"}, {"Wang", "Ming", "4D"}, {"Chen", "Jie", "1K"},
-                            {"Zhou", "Lin", "30K"}, {"van der Berg", "Jan Piet", ""}};
+  const char* names[][3] = {{"Li", "Wei", "5D"},
+                            {"Wang", "Ming", "4D"},
+                            {"Chen", "Jie", "1K"},
+                            {"Zhou", "Lin", "30K"},
+                            {"van der Berg", "Jan Piet", ""}};
   for (int i = 0; i < 5; ++i) {
     t.mutable_players(i)->set_name(names[i][0]);
     t.mutable_players(i)->set_first_name(names[i][1]);
@@ -145,8 +148,8 @@ TEST(OpenGotha, TheExportIsWhatFileOpenAccepts) {
   const std::string xml = Export(t, ComputeStandings(t, games));
   EXPECT_THAT(OpenGothaReader::Problems(xml), IsEmpty()) << xml;
   // Every parameter set the importer reads without a null check is there.
-  for (const char* set : {"<GeneralParameterSet ", "<HandicapParameterSet ", "<PlacementParameterSet>",
-                          "<PairingParameterSet "}) {
+  for (const char* set : {"<GeneralParameterSet ", "<HandicapParameterSet ",
+                          "<PlacementParameterSet>", "<PairingParameterSet "}) {
     EXPECT_THAT(xml, HasSubstr(set));
   }
   // The key of "van der Berg" "Jan Piet": spaces removed.
@@ -158,10 +161,13 @@ TEST(OpenGotha, TheReaderCatchesWhatOpenGothaRefuses) {
   // a game naming nobody, two byes in a round.
   const std::string old =
       "<Tournament dataVersion=\"201\"><Players><Player firstName=\"\" name=\"Li\" rating=\"0\"/>"
-      "<Player firstName=\"x\" name=\"Wang\" club=\"Beijing\"/></Players><Games><Game roundNumber=\"1\" "
+      "<Player firstName=\"x\" name=\"Wang\" club=\"Beijing\"/></Players><Games><Game "
+      "roundNumber=\"1\" "
       "tableNumber=\"1\" whitePlayer=\"WANGX\" blackPlayer=\"ZHAO\"/></Games><ByePlayers>"
-      "<ByePlayer player=\"LI\" roundNumber=\"1\"/><ByePlayer player=\"WANGX\" roundNumber=\"1\"/></ByePlayers>"
-      "<TournamentParameterSet><GeneralParameterSet name=\"x\" numberOfRounds=\"3\"/></TournamentParameterSet>"
+      "<ByePlayer player=\"LI\" roundNumber=\"1\"/><ByePlayer player=\"WANGX\" "
+      "roundNumber=\"1\"/></ByePlayers>"
+      "<TournamentParameterSet><GeneralParameterSet name=\"x\" "
+      "numberOfRounds=\"3\"/></TournamentParameterSet>"
       "</Tournament>";
   const std::vector<std::string> problems = OpenGothaReader::Problems(old);
   const std::string all = absl::StrJoin(problems, "\n");
@@ -185,14 +191,15 @@ TEST(OpenGotha, RatingsAreDerivedFromTheRankWhereUnknown) {
   ASSERT_TRUE(doc.ok());
   std::map<std::string, std::pair<std::string, std::string>> rating;  // name -> rating, origin
   for (const XmlElement* p : (*doc)->Child("Players")->Children("Player")) {
-    rating[*p->Attribute("name")] = {p->Attribute("rating") ? *p->Attribute("rating") : "absent",
-                                     p->Attribute("ratingOrigin") ? *p->Attribute("ratingOrigin") : "absent"};
+    rating[*p->Attribute("name")] = {
+        p->Attribute("rating") ? *p->Attribute("rating") : "absent",
+        p->Attribute("ratingOrigin") ? *p->Attribute("ratingOrigin") : "absent"};
   }
   // Player.ratingFromRank: (rank + 30) * 100 - 900; 5D is rank 4, 1K -1, 30K -30.
   EXPECT_EQ(rating["Li"], Rated("2500", "INI"));
   EXPECT_EQ(rating["Chen"], Rated("2000", "INI"));
   EXPECT_EQ(rating["Zhou"], Rated("-900", "INI"));
-  EXPECT_EQ(rating["Wang"], Rated("2350", "MAN"));  // a known rating stays
+  EXPECT_EQ(rating["Wang"], Rated("2350", "MAN"));    // a known rating stays
   EXPECT_EQ(rating["van der Berg"].first, "absent");  // no rank: OpenGotha's own defaults
   // Read back, a derived rating is no rating.
   v1::Tournament back = Import(xml);
@@ -210,7 +217,9 @@ TEST(OpenGotha, WhatOpenGothaCannotHoldIsRefusedNamingIt) {
   v1::Tournament t = SmallSwiss();
   t.mutable_players(0)->set_name("李伟");
   t.mutable_players(0)->clear_first_name();
-  EXPECT_THAT(refusal(t), HasSubstr("player 'A' (李伟) has no given name, and OpenGotha requires a first name"));
+  EXPECT_THAT(
+      refusal(t),
+      HasSubstr("player 'A' (李伟) has no given name, and OpenGotha requires a first name"));
   t.mutable_players(0)->set_romanized_family_name("Li");
   t.mutable_players(0)->set_romanized_given_name("Wei");
   absl::StatusOr<std::string> xml = ExportOpenGotha(t, ComputeStandings(t, {}));
@@ -219,7 +228,8 @@ TEST(OpenGotha, WhatOpenGothaCannotHoldIsRefusedNamingIt) {
 
   t = SmallSwiss();
   t.mutable_players(2)->set_club("Beijing Go Club");
-  EXPECT_THAT(refusal(t), HasSubstr("player 'C' (Chen Jie): club \"Beijing Go Club\" has more than 4"));
+  EXPECT_THAT(refusal(t),
+              HasSubstr("player 'C' (Chen Jie): club \"Beijing Go Club\" has more than 4"));
   t = SmallSwiss();
   t.mutable_players(2)->set_country("CHN");
   EXPECT_THAT(refusal(t), HasSubstr("country \"CHN\" is not two letters"));
@@ -232,7 +242,8 @@ TEST(OpenGotha, WhatOpenGothaCannotHoldIsRefusedNamingIt) {
   EXPECT_THAT(refusal(t), HasSubstr("players 'A' and 'B' have the same OpenGotha key LIWEI"));
   t = SmallSwiss();
   t.mutable_rounds(0)->add_byes("F");  // two byes (the fold would allow it)
-  EXPECT_THAT(refusal(t), HasSubstr("round 1 has 2 byes (E, F); OpenGotha keeps one bye player a round"));
+  EXPECT_THAT(refusal(t),
+              HasSubstr("round 1 has 2 byes (E, F); OpenGotha keeps one bye player a round"));
   t = SmallSwiss();
   t.mutable_settings()->set_rounds(21);
   EXPECT_THAT(refusal(t), HasSubstr("at most 20"));
@@ -244,8 +255,10 @@ TEST(OpenGotha, ResultsFromGamesAreExported) {
   GameFactsMap games = {{"G1", testing::Decided(v1::Result::BOTH_LOSE, v1::Result::LATENESS)},
                         {"G2", testing::Decided(v1::Result::BLACK_WINS, v1::Result::COUNT)}};
   const std::string xml = Export(t, ComputeStandings(t, games));
-  EXPECT_THAT(xml, HasSubstr("blackPlayer=\"LIWEI\" handicap=\"0\" knownColor=\"true\" result=\"RESULT_BOTHLOSE_BYDEF\""));
-  EXPECT_THAT(xml, HasSubstr("blackPlayer=\"CHENJIE\" handicap=\"0\" knownColor=\"true\" result=\"RESULT_BLACKWINS\""));
+  EXPECT_THAT(xml, HasSubstr("blackPlayer=\"LIWEI\" handicap=\"0\" knownColor=\"true\" "
+                             "result=\"RESULT_BOTHLOSE_BYDEF\""));
+  EXPECT_THAT(xml, HasSubstr("blackPlayer=\"CHENJIE\" handicap=\"0\" knownColor=\"true\" "
+                             "result=\"RESULT_BLACKWINS\""));
   // Read back as entered results, the standings are the same.
   absl::StatusOr<std::vector<v1::TournamentEvent>> events = ImportOpenGotha(xml, "T", t.settings());
   ASSERT_TRUE(events.ok()) << events.status();
@@ -349,28 +362,32 @@ TEST(OpenGotha, TeamBoardsThatChangeByRound) {
 }
 
 TEST(OpenGotha, BadFilesAreRefusedWithTheLine) {
-  const std::string head = "<?xml version=\"1.0\"?>\n<Tournament>\n<Players>\n"
-                           "<Player name=\"A\" firstName=\"a\"/>\n<Player name=\"B\" firstName=\"b\"/>\n</Players>\n";
+  const std::string head =
+      "<?xml version=\"1.0\"?>\n<Tournament>\n<Players>\n"
+      "<Player name=\"A\" firstName=\"a\"/>\n<Player name=\"B\" firstName=\"b\"/>\n</Players>\n";
   auto error = [](const std::string& xml) {
     absl::StatusOr<std::vector<v1::TournamentEvent>> e = ImportOpenGotha(xml, "T", {});
     EXPECT_FALSE(e.ok());
     return e.ok() ? std::string() : std::string(e.status().message());
   };
-  EXPECT_THAT(error(head + "<Games>\n<Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AA\" "
-                           "whitePlayer=\"ZZ\" result=\"RESULT_BLACKWINS\"/>\n</Games>\n</Tournament>\n"),
-              HasSubstr("line 8: <Game>: whitePlayer=\"ZZ\" names no player"));
+  EXPECT_THAT(
+      error(head + "<Games>\n<Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AA\" "
+                   "whitePlayer=\"ZZ\" result=\"RESULT_BLACKWINS\"/>\n</Games>\n</Tournament>\n"),
+      HasSubstr("line 8: <Game>: whitePlayer=\"ZZ\" names no player"));
   EXPECT_THAT(error(head + "<Games>\n<Game roundNumber=\"x\" tableNumber=\"1\" blackPlayer=\"AA\" "
                            "whitePlayer=\"BB\"/>\n</Games>\n</Tournament>\n"),
               HasSubstr("line 8: <Game>: roundNumber=\"x\" is not a whole number"));
-  EXPECT_THAT(error(head + "<Games>\n<Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AA\" "
-                           "whitePlayer=\"BB\" result=\"RESULT_BOTHWIN\"/>\n</Games>\n</Tournament>\n"),
-              HasSubstr("RESULT_BOTHWIN has no meaning"));
+  EXPECT_THAT(
+      error(head + "<Games>\n<Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AA\" "
+                   "whitePlayer=\"BB\" result=\"RESULT_BOTHWIN\"/>\n</Games>\n</Tournament>\n"),
+      HasSubstr("RESULT_BOTHWIN has no meaning"));
   EXPECT_THAT(error(head + "<Games>\n<Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AA\" "
                            "whitePlayer=\"AA\"/>\n</Games>\n</Tournament>\n"),
               HasSubstr("cannot meet themselves"));
   EXPECT_THAT(error(head + "<Games>\n<Game roundNumber=\"1\"\n</Games>\n</Tournament>\n"),
               HasSubstr("line 9, column"));
-  EXPECT_THAT(error("<Players/>"), HasSubstr("line 1: <Players>: the root element must be <Tournament>"));
+  EXPECT_THAT(error("<Players/>"),
+              HasSubstr("line 1: <Players>: the root element must be <Tournament>"));
   EXPECT_THAT(error(head), HasSubstr("<Tournament> (line 2) is not closed"));
 }
 

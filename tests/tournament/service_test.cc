@@ -115,7 +115,8 @@ TEST_F(Service, BadRequestsAreRefusedAndNothingIsRecorded) {
   EXPECT_THAT(s.error_message(), HasSubstr("no player 'Z'"));
   ASSERT_TRUE(Pair(1, {{"A", "B", "G1"}}).ok());
   EXPECT_EQ(Pair(1, {{"C", "D", "G2"}}).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_THAT(Pair(2, {{"C", "D", "G1"}}).error_message(), HasSubstr("already decides another pairing"));
+  EXPECT_THAT(Pair(2, {{"C", "D", "G1"}}).error_message(),
+              HasSubstr("already decides another pairing"));
   absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load("cup");
   ASSERT_TRUE(events.ok());
   EXPECT_EQ(events->size(), 6u);
@@ -125,7 +126,8 @@ TEST_F(Service, BadRequestsAreRefusedAndNothingIsRecorded) {
   v1::StandingsReport r;
   EXPECT_EQ(service_->GetStandings(&ctx_, &unknown, &r).error_code(), grpc::StatusCode::NOT_FOUND);
   unknown.set_tournament("tournaments/a b");
-  EXPECT_EQ(service_->GetStandings(&ctx_, &unknown, &r).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(service_->GetStandings(&ctx_, &unknown, &r).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
 }
 
 TEST_F(Service, ReplayOnlyAfterAReplayResult) {
@@ -138,7 +140,8 @@ TEST_F(Service, ReplayOnlyAfterAReplayResult) {
   req.mutable_replay()->set_board(1);
   req.mutable_replay()->set_game_id("G1b");
   v1::Tournament t;
-  EXPECT_EQ(service_->ScheduleReplay(&ctx_, &req, &t).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(service_->ScheduleReplay(&ctx_, &req, &t).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
   games_["G1"] = testing::Decided(v1::Result::REPLAY, v1::Result::ARBITER);
   ASSERT_TRUE(service_->ScheduleReplay(&ctx_, &req, &t).ok());
   EXPECT_EQ(t.rounds(0).pairings(0).game_id(), "G1b");
@@ -161,7 +164,8 @@ TEST_F(Service, ExportCarriesTheSidecar) {
   EXPECT_EQ(resp.sidecar().entries().at("games/G1/rulings/1").reason(), v1::Result::LATENESS);
   EXPECT_THAT(resp.sidecar_json(), HasSubstr("games/G1/rulings/1"));
   req.set_format(v1::ExportTournamentRequest::FORMAT_UNSPECIFIED);
-  EXPECT_EQ(service_->ExportTournament(&ctx_, &req, &resp).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(service_->ExportTournament(&ctx_, &req, &resp).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
   // A file the format cannot hold is refused, saying why.
   req.set_format(v1::ExportTournamentRequest::EGD_H9);
   grpc::Status s = service_->ExportTournament(&ctx_, &req, &resp);
@@ -182,13 +186,15 @@ TEST_F(Service, ImportOpenGothaFile) {
   v1::ImportTournamentRequest req;
   req.set_tournament_id("og");
   req.set_opengotha_xml(
-      "<Tournament><Players><Player name=\"A\" firstName=\"x\"/><Player name=\"B\" firstName=\"y\"/></Players>"
+      "<Tournament><Players><Player name=\"A\" firstName=\"x\"/><Player name=\"B\" "
+      "firstName=\"y\"/></Players>"
       "<Games><Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AX\" whitePlayer=\"BY\" "
       "result=\"RESULT_BLACKWINS\"/></Games></Tournament>");
   v1::Tournament t;
   ASSERT_TRUE(service_->ImportTournament(&ctx_, &req, &t).ok());
   EXPECT_EQ(t.rounds(0).pairings(0).entered_outcome(), v1::Result::BLACK_WINS);
-  EXPECT_EQ(service_->ImportTournament(&ctx_, &req, &t).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(service_->ImportTournament(&ctx_, &req, &t).error_code(),
+            grpc::StatusCode::ALREADY_EXISTS);
   req.set_tournament_id("og2");
   req.set_opengotha_xml("<Tournament>");
   grpc::Status s = service_->ImportTournament(&ctx_, &req, &t);

@@ -11,8 +11,8 @@
 namespace arbiter::tournament {
 namespace {
 
-using ::testing::ElementsAre;
 using testing::Decided;
+using ::testing::ElementsAre;
 using testing::kBlack;
 using testing::kDraw;
 using testing::kWhite;
@@ -28,7 +28,7 @@ TEST(RoundRobin, PointsThenTieBreakA) {
   b.Round(1, {{"A", "B", "G1"}, {"C", "D", "G2"}});
   b.Round(2, {{"A", "C", "G3"}, {"B", "D", "G4"}});
   b.Round(3, {{"A", "D", "G5"}, {"B", "C", "G6"}});
-  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kDraw)}, {"G3", Decided(kDraw)},
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kDraw)},  {"G3", Decided(kDraw)},
                         {"G4", Decided(kBlack)}, {"G5", Decided(kWhite)}, {"G6", Decided(kWhite)}};
   v1::StandingsReport r = ComputeStandings(b.Build(), games);
   // Points: A 2+1+0 = 3, B 0+2+0 = 2, C 1+1+2 = 4, D 1+0+2 = 3.
@@ -157,8 +157,8 @@ GameFactsMap SixPlayerGames() {
 }
 
 TEST(Swiss, TotalScore) {
-  v1::StandingsReport r =
-      ComputeStandings(SixPlayerSwiss(v1::TournamentSettings::TOTAL_SCORE).Build(), SixPlayerGames());
+  v1::StandingsReport r = ComputeStandings(
+      SixPlayerSwiss(v1::TournamentSettings::TOTAL_SCORE).Build(), SixPlayerGames());
   // Points: P1 4, P2 2, P3 2, P4 0, P5 1, P6 3.
   // Opponents' points: P1 P2+P3 = 4; P2 P1+P5 = 5; P3 P4+P1 = 4; P4 P3+P6 = 5;
   // P5 P6+P2 = 5; P6 P5+P4 = 1.
@@ -209,7 +209,9 @@ TEST(Team, MatchPointsBoardPointsBoardByBoard) {
     b.Player(absl::StrCat(t, "1"), t, 1).Player(absl::StrCat(t, "2"), t, 2);
   }
   b.Round(1, {{"A1", "B1", "G1"}, {"B2", "A2", "G2"}, {"C1", "D1", "G3"}, {"D2", "C2", "G4"}});
-  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kDraw)}, {"G3", Decided(kDraw)},
+  GameFactsMap games = {{"G1", Decided(kBlack)},
+                        {"G2", Decided(kDraw)},
+                        {"G3", Decided(kDraw)},
                         {"G4", Decided(kWhite)}};
   v1::StandingsReport r = ComputeStandings(b.Build(), games);
   EXPECT_THAT(Order(r.standings()), ElementsAre("A", "C", "D", "B"));
@@ -254,7 +256,7 @@ TEST(Team, RoundRobinOverRoundsAndEqualTeamsShare) {
   // A match with a board still pending gives no match points yet.
   games.erase("G6");
   r = ComputeStandings(b.Build(), games);
-  EXPECT_EQ(Row(r.standings(), "Z").points(), 0);  // only R2's lost match counts
+  EXPECT_EQ(Row(r.standings(), "Z").points(), 0);            // only R2's lost match counts
   EXPECT_EQ(Row(r.standings(), "Z").board_points(), 1 + 2);  // R2's 1, and G5 won
 }
 
@@ -269,7 +271,9 @@ TEST(Team, SwissTotalScoreOverMatchPoints) {
   for (const char* t : {"A", "B", "C", "D"}) b.Team(t).Player(absl::StrCat(t, "1"), t, 1);
   b.Round(1, {{"A1", "B1", "G1"}, {"C1", "D1", "G2"}});
   b.Round(2, {{"A1", "C1", "G3"}, {"B1", "D1", "G4"}});
-  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}, {"G3", Decided(kBlack)},
+  GameFactsMap games = {{"G1", Decided(kBlack)},
+                        {"G2", Decided(kBlack)},
+                        {"G3", Decided(kBlack)},
                         {"G4", Decided(kBlack)}};
   v1::StandingsReport r = ComputeStandings(b.Build(), games);
   EXPECT_DOUBLE_EQ(Row(r.standings(), "A").total_score(), 4.0);

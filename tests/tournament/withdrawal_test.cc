@@ -10,9 +10,9 @@
 namespace arbiter::tournament {
 namespace {
 
+using testing::Decided;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::Decided;
 using testing::kBlack;
 using testing::kDraw;
 using testing::kWhite;
@@ -46,7 +46,9 @@ TEST(RoundRobinWithdrawal, FewerThanHalfPlayedVoidsEverything) {
   // P2 and P3: A = half of each other's 1 = 0.5; no warnings: shared 2nd.
   TournamentBuilder b = FourPlayerRoundRobin(3);
   b.Withdraw("P4", 1);
-  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kWhite)}, {"G3", Decided(kBlack)},
+  GameFactsMap games = {{"G1", Decided(kBlack)},
+                        {"G2", Decided(kWhite)},
+                        {"G3", Decided(kBlack)},
                         {"G6", Decided(kDraw)}};
   v1::StandingsReport r = ComputeStandings(b.Build(), games);
   EXPECT_EQ(Find(r, "G2")->status(), v1::ScoredPairing::VOID);
@@ -70,8 +72,11 @@ TEST(RoundRobinWithdrawal, HalfPlayedStandsAndTheRestIsForfeited) {
   // Points: P1 2+2+2 = 6; P2 0+2+1 = 3; P3 0+0+1 = 1; P4 2+0+0 = 2.
   TournamentBuilder b = FourPlayerRoundRobin(3);
   b.Withdraw("P4", 2);
-  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kWhite)}, {"G3", Decided(kBlack)},
-                        {"G4", Decided(kBlack)}, {"G6", Decided(kDraw)}};
+  GameFactsMap games = {{"G1", Decided(kBlack)},
+                        {"G2", Decided(kWhite)},
+                        {"G3", Decided(kBlack)},
+                        {"G4", Decided(kBlack)},
+                        {"G6", Decided(kDraw)}};
   v1::StandingsReport r = ComputeStandings(b.Build(), games);
   const v1::ScoredPairing* g5 = Find(r, "G5");
   EXPECT_EQ(g5->status(), v1::ScoredPairing::FORFEIT);
@@ -93,7 +98,9 @@ TEST(RoundRobinWithdrawal, GamesNeverPairedAreForfeitedToo) {
   // appears with round 0, P1 winning by default.
   TournamentBuilder b = FourPlayerRoundRobin(2);
   b.Withdraw("P4", 2);
-  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kWhite)}, {"G3", Decided(kBlack)},
+  GameFactsMap games = {{"G1", Decided(kBlack)},
+                        {"G2", Decided(kWhite)},
+                        {"G3", Decided(kBlack)},
                         {"G4", Decided(kBlack)}};
   v1::StandingsReport r = ComputeStandings(b.Build(), games);
   ASSERT_EQ(r.pairings_size(), 5);
@@ -111,7 +118,9 @@ TEST(RoundRobinWithdrawal, ForfeitBetweenTwoWithdrawnPlayersIsLostByBoth) {
   // Round 3: P1-P4 (P1 wins by default), P2-P3 (P2 wins by default).
   TournamentBuilder b = FourPlayerRoundRobin(3);
   b.Withdraw("P3", 2).Withdraw("P4", 2);
-  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kWhite)}, {"G3", Decided(kBlack)},
+  GameFactsMap games = {{"G1", Decided(kBlack)},
+                        {"G2", Decided(kWhite)},
+                        {"G3", Decided(kBlack)},
                         {"G4", Decided(kBlack)}};
   v1::StandingsReport r = ComputeStandings(b.Build(), games);
   EXPECT_EQ(Find(r, "G5")->outcome(), v1::Result::BLACK_WINS);
@@ -225,8 +234,10 @@ TournamentBuilder Cn1988Swiss(const std::string& ruleset) {
   return b;
 }
 
-const GameFactsMap kCn1988Games = {{"G1", Decided(kBlack)}, {"G2", Decided(kDraw)},
-                                   {"G3", Decided(kBlack)}, {"G4", Decided(kBlack)}};
+const GameFactsMap kCn1988Games = {{"G1", Decided(kBlack)},
+                                   {"G2", Decided(kDraw)},
+                                   {"G3", Decided(kBlack)},
+                                   {"G4", Decided(kBlack)}};
 
 TEST(Cn1988SwissWithdrawal, UnplayedRoundsCountForTheOpponents) {
   v1::StandingsReport r = ComputeStandings(Cn1988Swiss("cn-1988").Build(), kCn1988Games);
@@ -264,7 +275,9 @@ TEST(Cn1988SwissWithdrawal, ACapsAtOneAndRanksFollowIt) {
   b.Round(1, {{"D", "C", "G1"}, {"A", "B", "G2"}});
   b.Round(2, {{"D", "B", "G3"}, {"A", "C", "G4"}});
   b.Withdraw("D", 2);
-  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}, {"G3", Decided(kBlack)},
+  GameFactsMap games = {{"G1", Decided(kBlack)},
+                        {"G2", Decided(kBlack)},
+                        {"G3", Decided(kBlack)},
                         {"G4", Decided(kBlack)}};
   v1::StandingsReport r = ComputeStandings(b.Build(), games);
   EXPECT_DOUBLE_EQ(Row(r.standings(), "B").opponents_score(), 10.0);

@@ -36,7 +36,8 @@ TEST(Xml, RefusesWhatIsOutsideTheSubsetWithLineAndColumn) {
   EXPECT_EQ(error("<a x=1/>"), "line 1, column 6: expected a quoted value");
   EXPECT_EQ(error("<a x='1' x='2'/>"), "line 1, column 10: duplicate attribute x");
   EXPECT_EQ(error("<a>&nbsp;</a>"), "line 1, column 4: unknown entity &nbsp;");
-  EXPECT_EQ(error("<!DOCTYPE a><a/>"), "line 1, column 1: DTDs and processing instructions are not supported");
+  EXPECT_EQ(error("<!DOCTYPE a><a/>"),
+            "line 1, column 1: DTDs and processing instructions are not supported");
   EXPECT_EQ(error("<a/><b/>"), "line 1, column 5: content after the root element");
   EXPECT_EQ(error("<a x='<'/>"), "line 1, column 7: '<' inside a value");
   EXPECT_EQ(error(""), "line 1, column 1: expected the root element");
