@@ -158,7 +158,7 @@ void Note(std::optional<Finding>& finding, uint64_t position, std::string why) {
 
 // The one pass over the log. Each event is read once, re-hashed, parsed and
 // checked canonical once, checked against its stream, folded into the Merkle
-// range (checkpoint roots) and, with a judge, fed at once to its game's
+// tree (checkpoint roots) and, with a judge, fed at once to its game's
 // fold, its ruling rows read alongside (a second cursor, in the same
 // position order) and compared with the re-judged ones.
 class LogWalk {
@@ -167,9 +167,10 @@ class LogWalk {
           std::unordered_map<std::string, std::string> pins, AuditReport& report)
       : options_(options), checkpoints_(checkpoints), pins_(std::move(pins)), report_(report) {}
 
-  // Walks the log; fills `leaves` and `games` (game id -> revision count).
-  absl::Status Run(LogReader& reader, std::vector<Hash>& leaves,
-                   std::map<std::string, uint64_t>& games);
+  // Walks the log; grows `tree` by each event's leaf (one node hash per
+  // leaf, amortised, which also gives each checkpoint's root) and fills
+  // `games` (game id -> revision count).
+  absl::Status Run(LogReader& reader, MerkleTree& tree, std::map<std::string, uint64_t>& games);
 
   // Reports the kept findings in their order; false after reporting.
   bool ReportRulingRows() { return Report(ruling_rows_); }
@@ -269,7 +270,7 @@ void LogWalk::JudgeEvent(uint64_t position, const std::string& game_id, uint64_t
   }
 }
 
-absl::Status LogWalk::Run(LogReader& reader, std::vector<Hash>& leaves,
+absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
                           std::map<std::string, uint64_t>& games) {
   AuditReport& report = report_;
   absl::StatusOr<uint64_t> total = reader.Head();
@@ -284,9 +285,7 @@ absl::Status LogWalk::Run(LogReader& reader, std::vector<Hash>& leaves,
   if (!r.ok()) return r.status();
   rulings_ = *std::move(r);
   if (absl::Status s = NextRuling(); !s.ok()) return s;
-  leaves.reserve(*total);
   StreamCheck streams;
-  CompactRange range;
   size_t next_checkpoint = 0;
   uint64_t last_good_checkpoint = 0;
   v1::Event event;
@@ -295,7 +294,7 @@ absl::Status LogWalk::Run(LogReader& reader, std::vector<Hash>& leaves,
     if (!row.ok()) return row.status();
     if (!*row) break;
     uint64_t position = q->Int(0);
-    uint64_t expected = range.size() + 1;
+    uint64_t expected = tree.size() + 1;
     if (position != expected) {
       Fail(report, expected,
            position < expected
@@ -319,33 +318,34 @@ absl::Status LogWalk::Run(LogReader& reader, std::vector<Hash>& leaves,
                        event)) {
       return absl::OkStatus();
     }
-    range.Append(leaf);
-    leaves.push_back(leaf);
+    tree.Append(leaf);
     ++report.events;
     while (next_checkpoint < checkpoints_.size() &&
-           checkpoints_[next_checkpoint].tree_size() == range.size()) {
-      if (AsBytes(range.Root()) != checkpoints_[next_checkpoint].root_hash()) {
+           checkpoints_[next_checkpoint].tree_size() == tree.size()) {
+      absl::StatusOr<Hash> root = tree.Root(tree.size());
+      if (!root.ok()) return root.status();
+      if (AsBytes(*root) != checkpoints_[next_checkpoint].root_hash()) {
         Fail(report, last_good_checkpoint + 1,
-             absl::StrCat("the Merkle root of positions 1..", range.size(),
+             absl::StrCat("the Merkle root of positions 1..", tree.size(),
                           " differs from its signed checkpoint: an event after position ",
-                          last_good_checkpoint, " and at or before ", range.size(),
+                          last_good_checkpoint, " and at or before ", tree.size(),
                           " was changed, removed or reordered"));
         return absl::OkStatus();
       }
-      last_good_checkpoint = range.size();
+      last_good_checkpoint = tree.size();
       ++next_checkpoint;
     }
     if (absl::Status s = TakeRulings(position); !s.ok()) return s;
     JudgeEvent(position, game_id, revision, event);
-    if (options_.progress && (range.size() % 1024 == 0 || range.size() == *total)) {
-      options_.progress(range.size(), *total);
+    if (options_.progress && (tree.size() % 1024 == 0 || tree.size() == *total)) {
+      options_.progress(tree.size(), *total);
     }
   }
   for (const auto& [game, rev] : streams.revisions) games[game] = rev;
   if (next_checkpoint < checkpoints_.size()) {
     Fail(
-        report, range.size() + 1,
-        absl::StrCat("the log ends at position ", range.size(), " but a signed checkpoint covers ",
+        report, tree.size() + 1,
+        absl::StrCat("the log ends at position ", tree.size(), " but a signed checkpoint covers ",
                      checkpoints_[next_checkpoint].tree_size(), " events: its tail was truncated"));
     return absl::OkStatus();
   }
@@ -426,10 +426,10 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
     return report;
   }
 
-  std::vector<Hash> leaves;
+  MerkleTree tree{std::vector<Hash>()};
   std::map<std::string, uint64_t> games;
   LogWalk walk(options, *checkpoints, *std::move(pins), report);
-  if (absl::Status s = walk.Run(reader, leaves, games); !s.ok()) {
+  if (absl::Status s = walk.Run(reader, tree, games); !s.ok()) {
     if (s = Absorb(report, s); !s.ok()) return s;
   }
   if (!report.intact) return report;
@@ -437,7 +437,6 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
 
   // Consistency between successive checkpoints, by proof, all from one
   // tree (the walk checked every checkpoint's size is within the log).
-  const MerkleTree tree(std::move(leaves));
   for (size_t i = 1; i < checkpoints->size(); ++i) {
     const v1::Checkpoint& a = (*checkpoints)[i - 1];
     const v1::Checkpoint& b = (*checkpoints)[i];
