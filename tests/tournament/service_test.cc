@@ -70,6 +70,14 @@ class Service : public ::testing::Test {
     v1::Tournament t;
     return service_->PairRound(&ctx_, &req, &t);
   }
+  static v1::ScheduleReplayRequest ReplayOfRound1Board1(const std::string& game) {
+    v1::ScheduleReplayRequest req;
+    req.set_tournament("tournaments/cup");
+    req.mutable_replay()->set_round(1);
+    req.mutable_replay()->set_board(1);
+    req.mutable_replay()->set_game_id(game);
+    return req;
+  }
   v1::StandingsReport Standings() {
     v1::GetStandingsRequest req;
     req.set_tournament("tournaments/cup");
@@ -136,11 +144,7 @@ TEST_F(Service, ReplayOnlyAfterAReplayResult) {
   ASSERT_TRUE(Create().ok());
   ASSERT_TRUE(Pair(1, {{"A", "B", "G1"}}).ok());
   games_["G1"] = testing::Decided(v1::Result::DRAW);
-  v1::ScheduleReplayRequest req;
-  req.set_tournament("tournaments/cup");
-  req.mutable_replay()->set_round(1);
-  req.mutable_replay()->set_board(1);
-  req.mutable_replay()->set_game_id("G1b");
+  const v1::ScheduleReplayRequest req = ReplayOfRound1Board1("G1b");
   v1::Tournament t;
   EXPECT_EQ(service_->ScheduleReplay(&ctx_, &req, &t).error_code(),
             grpc::StatusCode::FAILED_PRECONDITION);
@@ -180,11 +184,7 @@ TEST_F(Service, AGameRecordedWithOtherPlayersOrColoursIsNotAttached) {
   games_["G1b"] = testing::Decided(v1::Result::WHITE_WINS);
   games_["G1b"].recorded_black = "A Player";
   games_["G1b"].recorded_white = "B Player";
-  v1::ScheduleReplayRequest req;
-  req.set_tournament("tournaments/cup");
-  req.mutable_replay()->set_round(1);
-  req.mutable_replay()->set_board(1);
-  req.mutable_replay()->set_game_id("G1b");
+  const v1::ScheduleReplayRequest req = ReplayOfRound1Board1("G1b");
   v1::Tournament t;
   s = service_->ScheduleReplay(&ctx_, &req, &t);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
