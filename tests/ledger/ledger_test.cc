@@ -141,22 +141,68 @@ TEST_F(LedgerTest, IdempotentRetriesReturnTheOriginal) {
 
   auto other = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE, "k1")});
   EXPECT_TRUE(absl::IsAlreadyExists(other.status())) << other.status();
+  // Keys are per game: another game's stream has its own "k0".
   auto other_game = ledger_->Append("h", ExpectedRevision::Any(), {Created("h", "k0")});
-  EXPECT_TRUE(absl::IsAlreadyExists(other_game.status())) << other_game.status();
+  ASSERT_TRUE(other_game.ok()) << other_game.status();
+  EXPECT_EQ((*other_game)[0].position(), 3u);
+  auto found = ledger_->FindByKey("g", "k1");
+  ASSERT_TRUE(found.ok() && found->has_value());
+  EXPECT_EQ((*found)->position(), 2u);
+  EXPECT_FALSE(ledger_->FindByKey("h", "k1")->has_value());
   auto mixed =
       ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1"), Pass(v1::WHITE, "k2")});
   EXPECT_TRUE(absl::IsInvalidArgument(mixed.status())) << mixed.status();
   auto twice =
       ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k3"), Pass(v1::WHITE, "k3")});
   EXPECT_TRUE(absl::IsInvalidArgument(twice.status())) << twice.status();
-  EXPECT_EQ(*ledger_->Head(), 2u);
+  EXPECT_EQ(*ledger_->Head(), 3u);
 
   // Keys survive a restart.
   Open();
   auto after = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1")});
   ASSERT_TRUE(after.ok());
   EXPECT_EQ((*after)[0].position(), 2u);
-  EXPECT_EQ(*ledger_->Head(), 2u);
+  EXPECT_EQ(*ledger_->Head(), 3u);
+  EXPECT_TRUE(Audit().intact) << Audit().why;
+}
+
+// A ledger of schema 1 (keys unique over the whole log) opens as schema 2:
+// the key index changes, no row does, so every hash, root and signature is
+// what it was, and keys become per game.
+TEST_F(LedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g", "k0")}).ok());
+  ASSERT_TRUE(ledger_->Checkpoint().ok());
+  ledger_.reset();
+  {  // Back to schema 1 as the first release made it.
+    auto db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->Exec("DROP INDEX events_by_game_key;"
+                         "CREATE UNIQUE INDEX events_by_key ON events(idempotency_key)"
+                         " WHERE idempotency_key IS NOT NULL;"
+                         "DROP TRIGGER meta_no_UPDATE;"
+                         "UPDATE meta SET value = 1 WHERE key = 'schema_version';")
+                    .ok());
+  }
+  ASSERT_TRUE(Audit().intact) << "verify reads a schema 1 ledger as it is";
+  auto roots = [&] {
+    auto reader = LogReader::Open(dir_.File("ledger.db"));
+    EXPECT_TRUE(reader.ok());
+    auto c = reader->Checkpoints();
+    EXPECT_TRUE(c.ok());
+    return c->back().SerializeAsString();
+  };
+  const std::string checkpoint = roots();
+  Open();
+  EXPECT_EQ(roots(), checkpoint);
+  auto other = ledger_->Append("h", ExpectedRevision::NoStream(), {Created("h", "k0")});
+  EXPECT_TRUE(other.ok()) << other.status() << ": keys are per game after the migration";
+  EXPECT_TRUE(Audit().intact) << Audit().why;
+  auto db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READONLY);
+  ASSERT_TRUE(db.ok());
+  auto q = Stmt::Prepare(*db, "SELECT value FROM meta WHERE key = 'schema_version'");
+  ASSERT_TRUE(q.ok() && *q->Step());
+  EXPECT_EQ(q->Int(0), 2);
 }
 
 TEST_F(LedgerTest, ARefusedEventWritesNothing) {
