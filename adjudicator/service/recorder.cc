@@ -157,6 +157,11 @@ absl::StatusOr<std::string> Recorder::CreateGame(const Caller& caller,
   if (absl::Status s = Stamp(id, request.has_at() ? &request.at() : nullptr, event); !s.ok()) {
     return s;
   }
+  // A creation the server stamps is scheduled, unless it says otherwise, at
+  // that stamp: a client's own clock here would make its retry differ.
+  if (!request.has_at() && !event.game_created().has_scheduled_start()) {
+    *event.mutable_game_created()->mutable_scheduled_start() = event.at();
+  }
   absl::StatusOr<v1::AppendEventsResponse> appended = Append(caller, id, 0, {std::move(event)});
   if (!appended.ok()) return appended.status();
   return id;

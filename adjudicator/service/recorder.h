@@ -59,8 +59,9 @@ class Recorder {
   void set_max_skew(absl::Duration skew) { max_skew_ = skew; }
 
   // Records the game `request` describes (a random id when it names none and
-  // is not a retry) and returns its id. As Append, and INVALID_ARGUMENT for
-  // a bad id.
+  // is not a retry) and returns its id. With no `at`, the server stamps it
+  // (a retry gets the first stamp) and a missing scheduled start is that
+  // stamp. As Append, and INVALID_ARGUMENT for a bad id.
   absl::StatusOr<std::string> CreateGame(const Caller& caller,
                                          const v1::CreateGameRequest& request);
 

@@ -34,12 +34,13 @@ using testing::ToyJudge;
 
 class LedgerTest : public ::testing::Test {
  protected:
-  void Open(uint64_t checkpoint_every = 0) {
+  void Open(uint64_t checkpoint_every = 0, absl::Duration sign_within = absl::ZeroDuration()) {
     ledger_.reset();
     LedgerOptions o;
     o.dir = dir_.path();
     o.judge = &judge_;
     o.checkpoint_every = checkpoint_every;
+    o.sign_within = sign_within;
     auto l = Ledger::Open(o);
     ASSERT_TRUE(l.ok()) << l.status();
     ledger_ = *std::move(l);
@@ -163,6 +164,34 @@ TEST_F(LedgerTest, IdempotentRetriesReturnTheOriginal) {
   ASSERT_TRUE(after.ok());
   EXPECT_EQ((*after)[0].position(), 2u);
   EXPECT_EQ(*ledger_->Head(), 3u);
+  EXPECT_TRUE(Audit().intact) << Audit().why;
+}
+
+// With sign_within, the writer signs the unsigned tail by itself once its
+// oldest event has waited that long, with no further append; a closing
+// ledger signs its tail before it stops.
+TEST_F(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
+  Open(/*checkpoint_every=*/0, /*sign_within=*/absl::Milliseconds(200));
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  const absl::Time written = absl::Now();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).ok());
+  std::vector<v1::Checkpoint> signed_ones;
+  while (absl::Now() - written < absl::Seconds(5)) {
+    signed_ones = *ledger_->Checkpoints();
+    if (!signed_ones.empty() && signed_ones.back().tree_size() == 2) break;
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  ASSERT_FALSE(signed_ones.empty());
+  EXPECT_EQ(signed_ones.back().tree_size(), 2u);
+  EXPECT_EQ(signed_ones.back().reason(), v1::Checkpoint::TAIL_BOUND);
+  EXPECT_LT(absl::Now() - written, absl::Seconds(1)) << "signed well within the bound";
+  EXPECT_EQ(signed_ones.size(), 1u) << "one checkpoint covers both appends";
+
+  // Closed with a tail: it is signed before the ledger stops.
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}).ok());
+  ledger_.reset();
+  Open();
+  EXPECT_EQ(ledger_->Checkpoints()->back().tree_size(), 3u);
   EXPECT_TRUE(Audit().intact) << Audit().why;
 }
 
