@@ -322,12 +322,15 @@ TEST(TrustTest, TheUnsignedTailIsShortVisibleAndStrictlyRefused) {
   auto stub = StubFor(server->address());
   uint64_t covered = 0;
   absl::Time signed_at;
+  std::string last_seen;  // for a failure's message
   while (absl::Now() - written < absl::Seconds(5)) {
     v1::SignedCheckpoint signed_checkpoint;
     grpc::ClientContext ctx;
     v1::GetCheckpointRequest req;  // the latest signed: nothing is signed on demand
+    const grpc::Status got = stub->GetCheckpoint(&ctx, req, &signed_checkpoint);
     const v1::Checkpoint& c = signed_checkpoint.checkpoint();
-    if (stub->GetCheckpoint(&ctx, req, &signed_checkpoint).ok() && c.tree_size() >= 5) {
+    last_seen = absl::StrCat(got.error_code(), " ", got.error_message(), " size ", c.tree_size());
+    if (got.ok() && c.tree_size() >= 5) {
       covered = c.tree_size();
       signed_at = absl::Now();
       EXPECT_EQ(c.reason(), v1::Checkpoint::TAIL_BOUND);
@@ -335,7 +338,7 @@ TEST(TrustTest, TheUnsignedTailIsShortVisibleAndStrictlyRefused) {
     }
     absl::SleepFor(absl::Milliseconds(50));
   }
-  ASSERT_EQ(covered, 5u) << "no checkpoint covered the writes";
+  ASSERT_EQ(covered, 5u) << "no checkpoint covered the writes: " << last_seen;
   // 1 s, plus the commit and this poll's granularity.
   EXPECT_LT(signed_at - written, absl::Milliseconds(1500));
   r = RunArbiter({"verify", "--db", dir.File("bounded"), "--strict"});
