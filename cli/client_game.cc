@@ -22,7 +22,8 @@ constexpr FlagSpec kCreateFlags[] = {
     {"white", "NAME[,RANK]", "White"},
     {"venue", "VENUE", "SAME_SITE (default), SEPARATE_SITE or RAPID"},
     {"board-size", "N", "19 (default), 13 or 9"},
-    {"scheduled-start", "RFC3339", "when play is due to start (default: now)"},
+    {"scheduled-start", "RFC3339",
+     "when play is due to start (default: when the server creates it)"},
     {"main-time", "DURATION", "main time, e.g. 2h or 90m (absent: untimed)"},
     {"byo-yomi", "N/DURATION", "byo-yomi periods and their length, e.g. 5/60s"},
     {"komi", "STONES", "override the ruleset's komi, in stones"},
@@ -81,13 +82,13 @@ int Create(const Args& args) {
   int size = 19;
   if (absl::Status s = args.Number("board-size", &size); !s.ok()) return bad(s.message());
   g->set_board_size(size);
-  absl::Time start = absl::Now();
+  // Without the flag the server schedules the game at its creation, by its
+  // own clock: this one's would make a --request-id retry differ.
   if (auto v = args.Value("scheduled-start")) {
     absl::StatusOr<absl::Time> t = ParseRfc3339(*v);
     if (!t.ok()) return bad(std::string(t.status().message()));
-    start = *t;
+    ToProto(*t, g->mutable_scheduled_start());
   }
-  ToProto(start, g->mutable_scheduled_start());
   if (auto v = args.Value("main-time")) {
     if (!ParseDurationFlag(*v, g->mutable_time_control()->mutable_main_time())) {
       return bad("--main-time: a duration such as 2h or 90m");

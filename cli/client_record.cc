@@ -1,4 +1,4 @@
-// `arbiter record [--game ID] [--server ADDR] [--json] FILE|-`: sends event
+// `arbiter record [--game ID] [--replay] [--server ADDR] [--json] FILE|-`: sends event
 // lines (JSON, one per line, DOMAIN.md §3) to the server as they come, one
 // AppendEvents each, so a pipe from a live source records live.
 //
@@ -28,6 +28,8 @@ namespace {
 
 constexpr FlagSpec kFlags[] = {
     {"game", "ID", "the game of lines before any gameCreated"},
+    {"replay", "",
+     "the lines replay an earlier record: times ahead of the server's clock are allowed"},
     kJsonFlag,
     kServerFlag,
 };
@@ -42,7 +44,8 @@ constexpr CommandSpec kRecord = {
         "The game is the one the latest gameCreated line names, else --game. A line with no\n"
         "idempotencyKey gets one from the game, the line number and the line's content, so\n"
         "sending the same file again records nothing twice. The first refused line stops\n"
-        "the run (\"line N: why\"); what was acknowledged stays.\n",
+        "the run (\"line N: why\"); what was acknowledged stays. A line dated more than the\n"
+        "server's --max-skew (default 10m) ahead of its clock is refused unless --replay.\n",
 };
 
 std::string AckJson(const std::string& game_id, const v1::RecordedEvent& e) {
@@ -71,6 +74,7 @@ int RunRecord(int argc, char** argv) {
   std::string game = args.ValueOr("game", "");
   const std::string path = args.positionals()[0];
   const bool json = args.Has("json");
+  const bool replay = args.Has("replay");
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
@@ -110,6 +114,7 @@ int RunRecord(int argc, char** argv) {
     }
     v1::AppendEventsRequest req;
     req.set_game(GameResource(game));
+    req.set_replay(replay);
     *req.add_events() = event;
     v1::AppendEventsResponse resp;
     grpc::ClientContext context;

@@ -1,4 +1,5 @@
-// `arbiter serve [--db DIR] [--listen ADDR] [--checkpoint-every N]`: runs the
+// `arbiter serve [--db DIR] [--listen ADDR] [--checkpoint-every N]
+// [--sign-within DURATION] [--max-skew DURATION]`: runs the
 // arbiter.v1 service on an embedded SQLite ledger.
 //
 // The data directory is --db, else $ARBITER_DATA, else ./arbiter-data
@@ -17,6 +18,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "adjudicator/service/server.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
@@ -29,6 +31,12 @@ constexpr FlagSpec kFlags[] = {
     {"db", "DIR", "the ledger directory (default $ARBITER_DATA, else ./arbiter-data)"},
     {"listen", "HOST:PORT", "the address to serve on (default 127.0.0.1:50051; port 0: any free)"},
     {"checkpoint-every", "N", "sign a checkpoint every N events"},
+    {"sign-within", "DURATION",
+     "sign a checkpoint at most this long after any write (default 1s; 0s: only at game ends and "
+     "every N events)"},
+    {"max-skew", "DURATION",
+     "refuse events dated more than this ahead of the server's clock unless the request replays "
+     "a record (default 10m; 0s: no guard)"},
     {"tls-cert", "FILE", "serve TLS with this certificate chain (PEM); needs --tls-key"},
     {"tls-key", "FILE", "the TLS private key (PEM)"},
     {"tls-client-ca", "FILE", "mutual TLS: accept clients with certificates from these roots"},
@@ -76,6 +84,20 @@ int RunServe(int argc, char** argv) {
         SetRate(args, "read-rate", &options.limits.reads_per_second, &options.limits.read_burst),
         args.Number("checkpoint-every", &options.checkpoint_every)}) {
     if (!s.ok()) return UsageError(kServe, s.message());
+  }
+  if (auto v = args.Value("max-skew")) {
+    if (!absl::ParseDuration(*v, &options.max_skew) || options.max_skew < absl::ZeroDuration() ||
+        options.max_skew == absl::InfiniteDuration()) {
+      return UsageError(kServe, "--max-skew: a duration such as 10m or 30s (0s: no guard)");
+    }
+    if (options.max_skew == absl::ZeroDuration()) options.max_skew = absl::InfiniteDuration();
+  }
+  if (auto v = args.Value("sign-within")) {
+    if (!absl::ParseDuration(*v, &options.sign_within) ||
+        options.sign_within < absl::ZeroDuration() ||
+        options.sign_within == absl::InfiniteDuration()) {
+      return UsageError(kServe, "--sign-within: a duration such as 1s or 500ms (0s: no bound)");
+    }
   }
 
   // Block the shutdown signals in every thread (gRPC's included, which

@@ -32,6 +32,7 @@ constexpr FlagSpec kFlags[] = {
     {"bundle", "FILE", "offline: an audit bundle (`arbiter export`), checked with no database"},
     {"pubkey", "FILE", "offline: the trusted public key (default ledger.pub beside the database)"},
     {"no-readjudicate", "", "offline: check hashes, proofs and signatures only, not the rulings"},
+    {"strict", "", "offline: fail (exit 1) when any event lies after the last signed checkpoint"},
     kJsonFlag,
     kServerFlag,
 };
@@ -44,9 +45,12 @@ constexpr CommandSpec kVerify = {
     .flags = kFlags,
     .notes =
         "  arbiter verify GAME [--server ADDR] [--json]       (the server audits its ledger)\n"
-        "  arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [GAME]\n"
+        "  arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [--strict] [GAME]\n"
         "  arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]\n"
-        "Exit 1 when not intact, with the first bad position and why.\n",
+        "Exit 1 when not intact, with the first bad position and why. --db prints how\n"
+        "many events lie after the last signed checkpoint: no signature covers them\n"
+        "yet (a server signs within --sign-within, default 1s, of any write); with\n"
+        "--strict any such event fails the audit.\n",
 };
 
 // A one-line bar, redrawn in place, only when stderr is a terminal.
@@ -59,7 +63,8 @@ void DrawProgress(uint64_t done, uint64_t total) {
   if (done >= total) std::fprintf(stderr, "\n");
 }
 
-int Report(const ledger::AuditReport& r, const std::string& what, const std::string& key_source) {
+int Report(const ledger::AuditReport& r, const std::string& what, const std::string& key_source,
+           bool strict = false) {
   if (!r.intact) {
     if (r.first_bad_position > 0) {
       std::printf("%s is NOT intact: first bad position %llu: %s\n", what.c_str(),
@@ -86,6 +91,16 @@ int Report(const ledger::AuditReport& r, const std::string& what, const std::str
   } else {
     std::printf("rulings were not re-adjudicated (--no-readjudicate)\n");
   }
+  std::printf("unsigned tail: %llu event(s) after the last signed checkpoint\n",
+              static_cast<unsigned long long>(r.unsigned_tail));
+  if (strict && r.unsigned_tail > 0) {
+    std::printf(
+        "%s is NOT verified (--strict): %llu event(s) after position %llu are covered by "
+        "no signature\n",
+        what.c_str(), static_cast<unsigned long long>(r.unsigned_tail),
+        static_cast<unsigned long long>(r.signed_size));
+    return kExitNegative;
+  }
   return 0;
 }
 
@@ -98,7 +113,7 @@ int RunVerify(int argc, char** argv) {
   const std::string bundle_path = args.ValueOr("bundle", "");
   std::string pubkey = args.ValueOr("pubkey", "");
   if (db.empty() && bundle_path.empty()) {
-    for (const char* offline_flag : {"pubkey", "no-readjudicate"}) {
+    for (const char* offline_flag : {"pubkey", "no-readjudicate", "strict"}) {
       if (args.Has(offline_flag)) {
         return UsageError(kVerify, std::string("--") + offline_flag + " is for --db or --bundle");
       }
@@ -173,7 +188,8 @@ int RunVerify(int argc, char** argv) {
     std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
     return ExitCodeOf(r.status());
   }
-  return Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source);
+  return Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source,
+                args.Has("strict"));
 }
 
 }  // namespace arbiter::cli

@@ -32,7 +32,7 @@ bool Fail(AuditReport& report, uint64_t position, std::string why) {
 // Per-game stream bookkeeping while the log is walked in position order.
 struct StreamCheck {
   std::unordered_map<std::string, uint64_t> revisions;
-  std::unordered_set<std::string> keys;
+  std::unordered_set<std::string> keys;  // game id, NUL, key: keys are per game
 
   // The structural promises for one event; false after reporting.
   bool Check(AuditReport& report, uint64_t position, const std::string& game_id, uint64_t revision,
@@ -58,9 +58,11 @@ struct StreamCheck {
     if (key_column != event.idempotency_key()) {
       return Fail(report, position, "the idempotency key column differs from the event's key");
     }
-    if (!key_column.empty() && !keys.insert(key_column).second) {
+    if (!key_column.empty() &&
+        !keys.insert(absl::StrCat(game_id, absl::string_view("\0", 1), key_column)).second) {
       return Fail(report, position,
-                  absl::StrCat("idempotency key '", key_column, "' is recorded twice"));
+                  absl::StrCat("idempotency key '", key_column, "' is recorded twice in game '",
+                               game_id, "'"));
     }
     return true;
   }
@@ -437,6 +439,8 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
 
   // Consistency between successive checkpoints, by proof, all from one
   // tree (the walk checked every checkpoint's size is within the log).
+  const uint64_t log_size = tree.size();
+  report.unsigned_tail = log_size - std::min<uint64_t>(report.signed_size, log_size);
   for (size_t i = 1; i < checkpoints->size(); ++i) {
     const v1::Checkpoint& a = (*checkpoints)[i - 1];
     const v1::Checkpoint& b = (*checkpoints)[i];

@@ -52,6 +52,10 @@ struct AuditReport {
   bool key_trusted = false;    // the key came from the caller
   std::string key_id_hex;
   uint64_t signed_size = 0;  // the latest checkpoint's tree size
+  // Events after the latest signed checkpoint: their hashes chain, but no
+  // signature covers them yet, so whoever can write the file could have
+  // rewritten them (and their leaf hashes) undetected.
+  uint64_t unsigned_tail = 0;
   std::string signed_root_hex;
 };
 

@@ -176,6 +176,7 @@ absl::StatusOr<std::unique_ptr<Ledger>> Ledger::Open(LedgerOptions options) {
   config.judge = impl->options_.judge;
   config.signer = &impl->signer_;
   config.checkpoint_every = impl->options_.checkpoint_every;
+  config.sign_within = impl->options_.sign_within;
   config.max_batch = std::max<size_t>(1, impl->options_.max_batch);
   config.watch = impl->watch_;
   absl::StatusOr<std::unique_ptr<Writer>> writer = Writer::Start(std::move(config));
@@ -212,6 +213,11 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::ReadGame(const std::string&
 
 absl::StatusOr<uint64_t> Ledger::GameRevision(const std::string& game_id) {
   return impl_->WithReader([&](LogReader& r) { return r.GameRevision(game_id); });
+}
+
+absl::StatusOr<std::optional<v1::LedgerEntry>> Ledger::FindByKey(const std::string& game_id,
+                                                                 const std::string& key) {
+  return impl_->WithReader([&](LogReader& r) { return r.FindKey(game_id, key); });
 }
 
 absl::StatusOr<std::vector<GameListing>> Ledger::ListGames(uint64_t after, size_t max) {

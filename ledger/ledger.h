@@ -17,10 +17,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/append_callback.h"
@@ -36,8 +38,12 @@ struct LedgerOptions {
   std::string dir;                   // created if absent
   Judge* judge = nullptr;            // required; not owned; must outlive the ledger
   uint64_t checkpoint_every = 1000;  // events between periodic checkpoints; 0: none
-  size_t max_batch = 1024;           // appends committed together, at most
-  const char* vfs = nullptr;         // SQLite VFS name (tests inject faults)
+  // The longest an event stays after the last signed checkpoint: a
+  // checkpoint (reason TAIL_BOUND) is signed this long after the first
+  // event it covers was committed, at the latest; zero: no bound.
+  absl::Duration sign_within = absl::ZeroDuration();
+  size_t max_batch = 1024;    // appends committed together, at most
+  const char* vfs = nullptr;  // SQLite VFS name (tests inject faults)
 };
 
 struct InclusionProofResult {
@@ -96,6 +102,10 @@ class Ledger {
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id,
                                                         uint64_t after_revision, size_t max);
   absl::StatusOr<uint64_t> GameRevision(const std::string& game_id);
+  // The entry idempotency key `key` names in `game_id`'s stream; nullopt if
+  // none (a writer that stamps its own times asks before a retry).
+  absl::StatusOr<std::optional<v1::LedgerEntry>> FindByKey(const std::string& game_id,
+                                                           const std::string& key);
   // Up to `max` games created after global position `after`, oldest first.
   absl::StatusOr<std::vector<GameListing>> ListGames(uint64_t after, size_t max);
   // The rules pin recorded at the game's creation; NOT_FOUND if no game.

@@ -87,6 +87,20 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::ReadGame(const std::stri
   return Collect(*q);
 }
 
+absl::StatusOr<std::optional<v1::LedgerEntry>> LogReader::FindKey(const std::string& game_id,
+                                                                  const std::string& key) {
+  absl::StatusOr<Transaction> snapshot = Transaction::Read(db_);
+  if (!snapshot.ok()) return snapshot.status();
+  absl::StatusOr<Stmt> q =
+      Stmt::Prepare(db_, absl::StrCat(kEventColumns, "WHERE game_id = ? AND idempotency_key = ?"));
+  if (!q.ok()) return q.status();
+  q->Bind(1, game_id).Bind(2, key);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> found = Collect(*q);
+  if (!found.ok()) return found.status();
+  if (found->empty()) return std::nullopt;
+  return std::move(found->front());
+}
+
 absl::StatusOr<uint64_t> LogReader::GameRevision(const std::string& game_id) {
   return SingleInt(db_, "SELECT IFNULL(MAX(revision), 0) FROM events WHERE game_id = ?", &game_id);
 }

@@ -38,6 +38,11 @@ class LogReader {
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id, uint64_t after,
                                                         size_t max);
 
+  // The entry `key` names in `game_id`'s stream (idempotency keys are per
+  // game), with its rulings; nullopt when none does.
+  absl::StatusOr<std::optional<v1::LedgerEntry>> FindKey(const std::string& game_id,
+                                                         const std::string& key);
+
   // The game's last revision; 0 when it has no stream.
   absl::StatusOr<uint64_t> GameRevision(const std::string& game_id);
 

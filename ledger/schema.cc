@@ -20,7 +20,9 @@ CREATE TABLE IF NOT EXISTS events(
   event BLOB NOT NULL,
   leaf_hash BLOB NOT NULL,
   UNIQUE(game_id, revision));
-CREATE UNIQUE INDEX IF NOT EXISTS events_by_key ON events(idempotency_key)
+-- Idempotency keys name an event within its game's stream (schema 2; in
+-- schema 1 they were global, so any game's writer could take another's).
+CREATE UNIQUE INDEX IF NOT EXISTS events_by_game_key ON events(game_id, idempotency_key)
   WHERE idempotency_key IS NOT NULL;
 
 -- The rules each game is judged under, pinned when it is created.
@@ -53,6 +55,16 @@ absl::Status CreateAppendOnlyTriggers(Db& db, const char* table) {
   return absl::OkStatus();
 }
 
+// Schema 1 -> 2: keys scoped to their game. Keys unique over the log are
+// unique within each game, so the new index always builds; no event, ruling
+// or checkpoint row is touched, so every hash and signature stays as it was.
+absl::Status MigrateFrom1(Db& db) {
+  return db.Exec(
+      "DROP INDEX IF EXISTS events_by_key;"
+      "DROP TRIGGER IF EXISTS meta_no_UPDATE;"
+      "UPDATE meta SET value = 2 WHERE key = 'schema_version' AND value = 1;");
+}
+
 }  // namespace
 
 absl::Status ConfigureConnection(Db& db) {
@@ -65,6 +77,7 @@ absl::Status PrepareSchema(Db& db) {
   absl::StatusOr<Transaction> tx = Transaction::Write(db);
   if (!tx.ok()) return tx.status();
   absl::Status s = db.Exec(kTables);
+  if (s.ok()) s = MigrateFrom1(db);
   for (const char* t : {"meta", "events", "games", "rulings", "checkpoints"}) {
     if (s.ok()) s = CreateAppendOnlyTriggers(db, t);
   }

@@ -10,10 +10,13 @@
 
 namespace arbiter::ledger {
 
-inline constexpr int kSchemaVersion = 1;
+// 2: idempotency keys unique per game (1: over the whole log). A ledger of
+// schema 1 is migrated when opened for writing (an index and the version
+// change, no data), and read as it is by `arbiter verify`.
+inline constexpr int kSchemaVersion = 2;
 
 // Sets WAL and synchronous=FULL, and creates the tables and triggers if the
-// database is new; refuses a database of another schema version.
+// database is new; migrates one of schema 1; refuses any other version.
 absl::Status PrepareSchema(Db& db);
 
 // The pragmas every connection needs (synchronous=FULL is per connection).

@@ -85,6 +85,9 @@ absl::Status Writer::Recover() {
   }
   range_ = range;
   head_ = range.size();
+  // An unsigned tail found at start (a crash before its checkpoint) is
+  // signed within the bound from now.
+  unsigned_since_ = head_ > last_checkpoint_.tree_size() ? absl::Now() : absl::InfiniteFuture();
   healthy_ = true;
   return absl::OkStatus();
 }
@@ -145,12 +148,30 @@ void Writer::Run() {
   absl::Duration last_commit = absl::ZeroDuration();
   for (;;) {
     std::vector<Job*> batch;
+    // The writer's own checkpoint, when the unsigned tail comes due with
+    // nothing queued (or at the close).
+    Job sign_tail;
+    sign_tail.checkpoint = true;
+    sign_tail.tail_bound = true;
     {
       absl::MutexLock lock(&mu_);
       auto ready = [this]()
                        ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || !queue_.empty(); };
-      mu_.Await(absl::Condition(&ready));
-      if (queue_.empty()) return;  // stopping, and drained
+      const absl::Time due = TailDue();
+      if (due == absl::InfiniteFuture()) {
+        mu_.Await(absl::Condition(&ready));
+      } else {
+        mu_.AwaitWithDeadline(absl::Condition(&ready), due);
+      }
+      if (queue_.empty()) {
+        // Stopping and drained, or the tail came due. A closing ledger signs
+        // its tail first when bounded, so none is left for the next start.
+        if (!(stopping_ ? due != absl::InfiniteFuture() && healthy_ : absl::Now() >= due)) {
+          if (stopping_) return;
+          continue;
+        }
+        batch.push_back(&sign_tail);
+      }
     }
     // Appends that arrive while the batch is being written join it. Once
     // the queue runs dry and fewer appends than the last commit answered
@@ -166,6 +187,13 @@ void Writer::Run() {
     for (Job* job : batch) job->Complete();
     if (healthy_) checkpointer_->MaybeRun(db_.get());
   }
+}
+
+absl::Time Writer::TailDue() const {
+  if (config_.sign_within <= absl::ZeroDuration() || unsigned_since_ == absl::InfiniteFuture()) {
+    return absl::InfiniteFuture();
+  }
+  return unsigned_since_ + config_.sign_within;
 }
 
 bool Writer::TakeMore(std::vector<Job*>& batch, const Linger& linger) {
@@ -204,12 +232,13 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
   batch.head = head_;
   batch.range = range_;
   bool checkpoint_asked = false;
+  bool tail_bound = absl::Now() >= TailDue();
   absl::Status broken;  // a failure of the transaction itself
   for (size_t next = 0; broken.ok(); ++next) {
     if (next == jobs.size() && !TakeMore(jobs, linger)) break;
     Job* job = jobs[next];
     if (job->checkpoint) {
-      checkpoint_asked = true;
+      (job->tail_bound ? tail_bound : checkpoint_asked) = true;
       continue;
     }
     // Each append in a savepoint, so a refused one leaves the others.
@@ -237,12 +266,13 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
   // checkpoint_every.
   bool periodic = config_.checkpoint_every > 0 &&
                   batch.head / config_.checkpoint_every > head_ / config_.checkpoint_every;
-  bool due = checkpoint_asked || !batch.ended_games.empty() || periodic;
+  bool due = checkpoint_asked || !batch.ended_games.empty() || periodic || tail_bound;
   v1::Checkpoint made;
   if (broken.ok() && due && batch.head > 0 && batch.head != last_checkpoint_.tree_size()) {
     v1::Checkpoint::Reason reason = checkpoint_asked             ? v1::Checkpoint::ON_DEMAND
                                     : !batch.ended_games.empty() ? v1::Checkpoint::GAME_END
-                                                                 : v1::Checkpoint::PERIODIC;
+                                    : periodic                   ? v1::Checkpoint::PERIODIC
+                                                                 : v1::Checkpoint::TAIL_BOUND;
     absl::StatusOr<v1::Checkpoint> cp = SignCheckpoint(
         *config_.signer, batch.head, batch.range.Root(), absl::Now(), reason, batch.ended_games);
     broken = cp.status();
@@ -265,6 +295,9 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
       job->entries.clear();
     }
     healthy_ = false;
+    // A tail that could not be signed is tried again a bound later, not in
+    // a loop against a failing disk.
+    if (unsigned_since_ != absl::InfiniteFuture()) unsigned_since_ = absl::Now();
     return commit_took;
   }
 
@@ -272,6 +305,11 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
   range_ = batch.range;
   for (auto& [game, rev] : batch.revisions) revisions_[game] = rev;
   if (made.tree_size() > 0) last_checkpoint_ = made;
+  if (head_ == last_checkpoint_.tree_size()) {
+    unsigned_since_ = absl::InfiniteFuture();
+  } else if (unsigned_since_ == absl::InfiniteFuture()) {
+    unsigned_since_ = absl::Now();  // the tail's first commit
+  }
   if (!batch.folds.empty()) {
     std::vector<CommittedFold> folds;
     folds.reserve(batch.folds.size());

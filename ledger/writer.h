@@ -4,12 +4,12 @@
 // Callers queue jobs and block. The thread takes every queued job (up to a
 // batch limit), runs each inside a SAVEPOINT of one transaction (a refused
 // append rolls back to its savepoint and leaves the others), signs a
-// checkpoint when one is due, and COMMITs once; only then are the callers
-// answered. If the COMMIT fails, every append of the batch gets the error,
-// and the writer reloads its state from the database before the next batch,
-// so memory never runs ahead of what is durable. Between batches it copies
-// the write-ahead log back into the database once the log is long
-// (wal_checkpointer.h).
+// checkpoint when one is due (also, with sign_within, once the oldest
+// unsigned event has waited that long, batch or no batch), and COMMITs once; only then are the
+// callers answered. If the COMMIT fails, every append of the batch gets the error, and the writer
+// reloads its state from the database before the next batch, so memory never runs ahead of what is
+// durable. Between batches it copies the write-ahead log back into the database once the log is
+// long (wal_checkpointer.h).
 #ifndef ARBITER_LEDGER_WRITER_H_
 #define ARBITER_LEDGER_WRITER_H_
 
@@ -45,6 +45,9 @@ class Writer {
     Judge* judge = nullptr;
     const Signer* signer = nullptr;
     uint64_t checkpoint_every = 0;
+    // A checkpoint is signed at most this long after the first event it
+    // covers was committed (zero: no bound).
+    absl::Duration sign_within = absl::ZeroDuration();
     size_t max_batch = 1024;
     std::shared_ptr<CommitWatch> watch;
   };
@@ -97,6 +100,8 @@ class Writer {
                                                          uint64_t revision, const v1::Event& first,
                                                          const Batch& batch);
   absl::StatusOr<std::unique_ptr<GameJudge>> Replay(const std::string& game_id);
+  // When the unsigned tail must be signed: InfiniteFuture if never.
+  absl::Time TailDue() const;
   // Reopens the connection and reloads the state from what is committed.
   absl::Status Recover();
   // Queues `job`; false if the writer is stopping.
@@ -112,7 +117,10 @@ class Writer {
   bool healthy_ = false;
   uint64_t head_ = 0;
   CompactRange range_;
-  v1::Checkpoint last_checkpoint_;                       // tree_size 0: none yet
+  v1::Checkpoint last_checkpoint_;  // tree_size 0: none yet
+  // When the oldest event no checkpoint covers was committed (or the
+  // ledger opened with such a tail); InfiniteFuture when all are signed.
+  absl::Time unsigned_since_ = absl::InfiniteFuture();
   std::unordered_map<std::string, uint64_t> revisions_;  // committed, cached
 
   absl::Mutex mu_;

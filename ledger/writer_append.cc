@@ -146,7 +146,8 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ReadRecorded(
 absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Batch& batch) {
   std::vector<std::string>& canonical = job.canonical;
 
-  // Idempotency: a key, once recorded, forever names that event.
+  // Idempotency: a key, once recorded in a game's stream, forever names
+  // that event there (another game's stream has keys of its own).
   std::vector<uint64_t> recorded;
   size_t keyed = 0;
   for (size_t i = 0; i < job.events.size(); ++i) {
@@ -155,11 +156,11 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
     ++keyed;
     Stmt& q = stmts_->find_key;
     ResetOnExit reset(q);
-    q.Bind(1, key);
+    q.Bind(1, job.game_id).Bind(2, key);
     absl::StatusOr<bool> row = q.Step();
     if (!row.ok()) return row.status();
     if (!*row) continue;
-    if (q.Text(1) != job.game_id || q.Text(2) != canonical[i]) {
+    if (q.Text(1) != canonical[i]) {
       return absl::AlreadyExistsError(absl::StrCat("idempotency key '", key,
                                                    "' already names the event at position ",
                                                    q.Int(0), ", with other content"));

@@ -19,6 +19,7 @@ namespace arbiter::ledger {
 
 struct Writer::Job {
   bool checkpoint = false;
+  bool tail_bound = false;  // the writer's own: the unsigned tail is due
   std::string game_id;
   ExpectedRevision expected = ExpectedRevision::Any();
   std::vector<v1::Event> events;
@@ -66,7 +67,8 @@ struct Writer::Statements {
   static absl::StatusOr<std::unique_ptr<Statements>> Prepare(const Db& db) {
     auto s = std::make_unique<Statements>();
     std::pair<Stmt*, const char*> all[] = {
-        {&s->find_key, "SELECT position, game_id, event FROM events WHERE idempotency_key = ?"},
+        {&s->find_key,
+         "SELECT position, event FROM events WHERE game_id = ? AND idempotency_key = ?"},
         {&s->max_revision, "SELECT IFNULL(MAX(revision), 0) FROM events WHERE game_id = ?"},
         {&s->insert_event,
          "INSERT INTO events(position, game_id, revision, idempotency_key, event, leaf_hash) "

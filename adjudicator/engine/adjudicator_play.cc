@@ -1,6 +1,7 @@
 // Play: moves, passes, clock presses, takebacks, capture errors, resignation
 // and the count (arts. 4-9, 17-20). Each handler checks first, then changes
 // state: a handler that returns an error has changed nothing.
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -141,10 +142,25 @@ absl::Status Adjudicator::OnCaptureError(const v1::CaptureError& e) {
   if (e.kind() != v1::CaptureError::REMOVED_LIVE && e.kind() != v1::CaptureError::NOT_REMOVED) {
     return absl::InvalidArgumentError("captureError.kind must be REMOVED_LIVE or NOT_REMOVED");
   }
+  // A board fact, checked against the board: the stones named are the
+  // opponent's (REMOVED_LIVE: taken while alive; NOT_REMOVED: left on the
+  // board once dead), standing there now or at some time before.
+  if (e.points().empty()) {
+    return absl::InvalidArgumentError("captureError.points: name the stones concerned");
+  }
+  const v1::Color owner = Opponent(e.color());
+  std::set<int> named;
   for (const std::string& p : e.points()) {
-    if (absl::StatusOr<int> v = ParsePointField(p, board_->size(), "captureError.points");
-        !v.ok()) {
-      return v.status();
+    absl::StatusOr<int> v = ParsePointField(p, board_->size(), "captureError.points");
+    if (!v.ok()) return v.status();
+    if (!named.insert(*v).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("captureError.points: ", p, " is named twice"));
+    }
+    if (!board_->Held(*v, owner)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "captureError.points: ", p, " has never held a ", v1::Color_Name(owner), " stone, so ",
+          v1::Color_Name(e.color()), " cannot have mistaken a capture there"));
     }
   }
   SettleTime(true);

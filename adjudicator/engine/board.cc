@@ -119,6 +119,7 @@ int Board::Play(v1::Color c, int vertex) {
   const int me = static_cast<int>(StoneOf(c));
   const int opp = 3 - me;
   cell_[vertex] = static_cast<uint8_t>(me);
+  held_[vertex] |= static_cast<uint8_t>(1u << me);
   head_[vertex] = static_cast<int16_t>(vertex);
   next_[vertex] = static_cast<int16_t>(vertex);
   chain_size_[vertex] = 1;
@@ -192,6 +193,7 @@ int Board::RemoveChain(int head) {
 void Board::Place(v1::Color c, int vertex) {
   if (!IsOnBoard(vertex, size_)) return;
   cell_[vertex] = static_cast<uint8_t>(StoneOf(c));
+  held_[vertex] |= static_cast<uint8_t>(1u << static_cast<int>(StoneOf(c)));
   Rebuild();
 }
 

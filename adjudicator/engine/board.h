@@ -79,6 +79,13 @@ class Board {
   void Place(v1::Color c, int vertex);
   void Remove(int vertex);
 
+  // Whether a stone of `c` stands, or has stood at any time, at `vertex`:
+  // what a claim about stones once there (a capture error) is checked
+  // against.
+  bool Held(int vertex, v1::Color c) const {
+    return (held_[vertex] & (1u << static_cast<int>(StoneOf(c)))) != 0;
+  }
+
   // Prisoners taken by `c` in play.
   int captures(v1::Color c) const { return captures_[static_cast<int>(StoneOf(c))]; }
 
@@ -116,7 +123,8 @@ class Board {
   int size_;
   int stride_;
   std::array<int, 4> offsets_;
-  std::array<uint8_t, kMaxPaddedArea> cell_;  // a Stone, or kEdge
+  std::array<uint8_t, kMaxPaddedArea> cell_;    // a Stone, or kEdge
+  std::array<uint8_t, kMaxPaddedArea> held_{};  // bit 1 << Stone: once held a stone of it
   std::array<int16_t, kMaxPaddedArea> head_;
   std::array<int16_t, kMaxPaddedArea> next_;
   // Indexed by chain head.

@@ -16,6 +16,10 @@ namespace {
 
 constexpr int kDefaultPageSize = 100;
 constexpr int kMaxPageSize = 1000;
+// A page also ends before its items pass this many bytes, far under gRPC's
+// 4 MiB message limit whatever the items hold (one item is at most an event
+// of 16 KiB with its rulings: field_bounds.h).
+constexpr size_t kMaxPageBytes = 1 << 20;
 // How often a watch stream checks that its client and the server are still
 // there while no event comes.
 constexpr absl::Duration kWatchPoll = absl::Milliseconds(200);
@@ -100,7 +104,7 @@ grpc::Status ArbiterService::AppendEvents(grpc::ServerContext* context,
     if (req->has_expected_revision()) expected = req->expected_revision();
     std::vector<v1::Event> events(req->events().begin(), req->events().end());
     absl::StatusOr<v1::AppendEventsResponse> r =
-        recorder_.Append(caller, *id, expected, std::move(events));
+        recorder_.Append(caller, *id, expected, std::move(events), req->replay());
     if (!r.ok()) return r.status();
     *out = *std::move(r);
     return absl::OkStatus();
@@ -133,14 +137,17 @@ grpc::Status ArbiterService::ListEvents(grpc::ServerContext* context,
     absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
         ledger_->ReadGame(*id, *after, static_cast<size_t>(*size));
     if (!entries.ok()) return entries.status();
+    size_t bytes = 0;
+    uint64_t last = *after;
     for (const v1::LedgerEntry& entry : *entries) {
       absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
       if (!r.ok()) return r.status();
+      bytes += r->ByteSizeLong();
+      if (bytes > kMaxPageBytes && out->events_size() > 0) break;
       *out->add_events() = *std::move(r);
+      last = entry.revision();
     }
-    if (!entries->empty() && entries->back().revision() < *revision) {
-      out->set_next_page_token(PageToken('e', entries->back().revision()));
-    }
+    if (last < *revision) out->set_next_page_token(PageToken('e', last));
     return absl::OkStatus();
   });
 }
@@ -162,8 +169,13 @@ grpc::Status ArbiterService::ListRulings(grpc::ServerContext* context,
     const std::vector<v1::Ruling>& all = view->game().rulings();
     size_t i = std::min<uint64_t>(*after, all.size());
     const size_t end = std::min(all.size(), i + static_cast<size_t>(*size));
-    for (; i < end; ++i) *out->add_rulings() = all[i];
-    if (end < all.size()) out->set_next_page_token(PageToken('r', end));
+    size_t bytes = 0;
+    for (; i < end; ++i) {
+      bytes += all[i].ByteSizeLong();
+      if (bytes > kMaxPageBytes && out->rulings_size() > 0) break;
+      *out->add_rulings() = all[i];
+    }
+    if (i < all.size()) out->set_next_page_token(PageToken('r', i));
     if (view->game().result() != nullptr) *out->mutable_result() = *view->game().result();
     return absl::OkStatus();
   });

@@ -37,6 +37,9 @@ class ArbiterService final : public v1::Arbiter::Service {
   // otherwise waits for them).
   void BeginShutdown() { shutting_down_ = true; }
 
+  // The skew guard of AppendEvents (Recorder::set_max_skew).
+  void set_max_skew(absl::Duration skew) { recorder_.set_max_skew(skew); }
+
   grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*, v1::Game*) override;
   grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*, v1::Game*) override;
   grpc::Status AppendEvents(grpc::ServerContext*, const v1::AppendEventsRequest*,

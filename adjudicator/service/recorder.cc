@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/service/field_bounds.h"
 #include "proto/names/resource_name.h"
 
 namespace arbiter::service {
@@ -37,13 +38,16 @@ Recorder::Recorder(ledger::Ledger* ledger, GameFolds* folds, std::function<absl:
 absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
                                                           const std::string& game_id,
                                                           std::optional<uint64_t> expected,
-                                                          std::vector<v1::Event> events) {
+                                                          std::vector<v1::Event> events,
+                                                          bool replay) {
   if (events.empty()) return absl::InvalidArgumentError("events: the batch is empty");
   if (events.size() > kMaxBatch) {
     return absl::InvalidArgumentError(absl::StrCat("events: at most ", kMaxBatch, " per batch"));
   }
   for (size_t i = 0; i < events.size(); ++i) {
     v1::Event& e = events[i];
+    // Bounded before anything else looks at it (field_bounds.h).
+    if (absl::Status s = CheckBounds(e, absl::StrCat("events[", i, "]")); !s.ok()) return s;
     // The authenticated caller, never the client's claim.
     e.set_actor(caller.actor);
     e.set_authority(caller.authority());
@@ -60,6 +64,20 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
     }
     if (!e.has_at())
       return absl::InvalidArgumentError(absl::StrCat(where, "the event has no time (`at`)"));
+    // A time ahead of the clock is a typing mistake unless a record is
+    // replayed: seen here, before it rules a lateness loss and makes every
+    // later event "earlier than the previous one".
+    if (!replay && max_skew_ != absl::InfiniteDuration()) {
+      const absl::Time now = now_();
+      if (const absl::Time at = FromProto(e.at()); at > now + max_skew_) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            where, "`at` ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
+            " is more than ", absl::FormatDuration(max_skew_), " ahead of the server's clock (",
+            absl::FormatTime(absl::RFC3339_sec, now, absl::UTCTimeZone()),
+            "); if the events replay an earlier record, say so (AppendEventsRequest.replay, "
+            "`arbiter record --replay`)"));
+      }
+    }
     if (e.has_game_created()) {
       if (e.game_created().game_id().empty()) e.mutable_game_created()->set_game_id(game_id);
       if (e.game_created().game_id() != game_id) {
@@ -93,6 +111,32 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
   return out;
 }
 
+absl::Status Recorder::Stamp(const std::string& game_id, const google::protobuf::Timestamp* at,
+                             v1::Event& event) {
+  if (at != nullptr) {
+    *event.mutable_at() = *at;
+    return absl::OkStatus();
+  }
+  // A retry of a request the server stamped gets the first stamp again, so
+  // the retried event is the recorded one and the ledger answers with it.
+  if (!event.idempotency_key().empty()) {
+    absl::StatusOr<std::optional<v1::LedgerEntry>> recorded =
+        ledger_->FindByKey(game_id, event.idempotency_key());
+    if (!recorded.ok()) return recorded.status();
+    if (recorded->has_value()) {
+      v1::Event first;
+      if (!first.ParseFromString((*recorded)->event())) {
+        return absl::DataLossError(absl::StrCat("position ", (*recorded)->position(),
+                                                ": the stored event does not parse"));
+      }
+      *event.mutable_at() = first.at();
+      return absl::OkStatus();
+    }
+  }
+  ToProto(now_(), event.mutable_at());
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> Recorder::CreateGame(const Caller& caller,
                                                  const v1::CreateGameRequest& request) {
   std::string id = request.game().game_id();
@@ -109,12 +153,15 @@ absl::StatusOr<std::string> Recorder::CreateGame(const Caller& caller,
   v1::Event event;
   *event.mutable_game_created() = request.game();
   event.mutable_game_created()->set_game_id(id);
-  if (request.has_at()) {
-    *event.mutable_at() = request.at();
-  } else {
-    ToProto(now_(), event.mutable_at());
-  }
   event.set_idempotency_key(request.request_id());
+  if (absl::Status s = Stamp(id, request.has_at() ? &request.at() : nullptr, event); !s.ok()) {
+    return s;
+  }
+  // A creation the server stamps is scheduled, unless it says otherwise, at
+  // that stamp: a client's own clock here would make its retry differ.
+  if (!request.has_at() && !event.game_created().has_scheduled_start()) {
+    *event.mutable_game_created()->mutable_scheduled_start() = event.at();
+  }
   absl::StatusOr<v1::AppendEventsResponse> appended = Append(caller, id, 0, {std::move(event)});
   if (!appended.ok()) return appended.status();
   return id;
@@ -129,12 +176,10 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Decide(const Caller& caller,
   if (request.choice().empty())
     return absl::InvalidArgumentError("choice: an option id is required");
   v1::Event event;
-  if (request.has_at()) {
-    *event.mutable_at() = request.at();
-  } else {
-    ToProto(now_(), event.mutable_at());
-  }
   event.set_idempotency_key(request.request_id());
+  if (absl::Status s = Stamp(*id, request.has_at() ? &request.at() : nullptr, event); !s.ok()) {
+    return s;
+  }
   v1::ArbiterDecision* d = event.mutable_arbiter_decision();
   d->set_ruling(request.ruling());
   d->set_choice(request.choice());

@@ -7,7 +7,9 @@
 // the client put there (both empty when the server runs open), and its kind
 // must be one the caller's role may record (EventAccess, auth_role.h). An
 // event with no time gets none from here: the methods that may leave it out
-// (CreateGame, Decide) stamp the server's clock.
+// (CreateGame, Decide) stamp the server's clock, or, on a retry (a
+// request_id already recorded in the game), the time stamped the first time,
+// so the retry is answered with the original acknowledgement.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_RECORDER_H_
 #define ARBITER_ADJUDICATOR_SERVICE_RECORDER_H_
 
@@ -40,17 +42,26 @@ class Recorder {
   // Appends `events` to `game_id` as `caller`, expecting the game at
   // `expected` when given. Answers with the recorded events and their
   // rulings, the new revision and the game's result as it then stands.
-  // Errors: INVALID_ARGUMENT (an empty or oversized batch, an event with no
+  // Errors: INVALID_ARGUMENT (an empty or oversized batch, an event or one
+  // of its strings over its byte limit (field_bounds.h), an event with no
   // kind or time, a gameCreated for another game), PERMISSION_DENIED (an
   // event kind the caller's role may not record), and the ledger's and the
   // judge's own (NOT_FOUND, ALREADY_EXISTS, ABORTED, ...).
+  // Unless `replay` says the events replay an earlier record, an event
+  // dated more than max_skew ahead of `now` is INVALID_ARGUMENT too.
   absl::StatusOr<v1::AppendEventsResponse> Append(const Caller& caller, const std::string& game_id,
                                                   std::optional<uint64_t> expected,
-                                                  std::vector<v1::Event> events);
+                                                  std::vector<v1::Event> events,
+                                                  bool replay = false);
+
+  // How far ahead of the server's clock an event may be dated when it is
+  // not a replay (`arbiter serve --max-skew`); InfiniteDuration: no guard.
+  void set_max_skew(absl::Duration skew) { max_skew_ = skew; }
 
   // Records the game `request` describes (a random id when it names none and
-  // is not a retry) and returns its id. As Append, and INVALID_ARGUMENT for
-  // a bad id.
+  // is not a retry) and returns its id. With no `at`, the server stamps it
+  // (a retry gets the first stamp) and a missing scheduled start is that
+  // stamp. As Append, and INVALID_ARGUMENT for a bad id.
   absl::StatusOr<std::string> CreateGame(const Caller& caller,
                                          const v1::CreateGameRequest& request);
 
@@ -59,9 +70,16 @@ class Recorder {
                                                   const v1::DecideRequest& request);
 
  private:
+  // Sets `event.at`: `at` when given, else the recorded event's when the
+  // event's key is already recorded in `game_id`, else the server's clock.
+  // Errors: the ledger's reads'.
+  absl::Status Stamp(const std::string& game_id, const google::protobuf::Timestamp* at,
+                     v1::Event& event);
+
   ledger::Ledger* ledger_;
   GameFolds* folds_;
   std::function<absl::Time()> now_;
+  absl::Duration max_skew_ = absl::InfiniteDuration();
 };
 
 // A stored ledger entry, decoded for clients.

@@ -62,6 +62,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   lo.dir = options.data_dir;
   lo.judge = parts->folds.get();
   lo.checkpoint_every = options.checkpoint_every;
+  lo.sign_within = options.sign_within;
   absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
   if (!ledger.ok()) return ledger.status();
   parts->ledger = *std::move(ledger);
@@ -73,6 +74,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   parts->callers = std::make_unique<Callers>();
   parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), parts->folds.get(),
                                                     parts->callers.get());
+  parts->service->set_max_skew(options.max_skew);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

@@ -19,9 +19,15 @@
 namespace arbiter::service {
 
 struct ServerOptions {
-  std::string data_dir;                       // the ledger's directory (created if absent)
-  std::string listen = "127.0.0.1:50051";     // host:port; port 0 picks a free one
-  uint64_t checkpoint_every = 1000;           // events between periodic checkpoints
+  std::string data_dir;                    // the ledger's directory (created if absent)
+  std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one
+  uint64_t checkpoint_every = 1000;        // events between periodic checkpoints
+  // The unsigned tail's bound: every write is covered by a signed
+  // checkpoint within this long (ledger.h, LedgerOptions::sign_within).
+  absl::Duration sign_within = absl::Seconds(1);
+  // Events dated further than this ahead of the server's clock are refused
+  // unless the request replays a record; InfiniteDuration: no guard.
+  absl::Duration max_skew = absl::Minutes(10);
   bool live_timers = true;                    // run the timekeeper
   TlsFiles tls;                               // empty: plaintext (see auth_tls.h)
   AuthLimits limits;                          // per-caller rates (see auth_gatekeeper.h)

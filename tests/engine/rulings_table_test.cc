@@ -163,8 +163,10 @@ std::vector<Row> Rows() {
        {{{"cn-2002/18.1", kW, {"STONE_RESTORED", "WARNING", "PENALTY_STONE"}}}},
        {{{"cn-1988/18", kW, {"STONE_RESTORED", "WARNING"}}}}},
       {"capture error: dead stones not removed",
-       {{10, Move(kB, "Q16")},
-        {15, R"("captureError": {"color": "BLACK", "kind": "NOT_REMOVED", "points": ["D4"]})"}},
+       {{10, Move(kB, "B1")},
+        {12, Move(kW, "A1")},
+        {14, Move(kB, "A2")},  // takes A1
+        {15, R"("captureError": {"color": "BLACK", "kind": "NOT_REMOVED", "points": ["A1"]})"}},
        {{{"cn-2002/18.2", kB, {"STONES_REMOVED", "WARNING", "PENALTY_STONE"}}}},
        {{referred_b}}},
       {"immediate recapture of a single ko",

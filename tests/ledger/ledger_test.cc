@@ -34,12 +34,13 @@ using testing::ToyJudge;
 
 class LedgerTest : public ::testing::Test {
  protected:
-  void Open(uint64_t checkpoint_every = 0) {
+  void Open(uint64_t checkpoint_every = 0, absl::Duration sign_within = absl::ZeroDuration()) {
     ledger_.reset();
     LedgerOptions o;
     o.dir = dir_.path();
     o.judge = &judge_;
     o.checkpoint_every = checkpoint_every;
+    o.sign_within = sign_within;
     auto l = Ledger::Open(o);
     ASSERT_TRUE(l.ok()) << l.status();
     ledger_ = *std::move(l);
@@ -141,22 +142,96 @@ TEST_F(LedgerTest, IdempotentRetriesReturnTheOriginal) {
 
   auto other = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE, "k1")});
   EXPECT_TRUE(absl::IsAlreadyExists(other.status())) << other.status();
+  // Keys are per game: another game's stream has its own "k0".
   auto other_game = ledger_->Append("h", ExpectedRevision::Any(), {Created("h", "k0")});
-  EXPECT_TRUE(absl::IsAlreadyExists(other_game.status())) << other_game.status();
+  ASSERT_TRUE(other_game.ok()) << other_game.status();
+  EXPECT_EQ((*other_game)[0].position(), 3u);
+  auto found = ledger_->FindByKey("g", "k1");
+  ASSERT_TRUE(found.ok() && found->has_value());
+  EXPECT_EQ((*found)->position(), 2u);
+  EXPECT_FALSE(ledger_->FindByKey("h", "k1")->has_value());
   auto mixed =
       ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1"), Pass(v1::WHITE, "k2")});
   EXPECT_TRUE(absl::IsInvalidArgument(mixed.status())) << mixed.status();
   auto twice =
       ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k3"), Pass(v1::WHITE, "k3")});
   EXPECT_TRUE(absl::IsInvalidArgument(twice.status())) << twice.status();
-  EXPECT_EQ(*ledger_->Head(), 2u);
+  EXPECT_EQ(*ledger_->Head(), 3u);
 
   // Keys survive a restart.
   Open();
   auto after = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1")});
   ASSERT_TRUE(after.ok());
   EXPECT_EQ((*after)[0].position(), 2u);
-  EXPECT_EQ(*ledger_->Head(), 2u);
+  EXPECT_EQ(*ledger_->Head(), 3u);
+  EXPECT_TRUE(Audit().intact) << Audit().why;
+}
+
+// With sign_within, the writer signs the unsigned tail by itself once its
+// oldest event has waited that long, with no further append; a closing
+// ledger signs its tail before it stops.
+TEST_F(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
+  Open(/*checkpoint_every=*/0, /*sign_within=*/absl::Milliseconds(200));
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  const absl::Time written = absl::Now();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).ok());
+  std::vector<v1::Checkpoint> signed_ones;
+  while (absl::Now() - written < absl::Seconds(5)) {
+    signed_ones = *ledger_->Checkpoints();
+    if (!signed_ones.empty() && signed_ones.back().tree_size() == 2) break;
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  ASSERT_FALSE(signed_ones.empty());
+  EXPECT_EQ(signed_ones.back().tree_size(), 2u);
+  EXPECT_EQ(signed_ones.back().reason(), v1::Checkpoint::TAIL_BOUND);
+  EXPECT_LT(absl::Now() - written, absl::Seconds(1)) << "signed well within the bound";
+  EXPECT_EQ(signed_ones.size(), 1u) << "one checkpoint covers both appends";
+
+  // Closed with a tail: it is signed before the ledger stops.
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}).ok());
+  ledger_.reset();
+  Open();
+  EXPECT_EQ(ledger_->Checkpoints()->back().tree_size(), 3u);
+  EXPECT_TRUE(Audit().intact) << Audit().why;
+}
+
+// A ledger of schema 1 (keys unique over the whole log) opens as schema 2:
+// the key index changes, no row does, so every hash, root and signature is
+// what it was, and keys become per game.
+TEST_F(LedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g", "k0")}).ok());
+  ASSERT_TRUE(ledger_->Checkpoint().ok());
+  ledger_.reset();
+  {  // Back to schema 1 as the first release made it.
+    auto db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->Exec("DROP INDEX events_by_game_key;"
+                         "CREATE UNIQUE INDEX events_by_key ON events(idempotency_key)"
+                         " WHERE idempotency_key IS NOT NULL;"
+                         "DROP TRIGGER meta_no_UPDATE;"
+                         "UPDATE meta SET value = 1 WHERE key = 'schema_version';")
+                    .ok());
+  }
+  ASSERT_TRUE(Audit().intact) << "verify reads a schema 1 ledger as it is";
+  auto roots = [&] {
+    auto reader = LogReader::Open(dir_.File("ledger.db"));
+    EXPECT_TRUE(reader.ok());
+    auto c = reader->Checkpoints();
+    EXPECT_TRUE(c.ok());
+    return c->back().SerializeAsString();
+  };
+  const std::string checkpoint = roots();
+  Open();
+  EXPECT_EQ(roots(), checkpoint);
+  auto other = ledger_->Append("h", ExpectedRevision::NoStream(), {Created("h", "k0")});
+  EXPECT_TRUE(other.ok()) << other.status() << ": keys are per game after the migration";
+  EXPECT_TRUE(Audit().intact) << Audit().why;
+  auto db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READONLY);
+  ASSERT_TRUE(db.ok());
+  auto q = Stmt::Prepare(*db, "SELECT value FROM meta WHERE key = 'schema_version'");
+  ASSERT_TRUE(q.ok() && *q->Step());
+  EXPECT_EQ(q->Int(0), 2);
 }
 
 TEST_F(LedgerTest, ARefusedEventWritesNothing) {
