@@ -26,8 +26,10 @@ constexpr char kGame[] =
 )";
 
 std::string Token(const std::string& data_dir, const std::string& role, const std::string& name) {
-  ProcessResult r =
-      RunArbiter({"token", "create", "--role", role, "--name", name, "--db", data_dir});
+  std::vector<std::string> args = {"token",  "create", "--role", role,
+                                   "--name", name,     "--db",   data_dir};
+  if (role == "ARBITER") args.insert(args.end(), {"--game", "*"});
+  ProcessResult r = RunArbiter(args);
   EXPECT_EQ(r.exit, 0) << r.err;
   return r.out.substr(0, r.out.find('\n'));
 }
@@ -43,8 +45,8 @@ TEST(CorrectionTest, OnlyTheChiefArbiterVoidsAndTheLedgerStaysIntact) {
   ProcessResult r = RunCli({"record", "-"}, kGame, addr, {{"ARBITER_TOKEN", chief}});
   ASSERT_EQ(r.exit, 0) << r.out << r.err;
 
-  const std::vector<std::string> void_ring = {"void", "void-1", "4", "--reason",
-                                              "it was White's phone"};
+  const std::vector<std::string> void_ring = {
+      "void", "void-1", "4", "--reason", "it was White's phone", "--at", "2026-05-01T09:00:30Z"};
   r = RunCli(void_ring, "", addr, {{"ARBITER_TOKEN", arbiter}});
   EXPECT_EQ(r.exit, 4) << r.out << r.err;  // PERMISSION_DENIED
   EXPECT_EQ(r.out, "");
@@ -66,7 +68,7 @@ TEST(CorrectionTest, OnlyTheChiefArbiterVoidsAndTheLedgerStaysIntact) {
   ASSERT_EQ(r.exit, 0) << r.out << r.err;
   r = RunCli({"show", "void-1", "--json"}, "", addr, {{"ARBITER_TOKEN", chief}});
   ASSERT_EQ(r.exit, 0) << r.err;
-  EXPECT_TRUE(absl::StrContains(r.out, R"("warnings":{"white":1})")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, R"("warnings":{"black":0,"white":1})")) << r.out;
 
   // The history keeps the voided event and both rulings.
   r = RunCli({"history", "void-1"}, "", addr, {{"ARBITER_TOKEN", chief}});
@@ -90,7 +92,7 @@ TEST(CorrectionTest, AdjudicateJudgesAFileWithAnEventVoided) {
   ASSERT_EQ(r.exit, 0) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(r.out, R"("voided":4)")) << r.out;
   EXPECT_TRUE(absl::StrContains(r.out, R"("supersedes":1)")) << r.out;
-  EXPECT_TRUE(absl::StrContains(r.out, R"("warnings":{"white":1})")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, R"("warnings":{"black":0,"white":1})")) << r.out;
   r = RunArbiter({"adjudicate", path});
   ASSERT_EQ(r.exit, 0) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(r.out, "event 4 voided: supersedes #1")) << r.out;
