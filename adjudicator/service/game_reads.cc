@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/adjudicator_judge.h"
 #include "adjudicator/service/deadline.h"
 #include "adjudicator/service/recorder.h"

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/console/assets.h"
 #include "adjudicator/service/console/http_status.h"
@@ -415,6 +416,9 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
   p.address = absl::StrCat(listen.substr(0, colon), ":", bound);
   p.feed.Start();
   p.thread = std::thread([&p] { p.http.listen_after_bind(); });
+  // Stop() ends the accept loop only once it runs: wait for it.
+  const absl::Time give_up = absl::Now() + absl::Seconds(5);
+  while (!p.http.is_running() && absl::Now() < give_up) absl::SleepFor(absl::Milliseconds(1));
   return absl::OkStatus();
 }
 

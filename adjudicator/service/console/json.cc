@@ -1,5 +1,7 @@
 #include "adjudicator/service/console/json.h"
 
+#include <string>
+
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
 
@@ -14,7 +16,8 @@ std::string ToJson(const google::protobuf::Message& message) {
 absl::Status FromJson(absl::string_view json, google::protobuf::Message* message) {
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
-  if (auto s = google::protobuf::util::JsonStringToMessage(json, message, options); !s.ok()) {
+  if (auto s = google::protobuf::util::JsonStringToMessage(std::string(json), message, options);
+      !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("the request body: ", s.message()));
   }
   return absl::OkStatus();
