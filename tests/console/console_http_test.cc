@@ -55,8 +55,10 @@ class ConsoleHttpTest : public ::testing::Test {
   }
 
   std::string Token(const std::string& role, const std::string& name) {
-    const ProcessResult r = RunArbiter({"token", "create", "--role", role, "--name", name, "--game",
-                                        "*", "--db", dir_.path() + "/data"});
+    std::vector<std::string> args = {"token",  "create", "--role", role,
+                                     "--name", name,     "--db",   dir_.path() + "/data"};
+    if (role == "ARBITER") args.insert(args.end(), {"--game", "*"});
+    const ProcessResult r = RunArbiter(args);
     EXPECT_EQ(r.exit, 0) << r.err;
     return std::string(absl::StripAsciiWhitespace(r.out));
   }

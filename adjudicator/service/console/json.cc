@@ -18,7 +18,7 @@ absl::Status FromJson(absl::string_view json, google::protobuf::Message* message
   options.ignore_unknown_fields = false;
   if (auto s = google::protobuf::util::JsonStringToMessage(std::string(json), message, options);
       !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("the request body: ", s.message()));
+    return absl::InvalidArgumentError(absl::StrCat("the request body: ", s.message().as_string()));
   }
   return absl::OkStatus();
 }
