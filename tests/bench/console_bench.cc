@@ -134,8 +134,10 @@ class Followers {
         httplib::Client client(url);
         client.set_read_timeout(60);
         client.Get("/api/feed", [this](const char* data, size_t size) {
-          const int n = CountEvents(absl::string_view(data, size));
+          const absl::string_view text(data, size);
+          const int n = CountEvents(text);
           absl::MutexLock lock(&mu_);
+          if (absl::StrContains(text, "retry: ")) ++connected_;  // the feed's greeting
           seen_ += n;
           return !stopping_;
         });
@@ -144,6 +146,13 @@ class Followers {
   }
   ~Followers() {
     for (std::thread& t : threads_) t.join();
+  }
+
+  // Waits until every page follows the feed.
+  bool WaitConnected(int pages, absl::Duration timeout) {
+    absl::MutexLock lock(&mu_);
+    auto done = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return connected_ >= pages; };
+    return mu_.AwaitWithTimeout(absl::Condition(&done), timeout);
   }
 
   // Waits until the pages were sent `total` game events in all.
@@ -173,6 +182,7 @@ class Followers {
   }
   absl::Mutex mu_;
   int64_t seen_ ABSL_GUARDED_BY(mu_) = 0;
+  int connected_ ABSL_GUARDED_BY(mu_) = 0;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<std::thread> threads_;
 };
@@ -181,7 +191,9 @@ void BM_Followers(benchmark::State& state) {
   const int pages = static_cast<int>(state.range(0));
   Hall hall(100);
   Followers followers(hall.url(), pages);
-  absl::SleepFor(absl::Milliseconds(300));  // the pages connect
+  if (!followers.WaitConnected(pages, absl::Seconds(10))) {
+    state.SkipWithError("the pages did not all connect within 10 s");
+  }
   int64_t events = 0;
   absl::Duration worst;
   for (auto _ : state) {

@@ -1,35 +1,12 @@
 #include "adjudicator/service/console/html.h"
 
 #include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/xml.h"
 
 namespace arbiter::service::console {
 
-std::string Escape(absl::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+// XML's five references are HTML's too.
+std::string Escape(absl::string_view text) { return tournament::XmlEscape(text); }
 
 std::string Page(absl::string_view title, absl::string_view body_class, absl::string_view body) {
   return absl::StrCat(
