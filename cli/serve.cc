@@ -1,14 +1,15 @@
-// `arbiter serve [--db DIR] [--listen ADDR] [--checkpoint-every N]
-// [--sign-within DURATION] [--max-skew DURATION]`: runs the
-// arbiter.v1 service on an embedded SQLite ledger.
+// `arbiter serve [--db DIR] [--listen ADDR] [--http ADDR] [--checkpoint-every N]
+// [--sign-within DURATION] [--max-skew DURATION]`: runs the arbiter.v1 service
+// on an embedded SQLite ledger, and with --http the web console
+// (adjudicator/service/console) beside it.
 //
 // The data directory is --db, else $ARBITER_DATA, else ./arbiter-data
 // (created if absent; see ledger/ledger.h for its files). The address is
 // --listen, else 127.0.0.1:50051; port 0 picks a free port. The bound address
 // is printed on stdout as "listening on HOST:PORT" once the server accepts
-// calls. SIGTERM or SIGINT shut it down gracefully: calls in flight finish
-// (every acknowledged event is committed before it is acknowledged), watch
-// streams end, and the ledger commits what is queued. Exit 0 after a clean
+// calls, then "console on http://HOST:PORT/" with --http. SIGTERM or SIGINT shut it down
+// gracefully: calls in flight finish (every acknowledged event is committed before it is
+// acknowledged), watch streams end, and the ledger commits what is queued. Exit 0 after a clean
 // shutdown, 2 on bad usage, 3 when the ledger cannot be opened or the
 // address bound.
 #include <pthread.h>
@@ -30,6 +31,7 @@ namespace {
 constexpr FlagSpec kFlags[] = {
     {"db", "DIR", "the ledger directory (default $ARBITER_DATA, else ./arbiter-data)"},
     {"listen", "HOST:PORT", "the address to serve on (default 127.0.0.1:50051; port 0: any free)"},
+    {"http", "HOST:PORT", "also serve the web console here (port 0: any free)"},
     {"checkpoint-every", "N", "sign a checkpoint every N events"},
     {"sign-within", "DURATION",
      "sign a checkpoint at most this long after any write (default 1s; 0s: only at game ends and "
@@ -76,6 +78,7 @@ int RunServe(int argc, char** argv) {
   service::ServerOptions options;
   options.data_dir = DataDirectory(args);
   if (auto v = args.Value("listen")) options.listen = *v;
+  if (auto v = args.Value("http")) options.http_listen = *v;
   if (auto v = args.Value("tls-cert")) options.tls.cert_chain = *v;
   if (auto v = args.Value("tls-key")) options.tls.private_key = *v;
   if (auto v = args.Value("tls-client-ca")) options.tls.client_ca = *v;
@@ -116,6 +119,9 @@ int RunServe(int argc, char** argv) {
   }
   std::printf("listening on %s (ledger in %s)\n", (*server)->address().c_str(),
               options.data_dir.c_str());
+  if (!(*server)->console_address().empty()) {
+    std::printf("console on http://%s/\n", (*server)->console_address().c_str());
+  }
   std::fflush(stdout);
 
   int received = 0;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "tests/support/files.h"
@@ -31,15 +32,26 @@ std::unique_ptr<ServerProcess> ServerProcess::Start(const std::string& data_dir,
     if (f != nullptr) std::fclose(f);
     return nullptr;
   }
-  std::fclose(f);
   const std::string text = line;
   const std::string prefix = "listening on ";
   if (text.rfind(prefix, 0) != 0) {
     std::fprintf(stderr, "arbiter serve said \"%s\": %s\n", text.c_str(), p->log().c_str());
+    std::fclose(f);
     return nullptr;
   }
   p->address_ =
       text.substr(prefix.size(), text.find_first_of(" \n", prefix.size()) - prefix.size());
+  // With --http, the next line names the console's: "console on http://ADDR/".
+  const bool console = std::find(flags.begin(), flags.end(), "--http") != flags.end();
+  const std::string console_prefix = "console on http://";
+  if (console && std::fgets(line, sizeof line, f) != nullptr &&
+      std::string(line).rfind(console_prefix, 0) == 0) {
+    const std::string c = line;
+    p->console_address_ =
+        c.substr(console_prefix.size(),
+                 c.find_first_of("/\n", console_prefix.size()) - console_prefix.size());
+  }
+  std::fclose(f);
   return p;
 }
 

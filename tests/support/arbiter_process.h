@@ -30,6 +30,8 @@ class ServerProcess {
   ServerProcess& operator=(const ServerProcess&) = delete;
 
   const std::string& address() const { return address_; }  // host:port
+  // With "--http" among the flags: the web console's host:port (else empty).
+  const std::string& console_address() const { return console_address_; }
   pid_t pid() const { return pid_; }
   std::string log() const;  // what it wrote on stderr so far
 
@@ -42,6 +44,7 @@ class ServerProcess {
   pid_t pid_ = 0;
   int status_ = -1;
   std::string address_;
+  std::string console_address_;
   std::string log_;
 };
 
