@@ -169,6 +169,8 @@ absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeGame(const std::s
   return Subscription::ForGame(*std::move(r), impl_->store_->watch(), game_id, after_revision);
 }
 
+bool Ledger::shared() const { return impl_->store_->shared(); }
+
 const std::string& Ledger::public_key_der() const {
   return impl_->store_->signer().public_key_der();
 }

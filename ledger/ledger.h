@@ -133,6 +133,10 @@ class Ledger {
   absl::StatusOr<std::unique_ptr<Subscription>> SubscribeGame(const std::string& game_id,
                                                               uint64_t after_revision);
 
+  // True when other processes may append to this ledger meanwhile (a
+  // PostgreSQL ledger): a cache of what it holds must check GameRevision.
+  bool shared() const;
+
   // The signing key's public half, DER (SubjectPublicKeyInfo) and PEM.
   const std::string& public_key_der() const;
   std::string PublicKeyPem() const;

@@ -44,6 +44,9 @@ class LedgerStore {
   // The committed head, published after each commit this store sees.
   virtual std::shared_ptr<CommitWatch> watch() = 0;
 
+  // True when other processes may append to the same ledger.
+  virtual bool shared() const = 0;
+
   // The key the store signs checkpoints with.
   virtual const Signer& signer() const = 0;
 };

@@ -142,6 +142,7 @@ class PgStore final : public LedgerStore {
   }
 
   std::shared_ptr<CommitWatch> watch() override { return watch_; }
+  bool shared() const override { return true; }
   const Signer& signer() const override { return signer_; }
 
  private:

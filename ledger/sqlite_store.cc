@@ -100,6 +100,7 @@ class SqliteStore final : public LedgerStore {
   }
 
   std::shared_ptr<CommitWatch> watch() override { return watch_; }
+  bool shared() const override { return false; }
   const Signer& signer() const override { return signer_; }
 
   LedgerOptions options_;

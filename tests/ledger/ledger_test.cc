@@ -21,25 +21,25 @@
 #include "ledger/pg.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
+#include "tests/ledger/backend.h"
 #include "tests/ledger/toy_judge.h"
-#include "tests/support/pg_cluster.h"
 #include "tests/support/temp_dir.h"
 
 namespace arbiter::ledger {
 namespace {
 
-using ::arbiter::testing::SharedPgCluster;
 using ::arbiter::testing::TempDir;
+using testing::Backend;
+using testing::BackendName;
 using testing::Created;
 using testing::Move;
+using testing::OptionsFor;
 using testing::Pass;
 using testing::Resign;
 using testing::ToyJudge;
 
 // Every promise, of both backends: the SQLite file and a PostgreSQL
 // database (on the binary's throwaway cluster, a database per test).
-enum class Backend { kSqlite, kPostgres };
-
 class LedgerTest : public ::testing::TestWithParam<Backend> {
  protected:
   bool pg() const { return GetParam() == Backend::kPostgres; }
@@ -47,17 +47,7 @@ class LedgerTest : public ::testing::TestWithParam<Backend> {
   // Where the ledger is: the test's directory, or its own database (with
   // the signing key in the directory).
   LedgerOptions Options() {
-    LedgerOptions o;
-    o.dir = dir_.path();
-    if (pg()) {
-      if (uri_.empty()) {
-        absl::StatusOr<std::string> uri = SharedPgCluster().NewDatabase();
-        EXPECT_TRUE(uri.ok()) << uri.status();
-        uri_ = uri.value_or("");
-      }
-      o.dir = uri_;
-      o.key_dir = dir_.path();
-    }
+    LedgerOptions o = OptionsFor(GetParam(), dir_.path(), &uri_);
     o.judge = &judge_;
     return o;
   }
@@ -651,10 +641,7 @@ TEST_P(LedgerTest, SubscriptionsNeverSkip) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, LedgerTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres),
-                         [](const ::testing::TestParamInfo<Backend>& info) {
-                           return info.param == Backend::kSqlite ? "Sqlite" : "Postgres";
-                         });
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
 
 }  // namespace
 }  // namespace arbiter::ledger
