@@ -1,5 +1,6 @@
-// `arbiter serve [--db DIR] [--listen ADDR] [--checkpoint-every N]`: runs the
-// arbiter.v1 service on an embedded SQLite ledger.
+// `arbiter serve [--db DIR|URI] [--listen ADDR] [--checkpoint-every N]`: runs
+// the arbiter.v1 service on an embedded SQLite ledger, or on a PostgreSQL
+// one that several servers share (--db postgresql://..., --state DIR).
 //
 // The data directory is --db, else $ARBITER_DATA, else ./arbiter-data
 // (created if absent; see ledger/ledger.h for its files). The address is
@@ -14,6 +15,7 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -21,12 +23,18 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
+#include "ledger/pg.h"
 
 namespace arbiter::cli {
 namespace {
 
 constexpr FlagSpec kFlags[] = {
-    {"db", "DIR", "the ledger directory (default $ARBITER_DATA, else ./arbiter-data)"},
+    {"db", "DIR|URI",
+     "the ledger directory (default $ARBITER_DATA, else ./arbiter-data), or a PostgreSQL "
+     "database shared by several servers, postgresql://USER@HOST:PORT/DB"},
+    {"state", "DIR",
+     "with a PostgreSQL --db: this server's own files, the signing key ledger.key (the same on "
+     "every server), tokens, tournaments (default $ARBITER_DATA, else ./arbiter-data)"},
     {"listen", "HOST:PORT", "the address to serve on (default 127.0.0.1:50051; port 0: any free)"},
     {"checkpoint-every", "N", "sign a checkpoint every N events"},
     {"tls-cert", "FILE", "serve TLS with this certificate chain (PEM); needs --tls-key"},
@@ -67,6 +75,13 @@ int RunServe(int argc, char** argv) {
   if (std::optional<int> exit = ParseArgs(kServe, argc, argv, &args)) return *exit;
   service::ServerOptions options;
   options.data_dir = DataDirectory(args);
+  if (ledger::IsPostgresUri(options.data_dir)) {
+    options.ledger = options.data_dir;
+    const char* env = std::getenv("ARBITER_DATA");
+    options.data_dir = args.ValueOr("state", env != nullptr && *env != '\0' ? env : "arbiter-data");
+  } else if (args.Has("state")) {
+    return UsageError(kServe, "--state is for a PostgreSQL --db");
+  }
   if (auto v = args.Value("listen")) options.listen = *v;
   if (auto v = args.Value("tls-cert")) options.tls.cert_chain = *v;
   if (auto v = args.Value("tls-key")) options.tls.private_key = *v;
@@ -93,7 +108,7 @@ int RunServe(int argc, char** argv) {
     return kExitUnavailable;  // the data directory is held, unreadable, or the address is taken
   }
   std::printf("listening on %s (ledger in %s)\n", (*server)->address().c_str(),
-              options.data_dir.c_str());
+              options.ledger.empty() ? options.data_dir.c_str() : options.ledger.c_str());
   std::fflush(stdout);
 
   int received = 0;

@@ -59,7 +59,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   }
   parts->folds = std::make_unique<GameFolds>();
   ledger::LedgerOptions lo;
-  lo.dir = options.data_dir;
+  lo.dir = options.ledger.empty() ? options.data_dir : options.ledger;
+  lo.key_dir = options.data_dir;
   lo.judge = parts->folds.get();
   lo.checkpoint_every = options.checkpoint_every;
   absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
