@@ -2,7 +2,8 @@
 // failed call's status to it.
 //
 //   0  success
-//   1  a negative answer: verify found tampering, health is not serving
+//   1  a negative answer: verify found tampering, health is not serving,
+//      standings with errors (a recorded game that is not its pairing's)
 //   2  bad input or usage, including a value the server refuses as too large
 //   3  the server or the storage is unavailable or failed
 //   4  not permitted: no valid token, or the token's role may not do this

@@ -42,6 +42,9 @@ void PrintTournament(const v1::Tournament& t) {
   for (const v1::TournamentPlayer& p : t.players()) {
     std::printf("  player %-16s %s %s %s", p.id().c_str(), p.name().c_str(), p.first_name().c_str(),
                 p.rank().c_str());
+    if (!p.romanized_family_name().empty()) {
+      std::printf("  (%s %s)", p.romanized_family_name().c_str(), p.romanized_given_name().c_str());
+    }
     if (!p.team().empty()) std::printf("  team %s board %d", p.team().c_str(), p.board());
     std::printf("\n");
   }

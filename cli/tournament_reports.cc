@@ -75,7 +75,10 @@ const CommandSpec kTournamentShow = {
 const CommandSpec kTournamentStandings = {
     .name = "tournament standings",
     .positionals = "TOURNAMENT",
-    .summary = "the standings from the adjudicated games, ranked per articles 27-28",
+    .summary =
+        "the standings from the adjudicated games, ranked per articles 27-28; each tie "
+        "broken says by what (by A, B, C:LOTS...); exit 1 when a recorded game is not "
+        "its pairing's (listed on stderr)",
     .min_positionals = 1,
     .max_positionals = 1,
     .flags = kShowFlags,
@@ -96,10 +99,25 @@ int TournamentShow(const Args& args) {
 }
 
 int TournamentStandings(const Args& args) {
+  const CommandSpec& spec = kTournamentStandings;
   v1::GetStandingsRequest req;
   req.set_tournament(TournamentName(args));
-  return CallAndPrint(kTournamentStandings, args, &v1::TournamentService::Stub::GetStandings, req,
-                      PrintStandings);
+  v1::StandingsReport report;
+  if (std::optional<int> exit = CallTournamentService(
+          spec, args, &v1::TournamentService::Stub::GetStandings, req, &report)) {
+    return *exit;
+  }
+  if (args.Has("json")) {
+    std::printf("%s\n", ToJson(report).c_str());
+  } else {
+    PrintStandings(report);
+  }
+  // Standings that are not complete and right (a recorded game that is not
+  // its pairing's) are a negative answer, each error said on stderr.
+  for (const std::string& e : report.errors()) {
+    std::fprintf(stderr, "arbiter tournament standings: error: %s\n", e.c_str());
+  }
+  return report.errors().empty() ? kExitOk : kExitNegative;
 }
 
 int TournamentExport(const Args& args) {

@@ -14,8 +14,14 @@ namespace arbiter::cli {
 namespace {
 
 constexpr FlagSpec kTeamFlag = {"team", "ID:NAME", "a team", true};
-constexpr FlagSpec kPlayerFlag = {"player", "ID:NAME[:RANK[:TEAM:BOARD]]",
-                                  "a player (TEAM:BOARD in a team event)", true};
+constexpr FlagSpec kPlayerFlag = {
+    "player", "ID:FAMILY[,GIVEN][:RANK[:TEAM:BOARD]]",
+    "a player: the native name as they write it (family, then given; a name given whole "
+    "in FAMILY), TEAM:BOARD in a team event",
+    true};
+constexpr FlagSpec kRomanizedFlag = {
+    "romanized", "ID:FAMILY[,GIVEN]",
+    "player ID's name in Latin letters, for the ASCII formats (EGD, AGA) and OpenGotha", true};
 constexpr FlagSpec kSystemFlag = {"system", "SYSTEM", "round-robin or swiss"};
 constexpr FlagSpec kSwissMethodFlag = {"swiss-method", "METHOD",
                                        "total-score or points-then-opponents"};
@@ -33,8 +39,12 @@ constexpr FlagSpec kCreateFlags[] = {
     {"location", "PLACE", "where it is played"},
     {"dates", "BEGIN[,END]", "when it is played"},
     {"ruleset", "ID", "the ruleset of its games"},
+    {"country", "CC", "the venue's country, ISO 3166 alpha-2 (EGD PC[])"},
+    {"egf-class", "A|B|C|D", "the EGF tournament class (EGD CL[])"},
+    {"adjusted-time", "MINUTES", "the EGF adjusted time (EGD TM[])"},
     kTeamFlag,
     kPlayerFlag,
+    kRomanizedFlag,
     kJsonFlag,
     kServerFlag,
 };
@@ -45,16 +55,24 @@ constexpr FlagSpec kImportFlags[] = {
     kJsonFlag,
     kServerFlag,
 };
-constexpr FlagSpec kPlayerFlags[] = {kTeamFlag, kPlayerFlag, kJsonFlag, kServerFlag};
+constexpr FlagSpec kPlayerFlags[] = {kTeamFlag, kPlayerFlag, kRomanizedFlag, kJsonFlag,
+                                     kServerFlag};
+
+// "FAMILY[,GIVEN]" into `family` and `given`.
+void SplitName(absl::string_view text, std::string* family, std::string* given) {
+  std::vector<std::string> f = absl::StrSplit(text, absl::MaxSplits(',', 1));
+  *family = f[0];
+  *given = f.size() > 1 ? f[1] : "";
+}
 
 bool ParsePlayer(const std::string& text, v1::TournamentPlayer* p, std::string* why) {
   std::vector<std::string> f = absl::StrSplit(text, ':');
   if (f.size() < 2 || f.size() == 4 || f.size() > 5) {
-    *why = absl::StrCat("--player '", text, "': ID:NAME[:RANK[:TEAM:BOARD]]");
+    *why = absl::StrCat("--player '", text, "': ID:FAMILY[,GIVEN][:RANK[:TEAM:BOARD]]");
     return false;
   }
   p->set_id(f[0]);
-  p->set_name(f[1]);
+  SplitName(f[1], p->mutable_name(), p->mutable_first_name());
   if (f.size() >= 3) p->set_rank(f[2]);
   if (f.size() == 5) {
     int board = 0;
@@ -68,6 +86,24 @@ bool ParsePlayer(const std::string& text, v1::TournamentPlayer* p, std::string* 
   return true;
 }
 
+// --romanized ID:FAMILY[,GIVEN] onto the player of `players` with that id.
+bool SetRomanized(const std::string& text,
+                  google::protobuf::RepeatedPtrField<v1::TournamentPlayer>* players,
+                  std::string* why) {
+  std::vector<std::string> f = absl::StrSplit(text, absl::MaxSplits(':', 1));
+  if (f.size() != 2 || f[1].empty()) {
+    *why = absl::StrCat("--romanized '", text, "': ID:FAMILY[,GIVEN]");
+    return false;
+  }
+  for (v1::TournamentPlayer& p : *players) {
+    if (p.id() != f[0]) continue;
+    SplitName(f[1], p.mutable_romanized_family_name(), p.mutable_romanized_given_name());
+    return true;
+  }
+  *why = absl::StrCat("--romanized '", text, "': no --player ", f[0], " in this command");
+  return false;
+}
+
 bool ParseTeam(const std::string& text, v1::TournamentTeam* t, std::string* why) {
   std::vector<std::string> f = absl::StrSplit(text, absl::MaxSplits(':', 1));
   if (f.size() != 2) {
@@ -79,7 +115,7 @@ bool ParseTeam(const std::string& text, v1::TournamentTeam* t, std::string* why)
   return true;
 }
 
-// Players and teams from --player and --team.
+// Players and teams from --player, --romanized and --team.
 bool AddEntrants(const Args& args,
                  google::protobuf::RepeatedPtrField<v1::TournamentPlayer>* players,
                  google::protobuf::RepeatedPtrField<v1::TournamentTeam>* teams, std::string* why) {
@@ -88,6 +124,9 @@ bool AddEntrants(const Args& args,
   }
   for (const std::string& p : args.Values("player")) {
     if (!ParsePlayer(p, players->Add(), why)) return false;
+  }
+  for (const std::string& r : args.Values("romanized")) {
+    if (!SetRomanized(r, players, why)) return false;
   }
   return true;
 }
@@ -151,13 +190,16 @@ int TournamentCreate(const Args& args) {
   c->set_title(args.ValueOr("title", c->tournament_id()));
   if (!SetSystem(args, s, &why)) return UsageError(spec, why);
   s->set_teams(args.Has("teams"));
-  int rounds = 0, cycles = 0, bye_points = 0;
+  int rounds = 0, cycles = 0, bye_points = 0, adjusted_time = 0;
   double komi = 3.75;
-  for (const absl::Status& st :
-       {args.Number("rounds", &rounds), args.Number("cycles", &cycles),
-        args.Number("bye-points", &bye_points), args.Number("komi", &komi)}) {
+  for (const absl::Status& st : {args.Number("rounds", &rounds), args.Number("cycles", &cycles),
+                                 args.Number("bye-points", &bye_points), args.Number("komi", &komi),
+                                 args.Number("adjusted-time", &adjusted_time)}) {
     if (!st.ok()) return UsageError(spec, st.message());
   }
+  s->set_adjusted_time_minutes(adjusted_time);
+  if (auto v = args.Value("egf-class")) s->set_egf_class(*v);
+  if (auto v = args.Value("country")) s->set_country(*v);
   s->set_rounds(rounds);
   s->set_cycles(cycles);
   s->set_bye_points(bye_points);

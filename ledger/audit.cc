@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -65,49 +66,70 @@ struct StreamCheck {
   }
 };
 
+// A fold for re-judging `game_id` under its pinned rules; the reason when
+// there is none.
+absl::StatusOr<std::unique_ptr<GameJudge>> OpenFold(Judge& judge, const std::string& game_id,
+                                                    const std::string& pin,
+                                                    const v1::Event& created) {
+  absl::StatusOr<std::unique_ptr<GameJudge>> opened =
+      judge.Reopen(game_id, created.game_created(), pin);
+  if (!opened.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("game '", game_id, "' cannot be re-adjudicated: ", opened.status().message()));
+  }
+  if ((*opened)->RulesPin() != pin) {
+    return absl::FailedPreconditionError(absl::StrCat("game '", game_id, "' was judged under '",
+                                                      pin, "' but the rules now load as '",
+                                                      (*opened)->RulesPin(), "'"));
+  }
+  return opened;
+}
+
+// Re-judges the next event of a game on `fold` and compares the rulings with
+// the `recorded` ones (their canonical bytes); the difference, if any, as an
+// error. Sets `*ended` when the event gives the game its result.
+absl::Status Rejudge(GameJudge& fold, const std::string& game_id, uint64_t revision,
+                     const v1::Event& event, const std::vector<std::string>& recorded,
+                     bool* ended) {
+  absl::StatusOr<Verdict> verdict = fold.Apply(event);
+  if (!verdict.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("re-adjudication refuses this event of game '", game_id,
+                     "': ", verdict.status().message()));
+  }
+  if (verdict->game_over) *ended = true;
+  bool same = recorded.size() == verdict->rulings.size();
+  for (size_t i = 0; same && i < recorded.size(); ++i) {
+    same = recorded[i] == CanonicalBytes(verdict->rulings[i]);
+  }
+  if (same) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat("game '", game_id, "' revision ", revision, ": ", recorded.size(),
+                   " ruling(s) recorded, re-adjudication gives ", verdict->rulings.size(),
+                   (recorded.size() == verdict->rulings.size() ? " that differ" : "")));
+}
+
 // Re-judges one game's entries and diffs the rulings; false after reporting.
 // `ended` says whether any event gave the game its result.
 bool Readjudicate(AuditReport& report, Judge& judge, const std::string& game_id,
                   const std::string& pin, const std::vector<v1::LedgerEntry>& entries,
-                  bool* ended = nullptr) {
+                  bool* ended) {
   std::unique_ptr<GameJudge> fold;
+  std::vector<std::string> recorded;
   for (const v1::LedgerEntry& entry : entries) {
     absl::StatusOr<v1::Event> event = ParseCanonical<v1::Event>(entry.event());
     if (!event.ok()) return Fail(report, entry.position(), std::string(event.status().message()));
     if (fold == nullptr) {
-      absl::StatusOr<std::unique_ptr<GameJudge>> opened =
-          judge.Reopen(game_id, event->game_created(), pin);
-      if (!opened.ok()) {
-        return Fail(report, entry.position(),
-                    absl::StrCat("game '", game_id,
-                                 "' cannot be re-adjudicated: ", opened.status().message()));
-      }
+      absl::StatusOr<std::unique_ptr<GameJudge>> opened = OpenFold(judge, game_id, pin, *event);
+      if (!opened.ok())
+        return Fail(report, entry.position(), std::string(opened.status().message()));
       fold = *std::move(opened);
-      if (fold->RulesPin() != pin) {
-        return Fail(report, entry.position(),
-                    absl::StrCat("game '", game_id, "' was judged under '", pin,
-                                 "' but the rules now load as '", fold->RulesPin(), "'"));
-      }
     }
-    absl::StatusOr<Verdict> verdict = fold->Apply(*event);
-    if (verdict.ok() && verdict->game_over && ended != nullptr) *ended = true;
-    if (!verdict.ok()) {
-      return Fail(report, entry.position(),
-                  absl::StrCat("re-adjudication refuses this event of game '", game_id,
-                               "': ", verdict.status().message()));
-    }
-    bool same = static_cast<size_t>(entry.rulings_size()) == verdict->rulings.size();
-    for (size_t i = 0; same && i < verdict->rulings.size(); ++i) {
-      same = CanonicalBytes(entry.rulings(i)) == CanonicalBytes(verdict->rulings[i]);
-    }
-    if (!same) {
-      return Fail(
-          report, entry.position(),
-          absl::StrCat(
-              "game '", game_id, "' revision ", entry.revision(), ": ", entry.rulings_size(),
-              " ruling(s) recorded, re-adjudication gives ", verdict->rulings.size(),
-              (entry.rulings_size() == static_cast<int>(verdict->rulings.size()) ? " that differ"
-                                                                                 : "")));
+    recorded.clear();
+    for (const v1::Ruling& r : entry.rulings()) recorded.push_back(CanonicalBytes(r));
+    if (absl::Status s = Rejudge(*fold, game_id, entry.revision(), *event, recorded, ended);
+        !s.ok()) {
+      return Fail(report, entry.position(), std::string(s.message()));
     }
   }
   ++report.games_readjudicated;
@@ -123,11 +145,134 @@ absl::Status Absorb(AuditReport& report, absl::Status s) {
   return s;
 }
 
-// Walks the log: hashes, contiguity, checkpoint roots. Fills `leaves` and
-// `games` (game id -> revision count).
-absl::Status WalkLog(LogReader& reader, const AuditOptions& options,
-                     const std::vector<v1::Checkpoint>& checkpoints, std::vector<Hash>& leaves,
-                     std::map<std::string, uint64_t>& games, AuditReport& report) {
+// A finding kept aside while the log is walked: the audit reports the
+// structure first (hashes, streams, checkpoints), then the ruling rows, then
+// re-adjudication, so one pass finds what the separate passes found.
+struct Finding {
+  uint64_t position = 0;
+  std::string why;
+};
+void Note(std::optional<Finding>& finding, uint64_t position, std::string why) {
+  if (!finding) finding = Finding{position, std::move(why)};
+}
+
+// The one pass over the log. Each event is read once, re-hashed, parsed and
+// checked canonical once, checked against its stream, folded into the Merkle
+// tree (checkpoint roots) and, with a judge, fed at once to its game's
+// fold, its ruling rows read alongside (a second cursor, in the same
+// position order) and compared with the re-judged ones.
+class LogWalk {
+ public:
+  LogWalk(const AuditOptions& options, const std::vector<v1::Checkpoint>& checkpoints,
+          std::unordered_map<std::string, std::string> pins, AuditReport& report)
+      : options_(options), checkpoints_(checkpoints), pins_(std::move(pins)), report_(report) {}
+
+  // Walks the log; grows `tree` by each event's leaf (one node hash per
+  // leaf, amortised, which also gives each checkpoint's root) and fills
+  // `games` (game id -> revision count).
+  absl::Status Run(LogReader& reader, MerkleTree& tree, std::map<std::string, uint64_t>& games);
+
+  // Reports the kept findings in their order; false after reporting.
+  bool ReportRulingRows() { return Report(ruling_rows_); }
+  bool ReportReadjudication() { return Report(readjudication_); }
+
+ private:
+  struct Game {
+    std::unique_ptr<GameJudge> fold;  // null: not (or no longer) re-judged
+  };
+  bool Report(const std::optional<Finding>& f) { return !f || Fail(report_, f->position, f->why); }
+  // Steps the rulings cursor.
+  absl::Status NextRuling();
+  // Reads the ruling rows of `position` into recorded_.
+  absl::Status TakeRulings(uint64_t position);
+  // Re-judges one event of its game, or checks its ruling rows alone.
+  void JudgeEvent(uint64_t position, const std::string& game_id, uint64_t revision,
+                  const v1::Event& event);
+
+  const AuditOptions& options_;
+  const std::vector<v1::Checkpoint>& checkpoints_;
+  const std::unordered_map<std::string, std::string> pins_;
+  AuditReport& report_;
+  std::unordered_map<std::string, Game> games_;
+  std::optional<Finding> ruling_rows_, readjudication_;
+
+  Stmt rulings_;
+  bool ruling_row_ = false;  // rulings_ holds a row
+  std::vector<std::string> recorded_;
+  v1::Ruling ruling_;  // scratch, for the canonical check of a ruling row
+};
+
+absl::Status LogWalk::NextRuling() {
+  absl::StatusOr<bool> row = rulings_.Step();
+  if (!row.ok()) return row.status();
+  ruling_row_ = *row;
+  return absl::OkStatus();
+}
+
+absl::Status LogWalk::TakeRulings(uint64_t position) {
+  recorded_.clear();
+  // Rows before this position belong to no event: the earlier positions
+  // have taken theirs.
+  for (; ruling_row_ && static_cast<uint64_t>(rulings_.Int(0)) < position;) {
+    Note(ruling_rows_, rulings_.Int(0),
+         absl::StrCat("a ruling row refers to position ", rulings_.Int(0),
+                      ", which holds no event"));
+    if (absl::Status s = NextRuling(); !s.ok()) return s;
+  }
+  for (; ruling_row_ && static_cast<uint64_t>(rulings_.Int(0)) == position;) {
+    if (rulings_.Int(1) != static_cast<int64_t>(recorded_.size())) {
+      Note(ruling_rows_, position, "the rulings of this event are not numbered 0, 1, 2, ...");
+    }
+    recorded_.push_back(rulings_.Text(2));
+    ++report_.rulings;
+    if (absl::Status s = NextRuling(); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+void LogWalk::JudgeEvent(uint64_t position, const std::string& game_id, uint64_t revision,
+                         const v1::Event& event) {
+  GameJudge* fold = nullptr;
+  if (options_.judge != nullptr && !readjudication_ &&
+      (!options_.game_id || *options_.game_id == game_id)) {
+    Game& game = games_[game_id];
+    if (revision == 1) {
+      auto pin = pins_.find(game_id);
+      if (pin == pins_.end()) {
+        Note(readjudication_, 0,
+             absl::StrCat("game '", game_id, "' has no pinned rules: no game '", game_id,
+                          "' in the ledger"));
+      } else if (absl::StatusOr<std::unique_ptr<GameJudge>> opened =
+                     OpenFold(*options_.judge, game_id, pin->second, event);
+                 !opened.ok()) {
+        Note(readjudication_, position, std::string(opened.status().message()));
+      } else {
+        game.fold = *std::move(opened);
+      }
+    }
+    fold = game.fold.get();
+  }
+  bool ended = false;
+  if (fold != nullptr) {
+    absl::Status s = Rejudge(*fold, game_id, revision, event, recorded_, &ended);
+    // Rulings equal to the re-judged ones are canonical; others are parsed
+    // below, to tell a damaged row from a ruling that differs.
+    if (s.ok()) return;
+    Note(readjudication_, position, std::string(s.message()));
+  }
+  // Canonical, as the writer stores them: bytes with unknown fields in them
+  // would carry what no re-adjudication compares.
+  for (const std::string& bytes : recorded_) {
+    if (absl::Status s = ParseCanonicalInto(bytes, &ruling_); !s.ok()) {
+      Note(ruling_rows_, position, absl::StrCat("a ruling of this event: ", s.message()));
+      return;
+    }
+  }
+}
+
+absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
+                          std::map<std::string, uint64_t>& games) {
+  AuditReport& report = report_;
   absl::StatusOr<uint64_t> total = reader.Head();
   if (!total.ok()) return total.status();
   absl::StatusOr<Stmt> q = Stmt::Prepare(
@@ -135,16 +280,21 @@ absl::Status WalkLog(LogReader& reader, const AuditOptions& options,
       "SELECT position, game_id, revision, idempotency_key, event, leaf_hash FROM events "
       "ORDER BY position");
   if (!q.ok()) return q.status();
+  absl::StatusOr<Stmt> r = Stmt::Prepare(
+      reader.db(), "SELECT position, seq, ruling FROM rulings ORDER BY position, seq");
+  if (!r.ok()) return r.status();
+  rulings_ = *std::move(r);
+  if (absl::Status s = NextRuling(); !s.ok()) return s;
   StreamCheck streams;
-  CompactRange range;
   size_t next_checkpoint = 0;
   uint64_t last_good_checkpoint = 0;
+  v1::Event event;
   for (;;) {
     absl::StatusOr<bool> row = q->Step();
     if (!row.ok()) return row.status();
     if (!*row) break;
     uint64_t position = q->Int(0);
-    uint64_t expected = range.size() + 1;
+    uint64_t expected = tree.size() + 1;
     if (position != expected) {
       Fail(report, expected,
            position < expected
@@ -159,76 +309,74 @@ absl::Status WalkLog(LogReader& reader, const AuditOptions& options,
       Fail(report, position, "the event's bytes do not match its recorded leaf hash");
       return absl::OkStatus();
     }
-    absl::StatusOr<v1::Event> event = ParseCanonical<v1::Event>(bytes);
-    if (!event.ok()) {
-      Fail(report, position, std::string(event.status().message()));
+    if (absl::Status s = ParseCanonicalInto(bytes, &event); !s.ok()) {
+      Fail(report, position, std::string(s.message()));
       return absl::OkStatus();
     }
-    if (!streams.Check(report, position, game_id, q->Int(2), q->IsNull(3) ? "" : q->Text(3),
-                       *event)) {
+    const uint64_t revision = q->Int(2);
+    if (!streams.Check(report, position, game_id, revision, q->IsNull(3) ? "" : q->Text(3),
+                       event)) {
       return absl::OkStatus();
     }
-    range.Append(leaf);
-    leaves.push_back(leaf);
+    tree.Append(leaf);
     ++report.events;
-    while (next_checkpoint < checkpoints.size() &&
-           checkpoints[next_checkpoint].tree_size() == range.size()) {
-      if (AsBytes(range.Root()) != checkpoints[next_checkpoint].root_hash()) {
+    while (next_checkpoint < checkpoints_.size() &&
+           checkpoints_[next_checkpoint].tree_size() == tree.size()) {
+      absl::StatusOr<Hash> root = tree.Root(tree.size());
+      if (!root.ok()) return root.status();
+      if (AsBytes(*root) != checkpoints_[next_checkpoint].root_hash()) {
         Fail(report, last_good_checkpoint + 1,
-             absl::StrCat("the Merkle root of positions 1..", range.size(),
+             absl::StrCat("the Merkle root of positions 1..", tree.size(),
                           " differs from its signed checkpoint: an event after position ",
-                          last_good_checkpoint, " and at or before ", range.size(),
+                          last_good_checkpoint, " and at or before ", tree.size(),
                           " was changed, removed or reordered"));
         return absl::OkStatus();
       }
-      last_good_checkpoint = range.size();
+      last_good_checkpoint = tree.size();
       ++next_checkpoint;
     }
-    if (options.progress && (range.size() % 1024 == 0 || range.size() == *total)) {
-      options.progress(range.size(), *total);
+    if (absl::Status s = TakeRulings(position); !s.ok()) return s;
+    JudgeEvent(position, game_id, revision, event);
+    if (options_.progress && (tree.size() % 1024 == 0 || tree.size() == *total)) {
+      options_.progress(tree.size(), *total);
     }
   }
   for (const auto& [game, rev] : streams.revisions) games[game] = rev;
-  if (next_checkpoint < checkpoints.size()) {
-    Fail(report, range.size() + 1,
-         absl::StrCat("the log ends at position ", range.size(), " but a signed checkpoint covers ",
-                      checkpoints[next_checkpoint].tree_size(), " events: its tail was truncated"));
+  if (next_checkpoint < checkpoints_.size()) {
+    Fail(
+        report, tree.size() + 1,
+        absl::StrCat("the log ends at position ", tree.size(), " but a signed checkpoint covers ",
+                     checkpoints_[next_checkpoint].tree_size(), " events: its tail was truncated"));
+    return absl::OkStatus();
   }
+  if (ruling_row_) {
+    Note(ruling_rows_, rulings_.Int(0),
+         absl::StrCat("a ruling row refers to position ", rulings_.Int(0),
+                      ", which holds no event"));
+  }
+  // Every game in the log has its pinned rules, judged or not.
+  for (const auto& [game, rev] : games) {
+    if (!pins_.contains(game)) {
+      Note(readjudication_, 0,
+           absl::StrCat("game '", game, "' has no pinned rules: no game '", game,
+                        "' in the ledger"));
+    }
+  }
+  for (const auto& [game, g] : games_) report.games_readjudicated += g.fold != nullptr ? 1 : 0;
   return absl::OkStatus();
 }
 
-// Every ruling row belongs to an event, in order, and parses.
-absl::Status CheckRulingRows(LogReader& reader, uint64_t head, AuditReport& report) {
-  absl::StatusOr<Stmt> q = Stmt::Prepare(
-      reader.db(), "SELECT position, seq, ruling FROM rulings ORDER BY position, seq");
+// Each game's pinned rules, from the games table.
+absl::StatusOr<std::unordered_map<std::string, std::string>> ReadPins(LogReader& reader) {
+  absl::StatusOr<Stmt> q = Stmt::Prepare(reader.db(), "SELECT game_id, rules_pin FROM games");
   if (!q.ok()) return q.status();
-  uint64_t last_position = 0;
-  int64_t next_seq = 0;
+  std::unordered_map<std::string, std::string> pins;
   for (;;) {
     absl::StatusOr<bool> row = q->Step();
     if (!row.ok()) return row.status();
-    if (!*row) break;
-    uint64_t position = q->Int(0);
-    if (position != last_position) next_seq = 0;
-    last_position = position;
-    if (position == 0 || position > head) {
-      Fail(report, position,
-           absl::StrCat("a ruling row refers to position ", position, ", which holds no event"));
-      return absl::OkStatus();
-    }
-    if (q->Int(1) != next_seq++) {
-      Fail(report, position, "the rulings of this event are not numbered 0, 1, 2, ...");
-      return absl::OkStatus();
-    }
-    // Canonical, as the writer stores it: bytes with unknown fields in them
-    // would carry what no re-adjudication compares.
-    if (absl::StatusOr<v1::Ruling> ruling = ParseCanonical<v1::Ruling>(q->Text(2)); !ruling.ok()) {
-      Fail(report, position, absl::StrCat("a ruling of this event: ", ruling.status().message()));
-      return absl::OkStatus();
-    }
-    ++report.rulings;
+    if (!*row) return pins;
+    pins.emplace(q->Text(0), q->Text(1));
   }
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -272,19 +420,23 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
     report.signed_size = checkpoints->back().tree_size();
     report.signed_root_hex = ToHex(checkpoints->back().root_hash());
   }
+  absl::StatusOr<std::unordered_map<std::string, std::string>> pins = ReadPins(reader);
+  if (!pins.ok()) {
+    if (absl::Status s = Absorb(report, pins.status()); !s.ok()) return s;
+    return report;
+  }
 
-  std::vector<Hash> leaves;
+  MerkleTree tree{std::vector<Hash>()};
   std::map<std::string, uint64_t> games;
-  if (absl::Status s = WalkLog(reader, options, *checkpoints, leaves, games, report); !s.ok()) {
+  LogWalk walk(options, *checkpoints, *std::move(pins), report);
+  if (absl::Status s = walk.Run(reader, tree, games); !s.ok()) {
     if (s = Absorb(report, s); !s.ok()) return s;
   }
   if (!report.intact) return report;
   report.games = games.size();
 
   // Consistency between successive checkpoints, by proof, all from one
-  // tree (WalkLog checked every checkpoint's size is within the log).
-  const uint64_t log_size = leaves.size();
-  const MerkleTree tree(std::move(leaves));
+  // tree (the walk checked every checkpoint's size is within the log).
   for (size_t i = 1; i < checkpoints->size(); ++i) {
     const v1::Checkpoint& a = (*checkpoints)[i - 1];
     const v1::Checkpoint& b = (*checkpoints)[i];
@@ -302,28 +454,7 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
       return report;
     }
   }
-
-  if (absl::Status s = CheckRulingRows(reader, log_size, report); !s.ok()) {
-    if (s = Absorb(report, s); !s.ok()) return s;
-  }
-  if (!report.intact) return report;
-
-  for (const auto& [game, revisions] : games) {
-    absl::StatusOr<std::string> pin = reader.RulesPin(game);
-    if (!pin.ok()) {
-      Fail(report, 0,
-           absl::StrCat("game '", game, "' has no pinned rules: ", pin.status().message()));
-      return report;
-    }
-    if (options.judge == nullptr || (options.game_id && *options.game_id != game)) continue;
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        reader.ReadGame(game, 0, std::numeric_limits<int64_t>::max());
-    if (!entries.ok()) {
-      if (absl::Status s = Absorb(report, entries.status()); !s.ok()) return s;
-      return report;
-    }
-    if (!Readjudicate(report, *options.judge, game, *pin, *entries)) return report;
-  }
+  if (walk.ReportRulingRows()) walk.ReportReadjudication();
   return report;
 }
 

@@ -14,6 +14,9 @@ GameSource GamesFrom(service::GameFolds* folds) {
     const google::protobuf::RepeatedPtrField<v1::Ruling> rulings(game.rulings().begin(),
                                                                  game.rulings().end());
     CountWarnings(rulings, &facts);
+    // Who the game was created with, for the pairing's check (scoring.h).
+    facts.recorded_black = game.game().black().name();
+    facts.recorded_white = game.game().white().name();
     if (facts.result.has_value()) {
       for (const v1::Ruling& r : game.rulings()) {
         if (r.number() == facts.result->ruling()) facts.deciding_ruling = r;

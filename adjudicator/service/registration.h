@@ -29,7 +29,7 @@ struct TournamentHost {
 };
 
 // A game's facts from the read model: its result, the WARNING sanctions per
-// colour and the deciding ruling.
+// colour, the deciding ruling and the players it was created with.
 GameSource GamesFrom(service::GameFolds* folds);
 
 // Opens `data_dir`/tournaments.db and registers the service on `builder`.

@@ -7,6 +7,7 @@
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/formats.h"
 #include "adjudicator/tournament/opengotha.h"
+#include "adjudicator/tournament/scoring.h"
 #include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
 #include "google/protobuf/util/json_util.h"
@@ -66,6 +67,17 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(
   }
   if (absl::Status s = store_->Append(id, expected, events); !s.ok()) return s;
   return t;
+}
+
+absl::Status TournamentServiceImpl::CheckRecorded(const v1::Tournament& t, const v1::Pairing& p) {
+  if (p.game_id().empty()) return absl::OkStatus();
+  absl::StatusOr<GameFacts> facts = games_(p.game_id());
+  if (!facts.ok()) {
+    if (facts.status().code() == absl::StatusCode::kNotFound) return absl::OkStatus();
+    return absl::Status(facts.status().code(),
+                        absl::StrCat("game ", p.game_id(), ": ", facts.status().message()));
+  }
+  return CheckRecordedPlayers(t, p, *facts);
 }
 
 absl::StatusOr<GameFactsMap> TournamentServiceImpl::Games(const v1::Tournament& t) {
@@ -179,8 +191,21 @@ grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext* context,
                                               const v1::PairRoundRequest* req,
                                               v1::Tournament* out) {
   return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    absl::StatusOr<std::string> id =
+        ParseResourceName("tournaments", req->tournament(), "tournament");
+    if (!id.ok()) return id.status();
+    // A game already recorded must have been played by the paired players
+    // in the paired colours; one recorded later is checked by the standings.
+    // The round is folded first, so bad input is named as such.
     v1::TournamentEvent event;
     *event.mutable_round_paired()->mutable_round() = req->round();
+    absl::StatusOr<v1::Tournament> paired = Current(*id);
+    if (!paired.ok()) return paired.status();
+    if (absl::Status s = Apply(event, &*paired); !s.ok()) return s;
+    for (v1::Pairing p : req->round().pairings()) {
+      p.set_round(req->round().round());
+      if (absl::Status s = CheckRecorded(*paired, p); !s.ok()) return s;
+    }
     return RecordInto(caller, req->tournament(), std::move(event), out);
   });
 }
@@ -206,6 +231,9 @@ grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext* context,
       return absl::FailedPreconditionError(
           absl::StrCat("game ", p->game_id(), " did not end REPLAY"));
     }
+    v1::Pairing replay = *p;
+    replay.set_game_id(req->replay().game_id());
+    if (absl::Status s = CheckRecorded(*current, replay); !s.ok()) return s;
     v1::TournamentEvent event;
     *event.mutable_replay_scheduled() = req->replay();
     return RecordInto(caller, req->tournament(), std::move(event), out);

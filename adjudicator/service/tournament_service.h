@@ -7,8 +7,9 @@
 // NOT_FOUND for an unknown tournament, ALREADY_EXISTS for a tournament id in
 // use, FAILED_PRECONDITION when the state forbids it (a round paired twice,
 // a Swiss pairing after a withdrawal, a replay of a game that did not end
-// REPLAY), ABORTED when another writer got in first, UNAVAILABLE when the
-// storage or the game source failed.
+// REPLAY, a pairing or replay naming a recorded game whose players or
+// colours differ from the pairing's), ABORTED when another writer got in first, UNAVAILABLE when
+// the storage or the game source failed.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_TOURNAMENT_SERVICE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_TOURNAMENT_SERVICE_H_
 
@@ -69,6 +70,10 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   // ("tournaments/ID") and answers with the tournament after it.
   absl::Status RecordInto(const service::Caller& caller, const std::string& name,
                           v1::TournamentEvent event, v1::Tournament* out);
+  // FAILED_PRECONDITION when `p`'s game is in the ledger and was recorded
+  // with other players or colours (scoring.h CheckRecordedPlayers); OK when
+  // it is not recorded yet.
+  absl::Status CheckRecorded(const v1::Tournament& t, const v1::Pairing& p);
   // The facts of every game the tournament names.
   absl::StatusOr<GameFactsMap> Games(const v1::Tournament& t);
 

@@ -58,6 +58,11 @@ absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
   if (s.rounds() < 0 || s.cycles() < 0)
     return Bad("settings: rounds and cycles cannot be negative");
   if (s.bye_points() < 0 || s.bye_points() > 2) return Bad("settings.byePoints: 0, 1 or 2");
+  if (!s.egf_class().empty() && s.egf_class() != "A" && s.egf_class() != "B" &&
+      s.egf_class() != "C" && s.egf_class() != "D") {
+    return Bad("settings.egfClass: A, B, C or D (the EGF tournament class)");
+  }
+  if (s.adjusted_time_minutes() < 0) return Bad("settings.adjustedTimeMinutes cannot be negative");
   t->set_name(absl::StrCat("tournaments/", c.tournament_id()));
   t->set_tournament_id(c.tournament_id());
   t->set_title(c.title());

@@ -212,6 +212,12 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(
     p.set_name(Attr(*pe, "name"));
     p.set_first_name(Attr(*pe, "firstName"));
     if (p.name().empty()) return At(*pe, "attribute name is required");
+    // OpenGotha's names are the ones its ASCII exports (EGD, AGA) write: in
+    // Latin letters they are the romanized name too.
+    if (IsPrintableAscii(p.name()) && IsPrintableAscii(p.first_name())) {
+      p.set_romanized_family_name(p.name());
+      p.set_romanized_given_name(p.first_name());
+    }
     const std::string key = KeyForLookup(p.name(), p.first_name());
     std::string id = Reduced(key);
     for (const v1::TournamentPlayer& q : players) {

@@ -88,6 +88,25 @@ std::string WithdrawalClause(const v1::Tournament& t, absl::string_view which) {
   return absl::StrCat(y1988 ? "cn-1988/" : "cn-2002/", clause);
 }
 
+absl::Status CheckRecordedPlayers(const v1::Tournament& t, const v1::Pairing& p,
+                                  const GameFacts& facts) {
+  if (facts.recorded_black.empty() && facts.recorded_white.empty()) return absl::OkStatus();
+  const v1::TournamentPlayer* black = FindPlayer(t, p.black());
+  const v1::TournamentPlayer* white = FindPlayer(t, p.white());
+  if (black != nullptr && white != nullptr && RecordedAs(*black, facts.recorded_black) &&
+      RecordedAs(*white, facts.recorded_white)) {
+    return absl::OkStatus();
+  }
+  const bool swapped = black != nullptr && white != nullptr &&
+                       RecordedAs(*black, facts.recorded_white) &&
+                       RecordedAs(*white, facts.recorded_black);
+  return absl::FailedPreconditionError(absl::StrCat(
+      "round ", p.round(), " board ", p.board(), ": game ", p.game_id(), " was recorded as '",
+      facts.recorded_black, "' (Black) v '", facts.recorded_white, "' (White), but the pairing is ",
+      p.black(), " (Black) v ", p.white(), " (White)",
+      swapped ? ": the colours differ" : ": the players differ"));
+}
+
 ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,
                            const GameFactsMap& games) {
   ScoredPairing s;
@@ -117,25 +136,10 @@ ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,
     return s;
   }
   const GameFacts& facts = it->second;
-  if (!facts.recorded_black.empty() || !facts.recorded_white.empty()) {
-    const v1::TournamentPlayer* black = FindPlayer(t, p.black());
-    const v1::TournamentPlayer* white = FindPlayer(t, p.white());
-    const bool as_paired = black != nullptr && white != nullptr &&
-                           RecordedAs(*black, facts.recorded_black) &&
-                           RecordedAs(*white, facts.recorded_white);
-    if (!as_paired) {
-      const bool swapped = black != nullptr && white != nullptr &&
-                           RecordedAs(*black, facts.recorded_white) &&
-                           RecordedAs(*white, facts.recorded_black);
-      s.set_status(ScoredPairing::MISMATCH);
-      s.set_note(absl::StrCat("round ", p.round(), " board ", p.board(), ": game ", p.game_id(),
-                              " was recorded as '", facts.recorded_black, "' (Black) v '",
-                              facts.recorded_white, "' (White), but the pairing is ", p.black(),
-                              " (Black) v ", p.white(), " (White)",
-                              swapped ? ": the colours differ" : ": the players differ",
-                              "; its result is not counted"));
-      return s;
-    }
+  if (absl::Status check = CheckRecordedPlayers(t, p, facts); !check.ok()) {
+    s.set_status(ScoredPairing::MISMATCH);
+    s.set_note(absl::StrCat(check.message(), "; its result is not counted"));
+    return s;
   }
   const Result& r = *facts.result;
   s.set_reason(r.reason());

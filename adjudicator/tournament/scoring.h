@@ -31,12 +31,21 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
 #include "adjudicator/tournament/game_facts.h"
 #include "arbiter/v1/tournament.pb.h"
 
 namespace arbiter::tournament {
+
+// Whether `facts` (a game's recorded players) fit the pairing `p`: its
+// black player recorded as Black and its white player as White, each by id,
+// native or romanized name (names.h RecordedAs). OK when the record names
+// nobody (not known, not checked); FAILED_PRECONDITION saying who was
+// recorded and whether the players or only the colours differ.
+absl::Status CheckRecordedPlayers(const v1::Tournament& t, const v1::Pairing& p,
+                                  const GameFacts& facts);
 
 // One pairing of `t` from its game (or entered result), before withdrawals.
 v1::ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,

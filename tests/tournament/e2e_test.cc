@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "adjudicator/tournament/xml.h"
 #include "arbiter/v1/tournament.pb.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
@@ -14,10 +15,13 @@
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
 #include "tests/support/temp_dir.h"
+#include "tests/tournament/opengotha_reader.h"
+#include "tests/tournament/result_files.h"
 
 namespace arbiter {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::ProcessResult;
 using testing::ReadFile;
@@ -80,19 +84,65 @@ std::string Created(const std::string& id, const std::string& black, const std::
          "\"Q16\"}}\n";
 }
 
+// Looks up the first element named `name` whose attribute `attr` is `value`
+// anywhere under `e`.
+const tournament::XmlElement* Find(const tournament::XmlElement& e, const std::string& name,
+                                   const std::string& attr, const std::string& value) {
+  for (const auto& c : e.children) {
+    const std::string* v = c->Attribute(attr);
+    if (c->name == name && v != nullptr && *v == value) return c.get();
+    if (const tournament::XmlElement* found = Find(*c, name, attr, value)) return found;
+  }
+  return nullptr;
+}
+
+std::string Attr(const tournament::XmlElement* e, const std::string& attr) {
+  if (e == nullptr) return "(no element)";
+  const std::string* v = e->Attribute(attr);
+  return v == nullptr ? "(no attribute)" : *v;
+}
+
 TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
-  // G1: Wang's (White) phone rings (a warning), then Wang resigns: Li wins.
-  Record("g1", Created("G1", "Li", "Wang") +
+  // G1: Wang's (White) phone rings (a warning), then Wang resigns: 李伟 wins.
+  Record("g1", Created("G1", "李伟", "Wang Ming") +
                    "{\"at\": \"2026-05-01T09:00:20Z\", \"phoneRang\": {\"color\": \"WHITE\"}}\n"
                    "{\"at\": \"2026-05-01T09:00:30Z\", \"resign\": {\"color\": \"WHITE\"}}\n");
   // G2: Chen (Black) looks at a phone: art. 23.7, Chen loses.
-  Record("g2", Created("G2", "Chen", "Zhou") +
+  Record("g2", Created("G2", "Chen Jie", "Zhou Yu") +
                    "{\"at\": \"2026-05-01T09:00:20Z\", \"phoneViewed\": {\"color\": \"BLACK\"}}\n");
 
-  ProcessResult r = Cli({"tournament", "create", "--id", "cup", "--system", "round-robin",
-                         "--title", "Spring Cup", "--player", "A:Li:5D", "--player", "B:Wang:4D",
-                         "--player", "C:Chen", "--player", "D:Zhou"});
+  // Native names (family, given) and the romanized name the ASCII formats
+  // and OpenGotha need; the EGD header's class, adjusted time and country.
+  ProcessResult r = Cli({"tournament",
+                         "create",
+                         "--id",
+                         "cup",
+                         "--system",
+                         "round-robin",
+                         "--title",
+                         "Spring Cup",
+                         "--player",
+                         "A:李,伟:5D",
+                         "--romanized",
+                         "A:Li,Wei",
+                         "--player",
+                         "B:Wang,Ming:4D",
+                         "--player",
+                         "C:Chen,Jie:1K",
+                         "--player",
+                         "D:Zhou,Yu:2K",
+                         "--location",
+                         "Beijing",
+                         "--country",
+                         "CN",
+                         "--dates",
+                         "2026-05-01",
+                         "--egf-class",
+                         "B",
+                         "--adjusted-time",
+                         "60"});
   ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("player A +李 伟 5D  \\(Li Wei\\)"));
   r = Cli({"tournament", "pair", "cup", "--round", "1", "--board", "A,B,G1", "--board", "C,D,G2"});
   ASSERT_EQ(r.exit, 0) << r.err;
   r = Cli({"tournament", "pair", "cup", "--round", "1", "--board", "A,C,G9"});
@@ -111,21 +161,70 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   EXPECT_EQ(report.standings(3).id(), "B");
   EXPECT_EQ(report.standings(3).warnings(), 1);
   EXPECT_EQ(report.pairings(1).clause(), "cn-2002/23.7");
+  EXPECT_THAT(report.errors(), ::testing::IsEmpty());
+  // The table says which criterion broke each tie: B below C on warnings.
+  r = Cli({"tournament", "standings", "cup"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("4  Wang Ming +0 pts  A 0.00  B 1  \\(by B\\)"));
 
-  // The CLI gives no first names yet, and OpenGotha requires one: the
-  // export says so rather than write a file OpenGotha cannot open. EGD
-  // needs the EGF class and adjusted time, which `create` cannot give yet.
+  // OpenGotha: the romanized name, a first name for every player, a file
+  // its File > Open reads whole (opengotha_reader.h).
   const std::string xml = dir_.File("cup.xml");
   r = Cli({"tournament", "export", "cup", "--format", "opengotha", "--out", xml});
-  EXPECT_EQ(r.exit, 2);
-  EXPECT_THAT(r.err,
-              HasSubstr("player 'A' (Li) has no given name, and OpenGotha requires a first name"));
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(tournament::testing::OpenGothaReader::Problems(ReadFile(xml)), ::testing::IsEmpty());
+  absl::StatusOr<std::unique_ptr<tournament::XmlElement>> doc = tournament::ParseXml(ReadFile(xml));
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  const tournament::XmlElement* li = Find(**doc, "Player", "name", "Li");
+  EXPECT_EQ(Attr(li, "firstName"), "Wei");
+  EXPECT_EQ(Attr(li, "rank"), "5D");
+  EXPECT_EQ(Attr(Find(**doc, "Player", "name", "Wang"), "firstName"), "Ming");
+  const tournament::XmlElement* g1 = Find(**doc, "Game", "blackPlayer", "LIWEI");
+  EXPECT_EQ(Attr(g1, "whitePlayer"), "WANGMING");
+  EXPECT_EQ(Attr(g1, "result"), "RESULT_BLACKWINS");
+  EXPECT_EQ(Attr(g1, "roundNumber"), "1");
+
+  // EGD .h9: the header, then place, family, given, rank, country, club,
+  // points, A, B, 0 and the round's result: the opponent's place, +/-,
+  // the colour and the handicap (A and D, level, listed by id).
   r = Cli({"tournament", "export", "cup", "--format", "h9"});
-  EXPECT_EQ(r.exit, 2);
-  EXPECT_THAT(r.err, HasSubstr("EGF class (CL[]"));
+  ASSERT_EQ(r.exit, 0) << r.err;
+  tournament::testing::H9 h9 = tournament::testing::ParseH9(r.out);
+  EXPECT_EQ(h9.headers["CL"], "B");
+  EXPECT_EQ(h9.headers["EV"], "Spring Cup");
+  EXPECT_EQ(h9.headers["PC"], "CN,Beijing");
+  EXPECT_EQ(h9.headers["DT"], "2026-05-01,2026-05-01");
+  EXPECT_EQ(h9.headers["TM"], "60");
+  EXPECT_EQ(h9.headers["KM"], "7.5");
+  ASSERT_EQ(h9.rows.size(), 4u);
+  EXPECT_THAT(h9.rows[0],
+              ElementsAre("1", "Li", "Wei", "5d", "XX", "xxxx", "2", "0.00", "0", "0", "4+/b0"));
+  EXPECT_THAT(h9.rows[1],
+              ElementsAre("2", "Zhou", "Yu", "2k", "XX", "xxxx", "2", "0.00", "0", "0", "3+/w0"));
+  EXPECT_THAT(h9.rows[2],
+              ElementsAre("3", "Chen", "Jie", "1k", "XX", "xxxx", "0", "0.00", "0", "0", "2-/b0"));
+  EXPECT_THAT(h9.rows[3],
+              ElementsAre("4", "Wang", "Ming", "4d", "XX", "xxxx", "0", "0.00", "1", "0", "1-/w0"));
+
+  // AGA: temporary ids from 99999 down, "Last, First", ranks 5d/1k, then
+  // "white black winner handicap komi" with komi a whole number.
+  r = Cli({"tournament", "export", "cup", "--format", "aga"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  tournament::testing::Aga aga = tournament::testing::ParseAga(r.out);
+  EXPECT_EQ(aga.tourney, "Spring Cup, Beijing");
+  EXPECT_TRUE(aga.ended);
+  ASSERT_EQ(aga.players.size(), 4u);
+  EXPECT_THAT(aga.players[0], ElementsAre("99999", "Li, Wei", "5d"));
+  EXPECT_THAT(aga.players[1], ElementsAre("99998", "Wang, Ming", "4d"));
+  EXPECT_THAT(aga.players[2], ElementsAre("99997", "Chen, Jie", "1k"));
+  EXPECT_THAT(aga.players[3], ElementsAre("99996", "Zhou, Yu", "2k"));
+  ASSERT_EQ(aga.games[1].size(), 2u);
+  EXPECT_THAT(aga.games[1][0], ElementsAre("99998", "99999", "B", "0", "7"));
+  EXPECT_THAT(aga.games[1][1], ElementsAre("99996", "99997", "W", "0", "7"));
+
   r = Cli({"tournament", "export", "cup", "--format", "csv"});
   ASSERT_EQ(r.exit, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr(",C,Chen,"));
+  EXPECT_THAT(r.out, HasSubstr(",C,Chen Jie,"));
 
   // An OpenGotha file read in, written out with its sidecar, and read back
   // as a new tournament gives the same points.
@@ -149,6 +248,49 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   r = Cli({"tournament", "standings", "nope"});
   EXPECT_EQ(r.exit, 2);
   EXPECT_THAT(r.err, HasSubstr("NOT_FOUND"));
+}
+
+// 甲 (Black) v 乙 (White) paired, the game recorded with 乙 as Black: its
+// result is never credited to the wrong player. Attached once recorded, the
+// pairing is refused; recorded after the pairing, the standings say so and
+// the command exits 1.
+TEST_F(E2E, ARecordedGameThatIsNotItsPairingsIsRefusedOrAnError) {
+  const std::string yi_black_wins =
+      "{\"at\": \"2026-05-01T09:00:30Z\", \"resign\": {\"color\": \"WHITE\"}}\n";
+  Record("g1", Created("G1", "乙", "甲") + yi_black_wins);
+  ProcessResult r = Cli({"tournament", "create", "--id", "cup", "--system", "swiss", "--player",
+                         "J:甲", "--player", "Y:乙", "--player", "Z:Zhao,Lei"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "pair", "cup", "--round", "1", "--board", "J,Y,G1"});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_THAT(r.err, HasSubstr("game G1 was recorded as '乙' (Black) v '甲' (White), but the "
+                               "pairing is J (Black) v Y (White): the colours differ"));
+  r = Cli({"tournament", "pair", "cup", "--round", "1", "--board", "J,Z,G1"});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_THAT(r.err, HasSubstr("the players differ"));
+  r = Cli({"tournament", "show", "cup", "--json"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  v1::Tournament shown;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &shown).ok()) << r.out;
+  EXPECT_EQ(shown.rounds_size(), 0) << "the refused pairings wrote nothing";
+
+  // Paired before the game is recorded: the standings find it.
+  r = Cli({"tournament", "pair", "cup", "--round", "1", "--board", "J,Y,G2", "--bye", "Z"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  Record("g2", Created("G2", "乙", "甲") + yi_black_wins);
+  r = Cli({"tournament", "standings", "cup"});
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_THAT(r.err, HasSubstr("error: round 1 board 1: game G2 was recorded as '乙' (Black) v "
+                               "'甲' (White), but the pairing is J (Black) v Y (White): the "
+                               "colours differ; its result is not counted"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("甲 +0 pts"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("乙 +0 pts"));
+  r = Cli({"tournament", "standings", "cup", "--json"});
+  EXPECT_EQ(r.exit, 1);
+  v1::StandingsReport report;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &report).ok()) << r.out;
+  ASSERT_EQ(report.errors_size(), 1);
+  EXPECT_EQ(report.pairings(0).status(), v1::ScoredPairing::MISMATCH);
 }
 
 // Once a token exists, `arbiter serve` admits tournament calls as it does

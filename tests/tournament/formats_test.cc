@@ -23,13 +23,18 @@
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "tests/tournament/builders.h"
+#include "tests/tournament/result_files.h"
 
 namespace arbiter::tournament {
 namespace {
 
+using testing::Aga;
 using testing::Decided;
 using ::testing::ElementsAre;
+using testing::H9;
 using ::testing::HasSubstr;
+using testing::ParseAga;
+using testing::ParseH9;
 
 class Formats : public ::testing::Test {
  protected:
@@ -85,29 +90,6 @@ class Formats : public ::testing::Test {
   v1::StandingsReport report_;
 };
 
-// The EGF table read back as the rating program reads it: "; XX[...]"
-// headers, then one line a player of blank-separated fields.
-struct H9 {
-  std::map<std::string, std::string> headers;
-  std::vector<std::vector<std::string>> rows;
-};
-
-H9 ParseH9(const std::string& text) {
-  H9 h;
-  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
-    for (char c : line) EXPECT_TRUE(c >= 0x20 && c <= 0x7E) << "not ASCII: " << line;
-    if (absl::ConsumePrefix(&line, "; ")) {
-      const size_t open = line.find('[');
-      if (open == 2 && line.back() == ']')
-        h.headers[std::string(line.substr(0, 2))] = std::string(line.substr(3, line.size() - 4));
-      continue;
-    }
-    if (line.front() == ';') continue;
-    h.rows.push_back(absl::StrSplit(line, ' ', absl::SkipEmpty()));
-  }
-  return h;
-}
-
 TEST_F(Formats, EgdH9ReadsBackFieldByField) {
   // Places: Chen 1, Li 2 (level on total score and warnings: listed by id),
   // Wang 3, Zhou 4. The lateness forfeit (G2) carries "!" in place of "/".
@@ -159,45 +141,6 @@ TEST_F(Formats, EgdH9NeedsRomanizedNamesAndItsHeaders) {
   t_.mutable_settings()->clear_adjusted_time_minutes();
   EXPECT_THAT(ExportEgdH9(t_, report_).status().message(),
               HasSubstr("adjusted time in minutes (TM[])"));
-}
-
-// The AGA results file read back: TOURNEY, start=/finish=, PLAYERS lines
-// "id<TAB>Last, First<TAB>rank", GAMES sections of "white<TAB>black<TAB>
-// result<TAB>handicap<TAB>komi", "#" comments, END.
-struct Aga {
-  std::string tourney;
-  std::map<std::string, std::string> dates;
-  std::vector<std::vector<std::string>> players;
-  std::map<int, std::vector<std::vector<std::string>>> games;
-  bool ended = false;
-};
-
-Aga ParseAga(const std::string& text) {
-  Aga a;
-  std::string section;
-  int round = 0;
-  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
-    for (char c : line) EXPECT_TRUE((c >= 0x20 && c <= 0x7E) || c == '\t') << "not ASCII: " << line;
-    if (line.front() == '#') continue;
-    if (absl::ConsumePrefix(&line, "TOURNEY ")) {
-      a.tourney = std::string(line);
-    } else if (absl::ConsumePrefix(&line, "\t")) {
-      std::vector<std::string> kv = absl::StrSplit(line, '=');
-      a.dates[kv[0]] = kv[1];
-    } else if (line == "PLAYERS") {
-      section = "players";
-    } else if (absl::ConsumePrefix(&line, "GAMES ")) {
-      section = "games";
-      EXPECT_TRUE(absl::SimpleAtoi(line, &round));
-    } else if (line == "END") {
-      a.ended = true;
-    } else if (section == "players") {
-      a.players.push_back(absl::StrSplit(line, '\t'));
-    } else {
-      a.games[round].push_back(absl::StrSplit(line, '\t'));
-    }
-  }
-  return a;
 }
 
 TEST_F(Formats, AgaReadsBackFieldByField) {

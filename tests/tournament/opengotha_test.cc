@@ -60,6 +60,11 @@ TEST(OpenGotha, ImportsPlayersRoundsResultsAndParameters) {
   EXPECT_EQ(t.players(2).name(), "Dupont & Fils");
   EXPECT_EQ(t.players(3).id(), "MLLERHANS");
   EXPECT_EQ(t.players(3).name(), "M\xC3\xBCller");
+  // Names in Latin letters are the romanized name too; Müller's is not
+  // ASCII, so the ASCII formats will ask for one rather than guess.
+  EXPECT_EQ(t.players(0).romanized_family_name(), t.players(0).name());
+  EXPECT_EQ(t.players(0).romanized_given_name(), t.players(0).first_name());
+  EXPECT_EQ(t.players(3).romanized_family_name(), "");
   ASSERT_EQ(t.rounds_size(), 3);
   const v1::Pairing& forfeit = t.rounds(0).pairings(1);
   EXPECT_EQ(forfeit.black(), "DUPONTFILSJEAN");

@@ -2,6 +2,8 @@
 // hand: recording, validation, status codes, persistence and standings.
 #include "adjudicator/service/tournament_service.h"
 
+#include <utility>
+
 #include "adjudicator/service/tournament_store.h"
 #include "gmock/gmock.h"
 #include "grpcpp/server_context.h"
@@ -67,6 +69,14 @@ class Service : public ::testing::Test {
     }
     v1::Tournament t;
     return service_->PairRound(&ctx_, &req, &t);
+  }
+  static v1::ScheduleReplayRequest ReplayOfRound1Board1(const std::string& game) {
+    v1::ScheduleReplayRequest req;
+    req.set_tournament("tournaments/cup");
+    req.mutable_replay()->set_round(1);
+    req.mutable_replay()->set_board(1);
+    req.mutable_replay()->set_game_id(game);
+    return req;
   }
   v1::StandingsReport Standings() {
     v1::GetStandingsRequest req;
@@ -134,11 +144,7 @@ TEST_F(Service, ReplayOnlyAfterAReplayResult) {
   ASSERT_TRUE(Create().ok());
   ASSERT_TRUE(Pair(1, {{"A", "B", "G1"}}).ok());
   games_["G1"] = testing::Decided(v1::Result::DRAW);
-  v1::ScheduleReplayRequest req;
-  req.set_tournament("tournaments/cup");
-  req.mutable_replay()->set_round(1);
-  req.mutable_replay()->set_board(1);
-  req.mutable_replay()->set_game_id("G1b");
+  const v1::ScheduleReplayRequest req = ReplayOfRound1Board1("G1b");
   v1::Tournament t;
   EXPECT_EQ(service_->ScheduleReplay(&ctx_, &req, &t).error_code(),
             grpc::StatusCode::FAILED_PRECONDITION);
@@ -146,6 +152,45 @@ TEST_F(Service, ReplayOnlyAfterAReplayResult) {
   ASSERT_TRUE(service_->ScheduleReplay(&ctx_, &req, &t).ok());
   EXPECT_EQ(t.rounds(0).pairings(0).game_id(), "G1b");
   games_["G1b"] = testing::Decided(v1::Result::BLACK_WINS);
+  EXPECT_EQ(testing::Row(Standings().standings(), "A").points(), 2);
+}
+
+// A game already in the ledger is attached to a pairing only if it was
+// played by the paired players in the paired colours (recorded by id or
+// name); otherwise the pairing, or the replay, is refused and nothing is
+// recorded.
+TEST_F(Service, AGameRecordedWithOtherPlayersOrColoursIsNotAttached) {
+  ASSERT_TRUE(Create().ok());
+  games_["G1"] = testing::Decided(v1::Result::BLACK_WINS);
+  games_["G1"].recorded_black = "B Player";  // B's name, as Black
+  games_["G1"].recorded_white = "A";         // A's id, as White
+  grpc::Status s = Pair(1, {{"A", "B", "G1"}});
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("game G1 was recorded as 'B Player' (Black) v 'A' "
+                                           "(White), but the pairing is A (Black) v B (White): "
+                                           "the colours differ"));
+  EXPECT_THAT(Pair(1, {{"C", "A", "G1"}}).error_message(), HasSubstr("the players differ"));
+  absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load("cup");
+  ASSERT_TRUE(events.ok());
+  EXPECT_EQ(events->size(), 5u) << "nothing recorded";
+  // Bad input is still named as such before the game is looked at.
+  EXPECT_THAT(Pair(1, {{"A", "Z", "G1"}}).error_message(), HasSubstr("no player 'Z'"));
+
+  ASSERT_TRUE(Pair(1, {{"B", "A", "G1"}}).ok());
+  EXPECT_EQ(testing::Row(Standings().standings(), "B").points(), 2);
+
+  // The replay's game is checked as the game it replays.
+  games_["G1"].result = testing::Decided(v1::Result::REPLAY, v1::Result::ARBITER).result;
+  games_["G1b"] = testing::Decided(v1::Result::WHITE_WINS);
+  games_["G1b"].recorded_black = "A Player";
+  games_["G1b"].recorded_white = "B Player";
+  const v1::ScheduleReplayRequest req = ReplayOfRound1Board1("G1b");
+  v1::Tournament t;
+  s = service_->ScheduleReplay(&ctx_, &req, &t);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_THAT(s.error_message(), HasSubstr("the colours differ"));
+  std::swap(games_["G1b"].recorded_black, games_["G1b"].recorded_white);
+  ASSERT_TRUE(service_->ScheduleReplay(&ctx_, &req, &t).ok()) << "B (Black) v A (White)";
   EXPECT_EQ(testing::Row(Standings().standings(), "A").points(), 2);
 }
 

@@ -1,0 +1,167 @@
+// The offline audit behind `arbiter verify --db`, against SQLite reading the
+// same rows once. The ledger holds the shared SGF games (tests/data/sgf)
+// recorded over and over as games of their own until it has VERIFY_EVENTS
+// events (default 50,000), judged by the Adjudicator as the server judges
+// them, with a signed checkpoint every 1,000 events and at every game's end.
+//
+//   BM_VerifyVsPlainRead  rounds alternate, on the same database: a plain
+//                         read of every event row and ruling row (the
+//                         columns the audit reads, bytes copied out), and
+//                         the full audit (hashes, canonical parse, streams,
+//                         checkpoint signatures and roots, consistency
+//                         proofs, ruling rows, every game re-adjudicated);
+//                         reports both rates in events/s and the audit's
+//                         share of the plain read's, medians over
+//                         BENCH_ROUNDS rounds (default 5); the *_per_cpu_s
+//                         rates count this process's CPU time instead of
+//                         the wall clock (the machine may be shared).
+//
+// Run: build/bin/verify_bench   (VERIFY_BENCH_DIR picks the disk)
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "adjudicator/engine/sgf.h"
+#include "adjudicator/engine/sgf_events.h"
+#include "adjudicator/service/adjudicator_judge.h"
+#include "benchmark/benchmark.h"
+#include "ledger/audit.h"
+#include "ledger/ledger.h"
+#include "ledger/log_reader.h"
+#include "ledger/sqlite.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
+
+namespace arbiter {
+namespace {
+
+uint64_t WantedEvents() {
+  const char* s = getenv("VERIFY_EVENTS");
+  return s != nullptr ? std::max<uint64_t>(1, strtoull(s, nullptr, 10)) : 50000;
+}
+
+int Rounds() {
+  const char* s = getenv("BENCH_ROUNDS");
+  return s != nullptr ? std::max(1, atoi(s)) : 5;
+}
+
+[[noreturn]] void Die(const std::string& what, const absl::Status& s) {
+  std::fprintf(stderr, "verify_bench: %s: %s\n", what.c_str(), s.ToString().c_str());
+  std::abort();
+}
+
+// A ledger recorded once for the whole run.
+class BenchLedger {
+ public:
+  BenchLedger() {
+    std::vector<std::vector<v1::Event>> games;
+    for (const auto& file : testing::FilesIn(testing::TestDataPath("sgf"), ".sgf")) {
+      absl::StatusOr<SgfGame> sgf = ParseSgf(testing::ReadFile(file.string()));
+      if (!sgf.ok()) continue;
+      absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*sgf, "bench");
+      if (events.ok() && events->size() > 1) games.push_back(*std::move(events));
+    }
+    if (games.empty()) Die("no games", absl::NotFoundError("tests/data/sgf"));
+    service::AdjudicatorJudge judge;
+    ledger::LedgerOptions options;
+    options.dir = dir_.File("data");
+    options.judge = &judge;
+    absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(options);
+    if (!ledger.ok()) Die("open", ledger.status());
+    for (size_t n = 0; events_ < WantedEvents(); ++n) {
+      std::vector<v1::Event> events = games[n % games.size()];
+      const std::string id = absl::StrCat("verify-", n);
+      events[0].mutable_game_created()->set_game_id(id);
+      const size_t size = events.size();
+      absl::StatusOr<std::vector<v1::LedgerEntry>> r =
+          (*ledger)->Append(id, ledger::ExpectedRevision::Exactly(0), std::move(events));
+      if (!r.ok()) Die(absl::StrCat("append ", id), r.status());
+      events_ += size;
+    }
+  }
+  std::string db() const { return dir_.File("data") + "/ledger.db"; }
+  uint64_t events() const { return events_; }
+
+ private:
+  testing::TempDir dir_{"verify-bench",
+                        getenv("VERIFY_BENCH_DIR") != nullptr ? getenv("VERIFY_BENCH_DIR") : ""};
+  uint64_t events_ = 0;
+};
+
+// Reads every row of `sql` once, copying each column out; returns the rows.
+uint64_t ReadAll(ledger::Db& db, const char* sql, int columns) {
+  absl::StatusOr<ledger::Stmt> q = ledger::Stmt::Prepare(db, sql);
+  if (!q.ok()) Die(sql, q.status());
+  uint64_t rows = 0;
+  size_t bytes = 0;
+  for (;;) {
+    absl::StatusOr<bool> row = q->Step();
+    if (!row.ok()) Die(sql, row.status());
+    if (!*row) break;
+    ++rows;
+    for (int c = 0; c < columns; ++c) bytes += q->Text(c).size();
+  }
+  benchmark::DoNotOptimize(bytes);
+  return rows;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+void BM_VerifyVsPlainRead(benchmark::State& state) {
+  static const BenchLedger* bench = new BenchLedger();
+  absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(bench->db());
+  if (!reader.ok()) Die("read", reader.status());
+  service::AdjudicatorJudge judge;
+  ledger::AuditOptions options;
+  options.judge = &judge;
+  for (auto _ : state) {
+    std::vector<double> plain, audit, ratio, plain_cpu, audit_cpu;
+    auto cpu = [] { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; };
+    for (int round = 0; round < Rounds(); ++round) {
+      double c0 = cpu();
+      absl::Time t0 = absl::Now();
+      const uint64_t rows =
+          ReadAll(reader->db(),
+                  "SELECT position, game_id, revision, idempotency_key, event, leaf_hash "
+                  "FROM events ORDER BY position",
+                  6);
+      ReadAll(reader->db(), "SELECT position, seq, ruling FROM rulings ORDER BY position, seq", 3);
+      plain.push_back(static_cast<double>(rows) / absl::ToDoubleSeconds(absl::Now() - t0));
+      plain_cpu.push_back(static_cast<double>(rows) / (cpu() - c0));
+      c0 = cpu();
+      t0 = absl::Now();
+      absl::StatusOr<ledger::AuditReport> report = ledger::AuditLog(*reader, options);
+      audit.push_back(static_cast<double>(bench->events()) /
+                      absl::ToDoubleSeconds(absl::Now() - t0));
+      audit_cpu.push_back(static_cast<double>(bench->events()) / (cpu() - c0));
+      if (!report.ok()) Die("audit", report.status());
+      if (!report->intact || report->events != bench->events() ||
+          report->games_readjudicated != report->games) {
+        Die("audit", absl::DataLossError(report->why));
+      }
+      ratio.push_back(audit.back() / plain.back());
+    }
+    state.counters["events"] = static_cast<double>(bench->events());
+    state.counters["plain_read_events_per_s"] = Median(plain);
+    state.counters["verify_events_per_s"] = Median(audit);
+    state.counters["ratio_pct"] = 100 * Median(ratio);
+    state.counters["plain_read_events_per_cpu_s"] = Median(plain_cpu);
+    state.counters["verify_events_per_cpu_s"] = Median(audit_cpu);
+  }
+}
+BENCHMARK(BM_VerifyVsPlainRead)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace arbiter
+
+BENCHMARK_MAIN();
