@@ -70,7 +70,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     parts->console = std::make_unique<console::Console>(parts->folds.get());
   }
   ledger::LedgerOptions lo;
-  lo.dir = options.data_dir;
+  lo.dir = options.ledger.empty() ? options.data_dir : options.ledger;
+  lo.key_dir = options.data_dir;
   lo.judge = parts->folds.get();
   lo.checkpoint_every = options.checkpoint_every;
   lo.sign_within = options.sign_within;

@@ -19,7 +19,12 @@
 namespace arbiter::service {
 
 struct ServerOptions {
-  std::string data_dir;                    // the ledger's directory (created if absent)
+  std::string data_dir;  // the ledger's directory (created if absent)
+  // A PostgreSQL ledger (postgresql://...) shared with other servers, or
+  // empty for the SQLite ledger in data_dir. With one, data_dir keeps only
+  // this server's own files: the signing key (the same on every server),
+  // tokens and tournaments.
+  std::string ledger;
   std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one
   uint64_t checkpoint_every = 1000;        // events between periodic checkpoints
   // The unsigned tail's bound: every write is covered by a signed

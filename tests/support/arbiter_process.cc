@@ -13,13 +13,27 @@ namespace arbiter::testing {
 
 std::unique_ptr<ServerProcess> ServerProcess::Start(const std::string& data_dir,
                                                     const std::vector<std::string>& flags) {
+  std::vector<std::string> args = {"--db", data_dir};
+  args.insert(args.end(), flags.begin(), flags.end());
+  return Launch(std::move(args), data_dir + ".serve.log");
+}
+
+std::unique_ptr<ServerProcess> ServerProcess::StartShared(const std::string& ledger_uri,
+                                                          const std::string& state_dir,
+                                                          const std::vector<std::string>& flags) {
+  std::vector<std::string> args = {"--db", ledger_uri, "--state", state_dir};
+  args.insert(args.end(), flags.begin(), flags.end());
+  return Launch(std::move(args), state_dir + ".serve.log");
+}
+
+std::unique_ptr<ServerProcess> ServerProcess::Launch(std::vector<std::string> flags,
+                                                     const std::string& log) {
   std::unique_ptr<ServerProcess> p(new ServerProcess());
-  p->log_ = data_dir + ".serve.log";
+  p->log_ = log;
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) return nullptr;
   const int err = open(p->log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  std::vector<std::string> args = {ArbiterBinary(), "serve",    "--db",
-                                   data_dir,        "--listen", "127.0.0.1:0"};
+  std::vector<std::string> args = {ArbiterBinary(), "serve", "--listen", "127.0.0.1:0"};
   args.insert(args.end(), flags.begin(), flags.end());
   p->pid_ = Spawn(args, {-1, out[1], err});
   close(out[1]);

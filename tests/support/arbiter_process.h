@@ -25,6 +25,11 @@ class ServerProcess {
   // if it exits before saying where it listens.
   static std::unique_ptr<ServerProcess> Start(const std::string& data_dir,
                                               const std::vector<std::string>& flags = {});
+  // `arbiter serve --db LEDGER_URI --state STATE_DIR`: one of the servers
+  // of a shared PostgreSQL ledger; its stderr goes to STATE_DIR.serve.log.
+  static std::unique_ptr<ServerProcess> StartShared(const std::string& ledger_uri,
+                                                    const std::string& state_dir,
+                                                    const std::vector<std::string>& flags = {});
   ~ServerProcess() { Stop(); }
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
@@ -41,6 +46,9 @@ class ServerProcess {
 
  private:
   ServerProcess() = default;
+  // Runs `arbiter serve ARGS --listen 127.0.0.1:0`, its stderr to `log`.
+  static std::unique_ptr<ServerProcess> Launch(std::vector<std::string> args,
+                                               const std::string& log);
   pid_t pid_ = 0;
   int status_ = -1;
   std::string address_;
