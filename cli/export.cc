@@ -60,16 +60,12 @@ int RunExport(int argc, char** argv) {
   const std::string out = *args.Value("bundle");
   const std::string& game = args.positionals()[0];
   db = LedgerDatabase(db);
-  if (!std::filesystem::exists(db)) {
-    std::fprintf(stderr, "arbiter export: no database at %s\n", db.c_str());
-    return kExitBadInput;
-  }
-  absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(db);
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenLedgerReader(db);
   if (!reader.ok()) {
     std::fprintf(stderr, "arbiter export: %s\n", std::string(reader.status().message()).c_str());
-    return ExitCodeOf(reader.status());
+    return absl::IsNotFound(reader.status()) ? kExitBadInput : ExitCodeOf(reader.status());
   }
-  absl::StatusOr<v1::AuditBundle> bundle = ledger::ExportBundle(*reader, game);
+  absl::StatusOr<v1::AuditBundle> bundle = ledger::ExportBundle(**reader, game);
   if (!bundle.ok()) {
     std::fprintf(stderr, "arbiter export: %s\n", std::string(bundle.status().message()).c_str());
     // DATA_LOSS here is the answer that the ledger was altered, not a failure.

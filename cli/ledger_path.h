@@ -6,9 +6,15 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "cli/flags.h"
+#include "ledger/log_reader.h"
+#include "ledger/pg.h"
+#include "ledger/pg_log_reader.h"
 
 namespace arbiter::cli {
 
@@ -19,13 +25,31 @@ inline std::string DataDirectory(const Args& args) {
   return args.ValueOr("db", env != nullptr && *env != '\0' ? env : "arbiter-data");
 }
 
-// The database file of a --db PATH that names it or its data directory.
+// The database file of a --db PATH that names it or its data directory (a
+// postgresql:// URI stays as it is).
 inline std::string LedgerDatabase(const std::string& path) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
     return (std::filesystem::path(path) / "ledger.db").string();
   }
   return path;
+}
+
+// Reads of the ledger at `location` (LedgerDatabase's): NOT_FOUND when no
+// database file is there; the store's own errors.
+inline absl::StatusOr<std::unique_ptr<ledger::LogSource>> OpenLedgerReader(
+    const std::string& location) {
+  if (ledger::IsPostgresUri(location)) {
+    absl::StatusOr<std::unique_ptr<ledger::PgLogReader>> r = ledger::PgLogReader::Open(location);
+    if (!r.ok()) return r.status();
+    return std::unique_ptr<ledger::LogSource>(*std::move(r));
+  }
+  if (!std::filesystem::exists(location)) {
+    return absl::NotFoundError(absl::StrCat("no database at ", location));
+  }
+  absl::StatusOr<ledger::LogReader> r = ledger::LogReader::Open(location);
+  if (!r.ok()) return r.status();
+  return std::unique_ptr<ledger::LogSource>(std::make_unique<ledger::LogReader>(*std::move(r)));
 }
 
 }  // namespace arbiter::cli

@@ -1,20 +1,23 @@
-// `arbiter serve [--db DIR] [--listen ADDR] [--checkpoint-every N]
-// [--sign-within DURATION] [--max-skew DURATION]`: runs the
-// arbiter.v1 service on an embedded SQLite ledger.
+// `arbiter serve [--db DIR|URI] [--listen ADDR] [--http ADDR] [--checkpoint-every N]
+// [--sign-within DURATION] [--max-skew DURATION]`: runs the arbiter.v1 service
+// on an embedded SQLite ledger, or on a PostgreSQL one that several servers
+// share (--db postgresql://..., --state DIR), and with --http the web console
+// (adjudicator/service/console) beside it.
 //
 // The data directory is --db, else $ARBITER_DATA, else ./arbiter-data
 // (created if absent; see ledger/ledger.h for its files). The address is
 // --listen, else 127.0.0.1:50051; port 0 picks a free port. The bound address
 // is printed on stdout as "listening on HOST:PORT" once the server accepts
-// calls. SIGTERM or SIGINT shut it down gracefully: calls in flight finish
-// (every acknowledged event is committed before it is acknowledged), watch
-// streams end, and the ledger commits what is queued. Exit 0 after a clean
+// calls, then "console on http://HOST:PORT/" with --http. SIGTERM or SIGINT shut it down
+// gracefully: calls in flight finish (every acknowledged event is committed before it is
+// acknowledged), watch streams end, and the ledger commits what is queued. Exit 0 after a clean
 // shutdown, 2 on bad usage, 3 when the ledger cannot be opened or the
 // address bound.
 #include <pthread.h>
 #include <signal.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -23,13 +26,20 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
+#include "ledger/pg.h"
 
 namespace arbiter::cli {
 namespace {
 
 constexpr FlagSpec kFlags[] = {
-    {"db", "DIR", "the ledger directory (default $ARBITER_DATA, else ./arbiter-data)"},
+    {"db", "DIR|URI",
+     "the ledger directory (default $ARBITER_DATA, else ./arbiter-data), or a PostgreSQL "
+     "database shared by several servers, postgresql://USER@HOST:PORT/DB"},
+    {"state", "DIR",
+     "with a PostgreSQL --db: this server's own files, the signing key ledger.key (the same on "
+     "every server), tokens, tournaments (default $ARBITER_DATA, else ./arbiter-data)"},
     {"listen", "HOST:PORT", "the address to serve on (default 127.0.0.1:50051; port 0: any free)"},
+    {"http", "HOST:PORT", "also serve the web console here (port 0: any free)"},
     {"checkpoint-every", "N", "sign a checkpoint every N events"},
     {"sign-within", "DURATION",
      "sign a checkpoint at most this long after any write (default 1s; 0s: only at game ends and "
@@ -75,7 +85,15 @@ int RunServe(int argc, char** argv) {
   if (std::optional<int> exit = ParseArgs(kServe, argc, argv, &args)) return *exit;
   service::ServerOptions options;
   options.data_dir = DataDirectory(args);
+  if (ledger::IsPostgresUri(options.data_dir)) {
+    options.ledger = options.data_dir;
+    const char* env = std::getenv("ARBITER_DATA");
+    options.data_dir = args.ValueOr("state", env != nullptr && *env != '\0' ? env : "arbiter-data");
+  } else if (args.Has("state")) {
+    return UsageError(kServe, "--state is for a PostgreSQL --db");
+  }
   if (auto v = args.Value("listen")) options.listen = *v;
+  if (auto v = args.Value("http")) options.http_listen = *v;
   if (auto v = args.Value("tls-cert")) options.tls.cert_chain = *v;
   if (auto v = args.Value("tls-key")) options.tls.private_key = *v;
   if (auto v = args.Value("tls-client-ca")) options.tls.client_ca = *v;
@@ -115,7 +133,10 @@ int RunServe(int argc, char** argv) {
     return kExitUnavailable;  // the data directory is held, unreadable, or the address is taken
   }
   std::printf("listening on %s (ledger in %s)\n", (*server)->address().c_str(),
-              options.data_dir.c_str());
+              options.ledger.empty() ? options.data_dir.c_str() : options.ledger.c_str());
+  if (!(*server)->console_address().empty()) {
+    std::printf("console on http://%s/\n", (*server)->console_address().c_str());
+  }
   std::fflush(stdout);
 
   int received = 0;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "adjudicator/service/adjudicator_judge.h"
 #include "cli/client.h"
 #include "cli/commands.h"
@@ -22,6 +23,7 @@
 #include "cli/ledger_path.h"
 #include "ledger/audit.h"
 #include "ledger/log_reader.h"
+#include "ledger/pg_snapshot.h"
 #include "ledger/signer.h"
 
 namespace arbiter::cli {
@@ -45,7 +47,9 @@ constexpr CommandSpec kVerify = {
     .flags = kFlags,
     .notes =
         "  arbiter verify GAME [--server ADDR] [--json]       (the server audits its ledger)\n"
-        "  arbiter verify --db PATH [--pubkey FILE] [--no-readjudicate] [--strict] [GAME]\n"
+        "  arbiter verify --db PATH|postgresql://... [--pubkey FILE] [--no-readjudicate] "
+        "[--strict]\n"
+        "                [GAME]\n"
         "  arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]\n"
         "Exit 1 when not intact, with the first bad position and why. --db prints how\n"
         "many events lie after the last signed checkpoint: no signature covers them\n"
@@ -138,7 +142,8 @@ int RunVerify(int argc, char** argv) {
   service::AdjudicatorJudge judge;
   if (readjudicate) options.judge = &judge;
   std::string key_source;
-  if (pubkey.empty() && !db.empty()) {
+  const bool postgres = ledger::IsPostgresUri(db);
+  if (pubkey.empty() && !db.empty() && !postgres) {
     std::filesystem::path dir = std::filesystem::path(db).parent_path();
     std::string beside = ((dir.empty() ? std::filesystem::path(".") : dir) / "ledger.pub").string();
     if (std::filesystem::exists(beside)) pubkey = beside;
@@ -173,17 +178,20 @@ int RunVerify(int argc, char** argv) {
     return Report(*r, "bundle of game '" + bundle.game_id() + "'", key_source);
   }
 
-  if (!std::filesystem::exists(db)) {
-    std::fprintf(stderr, "arbiter verify: no database at %s\n", db.c_str());
+  if (isatty(STDERR_FILENO)) options.progress = DrawProgress;
+  absl::StatusOr<ledger::AuditReport> r = [&]() -> absl::StatusOr<ledger::AuditReport> {
+    if (postgres) return ledger::AuditPostgres(db, options);
+    if (!std::filesystem::exists(db)) {
+      return absl::NotFoundError(absl::StrCat("no database at ", db));
+    }
+    absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(db);
+    if (!reader.ok()) return reader.status();
+    return ledger::AuditLog(*reader, options);
+  }();
+  if (absl::IsNotFound(r.status())) {
+    std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
     return kExitBadInput;
   }
-  absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(db);
-  if (!reader.ok()) {
-    std::fprintf(stderr, "arbiter verify: %s\n", std::string(reader.status().message()).c_str());
-    return ExitCodeOf(reader.status());
-  }
-  if (isatty(STDERR_FILENO)) options.progress = DrawProgress;
-  absl::StatusOr<ledger::AuditReport> r = ledger::AuditLog(*reader, options);
   if (!r.ok()) {
     std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
     return ExitCodeOf(r.status());

@@ -8,7 +8,7 @@
 
 namespace arbiter::ledger {
 
-absl::StatusOr<v1::AuditBundle> ExportBundle(LogReader& reader, const std::string& game_id) {
+absl::StatusOr<v1::AuditBundle> ExportBundle(LogSource& reader, const std::string& game_id) {
   absl::StatusOr<std::string> pin = reader.RulesPin(game_id);
   if (!pin.ok()) return pin.status();
   absl::StatusOr<std::vector<v1::LedgerEntry>> entries =

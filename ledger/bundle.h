@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/ledger.pb.h"
-#include "ledger/log_reader.h"
+#include "ledger/log_source.h"
 
 namespace arbiter::ledger {
 
@@ -18,7 +18,7 @@ namespace arbiter::ledger {
 // FAILED_PRECONDITION if no checkpoint covers it yet; DATA_LOSS if the log
 // does not match the checkpoint (run the audit). Leaves are recomputed from
 // the stored event bytes, never taken on trust.
-absl::StatusOr<v1::AuditBundle> ExportBundle(LogReader& reader, const std::string& game_id);
+absl::StatusOr<v1::AuditBundle> ExportBundle(LogSource& reader, const std::string& game_id);
 
 }  // namespace arbiter::ledger
 

@@ -11,7 +11,9 @@
 //
 // Data directory layout: ledger.db (+ -wal, -shm), ledger.key (the private
 // key, 0600, made on first start), ledger.pub (its public half, PEM),
-// ledger.lock (one writing process at a time).
+// ledger.lock (one writing process at a time). The same ledger can live in
+// a PostgreSQL database instead, written by several processes at once
+// (LedgerOptions::dir, pg_store.h).
 #ifndef ARBITER_LEDGER_LEDGER_H_
 #define ARBITER_LEDGER_LEDGER_H_
 
@@ -35,7 +37,14 @@
 namespace arbiter::ledger {
 
 struct LedgerOptions {
-  std::string dir;                   // created if absent
+  // A data directory (created if absent), or a PostgreSQL database named by
+  // a libpq URI, postgresql://USER@HOST:PORT/DB (pg_store.h): the ledger
+  // of a federation, shared by several servers.
+  std::string dir;
+  // For a PostgreSQL ledger: the directory of its signing key, ledger.key
+  // (made if absent) and ledger.pub. Every server of one database needs the
+  // same key; the database refuses any other.
+  std::string key_dir;
   Judge* judge = nullptr;            // required; not owned; must outlive the ledger
   uint64_t checkpoint_every = 1000;  // events between periodic checkpoints; 0: none
   // The longest an event stays after the last signed checkpoint: a
@@ -54,7 +63,10 @@ struct InclusionProofResult {
 class Ledger {
  public:
   // Opens or creates the ledger in `options.dir`; FAILED_PRECONDITION if
-  // another process has it open.
+  // another process has the directory open, or the signing key is not the
+  // one the ledger was made with; UNAVAILABLE if the directory or the
+  // database cannot be opened; INVALID_ARGUMENT for a PostgreSQL ledger
+  // without `key_dir`.
   static absl::StatusOr<std::unique_ptr<Ledger>> Open(LedgerOptions options);
 
   // Finishes the appends already queued, then stops the writer.
@@ -130,6 +142,10 @@ class Ledger {
   absl::StatusOr<std::unique_ptr<Subscription>> SubscribeLog(uint64_t after_position);
   absl::StatusOr<std::unique_ptr<Subscription>> SubscribeGame(const std::string& game_id,
                                                               uint64_t after_revision);
+
+  // True when other processes may append to this ledger meanwhile (a
+  // PostgreSQL ledger): a cache of what it holds must check GameRevision.
+  bool shared() const;
 
   // The signing key's public half, DER (SubjectPublicKeyInfo) and PEM.
   const std::string& public_key_der() const;

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -155,6 +156,24 @@ absl::StatusOr<std::string> ReadPublicKeyFile(const std::string& path) {
   absl::StatusOr<std::string> der = PublicDer(pkey);
   EVP_PKEY_free(pkey);
   return der;
+}
+
+absl::StatusOr<Signer> LoadSigningKey(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir, ": ", ec.message()));
+  absl::StatusOr<Signer> signer = Signer::LoadOrCreate(dir + "/ledger.key");
+  if (!signer.ok()) return signer.status();
+  std::string pub = dir + "/ledger.pub";
+  if (access(pub.c_str(), F_OK) != 0) {
+    std::ofstream out(pub + ".tmp", std::ios::binary | std::ios::trunc);
+    out << signer->PublicKeyPem();
+    out.close();
+    if (!out || std::rename((pub + ".tmp").c_str(), pub.c_str()) != 0) {
+      return absl::UnavailableError(absl::StrCat("cannot write ", pub));
+    }
+  }
+  return signer;
 }
 
 }  // namespace arbiter::ledger

@@ -36,6 +36,11 @@ class Signer {
   std::string public_der_;
 };
 
+// The ledger's key in `dir`: ledger.key, made if absent (as LoadOrCreate),
+// and its public half written beside it as ledger.pub if that is absent.
+// UNAVAILABLE when either file cannot be read or written.
+absl::StatusOr<Signer> LoadSigningKey(const std::string& dir);
+
 // OK iff `signature` is `public_key_der`'s Ed25519 signature of `message`.
 absl::Status VerifySignature(absl::string_view public_key_der, absl::string_view message,
                              absl::string_view signature);

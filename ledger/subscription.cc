@@ -25,14 +25,14 @@ std::pair<uint64_t, bool> CommitWatch::WaitBeyond(uint64_t after, absl::Duration
   return {head_, !closed_};
 }
 
-std::unique_ptr<Subscription> Subscription::ForLog(LogReader reader,
+std::unique_ptr<Subscription> Subscription::ForLog(std::unique_ptr<LogSource> reader,
                                                    std::shared_ptr<CommitWatch> watch,
                                                    uint64_t after_position) {
   return std::unique_ptr<Subscription>(
       new Subscription(std::move(reader), std::move(watch), std::nullopt, after_position));
 }
 
-std::unique_ptr<Subscription> Subscription::ForGame(LogReader reader,
+std::unique_ptr<Subscription> Subscription::ForGame(std::unique_ptr<LogSource> reader,
                                                     std::shared_ptr<CommitWatch> watch,
                                                     std::string game_id, uint64_t after_revision) {
   return std::unique_ptr<Subscription>(
@@ -47,7 +47,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Subscription::Next(absl::Duration t
     // waiting for a larger head cannot miss a wake-up.
     uint64_t head = watch_->head();
     absl::StatusOr<std::vector<v1::LedgerEntry>> got =
-        game_id_ ? reader_.ReadGame(*game_id_, cursor_, max) : reader_.ReadLog(cursor_, max);
+        game_id_ ? reader_->ReadGame(*game_id_, cursor_, max) : reader_->ReadLog(cursor_, max);
     if (!got.ok()) return got.status();
     if (!got->empty()) {
       cursor_ = game_id_ ? got->back().revision() : got->back().position();

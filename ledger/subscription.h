@@ -16,7 +16,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/ledger.pb.h"
-#include "ledger/log_reader.h"
+#include "ledger/log_source.h"
 
 namespace arbiter::ledger {
 
@@ -40,10 +40,12 @@ class CommitWatch {
 class Subscription {
  public:
   // Every event with position > `after_position`.
-  static std::unique_ptr<Subscription> ForLog(LogReader reader, std::shared_ptr<CommitWatch> watch,
+  static std::unique_ptr<Subscription> ForLog(std::unique_ptr<LogSource> reader,
+                                              std::shared_ptr<CommitWatch> watch,
                                               uint64_t after_position);
   // The events of `game_id` with revision > `after_revision`.
-  static std::unique_ptr<Subscription> ForGame(LogReader reader, std::shared_ptr<CommitWatch> watch,
+  static std::unique_ptr<Subscription> ForGame(std::unique_ptr<LogSource> reader,
+                                               std::shared_ptr<CommitWatch> watch,
                                                std::string game_id, uint64_t after_revision);
 
   // The next committed events (at most `max`), waiting up to `timeout` for
@@ -54,14 +56,14 @@ class Subscription {
   uint64_t cursor() const { return cursor_; }
 
  private:
-  Subscription(LogReader reader, std::shared_ptr<CommitWatch> watch,
+  Subscription(std::unique_ptr<LogSource> reader, std::shared_ptr<CommitWatch> watch,
                std::optional<std::string> game_id, uint64_t cursor)
       : reader_(std::move(reader)),
         watch_(std::move(watch)),
         game_id_(std::move(game_id)),
         cursor_(cursor) {}
 
-  LogReader reader_;
+  std::unique_ptr<LogSource> reader_;
   std::shared_ptr<CommitWatch> watch_;
   std::optional<std::string> game_id_;
   uint64_t cursor_;

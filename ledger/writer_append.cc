@@ -2,39 +2,17 @@
 // optimistic concurrency, judging, and the rows it writes.
 #include "ledger/writer.h"
 
-#include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "ledger/append_checks.h"
 #include "ledger/hash.h"
 #include "ledger/writer_internal.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
-namespace {
-
-absl::Status ValidateBatch(const std::string& game_id, const std::vector<v1::Event>& events) {
-  if (game_id.empty()) return absl::InvalidArgumentError("an append needs a game id");
-  if (events.empty()) return absl::InvalidArgumentError("an append needs at least one event");
-  std::set<std::string> keys;
-  for (size_t i = 0; i < events.size(); ++i) {
-    const v1::Event& e = events[i];
-    if (e.kind_case() == v1::Event::KIND_NOT_SET) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("event ", i + 1, " of the append has no kind"));
-    }
-    if (!e.idempotency_key().empty() && !keys.insert(e.idempotency_key()).second) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("idempotency key '", e.idempotency_key(), "' is used twice in one append"));
-    }
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
 absl::Status Writer::Prepare(Job& job) {
-  if (absl::Status s = ValidateBatch(job.game_id, job.events); !s.ok()) return s;
+  if (absl::Status s = ValidateAppend(job.game_id, job.events); !s.ok()) return s;
   job.canonical.reserve(job.events.size());
   job.leaves.reserve(job.events.size());
   for (const v1::Event& e : job.events) {
@@ -78,39 +56,19 @@ absl::StatusOr<std::unique_ptr<GameJudge>> Writer::Replay(const std::string& gam
   p.Bind(1, game_id);
   absl::StatusOr<bool> pinned = p.Step();
   if (!pinned.ok()) return pinned.status();
-  const std::string pin = *pinned ? p.Text(0) : "";
+  const std::optional<std::string> pin =
+      *pinned ? std::optional<std::string>(p.Text(0)) : std::nullopt;
   // The stored stream, committed (the batch has not touched this game).
   Stmt& q = stmts_->game_events;
   ResetOnExit reset(q);
   q.Bind(1, game_id);
-  std::unique_ptr<GameJudge> judge;
-  for (uint64_t rev = 1;; ++rev) {
-    absl::StatusOr<bool> row = q.Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    absl::StatusOr<v1::Event> e = ParseCanonical<v1::Event>(q.Text(0));
-    if (!e.ok()) return e.status();
-    if (judge == nullptr) {
-      absl::StatusOr<std::unique_ptr<GameJudge>> j =
-          config_.judge->Reopen(game_id, e->game_created(), pin);
-      if (!j.ok()) return j.status();
-      judge = *std::move(j);
-    }
-    absl::StatusOr<Verdict> v = judge->Apply(*e);
-    if (!v.ok()) {
-      return absl::FailedPreconditionError(absl::StrCat("game '", game_id,
-                                                        "' no longer replays: its event ", rev,
-                                                        " is refused: ", v.status().message()));
-    }
-  }
-  if (judge == nullptr)
-    return absl::InternalError(absl::StrCat("game '", game_id, "' has no events"));
-  if (!*pinned || pin != judge->RulesPin()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("game '", game_id, "' was created under '", *pinned ? pin : "(no pin)",
-                     "' but the rules now load as '", judge->RulesPin(), "'"));
-  }
-  return judge;
+  return ReplayStream(*config_.judge, game_id, pin,
+                      [&q]() -> absl::StatusOr<std::optional<std::string>> {
+                        absl::StatusOr<bool> row = q.Step();
+                        if (!row.ok()) return row.status();
+                        if (!*row) return std::nullopt;
+                        return q.Text(0);
+                      });
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ReadRecorded(
@@ -176,28 +134,9 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::ProcessAppend(Job& job, Bat
 
   absl::StatusOr<uint64_t> current = CurrentRevision(job.game_id, batch);
   if (!current.ok()) return current.status();
-  // Whether the game is there decides before the revision does: creating a
-  // game that exists is ALREADY_EXISTS, writing to one that does not is
-  // NOT_FOUND, whatever revision the caller expected.
-  if (*current == 0 && !job.events[0].has_game_created()) {
-    return absl::NotFoundError(absl::StrCat("game '", job.game_id, "' does not exist"));
-  }
-  if (*current > 0 && job.events[0].has_game_created()) {
-    return absl::AlreadyExistsError(absl::StrCat("game '", job.game_id, "' already exists"));
-  }
-  if (absl::Status s = job.expected.Check(job.game_id, *current); !s.ok()) return s;
-
-  // The stream's shape: gameCreated first, for this game, and only first.
-  for (size_t i = 1; i < job.events.size(); ++i) {
-    if (job.events[i].has_game_created()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("game '", job.game_id, "': gameCreated at revision ", *current + 1 + i));
-    }
-  }
-  if (job.events[0].has_game_created() && job.events[0].game_created().game_id() != job.game_id) {
-    return absl::InvalidArgumentError(absl::StrCat("gameCreated names game '",
-                                                   job.events[0].game_created().game_id(),
-                                                   "' in the stream of '", job.game_id, "'"));
+  if (absl::Status s = CheckAgainstStream(job.game_id, job.events, *current, job.expected);
+      !s.ok()) {
+    return s;
   }
 
   absl::StatusOr<std::unique_ptr<GameJudge>> fold =

@@ -8,7 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/proto_time.h"
-#include "adjudicator/service/deadline.h"
+#include "adjudicator/service/game_reads.h"
 #include "proto/names/resource_name.h"
 
 namespace arbiter::service {
@@ -52,36 +52,12 @@ ArbiterService::ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const C
                                std::function<absl::Time()> now)
     : ledger_(ledger), folds_(folds), callers_(callers), recorder_(ledger, folds, std::move(now)) {}
 
-absl::Status ArbiterService::FillGame(const std::string& game_id, v1::Game* out) {
-  absl::StatusOr<GameView> view = folds_->Get(game_id);
-  if (!view.ok()) return view.status();
-  const Adjudicator& a = view->game();
-  out->set_name(ResourceName("games", game_id));
-  out->set_game_id(game_id);
-  *out->mutable_created() = a.game();
-  out->set_rules_pin(view->rules_pin());
-  out->set_revision(view->revision);
-  *out->mutable_state() = a.State();
-  if (a.result() != nullptr) *out->mutable_result() = *a.result();
-  for (uint32_t number : out->state().pending_rulings()) {
-    if (number >= 1 && number <= a.rulings().size()) {
-      *out->add_pending_rulings() = a.rulings()[number - 1];
-    }
-  }
-  out->set_ruling_count(static_cast<uint32_t>(a.rulings().size()));
-  // The timekeeper acts on the same computation from the same fold.
-  if (std::optional<Deadline> d = NextDeadline(a); d.has_value()) {
-    ToProto(d->fire_at, out->mutable_next_deadline());
-  }
-  return absl::OkStatus();
-}
-
 grpc::Status ArbiterService::CreateGame(grpc::ServerContext* context,
                                         const v1::CreateGameRequest* req, v1::Game* out) {
   return callers_->Serve(context, [&](const Caller& caller) -> absl::Status {
     absl::StatusOr<std::string> id = recorder_.CreateGame(caller, *req);
     if (!id.ok()) return id.status();
-    return FillGame(*id, out);
+    return FillGame(*folds_, *id, out);
   });
 }
 
@@ -90,7 +66,7 @@ grpc::Status ArbiterService::GetGame(grpc::ServerContext* context, const v1::Get
   return callers_->Serve(context, [&](const Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = ParseResourceName("games", req->name(), "name");
     if (!id.ok()) return id.status();
-    return FillGame(*id, out);
+    return FillGame(*folds_, *id, out);
   });
 }
 

@@ -67,13 +67,9 @@ class ArbiterService final : public v1::Arbiter::Service {
   grpc::Status GetClause(grpc::ServerContext*, const v1::GetClauseRequest*, v1::Clause*) override;
 
  private:
-  absl::Status FillGame(const std::string& game_id, v1::Game* out);
-  // The game's whole record: events with rulings, ruling history, result.
-  absl::StatusOr<v1::GameRecord> Record(const std::string& game_id);
   // Streams `next` until the client goes away or the server shuts down.
   absl::Status Stream(grpc::ServerContext* context, ledger::Subscription& subscription,
                       bool by_game, grpc::ServerWriter<v1::WatchResponse>* writer);
-  absl::StatusOr<v1::Checkpoint> CheckpointCovering(uint64_t position);
 
   ledger::Ledger* ledger_;
   GameFolds* folds_;

@@ -6,8 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/sgf_export.h"
 #include "adjudicator/service/arbiter_service.h"
+#include "adjudicator/service/game_reads.h"
 #include "google/protobuf/util/json_util.h"
-#include "ledger/audit.h"
 #include "ledger/hash.h"
 #include "proto/canonical/sha256.h"
 #include "proto/names/resource_name.h"
@@ -15,64 +15,15 @@
 
 namespace arbiter::service {
 
-absl::StatusOr<v1::GameRecord> ArbiterService::Record(const std::string& game_id) {
-  v1::GameRecord record;
-  record.set_game_id(game_id);
-  absl::StatusOr<GameView> view = folds_->Get(game_id);
-  if (!view.ok()) return view.status();
-  const uint64_t upto = view->revision;
-  record.set_rules_pin(view->rules_pin());
-  for (const v1::Ruling& r : view->game().rulings()) *record.add_rulings() = r;
-  if (view->game().result() != nullptr) *record.mutable_result() = *view->game().result();
-  *record.mutable_state() = view->game().State();
-  // The events as recorded, up to the revision the fold showed.
-  uint64_t after = 0;
-  while (after < upto) {
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        ledger_->ReadGame(game_id, after, std::min<uint64_t>(1000, upto - after));
-    if (!entries.ok()) return entries.status();
-    if (entries->empty()) break;
-    for (const v1::LedgerEntry& entry : *entries) {
-      absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
-      if (!r.ok()) return r.status();
-      *record.add_events() = *std::move(r);
-      after = entry.revision();
-    }
-  }
-  return record;
-}
-
 grpc::Status ArbiterService::VerifyGame(grpc::ServerContext* context,
                                         const v1::VerifyGameRequest* req,
                                         v1::VerifyGameResponse* out) {
   return callers_->Serve(context, [&](const Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = ParseResourceName("games", req->name(), "name");
     if (!id.ok()) return id.status();
-    absl::StatusOr<GameView> view = folds_->Get(*id);
-    if (!view.ok()) return view.status();
-    out->set_rules_pin(view->rules_pin());
-    out->set_game_events(view->revision);
-    out->set_game_rulings(view->game().rulings().size());
-    // Re-adjudicated from the stored events by a judge of its own: the read
-    // model is what is being checked, not what checks.
-    AdjudicatorJudge judge;
-    ledger::AuditOptions options;
-    options.game_id = *id;
-    options.public_key_der = ledger_->public_key_der();
-    options.judge = &judge;
-    absl::StatusOr<ledger::AuditReport> report = ledger_->Audit(options);
-    if (!report.ok()) return report.status();
-    out->set_intact(report->intact);
-    out->set_why(report->why);
-    out->set_first_bad_position(report->first_bad_position);
-    out->set_events(report->events);
-    out->set_games(report->games);
-    out->set_rulings(report->rulings);
-    out->set_checkpoints(report->checkpoints);
-    out->set_readjudicated(report->readjudicated && report->games_readjudicated > 0);
-    out->set_key_id(report->key_id_hex);
-    out->set_signed_size(report->signed_size);
-    out->set_signed_root(report->signed_root_hex);
+    absl::StatusOr<v1::VerifyGameResponse> verified = service::VerifyGame(*ledger_, *folds_, *id);
+    if (!verified.ok()) return verified.status();
+    *out = *std::move(verified);
     return absl::OkStatus();
   });
 }
@@ -99,16 +50,6 @@ grpc::Status ArbiterService::GetCheckpoint(grpc::ServerContext* context,
   });
 }
 
-absl::StatusOr<v1::Checkpoint> ArbiterService::CheckpointCovering(uint64_t position) {
-  absl::StatusOr<std::vector<v1::Checkpoint>> all = ledger_->Checkpoints();
-  if (!all.ok()) return all.status();
-  for (const v1::Checkpoint& c : *all) {
-    if (c.tree_size() >= position) return c;
-  }
-  // None yet: sign one at the head, which covers every committed event.
-  return ledger_->Checkpoint();
-}
-
 grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext*,
                                                const v1::GetInclusionProofRequest* req,
                                                v1::InclusionProof* out) {
@@ -132,7 +73,7 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext*,
 
   v1::Checkpoint checkpoint;
   if (req->tree_size() == 0) {
-    absl::StatusOr<v1::Checkpoint> c = CheckpointCovering(entry.position());
+    absl::StatusOr<v1::Checkpoint> c = CheckpointCovering(*ledger_, entry.position());
     if (!c.ok()) return ToGrpc(c.status());
     checkpoint = *std::move(c);
   } else {
@@ -176,7 +117,7 @@ grpc::Status ArbiterService::ExportGame(grpc::ServerContext* context,
     switch (req->format()) {
       case v1::ExportGameRequest::SGF:
       case v1::ExportGameRequest::JSON: {
-        absl::StatusOr<v1::GameRecord> record = Record(*id);
+        absl::StatusOr<v1::GameRecord> record = ReadRecord(*ledger_, *folds_, *id);
         if (!record.ok()) return record.status();
         if (req->format() == v1::ExportGameRequest::JSON) {
           google::protobuf::util::JsonPrintOptions print;

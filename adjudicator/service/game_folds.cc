@@ -64,12 +64,24 @@ void GameFolds::KeepLocked(GameView view) {
 }
 
 absl::StatusOr<GameView> GameFolds::Get(const std::string& game_id) {
+  uint64_t kept = 0;  // the revision kept, when it must be checked
   {
     absl::MutexLock lock(&mu_);
     auto it = entries_.find(game_id);
     if (it != entries_.end()) {
       it->second.last_used = ++uses_;
-      return it->second.view;
+      if (ledger_ == nullptr || !ledger_->shared()) return it->second.view;
+      kept = it->second.view.revision;
+    }
+  }
+  if (kept > 0) {
+    // Another server may have written the game since this one last did:
+    // the kept fold stands only at the revision the ledger holds.
+    absl::StatusOr<uint64_t> revision = ledger_->GameRevision(game_id);
+    if (!revision.ok()) return revision.status();
+    if (*revision == kept) {
+      absl::MutexLock lock(&mu_);
+      if (auto it = entries_.find(game_id); it != entries_.end()) return it->second.view;
     }
   }
   absl::StatusOr<GameView> loaded = Load(game_id);

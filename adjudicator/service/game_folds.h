@@ -12,6 +12,11 @@
 // The folds kept are bounded: beyond `max_games`, the least recently used
 // quarter is dropped, and a dropped game is folded again when next read.
 // (A season's games stay readable; memory does not grow with them.)
+//
+// On a ledger other servers write too (Ledger::shared), a kept fold is
+// used for a read only at the revision the ledger holds; behind it, the
+// game is folded again. The ledger's own judging needs no such check: it
+// asks Committed() for the revision its database holds.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
 

@@ -6,6 +6,7 @@
 #include "adjudicator/service/arbiter_service.h"
 #include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/auth_tokens.h"
+#include "adjudicator/service/console/console.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/registration.h"
 #include "adjudicator/service/timekeeper.h"
@@ -21,6 +22,7 @@ namespace arbiter::service {
 struct Server::Parts {
   std::unique_ptr<GameFolds> folds;  // the read model, and the ledger's judge
   std::unique_ptr<ledger::Ledger> ledger;
+  std::unique_ptr<console::Console> console;  // the web console, when asked for (stops first)
   std::unique_ptr<Timekeeper> timekeeper;
   std::unique_ptr<TokenStore> tokens;
   std::unique_ptr<Gatekeeper> gate;
@@ -37,6 +39,11 @@ Server::Server(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
 Server::~Server() { Shutdown(); }
 
 const std::string& Server::address() const { return parts_->address; }
+
+const std::string& Server::console_address() const {
+  static const std::string kNone;
+  return parts_->console != nullptr ? parts_->console->address() : kNone;
+}
 
 ledger::Ledger* Server::ledger() const { return parts_->ledger.get(); }
 
@@ -58,8 +65,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
                      options.listen));
   }
   parts->folds = std::make_unique<GameFolds>();
+  // The console follows the commits from the first one on.
+  if (!options.http_listen.empty()) {
+    parts->console = std::make_unique<console::Console>(parts->folds.get());
+  }
   ledger::LedgerOptions lo;
-  lo.dir = options.data_dir;
+  lo.dir = options.ledger.empty() ? options.data_dir : options.ledger;
+  lo.key_dir = options.data_dir;
   lo.judge = parts->folds.get();
   lo.checkpoint_every = options.checkpoint_every;
   lo.sign_within = options.sign_within;
@@ -72,6 +84,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   }
   parts->gate = std::make_unique<Gatekeeper>(parts->tokens.get(), options.limits);
   parts->callers = std::make_unique<Callers>();
+  if (parts->console != nullptr) {
+    if (absl::Status s = parts->console->Serve(options.http_listen, parts->ledger.get(),
+                                               parts->tokens.get(), parts->gate.get());
+        !s.ok()) {
+      return s;
+    }
+  }
   parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), parts->folds.get(),
                                                     parts->callers.get());
   parts->service->set_max_skew(options.max_skew);
@@ -110,6 +129,7 @@ void Server::Shutdown(absl::Duration grace) {
     health->SetServingStatus(false);
   }
   p.service->BeginShutdown();
+  if (p.console != nullptr) p.console->Stop();  // its live pages end, then its server
   p.server->Shutdown(absl::ToChronoTime(absl::Now() + grace));
   if (p.timekeeper != nullptr) p.timekeeper->Stop();
   p.ledger.reset();  // commits what is queued, then closes

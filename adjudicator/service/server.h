@@ -1,5 +1,5 @@
 // `arbiter serve`: the ledger, the read model that judges it, the live-game
-// timekeeper and the gRPC server (arbiter.v1.Arbiter,
+// timekeeper, the web console (when asked for) and the gRPC server (arbiter.v1.Arbiter,
 // arbiter.v1.TournamentService, the standard grpc.health.v1.Health service
 // and the stock server reflection, every call admitted by one authorization
 // interceptor), started and stopped as one.
@@ -19,7 +19,12 @@
 namespace arbiter::service {
 
 struct ServerOptions {
-  std::string data_dir;                    // the ledger's directory (created if absent)
+  std::string data_dir;  // the ledger's directory (created if absent)
+  // A PostgreSQL ledger (postgresql://...) shared with other servers, or
+  // empty for the SQLite ledger in data_dir. With one, data_dir keeps only
+  // this server's own files: the signing key (the same on every server),
+  // tokens and tournaments.
+  std::string ledger;
   std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one
   uint64_t checkpoint_every = 1000;        // events between periodic checkpoints
   // The unsigned tail's bound: every write is covered by a signed
@@ -32,18 +37,22 @@ struct ServerOptions {
   TlsFiles tls;                               // empty: plaintext (see auth_tls.h)
   AuthLimits limits;                          // per-caller rates (see auth_gatekeeper.h)
   TokenStore::Clock token_clock = absl::Now;  // when tokens expire (tests pass their own)
+  std::string http_listen;  // the web console's host:port (console/console.h); empty: none
 };
 
 class Server {
  public:
   // Opens the ledger and starts serving. FAILED_PRECONDITION when another
-  // process holds the data directory; UNAVAILABLE when the address cannot
+  // process holds the data directory, or when either address is beyond
+  // loopback on a server with no tokens; UNAVAILABLE when an address cannot
   // be bound.
   static absl::StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
   ~Server();  // Shutdown()s
 
   // The address actually bound (the port resolved).
   const std::string& address() const;
+  // The web console's address (the port resolved); empty without one.
+  const std::string& console_address() const;
 
   // The ledger it serves, for in-process tests and tools (read it; writes
   // go through the services).

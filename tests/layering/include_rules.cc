@@ -19,6 +19,7 @@ bool Grpc(const std::string& inc) {
          absl::StartsWith(inc, "grpc/") || absl::EndsWith(inc, ".grpc.pb.h");
 }
 bool Sqlite(const std::string& inc) { return inc == "sqlite3.h" || inc == "sqlite3ext.h"; }
+bool Postgres(const std::string& inc) { return inc == "libpq-fe.h" || inc == "libpq-events.h"; }
 bool Under(const std::string& inc, const char* folder) { return absl::StartsWith(inc, folder); }
 bool Cli(const std::string& inc) { return Under(inc, "cli/"); }
 bool Tests(const std::string& inc) { return Under(inc, "tests/"); }
@@ -33,10 +34,10 @@ bool AboveProto(const std::string& i) {
   return Rulesdb(i) || Adjudicator(i) || Ledger(i) || Cli(i) || Tests(i);
 }
 bool AdjudicatorOrCli(const std::string& i) { return Adjudicator(i) || Cli(i); }
-bool NotPure(const std::string& i) { return Grpc(i) || Sqlite(i) || Ledger(i); }
+bool NotPure(const std::string& i) { return Grpc(i) || Sqlite(i) || Postgres(i) || Ledger(i); }
 bool AboveEngine(const std::string& i) { return Service(i) || Tournament(i) || Cli(i); }
 bool NotTournament(const std::string& i) {
-  return Engine(i) || Service(i) || Ledger(i) || Grpc(i) || Sqlite(i) || Cli(i);
+  return Engine(i) || Service(i) || Ledger(i) || Grpc(i) || Sqlite(i) || Postgres(i) || Cli(i);
 }
 
 struct Rule {
@@ -50,11 +51,13 @@ const Rule kRules[] = {
     {"rulesdb/", AdjudicatorOrCli, "rulesdb/ includes nothing from adjudicator/ or cli/"},
     {"rulesdb/", Ledger, "rulesdb/ (the rules as data) includes nothing from ledger/ (storage)"},
     {"ledger/", AdjudicatorOrCli, "ledger/ includes nothing from adjudicator/ or cli/"},
-    {"adjudicator/engine/", NotPure, "the engine is pure: no gRPC, SQLite or ledger/ header"},
+    {"adjudicator/engine/", NotPure,
+     "the engine is pure: no gRPC, SQLite, PostgreSQL or ledger/ header"},
     {"adjudicator/engine/", AboveEngine,
      "the engine includes nothing from adjudicator/service, adjudicator/tournament or cli/"},
     {"adjudicator/tournament/", NotTournament,
-     "tournament scoring is pure: no engine, service, ledger, cli, gRPC or SQLite header"},
+     "tournament scoring is pure: no engine, service, ledger, cli, gRPC, SQLite or PostgreSQL "
+     "header"},
     {"adjudicator/service/", Cli, "the service layer includes nothing from cli/ (cli is on top)"},
 };
 

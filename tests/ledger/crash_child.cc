@@ -1,7 +1,7 @@
 // The writer process that crash_test.cc kills with SIGKILL: it opens the
 // ledger in DIR and appends from several threads as fast as it can, printing
 // "position game revision key" on stdout after each acknowledgement, until
-// it is killed.
+// it is killed. A PostgreSQL ledger (URI) takes the key's directory too.
 #include <unistd.h>
 
 #include <cstdio>
@@ -16,13 +16,14 @@
 
 int main(int argc, char** argv) {
   using namespace arbiter::ledger;
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: ledger_crash_child DIR TAG\n");
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr, "usage: ledger_crash_child DIR|URI TAG [KEY_DIR]\n");
     return 2;
   }
   testing::ToyJudge judge;
   LedgerOptions o;
   o.dir = argv[1];
+  if (argc == 4) o.key_dir = argv[3];
   o.judge = &judge;
   o.checkpoint_every = 64;
   auto ledger = Ledger::Open(o);

@@ -11,11 +11,13 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
+#include "tests/ledger/backend.h"
 #include "tests/ledger/toy_judge.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/temp_dir.h"
@@ -25,6 +27,9 @@ namespace {
 
 using ::arbiter::testing::Spawn;
 using ::arbiter::testing::TempDir;
+using testing::Backend;
+using testing::BackendName;
+using testing::OptionsFor;
 
 struct Ack {
   std::string game;
@@ -37,10 +42,12 @@ struct Ack {
 // first acknowledgement, not at the fork: on a loaded machine (CI runs the
 // suite two tests at a time) opening the ledger alone can take longer than
 // `run`, and a kill before any append proves nothing.
-std::string RunAndKill(const std::string& dir, const std::string& tag, absl::Duration run) {
+std::string RunAndKill(const LedgerOptions& where, const std::string& tag, absl::Duration run) {
   int fds[2];
   EXPECT_EQ(pipe2(fds, O_CLOEXEC), 0);
-  const pid_t pid = Spawn({LEDGER_CRASH_CHILD, dir, tag}, {.out = fds[1]});
+  std::vector<std::string> argv = {LEDGER_CRASH_CHILD, where.dir, tag};
+  if (!where.key_dir.empty()) argv.push_back(where.key_dir);
+  const pid_t pid = Spawn(argv, {.out = fds[1]});
   close(fds[1]);
   std::string out;
   char buf[4096];
@@ -71,15 +78,20 @@ std::string RunAndKill(const std::string& dir, const std::string& tag, absl::Dur
   return out;
 }
 
-TEST(CrashTest, KillNineNeverLosesAnAcknowledgedEvent) {
+// On both backends (backend.h).
+class CrashTest : public ::testing::TestWithParam<Backend> {};
+
+TEST_P(CrashTest, KillNineNeverLosesAnAcknowledgedEvent) {
   TempDir dir;
+  std::string uri;
+  const LedgerOptions where = OptionsFor(GetParam(), dir.path(), &uri);
   testing::ToyJudge judge;
   std::map<uint64_t, Ack> acks;
   std::mt19937 rng(42);
   constexpr int kRounds = 20;
   for (int round = 0; round < kRounds; ++round) {
     std::string out =
-        RunAndKill(dir.path(), absl::StrCat("k", round), absl::Milliseconds(60 + rng() % 240));
+        RunAndKill(where, absl::StrCat("k", round), absl::Milliseconds(60 + rng() % 240));
     std::istringstream lines(out);
     uint64_t position;
     Ack ack;
@@ -92,8 +104,7 @@ TEST(CrashTest, KillNineNeverLosesAnAcknowledgedEvent) {
     EXPECT_GT(acked, 0) << "round " << round << " acknowledged nothing";
 
     // Reopening recovers; then every acknowledgement so far is checked.
-    LedgerOptions o;
-    o.dir = dir.path();
+    LedgerOptions o = where;
     o.judge = &judge;
     auto ledger = Ledger::Open(o);
     ASSERT_TRUE(ledger.ok()) << ledger.status();
@@ -109,16 +120,21 @@ TEST(CrashTest, KillNineNeverLosesAnAcknowledgedEvent) {
       ASSERT_EQ(e.idempotency_key(), a.key);
     }
   }
-  auto reader = LogReader::Open(dir.File("ledger.db"));
-  ASSERT_TRUE(reader.ok());
+  LedgerOptions lo = where;
+  lo.judge = &judge;
+  auto ledger = Ledger::Open(lo);
+  ASSERT_TRUE(ledger.ok()) << ledger.status();
   AuditOptions o;
   o.judge = &judge;
-  auto report = AuditLog(*reader, o);
+  auto report = (*ledger)->Audit(o);
   ASSERT_TRUE(report.ok());
   EXPECT_TRUE(report->intact) << report->first_bad_position << ": " << report->why;
   EXPECT_GE(report->events, acks.size());
   EXPECT_GT(report->checkpoints, 0u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, CrashTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
 
 }  // namespace
 }  // namespace arbiter::ledger

@@ -11,14 +11,17 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/synchronization/blocking_counter.h"
 #include "absl/synchronization/notification.h"
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/checkpoint.h"
 #include "ledger/merkle.h"
+#include "ledger/pg.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
+#include "tests/ledger/backend.h"
 #include "tests/ledger/toy_judge.h"
 #include "tests/support/temp_dir.h"
 
@@ -26,19 +29,32 @@ namespace arbiter::ledger {
 namespace {
 
 using ::arbiter::testing::TempDir;
+using testing::Backend;
+using testing::BackendName;
 using testing::Created;
 using testing::Move;
+using testing::OptionsFor;
 using testing::Pass;
 using testing::Resign;
 using testing::ToyJudge;
 
-class LedgerTest : public ::testing::Test {
+// Every promise, of both backends: the SQLite file and a PostgreSQL
+// database (on the binary's throwaway cluster, a database per test).
+class LedgerTest : public ::testing::TestWithParam<Backend> {
  protected:
+  bool pg() const { return GetParam() == Backend::kPostgres; }
+
+  // Where the ledger is: the test's directory, or its own database (with
+  // the signing key in the directory).
+  LedgerOptions Options() {
+    LedgerOptions o = OptionsFor(GetParam(), dir_.path(), &uri_);
+    o.judge = &judge_;
+    return o;
+  }
+
   void Open(uint64_t checkpoint_every = 0, absl::Duration sign_within = absl::ZeroDuration()) {
     ledger_.reset();
-    LedgerOptions o;
-    o.dir = dir_.path();
-    o.judge = &judge_;
+    LedgerOptions o = Options();
     o.checkpoint_every = checkpoint_every;
     o.sign_within = sign_within;
     auto l = Ledger::Open(o);
@@ -47,21 +63,32 @@ class LedgerTest : public ::testing::Test {
   }
 
   AuditReport Audit() {
-    auto reader = LogReader::Open(dir_.File("ledger.db"));
-    EXPECT_TRUE(reader.ok()) << reader.status();
     AuditOptions o;
     o.judge = &judge_;
-    auto report = AuditLog(*reader, o);
+    auto report = ledger_->Audit(o);
     EXPECT_TRUE(report.ok()) << report.status();
     return *report;
   }
 
+  // Runs `sql` on the ledger's database, behind the ledger's back.
+  absl::Status ExecBehindTheLedger(const std::string& sql) {
+    if (pg()) {
+      absl::StatusOr<PgConn> conn = PgConn::Connect(uri_);
+      if (!conn.ok()) return conn.status();
+      return conn->Run(sql);
+    }
+    absl::StatusOr<Db> db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READWRITE);
+    if (!db.ok()) return db.status();
+    return db->Exec(sql);
+  }
+
   TempDir dir_;
+  std::string uri_;
   ToyJudge judge_;
   std::unique_ptr<Ledger> ledger_;
 };
 
-TEST_F(LedgerTest, AppendsGetGaplessPositionsAndContiguousRevisions) {
+TEST_P(LedgerTest, AppendsGetGaplessPositionsAndContiguousRevisions) {
   Open();
   auto a = ledger_->Append("g1", ExpectedRevision::NoStream(),
                            {Created("g1"), Move(v1::BLACK, "Q16"), Pass(v1::WHITE)});
@@ -101,7 +128,7 @@ TEST_F(LedgerTest, AppendsGetGaplessPositionsAndContiguousRevisions) {
   EXPECT_TRUE(Audit().intact);
 }
 
-TEST_F(LedgerTest, ExpectedRevisionMismatchNamesTheCurrentRevision) {
+TEST_P(LedgerTest, ExpectedRevisionMismatchNamesTheCurrentRevision) {
   Open();
   ASSERT_TRUE(
       ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
@@ -121,7 +148,7 @@ TEST_F(LedgerTest, ExpectedRevisionMismatchNamesTheCurrentRevision) {
   EXPECT_EQ(*ledger_->Head(), 4u);
 }
 
-TEST_F(LedgerTest, IdempotentRetriesReturnTheOriginal) {
+TEST_P(LedgerTest, IdempotentRetriesReturnTheOriginal) {
   Open();
   auto first = ledger_->Append("g", ExpectedRevision::NoStream(),
                                {Created("g", "k0"), Pass(v1::BLACK, "k1")});
@@ -234,7 +261,7 @@ TEST_F(LedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
   EXPECT_EQ(q->Int(0), 2);
 }
 
-TEST_F(LedgerTest, ARefusedEventWritesNothing) {
+TEST_P(LedgerTest, ARefusedEventWritesNothing) {
   Open();
   ASSERT_TRUE(
       ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
@@ -253,7 +280,7 @@ TEST_F(LedgerTest, ARefusedEventWritesNothing) {
   EXPECT_TRUE(Audit().intact);
 }
 
-TEST_F(LedgerTest, StreamsBeginWithTheirGameCreated) {
+TEST_P(LedgerTest, StreamsBeginWithTheirGameCreated) {
   Open();
   EXPECT_TRUE(
       absl::IsNotFound(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).status()));
@@ -278,7 +305,7 @@ TEST_F(LedgerTest, StreamsBeginWithTheirGameCreated) {
   EXPECT_EQ(*ledger_->Head(), 1u);
 }
 
-TEST_F(LedgerTest, ConcurrentAppendsWithOneExpectedRevisionExactlyOneWins) {
+TEST_P(LedgerTest, ConcurrentAppendsWithOneExpectedRevisionExactlyOneWins) {
   Open();
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
   for (uint64_t round = 1; round <= 5; ++round) {
@@ -300,7 +327,7 @@ TEST_F(LedgerTest, ConcurrentAppendsWithOneExpectedRevisionExactlyOneWins) {
   EXPECT_EQ(*ledger_->GameRevision("g"), 6u);
 }
 
-TEST_F(LedgerTest, ManyConcurrentWritersLoseNothing) {
+TEST_P(LedgerTest, ManyConcurrentWritersLoseNothing) {
   Open(/*checkpoint_every=*/50);
   constexpr int kThreads = 16, kPerThread = 40;
   std::vector<std::thread> threads;
@@ -337,7 +364,8 @@ TEST_F(LedgerTest, ManyConcurrentWritersLoseNothing) {
 // Under continuous load the write-ahead log is still copied back and
 // restarted: a checkpoint racing the writer never finishes, and the log
 // then grows for as long as the load lasts.
-TEST_F(LedgerTest, TheLogStaysBoundedUnderContinuousLoad) {
+TEST_P(LedgerTest, TheLogStaysBoundedUnderContinuousLoad) {
+  if (pg()) GTEST_SKIP() << "the write-ahead log file is SQLite's; PostgreSQL manages its own";
   Open();
   constexpr int kThreads = 16, kPerThread = 300;
   std::vector<std::thread> threads;
@@ -367,7 +395,7 @@ TEST_F(LedgerTest, TheLogStaysBoundedUnderContinuousLoad) {
 
 // 256 appends in flight with no thread per append: each completion queues
 // that writer's next append from the writer thread.
-TEST_F(LedgerTest, AsyncAppendsChainWithoutBlockingThreads) {
+TEST_P(LedgerTest, AsyncAppendsChainWithoutBlockingThreads) {
   Open();
   constexpr int kWriters = 256, kEach = 10;
   struct Writer {
@@ -420,28 +448,25 @@ TEST_F(LedgerTest, AsyncAppendsChainWithoutBlockingThreads) {
   EXPECT_TRUE(Audit().intact);
 }
 
-TEST_F(LedgerTest, TriggersRefuseUpdateAndDelete) {
+TEST_P(LedgerTest, TriggersRefuseUpdateAndDelete) {
   Open();
   ASSERT_TRUE(
       ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
   ASSERT_TRUE(ledger_->Checkpoint().ok());
-  {
-    absl::StatusOr<Db> db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READWRITE);
-    ASSERT_TRUE(db.ok()) << db.status();
-    for (const char* sql :
-         {"UPDATE events SET event = x'00' WHERE position = 1",
-          "DELETE FROM events WHERE position = 2", "UPDATE rulings SET ruling = x'00'",
-          "DELETE FROM rulings", "DELETE FROM checkpoints", "UPDATE games SET rules_pin = 'x'",
-          "DELETE FROM meta"}) {
-      absl::Status refused = db->Exec(sql);
-      EXPECT_FALSE(refused.ok()) << sql;
-      EXPECT_NE(refused.message().find("append-only"), absl::string_view::npos) << sql;
-    }
+  for (const char* sql :
+       {"UPDATE events SET event = x'00' WHERE position = 1",
+        "DELETE FROM events WHERE position = 2", "UPDATE rulings SET ruling = x'00'",
+        "DELETE FROM rulings", "DELETE FROM checkpoints", "UPDATE games SET rules_pin = 'x'",
+        "DELETE FROM meta"}) {
+    absl::Status refused =
+        ExecBehindTheLedger(pg() ? absl::StrReplaceAll(sql, {{"x'00'", "'\\x00'"}}) : sql);
+    EXPECT_FALSE(refused.ok()) << sql;
+    EXPECT_NE(refused.message().find("append-only"), absl::string_view::npos) << sql;
   }
   EXPECT_TRUE(Audit().intact);
 }
 
-TEST_F(LedgerTest, CheckpointsAtGameEndPeriodicallyAndOnDemand) {
+TEST_P(LedgerTest, CheckpointsAtGameEndPeriodicallyAndOnDemand) {
   Open(/*checkpoint_every=*/4);
   EXPECT_TRUE(absl::IsFailedPrecondition(ledger_->Checkpoint().status()));
   ASSERT_TRUE(
@@ -497,7 +522,7 @@ TEST_F(LedgerTest, CheckpointsAtGameEndPeriodicallyAndOnDemand) {
 // The ledger keeps one proof tree and grows it as proofs ask for larger
 // trees: proofs against an older, smaller checkpoint stay right after it
 // grew, and a request past the head fails without spoiling it.
-TEST_F(LedgerTest, ProofsStayRightAsTheLogGrows) {
+TEST_P(LedgerTest, ProofsStayRightAsTheLogGrows) {
   Open();
   std::vector<v1::Checkpoint> checkpoints;
   uint64_t revision = 0;
@@ -542,16 +567,19 @@ TEST_F(LedgerTest, ProofsStayRightAsTheLogGrows) {
   }
 }
 
-TEST_F(LedgerTest, TheKeyIsMadeOnceAndPinned) {
+TEST_P(LedgerTest, TheKeyIsMadeOnceAndPinned) {
   Open();
   std::string der = ledger_->public_key_der();
   Open();
   EXPECT_EQ(ledger_->public_key_der(), der);
-  // A second process (here: a second open) is refused while one has it.
-  LedgerOptions o;
-  o.dir = dir_.path();
-  o.judge = &judge_;
-  EXPECT_TRUE(absl::IsFailedPrecondition(Ledger::Open(o).status()));
+  LedgerOptions o = Options();
+  if (pg()) {
+    // Any number of servers share a database: a second open is welcome.
+    EXPECT_TRUE(Ledger::Open(o).ok());
+  } else {
+    // A second process (here: a second open) is refused while one has it.
+    EXPECT_TRUE(absl::IsFailedPrecondition(Ledger::Open(o).status()));
+  }
   // A replaced key file is refused rather than used to sign.
   ledger_.reset();
   std::filesystem::remove(dir_.path() + "/ledger.key");
@@ -559,7 +587,7 @@ TEST_F(LedgerTest, TheKeyIsMadeOnceAndPinned) {
   EXPECT_TRUE(absl::IsFailedPrecondition(l.status())) << l.status();
 }
 
-TEST_F(LedgerTest, ListsGamesInTheOrderTheyWereCreated) {
+TEST_P(LedgerTest, ListsGamesInTheOrderTheyWereCreated) {
   Open();
   for (const char* g : {"b", "a", "c"}) {
     ASSERT_TRUE(
@@ -581,7 +609,7 @@ TEST_F(LedgerTest, ListsGamesInTheOrderTheyWereCreated) {
 
 // The judge is handed each commit's folds, and only those: a refused append
 // never reaches them, and the next append starts from the kept fold.
-TEST_F(LedgerTest, TheJudgeIsHandedOnlyCommittedFolds) {
+TEST_P(LedgerTest, TheJudgeIsHandedOnlyCommittedFolds) {
   Open();
   ASSERT_TRUE(
       ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
@@ -601,7 +629,7 @@ TEST_F(LedgerTest, TheJudgeIsHandedOnlyCommittedFolds) {
   EXPECT_EQ(judge_.Kept("g")->revision(), 3u);
 }
 
-TEST_F(LedgerTest, ReopenedLedgerContinuesTheStreams) {
+TEST_P(LedgerTest, ReopenedLedgerContinuesTheStreams) {
   Open();
   ASSERT_TRUE(
       ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
@@ -624,7 +652,7 @@ TEST_F(LedgerTest, ReopenedLedgerContinuesTheStreams) {
   EXPECT_TRUE(absl::IsFailedPrecondition(stale.status())) << stale.status();
 }
 
-TEST_F(LedgerTest, SubscriptionsNeverSkip) {
+TEST_P(LedgerTest, SubscriptionsNeverSkip) {
   Open();
   auto sub = ledger_->SubscribeLog(0);
   ASSERT_TRUE(sub.ok());
@@ -686,6 +714,9 @@ TEST_F(LedgerTest, SubscriptionsNeverSkip) {
   ASSERT_EQ(woken->size(), 1u);
   EXPECT_EQ(woken->front().revision(), kPasses + 2u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, LedgerTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
 
 }  // namespace
 }  // namespace arbiter::ledger

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/bundle.h"
@@ -10,8 +11,12 @@
 #include "ledger/hash.h"
 #include "ledger/ledger.h"
 #include "ledger/merkle.h"
+#include "ledger/pg.h"
+#include "ledger/pg_log_reader.h"
+#include "ledger/pg_snapshot.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
+#include "tests/ledger/backend.h"
 #include "tests/ledger/toy_judge.h"
 #include "tests/support/temp_dir.h"
 
@@ -19,18 +24,23 @@ namespace arbiter::ledger {
 namespace {
 
 using ::arbiter::testing::TempDir;
+using testing::Backend;
+using testing::BackendName;
+using testing::OptionsFor;
 
 using testing::Created;
 using testing::Pass;
 using testing::Resign;
 
-class TamperTest : public ::testing::Test {
+// On both backends (backend.h): the attacker's SQL is each database's.
+class TamperTest : public ::testing::TestWithParam<Backend> {
  protected:
+  bool pg() const { return GetParam() == Backend::kPostgres; }
+
   // Five games, interleaved, each ending in a resignation (so a checkpoint
   // each), and a sixth still going: 5 * 5 + 3 = 28 events.
   void SetUp() override {
-    LedgerOptions o;
-    o.dir = dir_.path();
+    LedgerOptions o = OptionsFor(GetParam(), dir_.path(), &uri_);
     o.judge = &judge_;
     auto ledger = Ledger::Open(o);
     ASSERT_TRUE(ledger.ok());
@@ -49,6 +59,12 @@ class TamperTest : public ::testing::Test {
                              {Created("live"), Pass(v1::BLACK), Pass(v1::WHITE)})
                     .ok());
     public_key_ = (*ledger)->public_key_der();
+    if (pg()) {
+      absl::StatusOr<PgConn> conn = PgConn::Connect(uri_);
+      ASSERT_TRUE(conn.ok()) << conn.status();
+      pg_ = *std::move(conn);
+      return;
+    }
     absl::StatusOr<Db> db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READWRITE);
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = *std::move(db);
@@ -56,6 +72,19 @@ class TamperTest : public ::testing::Test {
 
   // What the attacker runs, triggers dropped first.
   void Attack(const std::string& sql) {
+    if (pg()) {
+      // Triggers off, and the uniqueness that would stop a renumbering.
+      absl::Status s = pg_.Run(absl::StrCat(
+          "ALTER TABLE events DISABLE TRIGGER USER; ALTER TABLE rulings DISABLE TRIGGER USER;"
+          "ALTER TABLE checkpoints DISABLE TRIGGER USER; ALTER TABLE games DISABLE TRIGGER USER;"
+          "ALTER TABLE meta DISABLE TRIGGER USER;"
+          "ALTER TABLE events DROP CONSTRAINT IF EXISTS events_pkey;"
+          "ALTER TABLE events DROP CONSTRAINT IF EXISTS events_game_id_revision_key;"
+          "ALTER TABLE rulings DROP CONSTRAINT IF EXISTS rulings_pkey;",
+          sql));
+      ASSERT_TRUE(s.ok()) << s;
+      return;
+    }
     std::string all = absl::StrCat(
         "DROP TRIGGER IF EXISTS events_no_UPDATE; DROP TRIGGER IF EXISTS events_no_DELETE;"
         "DROP TRIGGER IF EXISTS rulings_no_UPDATE; DROP TRIGGER IF EXISTS rulings_no_DELETE;"
@@ -68,6 +97,11 @@ class TamperTest : public ::testing::Test {
   }
 
   std::string Blob(const std::string& sql) {
+    if (pg()) {
+      absl::StatusOr<PgResult> r = pg_.Exec(sql);
+      EXPECT_TRUE(r.ok()) << r.status();
+      return r.ok() && r->rows() > 0 ? r->Bytes(0, 0) : std::string();
+    }
     absl::StatusOr<Stmt> s = Stmt::Prepare(db_, sql);
     EXPECT_TRUE(s.ok()) << s.status();
     if (!s.ok()) return "";
@@ -77,30 +111,53 @@ class TamperTest : public ::testing::Test {
 
   void SetBlob(const std::string& sql, const std::string& blob) {
     Attack("");
+    if (pg()) {
+      absl::StatusOr<PgResult> r = pg_.Exec(
+          absl::StrReplaceAll(sql, {{"?", "$1"}, {"x''", "''::bytea"}}), PgParams().Bytes(blob));
+      ASSERT_TRUE(r.ok()) << r.status();
+      return;
+    }
     absl::StatusOr<Stmt> s = Stmt::Prepare(db_, sql);
     ASSERT_TRUE(s.ok()) << s.status();
     absl::Status run = s->BindBlob(1, blob).Run();
     ASSERT_TRUE(run.ok()) << run;
   }
 
+  // Reads of the tampered database.
+  std::unique_ptr<LogSource> Reader() {
+    if (pg()) {
+      auto r = PgLogReader::Open(uri_);
+      EXPECT_TRUE(r.ok()) << r.status();
+      return r.ok() ? std::unique_ptr<LogSource>(*std::move(r)) : nullptr;
+    }
+    auto r = LogReader::Open(dir_.File("ledger.db"));
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.ok() ? std::make_unique<LogReader>(*std::move(r)) : nullptr;
+  }
+
   AuditReport Audit(bool trusted_key = true, bool with_judge = true) {
-    auto reader = LogReader::Open(dir_.File("ledger.db"));
-    EXPECT_TRUE(reader.ok());
     AuditOptions o;
     if (with_judge) o.judge = &judge_;
     if (trusted_key) o.public_key_der = public_key_;
-    auto report = AuditLog(*reader, o);
+    absl::StatusOr<AuditReport> report = [&]() -> absl::StatusOr<AuditReport> {
+      if (pg()) return AuditPostgres(uri_, o);
+      auto reader = LogReader::Open(dir_.File("ledger.db"));
+      if (!reader.ok()) return reader.status();
+      return AuditLog(*reader, o);
+    }();
     EXPECT_TRUE(report.ok()) << report.status();
     return report.ok() ? *report : AuditReport();
   }
 
   TempDir dir_;
+  std::string uri_;
   testing::ToyJudge judge_;
   std::string public_key_;
   Db db_;
+  PgConn pg_;
 };
 
-TEST_F(TamperTest, TheUntouchedLedgerIsIntact) {
+TEST_P(TamperTest, TheUntouchedLedgerIsIntact) {
   AuditReport r = Audit();
   EXPECT_TRUE(r.intact) << r.why;
   EXPECT_EQ(r.events, 28u);
@@ -109,7 +166,7 @@ TEST_F(TamperTest, TheUntouchedLedgerIsIntact) {
   EXPECT_EQ(r.games_readjudicated, 6u);
 }
 
-TEST_F(TamperTest, FlippedByteInAnEvent) {
+TEST_P(TamperTest, FlippedByteInAnEvent) {
   std::string e = Blob("SELECT event FROM events WHERE position = 12");
   e[e.size() / 2] ^= 0x04;
   SetBlob("UPDATE events SET event = ? WHERE position = 12", e);
@@ -118,7 +175,7 @@ TEST_F(TamperTest, FlippedByteInAnEvent) {
   EXPECT_EQ(r.first_bad_position, 12u) << r.why;
 }
 
-TEST_F(TamperTest, FlippedByteWithItsLeafHashRecomputed) {
+TEST_P(TamperTest, FlippedByteWithItsLeafHashRecomputed) {
   std::string e = Blob("SELECT event FROM events WHERE position = 12");
   e[e.size() - 1] ^= 0x01;
   SetBlob("UPDATE events SET event = ? WHERE position = 12", e);
@@ -129,7 +186,7 @@ TEST_F(TamperTest, FlippedByteWithItsLeafHashRecomputed) {
   EXPECT_NE(r.why.find("Merkle root"), std::string::npos) << r.why;
 }
 
-TEST_F(TamperTest, DeletedRow) {
+TEST_P(TamperTest, DeletedRow) {
   Attack("DELETE FROM events WHERE position = 7");
   AuditReport r = Audit();
   EXPECT_FALSE(r.intact);
@@ -137,7 +194,7 @@ TEST_F(TamperTest, DeletedRow) {
   EXPECT_NE(r.why.find("missing"), std::string::npos) << r.why;
 }
 
-TEST_F(TamperTest, DeletedRowWithTheRestRenumbered) {
+TEST_P(TamperTest, DeletedRowWithTheRestRenumbered) {
   // Position 10 is g4's revision 2; the attacker closes both gaps.
   Attack(
       "DELETE FROM events WHERE position = 10; DELETE FROM rulings WHERE position = 10;"
@@ -149,7 +206,7 @@ TEST_F(TamperTest, DeletedRowWithTheRestRenumbered) {
   EXPECT_NE(r.why.find("Merkle root"), std::string::npos) << r.why;
 }
 
-TEST_F(TamperTest, SwappedRows) {
+TEST_P(TamperTest, SwappedRows) {
   // Positions 7 and 8 are passes of g1 and g2; swapping their bytes keeps
   // every stream contiguous, so only the Merkle root can tell.
   Attack(
@@ -161,7 +218,7 @@ TEST_F(TamperTest, SwappedRows) {
   EXPECT_LE(r.first_bad_position, 7u) << r.why;
 }
 
-TEST_F(TamperTest, SwappedContentKeepingGameAndRevision) {
+TEST_P(TamperTest, SwappedContentKeepingGameAndRevision) {
   // Positions 7 and 17 are g1's revisions 2 and 4, both passes by Black.
   std::string a = Blob("SELECT event FROM events WHERE position = 7");
   std::string b = Blob("SELECT event FROM events WHERE position = 17");
@@ -180,7 +237,7 @@ TEST_F(TamperTest, SwappedContentKeepingGameAndRevision) {
   EXPECT_NE(r.why.find("Merkle root"), std::string::npos) << r.why;
 }
 
-TEST_F(TamperTest, TailTruncatedPastACheckpoint) {
+TEST_P(TamperTest, TailTruncatedPastACheckpoint) {
   Attack("DELETE FROM events WHERE position > 20; DELETE FROM rulings WHERE position > 20;");
   AuditReport r = Audit();
   EXPECT_FALSE(r.intact);
@@ -188,7 +245,7 @@ TEST_F(TamperTest, TailTruncatedPastACheckpoint) {
   EXPECT_NE(r.why.find("truncated"), std::string::npos) << r.why;
 }
 
-TEST_F(TamperTest, DeletedRuling) {
+TEST_P(TamperTest, DeletedRuling) {
   Attack("DELETE FROM rulings WHERE position = 12");
   AuditReport r = Audit();
   EXPECT_FALSE(r.intact);
@@ -196,7 +253,7 @@ TEST_F(TamperTest, DeletedRuling) {
   EXPECT_NE(r.why.find("re-adjudication"), std::string::npos) << r.why;
 }
 
-TEST_F(TamperTest, AlteredRuling) {
+TEST_P(TamperTest, AlteredRuling) {
   v1::Ruling ruling;
   ASSERT_TRUE(ruling.ParseFromString(Blob("SELECT ruling FROM rulings WHERE position = 12")));
   ruling.set_against(v1::Ruling::BOTH);
@@ -208,7 +265,7 @@ TEST_F(TamperTest, AlteredRuling) {
 
 // Unknown fields change no ruling's meaning, so no re-adjudication would see
 // them; the audit refuses them as bytes the writer never stores.
-TEST_F(TamperTest, RulingWithAnUnknownField) {
+TEST_P(TamperTest, RulingWithAnUnknownField) {
   std::string ruling = Blob("SELECT ruling FROM rulings WHERE position = 12");
   ASSERT_FALSE(ruling.empty());
   ruling += std::string("\xb8\x3e\x01", 3);  // field 999, varint 1
@@ -221,7 +278,7 @@ TEST_F(TamperTest, RulingWithAnUnknownField) {
   EXPECT_NE(r.why.find("not canonical"), std::string::npos) << r.why;
 }
 
-TEST_F(TamperTest, ForgedCheckpointRoot) {
+TEST_P(TamperTest, ForgedCheckpointRoot) {
   v1::Checkpoint c;
   ASSERT_TRUE(c.ParseFromString(Blob("SELECT checkpoint FROM checkpoints WHERE tree_size = 25")));
   std::string root = c.root_hash();
@@ -233,7 +290,7 @@ TEST_F(TamperTest, ForgedCheckpointRoot) {
   EXPECT_NE(r.why.find("signature"), std::string::npos) << r.why;
 }
 
-TEST_F(TamperTest, ResignedWithTheAttackersKey) {
+TEST_P(TamperTest, ResignedWithTheAttackersKey) {
   // The attacker rewrites an event, then re-signs every checkpoint with a
   // key of their own and records it as the ledger's key.
   std::string e = Blob("SELECT event FROM events WHERE position = 3");
@@ -244,8 +301,8 @@ TEST_F(TamperTest, ResignedWithTheAttackersKey) {
   auto attacker = Signer::LoadOrCreate(attacker_dir.path() + "/k");
   ASSERT_TRUE(attacker.ok());
   SetBlob("UPDATE meta SET value = ? WHERE key = 'public_key'", attacker->public_key_der());
-  auto reader = LogReader::Open(dir_.File("ledger.db"));
-  ASSERT_TRUE(reader.ok());
+  std::unique_ptr<LogSource> reader = Reader();
+  ASSERT_NE(reader, nullptr);
   auto cps = reader->Checkpoints();
   ASSERT_TRUE(cps.ok());
   auto leaves = reader->LeafHashes(28);
@@ -266,7 +323,7 @@ TEST_F(TamperTest, ResignedWithTheAttackersKey) {
   EXPECT_NE(r.why.find("another key"), std::string::npos) << r.why;
 }
 
-TEST_F(TamperTest, ChangedRulesPin) {
+TEST_P(TamperTest, ChangedRulesPin) {
   Attack("UPDATE games SET rules_pin = 'toy v0' WHERE game_id = 'g3'");
   AuditReport r = Audit();
   EXPECT_FALSE(r.intact);
@@ -276,8 +333,8 @@ TEST_F(TamperTest, ChangedRulesPin) {
 class BundleTamperTest : public TamperTest {
  protected:
   v1::AuditBundle Export(const std::string& game) {
-    auto reader = LogReader::Open(dir_.File("ledger.db"));
-    EXPECT_TRUE(reader.ok());
+    std::unique_ptr<LogSource> reader = Reader();
+    if (reader == nullptr) return v1::AuditBundle();
     auto bundle = ExportBundle(*reader, game);
     EXPECT_TRUE(bundle.ok()) << bundle.status();
     return bundle.ok() ? *bundle : v1::AuditBundle();
@@ -292,7 +349,7 @@ class BundleTamperTest : public TamperTest {
   }
 };
 
-TEST_F(BundleTamperTest, AnIntactBundleVerifiesAlone) {
+TEST_P(BundleTamperTest, AnIntactBundleVerifiesAlone) {
   v1::AuditBundle b = Export("g2");
   EXPECT_EQ(b.entries_size(), 5);
   EXPECT_EQ(b.checkpoint().tree_size(), 23u);  // g2's resignation
@@ -300,12 +357,13 @@ TEST_F(BundleTamperTest, AnIntactBundleVerifiesAlone) {
   EXPECT_TRUE(r.intact) << r.why;
   EXPECT_EQ(r.events, 5u);
   // The live game has no checkpoint covering it yet.
-  auto reader = LogReader::Open(dir_.File("ledger.db"));
+  std::unique_ptr<LogSource> reader = Reader();
+  ASSERT_NE(reader, nullptr);
   EXPECT_TRUE(absl::IsFailedPrecondition(ExportBundle(*reader, "live").status()));
   EXPECT_TRUE(absl::IsNotFound(ExportBundle(*reader, "nope").status()));
 }
 
-TEST_F(BundleTamperTest, EveryChangeToABundleIsCaught) {
+TEST_P(BundleTamperTest, EveryChangeToABundleIsCaught) {
   const v1::AuditBundle good = Export("g2");
   v1::AuditBundle b = good;
   std::string* bytes = b.mutable_entries(2)->mutable_entry()->mutable_event();
@@ -348,6 +406,11 @@ TEST_F(BundleTamperTest, EveryChangeToABundleIsCaught) {
   b.set_public_key(attacker->public_key_der());
   EXPECT_FALSE(Check(b, /*trusted=*/false).intact);  // the old signature fails
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, TamperTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
+INSTANTIATE_TEST_SUITE_P(Backends, BundleTamperTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
 
 }  // namespace
 }  // namespace arbiter::ledger

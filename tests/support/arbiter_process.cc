@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "tests/support/files.h"
@@ -12,13 +13,27 @@ namespace arbiter::testing {
 
 std::unique_ptr<ServerProcess> ServerProcess::Start(const std::string& data_dir,
                                                     const std::vector<std::string>& flags) {
+  std::vector<std::string> args = {"--db", data_dir};
+  args.insert(args.end(), flags.begin(), flags.end());
+  return Launch(std::move(args), data_dir + ".serve.log");
+}
+
+std::unique_ptr<ServerProcess> ServerProcess::StartShared(const std::string& ledger_uri,
+                                                          const std::string& state_dir,
+                                                          const std::vector<std::string>& flags) {
+  std::vector<std::string> args = {"--db", ledger_uri, "--state", state_dir};
+  args.insert(args.end(), flags.begin(), flags.end());
+  return Launch(std::move(args), state_dir + ".serve.log");
+}
+
+std::unique_ptr<ServerProcess> ServerProcess::Launch(std::vector<std::string> flags,
+                                                     const std::string& log) {
   std::unique_ptr<ServerProcess> p(new ServerProcess());
-  p->log_ = data_dir + ".serve.log";
+  p->log_ = log;
   int out[2];
   if (pipe2(out, O_CLOEXEC) != 0) return nullptr;
   const int err = open(p->log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  std::vector<std::string> args = {ArbiterBinary(), "serve",    "--db",
-                                   data_dir,        "--listen", "127.0.0.1:0"};
+  std::vector<std::string> args = {ArbiterBinary(), "serve", "--listen", "127.0.0.1:0"};
   args.insert(args.end(), flags.begin(), flags.end());
   p->pid_ = Spawn(args, {-1, out[1], err});
   close(out[1]);
@@ -31,15 +46,26 @@ std::unique_ptr<ServerProcess> ServerProcess::Start(const std::string& data_dir,
     if (f != nullptr) std::fclose(f);
     return nullptr;
   }
-  std::fclose(f);
   const std::string text = line;
   const std::string prefix = "listening on ";
   if (text.rfind(prefix, 0) != 0) {
     std::fprintf(stderr, "arbiter serve said \"%s\": %s\n", text.c_str(), p->log().c_str());
+    std::fclose(f);
     return nullptr;
   }
   p->address_ =
       text.substr(prefix.size(), text.find_first_of(" \n", prefix.size()) - prefix.size());
+  // With --http, the next line names the console's: "console on http://ADDR/".
+  const bool console = std::find(flags.begin(), flags.end(), "--http") != flags.end();
+  const std::string console_prefix = "console on http://";
+  if (console && std::fgets(line, sizeof line, f) != nullptr &&
+      std::string(line).rfind(console_prefix, 0) == 0) {
+    const std::string c = line;
+    p->console_address_ =
+        c.substr(console_prefix.size(),
+                 c.find_first_of("/\n", console_prefix.size()) - console_prefix.size());
+  }
+  std::fclose(f);
   return p;
 }
 

@@ -25,11 +25,18 @@ class ServerProcess {
   // if it exits before saying where it listens.
   static std::unique_ptr<ServerProcess> Start(const std::string& data_dir,
                                               const std::vector<std::string>& flags = {});
+  // `arbiter serve --db LEDGER_URI --state STATE_DIR`: one of the servers
+  // of a shared PostgreSQL ledger; its stderr goes to STATE_DIR.serve.log.
+  static std::unique_ptr<ServerProcess> StartShared(const std::string& ledger_uri,
+                                                    const std::string& state_dir,
+                                                    const std::vector<std::string>& flags = {});
   ~ServerProcess() { Stop(); }
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
 
   const std::string& address() const { return address_; }  // host:port
+  // With "--http" among the flags: the web console's host:port (else empty).
+  const std::string& console_address() const { return console_address_; }
   pid_t pid() const { return pid_; }
   std::string log() const;  // what it wrote on stderr so far
 
@@ -39,9 +46,13 @@ class ServerProcess {
 
  private:
   ServerProcess() = default;
+  // Runs `arbiter serve ARGS --listen 127.0.0.1:0`, its stderr to `log`.
+  static std::unique_ptr<ServerProcess> Launch(std::vector<std::string> args,
+                                               const std::string& log);
   pid_t pid_ = 0;
   int status_ = -1;
   std::string address_;
+  std::string console_address_;
   std::string log_;
 };
 

@@ -1,0 +1,67 @@
+// The chief arbiter's console: the web pages `arbiter serve --http` serves
+// beside the gRPC service, from the same process and the same parts.
+//
+//   /                                the hall: every game in play (?all=1: finished too), live
+//   /games/{game}                    a game: board, clocks, timeline, rulings, decisions, live
+//   /games/{game}/rulings/{n}/slip   the printable ruling slip (?paper=a4; A5 by default)
+//   /games/{game}/audit              verification, unsigned tail, the audit bundle
+//   /games/{game}/bundle             the audit bundle (arbiter.v1.AuditBundle, binary)
+//   /login, /logout                  sessions, when the server has tokens
+//   /api/...                         the JSON the pages read (proto3 JSON mapping)
+//   /api/feed                        Server-Sent Events: each game as each commit leaves it
+//
+// Reads come from the read model (game_reads.h); the one write, deciding a
+// pending ruling, goes through the Recorder (recorder.h), as the gRPC Decide
+// does, with the signed-in caller as actor and authority. Every request is
+// admitted by the gRPC side's Gatekeeper as the gRPC method it stands for
+// (GetGame, Decide, VerifyGame, ExportGame, WatchAll), so a page may do
+// exactly what its token may do over gRPC: an ARBITER records only in its
+// games and cannot decide what the rules leave to the chief arbiter; an
+// AUDITOR reads and verifies. Every write also carries the session's CSRF
+// token. With no tokens the console is open, on loopback only, as gRPC is.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_CONSOLE_H_
+#define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_CONSOLE_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "adjudicator/service/auth_gatekeeper.h"
+#include "adjudicator/service/auth_tokens.h"
+#include "adjudicator/service/game_folds.h"
+#include "ledger/ledger.h"
+
+namespace arbiter::service::console {
+
+class Console {
+ public:
+  // At most this many pages follow the live feed at once (each holds a
+  // server thread); beyond it, /api/feed answers 503.
+  static constexpr int kMaxFollowers = 200;
+
+  // Follows `folds`' commits from now on: construct it before anything is
+  // appended to the ledger. `folds` is not owned and must outlive this.
+  explicit Console(GameFolds* folds);
+  ~Console();  // Stop()s
+
+  // Serves on `listen` (host:port; port 0: any free one) in threads of its
+  // own. None of the pointers is owned; all must outlive the console.
+  // FAILED_PRECONDITION when the server has no tokens and `listen` is not
+  // loopback; UNAVAILABLE when the address cannot be bound.
+  absl::Status Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
+                     Gatekeeper* gate);
+
+  // The address bound ("127.0.0.1:8080"), once serving.
+  const std::string& address() const;
+
+  // Ends the live feed (open pages see it close) and the server. Idempotent.
+  void Stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace arbiter::service::console
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_CONSOLE_CONSOLE_H_

@@ -1,0 +1,61 @@
+#include "adjudicator/service/console/http_status.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/service/console/json.h"
+#include "google/protobuf/struct.pb.h"
+
+namespace arbiter::service::console {
+
+int HttpStatus(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kOk:
+      return 200;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+      return 400;
+    case absl::StatusCode::kUnauthenticated:
+      return 401;
+    case absl::StatusCode::kPermissionDenied:
+      return 403;
+    case absl::StatusCode::kNotFound:
+      return 404;
+    case absl::StatusCode::kAlreadyExists:
+    case absl::StatusCode::kAborted:
+      return 409;
+    case absl::StatusCode::kResourceExhausted:
+      return 429;
+    case absl::StatusCode::kUnavailable:
+      return 503;
+    default:
+      return 500;
+  }
+}
+
+std::string JsonString(absl::string_view text) {
+  google::protobuf::Value value;
+  value.set_string_value(std::string(text));
+  return ToJson(value);
+}
+
+void SendError(httplib::Response& res, const absl::Status& status) {
+  res.status = HttpStatus(status);
+  res.set_header("Cache-Control", "no-store");
+  res.set_content(absl::StrCat("{\"error\":{\"code\":\"", absl::StatusCodeToString(status.code()),
+                               "\",\"message\":", JsonString(status.message()), "}}"),
+                  "application/json");
+}
+
+void SendJson(httplib::Response& res, std::string json) {
+  res.set_header("Cache-Control", "no-store");
+  res.set_content(std::move(json), "application/json");
+}
+
+void SendHtml(httplib::Response& res, std::string html) {
+  res.set_header("Cache-Control", "no-store");
+  res.set_content(std::move(html), "text/html; charset=utf-8");
+}
+
+}  // namespace arbiter::service::console

@@ -1,0 +1,80 @@
+// The console's live updates: each commit the read model reports becomes one
+// Server-Sent Event per game it advanced, carrying the game as GetGame
+// answers it (arbiter.v1.Game in the proto3 JSON mapping), shared by every
+// open page. Pages follow it with EventSource instead of polling.
+//
+// The ledger's writer thread only queues the games a commit advanced
+// (Committed); the feed's own thread folds them into messages, keeping the
+// latest revision of a game when several commits queue up, so a page always
+// ends on the game as last committed. Messages are numbered; each page reads
+// from its number on (an EventSource's Last-Event-ID resumes it). A page that
+// fell further behind than the kept window is told to reload.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_LIVE_FEED_H_
+#define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_LIVE_FEED_H_
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "adjudicator/service/game_folds.h"
+
+namespace arbiter::service::console {
+
+class LiveFeed {
+ public:
+  static constexpr size_t kWindow = 4096;  // messages kept for pages that lag
+
+  // `folds` is not owned and must outlive the feed. Register Committed with
+  // GameFolds::OnCommitted before anything is appended, then Start.
+  explicit LiveFeed(GameFolds* folds) : folds_(folds) {}
+  ~LiveFeed() { Stop(); }
+
+  // GameFolds' commit listener: queues the games, nothing more.
+  void Committed(const std::vector<GameView>& games);
+
+  void Start();
+  // Ends the feed: every Next returns `closed` from now on. Idempotent.
+  void Stop();
+
+  // The number of the last message sent; a page that loaded its data now
+  // follows from here.
+  uint64_t Head();
+
+  // What a page following from `after` is sent next, waiting up to `wait`
+  // for something new: the text of the events (empty when none came), and
+  // the number to follow from after them.
+  struct Batch {
+    std::string text;
+    uint64_t next = 0;
+    bool closed = false;
+  };
+  Batch Next(uint64_t after, absl::Duration wait);
+
+ private:
+  void Run();
+
+  GameFolds* folds_;
+  std::thread thread_;
+  absl::Mutex mu_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool started_ ABSL_GUARDED_BY(mu_) = false;
+  // Queued by commits: game id -> latest revision.
+  absl::flat_hash_map<std::string, uint64_t> queued_ ABSL_GUARDED_BY(mu_);
+  // Messages [first_, first_ + messages_.size()), numbered from 1.
+  std::deque<std::string> messages_ ABSL_GUARDED_BY(mu_);
+  uint64_t first_ ABSL_GUARDED_BY(mu_) = 1;
+};
+
+// One Server-Sent Event: "id: N\nevent: KIND\ndata: DATA\n\n" (DATA has no
+// newline: proto3 JSON on one line).
+std::string ServerSentEvent(uint64_t id, absl::string_view kind, absl::string_view data);
+
+}  // namespace arbiter::service::console
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_CONSOLE_LIVE_FEED_H_

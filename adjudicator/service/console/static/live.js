@@ -1,0 +1,105 @@
+// What every page shares: the JSON API, the session, the live feed, and
+// building DOM from data (text only: recorded strings never become markup).
+export async function api(path, options = {}) {
+  const res = await fetch(path, { credentials: 'same-origin', ...options });
+  if (res.status === 401) {
+    location.href = '/login';
+    throw new Error('sign in');
+  }
+  const body = await res.json();
+  if (!res.ok) throw Object.assign(new Error(body.error?.message || res.statusText), { status: res.status, body });
+  return body;
+}
+
+let sessionPromise;
+export function session() {
+  sessionPromise ??= api('/api/session');
+  return sessionPromise;
+}
+
+// A write: JSON body, the session's CSRF token.
+export async function post(path, body) {
+  const s = await session();
+  return api(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': s.csrf },
+    body: JSON.stringify(body),
+  });
+}
+
+export async function signOut() {
+  const s = await session();
+  await fetch('/logout', { method: 'POST', credentials: 'same-origin', headers: { 'X-CSRF-Token': s.csrf } });
+  location.href = '/login';
+}
+
+// Follows the Server-Sent Events from feed position `after`: onGame(game)
+// for each game a commit advanced; onReload when the page fell too far behind.
+export function follow(after, onGame, onReload, onState) {
+  const source = new EventSource(`/api/feed?after=${encodeURIComponent(after)}`);
+  source.addEventListener('game', (e) => onGame(JSON.parse(e.data)));
+  source.addEventListener('reload', () => onReload());
+  source.addEventListener('open', () => onState?.(true));
+  source.addEventListener('error', () => onState?.(false));
+  return source;
+}
+
+// el('td', {class: 'x'}, 'text', child...): text children become text nodes.
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export function seconds(duration) {
+  if (!duration) return 0;
+  return parseFloat(String(duration).replace(/s$/, '')) || 0;
+}
+
+export function clockText(secs) {
+  const s = Math.max(0, Math.floor(secs));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const pad = (n) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(r)}` : `${pad(m)}:${pad(r)}`;
+}
+
+// A clock's time left now: its state as of `asOf`, the running one ticking.
+export function remaining(clock, asOf) {
+  if (!clock) return null;
+  let main = seconds(clock.mainRemaining);
+  let period = seconds(clock.periodRemaining || clock.periodTime);
+  if (clock.running && asOf) {
+    const elapsed = (Date.now() - Date.parse(asOf)) / 1000;
+    if (elapsed > 0) {
+      const fromMain = Math.min(main, elapsed);
+      main -= fromMain;
+      period -= elapsed - fromMain;
+    }
+  }
+  return { main, period, periods: clock.periodsRemaining || 0, running: !!clock.running };
+}
+
+export function clockLabel(clock, asOf) {
+  const r = remaining(clock, asOf);
+  if (!r) return '—';
+  if (r.main > 0 || !r.periods) return clockText(r.main);
+  return `${clockText(r.period)} ×${r.periods}`;
+}
+
+export function player(p) {
+  if (!p) return '';
+  return p.rank ? `${p.name} ${p.rank}` : (p.name || '');
+}
+
+export function resultText(result) {
+  if (!result) return '';
+  return `${result.sgf || result.outcome} (${result.clause || result.reason})`;
+}

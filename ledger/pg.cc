@@ -1,0 +1,155 @@
+#include "ledger/pg.h"
+
+#include <endian.h>
+
+#include <cstring>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::ledger {
+namespace {
+
+constexpr unsigned kInt8Oid = 20;
+constexpr unsigned kTextOid = 25;
+constexpr unsigned kByteaOid = 17;
+
+absl::Status PgError(const PGresult* r, PGconn* conn, absl::string_view sql) {
+  const char* state = r != nullptr ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+  std::string code = state != nullptr ? state : "";
+  std::string msg = r != nullptr ? PQresultErrorMessage(r) : PQerrorMessage(conn);
+  while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
+  msg = absl::StrCat(sql.substr(0, 60), ": ", msg, code.empty() ? "" : " (SQLSTATE " + code + ")");
+  if (code == "23505") return absl::FailedPreconditionError(msg);
+  if (code == "40001" || code == "40P01") return absl::AbortedError(msg);
+  if (code == "53100") return absl::ResourceExhaustedError(msg);
+  if (code == "XX001" || code == "XX002") return absl::DataLossError(msg);
+  return absl::UnavailableError(msg);
+}
+
+}  // namespace
+
+bool IsPostgresUri(absl::string_view location) {
+  return absl::StartsWith(location, "postgresql://") || absl::StartsWith(location, "postgres://");
+}
+
+PgParams& PgParams::Int(int64_t v) {
+  uint64_t be = htobe64(static_cast<uint64_t>(v));
+  values_.emplace_back(reinterpret_cast<const char*>(&be), sizeof be);
+  null_.push_back(false);
+  types_.push_back(kInt8Oid);
+  formats_.push_back(1);
+  return *this;
+}
+
+PgParams& PgParams::Text(absl::string_view v) {
+  values_.emplace_back(v);
+  null_.push_back(false);
+  types_.push_back(kTextOid);
+  formats_.push_back(1);
+  return *this;
+}
+
+PgParams& PgParams::Bytes(absl::string_view v) {
+  values_.emplace_back(v);
+  null_.push_back(false);
+  types_.push_back(kByteaOid);
+  formats_.push_back(1);
+  return *this;
+}
+
+PgParams& PgParams::Null() {
+  values_.emplace_back();
+  null_.push_back(true);
+  types_.push_back(0);
+  formats_.push_back(0);
+  return *this;
+}
+
+int64_t PgResult::Int(int row, int col) const {
+  const char* v = PQgetvalue(r_.get(), row, col);
+  switch (PQgetlength(r_.get(), row, col)) {
+    case 8: {
+      uint64_t be;
+      std::memcpy(&be, v, 8);
+      return static_cast<int64_t>(be64toh(be));
+    }
+    case 4: {
+      uint32_t be;
+      std::memcpy(&be, v, 4);
+      return static_cast<int32_t>(be32toh(be));
+    }
+    case 2: {
+      uint16_t be;
+      std::memcpy(&be, v, 2);
+      return static_cast<int16_t>(be16toh(be));
+    }
+    default:
+      return 0;
+  }
+}
+
+std::string PgResult::Bytes(int row, int col) const {
+  return std::string(PQgetvalue(r_.get(), row, col), PQgetlength(r_.get(), row, col));
+}
+
+absl::StatusOr<PgConn> PgConn::Connect(const std::string& uri) {
+  PgConn c;
+  c.conn_.reset(PQconnectdb(uri.c_str()));
+  if (c.conn_ == nullptr || PQstatus(c.conn_.get()) != CONNECTION_OK) {
+    std::string why = c.conn_ != nullptr ? PQerrorMessage(c.conn_.get()) : "out of memory";
+    while (!why.empty() && why.back() == '\n') why.pop_back();
+    return absl::UnavailableError(absl::StrCat("cannot connect to PostgreSQL: ", why));
+  }
+  // Notices (e.g. "relation already exists, skipping") are not errors.
+  PQsetNoticeProcessor(
+      c.conn_.get(), [](void*, const char*) {}, nullptr);
+  return c;
+}
+
+absl::StatusOr<PgResult> PgConn::Exec(absl::string_view sql, const PgParams& params) {
+  if (conn_ == nullptr) return absl::UnavailableError("not connected to PostgreSQL");
+  const size_t n = params.values_.size();
+  std::vector<const char*> values(n);
+  std::vector<int> lengths(n);
+  for (size_t i = 0; i < n; ++i) {
+    values[i] = params.null_[i] ? nullptr : params.values_[i].data();
+    lengths[i] = static_cast<int>(params.values_[i].size());
+  }
+  std::string text(sql);
+  PGresult* r = PQexecParams(conn_.get(), text.c_str(), static_cast<int>(n), params.types_.data(),
+                             values.data(), lengths.data(), params.formats_.data(), 1);
+  ExecStatusType st = r != nullptr ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+    absl::Status s = PgError(r, conn_.get(), sql);
+    PQclear(r);
+    return s;
+  }
+  return PgResult(r);
+}
+
+absl::Status PgConn::Run(absl::string_view sql) {
+  if (conn_ == nullptr) return absl::UnavailableError("not connected to PostgreSQL");
+  std::string text(sql);
+  std::unique_ptr<PGresult, void (*)(PGresult*)> r(PQexec(conn_.get(), text.c_str()), PQclear);
+  ExecStatusType st = r != nullptr ? PQresultStatus(r.get()) : PGRES_FATAL_ERROR;
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return PgError(r.get(), conn_.get(), sql);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PgTransaction> PgTransaction::Begin(PgConn& conn, absl::string_view mode) {
+  if (absl::Status s = conn.Run(absl::StrCat("BEGIN ", mode)); !s.ok()) return s;
+  return PgTransaction(&conn);
+}
+
+PgTransaction::~PgTransaction() {
+  if (conn_ != nullptr && conn_->ok()) (void)conn_->Run("ROLLBACK");
+}
+
+absl::Status PgTransaction::Commit() {
+  absl::Status s = conn_->Run("COMMIT");
+  if (s.ok()) conn_ = nullptr;
+  return s;
+}
+
+}  // namespace arbiter::ledger

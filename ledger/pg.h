@@ -1,0 +1,97 @@
+// A thin RAII layer over libpq, the one way the project talks to
+// PostgreSQL: a connection, parameterized statements with binary results,
+// and PostgreSQL errors turned into absl::Status (as sqlite.h does for
+// SQLite).
+#ifndef ARBITER_LEDGER_PG_H_
+#define ARBITER_LEDGER_PG_H_
+
+#include <libpq-fe.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace arbiter::ledger {
+
+// True for a libpq connection URI (postgresql://... or postgres://...):
+// the data location names a PostgreSQL ledger rather than a directory.
+bool IsPostgresUri(absl::string_view location);
+
+// The parameters of one statement: $1, $2, ... in the order added.
+class PgParams {
+ public:
+  PgParams& Int(int64_t v);
+  PgParams& Text(absl::string_view v);
+  PgParams& Bytes(absl::string_view v);
+  PgParams& Null();
+
+ private:
+  friend class PgConn;
+  std::vector<std::string> values_;
+  std::vector<bool> null_;
+  std::vector<unsigned> types_;  // OIDs
+  std::vector<int> formats_;     // 0 text, 1 binary
+};
+
+// The rows of a statement, every column in binary format.
+class PgResult {
+ public:
+  explicit PgResult(PGresult* r) : r_(r, PQclear) {}
+  int rows() const { return PQntuples(r_.get()); }
+  bool IsNull(int row, int col) const { return PQgetisnull(r_.get(), row, col) != 0; }
+  // An int8, int4 or int2 column.
+  int64_t Int(int row, int col) const;
+  // A text or bytea column, as bytes.
+  std::string Bytes(int row, int col) const;
+
+ private:
+  std::unique_ptr<PGresult, void (*)(PGresult*)> r_;
+};
+
+class PgConn {
+ public:
+  // Connects to `uri`. UNAVAILABLE when the server cannot be reached or
+  // refuses the connection.
+  static absl::StatusOr<PgConn> Connect(const std::string& uri);
+
+  PgConn() : conn_(nullptr, PQfinish) {}
+
+  // Runs `sql` with `params`. Errors by SQLSTATE: unique violations
+  // FAILED_PRECONDITION, serialization failures and deadlocks ABORTED, a
+  // full disk RESOURCE_EXHAUSTED, data corruption DATA_LOSS, a lost
+  // connection and everything else the server refuses UNAVAILABLE (with
+  // its message).
+  absl::StatusOr<PgResult> Exec(absl::string_view sql, const PgParams& params = PgParams());
+  // Runs statements that return no rows (several, separated by ';').
+  absl::Status Run(absl::string_view sql);
+
+  // False once the connection is lost: reconnect.
+  bool ok() const { return conn_ != nullptr && PQstatus(conn_.get()) == CONNECTION_OK; }
+
+ private:
+  std::unique_ptr<PGconn, void (*)(PGconn*)> conn_;
+};
+
+// BEGIN on construction (with `mode`, e.g. "ISOLATION LEVEL REPEATABLE
+// READ"), ROLLBACK on destruction unless Commit() succeeded.
+class PgTransaction {
+ public:
+  static absl::StatusOr<PgTransaction> Begin(PgConn& conn, absl::string_view mode = "");
+  PgTransaction(PgTransaction&& o) noexcept : conn_(o.conn_) { o.conn_ = nullptr; }
+  PgTransaction& operator=(PgTransaction&&) = delete;
+  ~PgTransaction();
+  absl::Status Commit();
+
+ private:
+  explicit PgTransaction(PgConn* conn) : conn_(conn) {}
+  PgConn* conn_;
+};
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_PG_H_

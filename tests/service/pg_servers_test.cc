@@ -1,0 +1,207 @@
+// Several `arbiter serve` processes on one PostgreSQL ledger (issue 17):
+// any server takes any write and reads what the others wrote; one killed
+// with SIGKILL under load, or the database stopped in immediate mode and
+// restarted, loses no acknowledged event and duplicates none.
+#include <signal.h>
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "gtest/gtest.h"
+#include "ledger/pg_log_reader.h"
+#include "tests/service/e2e_util.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/files.h"
+#include "tests/support/pg_cluster.h"
+#include "tests/support/temp_dir.h"
+
+namespace arbiter::testing {
+namespace {
+
+absl::Duration S(int s) { return absl::Seconds(s); }
+
+// The i-th stone of a game: on a grid of every other point, so no stone
+// ever touches another (no capture, no suicide, never occupied).
+std::string Point(int i) {
+  static constexpr char kColumns[] = "ABCDEFGHJKLMNOPQRST";
+  return absl::StrCat(std::string(1, kColumns[(i % 10) * 2]), (i / 10) * 2 + 1);
+}
+
+// The events of game `id`, each with its idempotency key: created,
+// started, then `moves` stones.
+std::vector<v1::Event> GameEvents(const std::string& id, int moves) {
+  std::vector<v1::Event> out = {Keyed(Created(id, T0()), id + "/created"),
+                                Keyed(Started(T0()), id + "/started")};
+  for (int i = 0; i < moves; ++i) {
+    out.push_back(Keyed(MoveAt(T0() + S(10 + i), i % 2 ? v1::WHITE : v1::BLACK, Point(i)),
+                        absl::StrCat(id, "/", i)));
+  }
+  return out;
+}
+
+class PgServersTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<std::string> uri = SharedPgCluster().NewDatabase();
+    ASSERT_TRUE(uri.ok()) << uri.status();
+    uri_ = *uri;
+  }
+
+  // A server with a state directory of its own; every server signs with
+  // the same key (the first makes it, the others get a copy).
+  std::unique_ptr<ServerProcess> StartServer(const std::string& name) {
+    const std::string state = dir_.File(name);
+    std::filesystem::create_directories(state);
+    if (!key_.empty()) WriteFile(state + "/ledger.key", key_);
+    std::unique_ptr<ServerProcess> s = ServerProcess::StartShared(uri_, state);
+    if (s != nullptr && key_.empty()) key_ = ReadFile(state + "/ledger.key");
+    return s;
+  }
+
+  // Appends `e` through whichever server answers, starting with
+  // `servers[first]`, retrying with the same key until one acknowledges.
+  static bool AppendSomewhere(const std::vector<std::string>& servers, size_t first,
+                              const std::string& game, const v1::Event& e) {
+    const absl::Time give_up = absl::Now() + absl::Seconds(90);
+    for (size_t attempt = first; absl::Now() < give_up; ++attempt) {
+      auto stub = StubFor(servers[attempt % servers.size()]);
+      v1::AppendEventsResponse resp;
+      grpc::Status s = Append(*stub, game, {e}, &resp);
+      if (s.ok()) return true;
+      if (s.error_code() != grpc::StatusCode::UNAVAILABLE &&
+          s.error_code() != grpc::StatusCode::DEADLINE_EXCEEDED &&
+          s.error_code() != grpc::StatusCode::INTERNAL) {
+        ADD_FAILURE() << game << ": " << s.error_message();
+        return false;
+      }
+      absl::SleepFor(absl::Milliseconds(50));
+    }
+    return false;
+  }
+
+  // One client thread per game, each appending its events in order through
+  // AppendSomewhere (game i first to servers[i % n]); `midway` runs once a
+  // third of all events are acknowledged. False if a client gave up.
+  static bool RunLoad(const std::vector<std::string>& servers,
+                      const std::map<std::string, std::vector<v1::Event>>& games,
+                      const std::function<void()>& midway) {
+    size_t total = 0;
+    for (const auto& [id, events] : games) total += events.size();
+    std::atomic<size_t> acknowledged{0};
+    std::atomic<int> failed{0};
+    std::vector<std::thread> clients;
+    size_t i = 0;
+    for (const auto& [id, events] : games) {
+      clients.emplace_back([&, id = id, first = i++] {
+        for (const v1::Event& e : games.at(id)) {
+          if (!AppendSomewhere(servers, first, id, e)) {
+            ++failed;
+            return;
+          }
+          ++acknowledged;
+        }
+      });
+    }
+    while (acknowledged.load() < total / 3 && failed.load() == 0) {
+      absl::SleepFor(absl::Milliseconds(5));
+    }
+    midway();
+    for (std::thread& t : clients) t.join();
+    return failed.load() == 0;
+  }
+
+  // Every event of every game exactly once, with its revision in order.
+  void ExpectEveryEventOnce(const std::map<std::string, std::vector<v1::Event>>& games) {
+    absl::StatusOr<std::unique_ptr<ledger::PgLogReader>> reader = ledger::PgLogReader::Open(uri_);
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    for (const auto& [game, events] : games) {
+      absl::StatusOr<std::vector<v1::LedgerEntry>> stored = (*reader)->ReadGame(game, 0, 100000);
+      ASSERT_TRUE(stored.ok()) << stored.status();
+      ASSERT_EQ(stored->size(), events.size()) << game;
+      for (size_t i = 0; i < events.size(); ++i) {
+        v1::Event e;
+        ASSERT_TRUE(e.ParseFromString((*stored)[i].event()));
+        EXPECT_EQ(e.idempotency_key(), events[i].idempotency_key())
+            << game << " revision " << i + 1;
+      }
+    }
+    ProcessResult verify = RunArbiter({"verify", "--db", uri_});
+    EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
+  }
+
+  TempDir dir_{"arbiter-pg-servers"};
+  std::string uri_;
+  std::string key_;
+};
+
+TEST_F(PgServersTest, AnyServerTakesAnyWriteAndReadsWhatTheOthersWrote) {
+  auto a = StartServer("a");
+  ASSERT_NE(a, nullptr);
+  auto b = StartServer("b");
+  ASSERT_NE(b, nullptr);
+  auto sa = StubFor(a->address());
+  auto sb = StubFor(b->address());
+  v1::AppendEventsResponse resp;
+  ASSERT_TRUE(Append(*sa, "g", {Created("g", T0()), Started(T0())}, &resp).ok());
+  v1::Game game;
+  ASSERT_TRUE(GetGame(*sa, "g", &game).ok());  // a keeps the game's fold at revision 2
+  grpc::Status s = Append(*sb, "g", {MoveAt(T0() + S(10), v1::BLACK, "Q16")}, &resp, 2);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  // a reads b's move, and judges its next append after it.
+  ASSERT_TRUE(GetGame(*sa, "g", &game).ok());
+  EXPECT_EQ(game.revision(), 3u);
+  s = Append(*sa, "g", {MoveAt(T0() + S(20), v1::WHITE, "D4")}, &resp, 2);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ABORTED) << "a stale expected revision";
+  s = Append(*sa, "g", {MoveAt(T0() + S(20), v1::WHITE, "D4")}, &resp, 3);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(resp.revision(), 4u);
+  ASSERT_TRUE(GetGame(*sb, "g", &game).ok());
+  EXPECT_EQ(game.revision(), 4u);
+  ProcessResult verify = RunArbiter({"verify", "--db", uri_});
+  EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
+  EXPECT_NE(verify.out.find("4 events in 1 game"), std::string::npos) << verify.out;
+}
+
+TEST_F(PgServersTest, KillNineOfOneServerUnderLoadLosesNothing) {
+  auto a = StartServer("a");
+  ASSERT_NE(a, nullptr);
+  auto b = StartServer("b");
+  ASSERT_NE(b, nullptr);
+  const std::vector<std::string> servers = {a->address(), b->address()};
+  constexpr int kGames = 8, kMoves = 30;
+  std::map<std::string, std::vector<v1::Event>> games;
+  for (int g = 0; g < kGames; ++g) {
+    const std::string id = absl::StrCat("load-", g);
+    games[id] = GameEvents(id, kMoves);
+  }
+  ASSERT_TRUE(RunLoad(servers, games, [&] { EXPECT_EQ(a->Stop(SIGKILL), -1); }));
+  ExpectEveryEventOnce(games);
+}
+
+TEST_F(PgServersTest, PostgresStoppedInImmediateModeUnderLoadLosesNothing) {
+  auto a = StartServer("a");
+  ASSERT_NE(a, nullptr);
+  const std::vector<std::string> servers = {a->address()};
+  constexpr int kGames = 4, kMoves = 30;
+  std::map<std::string, std::vector<v1::Event>> games;
+  for (int g = 0; g < kGames; ++g) {
+    const std::string id = absl::StrCat("crash-", g);
+    games[id] = GameEvents(id, kMoves);
+  }
+  ASSERT_TRUE(RunLoad(servers, games, [] {
+    ASSERT_TRUE(SharedPgCluster().Stop("immediate").ok());
+    absl::SleepFor(absl::Milliseconds(500));
+    ASSERT_TRUE(SharedPgCluster().Restart().ok()) << SharedPgCluster().log();
+  }));
+  ExpectEveryEventOnce(games);
+}
+
+}  // namespace
+}  // namespace arbiter::testing
