@@ -45,7 +45,7 @@ TEST(IncludeRules, SaysWhatWasIncludedAndWhichRuleItBreaks) {
   ASSERT_FALSE(found.empty());
   EXPECT_EQ(Describe(found[0]),
             "adjudicator/engine/fold.cc:4: includes \"grpcpp/grpcpp.h\": the engine is pure: no "
-            "gRPC, SQLite or ledger/ header");
+            "gRPC, SQLite, PostgreSQL or ledger/ header");
   for (const Violation& v : found) {
     if (v.file == "rulesdb/tools/tool.cc" && v.line == 3) {
       EXPECT_THAT(v.rule, HasSubstr("rulesdb/ (the rules as data) includes nothing from ledger/"));

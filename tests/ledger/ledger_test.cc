@@ -197,7 +197,8 @@ TEST_P(LedgerTest, IdempotentRetriesReturnTheOriginal) {
 // With sign_within, the writer signs the unsigned tail by itself once its
 // oldest event has waited that long, with no further append; a closing
 // ledger signs its tail before it stops.
-TEST_F(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
+TEST_P(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
+  if (pg()) GTEST_SKIP() << "the PostgreSQL store does not sign its tail on a timer yet";
   Open(/*checkpoint_every=*/0, /*sign_within=*/absl::Milliseconds(200));
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
   const absl::Time written = absl::Now();
@@ -225,7 +226,8 @@ TEST_F(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
 // A ledger of schema 1 (keys unique over the whole log) opens as schema 2:
 // the key index changes, no row does, so every hash, root and signature is
 // what it was, and keys become per game.
-TEST_F(LedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
+TEST_P(LedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
+  if (pg()) GTEST_SKIP() << "schema 1 was a SQLite ledger only";
   Open();
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g", "k0")}).ok());
   ASSERT_TRUE(ledger_->Checkpoint().ok());
@@ -240,7 +242,15 @@ TEST_F(LedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
                          "UPDATE meta SET value = 1 WHERE key = 'schema_version';")
                     .ok());
   }
-  ASSERT_TRUE(Audit().intact) << "verify reads a schema 1 ledger as it is";
+  {  // Offline, as `verify --db` reads it: a schema 1 ledger as it is.
+    auto reader = LogReader::Open(dir_.File("ledger.db"));
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    AuditOptions o;
+    o.judge = &judge_;
+    auto report = AuditLog(*reader, o);
+    ASSERT_TRUE(report.ok()) << report.status();
+    ASSERT_TRUE(report->intact) << report->why;
+  }
   auto roots = [&] {
     auto reader = LogReader::Open(dir_.File("ledger.db"));
     EXPECT_TRUE(reader.ok());
