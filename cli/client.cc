@@ -144,6 +144,9 @@ std::string RulingText(const v1::Ruling& r) {
   if (r.has_time_deducted()) absl::StrAppend(&out, " (", FormatDuration(r.time_deducted()), ")");
   if (!r.choice().empty()) absl::StrAppend(&out, "  decided: ", r.choice());
   if (r.resolves() != 0) absl::StrAppend(&out, "  resolves #", r.resolves());
+  if (r.voided() != 0) {
+    absl::StrAppend(&out, "  event ", r.voided(), " voided: supersedes #", r.supersedes());
+  }
   if (r.warnings() > 0) absl::StrAppend(&out, "  warnings: ", r.warnings());
   if (!r.text_zh().empty()) absl::StrAppend(&out, "\n    zh: ", r.text_zh());
   if (!r.text_en().empty()) absl::StrAppend(&out, "\n    en: ", r.text_en());

@@ -31,6 +31,7 @@ int RunHistory(int argc, char** argv);
 int RunShow(int argc, char** argv);
 int RunWatch(int argc, char** argv);
 int RunDecide(int argc, char** argv);
+int RunVoid(int argc, char** argv);
 int RunToken(int argc, char** argv);  // cli/token.cc
 // `export` and `verify` against a server (cli/client_remote.cc): RunExport /
 // RunVerify parse the command line against `spec` and hand over to these

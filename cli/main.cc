@@ -25,6 +25,7 @@ constexpr Command kCommands[] = {
     {"show", RunShow, "a game now: board, clocks, warnings, pending rulings"},
     {"watch", RunWatch, "follow a game's (or every game's) events as they are recorded"},
     {"decide", RunDecide, "resolve a pending ruling (an arbiterDecision)"},
+    {"void", RunVoid, "void a mistaken event with a reason (an eventVoided; chief arbiter)"},
     {"token", RunToken, "bearer tokens of a server: create, revoke, list (roles)"},
     {"tournament", RunTournament,
      "tournaments: create, import, pair, standings, export (art. 27-28)"},

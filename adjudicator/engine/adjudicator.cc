@@ -29,6 +29,9 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
   if (!created_ && !e.has_game_created()) {
     return absl::FailedPreconditionError("the first event must be gameCreated");
   }
+  // A correction may void the event that set the last time or ended the
+  // game; its time is checked against the events it keeps.
+  if (e.has_event_voided()) return absl::OkStatus();
   const absl::Time at = FromProto(e.at());
   if (at < last_at_) {
     return absl::InvalidArgumentError(
@@ -174,11 +177,15 @@ absl::StatusOr<std::vector<v1::Ruling>> Adjudicator::Apply(const v1::Event& e) {
     case v1::Event::kWithdrew:
       s = OnWithdrew(e.withdrew());
       break;
+    case v1::Event::kEventVoided:
+      s = OnEventVoided(e.event_voided());
+      break;
     case v1::Event::KIND_NOT_SET:
       break;
   }
   event_ = nullptr;
   if (!s.ok()) return s;
+  log_.push_back(e);
   ++events_;
   last_at_ = at_;
   if (rulings_.size() == before) return std::vector<v1::Ruling>();
@@ -384,7 +391,6 @@ void Adjudicator::Cite(v1::Incident incident, v1::Result* result) const {
 }
 
 int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* s) {
-  r.set_number(static_cast<uint32_t>(rulings_.size() + 1));
   r.set_event(events_ + 1);
   int warnings = offender == v1::COLOR_UNSPECIFIED ? 0 : discipline_.warnings(offender);
   bool warned = false;
@@ -399,9 +405,8 @@ int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* 
     }
   }
   r.set_warnings(warnings);
-  const int index = static_cast<int>(rulings_.size());
-  rulings_.push_back(std::move(r));
-  const v1::Ruling& issued = rulings_.back();
+  const int index = Record(std::move(r));
+  const v1::Ruling& issued = rulings_[index];
   if (issued.pending()) {
     pending_.push_back({issued.number(), s, offender});
     return index;

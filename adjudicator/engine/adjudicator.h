@@ -7,7 +7,9 @@
 //     if (!rulings.ok()) ...  // bad input: nothing was recorded
 //   }
 //
-// Apply costs the one event it is given. Every clause, sanction,
+// Apply costs the one event it is given, except a correction (`eventVoided`),
+// which judges the game's events again without the voided one: the
+// adjudicator keeps a copy of every event it has folded in. Every clause, sanction,
 // option and reason comes from `Rules`; the engine recognises incidents and
 // applies the generic mechanics of sanctions. The same events always give the
 // same rulings, byte for byte: nothing depends on wall time or addresses.
@@ -48,7 +50,12 @@ class Adjudicator {
   // adjudicator exactly as it was: INVALID_ARGUMENT for a malformed event,
   // FAILED_PRECONDITION when the game's state forbids it, NOT_FOUND for a
   // decision on a ruling that does not exist, PERMISSION_DENIED for a
-  // decision the event's authority (Event.authority) may not make.
+  // decision or correction the event's authority (Event.authority) may not
+  // make. An `eventVoided` is NOT_FOUND for an event that is not before it,
+  // FAILED_PRECONDITION for `gameCreated`, a correction, an event already
+  // voided, or one without which a later event would be refused (void the
+  // later ones first, latest first), INVALID_ARGUMENT without a reason or
+  // when dated before the last event it keeps.
   absl::StatusOr<std::vector<v1::Ruling>> Apply(const v1::Event& event);
 
   const Rules& rules() const { return rules_; }
@@ -139,18 +146,31 @@ class Adjudicator {
   absl::Status OnAppealLodged(const v1::AppealLodged& a);
   absl::Status OnAppealDecided(const v1::AppealDecided& d);
   absl::Status OnResultConfirmed();
+  // Corrections (adjudicator_correction.cc).
+  absl::Status OnEventVoided(const v1::EventVoided& v);
+  // The fold of the events so far with event `voided` skipped, its
+  // `notices` appended to the ruling history before any ruling it issues;
+  // rulings the history already holds are reused, by number, when the
+  // replay issues them again unchanged.
+  absl::StatusOr<Adjudicator> Replay(uint32_t voided, const std::vector<v1::Ruling>& notices) const;
+  // Counts an event that the fold skips (voided, or a correction replayed).
+  void Skip(const v1::Event& e);
+  // Numbers `r` (a ruling of the history the replay reuses, or the next
+  // number) and records it; returns its index in rulings_.
+  int Record(v1::Ruling r);
   // Why the decided ruling `number` cannot be appealed, or OK.
   absl::Status CheckAppealable(uint32_t number, absl::string_view what) const;
   // Why overturning the ruling at `index` cannot be carried out, or OK.
   absl::Status CheckOverturnable(int index) const;
   // Issues the chief arbiter's decision on the appeal against ruling
   // `appealed`, citing `cited` (the ruling it upholds or supersedes);
-  // `supersedes` is the overturned ruling, 0 when upheld.
-  void IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, uint32_t supersedes,
-                         const std::string& note);
+  // `supersedes` is the overturned ruling, 0 when upheld. Returns its index.
+  int IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, uint32_t supersedes,
+                        const std::string& note);
   // Lifts the warnings and penalty stones the ruling at `index` imposed and
-  // withdraws or restores the result it caused.
-  void Overturn(int index);
+  // withdraws or restores the result it caused; `decision` is the index of
+  // the ruling that overturns it.
+  void Overturn(int index, int decision);
 
   // Rules on what the passing of time decided before the current event: a
   // flag that fell, a forfeit limit that passed, each at its own instant.
@@ -279,6 +299,14 @@ class Adjudicator {
   // Decisions that put a stone on the board with no sanction saying so (a
   // dropped stone that stands, 17.3): the engine cannot take it back.
   std::set<uint32_t> placed_stones_;
+  // Every event folded in or skipped, in order, and the positions voided.
+  std::vector<v1::Event> log_;
+  std::set<uint32_t> voided_;
+  // Rulings superseded by a correction: no longer appealable or decidable.
+  std::set<uint32_t> voided_rulings_;
+  // While replaying for a correction: rulings of the history that a ruling
+  // issued again unchanged takes the number of (see Record).
+  std::set<uint32_t> reusable_;
   // resultConfirmed: rulings up to this number can no longer be appealed.
   bool confirmed_ = false;
   uint32_t confirmed_rulings_ = 0;

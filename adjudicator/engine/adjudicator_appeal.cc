@@ -48,6 +48,12 @@ absl::Status Adjudicator::CheckAppealable(uint32_t number, absl::string_view wha
     return absl::InvalidArgumentError(
         absl::StrCat(what, ": there is no ruling ", number, " (", rulings_.size(), " so far)"));
   }
+  if (voided_rulings_.contains(number) || rulings_[number - 1].voided() != 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        what, ": ruling ", number,
+        voided_rulings_.contains(number) ? " was superseded by a correction (eventVoided)"
+                                         : " records a correction (eventVoided), which is final"));
+  }
   if (rulings_[number - 1].pending()) {
     return absl::FailedPreconditionError(
         absl::StrCat(what, ": ruling ", number,
@@ -96,15 +102,17 @@ absl::Status Adjudicator::OnAppealDecided(const v1::AppealDecided& d) {
   SettleTime(true);
   it->second = true;
   const v1::Ruling appealed = rulings_[index];
-  IssueAppealRuling(appealed, appealed.number(), d.upheld() ? 0 : appealed.number(), d.note());
+  const int decision =
+      IssueAppealRuling(appealed, appealed.number(), d.upheld() ? 0 : appealed.number(), d.note());
   if (d.upheld()) return absl::OkStatus();
-  Overturn(index);
+  Overturn(index, decision);
   // The 24.2 loss the lifted warning led to goes with it, in a ruling of
   // its own so that the history shows each superseded ruling.
   if (auto f = follow_ons_.find(appealed.number()); f != follow_ons_.end()) {
     const v1::Ruling follow_on = rulings_[f->second - 1];
-    IssueAppealRuling(follow_on, appealed.number(), follow_on.number(), d.note());
-    Overturn(static_cast<int>(follow_on.number()) - 1);
+    const int lifted =
+        IssueAppealRuling(follow_on, appealed.number(), follow_on.number(), d.note());
+    Overturn(static_cast<int>(follow_on.number()) - 1, lifted);
   }
   return absl::OkStatus();
 }
@@ -145,10 +153,9 @@ absl::Status Adjudicator::CheckOverturnable(int index) const {
   return absl::OkStatus();
 }
 
-void Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, uint32_t supersedes,
-                                    const std::string& note) {
+int Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, uint32_t supersedes,
+                                   const std::string& note) {
   v1::Ruling r;
-  r.set_number(static_cast<uint32_t>(rulings_.size() + 1));
   r.set_event(events_ + 1);
   ToProto(at_, r.mutable_at());
   r.set_clause(cited.clause());
@@ -160,11 +167,12 @@ void Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, 
   r.set_note(note);
   r.set_text_zh(cited.text_zh());
   r.set_text_en(cited.text_en());
-  appeal_rulings_[r.number()] = true;
-  rulings_.push_back(std::move(r));
+  const int index = Record(std::move(r));
+  appeal_rulings_[rulings_[index].number()] = true;
+  return index;
 }
 
-void Adjudicator::Overturn(int index) {
+void Adjudicator::Overturn(int index, int decision) {
   const v1::Ruling& r = rulings_[index];
   const v1::Color offender = PartyColor(r.against());
   if (offender != v1::COLOR_UNSPECIFIED) {
@@ -175,7 +183,7 @@ void Adjudicator::Overturn(int index) {
   }
   // The decision's warnings count is the party's after the lift.
   if (offender != v1::COLOR_UNSPECIFIED)
-    rulings_.back().set_warnings(discipline_.warnings(offender));
+    rulings_[decision].set_warnings(discipline_.warnings(offender));
   // The incident is held not to have happened: the next one escalates from
   // one occurrence fewer. (A decision on a pending ruling counted the
   // pending ruling's occurrence.) Later rulings of the same incident stand

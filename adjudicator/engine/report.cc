@@ -123,7 +123,10 @@ std::string RenderText(const v1::AdjudicationReport& report,
                         "}");
       }
       if (r.resolves() != 0) absl::StrAppend(&what, " (decides #", r.resolves(), ")");
-      if (r.supersedes() != 0) {
+      if (r.voided() != 0) {
+        absl::StrAppend(&what, what.empty() ? "" : " ", "event ", r.voided(),
+                        " voided: supersedes #", r.supersedes());
+      } else if (r.supersedes() != 0) {
         absl::StrAppend(&what, what.empty() ? "" : " ", "appeal on #", r.appealed(),
                         ": supersedes #", r.supersedes());
       } else if (r.appealed() != 0) {

@@ -80,6 +80,7 @@ bool Permits(Role role, v1::Access access) {
     case v1::CREATE:
     case v1::ORGANISE:
     case v1::RULE_ON_APPEAL:
+    case v1::CORRECT:
       return role == Role::kChiefArbiter;
     default:
       return false;
@@ -88,7 +89,7 @@ bool Permits(Role role, v1::Access access) {
 
 bool IsWrite(v1::Access access) {
   return access == v1::RECORD || access == v1::CREATE || access == v1::ORGANISE ||
-         access == v1::RULE_ON_APPEAL;
+         access == v1::RULE_ON_APPEAL || access == v1::CORRECT;
 }
 
 v1::Authority AuthorityOf(Role role) {

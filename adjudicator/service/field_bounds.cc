@@ -63,7 +63,8 @@ absl::Status CheckFields(const Message& m, const std::string& path) {
 
 size_t StringLimit(absl::string_view field_name) {
   if (field_name == "idempotency_key" || field_name == "game_id") return kMaxKeyBytes;
-  if (field_name == "decision" || field_name == "grounds" || field_name == "note") {
+  if (field_name == "decision" || field_name == "grounds" || field_name == "note" ||
+      field_name == "reason") {
     return kMaxTextBytes;
   }
   return kMaxNameBytes;

@@ -4,7 +4,7 @@
 // (history, exports, watch streams) or the status that refuses it.
 //
 //   keys        idempotency_key (request_id), game_id           128 bytes
-//   free text   decision, grounds, note                         1,024 bytes
+//   free text   decision, grounds, note, reason                 1,024 bytes
 //   names       every other string (player names and ranks,    256 bytes
 //               rulesets, points, option ids, ...)
 //   an event    its serialized bytes                            16 KiB

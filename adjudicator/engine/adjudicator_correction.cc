@@ -1,0 +1,163 @@
+// Corrections (DOMAIN.md §3.1): the chief arbiter voids a mistaken event with
+// an `eventVoided` that cites its position and a reason. The ledger is
+// append-only, so the voided event stays in the log; the fold is rebuilt
+// from the game's events without it, and the events after it are judged
+// again as if it had never been recorded.
+//
+// The ruling history is append-only too. The rebuild reuses the number of
+// every ruling it issues again unchanged (same event, same content), so the
+// decisions and appeals that cite rulings by number still find them. Each
+// ruling of the history that the rebuild does not issue again is superseded
+// by one ruling of the correction (`voided`, `supersedes`, the reason as
+// `note`), and the rulings the rebuild issues anew follow, under new numbers.
+// Voiding is a procedure of the record, not an article: no sanctioning in
+// the rules data governs it, and the superseding rulings cite the clause of
+// the ruling they supersede.
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/engine/proto_time.h"
+
+namespace arbiter {
+namespace {
+
+// What must match for a ruling issued again to reuse a recorded one: all
+// but its number and what is completed after it is issued (the time a
+// lateness deducts; the warnings left after an overturn on appeal).
+std::string Key(v1::Ruling r) {
+  r.clear_number();
+  r.clear_time_deducted();
+  if (r.appealed() != 0) r.clear_warnings();
+  return r.SerializeAsString();
+}
+
+}  // namespace
+
+int Adjudicator::Record(v1::Ruling r) {
+  const std::string key = reusable_.empty() ? std::string() : Key(r);
+  for (auto it = reusable_.begin(); it != reusable_.end(); ++it) {
+    const v1::Ruling& recorded = rulings_[*it - 1];
+    if (recorded.event() != r.event() || Key(recorded) != key) continue;
+    const int index = static_cast<int>(*it) - 1;
+    r.set_number(*it);
+    rulings_[index] = std::move(r);
+    reusable_.erase(it);
+    return index;
+  }
+  r.set_number(static_cast<uint32_t>(rulings_.size() + 1));
+  rulings_.push_back(std::move(r));
+  return static_cast<int>(rulings_.size()) - 1;
+}
+
+void Adjudicator::Skip(const v1::Event& e) {
+  log_.push_back(e);
+  ++events_;
+  if (e.has_event_voided() && e.has_at()) last_at_ = std::max(last_at_, FromProto(e.at()));
+}
+
+absl::StatusOr<Adjudicator> Adjudicator::Replay(uint32_t voided,
+                                                const std::vector<v1::Ruling>& notices) const {
+  Adjudicator fresh(rules_);
+  fresh.rulings_ = rulings_;
+  fresh.voided_rulings_ = voided_rulings_;
+  for (const v1::Ruling& n : notices) {
+    fresh.voided_rulings_.insert(n.supersedes());
+    fresh.rulings_.push_back(n);
+  }
+  for (const v1::Ruling& r : rulings_) {
+    if (r.voided() == 0 && !voided_rulings_.contains(r.number())) {
+      fresh.reusable_.insert(r.number());
+    }
+  }
+  for (uint32_t position = 1; position <= log_.size(); ++position) {
+    const v1::Event& e = log_[position - 1];
+    if (position == voided || voided_.contains(position)) {
+      fresh.voided_.insert(position);
+      fresh.Skip(e);
+      continue;
+    }
+    // An earlier correction: its event is skipped above, its rulings are
+    // in the history already.
+    if (e.has_event_voided()) {
+      fresh.Skip(e);
+      continue;
+    }
+    if (absl::StatusOr<std::vector<v1::Ruling>> r = fresh.Apply(e); !r.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "eventVoided: without event ", voided, ", event ", position, " would be refused (",
+          r.status().message(), "); void the later events first, latest first"));
+    }
+  }
+  return fresh;
+}
+
+absl::Status Adjudicator::OnEventVoided(const v1::EventVoided& v) {
+  const uint32_t self = events_ + 1;
+  if (v.event() == 0 || v.event() >= self) {
+    return absl::NotFoundError(absl::StrCat("eventVoided: there is no event ", v.event(),
+                                            " before this one (", events_, " so far)"));
+  }
+  if (event_->authority() == v1::ARBITER) {
+    return absl::PermissionDeniedError(
+        "eventVoided: voiding an event is the chief arbiter's correction");
+  }
+  if (v.reason().empty()) {
+    return absl::InvalidArgumentError("eventVoided: a reason is required");
+  }
+  const v1::Event& target = log_[v.event() - 1];
+  if (target.has_game_created()) {
+    return absl::FailedPreconditionError(
+        "eventVoided: the gameCreated cannot be voided; a game created by mistake stays as "
+        "recorded");
+  }
+  if (target.has_event_voided()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "eventVoided: event ", v.event(), " is itself a correction, which cannot be voided"));
+  }
+  if (voided_.contains(v.event())) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("eventVoided: event ", v.event(), " is already voided"));
+  }
+  // First the rebuild alone, to learn which rulings it does not issue again;
+  // then again with a superseding ruling for each of those ahead of the
+  // rulings it issues anew, so that the history reads in that order.
+  absl::StatusOr<Adjudicator> trial = Replay(v.event(), {});
+  if (!trial.ok()) return trial.status();
+  std::vector<v1::Ruling> notices;
+  for (const uint32_t n : trial->reusable_) {
+    const v1::Ruling& superseded = rulings_[n - 1];
+    v1::Ruling r;
+    r.set_number(static_cast<uint32_t>(rulings_.size() + notices.size() + 1));
+    r.set_event(self);
+    ToProto(at_, r.mutable_at());
+    r.set_clause(superseded.clause());
+    r.mutable_also_cites()->CopyFrom(superseded.also_cites());
+    r.set_against(superseded.against());
+    r.set_decided_by(v1::CHIEF_ARBITER);
+    r.set_supersedes(n);
+    r.set_voided(v.event());
+    r.set_note(v.reason());
+    r.set_text_zh(superseded.text_zh());
+    r.set_text_en(superseded.text_en());
+    notices.push_back(std::move(r));
+  }
+  absl::StatusOr<Adjudicator> fresh = Replay(v.event(), notices);
+  if (!fresh.ok()) return fresh.status();
+  const absl::Time at = at_;
+  if (at < fresh->last_at_) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "eventVoided: time ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
+        " is earlier than the last event it keeps, at ",
+        absl::FormatTime(absl::RFC3339_full, fresh->last_at_, absl::UTCTimeZone())));
+  }
+  fresh->reusable_.clear();
+  const v1::Event* event = event_;
+  *this = *std::move(fresh);
+  event_ = event;
+  at_ = at;
+  return absl::OkStatus();
+}
+
+}  // namespace arbiter
