@@ -166,6 +166,10 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   r = Cli({"tournament", "standings", "cup"});
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_THAT(r.out, ::testing::ContainsRegex("4  Wang Ming +0 pts  A 0.00  B 1  \\(by B\\)"));
+  // The name column is 20 terminal columns whatever the script: 李伟 takes
+  // four (two wide characters), so 16 spaces pad it, as 11 pad "Wang Ming".
+  EXPECT_THAT(r.out, HasSubstr("李伟" + std::string(16 + 2 + 2, ' ') + "2 pts"));
+  EXPECT_THAT(r.out, HasSubstr("Wang Ming" + std::string(11 + 2 + 2, ' ') + "0 pts"));
 
   // OpenGotha: the romanized name, a first name for every player, a file
   // its File > Open reads whole (opengotha_reader.h).
