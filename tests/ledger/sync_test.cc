@@ -4,8 +4,9 @@
 // or cut off midway and rerun: every venue event is in the federation
 // exactly once, byte for byte; `arbiter verify` proves each synced game
 // against the venue's own signed checkpoints; a venue record that does not
-// prove itself (a wrong key, an altered ruling) is refused, and a stored
-// venue proof that no longer holds fails the federation's verify.
+// prove itself (a wrong key, an altered ruling) is refused, a live game in
+// progress waits, and a stored venue proof that no longer holds fails the
+// federation's verify.
 #include <map>
 #include <string>
 #include <vector>
@@ -219,6 +220,35 @@ TEST_F(SyncTest, AStoredVenueProofThatNoLongerHoldsFailsVerify) {
   EXPECT_EQ(r.exit, 1) << r.out;
   EXPECT_NE(r.out.find("synced game 'left-seat' is NOT proven by its venue"), std::string::npos)
       << r.out;
+}
+
+TEST_F(SyncTest, ALiveGameInProgressWaitsForALaterSync) {
+  {
+    // A live game at the venue, its first events recorded, no result yet.
+    service::AdjudicatorJudge judge;
+    LedgerOptions o;
+    o.dir = venue_.path();
+    o.judge = &judge;
+    absl::StatusOr<std::unique_ptr<Ledger>> venue = Ledger::Open(o);
+    ASSERT_TRUE(venue.ok()) << venue.status();
+    absl::StatusOr<std::vector<v1::Event>> events =
+        testing::ReadEventLines(testing::TestDataPath("scenarios/public/phone-twice.jsonl"));
+    ASSERT_TRUE(events.ok()) << events.status();
+    events->resize(3);
+    (*events)[0].mutable_game_created()->set_game_id("live-board");
+    (*events)[0].mutable_game_created()->set_live(true);
+    ASSERT_TRUE((*venue)->Append("live-board", ExpectedRevision::NoStream(), *events).ok());
+    ASSERT_TRUE((*venue)->Checkpoint().ok());
+  }
+  ProcessResult r = Sync();
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("game 'live-board': left for a later sync: a live game in progress"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("synced 5 game(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 game(s) left for a later sync"), std::string::npos) << r.out;
+  EXPECT_EQ(FederationGames().count("live-board"), 0u);
+  EXPECT_EQ(Verify().exit, 0);
 }
 
 TEST_F(SyncTest, FromTheVenuesServer) {
