@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "adjudicator/service/adjudicator_judge.h"
 #include "gtest/gtest.h"
 #include "ledger/ledger.h"
@@ -56,11 +57,7 @@ class SyncTest : public ::testing::Test {
  protected:
   void SetUp() override {
     // The venue: the scenarios recorded one event per append, as at a board.
-    service::AdjudicatorJudge judge;
-    LedgerOptions o;
-    o.dir = venue_.path();
-    o.judge = &judge;
-    absl::StatusOr<std::unique_ptr<Ledger>> venue = Ledger::Open(o);
+    absl::StatusOr<std::unique_ptr<Ledger>> venue = OpenVenue();
     ASSERT_TRUE(venue.ok()) << venue.status();
     for (const char* scenario : kScenarios) {
       absl::StatusOr<std::vector<v1::Event>> events = testing::ReadEventLines(
@@ -79,12 +76,31 @@ class SyncTest : public ::testing::Test {
     federation_ = *uri;
   }
 
+  // The venue's ledger, its games judged by the real Adjudicator.
+  absl::StatusOr<std::unique_ptr<Ledger>> OpenVenue() {
+    LedgerOptions o;
+    o.dir = venue_.path();
+    o.judge = &judge_;
+    return Ledger::Open(o);
+  }
+
   ProcessResult Sync(std::vector<std::pair<std::string, std::string>> env = {},
                      std::vector<std::string> more = {}) {
     std::vector<std::string> args = {"sync",      "--from",  venue_.path(), "--to",
                                      federation_, "--state", state_.path()};
     args.insert(args.end(), more.begin(), more.end());
     return Arbiter(args, std::move(env));
+  }
+  // A sync of the 5 games that adds `added` events to the `held` there
+  // already, after which the federation holds exactly the venue's events.
+  void SyncAll(uint64_t added, uint64_t held) {
+    ProcessResult r = Sync();
+    ASSERT_EQ(r.exit, 0) << r.out;
+    EXPECT_NE(r.out.find(absl::StrCat("synced 5 game(s): ", added, " new event(s), ", held,
+                                      " already here")),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(FederationGames(), VenueGames());
   }
   ProcessResult Verify() { return Arbiter({"verify", "--db", federation_}); }
 
@@ -104,27 +120,15 @@ class SyncTest : public ::testing::Test {
     return n;
   }
 
+  service::AdjudicatorJudge judge_;
   testing::TempDir venue_{"arbiter-venue"};
   testing::TempDir state_{"arbiter-federation"};
   std::string federation_;
 };
 
 TEST_F(SyncTest, TwiceCopiesEachEventOnceAndVerifyProvesItAgainstTheVenue) {
-  ProcessResult first = Sync();
-  ASSERT_EQ(first.exit, 0) << first.out;
-  EXPECT_NE(first.out.find("synced 5 game(s): " + std::to_string(VenueEvents()) +
-                           " new event(s), 0 already here"),
-            std::string::npos)
-      << first.out;
-  EXPECT_EQ(FederationGames(), VenueGames());
-
-  ProcessResult again = Sync();
-  ASSERT_EQ(again.exit, 0) << again.out;
-  EXPECT_NE(again.out.find("synced 5 game(s): 0 new event(s), " + std::to_string(VenueEvents()) +
-                           " already here"),
-            std::string::npos)
-      << again.out;
-  EXPECT_EQ(FederationGames(), VenueGames());
+  SyncAll(VenueEvents(), 0);
+  SyncAll(0, VenueEvents());
 
   ProcessResult verified = Verify();
   EXPECT_EQ(verified.exit, 0) << verified.out;
@@ -158,13 +162,7 @@ TEST_F(SyncTest, CutOffMidwayThenRerunLosesAndDuplicatesNothing) {
   EXPECT_EQ(unproven.exit, 1) << unproven.out;
   EXPECT_NE(unproven.out.find("covered by no venue proof"), std::string::npos) << unproven.out;
 
-  ProcessResult rerun = Sync();
-  ASSERT_EQ(rerun.exit, 0) << rerun.out;
-  EXPECT_NE(rerun.out.find(std::to_string(VenueEvents() - held) + " new event(s), " +
-                           std::to_string(held) + " already here"),
-            std::string::npos)
-      << rerun.out;
-  EXPECT_EQ(FederationGames(), VenueGames());
+  SyncAll(VenueEvents() - held, held);
   ProcessResult verified = Verify();
   EXPECT_EQ(verified.exit, 0) << verified.out;
   EXPECT_NE(verified.out.find("venue proofs: 5 synced game(s)"), std::string::npos) << verified.out;
@@ -225,11 +223,7 @@ TEST_F(SyncTest, AStoredVenueProofThatNoLongerHoldsFailsVerify) {
 TEST_F(SyncTest, ALiveGameInProgressWaitsForALaterSync) {
   {
     // A live game at the venue, its first events recorded, no result yet.
-    service::AdjudicatorJudge judge;
-    LedgerOptions o;
-    o.dir = venue_.path();
-    o.judge = &judge;
-    absl::StatusOr<std::unique_ptr<Ledger>> venue = Ledger::Open(o);
+    absl::StatusOr<std::unique_ptr<Ledger>> venue = OpenVenue();
     ASSERT_TRUE(venue.ok()) << venue.status();
     absl::StatusOr<std::vector<v1::Event>> events =
         testing::ReadEventLines(testing::TestDataPath("scenarios/public/phone-twice.jsonl"));
