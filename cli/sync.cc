@@ -239,6 +239,12 @@ int RunSync(int argc, char** argv) {
       ++waiting;
       continue;
     }
+    if (absl::IsDataLoss(bundle.status())) {  // the venue's log does not match its checkpoint
+      std::printf("game '%s': NOT synced: %s\n", game.c_str(),
+                  std::string(bundle.status().message()).c_str());
+      exit = kExitNegative;
+      continue;
+    }
     if (!bundle.ok()) return Failed(bundle.status());
     absl::StatusOr<ledger::VenueSyncResult> r =
         ledger::SyncVenueGame(*bundle, **federation, **proofs, options);

@@ -4,7 +4,7 @@
 // or cut off midway and rerun: every venue event is in the federation
 // exactly once, byte for byte; `arbiter verify` proves each synced game
 // against the venue's own signed checkpoints; a venue record that does not
-// prove itself (a wrong key, an altered ruling) is refused, a live game in
+// prove itself (a wrong key, an altered event or ruling) is refused, a live game in
 // progress waits, and a stored venue proof that no longer holds fails the
 // federation's verify.
 #include <map>
@@ -178,6 +178,24 @@ TEST_F(SyncTest, AWrongVenueKeyWritesNothing) {
             std::string::npos)
       << refused.out;
   EXPECT_TRUE(FederationGames().empty());
+}
+
+TEST_F(SyncTest, AnAlteredVenueEventIsRefusedAndTheGamesBeforeItSync) {
+  {
+    absl::StatusOr<Db> db = Db::Open(venue_.File("ledger.db"), SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok()) << db.status();
+    // The last game's last event altered: the venue's signed root no
+    // longer matches its log from there on.
+    ASSERT_TRUE(db->Exec("DROP TRIGGER events_no_UPDATE;"
+                         "UPDATE events SET event = CAST(event AS BLOB) || x'00' WHERE position = "
+                         "(SELECT MAX(position) FROM events WHERE game_id = 'left-seat')")
+                    .ok());
+  }
+  ProcessResult r = Sync();
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("game 'left-seat': NOT synced"), std::string::npos) << r.out;
+  EXPECT_EQ(FederationGames().count("left-seat"), 0u);
+  EXPECT_EQ(Verify().exit, 0);
 }
 
 TEST_F(SyncTest, AnAlteredVenueRulingIsRefusedAndTheOtherGamesSync) {
