@@ -66,9 +66,11 @@ constexpr CommandSpec kSync = {
         "rulings re-derived) before anything is written, its events appended byte for\n"
         "byte under the venue's game id, its proof stored beside them. Rerun at will: a\n"
         "game resumes after the last event the federation holds. A game whose last\n"
-        "event no venue checkpoint covers yet is left for a later sync. From a server,\n"
-        "$ARBITER_TOKEN needs AUDIT (AUDITOR or CHIEF_ARBITER). Exit 1 when a game is\n"
-        "not proven by the venue or its id is another venue's (the others still sync).\n",
+        "event no venue checkpoint covers yet, and a live game in progress, are left\n"
+        "for a later sync. --to is a PostgreSQL ledger only (not a server yet). From a\n"
+        "server, $ARBITER_TOKEN needs AUDIT (AUDITOR or CHIEF_ARBITER). Exit 1 when a\n"
+        "game is not proven by the venue or its id is another venue's (the others still\n"
+        "sync).\n",
 };
 
 // A venue's games, each as its audit bundle.

@@ -76,10 +76,11 @@ class SyncTest : public ::testing::Test {
     federation_ = *uri;
   }
 
-  // The venue's ledger, its games judged by the real Adjudicator.
-  absl::StatusOr<std::unique_ptr<Ledger>> OpenVenue() {
+  // A venue's ledger (by default the test's venue), its games judged by
+  // the real Adjudicator.
+  absl::StatusOr<std::unique_ptr<Ledger>> OpenVenue(const std::string& dir = "") {
     LedgerOptions o;
-    o.dir = venue_.path();
+    o.dir = dir.empty() ? venue_.path() : dir;
     o.judge = &judge_;
     return Ledger::Open(o);
   }
@@ -236,6 +237,31 @@ TEST_F(SyncTest, AStoredVenueProofThatNoLongerHoldsFailsVerify) {
   EXPECT_EQ(r.exit, 1) << r.out;
   EXPECT_NE(r.out.find("synced game 'left-seat' is NOT proven by its venue"), std::string::npos)
       << r.out;
+}
+
+TEST_F(SyncTest, AGameIdAnotherVenueSyncedIsRefused) {
+  SyncAll(VenueEvents(), 0);
+  // A second venue, its own key, a game under an id the first one synced.
+  testing::TempDir second{"arbiter-second-venue"};
+  {
+    absl::StatusOr<std::unique_ptr<Ledger>> venue = OpenVenue(second.path());
+    ASSERT_TRUE(venue.ok()) << venue.status();
+    absl::StatusOr<std::vector<v1::Event>> events =
+        testing::ReadEventLines(testing::TestDataPath("scenarios/public/ko-retake.jsonl"));
+    ASSERT_TRUE(events.ok()) << events.status();
+    (*events)[0].mutable_game_created()->mutable_black()->set_name("Someone Else");
+    ASSERT_TRUE((*venue)->Append("ko-retake", ExpectedRevision::NoStream(), *events).ok());
+    ASSERT_TRUE((*venue)->Checkpoint().ok());
+  }
+  ProcessResult r =
+      Arbiter({"sync", "--from", second.path(), "--to", federation_, "--state", state_.path()});
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("game 'ko-retake': NOT synced: game 'ko-retake' was synced from another "
+                       "venue"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(FederationGames(), VenueGames());
+  EXPECT_EQ(Verify().exit, 0);
 }
 
 TEST_F(SyncTest, ALiveGameInProgressWaitsForALaterSync) {
