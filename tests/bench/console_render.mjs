@@ -18,13 +18,13 @@
 // so each is in play with running clocks, a warning and a pending ruling.
 // Prints one line per figure; exit 77 when chromium or puppeteer-core is
 // missing (npm ci in tests/console).
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { startServer } from '../console/arbiter_serve.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -59,24 +59,6 @@ const work = mkdtempSync(path.join(tmpdir(), 'console-render-'));
 let server;
 let browser;
 
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(arbiter, ['serve', '--db', path.join(work, 'data'), '--listen', '127.0.0.1:0',
-      '--http', '127.0.0.1:0', '--write-rate', '0', '--read-rate', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const found = { child };
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      let m = line.match(/^listening on (\S+)/);
-      if (m) found.grpc = m[1];
-      m = line.match(/^console on (http:\/\/\S+?)\/?$/);
-      if (m) {
-        found.http = m[1];
-        resolve(found);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`arbiter serve exited with ${code}`)));
-  });
-}
-
 // `arbiter record [--game GAME] -` with `lines` on stdin, against the server.
 function record(lines, game = '') {
   return new Promise((resolve, reject) => {
@@ -106,7 +88,7 @@ function game(id, last, when) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  server = await startServer();
+  server = await startServer(arbiter, path.join(work, 'data'), ['--write-rate', '0', '--read-rate', '0']);
   const now = Date.now() - 60000;
   const board1 = game('board-1', CREATED, now);
   // Four recorders at once: the server takes them in parallel.

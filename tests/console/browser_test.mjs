@@ -6,12 +6,12 @@
 //
 // Exit 0 when every check holds, 1 at the first that does not, 77 (skipped)
 // when chromium or the npm packages (npm ci) are missing.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { startServer } from './arbiter_serve.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
@@ -69,24 +69,6 @@ function rebase(lines, last, when) {
   });
 }
 
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(arbiter, ['serve', '--db', data, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0'],
-      { stdio: ['ignore', 'pipe', 'inherit'] });
-    const found = { child };
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      let m = line.match(/^listening on (\S+)/);
-      if (m) found.grpc = m[1];
-      m = line.match(/^console on (http:\/\/\S+?)\/?$/);
-      if (m) {
-        found.http = m[1];
-        resolve(found);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`arbiter serve exited with ${code}`)));
-  });
-}
-
 async function signIn(context, token) {
   const page = await context.newPage();
   page.on('dialog', async (d) => { check(false, `no script runs (a dialog opened: ${d.message()})`); await d.dismiss(); });
@@ -105,7 +87,7 @@ async function shot(page, name) {
 async function main() {
   const chief = cli(['token', 'create', '--role', 'CHIEF_ARBITER', '--name', 'Wang Ru', '--db', data]).trim();
   const referee = cli(['token', 'create', '--role', 'ARBITER', '--name', 'Li Wei', '--game', '*', '--db', data]).trim();
-  server = await startServer();
+  server = await startServer(arbiter, data);
   const now = Date.now();
 
   // Board 3: the tournament sample's first 60 events, as if now; its 61st

@@ -1,0 +1,25 @@
+// A real `arbiter serve --http` on free loopback ports, for the browser test
+// and the console's browser benchmark (tests/bench/console_render.mjs).
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+// Starts `arbiter serve --db DATA --listen 127.0.0.1:0 --http 127.0.0.1:0
+// EXTRA...` and resolves, once both are listening, to { child, grpc, http }
+// (the gRPC address and the console's URL, as the server prints them).
+export function startServer(arbiter, data, extra = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(arbiter, ['serve', '--db', data, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0', ...extra],
+      { stdio: ['ignore', 'pipe', 'inherit'] });
+    const found = { child };
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      let m = line.match(/^listening on (\S+)/);
+      if (m) found.grpc = m[1];
+      m = line.match(/^console on (http:\/\/\S+?)\/?$/);
+      if (m) {
+        found.http = m[1];
+        resolve(found);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`arbiter serve exited with ${code}`)));
+  });
+}
