@@ -97,6 +97,20 @@ size_t AppendQueue::Take(std::vector<AppendJob*>& batch, size_t max, absl::Time 
   return moved;
 }
 
+bool AppendQueue::Next(std::vector<AppendJob*>& batch, size_t max, absl::Time tail_due,
+                       bool sign_at_close, AppendJob& sign_tail) {
+  if (Take(batch, max, tail_due) > 0) return true;
+  sign_tail.checkpoint = true;
+  sign_tail.tail_bound = true;
+  if (closed()) {
+    if (!sign_at_close) return false;
+    batch.push_back(&sign_tail);
+  } else if (absl::Now() >= tail_due) {
+    batch.push_back(&sign_tail);
+  }
+  return true;
+}
+
 void AppendQueue::Wake() {
   absl::MutexLock lock(&mu_);
   woken_ = true;

@@ -77,6 +77,13 @@ class AppendQueue {
   // then moves queued jobs into `batch` until it holds `max`. Returns how
   // many it moved.
   size_t Take(std::vector<AppendJob*>& batch, size_t max, absl::Time deadline);
+  // The writer's next batch: queued jobs (as Take, waiting until
+  // `tail_due`), else `sign_tail`, made the writer's own request to sign the
+  // unsigned tail, once `tail_due` has passed, or once the queue is closed
+  // and drained if `sign_at_close`. Leaves `batch` empty when woken early;
+  // false when the queue is closed and drained and nothing is to be signed.
+  bool Next(std::vector<AppendJob*>& batch, size_t max, absl::Time tail_due, bool sign_at_close,
+            AppendJob& sign_tail);
   // Ends the writer's wait in Take early (what it waits for has changed).
   void Wake();
   // Refuses jobs from now on; those already queued are still taken.

@@ -15,6 +15,16 @@
 // A server keeps only what is committed: the Merkle edge, extended by the
 // leaves other servers committed (read under the lease), and the judge's
 // folds, which it uses only at the revision the database holds.
+//
+// The unsigned tail (LedgerOptions::sign_within) is signed by one server at
+// a time, the holder of the signer's lease: a session advisory lock that its
+// head poller takes when free and holds while its connection lives (a dead
+// holder's connection ends, and the next poll of another server takes it).
+// Every poll reads the head and the last checkpoint in one snapshot; the
+// holder's UnsignedTail (unsigned_tail.h) bounds when each event it had not
+// seen was committed, by any server, and its writer signs a TAIL_BOUND
+// checkpoint, under the sequencer's lease as every checkpoint, once the
+// oldest unsigned event has waited `sign_within`.
 #include "ledger/ledger_store.h"
 
 #include <optional>
@@ -31,6 +41,7 @@
 #include "ledger/pg.h"
 #include "ledger/pg_log_reader.h"
 #include "ledger/pg_snapshot.h"
+#include "ledger/unsigned_tail.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
@@ -40,14 +51,18 @@ namespace {
 // first ("arbiter\x02").
 constexpr int64_t kSequencerLock = 0x6172626974657202;
 
+// The signer's lease: a session advisory lock, held by the head poller of
+// the one server that signs the unsigned tail ("arbiter\x03").
+constexpr int64_t kSignerLock = 0x6172626974657203;
+
 // How often a server looks for what other servers committed, to wake its
-// subscriptions.
+// subscriptions and, holding the signer's lease, to see the unsigned tail.
 constexpr absl::Duration kHeadPoll = absl::Milliseconds(100);
 
 class PgStore final : public LedgerStore, private AppendRows {
  public:
   PgStore(LedgerOptions options, Signer signer)
-      : options_(std::move(options)), signer_(std::move(signer)) {}
+      : options_(std::move(options)), signer_(std::move(signer)), tail_(options_.sign_within) {}
 
   ~PgStore() override {
     queue_.Close();
@@ -87,28 +102,89 @@ class PgStore final : public LedgerStore, private AppendRows {
 
  private:
   void Run() {
+    bool signed_at_close = false;
     for (;;) {
       std::vector<AppendJob*> jobs;
-      if (queue_.Take(jobs, options_.max_batch, absl::InfiniteFuture()) == 0) return;  // closed
+      // The writer's own checkpoint, when the unsigned tail comes due with
+      // nothing queued, or at the close: a closing signer signs the tail
+      // first, once, as it reads it under the sequencer's lease, whether or
+      // not a poll has seen it yet.
+      AppendJob sign_tail;
+      if (!queue_.Next(jobs, options_.max_batch, TailDue(), !signed_at_close && HoldsSignerLease(),
+                       sign_tail)) {
+        return;
+      }
+      if (jobs.empty()) continue;
+      signed_at_close = signed_at_close || (jobs.back() == &sign_tail && queue_.closed());
       RunBatch(jobs);
       for (AppendJob* job : jobs) job->Complete();
     }
   }
 
+  absl::Time TailDue() {
+    absl::MutexLock lock(&mu_);
+    return tail_.Due();
+  }
+
+  bool HoldsSignerLease() {
+    absl::MutexLock lock(&mu_);
+    return holds_lease_;
+  }
+
+  // Every kHeadPoll, on a connection of its own: publishes the head (other
+  // servers' commits wake this one's subscriptions) and, with a bound on
+  // the unsigned tail, takes the signer's lease when it is free and, while
+  // holding it, tells the writer when the tail is due.
   void PollHead() {
-    std::unique_ptr<PgLogReader> reader;
-    for (;;) {
-      {
+    PgConn conn;
+    bool signer = false;  // `conn` holds the signer's lease
+    auto lose_lease = [&] {
+      conn = PgConn();  // the lease, if held, ends with the connection
+      if (!signer) return;
+      signer = false;
+      absl::MutexLock lock(&mu_);
+      holds_lease_ = false;
+      tail_.Reset();
+    };
+    // The first poll at once: the writes after the start are then bounded
+    // by when it began.
+    for (bool first = true;; first = false) {
+      if (!first) {
         absl::MutexLock lock(&mu_);
         auto stop = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_; };
         if (mu_.AwaitWithTimeout(absl::Condition(&stop), kHeadPoll)) return;
       }
-      if (reader == nullptr) {
-        absl::StatusOr<std::unique_ptr<PgLogReader>> r = PgLogReader::Open(options_.dir);
-        if (!r.ok()) continue;
-        reader = *std::move(r);
+      if (!conn.ok()) {
+        lose_lease();
+        absl::StatusOr<PgConn> c = PgConn::Connect(options_.dir);
+        if (!c.ok()) continue;
+        conn = *std::move(c);
       }
-      if (absl::StatusOr<uint64_t> head = reader->Head(); head.ok()) watch_->Publish(*head);
+      if (!signer && options_.sign_within > absl::ZeroDuration()) {
+        absl::StatusOr<PgResult> r =
+            conn.Exec("SELECT pg_try_advisory_lock($1)::int", PgParams().Int(kSignerLock));
+        if (!r.ok()) {
+          lose_lease();
+          continue;
+        }
+        signer = r->Int(0, 0) == 1;
+        absl::MutexLock lock(&mu_);
+        holds_lease_ = signer;
+      }
+      const absl::Time read_at = absl::Now();
+      absl::StatusOr<PgResult> r = conn.Exec(
+          "SELECT (SELECT COALESCE(MAX(position), 0) FROM events), "
+          "(SELECT COALESCE(MAX(tree_size), 0) FROM checkpoints)");
+      if (!r.ok()) {
+        lose_lease();
+        continue;
+      }
+      const uint64_t head = r->Int(0, 0);
+      watch_->Publish(head);
+      if (signer) {
+        absl::MutexLock lock(&mu_);
+        if (tail_.Read(head, r->Int(0, 1), read_at)) queue_.Wake();
+      }
     }
   }
 
@@ -144,6 +220,11 @@ class PgStore final : public LedgerStore, private AppendRows {
         if (job->status.ok()) job->status = s;
         job->entries.clear();
       }
+      // A tail that could not be signed is tried again a bound later, not
+      // in a loop against a failing database.
+      const absl::Time now = absl::Now();
+      absl::MutexLock lock(&mu_);
+      if (tail_.Due() <= now) tail_.Postpone(now + options_.sign_within);
     };
     if (!conn_.ok()) {
       absl::StatusOr<PgConn> conn = PgConn::Connect(options_.dir);
@@ -161,9 +242,10 @@ class PgStore final : public LedgerStore, private AppendRows {
     batch.head = committed_head;
     batch.range = range_;
     bool checkpoint_asked = false;
+    bool tail_bound = absl::Now() >= TailDue();
     for (AppendJob* job : jobs) {
       if (job->checkpoint) {
-        checkpoint_asked = true;
+        (job->tail_bound ? tail_bound : checkpoint_asked) = true;
         continue;
       }
       if (broken = conn_.Run("SAVEPOINT append"); !broken.ok()) break;
@@ -181,7 +263,7 @@ class PgStore final : public LedgerStore, private AppendRows {
     if (broken.ok()) {
       absl::StatusOr<std::optional<v1::Checkpoint>> cp =
           batch.SignIfDue(signer_, committed_head, options_.checkpoint_every, checkpoint_asked,
-                          /*tail_bound=*/false, last_checkpoint_);
+                          tail_bound, last_checkpoint_);
       broken = cp.status();
       if (cp.ok() && *cp) {
         made = **std::move(cp);
@@ -202,6 +284,10 @@ class PgStore final : public LedgerStore, private AppendRows {
     }
     range_ = batch.range;
     if (made.tree_size() > 0) last_checkpoint_ = made;
+    {
+      absl::MutexLock lock(&mu_);
+      tail_.Signed(last_checkpoint_.tree_size());
+    }
     batch.HandFoldsTo(*options_.judge);
     watch_->Publish(range_.size());
     AnswerCheckpoints(jobs, last_checkpoint_);
@@ -327,7 +413,9 @@ class PgStore final : public LedgerStore, private AppendRows {
 
   AppendQueue queue_;
   absl::Mutex mu_;
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;  // for the poller
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;     // for the poller
+  bool holds_lease_ ABSL_GUARDED_BY(mu_) = false;  // the poller holds the signer's lease
+  UnsignedTail tail_ ABSL_GUARDED_BY(mu_);         // known only to the signer
   std::thread thread_;
   std::thread poller_;
 };

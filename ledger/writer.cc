@@ -97,21 +97,15 @@ void Writer::Run() {
   for (;;) {
     std::vector<AppendJob*> batch;
     // The writer's own checkpoint, when the unsigned tail comes due with
-    // nothing queued (or at the close).
+    // nothing queued, or at the close: a closing ledger signs its tail
+    // first when bounded, so none is left for the next start.
     AppendJob sign_tail;
-    sign_tail.checkpoint = true;
-    sign_tail.tail_bound = true;
     const absl::Time due = TailDue();
-    if (queue_.Take(batch, config_.max_batch, due) == 0) {
-      // Stopping and drained, or the tail came due. A closing ledger signs
-      // its tail first when bounded, so none is left for the next start.
-      const bool stopping = queue_.closed();
-      if (!(stopping ? due != absl::InfiniteFuture() && healthy_ : absl::Now() >= due)) {
-        if (stopping) return;
-        continue;
-      }
-      batch.push_back(&sign_tail);
+    if (!queue_.Next(batch, config_.max_batch, due, due != absl::InfiniteFuture() && healthy_,
+                     sign_tail)) {
+      return;
     }
+    if (batch.empty()) continue;
     // Appends that arrive while the batch is being written join it. Once
     // the queue runs dry and fewer appends than the last commit answered
     // have joined, the writer lingers for the stragglers, for at most half
