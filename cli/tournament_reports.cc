@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/utf8.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
 #include "cli/tournament.h"
@@ -21,6 +22,10 @@ constexpr FlagSpec kExportFlags[] = {
     kServerFlag,
 };
 
+// The name column, 20 terminal columns wide whatever the script: 李伟
+// takes four, as wide as "Li W".
+std::string Name(const v1::Standing& s) { return tournament::PadToWidth(s.name(), 20); }
+
 void PrintStandings(const v1::StandingsReport& r) {
   const bool teams = r.settings().teams();
   const bool swiss = r.settings().system() == v1::TournamentSettings::SWISS;
@@ -28,12 +33,12 @@ void PrintStandings(const v1::StandingsReport& r) {
   for (const v1::Standing& s : r.standings()) {
     std::string rank = s.rank() == 0 ? "-" : absl::StrCat(s.rank());
     if (teams) {
-      std::printf("%4s  %-20s  MP %2d  BP %3d  boards", rank.c_str(), s.name().c_str(), s.points(),
+      std::printf("%4s  %s  MP %2d  BP %3d  boards", rank.c_str(), Name(s).c_str(), s.points(),
                   s.board_points());
       for (int b : s.board_by_board()) std::printf(" %d", b);
       if (swiss) std::printf("  total %.2f", s.total_score());
     } else {
-      std::printf("%4s  %-20s  %3d pts  %s %.2f  B %d", rank.c_str(), s.name().c_str(), s.points(),
+      std::printf("%4s  %s  %3d pts  %s %.2f  B %d", rank.c_str(), Name(s).c_str(), s.points(),
                   swiss ? "total" : "A", swiss ? s.total_score() : s.tie_break_a(), s.warnings());
       if (s.withdrawn()) std::printf("  withdrawn");
     }

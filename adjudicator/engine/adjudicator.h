@@ -66,6 +66,12 @@ class Adjudicator {
   const v1::Result* result() const { return result_ ? &*result_ : nullptr; }
   // Events folded in so far.
   uint32_t events() const { return events_; }
+  // Whether `color` was recorded withdrawing from the competition in this
+  // game (`withdrew`, 23.2), whatever it was ruled: the tournament's
+  // standings see it as a withdrawal (adjudicator/tournament/withdrawals.h).
+  bool withdrew(v1::Color color) const {
+    return color == v1::BLACK ? withdrew_black_ : color == v1::WHITE && withdrew_white_;
+  }
 
   // The state as of the last event: board, prisoners, side to move, clocks
   // (the running one charged up to the last event's time), warnings, penalty
@@ -279,6 +285,8 @@ class Adjudicator {
   std::vector<v1::Ruling> rulings_;
   std::vector<Pending> pending_;
   std::optional<v1::Result> result_;
+  bool withdrew_black_ = false;
+  bool withdrew_white_ = false;
 
   // Appeals (16.3-16.4) by the appealed ruling's number: true once decided.
   std::map<uint32_t, bool> appeals_;

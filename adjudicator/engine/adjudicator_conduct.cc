@@ -309,6 +309,7 @@ absl::Status Adjudicator::OnTimeWasting(const v1::TimeWasting& t) {
 absl::Status Adjudicator::OnWithdrew(const v1::Withdrew& w) {
   if (absl::Status s = CheckColor(w.color(), "withdrew.color"); !s.ok()) return s;
   SettleTime(true);
+  (w.color() == v1::BLACK ? withdrew_black_ : withdrew_white_) = true;
   if (!result_.has_value()) Rule(v1::WITHDRAWAL, w.color());
   return absl::OkStatus();
 }

@@ -17,6 +17,8 @@ GameSource GamesFrom(service::GameFolds* folds) {
     // Who the game was created with, for the pairing's check (scoring.h).
     facts.recorded_black = game.game().black().name();
     facts.recorded_white = game.game().white().name();
+    facts.withdrew_black = game.withdrew(v1::BLACK);
+    facts.withdrew_white = game.withdrew(v1::WHITE);
     if (facts.result.has_value()) {
       for (const v1::Ruling& r : game.rulings()) {
         if (r.number() == facts.result->ruling()) facts.deciding_ruling = r;

@@ -10,6 +10,7 @@
 #include "adjudicator/tournament/scoring.h"
 #include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
+#include "adjudicator/tournament/withdrawals.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto/names/resource_name.h"
 
@@ -271,6 +272,7 @@ grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
     if (!t.ok()) return t.status();
     absl::StatusOr<GameFactsMap> games = Games(*t);
     if (!games.ok()) return games.status();
+    *t = WithWithdrawalsFromGames(*t, *games);  // 23.2, as the games record it
     *out = ComputeStandings(*t, *games);
     return absl::OkStatus();
   });
@@ -287,6 +289,7 @@ grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* contex
     if (!t.ok()) return t.status();
     absl::StatusOr<GameFactsMap> games = Games(*t);
     if (!games.ok()) return games.status();
+    *t = WithWithdrawalsFromGames(*t, *games);  // 23.2, as the games record it
     const v1::StandingsReport report = ComputeStandings(*t, *games);
     std::string content;
     switch (req->format()) {

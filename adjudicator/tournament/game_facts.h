@@ -27,6 +27,10 @@ struct GameFacts {
   // (names.h, RecordedAs); empty: not known, not checked.
   std::string recorded_black;
   std::string recorded_white;
+  // Whether each colour was recorded withdrawing from the competition in
+  // this game (the `withdrew` event, 2002 art. 23.2): withdrawals.h.
+  bool withdrew_black = false;
+  bool withdrew_white = false;
 };
 
 // By game id. A pairing whose game is missing is pending.

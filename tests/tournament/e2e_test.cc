@@ -166,6 +166,10 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   r = Cli({"tournament", "standings", "cup"});
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_THAT(r.out, ::testing::ContainsRegex("4  Wang Ming +0 pts  A 0.00  B 1  \\(by B\\)"));
+  // The name column is 20 terminal columns whatever the script: 李伟 takes
+  // four (two wide characters), so 16 spaces pad it, as 11 pad "Wang Ming".
+  EXPECT_THAT(r.out, HasSubstr("李伟" + std::string(16 + 2 + 2, ' ') + "2 pts"));
+  EXPECT_THAT(r.out, HasSubstr("Wang Ming" + std::string(11 + 2 + 2, ' ') + "0 pts"));
 
   // OpenGotha: the romanized name, a first name for every player, a file
   // its File > Open reads whole (opengotha_reader.h).
@@ -291,6 +295,33 @@ TEST_F(E2E, ARecordedGameThatIsNotItsPairingsIsRefusedOrAnError) {
   ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &report).ok()) << r.out;
   ASSERT_EQ(report.errors_size(), 1);
   EXPECT_EQ(report.pairings(0).status(), v1::ScoredPairing::MISMATCH);
+}
+
+// 2002 art. 23.2 recorded at the board: Zhou (White in G3) leaves the
+// competition during round 1. The game is lost (23.2) and the standings see
+// the withdrawal (withdrawals.h): Zhou is marked withdrawn, and 28.3 keeps
+// the result.
+TEST_F(E2E, AWithdrawalRecordedInAGameIsSeenByTheStandings) {
+  Record("g3", Created("G3", "Chen Jie", "Zhou Yu") +
+                   "{\"at\": \"2026-05-01T09:00:20Z\", \"withdrew\": {\"color\": \"WHITE\"}}\n");
+  ProcessResult r = Cli({"tournament", "create", "--id", "open", "--system", "swiss", "--player",
+                         "C:Chen,Jie", "--player", "D:Zhou,Yu", "--player", "E:Sun,Li"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "pair", "open", "--round", "1", "--board", "C,D,G3", "--bye", "E"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "standings", "open", "--json"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  v1::StandingsReport report;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &report).ok()) << r.out;
+  ASSERT_EQ(report.pairings_size(), 1);
+  EXPECT_EQ(report.pairings(0).outcome(), v1::Result::BLACK_WINS);
+  EXPECT_EQ(report.pairings(0).status(), v1::ScoredPairing::DECIDED);
+  for (const v1::Standing& s : report.standings()) {
+    EXPECT_EQ(s.withdrawn(), s.id() == "D") << s.id();
+    if (s.id() == "C") {
+      EXPECT_EQ(s.points(), 2);
+    }
+  }
 }
 
 // Once a token exists, `arbiter serve` admits tournament calls as it does

@@ -3,6 +3,7 @@
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/scoring.h"
 #include "adjudicator/tournament/standings.h"
+#include "adjudicator/tournament/withdrawals.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/tournament/builders.h"
@@ -284,6 +285,100 @@ TEST(Cn1988SwissWithdrawal, ACapsAtOneAndRanksFollowIt) {
   EXPECT_DOUBLE_EQ(Row(r.standings(), "C").opponents_score(), 10.0);
   EXPECT_EQ(Row(r.standings(), "B").rank(), 3);
   EXPECT_EQ(Row(r.standings(), "C").rank(), 3);
+}
+
+// 2002 art. 23.2 as the games record it (withdrawals.h): a `withdrew` in a
+// game is the player leaving the competition in that round, unless a later
+// game of theirs has a result.
+GameFacts WithdrewInGame(v1::Color color) {
+  // The engine's 23.2 ruling: the withdrawing colour loses.
+  GameFacts f = Decided(color == v1::BLACK ? kWhite : kBlack, v1::Result::DISCIPLINE);
+  (color == v1::BLACK ? f.withdrew_black : f.withdrew_white) = true;
+  return f;
+}
+
+TEST(GameWithdrawal, AfterHalfTheRoundsTheLossStandsAndTheRestIsForfeited) {
+  // P4 (White in G4, round 2) withdraws during G4: 23.2, P2 wins G4. P4 has
+  // played G2 (beat P3) and G4: 2 >= 3/2, so 28.2 keeps both and forfeits
+  // G5 (P1-P4, round 3) to P1. Same figures as the director's withdrawal
+  // after round 2 above: P1 6, P2 3, P4 2, P3 1.
+  TournamentBuilder b = FourPlayerRoundRobin(3);
+  GameFactsMap games = {{"G1", Decided(kBlack)},
+                        {"G2", Decided(kWhite)},
+                        {"G3", Decided(kBlack)},
+                        {"G4", WithdrewInGame(v1::WHITE)},
+                        {"G6", Decided(kDraw)}};
+  const v1::Tournament seen = WithWithdrawalsFromGames(b.Build(), games);
+  ASSERT_EQ(seen.withdrawals_size(), 1);
+  EXPECT_EQ(seen.withdrawals(0).player(), "P4");
+  EXPECT_EQ(seen.withdrawals(0).after_round(), 2);
+  EXPECT_THAT(seen.withdrawals(0).note(), HasSubstr("G4"));
+  v1::StandingsReport r = ComputeStandings(seen, games);
+  EXPECT_EQ(Find(r, "G4")->status(), v1::ScoredPairing::DECIDED);
+  EXPECT_EQ(Find(r, "G4")->outcome(), v1::Result::BLACK_WINS);
+  EXPECT_EQ(Find(r, "G5")->status(), v1::ScoredPairing::FORFEIT);
+  EXPECT_EQ(Find(r, "G5")->outcome(), v1::Result::BLACK_WINS);
+  EXPECT_TRUE(Row(r.standings(), "P4").withdrawn());
+  EXPECT_THAT(Order(r.standings()), ElementsAre("P1", "P2", "P4", "P3"));
+  EXPECT_EQ(Row(r.standings(), "P1").points(), 6);
+  EXPECT_EQ(Row(r.standings(), "P4").points(), 2);
+}
+
+TEST(GameWithdrawal, BeforeHalfTheRoundsEverythingIsVoidTheLossToo) {
+  // P4 (White in G2, round 1) withdraws during G2: 1 < 3/2 played, so 28.2
+  // voids all of P4's results, the 23.2 loss of G2 with them.
+  TournamentBuilder b = FourPlayerRoundRobin(3);
+  GameFactsMap games = {{"G1", Decided(kBlack)},
+                        {"G2", WithdrewInGame(v1::WHITE)},
+                        {"G3", Decided(kBlack)},
+                        {"G6", Decided(kDraw)}};
+  v1::StandingsReport r = ComputeStandings(WithWithdrawalsFromGames(b.Build(), games), games);
+  EXPECT_EQ(Find(r, "G2")->status(), v1::ScoredPairing::VOID);
+  EXPECT_EQ(Find(r, "G4")->status(), v1::ScoredPairing::VOID);
+  EXPECT_EQ(Row(r.standings(), "P3").points(), 1);  // G2's win by 23.2 is void
+  EXPECT_EQ(Row(r.standings(), "P4").rank(), 0);
+  EXPECT_TRUE(Row(r.standings(), "P4").withdrawn());
+}
+
+TEST(GameWithdrawal, APartialWithdrawalLosesOnlyTheGameConcerned) {
+  // P4 withdraws during G2 (round 1) but plays G4 in round 2 (部分退出): G2 is
+  // lost, nothing else changes, P4 is not withdrawn.
+  TournamentBuilder b = FourPlayerRoundRobin(3);
+  GameFactsMap games = {{"G1", Decided(kBlack)},
+                        {"G2", WithdrewInGame(v1::WHITE)},
+                        {"G3", Decided(kBlack)},
+                        {"G4", Decided(kWhite)}};
+  const v1::Tournament seen = WithWithdrawalsFromGames(b.Build(), games);
+  EXPECT_EQ(seen.withdrawals_size(), 0);
+  v1::StandingsReport r = ComputeStandings(seen, games);
+  EXPECT_EQ(Find(r, "G2")->outcome(), v1::Result::BLACK_WINS);
+  EXPECT_EQ(Find(r, "G5")->status(), v1::ScoredPairing::PENDING);
+  EXPECT_FALSE(Row(r.standings(), "P4").withdrawn());
+  EXPECT_EQ(Row(r.standings(), "P4").points(), 2);  // G4
+}
+
+TEST(GameWithdrawal, TheDirectorsRecordIsKept) {
+  // The director recorded P4 withdrawing after round 2; a `withdrew` in G2
+  // (round 1) does not move it.
+  TournamentBuilder b = FourPlayerRoundRobin(3);
+  b.Withdraw("P4", 2);
+  GameFactsMap games = {{"G2", WithdrewInGame(v1::WHITE)}};
+  const v1::Tournament seen = WithWithdrawalsFromGames(b.Build(), games);
+  ASSERT_EQ(seen.withdrawals_size(), 1);
+  EXPECT_EQ(seen.withdrawals(0).after_round(), 2);
+}
+
+TEST(GameWithdrawal, SwissResultsStandAndThePlayerIsMarkedWithdrawn) {
+  // 28.3: D (Black in G2) withdraws during G2; C wins it by 23.2, A-B stands.
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.Player("A").Player("B").Player("C").Player("D");
+  b.Round(1, {{"A", "B", "G1"}, {"D", "C", "G2"}});
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", WithdrewInGame(v1::BLACK)}};
+  v1::StandingsReport r = ComputeStandings(WithWithdrawalsFromGames(b.Build(), games), games);
+  EXPECT_TRUE(Row(r.standings(), "D").withdrawn());
+  EXPECT_FALSE(Row(r.standings(), "C").withdrawn());
+  EXPECT_EQ(Row(r.standings(), "C").points(), 2);
+  EXPECT_EQ(Row(r.standings(), "D").points(), 0);
 }
 
 }  // namespace
