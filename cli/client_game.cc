@@ -22,6 +22,7 @@ constexpr FlagSpec kCreateFlags[] = {
     {"white", "NAME[,RANK]", "White"},
     {"venue", "VENUE", "SAME_SITE (default), SEPARATE_SITE or RAPID"},
     {"board-size", "N", "19 (default), 13 or 9"},
+    {"table", "N", "the table the game is played at in the hall (1-9999)"},
     {"scheduled-start", "RFC3339",
      "when play is due to start (default: when the server creates it)"},
     {"main-time", "DURATION", "main time, e.g. 2h or 90m (absent: untimed)"},
@@ -82,6 +83,12 @@ int Create(const Args& args) {
   int size = 19;
   if (absl::Status s = args.Number("board-size", &size); !s.ok()) return bad(s.message());
   g->set_board_size(size);
+  if (args.Has("table")) {
+    int table = 0;
+    if (absl::Status s = args.Number("table", &table); !s.ok()) return bad(s.message());
+    if (table < 1 || table > 9999) return bad("--table: a number from 1 to 9999");
+    g->set_table(table);
+  }
   // Without the flag the server schedules the game at its creation, by its
   // own clock: this one's would make a --request-id retry differ.
   if (auto v = args.Value("scheduled-start")) {

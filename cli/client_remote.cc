@@ -18,6 +18,11 @@
 #include "cli/files.h"
 
 namespace arbiter::cli {
+namespace {
+
+constexpr int kExportAttempts = 3;
+
+}  // namespace
 
 int RunRemoteExport(const CommandSpec& spec, const Args& args) {
   const std::optional<std::string> format = args.Value("format");
@@ -37,21 +42,36 @@ int RunRemoteExport(const CommandSpec& spec, const Args& args) {
   req.set_format(f);
   const std::string server = ServerOf(args);
   auto stub = Connect(server);
-  grpc::ClientContext context;
-  SetDeadline(&context, absl::Seconds(120));
+  // The file comes in pages of at most 1 MiB; ABORTED says it changed
+  // between two pages (the game went on): start again, a few times.
+  std::string content;
   v1::ExportGameResponse resp;
-  if (grpc::Status s = stub->ExportGame(&context, req, &resp); !s.ok()) {
-    return Fail("export", server, s);
+  for (int attempt = 1;; ++attempt) {
+    content.clear();
+    req.clear_page_token();
+    grpc::Status s;
+    do {
+      grpc::ClientContext context;
+      SetDeadline(&context, absl::Seconds(120));
+      s = stub->ExportGame(&context, req, &resp);
+      if (!s.ok()) break;
+      content += resp.content();
+      req.set_page_token(resp.next_page_token());
+    } while (!resp.next_page_token().empty());
+    if (s.ok()) break;
+    if (s.error_code() != grpc::StatusCode::ABORTED || attempt == kExportAttempts) {
+      return Fail("export", server, s);
+    }
   }
   if (!out.has_value()) {
-    std::fwrite(resp.content().data(), 1, resp.content().size(), stdout);
+    std::fwrite(content.data(), 1, content.size(), stdout);
     return 0;
   }
-  if (absl::Status s = WriteFileAtomically(*out, resp.content()); !s.ok()) {
+  if (absl::Status s = WriteFileAtomically(*out, content); !s.ok()) {
     std::fprintf(stderr, "arbiter export: %s\n", std::string(s.message()).c_str());
     return ExitCodeOf(s);
   }
-  std::fprintf(stderr, "wrote %s (%zu bytes, %s)\n", out->c_str(), resp.content().size(),
+  std::fprintf(stderr, "wrote %s (%zu bytes, %s)\n", out->c_str(), content.size(),
                resp.content_type().c_str());
   return 0;
 }

@@ -21,6 +21,8 @@ int RunImportSgf(int argc, char** argv);
 int RunRules(int argc, char** argv);
 int RunVerify(int argc, char** argv);
 int RunExport(int argc, char** argv);
+// A venue's games into a federation's ledger (cli/sync.cc).
+int RunSync(int argc, char** argv);
 // The service and its clients (cli/serve.cc, cli/client_*.cc; see client.h
 // for --server, --json and how gRPC status codes map to these exit codes).
 int RunServe(int argc, char** argv);

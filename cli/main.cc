@@ -17,6 +17,7 @@ constexpr Command kCommands[] = {
     {"rules", RunRules, "look up, diff and hash the rules database (list, show, diff, hash)"},
     {"verify", RunVerify, "audit a game through a server, or a ledger or a bundle offline"},
     {"export", RunExport, "a game as SGF, JSON or a self-contained audit bundle"},
+    {"sync", RunSync, "copy a venue's games, with its proofs, into a federation's ledger"},
     {"serve", RunServe, "run the arbiter.v1 gRPC service on an embedded ledger"},
     {"health", RunHealth, "ask a server whether it is serving"},
     {"game", RunGame, "create a game on a server (game create)"},

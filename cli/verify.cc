@@ -6,6 +6,10 @@
 // either, the key the database or bundle carries (which proves integrity
 // only relative to that key; the summary says so). Exit 0 when intact, 1 with
 // the first bad position and why; a database that cannot be read is 3.
+//
+// On a federation's PostgreSQL ledger, each game synced from a venue
+// (`arbiter sync`) is also proven against the venue's own signed
+// checkpoints and key, stored with it (ledger/venue_audit.h).
 #include <unistd.h>
 
 #include <cstdio>
@@ -16,6 +20,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "adjudicator/service/adjudicator_judge.h"
 #include "cli/client.h"
 #include "cli/commands.h"
@@ -23,8 +28,11 @@
 #include "cli/ledger_path.h"
 #include "ledger/audit.h"
 #include "ledger/log_reader.h"
+#include "ledger/pg_log_reader.h"
 #include "ledger/pg_snapshot.h"
 #include "ledger/signer.h"
+#include "ledger/venue_audit.h"
+#include "ledger/venue_proofs.h"
 
 namespace arbiter::cli {
 namespace {
@@ -54,7 +62,9 @@ constexpr CommandSpec kVerify = {
         "Exit 1 when not intact, with the first bad position and why. --db prints how\n"
         "many events lie after the last signed checkpoint: no signature covers them\n"
         "yet (a server signs within --sign-within, default 1s, of any write); with\n"
-        "--strict any such event fails the audit.\n",
+        "--strict any such event fails the audit. On a PostgreSQL ledger, each game\n"
+        "synced from a venue (`arbiter sync`) is also proven against the venue's own\n"
+        "signed checkpoints and key; exit 1 if one is not.\n",
 };
 
 // A one-line bar, redrawn in place, only when stderr is a terminal.
@@ -105,6 +115,34 @@ int Report(const ledger::AuditReport& r, const std::string& what, const std::str
         static_cast<unsigned long long>(r.signed_size));
     return kExitNegative;
   }
+  return 0;
+}
+
+// A federation's synced games, each against its venue's own signed
+// checkpoints (ledger/venue_audit.h); nothing printed when it has none.
+int VerifyVenueProofs(const std::string& uri, const ledger::AuditOptions& options) {
+  absl::StatusOr<std::unique_ptr<ledger::PgLogReader>> reader = ledger::PgLogReader::Open(uri);
+  absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> proofs =
+      ledger::VenueProofs::OpenForReading(uri);
+  absl::StatusOr<ledger::VenueAuditReport> r =
+      !reader.ok()   ? reader.status()
+      : !proofs.ok() ? proofs.status()
+                     : ledger::AuditVenueProofs(**reader, **proofs, options);
+  if (!r.ok()) {
+    std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
+    return ExitCodeOf(r.status());
+  }
+  if (!r->intact) {
+    std::printf("synced game '%s' is NOT proven by its venue: %s\n", r->game_id.c_str(),
+                r->why.c_str());
+    return kExitNegative;
+  }
+  if (r->games == 0) return 0;
+  std::printf(
+      "venue proofs: %llu synced game(s), %llu event(s) in %llu proof(s), each proven in its "
+      "venue's signed log; venue key(s) %s\n",
+      static_cast<unsigned long long>(r->games), static_cast<unsigned long long>(r->events),
+      static_cast<unsigned long long>(r->proofs), absl::StrJoin(r->venues, ", ").c_str());
   return 0;
 }
 
@@ -196,8 +234,10 @@ int RunVerify(int argc, char** argv) {
     std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
     return ExitCodeOf(r.status());
   }
-  return Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source,
-                args.Has("strict"));
+  int exit =
+      Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source, args.Has("strict"));
+  if (exit == kExitOk && postgres) exit = VerifyVenueProofs(db, options);
+  return exit;
 }
 
 }  // namespace arbiter::cli

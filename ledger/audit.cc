@@ -538,6 +538,7 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
                                                 bundle.rules_pin(), entries, &ended)) {
     return report;
   }
+  report.game_ended = ended;
   // Inclusion proofs cannot show that no event was left off the end; the
   // signed list of ended games can, for a finished game.
   bool signed_ended = std::find(cp.ended_games().begin(), cp.ended_games().end(),

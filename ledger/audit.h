@@ -57,6 +57,9 @@ struct AuditReport {
   // rewritten them (and their leaf hashes) undetected.
   uint64_t unsigned_tail = 0;
   std::string signed_root_hex;
+  // A bundle audited with a judge: one of its events gave the game its
+  // result.
+  bool game_ended = false;
 };
 
 // Audits the database behind `reader`. A Status error only when the

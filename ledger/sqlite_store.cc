@@ -83,6 +83,10 @@ class SqliteStore final : public LedgerStore {
   absl::StatusOr<std::unique_ptr<LogSource>> OpenReader() override {
     absl::StatusOr<LogReader> r = LogReader::Open(db_path(), options_.vfs);
     if (!r.ok()) return r.status();
+    // A reader (a watch stream's, one of the pool) reads mostly the log's
+    // tail: a small page cache of its own, so many of them stay cheap (the
+    // operating system caches the file for all).
+    if (absl::Status s = r->db().Exec("PRAGMA cache_size = -256"); !s.ok()) return s;
     return std::make_unique<LogReader>(*std::move(r));
   }
 

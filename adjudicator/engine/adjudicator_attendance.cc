@@ -36,6 +36,9 @@ absl::Status Adjudicator::OnGameCreated(const v1::GameCreated& g) {
     return absl::InvalidArgumentError(
         absl::StrCat("boardSize ", g.board_size(), " is not 9, 13 or 19"));
   }
+  if (g.table() > 9999) {
+    return absl::InvalidArgumentError(absl::StrCat("table ", g.table(), " is not 1-9999"));
+  }
   int komi_quarters = rules_.params().komi_quarters();
   if (g.has_komi_stones()) {
     const double q = g.komi_stones() * 4;

@@ -8,7 +8,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/service/field_bounds.h"
 #include "adjudicator/service/game_reads.h"
+#include "adjudicator/service/watch_stream.h"
 #include "proto/names/resource_name.h"
 
 namespace arbiter::service {
@@ -16,13 +18,9 @@ namespace {
 
 constexpr int kDefaultPageSize = 100;
 constexpr int kMaxPageSize = 1000;
-// A page also ends before its items pass this many bytes, far under gRPC's
-// 4 MiB message limit whatever the items hold (one item is at most an event
-// of 16 KiB with its rulings: field_bounds.h).
-constexpr size_t kMaxPageBytes = 1 << 20;
-// How often a watch stream checks that its client and the server are still
-// there while no event comes.
-constexpr absl::Duration kWatchPoll = absl::Milliseconds(200);
+// A page also ends before its items pass kMaxPageBytes (field_bounds.h), far
+// under gRPC's 4 MiB message limit whatever the items hold (one item is at
+// most an event of 16 KiB with its rulings).
 
 // Page tokens are opaque to clients: a prefix naming what they page over,
 // then the last item delivered.
@@ -157,69 +155,35 @@ grpc::Status ArbiterService::ListRulings(grpc::ServerContext* context,
   });
 }
 
-absl::Status ArbiterService::Stream(grpc::ServerContext* context,
-                                    ledger::Subscription& subscription, bool by_game,
-                                    grpc::ServerWriter<v1::WatchResponse>* writer) {
-  const absl::Status gone = absl::CancelledError("the client went away");
-  bool caught_up = false;
-  uint64_t last_position = 0;
-  while (!context->IsCancelled()) {
-    if (shutting_down_) return absl::UnavailableError("the server is shutting down");
-    // Until caught up, take what is committed without waiting.
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        subscription.Next(caught_up ? kWatchPoll : absl::ZeroDuration(), 256);
-    if (!entries.ok()) {
-      if (absl::IsCancelled(entries.status())) {
-        return absl::UnavailableError("the server is shutting down");
-      }
-      return entries.status();
-    }
-    for (const v1::LedgerEntry& entry : *entries) {
-      absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
-      if (!r.ok()) return r.status();
-      last_position = entry.position();
-      v1::WatchResponse msg;
-      *msg.mutable_event() = *std::move(r);
-      if (!writer->Write(msg)) return gone;
-    }
-    if (entries->empty() && !caught_up) {
-      caught_up = true;
-      v1::WatchResponse msg;
-      if (by_game) {
-        msg.mutable_caught_up()->set_revision(subscription.cursor());
-      } else {
-        msg.mutable_caught_up()->set_position(std::max(last_position, subscription.cursor()));
-      }
-      if (!writer->Write(msg)) return gone;
-    }
-  }
-  return gone;
-}
-
-grpc::Status ArbiterService::WatchGame(grpc::ServerContext* context,
-                                       const v1::WatchGameRequest* req,
-                                       grpc::ServerWriter<v1::WatchResponse>* writer) {
-  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchGame(
+    grpc::CallbackServerContext* context, const v1::WatchGameRequest* req) {
+  absl::StatusOr<std::unique_ptr<ledger::Subscription>> sub =
+      [&]() -> absl::StatusOr<std::unique_ptr<ledger::Subscription>> {
+    absl::StatusOr<Caller> caller = callers_->Of(context);
+    if (!caller.ok()) return caller.status();
     absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
     if (!id.ok()) return id.status();
     absl::StatusOr<uint64_t> revision = ledger_->GameRevision(*id);
     if (!revision.ok()) return revision.status();
     if (*revision == 0) return absl::NotFoundError(absl::StrCat("game '", *id, "' does not exist"));
-    absl::StatusOr<std::unique_ptr<ledger::Subscription>> sub =
-        ledger_->SubscribeGame(*id, req->after_revision());
-    if (!sub.ok()) return sub.status();
-    return Stream(context, **sub, /*by_game=*/true, writer);
-  });
+    return ledger_->SubscribeGame(*id, req->after_revision());
+  }();
+  if (!sub.ok()) return WatchStream::Ended(sub.status());
+  return WatchStream::Start(*std::move(sub), /*by_game=*/true, &shutting_down_,
+                            kMaxWatchBufferBytes);
 }
 
-grpc::Status ArbiterService::WatchAll(grpc::ServerContext* context, const v1::WatchAllRequest* req,
-                                      grpc::ServerWriter<v1::WatchResponse>* writer) {
-  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
-    absl::StatusOr<std::unique_ptr<ledger::Subscription>> sub =
-        ledger_->SubscribeLog(req->after_position());
-    if (!sub.ok()) return sub.status();
-    return Stream(context, **sub, /*by_game=*/false, writer);
-  });
+grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchAll(
+    grpc::CallbackServerContext* context, const v1::WatchAllRequest* req) {
+  absl::StatusOr<std::unique_ptr<ledger::Subscription>> sub =
+      [&]() -> absl::StatusOr<std::unique_ptr<ledger::Subscription>> {
+    absl::StatusOr<Caller> caller = callers_->Of(context);
+    if (!caller.ok()) return caller.status();
+    return ledger_->SubscribeLog(req->after_position());
+  }();
+  if (!sub.ok()) return WatchStream::Ended(sub.status());
+  return WatchStream::Start(*std::move(sub), /*by_game=*/false, &shutting_down_,
+                            kMaxWatchBufferBytes);
 }
 
 }  // namespace arbiter::service

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/auth_interceptor.h"
+#include "adjudicator/service/export_pages.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/recorder.h"
 #include "arbiter/v1/service.grpc.pb.h"
@@ -25,7 +26,11 @@
 
 namespace arbiter::service {
 
-class ArbiterService final : public v1::Arbiter::Service {
+// The watch methods are gRPC callback methods (watch_stream.h): a stream
+// holds no thread of the server's pool and a bounded buffer; the others
+// are synchronous.
+class ArbiterService final : public v1::Arbiter::WithCallbackMethod_WatchGame<
+                                 v1::Arbiter::WithCallbackMethod_WatchAll<v1::Arbiter::Service>> {
  public:
   // None owned; all must outlive the service. `now` stamps the events of
   // CreateGame and Decide requests that leave the time out.
@@ -48,10 +53,10 @@ class ArbiterService final : public v1::Arbiter::Service {
                           v1::ListEventsResponse*) override;
   grpc::Status ListRulings(grpc::ServerContext*, const v1::ListRulingsRequest*,
                            v1::ListRulingsResponse*) override;
-  grpc::Status WatchGame(grpc::ServerContext*, const v1::WatchGameRequest*,
-                         grpc::ServerWriter<v1::WatchResponse>*) override;
-  grpc::Status WatchAll(grpc::ServerContext*, const v1::WatchAllRequest*,
-                        grpc::ServerWriter<v1::WatchResponse>*) override;
+  grpc::ServerWriteReactor<v1::WatchResponse>* WatchGame(grpc::CallbackServerContext*,
+                                                         const v1::WatchGameRequest*) override;
+  grpc::ServerWriteReactor<v1::WatchResponse>* WatchAll(grpc::CallbackServerContext*,
+                                                        const v1::WatchAllRequest*) override;
   grpc::Status Decide(grpc::ServerContext*, const v1::DecideRequest*,
                       v1::AppendEventsResponse*) override;
   grpc::Status VerifyGame(grpc::ServerContext*, const v1::VerifyGameRequest*,
@@ -67,14 +72,11 @@ class ArbiterService final : public v1::Arbiter::Service {
   grpc::Status GetClause(grpc::ServerContext*, const v1::GetClauseRequest*, v1::Clause*) override;
 
  private:
-  // Streams `next` until the client goes away or the server shuts down.
-  absl::Status Stream(grpc::ServerContext* context, ledger::Subscription& subscription,
-                      bool by_game, grpc::ServerWriter<v1::WatchResponse>* writer);
-
   ledger::Ledger* ledger_;
   GameFolds* folds_;
   const Callers* callers_;
-  Recorder recorder_;  // the one write path
+  Recorder recorder_;         // the one write path
+  ExportPages export_pages_;  // ExportGame's files, kept between pages
   std::atomic<bool> shutting_down_{false};
 };
 

@@ -4,10 +4,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "adjudicator/engine/sgf_export.h"
 #include "adjudicator/service/arbiter_service.h"
 #include "adjudicator/service/game_reads.h"
-#include "google/protobuf/util/json_util.h"
 #include "ledger/hash.h"
 #include "proto/canonical/sha256.h"
 #include "proto/names/resource_name.h"
@@ -114,46 +112,11 @@ grpc::Status ArbiterService::ExportGame(grpc::ServerContext* context,
   return callers_->Serve(context, [&](const Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = ParseResourceName("games", req->name(), "name");
     if (!id.ok()) return id.status();
-    switch (req->format()) {
-      case v1::ExportGameRequest::SGF:
-      case v1::ExportGameRequest::JSON: {
-        absl::StatusOr<v1::GameRecord> record = ReadRecord(*ledger_, *folds_, *id);
-        if (!record.ok()) return record.status();
-        if (req->format() == v1::ExportGameRequest::JSON) {
-          google::protobuf::util::JsonPrintOptions print;
-          print.always_print_primitive_fields = true;
-          std::string json;
-          if (auto s = google::protobuf::util::MessageToJsonString(*record, &json, print);
-              !s.ok()) {
-            return absl::InternalError(std::string(s.message()));
-          }
-          out->set_content_type("application/json");
-          out->set_content(json + "\n");
-          out->set_filename(absl::StrCat(*id, ".json"));
-          return absl::OkStatus();
-        }
-        std::vector<v1::Event> events;
-        for (const v1::RecordedEvent& e : record->events()) events.push_back(e.event());
-        absl::StatusOr<Rules> rules = RulesOf(events.front().game_created(), record->rules_pin());
-        if (!rules.ok()) return rules.status();
-        absl::StatusOr<std::string> sgf = ExportSgf(*std::move(rules), events, record->rules_pin());
-        if (!sgf.ok()) return sgf.status();
-        out->set_content_type("application/x-go-sgf");
-        out->set_content(*std::move(sgf));
-        out->set_filename(absl::StrCat(*id, ".sgf"));
-        return absl::OkStatus();
-      }
-      case v1::ExportGameRequest::BUNDLE: {
-        absl::StatusOr<v1::AuditBundle> bundle = ledger_->ExportBundle(*id);
-        if (!bundle.ok()) return bundle.status();
-        out->set_content_type("application/x-protobuf; messageType=arbiter.v1.AuditBundle");
-        out->set_content(bundle->SerializeAsString());
-        out->set_filename(absl::StrCat(*id, ".bundle"));
-        return absl::OkStatus();
-      }
-      default:
-        return absl::InvalidArgumentError("format: SGF, JSON or BUNDLE");
-    }
+    absl::StatusOr<v1::ExportGameResponse> page =
+        export_pages_.Page(*ledger_, *folds_, *id, req->format(), req->page_token());
+    if (!page.ok()) return page.status();
+    *out = *std::move(page);
+    return absl::OkStatus();
   });
 }
 

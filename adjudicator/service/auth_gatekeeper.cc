@@ -111,19 +111,26 @@ absl::Status Gatekeeper::Charge(const Caller& caller, v1::Access access) {
 absl::Status Gatekeeper::OpenWatch(const Caller& caller) {
   absl::MutexLock lock(&mu_);
   int& open = watchers_[caller.key];
-  if (open >= limits_.watchers_per_caller) {
+  if (open >= limits_.watchers_per_caller || watchers_in_all_ >= limits_.watchers_in_all) {
+    const bool mine = open >= limits_.watchers_per_caller;
     if (open == 0) watchers_.erase(caller.key);
     return absl::ResourceExhaustedError(
-        absl::StrCat("at most ", limits_.watchers_per_caller, " watch streams at once per caller"));
+        mine ? absl::StrCat("at most ", limits_.watchers_per_caller,
+                            " watch streams at once per caller")
+             : absl::StrCat("at most ", limits_.watchers_in_all,
+                            " watch streams at once on this server"));
   }
   ++open;
+  ++watchers_in_all_;
   return absl::OkStatus();
 }
 
 void Gatekeeper::CloseWatch(const Caller& caller) {
   absl::MutexLock lock(&mu_);
   auto it = watchers_.find(caller.key);
-  if (it != watchers_.end() && --it->second <= 0) watchers_.erase(it);
+  if (it == watchers_.end()) return;
+  --watchers_in_all_;
+  if (--it->second <= 0) watchers_.erase(it);
 }
 
 }  // namespace arbiter::service

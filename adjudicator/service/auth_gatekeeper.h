@@ -12,8 +12,8 @@
 //    (MethodAccess, auth_role.h), or an ARBITER recording in a game not
 //    assigned to them, is PERMISSION_DENIED.
 //  - limits: per caller (token, or peer host when open) token buckets for
-//    writes and reads, and a cap on concurrent watch streams, each
-//    RESOURCE_EXHAUSTED when exceeded.
+//    writes and reads, and a cap on concurrent watch streams (per caller
+//    and on the whole server), each RESOURCE_EXHAUSTED when exceeded.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_GATEKEEPER_H_
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_GATEKEEPER_H_
 
@@ -44,6 +44,9 @@ struct AuthLimits {
   double reads_per_second = 2000;  // everything else
   double read_burst = 5000;
   int watchers_per_caller = 16;  // concurrent WatchGame/WatchAll streams
+  // All callers together: with the per-stream buffer (field_bounds.h,
+  // kMaxWatchBufferBytes) what bounds the memory watchers can hold.
+  int watchers_in_all = 64;
 };
 
 // An admitted caller, as the handlers see it.
@@ -100,6 +103,7 @@ class Gatekeeper {
   absl::flat_hash_map<std::string, Bucket> writes_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, Bucket> reads_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, int> watchers_ ABSL_GUARDED_BY(mu_);
+  int watchers_in_all_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace arbiter::service

@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "adjudicator/service/field_bounds.h"
 #include "arbiter/v1/service.pb.h"
 #include "grpcpp/support/interceptor.h"
 
@@ -49,7 +50,9 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
     }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) &&
         admitted_.has_value()) {
-      if (++messages_ == 1) {
+      if (absl::Status s = CheckBoundsOf(methods->GetRecvMessage()); !s.ok()) {
+        Refuse(s);
+      } else if (++messages_ == 1) {
         // The first request of an ARBITER's record call names the game.
         std::optional<std::string> game =
             GameOfRecordCall(info_->method(), methods->GetRecvMessage());
@@ -83,6 +86,17 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
     }
     admitted_ = *caller;
     callers_->Set(info_->server_context(), call_, *std::move(caller));
+  }
+
+  // The byte limits of every string of an arbiter.v1 request (field_bounds.h),
+  // before any handler reads it. The other services' requests (health,
+  // reflection) are not all protobuf messages here, and hold no client text
+  // that is stored or echoed.
+  absl::Status CheckBoundsOf(void* request) const {
+    if (request == nullptr || !absl::StartsWith(info_->method(), "/arbiter.v1.")) {
+      return absl::OkStatus();
+    }
+    return CheckRequest(*static_cast<const google::protobuf::Message*>(request));
   }
 
   // Ends the call now with `why`; the handler, if it runs, finds the call

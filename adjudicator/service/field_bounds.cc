@@ -62,7 +62,11 @@ absl::Status CheckFields(const Message& m, const std::string& path) {
 }  // namespace
 
 size_t StringLimit(absl::string_view field_name) {
-  if (field_name == "idempotency_key" || field_name == "game_id") return kMaxKeyBytes;
+  if (field_name == "idempotency_key" || field_name == "request_id" || field_name == "game_id" ||
+      field_name == "tournament_id" || field_name == "page_token") {
+    return kMaxKeyBytes;
+  }
+  if (field_name == "opengotha_xml") return kMaxFileBytes;
   if (field_name == "decision" || field_name == "grounds" || field_name == "note" ||
       field_name == "reason") {
     return kMaxTextBytes;
@@ -79,6 +83,15 @@ absl::Status CheckBounds(const Message& message, absl::string_view where, size_t
         absl::StrCat(where, ": ", size, " bytes, at most ", max_bytes, " per event"));
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckRequest(const Message& message) { return CheckFields(message, ""); }
+
+std::string CutText(absl::string_view text, size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return absl::StrCat(text.substr(0, cut), " … (cut)");
 }
 
 std::string QuotedPrefix(absl::string_view value) {

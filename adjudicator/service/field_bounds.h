@@ -1,13 +1,25 @@
-// Bounds in bytes on what a client may have stored: every string field of
-// an event, and the event as a whole, checked before anything is judged or
-// written, so no value can outgrow the messages that later carry it back
-// (history, exports, watch streams) or the status that refuses it.
+// Bounds in bytes: on every string field of every request (events and
+// their fields included), checked before anything is judged or written, so
+// no value can outgrow the messages that later carry it back (history,
+// exports, watch streams) or the status that refuses it; and on what one
+// response or one watch stream may hold. proto/DOMAIN.md "Bounds and
+// retries" is the same table for clients.
 //
-//   keys        idempotency_key (request_id), game_id           128 bytes
+//   keys        idempotency_key, request_id, game_id,          128 bytes
+//               tournament_id, page_token
 //   free text   decision, grounds, note, reason                 1,024 bytes
-//   names       every other string (player names and ranks,    256 bytes
-//               rulesets, points, option ids, ...)
+//   files       opengotha_xml (ImportTournament)                4 MiB (gRPC's message limit)
+//   names       every other string (resource names, player     256 bytes
+//               names and ranks, rulesets, points, option and
+//               clause ids, ...)
 //   an event    its serialized bytes                            16 KiB
+//   a batch     AppendEvents' events together                   1 MiB
+//   a page      ListEvents, ListRulings, ExportGame content     1 MiB
+//   a watcher   what a watch stream holds for a client that     1 MiB
+//               does not read; then RESOURCE_EXHAUSTED
+//   a tournament its record (the Tournament that every          2 MiB
+//               tournament method but GetStandings and Export
+//               answers)
 //
 // A refusal names the field and quotes at most kQuotedPrefix bytes of the
 // value (escaped), never the value itself.
@@ -27,6 +39,11 @@ inline constexpr size_t kMaxKeyBytes = 128;
 inline constexpr size_t kMaxTextBytes = 1024;
 inline constexpr size_t kMaxNameBytes = 256;
 inline constexpr size_t kMaxEventBytes = 16 * 1024;
+inline constexpr size_t kMaxFileBytes = 4 << 20;
+inline constexpr size_t kMaxBatchBytes = 1 << 20;
+inline constexpr size_t kMaxPageBytes = 1 << 20;
+inline constexpr size_t kMaxWatchBufferBytes = 1 << 20;
+inline constexpr size_t kMaxTournamentBytes = 2 << 20;
 inline constexpr size_t kQuotedPrefix = 16;
 
 // The byte limit of string field `field_name` (a proto field name).
@@ -38,6 +55,16 @@ size_t StringLimit(absl::string_view field_name);
 // and the value's first bytes.
 absl::Status CheckBounds(const google::protobuf::Message& message, absl::string_view where,
                          size_t max_bytes = kMaxEventBytes);
+
+// OK when every string and bytes field of the request `message` (nested and
+// repeated ones too) is within its limit; else INVALID_ARGUMENT naming the
+// field's path, as CheckBounds. Its size as a whole is gRPC's to bound.
+absl::Status CheckRequest(const google::protobuf::Message& message);
+
+// At most `limit` bytes of `text`, cut at a UTF-8 character boundary, with
+// " … (cut)" after it when cut: how an answer carries a text that may quote
+// stored values (VerifyGame's finding).
+std::string CutText(absl::string_view text, size_t limit);
 
 // At most kQuotedPrefix bytes of `value`, C-escaped, with "…" when cut:
 // what a message may quote of a client's value.

@@ -8,6 +8,7 @@
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/adjudicator_judge.h"
 #include "adjudicator/service/deadline.h"
+#include "adjudicator/service/field_bounds.h"
 #include "adjudicator/service/recorder.h"
 #include "ledger/audit.h"
 #include "proto/names/resource_name.h"
@@ -25,9 +26,16 @@ absl::Status FillGame(GameFolds& folds, const std::string& game_id, v1::Game* ou
   out->set_revision(view->revision);
   *out->mutable_state() = a.State();
   if (a.result() != nullptr) *out->mutable_result() = *a.result();
+  // Pending rulings can pile up (nothing forces an arbiter to decide): the
+  // answer holds them whole up to kMaxPageBytes, and the numbers of all of
+  // them in its state; ListRulings pages through every one.
+  size_t bytes = 0;
   for (uint32_t number : out->state().pending_rulings()) {
     if (number >= 1 && number <= a.rulings().size()) {
-      *out->add_pending_rulings() = a.rulings()[number - 1];
+      const v1::Ruling& r = a.rulings()[number - 1];
+      bytes += r.ByteSizeLong();
+      if (bytes > kMaxPageBytes) break;
+      *out->add_pending_rulings() = r;
     }
   }
   out->set_ruling_count(static_cast<uint32_t>(a.rulings().size()));
@@ -84,7 +92,7 @@ absl::StatusOr<v1::VerifyGameResponse> VerifyGame(ledger::Ledger& ledger, GameFo
   absl::StatusOr<ledger::AuditReport> report = ledger.Audit(options);
   if (!report.ok()) return report.status();
   out.set_intact(report->intact);
-  out.set_why(report->why);
+  out.set_why(CutText(report->why, kMaxTextBytes));
   out.set_first_bad_position(report->first_bad_position);
   out.set_events(report->events);
   out.set_games(report->games);

@@ -44,6 +44,15 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
   if (events.size() > kMaxBatch) {
     return absl::InvalidArgumentError(absl::StrCat("events: at most ", kMaxBatch, " per batch"));
   }
+  // The acknowledgement echoes the batch with its rulings: bounded in bytes
+  // too, so it stays far under gRPC's message limit (field_bounds.h).
+  size_t batch_bytes = 0;
+  for (const v1::Event& e : events) batch_bytes += e.ByteSizeLong();
+  if (batch_bytes > kMaxBatchBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("events: ", batch_bytes,
+                                                   " bytes in one batch, at most ", kMaxBatchBytes,
+                                                   "; send smaller batches"));
+  }
   for (size_t i = 0; i < events.size(); ++i) {
     v1::Event& e = events[i];
     // Bounded before anything else looks at it (field_bounds.h).

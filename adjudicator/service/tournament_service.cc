@@ -4,6 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "adjudicator/service/field_bounds.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/formats.h"
 #include "adjudicator/tournament/opengotha.h"
@@ -65,6 +66,13 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(
                  ? s
                  : absl::Status(s.code(), absl::StrCat("item ", i + 1, ": ", s.message()));
     }
+  }
+  // What GetTournament (and every write here) answers is `t`: bounded, so
+  // it stays under gRPC's message limit however many players are added.
+  if (const size_t bytes = t.ByteSizeLong(); bytes > service::kMaxTournamentBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("tournament '", id, "' would hold ", bytes,
+                                                   " bytes, at most ",
+                                                   service::kMaxTournamentBytes));
   }
   if (absl::Status s = store_->Append(id, expected, events); !s.ok()) return s;
   return t;

@@ -113,7 +113,8 @@ async function main() {
   // (12.4.6, the chief arbiter's to decide); Black is named as a script.
   const sample = readFileSync(path.join(repo, 'cli/examples/tournament-round3.jsonl'), 'utf8')
     .trim().split('\n').map((l) => l.replaceAll('tournament-round3-board1', 'board-3'));
-  const board3 = rebase(sample.slice(0, 61), 61, now);
+  // Played at table 3 of the hall (gameCreated.table).
+  const board3 = rebase(sample.slice(0, 61), 61, now).map((l, i) => (i ? l : l.replace('"gameCreated":{', '"gameCreated":{"table":3,')));
   cli(['record', '-'], { input: board3.slice(0, 60).join('\n') + '\n', token: chief });
   const failing = readFileSync(path.join(repo, 'tests/data/scenarios/project/clock-failed-absolute-time.jsonl'), 'utf8')
     .trim().split('\n').slice(0, 4);
@@ -139,6 +140,10 @@ async function main() {
   const listed = await hall.$$eval('#games tbody tr', (rows) => rows.map((r) => r.dataset.game));
   check(['board-3', 'board-12', 'board-14'].every((g) => listed.includes(g)), `the hall lists the games in play (${listed})`);
   check(!listed.includes('tournament-round3-board1'), 'a finished game is left out unless asked for');
+  const tables = await hall.$$eval('#games tbody tr', (rows) => rows.map((r) => [r.dataset.game, r.querySelector('.table-no')?.textContent ?? '']));
+  check(JSON.stringify(tables.filter(([g]) => g === 'board-3')) === '[["board-3","3"]]' &&
+    tables.filter(([g]) => g !== 'board-3').every(([, n]) => n === ''),
+    `the hall shows the table where it is known, nothing where not (${JSON.stringify(tables)})`);
   const names = await hall.$$eval('tr[data-game="board-12"] td.player', (tds) => tds.map((td) => td.textContent));
   check(names.includes('<script>alert(1)</script> 6d'), `a player named <script> shows as text (${names})`);
   check(await hall.$$eval('td.player script, td.player *', (n) => n.length) === 0, 'and no element is made of it');
@@ -172,6 +177,8 @@ async function main() {
   const game = await chiefContext.newPage();
   await game.goto(`${server.http}/games/board-3`);
   await game.waitForSelector('body[data-loaded="1"]');
+  const title = await game.$eval('#title', (h) => h.textContent);
+  check(title.includes('3 · board-3'), `the game page names its table (${title})`);
   const last = await game.$eval('[data-last]', (c) => c.dataset.last).catch(() => '');
   const lastMove = JSON.parse(board3[60]).move?.point;
   check(last === lastMove, `the board marks the last move (${last}, recorded ${lastMove})`);

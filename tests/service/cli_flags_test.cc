@@ -32,6 +32,7 @@ const std::vector<std::vector<std::string>>& EveryCommand() {
       {"import-sgf"},
       {"verify"},
       {"export"},
+      {"sync"},
       {"serve"},
       {"health"},
       {"record"},
@@ -134,10 +135,15 @@ TEST(CliFlagsTest, BadUsageExits2WithAMessageNamingIt) {
       {{"import-sgf", "a.sgf", "b.sgf", "--game", "x"}, "--game names one game"},
       {{"game", "create", "--board-size", "big"}, "--board-size 'big': a whole number"},
       {{"game", "create", "--venue", "GARDEN"}, "--venue"},
+      {{"game", "create", "--table", "0"}, "--table: a number from 1 to 9999"},
+      {{"game", "create", "--table", "x"}, "--table 'x': a whole number"},
       {{"game", "destroy"}, "unknown subcommand 'destroy'"},
       {{"rules"}, "which subcommand?"},
       {{"rules", "show", "cn-2002/23.7", "--ruleset", "cn-2002"}, "unknown flag --ruleset"},
       {{"token", "create", "--name", "x"}, "missing --role ROLE"},
+      {{"sync", "--from", "venue-data"}, "missing --to URI"},
+      {{"sync", "--from", "venue-data", "--to", "127.0.0.1:50051"},
+       "--to: a federation's PostgreSQL ledger"},
       {{"token", "list", "--ttl", "1h"}, "unknown flag --ttl"},
       {{"decide", "g", "first", "LOSS"}, "RULING 'first'"},
       {{"watch", "g", "--after", "-1"}, "--after '-1'"},
@@ -239,7 +245,13 @@ TEST_F(CliFlagsServerTest, NotPermittedExits4) {
   Start();
   const std::string software = Token("SOFTWARE", "broadcast");
   const std::string chief = Token("CHIEF_ARBITER", "Wang Ru");
-  ASSERT_EQ(As(chief, {"game", "create", "--id", "perm"}).exit, 0);
+  // The table in the hall travels in the gameCreated (--table).
+  const ProcessResult created =
+      As(chief, {"game", "create", "--id", "perm", "--table", "12", "--json"});
+  ASSERT_EQ(created.exit, 0) << created.err;
+  EXPECT_TRUE(created.out.find("\"table\":12") != std::string::npos ||
+              created.out.find("\"table\": 12") != std::string::npos)
+      << created.out;
 
   ProcessResult r = As("", {"show", "perm"});
   EXPECT_EQ(r.exit, 4) << r.err;

@@ -26,12 +26,9 @@ constexpr char kGame[] =
 )";
 
 std::string Token(const std::string& data_dir, const std::string& role, const std::string& name) {
-  std::vector<std::string> args = {"token",  "create", "--role", role,
-                                   "--name", name,     "--db",   data_dir};
-  if (role == "ARBITER") args.insert(args.end(), {"--game", "*"});
-  ProcessResult r = RunArbiter(args);
-  EXPECT_EQ(r.exit, 0) << r.err;
-  return r.out.substr(0, r.out.find('\n'));
+  std::string secret = CreateToken(data_dir, role, name);
+  EXPECT_FALSE(secret.empty()) << "arbiter token create failed";
+  return secret;
 }
 
 TEST(CorrectionTest, OnlyTheChiefArbiterVoidsAndTheLedgerStaysIntact) {

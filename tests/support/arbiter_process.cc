@@ -85,6 +85,16 @@ ProcessResult RunArbiter(const std::vector<std::string>& args, const RunOptions&
   return Run(argv, options);
 }
 
+std::string CreateToken(const std::string& data_dir, const std::string& role,
+                        const std::string& name) {
+  std::vector<std::string> args = {"token",  "create", "--role", role,
+                                   "--name", name,     "--db",   data_dir};
+  if (role == "ARBITER") args.insert(args.end(), {"--game", "*"});
+  const ProcessResult r = RunArbiter(args);
+  if (r.exit != 0) return "";
+  return r.out.substr(0, r.out.find('\n'));
+}
+
 ProcessResult RunCli(const std::vector<std::string>& args, const std::string& input,
                      const std::string& server,
                      const std::vector<std::pair<std::string, std::string>>& env) {

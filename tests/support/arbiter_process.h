@@ -66,6 +66,12 @@ ProcessResult RunCli(const std::vector<std::string>& args, const std::string& in
                      const std::string& server = "",
                      const std::vector<std::pair<std::string, std::string>>& env = {});
 
+// `arbiter token create --db DATA_DIR --role ROLE --name NAME` (an ARBITER
+// for every game): the token's secret, empty (and a test failure noted by
+// the caller's check) when the command fails.
+std::string CreateToken(const std::string& data_dir, const std::string& role,
+                        const std::string& name);
+
 }  // namespace arbiter::testing
 
 #endif  // ARBITER_TESTS_SUPPORT_ARBITER_PROCESS_H_

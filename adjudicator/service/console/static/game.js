@@ -119,7 +119,9 @@ function eventItem(e) {
 function render() {
   const { game, record } = current;
   document.title = `arbiter · ${game.gameId}`;
-  document.getElementById('title').textContent = game.gameId;
+  const table = game.created?.table;
+  document.getElementById('title').textContent =
+    table ? `${t('board')} ${table} · ${game.gameId}` : game.gameId;
   drawBoard(game, record);
   const s = game.state || {};
   const c = s.clocks || {};

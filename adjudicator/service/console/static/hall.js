@@ -14,8 +14,10 @@ function cells(game) {
   const pending = game.pendingRulings || [];
   const w = s.warnings || {}, p = s.penaltyStones || {};
   const asOf = s.asOf;
+  const table = game.created?.table;  // 0 (absent in JSON): not known
   return [
-    el('td', {}, el('a', { href: `/games/${encodeURIComponent(game.gameId)}` }, game.gameId)),
+    el('td', { class: 'table' }, table ? [el('strong', { class: 'table-no' }, table), ' '] : null,
+      el('a', { href: `/games/${encodeURIComponent(game.gameId)}` }, game.gameId)),
     el('td', { class: 'player' }, player(game.created?.black)),
     el('td', { class: 'player' }, player(game.created?.white)),
     el('td', { class: 'num' }, s.moveNumber || 0),

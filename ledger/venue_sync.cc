@@ -1,0 +1,143 @@
+#include "ledger/venue_sync.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "ledger/audit.h"
+#include "proto/canonical/canonical_bytes.h"
+
+namespace arbiter::ledger {
+namespace {
+
+// Whether the federation recorded the same rulings for an event as the venue.
+bool SameRulings(const v1::LedgerEntry& federation, const v1::LedgerEntry& venue) {
+  if (federation.rulings_size() != venue.rulings_size()) return false;
+  for (int i = 0; i < venue.rulings_size(); ++i) {
+    if (CanonicalBytes(federation.rulings(i)) != CanonicalBytes(venue.rulings(i))) return false;
+  }
+  return true;
+}
+
+// The pin the federation records for the game, checked against the
+// venue's before anything is written: a gameCreated with no rules version
+// is pinned to the latest version the judging side knows.
+absl::Status CheckPin(const v1::AuditBundle& bundle, const v1::GameCreated& created,
+                      Ledger& federation, Judge& judge, uint64_t federation_revision) {
+  std::string pin;
+  if (federation_revision > 0) {
+    absl::StatusOr<std::string> recorded = federation.RulesPin(bundle.game_id());
+    if (!recorded.ok()) return recorded.status();
+    pin = *recorded;
+  } else {
+    absl::StatusOr<std::unique_ptr<GameJudge>> fold = judge.Open(bundle.game_id(), created);
+    if (!fold.ok()) return fold.status();
+    pin = (*fold)->RulesPin();
+  }
+  if (pin != bundle.rules_pin()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "game '", bundle.game_id(), "' was judged at the venue under ", bundle.rules_pin(),
+        " and would be under ", pin, " here: the federation needs the venue's rules version"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<VenueSyncResult> SyncVenueGame(const v1::AuditBundle& bundle, Ledger& federation,
+                                              VenueProofs& proofs,
+                                              const VenueSyncOptions& options) {
+  if (options.judge == nullptr) return absl::InvalidArgumentError("a venue sync needs a judge");
+  const std::string& game = bundle.game_id();
+  absl::StatusOr<std::optional<VenueGame>> held = proofs.Find(game);
+  if (!held.ok()) return held.status();
+
+  // The venue's proof first: nothing is written for a game it does not prove.
+  AuditOptions audit;
+  audit.judge = options.judge;
+  audit.public_key_der = !options.venue_key_der.empty() ? options.venue_key_der
+                         : *held                        ? (*held)->public_key_der
+                                                        : bundle.public_key();
+  absl::StatusOr<AuditReport> report = AuditBundle(bundle, audit);
+  if (!report.ok()) return report.status();
+  if (!report->intact) {
+    return absl::DataLossError(
+        absl::StrCat("the venue's record of game '", game, "' does not prove itself",
+                     report->first_bad_position > 0
+                         ? absl::StrCat(" at venue position ", report->first_bad_position)
+                         : "",
+                     ": ", report->why));
+  }
+
+  absl::StatusOr<v1::Event> created = ParseCanonical<v1::Event>(bundle.entries(0).entry().event());
+  if (!created.ok()) return created.status();
+  VenueSyncResult result;
+  result.venue_tree_size = bundle.checkpoint().tree_size();
+  if (created->game_created().live() && !report->game_ended) {
+    result.deferred = "a live game in progress (its clock is the venue server's)";
+    return result;
+  }
+
+  absl::StatusOr<uint64_t> revision = federation.GameRevision(game);
+  if (!revision.ok()) return revision.status();
+  if (!*held && *revision > 0) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "game '", game, "' is the federation's own (recorded there, not synced from a venue)"));
+  }
+  if (absl::Status s =
+          CheckPin(bundle, created->game_created(), federation, *options.judge, *revision);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = proofs.Claim(game, audit.public_key_der); !s.ok()) return s;
+
+  // What the federation holds already must be the venue's, byte for byte.
+  const uint64_t venue_revisions = bundle.entries_size();
+  absl::StatusOr<std::vector<v1::LedgerEntry>> held_entries =
+      federation.ReadGame(game, 0, std::numeric_limits<int64_t>::max());
+  if (!held_entries.ok()) return held_entries.status();
+  if (held_entries->size() > venue_revisions) {
+    return absl::DataLossError(absl::StrCat("the federation holds ", held_entries->size(),
+                                            " event(s) of game '", game, "', the venue's record ",
+                                            venue_revisions));
+  }
+  for (size_t i = 0; i < held_entries->size(); ++i) {
+    if ((*held_entries)[i].event() != bundle.entries(i).entry().event()) {
+      return absl::DataLossError(absl::StrCat("the federation's copy of game '", game,
+                                              "' differs from the venue's at revision ", i + 1));
+    }
+  }
+
+  result.already = held_entries->size();
+  for (uint64_t at = held_entries->size(); at < venue_revisions;) {
+    const uint64_t end =
+        std::min<uint64_t>(venue_revisions, at + std::max<size_t>(options.batch, 1));
+    std::vector<v1::Event> batch;
+    for (uint64_t i = at; i < end; ++i) {
+      absl::StatusOr<v1::Event> event =
+          ParseCanonical<v1::Event>(bundle.entries(i).entry().event());
+      if (!event.ok()) return event.status();
+      batch.push_back(*std::move(event));
+    }
+    absl::StatusOr<std::vector<v1::LedgerEntry>> appended =
+        federation.Append(game, ExpectedRevision::Exactly(at), std::move(batch));
+    if (!appended.ok()) return appended.status();
+    for (size_t k = 0; k < appended->size(); ++k) {
+      const v1::LedgerEntry& venue = bundle.entries(at + k).entry();
+      if ((*appended)[k].event() != venue.event() || !SameRulings((*appended)[k], venue)) {
+        return absl::DataLossError(absl::StrCat("game '", game, "' revision ", at + k + 1,
+                                                " was recorded here with other bytes or rulings "
+                                                "than the venue's"));
+      }
+    }
+    result.appended += appended->size();
+    at = end;
+    if (options.appended) options.appended(result.appended);
+  }
+  if (absl::Status s = proofs.Store(bundle); !s.ok()) return s;
+  return result;
+}
+
+}  // namespace arbiter::ledger

@@ -1,0 +1,72 @@
+// One venue game copied into a federation ledger (`arbiter sync`): the
+// venue's events, byte for byte, so that the venue's signed checkpoints
+// still prove the federation's copy, and the venue's proof stored beside
+// them (venue_proofs.h).
+//
+// The unit is the venue's audit bundle of the game (bundle.h): its events
+// with rulings and actors, each with an inclusion proof against the
+// venue's signed checkpoint. It is checked before anything is written
+// (signature, every inclusion proof, the venue's rulings re-derived under
+// the game's pinned rules and equal to the recorded ones). The game keeps
+// its venue game id (its gameCreated names it, and renaming would change
+// the bytes the venue signed) and the federation stream mirrors the
+// venue's revision for revision, so the stream's revision is the resume
+// point and the idempotency check: events after the federation's revision
+// are appended with that revision expected, those before it must be the
+// venue's bytes. Rerun, or cut off and rerun, nothing is duplicated or
+// lost; two syncs of one game at once: one append wins, the other is
+// ABORTED and its rerun finds nothing to add.
+#ifndef ARBITER_LEDGER_VENUE_SYNC_H_
+#define ARBITER_LEDGER_VENUE_SYNC_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/ledger.pb.h"
+#include "ledger/judge.h"
+#include "ledger/ledger.h"
+#include "ledger/venue_proofs.h"
+
+namespace arbiter::ledger {
+
+struct VenueSyncOptions {
+  // The venue's public key (DER) the bundle must be signed with. Empty:
+  // the key the bundle carries, which must then be the key the game was
+  // first synced under (the federation pins it per game).
+  std::string venue_key_der;
+  // Required: re-derives the venue's rulings (audit.h's re-adjudication).
+  Judge* judge = nullptr;
+  // Events per append (one transaction each).
+  size_t batch = 256;
+  // Called after each append with the events this call appended so far.
+  std::function<void(uint64_t)> appended;
+};
+
+struct VenueSyncResult {
+  uint64_t appended = 0;  // events new to the federation
+  uint64_t already = 0;   // events it held already (a rerun)
+  uint64_t venue_tree_size = 0;
+  // Non-empty: why nothing was written this time (a live game in progress:
+  // its clock is the venue server's, and a federation server would time it
+  // too). A later sync copies it.
+  std::string deferred;
+};
+
+// Copies `bundle`'s game into `federation` and stores its proof in
+// `proofs`. Errors (nothing written in the first three cases):
+//  - DATA_LOSS: the bundle does not prove its events (a tampered event, a
+//    forged signature, a key other than `venue_key_der` or than the one the
+//    game was first synced under, rulings that re-derive otherwise), or the
+//    federation's copy differs from the venue's events;
+//  - ALREADY_EXISTS: the game id is another venue's, or the federation's own;
+//  - INVALID_ARGUMENT: no judge;
+//  - ABORTED: another writer appended to the game meanwhile (rerun);
+//  - the ledger's and the database's errors (rerun resumes).
+absl::StatusOr<VenueSyncResult> SyncVenueGame(const v1::AuditBundle& bundle, Ledger& federation,
+                                              VenueProofs& proofs, const VenueSyncOptions& options);
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_VENUE_SYNC_H_

@@ -1,0 +1,304 @@
+// `arbiter sync` end to end, through the binary: a venue's SQLite ledger of
+// several games (the shared scenarios, judged by the real Adjudicator)
+// into a federation's ledger on a throwaway PostgreSQL cluster. Run twice,
+// or cut off midway and rerun: every venue event is in the federation
+// exactly once, byte for byte; `arbiter verify` proves each synced game
+// against the venue's own signed checkpoints; a venue record that does not
+// prove itself (a wrong key, an altered event or ruling) is refused, a live game in
+// progress waits, and a stored venue proof that no longer holds fails the
+// federation's verify.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/service/adjudicator_judge.h"
+#include "gtest/gtest.h"
+#include "ledger/ledger.h"
+#include "ledger/log_reader.h"
+#include "ledger/pg.h"
+#include "ledger/pg_log_reader.h"
+#include "ledger/signer.h"
+#include "ledger/sqlite.h"
+#include "proto/canonical/sha256.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/event_lines.h"
+#include "tests/support/paths.h"
+#include "tests/support/pg_cluster.h"
+#include "tests/support/temp_dir.h"
+
+namespace arbiter::ledger {
+namespace {
+
+using testing::ProcessResult;
+
+constexpr const char* kScenarios[] = {"phone-twice", "double-move", "ko-retake", "late-within",
+                                      "left-seat"};
+
+// `arbiter ARGS...`, its stderr with its stdout, with `env` set.
+ProcessResult Arbiter(const std::vector<std::string>& args,
+                      std::vector<std::pair<std::string, std::string>> env = {}) {
+  return testing::RunArbiter(args, {.merge_stderr = true, .env = {.set = std::move(env)}});
+}
+
+// The event bytes of every game of a ledger, by game id.
+using Games = std::map<std::string, std::vector<std::string>>;
+Games ReadGames(LogSource& reader) {
+  Games games;
+  absl::StatusOr<std::vector<v1::LedgerEntry>> log = reader.ReadLog(0, 1 << 20);
+  EXPECT_TRUE(log.ok()) << log.status();
+  for (const v1::LedgerEntry& e : log.value_or(std::vector<v1::LedgerEntry>{})) {
+    games[e.game_id()].push_back(e.event());
+  }
+  return games;
+}
+
+class SyncTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // The venue: the scenarios recorded one event per append, as at a board.
+    absl::StatusOr<std::unique_ptr<Ledger>> venue = OpenVenue();
+    ASSERT_TRUE(venue.ok()) << venue.status();
+    for (const char* scenario : kScenarios) {
+      absl::StatusOr<std::vector<v1::Event>> events = testing::ReadEventLines(
+          testing::TestDataPath(std::string("scenarios/public/") + scenario + ".jsonl"));
+      ASSERT_TRUE(events.ok()) << events.status();
+      const std::string game = events->front().game_created().game_id();
+      uint64_t revision = 0;
+      for (const v1::Event& e : *events) {
+        auto r = (*venue)->Append(game, ExpectedRevision::Exactly(revision++), {e});
+        ASSERT_TRUE(r.ok()) << scenario << ": " << r.status();
+      }
+    }
+    ASSERT_TRUE((*venue)->Checkpoint().ok());
+    absl::StatusOr<std::string> uri = testing::SharedPgCluster().NewDatabase();
+    ASSERT_TRUE(uri.ok()) << uri.status();
+    federation_ = *uri;
+  }
+
+  // A venue's ledger (by default the test's venue), its games judged by
+  // the real Adjudicator.
+  absl::StatusOr<std::unique_ptr<Ledger>> OpenVenue(const std::string& dir = "") {
+    LedgerOptions o;
+    o.dir = dir.empty() ? venue_.path() : dir;
+    o.judge = &judge_;
+    return Ledger::Open(o);
+  }
+
+  ProcessResult Sync(std::vector<std::pair<std::string, std::string>> env = {},
+                     std::vector<std::string> more = {}) {
+    std::vector<std::string> args = {"sync",      "--from",  venue_.path(), "--to",
+                                     federation_, "--state", state_.path()};
+    args.insert(args.end(), more.begin(), more.end());
+    return Arbiter(args, std::move(env));
+  }
+  // A sync of the 5 games that adds `added` events to the `held` there
+  // already, after which the federation holds exactly the venue's events.
+  void SyncAll(uint64_t added, uint64_t held) {
+    ProcessResult r = Sync();
+    ASSERT_EQ(r.exit, 0) << r.out;
+    EXPECT_NE(r.out.find(absl::StrCat("synced 5 game(s): ", added, " new event(s), ", held,
+                                      " already here")),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(FederationGames(), VenueGames());
+  }
+  ProcessResult Verify() { return Arbiter({"verify", "--db", federation_}); }
+
+  Games VenueGames() {
+    absl::StatusOr<LogReader> reader = LogReader::Open(venue_.File("ledger.db"));
+    EXPECT_TRUE(reader.ok()) << reader.status();
+    return reader.ok() ? ReadGames(*reader) : Games();
+  }
+  Games FederationGames() {
+    absl::StatusOr<std::unique_ptr<PgLogReader>> reader = PgLogReader::Open(federation_);
+    EXPECT_TRUE(reader.ok()) << reader.status();
+    return reader.ok() ? ReadGames(**reader) : Games();
+  }
+  uint64_t VenueEvents() {
+    uint64_t n = 0;
+    for (const auto& [game, events] : VenueGames()) n += events.size();
+    return n;
+  }
+
+  service::AdjudicatorJudge judge_;
+  testing::TempDir venue_{"arbiter-venue"};
+  testing::TempDir state_{"arbiter-federation"};
+  std::string federation_;
+};
+
+TEST_F(SyncTest, TwiceCopiesEachEventOnceAndVerifyProvesItAgainstTheVenue) {
+  SyncAll(VenueEvents(), 0);
+  SyncAll(0, VenueEvents());
+
+  ProcessResult verified = Verify();
+  EXPECT_EQ(verified.exit, 0) << verified.out;
+  EXPECT_NE(verified.out.find("every ruling matches"), std::string::npos) << verified.out;
+  absl::StatusOr<std::string> venue_key = ReadPublicKeyFile(venue_.File("ledger.pub"));
+  ASSERT_TRUE(venue_key.ok()) << venue_key.status();
+  EXPECT_NE(verified.out.find("venue proofs: 5 synced game(s), " + std::to_string(VenueEvents()) +
+                              " event(s) in 5 proof(s), each proven in its venue's signed log; "
+                              "venue key(s) " +
+                              ToHex(Sha256(*venue_key))),
+            std::string::npos)
+      << verified.out;
+  ProcessResult one = Arbiter({"verify", "--db", federation_, "ko-retake"});
+  EXPECT_EQ(one.exit, 0) << one.out;
+  EXPECT_NE(one.out.find("venue proofs: 1 synced game(s)"), std::string::npos) << one.out;
+}
+
+TEST_F(SyncTest, CutOffMidwayThenRerunLosesAndDuplicatesNothing) {
+  // Cut off inside the second game.
+  const uint64_t first_game = VenueGames()["phone-twice"].size();
+  ProcessResult cut = Sync({{"ARBITER_SYNC_STOP_AFTER", std::to_string(first_game + 3)}});
+  EXPECT_NE(cut.exit, 0) << cut.out;
+  EXPECT_NE(cut.out.find("stopping abruptly"), std::string::npos) << cut.out;
+  Games partial = FederationGames();
+  uint64_t held = 0;
+  for (const auto& [game, events] : partial) held += events.size();
+  EXPECT_EQ(held, first_game + 3);
+  // What it copied is not yet proven: the venue proof of the game it was
+  // cut off in is stored only once the game is complete.
+  ProcessResult unproven = Verify();
+  EXPECT_EQ(unproven.exit, 1) << unproven.out;
+  EXPECT_NE(unproven.out.find("covered by no venue proof"), std::string::npos) << unproven.out;
+
+  SyncAll(VenueEvents() - held, held);
+  ProcessResult verified = Verify();
+  EXPECT_EQ(verified.exit, 0) << verified.out;
+  EXPECT_NE(verified.out.find("venue proofs: 5 synced game(s)"), std::string::npos) << verified.out;
+}
+
+TEST_F(SyncTest, AWrongVenueKeyWritesNothing) {
+  testing::TempDir other{"arbiter-other-venue"};
+  ASSERT_TRUE(LoadSigningKey(other.path()).ok());
+  ProcessResult refused = Sync({}, {"--venue-pubkey", other.File("ledger.pub")});
+  EXPECT_EQ(refused.exit, 1) << refused.out;
+  EXPECT_NE(refused.out.find("game 'ko-retake': NOT synced: the venue's record of game "
+                             "'ko-retake' does not prove itself"),
+            std::string::npos)
+      << refused.out;
+  EXPECT_TRUE(FederationGames().empty());
+}
+
+TEST_F(SyncTest, AnAlteredVenueEventIsRefusedAndTheGamesBeforeItSync) {
+  {
+    absl::StatusOr<Db> db = Db::Open(venue_.File("ledger.db"), SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok()) << db.status();
+    // The last game's last event altered: the venue's signed root no
+    // longer matches its log from there on.
+    ASSERT_TRUE(db->Exec("DROP TRIGGER events_no_UPDATE;"
+                         "UPDATE events SET event = CAST(event AS BLOB) || x'00' WHERE position = "
+                         "(SELECT MAX(position) FROM events WHERE game_id = 'left-seat')")
+                    .ok());
+  }
+  ProcessResult r = Sync();
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("game 'left-seat': NOT synced"), std::string::npos) << r.out;
+  EXPECT_EQ(FederationGames().count("left-seat"), 0u);
+  EXPECT_EQ(Verify().exit, 0);
+}
+
+TEST_F(SyncTest, AnAlteredVenueRulingIsRefusedAndTheOtherGamesSync) {
+  {
+    absl::StatusOr<Db> db = Db::Open(venue_.File("ledger.db"), SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok()) << db.status();
+    // Rulings are not in the Merkle tree: re-adjudication is what catches this.
+    ASSERT_TRUE(db->Exec("DROP TRIGGER rulings_no_DELETE;"
+                         "DELETE FROM rulings WHERE position IN (SELECT position FROM events "
+                         "WHERE game_id = 'phone-twice')")
+                    .ok());
+  }
+  ProcessResult r = Sync();
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("game 'phone-twice': NOT synced"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("synced 4 game(s)"), std::string::npos) << r.out;
+  Games federation = FederationGames();
+  EXPECT_EQ(federation.count("phone-twice"), 0u);
+  EXPECT_EQ(federation.size(), 4u);
+  EXPECT_EQ(Verify().exit, 0);
+}
+
+TEST_F(SyncTest, AStoredVenueProofThatNoLongerHoldsFailsVerify) {
+  ASSERT_EQ(Sync().exit, 0);
+  ASSERT_EQ(Verify().exit, 0);
+  // Whoever can write the federation's database swaps a venue's key: the
+  // venue's signatures no longer verify under it.
+  testing::TempDir other{"arbiter-other-venue"};
+  absl::StatusOr<Signer> forger = LoadSigningKey(other.path());
+  ASSERT_TRUE(forger.ok()) << forger.status();
+  absl::StatusOr<PgConn> conn = PgConn::Connect(federation_);
+  ASSERT_TRUE(conn.ok()) << conn.status();
+  ASSERT_TRUE(conn->Run("ALTER TABLE venue_games DISABLE TRIGGER USER").ok());
+  ASSERT_TRUE(conn->Exec("UPDATE venue_games SET public_key = $1 WHERE game_id = 'left-seat'",
+                         PgParams().Bytes(forger->public_key_der()))
+                  .ok());
+  ProcessResult r = Verify();
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("synced game 'left-seat' is NOT proven by its venue"), std::string::npos)
+      << r.out;
+}
+
+TEST_F(SyncTest, AGameIdAnotherVenueSyncedIsRefused) {
+  SyncAll(VenueEvents(), 0);
+  // A second venue, its own key, a game under an id the first one synced.
+  testing::TempDir second{"arbiter-second-venue"};
+  {
+    absl::StatusOr<std::unique_ptr<Ledger>> venue = OpenVenue(second.path());
+    ASSERT_TRUE(venue.ok()) << venue.status();
+    absl::StatusOr<std::vector<v1::Event>> events =
+        testing::ReadEventLines(testing::TestDataPath("scenarios/public/ko-retake.jsonl"));
+    ASSERT_TRUE(events.ok()) << events.status();
+    (*events)[0].mutable_game_created()->mutable_black()->set_name("Someone Else");
+    ASSERT_TRUE((*venue)->Append("ko-retake", ExpectedRevision::NoStream(), *events).ok());
+    ASSERT_TRUE((*venue)->Checkpoint().ok());
+  }
+  ProcessResult r =
+      Arbiter({"sync", "--from", second.path(), "--to", federation_, "--state", state_.path()});
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("game 'ko-retake': NOT synced: game 'ko-retake' was synced from another "
+                       "venue"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(FederationGames(), VenueGames());
+  EXPECT_EQ(Verify().exit, 0);
+}
+
+TEST_F(SyncTest, ALiveGameInProgressWaitsForALaterSync) {
+  {
+    // A live game at the venue, its first events recorded, no result yet.
+    absl::StatusOr<std::unique_ptr<Ledger>> venue = OpenVenue();
+    ASSERT_TRUE(venue.ok()) << venue.status();
+    absl::StatusOr<std::vector<v1::Event>> events =
+        testing::ReadEventLines(testing::TestDataPath("scenarios/public/phone-twice.jsonl"));
+    ASSERT_TRUE(events.ok()) << events.status();
+    events->resize(3);
+    (*events)[0].mutable_game_created()->set_game_id("live-board");
+    (*events)[0].mutable_game_created()->set_live(true);
+    ASSERT_TRUE((*venue)->Append("live-board", ExpectedRevision::NoStream(), *events).ok());
+    ASSERT_TRUE((*venue)->Checkpoint().ok());
+  }
+  ProcessResult r = Sync();
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("game 'live-board': left for a later sync: a live game in progress"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("synced 5 game(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 game(s) left for a later sync"), std::string::npos) << r.out;
+  EXPECT_EQ(FederationGames().count("live-board"), 0u);
+  EXPECT_EQ(Verify().exit, 0);
+}
+
+TEST_F(SyncTest, FromTheVenuesServer) {
+  std::unique_ptr<testing::ServerProcess> server = testing::ServerProcess::Start(venue_.path());
+  ASSERT_NE(server, nullptr);
+  ProcessResult r = Arbiter({"sync", "--from", server->address(), "--to", federation_, "--state",
+                             state_.path(), "--venue-pubkey", venue_.File("ledger.pub")});
+  ASSERT_EQ(r.exit, 0) << r.out;
+  server->Stop();
+  EXPECT_EQ(FederationGames(), VenueGames());
+  EXPECT_EQ(Verify().exit, 0);
+}
+
+}  // namespace
+}  // namespace arbiter::ledger
