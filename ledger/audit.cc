@@ -412,8 +412,14 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
     return report;
   }
   report.checkpoints = checkpoints->size();
+  // The key decoded once for every checkpoint (a key that does not decode
+  // is refused by the first, as VerifyCheckpoint says).
+  absl::StatusOr<PublicKey> decoded = PublicKey::FromDer(key);
+  const Hash key_id = Sha256(key);
   for (const v1::Checkpoint& c : *checkpoints) {
-    if (absl::Status s = VerifyCheckpoint(c, key); !s.ok()) {
+    if (absl::Status s =
+            decoded.ok() ? VerifyCheckpoint(c, *decoded, key_id) : VerifyCheckpoint(c, key);
+        !s.ok()) {
       Fail(report, 0, std::string(s.message()));
       return report;
     }

@@ -30,22 +30,38 @@ std::string SignedBytes(const v1::Checkpoint& checkpoint) {
   return CanonicalBytes(body);
 }
 
-absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, absl::string_view public_key_der) {
-  if (checkpoint.key_id() != AsBytes(Sha256(public_key_der))) {
-    return absl::DataLossError(absl::StrCat("checkpoint at size ", checkpoint.tree_size(),
-                                            " was signed by another key (id ",
+namespace {
+
+absl::Status Refused(const v1::Checkpoint& checkpoint, absl::string_view why) {
+  return absl::DataLossError(absl::StrCat("checkpoint at size ", checkpoint.tree_size(), why));
+}
+
+// What is checked before the signature: the key id, then the root.
+absl::Status CheckKeyIdAndRoot(const v1::Checkpoint& checkpoint, const Hash& key_id) {
+  if (checkpoint.key_id() != AsBytes(key_id)) {
+    return Refused(checkpoint, absl::StrCat(" was signed by another key (id ",
                                             ToHex(checkpoint.key_id()), ")"));
   }
-  if (checkpoint.root_hash().size() != 32) {
-    return absl::DataLossError(
-        absl::StrCat("checkpoint at size ", checkpoint.tree_size(), " has no 32-byte root"));
-  }
-  absl::Status s = VerifySignature(public_key_der, SignedBytes(checkpoint), checkpoint.signature());
-  if (!s.ok()) {
-    return absl::DataLossError(
-        absl::StrCat("checkpoint at size ", checkpoint.tree_size(), ": ", s.message()));
-  }
+  if (checkpoint.root_hash().size() != 32) return Refused(checkpoint, " has no 32-byte root");
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, const PublicKey& key,
+                              const Hash& key_id) {
+  if (absl::Status s = CheckKeyIdAndRoot(checkpoint, key_id); !s.ok()) return s;
+  absl::Status s = key.Verify(SignedBytes(checkpoint), checkpoint.signature());
+  if (!s.ok()) return Refused(checkpoint, absl::StrCat(": ", s.message()));
+  return absl::OkStatus();
+}
+
+absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, absl::string_view public_key_der) {
+  const Hash key_id = Sha256(public_key_der);
+  if (absl::Status s = CheckKeyIdAndRoot(checkpoint, key_id); !s.ok()) return s;
+  absl::StatusOr<PublicKey> key = PublicKey::FromDer(public_key_der);
+  if (!key.ok()) return Refused(checkpoint, absl::StrCat(": ", key.status().message()));
+  return VerifyCheckpoint(checkpoint, *key, key_id);
 }
 
 }  // namespace arbiter::ledger

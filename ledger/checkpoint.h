@@ -29,6 +29,9 @@ std::string SignedBytes(const v1::Checkpoint& checkpoint);
 // OK iff the checkpoint names `public_key_der` and carries its valid
 // signature; DATA_LOSS with the reason otherwise.
 absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, absl::string_view public_key_der);
+// The same with the key decoded once, and its id (SHA-256 of its DER).
+absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, const PublicKey& key,
+                              const Hash& key_id);
 
 }  // namespace arbiter::ledger
 

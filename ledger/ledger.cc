@@ -6,8 +6,6 @@
 #include "ledger/ledger_store.h"
 #include "ledger/merkle.h"
 #include "ledger/pg.h"
-#include "ledger/pg_store.h"
-#include "ledger/sqlite_store.h"
 
 namespace arbiter::ledger {
 
@@ -79,15 +77,15 @@ absl::StatusOr<std::unique_ptr<Ledger>> Ledger::Open(LedgerOptions options) {
 absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::Append(const std::string& game_id,
                                                             ExpectedRevision expected,
                                                             std::vector<v1::Event> events) {
-  return impl_->store_->Append(game_id, expected, std::move(events));
+  return impl_->store_->queue().Append(game_id, expected, std::move(events));
 }
 
 void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,
                          std::vector<v1::Event> events, AppendCallback done) {
-  impl_->store_->AppendAsync(game_id, expected, std::move(events), std::move(done));
+  impl_->store_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done));
 }
 
-absl::StatusOr<v1::Checkpoint> Ledger::Checkpoint() { return impl_->store_->Checkpoint(); }
+absl::StatusOr<v1::Checkpoint> Ledger::Checkpoint() { return impl_->store_->queue().Checkpoint(); }
 
 absl::StatusOr<uint64_t> Ledger::Head() {
   return impl_->WithReader([](LogSource& r) { return r.Head(); });

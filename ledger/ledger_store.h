@@ -1,8 +1,8 @@
 // The storage seam under `Ledger` (internal to the ledger; use ledger.h):
-// what differs between a ledger in a SQLite file (sqlite_store.h) and one
-// in a PostgreSQL database (pg_store.h). Everything else the ledger offers
-// (reads, proofs, bundles, subscriptions) is written once, against the
-// LogSource a store opens.
+// what differs between a ledger in a SQLite file (sqlite_store.cc) and one
+// in a PostgreSQL database (pg_store.cc), and how each is opened. Everything
+// else the ledger offers (reads, proofs, bundles, subscriptions) is written
+// once, against the LogSource a store opens.
 #ifndef ARBITER_LEDGER_LEDGER_STORE_H_
 #define ARBITER_LEDGER_LEDGER_STORE_H_
 
@@ -11,11 +11,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/ledger.pb.h"
-#include "ledger/append_callback.h"
+#include "ledger/append_job.h"
 #include "ledger/audit.h"
-#include "ledger/expected_revision.h"
+#include "ledger/ledger.h"
 #include "ledger/log_source.h"
 #include "ledger/signer.h"
 #include "ledger/subscription.h"
@@ -27,13 +26,9 @@ class LedgerStore {
   // Finishes the appends already queued and closes the watch.
   virtual ~LedgerStore() = default;
 
-  // As Ledger::Append, AppendAsync and Checkpoint (ledger.h), errors included.
-  virtual absl::StatusOr<std::vector<v1::LedgerEntry>> Append(const std::string& game_id,
-                                                              ExpectedRevision expected,
-                                                              std::vector<v1::Event> events) = 0;
-  virtual void AppendAsync(const std::string& game_id, ExpectedRevision expected,
-                           std::vector<v1::Event> events, AppendCallback done) = 0;
-  virtual absl::StatusOr<v1::Checkpoint> Checkpoint() = 0;
+  // Where appends and requests for a checkpoint wait for the store's
+  // writer (append_job.h): Ledger::Append, AppendAsync and Checkpoint.
+  virtual AppendQueue& queue() = 0;
 
   // A new connection for reads of committed data.
   virtual absl::StatusOr<std::unique_ptr<LogSource>> OpenReader() = 0;
@@ -50,6 +45,22 @@ class LedgerStore {
   // The key the store signs checkpoints with.
   virtual const Signer& signer() const = 0;
 };
+
+// The ledger in a SQLite file in `options.dir`, opened or created: one
+// writing process per data directory (ledger.lock), its signing key beside
+// the database, and the group-committing writer thread (writer.h).
+// FAILED_PRECONDITION if another process has it open or ledger.key is not
+// the key it was made with; UNAVAILABLE if the directory or database cannot
+// be opened.
+absl::StatusOr<std::unique_ptr<LedgerStore>> OpenSqliteStore(LedgerOptions options);
+
+// The ledger in the PostgreSQL database `options.dir` (a libpq URI), which
+// any number of processes may write at once: connects, creates the schema
+// if absent, loads or makes the signing key in `options.key_dir` and pins
+// it in the database. INVALID_ARGUMENT without a key directory; UNAVAILABLE
+// when the database cannot be reached; FAILED_PRECONDITION when the key is
+// not the one the ledger was made with, or the schema version differs.
+absl::StatusOr<std::unique_ptr<LedgerStore>> OpenPgStore(LedgerOptions options);
 
 }  // namespace arbiter::ledger
 

@@ -1,6 +1,7 @@
 #include "ledger/log_reader.h"
 
 #include "absl/strings/str_cat.h"
+#include "ledger/log_rows.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -47,20 +48,13 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::Collect(Stmt& q) {
   if (!r.ok()) return r.status();
   r->Bind(1, static_cast<int64_t>(out.front().position()));
   r->Bind(2, static_cast<int64_t>(out.back().position()));
-  size_t i = 0;
+  RulingRows rulings(out);
   for (;;) {
     absl::StatusOr<bool> row = r->Step();
     if (!row.ok()) return row.status();
-    if (!*row) break;
-    uint64_t pos = r->Int(0);
-    while (i < out.size() && out[i].position() < pos) ++i;
-    if (i == out.size()) break;
-    if (out[i].position() != pos) continue;  // another game's event in the range
-    if (!out[i].add_rulings()->ParseFromString(r->Text(1))) {
-      return absl::DataLossError(absl::StrCat("ruling at position ", pos, " does not parse"));
-    }
+    if (!*row) return out;
+    if (absl::Status s = rulings.Add(r->Int(0), r->Text(1)); !s.ok()) return s;
   }
-  return out;
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> LogReader::ReadLog(uint64_t after, size_t max) {
@@ -127,7 +121,7 @@ absl::StatusOr<std::string> LogReader::RulesPin(const std::string& game_id) {
   q->Bind(1, game_id);
   absl::StatusOr<bool> row = q->Step();
   if (!row.ok()) return row.status();
-  if (!*row) return absl::NotFoundError(absl::StrCat("no game '", game_id, "' in the ledger"));
+  if (!*row) return NoGame(game_id);
   return q->Text(0);
 }
 
@@ -139,14 +133,11 @@ absl::StatusOr<std::vector<v1::Checkpoint>> LogReader::Checkpoints() {
   for (;;) {
     absl::StatusOr<bool> row = q->Step();
     if (!row.ok()) return row.status();
-    if (!*row) break;
-    v1::Checkpoint& c = out.emplace_back();
-    if (!c.ParseFromString(q->Text(1)) || c.tree_size() != static_cast<uint64_t>(q->Int(0))) {
-      return absl::DataLossError(
-          absl::StrCat("checkpoint row for tree size ", q->Int(0), " is damaged"));
-    }
+    if (!*row) return out;
+    absl::StatusOr<v1::Checkpoint> c = CheckpointRow(q->Int(0), q->Text(1));
+    if (!c.ok()) return c.status();
+    out.push_back(*std::move(c));
   }
-  return out;
 }
 
 absl::StatusOr<std::vector<Hash>> LogReader::LeafHashes(uint64_t tree_size, uint64_t after) {
@@ -156,24 +147,13 @@ absl::StatusOr<std::vector<Hash>> LogReader::LeafHashes(uint64_t tree_size, uint
   if (!q.ok()) return q.status();
   q->Bind(1, static_cast<int64_t>(after));
   q->Bind(2, static_cast<int64_t>(tree_size));
-  std::vector<Hash> out;
-  if (tree_size > after) out.reserve(tree_size - after);
+  LeafRows leaves(tree_size, after);
   for (;;) {
     absl::StatusOr<bool> row = q->Step();
     if (!row.ok()) return row.status();
-    if (!*row) break;
-    const uint64_t position = after + out.size() + 1;
-    Hash h;
-    if (static_cast<uint64_t>(q->Int(0)) != position || !HashFromBytes(q->Text(1), &h)) {
-      return absl::DataLossError(absl::StrCat("leaf at position ", position, " is damaged"));
-    }
-    out.push_back(h);
+    if (!*row) return std::move(leaves).Finish();
+    if (absl::Status s = leaves.Add(q->Int(0), q->Text(1)); !s.ok()) return s;
   }
-  if (after + out.size() != tree_size) {
-    return absl::OutOfRangeError(
-        absl::StrCat("the log has ", after + out.size(), " events, not ", tree_size));
-  }
-  return out;
 }
 
 absl::StatusOr<std::string> LogReader::RecordedPublicKey() {
@@ -181,7 +161,7 @@ absl::StatusOr<std::string> LogReader::RecordedPublicKey() {
   if (!q.ok()) return q.status();
   absl::StatusOr<bool> row = q->Step();
   if (!row.ok()) return row.status();
-  if (!*row) return absl::NotFoundError("the ledger records no public key");
+  if (!*row) return NoPublicKey();
   return q->Text(0);
 }
 

@@ -23,38 +23,18 @@ class LogReader final : public LogSource {
   static absl::StatusOr<LogReader> Open(const std::string& db_path, const char* vfs = nullptr);
   explicit LogReader(Db db) : db_(std::move(db)) {}
 
-  // The number of committed events (the last position).
+  // LogSource (log_source.h).
   absl::StatusOr<uint64_t> Head() override;
-
-  // Up to `max` entries with position > `after`, in order, with rulings.
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadLog(uint64_t after, size_t max) override;
-
-  // Up to `max` entries of `game_id` with revision > `after`, in order.
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id, uint64_t after,
                                                         size_t max) override;
-
-  // The entry `key` names in `game_id`'s stream (idempotency keys are per
-  // game), with its rulings; nullopt when none does.
   absl::StatusOr<std::optional<v1::LedgerEntry>> FindKey(const std::string& game_id,
                                                          const std::string& key) override;
-
-  // The game's last revision; 0 when it has no stream.
   absl::StatusOr<uint64_t> GameRevision(const std::string& game_id) override;
-
-  // Up to `max` games created after global position `after`, in the order
-  // of their creation (resume after the last one's first_position).
   absl::StatusOr<std::vector<GameListing>> ListGames(uint64_t after, size_t max) override;
-
-  // The rules pin recorded at the game's creation; NOT_FOUND if none.
   absl::StatusOr<std::string> RulesPin(const std::string& game_id) override;
-
-  // All checkpoints, by tree size.
   absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints() override;
-
-  // The stored leaf hashes of positions after + 1 .. tree_size.
   absl::StatusOr<std::vector<Hash>> LeafHashes(uint64_t tree_size, uint64_t after = 0) override;
-
-  // The public key recorded when the ledger was made (DER); NOT_FOUND if none.
   absl::StatusOr<std::string> RecordedPublicKey() override;
 
   Db& db() { return db_; }

@@ -1,6 +1,7 @@
 #include "ledger/pg_log_reader.h"
 
 #include "absl/strings/str_cat.h"
+#include "ledger/log_rows.h"
 #include "ledger/schema.h"
 
 namespace arbiter::ledger {
@@ -128,15 +129,9 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> PgLogReader::Collect(const std::str
           .Int(static_cast<int64_t>(out.front().position()))
           .Int(static_cast<int64_t>(out.back().position())));
   if (!r.ok()) return r.status();
-  size_t i = 0;
+  RulingRows rulings(out);
   for (int row = 0; row < r->rows(); ++row) {
-    uint64_t pos = r->Int(row, 0);
-    while (i < out.size() && out[i].position() < pos) ++i;
-    if (i == out.size()) break;
-    if (out[i].position() != pos) continue;  // another game's event in the range
-    if (!out[i].add_rulings()->ParseFromString(r->Bytes(row, 1))) {
-      return absl::DataLossError(absl::StrCat("ruling at position ", pos, " does not parse"));
-    }
+    if (absl::Status s = rulings.Add(r->Int(row, 0), r->Bytes(row, 1)); !s.ok()) return s;
   }
   if (absl::Status s = snapshot->Commit(); !s.ok()) return s;
   return out;
@@ -198,9 +193,7 @@ absl::StatusOr<std::string> PgLogReader::RulesPin(const std::string& game_id) {
   absl::StatusOr<PgResult> r =
       conn_.Exec("SELECT rules_pin FROM games WHERE game_id = $1", PgParams().Text(game_id));
   if (!r.ok()) return r.status();
-  if (r->rows() == 0) {
-    return absl::NotFoundError(absl::StrCat("no game '", game_id, "' in the ledger"));
-  }
+  if (r->rows() == 0) return NoGame(game_id);
   return r->Bytes(0, 0);
 }
 
@@ -211,12 +204,9 @@ absl::StatusOr<std::vector<v1::Checkpoint>> PgLogReader::Checkpoints() {
   if (!r.ok()) return r.status();
   std::vector<v1::Checkpoint> out;
   for (int i = 0; i < r->rows(); ++i) {
-    v1::Checkpoint& c = out.emplace_back();
-    if (!c.ParseFromString(r->Bytes(i, 1)) ||
-        c.tree_size() != static_cast<uint64_t>(r->Int(i, 0))) {
-      return absl::DataLossError(
-          absl::StrCat("checkpoint row for tree size ", r->Int(i, 0), " is damaged"));
-    }
+    absl::StatusOr<v1::Checkpoint> c = CheckpointRow(r->Int(i, 0), r->Bytes(i, 1));
+    if (!c.ok()) return c.status();
+    out.push_back(*std::move(c));
   }
   return out;
 }
@@ -228,27 +218,18 @@ absl::StatusOr<std::vector<Hash>> PgLogReader::LeafHashes(uint64_t tree_size, ui
       "ORDER BY position",
       PgParams().Int(static_cast<int64_t>(after)).Int(static_cast<int64_t>(tree_size)));
   if (!r.ok()) return r.status();
-  std::vector<Hash> out;
+  LeafRows leaves(tree_size, after);
   for (int i = 0; i < r->rows(); ++i) {
-    const uint64_t position = after + out.size() + 1;
-    Hash h;
-    if (static_cast<uint64_t>(r->Int(i, 0)) != position || !HashFromBytes(r->Bytes(i, 1), &h)) {
-      return absl::DataLossError(absl::StrCat("leaf at position ", position, " is damaged"));
-    }
-    out.push_back(h);
+    if (absl::Status s = leaves.Add(r->Int(i, 0), r->Bytes(i, 1)); !s.ok()) return s;
   }
-  if (after + out.size() != tree_size) {
-    return absl::OutOfRangeError(
-        absl::StrCat("the log has ", after + out.size(), " events, not ", tree_size));
-  }
-  return out;
+  return std::move(leaves).Finish();
 }
 
 absl::StatusOr<std::string> PgLogReader::RecordedPublicKey() {
   if (absl::Status s = Reconnect(); !s.ok()) return s;
   absl::StatusOr<PgResult> r = conn_.Exec("SELECT value FROM meta WHERE key = 'public_key'");
   if (!r.ok()) return r.status();
-  if (r->rows() == 0) return absl::NotFoundError("the ledger records no public key");
+  if (r->rows() == 0) return NoPublicKey();
   return r->Bytes(0, 0);
 }
 

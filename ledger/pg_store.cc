@@ -1,20 +1,47 @@
-#include "ledger/pg_store.h"
+// The ledger in a PostgreSQL database (OpenPgStore, ledger_store.h): the
+// same tables, rows and bytes as the SQLite ledger, written by any number of
+// processes at once.
+//
+// Each process groups its concurrent appends into one transaction, as the
+// SQLite writer does. The order is decided in the database:
+//  - the global order by one sequencer at a time: each batch's transaction
+//    first takes a transaction-scoped advisory lock (the lease), so
+//    positions are gapless and the Merkle tree and checkpoints are over
+//    one order; the lease ends with the COMMIT, or with the connection when
+//    its holder dies, and the next server takes it at once;
+//  - each game's order by a row lock on its stream head (`streams`), read
+//    FOR UPDATE, so the revision an append is checked and judged against
+//    is the one it commits after.
+// A server keeps only what is committed: the Merkle edge, extended by the
+// leaves other servers committed (read under the lease), and the judge's
+// folds, which it uses only at the revision the database holds.
+//
+// The unsigned tail (LedgerOptions::sign_within) is signed by one server at
+// a time, the holder of the signer's lease: a session advisory lock that its
+// head poller takes when free and holds while its connection lives (a dead
+// holder's connection ends, and the next poll of another server takes it).
+// Every poll reads the head and the last checkpoint in one snapshot; the
+// holder's UnsignedTail (unsigned_tail.h) bounds when each event it had not
+// seen was committed, by any server, and its writer signs a TAIL_BOUND
+// checkpoint, under the sequencer's lease as every checkpoint, once the
+// oldest unsigned event has waited `sign_within`.
+#include "ledger/ledger_store.h"
 
-#include <deque>
-#include <fstream>
+#include <optional>
 #include <thread>
-#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "absl/synchronization/notification.h"
 #include "ledger/append_checks.h"
+#include "ledger/append_job.h"
+#include "ledger/append_rows.h"
 #include "ledger/checkpoint.h"
 #include "ledger/hash.h"
 #include "ledger/merkle.h"
 #include "ledger/pg.h"
 #include "ledger/pg_log_reader.h"
 #include "ledger/pg_snapshot.h"
+#include "ledger/unsigned_tail.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
@@ -24,59 +51,21 @@ namespace {
 // first ("arbiter\x02").
 constexpr int64_t kSequencerLock = 0x6172626974657202;
 
+// The signer's lease: a session advisory lock, held by the head poller of
+// the one server that signs the unsigned tail ("arbiter\x03").
+constexpr int64_t kSignerLock = 0x6172626974657203;
+
 // How often a server looks for what other servers committed, to wake its
-// subscriptions.
+// subscriptions and, holding the signer's lease, to see the unsigned tail.
 constexpr absl::Duration kHeadPoll = absl::Milliseconds(100);
 
-struct Job {
-  bool checkpoint = false;
-  std::string game_id;
-  ExpectedRevision expected = ExpectedRevision::Any();
-  std::vector<v1::Event> events;
-  std::vector<std::string> canonical;
-  std::vector<Hash> leaves;
-  absl::Status status;
-  std::vector<v1::LedgerEntry> entries;
-  v1::Checkpoint made;
-  AppendCallback callback;
-  absl::Notification done;
-
-  // As Writer::Job::Complete: nothing touches a synchronous job once its
-  // caller is notified.
-  void Complete() {
-    if (!callback) return done.Notify();
-    AppendCallback cb = std::move(callback);
-    absl::StatusOr<std::vector<v1::LedgerEntry>> result =
-        status.ok() ? absl::StatusOr<std::vector<v1::LedgerEntry>>(std::move(entries)) : status;
-    delete this;
-    cb(std::move(result));
-  }
-};
-
-// What a batch has added on top of the committed state.
-struct Batch {
-  uint64_t head = 0;
-  CompactRange range;
-  std::unordered_map<std::string, uint64_t> revisions;
-  std::vector<std::string> ended_games;
-  std::unordered_map<std::string, std::unique_ptr<GameJudge>> folds;
-};
-
-absl::Status Prepare(Job& job) {
-  if (absl::Status s = ValidateAppend(job.game_id, job.events); !s.ok()) return s;
-  for (const v1::Event& e : job.events) {
-    job.canonical.push_back(CanonicalBytes(e));
-    job.leaves.push_back(LeafHash(job.canonical.back()));
-  }
-  return absl::OkStatus();
-}
-
-class PgStore final : public LedgerStore {
+class PgStore final : public LedgerStore, private AppendRows {
  public:
   PgStore(LedgerOptions options, Signer signer)
-      : options_(std::move(options)), signer_(std::move(signer)) {}
+      : options_(std::move(options)), signer_(std::move(signer)), tail_(options_.sign_within) {}
 
   ~PgStore() override {
+    queue_.Close();
     {
       absl::MutexLock lock(&mu_);
       stopping_ = true;
@@ -95,41 +84,7 @@ class PgStore final : public LedgerStore {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<std::vector<v1::LedgerEntry>> Append(const std::string& game_id,
-                                                      ExpectedRevision expected,
-                                                      std::vector<v1::Event> events) override {
-    Job job;
-    job.game_id = game_id;
-    job.expected = expected;
-    job.events = std::move(events);
-    if (absl::Status s = Prepare(job); !s.ok()) return s;
-    if (absl::Status s = Submit(&job); !s.ok()) return s;
-    return std::move(job.entries);
-  }
-
-  void AppendAsync(const std::string& game_id, ExpectedRevision expected,
-                   std::vector<v1::Event> events, AppendCallback done) override {
-    auto* job = new Job;
-    job->game_id = game_id;
-    job->expected = expected;
-    job->events = std::move(events);
-    job->callback = std::move(done);
-    if (absl::Status s = Prepare(*job); !s.ok()) {
-      job->status = s;
-      return job->Complete();
-    }
-    if (!Enqueue(job)) {
-      job->status = absl::UnavailableError("the ledger is closing");
-      job->Complete();
-    }
-  }
-
-  absl::StatusOr<v1::Checkpoint> Checkpoint() override {
-    Job job;
-    job.checkpoint = true;
-    if (absl::Status s = Submit(&job); !s.ok()) return s;
-    return std::move(job.made);
-  }
+  AppendQueue& queue() override { return queue_; }
 
   absl::StatusOr<std::unique_ptr<LogSource>> OpenReader() override {
     absl::StatusOr<std::unique_ptr<PgLogReader>> r = PgLogReader::Open(options_.dir);
@@ -146,53 +101,90 @@ class PgStore final : public LedgerStore {
   const Signer& signer() const override { return signer_; }
 
  private:
-  bool Enqueue(Job* job) {
-    absl::MutexLock lock(&mu_);
-    if (stopping_) return false;
-    queue_.push_back(job);
-    return true;
-  }
-
-  absl::Status Submit(Job* job) {
-    if (!Enqueue(job)) return absl::UnavailableError("the ledger is closing");
-    job->done.WaitForNotification();
-    return job->status;
-  }
-
   void Run() {
+    bool signed_at_close = false;
     for (;;) {
-      std::vector<Job*> jobs;
-      {
-        absl::MutexLock lock(&mu_);
-        auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-          return stopping_ || !queue_.empty();
-        };
-        mu_.Await(absl::Condition(&ready));
-        if (queue_.empty()) return;  // stopping, and drained
-        while (!queue_.empty() && jobs.size() < options_.max_batch) {
-          jobs.push_back(queue_.front());
-          queue_.pop_front();
-        }
+      std::vector<AppendJob*> jobs;
+      // The writer's own checkpoint, when the unsigned tail comes due with
+      // nothing queued, or at the close: a closing signer signs the tail
+      // first, once, as it reads it under the sequencer's lease, whether or
+      // not a poll has seen it yet.
+      AppendJob sign_tail;
+      if (!queue_.Next(jobs, options_.max_batch, TailDue(), !signed_at_close && HoldsSignerLease(),
+                       sign_tail)) {
+        return;
       }
+      if (jobs.empty()) continue;
+      signed_at_close = signed_at_close || (jobs.back() == &sign_tail && queue_.closed());
       RunBatch(jobs);
-      for (Job* job : jobs) job->Complete();
+      for (AppendJob* job : jobs) job->Complete();
     }
   }
 
+  absl::Time TailDue() {
+    absl::MutexLock lock(&mu_);
+    return tail_.Due();
+  }
+
+  bool HoldsSignerLease() {
+    absl::MutexLock lock(&mu_);
+    return holds_lease_;
+  }
+
+  // Every kHeadPoll, on a connection of its own: publishes the head (other
+  // servers' commits wake this one's subscriptions) and, with a bound on
+  // the unsigned tail, takes the signer's lease when it is free and, while
+  // holding it, tells the writer when the tail is due.
   void PollHead() {
-    std::unique_ptr<PgLogReader> reader;
-    for (;;) {
-      {
+    PgConn conn;
+    bool signer = false;  // `conn` holds the signer's lease
+    auto lose_lease = [&] {
+      conn = PgConn();  // the lease, if held, ends with the connection
+      if (!signer) return;
+      signer = false;
+      absl::MutexLock lock(&mu_);
+      holds_lease_ = false;
+      tail_.Reset();
+    };
+    // The first poll at once: the writes after the start are then bounded
+    // by when it began.
+    for (bool first = true;; first = false) {
+      if (!first) {
         absl::MutexLock lock(&mu_);
         auto stop = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_; };
         if (mu_.AwaitWithTimeout(absl::Condition(&stop), kHeadPoll)) return;
       }
-      if (reader == nullptr) {
-        absl::StatusOr<std::unique_ptr<PgLogReader>> r = PgLogReader::Open(options_.dir);
-        if (!r.ok()) continue;
-        reader = *std::move(r);
+      if (!conn.ok()) {
+        lose_lease();
+        absl::StatusOr<PgConn> c = PgConn::Connect(options_.dir);
+        if (!c.ok()) continue;
+        conn = *std::move(c);
       }
-      if (absl::StatusOr<uint64_t> head = reader->Head(); head.ok()) watch_->Publish(*head);
+      if (!signer && options_.sign_within > absl::ZeroDuration()) {
+        absl::StatusOr<PgResult> r =
+            conn.Exec("SELECT pg_try_advisory_lock($1)::int", PgParams().Int(kSignerLock));
+        if (!r.ok()) {
+          lose_lease();
+          continue;
+        }
+        signer = r->Int(0, 0) == 1;
+        absl::MutexLock lock(&mu_);
+        holds_lease_ = signer;
+      }
+      const absl::Time read_at = absl::Now();
+      absl::StatusOr<PgResult> r = conn.Exec(
+          "SELECT (SELECT COALESCE(MAX(position), 0) FROM events), "
+          "(SELECT COALESCE(MAX(tree_size), 0) FROM checkpoints)");
+      if (!r.ok()) {
+        lose_lease();
+        continue;
+      }
+      const uint64_t head = r->Int(0, 0);
+      watch_->Publish(head);
+      if (signer) {
+        absl::MutexLock lock(&mu_);
+        if (tail_.Read(head, r->Int(0, 1), read_at)) queue_.Wake();
+      }
     }
   }
 
@@ -222,12 +214,17 @@ class PgStore final : public LedgerStore {
     return absl::OkStatus();
   }
 
-  void RunBatch(std::vector<Job*>& jobs) {
+  void RunBatch(std::vector<AppendJob*>& jobs) {
     auto fail_all = [&](const absl::Status& s) {
-      for (Job* job : jobs) {
+      for (AppendJob* job : jobs) {
         if (job->status.ok()) job->status = s;
         job->entries.clear();
       }
+      // A tail that could not be signed is tried again a bound later, not
+      // in a loop against a failing database.
+      const absl::Time now = absl::Now();
+      absl::MutexLock lock(&mu_);
+      if (tail_.Due() <= now) tail_.Postpone(now + options_.sign_within);
     };
     if (!conn_.ok()) {
       absl::StatusOr<PgConn> conn = PgConn::Connect(options_.dir);
@@ -241,17 +238,19 @@ class PgStore final : public LedgerStore {
     if (broken.ok()) broken = CatchUp();
     if (!broken.ok()) return fail_all(broken);
     const uint64_t committed_head = range_.size();
-    Batch batch;
+    AppendBatch batch;
     batch.head = committed_head;
     batch.range = range_;
     bool checkpoint_asked = false;
-    for (Job* job : jobs) {
+    bool tail_bound = absl::Now() >= TailDue();
+    for (AppendJob* job : jobs) {
       if (job->checkpoint) {
-        checkpoint_asked = true;
+        (job->tail_bound ? tail_bound : checkpoint_asked) = true;
         continue;
       }
       if (broken = conn_.Run("SAVEPOINT append"); !broken.ok()) break;
-      absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ProcessAppend(*job, batch);
+      absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+          AppendOnto(*job, batch, *options_.judge, *this);
       if (entries.ok()) {
         job->entries = *std::move(entries);
         if (broken = conn_.Run("RELEASE SAVEPOINT append"); !broken.ok()) break;
@@ -260,19 +259,14 @@ class PgStore final : public LedgerStore {
         if (broken = conn_.Run("ROLLBACK TO SAVEPOINT append"); !broken.ok()) break;
       }
     }
-    const uint64_t every = options_.checkpoint_every;
-    const bool periodic = every > 0 && batch.head / every > committed_head / every;
-    const bool due = checkpoint_asked || !batch.ended_games.empty() || periodic;
     v1::Checkpoint made;
-    if (broken.ok() && due && batch.head > 0 && batch.head != last_checkpoint_.tree_size()) {
-      v1::Checkpoint::Reason reason = checkpoint_asked             ? v1::Checkpoint::ON_DEMAND
-                                      : !batch.ended_games.empty() ? v1::Checkpoint::GAME_END
-                                                                   : v1::Checkpoint::PERIODIC;
-      absl::StatusOr<v1::Checkpoint> cp = SignCheckpoint(signer_, batch.head, batch.range.Root(),
-                                                         absl::Now(), reason, batch.ended_games);
+    if (broken.ok()) {
+      absl::StatusOr<std::optional<v1::Checkpoint>> cp =
+          batch.SignIfDue(signer_, committed_head, options_.checkpoint_every, checkpoint_asked,
+                          tail_bound, last_checkpoint_);
       broken = cp.status();
-      if (cp.ok()) {
-        made = *std::move(cp);
+      if (cp.ok() && *cp) {
+        made = **std::move(cp);
         broken = conn_
                      .Exec("INSERT INTO checkpoints(tree_size, checkpoint) VALUES($1, $2)",
                            PgParams()
@@ -290,52 +284,61 @@ class PgStore final : public LedgerStore {
     }
     range_ = batch.range;
     if (made.tree_size() > 0) last_checkpoint_ = made;
-    if (!batch.folds.empty()) {
-      std::vector<CommittedFold> folds;
-      for (auto& [game, fold] : batch.folds) {
-        folds.push_back(CommittedFold{game, batch.revisions[game], std::move(fold)});
-      }
-      options_.judge->OnCommit(folds);
+    {
+      absl::MutexLock lock(&mu_);
+      tail_.Signed(last_checkpoint_.tree_size());
     }
+    batch.HandFoldsTo(*options_.judge);
     watch_->Publish(range_.size());
-    for (Job* job : jobs) {
-      if (!job->checkpoint) continue;
-      if (last_checkpoint_.tree_size() == 0) {
-        job->status = absl::FailedPreconditionError("the log is empty: nothing to checkpoint");
-      } else {
-        job->made = last_checkpoint_;
-      }
-    }
+    AnswerCheckpoints(jobs, last_checkpoint_);
   }
 
-  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadRecorded(
-      const std::vector<uint64_t>& positions) {
-    std::vector<v1::LedgerEntry> out;
-    for (uint64_t pos : positions) {
-      absl::StatusOr<PgResult> q =
-          conn_.Exec("SELECT game_id, revision, event FROM events WHERE position = $1",
-                     PgParams().Int(static_cast<int64_t>(pos)));
-      if (!q.ok()) return q.status();
-      if (q->rows() != 1) return absl::InternalError(absl::StrCat("position ", pos, " vanished"));
-      v1::LedgerEntry& e = out.emplace_back();
-      e.set_position(pos);
-      e.set_game_id(q->Bytes(0, 0));
-      e.set_revision(q->Int(0, 1));
-      e.set_event(q->Bytes(0, 2));
-      absl::StatusOr<PgResult> r =
-          conn_.Exec("SELECT ruling FROM rulings WHERE position = $1 ORDER BY seq",
-                     PgParams().Int(static_cast<int64_t>(pos)));
-      if (!r.ok()) return r.status();
-      for (int i = 0; i < r->rows(); ++i) {
-        if (!e.add_rulings()->ParseFromString(r->Bytes(i, 0))) {
-          return absl::DataLossError(absl::StrCat("a ruling at position ", pos, " does not parse"));
-        }
-      }
-    }
-    return out;
+  // AppendRows, on the writer's connection inside the batch's transaction.
+  absl::StatusOr<std::optional<KeyedEvent>> FindKey(const std::string& game_id,
+                                                    const std::string& key) override {
+    absl::StatusOr<PgResult> q =
+        conn_.Exec("SELECT position, event FROM events WHERE game_id = $1 AND idempotency_key = $2",
+                   PgParams().Text(game_id).Text(key));
+    if (!q.ok()) return q.status();
+    if (q->rows() == 0) return std::nullopt;
+    return KeyedEvent{static_cast<uint64_t>(q->Int(0, 0)), q->Bytes(0, 1)};
   }
 
-  absl::StatusOr<std::unique_ptr<GameJudge>> Replay(const std::string& game_id) {
+  absl::StatusOr<v1::LedgerEntry> EntryAt(uint64_t position) override {
+    absl::StatusOr<PgResult> q =
+        conn_.Exec("SELECT game_id, revision, event FROM events WHERE position = $1",
+                   PgParams().Int(static_cast<int64_t>(position)));
+    if (!q.ok()) return q.status();
+    if (q->rows() != 1) {
+      return absl::InternalError(absl::StrCat("position ", position, " vanished"));
+    }
+    v1::LedgerEntry e;
+    e.set_position(position);
+    e.set_game_id(q->Bytes(0, 0));
+    e.set_revision(q->Int(0, 1));
+    e.set_event(q->Bytes(0, 2));
+    absl::StatusOr<PgResult> r =
+        conn_.Exec("SELECT ruling FROM rulings WHERE position = $1 ORDER BY seq",
+                   PgParams().Int(static_cast<int64_t>(position)));
+    if (!r.ok()) return r.status();
+    for (int i = 0; i < r->rows(); ++i) {
+      if (!e.add_rulings()->ParseFromString(r->Bytes(i, 0))) {
+        return absl::DataLossError(
+            absl::StrCat("a ruling at position ", position, " does not parse"));
+      }
+    }
+    return e;
+  }
+
+  // The game's order: its stream head, locked until the COMMIT.
+  absl::StatusOr<uint64_t> CommittedRevision(const std::string& game_id) override {
+    absl::StatusOr<PgResult> q = conn_.Exec(
+        "SELECT revision FROM streams WHERE game_id = $1 FOR UPDATE", PgParams().Text(game_id));
+    if (!q.ok()) return q.status();
+    return q->rows() == 1 ? static_cast<uint64_t>(q->Int(0, 0)) : 0;
+  }
+
+  absl::StatusOr<std::unique_ptr<GameJudge>> Replay(const std::string& game_id) override {
     absl::StatusOr<PgResult> p =
         conn_.Exec("SELECT rules_pin FROM games WHERE game_id = $1", PgParams().Text(game_id));
     if (!p.ok()) return p.status();
@@ -352,135 +355,51 @@ class PgStore final : public LedgerStore {
                         });
   }
 
-  absl::StatusOr<std::vector<v1::LedgerEntry>> ProcessAppend(Job& job, Batch& batch) {
-    // Idempotency: a key, once recorded, forever names that event.
-    std::vector<uint64_t> recorded;
-    size_t keyed = 0;
-    for (size_t i = 0; i < job.events.size(); ++i) {
-      const std::string& key = job.events[i].idempotency_key();
-      if (key.empty()) continue;
-      ++keyed;
-      absl::StatusOr<PgResult> q = conn_.Exec(
-          "SELECT position, game_id, event FROM events WHERE game_id = $1 AND "
-          "idempotency_key = $2",
-          PgParams().Text(job.game_id).Text(key));
-      if (!q.ok()) return q.status();
-      if (q->rows() == 0) continue;
-      if (q->Bytes(0, 2) != job.canonical[i]) {
-        return absl::AlreadyExistsError(absl::StrCat("idempotency key '", key,
-                                                     "' already names the event at position ",
-                                                     q->Int(0, 0), ", with other content"));
-      }
-      recorded.push_back(q->Int(0, 0));
-    }
-    if (!recorded.empty()) {
-      if (recorded.size() == job.events.size()) return ReadRecorded(recorded);
-      return absl::InvalidArgumentError(
-          absl::StrCat("the append mixes ", recorded.size(), " already recorded event(s) with ",
-                       job.events.size() - recorded.size(), " new one(s); ", keyed, " carry keys"));
-    }
+  absl::Status AdvanceStream(const std::string& game_id, uint64_t revision) override {
+    return conn_
+        .Exec(
+            "INSERT INTO streams(game_id, revision) VALUES($1, $2) "
+            "ON CONFLICT (game_id) DO UPDATE SET revision = EXCLUDED.revision",
+            PgParams().Text(game_id).Int(static_cast<int64_t>(revision)))
+        .status();
+  }
 
-    // The game's order: its stream head, locked until the COMMIT.
-    uint64_t current = 0;
-    if (auto it = batch.revisions.find(job.game_id); it != batch.revisions.end()) {
-      current = it->second;
+  absl::Status InsertGame(const std::string& game_id, uint64_t first_position,
+                          const std::string& rules_pin) override {
+    return conn_
+        .Exec("INSERT INTO games(game_id, first_position, rules_pin) VALUES($1, $2, $3)",
+              PgParams().Text(game_id).Int(static_cast<int64_t>(first_position)).Text(rules_pin))
+        .status();
+  }
+
+  absl::Status InsertEvent(uint64_t position, const std::string& game_id, uint64_t revision,
+                           const std::string& key, const std::string& canonical,
+                           const Hash& leaf) override {
+    PgParams row;
+    row.Int(static_cast<int64_t>(position)).Text(game_id).Int(static_cast<int64_t>(revision));
+    if (key.empty()) {
+      row.Null();
     } else {
-      absl::StatusOr<PgResult> q =
-          conn_.Exec("SELECT revision FROM streams WHERE game_id = $1 FOR UPDATE",
-                     PgParams().Text(job.game_id));
-      if (!q.ok()) return q.status();
-      if (q->rows() == 1) current = q->Int(0, 0);
+      row.Text(key);
     }
-    if (absl::Status s = CheckAgainstStream(job.game_id, job.events, current, job.expected);
-        !s.ok()) {
-      return s;
-    }
+    row.Bytes(canonical).Bytes(AsBytes(leaf));
+    return conn_
+        .Exec(
+            "INSERT INTO events(position, game_id, revision, idempotency_key, event, leaf_hash) "
+            "VALUES($1, $2, $3, $4, $5, $6)",
+            row)
+        .status();
+  }
 
-    // The fold as of `current`: the batch's, the judge's own if it holds
-    // that very revision (another server may have moved the game on), a new
-    // one, or the stream replayed.
-    absl::StatusOr<std::unique_ptr<GameJudge>> fold;
-    if (auto it = batch.folds.find(job.game_id); it != batch.folds.end()) {
-      fold = it->second->Clone();
-    } else if (current == 0) {
-      fold = options_.judge->Open(job.game_id, job.events[0].game_created());
-    } else if (std::shared_ptr<const GameJudge> committed =
-                   options_.judge->Committed(job.game_id, current)) {
-      fold = committed->Clone();
-    } else {
-      fold = Replay(job.game_id);
-    }
-    if (!fold.ok()) return fold.status();
-    GameJudge* judge = fold->get();
-
-    std::vector<v1::LedgerEntry> out;
-    bool game_over = false;
-    for (size_t i = 0; i < job.events.size(); ++i) {
-      absl::StatusOr<Verdict> verdict = judge->Apply(job.events[i]);
-      if (!verdict.ok()) return verdict.status();
-      const uint64_t position = batch.head + 1 + i;
-      const uint64_t revision = current + 1 + i;
-      if (revision == 1) {
-        absl::Status s = conn_
-                             .Exec(
-                                 "INSERT INTO games(game_id, first_position, rules_pin) "
-                                 "VALUES($1, $2, $3)",
-                                 PgParams()
-                                     .Text(job.game_id)
-                                     .Int(static_cast<int64_t>(position))
-                                     .Text(judge->RulesPin()))
-                             .status();
-        if (!s.ok()) return s;
-      }
-      PgParams row;
-      row.Int(static_cast<int64_t>(position)).Text(job.game_id).Int(static_cast<int64_t>(revision));
-      const std::string& key = job.events[i].idempotency_key();
-      if (key.empty()) {
-        row.Null();
-      } else {
-        row.Text(key);
-      }
-      row.Bytes(job.canonical[i]).Bytes(AsBytes(job.leaves[i]));
-      absl::Status s = conn_
-                           .Exec(
-                               "INSERT INTO events(position, game_id, revision, "
-                               "idempotency_key, event, leaf_hash) "
-                               "VALUES($1, $2, $3, $4, $5, $6)",
-                               row)
-                           .status();
-      if (!s.ok()) return s;
-      v1::LedgerEntry& entry = out.emplace_back();
-      for (size_t k = 0; k < verdict->rulings.size(); ++k) {
-        s = conn_
-                .Exec("INSERT INTO rulings(position, seq, ruling) VALUES($1, $2, $3)",
-                      PgParams()
-                          .Int(static_cast<int64_t>(position))
-                          .Int(static_cast<int64_t>(k))
-                          .Bytes(CanonicalBytes(verdict->rulings[k])))
-                .status();
-        if (!s.ok()) return s;
-        *entry.add_rulings() = std::move(verdict->rulings[k]);
-      }
-      entry.set_position(position);
-      entry.set_game_id(job.game_id);
-      entry.set_revision(revision);
-      entry.set_event(job.canonical[i]);
-      game_over = game_over || verdict->game_over;
-    }
-    const uint64_t revision = current + job.events.size();
-    absl::Status s = conn_
-                         .Exec(
-                             "INSERT INTO streams(game_id, revision) VALUES($1, $2) "
-                             "ON CONFLICT (game_id) DO UPDATE SET revision = EXCLUDED.revision",
-                             PgParams().Text(job.game_id).Int(static_cast<int64_t>(revision)))
-                         .status();
-    if (!s.ok()) return s;
-    batch.head += job.events.size();
-    for (const Hash& leaf : job.leaves) batch.range.Append(leaf);
-    if (game_over) batch.ended_games.push_back(job.game_id);
-    batch.revisions[job.game_id] = revision;
-    batch.folds[job.game_id] = *std::move(fold);
-    return out;
+  absl::Status InsertRuling(uint64_t position, uint64_t seq,
+                            const std::string& canonical) override {
+    return conn_
+        .Exec("INSERT INTO rulings(position, seq, ruling) VALUES($1, $2, $3)",
+              PgParams()
+                  .Int(static_cast<int64_t>(position))
+                  .Int(static_cast<int64_t>(seq))
+                  .Bytes(canonical))
+        .status();
   }
 
   const LedgerOptions options_;
@@ -492,9 +411,11 @@ class PgStore final : public LedgerStore {
   CompactRange range_;              // the committed Merkle edge
   v1::Checkpoint last_checkpoint_;  // tree_size 0: none yet
 
+  AppendQueue queue_;
   absl::Mutex mu_;
-  std::deque<Job*> queue_ ABSL_GUARDED_BY(mu_);
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;     // for the poller
+  bool holds_lease_ ABSL_GUARDED_BY(mu_) = false;  // the poller holds the signer's lease
+  UnsignedTail tail_ ABSL_GUARDED_BY(mu_);         // known only to the signer
   std::thread thread_;
   std::thread poller_;
 };

@@ -123,25 +123,45 @@ std::string Signer::PublicKeyPem() const {
   return pem;
 }
 
-absl::Status VerifySignature(absl::string_view public_key_der, absl::string_view message,
-                             absl::string_view signature) {
-  const auto* p = reinterpret_cast<const unsigned char*>(public_key_der.data());
-  EVP_PKEY* pkey = d2i_PUBKEY(nullptr, &p, static_cast<long>(public_key_der.size()));
-  if (pkey == nullptr || EVP_PKEY_get_id(pkey) != EVP_PKEY_ED25519) {
-    EVP_PKEY_free(pkey);
+struct PublicKey::Key {
+  EVP_PKEY* pkey = nullptr;
+  ~Key() { EVP_PKEY_free(pkey); }
+};
+
+PublicKey::PublicKey(std::unique_ptr<Key> key, std::string der)
+    : key_(std::move(key)), der_(std::move(der)) {}
+PublicKey::PublicKey(PublicKey&&) noexcept = default;
+PublicKey& PublicKey::operator=(PublicKey&&) noexcept = default;
+PublicKey::~PublicKey() = default;
+
+absl::StatusOr<PublicKey> PublicKey::FromDer(absl::string_view der) {
+  const auto* p = reinterpret_cast<const unsigned char*>(der.data());
+  auto key = std::make_unique<Key>();
+  key->pkey = d2i_PUBKEY(nullptr, &p, static_cast<long>(der.size()));
+  if (key->pkey == nullptr || EVP_PKEY_get_id(key->pkey) != EVP_PKEY_ED25519) {
     return absl::InvalidArgumentError("not an Ed25519 public key");
   }
+  return PublicKey(std::move(key), std::string(der));
+}
+
+absl::Status PublicKey::Verify(absl::string_view message, absl::string_view signature) const {
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  int rc = ctx == nullptr ? 0 : EVP_DigestVerifyInit(ctx, nullptr, nullptr, nullptr, pkey);
+  int rc = ctx == nullptr ? 0 : EVP_DigestVerifyInit(ctx, nullptr, nullptr, nullptr, key_->pkey);
   if (rc == 1) {
     rc = EVP_DigestVerify(ctx, reinterpret_cast<const unsigned char*>(signature.data()),
                           signature.size(), reinterpret_cast<const unsigned char*>(message.data()),
                           message.size());
   }
   EVP_MD_CTX_free(ctx);
-  EVP_PKEY_free(pkey);
   if (rc != 1) return absl::DataLossError("bad Ed25519 signature");
   return absl::OkStatus();
+}
+
+absl::Status VerifySignature(absl::string_view public_key_der, absl::string_view message,
+                             absl::string_view signature) {
+  absl::StatusOr<PublicKey> key = PublicKey::FromDer(public_key_der);
+  if (!key.ok()) return key.status();
+  return key->Verify(message, signature);
 }
 
 absl::StatusOr<std::string> ReadPublicKeyFile(const std::string& path) {

@@ -41,7 +41,32 @@ class Signer {
 // UNAVAILABLE when either file cannot be read or written.
 absl::StatusOr<Signer> LoadSigningKey(const std::string& dir);
 
-// OK iff `signature` is `public_key_der`'s Ed25519 signature of `message`.
+// An Ed25519 public key, decoded once to check many signatures (an audit
+// checks every checkpoint's).
+class PublicKey {
+ public:
+  // INVALID_ARGUMENT when `der` (SubjectPublicKeyInfo) is not an Ed25519 key.
+  static absl::StatusOr<PublicKey> FromDer(absl::string_view der);
+
+  PublicKey(PublicKey&&) noexcept;
+  PublicKey& operator=(PublicKey&&) noexcept;
+  ~PublicKey();
+
+  // OK iff `signature` is this key's signature of `message`; DATA_LOSS
+  // otherwise.
+  absl::Status Verify(absl::string_view message, absl::string_view signature) const;
+  const std::string& der() const { return der_; }
+
+ private:
+  struct Key;
+  PublicKey(std::unique_ptr<Key> key, std::string der);
+  std::unique_ptr<Key> key_;
+  std::string der_;
+};
+
+// OK iff `signature` is `public_key_der`'s Ed25519 signature of `message`:
+// INVALID_ARGUMENT for a key that is not Ed25519, DATA_LOSS for a bad
+// signature.
 absl::Status VerifySignature(absl::string_view public_key_der, absl::string_view message,
                              absl::string_view signature);
 

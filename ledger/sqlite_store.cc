@@ -1,4 +1,6 @@
-#include "ledger/sqlite_store.h"
+// The ledger in a SQLite file (OpenSqliteStore, ledger_store.h): one writing
+// process per data directory, and the writer thread of writer.h.
+#include "ledger/ledger_store.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -76,16 +78,7 @@ class SqliteStore final : public LedgerStore {
 
   std::string db_path() const { return options_.dir + "/ledger.db"; }
 
-  absl::StatusOr<std::vector<v1::LedgerEntry>> Append(const std::string& game_id,
-                                                      ExpectedRevision expected,
-                                                      std::vector<v1::Event> events) override {
-    return writer_->Append(game_id, expected, std::move(events));
-  }
-  void AppendAsync(const std::string& game_id, ExpectedRevision expected,
-                   std::vector<v1::Event> events, AppendCallback done) override {
-    writer_->AppendAsync(game_id, expected, std::move(events), std::move(done));
-  }
-  absl::StatusOr<v1::Checkpoint> Checkpoint() override { return writer_->Checkpoint(); }
+  AppendQueue& queue() override { return writer_->queue(); }
 
   absl::StatusOr<std::unique_ptr<LogSource>> OpenReader() override {
     absl::StatusOr<LogReader> r = LogReader::Open(db_path(), options_.vfs);

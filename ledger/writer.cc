@@ -36,10 +36,7 @@ absl::StatusOr<std::unique_ptr<Writer>> Writer::Start(Config config) {
 }
 
 Writer::~Writer() {
-  {
-    absl::MutexLock lock(&mu_);
-    stopping_ = true;
-  }
+  queue_.Close();
   if (thread_.joinable()) thread_.join();
 }
 
@@ -92,87 +89,23 @@ absl::Status Writer::Recover() {
   return absl::OkStatus();
 }
 
-bool Writer::Enqueue(Job* job) {
-  absl::MutexLock lock(&mu_);
-  if (stopping_) return false;
-  queue_.push_back(job);
-  return true;
-}
-
-absl::Status Writer::Submit(Job* job) {
-  if (!Enqueue(job)) return absl::UnavailableError("the ledger is closing");
-  job->done.WaitForNotification();
-  return job->status;
-}
-
-void Writer::AppendAsync(std::string game_id, ExpectedRevision expected,
-                         std::vector<v1::Event> events, AppendCallback done) {
-  auto* job = new Job;
-  job->game_id = std::move(game_id);
-  job->expected = expected;
-  job->events = std::move(events);
-  job->callback = std::move(done);
-  if (absl::Status s = Prepare(*job); !s.ok()) {
-    job->status = s;
-    return job->Complete();
-  }
-  if (!Enqueue(job)) {
-    job->status = absl::UnavailableError("the ledger is closing");
-    job->Complete();
-  }
-}
-
-absl::StatusOr<std::vector<v1::LedgerEntry>> Writer::Append(std::string game_id,
-                                                            ExpectedRevision expected,
-                                                            std::vector<v1::Event> events) {
-  Job job;
-  job.game_id = std::move(game_id);
-  job.expected = expected;
-  job.events = std::move(events);
-  if (absl::Status s = Prepare(job); !s.ok()) return s;
-  if (absl::Status s = Submit(&job); !s.ok()) return s;
-  return std::move(job.entries);
-}
-
-absl::StatusOr<v1::Checkpoint> Writer::Checkpoint() {
-  Job job;
-  job.checkpoint = true;
-  if (absl::Status s = Submit(&job); !s.ok()) return s;
-  return std::move(job.made);
-}
-
 void Writer::Run() {
   // The appends the last commit answered: their callers are the ones most
   // likely to come straight back, so a batch waits for that many.
   size_t answered = 1;
   absl::Duration last_commit = absl::ZeroDuration();
   for (;;) {
-    std::vector<Job*> batch;
+    std::vector<AppendJob*> batch;
     // The writer's own checkpoint, when the unsigned tail comes due with
-    // nothing queued (or at the close).
-    Job sign_tail;
-    sign_tail.checkpoint = true;
-    sign_tail.tail_bound = true;
-    {
-      absl::MutexLock lock(&mu_);
-      auto ready = [this]()
-                       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || !queue_.empty(); };
-      const absl::Time due = TailDue();
-      if (due == absl::InfiniteFuture()) {
-        mu_.Await(absl::Condition(&ready));
-      } else {
-        mu_.AwaitWithDeadline(absl::Condition(&ready), due);
-      }
-      if (queue_.empty()) {
-        // Stopping and drained, or the tail came due. A closing ledger signs
-        // its tail first when bounded, so none is left for the next start.
-        if (!(stopping_ ? due != absl::InfiniteFuture() && healthy_ : absl::Now() >= due)) {
-          if (stopping_) return;
-          continue;
-        }
-        batch.push_back(&sign_tail);
-      }
+    // nothing queued, or at the close: a closing ledger signs its tail
+    // first when bounded, so none is left for the next start.
+    AppendJob sign_tail;
+    const absl::Time due = TailDue();
+    if (!queue_.Next(batch, config_.max_batch, due, due != absl::InfiniteFuture() && healthy_,
+                     sign_tail)) {
+      return;
     }
+    if (batch.empty()) continue;
     // Appends that arrive while the batch is being written join it. Once
     // the queue runs dry and fewer appends than the last commit answered
     // have joined, the writer lingers for the stragglers, for at most half
@@ -182,9 +115,9 @@ void Writer::Run() {
     Linger linger{answered, absl::Now() + std::min(last_commit / 2, kMaxLinger)};
     last_commit = RunBatch(batch, linger);
     answered = 0;
-    for (Job* job : batch) answered += job->checkpoint ? 0 : 1;
+    for (AppendJob* job : batch) answered += job->checkpoint ? 0 : 1;
     answered = std::max<size_t>(answered, 1);
-    for (Job* job : batch) job->Complete();
+    for (AppendJob* job : batch) job->Complete();
     if (healthy_) checkpointer_->MaybeRun(db_.get());
   }
 }
@@ -196,26 +129,15 @@ absl::Time Writer::TailDue() const {
   return unsigned_since_ + config_.sign_within;
 }
 
-bool Writer::TakeMore(std::vector<Job*>& batch, const Linger& linger) {
-  absl::MutexLock lock(&mu_);
-  auto arrived = [this]()
-                     ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || !queue_.empty(); };
-  if (!arrived() && batch.size() < linger.until_jobs) {
-    absl::Duration wait = linger.deadline - absl::Now();
-    if (wait > absl::ZeroDuration()) mu_.AwaitWithTimeout(absl::Condition(&arrived), wait);
-  }
-  size_t before = batch.size();
-  while (!queue_.empty() && batch.size() < config_.max_batch) {
-    batch.push_back(queue_.front());
-    queue_.pop_front();
-  }
-  return batch.size() > before;
+bool Writer::TakeMore(std::vector<AppendJob*>& batch, const Linger& linger) {
+  const absl::Time wait_until =
+      batch.size() < linger.until_jobs ? linger.deadline : absl::InfinitePast();
+  return queue_.Take(batch, config_.max_batch, wait_until) > 0;
 }
 
-absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
-  TakeMore(jobs, linger);
+absl::Duration Writer::RunBatch(std::vector<AppendJob*>& jobs, const Linger& linger) {
   auto fail_all = [&](const absl::Status& s) {
-    for (Job* job : jobs) {
+    for (AppendJob* job : jobs) {
       if (job->status.ok()) job->status = s;
     }
     return absl::ZeroDuration();
@@ -228,7 +150,7 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
     healthy_ = false;
     return fail_all(tx.status());
   }
-  Batch batch;
+  AppendBatch batch;
   batch.head = head_;
   batch.range = range_;
   bool checkpoint_asked = false;
@@ -236,14 +158,15 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
   absl::Status broken;  // a failure of the transaction itself
   for (size_t next = 0; broken.ok(); ++next) {
     if (next == jobs.size() && !TakeMore(jobs, linger)) break;
-    Job* job = jobs[next];
+    AppendJob* job = jobs[next];
     if (job->checkpoint) {
       (job->tail_bound ? tail_bound : checkpoint_asked) = true;
       continue;
     }
     // Each append in a savepoint, so a refused one leaves the others.
     if (broken = stmts_->savepoint.Run(); !broken.ok()) break;
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ProcessAppend(*job, batch);
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+        AppendOnto(*job, batch, *config_.judge, *this);
     if (entries.ok()) {
       if (broken = stmts_->release.Run(); !broken.ok()) break;
       job->entries = *std::move(entries);
@@ -262,22 +185,14 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
     }
   }
 
-  // A checkpoint when asked, at a game's end, or on crossing a multiple of
-  // checkpoint_every.
-  bool periodic = config_.checkpoint_every > 0 &&
-                  batch.head / config_.checkpoint_every > head_ / config_.checkpoint_every;
-  bool due = checkpoint_asked || !batch.ended_games.empty() || periodic || tail_bound;
   v1::Checkpoint made;
-  if (broken.ok() && due && batch.head > 0 && batch.head != last_checkpoint_.tree_size()) {
-    v1::Checkpoint::Reason reason = checkpoint_asked             ? v1::Checkpoint::ON_DEMAND
-                                    : !batch.ended_games.empty() ? v1::Checkpoint::GAME_END
-                                    : periodic                   ? v1::Checkpoint::PERIODIC
-                                                                 : v1::Checkpoint::TAIL_BOUND;
-    absl::StatusOr<v1::Checkpoint> cp = SignCheckpoint(
-        *config_.signer, batch.head, batch.range.Root(), absl::Now(), reason, batch.ended_games);
+  if (broken.ok()) {
+    absl::StatusOr<std::optional<v1::Checkpoint>> cp =
+        batch.SignIfDue(*config_.signer, head_, config_.checkpoint_every, checkpoint_asked,
+                        tail_bound, last_checkpoint_);
     broken = cp.status();
-    if (cp.ok()) {
-      made = *std::move(cp);
+    if (cp.ok() && *cp) {
+      made = **std::move(cp);
       stmts_->insert_checkpoint.Bind(1, static_cast<int64_t>(made.tree_size()))
           .BindBlob(2, CanonicalBytes(made));
       broken = stmts_->insert_checkpoint.Run();
@@ -290,7 +205,7 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
     // Nothing of this batch is acknowledged (`tx` rolls back). Whether the
     // storage kept any of it is for Recover() to read back; memory holds
     // only committed state.
-    for (Job* job : jobs) {
+    for (AppendJob* job : jobs) {
       if (job->status.ok()) job->status = broken;
       job->entries.clear();
     }
@@ -310,23 +225,9 @@ absl::Duration Writer::RunBatch(std::vector<Job*>& jobs, const Linger& linger) {
   } else if (unsigned_since_ == absl::InfiniteFuture()) {
     unsigned_since_ = absl::Now();  // the tail's first commit
   }
-  if (!batch.folds.empty()) {
-    std::vector<CommittedFold> folds;
-    folds.reserve(batch.folds.size());
-    for (auto& [game, fold] : batch.folds) {
-      folds.push_back(CommittedFold{game, batch.revisions[game], std::move(fold)});
-    }
-    config_.judge->OnCommit(folds);
-  }
+  batch.HandFoldsTo(*config_.judge);
   config_.watch->Publish(head_);
-  for (Job* job : jobs) {
-    if (!job->checkpoint) continue;
-    if (last_checkpoint_.tree_size() == 0) {
-      job->status = absl::FailedPreconditionError("the log is empty: nothing to checkpoint");
-    } else {
-      job->made = last_checkpoint_;
-    }
-  }
+  AnswerCheckpoints(jobs, last_checkpoint_);
   return commit_took;
 }
 

@@ -1,7 +1,7 @@
 // The ledger's single writer thread and its group commit (internal to the
 // ledger; use ledger.h).
 //
-// Callers queue jobs and block. The thread takes every queued job (up to a
+// Callers queue jobs (queue(), append_job.h) and block. The thread takes every queued job (up to a
 // batch limit), runs each inside a SAVEPOINT of one transaction (a refused
 // append rolls back to its savepoint and leaves the others), signs a
 // checkpoint when one is due (also, with sign_within, once the oldest
@@ -14,20 +14,18 @@
 #define ARBITER_LEDGER_WRITER_H_
 
 #include <cstdint>
-#include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/ledger.pb.h"
-#include "ledger/append_callback.h"
-#include "ledger/expected_revision.h"
+#include "ledger/append_job.h"
+#include "ledger/append_rows.h"
 #include "ledger/judge.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
@@ -37,7 +35,7 @@
 
 namespace arbiter::ledger {
 
-class Writer {
+class Writer final : private AppendRows {
  public:
   struct Config {
     std::string db_path;
@@ -56,19 +54,12 @@ class Writer {
   // the thread.
   static absl::StatusOr<std::unique_ptr<Writer>> Start(Config config);
   // Drains the queue, then joins the thread.
-  ~Writer();
+  ~Writer() override;
 
-  absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
-                                                      ExpectedRevision expected,
-                                                      std::vector<v1::Event> events);
-  // Queues the append and returns at once; `done` runs on the writer thread.
-  void AppendAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
-                   AppendCallback done);
-  absl::StatusOr<v1::Checkpoint> Checkpoint();
+  // Where callers queue appends and requests for a checkpoint.
+  AppendQueue& queue() { return queue_; }
 
  private:
-  struct Job;
-  struct Batch;
   struct Statements;
 
   // How long a batch may wait for more appends: until it holds
@@ -82,31 +73,28 @@ class Writer {
   void Run();
   // Runs `jobs` and whatever joins them, in one transaction; returns what
   // its COMMIT took.
-  absl::Duration RunBatch(std::vector<Job*>& jobs, const Linger& linger);
+  absl::Duration RunBatch(std::vector<AppendJob*>& jobs, const Linger& linger);
   // Moves queued jobs into `batch`, first waiting as `linger` allows if
   // none is queued; false if none came.
-  bool TakeMore(std::vector<Job*>& batch, const Linger& linger);
-  // Validates `job` and computes what it needs that does not depend on the
-  // log (canonical bytes, leaf hashes); runs on the caller's thread.
-  static absl::Status Prepare(Job& job);
-  absl::StatusOr<std::vector<v1::LedgerEntry>> ProcessAppend(Job& job, Batch& batch);
-  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadRecorded(const std::vector<uint64_t>& positions);
-  absl::StatusOr<uint64_t> CurrentRevision(const std::string& game_id, const Batch& batch);
-  // A private fold of `game_id` as of `revision` (the committed revision,
-  // plus what this batch has appended), for the next append to be judged on:
-  // a copy of the batch's or the judge's committed fold, a fresh one for a
-  // new game, or else the stored stream replayed.
-  absl::StatusOr<std::unique_ptr<GameJudge>> WorkingFold(const std::string& game_id,
-                                                         uint64_t revision, const v1::Event& first,
-                                                         const Batch& batch);
-  absl::StatusOr<std::unique_ptr<GameJudge>> Replay(const std::string& game_id);
+  bool TakeMore(std::vector<AppendJob*>& batch, const Linger& linger);
   // When the unsigned tail must be signed: InfiniteFuture if never.
   absl::Time TailDue() const;
   // Reopens the connection and reloads the state from what is committed.
   absl::Status Recover();
-  // Queues `job`; false if the writer is stopping.
-  bool Enqueue(Job* job);
-  absl::Status Submit(Job* job);
+
+  // AppendRows, on the writer's connection (writer_append.cc).
+  absl::StatusOr<std::optional<KeyedEvent>> FindKey(const std::string& game_id,
+                                                    const std::string& key) override;
+  absl::StatusOr<v1::LedgerEntry> EntryAt(uint64_t position) override;
+  // Cached once read: the batch has not touched the game yet.
+  absl::StatusOr<uint64_t> CommittedRevision(const std::string& game_id) override;
+  absl::StatusOr<std::unique_ptr<GameJudge>> Replay(const std::string& game_id) override;
+  absl::Status InsertGame(const std::string& game_id, uint64_t first_position,
+                          const std::string& rules_pin) override;
+  absl::Status InsertEvent(uint64_t position, const std::string& game_id, uint64_t revision,
+                           const std::string& key, const std::string& canonical,
+                           const Hash& leaf) override;
+  absl::Status InsertRuling(uint64_t position, uint64_t seq, const std::string& canonical) override;
 
   const Config config_;
 
@@ -123,9 +111,7 @@ class Writer {
   absl::Time unsigned_since_ = absl::InfiniteFuture();
   std::unordered_map<std::string, uint64_t> revisions_;  // committed, cached
 
-  absl::Mutex mu_;
-  std::deque<Job*> queue_ ABSL_GUARDED_BY(mu_);
-  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  AppendQueue queue_;
   std::thread thread_;
 };
 

@@ -97,6 +97,55 @@ TEST(ParseCanonical, RefusesUnknownFields) {
   EXPECT_TRUE(absl::StrContains(parsed.status().message(), "not canonical")) << parsed.status();
 }
 
+// The unknown fields re-encoding keeps where it found them, which only a
+// look at every level tells from canonical bytes: inside a message field
+// (the move), and a known field number with another wire type (which the
+// parser keeps as unknown). Each is refused; the same event without them is
+// canonical.
+TEST(ParseCanonical, RefusesUnknownFieldsAtAnyDepthAndUnderAnotherWireType) {
+  v1::Event event;
+  event.mutable_at()->set_seconds(60);
+  event.mutable_move()->set_color(v1::BLACK);
+  event.mutable_move()->set_point("Q16");
+  ASSERT_TRUE(ParseCanonical<v1::Event>(CanonicalBytes(event)).ok());
+
+  v1::Event nested = event;
+  nested.mutable_move()
+      ->GetReflection()
+      ->MutableUnknownFields(nested.mutable_move())
+      ->AddVarint(99, 1);
+  nested.mutable_at()->GetReflection()->MutableUnknownFields(nested.mutable_at())->AddFixed32(7, 1);
+  std::string bytes;
+  ASSERT_TRUE(nested.SerializeToString(&bytes));
+  v1::Event reparsed;
+  ASSERT_TRUE(reparsed.ParseFromString(bytes));
+  ASSERT_EQ(reparsed.SerializeAsString(), bytes) << "re-encoding alone keeps them";
+  absl::StatusOr<v1::Event> parsed = ParseCanonical<v1::Event>(bytes);
+  EXPECT_EQ(parsed.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(absl::StrContains(parsed.status().message(), "not canonical")) << parsed.status();
+
+  // idempotency_key (field 2, a string) as a varint, after the known fields.
+  v1::Event wire = event;
+  wire.GetReflection()->MutableUnknownFields(&wire)->AddVarint(2, 5);
+  ASSERT_TRUE(wire.SerializeToString(&bytes));
+  ASSERT_TRUE(reparsed.ParseFromString(bytes));
+  ASSERT_EQ(reparsed.SerializeAsString(), bytes);
+  parsed = ParseCanonical<v1::Event>(bytes);
+  EXPECT_EQ(parsed.status().code(), absl::StatusCode::kDataLoss) << "a varint where a string is";
+
+  // A repeated enum written unpacked: known, parsed, but not the canonical
+  // (packed) encoding.
+  v1::Event started;
+  started.mutable_game_started()->add_absent(v1::BLACK);
+  started.mutable_game_started()->add_absent(v1::WHITE);
+  const std::string packed = CanonicalBytes(started);
+  const std::string unpacked = std::string("\x5a\x04\x08\x01\x08\x02", 6);
+  ASSERT_TRUE(reparsed.ParseFromString(unpacked));
+  ASSERT_EQ(CanonicalBytes(reparsed), packed);
+  EXPECT_TRUE(ParseCanonical<v1::Event>(packed).ok());
+  EXPECT_EQ(ParseCanonical<v1::Event>(unpacked).status().code(), absl::StatusCode::kDataLoss);
+}
+
 TEST(ParseCanonical, RefusesFieldsOutOfOrder) {
   // idempotency_key (2) written before at (1): the same event, other bytes.
   v1::Event key, at;

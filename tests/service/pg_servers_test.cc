@@ -1,7 +1,9 @@
 // Several `arbiter serve` processes on one PostgreSQL ledger (issue 17):
 // any server takes any write and reads what the others wrote; one killed
 // with SIGKILL under load, or the database stopped in immediate mode and
-// restarted, loses no acknowledged event and duplicates none.
+// restarted, loses no acknowledged event and duplicates none. The holder of
+// the signer's lease signs every server's writes within --sign-within
+// (issue 13, point 6).
 #include <signal.h>
 
 #include <atomic>
@@ -136,6 +138,41 @@ class PgServersTest : public ::testing::Test {
     EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
   }
 
+  // The signed checkpoints, oldest first (an empty list on error).
+  std::vector<v1::Checkpoint> Checkpoints() {
+    absl::StatusOr<std::unique_ptr<ledger::PgLogReader>> reader = ledger::PgLogReader::Open(uri_);
+    if (!reader.ok()) return {};
+    absl::StatusOr<std::vector<v1::Checkpoint>> all = (*reader)->Checkpoints();
+    return all.ok() ? *all : std::vector<v1::Checkpoint>{};
+  }
+
+  // How many sessions hold the signer's lease: the advisory lock
+  // "arbiter\x03" (ledger/pg_store.cc), a bigint key, which pg_locks shows
+  // as its high and low halves.
+  int SignerLeases() {
+    absl::StatusOr<std::unique_ptr<ledger::PgLogReader>> reader = ledger::PgLogReader::Open(uri_);
+    if (!reader.ok()) return -1;
+    absl::StatusOr<ledger::PgResult> r = (*reader)->conn().Exec(
+        "SELECT count(*)::int FROM pg_locks WHERE locktype = 'advisory' AND granted AND "
+        "classid = x'61726269'::int::oid AND objid = x'74657203'::int::oid AND objsubid = 1");
+    return r.ok() ? static_cast<int>(r->Int(0, 0)) : -1;
+  }
+
+  // Waits (5 s at most) for a signed checkpoint covering `size` events;
+  // the time it was first seen, or InfiniteFuture.
+  absl::Time WaitForCheckpointCovering(uint64_t size, v1::Checkpoint* found) {
+    const absl::Time give_up = absl::Now() + absl::Seconds(5);
+    while (absl::Now() < give_up) {
+      std::vector<v1::Checkpoint> all = Checkpoints();
+      if (!all.empty() && all.back().tree_size() >= size) {
+        *found = all.back();
+        return absl::Now();
+      }
+      absl::SleepFor(absl::Milliseconds(20));
+    }
+    return absl::InfiniteFuture();
+  }
+
   TempDir dir_{"arbiter-pg-servers"};
   std::string uri_;
   std::string key_;
@@ -201,6 +238,74 @@ TEST_F(PgServersTest, PostgresStoppedInImmediateModeUnderLoadLosesNothing) {
     ASSERT_TRUE(SharedPgCluster().Restart().ok()) << SharedPgCluster().log();
   }));
   ExpectEveryEventOnce(games);
+}
+
+// Writes that go to a server which does not hold the signer's lease are
+// signed by the one that does, within --sign-within (1 s by default) of
+// their commit; after that, `verify --strict` passes. When the holder dies,
+// the lease passes on and the next writes are signed as well.
+TEST_F(PgServersTest, TheLeaseHolderSignsEveryServersWritesWithinTheBound) {
+  auto a = StartServer("a");
+  ASSERT_NE(a, nullptr);
+  // a takes the signer's lease at its first poll, at its start.
+  const absl::Time give_up = absl::Now() + absl::Seconds(5);
+  while (SignerLeases() != 1 && absl::Now() < give_up) absl::SleepFor(absl::Milliseconds(20));
+  ASSERT_EQ(SignerLeases(), 1);
+  auto b = StartServer("b");
+  ASSERT_NE(b, nullptr);
+  absl::SleepFor(absl::Milliseconds(300));  // b's polls have tried the lease
+  EXPECT_EQ(SignerLeases(), 1) << "one signer at a time";
+
+  auto sb = StubFor(b->address());
+  v1::AppendEventsResponse resp;
+  ASSERT_TRUE(Append(*sb, "tail",
+                     {Created("tail", T0()), Started(T0()), MoveAt(T0() + S(10), v1::BLACK, "Q16"),
+                      MoveAt(T0() + S(20), v1::WHITE, "D4")},
+                     &resp)
+                  .ok());
+  absl::Time written = absl::Now();
+  v1::Checkpoint c;
+  absl::Time signed_at = WaitForCheckpointCovering(4, &c);
+  ASSERT_NE(signed_at, absl::InfiniteFuture()) << "no checkpoint covered b's writes";
+  EXPECT_EQ(c.tree_size(), 4u);
+  EXPECT_EQ(c.reason(), v1::Checkpoint::TAIL_BOUND);
+  // 1 s, plus the checkpoint's commit and this poll's granularity.
+  EXPECT_LT(signed_at - written, absl::Milliseconds(1500));
+  EXPECT_EQ(Checkpoints().size(), 1u) << "one checkpoint, by the one signer";
+  ProcessResult verify = RunArbiter({"verify", "--db", uri_, "--strict"});
+  EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
+  EXPECT_NE(verify.out.find("unsigned tail: 0 event(s)"), std::string::npos) << verify.out;
+
+  // The holder dies: b takes the lease at its next poll and signs what it
+  // finds within the bound from then.
+  ASSERT_EQ(a->Stop(SIGKILL), -1);
+  ASSERT_TRUE(Append(*sb, "tail", {MoveAt(T0() + S(30), v1::BLACK, "Q4")}, &resp, 4).ok());
+  written = absl::Now();
+  signed_at = WaitForCheckpointCovering(5, &c);
+  ASSERT_NE(signed_at, absl::InfiniteFuture()) << "no checkpoint after the holder died";
+  EXPECT_EQ(c.reason(), v1::Checkpoint::TAIL_BOUND);
+  EXPECT_LT(signed_at - written, absl::Milliseconds(1700)) << "one poll more for the lease";
+  EXPECT_EQ(SignerLeases(), 1);
+}
+
+// Without a bound (--sign-within 0s) no server takes the lease, the writes
+// stay unsigned, and `verify` says so (and fails under --strict).
+TEST_F(PgServersTest, WithoutABoundTheTailStaysUnsignedAndStrictFails) {
+  const std::string state = dir_.File("a");
+  std::filesystem::create_directories(state);
+  auto a = ServerProcess::StartShared(uri_, state, {"--sign-within", "0s"});
+  ASSERT_NE(a, nullptr);
+  auto stub = StubFor(a->address());
+  v1::AppendEventsResponse resp;
+  ASSERT_TRUE(Append(*stub, "open", {Created("open", T0()), Started(T0())}, &resp).ok());
+  absl::SleepFor(absl::Milliseconds(1200));
+  EXPECT_EQ(SignerLeases(), 0);
+  EXPECT_TRUE(Checkpoints().empty());
+  ProcessResult verify = RunArbiter({"verify", "--db", uri_});
+  EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
+  EXPECT_NE(verify.out.find("unsigned tail: 2 event(s)"), std::string::npos) << verify.out;
+  verify = RunArbiter({"verify", "--db", uri_, "--strict"});
+  EXPECT_EQ(verify.exit, 1) << verify.out << verify.err;
 }
 
 }  // namespace

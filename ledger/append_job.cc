@@ -1,0 +1,166 @@
+#include "ledger/append_job.h"
+
+#include <utility>
+
+#include "ledger/append_checks.h"
+#include "ledger/checkpoint.h"
+#include "proto/canonical/canonical_bytes.h"
+
+namespace arbiter::ledger {
+
+absl::Status AppendJob::Prepare() {
+  if (absl::Status s = ValidateAppend(game_id, events); !s.ok()) return s;
+  canonical.reserve(events.size());
+  leaves.reserve(events.size());
+  for (const v1::Event& e : events) {
+    canonical.push_back(CanonicalBytes(e));
+    leaves.push_back(LeafHash(canonical.back()));
+  }
+  return absl::OkStatus();
+}
+
+void AppendJob::Complete() {
+  if (!callback) return done.Notify();
+  AppendCallback cb = std::move(callback);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> result =
+      status.ok() ? absl::StatusOr<std::vector<v1::LedgerEntry>>(std::move(entries)) : status;
+  delete this;
+  cb(std::move(result));
+}
+
+bool AppendQueue::Enqueue(AppendJob* job) {
+  absl::MutexLock lock(&mu_);
+  if (closed_) return false;
+  queue_.push_back(job);
+  return true;
+}
+
+absl::Status AppendQueue::Submit(AppendJob* job) {
+  if (!Enqueue(job)) return absl::UnavailableError("the ledger is closing");
+  job->done.WaitForNotification();
+  return job->status;
+}
+
+absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::Append(std::string game_id,
+                                                                 ExpectedRevision expected,
+                                                                 std::vector<v1::Event> events) {
+  AppendJob job;
+  job.game_id = std::move(game_id);
+  job.expected = expected;
+  job.events = std::move(events);
+  if (absl::Status s = job.Prepare(); !s.ok()) return s;
+  if (absl::Status s = Submit(&job); !s.ok()) return s;
+  return std::move(job.entries);
+}
+
+void AppendQueue::AppendAsync(std::string game_id, ExpectedRevision expected,
+                              std::vector<v1::Event> events, AppendCallback done) {
+  auto* job = new AppendJob;
+  job->game_id = std::move(game_id);
+  job->expected = expected;
+  job->events = std::move(events);
+  job->callback = std::move(done);
+  if (absl::Status s = job->Prepare(); !s.ok()) {
+    job->status = s;
+    return job->Complete();
+  }
+  if (!Enqueue(job)) {
+    job->status = absl::UnavailableError("the ledger is closing");
+    job->Complete();
+  }
+}
+
+absl::StatusOr<v1::Checkpoint> AppendQueue::Checkpoint() {
+  AppendJob job;
+  job.checkpoint = true;
+  if (absl::Status s = Submit(&job); !s.ok()) return s;
+  return std::move(job.made);
+}
+
+size_t AppendQueue::Take(std::vector<AppendJob*>& batch, size_t max, absl::Time deadline) {
+  absl::MutexLock lock(&mu_);
+  auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return closed_ || woken_ || !queue_.empty();
+  };
+  if (deadline == absl::InfiniteFuture()) {
+    mu_.Await(absl::Condition(&ready));
+  } else {
+    mu_.AwaitWithDeadline(absl::Condition(&ready), deadline);
+  }
+  woken_ = false;
+  size_t moved = 0;
+  while (!queue_.empty() && batch.size() < max) {
+    batch.push_back(queue_.front());
+    queue_.pop_front();
+    ++moved;
+  }
+  return moved;
+}
+
+bool AppendQueue::Next(std::vector<AppendJob*>& batch, size_t max, absl::Time tail_due,
+                       bool sign_at_close, AppendJob& sign_tail) {
+  if (Take(batch, max, tail_due) > 0) return true;
+  sign_tail.checkpoint = true;
+  sign_tail.tail_bound = true;
+  if (closed()) {
+    if (!sign_at_close) return false;
+    batch.push_back(&sign_tail);
+  } else if (absl::Now() >= tail_due) {
+    batch.push_back(&sign_tail);
+  }
+  return true;
+}
+
+void AppendQueue::Wake() {
+  absl::MutexLock lock(&mu_);
+  woken_ = true;
+}
+
+void AppendQueue::Close() {
+  absl::MutexLock lock(&mu_);
+  closed_ = true;
+}
+
+bool AppendQueue::closed() const {
+  absl::MutexLock lock(&mu_);
+  return closed_;
+}
+
+absl::StatusOr<std::optional<v1::Checkpoint>> AppendBatch::SignIfDue(
+    const Signer& signer, uint64_t committed_head, uint64_t every, bool asked, bool tail_bound,
+    const v1::Checkpoint& latest) const {
+  const bool periodic = every > 0 && head / every > committed_head / every;
+  if (!(asked || !ended_games.empty() || periodic || tail_bound)) return std::nullopt;
+  if (head == 0 || head == latest.tree_size()) return std::nullopt;
+  const v1::Checkpoint::Reason reason = asked                  ? v1::Checkpoint::ON_DEMAND
+                                        : !ended_games.empty() ? v1::Checkpoint::GAME_END
+                                        : periodic             ? v1::Checkpoint::PERIODIC
+                                                               : v1::Checkpoint::TAIL_BOUND;
+  absl::StatusOr<v1::Checkpoint> cp =
+      SignCheckpoint(signer, head, range.Root(), absl::Now(), reason, ended_games);
+  if (!cp.ok()) return cp.status();
+  return *std::move(cp);
+}
+
+void AppendBatch::HandFoldsTo(Judge& judge) {
+  if (folds.empty()) return;
+  std::vector<CommittedFold> committed;
+  committed.reserve(folds.size());
+  for (auto& [game, fold] : folds) {
+    committed.push_back(CommittedFold{game, revisions[game], std::move(fold)});
+  }
+  judge.OnCommit(committed);
+}
+
+void AnswerCheckpoints(const std::vector<AppendJob*>& jobs, const v1::Checkpoint& latest) {
+  for (AppendJob* job : jobs) {
+    if (!job->checkpoint) continue;
+    if (latest.tree_size() == 0) {
+      job->status = absl::FailedPreconditionError("the log is empty: nothing to checkpoint");
+    } else {
+      job->made = latest;
+    }
+  }
+}
+
+}  // namespace arbiter::ledger

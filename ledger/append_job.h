@@ -1,0 +1,132 @@
+// An append (or a request for a checkpoint) on its way through a store's
+// writer thread, the queue it waits in, and what a batch of them adds on top
+// of the committed state (internal to the ledger). The SQLite writer
+// (writer.h) and the PostgreSQL store (pg_store.cc) share all of it; what
+// they read and write for an append is append_rows.h.
+#ifndef ARBITER_LEDGER_APPEND_JOB_H_
+#define ARBITER_LEDGER_APPEND_JOB_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "arbiter/v1/events.pb.h"
+#include "arbiter/v1/ledger.pb.h"
+#include "ledger/append_callback.h"
+#include "ledger/expected_revision.h"
+#include "ledger/hash.h"
+#include "ledger/judge.h"
+#include "ledger/merkle.h"
+#include "ledger/signer.h"
+
+namespace arbiter::ledger {
+
+struct AppendJob {
+  bool checkpoint = false;  // a checkpoint, not an append
+  bool tail_bound = false;  // the writer's own: the unsigned tail is due
+  std::string game_id;
+  ExpectedRevision expected = ExpectedRevision::Any();
+  std::vector<v1::Event> events;
+  // Worked out by the caller's thread before the job is queued (Prepare),
+  // so that the writer thread, which every append waits on, only writes:
+  // the canonical bytes of each event and their Merkle leaf hashes.
+  std::vector<std::string> canonical;
+  std::vector<Hash> leaves;
+
+  absl::Status status;
+  std::vector<v1::LedgerEntry> entries;
+  v1::Checkpoint made;
+
+  // Set for AppendAsync: the job is on the heap and owned by the writer.
+  AppendCallback callback;
+  absl::Notification done;
+
+  // Validates the append (ValidateAppend: INVALID_ARGUMENT) and computes
+  // its canonical bytes and leaf hashes.
+  absl::Status Prepare();
+
+  // Answers the caller. A synchronous caller may destroy the job as soon as
+  // it is notified, so nothing touches it afterwards.
+  void Complete();
+};
+
+// Callers queue jobs; the store's one writer thread takes them in batches.
+class AppendQueue {
+ public:
+  // As Ledger::Append, AppendAsync and Checkpoint (ledger.h); UNAVAILABLE
+  // once the queue is closed.
+  absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
+                                                      ExpectedRevision expected,
+                                                      std::vector<v1::Event> events);
+  void AppendAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
+                   AppendCallback done);
+  absl::StatusOr<v1::Checkpoint> Checkpoint();
+
+  // For the writer thread: waits until a job is queued, the queue is
+  // closed, Wake() is called or `deadline` passes (InfinitePast: no wait),
+  // then moves queued jobs into `batch` until it holds `max`. Returns how
+  // many it moved.
+  size_t Take(std::vector<AppendJob*>& batch, size_t max, absl::Time deadline);
+  // The writer's next batch: queued jobs (as Take, waiting until
+  // `tail_due`), else `sign_tail`, made the writer's own request to sign the
+  // unsigned tail, once `tail_due` has passed, or once the queue is closed
+  // and drained if `sign_at_close`. Leaves `batch` empty when woken early;
+  // false when the queue is closed and drained and nothing is to be signed.
+  bool Next(std::vector<AppendJob*>& batch, size_t max, absl::Time tail_due, bool sign_at_close,
+            AppendJob& sign_tail);
+  // Ends the writer's wait in Take early (what it waits for has changed).
+  void Wake();
+  // Refuses jobs from now on; those already queued are still taken.
+  void Close();
+  bool closed() const;
+
+ private:
+  bool Enqueue(AppendJob* job);
+  absl::Status Submit(AppendJob* job);
+
+  mutable absl::Mutex mu_;
+  std::deque<AppendJob*> queue_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  bool woken_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+// What a batch has added so far, on top of the committed state.
+struct AppendBatch {
+  uint64_t head = 0;
+  CompactRange range;
+  std::unordered_map<std::string, uint64_t> revisions;
+  std::vector<std::string> ended_games;
+  // Each game's fold after the batch's appends so far: handed to the judge
+  // as committed once the batch commits, dropped if it does not.
+  std::unordered_map<std::string, std::unique_ptr<GameJudge>> folds;
+
+  // The checkpoint the batch signs before its COMMIT, if one is due: asked
+  // for, at a game's end, on crossing a multiple of `every` since
+  // `committed_head`, or when the unsigned tail is due; none if the log is
+  // empty or `latest` already covers the batch's head. The signer's error.
+  absl::StatusOr<std::optional<v1::Checkpoint>> SignIfDue(const Signer& signer,
+                                                          uint64_t committed_head, uint64_t every,
+                                                          bool asked, bool tail_bound,
+                                                          const v1::Checkpoint& latest) const;
+
+  // After the COMMIT: hands the judge the folds it advanced (OnCommit).
+  void HandFoldsTo(Judge& judge);
+};
+
+// After the COMMIT: answers the batch's checkpoint jobs with `latest`
+// (FAILED_PRECONDITION when the log is still empty).
+void AnswerCheckpoints(const std::vector<AppendJob*>& jobs, const v1::Checkpoint& latest);
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_APPEND_JOB_H_

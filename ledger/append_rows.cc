@@ -1,0 +1,132 @@
+#include "ledger/append_rows.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "ledger/append_checks.h"
+#include "proto/canonical/canonical_bytes.h"
+
+namespace arbiter::ledger {
+namespace {
+
+// Idempotency: a key, once recorded in a game's stream, forever names that
+// event there (another game's stream has keys of its own). The positions
+// the job's keys name when every event is recorded with the same bytes;
+// none when no key is recorded.
+absl::StatusOr<std::vector<uint64_t>> RecordedPositions(const AppendJob& job, AppendRows& rows) {
+  std::vector<uint64_t> recorded;
+  size_t keyed = 0;
+  for (size_t i = 0; i < job.events.size(); ++i) {
+    const std::string& key = job.events[i].idempotency_key();
+    if (key.empty()) continue;
+    ++keyed;
+    absl::StatusOr<std::optional<AppendRows::KeyedEvent>> found = rows.FindKey(job.game_id, key);
+    if (!found.ok()) return found.status();
+    if (!*found) continue;
+    if ((*found)->event != job.canonical[i]) {
+      return absl::AlreadyExistsError(absl::StrCat("idempotency key '", key,
+                                                   "' already names the event at position ",
+                                                   (*found)->position, ", with other content"));
+    }
+    recorded.push_back((*found)->position);
+  }
+  if (!recorded.empty() && recorded.size() != job.events.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the append mixes ", recorded.size(), " already recorded event(s) with ",
+                     job.events.size() - recorded.size(), " new one(s); ", keyed, " carry keys"));
+  }
+  return recorded;
+}
+
+// A private fold of the game as of `revision` for the append to be judged
+// on: a copy of the batch's or the judge's committed fold, a fresh one for
+// a new game, or else the stored stream replayed.
+absl::StatusOr<std::unique_ptr<GameJudge>> WorkingFold(const AppendJob& job, uint64_t revision,
+                                                       const AppendBatch& batch, Judge& judge,
+                                                       AppendRows& rows) {
+  if (auto it = batch.folds.find(job.game_id); it != batch.folds.end()) {
+    return it->second->Clone();
+  }
+  if (revision == 0) return judge.Open(job.game_id, job.events[0].game_created());
+  if (std::shared_ptr<const GameJudge> committed = judge.Committed(job.game_id, revision)) {
+    return committed->Clone();
+  }
+  return rows.Replay(job.game_id);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBatch& batch,
+                                                        Judge& judge_of, AppendRows& rows) {
+  absl::StatusOr<std::vector<uint64_t>> recorded = RecordedPositions(job, rows);
+  if (!recorded.ok()) return recorded.status();
+  if (!recorded->empty()) {
+    std::vector<v1::LedgerEntry> out;
+    for (uint64_t pos : *recorded) {
+      absl::StatusOr<v1::LedgerEntry> e = rows.EntryAt(pos);
+      if (!e.ok()) return e.status();
+      out.push_back(*std::move(e));
+    }
+    return out;
+  }
+
+  uint64_t current = 0;
+  if (auto it = batch.revisions.find(job.game_id); it != batch.revisions.end()) {
+    current = it->second;
+  } else {
+    absl::StatusOr<uint64_t> committed = rows.CommittedRevision(job.game_id);
+    if (!committed.ok()) return committed.status();
+    current = *committed;
+  }
+  if (absl::Status s = CheckAgainstStream(job.game_id, job.events, current, job.expected);
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<std::unique_ptr<GameJudge>> fold =
+      WorkingFold(job, current, batch, judge_of, rows);
+  if (!fold.ok()) return fold.status();
+  GameJudge* judge = fold->get();
+  const uint64_t revision = current + job.events.size();
+  if (absl::Status s = rows.AdvanceStream(job.game_id, revision); !s.ok()) return s;
+
+  std::vector<v1::LedgerEntry> out;
+  bool game_over = false;
+  for (size_t i = 0; i < job.events.size(); ++i) {
+    absl::StatusOr<Verdict> verdict = judge->Apply(job.events[i]);
+    if (!verdict.ok()) return verdict.status();
+    const uint64_t position = batch.head + 1 + i;
+    const uint64_t event_revision = current + 1 + i;
+    if (event_revision == 1) {
+      if (absl::Status s = rows.InsertGame(job.game_id, position, judge->RulesPin()); !s.ok()) {
+        return s;
+      }
+    }
+    if (absl::Status s =
+            rows.InsertEvent(position, job.game_id, event_revision, job.events[i].idempotency_key(),
+                             job.canonical[i], job.leaves[i]);
+        !s.ok()) {
+      return s;
+    }
+    v1::LedgerEntry& entry = out.emplace_back();
+    for (size_t k = 0; k < verdict->rulings.size(); ++k) {
+      if (absl::Status s = rows.InsertRuling(position, k, CanonicalBytes(verdict->rulings[k]));
+          !s.ok()) {
+        return s;
+      }
+      *entry.add_rulings() = std::move(verdict->rulings[k]);
+    }
+    entry.set_position(position);
+    entry.set_game_id(job.game_id);
+    entry.set_revision(event_revision);
+    entry.set_event(std::move(job.canonical[i]));  // written: not needed again
+    game_over = game_over || verdict->game_over;
+  }
+  batch.head += job.events.size();
+  for (const Hash& leaf : job.leaves) batch.range.Append(leaf);
+  if (game_over) batch.ended_games.push_back(job.game_id);
+  batch.revisions[job.game_id] = revision;
+  batch.folds[job.game_id] = *std::move(fold);
+  return out;
+}
+
+}  // namespace arbiter::ledger
