@@ -9,9 +9,10 @@
 //   hall_render   a hall of GAMES games in play opened ROUNDS times: from the
 //                 navigation's start to the first frame painted after every
 //                 row is drawn (performance.now() in the page)
-//   followers     PAGES open halls; EVENTS moves recorded one at a time on one
-//                 board by `arbiter record`: from the recording (the CLI's
-//                 process start) until the move number shows on every page
+//   followers     PAGES open pages of one game, each in its own browser
+//                 context; EVENTS moves recorded one at a time by `arbiter
+//                 record`: from the recording (the CLI's process start) until
+//                 every page marks the move as the last on its board
 //
 // Every game is the tournament sample's first 40 events
 // (cli/examples/tournament-round3.jsonl), moved in time to end a minute ago,
@@ -127,24 +128,26 @@ async function main() {
   console.log(`hall_render/${GAMES}  median ${median(renders).toFixed(0)} ms  min ${Math.min(...renders).toFixed(0)} ms` +
     `  max ${Math.max(...renders).toFixed(0)} ms  (${ROUNDS} loads: navigation start -> every row painted)`);
 
+  // The followers: PAGES pages of board 1, each in a browser context of its
+  // own, as if on its own machine (a browser keeps at most 6 connections to
+  // one host, and every page following the feed holds one). Every page gets
+  // every commit of the hall from the feed and redraws when it is its game's.
   const pages = [];
   for (let i = 0; i < PAGES; ++i) {
-    const page = await browser.newPage();
-    await openHall(page);
-    await page.waitForSelector('body[data-live="1"]');
+    const page = await (await browser.createBrowserContext()).newPage();
+    await page.goto(`${server.http}/games/board-1`);
+    await page.waitForSelector('body[data-loaded="1"][data-live="1"]', { timeout: 60000 });
     pages.push(page);
   }
-  const moveCell = 'tr[data-game="board-1"] td:nth-child(4)';
   const latencies = [];
   for (let line = CREATED; line < board1.length && latencies.length < EVENTS; ++line) {
     const e = board1[line];
-    if (!e.move) {  // only moves change the number the pages are watched on
+    if (!e.move) {  // only moves change the mark the pages are watched on
       await record([JSON.stringify(e)], 'board-1');
       continue;
     }
-    const before = await pages[0].$eval(moveCell, (td) => td.textContent);
-    const waits = pages.map((p) => p.waitForFunction((sel, b) => document.querySelector(sel).textContent !== b,
-      { timeout: 30000, polling: 'mutation' }, moveCell, before));
+    const waits = pages.map((p) => p.waitForFunction((point) => document.querySelector('[data-last]')?.dataset.last === point,
+      { timeout: 60000, polling: 'mutation' }, e.move.point));
     const start = Date.now();
     await record([JSON.stringify(e)], 'board-1');
     await Promise.all(waits);
