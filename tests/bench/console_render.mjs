@@ -24,17 +24,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer } from '../console/arbiter_serve.mjs';
+import { arbiterBinary, flag, repo, startServer } from '../console/arbiter_serve.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../..');
-const argv = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : fallback;
-};
-const arbiter = path.resolve(flag('arbiter', path.join(repo, 'build/bin/arbiter')));
+const arbiter = arbiterBinary();
 const GAMES = Number(flag('games', 500));
 const PAGES = Number(flag('pages', 50));
 const ROUNDS = Number(flag('rounds', 5));

@@ -1,7 +1,22 @@
 // A real `arbiter serve --http` on free loopback ports, for the browser test
 // and the console's browser benchmark (tests/bench/console_render.mjs).
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+// The repository's root.
+export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+// `--name VALUE` from the script's command line, else `fallback`.
+export function flag(name, fallback) {
+  const argv = process.argv.slice(2);
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : fallback;
+}
+
+// The `arbiter` binary: --arbiter PATH, default build/bin/arbiter.
+export const arbiterBinary = () => path.resolve(flag('arbiter', path.join(repo, 'build/bin/arbiter')));
 
 // Starts `arbiter serve --db DATA --listen 127.0.0.1:0 --http 127.0.0.1:0
 // EXTRA...` and resolves, once both are listening, to { child, grpc, http }

@@ -10,17 +10,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startServer } from './arbiter_serve.mjs';
+import { arbiterBinary, flag, repo, startServer } from './arbiter_serve.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../..');
-const argv = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : fallback;
-};
-const arbiter = path.resolve(flag('arbiter', path.join(repo, 'build/bin/arbiter')));
+const arbiter = arbiterBinary();
 const shots = flag('screenshots', '');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
