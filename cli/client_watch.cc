@@ -83,8 +83,10 @@ int RunWatch(int argc, char** argv) {
       reader = stub->WatchGame(&context, req);
     }
     bool stopped = false;  // by us, once caught up
+    bool progressed = false;
     v1::WatchResponse msg;
     while (reader->Read(&msg)) {
+      progressed = true;
       // A resumed stream's own caught-up marker repeats the first one.
       if (msg.has_caught_up() && caught_up_shown) continue;
       if (args.Has("json")) {
@@ -118,12 +120,18 @@ int RunWatch(int argc, char** argv) {
         status.error_message() == "the server is shutting down") {
       return 0;
     }
-    if (!CutOff(status)) return Fail("watch", server, status);
-    std::fprintf(
-        stderr, "arbiter watch: the server cut the stream off (%s); resumed after %s %llu\n",
+    // A connection lost after the stream had delivered (the server may
+    // close it when it cancels a stalled stream) is resumed too; one that
+    // delivered nothing is the server being away.
+    const bool lost = status.error_code() == grpc::StatusCode::UNAVAILABLE && progressed;
+    if (!CutOff(status) && !lost) return Fail("watch", server, status);
+    const char* why =
         status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED ? "this watcher fell behind"
-                                                                    : "this watcher stalled",
-        all ? "position" : "revision", static_cast<unsigned long long>(after));
+        : lost ? "the connection was lost: this watcher stalled, or the network failed"
+               : "this watcher stalled";
+    std::fprintf(stderr,
+                 "arbiter watch: the server cut the stream off (%s); resumed after %s %llu\n", why,
+                 all ? "position" : "revision", static_cast<unsigned long long>(after));
   }
 }
 
