@@ -9,6 +9,7 @@
 #ifndef ARBITER_CLI_CLIENT_H_
 #define ARBITER_CLI_CLIENT_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,37 @@ std::unique_ptr<v1::Arbiter::Stub> Connect(const std::string& server);
 
 // A deadline for a unary call.
 void SetDeadline(grpc::ClientContext* context, absl::Duration timeout = absl::Seconds(30));
+
+// Calls a paged method (page_token / next_page_token) from the first page
+// to the last, handing each page to `join` in order; `restart` is called
+// before the first page. A page ABORTED (the answer changed between two
+// pages: the game went on, a round was paired) starts again from the first
+// page, up to kPagedAttempts times in all. The last call's status.
+inline constexpr int kPagedAttempts = 3;
+template <typename Stub, typename Request, typename Response>
+grpc::Status CallPages(Stub& stub,
+                       grpc::Status (Stub::*method)(grpc::ClientContext*, const Request&,
+                                                    Response*),
+                       Request request, const std::function<void()>& restart,
+                       const std::function<void(Response&)>& join) {
+  for (int attempt = 1;; ++attempt) {
+    restart();
+    request.clear_page_token();
+    grpc::Status status;
+    do {
+      grpc::ClientContext context;
+      SetDeadline(&context, absl::Seconds(120));
+      Response page;
+      status = (stub.*method)(&context, request, &page);
+      if (!status.ok()) break;
+      request.set_page_token(page.next_page_token());
+      join(page);
+    } while (!request.page_token().empty());
+    if (status.error_code() != grpc::StatusCode::ABORTED || attempt == kPagedAttempts) {
+      return status;
+    }
+  }
+}
 
 // Prints "arbiter CMD: CODE: message" (and a hint when unavailable) to stderr
 // and returns the exit code (ExitCodeOf, exit_codes.h).

@@ -10,6 +10,7 @@
 //     pinned rules. Exit 0 intact, 1 not intact.
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "absl/strings/ascii.h"
 #include "cli/client.h"
@@ -18,11 +19,6 @@
 #include "cli/files.h"
 
 namespace arbiter::cli {
-namespace {
-
-constexpr int kExportAttempts = 3;
-
-}  // namespace
 
 int RunRemoteExport(const CommandSpec& spec, const Args& args) {
   const std::optional<std::string> format = args.Value("format");
@@ -42,27 +38,17 @@ int RunRemoteExport(const CommandSpec& spec, const Args& args) {
   req.set_format(f);
   const std::string server = ServerOf(args);
   auto stub = Connect(server);
-  // The file comes in pages of at most 1 MiB; ABORTED says it changed
-  // between two pages (the game went on): start again, a few times.
+  // The file comes in pages of at most 1 MiB (client.h CallPages).
   std::string content;
   v1::ExportGameResponse resp;
-  for (int attempt = 1;; ++attempt) {
-    content.clear();
-    req.clear_page_token();
-    grpc::Status s;
-    do {
-      grpc::ClientContext context;
-      SetDeadline(&context, absl::Seconds(120));
-      s = stub->ExportGame(&context, req, &resp);
-      if (!s.ok()) break;
-      content += resp.content();
-      req.set_page_token(resp.next_page_token());
-    } while (!resp.next_page_token().empty());
-    if (s.ok()) break;
-    if (s.error_code() != grpc::StatusCode::ABORTED || attempt == kExportAttempts) {
-      return Fail("export", server, s);
-    }
-  }
+  const grpc::Status status =
+      CallPages<v1::Arbiter::Stub, v1::ExportGameRequest, v1::ExportGameResponse>(
+          *stub, &v1::Arbiter::Stub::ExportGame, req, [&] { content.clear(); },
+          [&](v1::ExportGameResponse& page) {
+            content += page.content();
+            resp = std::move(page);
+          });
+  if (!status.ok()) return Fail("export", server, status);
   if (!out.has_value()) {
     std::fwrite(content.data(), 1, content.size(), stdout);
     return 0;

@@ -6,9 +6,13 @@
 // WatchResponse: {"event": ...} or {"caughtUp": ...}). --until-caught-up
 // stops once everything recorded so far has been shown. Exit 0 when the
 // stream ends (server shutdown or caught up), 3 if the server is unreachable.
+// A stream the server cuts off because this client fell behind or stalled
+// (SECURITY.md) is resumed after the last event printed, said on stderr:
+// the output has no gap and no event twice.
 #include <cstdio>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "cli/client.h"
 #include "cli/commands.h"
 
@@ -33,8 +37,20 @@ constexpr CommandSpec kWatch = {
     .notes =
         "--json: one arbiter.v1.WatchResponse per line ({\"event\": ...} or {\"caughtUp\": ...}).\n"
         "The stream ends (exit 0) when the server shuts down or, with --until-caught-up,\n"
-        "once caught up.\n",
+        "once caught up. Cut off by the server for falling behind or stalling, it\n"
+        "resumes after the last event shown (said on stderr): no gap, nothing twice.\n",
 };
+
+// The server ended the stream because this client did not keep up (field
+// bounds: a live buffer past its limit, RESOURCE_EXHAUSTED naming where to
+// resume) or stalled with a write pending (CANCELLED by the server, `serve
+// --watch-stall`): the stream is resumed after the last event printed, so
+// nothing is missed and nothing shown twice.
+bool CutOff(const grpc::Status& status) {
+  return (status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+          absl::StrContains(status.error_message(), "watch again with")) ||
+         status.error_code() == grpc::StatusCode::CANCELLED;
+}
 
 }  // namespace
 
@@ -52,48 +68,71 @@ int RunWatch(int argc, char** argv) {
 
   const std::string server = ServerOf(args);
   auto stub = Connect(server);
-  grpc::ClientContext context;
-  std::unique_ptr<grpc::ClientReader<v1::WatchResponse>> reader;
-  if (all) {
-    v1::WatchAllRequest req;
-    req.set_after_position(after);
-    reader = stub->WatchAll(&context, req);
-  } else {
-    v1::WatchGameRequest req;
-    req.set_game(GameResource(args.positionals()[0]));
-    req.set_after_revision(after);
-    reader = stub->WatchGame(&context, req);
-  }
-  v1::WatchResponse msg;
-  while (reader->Read(&msg)) {
-    if (args.Has("json")) {
-      std::printf("%s\n", ToJson(msg).c_str());
-    } else if (msg.has_caught_up()) {
-      std::printf("-- caught up at %s %llu; following --\n", all ? "position" : "revision",
-                  static_cast<unsigned long long>(all ? msg.caught_up().position()
-                                                      : msg.caught_up().revision()));
+  bool caught_up_shown = false;
+  for (;;) {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::WatchResponse>> reader;
+    if (all) {
+      v1::WatchAllRequest req;
+      req.set_after_position(after);
+      reader = stub->WatchAll(&context, req);
     } else {
-      const v1::RecordedEvent& e = msg.event();
-      std::printf("%s rev %llu pos %llu %s %s %s\n", e.game().c_str(),
-                  static_cast<unsigned long long>(e.revision()),
-                  static_cast<unsigned long long>(e.position()), FormatTime(e.event().at()).c_str(),
-                  EventKind(e.event()).c_str(), EventDetails(e.event()).c_str());
-      for (const v1::Ruling& r : e.rulings()) std::printf("  ruling %s\n", RulingText(r).c_str());
+      v1::WatchGameRequest req;
+      req.set_game(GameResource(args.positionals()[0]));
+      req.set_after_revision(after);
+      reader = stub->WatchGame(&context, req);
     }
-    std::fflush(stdout);
-    if (until_caught_up && msg.has_caught_up()) {
-      context.TryCancel();
-      break;
+    bool stopped = false;  // by us, once caught up
+    bool progressed = false;
+    v1::WatchResponse msg;
+    while (reader->Read(&msg)) {
+      progressed = true;
+      // A resumed stream's own caught-up marker repeats the first one.
+      if (msg.has_caught_up() && caught_up_shown) continue;
+      if (args.Has("json")) {
+        std::printf("%s\n", ToJson(msg).c_str());
+      } else if (msg.has_caught_up()) {
+        std::printf("-- caught up at %s %llu; following --\n", all ? "position" : "revision",
+                    static_cast<unsigned long long>(all ? msg.caught_up().position()
+                                                        : msg.caught_up().revision()));
+      } else {
+        const v1::RecordedEvent& e = msg.event();
+        std::printf("%s rev %llu pos %llu %s %s %s\n", e.game().c_str(),
+                    static_cast<unsigned long long>(e.revision()),
+                    static_cast<unsigned long long>(e.position()),
+                    FormatTime(e.event().at()).c_str(), EventKind(e.event()).c_str(),
+                    EventDetails(e.event()).c_str());
+        for (const v1::Ruling& r : e.rulings()) std::printf("  ruling %s\n", RulingText(r).c_str());
+      }
+      std::fflush(stdout);
+      if (msg.has_event()) after = all ? msg.event().position() : msg.event().revision();
+      if (msg.has_caught_up()) caught_up_shown = true;
+      if (until_caught_up && msg.has_caught_up()) {
+        stopped = true;
+        context.TryCancel();
+        break;
+      }
     }
+    grpc::Status status = reader->Finish();
+    if (status.ok() || stopped) return 0;
+    // The server going away after the stream started is the end of the stream.
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE &&
+        status.error_message() == "the server is shutting down") {
+      return 0;
+    }
+    // A connection lost after the stream had delivered (the server may
+    // close it when it cancels a stalled stream) is resumed too; one that
+    // delivered nothing is the server being away.
+    const bool lost = status.error_code() == grpc::StatusCode::UNAVAILABLE && progressed;
+    if (!CutOff(status) && !lost) return Fail("watch", server, status);
+    const char* why =
+        status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED ? "this watcher fell behind"
+        : lost ? "the connection was lost: this watcher stalled, or the network failed"
+               : "this watcher stalled";
+    std::fprintf(stderr,
+                 "arbiter watch: the server cut the stream off (%s); resumed after %s %llu\n", why,
+                 all ? "position" : "revision", static_cast<unsigned long long>(after));
   }
-  grpc::Status status = reader->Finish();
-  if (status.ok() || status.error_code() == grpc::StatusCode::CANCELLED) return 0;
-  // The server going away after the stream started is the end of the stream.
-  if (status.error_code() == grpc::StatusCode::UNAVAILABLE &&
-      status.error_message() == "the server is shutting down") {
-    return 0;
-  }
-  return Fail("watch", server, status);
 }
 
 }  // namespace arbiter::cli

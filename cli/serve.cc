@@ -1,8 +1,8 @@
 // `arbiter serve [--db DIR|URI] [--listen ADDR] [--http ADDR] [--checkpoint-every N]
-// [--sign-within DURATION] [--max-skew DURATION]`: runs the arbiter.v1 service
-// on an embedded SQLite ledger, or on a PostgreSQL one that several servers
-// share (--db postgresql://..., --state DIR), and with --http the web console
-// (adjudicator/service/console) beside it.
+// [--sign-within DURATION] [--max-skew DURATION] [--watch-stall DURATION]`: runs the arbiter.v1
+// service on an embedded SQLite ledger, or on a PostgreSQL one that several servers share (--db
+// postgresql://..., --state DIR), and with --http the web console (adjudicator/service/console)
+// beside it.
 //
 // The data directory is --db, else $ARBITER_DATA, else ./arbiter-data
 // (created if absent; see ledger/ledger.h for its files). The address is
@@ -47,6 +47,9 @@ constexpr FlagSpec kFlags[] = {
     {"max-skew", "DURATION",
      "refuse events dated more than this ahead of the server's clock unless the request replays "
      "a record (default 10m; 0s: no guard)"},
+    {"watch-stall", "DURATION",
+     "cancel a watch stream whose client has read nothing for this long while a message waited "
+     "for it, freeing its place (default 60s)"},
     {"tls-cert", "FILE", "serve TLS with this certificate chain (PEM); needs --tls-key"},
     {"tls-key", "FILE", "the TLS private key (PEM)"},
     {"tls-client-ca", "FILE", "mutual TLS: accept clients with certificates from these roots"},
@@ -109,6 +112,13 @@ int RunServe(int argc, char** argv) {
       return UsageError(kServe, "--max-skew: a duration such as 10m or 30s (0s: no guard)");
     }
     if (options.max_skew == absl::ZeroDuration()) options.max_skew = absl::InfiniteDuration();
+  }
+  if (auto v = args.Value("watch-stall")) {
+    if (!absl::ParseDuration(*v, &options.watch_stall) ||
+        options.watch_stall <= absl::ZeroDuration() ||
+        options.watch_stall == absl::InfiniteDuration()) {
+      return UsageError(kServe, "--watch-stall: a duration such as 60s or 500ms, more than 0");
+    }
   }
   if (auto v = args.Value("sign-within")) {
     if (!absl::ParseDuration(*v, &options.sign_within) ||

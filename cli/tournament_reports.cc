@@ -107,11 +107,17 @@ int TournamentStandings(const Args& args) {
   const CommandSpec& spec = kTournamentStandings;
   v1::GetStandingsRequest req;
   req.set_tournament(TournamentName(args));
+  // In pages of at most 1 MiB, merged in order (tournament.proto).
   v1::StandingsReport report;
-  if (std::optional<int> exit = CallTournamentService(
-          spec, args, &v1::TournamentService::Stub::GetStandings, req, &report)) {
-    return *exit;
-  }
+  const std::string server = ServerOf(args);
+  auto stub = v1::TournamentService::NewStub(OpenChannel(server));
+  const grpc::Status status =
+      CallPages<v1::TournamentService::Stub, v1::GetStandingsRequest, v1::StandingsReport>(
+          *stub, &v1::TournamentService::Stub::GetStandings, req, [&] { report.Clear(); },
+          [&](v1::StandingsReport& page) { report.MergeFrom(page); });
+  if (!status.ok()) return Fail(std::string(spec.name), server, status);
+  report.clear_next_page_token();
+  report.clear_total_bytes();
   if (args.Has("json")) {
     std::printf("%s\n", ToJson(report).c_str());
   } else {
@@ -135,11 +141,24 @@ int TournamentExport(const Args& args) {
   v1::ExportTournamentRequest req;
   req.set_format(*format);
   req.set_tournament(TournamentName(args));
+  // In pages of at most 1 MiB: the file's and the sidecar's bytes
+  // concatenated, the sidecar's entries merged (tournament.proto).
   v1::ExportTournamentResponse resp;
-  if (std::optional<int> exit = CallTournamentService(
-          spec, args, &v1::TournamentService::Stub::ExportTournament, req, &resp)) {
-    return *exit;
-  }
+  const std::string server = ServerOf(args);
+  auto stub = v1::TournamentService::NewStub(OpenChannel(server));
+  const grpc::Status status = CallPages<v1::TournamentService::Stub, v1::ExportTournamentRequest,
+                                        v1::ExportTournamentResponse>(
+      *stub, &v1::TournamentService::Stub::ExportTournament, req, [&] { resp.Clear(); },
+      [&](v1::ExportTournamentResponse& page) {
+        resp.mutable_content()->append(page.content());
+        resp.mutable_sidecar_json()->append(page.sidecar_json());
+        page.clear_content();
+        page.clear_sidecar_json();
+        resp.MergeFrom(page);
+      });
+  if (!status.ok()) return Fail(std::string(spec.name), server, status);
+  resp.clear_next_page_token();
+  resp.clear_total_bytes();
   if (!sidecar && out) sidecar = *out + ".reasons.json";
   if (sidecar) {
     if (absl::Status s = WriteFileAtomically(*sidecar, resp.sidecar_json()); !s.ok()) {

@@ -169,8 +169,8 @@ grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchGame(
     return ledger_->SubscribeGame(*id, req->after_revision());
   }();
   if (!sub.ok()) return WatchStream::Ended(sub.status());
-  return WatchStream::Start(*std::move(sub), /*by_game=*/true, &shutting_down_,
-                            kMaxWatchBufferBytes);
+  return WatchStream::Start(context, *std::move(sub), /*by_game=*/true, &shutting_down_,
+                            kMaxWatchBufferBytes, watch_stall_);
 }
 
 grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchAll(
@@ -182,8 +182,8 @@ grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchAll(
     return ledger_->SubscribeLog(req->after_position());
   }();
   if (!sub.ok()) return WatchStream::Ended(sub.status());
-  return WatchStream::Start(*std::move(sub), /*by_game=*/false, &shutting_down_,
-                            kMaxWatchBufferBytes);
+  return WatchStream::Start(context, *std::move(sub), /*by_game=*/false, &shutting_down_,
+                            kMaxWatchBufferBytes, watch_stall_);
 }
 
 }  // namespace arbiter::service

@@ -45,6 +45,10 @@ class ArbiterService final : public v1::Arbiter::WithCallbackMethod_WatchGame<
   // The skew guard of AppendEvents (Recorder::set_max_skew).
   void set_max_skew(absl::Duration skew) { recorder_.set_max_skew(skew); }
 
+  // How long a watch stream's message may wait for a client that does not
+  // read before the stream is cancelled (watch_stream.h).
+  void set_watch_stall(absl::Duration stall) { watch_stall_ = stall; }
+
   grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*, v1::Game*) override;
   grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*, v1::Game*) override;
   grpc::Status AppendEvents(grpc::ServerContext*, const v1::AppendEventsRequest*,
@@ -78,6 +82,7 @@ class ArbiterService final : public v1::Arbiter::WithCallbackMethod_WatchGame<
   Recorder recorder_;         // the one write path
   ExportPages export_pages_;  // ExportGame's files, kept between pages
   std::atomic<bool> shutting_down_{false};
+  absl::Duration watch_stall_ = absl::Seconds(60);
 };
 
 }  // namespace arbiter::service

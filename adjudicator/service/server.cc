@@ -94,6 +94,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), parts->folds.get(),
                                                     parts->callers.get());
   parts->service->set_max_skew(options.max_skew);
+  parts->service->set_watch_stall(options.watch_stall);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

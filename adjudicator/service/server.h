@@ -33,6 +33,9 @@ struct ServerOptions {
   // Events dated further than this ahead of the server's clock are refused
   // unless the request replays a record; InfiniteDuration: no guard.
   absl::Duration max_skew = absl::Minutes(10);
+  // A watch stream whose message has waited this long for a client that
+  // does not read is cancelled, freeing its place (watch_stream.h).
+  absl::Duration watch_stall = absl::Seconds(60);
   bool live_timers = true;                    // run the timekeeper
   TlsFiles tls;                               // empty: plaintext (see auth_tls.h)
   AuthLimits limits;                          // per-caller rates (see auth_gatekeeper.h)

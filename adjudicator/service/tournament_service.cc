@@ -1,5 +1,6 @@
 #include "adjudicator/service/tournament_service.h"
 
+#include <map>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -22,6 +23,61 @@ void Stamp(absl::Time at, v1::TournamentEvent* e) {
   const int64_t nanos = absl::ToUnixNanos(at);
   e->mutable_at()->set_seconds(nanos / 1000000000);
   e->mutable_at()->set_nanos(static_cast<int32_t>(nanos % 1000000000));
+}
+
+// The report in pages (tournament.proto, StandingsReport): the first holds
+// what is not repeated, each a run of the repeated fields, every one the
+// whole report's size. A row, a pairing or an error is bounded by the
+// record's field limits (field_bounds.h), far under a page.
+service::AnswerPageList CutStandings(const v1::StandingsReport& whole) {
+  v1::StandingsReport blank;
+  blank.set_total_bytes(whole.ByteSizeLong());
+  v1::StandingsReport first = whole;
+  first.clear_standings();
+  first.clear_player_standings();
+  first.clear_pairings();
+  first.clear_errors();
+  first.set_total_bytes(blank.total_bytes());
+  service::PageCutter<v1::StandingsReport> cutter(first, blank);
+  for (const v1::Standing& s : whole.standings()) {
+    cutter.Add(s.ByteSizeLong(), [&](v1::StandingsReport* p) { *p->add_standings() = s; });
+  }
+  for (const v1::Standing& s : whole.player_standings()) {
+    cutter.Add(s.ByteSizeLong(), [&](v1::StandingsReport* p) { *p->add_player_standings() = s; });
+  }
+  for (const v1::ScoredPairing& s : whole.pairings()) {
+    cutter.Add(s.ByteSizeLong(), [&](v1::StandingsReport* p) { *p->add_pairings() = s; });
+  }
+  for (const std::string& e : whole.errors()) {
+    cutter.Add(e.size(), [&](v1::StandingsReport* p) { p->add_errors(e); });
+  }
+  return cutter.Done();
+}
+
+// An export in pages (tournament.proto, ExportTournamentResponse): the file's
+// bytes, then the sidecar's JSON, then the sidecar's entries in key order;
+// the file name and type on every page.
+service::AnswerPageList CutExport(const v1::ExportTournamentResponse& whole) {
+  v1::ExportTournamentResponse blank;
+  blank.set_filename(whole.filename());
+  blank.set_content_type(whole.content_type());
+  blank.set_total_bytes(whole.content().size() + whole.sidecar_json().size());
+  v1::ExportTournamentResponse first = blank;
+  first.mutable_sidecar()->set_tournament(whole.sidecar().tournament());
+  first.mutable_sidecar()->set_format(whole.sidecar().format());
+  service::PageCutter<v1::ExportTournamentResponse> cutter(first, blank);
+  cutter.AddBytes(whole.content(),
+                  [](v1::ExportTournamentResponse* p) { return p->mutable_content(); });
+  cutter.AddBytes(whole.sidecar_json(),
+                  [](v1::ExportTournamentResponse* p) { return p->mutable_sidecar_json(); });
+  const std::map<std::string, v1::SidecarEntry> entries(whole.sidecar().entries().begin(),
+                                                        whole.sidecar().entries().end());
+  for (const auto& [key, entry] : entries) {
+    cutter.Add(key.size() + entry.ByteSizeLong(), [&](v1::ExportTournamentResponse* p) {
+      (*p->mutable_sidecar()->mutable_entries())[key] = entry;
+    });
+  }
+  return cutter.Done();
 }
 
 }  // namespace
@@ -269,6 +325,18 @@ grpc::Status TournamentServiceImpl::DecideTieBreak(grpc::ServerContext* context,
   });
 }
 
+absl::StatusOr<v1::StandingsReport> TournamentServiceImpl::Standings(const std::string& id,
+                                                                     v1::Tournament* t,
+                                                                     GameFactsMap* games) {
+  absl::StatusOr<v1::Tournament> current = Current(id);
+  if (!current.ok()) return current.status();
+  absl::StatusOr<GameFactsMap> facts = Games(*current);
+  if (!facts.ok()) return facts.status();
+  *t = WithWithdrawalsFromGames(*current, *facts);  // 23.2, as the games record it
+  *games = *std::move(facts);
+  return ComputeStandings(*t, *games);
+}
+
 grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
                                                  const v1::GetStandingsRequest* req,
                                                  v1::StandingsReport* out) {
@@ -276,14 +344,79 @@ grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
-    absl::StatusOr<v1::Tournament> t = Current(*id);
-    if (!t.ok()) return t.status();
-    absl::StatusOr<GameFactsMap> games = Games(*t);
-    if (!games.ok()) return games.status();
-    *t = WithWithdrawalsFromGames(*t, *games);  // 23.2, as the games record it
-    *out = ComputeStandings(*t, *games);
+    auto make = [&]() -> absl::StatusOr<service::AnswerPageList> {
+      v1::Tournament t;
+      GameFactsMap games;
+      absl::StatusOr<v1::StandingsReport> report = Standings(*id, &t, &games);
+      if (!report.ok()) return report.status();
+      return CutStandings(*report);
+    };
+    std::string next;
+    absl::StatusOr<std::string> page =
+        pages_.Page(absl::StrCat(*id, " standings"), req->page_token(), make, &next);
+    if (!page.ok()) return page.status();
+    if (!out->ParseFromString(*page)) return absl::InternalError("a kept page does not parse");
+    out->set_next_page_token(next);
     return absl::OkStatus();
   });
+}
+
+absl::StatusOr<v1::ExportTournamentResponse> TournamentServiceImpl::WholeExport(
+    const std::string& id, v1::ExportTournamentRequest::Format format) {
+  v1::Tournament t;
+  GameFactsMap games;
+  absl::StatusOr<v1::StandingsReport> standings = Standings(id, &t, &games);
+  if (!standings.ok()) return standings.status();
+  const v1::StandingsReport& report = *standings;
+  v1::ExportTournamentResponse out;
+  std::string content;
+  switch (format) {
+    case v1::ExportTournamentRequest::OPENGOTHA_XML: {
+      absl::StatusOr<std::string> written = ExportOpenGotha(t, report);
+      if (!written.ok()) return written.status();
+      content = *std::move(written);
+    }
+      out.set_filename(id + ".xml");
+      out.set_content_type("application/xml");
+      break;
+    case v1::ExportTournamentRequest::EGD_H9: {
+      absl::StatusOr<std::string> written = ExportEgdH9(t, report);
+      if (!written.ok()) return written.status();
+      content = *std::move(written);
+    }
+      out.set_filename(id + ".h9");
+      out.set_content_type("text/plain; charset=utf-8");
+      break;
+    case v1::ExportTournamentRequest::AGA: {
+      absl::StatusOr<std::string> written = ExportAga(t, report);
+      if (!written.ok()) return written.status();
+      content = *std::move(written);
+    }
+      out.set_filename(id + ".aga.txt");
+      out.set_content_type("text/plain; charset=utf-8");
+      break;
+    case v1::ExportTournamentRequest::CSV:
+      content = ExportCsv(t, report);
+      out.set_filename(id + ".csv");
+      out.set_content_type("text/csv; charset=utf-8");
+      break;
+    case v1::ExportTournamentRequest::JSON: {
+      google::protobuf::util::JsonPrintOptions options;
+      options.add_whitespace = true;
+      if (!google::protobuf::util::MessageToJsonString(report, &content, options).ok()) {
+        return absl::InternalError("the report does not print as JSON");
+      }
+      out.set_filename(id + ".json");
+      out.set_content_type("application/json");
+      break;
+    }
+    default:
+      return absl::InvalidArgumentError("format: OPENGOTHA_XML, EGD_H9, AGA, CSV or JSON");
+  }
+  out.set_content(std::move(content));
+  *out.mutable_sidecar() = BuildSidecar(t, report, games, format);
+  out.set_sidecar_json(SidecarJson(out.sidecar()));
+  return out;
 }
 
 grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* context,
@@ -293,59 +426,18 @@ grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* contex
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
-    absl::StatusOr<v1::Tournament> t = Current(*id);
-    if (!t.ok()) return t.status();
-    absl::StatusOr<GameFactsMap> games = Games(*t);
-    if (!games.ok()) return games.status();
-    *t = WithWithdrawalsFromGames(*t, *games);  // 23.2, as the games record it
-    const v1::StandingsReport report = ComputeStandings(*t, *games);
-    std::string content;
-    switch (req->format()) {
-      case v1::ExportTournamentRequest::OPENGOTHA_XML: {
-        absl::StatusOr<std::string> written = ExportOpenGotha(*t, report);
-        if (!written.ok()) return written.status();
-        content = *std::move(written);
-      }
-        out->set_filename(*id + ".xml");
-        out->set_content_type("application/xml");
-        break;
-      case v1::ExportTournamentRequest::EGD_H9: {
-        absl::StatusOr<std::string> written = ExportEgdH9(*t, report);
-        if (!written.ok()) return written.status();
-        content = *std::move(written);
-      }
-        out->set_filename(*id + ".h9");
-        out->set_content_type("text/plain; charset=utf-8");
-        break;
-      case v1::ExportTournamentRequest::AGA: {
-        absl::StatusOr<std::string> written = ExportAga(*t, report);
-        if (!written.ok()) return written.status();
-        content = *std::move(written);
-      }
-        out->set_filename(*id + ".aga.txt");
-        out->set_content_type("text/plain; charset=utf-8");
-        break;
-      case v1::ExportTournamentRequest::CSV:
-        content = ExportCsv(*t, report);
-        out->set_filename(*id + ".csv");
-        out->set_content_type("text/csv; charset=utf-8");
-        break;
-      case v1::ExportTournamentRequest::JSON: {
-        google::protobuf::util::JsonPrintOptions options;
-        options.add_whitespace = true;
-        if (!google::protobuf::util::MessageToJsonString(report, &content, options).ok()) {
-          return absl::InternalError("the report does not print as JSON");
-        }
-        out->set_filename(*id + ".json");
-        out->set_content_type("application/json");
-        break;
-      }
-      default:
-        return absl::InvalidArgumentError("format: OPENGOTHA_XML, EGD_H9, AGA, CSV or JSON");
-    }
-    out->set_content(std::move(content));
-    *out->mutable_sidecar() = BuildSidecar(*t, report, *games, req->format());
-    out->set_sidecar_json(SidecarJson(out->sidecar()));
+    auto make = [&]() -> absl::StatusOr<service::AnswerPageList> {
+      absl::StatusOr<v1::ExportTournamentResponse> whole = WholeExport(*id, req->format());
+      if (!whole.ok()) return whole.status();
+      return CutExport(*whole);
+    };
+    std::string next;
+    absl::StatusOr<std::string> page =
+        pages_.Page(absl::StrCat(*id, " ", v1::ExportTournamentRequest::Format_Name(req->format())),
+                    req->page_token(), make, &next);
+    if (!page.ok()) return page.status();
+    if (!out->ParseFromString(*page)) return absl::InternalError("a kept page does not parse");
+    out->set_next_page_token(next);
     return absl::OkStatus();
   });
 }

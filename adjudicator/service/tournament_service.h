@@ -8,8 +8,13 @@
 // use, FAILED_PRECONDITION when the state forbids it (a round paired twice,
 // a Swiss pairing after a withdrawal, a replay of a game that did not end
 // REPLAY, a pairing or replay naming a recorded game whose players or
-// colours differ from the pairing's), ABORTED when another writer got in first, UNAVAILABLE when
-// the storage or the game source failed.
+// colours differ from the pairing's), ABORTED when another writer got in first (or
+// when the standings or export a page token names changed since its first
+// page), UNAVAILABLE when the storage or the game source failed.
+//
+// GetStandings and ExportTournament answer in pages of at most 1 MiB
+// (answer_pages.h): a round robin's report grows with the square of its
+// players, so a record of 2 MiB may make a report of more than gRPC's 4 MiB.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_TOURNAMENT_SERVICE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_TOURNAMENT_SERVICE_H_
 
@@ -20,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "adjudicator/service/answer_pages.h"
 #include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/tournament_store.h"
 #include "adjudicator/tournament/game_facts.h"
@@ -76,12 +82,20 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   absl::Status CheckRecorded(const v1::Tournament& t, const v1::Pairing& p);
   // The facts of every game the tournament names.
   absl::StatusOr<GameFactsMap> Games(const v1::Tournament& t);
+  // The standings of tournament `id` now, with the tournament they count
+  // (its games' withdrawals applied) and its games' facts.
+  absl::StatusOr<v1::StandingsReport> Standings(const std::string& id, v1::Tournament* t,
+                                                GameFactsMap* games);
+  // The whole export of `id` in `format`, unpaged.
+  absl::StatusOr<v1::ExportTournamentResponse> WholeExport(
+      const std::string& id, v1::ExportTournamentRequest::Format format);
 
   TournamentStore* store_;
   GameSource games_;
   const service::Callers* callers_;
   std::function<absl::Time()> now_;
-  absl::Mutex write_mu_;  // one read-fold-append at a time
+  absl::Mutex write_mu_;        // one read-fold-append at a time
+  service::AnswerPages pages_;  // GetStandings' and ExportTournament's, kept between pages
 };
 
 }  // namespace arbiter::tournament

@@ -26,9 +26,12 @@ class EndedStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
 
 }  // namespace
 
-WatchStream* WatchStream::Start(std::unique_ptr<ledger::Subscription> subscription, bool by_game,
-                                const std::atomic<bool>* shutting_down, size_t max_buffer) {
-  auto* stream = new WatchStream(std::move(subscription), by_game, shutting_down, max_buffer);
+WatchStream* WatchStream::Start(grpc::CallbackServerContext* context,
+                                std::unique_ptr<ledger::Subscription> subscription, bool by_game,
+                                const std::atomic<bool>* shutting_down, size_t max_buffer,
+                                absl::Duration stall_timeout) {
+  auto* stream = new WatchStream(context, std::move(subscription), by_game, shutting_down,
+                                 max_buffer, stall_timeout);
   stream->feeder_ = std::thread([stream] { stream->Feed(); });
   return stream;
 }
@@ -37,19 +40,65 @@ grpc::ServerWriteReactor<v1::WatchResponse>* WatchStream::Ended(const absl::Stat
   return new EndedStream(status);
 }
 
-WatchStream::WatchStream(std::unique_ptr<ledger::Subscription> subscription, bool by_game,
-                         const std::atomic<bool>* shutting_down, size_t max_buffer)
+WatchStream::WatchStream(grpc::CallbackServerContext* context,
+                         std::unique_ptr<ledger::Subscription> subscription, bool by_game,
+                         const std::atomic<bool>* shutting_down, size_t max_buffer,
+                         absl::Duration stall_timeout)
     : subscription_(std::move(subscription)),
       by_game_(by_game),
       shutting_down_(shutting_down),
-      max_buffer_(max_buffer) {}
+      max_buffer_(max_buffer),
+      context_(context),
+      stall_timeout_(stall_timeout) {}
 
 void WatchStream::Feed() {
+  FeedUntilEnd();
+  AwaitFinish();
+}
+
+bool WatchStream::Stalled() {
+  const absl::Time now = absl::Now();
+  return (writing_ && now - write_started_ > stall_timeout_) ||
+         (finished_ && now - finish_started_ > stall_timeout_);
+}
+
+void WatchStream::CancelStalled() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!end_.has_value()) {
+      end_ = absl::DeadlineExceededError(absl::StrCat(
+          "this watcher's client read nothing for ", absl::FormatDuration(stall_timeout_),
+          " while a message waited for it; watch again with ",
+          by_game_ ? "after_revision " : "after_position ", delivered_));
+    }
+  }
+  // Without the lock: gRPC may run OnCancel and OnWriteDone inline.
+  context_->TryCancel();
+}
+
+void WatchStream::AwaitFinish() {
+  // The end goes out after the message being written (and the status after
+  // what the transport still holds); a client that never reads them would
+  // keep the stream until it disconnects.
+  for (;;) {
+    bool stalled = false;
+    {
+      absl::MutexLock lock(&mu_);
+      auto over = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return done_; };
+      if (mu_.AwaitWithTimeout(absl::Condition(&over), kPoll)) return;
+      stalled = Stalled();
+    }
+    if (stalled) return CancelStalled();
+  }
+}
+
+void WatchStream::FeedUntilEnd() {
   bool caught_up = false;
   for (;;) {
     {
       absl::MutexLock lock(&mu_);
       if (end_.has_value()) return;
+      if (Stalled()) break;
     }
     if (gone_) return End(absl::CancelledError("the client went away"));
     if (*shutting_down_) return End(absl::UnavailableError("the server is shutting down"));
@@ -83,24 +132,30 @@ void WatchStream::Feed() {
       if (!Push(std::move(item), false)) return;
     }
   }
+  CancelStalled();
 }
 
 bool WatchStream::Push(Item item, bool live) {
+  bool stalled = false;
   {
     absl::MutexLock lock(&mu_);
     auto room = [this, &item]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
       return end_.has_value() || queue_.empty() || queued_bytes_ + item.bytes <= max_buffer_;
     };
     // History waits for room (it stays in the ledger meanwhile) as long as
-    // the client is there.
+    // the client is there and reads.
     while (!live && !mu_.AwaitWithTimeout(absl::Condition(&room), kPoll)) {
       if (gone_ || *shutting_down_) break;
+      if (Stalled()) {
+        stalled = true;
+        break;
+      }
     }
     if (!end_.has_value() && gone_) end_ = absl::CancelledError("the client went away");
     if (!end_.has_value() && *shutting_down_) {
       end_ = absl::UnavailableError("the server is shutting down");
     }
-    if (end_.has_value()) {
+    if (end_.has_value() || stalled) {
       // Nothing more is queued; the end is sent after what is.
     } else if (room()) {
       queued_bytes_ += item.bytes;
@@ -115,6 +170,10 @@ bool WatchStream::Push(Item item, bool live) {
           " bytes behind the live events (its client does not read them); watch again with ",
           by_game_ ? "after_revision " : "after_position ", resume));
     }
+  }
+  if (stalled) {
+    CancelStalled();
+    return false;
   }
   Pump();
   absl::MutexLock lock(&mu_);
@@ -137,9 +196,11 @@ void WatchStream::Pump() {
     if (finished_ || writing_) return;
     if (end_.has_value()) {
       finished_ = true;
+      finish_started_ = absl::Now();
       finish = *end_;
     } else if (!queue_.empty()) {
       writing_ = true;
+      write_started_ = absl::Now();
       next = &queue_.front().message;  // stays put until OnWriteDone pops it
     } else {
       return;
@@ -165,6 +226,10 @@ void WatchStream::OnWriteDone(bool ok) {
 }
 
 void WatchStream::OnDone() {
+  {
+    absl::MutexLock lock(&mu_);
+    done_ = true;
+  }
   End(absl::CancelledError("the call is over"));  // stops the feeder
   feeder_.join();
   delete this;

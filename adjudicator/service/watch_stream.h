@@ -14,6 +14,13 @@
 // client does; with the cap on streams (auth_gatekeeper.h) that bounds what
 // watchers can make the server hold.
 //
+// A client that stops reading altogether would still hold its stream, and
+// its place under the cap, for as long as it keeps the connection: no end
+// can be sent while a message waits for it to read. So a stream whose
+// message has waited `stall_timeout` for its client (`arbiter serve
+// --watch-stall`, 60 s by default) is cancelled (the client sees CANCELLED),
+// which frees it at once, what it held and its place included.
+//
 // Other ends: UNAVAILABLE when the server shuts down or the ledger closes,
 // CANCELLED when the client goes away, DATA_LOSS for a stored event that no
 // longer parses, the ledger's errors.
@@ -31,7 +38,9 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "arbiter/v1/service.pb.h"
+#include "grpcpp/server_context.h"
 #include "grpcpp/support/server_callback.h"
 #include "ledger/subscription.h"
 
@@ -43,8 +52,10 @@ class WatchStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
   // the client goes away, `shutting_down` turns true, or the buffer
   // overflows. It deletes itself when gRPC is done with the call.
   // `shutting_down` must outlive the call.
-  static WatchStream* Start(std::unique_ptr<ledger::Subscription> subscription, bool by_game,
-                            const std::atomic<bool>* shutting_down, size_t max_buffer);
+  static WatchStream* Start(grpc::CallbackServerContext* context,
+                            std::unique_ptr<ledger::Subscription> subscription, bool by_game,
+                            const std::atomic<bool>* shutting_down, size_t max_buffer,
+                            absl::Duration stall_timeout);
 
   // A stream that ends at once with `status` (a refused or malformed call).
   static grpc::ServerWriteReactor<v1::WatchResponse>* Ended(const absl::Status& status);
@@ -60,11 +71,20 @@ class WatchStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
     size_t bytes;
   };
 
-  WatchStream(std::unique_ptr<ledger::Subscription> subscription, bool by_game,
-              const std::atomic<bool>* shutting_down, size_t max_buffer);
+  WatchStream(grpc::CallbackServerContext* context,
+              std::unique_ptr<ledger::Subscription> subscription, bool by_game,
+              const std::atomic<bool>* shutting_down, size_t max_buffer,
+              absl::Duration stall_timeout);
 
-  // The feeder thread's loop.
+  // The feeder thread: the loop, then the wait for the end to go out.
   void Feed();
+  void FeedUntilEnd();
+  void AwaitFinish();
+  // True when the message being written (or the end, once finishing) has
+  // waited for the client longer than the stall timeout.
+  bool Stalled() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Ends the stream as stalled and cancels the call.
+  void CancelStalled();
   // Queues `item`; false once the stream is ending (nothing more to feed).
   bool Push(Item item, bool live);
   // Ends the stream with `status` once the message being written is done;
@@ -78,6 +98,8 @@ class WatchStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
   const bool by_game_;
   const std::atomic<bool>* shutting_down_;
   const size_t max_buffer_;
+  grpc::CallbackServerContext* const context_;
+  const absl::Duration stall_timeout_;
   std::atomic<bool> gone_{false};  // the client went away
   std::thread feeder_;
 
@@ -86,8 +108,11 @@ class WatchStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
   size_t queued_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t delivered_ ABSL_GUARDED_BY(mu_) = 0;  // cursor of the last message written
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Time write_started_ ABSL_GUARDED_BY(mu_);
   std::optional<absl::Status> end_ ABSL_GUARDED_BY(mu_);
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  absl::Time finish_started_ ABSL_GUARDED_BY(mu_);
+  bool done_ ABSL_GUARDED_BY(mu_) = false;  // gRPC is done with the call
 };
 
 }  // namespace arbiter::service

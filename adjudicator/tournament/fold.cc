@@ -326,6 +326,17 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t) {
       break;
   }
   if (!s.ok()) return s;
+  // Art. 28.2 owes every game of a round robin, paired or not, so its
+  // standings hold a line per game: bounded here, as the record is by its
+  // bytes, so that what a reader can make the server compute is too.
+  const int64_t players = next.players_size();
+  const int64_t games = players * (players - 1) / 2;  // per cycle
+  const int64_t cycles = std::max(1, next.settings().cycles());
+  if (next.settings().system() == v1::TournamentSettings::ROUND_ROBIN && !next.settings().teams() &&
+      games > 0 && cycles > kMaxRoundRobinGames / games) {
+    return Bad(absl::StrCat("a round robin of ", players, " players and ", cycles,
+                            " cycle(s) has more than ", kMaxRoundRobinGames, " games"));
+  }
   next.set_revision(t->revision() + 1);
   *t = std::move(next);
   return absl::OkStatus();

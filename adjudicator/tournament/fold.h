@@ -6,6 +6,7 @@
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_FOLD_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_FOLD_H_
 
+#include <cstdint>
 #include <vector>
 #include "absl/strings/string_view.h"
 
@@ -15,9 +16,16 @@
 
 namespace arbiter::tournament {
 
+// The games of an individual round robin (players x (players - 1) / 2 x
+// cycles) are at most this many: a single round robin of 316 players, a
+// double of 224. Its standings list every game (art. 28.2 forfeits those
+// never paired), so this bounds what they cost to compute and hold.
+inline constexpr int64_t kMaxRoundRobinGames = 50000;
+
 // Folds one event into `t` (empty before `created`). INVALID_ARGUMENT for a
 // malformed event (unknown player, a board used twice, a player paired twice
-// in a round, an event before `created`...); FAILED_PRECONDITION when the
+// in a round, an individual round robin of more than kMaxRoundRobinGames
+// games, an event before `created`...); FAILED_PRECONDITION when the
 // tournament's state forbids it (a round already paired, a Swiss pairing of
 // a player who withdrew: art. 28.3).
 absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t);

@@ -4,7 +4,12 @@
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/formats.h"
 #include "adjudicator/tournament/opengotha.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/type_resolver.h"
+#include "google/protobuf/util/type_resolver_util.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -101,8 +106,27 @@ std::string SidecarJson(const v1::ExportSidecar& sidecar) {
   google::protobuf::util::JsonPrintOptions options;
   options.add_whitespace = true;
   options.preserve_proto_field_names = false;
+  // Printed from the deterministic serialization, whose map entries are in
+  // key order, so the same sidecar always prints the same bytes (printing
+  // the message itself follows the map's hash order, which differs between
+  // processes).
+  std::string bytes;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    if (!sidecar.SerializeToCodedStream(&coded)) return "{}";
+  }
+  static google::protobuf::util::TypeResolver* const resolver =
+      google::protobuf::util::NewTypeResolverForDescriptorPool(
+          "type.googleapis.com", google::protobuf::DescriptorPool::generated_pool());
   std::string json;
-  if (!google::protobuf::util::MessageToJsonString(sidecar, &json, options).ok()) return "{}";
+  if (!google::protobuf::util::BinaryToJsonString(
+           resolver, "type.googleapis.com/" + sidecar.GetDescriptor()->full_name(), bytes, &json,
+           options)
+           .ok()) {
+    return "{}";
+  }
   return json;
 }
 

@@ -20,7 +20,8 @@ v1::ExportSidecar BuildSidecar(const v1::Tournament& t, const v1::StandingsRepor
                                const GameFactsMap& games,
                                v1::ExportTournamentRequest::Format format);
 
-// The sidecar as pretty JSON (proto3 mapping).
+// The sidecar as pretty JSON (proto3 mapping), its entries in key order:
+// the same sidecar always prints the same bytes.
 std::string SidecarJson(const v1::ExportSidecar& sidecar);
 
 }  // namespace arbiter::tournament

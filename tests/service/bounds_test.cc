@@ -4,18 +4,30 @@
 // the `arbiter` binary. A game of several MiB exports and shows its history
 // in full; watchers that do not read are cut off and the server's memory
 // stays bounded; every request's strings have byte limits.
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
 #include <fstream>
+#include <tuple>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "adjudicator/tournament/formats.h"
+#include "adjudicator/tournament/sidecar.h"
+#include "adjudicator/tournament/standings.h"
+#include "adjudicator/tournament/withdrawals.h"
 #include "arbiter/v1/tournament.grpc.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/grpcpp.h"
 #include "ledger/log_reader.h"
 #include "proto/canonical/canonical_bytes.h"
+#include "proto/names/resource_name.h"
 #include "tests/service/e2e_util.h"
+#include "tests/support/subprocess.h"
 
 namespace arbiter::testing {
 namespace {
@@ -64,46 +76,76 @@ uint32_t LastRuling(const v1::AppendEventsResponse& resp) {
   return last;
 }
 
-// Records game `id` under cn-1988 with `pairs` disturbances (24.2, pending
-// {ADVICE, WARNING}), each decided ADVICE with a note of kNoteBytes: about
-// 1.1 KB of events per pair, every event within its limits, and no result.
-void RecordNotedGame(v1::Arbiter::Stub& stub, const std::string& id, int pairs,
-                     const std::string& token = "") {
-  v1::Event created = Created(id, T0());
-  created.mutable_game_created()->set_ruleset("cn-1988");
-  AppendOk(stub, id, {created, Started(T0())}, token);
-  absl::Time t = T0();
-  auto disturbance = [&] {
-    t += absl::Seconds(1);
-    v1::Event e = At(t);
+// Game `id` under cn-1988 recorded in pairs of events: a disturbance (24.2,
+// pending {ADVICE, WARNING}) and its decision, ADVICE with a note of
+// kNoteBytes: about 1.1 KB of events per pair, every event within its
+// limits, and no result.
+class NotedGame {
+ public:
+  NotedGame(v1::Arbiter::Stub& stub, std::string id, std::string token = "")
+      : stub_(stub), id_(std::move(id)), token_(std::move(token)) {}
+
+  // Creates the game with its first pair.
+  void Create() {
+    v1::Event created = Created(id_, T0());
+    created.mutable_game_created()->set_ruleset("cn-1988");
+    AppendOk(stub_, id_, {created, Started(T0())}, token_);
+    // The first pair shows how many rulings a pair makes.
+    const uint32_t first = LastRuling(AppendOk(stub_, id_, {Disturbance()}, token_));
+    ASSERT_GT(first, 0u) << "the disturbance made no ruling";
+    per_pair_ = LastRuling(AppendOk(stub_, id_, {Advice(first)}, token_)) + 1 - first;
+    next_ = first + per_pair_;
+    pairs_ = 1;
+  }
+
+  // Records `pairs` more pairs, in batches of `per_batch` with `pause`
+  // after each.
+  void Add(int pairs, int per_batch = 200, absl::Duration pause = absl::ZeroDuration()) {
+    for (int done = 0; done < pairs; absl::SleepFor(pause)) {
+      std::vector<v1::Event> batch;
+      for (int k = 0; k < per_batch && done < pairs; ++k, ++done, next_ += per_pair_, ++pairs_) {
+        batch.push_back(Disturbance());
+        batch.push_back(Advice(next_));
+      }
+      const v1::AppendEventsResponse resp = AppendOk(stub_, id_, batch, token_);
+      ASSERT_EQ(LastRuling(resp), next_ - 1) << "the rulings of a pair are not as the first pair's";
+    }
+  }
+
+ private:
+  v1::Event Disturbance() {
+    t_ += absl::Seconds(1);
+    v1::Event e = At(t_);
     e.mutable_misconduct()->set_color(v1::BLACK);
     e.mutable_misconduct()->set_kind(v1::Misconduct::DISTURBANCE);
     return e;
-  };
-  auto advice = [&](uint32_t ruling, int n) {
-    t += absl::Seconds(1);
-    v1::Event e = At(t);
+  }
+  v1::Event Advice(uint32_t ruling) {
+    t_ += absl::Seconds(1);
+    v1::Event e = At(t_);
     e.mutable_arbiter_decision()->set_ruling(ruling);
     e.mutable_arbiter_decision()->set_choice("ADVICE");
-    std::string note = absl::StrCat("disturbance ", n, ": ");
+    std::string note = absl::StrCat("disturbance ", pairs_, ": ");
     note.resize(kNoteBytes, 'n');
     e.mutable_arbiter_decision()->set_note(note);
     return e;
-  };
-  // The first pair shows how many rulings a pair makes; batches follow.
-  const uint32_t first = LastRuling(AppendOk(stub, id, {disturbance()}, token));
-  ASSERT_GT(first, 0u) << "the disturbance made no ruling";
-  const uint32_t per_pair = LastRuling(AppendOk(stub, id, {advice(first, 0)}, token)) + 1 - first;
-  uint32_t next = first + per_pair;
-  for (int done = 1; done < pairs;) {
-    std::vector<v1::Event> batch;
-    for (int k = 0; k < 200 && done < pairs; ++k, ++done, next += per_pair) {
-      batch.push_back(disturbance());
-      batch.push_back(advice(next, done));
-    }
-    const v1::AppendEventsResponse resp = AppendOk(stub, id, batch, token);
-    ASSERT_EQ(LastRuling(resp), next - 1) << "the rulings of a pair are not as the first pair's";
   }
+
+  v1::Arbiter::Stub& stub_;
+  const std::string id_;
+  const std::string token_;
+  absl::Time t_ = T0();
+  uint32_t per_pair_ = 0;
+  uint32_t next_ = 0;
+  int pairs_ = 0;
+};
+
+// Game `id` with `pairs` pairs (NotedGame).
+void RecordNotedGame(v1::Arbiter::Stub& stub, const std::string& id, int pairs,
+                     const std::string& token = "") {
+  NotedGame game(stub, id, token);
+  game.Create();
+  if (!::testing::Test::HasFatalFailure()) game.Add(pairs - 1);
 }
 
 // One line of /proc/PID/status ("VmRSS", "VmHWM"), in KiB.
@@ -239,7 +281,9 @@ TEST(BoundsTest, WatchersThatDoNotReadAreCutOffAndTheServerStaysBounded) {
   for (int i = 0; i < 5; ++i) watchers.push_back(CreateToken(data, "SOFTWARE", "watcher"));
   for (const std::string& t : watchers) ASSERT_FALSE(t.empty());
   ASSERT_FALSE(writer.empty());
-  auto server = ServerProcess::Start(data);
+  // Stalled streams are cancelled only after 10 minutes here: this test is
+  // about the buffer (the stall has its own test below).
+  auto server = ServerProcess::Start(data, {"--watch-stall", "10m"});
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(server->address());
   RecordNotedGame(*stub, "watched-1", 10, writer);  // there is something to catch up on
@@ -469,6 +513,352 @@ TEST(BoundsTest, EveryRequestStringHasAByteLimit) {
   v1::Game game;
   ASSERT_TRUE(GetGame(*stub, "fields-1", &game).ok());
   EXPECT_EQ(game.revision(), 4u) << "a refused request wrote something";
+}
+
+// A round robin whose report grows with the square of its players while its
+// record stays small: 220 players with ids of 128 bytes, 2 planned rounds,
+// round 1 paired with entered results, then half the players withdraw after
+// it. Each withdrawn player has played half the rounds, so art. 28.2 makes
+// every game they still owed a forfeit with its reason: 110 x 109 pairings
+// never paired, each of about 500 bytes, in a record of about 100 KB.
+constexpr int kCupPlayers = 220;
+
+std::string CupPlayer(int i) {
+  std::string id = absl::StrCat(i < kCupPlayers / 2 ? "w" : "s", i, "-");
+  id.resize(kMaxIdLength, 'x');
+  return id;
+}
+
+void CreateBigCup(v1::TournamentService::Stub& stub) {
+  v1::CreateTournamentRequest create;
+  create.mutable_tournament()->set_tournament_id("big-cup");
+  create.mutable_tournament()->set_title("A round robin larger than a message");
+  create.mutable_tournament()->mutable_settings()->set_system(v1::TournamentSettings::ROUND_ROBIN);
+  create.mutable_tournament()->mutable_settings()->set_rounds(2);
+  for (int i = 0; i < kCupPlayers; ++i) {
+    v1::TournamentPlayer* p = create.add_players();
+    p->set_id(CupPlayer(i));
+    p->set_name(absl::StrCat("Player ", i));
+    p->set_rank("1D");
+  }
+  v1::Tournament out;
+  grpc::Status s = stub.CreateTournament(Context().get(), create, &out);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  v1::PairRoundRequest pair;
+  pair.set_tournament("tournaments/big-cup");
+  pair.mutable_round()->set_round(1);
+  for (int i = 0; i < kCupPlayers / 2; ++i) {
+    v1::Pairing* p = pair.mutable_round()->add_pairings();
+    p->set_board(i + 1);
+    p->set_black(CupPlayer(i));
+    p->set_white(CupPlayer(kCupPlayers / 2 + i));
+    p->set_entered_outcome(i % 2 == 0 ? v1::Result::BLACK_WINS : v1::Result::WHITE_WINS);
+  }
+  s = stub.PairRound(Context().get(), pair, &out);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  for (int i = 0; i < kCupPlayers / 2; ++i) {
+    v1::WithdrawPlayerRequest w;
+    w.set_tournament("tournaments/big-cup");
+    w.mutable_withdrawal()->set_player(CupPlayer(i));
+    w.mutable_withdrawal()->set_after_round(1);
+    s = stub.WithdrawPlayer(Context().get(), w, &out);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+}
+
+// 4. GetStandings and ExportTournament of a tournament whose report passes
+// gRPC's 4 MiB message limit: in pages of at most 1 MiB, which joined are
+// what the tournament library computes from the record, byte for byte; the
+// CLI follows the pages. Before paging, both failed with "message larger
+// than max".
+TEST(BoundsTest, ATournamentReportOverTheMessageLimitComesInPages) {
+  TempDir dir("arbiter-bounds-cup");
+  auto server = ServerProcess::Start(dir.File("data"));
+  ASSERT_NE(server, nullptr);
+  auto stub = v1::TournamentService::NewStub(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  CreateBigCup(*stub);
+  if (HasFatalFailure()) return;
+
+  // What the pure library computes from the record (no ledger games).
+  v1::GetTournamentRequest get;
+  get.set_name("tournaments/big-cup");
+  v1::Tournament record;
+  ASSERT_TRUE(stub->GetTournament(Context().get(), get, &record).ok());
+  EXPECT_LT(record.ByteSizeLong(), size_t{200} << 10);
+  const v1::Tournament counted = tournament::WithWithdrawalsFromGames(record, {});
+  const v1::StandingsReport expected = tournament::ComputeStandings(counted, {});
+  ASSERT_GT(expected.ByteSizeLong(), size_t{4} << 20) << "the report fits one message";
+
+  // GetStandings, page by page.
+  v1::GetStandingsRequest req;
+  req.set_tournament("tournaments/big-cup");
+  v1::StandingsReport joined;
+  int pages = 0;
+  do {
+    v1::StandingsReport page;
+    const grpc::Status s = stub->GetStandings(Context().get(), req, &page);
+    ASSERT_TRUE(s.ok()) << s.error_code() << ": " << s.error_message();
+    EXPECT_LE(page.ByteSizeLong(), kPage);
+    EXPECT_EQ(page.total_bytes(), expected.ByteSizeLong());
+    joined.MergeFrom(page);
+    req.set_page_token(page.next_page_token());
+    ++pages;
+  } while (!req.page_token().empty());
+  EXPECT_GE(pages, 5);
+  joined.clear_next_page_token();
+  joined.clear_total_bytes();
+  EXPECT_TRUE(joined.SerializeAsString() == expected.SerializeAsString())
+      << "the pages joined are not the report";
+
+  // A token of another answer (or one no longer kept that has changed).
+  req.set_page_token("x1.0123456789abcdef");
+  v1::StandingsReport refused;
+  EXPECT_EQ(stub->GetStandings(Context().get(), req, &refused).error_code(), StatusCode::ABORTED);
+
+  // `arbiter tournament standings`: the same report, through the pages.
+  ProcessResult r = RunCli({"tournament", "standings", "big-cup", "--json"}, "", server->address());
+  ASSERT_EQ(r.exit, 0) << r.err.substr(0, 300);
+  v1::StandingsReport printed;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &printed).ok());
+  EXPECT_TRUE(printed.SerializeAsString() == expected.SerializeAsString());
+  r = RunCli({"tournament", "standings", "big-cup"}, "", server->address());
+  ASSERT_EQ(r.exit, 0) << r.err.substr(0, 300);
+  int notes = 0;
+  for (const v1::ScoredPairing& p : expected.pairings()) {
+    notes += !p.note().empty() && p.status() != v1::ScoredPairing::DECIDED;
+  }
+  EXPECT_GT(notes, 10000);
+  int note_lines = 0;
+  for (absl::string_view line : absl::StrSplit(r.out, '\n')) {
+    note_lines += absl::StartsWith(line, "  note: ");
+  }
+  EXPECT_EQ(note_lines, notes);
+
+  // ExportTournament, page by page: CSV and JSON with their sidecars.
+  for (const auto format : {v1::ExportTournamentRequest::CSV, v1::ExportTournamentRequest::JSON}) {
+    SCOPED_TRACE(v1::ExportTournamentRequest::Format_Name(format));
+    std::string file;
+    if (format == v1::ExportTournamentRequest::CSV) {
+      file = tournament::ExportCsv(counted, expected);
+    } else {
+      google::protobuf::util::JsonPrintOptions options;
+      options.add_whitespace = true;
+      ASSERT_TRUE(google::protobuf::util::MessageToJsonString(expected, &file, options).ok());
+    }
+    const v1::ExportSidecar sidecar = tournament::BuildSidecar(counted, expected, {}, format);
+    const std::string sidecar_json = tournament::SidecarJson(sidecar);
+    ASSERT_GT(file.size() + sidecar_json.size(), size_t{4} << 20);
+
+    v1::ExportTournamentRequest ereq;
+    ereq.set_tournament("tournaments/big-cup");
+    ereq.set_format(format);
+    std::string content, json;
+    v1::ExportSidecar merged;
+    pages = 0;
+    do {
+      v1::ExportTournamentResponse page;
+      const grpc::Status s = stub->ExportTournament(Context().get(), ereq, &page);
+      ASSERT_TRUE(s.ok()) << s.error_code() << ": " << s.error_message();
+      EXPECT_LE(page.ByteSizeLong(), kPage);
+      EXPECT_EQ(page.total_bytes(), file.size() + sidecar_json.size());
+      content += page.content();
+      json += page.sidecar_json();
+      merged.MergeFrom(page.sidecar());
+      ereq.set_page_token(page.next_page_token());
+      ++pages;
+    } while (!ereq.page_token().empty());
+    EXPECT_GE(pages, 5);
+    EXPECT_TRUE(content == file) << content.size() << " and " << file.size() << " bytes";
+    EXPECT_TRUE(json == sidecar_json) << json.size() << " and " << sidecar_json.size() << " bytes";
+    EXPECT_TRUE(MessageDifferencer::Equals(merged, sidecar));
+
+    // `arbiter tournament export`: the file and the sidecar, byte for byte.
+    const std::string out = dir.File(absl::StrCat("cup.", format));
+    r = RunCli({"tournament", "export", "big-cup", "--format",
+                format == v1::ExportTournamentRequest::CSV ? "csv" : "json", "--out", out},
+               "", server->address());
+    ASSERT_EQ(r.exit, 0) << r.err.substr(0, 300);
+    EXPECT_TRUE(ReadFile(out) == file);
+    EXPECT_TRUE(ReadFile(out + ".reasons.json") == sidecar_json);
+    EXPECT_TRUE(absl::StrContains(r.out, absl::StrCat("(", sidecar.entries_size(), " reasons)")))
+        << r.out;
+  }
+}
+
+// Starts `arbiter ARGS` against `server` with its stdout and stderr in
+// files of `dir`; its pid.
+pid_t StartCli(const TempDir& dir, const std::vector<std::string>& args,
+               const std::string& server) {
+  std::vector<std::string> argv = {ArbiterBinary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.push_back("--server");
+  argv.push_back(server);
+  ChildStreams streams;
+  streams.out = open(dir.File("watch.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  streams.err = open(dir.File("watch.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const pid_t pid = Spawn(argv, streams);
+  close(streams.out);
+  close(streams.err);
+  return pid;
+}
+
+// The numbers after `key` ("rev ", "pos ") on the event lines of `watch`'s
+// output, in order.
+std::vector<uint64_t> Cursors(const std::string& out, const std::string& key) {
+  std::vector<uint64_t> cursors;
+  for (absl::string_view line : absl::StrSplit(out, '\n')) {
+    if (!absl::StartsWith(line, "games/")) continue;
+    const size_t at = line.find(" " + key);
+    uint64_t n = 0;
+    if (at == absl::string_view::npos ||
+        !absl::SimpleAtoi(
+            line.substr(at + key.size() + 1).substr(0, line.substr(at + key.size() + 1).find(' ')),
+            &n)) {
+      ADD_FAILURE() << "no " << key << "in: " << line;
+      continue;
+    }
+    cursors.push_back(n);
+  }
+  return cursors;
+}
+
+// Waits (up to a minute) until `watch`'s output has an event line whose
+// cursor is `last`.
+bool AwaitCursor(const TempDir& dir, const std::string& key, uint64_t last) {
+  for (int i = 0; i < 600; ++i) {
+    const std::vector<uint64_t> seen = Cursors(ReadFile(dir.File("watch.out")), key);
+    if (!seen.empty() && seen.back() >= last) return true;
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  return false;
+}
+
+// 5. `arbiter watch` made slow (stopped with SIGSTOP while events are
+// recorded) is cut off by the server, either way it can be: past its buffer
+// (RESOURCE_EXHAUSTED) or stalled (cancelled after --watch-stall). It resumes
+// by itself after the last event it printed and says so on stderr: its
+// output is every event exactly once. Before, it exited 2 (or 0, cancelled)
+// with a gap.
+TEST(BoundsTest, WatchResumesAfterTheServerCutsItOff) {
+  struct Case {
+    std::string name;
+    bool all;
+    int per_batch;         // pairs recorded at a time while it is stopped
+    absl::Duration pause;  // between two batches
+    std::string stall;     // --watch-stall
+    std::string why;       // what stderr says
+  };
+  // 3000 pairs (about 6 MiB) while it is stopped: at once, past its buffer
+  // with the stall far off; or paced at about 400 KB/s, so that its write
+  // waits past a stall of 1s long before the buffer could fill.
+  for (const Case& c : {Case{"behind", false, 200, absl::ZeroDuration(), "10m", "fell behind"},
+                        Case{"stalled", true, 20, absl::Milliseconds(100), "1s", "stalled"}}) {
+    SCOPED_TRACE(c.name);
+    TempDir dir("arbiter-bounds-resume");
+    auto server = ServerProcess::Start(dir.File("data"), {"--watch-stall", c.stall});
+    ASSERT_NE(server, nullptr);
+    auto stub = StubFor(server->address());
+    NotedGame game(*stub, "slow-1");
+    game.Create();
+    if (HasFatalFailure()) return;
+    const std::string key = c.all ? "pos " : "rev ";
+    std::vector<std::string> args = {"watch"};
+    args.push_back(c.all ? "--all" : "slow-1");
+    const pid_t cli = StartCli(dir, args, server->address());
+    ASSERT_GT(cli, 0);
+    ASSERT_TRUE(AwaitCursor(dir, key, 4)) << ReadFile(dir.File("watch.err"));
+
+    ASSERT_EQ(kill(cli, SIGSTOP), 0);
+    constexpr int kPairs = 3000;
+    game.Add(kPairs, c.per_batch, c.pause);
+    absl::SleepFor(absl::Seconds(3));  // past a --watch-stall of 1s
+    ASSERT_EQ(kill(cli, SIGCONT), 0);
+    const uint64_t last = 4 + 2 * static_cast<uint64_t>(kPairs);
+    const bool complete = AwaitCursor(dir, key, last);
+    kill(cli, SIGTERM);
+    Wait(cli);
+    ASSERT_TRUE(complete) << ReadFile(dir.File("watch.err"));
+
+    std::vector<uint64_t> want(last);
+    for (uint64_t i = 0; i < last; ++i) want[i] = i + 1;
+    EXPECT_EQ(Cursors(ReadFile(dir.File("watch.out")), key), want);
+    const std::string err = ReadFile(dir.File("watch.err"));
+    EXPECT_TRUE(absl::StrContains(err, "resumed after")) << err;
+    EXPECT_TRUE(absl::StrContains(err, c.why)) << err;
+    EXPECT_FALSE(absl::StrContains(err, "UNAVAILABLE") || absl::StrContains(err, "CANCELLED"))
+        << err;
+  }
+}
+
+// 6. A stream whose client stops reading gives its place back after
+// --watch-stall: a caller's 16 stalled streams, then a 17th is admitted once
+// they are cancelled. Before, they kept their places until they
+// disconnected.
+TEST(BoundsTest, StalledWatchersAreCancelledAndTheirPlacesFreed) {
+  TempDir dir("arbiter-bounds-stall");
+  const std::string data = dir.File("data");
+  const std::string watcher = CreateToken(data, "SOFTWARE", "watcher");
+  const std::string writer = CreateToken(data, "CHIEF_ARBITER", "writer");
+  ASSERT_FALSE(watcher.empty());
+  ASSERT_FALSE(writer.empty());
+  auto server = ServerProcess::Start(data, {"--watch-stall", "1s"});
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(server->address());
+  RecordNotedGame(*stub, "stall-1", 200, writer);  // more than a stream's window to catch up on
+  if (HasFatalFailure()) return;
+
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_HTTP2_BDP_PROBE, 0);
+  args.SetInt(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, 16 * 1024);
+  auto slow = v1::Arbiter::NewStub(
+      grpc::CreateCustomChannel(server->address(), grpc::InsecureChannelCredentials(), args));
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<std::unique_ptr<grpc::ClientReader<v1::WatchResponse>>> stalled;
+  for (int i = 0; i < 16; ++i) {
+    contexts.push_back(std::make_unique<grpc::ClientContext>());
+    contexts.back()->AddMetadata("authorization", "Bearer " + watcher);
+    v1::WatchGameRequest req;
+    req.set_game("games/stall-1");
+    stalled.push_back(slow->WatchGame(contexts.back().get(), req));
+  }
+  auto seventeenth = [&] {
+    auto ctx = Context(watcher);
+    v1::WatchGameRequest req;
+    req.set_game("games/stall-1");
+    auto reader = stub->WatchGame(ctx.get(), req);
+    v1::WatchResponse m;
+    int events = 0;
+    bool caught_up = false;
+    while (!caught_up && reader->Read(&m)) {
+      caught_up = m.has_caught_up();
+      events += m.has_event() ? 1 : 0;
+    }
+    if (caught_up) ctx->TryCancel();  // else the stream has ended: its status is the answer
+    while (reader->Read(&m)) {
+    }
+    const grpc::Status s = reader->Finish();
+    return std::pair{events, s};
+  };
+  absl::SleepFor(absl::Milliseconds(300));  // all 16 admitted, none past the stall yet
+  auto [events, status] = seventeenth();
+  EXPECT_EQ(status.error_code(), StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  EXPECT_TRUE(absl::StrContains(status.error_message(), "per caller")) << status.error_message();
+
+  absl::SleepFor(absl::Seconds(3));  // past --watch-stall
+  std::tie(events, status) = seventeenth();
+  EXPECT_EQ(status.error_code(), StatusCode::CANCELLED) << status.error_message();
+  EXPECT_EQ(events, 4 + 2 * 199) << "the 17th stream was not admitted";
+
+  // The stalled ones: what reached them, then CANCELLED (by the server).
+  for (size_t i = 0; i < stalled.size(); ++i) {
+    SCOPED_TRACE(i);
+    v1::WatchResponse m;
+    int got = 0;
+    while (stalled[i]->Read(&m)) got += m.has_event() ? 1 : 0;
+    EXPECT_LT(got, 4 + 2 * 199) << "it was not cut off";
+    EXPECT_EQ(stalled[i]->Finish().error_code(), StatusCode::CANCELLED);
+  }
 }
 
 }  // namespace

@@ -199,5 +199,25 @@ TEST(Fold, RomanizedNamesAreAsciiAndNeedAFamilyName) {
   EXPECT_TRUE(Apply(e, &t).ok());
 }
 
+// The standings of a round robin list every game it owes (28.2), so the
+// number of its games is bounded: the 317th player of a single round robin
+// (50,086 games) is refused, and a second cycle halves what fits.
+TEST(Fold, ARoundRobinHasAtMostTheGamesItsStandingsCanHold) {
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
+  v1::Tournament t = b.Build();
+  v1::TournamentEvent e;
+  v1::TournamentPlayer* p = e.mutable_player_added()->mutable_player();
+  for (int i = 0; i < 316; ++i) {
+    p->set_id(absl::StrCat("P", i));
+    p->set_name(absl::StrCat("Player ", i));
+    ASSERT_TRUE(Apply(e, &t).ok()) << i;
+  }
+  p->set_id("P316");
+  const absl::Status refused = Apply(e, &t);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(refused.message(), HasSubstr("more than 50000 games"));
+  EXPECT_EQ(t.players_size(), 316);
+}
+
 }  // namespace
 }  // namespace arbiter::tournament
