@@ -20,6 +20,7 @@
 #include "adjudicator/service/export_pages.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/recorder.h"
+#include "adjudicator/service/venue_games.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "ledger/judge.h"
 #include "ledger/ledger.h"
@@ -44,6 +45,14 @@ class ArbiterService final : public v1::Arbiter::WithCallbackMethod_WatchGame<
 
   // The skew guard of AppendEvents (Recorder::set_max_skew).
   void set_max_skew(absl::Duration skew) { recorder_.set_max_skew(skew); }
+
+  // The venues' games (not owned; must outlive the service): SyncVenueGame
+  // writes them, every other write to them is refused. None: SyncVenueGame
+  // is FAILED_PRECONDITION.
+  void set_venue_games(VenueGames* venue_games) {
+    venue_games_ = venue_games;
+    recorder_.set_venue_games(venue_games);
+  }
 
   grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*, v1::Game*) override;
   grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*, v1::Game*) override;
@@ -70,12 +79,15 @@ class ArbiterService final : public v1::Arbiter::WithCallbackMethod_WatchGame<
   grpc::Status GetRuleset(grpc::ServerContext*, const v1::GetRulesetRequest*,
                           v1::RulesetView*) override;
   grpc::Status GetClause(grpc::ServerContext*, const v1::GetClauseRequest*, v1::Clause*) override;
+  grpc::Status SyncVenueGame(grpc::ServerContext*, const v1::SyncVenueGameRequest*,
+                             v1::SyncVenueGameResponse*) override;
 
  private:
   ledger::Ledger* ledger_;
   GameFolds* folds_;
   const Callers* callers_;
-  Recorder recorder_;         // the one write path
+  Recorder recorder_;  // the one write path
+  VenueGames* venue_games_ = nullptr;
   ExportPages export_pages_;  // ExportGame's files, kept between pages
   std::atomic<bool> shutting_down_{false};
 };

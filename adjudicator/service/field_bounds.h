@@ -14,6 +14,8 @@
 //               clause ids, ...)
 //   an event    its serialized bytes                            16 KiB
 //   a batch     AppendEvents' events together                   1 MiB
+//               (and the event bytes and rulings one
+//               SyncVenueGame request carries)
 //   a page      ListEvents, ListRulings, ExportGame content     1 MiB
 //   a watcher   what a watch stream holds for a client that     1 MiB
 //               does not read; then RESOURCE_EXHAUSTED
