@@ -13,7 +13,7 @@ namespace {
 
 // The advisory lock under which the venue tables are made; the ledger's
 // own are others (pg_log_reader.cc, pg_store.cc).
-constexpr int64_t kVenueSchemaLock = 0x6172626974657203;  // "arbiter\x03"
+constexpr int64_t kVenueSchemaLock = 0x6172626974657204;  // "arbiter\x04"
 
 constexpr const char* kPgTables = R"sql(
 CREATE TABLE IF NOT EXISTS venue_games(

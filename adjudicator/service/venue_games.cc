@@ -49,8 +49,17 @@ absl::StatusOr<v1::SyncVenueGameResponse> VenueGames::Sync(const v1::SyncVenueGa
   if (bundle.entries_size() == 0) {
     return absl::InvalidArgumentError("bundle: no entries");
   }
+  if (bundle.game_id().empty() || bundle.game_id().size() > kMaxKeyBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bundle.gameId: ", bundle.game_id().size(), " bytes, 1 to ", kMaxKeyBytes));
+  }
   size_t bytes = 0;
   for (const v1::ProvenEntry& p : bundle.entries()) {
+    if (p.entry().event().size() > kMaxEventBytes) {
+      return absl::InvalidArgumentError(absl::StrCat("bundle: revision ", p.entry().revision(),
+                                                     ": ", p.entry().event().size(),
+                                                     " bytes, at most ", kMaxEventBytes));
+    }
     bytes += p.entry().event().size();
     for (const v1::Ruling& r : p.entry().rulings()) bytes += r.ByteSizeLong();
   }
