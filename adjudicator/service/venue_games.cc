@@ -15,7 +15,7 @@ absl::StatusOr<std::unique_ptr<VenueGames>> VenueGames::Open(const std::string& 
   absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> writes = ledger::VenueProofs::Open(ledger);
   if (!writes.ok()) return writes.status();
   return std::unique_ptr<VenueGames>(
-      new VenueGames(std::move(keys), *std::move(reads), *std::move(writes)));
+      new VenueGames(ledger, std::move(keys), *std::move(reads), *std::move(writes)));
 }
 
 std::string VenueGames::NameOf(const std::string& der) const {
@@ -30,7 +30,15 @@ absl::Status VenueGames::CheckWritable(const std::string& game_id) {
   auto it = synced_.find(game_id);
   if (it == synced_.end()) {
     absl::StatusOr<std::optional<ledger::VenueGame>> venue = reads_->Find(game_id);
-    if (!venue.ok()) return venue.status();
+    if (!venue.ok()) {
+      // The database restarted: reconnect, as the ledger does on its next batch.
+      absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> again =
+          ledger::VenueProofs::OpenForReading(location_);
+      if (!again.ok()) return venue.status();
+      reads_ = *std::move(again);
+      venue = reads_->Find(game_id);
+      if (!venue.ok()) return venue.status();
+    }
     if (!*venue) return absl::OkStatus();
     const std::string name = NameOf((*venue)->public_key_der);
     it = synced_
@@ -80,6 +88,13 @@ absl::StatusOr<v1::SyncVenueGameResponse> VenueGames::Sync(const v1::SyncVenueGa
   options.venue_key_der = keys_.at(venue);
   options.judge = &judge_;
   options.partial = request.partial();
+  if (absl::StatusOr<std::optional<ledger::VenueGame>> alive = writes_->Find(bundle.game_id());
+      !alive.ok()) {
+    absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> again =
+        ledger::VenueProofs::Open(location_);  // the database restarted: reconnect
+    if (!again.ok()) return again.status();
+    writes_ = *std::move(again);
+  }
   absl::StatusOr<ledger::VenueSyncResult> r =
       ledger::SyncVenueGame(bundle, federation, *writes_, options);
   if (!r.ok()) return r.status();

@@ -50,13 +50,17 @@ class VenueGames {
                                                  ledger::Ledger& federation);
 
  private:
-  VenueGames(Keys keys, std::unique_ptr<ledger::VenueProofs> reads,
+  VenueGames(std::string location, Keys keys, std::unique_ptr<ledger::VenueProofs> reads,
              std::unique_ptr<ledger::VenueProofs> writes)
-      : keys_(std::move(keys)), reads_(std::move(reads)), writes_(std::move(writes)) {}
+      : location_(std::move(location)),
+        keys_(std::move(keys)),
+        reads_(std::move(reads)),
+        writes_(std::move(writes)) {}
 
   // The name of the venue whose key is `der`, or "" if none.
   std::string NameOf(const std::string& der) const;
 
+  const std::string location_;  // the ledger's database, to reconnect to
   const Keys keys_;
   absl::Mutex read_mu_;
   // One connection each, so that a long sync does not hold up the checks.
