@@ -61,7 +61,8 @@ class BearerFactory : public grpc::experimental::ClientInterceptorFactoryInterfa
 
 }  // namespace
 
-std::shared_ptr<grpc::Channel> OpenAuthChannel(const std::string& server) {
+std::shared_ptr<grpc::Channel> OpenAuthChannel(const std::string& server,
+                                               const char* token_variable) {
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   const std::string ca = Env("ARBITER_TLS_CA");
   if (ca.empty()) {
@@ -76,7 +77,7 @@ std::shared_ptr<grpc::Channel> OpenAuthChannel(const std::string& server) {
     credentials = grpc::SslCredentials(ssl);
   }
   std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> interceptors;
-  if (const std::string token = Env("ARBITER_TOKEN"); !token.empty()) {
+  if (const std::string token = Env(token_variable); !token.empty()) {
     interceptors.push_back(std::make_unique<BearerFactory>(token));
   }
   return grpc::experimental::CreateCustomChannelWithInterceptors(

@@ -18,8 +18,10 @@
 namespace arbiter::cli {
 
 // Exits with status 2 and a message if a TLS file named in the environment
-// cannot be read.
-std::shared_ptr<grpc::Channel> OpenAuthChannel(const std::string& server);
+// cannot be read. `token_variable`: the environment variable holding the
+// bearer token (`arbiter sync` talks to two servers, each with its own).
+std::shared_ptr<grpc::Channel> OpenAuthChannel(const std::string& server,
+                                               const char* token_variable = "ARBITER_TOKEN");
 
 }  // namespace arbiter::cli
 

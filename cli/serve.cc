@@ -27,6 +27,7 @@
 #include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
 #include "ledger/pg.h"
+#include "ledger/signer.h"
 
 namespace arbiter::cli {
 namespace {
@@ -55,6 +56,10 @@ constexpr FlagSpec kFlags[] = {
     {"tls-client-ca", "FILE", "mutual TLS: accept clients with certificates from these roots"},
     {"write-rate", "N", "writes per second per caller (default 1000; 0: no limit)"},
     {"read-rate", "N", "reads per second per caller (default 2000; 0: no limit)"},
+    {"venue-key", "NAME=FILE",
+     "take the games of the venue NAME, signed with the public key in FILE (its ledger.pub), "
+     "from `arbiter sync --to` (VENUE tokens)",
+     true},
 };
 constexpr CommandSpec kServe = {
     .name = "serve",
@@ -94,6 +99,22 @@ int RunServe(int argc, char** argv) {
     options.data_dir = args.ValueOr("state", env != nullptr && *env != '\0' ? env : "arbiter-data");
   } else if (args.Has("state")) {
     return UsageError(kServe, "--state is for a PostgreSQL --db");
+  }
+  for (const std::string& venue : args.Values("venue-key")) {
+    const size_t eq = venue.find('=');
+    if (eq == 0 || eq == std::string::npos || eq + 1 == venue.size()) {
+      return UsageError(kServe, "--venue-key: NAME=FILE, the venue's name and its ledger.pub");
+    }
+    absl::StatusOr<std::string> der = ledger::ReadPublicKeyFile(venue.substr(eq + 1));
+    if (!der.ok()) {
+      std::fprintf(stderr, "arbiter serve: --venue-key %s: %s\n", venue.c_str(),
+                   std::string(der.status().message()).c_str());
+      return kExitBadInput;
+    }
+    if (!options.venue_keys.emplace(venue.substr(0, eq), *der).second) {
+      return UsageError(kServe,
+                        absl::StrCat("--venue-key: venue '", venue.substr(0, eq), "' given twice"));
+    }
   }
   if (auto v = args.Value("listen")) options.listen = *v;
   if (auto v = args.Value("http")) options.http_listen = *v;

@@ -1,6 +1,6 @@
-// `arbiter sync --from DIR|ADDR --to postgresql://...`: copies a venue's
-// games into a federation's ledger (ledger/venue_sync.h), each with the
-// venue's proof, so that `arbiter verify --db postgresql://...` proves
+// `arbiter sync --from DIR|ADDR --to postgresql://...|ADDR`: copies a
+// venue's games into a federation's ledger (ledger/venue_sync.h), each with
+// the venue's proof, so that `arbiter verify --db postgresql://...` proves
 // every synced game against the venue's own signed checkpoints. Resumable
 // and idempotent: rerun it, after a full run or a cut-off one, and each
 // event is there exactly once.
@@ -9,18 +9,24 @@
 // directory (offline; the events its checkpoints cover), or from its server
 // over gRPC (ExportGame BUNDLE, the server signing its head first; the
 // token in $ARBITER_TOKEN needs AUDIT: an AUDITOR or CHIEF_ARBITER). The
-// federation is written directly, as one more of its servers: the
-// database URI and the federation's signing key (--state DIR, as
-// `arbiter serve --db postgresql://... --state DIR`).
+// federation is written either directly, as one more of its servers (the
+// database URI and the federation's signing key, --state DIR, as
+// `arbiter serve --db postgresql://... --state DIR`), or through one of its
+// servers (SyncVenueGame; $ARBITER_FEDERATION_TOKEN, else $ARBITER_TOKEN,
+// a VENUE token there): each game's bundle leaves out the events the
+// federation holds already and carries at most 1 MiB of new ones, the rest
+// in further requests.
 //
 // Test only: $ARBITER_SYNC_STOP_AFTER=N ends the process abruptly (no
-// cleanup, as a crash) once N events have been appended, one event per
-// append, so that a test can cut a sync off midway.
+// cleanup, as a crash) once N events have been appended, at most one event
+// per append (per request through a server), so that a test can cut a sync
+// off midway.
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,8 +35,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/service/field_bounds.h"
 #include "adjudicator/service/grpc_status.h"
 #include "cli/client.h"
+#include "cli/client_auth.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
@@ -46,10 +54,12 @@ namespace {
 constexpr FlagSpec kFlags[] = {
     {"from", "DIR|ADDR", "the venue: its data directory (or ledger.db), or its server", false,
      true},
-    {"to", "URI", "the federation's ledger: postgresql://USER@HOST:PORT/DB", false, true},
+    {"to", "URI|ADDR",
+     "the federation's ledger, postgresql://USER@HOST:PORT/DB, or its server (a VENUE token)",
+     false, true},
     {"state", "DIR",
-     "the federation's signing key ledger.key, as for `serve` (default $ARBITER_DATA, else "
-     "./arbiter-data)"},
+     "with a postgresql:// --to: the federation's signing key ledger.key, as for `serve` (default "
+     "$ARBITER_DATA, else ./arbiter-data)"},
     {"venue-pubkey", "FILE",
      "the venue's public key (default ledger.pub beside a venue directory; else the key the "
      "game was first synced under, or on a first sync the venue's own)"},
@@ -57,7 +67,7 @@ constexpr FlagSpec kFlags[] = {
 constexpr CommandSpec kSync = {
     .name = "sync",
     .positionals = "",
-    .summary = "copy a venue's games, with its proofs, into a federation's PostgreSQL ledger",
+    .summary = "copy a venue's games, with its proofs, into a federation's ledger",
     .min_positionals = 0,
     .max_positionals = 0,
     .flags = kFlags,
@@ -67,7 +77,9 @@ constexpr CommandSpec kSync = {
         "byte under the venue's game id, its proof stored beside them. Rerun at will: a\n"
         "game resumes after the last event the federation holds. A game whose last\n"
         "event no venue checkpoint covers yet, and a live game in progress, are left\n"
-        "for a later sync. --to is a PostgreSQL ledger only (not a server yet). From a\n"
+        "for a later sync. --to a server: the federation's server checks each game the\n"
+        "same way under the venue key it was started with (`serve --venue-key`), and\n"
+        "needs a VENUE token ($ARBITER_FEDERATION_TOKEN, else $ARBITER_TOKEN). From a\n"
         "server, $ARBITER_TOKEN needs AUDIT (AUDITOR or CHIEF_ARBITER). Exit 1 when a\n"
         "game is not proven by the venue or its id is another venue's (the others still\n"
         "sync).\n",
@@ -85,7 +97,8 @@ class Venue {
 // A venue's data directory, read offline.
 class DirectoryVenue final : public Venue {
  public:
-  explicit DirectoryVenue(std::unique_ptr<ledger::LogSource> reader) : reader_(std::move(reader)) {}
+  explicit DirectoryVenue(std::unique_ptr<ledger::LogSource> reader)
+      : reader_(std::move(reader)), exporter_(*reader_) {}
   absl::StatusOr<std::vector<std::string>> Games() override {
     std::vector<std::string> games;
     for (uint64_t after = 0;;) {
@@ -97,11 +110,12 @@ class DirectoryVenue final : public Venue {
     }
   }
   absl::StatusOr<v1::AuditBundle> Bundle(const std::string& game) override {
-    return ledger::ExportBundle(*reader_, game);
+    return exporter_.Export(game);  // the log hashed once for all games
   }
 
  private:
   std::unique_ptr<ledger::LogSource> reader_;
+  ledger::BundleExporter exporter_;
 };
 
 // A venue's server: its games from the log (WatchAll up to where it has
@@ -151,6 +165,132 @@ class ServerVenue final : public Venue {
   std::unique_ptr<v1::Arbiter::Stub> stub_;
 };
 
+// Where a venue's games go: the federation's database, or one of its servers.
+class Federation {
+ public:
+  virtual ~Federation() = default;
+  // As ledger::SyncVenueGame.
+  virtual absl::StatusOr<ledger::VenueSyncResult> Sync(const v1::AuditBundle& bundle) = 0;
+  // After the last game: signs the head if the games added to it.
+  virtual absl::Status Finish(uint64_t appended) = 0;
+};
+
+// The federation's PostgreSQL ledger, written as one more of its servers.
+class DatabaseFederation final : public Federation {
+ public:
+  DatabaseFederation(std::unique_ptr<ledger::Ledger> ledger,
+                     std::unique_ptr<ledger::VenueProofs> proofs, ledger::VenueSyncOptions options)
+      : ledger_(std::move(ledger)), proofs_(std::move(proofs)), options_(std::move(options)) {}
+  absl::StatusOr<ledger::VenueSyncResult> Sync(const v1::AuditBundle& bundle) override {
+    return ledger::SyncVenueGame(bundle, *ledger_, *proofs_, options_);
+  }
+  absl::Status Finish(uint64_t appended) override {
+    if (appended == 0) return absl::OkStatus();
+    return ledger_->Checkpoint().status();
+  }
+
+ private:
+  std::unique_ptr<ledger::Ledger> ledger_;
+  std::unique_ptr<ledger::VenueProofs> proofs_;
+  ledger::VenueSyncOptions options_;
+};
+
+// The federation's server (SyncVenueGame): each game in requests that
+// leave out the events the federation holds and carry at most
+// kMaxBatchBytes of new ones (and at most `max_events` events, if not 0),
+// the last with the whole game's proof.
+class ServerFederation final : public Federation {
+ public:
+  ServerFederation(const std::string& server, uint64_t max_events,
+                   std::function<void(uint64_t)> appended)
+      : stub_(v1::Arbiter::NewStub(OpenAuthChannel(server, TokenVariable()))),
+        max_events_(max_events),
+        appended_(std::move(appended)) {}
+
+  absl::StatusOr<ledger::VenueSyncResult> Sync(const v1::AuditBundle& bundle) override {
+    absl::StatusOr<uint64_t> held = Revision(bundle.game_id());
+    if (!held.ok()) return held.status();
+    ledger::VenueSyncResult result;
+    const uint64_t total = bundle.entries_size();
+    bool first = true;
+    while (first || *held < total) {
+      first = false;
+      v1::SyncVenueGameRequest req;
+      *req.mutable_bundle() = bundle;
+      google::protobuf::RepeatedPtrField<v1::ProvenEntry>& entries =
+          *req.mutable_bundle()->mutable_entries();
+      uint64_t end = std::min<uint64_t>(*held, total);
+      for (uint64_t i = 0; i < end; ++i) {
+        entries[i].mutable_entry()->clear_event();
+        entries[i].mutable_entry()->clear_rulings();
+      }
+      size_t bytes = 0;
+      for (; end < total; ++end) {
+        const v1::LedgerEntry& e = entries[end].entry();
+        size_t size = e.event().size();
+        for (const v1::Ruling& r : e.rulings()) size += r.ByteSizeLong();
+        if (end > *held && (bytes + size > service::kMaxBatchBytes ||
+                            (max_events_ > 0 && end - *held >= max_events_))) {
+          break;
+        }
+        bytes += size;
+      }
+      entries.DeleteSubrange(end, total - end);
+      req.set_partial(end < total);
+      if (req.ByteSizeLong() > service::kMaxFileBytes - 64 * 1024) {
+        return absl::ResourceExhaustedError(
+            absl::StrCat("game '", bundle.game_id(), "': its proofs alone outgrow one request (",
+                         req.ByteSizeLong(), " bytes)"));
+      }
+      grpc::ClientContext context;
+      SetDeadline(&context, absl::Minutes(5));
+      v1::SyncVenueGameResponse resp;
+      if (grpc::Status s = stub_->SyncVenueGame(&context, req, &resp); !s.ok()) {
+        return service::FromGrpc(s);
+      }
+      if (!resp.deferred().empty()) {
+        result.deferred = resp.deferred();
+        return result;
+      }
+      if (result.appended + result.already == 0) result.already = resp.already();
+      result.appended += resp.appended();
+      result.venue_tree_size = resp.venue_tree_size();
+      if (resp.revision() <= *held && end < total) {
+        return absl::InternalError(
+            absl::StrCat("game '", bundle.game_id(), "': the federation's server added nothing"));
+      }
+      *held = resp.revision();
+      if (resp.appended() > 0 && appended_) appended_(result.appended);
+    }
+    result.revision = *held;
+    return result;
+  }
+  absl::Status Finish(uint64_t) override { return absl::OkStatus(); }  // the server signs
+
+ private:
+  // $ARBITER_FEDERATION_TOKEN when set, else $ARBITER_TOKEN.
+  static const char* TokenVariable() {
+    const char* own = std::getenv("ARBITER_FEDERATION_TOKEN");
+    return own != nullptr && *own != '\0' ? "ARBITER_FEDERATION_TOKEN" : "ARBITER_TOKEN";
+  }
+  // The federation's revision of `game`; 0 when it holds none of it.
+  absl::StatusOr<uint64_t> Revision(const std::string& game) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::GetGameRequest req;
+    req.set_name(GameResource(game));
+    v1::Game resp;
+    grpc::Status s = stub_->GetGame(&context, req, &resp);
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND) return 0;
+    if (!s.ok()) return service::FromGrpc(s);
+    return resp.revision();
+  }
+
+  std::unique_ptr<v1::Arbiter::Stub> stub_;
+  uint64_t max_events_;
+  std::function<void(uint64_t)> appended_;
+};
+
 // $ARBITER_SYNC_STOP_AFTER, or 0.
 uint64_t StopAfter() {
   const char* env = std::getenv("ARBITER_SYNC_STOP_AFTER");
@@ -160,7 +300,8 @@ uint64_t StopAfter() {
 }
 
 int Failed(const absl::Status& s) {
-  std::fprintf(stderr, "arbiter sync: %s\n", std::string(s.message()).c_str());
+  std::fprintf(stderr, "arbiter sync: %s: %s\n", absl::StatusCodeToString(s.code()).c_str(),
+               std::string(s.message()).c_str());
   return ExitCodeOf(s);
 }
 
@@ -171,8 +312,9 @@ int RunSync(int argc, char** argv) {
   if (std::optional<int> exit = ParseArgs(kSync, argc, argv, &args)) return *exit;
   const std::string from = *args.Value("from");
   const std::string to = *args.Value("to");
-  if (!ledger::IsPostgresUri(to)) {
-    return UsageError(kSync, "--to: a federation's PostgreSQL ledger, postgresql://...");
+  const bool direct = ledger::IsPostgresUri(to);
+  if (!direct && args.Has("state")) {
+    return UsageError(kSync, "--state is for a postgresql:// --to (a server has its own key)");
   }
   const char* env = std::getenv("ARBITER_DATA");
   const std::string state =
@@ -202,24 +344,13 @@ int RunSync(int argc, char** argv) {
     options.venue_key_der = *der;
   }
 
-  // The federation, written as one more of its servers.
-  service::AdjudicatorJudge judge;
-  ledger::LedgerOptions lo;
-  lo.dir = to;
-  lo.key_dir = state;
-  lo.judge = &judge;
-  absl::StatusOr<std::unique_ptr<ledger::Ledger>> federation = ledger::Ledger::Open(lo);
-  if (!federation.ok()) return Failed(federation.status());
-  absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> proofs = ledger::VenueProofs::Open(to);
-  if (!proofs.ok()) return Failed(proofs.status());
-
-  options.judge = &judge;
   uint64_t total = 0;
   const uint64_t stop_after = StopAfter();
+  std::function<void(uint64_t)> appended_so_far;
   if (stop_after > 0) {
-    options.batch = 1;
-    options.appended = [&total, stop_after](uint64_t) {
-      if (++total < stop_after) return;
+    appended_so_far = [&total, stop_after](uint64_t so_far) {
+      total = so_far;
+      if (total < stop_after) return;
       std::fprintf(stderr,
                    "arbiter sync: stopping abruptly after %llu event(s) "
                    "($ARBITER_SYNC_STOP_AFTER)\n",
@@ -227,6 +358,36 @@ int RunSync(int argc, char** argv) {
       std::fflush(stdout);
       _exit(kExitUnavailable);
     };
+  }
+
+  // The federation: its database, written as one more of its servers, or
+  // one of its servers, which checks each game itself.
+  service::AdjudicatorJudge judge;
+  std::unique_ptr<Federation> federation;
+  uint64_t before = 0;  // events appended by the games synced before the current one
+  if (direct) {
+    ledger::LedgerOptions lo;
+    lo.dir = to;
+    lo.key_dir = state;
+    lo.judge = &judge;
+    absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
+    if (!ledger.ok()) return Failed(ledger.status());
+    absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> proofs = ledger::VenueProofs::Open(to);
+    if (!proofs.ok()) return Failed(proofs.status());
+    options.judge = &judge;
+    if (stop_after > 0) {
+      options.batch = 1;
+      options.appended = [&before, appended_so_far](uint64_t n) { appended_so_far(before + n); };
+    }
+    federation = std::make_unique<DatabaseFederation>(*std::move(ledger), *std::move(proofs),
+                                                      std::move(options));
+  } else {
+    // The server decides which venue key a game is checked under.
+    std::function<void(uint64_t)> appended;
+    if (stop_after > 0) {
+      appended = [&before, appended_so_far](uint64_t n) { appended_so_far(before + n); };
+    }
+    federation = std::make_unique<ServerFederation>(to, stop_after > 0 ? 1 : 0, appended);
   }
 
   absl::StatusOr<std::vector<std::string>> games = venue->Games();
@@ -248,8 +409,16 @@ int RunSync(int argc, char** argv) {
       continue;
     }
     if (!bundle.ok()) return Failed(bundle.status());
-    absl::StatusOr<ledger::VenueSyncResult> r =
-        ledger::SyncVenueGame(*bundle, **federation, **proofs, options);
+    if (!direct && !options.venue_key_der.empty() &&
+        bundle->public_key() != options.venue_key_der) {
+      std::printf(
+          "game '%s': NOT synced: the venue's bundle is signed with another key than "
+          "--venue-pubkey\n",
+          game.c_str());
+      exit = kExitNegative;
+      continue;
+    }
+    absl::StatusOr<ledger::VenueSyncResult> r = federation->Sync(*bundle);
     if (absl::IsDataLoss(r.status()) || absl::IsAlreadyExists(r.status()) ||
         absl::IsFailedPrecondition(r.status())) {
       std::printf("game '%s': NOT synced: %s\n", game.c_str(),
@@ -269,12 +438,10 @@ int RunSync(int argc, char** argv) {
                 static_cast<unsigned long long>(r->venue_tree_size));
     appended += r->appended;
     already += r->already;
+    before = appended;
     ++synced;
   }
-  if (appended > 0) {
-    absl::StatusOr<v1::Checkpoint> cp = (*federation)->Checkpoint();
-    if (!cp.ok()) return Failed(cp.status());
-  }
+  if (absl::Status s = federation->Finish(appended); !s.ok()) return Failed(s);
   std::printf("synced %llu game(s): %llu new event(s), %llu already here",
               static_cast<unsigned long long>(synced), static_cast<unsigned long long>(appended),
               static_cast<unsigned long long>(already));

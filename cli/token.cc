@@ -25,7 +25,7 @@ constexpr FlagSpec kDbFlag = {
     "db", "DIR", "the server's data directory (default $ARBITER_DATA, else ./arbiter-data)"};
 
 constexpr FlagSpec kCreateFlags[] = {
-    {"role", "ROLE", "ARBITER, CHIEF_ARBITER, AUDITOR or SOFTWARE", false, true},
+    {"role", "ROLE", "ARBITER, CHIEF_ARBITER, AUDITOR, SOFTWARE or VENUE", false, true},
     {"name", "NAME", "who holds the token, recorded as the actor of what it writes", false, true},
     {"game", "ID", "an ARBITER's game ('*': every game)", true},
     {"ttl", "DURATION",
@@ -38,7 +38,8 @@ constexpr CommandSpec kCreate = {
     .flags = kCreateFlags,
     .notes =
         "Roles: ARBITER records in its --game games; CHIEF_ARBITER everything; AUDITOR\n"
-        "reads, verifies, exports; SOFTWARE reads and watches. Once any token exists the\n"
+        "reads, verifies, exports; SOFTWARE reads and watches; VENUE syncs a venue's games\n"
+        "into a federation's server (`arbiter sync --to ADDR`). Once any token exists the\n"
         "server requires one on every call.\n",
 };
 
@@ -89,7 +90,7 @@ int Create(const Args& args) {
   const std::string name = *args.Value("name");
   std::optional<service::Role> role = service::ParseRole(role_name);
   if (!role.has_value()) {
-    return UsageError(kCreate, "--role must be ARBITER, CHIEF_ARBITER, AUDITOR or SOFTWARE");
+    return UsageError(kCreate, "--role must be ARBITER, CHIEF_ARBITER, AUDITOR, SOFTWARE or VENUE");
   }
   std::optional<absl::Duration> ttl = service::kDefaultTokenTtl;
   if (std::optional<std::string> ttl_text = args.Value("ttl"); ttl_text == "none") {

@@ -7,9 +7,9 @@
 // only relative to that key; the summary says so). Exit 0 when intact, 1 with
 // the first bad position and why; a database that cannot be read is 3.
 //
-// On a federation's PostgreSQL ledger, each game synced from a venue
-// (`arbiter sync`) is also proven against the venue's own signed
-// checkpoints and key, stored with it (ledger/venue_audit.h).
+// On a federation's ledger, each game synced from a venue (`arbiter
+// sync`) is also proven against the venue's own signed checkpoints and
+// key, stored with it (ledger/venue_audit.h).
 #include <unistd.h>
 
 #include <cstdio>
@@ -28,7 +28,6 @@
 #include "cli/ledger_path.h"
 #include "ledger/audit.h"
 #include "ledger/log_reader.h"
-#include "ledger/pg_log_reader.h"
 #include "ledger/pg_snapshot.h"
 #include "ledger/signer.h"
 #include "ledger/venue_audit.h"
@@ -62,9 +61,9 @@ constexpr CommandSpec kVerify = {
         "Exit 1 when not intact, with the first bad position and why. --db prints how\n"
         "many events lie after the last signed checkpoint: no signature covers them\n"
         "yet (a server signs within --sign-within, default 1s, of any write); with\n"
-        "--strict any such event fails the audit. On a PostgreSQL ledger, each game\n"
-        "synced from a venue (`arbiter sync`) is also proven against the venue's own\n"
-        "signed checkpoints and key; exit 1 if one is not.\n",
+        "--strict any such event fails the audit. Each game synced from a venue\n"
+        "(`arbiter sync`) is also proven against the venue's own signed checkpoints\n"
+        "and key; exit 1 if one is not.\n",
 };
 
 // A one-line bar, redrawn in place, only when stderr is a terminal.
@@ -120,10 +119,10 @@ int Report(const ledger::AuditReport& r, const std::string& what, const std::str
 
 // A federation's synced games, each against its venue's own signed
 // checkpoints (ledger/venue_audit.h); nothing printed when it has none.
-int VerifyVenueProofs(const std::string& uri, const ledger::AuditOptions& options) {
-  absl::StatusOr<std::unique_ptr<ledger::PgLogReader>> reader = ledger::PgLogReader::Open(uri);
+int VerifyVenueProofs(const std::string& location, const ledger::AuditOptions& options) {
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenLedgerReader(location);
   absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> proofs =
-      ledger::VenueProofs::OpenForReading(uri);
+      ledger::VenueProofs::OpenForReading(location);
   absl::StatusOr<ledger::VenueAuditReport> r =
       !reader.ok()   ? reader.status()
       : !proofs.ok() ? proofs.status()
@@ -236,7 +235,7 @@ int RunVerify(int argc, char** argv) {
   }
   int exit =
       Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source, args.Has("strict"));
-  if (exit == kExitOk && postgres) exit = VerifyVenueProofs(db, options);
+  if (exit == kExitOk) exit = VerifyVenueProofs(db, options);
   return exit;
 }
 

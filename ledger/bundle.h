@@ -6,10 +6,12 @@
 #define ARBITER_LEDGER_BUNDLE_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/log_source.h"
+#include "ledger/merkle.h"
 
 namespace arbiter::ledger {
 
@@ -19,6 +21,26 @@ namespace arbiter::ledger {
 // does not match the checkpoint (run the audit). Leaves are recomputed from
 // the stored event bytes, never taken on trust.
 absl::StatusOr<v1::AuditBundle> ExportBundle(LogSource& reader, const std::string& game_id);
+
+// The bundles of many games of one log (`arbiter sync`): the leaves are
+// hashed from the event bytes once, into one Merkle tree grown as far as
+// the checkpoints asked for reach, and each game's bundle then costs its own
+// events and their proofs, not a re-read of the log (G games of a log of N
+// events: N leaf hashes, not G·N). Not thread-safe; `reader` must outlive it.
+class BundleExporter {
+ public:
+  explicit BundleExporter(LogSource& reader) : reader_(reader) {}
+  // As ExportBundle.
+  absl::StatusOr<v1::AuditBundle> Export(const std::string& game_id);
+
+ private:
+  // Hashes the leaves up to `tree_size` into tree_; DATA_LOSS on a gap.
+  absl::Status Grow(uint64_t tree_size);
+
+  LogSource& reader_;
+  MerkleTree tree_;
+  std::vector<v1::Checkpoint> checkpoints_;  // as last read
+};
 
 }  // namespace arbiter::ledger
 

@@ -33,16 +33,8 @@ bool CheckGame(VenueAuditReport& report, LogSource& federation, VenueProofs& pro
                   absl::StrCat("a venue proof covers ", proof.entries_size(),
                                " event(s), the federation holds ", entries->size()));
     }
-    for (int i = 0; i < proof.entries_size(); ++i) {
-      v1::LedgerEntry* e = proof.mutable_entries(i)->mutable_entry();
-      const v1::LedgerEntry& held = (*entries)[i];
-      if (e->revision() != held.revision()) {
-        return Fail(
-            report, game,
-            absl::StrCat("the venue proof's entry ", i + 1, " is revision ", e->revision()));
-      }
-      e->set_event(held.event());
-      *e->mutable_rulings() = held.rulings();
+    if (absl::Status s = FillHeldEntries(proof, *entries); !s.ok()) {
+      return Fail(report, game, std::string(s.message()));
     }
     AuditOptions bundle_options;
     bundle_options.public_key_der = venue.public_key_der;

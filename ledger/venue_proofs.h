@@ -1,5 +1,6 @@
-// What a federation ledger (PostgreSQL) keeps of the venues whose games
-// were synced into it (`arbiter sync`, venue_sync.h): which venue each
+// What a federation ledger keeps of the venues whose games were synced
+// into it (`arbiter sync`, venue_sync.h), beside its own tables, in its
+// PostgreSQL database or its SQLite file: which venue each
 // synced game came from, with the venue's public key, and the venue's
 // proofs of the game's events, so that the federation can prove its copy
 // against the venue's own signed checkpoints years later
@@ -28,7 +29,6 @@
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/ledger.pb.h"
-#include "ledger/pg.h"
 
 namespace arbiter::ledger {
 
@@ -42,16 +42,29 @@ struct VenueGame {
 // The venue id of a public key: the hex key_id of its checkpoints.
 std::string VenueId(const std::string& public_key_der);
 
+// Puts the federation's own event bytes and rulings back into the entries
+// of `bundle` that come without an event (a stored proof; the entries a
+// venue pushing a game leaves out because the federation holds them), so
+// that what a venue proof is checked against is the federation's copy.
+// `held` is the federation's stream of the game, revision 1 first; entry i
+// of the bundle must be revision i + 1. FAILED_PRECONDITION, naming the
+// revision, when it is not, or when an entry without its event is one the
+// federation does not hold; DATA_LOSS when an entry with its event is one
+// the federation holds with other bytes.
+absl::Status FillHeldEntries(v1::AuditBundle& bundle, const std::vector<v1::LedgerEntry>& held);
+
 class VenueProofs {
  public:
-  // Connects to the federation ledger at `uri` and creates the two tables
-  // if absent. The ledger's own schema must exist (open the Ledger first):
+  // Connects to the federation ledger at `location` (a PostgreSQL URI, or
+  // the path of a SQLite ledger's ledger.db) and creates the two tables if
+  // absent. The ledger's own schema must exist (open the Ledger first):
   // FAILED_PRECONDITION if it does not; UNAVAILABLE if the database cannot
   // be reached.
-  static absl::StatusOr<std::unique_ptr<VenueProofs>> Open(const std::string& uri);
+  static absl::StatusOr<std::unique_ptr<VenueProofs>> Open(const std::string& location);
   // Connects to read only; a ledger with no venue tables reads as having no
   // synced game. UNAVAILABLE if the database cannot be reached.
-  static absl::StatusOr<std::unique_ptr<VenueProofs>> OpenForReading(const std::string& uri);
+  static absl::StatusOr<std::unique_ptr<VenueProofs>> OpenForReading(const std::string& location);
+  ~VenueProofs();
 
   // The venue `game_id` was synced from; nullopt when it was not synced.
   absl::StatusOr<std::optional<VenueGame>> Find(const std::string& game_id);
@@ -74,8 +87,14 @@ class VenueProofs {
   absl::StatusOr<std::vector<v1::AuditBundle>> Proofs(const std::string& game_id);
 
  private:
-  explicit VenueProofs(PgConn conn, bool tables) : conn_(std::move(conn)), tables_(tables) {}
-  PgConn conn_;
+  class Tables;  // the few statements, in PostgreSQL's or SQLite's dialect
+  class PgTables;
+  class SqliteTables;
+  VenueProofs(std::unique_ptr<Tables> store, bool tables);
+  // A connection to the ledger at `location`, read-only if `read_only`.
+  static absl::StatusOr<std::unique_ptr<Tables>> Connect(const std::string& location,
+                                                         bool read_only);
+  std::unique_ptr<Tables> store_;
   bool tables_;  // false: read-only on a ledger that never had a venue synced
 };
 

@@ -46,20 +46,44 @@ absl::Status CheckPin(const v1::AuditBundle& bundle, const v1::GameCreated& crea
 
 }  // namespace
 
-absl::StatusOr<VenueSyncResult> SyncVenueGame(const v1::AuditBundle& bundle, Ledger& federation,
+absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& federation,
                                               VenueProofs& proofs,
                                               const VenueSyncOptions& options) {
   if (options.judge == nullptr) return absl::InvalidArgumentError("a venue sync needs a judge");
-  const std::string& game = bundle.game_id();
+  if (bundle.entries_size() == 0) {
+    return absl::InvalidArgumentError("the venue's bundle has no entries");
+  }
+  const std::string game = bundle.game_id();
   absl::StatusOr<std::optional<VenueGame>> held = proofs.Find(game);
   if (!held.ok()) return held.status();
-
-  // The venue's proof first: nothing is written for a game it does not prove.
+  // What the federation holds already: the entries the venue sent without
+  // their bytes are filled from it, those it sent with must be its bytes.
+  absl::StatusOr<std::vector<v1::LedgerEntry>> held_entries =
+      federation.ReadGame(game, 0, std::numeric_limits<int64_t>::max());
+  if (!held_entries.ok()) return held_entries.status();
+  const uint64_t venue_revisions = bundle.entries_size();
+  if (held_entries->size() > venue_revisions && !options.partial) {
+    return absl::DataLossError(absl::StrCat("the federation holds ", held_entries->size(),
+                                            " event(s) of game '", game, "', the venue's record ",
+                                            venue_revisions));
+  }
+  if (!*held && !held_entries->empty()) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "game '", game, "' is the federation's own (recorded there, not synced from a venue)"));
+  }
   AuditOptions audit;
   audit.judge = options.judge;
   audit.public_key_der = !options.venue_key_der.empty() ? options.venue_key_der
                          : *held                        ? (*held)->public_key_der
                                                         : bundle.public_key();
+  if (*held && (*held)->public_key_der != audit.public_key_der) {
+    return absl::AlreadyExistsError(absl::StrCat("game '", game,
+                                                 "' was synced from another venue (",
+                                                 (*held)->venue_id.substr(0, 16), "…)"));
+  }
+  if (absl::Status s = FillHeldEntries(bundle, *held_entries); !s.ok()) return s;
+
+  // The venue's proof first: nothing is written for a game it does not prove.
   absl::StatusOr<AuditReport> report = AuditBundle(bundle, audit);
   if (!report.ok()) return report.status();
   if (!report->intact) {
@@ -76,42 +100,24 @@ absl::StatusOr<VenueSyncResult> SyncVenueGame(const v1::AuditBundle& bundle, Led
   VenueSyncResult result;
   result.venue_tree_size = bundle.checkpoint().tree_size();
   if (created->game_created().live() && !report->game_ended) {
+    if (options.partial) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "game '", game, "' is a live game: it is synced whole, in one request, once it ended"));
+    }
     result.deferred = "a live game in progress (its clock is the venue server's)";
     return result;
   }
 
-  absl::StatusOr<uint64_t> revision = federation.GameRevision(game);
-  if (!revision.ok()) return revision.status();
-  if (!*held && *revision > 0) {
-    return absl::AlreadyExistsError(absl::StrCat(
-        "game '", game, "' is the federation's own (recorded there, not synced from a venue)"));
-  }
+  const uint64_t revision = held_entries->size();
   if (absl::Status s =
-          CheckPin(bundle, created->game_created(), federation, *options.judge, *revision);
+          CheckPin(bundle, created->game_created(), federation, *options.judge, revision);
       !s.ok()) {
     return s;
   }
   if (absl::Status s = proofs.Claim(game, audit.public_key_der); !s.ok()) return s;
 
-  // What the federation holds already must be the venue's, byte for byte.
-  const uint64_t venue_revisions = bundle.entries_size();
-  absl::StatusOr<std::vector<v1::LedgerEntry>> held_entries =
-      federation.ReadGame(game, 0, std::numeric_limits<int64_t>::max());
-  if (!held_entries.ok()) return held_entries.status();
-  if (held_entries->size() > venue_revisions) {
-    return absl::DataLossError(absl::StrCat("the federation holds ", held_entries->size(),
-                                            " event(s) of game '", game, "', the venue's record ",
-                                            venue_revisions));
-  }
-  for (size_t i = 0; i < held_entries->size(); ++i) {
-    if ((*held_entries)[i].event() != bundle.entries(i).entry().event()) {
-      return absl::DataLossError(absl::StrCat("the federation's copy of game '", game,
-                                              "' differs from the venue's at revision ", i + 1));
-    }
-  }
-
-  result.already = held_entries->size();
-  for (uint64_t at = held_entries->size(); at < venue_revisions;) {
+  result.already = std::min<uint64_t>(revision, venue_revisions);
+  for (uint64_t at = result.already; at < venue_revisions;) {
     const uint64_t end =
         std::min<uint64_t>(venue_revisions, at + std::max<size_t>(options.batch, 1));
     std::vector<v1::Event> batch;
@@ -136,7 +142,10 @@ absl::StatusOr<VenueSyncResult> SyncVenueGame(const v1::AuditBundle& bundle, Led
     at = end;
     if (options.appended) options.appended(result.appended);
   }
-  if (absl::Status s = proofs.Store(bundle); !s.ok()) return s;
+  result.revision = std::max<uint64_t>(revision, venue_revisions);
+  if (!options.partial) {
+    if (absl::Status s = proofs.Store(bundle); !s.ok()) return s;
+  }
   return result;
 }
 

@@ -42,12 +42,19 @@ struct VenueSyncOptions {
   size_t batch = 256;
   // Called after each append with the events this call appended so far.
   std::function<void(uint64_t)> appended;
+  // The bundle is the venue's first revisions only, the game having more
+  // (a chunk of a game too large for one request): its events are copied,
+  // the venue's proof is stored by the sync of the whole. A live game is
+  // refused in parts (FAILED_PRECONDITION): whether it has ended is known
+  // only from the whole.
+  bool partial = false;
 };
 
 struct VenueSyncResult {
   uint64_t appended = 0;  // events new to the federation
   uint64_t already = 0;   // events it held already (a rerun)
   uint64_t venue_tree_size = 0;
+  uint64_t revision = 0;  // the federation's revision of the game after it
   // Non-empty: why nothing was written this time (a live game in progress:
   // its clock is the venue server's, and a federation server would time it
   // too). A later sync copies it.
@@ -55,16 +62,20 @@ struct VenueSyncResult {
 };
 
 // Copies `bundle`'s game into `federation` and stores its proof in
-// `proofs`. Errors (nothing written in the first three cases):
+// `proofs`. Entries without their event bytes are the federation's own
+// revisions, filled in from it before the bundle is checked
+// (FillHeldEntries). Errors (nothing written in the first four cases):
 //  - DATA_LOSS: the bundle does not prove its events (a tampered event, a
 //    forged signature, a key other than `venue_key_der` or than the one the
 //    game was first synced under, rulings that re-derive otherwise), or the
 //    federation's copy differs from the venue's events;
 //  - ALREADY_EXISTS: the game id is another venue's, or the federation's own;
-//  - INVALID_ARGUMENT: no judge;
+//  - FAILED_PRECONDITION: an entry without its event that the federation
+//    does not hold; another rules version here; a live game in parts;
+//  - INVALID_ARGUMENT: no judge, no entries;
 //  - ABORTED: another writer appended to the game meanwhile (rerun);
 //  - the ledger's and the database's errors (rerun resumes).
-absl::StatusOr<VenueSyncResult> SyncVenueGame(const v1::AuditBundle& bundle, Ledger& federation,
+absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& federation,
                                               VenueProofs& proofs, const VenueSyncOptions& options);
 
 }  // namespace arbiter::ledger

@@ -85,6 +85,20 @@ grpc::Status ArbiterService::AppendEvents(grpc::ServerContext* context,
   });
 }
 
+grpc::Status ArbiterService::SyncVenueGame(grpc::ServerContext* context,
+                                           const v1::SyncVenueGameRequest* req,
+                                           v1::SyncVenueGameResponse* out) {
+  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+    if (venue_games_ == nullptr) {
+      return absl::FailedPreconditionError("this server takes no venue's games");
+    }
+    absl::StatusOr<v1::SyncVenueGameResponse> r = venue_games_->Sync(*req, *ledger_);
+    if (!r.ok()) return r.status();
+    *out = *std::move(r);
+    return absl::OkStatus();
+  });
+}
+
 grpc::Status ArbiterService::Decide(grpc::ServerContext* context, const v1::DecideRequest* req,
                                     v1::AppendEventsResponse* out) {
   return callers_->Serve(context, [&](const Caller& caller) -> absl::Status {

@@ -20,6 +20,7 @@
 #include "adjudicator/service/export_pages.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/recorder.h"
+#include "adjudicator/service/venue_games.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "ledger/judge.h"
 #include "ledger/ledger.h"
@@ -49,6 +50,14 @@ class ArbiterService final : public v1::Arbiter::WithCallbackMethod_WatchGame<
   // read before the stream is cancelled (watch_stream.h).
   void set_watch_stall(absl::Duration stall) { watch_stall_ = stall; }
 
+  // The venues' games (not owned; must outlive the service): SyncVenueGame
+  // writes them, every other write to them is refused. None: SyncVenueGame
+  // is FAILED_PRECONDITION.
+  void set_venue_games(VenueGames* venue_games) {
+    venue_games_ = venue_games;
+    recorder_.set_venue_games(venue_games);
+  }
+
   grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*, v1::Game*) override;
   grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*, v1::Game*) override;
   grpc::Status AppendEvents(grpc::ServerContext*, const v1::AppendEventsRequest*,
@@ -74,12 +83,15 @@ class ArbiterService final : public v1::Arbiter::WithCallbackMethod_WatchGame<
   grpc::Status GetRuleset(grpc::ServerContext*, const v1::GetRulesetRequest*,
                           v1::RulesetView*) override;
   grpc::Status GetClause(grpc::ServerContext*, const v1::GetClauseRequest*, v1::Clause*) override;
+  grpc::Status SyncVenueGame(grpc::ServerContext*, const v1::SyncVenueGameRequest*,
+                             v1::SyncVenueGameResponse*) override;
 
  private:
   ledger::Ledger* ledger_;
   GameFolds* folds_;
   const Callers* callers_;
-  Recorder recorder_;         // the one write path
+  Recorder recorder_;  // the one write path
+  VenueGames* venue_games_ = nullptr;
   ExportPages export_pages_;  // ExportGame's files, kept between pages
   std::atomic<bool> shutting_down_{false};
   absl::Duration watch_stall_ = absl::Seconds(60);

@@ -42,12 +42,15 @@ absl::string_view RoleName(Role role) {
       return "AUDITOR";
     case Role::kSoftware:
       return "SOFTWARE";
+    case Role::kVenue:
+      return "VENUE";
   }
   return "UNKNOWN";
 }
 
 std::optional<Role> ParseRole(absl::string_view name) {
-  for (Role r : {Role::kArbiter, Role::kChiefArbiter, Role::kAuditor, Role::kSoftware}) {
+  for (Role r :
+       {Role::kArbiter, Role::kChiefArbiter, Role::kAuditor, Role::kSoftware, Role::kVenue}) {
     if (name == RoleName(r)) return r;
   }
   return std::nullopt;
@@ -82,6 +85,8 @@ bool Permits(Role role, v1::Access access) {
     case v1::RULE_ON_APPEAL:
     case v1::CORRECT:
       return role == Role::kChiefArbiter;
+    case v1::SYNC:
+      return role == Role::kVenue;
     default:
       return false;
   }
@@ -89,7 +94,7 @@ bool Permits(Role role, v1::Access access) {
 
 bool IsWrite(v1::Access access) {
   return access == v1::RECORD || access == v1::CREATE || access == v1::ORGANISE ||
-         access == v1::RULE_ON_APPEAL || access == v1::CORRECT;
+         access == v1::RULE_ON_APPEAL || access == v1::CORRECT || access == v1::SYNC;
 }
 
 v1::Authority AuthorityOf(Role role) {

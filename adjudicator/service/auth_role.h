@@ -14,6 +14,9 @@
 //                  rules leave to the chief arbiter, and appeals (16.4)
 //   AUDITOR        reads, verifies and exports games
 //   SOFTWARE       reads and watches (broadcast, pairing software)
+//   VENUE          a venue's `arbiter sync --to ADDR` into a federation's
+//                  server: writes the venue's games verbatim (SyncVenueGame,
+//                  access SYNC), and reads; records nothing at a board
 //
 // Reads are open to every role. Health checks need no token; server
 // reflection is a read. Any other method is refused.
@@ -28,9 +31,9 @@
 
 namespace arbiter::service {
 
-enum class Role { kArbiter, kChiefArbiter, kAuditor, kSoftware };
+enum class Role { kArbiter, kChiefArbiter, kAuditor, kSoftware, kVenue };
 
-// "ARBITER", "CHIEF_ARBITER", "AUDITOR", "SOFTWARE".
+// "ARBITER", "CHIEF_ARBITER", "AUDITOR", "SOFTWARE", "VENUE".
 absl::string_view RoleName(Role role);
 std::optional<Role> ParseRole(absl::string_view name);
 

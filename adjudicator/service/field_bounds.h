@@ -14,6 +14,8 @@
 //               clause ids, ...)
 //   an event    its serialized bytes                            16 KiB
 //   a batch     AppendEvents' events together                   1 MiB
+//               (and the event bytes and rulings one
+//               SyncVenueGame request carries)
 //   a page      ListEvents, ListRulings, ExportGame content     1 MiB
 //   a watcher   what a watch stream holds for a client that     1 MiB
 //               does not read; then RESOURCE_EXHAUSTED
@@ -58,7 +60,9 @@ absl::Status CheckBounds(const google::protobuf::Message& message, absl::string_
 
 // OK when every string and bytes field of the request `message` (nested and
 // repeated ones too) is within its limit; else INVALID_ARGUMENT naming the
-// field's path, as CheckBounds. Its size as a whole is gRPC's to bound.
+// field's path, as CheckBounds. Its size as a whole is gRPC's to bound. A
+// venue's AuditBundle (SyncVenueGame) is left to its method, which bounds
+// its game id, each event and all the events and rulings it carries.
 absl::Status CheckRequest(const google::protobuf::Message& message);
 
 // At most `limit` bytes of `text`, cut at a UTF-8 character boundary, with

@@ -96,6 +96,9 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
       }
     }
   }
+  if (venue_games_ != nullptr) {
+    if (absl::Status s = venue_games_->CheckWritable(game_id); !s.ok()) return s;
+  }
   const ledger::ExpectedRevision want = expected.has_value()
                                             ? ledger::ExpectedRevision::Exactly(*expected)
                                             : ledger::ExpectedRevision::Any();

@@ -23,6 +23,7 @@
 #include "absl/time/time.h"
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/venue_games.h"
 #include "arbiter/v1/service.pb.h"
 #include "ledger/ledger.h"
 
@@ -45,7 +46,8 @@ class Recorder {
   // Errors: INVALID_ARGUMENT (an empty or oversized batch, an event or one
   // of its strings over its byte limit (field_bounds.h), an event with no
   // kind or time, a gameCreated for another game), PERMISSION_DENIED (an
-  // event kind the caller's role may not record), and the ledger's and the
+  // event kind the caller's role may not record), FAILED_PRECONDITION (a
+  // game synced from a venue: only its sync writes it), and the ledger's and the
   // judge's own (NOT_FOUND, ALREADY_EXISTS, ABORTED, ...).
   // Unless `replay` says the events replay an earlier record, an event
   // dated more than max_skew ahead of `now` is INVALID_ARGUMENT too.
@@ -57,6 +59,11 @@ class Recorder {
   // How far ahead of the server's clock an event may be dated when it is
   // not a replay (`arbiter serve --max-skew`); InfiniteDuration: no guard.
   void set_max_skew(absl::Duration skew) { max_skew_ = skew; }
+
+  // Asked before every append whether the game may be written here (not
+  // owned; must outlive this): a game synced from a venue may not
+  // (FAILED_PRECONDITION, venue_games.h). None: every game may.
+  void set_venue_games(VenueGames* venue_games) { venue_games_ = venue_games; }
 
   // Records the game `request` describes (a random id when it names none and
   // is not a retry) and returns its id. With no `at`, the server stamps it
@@ -80,6 +87,7 @@ class Recorder {
   GameFolds* folds_;
   std::function<absl::Time()> now_;
   absl::Duration max_skew_ = absl::InfiniteDuration();
+  VenueGames* venue_games_ = nullptr;
 };
 
 // A stored ledger entry, decoded for clients.

@@ -1,5 +1,6 @@
 #include "adjudicator/service/server.h"
 
+#include <filesystem>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -22,6 +23,7 @@ namespace arbiter::service {
 struct Server::Parts {
   std::unique_ptr<GameFolds> folds;  // the read model, and the ledger's judge
   std::unique_ptr<ledger::Ledger> ledger;
+  std::unique_ptr<VenueGames> venue_games;    // synced from venues: their games, kept theirs
   std::unique_ptr<console::Console> console;  // the web console, when asked for (stops first)
   std::unique_ptr<Timekeeper> timekeeper;
   std::unique_ptr<TokenStore> tokens;
@@ -78,6 +80,13 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
   if (!ledger.ok()) return ledger.status();
   parts->ledger = *std::move(ledger);
+  // The venue tables live beside the ledger's, in its database.
+  absl::StatusOr<std::unique_ptr<VenueGames>> venue_games = VenueGames::Open(
+      options.ledger.empty() ? (std::filesystem::path(options.data_dir) / "ledger.db").string()
+                             : options.ledger,
+      options.venue_keys);
+  if (!venue_games.ok()) return venue_games.status();
+  parts->venue_games = *std::move(venue_games);
   parts->folds->Attach(parts->ledger.get());
   if (options.live_timers) {
     parts->timekeeper = std::make_unique<Timekeeper>(parts->ledger.get(), parts->folds.get());
@@ -85,8 +94,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   parts->gate = std::make_unique<Gatekeeper>(parts->tokens.get(), options.limits);
   parts->callers = std::make_unique<Callers>();
   if (parts->console != nullptr) {
-    if (absl::Status s = parts->console->Serve(options.http_listen, parts->ledger.get(),
-                                               parts->tokens.get(), parts->gate.get());
+    if (absl::Status s =
+            parts->console->Serve(options.http_listen, parts->ledger.get(), parts->tokens.get(),
+                                  parts->gate.get(), parts->venue_games.get());
         !s.ok()) {
       return s;
     }
@@ -95,6 +105,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
                                                     parts->callers.get());
   parts->service->set_max_skew(options.max_skew);
   parts->service->set_watch_stall(options.watch_stall);
+  parts->service->set_venue_games(parts->venue_games.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

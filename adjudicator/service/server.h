@@ -14,6 +14,7 @@
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/auth_tokens.h"
+#include "adjudicator/service/venue_games.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service {
@@ -41,6 +42,9 @@ struct ServerOptions {
   AuthLimits limits;                          // per-caller rates (see auth_gatekeeper.h)
   TokenStore::Clock token_clock = absl::Now;  // when tokens expire (tests pass their own)
   std::string http_listen;  // the web console's host:port (console/console.h); empty: none
+  // The venues whose games this server takes (SyncVenueGame, venue_games.h):
+  // name → public key (DER).
+  VenueGames::Keys venue_keys;
 };
 
 class Server {

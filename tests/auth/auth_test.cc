@@ -195,10 +195,19 @@ TEST(RoleTest, WhoMayCallWhat) {
   EXPECT_EQ(MethodAccess("/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"),
             v1::READ);
   EXPECT_EQ(MethodAccess("/arbiter.v1.Arbiter/DropTables"), v1::ACCESS_UNSPECIFIED);
-  for (Role r : {Role::kArbiter, Role::kChiefArbiter, Role::kAuditor, Role::kSoftware}) {
+  for (Role r :
+       {Role::kArbiter, Role::kChiefArbiter, Role::kAuditor, Role::kSoftware, Role::kVenue}) {
     EXPECT_TRUE(Permits(r, v1::READ));
     EXPECT_FALSE(Permits(r, v1::ACCESS_UNSPECIFIED));
     EXPECT_EQ(ParseRole(RoleName(r)), r);
+    // Only a venue's sync writes a venue's games, and it writes nothing else.
+    EXPECT_EQ(Permits(r, v1::SYNC), r == Role::kVenue) << RoleName(r);
+  }
+  EXPECT_EQ(MethodAccess("/arbiter.v1.Arbiter/SyncVenueGame"), v1::SYNC);
+  EXPECT_TRUE(IsWrite(v1::SYNC));
+  for (v1::Access a :
+       {v1::AUDIT, v1::RECORD, v1::CREATE, v1::ORGANISE, v1::RULE_ON_APPEAL, v1::CORRECT}) {
+    EXPECT_FALSE(Permits(Role::kVenue, a)) << a;
   }
   EXPECT_TRUE(Permits(Role::kChiefArbiter, v1::CREATE));
   EXPECT_FALSE(Permits(Role::kArbiter, v1::CREATE));

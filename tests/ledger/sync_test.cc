@@ -6,20 +6,28 @@
 // against the venue's own signed checkpoints; a venue record that does not
 // prove itself (a wrong key, an altered event or ruling) is refused, a live game in
 // progress waits, and a stored venue proof that no longer holds fails the
-// federation's verify.
+// federation's verify. The same through the federation's server (`sync
+// --to ADDR`, SyncVenueGame with a VENUE token), which then refuses every
+// other write to a synced game.
 #include <map>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/adjudicator_judge.h"
+#include "arbiter/v1/service.grpc.pb.h"
+#include "grpcpp/client_context.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
+#include "ledger/bundle.h"
 #include "ledger/ledger.h"
 #include "ledger/log_reader.h"
 #include "ledger/pg.h"
 #include "ledger/pg_log_reader.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
+#include "proto/canonical/canonical_bytes.h"
 #include "proto/canonical/sha256.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/event_lines.h"
@@ -92,10 +100,15 @@ class SyncTest : public ::testing::Test {
     args.insert(args.end(), more.begin(), more.end());
     return Arbiter(args, std::move(env));
   }
+  // The test venue synced into the federation: `arbiter sync --to` its
+  // database here, its server in PushTest.
+  virtual ProcessResult SyncVenue(std::vector<std::pair<std::string, std::string>> env = {}) {
+    return Sync(std::move(env));
+  }
   // A sync of the 5 games that adds `added` events to the `held` there
   // already, after which the federation holds exactly the venue's events.
   void SyncAll(uint64_t added, uint64_t held) {
-    ProcessResult r = Sync();
+    ProcessResult r = SyncVenue();
     ASSERT_EQ(r.exit, 0) << r.out;
     EXPECT_NE(r.out.find(absl::StrCat("synced 5 game(s): ", added, " new event(s), ", held,
                                       " already here")),
@@ -104,6 +117,27 @@ class SyncTest : public ::testing::Test {
     EXPECT_EQ(FederationGames(), VenueGames());
   }
   ProcessResult Verify() { return Arbiter({"verify", "--db", federation_}); }
+  // A sync cut off inside the second game, then run again.
+  void CutOffThenRerun() {
+    const uint64_t first_game = VenueGames()["phone-twice"].size();
+    ProcessResult cut = SyncVenue({{"ARBITER_SYNC_STOP_AFTER", std::to_string(first_game + 3)}});
+    EXPECT_NE(cut.exit, 0) << cut.out;
+    EXPECT_NE(cut.out.find("stopping abruptly"), std::string::npos) << cut.out;
+    uint64_t held = 0;
+    for (const auto& [game, events] : FederationGames()) held += events.size();
+    EXPECT_EQ(held, first_game + 3);
+    // What it copied is not yet proven: the venue proof of the game it was
+    // cut off in is stored only once the game is complete.
+    ProcessResult unproven = Verify();
+    EXPECT_EQ(unproven.exit, 1) << unproven.out;
+    EXPECT_NE(unproven.out.find("covered by no venue proof"), std::string::npos) << unproven.out;
+
+    SyncAll(VenueEvents() - held, held);
+    ProcessResult verified = Verify();
+    EXPECT_EQ(verified.exit, 0) << verified.out;
+    EXPECT_NE(verified.out.find("venue proofs: 5 synced game(s)"), std::string::npos)
+        << verified.out;
+  }
 
   Games VenueGames() {
     absl::StatusOr<LogReader> reader = LogReader::Open(venue_.File("ledger.db"));
@@ -147,27 +181,7 @@ TEST_F(SyncTest, TwiceCopiesEachEventOnceAndVerifyProvesItAgainstTheVenue) {
   EXPECT_NE(one.out.find("venue proofs: 1 synced game(s)"), std::string::npos) << one.out;
 }
 
-TEST_F(SyncTest, CutOffMidwayThenRerunLosesAndDuplicatesNothing) {
-  // Cut off inside the second game.
-  const uint64_t first_game = VenueGames()["phone-twice"].size();
-  ProcessResult cut = Sync({{"ARBITER_SYNC_STOP_AFTER", std::to_string(first_game + 3)}});
-  EXPECT_NE(cut.exit, 0) << cut.out;
-  EXPECT_NE(cut.out.find("stopping abruptly"), std::string::npos) << cut.out;
-  Games partial = FederationGames();
-  uint64_t held = 0;
-  for (const auto& [game, events] : partial) held += events.size();
-  EXPECT_EQ(held, first_game + 3);
-  // What it copied is not yet proven: the venue proof of the game it was
-  // cut off in is stored only once the game is complete.
-  ProcessResult unproven = Verify();
-  EXPECT_EQ(unproven.exit, 1) << unproven.out;
-  EXPECT_NE(unproven.out.find("covered by no venue proof"), std::string::npos) << unproven.out;
-
-  SyncAll(VenueEvents() - held, held);
-  ProcessResult verified = Verify();
-  EXPECT_EQ(verified.exit, 0) << verified.out;
-  EXPECT_NE(verified.out.find("venue proofs: 5 synced game(s)"), std::string::npos) << verified.out;
-}
+TEST_F(SyncTest, CutOffMidwayThenRerunLosesAndDuplicatesNothing) { CutOffThenRerun(); }
 
 TEST_F(SyncTest, AWrongVenueKeyWritesNothing) {
   testing::TempDir other{"arbiter-other-venue"};
@@ -298,6 +312,188 @@ TEST_F(SyncTest, FromTheVenuesServer) {
   server->Stop();
   EXPECT_EQ(FederationGames(), VenueGames());
   EXPECT_EQ(Verify().exit, 0);
+}
+
+// The federation's server, on the federation's PostgreSQL ledger (or on
+// the SQLite ledger in `sqlite_dir`), taking the test venue's games as
+// venue "tokyo" (or under `venue_key`).
+class PushTest : public SyncTest {
+ protected:
+  void StartFederation(const std::string& venue_key = "", const std::string& sqlite_dir = "") {
+    tokens_ = sqlite_dir.empty() ? state_.path() : sqlite_dir;
+    venue_token_ = Token("VENUE", "tokyo sync");
+    chief_token_ = Token("CHIEF_ARBITER", "federation chief");
+    const std::vector<std::string> flags = {
+        "--venue-key", "tokyo=" + (venue_key.empty() ? venue_.File("ledger.pub") : venue_key)};
+    server_ = sqlite_dir.empty()
+                  ? testing::ServerProcess::StartShared(federation_, state_.path(), flags)
+                  : testing::ServerProcess::Start(sqlite_dir, flags);
+    ASSERT_NE(server_, nullptr);
+  }
+  std::string Token(const std::string& role, const std::string& name,
+                    const std::vector<std::string>& more = {}) {
+    std::vector<std::string> args = {"token",  "create", "--role", role,
+                                     "--name", name,     "--db",   tokens_};
+    args.insert(args.end(), more.begin(), more.end());
+    const ProcessResult r = testing::RunArbiter(args);
+    EXPECT_EQ(r.exit, 0) << r.out << r.err;
+    return r.out.substr(0, r.out.find('\n'));
+  }
+  ProcessResult Push(std::vector<std::pair<std::string, std::string>> env = {},
+                     const std::string& token = "") {
+    env.emplace_back("ARBITER_FEDERATION_TOKEN", token.empty() ? venue_token_ : token);
+    return Arbiter({"sync", "--from", venue_.path(), "--to", server_->address()}, std::move(env));
+  }
+  ProcessResult SyncVenue(std::vector<std::pair<std::string, std::string>> env = {}) override {
+    return Push(std::move(env));
+  }
+  // One move recorded at a board of `game` through the federation's server.
+  ProcessResult RecordMove(const std::string& token, const std::string& game) {
+    return testing::RunArbiter(
+        {"record", "-", "--game", game, "--server", server_->address()},
+        {.input = "{\"at\": \"2026-05-01T09:05:00Z\", \"move\": {\"color\": \"BLACK\", "
+                  "\"point\": \"A1\"}}\n",
+         .merge_stderr = true,
+         .env = {.set = {{"ARBITER_TOKEN", token}}}});
+  }
+  // SyncVenueGame called directly with `bundle`, as the venue token.
+  grpc::Status CallSync(const v1::AuditBundle& bundle) {
+    std::unique_ptr<v1::Arbiter::Stub> stub = v1::Arbiter::NewStub(
+        grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + venue_token_);
+    v1::SyncVenueGameRequest req;
+    *req.mutable_bundle() = bundle;
+    v1::SyncVenueGameResponse resp;
+    return stub->SyncVenueGame(&context, req, &resp);
+  }
+
+  std::string tokens_;  // the federation server's tokens' directory
+  std::string venue_token_, chief_token_;
+  std::unique_ptr<testing::ServerProcess> server_;
+};
+
+TEST_F(PushTest, TwiceCopiesEachEventOnceAndVerifyProvesItAgainstTheVenue) {
+  StartFederation();
+  SyncAll(VenueEvents(), 0);
+  SyncAll(0, VenueEvents());
+  ProcessResult verified = Verify();
+  EXPECT_EQ(verified.exit, 0) << verified.out;
+  EXPECT_NE(verified.out.find("venue proofs: 5 synced game(s), " + std::to_string(VenueEvents()) +
+                              " event(s) in 5 proof(s)"),
+            std::string::npos)
+      << verified.out;
+}
+
+TEST_F(PushTest, CutOffMidwayThenRerunLosesAndDuplicatesNothing) {
+  StartFederation();
+  CutOffThenRerun();
+}
+
+TEST_F(PushTest, AServerThatKnowsAnotherKeyForTheVenueWritesNothing) {
+  testing::TempDir other{"arbiter-other-venue"};
+  ASSERT_TRUE(LoadSigningKey(other.path()).ok());
+  StartFederation(other.File("ledger.pub"));
+  ProcessResult refused = Push();
+  EXPECT_EQ(refused.exit, 1) << refused.out;
+  EXPECT_NE(refused.out.find("game 'ko-retake': NOT synced: bundle: its key "), std::string::npos)
+      << refused.out;
+  EXPECT_NE(refused.out.find("is not a venue key this server accepts"), std::string::npos)
+      << refused.out;
+  EXPECT_TRUE(FederationGames().empty());
+}
+
+TEST_F(PushTest, AnAlteredEventOrRulingIsRefusedByTheServer) {
+  StartFederation();
+  absl::StatusOr<LogReader> reader = LogReader::Open(venue_.File("ledger.db"));
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  absl::StatusOr<v1::AuditBundle> bundle = ExportBundle(*reader, "ko-retake");
+  ASSERT_TRUE(bundle.ok()) << bundle.status();
+  // An event's bytes altered after the venue exported them: its inclusion
+  // proof no longer leads to the venue's signed root.
+  v1::AuditBundle altered = *bundle;
+  v1::Event event;
+  ASSERT_TRUE(event.ParseFromString(altered.entries(3).entry().event()));
+  event.mutable_at()->set_seconds(event.at().seconds() + 1);
+  altered.mutable_entries(3)->mutable_entry()->set_event(CanonicalBytes(event));
+  grpc::Status s = CallSync(altered);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::DATA_LOSS) << s.error_message();
+  EXPECT_NE(s.error_message().find("does not prove itself"), std::string::npos)
+      << s.error_message();
+  // A ruling left out: re-adjudication derives it again.
+  v1::AuditBundle ruled = *bundle;
+  bool dropped = false;
+  for (v1::ProvenEntry& p : *ruled.mutable_entries()) {
+    if (p.entry().rulings_size() > 0) {
+      p.mutable_entry()->clear_rulings();
+      dropped = true;
+      break;
+    }
+  }
+  ASSERT_TRUE(dropped);
+  s = CallSync(ruled);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::DATA_LOSS) << s.error_message();
+  EXPECT_TRUE(FederationGames().empty());
+  // The bundle as the venue signed it goes through.
+  s = CallSync(*bundle);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(FederationGames()["ko-retake"], VenueGames()["ko-retake"]);
+}
+
+TEST_F(PushTest, ATokenWithoutTheVenueRoleIsDenied) {
+  StartFederation();
+  ProcessResult denied = Push({}, chief_token_);
+  EXPECT_EQ(denied.exit, 4) << denied.out;
+  EXPECT_NE(denied.out.find("PERMISSION_DENIED"), std::string::npos) << denied.out;
+  EXPECT_TRUE(FederationGames().empty());
+}
+
+TEST_F(PushTest, ASyncedGameIsWrittenByNobodyElse) {
+  StartFederation();
+  SyncAll(VenueEvents(), 0);
+  // ko-retake has no result yet: a move would be judged, but the game is
+  // the venue's.
+  const std::string arbiter = Token("ARBITER", "board 3", {"--game", "ko-retake"});
+  for (const std::string& token : {chief_token_, arbiter}) {
+    ProcessResult r = RecordMove(token, "ko-retake");
+    EXPECT_EQ(r.exit, 2) << r.out;
+    EXPECT_NE(r.out.find("FAILED_PRECONDITION"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("game 'ko-retake' was synced from venue 'tokyo'"), std::string::npos)
+        << r.out;
+  }
+  EXPECT_EQ(FederationGames(), VenueGames());
+  EXPECT_EQ(Verify().exit, 0);
+}
+
+TEST_F(PushTest, GamesPulledIntoTheDatabaseAreTheVenuesToo) {
+  ProcessResult pulled = Sync();  // --to postgresql://, before any server
+  ASSERT_EQ(pulled.exit, 0) << pulled.out;
+  StartFederation();
+  ProcessResult r = RecordMove(chief_token_, "ko-retake");
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_NE(r.out.find("was synced from venue 'tokyo'"), std::string::npos) << r.out;
+  SyncAll(0, VenueEvents());
+}
+
+TEST_F(PushTest, AFederationServerOnSQLiteTakesThemAndKeepsThemTheVenues) {
+  testing::TempDir sqlite{"arbiter-sqlite-federation"};
+  StartFederation("", sqlite.path());
+  ProcessResult r = Push();
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find(absl::StrCat("synced 5 game(s): ", VenueEvents(), " new event(s)")),
+            std::string::npos)
+      << r.out;
+  ProcessResult refused = RecordMove(chief_token_, "ko-retake");
+  EXPECT_EQ(refused.exit, 2) << refused.out;
+  EXPECT_NE(refused.out.find("game 'ko-retake' was synced from venue 'tokyo'"), std::string::npos)
+      << refused.out;
+  server_->Stop();
+  absl::StatusOr<LogReader> reader = LogReader::Open(sqlite.File("ledger.db"));
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  EXPECT_EQ(ReadGames(*reader), VenueGames());
+  ProcessResult verified = Arbiter({"verify", "--db", sqlite.path()});
+  EXPECT_EQ(verified.exit, 0) << verified.out;
+  EXPECT_NE(verified.out.find("venue proofs: 5 synced game(s)"), std::string::npos) << verified.out;
 }
 
 }  // namespace

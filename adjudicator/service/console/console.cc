@@ -382,12 +382,13 @@ Console::~Console() { Stop(); }
 const std::string& Console::address() const { return impl_->address; }
 
 absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                            Gatekeeper* gate) {
+                            Gatekeeper* gate, VenueGames* venue_games) {
   Impl& p = *impl_;
   p.ledger = ledger;
   p.tokens = tokens;
   p.gate = gate;
   p.recorder = std::make_unique<Recorder>(ledger, p.folds);
+  p.recorder->set_venue_games(venue_games);
   absl::StatusOr<bool> secured = tokens->Any();
   if (!secured.ok()) return secured.status();
   if (!*secured && !IsLoopback(listen)) {

@@ -29,6 +29,7 @@
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/venue_games.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service::console {
@@ -46,10 +47,12 @@ class Console {
 
   // Serves on `listen` (host:port; port 0: any free one) in threads of its
   // own. None of the pointers is owned; all must outlive the console.
+  // `venue_games` (may be null) keeps games synced from venues unwritten
+  // (Recorder::set_venue_games).
   // FAILED_PRECONDITION when the server has no tokens and `listen` is not
   // loopback; UNAVAILABLE when the address cannot be bound.
   absl::Status Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                     Gatekeeper* gate);
+                     Gatekeeper* gate, VenueGames* venue_games = nullptr);
 
   // The address bound ("127.0.0.1:8080"), once serving.
   const std::string& address() const;
