@@ -9,10 +9,11 @@
 //
 // Apply costs the one event it is given, except a correction (`eventVoided`),
 // which judges the game's events again without the voided one: the
-// adjudicator keeps a copy of every event it has folded in. Every clause, sanction,
-// option and reason comes from `Rules`; the engine recognises incidents and
-// applies the generic mechanics of sanctions. The same events always give the
-// same rulings, byte for byte: nothing depends on wall time or addresses.
+// adjudicator keeps a copy of every event it has folded in (shared by its copies,
+// so copying an adjudicator costs little however long the game: event_log.h). Every clause,
+// sanction, option and reason comes from `Rules`; the engine recognises incidents and applies the
+// generic mechanics of sanctions. The same events always give the same rulings, byte for byte:
+// nothing depends on wall time or addresses.
 #ifndef ARBITER_ADJUDICATOR_ENGINE_ADJUDICATOR_H_
 #define ARBITER_ADJUDICATOR_ENGINE_ADJUDICATOR_H_
 
@@ -31,6 +32,7 @@
 #include "adjudicator/engine/board.h"
 #include "adjudicator/engine/clock.h"
 #include "adjudicator/engine/discipline.h"
+#include "adjudicator/engine/event_log.h"
 #include "adjudicator/engine/lateness.h"
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/rulings.pb.h"
@@ -307,8 +309,9 @@ class Adjudicator {
   // Decisions that put a stone on the board with no sanction saying so (a
   // dropped stone that stands, 17.3): the engine cannot take it back.
   std::set<uint32_t> placed_stones_;
-  // Every event folded in or skipped, in order, and the positions voided.
-  std::vector<v1::Event> log_;
+  // Every event folded in or skipped, in order (shared between copies:
+  // event_log.h), and the positions voided.
+  EventLog log_;
   std::set<uint32_t> voided_;
   // Rulings superseded by a correction: no longer appealable or decidable.
   std::set<uint32_t> voided_rulings_;

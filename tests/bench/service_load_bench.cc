@@ -21,15 +21,32 @@
 //                       synchronous=FULL, on the server's disk): one client's
 //                       appends wait for one such commit each, so its rate
 //                       over the bare call's (`fsync_bound_pct`) is what a
-//                       lone client's ratio can reach at most.
+//                       lone client's ratio can reach at most; C clients'
+//                       appends can share a commit at most C ways
+//                       (`group_commit_bound_pct`, C times that, at most
+//                       100). The same rounds run against a second server
+//                       whose ledger is in memory (tmpfs, SERVICE_BENCH_MEMDIR,
+//                       by default /dev/shm): `mem_ratio_pct` is the ratio
+//                       with the disk taken out, the service's own path (its
+//                       commits are not durable: a measurement, never a
+//                       configuration). `cpu_us_per_append` and
+//                       `cpu_us_per_bare_call` are the server's CPU per call
+//                       (getrusage of the process over the round minus the
+//                       client threads' own CPU time), which a loaded
+//                       machine moves far less than the rates.
 //
 // Each run lasts a fixed time (BENCH_SECONDS, default 3 s) and reports the
 // events recorded per second and the acknowledgement latency p50/p99/max.
-// Run: build/bin/service_load_bench   (SERVICE_BENCH_DIR picks the disk)
+// Run: build/bin/service_load_bench   (SERVICE_BENCH_DIR picks the disk,
+// SERVICE_BENCH_MEMDIR the memory directory of AppendVsBareCall)
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -78,7 +95,9 @@ double Seconds() {
 // A server on a fresh data directory, for one run.
 class BenchServer {
  public:
-  BenchServer() {
+  // `parent`: the directory its data directory is made in ("" for the
+  // default temporary directory).
+  explicit BenchServer(const std::string& parent = DiskDir()) : dir_{"service-bench", parent} {
     service::ServerOptions options;
     options.data_dir = dir_.File("data");
     options.listen = "127.0.0.1:0";
@@ -99,13 +118,15 @@ class BenchServer {
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   }
   const std::string& address() const { return server_->address(); }
+  // The disk SERVICE_BENCH_DIR names (else the default temporary directory).
+  static std::string DiskDir() {
+    return getenv("SERVICE_BENCH_DIR") != nullptr ? getenv("SERVICE_BENCH_DIR") : "";
+  }
   // A database beside the server's, on the same disk, for other writers.
   std::string scratch_db() const { return dir_.File("scratch.db"); }
 
  private:
-  // On the disk SERVICE_BENCH_DIR names.
-  testing::TempDir dir_{"service-bench",
-                        getenv("SERVICE_BENCH_DIR") != nullptr ? getenv("SERVICE_BENCH_DIR") : ""};
+  testing::TempDir dir_;
   std::unique_ptr<service::Server> server_;
 };
 
@@ -273,16 +294,41 @@ int Rounds() {
   return s != nullptr ? std::max(1, atoi(s)) : 3;
 }
 
-// C threads, each calling `call` as fast as it answers for `seconds`;
-// returns the calls answered per second (errors are counted in `errors`).
+// CPU seconds of the whole process (all threads), or of the calling thread.
+double ProcessCpuSeconds() {
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return secs(u.ru_utime) + secs(u.ru_stime);
+}
+double ThreadCpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+// What one round of calls measured.
+struct Rated {
+  double per_s = 0;       // calls answered per second
+  double cpu_us_per = 0;  // the server's CPU per call answered, microseconds
+};
+
+// C threads, each calling `call` as fast as it answers for `seconds`
+// (errors are counted in `errors`). The server's CPU is the process's less
+// the calling threads' own: their client side (a blocking gRPC call runs
+// its client work on the calling thread).
 template <typename Call>
-double Rate(int clients, double seconds, std::atomic<int>& errors, Call call) {
+Rated Rate(int clients, double seconds, std::atomic<int>& errors, Call call) {
   std::atomic<int64_t> done{0};
+  std::mutex mu;
+  double client_cpu = 0;
+  const double cpu0 = ProcessCpuSeconds();
   const absl::Time start = absl::Now();
   const absl::Time end = start + absl::Seconds(seconds);
   std::vector<std::thread> threads;
   for (int c = 0; c < clients; ++c) {
     threads.emplace_back([&, c] {
+      const double mine0 = ThreadCpuSeconds();
       int64_t mine = 0;
       while (absl::Now() < end) {
         if (call(c)) {
@@ -292,10 +338,17 @@ double Rate(int clients, double seconds, std::atomic<int>& errors, Call call) {
         }
       }
       done += mine;
+      const double used = ThreadCpuSeconds() - mine0;
+      std::lock_guard<std::mutex> lock(mu);
+      client_cpu += used;
     });
   }
   for (std::thread& t : threads) t.join();
-  return static_cast<double>(done.load()) / absl::ToDoubleSeconds(absl::Now() - start);
+  Rated r;
+  const double calls = static_cast<double>(done.load());
+  r.per_s = calls / absl::ToDoubleSeconds(absl::Now() - start);
+  if (calls > 0) r.cpu_us_per = 1e6 * (ProcessCpuSeconds() - cpu0 - client_cpu) / calls;
+  return r;
 }
 
 // One thread committing one small row a transaction, durably (WAL,
@@ -330,57 +383,107 @@ double DurableCommits(const std::string& db_path, double seconds) {
   return static_cast<double>(commits) / absl::ToDoubleSeconds(absl::Now() - start);
 }
 
+// Where the second server keeps its ledger: in memory (tmpfs).
+std::string MemoryDir() {
+  const char* d = getenv("SERVICE_BENCH_MEMDIR");
+  return d != nullptr ? d : "/dev/shm";
+}
+
+// One server and, per client, one channel with both stubs on it (kept across
+// rounds, for both kinds of call) and the game it is recording.
+class RatioClients {
+ public:
+  RatioClients(const std::string& parent, int clients) : server_(parent) {
+    for (int c = 0; c < clients; ++c) {
+      auto channel = grpc::CreateChannel(server_.address(), grpc::InsecureChannelCredentials());
+      arbiter_.push_back(v1::Arbiter::NewStub(channel));
+      health_.push_back(grpc::health::v1::Health::NewStub(channel));
+      games_.emplace_back();
+      started_.push_back(0);
+      StartGame(games_.back(), absl::StrCat("ratio-", c, "-0"), static_cast<size_t>(c));
+    }
+  }
+  const BenchServer& server() const { return server_; }
+
+  bool Bare(int c) {
+    grpc::ClientContext ctx;
+    grpc::health::v1::HealthCheckRequest req;
+    grpc::health::v1::HealthCheckResponse resp;
+    return health_[static_cast<size_t>(c)]->Check(&ctx, req, &resp).ok();
+  }
+  bool Append(int c) {
+    Recording& r = games_[static_cast<size_t>(c)];
+    if (r.next == r.events->size()) {
+      int& n = started_[static_cast<size_t>(c)];
+      ++n;
+      StartGame(r, absl::StrCat("ratio-", c, "-", n), static_cast<size_t>(c + n));
+    }
+    return SendNext(*arbiter_[static_cast<size_t>(c)], r) >= absl::ZeroDuration();
+  }
+
+ private:
+  BenchServer server_;
+  std::vector<std::unique_ptr<v1::Arbiter::Stub>> arbiter_;
+  std::vector<std::unique_ptr<grpc::health::v1::Health::Stub>> health_;
+  std::vector<Recording> games_;
+  std::vector<int> started_;
+};
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
 void BM_AppendVsBareCall(benchmark::State& state) {
   const int clients = static_cast<int>(state.range(0));
   for (auto _ : state) {
-    BenchServer server;
-    // One channel and stub per client, kept across rounds, for both kinds.
-    std::vector<std::unique_ptr<v1::Arbiter::Stub>> arbiter;
-    std::vector<std::unique_ptr<grpc::health::v1::Health::Stub>> health;
-    std::vector<Recording> games(static_cast<size_t>(clients));
-    std::vector<int> started(static_cast<size_t>(clients), 0);
-    for (int c = 0; c < clients; ++c) {
-      auto channel = grpc::CreateChannel(server.address(), grpc::InsecureChannelCredentials());
-      arbiter.push_back(v1::Arbiter::NewStub(channel));
-      health.push_back(grpc::health::v1::Health::NewStub(channel));
-      StartGame(games[static_cast<size_t>(c)], absl::StrCat("ratio-", c, "-0"),
-                static_cast<size_t>(c));
+    RatioClients disk(BenchServer::DiskDir(), clients);
+    std::unique_ptr<RatioClients> memory;
+    if (std::error_code ec; std::filesystem::is_directory(MemoryDir(), ec)) {
+      memory = std::make_unique<RatioClients>(MemoryDir(), clients);
+    } else {
+      std::fprintf(stderr, "no %s: the in-memory ratio is not measured\n", MemoryDir().c_str());
     }
-    auto bare = [&](int c) {
-      grpc::ClientContext ctx;
-      grpc::health::v1::HealthCheckRequest req;
-      grpc::health::v1::HealthCheckResponse resp;
-      return health[static_cast<size_t>(c)]->Check(&ctx, req, &resp).ok();
-    };
-    auto append = [&](int c) {
-      Recording& r = games[static_cast<size_t>(c)];
-      if (r.next == r.events->size()) {
-        int& n = started[static_cast<size_t>(c)];
-        ++n;
-        StartGame(r, absl::StrCat("ratio-", c, "-", n), static_cast<size_t>(c + n));
-      }
-      return SendNext(*arbiter[static_cast<size_t>(c)], r) >= absl::ZeroDuration();
-    };
     std::atomic<int> errors{0};
-    std::vector<double> appends, bares, ratios, commits, bounds;
+    std::vector<double> appends, bares, ratios, commits, bounds, group_bounds, append_cpu, bare_cpu,
+        mem_appends, mem_bares, mem_ratios, mem_append_cpu;
     const double seconds = Seconds() / 2;
     for (int round = 0; round < Rounds(); ++round) {
-      bares.push_back(Rate(clients, seconds, errors, bare));
-      appends.push_back(Rate(clients, seconds, errors, append));
-      ratios.push_back(appends.back() / bares.back());
-      commits.push_back(DurableCommits(server.scratch_db(), seconds / 2));
-      bounds.push_back(commits.back() / bares.back());
+      const Rated bare = Rate(clients, seconds, errors, [&](int c) { return disk.Bare(c); });
+      const Rated append = Rate(clients, seconds, errors, [&](int c) { return disk.Append(c); });
+      bares.push_back(bare.per_s);
+      appends.push_back(append.per_s);
+      ratios.push_back(append.per_s / bare.per_s);
+      bare_cpu.push_back(bare.cpu_us_per);
+      append_cpu.push_back(append.cpu_us_per);
+      commits.push_back(DurableCommits(disk.server().scratch_db(), seconds / 2));
+      bounds.push_back(commits.back() / bare.per_s);
+      group_bounds.push_back(std::min(1.0, clients * commits.back() / bare.per_s));
+      if (memory != nullptr) {
+        const Rated mbare = Rate(clients, seconds, errors, [&](int c) { return memory->Bare(c); });
+        const Rated mappend =
+            Rate(clients, seconds, errors, [&](int c) { return memory->Append(c); });
+        mem_bares.push_back(mbare.per_s);
+        mem_appends.push_back(mappend.per_s);
+        mem_ratios.push_back(mappend.per_s / mbare.per_s);
+        mem_append_cpu.push_back(mappend.cpu_us_per);
+      }
     }
-    auto median = [](std::vector<double> v) {
-      std::sort(v.begin(), v.end());
-      return v[v.size() / 2];
-    };
-    state.SetIterationTime(Seconds() * Rounds());
-    state.counters["appends_per_s"] = median(appends);
-    state.counters["bare_calls_per_s"] = median(bares);
-    state.counters["ratio_pct"] = 100 * median(ratios);
-    state.counters["durable_commits_per_s"] = median(commits);
-    state.counters["fsync_bound_pct"] = 100 * median(bounds);
+    state.SetIterationTime(Seconds() * Rounds() * (memory != nullptr ? 2.25 : 1.25));
+    state.counters["appends_per_s"] = Median(appends);
+    state.counters["bare_calls_per_s"] = Median(bares);
+    state.counters["ratio_pct"] = 100 * Median(ratios);
+    state.counters["durable_commits_per_s"] = Median(commits);
+    state.counters["fsync_bound_pct"] = 100 * Median(bounds);
+    state.counters["group_commit_bound_pct"] = 100 * Median(group_bounds);
+    state.counters["cpu_us_per_append"] = Median(append_cpu);
+    state.counters["cpu_us_per_bare_call"] = Median(bare_cpu);
+    if (memory != nullptr) {
+      state.counters["mem_appends_per_s"] = Median(mem_appends);
+      state.counters["mem_bare_calls_per_s"] = Median(mem_bares);
+      state.counters["mem_ratio_pct"] = 100 * Median(mem_ratios);
+      state.counters["mem_cpu_us_per_append"] = Median(mem_append_cpu);
+    }
     state.counters["errors"] = errors.load();
   }
 }

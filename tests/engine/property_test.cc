@@ -59,6 +59,47 @@ TEST(PropertyTest, AnyPrefixThenTheRestEqualsTheWhole) {
   }
 }
 
+// Copies of one fold that go on differently (the service judges each append
+// on a copy while readers keep the committed fold; the copies share their
+// events, event_log.h) each keep their own events: a correction replays the
+// copy's own game, as a fresh fold of the same events does.
+TEST(PropertyTest, CopiesThatGoOnDifferentlyEachCorrectTheirOwnGame) {
+  absl::StatusOr<SgfGame> sgf = ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", kGames[0]))));
+  ASSERT_TRUE(sgf.ok()) << sgf.status();
+  const std::vector<v1::Event> events = GameEvents(*sgf, true, false);
+  ASSERT_GT(events.size(), 150u);
+  // Voids the last of `game`'s events, a second after it.
+  auto voiding_last = [](const std::vector<v1::Event>& game) {
+    v1::Event v;
+    *v.mutable_at() = game.back().at();
+    v.mutable_at()->set_seconds(v.at().seconds() + 1);
+    v.mutable_event_voided()->set_event(static_cast<uint32_t>(game.size()));
+    v.mutable_event_voided()->set_reason("entered on the wrong board");
+    return v;
+  };
+  // Splits at and around the log's chunk boundaries (64 events).
+  for (size_t k : {63, 64, 65, 100}) {
+    SCOPED_TRACE(k);
+    const Adjudicator base = Fold("cn-2002", events, 0, k, Fresh("cn-2002"));
+    // One copy goes on through the game; the other takes one event more and
+    // then voids it; a third takes that event and the next, voids the
+    // later, then goes on.
+    std::vector<v1::Event> long_game(events.begin(), events.begin() + static_cast<long>(k + 40));
+    std::vector<v1::Event> voided(events.begin(), events.begin() + static_cast<long>(k + 1));
+    voided.push_back(voiding_last(voided));
+    std::vector<v1::Event> third(events.begin(), events.begin() + static_cast<long>(k + 2));
+    third.push_back(voiding_last(third));
+    Adjudicator a = Fold("cn-2002", long_game, k, long_game.size(), base);
+    Adjudicator b = Fold("cn-2002", voided, k, voided.size(), base);
+    Adjudicator c = Fold("cn-2002", third, k, third.size(), base);
+    EXPECT_EQ(Bytes(a), Bytes(Fold("cn-2002", long_game, 0, long_game.size(), Fresh("cn-2002"))));
+    EXPECT_EQ(Bytes(b), Bytes(Fold("cn-2002", voided, 0, voided.size(), Fresh("cn-2002"))));
+    EXPECT_EQ(Bytes(c), Bytes(Fold("cn-2002", third, 0, third.size(), Fresh("cn-2002"))));
+    // The base, untouched by its copies, goes on as the whole game.
+    EXPECT_EQ(Bytes(Fold("cn-2002", long_game, k, long_game.size(), base)), Bytes(a));
+  }
+}
+
 // Bad input anywhere in a long game is refused and changes nothing.
 TEST(PropertyTest, BadInputAnywhereChangesNothing) {
   absl::StatusOr<SgfGame> sgf = ParseSgf(ReadFile(TestDataPath(absl::StrCat("sgf/", kGames[1]))));
