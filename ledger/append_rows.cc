@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ledger/append_checks.h"
+#include "ledger/entry_bounds.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
@@ -91,9 +92,26 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
 
   std::vector<v1::LedgerEntry> out;
   bool game_over = false;
+  size_t append_bytes = 0;
   for (size_t i = 0; i < job.events.size(); ++i) {
     absl::StatusOr<Verdict> verdict = judge->Apply(job.events[i]);
     if (!verdict.ok()) return verdict.status();
+    // What the judge decided is bounded too, before anything of it is
+    // written: every answer that carries entries then stays under a
+    // message's limit (ledger.h, kMaxEntryBytes).
+    size_t entry_bytes = job.canonical[i].size();
+    for (const v1::Ruling& r : verdict->rulings) entry_bytes += r.ByteSizeLong();
+    append_bytes += entry_bytes;
+    if (entry_bytes > kMaxEntryBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "events[", i, "]: the event and its ", verdict->rulings.size(), " rulings come to ",
+          entry_bytes, " bytes; an entry holds at most ", kMaxEntryBytes));
+    }
+    if (append_bytes > kMaxAppendBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "events[0..", i, "]: the events and their rulings come to ", append_bytes,
+          " bytes; an append holds at most ", kMaxAppendBytes, ": send smaller batches"));
+    }
     const uint64_t position = batch.head + 1 + i;
     const uint64_t event_revision = current + 1 + i;
     if (event_revision == 1) {

@@ -29,6 +29,7 @@
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/append_callback.h"
 #include "ledger/audit.h"
+#include "ledger/entry_bounds.h"
 #include "ledger/expected_revision.h"
 #include "ledger/hash.h"
 #include "ledger/judge.h"
@@ -87,6 +88,9 @@ class Ledger {
   //    or an idempotency key is recorded with other content;
   //  - ABORTED: `expected` does not match (the message names the revision);
   //  - the judge's own error when it refuses an event;
+  //  - INVALID_ARGUMENT: an event with the rulings the judge gave it over
+  //    kMaxEntryBytes, or the whole batch with its rulings over
+  //    kMaxAppendBytes;
   //  - UNAVAILABLE / RESOURCE_EXHAUSTED: the storage failed the commit.
   // If every event carries an idempotency key already recorded with the same
   // game and bytes, the original entries are returned and nothing is written

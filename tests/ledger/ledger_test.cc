@@ -290,6 +290,49 @@ TEST_P(LedgerTest, ARefusedEventWritesNothing) {
   EXPECT_TRUE(Audit().intact);
 }
 
+// What the judge decides is bounded in bytes too (entry_bounds.h): an
+// event whose rulings pass an entry's bound, or a batch whose rulings pass
+// an append's, is refused with nothing written, however small the events.
+TEST_P(LedgerTest, WhatTheJudgeDecidesIsBoundedInBytes) {
+  // A pass whose ruling's note is `note` bytes (toy_judge.h).
+  auto pass_noted = [](v1::Color c, int note) {
+    v1::Event e = Pass(c);
+    e.mutable_at()->set_nanos(note);
+    return e;
+  };
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  // 7 passes with rulings of 400 KiB: about 2.7 MiB, under an append's 3 MiB.
+  std::vector<v1::Event> seven(7, pass_noted(v1::BLACK, 400 << 10));
+  auto fits = ledger_->Append("g", ExpectedRevision::Exactly(1), seven);
+  ASSERT_TRUE(fits.ok()) << fits.status();
+  size_t bytes = 0;
+  for (const v1::LedgerEntry& e : *fits) bytes += e.ByteSizeLong();
+  EXPECT_GT(bytes, 2u << 20);
+  EXPECT_LE(bytes, kMaxAppendBytes + 7 * 64);
+  // 8 of them: over an append's bound, refused whole.
+  std::vector<v1::Event> eight(8, pass_noted(v1::WHITE, 400 << 10));
+  auto over = ledger_->Append("g", ExpectedRevision::Exactly(8), eight);
+  EXPECT_TRUE(absl::IsInvalidArgument(over.status())) << over.status();
+  EXPECT_NE(over.status().message().find("send smaller batches"), absl::string_view::npos)
+      << over.status();
+  EXPECT_EQ(*ledger_->Head(), 8u);
+  // One event whose ruling alone passes an entry's bound.
+  auto big = ledger_->Append("g", ExpectedRevision::Exactly(8),
+                             {pass_noted(v1::BLACK, static_cast<int>(kMaxEntryBytes))});
+  EXPECT_TRUE(absl::IsInvalidArgument(big.status())) << big.status();
+  EXPECT_NE(big.status().message().find("an entry holds at most"), absl::string_view::npos)
+      << big.status();
+  EXPECT_EQ(*ledger_->Head(), 8u);
+  // The game goes on from where it was (ruling 8 is the next), and the
+  // ledger audits intact.
+  auto next = ledger_->Append("g", ExpectedRevision::Exactly(8), {pass_noted(v1::BLACK, 16)});
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ((*next)[0].position(), 9u);
+  EXPECT_EQ((*next)[0].rulings(0).number(), 8u);
+  EXPECT_TRUE(Audit().intact);
+}
+
 TEST_P(LedgerTest, StreamsBeginWithTheirGameCreated) {
   Open();
   EXPECT_TRUE(

@@ -1,7 +1,8 @@
 // A small deterministic judge for the ledger's tests, so that they do not
 // depend on the engine: a pass earns a ruling (numbered in the game's
-// history), a move to "Z99" is refused as off the board, a resignation ends
-// the game, and nothing but an arbiterDecision is accepted after the end.
+// history, its note as many bytes as the pass's time has nanoseconds), a
+// move to "Z99" is refused as off the board, a resignation ends the game,
+// and nothing but an arbiterDecision is accepted after the end.
 #ifndef ARBITER_TESTS_LEDGER_TOY_JUDGE_H_
 #define ARBITER_TESTS_LEDGER_TOY_JUDGE_H_
 
@@ -35,6 +36,7 @@ class ToyGame : public GameJudge {
       r.set_number(++rulings_);
       r.set_event(revision_);
       r.set_clause(e.has_pass() ? "toy/1" : "toy/2");
+      if (e.has_pass()) r.set_note(std::string(e.at().nanos(), 'n'));
       r.set_against(e.has_pass() && e.pass().color() == v1::WHITE ? v1::Ruling::WHITE
                                                                   : v1::Ruling::BLACK);
     }
