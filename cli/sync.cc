@@ -145,17 +145,18 @@ class ServerVenue final : public Venue {
     return games;
   }
   absl::StatusOr<v1::AuditBundle> Bundle(const std::string& game) override {
-    grpc::ClientContext context;
-    SetDeadline(&context, absl::Minutes(5));
     v1::ExportGameRequest req;
     req.set_name(GameResource(game));
     req.set_format(v1::ExportGameRequest::BUNDLE);
-    v1::ExportGameResponse resp;
-    if (grpc::Status s = stub_->ExportGame(&context, req, &resp); !s.ok()) {
-      return service::FromGrpc(s);
-    }
+    // The bundle comes in pages of at most 1 MiB (client.h CallPages).
+    std::string content;
+    const grpc::Status s =
+        CallPages<v1::Arbiter::Stub, v1::ExportGameRequest, v1::ExportGameResponse>(
+            *stub_, &v1::Arbiter::Stub::ExportGame, req, [&] { content.clear(); },
+            [&](v1::ExportGameResponse& page) { content += page.content(); });
+    if (!s.ok()) return service::FromGrpc(s);
     v1::AuditBundle bundle;
-    if (!bundle.ParseFromString(resp.content())) {
+    if (!bundle.ParseFromString(content)) {
       return absl::DataLossError(absl::StrCat("the venue's bundle of '", game, "' does not parse"));
     }
     return bundle;

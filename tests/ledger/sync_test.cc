@@ -314,6 +314,69 @@ TEST_F(SyncTest, FromTheVenuesServer) {
   EXPECT_EQ(Verify().exit, 0);
 }
 
+// A game whose bundle passes one page of ExportGame (1 MiB): the venue's
+// server hands it over in pages, and the sync joins them. (Before, it read
+// the first page only, and the bundle did not parse.)
+TEST_F(SyncTest, FromTheVenuesServerAGameLargerThanAPage) {
+  {
+    absl::StatusOr<std::unique_ptr<Ledger>> venue = OpenVenue();
+    ASSERT_TRUE(venue.ok()) << venue.status();
+    int64_t t = 1777626000;
+    auto at = [&t] {
+      v1::Event e;
+      e.mutable_at()->set_seconds(++t);
+      return e;
+    };
+    v1::Event created = at();
+    v1::GameCreated* g = created.mutable_game_created();
+    g->set_game_id("long-board");
+    g->set_ruleset("cn-1988");
+    g->set_board_size(19);
+    *g->mutable_scheduled_start() = created.at();
+    v1::Event started = at();
+    started.mutable_game_started();
+    ASSERT_TRUE(
+        (*venue)->Append("long-board", ExpectedRevision::NoStream(), {created, started}).ok());
+    // Pairs of a disturbance (a ruling pending, 1988 art. 19) and the
+    // arbiter's advice on it, with a note of 1,000 bytes.
+    uint64_t revision = 2;
+    for (int pair = 0; pair < 400; ++pair) {
+      v1::Event disturbance = at();
+      disturbance.mutable_misconduct()->set_color(v1::BLACK);
+      disturbance.mutable_misconduct()->set_kind(v1::Misconduct::DISTURBANCE);
+      auto made =
+          (*venue)->Append("long-board", ExpectedRevision::Exactly(revision), {disturbance});
+      ASSERT_TRUE(made.ok()) << made.status();
+      ASSERT_GT((*made)[0].rulings_size(), 0);
+      v1::Event advice = at();
+      const v1::LedgerEntry& entry = (*made)[0];
+      advice.mutable_arbiter_decision()->set_ruling(
+          entry.rulings(entry.rulings_size() - 1).number());
+      advice.mutable_arbiter_decision()->set_choice("ADVICE");
+      advice.mutable_arbiter_decision()->set_note(std::string(1000, 'n'));
+      auto decided =
+          (*venue)->Append("long-board", ExpectedRevision::Exactly(revision + 1), {advice});
+      ASSERT_TRUE(decided.ok()) << decided.status();
+      revision += 2;
+    }
+    ASSERT_TRUE((*venue)->Checkpoint().ok());
+  }
+  absl::StatusOr<LogReader> reader = LogReader::Open(venue_.File("ledger.db"));
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  absl::StatusOr<v1::AuditBundle> bundle = ExportBundle(*reader, "long-board");
+  ASSERT_TRUE(bundle.ok()) << bundle.status();
+  EXPECT_GT(bundle->ByteSizeLong(), size_t{1} << 20) << "the bundle fits one page";
+
+  std::unique_ptr<testing::ServerProcess> server = testing::ServerProcess::Start(venue_.path());
+  ASSERT_NE(server, nullptr);
+  ProcessResult r = Arbiter({"sync", "--from", server->address(), "--to", federation_, "--state",
+                             state_.path(), "--venue-pubkey", venue_.File("ledger.pub")});
+  ASSERT_EQ(r.exit, 0) << r.out;
+  server->Stop();
+  EXPECT_EQ(FederationGames(), VenueGames());
+  EXPECT_EQ(Verify().exit, 0);
+}
+
 // The federation's server, on the federation's PostgreSQL ledger (or on
 // the SQLite ledger in `sqlite_dir`), taking the test venue's games as
 // venue "tokyo" (or under `venue_key`).
