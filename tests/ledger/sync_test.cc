@@ -139,6 +139,19 @@ class SyncTest : public ::testing::Test {
         << verified.out;
   }
 
+  // `arbiter sync --from` the test venue's own server into the federation's
+  // database: every game copied, and proven against the venue.
+  void SyncFromTheVenuesServer() {
+    std::unique_ptr<testing::ServerProcess> server = testing::ServerProcess::Start(venue_.path());
+    ASSERT_NE(server, nullptr);
+    ProcessResult r = Arbiter({"sync", "--from", server->address(), "--to", federation_, "--state",
+                               state_.path(), "--venue-pubkey", venue_.File("ledger.pub")});
+    ASSERT_EQ(r.exit, 0) << r.out;
+    server->Stop();
+    EXPECT_EQ(FederationGames(), VenueGames());
+    EXPECT_EQ(Verify().exit, 0);
+  }
+
   Games VenueGames() {
     absl::StatusOr<LogReader> reader = LogReader::Open(venue_.File("ledger.db"));
     EXPECT_TRUE(reader.ok()) << reader.status();
@@ -303,16 +316,7 @@ TEST_F(SyncTest, ALiveGameInProgressWaitsForALaterSync) {
   EXPECT_EQ(Verify().exit, 0);
 }
 
-TEST_F(SyncTest, FromTheVenuesServer) {
-  std::unique_ptr<testing::ServerProcess> server = testing::ServerProcess::Start(venue_.path());
-  ASSERT_NE(server, nullptr);
-  ProcessResult r = Arbiter({"sync", "--from", server->address(), "--to", federation_, "--state",
-                             state_.path(), "--venue-pubkey", venue_.File("ledger.pub")});
-  ASSERT_EQ(r.exit, 0) << r.out;
-  server->Stop();
-  EXPECT_EQ(FederationGames(), VenueGames());
-  EXPECT_EQ(Verify().exit, 0);
-}
+TEST_F(SyncTest, FromTheVenuesServer) { SyncFromTheVenuesServer(); }
 
 // A game whose bundle passes one page of ExportGame (1 MiB): the venue's
 // server hands it over in pages, and the sync joins them. (Before, it read
@@ -367,14 +371,7 @@ TEST_F(SyncTest, FromTheVenuesServerAGameLargerThanAPage) {
   ASSERT_TRUE(bundle.ok()) << bundle.status();
   EXPECT_GT(bundle->ByteSizeLong(), size_t{1} << 20) << "the bundle fits one page";
 
-  std::unique_ptr<testing::ServerProcess> server = testing::ServerProcess::Start(venue_.path());
-  ASSERT_NE(server, nullptr);
-  ProcessResult r = Arbiter({"sync", "--from", server->address(), "--to", federation_, "--state",
-                             state_.path(), "--venue-pubkey", venue_.File("ledger.pub")});
-  ASSERT_EQ(r.exit, 0) << r.out;
-  server->Stop();
-  EXPECT_EQ(FederationGames(), VenueGames());
-  EXPECT_EQ(Verify().exit, 0);
+  SyncFromTheVenuesServer();
 }
 
 // The federation's server, on the federation's PostgreSQL ledger (or on
