@@ -72,10 +72,13 @@ service::AnswerPageList CutExport(const v1::ExportTournamentResponse& whole) {
                   [](v1::ExportTournamentResponse* p) { return p->mutable_sidecar_json(); });
   const std::map<std::string, v1::SidecarEntry> entries(whole.sidecar().entries().begin(),
                                                         whole.sidecar().entries().end());
-  for (const auto& [key, entry] : entries) {
-    cutter.Add(key.size() + entry.ByteSizeLong(), [&](v1::ExportTournamentResponse* p) {
-      (*p->mutable_sidecar()->mutable_entries())[key] = entry;
-    });
+  // Not a structured binding: clang 14 (the sanitizer build) does not let
+  // a lambda capture one.
+  for (const auto& keyed : entries) {
+    cutter.Add(keyed.first.size() + keyed.second.ByteSizeLong(),
+               [&keyed](v1::ExportTournamentResponse* p) {
+                 (*p->mutable_sidecar()->mutable_entries())[keyed.first] = keyed.second;
+               });
   }
   return cutter.Done();
 }
