@@ -97,7 +97,12 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
     }
   }
   if (venue_games_ != nullptr) {
-    if (absl::Status s = venue_games_->CheckWritable(game_id); !s.ok()) return s;
+    absl::Status s = venue_games_->CheckWritable(game_id, [&]() -> absl::StatusOr<bool> {
+      absl::StatusOr<uint64_t> revision = ledger_->GameRevision(game_id);
+      if (!revision.ok()) return revision.status();
+      return *revision > 0;
+    });
+    if (!s.ok()) return s;
   }
   const ledger::ExpectedRevision want = expected.has_value()
                                             ? ledger::ExpectedRevision::Exactly(*expected)

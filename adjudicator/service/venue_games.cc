@@ -25,10 +25,15 @@ std::string VenueGames::NameOf(const std::string& der) const {
   return "";
 }
 
-absl::Status VenueGames::CheckWritable(const std::string& game_id) {
+absl::Status VenueGames::CheckWritable(const std::string& game_id,
+                                       const std::function<absl::StatusOr<bool>()>& recorded) {
   absl::MutexLock lock(&read_mu_);
+  if (writable_.contains(game_id)) return absl::OkStatus();
   auto it = synced_.find(game_id);
   if (it == synced_.end()) {
+    // Asked first: held events then, and no claim after, is final.
+    absl::StatusOr<bool> held = recorded();
+    if (!held.ok()) return held.status();
     absl::StatusOr<std::optional<ledger::VenueGame>> venue = reads_->Find(game_id);
     if (!venue.ok()) {
       // The database restarted: reconnect, as the ledger does on its next batch.
@@ -39,7 +44,10 @@ absl::Status VenueGames::CheckWritable(const std::string& game_id) {
       venue = reads_->Find(game_id);
       if (!venue.ok()) return venue.status();
     }
-    if (!*venue) return absl::OkStatus();
+    if (!*venue) {
+      if (*held) writable_.insert(game_id);
+      return absl::OkStatus();
+    }
     const std::string name = NameOf((*venue)->public_key_der);
     it = synced_
              .emplace(game_id, absl::StrCat(name.empty() ? "" : absl::StrCat("'", name, "' "),

@@ -14,12 +14,14 @@
 #ifndef ARBITER_ADJUDICATOR_SERVICE_VENUE_GAMES_H_
 #define ARBITER_ADJUDICATOR_SERVICE_VENUE_GAMES_H_
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "adjudicator/service/adjudicator_judge.h"
@@ -41,8 +43,17 @@ class VenueGames {
 
   // OK when `game_id` may be written by anyone but a venue's sync;
   // FAILED_PRECONDITION naming its venue when it was synced from one;
-  // UNAVAILABLE when the database cannot be read.
-  absl::Status CheckWritable(const std::string& game_id);
+  // UNAVAILABLE when the database cannot be read, and `recorded`'s errors.
+  //
+  // The answer is remembered, so a game's appends after its first ask
+  // nothing of the database: a synced game stays synced (the tables are
+  // append-only), and a game that already held events when it was found
+  // unclaimed stays writable, because a sync claims a game before its first
+  // event and refuses a game the federation holds as its own. `recorded`
+  // says whether the game holds committed events; it is asked only when
+  // the answer is not remembered, before the venue tables are read.
+  absl::Status CheckWritable(const std::string& game_id,
+                             const std::function<absl::StatusOr<bool>()>& recorded);
 
   // SyncVenueGame (proto/arbiter/v1/service.proto) into `federation`, whose
   // errors it documents.
@@ -65,8 +76,11 @@ class VenueGames {
   absl::Mutex read_mu_;
   // One connection each, so that a long sync does not hold up the checks.
   std::unique_ptr<ledger::VenueProofs> reads_ ABSL_GUARDED_BY(read_mu_);
-  // Synced games never stop being synced (the tables are append-only).
+  // Synced games never stop being synced (the tables are append-only): the
+  // venue each came from, as messages name it.
   absl::flat_hash_map<std::string, std::string> synced_ ABSL_GUARDED_BY(read_mu_);
+  // Games found unclaimed once they held events: never claimable again.
+  absl::flat_hash_set<std::string> writable_ ABSL_GUARDED_BY(read_mu_);
   absl::Mutex write_mu_;
   std::unique_ptr<ledger::VenueProofs> writes_ ABSL_GUARDED_BY(write_mu_);
   AdjudicatorJudge judge_ ABSL_GUARDED_BY(write_mu_);  // re-derives the venue's rulings

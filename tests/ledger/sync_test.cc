@@ -525,6 +525,23 @@ TEST_F(PushTest, ASyncedGameIsWrittenByNobodyElse) {
   EXPECT_EQ(Verify().exit, 0);
 }
 
+// The server remembers which games it may write, so that an append asks
+// nothing of the venue tables after its game's first: a game asked for
+// before it existed is not remembered as writable, so once a venue syncs
+// it, it is the venue's.
+TEST_F(PushTest, AGameAskedForBeforeItsSyncIsTheVenuesAfterIt) {
+  StartFederation();
+  ProcessResult early = RecordMove(chief_token_, "ko-retake");
+  EXPECT_EQ(early.exit, 2) << early.out;
+  EXPECT_NE(early.out.find("NOT_FOUND"), std::string::npos) << early.out;
+  SyncAll(VenueEvents(), 0);
+  ProcessResult late = RecordMove(chief_token_, "ko-retake");
+  EXPECT_EQ(late.exit, 2) << late.out;
+  EXPECT_NE(late.out.find("game 'ko-retake' was synced from venue 'tokyo'"), std::string::npos)
+      << late.out;
+  EXPECT_EQ(FederationGames(), VenueGames());
+}
+
 TEST_F(PushTest, GamesPulledIntoTheDatabaseAreTheVenuesToo) {
   ProcessResult pulled = Sync();  // --to postgresql://, before any server
   ASSERT_EQ(pulled.exit, 0) << pulled.out;
