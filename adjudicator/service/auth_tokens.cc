@@ -3,6 +3,7 @@
 #include <openssl/rand.h>
 
 #include <filesystem>
+#include <optional>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -192,15 +193,18 @@ absl::StatusOr<TokenInfo> TokenStore::Verify(absl::string_view secret) {
   const Sha256Digest hash = Sha256(secret);
   const absl::Time now = now_();
   absl::MutexLock lock(&mu_);
-  absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(
-      db_, absl::StrCat("SELECT ", kColumns, " FROM tokens WHERE sha256 = ?"));
+  absl::StatusOr<ledger::Stmt*> s =
+      Kept(by_hash_, absl::StrCat("SELECT ", kColumns, " FROM tokens WHERE sha256 = ?"));
   if (!s.ok()) return s.status();
-  s->BindBlob(1, AsBytes(hash));
-  absl::StatusOr<bool> row = s->Step();
-  if (!row.ok()) return row.status();
-  // Unknown and revoked alike: a caller learns nothing about other tokens.
-  if (!*row) return absl::UnauthenticatedError("unknown or revoked token");
-  absl::StatusOr<TokenInfo> t = Row(*s);
+  ledger::Stmt& q = **s;
+  q.BindBlob(1, AsBytes(hash));
+  absl::StatusOr<bool> row = q.Step();
+  absl::StatusOr<TokenInfo> t =
+      !row.ok() ? row.status()
+      : *row    ? Row(q)
+             // Unknown and revoked alike: a caller learns nothing about other tokens.
+             : absl::UnauthenticatedError("unknown or revoked token");
+  q.Reset();  // ends the read: nothing is held between calls
   if (!t.ok()) return t.status();
   if (t->revoked.has_value()) return absl::UnauthenticatedError("unknown or revoked token");
   if (t->expires.has_value() && now >= *t->expires) {
@@ -212,10 +216,26 @@ absl::StatusOr<TokenInfo> TokenStore::Verify(absl::string_view secret) {
 }
 
 absl::StatusOr<bool> TokenStore::Any() {
+  // Tokens are never deleted: once one is seen the answer stays true.
+  if (any_.load(std::memory_order_acquire)) return true;
   absl::MutexLock lock(&mu_);
-  absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(db_, "SELECT 1 FROM tokens LIMIT 1");
+  absl::StatusOr<ledger::Stmt*> s = Kept(any_query_, "SELECT 1 FROM tokens LIMIT 1");
   if (!s.ok()) return s.status();
-  return s->Step();
+  absl::StatusOr<bool> row = (*s)->Step();
+  (*s)->Reset();
+  if (!row.ok()) return row.status();
+  if (*row) any_.store(true, std::memory_order_release);
+  return *row;
+}
+
+absl::StatusOr<ledger::Stmt*> TokenStore::Kept(std::optional<ledger::Stmt>& kept,
+                                               absl::string_view sql) {
+  if (!kept.has_value()) {
+    absl::StatusOr<ledger::Stmt> s = ledger::Stmt::Prepare(db_, sql);
+    if (!s.ok()) return s.status();
+    kept = *std::move(s);
+  }
+  return &*kept;
 }
 
 }  // namespace arbiter::service

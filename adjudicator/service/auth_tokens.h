@@ -14,6 +14,7 @@
 #ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_TOKENS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_TOKENS_H_
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -76,9 +77,18 @@ class TokenStore {
 
  private:
   TokenStore(ledger::Db db, Clock now) : db_(std::move(db)), now_(std::move(now)) {}
+  // `kept`, prepared from `sql` on first use; the caller resets it after
+  // reading, so no read stays open between calls.
+  absl::StatusOr<ledger::Stmt*> Kept(std::optional<ledger::Stmt>& kept, absl::string_view sql)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
   absl::Mutex mu_;
   ledger::Db db_;
   const Clock now_;
+  // The statements every call runs, compiled once (Verify, Any).
+  std::optional<ledger::Stmt> by_hash_ ABSL_GUARDED_BY(mu_);
+  std::optional<ledger::Stmt> any_query_ ABSL_GUARDED_BY(mu_);
+  std::atomic<bool> any_{false};  // a token has been seen
 };
 
 }  // namespace arbiter::service
