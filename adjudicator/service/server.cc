@@ -49,6 +49,13 @@ const std::string& Server::console_address() const {
 
 ledger::Ledger* Server::ledger() const { return parts_->ledger.get(); }
 
+namespace {
+
+// Idle threads the gRPC server keeps polling for requests (see Start).
+constexpr int kIdlePollers = 64;
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   auto parts = std::make_unique<Parts>();
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
@@ -118,6 +125,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.RegisterService(parts->service.get());
   builder.SetMaxReceiveMessageSize(4 << 20);
+  // A handler that waits (an append for its commit) takes its thread out of
+  // polling; with gRPC's default of at most 2 idle pollers, every request
+  // arriving meanwhile started a thread and every one finishing ended one,
+  // which cost more than the append itself. Up to kIdlePollers threads now
+  // go back to polling instead.
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kIdlePollers);
   absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> tournaments =
       tournament::RegisterTournamentService(builder, options.data_dir, parts->folds.get(),
                                             parts->callers.get());
