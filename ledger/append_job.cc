@@ -36,6 +36,7 @@ bool AppendQueue::Enqueue(AppendJob* job) {
 }
 
 absl::Status AppendQueue::Submit(AppendJob* job) {
+  if (leader_ && leader_(job)) return job->status;
   if (!Enqueue(job)) return absl::UnavailableError("the ledger is closing");
   job->done.WaitForNotification();
   return job->status;
@@ -84,7 +85,7 @@ size_t AppendQueue::Take(std::vector<AppendJob*>& batch, size_t max, absl::Time 
   };
   if (deadline == absl::InfiniteFuture()) {
     mu_.Await(absl::Condition(&ready));
-  } else {
+  } else if (deadline > absl::Now()) {
     mu_.AwaitWithDeadline(absl::Condition(&ready), deadline);
   }
   woken_ = false;

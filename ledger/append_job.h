@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,8 +62,18 @@ struct AppendJob {
 };
 
 // Callers queue jobs; the store's one writer thread takes them in batches.
+// A store may also let a synchronous caller run a batch on its own thread
+// when no batch is running (set_leader): the caller then waits for nobody,
+// and neither thread hands the job to the other.
 class AppendQueue {
  public:
+  // Tries to run `job` (and whatever queues meanwhile) as a batch on the
+  // calling thread; true when it did and the job is complete, false when a
+  // batch is running or the queue is closed (the job is then queued as usual).
+  using Leader = std::function<bool(AppendJob* job)>;
+  // Set before the first job is submitted.
+  void set_leader(Leader leader) { leader_ = std::move(leader); }
+
   // As Ledger::Append, AppendAsync and Checkpoint (ledger.h); UNAVAILABLE
   // once the queue is closed.
   absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
@@ -94,6 +105,7 @@ class AppendQueue {
   bool Enqueue(AppendJob* job);
   absl::Status Submit(AppendJob* job);
 
+  Leader leader_;
   mutable absl::Mutex mu_;
   std::deque<AppendJob*> queue_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;

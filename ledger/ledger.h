@@ -100,8 +100,9 @@ class Ledger {
                                                       std::vector<v1::Event> events);
 
   // Append without blocking: queues the append and returns at once. `done`
-  // gets what Append would return, on the writer thread, once the append is
-  // durable or refused; it must be quick, and may queue more AppendAsync
+  // gets what Append would return, on the thread that ran its batch (the
+  // writer thread, or a caller of Append), once the append is durable or
+  // refused; it must be quick, and may queue more AppendAsync
   // calls but must not call a blocking method of this ledger (that would
   // wait on the thread it runs on). For servers that should not hold a
   // thread per append in flight.

@@ -31,6 +31,7 @@ absl::StatusOr<std::unique_ptr<Writer>> Writer::Start(Config config) {
   w->checkpointer_ = std::make_unique<WalCheckpointer>(kCheckpointPages);
   if (absl::Status s = w->Recover(); !s.ok()) return s;
   w->config_.watch->Publish(w->head_);
+  w->queue_.set_leader([p = w.get()](AppendJob* job) { return p->Lead(job); });
   w->thread_ = std::thread([p = w.get()] { p->Run(); });
   return w;
 }
@@ -90,36 +91,69 @@ absl::Status Writer::Recover() {
 }
 
 void Writer::Run() {
-  // The appends the last commit answered: their callers are the ones most
-  // likely to come straight back, so a batch waits for that many.
-  size_t answered = 1;
-  absl::Duration last_commit = absl::ZeroDuration();
   for (;;) {
     std::vector<AppendJob*> batch;
     // The writer's own checkpoint, when the unsigned tail comes due with
     // nothing queued, or at the close: a closing ledger signs its tail
     // first when bounded, so none is left for the next start.
     AppendJob sign_tail;
-    const absl::Time due = TailDue();
-    if (!queue_.Next(batch, config_.max_batch, due, due != absl::InfiniteFuture() && healthy_,
+    absl::Time due;
+    bool healthy;
+    {
+      absl::MutexLock lock(&batch_mu_);
+      due = TailDue();
+      healthy = healthy_;
+    }
+    if (!queue_.Next(batch, config_.max_batch, due, due != absl::InfiniteFuture() && healthy,
                      sign_tail)) {
+      // Closed and drained. A caller's batch in progress ends before the
+      // writer may be destroyed, and may have left a tail unsigned since
+      // `due` was read: signed now, as the close promises.
+      absl::MutexLock lock(&batch_mu_);
+      if (TailDue() == absl::InfiniteFuture() || !healthy_) return;
+      sign_tail.checkpoint = true;
+      sign_tail.tail_bound = true;
+      batch.push_back(&sign_tail);
+      RunAndAnswer(batch);
       return;
     }
     if (batch.empty()) continue;
-    // Appends that arrive while the batch is being written join it. Once
-    // the queue runs dry and fewer appends than the last commit answered
-    // have joined, the writer lingers for the stragglers, for at most half
-    // of what the last COMMIT cost: waiting is worth it only while it is
-    // cheaper than the commit the stragglers would otherwise need. A lone
-    // writer is never kept waiting.
-    Linger linger{answered, absl::Now() + std::min(last_commit / 2, kMaxLinger)};
-    last_commit = RunBatch(batch, linger);
-    answered = 0;
-    for (AppendJob* job : batch) answered += job->checkpoint ? 0 : 1;
-    answered = std::max<size_t>(answered, 1);
-    for (AppendJob* job : batch) job->Complete();
-    if (healthy_) checkpointer_->MaybeRun(db_.get());
+    absl::MutexLock lock(&batch_mu_);
+    RunAndAnswer(batch);
   }
+}
+
+bool Writer::Lead(AppendJob* job) {
+  if (!batch_mu_.TryLock()) return false;
+  // Once closed, the thread may have finished: nothing more runs here.
+  const bool open = !queue_.closed();
+  bool due_moved = false;
+  if (open) {
+    const absl::Time due = TailDue();
+    std::vector<AppendJob*> batch = {job};
+    RunAndAnswer(batch);
+    due_moved = TailDue() != due;
+  }
+  batch_mu_.Unlock();
+  // The thread waits for the tail's due time it last read: tell it.
+  if (due_moved) queue_.Wake();
+  return open;
+}
+
+void Writer::RunAndAnswer(std::vector<AppendJob*>& batch) {
+  // Appends that arrive while the batch is being written join it. Once
+  // the queue runs dry and fewer appends than the last commit answered
+  // have joined, the batch lingers for the stragglers, for at most half
+  // of what the last COMMIT cost: waiting is worth it only while it is
+  // cheaper than the commit the stragglers would otherwise need. A lone
+  // writer is never kept waiting.
+  Linger linger{answered_, absl::Now() + std::min(last_commit_ / 2, kMaxLinger)};
+  last_commit_ = RunBatch(batch, linger);
+  answered_ = 0;
+  for (AppendJob* job : batch) answered_ += job->checkpoint ? 0 : 1;
+  answered_ = std::max<size_t>(answered_, 1);
+  for (AppendJob* job : batch) job->Complete();
+  if (healthy_) checkpointer_->MaybeRun(db_.get());
 }
 
 absl::Time Writer::TailDue() const {

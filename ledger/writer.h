@@ -10,6 +10,12 @@
 // reloads its state from the database before the next batch, so memory never runs ahead of what is
 // durable. Between batches it copies the write-ahead log back into the database once the log is
 // long (wal_checkpointer.h).
+//
+// A synchronous append that finds no batch running runs its batch itself,
+// on the caller's thread (AppendQueue::Leader): a lone client's append then
+// costs no thread hand-off either way. Batches never overlap: whoever runs
+// one, the thread or a caller, holds batch_mu_, and what a batch reads and
+// writes below is guarded by it.
 #ifndef ARBITER_LEDGER_WRITER_H_
 #define ARBITER_LEDGER_WRITER_H_
 
@@ -21,7 +27,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/append_job.h"
@@ -71,9 +79,15 @@ class Writer final : private AppendRows {
 
   explicit Writer(Config config);
   void Run();
+  // AppendQueue::Leader: runs `job`'s batch on the caller's thread if no
+  // batch is running and the queue is open.
+  bool Lead(AppendJob* job);
+  // Runs `batch`, answers its jobs and checkpoints the log when it is long.
+  void RunAndAnswer(std::vector<AppendJob*>& batch) ABSL_EXCLUSIVE_LOCKS_REQUIRED(batch_mu_);
   // Runs `jobs` and whatever joins them, in one transaction; returns what
   // its COMMIT took.
-  absl::Duration RunBatch(std::vector<AppendJob*>& jobs, const Linger& linger);
+  absl::Duration RunBatch(std::vector<AppendJob*>& jobs, const Linger& linger)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(batch_mu_);
   // Moves queued jobs into `batch`, first waiting as `linger` allows if
   // none is queued; false if none came.
   bool TakeMore(std::vector<AppendJob*>& batch, const Linger& linger);
@@ -99,7 +113,14 @@ class Writer final : private AppendRows {
   const Config config_;
 
   std::unique_ptr<WalCheckpointer> checkpointer_;
-  // Owned by the writer thread (and Start, before it runs).
+  // Held by whoever runs a batch; guards what follows (and Start has it
+  // alone, before the thread runs).
+  absl::Mutex batch_mu_;
+  // The appends the last commit answered (their callers are the likeliest
+  // to come straight back, so a batch waits for that many) and what the
+  // last COMMIT took.
+  size_t answered_ = 1;
+  absl::Duration last_commit_ = absl::ZeroDuration();
   Db db_;
   std::unique_ptr<Statements> stmts_;
   bool healthy_ = false;

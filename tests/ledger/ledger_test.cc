@@ -194,6 +194,23 @@ TEST_P(LedgerTest, IdempotentRetriesReturnTheOriginal) {
   EXPECT_TRUE(Audit().intact) << Audit().why;
 }
 
+// An append that finds no batch running commits on its caller's thread:
+// nothing is handed to the writer thread and back. (PostgreSQL's batches
+// always run on its writer thread.)
+TEST_P(LedgerTest, ALoneAppendIsCommittedOnItsCallersThread) {
+  if (pg()) GTEST_SKIP() << "the PostgreSQL store has no caller-run batches";
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).ok());
+    // The first few may still meet the writer thread starting up.
+    if (i < 5) continue;
+    absl::MutexLock lock(&judge_.mu);
+    EXPECT_EQ(judge_.commit_thread, std::this_thread::get_id()) << "append " << i;
+  }
+  EXPECT_TRUE(Audit().intact);
+}
+
 // With sign_within, the writer signs the unsigned tail by itself once its
 // oldest event has waited that long, with no further append; a closing
 // ledger signs its tail before it stops. (On PostgreSQL the one ledger holds

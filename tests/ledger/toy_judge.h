@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -90,6 +91,7 @@ class ToyJudge : public Judge {
   void OnCommit(const std::vector<CommittedFold>& folds) override {
     absl::MutexLock lock(&mu);
     ++commits;
+    commit_thread = std::this_thread::get_id();
     if (!keep) return;
     for (const CommittedFold& f : folds) committed[f.game_id] = f;
   }
@@ -108,6 +110,7 @@ class ToyJudge : public Judge {
   absl::Mutex mu;
   std::map<std::string, CommittedFold> committed ABSL_GUARDED_BY(mu);
   int commits ABSL_GUARDED_BY(mu) = 0;
+  std::thread::id commit_thread ABSL_GUARDED_BY(mu);  // the last commit's
 };
 
 inline v1::Event Created(const std::string& game_id, const std::string& key = "") {
