@@ -158,6 +158,7 @@ int RunServe(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  service::TurnOffDeadlockDetection();
   absl::StatusOr<std::unique_ptr<service::Server>> server = service::Server::Start(options);
   if (!server.ok()) {
     std::fprintf(stderr, "arbiter serve: %s\n", std::string(server.status().message()).c_str());

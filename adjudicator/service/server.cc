@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "adjudicator/service/arbiter_service.h"
 #include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/auth_tokens.h"
@@ -55,6 +56,10 @@ namespace {
 constexpr int kIdlePollers = 64;
 
 }  // namespace
+
+void TurnOffDeadlockDetection() {
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+}
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   auto parts = std::make_unique<Parts>();

@@ -105,6 +105,7 @@ class BenchServer {
     // would measure itself; this measures the service behind it.
     options.limits.writes_per_second = 0;
     options.limits.reads_per_second = 0;
+    service::TurnOffDeadlockDetection();  // as `arbiter serve` does
     absl::StatusOr<std::unique_ptr<service::Server>> s = service::Server::Start(options);
     if (!s.ok()) {
       std::fprintf(stderr, "cannot start the server: %s\n", s.status().ToString().c_str());
