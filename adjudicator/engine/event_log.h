@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "arbiter/v1/events.pb.h"
+#include "google/protobuf/arena.h"
 
 namespace arbiter {
 
@@ -31,7 +32,7 @@ class EventLog {
 
   size_t size() const { return size_; }
   // `i` < size().
-  const v1::Event& operator[](size_t i) const { return chunks_[i / kChunk]->events[i % kChunk]; }
+  const v1::Event& operator[](size_t i) const { return *chunks_[i / kChunk]->events[i % kChunk]; }
 
   void push_back(const v1::Event& event) {
     const size_t slot = size_ % kChunk;
@@ -42,17 +43,28 @@ class EventLog {
                    expected, slot + 1, std::memory_order_acq_rel)) {
       // Another copy has written this slot: this one goes on alone.
       auto own = std::make_shared<Chunk>();
-      for (size_t i = 0; i < slot; ++i) own->events[i] = chunks_.back()->events[i];
+      for (size_t i = 0; i < slot; ++i) own->Put(i, *chunks_.back()->events[i]);
       own->claimed.store(slot + 1, std::memory_order_relaxed);
       chunks_.back() = std::move(own);
     }
-    chunks_.back()->events[slot] = event;
+    chunks_.back()->Put(slot, event);
     ++size_;
   }
 
  private:
+  // A chunk's events live on its own arena: a copy into it takes no malloc
+  // of its own (the heap's malloc and free of each event's parts were a
+  // third of the engine's time), and they are freed with the chunk at once.
+  // An arena allocates safely from several threads; its blocks start small
+  // and double, so a short game's log stays small.
   struct Chunk {
-    std::array<v1::Event, kChunk> events;
+    void Put(size_t slot, const v1::Event& event) {
+      events[slot] = google::protobuf::Arena::CreateMessage<v1::Event>(&arena);
+      *events[slot] = event;
+    }
+
+    google::protobuf::Arena arena;
+    std::array<v1::Event*, kChunk> events{};
     // The slots some copy has written (or is writing): only ever grows.
     std::atomic<size_t> claimed{0};
   };
