@@ -25,6 +25,44 @@ void Stamp(absl::Time at, v1::TournamentEvent* e) {
   e->mutable_at()->set_nanos(static_cast<int32_t>(nanos % 1000000000));
 }
 
+absl::StatusOr<std::string> WriteCsv(const v1::Tournament& t, const v1::StandingsReport& report) {
+  return ExportCsv(t, report);
+}
+
+absl::StatusOr<std::string> WriteJson(const v1::Tournament&, const v1::StandingsReport& report) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  std::string json;
+  if (!google::protobuf::util::MessageToJsonString(report, &json, options).ok()) {
+    return absl::InternalError("the report does not print as JSON");
+  }
+  return json;
+}
+
+// Each export format: how it is written, and the file it is served as.
+struct ExportFormat {
+  v1::ExportTournamentRequest::Format format;
+  absl::StatusOr<std::string> (*write)(const v1::Tournament&, const v1::StandingsReport&);
+  const char* extension;
+  const char* content_type;
+};
+
+constexpr ExportFormat kExportFormats[] = {
+    {v1::ExportTournamentRequest::OPENGOTHA_XML, ExportOpenGotha, ".xml", "application/xml"},
+    {v1::ExportTournamentRequest::EGD_H9, ExportEgdH9, ".h9", "text/plain; charset=utf-8"},
+    {v1::ExportTournamentRequest::AGA, ExportAga, ".aga.txt", "text/plain; charset=utf-8"},
+    {v1::ExportTournamentRequest::CSV, WriteCsv, ".csv", "text/csv; charset=utf-8"},
+    {v1::ExportTournamentRequest::JSON, WriteJson, ".json", "application/json"},
+};
+
+// The format's entry, or nullptr when it is not one.
+const ExportFormat* FindExportFormat(v1::ExportTournamentRequest::Format format) {
+  for (const ExportFormat& f : kExportFormats) {
+    if (f.format == format) return &f;
+  }
+  return nullptr;
+}
+
 // The report in pages (tournament.proto, StandingsReport): the first holds
 // what is not repeated, each a run of the repeated fields, every one the
 // whole report's size. A row, a pairing or an error is bounded by the
@@ -371,52 +409,16 @@ absl::StatusOr<v1::ExportTournamentResponse> TournamentServiceImpl::WholeExport(
   absl::StatusOr<v1::StandingsReport> standings = Standings(id, &t, &games);
   if (!standings.ok()) return standings.status();
   const v1::StandingsReport& report = *standings;
-  v1::ExportTournamentResponse out;
-  std::string content;
-  switch (format) {
-    case v1::ExportTournamentRequest::OPENGOTHA_XML: {
-      absl::StatusOr<std::string> written = ExportOpenGotha(t, report);
-      if (!written.ok()) return written.status();
-      content = *std::move(written);
-    }
-      out.set_filename(id + ".xml");
-      out.set_content_type("application/xml");
-      break;
-    case v1::ExportTournamentRequest::EGD_H9: {
-      absl::StatusOr<std::string> written = ExportEgdH9(t, report);
-      if (!written.ok()) return written.status();
-      content = *std::move(written);
-    }
-      out.set_filename(id + ".h9");
-      out.set_content_type("text/plain; charset=utf-8");
-      break;
-    case v1::ExportTournamentRequest::AGA: {
-      absl::StatusOr<std::string> written = ExportAga(t, report);
-      if (!written.ok()) return written.status();
-      content = *std::move(written);
-    }
-      out.set_filename(id + ".aga.txt");
-      out.set_content_type("text/plain; charset=utf-8");
-      break;
-    case v1::ExportTournamentRequest::CSV:
-      content = ExportCsv(t, report);
-      out.set_filename(id + ".csv");
-      out.set_content_type("text/csv; charset=utf-8");
-      break;
-    case v1::ExportTournamentRequest::JSON: {
-      google::protobuf::util::JsonPrintOptions options;
-      options.add_whitespace = true;
-      if (!google::protobuf::util::MessageToJsonString(report, &content, options).ok()) {
-        return absl::InternalError("the report does not print as JSON");
-      }
-      out.set_filename(id + ".json");
-      out.set_content_type("application/json");
-      break;
-    }
-    default:
-      return absl::InvalidArgumentError("format: OPENGOTHA_XML, EGD_H9, AGA, CSV or JSON");
+  const ExportFormat* f = FindExportFormat(format);
+  if (f == nullptr) {
+    return absl::InvalidArgumentError("format: OPENGOTHA_XML, EGD_H9, AGA, CSV or JSON");
   }
-  out.set_content(std::move(content));
+  absl::StatusOr<std::string> content = f->write(t, report);
+  if (!content.ok()) return content.status();
+  v1::ExportTournamentResponse out;
+  out.set_filename(id + f->extension);
+  out.set_content_type(f->content_type);
+  out.set_content(*std::move(content));
   *out.mutable_sidecar() = BuildSidecar(t, report, games, format);
   out.set_sidecar_json(SidecarJson(out.sidecar()));
   return out;
