@@ -78,17 +78,18 @@ absl::StatusOr<v1::Checkpoint> AppendQueue::Checkpoint() {
   return std::move(job.made);
 }
 
-size_t AppendQueue::Take(std::vector<AppendJob*>& batch, size_t max, absl::Time deadline) {
-  absl::MutexLock lock(&mu_);
-  auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return closed_ || woken_ || !queue_.empty();
+void AppendQueue::WaitLocked(absl::Time deadline, bool or_woken) {
+  auto ready = [this, or_woken]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return closed_ || (or_woken && woken_) || !queue_.empty();
   };
   if (deadline == absl::InfiniteFuture()) {
     mu_.Await(absl::Condition(&ready));
   } else if (deadline > absl::Now()) {
     mu_.AwaitWithDeadline(absl::Condition(&ready), deadline);
   }
-  woken_ = false;
+}
+
+size_t AppendQueue::MoveLocked(std::vector<AppendJob*>& batch, size_t max) {
   size_t moved = 0;
   while (!queue_.empty() && batch.size() < max) {
     batch.push_back(queue_.front());
@@ -98,9 +99,20 @@ size_t AppendQueue::Take(std::vector<AppendJob*>& batch, size_t max, absl::Time 
   return moved;
 }
 
+size_t AppendQueue::Take(std::vector<AppendJob*>& batch, size_t max, absl::Time deadline) {
+  absl::MutexLock lock(&mu_);
+  WaitLocked(deadline, /*or_woken=*/false);
+  return MoveLocked(batch, max);
+}
+
 bool AppendQueue::Next(std::vector<AppendJob*>& batch, size_t max, absl::Time tail_due,
-                       bool sign_at_close, AppendJob& sign_tail) {
-  if (Take(batch, max, tail_due) > 0) return true;
+                       bool sign_at_close, AppendJob& sign_tail, bool wait) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (wait) WaitLocked(tail_due, /*or_woken=*/true);
+    woken_ = false;  // the writer has looked again
+    if (MoveLocked(batch, max) > 0) return true;
+  }
   sign_tail.checkpoint = true;
   sign_tail.tail_bound = true;
   if (closed()) {
@@ -110,6 +122,11 @@ bool AppendQueue::Next(std::vector<AppendJob*>& batch, size_t max, absl::Time ta
     batch.push_back(&sign_tail);
   }
   return true;
+}
+
+void AppendQueue::AwaitWork(absl::Time deadline) {
+  absl::MutexLock lock(&mu_);
+  WaitLocked(deadline, /*or_woken=*/true);
 }
 
 void AppendQueue::Wake() {

@@ -83,19 +83,23 @@ class AppendQueue {
                    AppendCallback done);
   absl::StatusOr<v1::Checkpoint> Checkpoint();
 
-  // For the writer thread: waits until a job is queued, the queue is
-  // closed, Wake() is called or `deadline` passes (InfinitePast: no wait),
-  // then moves queued jobs into `batch` until it holds `max`. Returns how
-  // many it moved.
+  // For a running batch: waits until a job is queued, the queue is closed
+  // or `deadline` passes (InfinitePast: no wait), then moves queued jobs
+  // into `batch` until it holds `max`. Returns how many it moved.
   size_t Take(std::vector<AppendJob*>& batch, size_t max, absl::Time deadline);
   // The writer's next batch: queued jobs (as Take, waiting until
-  // `tail_due`), else `sign_tail`, made the writer's own request to sign the
-  // unsigned tail, once `tail_due` has passed, or once the queue is closed
-  // and drained if `sign_at_close`. Leaves `batch` empty when woken early;
+  // `tail_due` unless `wait` is false), else `sign_tail`, made the writer's
+  // own request to sign the unsigned tail, once `tail_due` has passed, or
+  // once the queue is closed and drained if `sign_at_close`. Leaves `batch`
+  // empty when woken early or when nothing is queued and `wait` is false;
   // false when the queue is closed and drained and nothing is to be signed.
   bool Next(std::vector<AppendJob*>& batch, size_t max, absl::Time tail_due, bool sign_at_close,
-            AppendJob& sign_tail);
-  // Ends the writer's wait in Take early (what it waits for has changed).
+            AppendJob& sign_tail, bool wait = true);
+  // Waits, taking nothing, until a job is queued, the queue is closed,
+  // Wake() is called or `deadline` passes.
+  void AwaitWork(absl::Time deadline);
+  // Ends the writer thread's wait in Next or AwaitWork early (what it waits
+  // for has changed); the next Next consumes it.
   void Wake();
   // Refuses jobs from now on; those already queued are still taken.
   void Close();
@@ -103,6 +107,10 @@ class AppendQueue {
 
  private:
   bool Enqueue(AppendJob* job);
+  // Waits until a job is queued, the queue is closed, `deadline` passes or,
+  // if `or_woken`, Wake() has been called.
+  void WaitLocked(absl::Time deadline, bool or_woken) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  size_t MoveLocked(std::vector<AppendJob*>& batch, size_t max) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status Submit(AppendJob* job);
 
   Leader leader_;

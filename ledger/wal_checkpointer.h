@@ -37,6 +37,9 @@ class WalCheckpointer {
   // call tries again.
   void MaybeRun(sqlite3* writer);
 
+  // Whether MaybeRun would checkpoint now.
+  bool Due() const { return frames_ >= pages_; }
+
  private:
   static int OnCommit(void* self, sqlite3* db, const char* name, int pages);
 

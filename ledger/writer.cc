@@ -2,6 +2,7 @@
 #include "ledger/writer.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -21,6 +22,15 @@ constexpr int kCheckpointPages = 1000;
 // The longest a batch waits for stragglers, however slow the last commit.
 constexpr absl::Duration kMaxLinger = absl::Milliseconds(2);
 
+// A due time as Writer::due_ns_ holds it, and back (never: int64 max).
+int64_t DueNanos(absl::Time t) {
+  return t == absl::InfiniteFuture() ? std::numeric_limits<int64_t>::max() : absl::ToUnixNanos(t);
+}
+absl::Time DueTime(int64_t ns) {
+  return ns == std::numeric_limits<int64_t>::max() ? absl::InfiniteFuture()
+                                                   : absl::FromUnixNanos(ns);
+}
+
 }  // namespace
 
 Writer::Writer(Config config) : config_(std::move(config)) {}
@@ -31,6 +41,7 @@ absl::StatusOr<std::unique_ptr<Writer>> Writer::Start(Config config) {
   w->checkpointer_ = std::make_unique<WalCheckpointer>(kCheckpointPages);
   if (absl::Status s = w->Recover(); !s.ok()) return s;
   w->config_.watch->Publish(w->head_);
+  w->due_ns_.store(DueNanos(w->TailDue()), std::memory_order_relaxed);
   w->queue_.set_leader([p = w.get()](AppendJob* job) { return p->Lead(job); });
   w->thread_ = std::thread([p = w.get()] { p->Run(); });
   return w;
@@ -92,33 +103,27 @@ absl::Status Writer::Recover() {
 
 void Writer::Run() {
   for (;;) {
+    // The due time the last batch left (read without batch_mu_, so the
+    // thread takes it only when it has work).
+    queue_.AwaitWork(DueTime(due_ns_.load(std::memory_order_acquire)));
+    // The jobs are taken only once no caller runs a batch: until then they
+    // join that batch instead, which takes what is queued as it goes.
+    batch_mu_.Lock();
+    const absl::Time due = TailDue();
     std::vector<AppendJob*> batch;
     // The writer's own checkpoint, when the unsigned tail comes due with
     // nothing queued, or at the close: a closing ledger signs its tail
     // first when bounded, so none is left for the next start.
     AppendJob sign_tail;
-    absl::Time due;
-    bool healthy;
-    {
-      absl::MutexLock lock(&batch_mu_);
-      due = TailDue();
-      healthy = healthy_;
+    if (!queue_.Next(batch, config_.max_batch, due, due != absl::InfiniteFuture() && healthy_,
+                     sign_tail, /*wait=*/false)) {
+      batch_mu_.Unlock();
+      return;  // closed and drained; no caller's batch is running
     }
-    if (!queue_.Next(batch, config_.max_batch, due, due != absl::InfiniteFuture() && healthy,
-                     sign_tail)) {
-      // Closed and drained. A caller's batch in progress ends before the
-      // writer may be destroyed, and may have left a tail unsigned since
-      // `due` was read: signed now, as the close promises.
-      absl::MutexLock lock(&batch_mu_);
-      if (TailDue() == absl::InfiniteFuture() || !healthy_) return;
-      sign_tail.checkpoint = true;
-      sign_tail.tail_bound = true;
-      batch.push_back(&sign_tail);
-      RunAndAnswer(batch);
-      return;
+    if (batch.empty()) {
+      batch_mu_.Unlock();
+      continue;
     }
-    if (batch.empty()) continue;
-    absl::MutexLock lock(&batch_mu_);
     RunAndAnswer(batch);
   }
 }
@@ -126,21 +131,18 @@ void Writer::Run() {
 bool Writer::Lead(AppendJob* job) {
   if (!batch_mu_.TryLock()) return false;
   // Once closed, the thread may have finished: nothing more runs here.
-  const bool open = !queue_.closed();
-  bool due_moved = false;
-  if (open) {
-    const absl::Time due = TailDue();
-    std::vector<AppendJob*> batch = {job};
-    RunAndAnswer(batch);
-    due_moved = TailDue() != due;
+  if (queue_.closed()) {
+    batch_mu_.Unlock();
+    return false;
   }
-  batch_mu_.Unlock();
+  const absl::Time due = TailDue();
+  std::vector<AppendJob*> batch = {job};
   // The thread waits for the tail's due time it last read: tell it.
-  if (due_moved) queue_.Wake();
-  return open;
+  if (RunAndAnswer(batch) != due) queue_.Wake();
+  return true;
 }
 
-void Writer::RunAndAnswer(std::vector<AppendJob*>& batch) {
+absl::Time Writer::RunAndAnswer(std::vector<AppendJob*>& batch) {
   // Appends that arrive while the batch is being written join it. Once
   // the queue runs dry and fewer appends than the last commit answered
   // have joined, the batch lingers for the stragglers, for at most half
@@ -152,8 +154,22 @@ void Writer::RunAndAnswer(std::vector<AppendJob*>& batch) {
   answered_ = 0;
   for (AppendJob* job : batch) answered_ += job->checkpoint ? 0 : 1;
   answered_ = std::max<size_t>(answered_, 1);
+  const absl::Time due = TailDue();
+  due_ns_.store(DueNanos(due), std::memory_order_release);
+  if (healthy_ && checkpointer_->Due()) {
+    // Now and then the log is long: answered first, then copied back
+    // before any other batch begins (under load no gap between batches
+    // would ever come for it).
+    for (AppendJob* job : batch) job->Complete();
+    checkpointer_->MaybeRun(db_.get());
+    batch_mu_.Unlock();
+    return due;
+  }
+  batch_mu_.Unlock();
+  // Answered once the batch is released, so that a caller its answer wakes
+  // finds no batch running and runs its next append's itself.
   for (AppendJob* job : batch) job->Complete();
-  if (healthy_) checkpointer_->MaybeRun(db_.get());
+  return due;
 }
 
 absl::Time Writer::TailDue() const {

@@ -19,6 +19,7 @@
 #ifndef ARBITER_LEDGER_WRITER_H_
 #define ARBITER_LEDGER_WRITER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -82,8 +83,11 @@ class Writer final : private AppendRows {
   // AppendQueue::Leader: runs `job`'s batch on the caller's thread if no
   // batch is running and the queue is open.
   bool Lead(AppendJob* job);
-  // Runs `batch`, answers its jobs and checkpoints the log when it is long.
-  void RunAndAnswer(std::vector<AppendJob*>& batch) ABSL_EXCLUSIVE_LOCKS_REQUIRED(batch_mu_);
+  // Runs `batch`, releases batch_mu_ (held on entry) and answers its jobs;
+  // when the log has grown long, answers them first and copies the log back
+  // into the database before releasing. Returns the tail's due time the
+  // batch left.
+  absl::Time RunAndAnswer(std::vector<AppendJob*>& batch) ABSL_UNLOCK_FUNCTION(batch_mu_);
   // Runs `jobs` and whatever joins them, in one transaction; returns what
   // its COMMIT took.
   absl::Duration RunBatch(std::vector<AppendJob*>& jobs, const Linger& linger)
@@ -121,6 +125,9 @@ class Writer final : private AppendRows {
   // last COMMIT took.
   size_t answered_ = 1;
   absl::Duration last_commit_ = absl::ZeroDuration();
+  // TailDue() as the last batch left it, in Unix nanoseconds (int64 max:
+  // never), for the thread to wait on without taking batch_mu_.
+  std::atomic<int64_t> due_ns_{0};
   Db db_;
   std::unique_ptr<Statements> stmts_;
   bool healthy_ = false;
