@@ -124,7 +124,7 @@ void Writer::Run() {
       batch_mu_.Unlock();
       continue;
     }
-    RunAndAnswer(batch);
+    RunAndAnswer(batch, /*wake_thread=*/false);
   }
 }
 
@@ -135,14 +135,13 @@ bool Writer::Lead(AppendJob* job) {
     batch_mu_.Unlock();
     return false;
   }
-  const absl::Time due = TailDue();
   std::vector<AppendJob*> batch = {job};
-  // The thread waits for the tail's due time it last read: tell it.
-  if (RunAndAnswer(batch) != due) queue_.Wake();
+  RunAndAnswer(batch, /*wake_thread=*/true);
   return true;
 }
 
-absl::Time Writer::RunAndAnswer(std::vector<AppendJob*>& batch) {
+void Writer::RunAndAnswer(std::vector<AppendJob*>& batch, bool wake_thread) {
+  const absl::Time due_before = TailDue();
   // Appends that arrive while the batch is being written join it. Once
   // the queue runs dry and fewer appends than the last commit answered
   // have joined, the batch lingers for the stragglers, for at most half
@@ -156,6 +155,8 @@ absl::Time Writer::RunAndAnswer(std::vector<AppendJob*>& batch) {
   answered_ = std::max<size_t>(answered_, 1);
   const absl::Time due = TailDue();
   due_ns_.store(DueNanos(due), std::memory_order_release);
+  // The thread waits for the due time it last read: tell it it moved.
+  if (wake_thread && due != due_before) queue_.Wake();
   if (healthy_ && checkpointer_->Due()) {
     // Now and then the log is long: answered first, then copied back
     // before any other batch begins (under load no gap between batches
@@ -163,13 +164,14 @@ absl::Time Writer::RunAndAnswer(std::vector<AppendJob*>& batch) {
     for (AppendJob* job : batch) job->Complete();
     checkpointer_->MaybeRun(db_.get());
     batch_mu_.Unlock();
-    return due;
+    return;
   }
   batch_mu_.Unlock();
   // Answered once the batch is released, so that a caller its answer wakes
-  // finds no batch running and runs its next append's itself.
+  // finds no batch running and runs its next append's itself. Nothing of
+  // the writer is touched from here on: once released, a closing ledger
+  // may be destroyed.
   for (AppendJob* job : batch) job->Complete();
-  return due;
 }
 
 absl::Time Writer::TailDue() const {

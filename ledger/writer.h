@@ -89,9 +89,10 @@ class Writer final : private AppendRows {
   bool Lead(AppendJob* job);
   // Runs `batch`, releases batch_mu_ (held on entry) and answers its jobs;
   // when the log has grown long, answers them first and copies the log back
-  // into the database before releasing. Returns the tail's due time the
-  // batch left.
-  absl::Time RunAndAnswer(std::vector<AppendJob*>& batch) ABSL_UNLOCK_FUNCTION(batch_mu_);
+  // into the database before releasing. With `wake_thread`, wakes the
+  // thread if the batch moved the unsigned tail's due time.
+  void RunAndAnswer(std::vector<AppendJob*>& batch, bool wake_thread)
+      ABSL_UNLOCK_FUNCTION(batch_mu_);
   // Runs `jobs` and whatever joins them, in one transaction; returns what
   // its COMMIT took.
   absl::Duration RunBatch(std::vector<AppendJob*>& jobs, const Linger& linger)
