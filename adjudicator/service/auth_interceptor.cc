@@ -41,7 +41,7 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
 
   ~AuthInterceptor() override {
     callers_->Forget(info_->server_context(), call_);
-    if (watching_.has_value()) gate_->CloseWatch(*watching_);
+    ReleaseWatch();
   }
 
   void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
@@ -65,10 +65,21 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
         Refuse(s);
       }
     }
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
+      // The watch's place is free before its client learns the stream ended:
+      // a client that watches again at once is not refused for the stream it
+      // has just seen end (the call itself is destroyed later, on gRPC's time).
+      ReleaseWatch();
+    }
     methods->Proceed();
   }
 
  private:
+  void ReleaseWatch() {
+    if (watching_.has_value()) gate_->CloseWatch(*watching_);
+    watching_.reset();
+  }
+
   void Admit(std::multimap<grpc::string_ref, grpc::string_ref>& metadata) {
     std::optional<absl::string_view> authorization;
     auto header = metadata.find("authorization");
