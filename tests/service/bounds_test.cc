@@ -312,7 +312,9 @@ TEST(BoundsTest, WatchersThatDoNotReadAreCutOffAndTheServerStaysBounded) {
       stalled.push_back(std::move(w));
     }
   }
-  absl::SleepFor(absl::Milliseconds(300));  // all 64 admitted
+  // All 64 admitted: each has its headers (sent with its first message, the
+  // history; headers are not flow-controlled). A sleep here once raced.
+  for (Stalled& w : stalled) w.reader->WaitForInitialMetadata();
   // The caps: a 17th stream of one caller, a 65th of the server.
   for (const auto& [token, why] : {std::pair{watchers[0], std::string("per caller")},
                                    std::pair{watchers[4], std::string("on this server")}}) {
@@ -851,7 +853,8 @@ TEST(BoundsTest, StalledWatchersAreCancelledAndTheirPlacesFreed) {
     const grpc::Status s = reader->Finish();
     return std::pair{events, s};
   };
-  absl::SleepFor(absl::Milliseconds(300));  // all 16 admitted, none past the stall yet
+  // All 16 admitted (each has its headers), none past the stall yet.
+  for (auto& reader : stalled) reader->WaitForInitialMetadata();
   auto [events, status] = seventeenth();
   EXPECT_EQ(status.error_code(), StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
   EXPECT_TRUE(absl::StrContains(status.error_message(), "per caller")) << status.error_message();
