@@ -38,6 +38,9 @@ struct AppendJob {
   std::string game_id;
   ExpectedRevision expected = ExpectedRevision::Any();
   std::vector<v1::Event> events;
+  // Set by a venue's sync (Ledger::AppendFromVenue): the venue's public key,
+  // whose claim on the game is written with its first events.
+  std::string venue_key_der;
   // Worked out by the caller's thread before the job is queued (Prepare),
   // so that the writer thread, which every append waits on, only writes:
   // the canonical bytes of each event and their Merkle leaf hashes.
@@ -78,7 +81,8 @@ class AppendQueue {
   // once the queue is closed.
   absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
                                                       ExpectedRevision expected,
-                                                      std::vector<v1::Event> events);
+                                                      std::vector<v1::Event> events,
+                                                      std::string venue_key_der = "");
   void AppendAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
                    AppendCallback done);
   absl::StatusOr<v1::Checkpoint> Checkpoint();

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "ledger/append_checks.h"
 #include "ledger/entry_bounds.h"
+#include "ledger/venue_proofs.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
@@ -55,11 +56,35 @@ absl::StatusOr<std::unique_ptr<GameJudge>> WorkingFold(const AppendJob& job, uin
   return rows.Replay(job.game_id);
 }
 
+// A venue's first append (Ledger::AppendFromVenue) writes the venue's claim
+// on the game inside its own savepoint, once the stream checks found the
+// game new: nothing to write when that venue has claimed it already (a
+// claim an older server wrote before its first append), ALREADY_EXISTS
+// when another venue has.
+absl::Status ClaimForVenue(const AppendJob& job, uint64_t current, AppendRows& rows) {
+  if (current != 0) {
+    return absl::AbortedError(absl::StrCat("game '", job.game_id, "' holds ", current,
+                                           " event(s): a venue's claim comes with its first"));
+  }
+  absl::StatusOr<std::optional<std::string>> claimed = rows.VenueKeyOf(job.game_id);
+  if (!claimed.ok()) return claimed.status();
+  if (*claimed) {
+    if (**claimed == job.venue_key_der) return absl::OkStatus();
+    return absl::AlreadyExistsError(absl::StrCat("game '", job.game_id,
+                                                 "' was synced from another venue (",
+                                                 VenueId(**claimed).substr(0, 16), "…)"));
+  }
+  return rows.InsertVenueGame(job.game_id, VenueId(job.venue_key_der), job.venue_key_der);
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBatch& batch,
                                                         Judge& judge_of, AppendRows& rows) {
-  absl::StatusOr<std::vector<uint64_t>> recorded = RecordedPositions(job, rows);
+  // A venue's append is never a retry of recorded events: it claims a new game.
+  const bool from_venue = !job.venue_key_der.empty();
+  absl::StatusOr<std::vector<uint64_t>> recorded =
+      from_venue ? std::vector<uint64_t>() : RecordedPositions(job, rows);
   if (!recorded.ok()) return recorded.status();
   if (!recorded->empty()) {
     std::vector<v1::LedgerEntry> out;
@@ -82,6 +107,9 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
   if (absl::Status s = CheckAgainstStream(job.game_id, job.events, current, job.expected);
       !s.ok()) {
     return s;
+  }
+  if (from_venue) {
+    if (absl::Status s = ClaimForVenue(job, current, rows); !s.ok()) return s;
   }
   absl::StatusOr<std::unique_ptr<GameJudge>> fold =
       WorkingFold(job, current, batch, judge_of, rows);

@@ -55,6 +55,13 @@ class AppendRows {
 
   virtual absl::Status InsertGame(const std::string& game_id, uint64_t first_position,
                                   const std::string& rules_pin) = 0;
+
+  // The venue tables (venue_proofs.h), for a venue's first append: the
+  // public key of the venue that claimed `game_id`, if one did; and its
+  // claim. Prepared on use: the tables exist only once a venue has synced.
+  virtual absl::StatusOr<std::optional<std::string>> VenueKeyOf(const std::string& game_id) = 0;
+  virtual absl::Status InsertVenueGame(const std::string& game_id, const std::string& venue_id,
+                                       const std::string& public_key_der) = 0;
   // `key` empty: none (NULL).
   virtual absl::Status InsertEvent(uint64_t position, const std::string& game_id, uint64_t revision,
                                    const std::string& key, const std::string& canonical,
@@ -65,7 +72,8 @@ class AppendRows {
 
 // Appends `job` on top of `batch` through `rows`, judged by `judge`; the
 // entries written (or, for a retry whose every key is recorded with the same
-// bytes, the recorded ones). `batch` changes only when it succeeds; on an
+// bytes, the recorded ones; never for a venue's append, which claims the
+// game with its first events). `batch` changes only when it succeeds; on an
 // error the caller rolls the rows back. Errors: as Ledger::Append (ledger.h)
 // and the rows'.
 absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBatch& batch,

@@ -80,6 +80,13 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::Append(const std::string& g
   return impl_->store_->queue().Append(game_id, expected, std::move(events));
 }
 
+absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendFromVenue(
+    const std::string& game_id, std::vector<v1::Event> events, const std::string& venue_key_der) {
+  if (venue_key_der.empty()) return absl::InvalidArgumentError("a venue's append names its key");
+  return impl_->store_->queue().Append(game_id, ExpectedRevision::Exactly(0), std::move(events),
+                                       venue_key_der);
+}
+
 void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,
                          std::vector<v1::Event> events, AppendCallback done) {
   impl_->store_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done));

@@ -99,6 +99,20 @@ class Ledger {
                                                       ExpectedRevision expected,
                                                       std::vector<v1::Event> events);
 
+  // A venue's sync (venue_sync.h): a new game's first events, as Append with
+  // ExpectedRevision::Exactly(0), and in the same transaction the
+  // venue_games row (venue_proofs.h) saying the game comes from the venue
+  // whose public key is `venue_key_der`. So a game is never claimed without
+  // its events nor holds a venue's events unclaimed, whoever creates the
+  // same game id meanwhile (the loser's append fails and writes nothing).
+  // The venue tables must exist (VenueProofs::Open). Errors: as Append
+  // (ALREADY_EXISTS or ABORTED when the game holds events, even recorded
+  // ones: never answered as a retry); ALREADY_EXISTS when another venue
+  // has claimed the game.
+  absl::StatusOr<std::vector<v1::LedgerEntry>> AppendFromVenue(const std::string& game_id,
+                                                               std::vector<v1::Event> events,
+                                                               const std::string& venue_key_der);
+
   // Append without blocking: queues the append and returns at once. `done`
   // gets what Append would return, on the thread that ran its batch (the
   // writer thread, or a caller of Append), once the append is durable or

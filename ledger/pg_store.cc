@@ -391,6 +391,22 @@ class PgStore final : public LedgerStore, private AppendRows {
         .status();
   }
 
+  absl::StatusOr<std::optional<std::string>> VenueKeyOf(const std::string& game_id) override {
+    absl::StatusOr<PgResult> q = conn_.Exec(
+        "SELECT public_key FROM venue_games WHERE game_id = $1", PgParams().Text(game_id));
+    if (!q.ok()) return q.status();
+    if (q->rows() == 0) return std::nullopt;
+    return q->Bytes(0, 0);
+  }
+
+  absl::Status InsertVenueGame(const std::string& game_id, const std::string& venue_id,
+                               const std::string& public_key_der) override {
+    return conn_
+        .Exec("INSERT INTO venue_games(game_id, venue_id, public_key) VALUES($1, $2, $3)",
+              PgParams().Text(game_id).Text(venue_id).Bytes(public_key_der))
+        .status();
+  }
+
   absl::Status InsertRuling(uint64_t position, uint64_t seq,
                             const std::string& canonical) override {
     return conn_

@@ -70,9 +70,8 @@ class VenueProofs::Tables {
   virtual ~Tables() = default;
   virtual absl::StatusOr<bool> Exists(const char* table) = 0;
   virtual absl::Status CreateTables() = 0;
-  // INSERT ... unless the key is there.
-  virtual absl::Status InsertGame(const std::string& game, const std::string& venue,
-                                  const std::string& key) = 0;
+  // INSERT ... unless the key is there. (A game's venue_games row is
+  // written with its first events: Ledger::AppendFromVenue.)
   virtual absl::Status InsertProof(const std::string& game, int64_t revisions,
                                    const std::string& proof) = 0;
   // venue_games rows, of `game` or (empty) all, by game id.
@@ -101,15 +100,6 @@ class VenueProofs::PgTables final : public VenueProofs::Tables {
     if (!lock.ok()) return lock.status();
     if (absl::Status s = conn_.Run(kPgTables); !s.ok()) return s;
     return tx->Commit();
-  }
-  absl::Status InsertGame(const std::string& game, const std::string& venue,
-                          const std::string& key) override {
-    return conn_
-        .Exec(
-            "INSERT INTO venue_games(game_id, venue_id, public_key) VALUES($1, $2, $3) "
-            "ON CONFLICT (game_id) DO NOTHING",
-            PgParams().Text(game).Text(venue).Bytes(key))
-        .status();
   }
   absl::Status InsertProof(const std::string& game, int64_t revisions,
                            const std::string& proof) override {
@@ -166,13 +156,6 @@ class VenueProofs::SqliteTables final : public VenueProofs::Tables {
     if (!tx.ok()) return tx.status();
     if (absl::Status s = db_.Exec(kSqliteTables); !s.ok()) return s;
     return tx->Commit();
-  }
-  absl::Status InsertGame(const std::string& game, const std::string& venue,
-                          const std::string& key) override {
-    absl::StatusOr<Stmt> st = Stmt::Prepare(
-        db_, "INSERT OR IGNORE INTO venue_games(game_id, venue_id, public_key) VALUES(?, ?, ?)");
-    if (!st.ok()) return st.status();
-    return st->Bind(1, game).Bind(2, venue).BindBlob(3, key).Run();
   }
   absl::Status InsertProof(const std::string& game, int64_t revisions,
                            const std::string& proof) override {
@@ -293,20 +276,6 @@ absl::StatusOr<std::optional<VenueGame>> VenueProofs::Find(const std::string& ga
   if (!rows.ok()) return rows.status();
   if (rows->empty()) return std::nullopt;
   return rows->front();
-}
-
-absl::Status VenueProofs::Claim(const std::string& game_id, const std::string& public_key_der) {
-  const std::string venue = VenueId(public_key_der);
-  if (absl::Status s = store_->InsertGame(game_id, venue, public_key_der); !s.ok()) return s;
-  absl::StatusOr<std::optional<VenueGame>> held = Find(game_id);
-  if (!held.ok()) return held.status();
-  if (!*held || (*held)->public_key_der != public_key_der) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("game '", game_id, "' was synced from another venue (",
-                     *held ? (*held)->venue_id.substr(0, 16) : std::string("?"), "…), not from ",
-                     venue.substr(0, 16), "…"));
-  }
-  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<VenueGame>> VenueProofs::Games() {

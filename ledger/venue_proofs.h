@@ -69,11 +69,6 @@ class VenueProofs {
   // The venue `game_id` was synced from; nullopt when it was not synced.
   absl::StatusOr<std::optional<VenueGame>> Find(const std::string& game_id);
 
-  // Records that `game_id` comes from the venue whose key is
-  // `public_key_der`; OK when it already does. ALREADY_EXISTS when it was
-  // synced from another venue.
-  absl::Status Claim(const std::string& game_id, const std::string& public_key_der);
-
   // Every synced game, by game id.
   absl::StatusOr<std::vector<VenueGame>> Games();
 

@@ -114,7 +114,11 @@ absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& fe
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = proofs.Claim(game, audit.public_key_der); !s.ok()) return s;
+  // A game new here is claimed by its first batch, in the same transaction
+  // (Ledger::AppendFromVenue): a local creation of the same id meanwhile
+  // makes this sync fail, writing nothing, rather than leave a claim on a
+  // game that is not the venue's.
+  const bool claim = !*held;
 
   result.already = std::min<uint64_t>(revision, venue_revisions);
   for (uint64_t at = result.already; at < venue_revisions;) {
@@ -128,7 +132,9 @@ absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& fe
       batch.push_back(*std::move(event));
     }
     absl::StatusOr<std::vector<v1::LedgerEntry>> appended =
-        federation.Append(game, ExpectedRevision::Exactly(at), std::move(batch));
+        claim && at == 0
+            ? federation.AppendFromVenue(game, std::move(batch), audit.public_key_der)
+            : federation.Append(game, ExpectedRevision::Exactly(at), std::move(batch));
     if (!appended.ok()) return appended.status();
     for (size_t k = 0; k < appended->size(); ++k) {
       const v1::LedgerEntry& venue = bundle.entries(at + k).entry();

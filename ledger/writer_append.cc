@@ -110,4 +110,23 @@ absl::Status Writer::InsertRuling(uint64_t position, uint64_t seq, const std::st
   return stmts_->insert_ruling.Run();
 }
 
+absl::StatusOr<std::optional<std::string>> Writer::VenueKeyOf(const std::string& game_id) {
+  absl::StatusOr<Stmt> q =
+      Stmt::Prepare(db_, "SELECT public_key FROM venue_games WHERE game_id = ?");
+  if (!q.ok()) return q.status();
+  q->Bind(1, game_id);
+  absl::StatusOr<bool> row = q->Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::nullopt;
+  return q->Text(0);
+}
+
+absl::Status Writer::InsertVenueGame(const std::string& game_id, const std::string& venue_id,
+                                     const std::string& public_key_der) {
+  absl::StatusOr<Stmt> ins = Stmt::Prepare(
+      db_, "INSERT INTO venue_games(game_id, venue_id, public_key) VALUES(?, ?, ?)");
+  if (!ins.ok()) return ins.status();
+  return ins->Bind(1, game_id).Bind(2, venue_id).BindBlob(3, public_key_der).Run();
+}
+
 }  // namespace arbiter::ledger

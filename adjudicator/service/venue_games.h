@@ -48,8 +48,9 @@ class VenueGames {
   // The answer is remembered, so a game's appends after its first ask
   // nothing of the database: a synced game stays synced (the tables are
   // append-only), and a game that already held events when it was found
-  // unclaimed stays writable, because a sync claims a game before its first
-  // event and refuses a game the federation holds as its own. `recorded`
+  // unclaimed stays writable, because a sync claims a game in the same
+  // transaction as its first events (Ledger::AppendFromVenue) and never
+  // claims a game that holds events. `recorded`
   // says whether the game holds committed events; it is asked only when
   // the answer is not remembered, before the venue tables are read.
   absl::Status CheckWritable(const std::string& game_id,

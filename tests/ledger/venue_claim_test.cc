@@ -1,0 +1,207 @@
+// A venue's claim on a game (venue_proofs.h) is written in the transaction
+// of the game's first events (Ledger::AppendFromVenue), on both backends:
+// a sync that loses the race to a local creation of the same game id
+// leaves no claim behind. Before, the sync claimed the game first and then
+// appended; when its append failed the claim stayed, and every server then
+// refused writes to a game that was not the venue's.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "ledger/bundle.h"
+#include "ledger/ledger.h"
+#include "ledger/log_reader.h"
+#include "ledger/pg.h"
+#include "ledger/sqlite.h"
+#include "ledger/venue_proofs.h"
+#include "ledger/venue_sync.h"
+#include "tests/ledger/backend.h"
+#include "tests/ledger/toy_judge.h"
+#include "tests/support/temp_dir.h"
+
+namespace arbiter::ledger {
+namespace {
+
+using ::arbiter::testing::TempDir;
+using testing::Backend;
+using testing::BackendName;
+using testing::Created;
+using testing::OptionsFor;
+using testing::Pass;
+using testing::Resign;
+using testing::ToyJudge;
+
+const std::string kVenueKey = "the public key (DER) of venue A";
+const std::string kOtherKey = "the public key (DER) of venue B";
+
+// A judge for the sync's own re-adjudication that, the first time it opens
+// a game, lets `before` run: what another writer does between the sync's
+// read of the federation's stream and its first append.
+class RacedJudge : public ToyJudge {
+ public:
+  std::function<void()> before;
+  absl::StatusOr<std::unique_ptr<GameJudge>> Open(absl::string_view game_id,
+                                                  const v1::GameCreated& created) override {
+    if (before) std::exchange(before, nullptr)();
+    return ToyJudge::Open(game_id, created);
+  }
+};
+
+class VenueClaimTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    LedgerOptions o = OptionsFor(GetParam(), dir_.File("federation"), &uri_);
+    o.judge = &judge_;
+    absl::StatusOr<std::unique_ptr<Ledger>> l = Ledger::Open(o);
+    ASSERT_TRUE(l.ok()) << l.status();
+    federation_ = *std::move(l);
+    location_ = GetParam() == Backend::kPostgres ? uri_ : dir_.File("federation/ledger.db");
+    absl::StatusOr<std::unique_ptr<VenueProofs>> p = VenueProofs::Open(location_);
+    ASSERT_TRUE(p.ok()) << p.status();
+    proofs_ = *std::move(p);
+  }
+
+  std::optional<VenueGame> Claim(const std::string& game) {
+    absl::StatusOr<std::optional<VenueGame>> held = proofs_->Find(game);
+    EXPECT_TRUE(held.ok()) << held.status();
+    return held.value_or(std::nullopt);
+  }
+  size_t Events(const std::string& game) {
+    absl::StatusOr<std::vector<v1::LedgerEntry>> held = federation_->ReadGame(game, 0, 1000);
+    EXPECT_TRUE(held.ok()) << held.status();
+    return held.ok() ? held->size() : 0;
+  }
+  // A claim without events, as a server before this change could leave.
+  void InsertBareClaim(const std::string& game, const std::string& key) {
+    const std::string sql = "INSERT INTO venue_games(game_id, venue_id, public_key) VALUES('" +
+                            game + "', '" + VenueId(key) + "', '" + key + "')";
+    if (GetParam() == Backend::kPostgres) {
+      absl::StatusOr<PgConn> conn = PgConn::Connect(uri_);
+      ASSERT_TRUE(conn.ok()) << conn.status();
+      absl::Status s = conn->Run(sql);
+      ASSERT_TRUE(s.ok()) << s;
+    } else {
+      absl::StatusOr<Db> db = Db::Open(location_, SQLITE_OPEN_READWRITE);
+      ASSERT_TRUE(db.ok()) << db.status();
+      absl::Status s = db->Exec(sql);
+      ASSERT_TRUE(s.ok()) << s;
+    }
+  }
+
+  // A venue's record of game "g", ended and signed: its audit bundle.
+  absl::StatusOr<v1::AuditBundle> VenueRecord() {
+    LedgerOptions o;
+    o.dir = venue_dir_.path();
+    o.judge = &venue_judge_;
+    {
+      absl::StatusOr<std::unique_ptr<Ledger>> venue = Ledger::Open(o);
+      if (!venue.ok()) return venue.status();
+      absl::StatusOr<std::vector<v1::LedgerEntry>> r = (*venue)->Append(
+          "g", ExpectedRevision::Exactly(0), {Created("g"), Pass(v1::BLACK), Resign(v1::WHITE)});
+      if (!r.ok()) return r.status();
+      if (absl::StatusOr<v1::Checkpoint> c = (*venue)->Checkpoint(); !c.ok()) return c.status();
+    }
+    absl::StatusOr<LogReader> reader = LogReader::Open(venue_dir_.File("ledger.db"));
+    if (!reader.ok()) return reader.status();
+    return ExportBundle(*reader, "g");
+  }
+
+  TempDir dir_{"arbiter-venue-claim"};
+  TempDir venue_dir_{"arbiter-venue-claim-venue"};
+  ToyJudge venue_judge_;
+  std::string uri_;
+  std::string location_;
+  ToyJudge judge_;
+  std::unique_ptr<Ledger> federation_;
+  std::unique_ptr<VenueProofs> proofs_;
+};
+
+TEST_P(VenueClaimTest, AVenuesFirstAppendClaimsTheGameWithItsEvents) {
+  auto r = federation_->AppendFromVenue("g", {Created("g"), Pass(v1::BLACK)}, kVenueKey);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->size(), 2u);
+  std::optional<VenueGame> claim = Claim("g");
+  ASSERT_TRUE(claim.has_value());
+  EXPECT_EQ(claim->public_key_der, kVenueKey);
+  EXPECT_EQ(claim->venue_id, VenueId(kVenueKey));
+  // The rest of the game is an ordinary append.
+  EXPECT_TRUE(federation_->Append("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)}).ok());
+}
+
+TEST_P(VenueClaimTest, AGameThatHoldsEventsIsNeverClaimed) {
+  ASSERT_TRUE(federation_->Append("g", ExpectedRevision::Exactly(0), {Created("g", "k1")}).ok());
+  // Not even by a batch that repeats recorded events (which Append would
+  // answer as a retry).
+  for (const std::vector<v1::Event>& batch :
+       {std::vector<v1::Event>{Created("g", "k1")},
+        std::vector<v1::Event>{Created("g"), Pass(v1::BLACK)}}) {
+    auto r = federation_->AppendFromVenue("g", batch, kVenueKey);
+    EXPECT_TRUE(absl::IsAborted(r.status()) || absl::IsAlreadyExists(r.status())) << r.status();
+  }
+  EXPECT_FALSE(Claim("g").has_value());
+  EXPECT_EQ(Events("g"), 1u);
+}
+
+TEST_P(VenueClaimTest, AGameAnotherVenueClaimedIsRefusedAndNothingIsWritten) {
+  InsertBareClaim("g", kOtherKey);
+  auto r = federation_->AppendFromVenue("g", {Created("g")}, kVenueKey);
+  EXPECT_TRUE(absl::IsAlreadyExists(r.status())) << r.status();
+  EXPECT_EQ(Events("g"), 0u);
+  EXPECT_EQ(Claim("g")->public_key_der, kOtherKey);
+  // The venue that holds the bare claim writes its first events under it.
+  EXPECT_TRUE(federation_->AppendFromVenue("g", {Created("g")}, kOtherKey).ok());
+  EXPECT_EQ(Events("g"), 1u);
+}
+
+TEST_P(VenueClaimTest, ASyncThatLosesTheRaceToALocalCreationLeavesNoClaim) {
+  absl::StatusOr<v1::AuditBundle> bundle = VenueRecord();
+  ASSERT_TRUE(bundle.ok()) << bundle.status();
+
+  // A local arbiter creates "g" after the sync found the federation's
+  // stream empty, before its first append.
+  RacedJudge raced;
+  raced.before = [this] {
+    EXPECT_TRUE(
+        federation_->Append("g", ExpectedRevision::Exactly(0), {Created("g", "local")}).ok());
+  };
+  VenueSyncOptions options;
+  options.judge = &raced;
+  absl::StatusOr<VenueSyncResult> synced = SyncVenueGame(*bundle, *federation_, *proofs_, options);
+  EXPECT_TRUE(absl::IsAlreadyExists(synced.status())) << synced.status();  // "g" exists
+  EXPECT_EQ(raced.before, nullptr) << "the race was not run";
+
+  // The game is the local one, unclaimed, and goes on.
+  EXPECT_FALSE(Claim("g").has_value());
+  EXPECT_EQ(Events("g"), 1u);
+  EXPECT_TRUE(federation_->Append("g", ExpectedRevision::Exactly(1), {Pass(v1::BLACK)}).ok());
+  // A rerun of the sync finds the federation's own game and says so.
+  ToyJudge plain;
+  options.judge = &plain;
+  absl::StatusOr<VenueSyncResult> rerun = SyncVenueGame(*bundle, *federation_, *proofs_, options);
+  EXPECT_TRUE(absl::IsAlreadyExists(rerun.status())) << rerun.status();
+  EXPECT_FALSE(Claim("g").has_value());
+}
+
+TEST_P(VenueClaimTest, AnUnracedSyncClaimsTheGameWithItsEvents) {
+  absl::StatusOr<v1::AuditBundle> bundle = VenueRecord();
+  ASSERT_TRUE(bundle.ok()) << bundle.status();
+  VenueSyncOptions options;
+  options.judge = &judge_;
+  options.batch = 2;  // the claim rides on the first of two appends
+  absl::StatusOr<VenueSyncResult> synced = SyncVenueGame(*bundle, *federation_, *proofs_, options);
+  ASSERT_TRUE(synced.ok()) << synced.status();
+  EXPECT_EQ(synced->appended, 3u);
+  ASSERT_TRUE(Claim("g").has_value());
+  EXPECT_EQ(Claim("g")->public_key_der, bundle->public_key());
+  EXPECT_EQ(Events("g"), 3u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, VenueClaimTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
+
+}  // namespace
+}  // namespace arbiter::ledger
