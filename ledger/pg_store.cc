@@ -392,8 +392,8 @@ class PgStore final : public LedgerStore, private AppendRows {
   }
 
   absl::StatusOr<std::optional<std::string>> VenueKeyOf(const std::string& game_id) override {
-    absl::StatusOr<PgResult> q = conn_.Exec(
-        "SELECT public_key FROM venue_games WHERE game_id = $1", PgParams().Text(game_id));
+    absl::StatusOr<PgResult> q = conn_.Exec("SELECT public_key FROM venue_games WHERE game_id = $1",
+                                            PgParams().Text(game_id));
     if (!q.ok()) return q.status();
     if (q->rows() == 0) return std::nullopt;
     return q->Bytes(0, 0);

@@ -132,9 +132,8 @@ absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& fe
       batch.push_back(*std::move(event));
     }
     absl::StatusOr<std::vector<v1::LedgerEntry>> appended =
-        claim && at == 0
-            ? federation.AppendFromVenue(game, std::move(batch), audit.public_key_der)
-            : federation.Append(game, ExpectedRevision::Exactly(at), std::move(batch));
+        claim && at == 0 ? federation.AppendFromVenue(game, std::move(batch), audit.public_key_der)
+                         : federation.Append(game, ExpectedRevision::Exactly(at), std::move(batch));
     if (!appended.ok()) return appended.status();
     for (size_t k = 0; k < appended->size(); ++k) {
       const v1::LedgerEntry& venue = bundle.entries(at + k).entry();

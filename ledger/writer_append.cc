@@ -123,8 +123,8 @@ absl::StatusOr<std::optional<std::string>> Writer::VenueKeyOf(const std::string&
 
 absl::Status Writer::InsertVenueGame(const std::string& game_id, const std::string& venue_id,
                                      const std::string& public_key_der) {
-  absl::StatusOr<Stmt> ins = Stmt::Prepare(
-      db_, "INSERT INTO venue_games(game_id, venue_id, public_key) VALUES(?, ?, ?)");
+  absl::StatusOr<Stmt> ins =
+      Stmt::Prepare(db_, "INSERT INTO venue_games(game_id, venue_id, public_key) VALUES(?, ?, ?)");
   if (!ins.ok()) return ins.status();
   return ins->Bind(1, game_id).Bind(2, venue_id).BindBlob(3, public_key_der).Run();
 }

@@ -375,8 +375,7 @@ TEST(BoundsTest, WatchersThatDoNotReadAreCutOffAndTheServerStaysBounded) {
   }
   if (!caught_up) {
     const grpc::Status s = reader->Finish();
-    FAIL() << "the stream ended before catching up: " << s.error_code() << " "
-           << s.error_message();
+    FAIL() << "the stream ended before catching up: " << s.error_code() << " " << s.error_message();
   }
   EXPECT_EQ(events, 2 + 2 * 10 + 2 + 2 * 3000);
   ctx->TryCancel();
