@@ -69,7 +69,9 @@ struct VenueSyncResult {
 //    forged signature, a key other than `venue_key_der` or than the one the
 //    game was first synced under, rulings that re-derive otherwise), or the
 //    federation's copy differs from the venue's events;
-//  - ALREADY_EXISTS: the game id is another venue's, or the federation's own;
+//  - ALREADY_EXISTS: the game id is another venue's, or the federation's own
+//    (also when it was created here while the sync ran: the venue's claim
+//    is written with the game's first events, so none is left behind);
 //  - FAILED_PRECONDITION: an entry without its event that the federation
 //    does not hold; another rules version here; a live game in parts;
 //  - INVALID_ARGUMENT: no judge, no entries;
