@@ -56,16 +56,12 @@ absl::StatusOr<std::unique_ptr<GameJudge>> WorkingFold(const AppendJob& job, uin
   return rows.Replay(job.game_id);
 }
 
-// A venue's first append (Ledger::AppendFromVenue) writes the venue's claim
-// on the game inside its own savepoint, once the stream checks found the
-// game new: nothing to write when that venue has claimed it already (a
-// claim an older server wrote before its first append), ALREADY_EXISTS
-// when another venue has.
-absl::Status ClaimForVenue(const AppendJob& job, uint64_t current, AppendRows& rows) {
-  if (current != 0) {
-    return absl::AbortedError(absl::StrCat("game '", job.game_id, "' holds ", current,
-                                           " event(s): a venue's claim comes with its first"));
-  }
+// A venue's first append (Ledger::AppendFromVenue, which expects revision
+// 0) writes the venue's claim on the game inside its own savepoint, once the
+// stream checks found the game new: nothing to write when that venue has
+// claimed it already (a claim an older server wrote before its first
+// append), ALREADY_EXISTS when another venue has.
+absl::Status ClaimForVenue(const AppendJob& job, AppendRows& rows) {
   absl::StatusOr<std::optional<std::string>> claimed = rows.VenueKeyOf(job.game_id);
   if (!claimed.ok()) return claimed.status();
   if (*claimed) {
@@ -109,7 +105,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
     return s;
   }
   if (from_venue) {
-    if (absl::Status s = ClaimForVenue(job, current, rows); !s.ok()) return s;
+    if (absl::Status s = ClaimForVenue(job, rows); !s.ok()) return s;
   }
   absl::StatusOr<std::unique_ptr<GameJudge>> fold =
       WorkingFold(job, current, batch, judge_of, rows);
