@@ -9,6 +9,7 @@
 #include "adjudicator/tournament/xml.h"
 #include "arbiter/v1/tournament.pb.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "tests/support/arbiter_process.h"
@@ -346,6 +347,93 @@ TEST_F(E2E, TournamentCallsNeedATokenAndOrganisingTheChiefArbiters) {
   ASSERT_EQ(r.exit, 0) << r.err;
   r = Cli({"tournament", "standings", "cup"}, "", software);
   EXPECT_EQ(r.exit, 0) << r.err;
+}
+
+// The exports read by Python's own parsers (tests/readers/tournament_files.py:
+// expat, the csv module, the json module), not by arbiter's: names with the
+// characters each format must escape (' & < > " and CJK) come back as the
+// standings hold them, and expat reads the OpenGotha players as arbiter's
+// own XML reader does. Skipped without python3.
+TEST_F(E2E, ExportsReadBackByPythonsParsers) {
+  ProcessResult r = Cli({"tournament", "create", "--id", "odd", "--system", "round-robin",
+                         "--title", "Cup \"A\" & <B>", "--player", "A:李,伟:5D", "--romanized",
+                         "A:Li,Wei", "--player", "B:O'Hara & <Sons>,Jo \"Tiger\":4D", "--player",
+                         "C:Chen,Jie:1K", "--player", "D:Zhou,Yu:2K"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "pair", "odd", "--round", "1", "--board", "A,B,G1", "--board", "C,D,G2"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "standings", "odd", "--json"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  v1::StandingsReport report;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &report).ok()) << r.out;
+  ASSERT_EQ(report.standings_size(), 4);
+
+  const std::string xml = dir_.File("odd.xml");
+  const std::string csv = dir_.File("odd.csv");
+  const std::string json = dir_.File("odd.json");
+  ASSERT_EQ(Cli({"tournament", "export", "odd", "--format", "opengotha", "--out", xml}).exit, 0);
+  for (const auto& [format, path] : {std::pair{"csv", csv}, std::pair{"json", json}}) {
+    r = Cli({"tournament", "export", "odd", "--format", format});
+    ASSERT_EQ(r.exit, 0) << r.err;
+    testing::WriteFile(path, r.out);
+  }
+  r = testing::Run({"/usr/bin/env", "python3",
+                    testing::SourcePath("tests/readers/tournament_files.py"), "xml=" + xml,
+                    "csv=" + csv, "json=" + json});
+  if (r.exit == 127) GTEST_SKIP() << "no python3: " << r.err;
+  ASSERT_EQ(r.exit, 0) << r.err;
+  google::protobuf::Struct read;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &read).ok()) << r.out;
+  auto at = [](const google::protobuf::Value& v, int i) -> const google::protobuf::Value& {
+    return v.list_value().values(i);
+  };
+  auto field = [](const google::protobuf::Value& v, const std::string& key) {
+    return v.struct_value().fields().at(key);
+  };
+
+  // CSV: a header, then each standing's id and name as the report has them.
+  const google::protobuf::Value& rows = read.fields().at("csv");
+  ASSERT_EQ(rows.list_value().values_size(), 1 + report.standings_size());
+  const int columns = at(rows, 0).list_value().values_size();
+  for (int i = 0; i < report.standings_size(); ++i) {
+    SCOPED_TRACE(i);
+    const google::protobuf::Value& row = at(rows, i + 1);
+    EXPECT_EQ(row.list_value().values_size(), columns);
+    EXPECT_EQ(at(row, 1).string_value(), report.standings(i).id());
+    EXPECT_EQ(at(row, 2).string_value(), report.standings(i).name());
+  }
+  EXPECT_EQ(report.standings(1).name(), "O'Hara & <Sons> Jo \"Tiger\"");
+
+  // JSON: the title and the names, unescaped.
+  const google::protobuf::Value& doc = read.fields().at("json");
+  EXPECT_EQ(field(doc, "title").string_value(), "Cup \"A\" & <B>");
+  for (int i = 0; i < report.standings_size(); ++i) {
+    EXPECT_EQ(field(at(field(doc, "standings"), i), "name").string_value(),
+              report.standings(i).name());
+  }
+
+  // XML: expat reads the players and games arbiter's reader reads.
+  absl::StatusOr<std::unique_ptr<tournament::XmlElement>> ours =
+      tournament::ParseXml(ReadFile(xml));
+  ASSERT_TRUE(ours.ok()) << ours.status();
+  const google::protobuf::Value& theirs = read.fields().at("xml");
+  EXPECT_EQ(field(theirs, "root").string_value(), (*ours)->name);
+  const google::protobuf::Value& players = field(theirs, "players");
+  ASSERT_EQ(players.list_value().values_size(), 4);
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    const std::string name = at(at(players, i), 0).string_value();
+    const tournament::XmlElement* mine = Find(**ours, "Player", "name", name);
+    EXPECT_EQ(at(at(players, i), 1).string_value(), Attr(mine, "firstName"));
+    EXPECT_EQ(at(at(players, i), 2).string_value(), Attr(mine, "rank"));
+  }
+  EXPECT_EQ(at(at(players, 1), 0).string_value(), "O'Hara & <Sons>");
+  EXPECT_EQ(at(at(players, 1), 1).string_value(), "Jo \"Tiger\"");
+  const google::protobuf::Value& games = field(theirs, "games");
+  ASSERT_EQ(games.list_value().values_size(), 2);
+  EXPECT_EQ(at(at(games, 0), 1).string_value(), "O'HARA&<SONS>JO\"TIGER\"");
+  EXPECT_EQ(Attr(Find(**ours, "Game", "blackPlayer", "LIWEI"), "whitePlayer"),
+            at(at(games, 0), 1).string_value());
 }
 
 }  // namespace
