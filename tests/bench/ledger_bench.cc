@@ -96,8 +96,9 @@ int PerWriter(int writers) { return std::max(16, 256 / writers); }
 // LEDGER_BENCH_ITERATIONS sets them all (the CI's smoke run: that it runs,
 // not what it measures).
 int Iterations(int writers) {
-  if (const char* n = getenv("LEDGER_BENCH_ITERATIONS"); n != nullptr && atoi(n) > 0)
-    return atoi(n);
+  if (const char* n = getenv("LEDGER_BENCH_ITERATIONS"); n != nullptr) {
+    if (const int set = atoi(n); set > 0) return set;
+  }
   return writers == 1 ? 16 : writers == 16 ? 100 : 20;
 }
 

@@ -68,6 +68,8 @@ function check(file, original) {
   }
   if (prop('RE') !== undefined && !kResult.test(prop('RE'))) problem(file, `RE ${prop('RE')}`);
 
+  // A move's value with FF[3]'s pass, tt (boards up to 19), written as FF[4]'s empty one.
+  const asPlayed = (v) => (v === 'tt' && size <= 19 ? '' : v);
   let board = Board.fromDimensions(size);
   for (const [id, sign] of [['AB', 1], ['AW', -1]]) {  // handicap and setup stones
     for (const v of (root.data[id] || []).flatMap((x) => sgf.parseCompressedVertices(x))) {
@@ -76,8 +78,7 @@ function check(file, original) {
   }
   const moves = mainLine(root);
   moves.forEach(([color, value], i) => {
-    const pass = value === '' || (size <= 19 && value === 'tt');
-    if (pass) return;
+    if (asPlayed(value) === '') return;  // a pass
     const vertex = sgf.parseVertex(value);
     if (!board.has(vertex)) return problem(file, `move ${i + 1} ${color}[${value}] is off the board`);
     try {
@@ -90,8 +91,8 @@ function check(file, original) {
 
   if (original) {
     const want = mainLine(sgf.parse(fs.readFileSync(original, 'utf8'))[0])
-      .map(([c, v]) => `${c}[${v === 'tt' && size <= 19 ? '' : v}]`);
-    const got = moves.map(([c, v]) => `${c}[${v === 'tt' && size <= 19 ? '' : v}]`);
+      .map(([c, v]) => `${c}[${asPlayed(v)}]`);
+    const got = moves.map(([c, v]) => `${c}[${asPlayed(v)}]`);
     const at = got.findIndex((m, i) => m !== want[i]);
     if (got.length !== want.length || at >= 0) {
       problem(file, `its ${got.length} moves are not the original's ${want.length}` +
