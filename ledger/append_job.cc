@@ -57,7 +57,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::Append(std::string gam
 }
 
 void AppendQueue::AppendAsync(std::string game_id, ExpectedRevision expected,
-                              std::vector<v1::Event> events, AppendCallback done) {
+                              std::vector<v1::Event> events, AppendCallback done, bool may_lead) {
   auto* job = new AppendJob;
   job->game_id = std::move(game_id);
   job->expected = expected;
@@ -67,6 +67,8 @@ void AppendQueue::AppendAsync(std::string game_id, ExpectedRevision expected,
     job->status = s;
     return job->Complete();
   }
+  // Led, the job is complete and gone.
+  if (may_lead && leader_ && leader_(job)) return;
   if (!Enqueue(job)) {
     job->status = absl::UnavailableError("the ledger is closing");
     job->Complete();

@@ -77,14 +77,14 @@ class AppendQueue {
   // Set before the first job is submitted.
   void set_leader(Leader leader) { leader_ = std::move(leader); }
 
-  // As Ledger::Append, AppendAsync and Checkpoint (ledger.h); UNAVAILABLE
-  // once the queue is closed.
+  // As Ledger::Append, AppendAsync (AppendHereOrQueue with `may_lead`) and
+  // Checkpoint (ledger.h); UNAVAILABLE once the queue is closed.
   absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
                                                       ExpectedRevision expected,
                                                       std::vector<v1::Event> events,
                                                       std::string venue_key_der = "");
   void AppendAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
-                   AppendCallback done);
+                   AppendCallback done, bool may_lead = false);
   absl::StatusOr<v1::Checkpoint> Checkpoint();
 
   // For a running batch: waits until a job is queued, the queue is closed

@@ -92,6 +92,12 @@ void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,
   impl_->store_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done));
 }
 
+void Ledger::AppendHereOrQueue(const std::string& game_id, ExpectedRevision expected,
+                               std::vector<v1::Event> events, AppendCallback done) {
+  impl_->store_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done),
+                                     /*may_lead=*/true);
+}
+
 absl::StatusOr<v1::Checkpoint> Ledger::Checkpoint() { return impl_->store_->queue().Checkpoint(); }
 
 absl::StatusOr<uint64_t> Ledger::Head() {

@@ -123,6 +123,16 @@ class Ledger {
   void AppendAsync(const std::string& game_id, ExpectedRevision expected,
                    std::vector<v1::Event> events, AppendCallback done);
 
+  // As AppendAsync, except that when no batch is running the append's
+  // batch runs at once on the calling thread, `done` included, before this
+  // returns (appends queued meanwhile join it), as a lone Append's does: a
+  // caller that may wait one commit (a server's handler) then hands
+  // nothing to the writer thread and back. Otherwise it is queued as
+  // AppendAsync queues it. `done` must not call this again (it would run
+  // a batch inside another's answer).
+  void AppendHereOrQueue(const std::string& game_id, ExpectedRevision expected,
+                         std::vector<v1::Event> events, AppendCallback done);
+
   // Signs a checkpoint at the current head (or returns the latest, if the
   // head has not moved since). FAILED_PRECONDITION on an empty log.
   absl::StatusOr<v1::Checkpoint> Checkpoint();

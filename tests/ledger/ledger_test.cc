@@ -211,6 +211,65 @@ TEST_P(LedgerTest, ALoneAppendIsCommittedOnItsCallersThread) {
   EXPECT_TRUE(Audit().intact);
 }
 
+// A server's handler appends with AppendHereOrQueue: with no batch running
+// it is a lone Append, committed and answered on the caller's thread before
+// the call returns; behind a running batch it returns at once, and the
+// batch that takes it answers it. (PostgreSQL's batches always run on its
+// writer thread: there it is always queued.)
+TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  for (int i = 0; i < 10; ++i) {
+    absl::Notification answered;
+    std::thread::id answered_on;
+    ledger_->AppendHereOrQueue("g", ExpectedRevision::Exactly(i + 1), {Pass(v1::BLACK)},
+                               [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                                 EXPECT_TRUE(r.ok()) << r.status();
+                                 answered_on = std::this_thread::get_id();
+                                 answered.Notify();
+                               });
+    // The first few may still meet the writer thread starting up.
+    if (!pg() && i >= 5) {
+      EXPECT_TRUE(answered.HasBeenNotified()) << "append " << i << " was queued";
+      EXPECT_EQ(answered_on, std::this_thread::get_id()) << "append " << i;
+    }
+    answered.WaitForNotification();
+  }
+
+  // A batch held open: its judge opens a new game and waits.
+  absl::Notification in_batch, release;
+  judge_.before_open = [&] {
+    in_batch.Notify();
+    release.WaitForNotification();
+  };
+  std::thread holder([&] {
+    EXPECT_TRUE(ledger_->Append("h", ExpectedRevision::NoStream(), {Created("h")}).ok());
+  });
+  in_batch.WaitForNotification();
+  absl::Notification answered;
+  absl::StatusOr<std::vector<v1::LedgerEntry>> got = absl::UnknownError("not answered");
+  ledger_->AppendHereOrQueue("g", ExpectedRevision::Exactly(11), {Pass(v1::WHITE)},
+                             [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                               got = std::move(r);
+                               answered.Notify();
+                             });
+  EXPECT_FALSE(answered.HasBeenNotified()) << "answered before the running batch ended";
+  release.Notify();
+  answered.WaitForNotification();
+  holder.join();
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ((*got)[0].revision(), 12u);
+
+  // Refused before the batch: answered at once, here.
+  bool refused = false;
+  ledger_->AppendHereOrQueue("", ExpectedRevision::Any(), {Pass(v1::WHITE)},
+                             [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                               refused = absl::IsInvalidArgument(r.status());
+                             });
+  EXPECT_TRUE(refused);
+  EXPECT_TRUE(Audit().intact);
+}
+
 // With sign_within, the writer signs the unsigned tail by itself once its
 // oldest event has waited that long, with no further append; a closing
 // ledger signs its tail before it stops. (On PostgreSQL the one ledger holds

@@ -7,10 +7,12 @@
 #define ARBITER_TESTS_LEDGER_TOY_JUDGE_H_
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -71,6 +73,7 @@ class ToyJudge : public Judge {
  public:
   absl::StatusOr<std::unique_ptr<GameJudge>> Open(absl::string_view game_id,
                                                   const v1::GameCreated& created) override {
+    if (before_open) std::exchange(before_open, nullptr)();
     ++opened;
     if (created.ruleset() == "unknown") {
       return absl::InvalidArgumentError(absl::StrCat("game '", game_id, "': unknown ruleset"));
@@ -104,6 +107,9 @@ class ToyJudge : public Judge {
                                  : std::static_pointer_cast<const ToyGame>(it->second.fold);
   }
 
+  // Run once, on the batch's thread, when a game is next opened (before
+  // it is): lets a test act while a batch is running.
+  std::function<void()> before_open;
   std::string pin = "toy v1";
   std::atomic<int> opened{0};
   bool keep = true;

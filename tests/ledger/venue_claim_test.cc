@@ -4,11 +4,9 @@
 // leaves no claim behind. Before, the sync claimed the game first and then
 // appended; when its append failed the claim stayed, and every server then
 // refused writes to a game that was not the venue's.
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -37,19 +35,6 @@ using testing::ToyJudge;
 
 const std::string kVenueKey = "the public key (DER) of venue A";
 const std::string kOtherKey = "the public key (DER) of venue B";
-
-// A judge for the sync's own re-adjudication that, the first time it opens
-// a game, lets `before` run: what another writer does between the sync's
-// read of the federation's stream and its first append.
-class RacedJudge : public ToyJudge {
- public:
-  std::function<void()> before;
-  absl::StatusOr<std::unique_ptr<GameJudge>> Open(absl::string_view game_id,
-                                                  const v1::GameCreated& created) override {
-    if (before) std::exchange(before, nullptr)();
-    return ToyJudge::Open(game_id, created);
-  }
-};
 
 class VenueClaimTest : public ::testing::TestWithParam<Backend> {
  protected:
@@ -162,9 +147,10 @@ TEST_P(VenueClaimTest, ASyncThatLosesTheRaceToALocalCreationLeavesNoClaim) {
   ASSERT_TRUE(bundle.ok()) << bundle.status();
 
   // A local arbiter creates "g" after the sync found the federation's
-  // stream empty, before its first append.
-  RacedJudge raced;
-  raced.before = [this] {
+  // stream empty, before its first append: the sync's own re-adjudication
+  // lets it in the first time it opens the game.
+  ToyJudge raced;
+  raced.before_open = [this] {
     EXPECT_TRUE(
         federation_->Append("g", ExpectedRevision::Exactly(0), {Created("g", "local")}).ok());
   };
@@ -172,7 +158,7 @@ TEST_P(VenueClaimTest, ASyncThatLosesTheRaceToALocalCreationLeavesNoClaim) {
   options.judge = &raced;
   absl::StatusOr<VenueSyncResult> synced = SyncVenueGame(*bundle, *federation_, *proofs_, options);
   EXPECT_TRUE(absl::IsAlreadyExists(synced.status())) << synced.status();  // "g" exists
-  EXPECT_EQ(raced.before, nullptr) << "the race was not run";
+  EXPECT_EQ(raced.before_open, nullptr) << "the race was not run";
 
   // The game is the local one, unclaimed, and goes on.
   EXPECT_FALSE(Claim("g").has_value());
