@@ -68,21 +68,31 @@ grpc::Status ArbiterService::GetGame(grpc::ServerContext* context, const v1::Get
   });
 }
 
-grpc::Status ArbiterService::AppendEvents(grpc::ServerContext* context,
-                                          const v1::AppendEventsRequest* req,
-                                          v1::AppendEventsResponse* out) {
-  return callers_->Serve(context, [&](const Caller& caller) -> absl::Status {
-    absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
-    if (!id.ok()) return id.status();
-    std::optional<uint64_t> expected;
-    if (req->has_expected_revision()) expected = req->expected_revision();
-    std::vector<v1::Event> events(req->events().begin(), req->events().end());
-    absl::StatusOr<v1::AppendEventsResponse> r =
-        recorder_.Append(caller, *id, expected, std::move(events), req->replay());
-    if (!r.ok()) return r.status();
-    *out = *std::move(r);
-    return absl::OkStatus();
-  });
+grpc::ServerUnaryReactor* ArbiterService::AppendEvents(grpc::CallbackServerContext* context,
+                                                       const v1::AppendEventsRequest* req,
+                                                       v1::AppendEventsResponse* out) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  // gRPC keeps `out` until the reactor is finished, from whichever thread.
+  auto finish = [reactor, out](absl::StatusOr<v1::AppendEventsResponse> r) {
+    if (r.ok()) *out = *std::move(r);
+    reactor->Finish(ToGrpc(r.status()));
+  };
+  absl::StatusOr<Caller> caller = callers_->Of(context);
+  if (!caller.ok()) {
+    finish(caller.status());
+    return reactor;
+  }
+  absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
+  if (!id.ok()) {
+    finish(id.status());
+    return reactor;
+  }
+  std::optional<uint64_t> expected;
+  if (req->has_expected_revision()) expected = req->expected_revision();
+  std::vector<v1::Event> events(req->events().begin(), req->events().end());
+  recorder_.AppendAsync(*caller, *id, expected, std::move(events), req->replay(),
+                        std::move(finish));
+  return reactor;
 }
 
 grpc::Status ArbiterService::SyncVenueGame(grpc::ServerContext* context,

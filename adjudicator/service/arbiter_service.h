@@ -28,10 +28,14 @@
 namespace arbiter::service {
 
 // The watch methods are gRPC callback methods (watch_stream.h): a stream
-// holds no thread of the server's pool and a bounded buffer; the others
-// are synchronous.
-class ArbiterService final : public v1::Arbiter::WithCallbackMethod_WatchGame<
-                                 v1::Arbiter::WithCallbackMethod_WatchAll<v1::Arbiter::Service>> {
+// holds no thread of the server's pool and a bounded buffer. So is
+// AppendEvents, the method clocks call at every move: its handler runs on
+// the thread that read the request and is answered from the thread that
+// commits it (Recorder::AppendAsync), with no hand-off through the
+// synchronous pool. The others are synchronous.
+class ArbiterService final
+    : public v1::Arbiter::WithCallbackMethod_WatchGame<v1::Arbiter::WithCallbackMethod_WatchAll<
+          v1::Arbiter::WithCallbackMethod_AppendEvents<v1::Arbiter::Service>>> {
  public:
   // None owned; all must outlive the service. `now` stamps the events of
   // CreateGame and Decide requests that leave the time out.
@@ -60,8 +64,9 @@ class ArbiterService final : public v1::Arbiter::WithCallbackMethod_WatchGame<
 
   grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*, v1::Game*) override;
   grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*, v1::Game*) override;
-  grpc::Status AppendEvents(grpc::ServerContext*, const v1::AppendEventsRequest*,
-                            v1::AppendEventsResponse*) override;
+  grpc::ServerUnaryReactor* AppendEvents(grpc::CallbackServerContext*,
+                                         const v1::AppendEventsRequest*,
+                                         v1::AppendEventsResponse*) override;
   grpc::Status ListEvents(grpc::ServerContext*, const v1::ListEventsRequest*,
                           v1::ListEventsResponse*) override;
   grpc::Status ListRulings(grpc::ServerContext*, const v1::ListRulingsRequest*,

@@ -40,6 +40,28 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
                                                           std::optional<uint64_t> expected,
                                                           std::vector<v1::Event> events,
                                                           bool replay) {
+  if (absl::Status s = Check(caller, game_id, replay, events); !s.ok()) return s;
+  return Answer(game_id, ledger_->Append(game_id, Expecting(expected), std::move(events)));
+}
+
+void Recorder::AppendAsync(const Caller& caller, const std::string& game_id,
+                           std::optional<uint64_t> expected, std::vector<v1::Event> events,
+                           bool replay, AppendDone done) {
+  if (absl::Status s = Check(caller, game_id, replay, events); !s.ok()) return done(s);
+  ledger_->AppendHereOrQueue(game_id, Expecting(expected), std::move(events),
+                             [this, game_id, done = std::move(done)](
+                                 absl::StatusOr<std::vector<v1::LedgerEntry>> entries) {
+                               done(Answer(game_id, std::move(entries)));
+                             });
+}
+
+ledger::ExpectedRevision Recorder::Expecting(std::optional<uint64_t> expected) {
+  return expected.has_value() ? ledger::ExpectedRevision::Exactly(*expected)
+                              : ledger::ExpectedRevision::Any();
+}
+
+absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, bool replay,
+                             std::vector<v1::Event>& events) {
   if (events.empty()) return absl::InvalidArgumentError("events: the batch is empty");
   if (events.size() > kMaxBatch) {
     return absl::InvalidArgumentError(absl::StrCat("events: at most ", kMaxBatch, " per batch"));
@@ -104,11 +126,11 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
     });
     if (!s.ok()) return s;
   }
-  const ledger::ExpectedRevision want = expected.has_value()
-                                            ? ledger::ExpectedRevision::Exactly(*expected)
-                                            : ledger::ExpectedRevision::Any();
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-      ledger_->Append(game_id, want, std::move(events));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::AppendEventsResponse> Recorder::Answer(
+    const std::string& game_id, absl::StatusOr<std::vector<v1::LedgerEntry>> entries) {
   if (!entries.ok()) return entries.status();
   v1::AppendEventsResponse out;
   for (const v1::LedgerEntry& entry : *entries) {

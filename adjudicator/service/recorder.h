@@ -56,6 +56,18 @@ class Recorder {
                                                   std::vector<v1::Event> events,
                                                   bool replay = false);
 
+  // What an append answers.
+  using AppendDone = std::function<void(absl::StatusOr<v1::AppendEventsResponse>)>;
+
+  // As Append, without holding the calling thread while another batch of
+  // the ledger commits (Ledger::AppendHereOrQueue): `done` gets what Append
+  // would return, on this thread before this returns when the request is
+  // refused before the ledger or when no batch was running, else on the
+  // thread that commits it. `done` must be quick and must not append.
+  void AppendAsync(const Caller& caller, const std::string& game_id,
+                   std::optional<uint64_t> expected, std::vector<v1::Event> events, bool replay,
+                   AppendDone done);
+
   // How far ahead of the server's clock an event may be dated when it is
   // not a replay (`arbiter serve --max-skew`); InfiniteDuration: no guard.
   void set_max_skew(absl::Duration skew) { max_skew_ = skew; }
@@ -82,6 +94,14 @@ class Recorder {
   // Errors: the ledger's reads'.
   absl::Status Stamp(const std::string& game_id, const google::protobuf::Timestamp* at,
                      v1::Event& event);
+
+  // Append's checks before the ledger: stamps each event with the caller.
+  absl::Status Check(const Caller& caller, const std::string& game_id, bool replay,
+                     std::vector<v1::Event>& events);
+  static ledger::ExpectedRevision Expecting(std::optional<uint64_t> expected);
+  // Append's answer once the ledger has answered `entries`.
+  absl::StatusOr<v1::AppendEventsResponse> Answer(
+      const std::string& game_id, absl::StatusOr<std::vector<v1::LedgerEntry>> entries);
 
   ledger::Ledger* ledger_;
   GameFolds* folds_;

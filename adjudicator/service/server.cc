@@ -130,11 +130,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.RegisterService(parts->service.get());
   builder.SetMaxReceiveMessageSize(4 << 20);
-  // A handler that waits (an append for its commit) takes its thread out of
-  // polling; with gRPC's default of at most 2 idle pollers, every request
-  // arriving meanwhile started a thread and every one finishing ended one,
-  // which cost more than the append itself. Up to kIdlePollers threads now
-  // go back to polling instead.
+  // A synchronous handler that waits (a CreateGame or Decide for its
+  // commit, a read for its rows) takes its thread out of polling; with
+  // gRPC's default of at most 2 idle pollers, every request arriving
+  // meanwhile started a thread and every one finishing ended one, which
+  // cost more than an append itself. Up to kIdlePollers threads now go back
+  // to polling instead. (AppendEvents is a callback method and holds none.)
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kIdlePollers);
   absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> tournaments =
       tournament::RegisterTournamentService(builder, options.data_dir, parts->folds.get(),

@@ -8,7 +8,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <fstream>
+#include <thread>
 #include <tuple>
 
 #include "absl/strings/match.h"
@@ -148,8 +150,9 @@ void RecordNotedGame(v1::Arbiter::Stub& stub, const std::string& id, int pairs,
   if (!::testing::Test::HasFatalFailure()) game.Add(pairs - 1);
 }
 
-// One line of /proc/PID/status ("VmRSS", "VmHWM"), in KiB.
-int64_t ProcStatusKiB(pid_t pid, const std::string& field) {
+// The number on one line of /proc/PID/status ("VmRSS", "VmHWM" in KiB;
+// "Threads").
+int64_t ProcStatus(pid_t pid, const std::string& field) {
   std::ifstream in(absl::StrCat("/proc/", pid, "/status"));
   std::string line;
   while (std::getline(in, line)) {
@@ -299,7 +302,7 @@ TEST(BoundsTest, WatchersThatDoNotReadAreCutOffAndTheServerStaysBounded) {
   };
   std::vector<std::unique_ptr<v1::Arbiter::Stub>> stubs;
   std::vector<Stalled> stalled;
-  const int64_t rss_before = ProcStatusKiB(server->pid(), "VmRSS");
+  const int64_t rss_before = ProcStatus(server->pid(), "VmRSS");
   for (int caller = 0; caller < 4; ++caller) {
     stubs.push_back(v1::Arbiter::NewStub(
         grpc::CreateCustomChannel(server->address(), grpc::InsecureChannelCredentials(), args)));
@@ -333,7 +336,7 @@ TEST(BoundsTest, WatchersThatDoNotReadAreCutOffAndTheServerStaysBounded) {
   RecordNotedGame(*stub, "flood-1", 3000, writer);
   if (HasFatalFailure()) return;
   absl::SleepFor(absl::Seconds(1));  // the streams' feeders are past the last event
-  const int64_t peak = ProcStatusKiB(server->pid(), "VmHWM");
+  const int64_t peak = ProcStatus(server->pid(), "VmHWM");
   // 64 streams of at most 1 MiB of buffer each (plus the message being
   // written, a read batch and a reader's page cache), and the recording
   // itself: under this (measured: about 140 MiB). Unbounded, each stream
@@ -872,6 +875,62 @@ TEST(BoundsTest, StalledWatchersAreCancelledAndTheirPlacesFreed) {
     EXPECT_LT(got, 4 + 2 * 199) << "it was not cut off";
     EXPECT_EQ(stalled[i]->Finish().error_code(), StatusCode::CANCELLED);
   }
+}
+
+// Appends in flight hold no server thread each: AppendEvents is a callback
+// method, answered by the commit that takes it. 256 appends sent at once,
+// each a new game's creation, all succeed while the server's threads stay
+// few. A synchronous handler holds a thread while its append waits for its
+// commit, and gRPC starts a thread for every request that finds none free:
+// a burst of appends was a burst of threads.
+TEST(BoundsTest, AppendsInFlightHoldNoServerThreadEach) {
+  TempDir dir("arbiter-bounds-threads");
+  auto server = ServerProcess::Start(dir.File("data"));
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(server->address());
+  AppendOk(*stub, "warm-up", {Created("warm-up", T0())}, "");
+  const int64_t before = ProcStatus(server->pid(), "Threads");
+  std::atomic<bool> sampling{true};
+  std::atomic<int64_t> peak{before};
+  std::thread sampler([&] {
+    while (sampling) {
+      peak = std::max<int64_t>(peak, ProcStatus(server->pid(), "Threads"));
+      absl::SleepFor(absl::Milliseconds(1));
+    }
+  });
+
+  constexpr int kAppends = 256;
+  struct Call {
+    grpc::ClientContext ctx;
+    v1::AppendEventsResponse resp;
+    grpc::Status status;
+    std::unique_ptr<grpc::ClientAsyncResponseReader<v1::AppendEventsResponse>> rpc;
+  };
+  grpc::CompletionQueue cq;
+  std::vector<std::unique_ptr<Call>> calls;
+  for (int i = 0; i < kAppends; ++i) {
+    const std::string game = absl::StrCat("burst-", i);
+    v1::AppendEventsRequest req;
+    req.set_game("games/" + game);
+    *req.add_events() = Created(game, T0());
+    auto call = std::make_unique<Call>();
+    call->ctx.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(60)));
+    call->rpc = stub->AsyncAppendEvents(&call->ctx, req, &cq);
+    call->rpc->Finish(&call->resp, &call->status, call.get());
+    calls.push_back(std::move(call));
+  }
+  int answered = 0;
+  void* tag = nullptr;
+  bool ok = false;
+  while (answered < kAppends && cq.Next(&tag, &ok)) ++answered;
+  sampling = false;
+  sampler.join();
+  ASSERT_EQ(answered, kAppends);
+  for (const auto& call : calls) {
+    EXPECT_TRUE(call->status.ok()) << call->status.error_message();
+    EXPECT_EQ(call->resp.revision(), 1u);
+  }
+  EXPECT_LT(peak.load(), before + 32) << "threads went from " << before << " to " << peak.load();
 }
 
 }  // namespace
