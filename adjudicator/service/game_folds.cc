@@ -92,6 +92,18 @@ absl::StatusOr<GameView> GameFolds::Get(const std::string& game_id) {
   return entries_.at(game_id).view;
 }
 
+absl::StatusOr<GameView> GameFolds::GetSince(const std::string& game_id, uint64_t revision) {
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = entries_.find(game_id);
+    if (it != entries_.end() && it->second.view.revision >= revision) {
+      it->second.last_used = ++uses_;
+      return it->second.view;
+    }
+  }
+  return Get(game_id);
+}
+
 absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
   if (ledger_ == nullptr) return absl::FailedPreconditionError("the read model has no ledger");
   // The rules the game was created under, by the ledger's pin: the latest

@@ -140,9 +140,10 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Answer(
   }
   out.set_revision(entries->back().revision());
   // The ledger handed the read model this append's fold before it
-  // answered: no re-read, no second fold. (Another append to the game may
-  // already have followed; the result is the game's as it now stands.)
-  absl::StatusOr<GameView> game = folds_->Get(game_id);
+  // answered: no re-read, no second fold, not even of a shared ledger's
+  // revision. (Another append to the game may already have followed here;
+  // the result is the game's as this server last committed it.)
+  absl::StatusOr<GameView> game = folds_->GetSince(game_id, out.revision());
   if (!game.ok()) return game.status();
   if (const v1::Result* result = game->game().result(); result != nullptr) {
     *out.mutable_result() = *result;
