@@ -1,6 +1,7 @@
 #include "adjudicator/service/game_folds.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -64,13 +65,19 @@ void GameFolds::KeepLocked(GameView view) {
 }
 
 absl::StatusOr<GameView> GameFolds::Get(const std::string& game_id) {
+  // No kept fold is past every revision: a shared ledger is always asked.
+  return GetSince(game_id, std::numeric_limits<uint64_t>::max());
+}
+
+absl::StatusOr<GameView> GameFolds::GetSince(const std::string& game_id, uint64_t revision) {
   uint64_t kept = 0;  // the revision kept, when it must be checked
   {
     absl::MutexLock lock(&mu_);
     auto it = entries_.find(game_id);
     if (it != entries_.end()) {
       it->second.last_used = ++uses_;
-      if (ledger_ == nullptr || !ledger_->shared()) return it->second.view;
+      const bool shared = ledger_ != nullptr && ledger_->shared();
+      if (!shared || it->second.view.revision >= revision) return it->second.view;
       kept = it->second.view.revision;
     }
   }
@@ -90,18 +97,6 @@ absl::StatusOr<GameView> GameFolds::Get(const std::string& game_id) {
   KeepLocked(*loaded);
   // A commit may have brought a later revision meanwhile: that is the one.
   return entries_.at(game_id).view;
-}
-
-absl::StatusOr<GameView> GameFolds::GetSince(const std::string& game_id, uint64_t revision) {
-  {
-    absl::MutexLock lock(&mu_);
-    auto it = entries_.find(game_id);
-    if (it != entries_.end() && it->second.view.revision >= revision) {
-      it->second.last_used = ++uses_;
-      return it->second.view;
-    }
-  }
-  return Get(game_id);
 }
 
 absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
