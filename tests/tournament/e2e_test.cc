@@ -71,6 +71,14 @@ class E2E : public ::testing::Test {
     ASSERT_EQ(r.exit, 0) << r.err;
   }
 
+  // `tournament standings ID --json`, exiting `exit`, read back into
+  // `report`. Call through ASSERT_NO_FATAL_FAILURE.
+  void StandingsJson(const std::string& id, v1::StandingsReport* report, int exit = 0) {
+    ProcessResult r = Cli({"tournament", "standings", id, "--json"});
+    ASSERT_EQ(r.exit, exit) << r.err;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, report).ok()) << r.out;
+  }
+
   testing::TempDir dir_{"tournament-e2e"};
   std::unique_ptr<testing::ServerProcess> server_;
 };
@@ -150,10 +158,8 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   EXPECT_EQ(r.exit, 2);  // round 1 is paired already
   EXPECT_THAT(r.err, HasSubstr("already paired"));
 
-  r = Cli({"tournament", "standings", "cup", "--json"});
-  ASSERT_EQ(r.exit, 0) << r.err;
   v1::StandingsReport report;
-  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &report).ok()) << r.out;
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("cup", &report));
   // A and D won (2 each); B has the warning, so B is below C on B (fewer warnings).
   ASSERT_EQ(report.standings_size(), 4);
   EXPECT_EQ(report.standings(0).points(), 2);
@@ -290,10 +296,8 @@ TEST_F(E2E, ARecordedGameThatIsNotItsPairingsIsRefusedOrAnError) {
                                "colours differ; its result is not counted"));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("甲 +0 pts"));
   EXPECT_THAT(r.out, ::testing::ContainsRegex("乙 +0 pts"));
-  r = Cli({"tournament", "standings", "cup", "--json"});
-  EXPECT_EQ(r.exit, 1);
   v1::StandingsReport report;
-  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &report).ok()) << r.out;
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("cup", &report, /*exit=*/1));
   ASSERT_EQ(report.errors_size(), 1);
   EXPECT_EQ(report.pairings(0).status(), v1::ScoredPairing::MISMATCH);
 }
@@ -310,10 +314,8 @@ TEST_F(E2E, AWithdrawalRecordedInAGameIsSeenByTheStandings) {
   ASSERT_EQ(r.exit, 0) << r.err;
   r = Cli({"tournament", "pair", "open", "--round", "1", "--board", "C,D,G3", "--bye", "E"});
   ASSERT_EQ(r.exit, 0) << r.err;
-  r = Cli({"tournament", "standings", "open", "--json"});
-  ASSERT_EQ(r.exit, 0) << r.err;
   v1::StandingsReport report;
-  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &report).ok()) << r.out;
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("open", &report));
   ASSERT_EQ(report.pairings_size(), 1);
   EXPECT_EQ(report.pairings(0).outcome(), v1::Result::BLACK_WINS);
   EXPECT_EQ(report.pairings(0).status(), v1::ScoredPairing::DECIDED);
@@ -362,10 +364,8 @@ TEST_F(E2E, ExportsReadBackByPythonsParsers) {
   ASSERT_EQ(r.exit, 0) << r.err;
   r = Cli({"tournament", "pair", "odd", "--round", "1", "--board", "A,B,G1", "--board", "C,D,G2"});
   ASSERT_EQ(r.exit, 0) << r.err;
-  r = Cli({"tournament", "standings", "odd", "--json"});
-  ASSERT_EQ(r.exit, 0) << r.err;
   v1::StandingsReport report;
-  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &report).ok()) << r.out;
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("odd", &report));
   ASSERT_EQ(report.standings_size(), 4);
 
   const std::string xml = dir_.File("odd.xml");
