@@ -131,8 +131,10 @@ TEST(Versions, ALedgersPinLoadsThePinnedVersion) {
 TEST(Versions, BadPinsAreRefusedSayingWhy) {
   EXPECT_EQ(LoadPinnedRules("cn-2002").status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(LoadPinnedRules("cn-2002 md5:00").status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(LoadPinnedRules(std::string("cn-2002 sha256:") + std::string(64, 'b')).status().code(),
-            absl::StatusCode::kNotFound);
+  // The pin built up front: with the test's headers precompiled (-DARBITER_PCH=ON), g++ 12 at -O1
+  // takes the temporary `string + string(64, 'b')` for an out-of-bounds memcpy (-Warray-bounds).
+  const std::string unknown = "cn-2002 sha256:" + std::string(64, 'b');
+  EXPECT_EQ(LoadPinnedRules(unknown).status().code(), absl::StatusCode::kNotFound);
   // The hash is cn-1988's.
   EXPECT_EQ(LoadPinnedRules(std::string("cn-2002 sha256:") + kCn1988First).status().code(),
             absl::StatusCode::kNotFound);
