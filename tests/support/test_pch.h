@@ -1,9 +1,10 @@
 // The headers nearly every test file parses, precompiled once for all the
-// test targets (tests/CMakeLists.txt: every test target reuses this one
-// precompiled header). Only third-party and generated headers: they change
-// with a package or a .proto, never with an edit to the code under test, so
-// an edit rebuilds no more than it did before. Each test file still includes
-// what it uses; this list only decides what is parsed ahead of time.
+// test targets built on GoogleTest (tests/CMakeLists.txt: each reuses this
+// one precompiled header; helpers without gtest do not). Only third-party
+// and generated headers: they change with a package or a .proto, never with
+// an edit to the code under test, so an edit rebuilds no more than it did
+// before. Each test file still includes what it uses; this list only
+// decides what is parsed ahead of time.
 #ifndef ARBITER_TESTS_SUPPORT_TEST_PCH_H_
 #define ARBITER_TESTS_SUPPORT_TEST_PCH_H_
 
