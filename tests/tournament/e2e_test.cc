@@ -16,6 +16,7 @@
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
 #include "tests/support/temp_dir.h"
+#include "tests/tournament/e2e_fixture.h"
 #include "tests/tournament/opengotha_reader.h"
 #include "tests/tournament/result_files.h"
 
@@ -27,89 +28,10 @@ using ::testing::HasSubstr;
 using testing::ProcessResult;
 using testing::ReadFile;
 
-class E2E : public ::testing::Test {
- protected:
-  void SetUp() override {
-    server_ = testing::ServerProcess::Start(dir_.File("data"));
-    ASSERT_NE(server_, nullptr);
-  }
-
-  // `arbiter ARGS... --server ADDR`, stdin from `input_file` if any, with
-  // $ARBITER_TOKEN set to `token` if any.
-  ProcessResult Cli(std::vector<std::string> args, const std::string& input_file = "",
-                    const std::string& token = "") {
-    args.push_back("--server");
-    args.push_back(server_->address());
-    return Run(std::move(args), input_file, token);
-  }
-
-  // `arbiter token create --role ROLE --name NAME --db <the server's>`: the
-  // secret.
-  std::string Token(const std::string& role, const std::string& name) {
-    ProcessResult r =
-        Run({"token", "create", "--role", role, "--name", name, "--db", dir_.File("data")});
-    EXPECT_EQ(r.exit, 0) << r.err;
-    return r.out.substr(0, r.out.find('\n'));
-  }
-
-  ProcessResult Run(std::vector<std::string> args, const std::string& input_file = "",
-                    const std::string& token = "") {
-    testing::RunOptions options;
-    if (!input_file.empty()) options.input = ReadFile(input_file);
-    if (token.empty()) {
-      options.env.unset = {"ARBITER_TOKEN"};
-    } else {
-      options.env.set = {{"ARBITER_TOKEN", token}};
-    }
-    return testing::RunArbiter(args, options);
-  }
-
-  void Record(const std::string& name, const std::string& lines) {
-    const std::string path = dir_.File(name + ".jsonl");
-    testing::WriteFile(path, lines);
-    ProcessResult r = Cli({"record", path});
-    ASSERT_EQ(r.exit, 0) << r.err;
-  }
-
-  // `tournament standings ID --json`, exiting `exit`, read back into
-  // `report`. Call through ASSERT_NO_FATAL_FAILURE.
-  void StandingsJson(const std::string& id, v1::StandingsReport* report, int exit = 0) {
-    ProcessResult r = Cli({"tournament", "standings", id, "--json"});
-    ASSERT_EQ(r.exit, exit) << r.err;
-    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, report).ok()) << r.out;
-  }
-
-  testing::TempDir dir_{"tournament-e2e"};
-  std::unique_ptr<testing::ServerProcess> server_;
-};
-
-std::string Created(const std::string& id, const std::string& black, const std::string& white) {
-  return "{\"at\": \"2026-05-01T09:00:00Z\", \"gameCreated\": {\"gameId\": \"" + id +
-         "\", \"ruleset\": \"cn-2002\", \"boardSize\": 19, \"black\": {\"name\": \"" + black +
-         "\"}, \"white\": {\"name\": \"" + white +
-         "\"}, \"venue\": \"SAME_SITE\", \"scheduledStart\": \"2026-05-01T09:00:00Z\"}}\n"
-         "{\"at\": \"2026-05-01T09:00:00Z\", \"gameStarted\": {}}\n"
-         "{\"at\": \"2026-05-01T09:00:10Z\", \"move\": {\"color\": \"BLACK\", \"point\": "
-         "\"Q16\"}}\n";
-}
-
-// Looks up the first element named `name` whose attribute `attr` is `value`
-// anywhere under `e`.
-const tournament::XmlElement* Find(const tournament::XmlElement& e, const std::string& name,
-                                   const std::string& attr, const std::string& value) {
-  for (const auto& c : e.children) {
-    const std::string* v = c->Attribute(attr);
-    if (c->name == name && v != nullptr && *v == value) return c.get();
-    if (const tournament::XmlElement* found = Find(*c, name, attr, value)) return found;
-  }
-  return nullptr;
-}
-
-std::string Attr(const tournament::XmlElement* e, const std::string& attr) {
-  if (e == nullptr) return "(no element)";
-  const std::string* v = e->Attribute(attr);
-  return v == nullptr ? "(no attribute)" : *v;
-}
+using tournament_e2e::Attr;
+using tournament_e2e::Created;
+using tournament_e2e::E2E;
+using tournament_e2e::Find;
 
 TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   // G1: Wang's (White) phone rings (a warning), then Wang resigns: 李伟 wins.
