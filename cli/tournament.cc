@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/corrections.h"
 #include "cli/commands.h"
 
 namespace arbiter::cli {
@@ -17,6 +18,8 @@ constexpr Subcommand kSubcommands[] = {
     {&kTournamentReplay, TournamentReplay},       {&kTournamentWithdraw, TournamentWithdraw},
     {&kTournamentTiebreak, TournamentTiebreak},   {&kTournamentShow, TournamentShow},
     {&kTournamentStandings, TournamentStandings}, {&kTournamentExport, TournamentExport},
+    {&kTournamentAmend, TournamentAmend},         {&kTournamentUpdate, TournamentUpdate},
+    {&kTournamentResult, TournamentResult},       {&kTournamentReinstate, TournamentReinstate},
 };
 constexpr CommandGroup kTournament = {
     .name = "tournament",
@@ -46,18 +49,30 @@ void PrintTournament(const v1::Tournament& t) {
       std::printf("  (%s %s)", p.romanized_family_name().c_str(), p.romanized_given_name().c_str());
     }
     if (!p.team().empty()) std::printf("  team %s board %d", p.team().c_str(), p.board());
+    if (!p.club().empty()) std::printf("  club %s", p.club().c_str());
+    if (!p.country().empty()) std::printf("  country %s", p.country().c_str());
+    if (!p.egf_pin().empty()) std::printf("  EGD %s", p.egf_pin().c_str());
+    if (!p.aga_id().empty()) std::printf("  AGA %s", p.aga_id().c_str());
     std::printf("\n");
   }
   for (const v1::TournamentRound& r : t.rounds()) {
     std::printf("  round %d\n", r.round());
     for (const v1::Pairing& p : r.pairings()) {
-      std::printf("    board %d  %s (B) - %s (W)  game %s\n", p.board(), p.black().c_str(),
-                  p.white().c_str(), p.game_id().empty() ? "-" : p.game_id().c_str());
+      std::printf("    board %d  %s (B) - %s (W)  game %s%s\n", p.board(), p.black().c_str(),
+                  p.white().c_str(), p.game_id().empty() ? "-" : p.game_id().c_str(),
+                  p.from_score_sheet()
+                      ? absl::StrCat("  ", v1::Result::Outcome_Name(p.entered_outcome()),
+                                     " from the paper score sheet")
+                            .c_str()
+                      : "");
     }
     for (const std::string& b : r.byes()) std::printf("    bye %s\n", b.c_str());
   }
   for (const v1::PlayerWithdrawn& w : t.withdrawals()) {
     std::printf("  withdrawn %s after round %d\n", w.player().c_str(), w.after_round());
+  }
+  for (const std::string& c : tournament::CorrectionLines(t, false)) {
+    std::printf("  correction %s\n", c.c_str());
   }
 }
 

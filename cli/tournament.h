@@ -30,6 +30,12 @@ int TournamentPair(const Args& args);
 int TournamentReplay(const Args& args);
 int TournamentWithdraw(const Args& args);
 int TournamentTiebreak(const Args& args);
+extern const CommandSpec kTournamentAmend, kTournamentUpdate, kTournamentResult,
+    kTournamentReinstate;
+int TournamentAmend(const Args& args);
+int TournamentUpdate(const Args& args);
+int TournamentResult(const Args& args);
+int TournamentReinstate(const Args& args);
 extern const CommandSpec kTournamentShow, kTournamentStandings, kTournamentExport;
 int TournamentShow(const Args& args);
 int TournamentStandings(const Args& args);

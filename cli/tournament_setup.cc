@@ -22,6 +22,14 @@ constexpr FlagSpec kPlayerFlag = {
 constexpr FlagSpec kRomanizedFlag = {
     "romanized", "ID:FAMILY[,GIVEN]",
     "player ID's name in Latin letters, for the ASCII formats (EGD, AGA) and OpenGotha", true};
+// A player's record for the federations' files, each ID:VALUE onto the
+// --player of that id (or, in `tournament update`, the player as it is).
+constexpr FlagSpec kClubFlag = {"club", "ID:CLUB",
+                                "player ID's club (EGD .h9, OpenGotha: 4 letters)", true};
+constexpr FlagSpec kPlayerCountryFlag = {"player-country", "ID:CC",
+                                         "player ID's country, ISO 3166 alpha-2 (CN, FR)", true};
+constexpr FlagSpec kEgdPinFlag = {"egd-pin", "ID:PIN", "player ID's EGD PIN (8 digits)", true};
+constexpr FlagSpec kAgaIdFlag = {"aga-id", "ID:NUMBER", "player ID's AGA membership number", true};
 constexpr FlagSpec kSystemFlag = {"system", "SYSTEM", "round-robin or swiss"};
 constexpr FlagSpec kSwissMethodFlag = {"swiss-method", "METHOD",
                                        "total-score or points-then-opponents"};
@@ -45,6 +53,10 @@ constexpr FlagSpec kCreateFlags[] = {
     kTeamFlag,
     kPlayerFlag,
     kRomanizedFlag,
+    kClubFlag,
+    kPlayerCountryFlag,
+    kEgdPinFlag,
+    kAgaIdFlag,
     kJsonFlag,
     kServerFlag,
 };
@@ -55,8 +67,9 @@ constexpr FlagSpec kImportFlags[] = {
     kJsonFlag,
     kServerFlag,
 };
-constexpr FlagSpec kPlayerFlags[] = {kTeamFlag, kPlayerFlag, kRomanizedFlag, kJsonFlag,
-                                     kServerFlag};
+constexpr FlagSpec kPlayerFlags[] = {kTeamFlag,  kPlayerFlag,        kRomanizedFlag,
+                                     kClubFlag,  kPlayerCountryFlag, kEgdPinFlag,
+                                     kAgaIdFlag, kJsonFlag,          kServerFlag};
 
 // "FAMILY[,GIVEN]" into `family` and `given`.
 void SplitName(absl::string_view text, std::string* family, std::string* given) {
@@ -86,22 +99,48 @@ bool ParsePlayer(const std::string& text, v1::TournamentPlayer* p, std::string* 
   return true;
 }
 
-// --romanized ID:FAMILY[,GIVEN] onto the player of `players` with that id.
-bool SetRomanized(const std::string& text,
-                  google::protobuf::RepeatedPtrField<v1::TournamentPlayer>* players,
-                  std::string* why) {
-  std::vector<std::string> f = absl::StrSplit(text, absl::MaxSplits(':', 1));
-  if (f.size() != 2 || f[1].empty()) {
-    *why = absl::StrCat("--romanized '", text, "': ID:FAMILY[,GIVEN]");
-    return false;
+// --romanized, --club, --player-country, --egd-pin and --aga-id, each
+// ID:VALUE, onto the player of `players` with that id.
+bool SetPlayerDetails(const Args& args,
+                      google::protobuf::RepeatedPtrField<v1::TournamentPlayer>* players,
+                      std::string* why) {
+  struct Detail {
+    absl::string_view flag;
+    absl::string_view shape;
+    void (*set)(const std::string& value, v1::TournamentPlayer* p);
+  };
+  static constexpr Detail kDetails[] = {
+      {"romanized", "ID:FAMILY[,GIVEN]",
+       [](const std::string& v, v1::TournamentPlayer* p) {
+         SplitName(v, p->mutable_romanized_family_name(), p->mutable_romanized_given_name());
+       }},
+      {"club", "ID:CLUB", [](const std::string& v, v1::TournamentPlayer* p) { p->set_club(v); }},
+      {"player-country", "ID:CC",
+       [](const std::string& v, v1::TournamentPlayer* p) { p->set_country(v); }},
+      {"egd-pin", "ID:PIN",
+       [](const std::string& v, v1::TournamentPlayer* p) { p->set_egf_pin(v); }},
+      {"aga-id", "ID:NUMBER",
+       [](const std::string& v, v1::TournamentPlayer* p) { p->set_aga_id(v); }},
+  };
+  for (const Detail& d : kDetails) {
+    for (const std::string& text : args.Values(d.flag)) {
+      std::vector<std::string> f = absl::StrSplit(text, absl::MaxSplits(':', 1));
+      if (f.size() != 2 || f[1].empty()) {
+        *why = absl::StrCat("--", d.flag, " '", text, "': ", d.shape);
+        return false;
+      }
+      v1::TournamentPlayer* found = nullptr;
+      for (v1::TournamentPlayer& p : *players) {
+        if (p.id() == f[0]) found = &p;
+      }
+      if (found == nullptr) {
+        *why = absl::StrCat("--", d.flag, " '", text, "': no player ", f[0], " in this command");
+        return false;
+      }
+      d.set(f[1], found);
+    }
   }
-  for (v1::TournamentPlayer& p : *players) {
-    if (p.id() != f[0]) continue;
-    SplitName(f[1], p.mutable_romanized_family_name(), p.mutable_romanized_given_name());
-    return true;
-  }
-  *why = absl::StrCat("--romanized '", text, "': no --player ", f[0], " in this command");
-  return false;
+  return true;
 }
 
 bool ParseTeam(const std::string& text, v1::TournamentTeam* t, std::string* why) {
@@ -125,10 +164,7 @@ bool AddEntrants(const Args& args,
   for (const std::string& p : args.Values("player")) {
     if (!ParsePlayer(p, players->Add(), why)) return false;
   }
-  for (const std::string& r : args.Values("romanized")) {
-    if (!SetRomanized(r, players, why)) return false;
-  }
-  return true;
+  return SetPlayerDetails(args, players, why);
 }
 
 // --system and --swiss-method.

@@ -310,6 +310,7 @@ grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext* context,
     if (absl::Status s = Apply(event, &*paired); !s.ok()) return s;
     for (v1::Pairing p : req->round().pairings()) {
       p.set_round(req->round().round());
+      if (absl::Status s = CheckNotTeamMates(*paired, p); !s.ok()) return s;
       if (absl::Status s = CheckRecorded(*paired, p); !s.ok()) return s;
     }
     return RecordInto(caller, req->tournament(), std::move(event), out);
@@ -362,6 +363,41 @@ grpc::Status TournamentServiceImpl::DecideTieBreak(grpc::ServerContext* context,
   return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
     v1::TournamentEvent event;
     *event.mutable_tie_break_decided() = req->decision();
+    return RecordInto(caller, req->tournament(), std::move(event), out);
+  });
+}
+
+grpc::Status TournamentServiceImpl::CorrectTournament(grpc::ServerContext* context,
+                                                      const v1::CorrectTournamentRequest* req,
+                                                      v1::Tournament* out) {
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    absl::StatusOr<std::string> id =
+        ParseResourceName("tournaments", req->tournament(), "tournament");
+    if (!id.ok()) return id.status();
+    absl::StatusOr<v1::Tournament> current = Current(*id);
+    if (!current.ok()) return current.status();
+    const v1::TournamentCorrection& c = req->correction();
+    if (c.has_pairing_amended()) {
+      // As when a round is paired: a recorded game must be the pairing's.
+      v1::Pairing p = c.pairing_amended().pairing();
+      p.set_round(c.pairing_amended().round());
+      if (absl::Status s = CheckNotTeamMates(*current, p); !s.ok()) return s;
+      if (absl::Status s = CheckRecorded(*current, p); !s.ok()) return s;
+    } else if (c.has_result_entered()) {
+      const v1::ResultEntered& e = c.result_entered();
+      const v1::Pairing* p = FindPairing(*current, e.round(), e.board());
+      if (p != nullptr && !p->game_id().empty()) {
+        absl::StatusOr<GameFacts> facts = games_(p->game_id());
+        if (facts.ok()) {
+          return absl::FailedPreconditionError(absl::StrCat(
+              "round ", e.round(), " board ", e.board(), ": game ", p->game_id(),
+              " is recorded in the ledger; its result is the record's (correct the game itself)"));
+        }
+        if (facts.status().code() != absl::StatusCode::kNotFound) return facts.status();
+      }
+    }
+    v1::TournamentEvent event;
+    *event.mutable_corrected() = c;
     return RecordInto(caller, req->tournament(), std::move(event), out);
   });
 }

@@ -60,6 +60,11 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                               v1::Tournament*) override;
   grpc::Status DecideTieBreak(grpc::ServerContext*, const v1::DecideTieBreakRequest*,
                               v1::Tournament*) override;
+  // FAILED_PRECONDITION besides the fold's errors: an amended pairing whose
+  // recorded game was played by other players or in other colours, a result
+  // entered for a pairing whose game is recorded.
+  grpc::Status CorrectTournament(grpc::ServerContext*, const v1::CorrectTournamentRequest*,
+                                 v1::Tournament*) override;
   grpc::Status GetStandings(grpc::ServerContext*, const v1::GetStandingsRequest*,
                             v1::StandingsReport*) override;
   grpc::Status ExportTournament(grpc::ServerContext*, const v1::ExportTournamentRequest*,

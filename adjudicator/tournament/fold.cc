@@ -4,7 +4,9 @@
 #include <set>
 #include <string>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/corrections.h"
 #include "adjudicator/tournament/names.h"
 #include "proto/names/resource_name.h"
 
@@ -23,6 +25,7 @@ bool ValidOutcomeEntry(v1::Result::Outcome o) {
     case v1::Result::DRAW:
     case v1::Result::BOTH_LOSE:
     case v1::Result::NO_RESULT:
+    case v1::Result::BOTH_WIN:  // only as tournament software's file has it
       return true;
     default:  // REPLAY is a game's outcome, not an entry: a replay needs a game
       return false;
@@ -81,12 +84,36 @@ absl::Status OnTeamAdded(const v1::TeamAdded& a, Tournament* t) {
   return absl::OkStatus();
 }
 
+bool AllDigits(absl::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// What every player record must be, when added or corrected.
+absl::Status CheckPlayerRecord(const v1::TournamentPlayer& p) {
+  if (p.name().empty()) return Bad(absl::StrCat("player '", p.id(), "': a name is required"));
+  const std::string& c = p.country();
+  if (!c.empty() && (c.size() != 2 || !absl::ascii_isalpha(static_cast<unsigned char>(c[0])) ||
+                     !absl::ascii_isalpha(static_cast<unsigned char>(c[1])))) {
+    return Bad(absl::StrCat("player '", p.id(), "': country \"", c,
+                            "\" is not a 2-letter ISO 3166 code (CN, FR)"));
+  }
+  if (!p.egf_pin().empty() && (p.egf_pin().size() > 8 || !AllDigits(p.egf_pin()))) {
+    return Bad(absl::StrCat("player '", p.id(), "': EGD PIN \"", p.egf_pin(),
+                            "\" is not a number of at most 8 digits"));
+  }
+  if (!p.aga_id().empty() && (p.aga_id().size() > 8 || !AllDigits(p.aga_id()))) {
+    return Bad(absl::StrCat("player '", p.id(), "': AGA id \"", p.aga_id(),
+                            "\" is not a number of at most 8 digits"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status OnPlayerAdded(const v1::PlayerAdded& a, Tournament* t) {
   const v1::TournamentPlayer& p = a.player();
   if (!IsValidId(p.id())) return Bad(absl::StrCat("player id '", p.id(), "' is not valid"));
   if (FindPlayer(*t, p.id()) != nullptr)
     return Bad(absl::StrCat("player '", p.id(), "' already exists"));
-  if (p.name().empty()) return Bad(absl::StrCat("player '", p.id(), "': a name is required"));
+  if (absl::Status s = CheckPlayerRecord(p); !s.ok()) return s;
   if (!IsPrintableAscii(p.romanized_family_name()) || !IsPrintableAscii(p.romanized_given_name())) {
     return Bad(absl::StrCat("player '", p.id(),
                             "': the romanized name is Latin letters (printable ASCII) only"));
@@ -172,13 +199,7 @@ absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
       return Bad(absl::StrCat(at, ": byDefault without a result"));
     }
     if (p.team_board() < 0) return Bad(absl::StrCat(at, ": teamBoard must be 1 or more (0: none)"));
-    if (t->settings().teams()) {
-      const v1::TournamentPlayer* b = FindPlayer(*t, p.black());
-      const v1::TournamentPlayer* w = FindPlayer(*t, p.white());
-      if (!b->team().empty() && b->team() == w->team()) {
-        return Bad(absl::StrCat(at, ": '", p.black(), "' and '", p.white(), "' are team-mates"));
-      }
-    } else if (p.team_board() != 0) {
+    if (!t->settings().teams() && p.team_board() != 0) {
       return Bad(absl::StrCat(at, ": teamBoard belongs to team events"));
     }
   }
@@ -284,6 +305,17 @@ const v1::Pairing* FindPairing(const v1::Tournament& t, int round, int board) {
   return nullptr;
 }
 
+absl::Status CheckNotTeamMates(const v1::Tournament& t, const v1::Pairing& p) {
+  if (!t.settings().teams()) return absl::OkStatus();
+  const v1::TournamentPlayer* b = FindPlayer(t, p.black());
+  const v1::TournamentPlayer* w = FindPlayer(t, p.white());
+  if (b != nullptr && w != nullptr && !b->team().empty() && b->team() == w->team()) {
+    return Bad(absl::StrCat("round ", p.round(), " board ", p.board(), ": '", p.black(), "' and '",
+                            p.white(), "' are team-mates"));
+  }
+  return absl::OkStatus();
+}
+
 const v1::PlayerWithdrawn* FindWithdrawal(const v1::Tournament& t, absl::string_view player) {
   for (const v1::PlayerWithdrawn& w : t.withdrawals()) {
     if (w.player() == player) return &w;
@@ -321,6 +353,9 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t) {
       break;
     case v1::TournamentEvent::kPlayerWithdrawn:
       s = OnWithdrawn(event.player_withdrawn(), &next);
+      break;
+    case v1::TournamentEvent::kCorrected:
+      s = ApplyCorrection(event, &next);
       break;
     case v1::TournamentEvent::KIND_NOT_SET:
       break;

@@ -33,6 +33,12 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t);
 // Folds a whole stream, naming the first bad event's 1-based position.
 absl::StatusOr<v1::Tournament> Fold(const std::vector<v1::TournamentEvent>& events);
 
+// INVALID_ARGUMENT when `p` pairs two players of one team in a team event.
+// A director's pairing is refused so (the service checks it); a file of
+// tournament software may hold such a game (OpenGotha reads it), which then
+// counts for the players and for no match.
+absl::Status CheckNotTeamMates(const v1::Tournament& t, const v1::Pairing& p);
+
 // Lookups in a folded tournament (nullptr when absent).
 const v1::TournamentPlayer* FindPlayer(const v1::Tournament& t, absl::string_view id);
 const v1::TournamentTeam* FindTeam(const v1::Tournament& t, absl::string_view id);

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
+#include "adjudicator/tournament/corrections.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/opengotha.h"
@@ -76,9 +77,20 @@ std::string CsvField(absl::string_view s) {
 
 std::string Decimal(double d) { return absl::StrFormat("%.2f", d); }
 
-// A rank number (OpenGotha's: -30 is 30k, 0 is 1d) as EGD and AGA write it.
-std::string EgdRank(int rank) {
-  return rank >= 0 ? absl::StrCat(rank + 1, "d") : absl::StrCat(-rank, "k");
+// A rank as EGD and AGA write it: "5k", "3d", and a professional rank as
+// the EGD lists professionals, "9p" (OpenGotha's own scale stops at 9d and
+// would write a 9p as "9d", a different player). nullopt: not a rank.
+std::optional<std::string> RankAsWritten(absl::string_view text) {
+  const absl::string_view rank = absl::StripAsciiWhitespace(text);
+  int pro = 0;
+  if (rank.size() >= 2 && (rank.back() == 'p' || rank.back() == 'P') &&
+      absl::SimpleAtoi(rank.substr(0, rank.size() - 1), &pro) && pro >= 1 && pro <= 9) {
+    return absl::StrCat(pro, "p");
+  }
+  // OpenGotha's numbers: -30 is 30k, 0 is 1d.
+  std::optional<int> n = OpenGothaRank(rank);
+  if (!n.has_value()) return std::nullopt;
+  return *n >= 0 ? absl::StrCat(*n + 1, "d") : absl::StrCat(-*n, "k");
 }
 
 }  // namespace
@@ -130,7 +142,10 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
   absl::StrAppend(&out, "; KM[", absl::StrFormat("%g", s.komi() * 2), "]\n; TM[",
                   s.adjusted_time_minutes(), "]\n");
   absl::StrAppend(&out, "; CM[standings per art. 27 of the ", Ruleset(t),
-                  " rules: Pts = 2 a win, 1 a draw; reasons are in the sidecar]\n;\n");
+                  " rules: Pts = 2 a win, 1 a draw; reasons are in the sidecar]\n");
+  for (const std::string& c : CorrectionLines(t, true))
+    absl::StrAppend(&out, "; correction ", c, "\n");
+  absl::StrAppend(&out, ";\n");
   const char* second = !swiss ? "A" : by_opponents ? "Opp" : "TS";
   absl::StrAppend(&out, absl::StrFormat("; Pl %-30s Rk Co Club %4s %4s %4s %4s\n", "Name", "Pts",
                                         second, "B", "-"));
@@ -144,7 +159,7 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
       return refuse(absl::StrCat("player '", p->id(), "' (", NativeName(*p),
                                  ") has no given name; EGD needs both"));
     }
-    std::optional<int> rank = OpenGothaRank(p->rank());
+    std::optional<std::string> rank = RankAsWritten(p->rank());
     if (!rank.has_value()) {
       return refuse(absl::StrCat("player '", p->id(), "' (", NativeName(*p),
                                  ") has no rank EGD reads (\"", p->rank(), "\")"));
@@ -152,15 +167,16 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
     if (!IsPrintableAscii(p->country()) || !IsPrintableAscii(p->club())) {
       return refuse(absl::StrCat("player '", p->id(), "': country and club must be ASCII"));
     }
-    const std::string country = p->country().size() == 2 ? p->country() : "XX";
+    const std::string country =
+        p->country().size() == 2 ? absl::AsciiStrToUpper(p->country()) : "XX";
     const std::string club = p->club().empty() ? "xxxx" : NoSpaces(p->club());
     const std::string criterion = !swiss         ? Decimal(st.tie_break_a())
                                   : by_opponents ? absl::StrFormat("%g", st.opponents_score())
                                                  : Decimal(st.total_score());
     std::string line =
         absl::StrFormat("%4d %-30s %3s %2s %4s %4d %4s %4d %4d", i + 1,
-                        absl::StrCat(NoSpaces(name->family), " ", NoSpaces(name->given)),
-                        EgdRank(*rank), country, club, st.points(), criterion, st.warnings(), 0);
+                        absl::StrCat(NoSpaces(name->family), " ", NoSpaces(name->given)), *rank,
+                        country, club, st.points(), criterion, st.warnings(), 0);
     for (int r : rounds) {
       const ScoredPairing* sp = InRound(report, st.id(), r);
       std::string token;
@@ -174,6 +190,9 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
       }
       absl::StrAppend(&line, absl::StrFormat(" %8s", token));
     }
+    // The EGD's own key for the player, where known: "|PIN" closes the line,
+    // so the rating list need not match the player by name.
+    if (!p->egf_pin().empty()) absl::StrAppend(&line, " |", p->egf_pin());
     absl::StrAppend(&out, line, "\n");
   }
   return out;
@@ -218,19 +237,21 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
       return refuse(absl::StrCat("player '", p.id(), "' (", NativeName(p),
                                  ") has no given name; AGA names are \"Last, First\""));
     }
-    std::optional<int> rank = OpenGothaRank(p.rank());
+    std::optional<std::string> rank = RankAsWritten(p.rank());
     if (!rank.has_value()) {
       return refuse(absl::StrCat("player '", p.id(), "' (", NativeName(p), ") has no rank (\"",
                                  p.rank(), "\")"));
     }
-    absl::StrAppend(&players, aga[p.id()], "\t", name->family, ", ", name->given, "\t",
-                    EgdRank(*rank), "\n");
+    absl::StrAppend(&players, aga[p.id()], "\t", name->family, ", ", name->given, "\t", *rank,
+                    "\n");
   }
   std::string out;
   absl::StrAppend(&out, "TOURNEY ", t.title(), s.location().empty() ? "" : ", ", s.location(),
                   "\n");
   if (!s.begin_date().empty()) absl::StrAppend(&out, "\tstart=", s.begin_date(), "\n");
   if (!s.end_date().empty()) absl::StrAppend(&out, "\tfinish=", s.end_date(), "\n");
+  for (const std::string& c : CorrectionLines(t, true))
+    absl::StrAppend(&out, "# correction ", c, "\n");
   absl::StrAppend(&out, "PLAYERS\n", players);
   // Komi a whole number: the komi's points rounded down (7.5 -> 7) in an
   // even game; 0 with a handicap, a handicap of 1 (no komi) written as 0.

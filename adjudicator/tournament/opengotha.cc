@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "adjudicator/tournament/corrections.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/scoring.h"
@@ -79,8 +80,9 @@ absl::StatusOr<std::pair<Result::Outcome, bool>> ParseResult(const XmlElement& e
   if (r == "RESULT_BLACKWINS") return std::pair{Result::BLACK_WINS, by_default};
   if (r == "RESULT_EQUAL") return std::pair{Result::DRAW, by_default};
   if (r == "RESULT_BOTHLOSE") return std::pair{Result::BOTH_LOSE, by_default};
-  if (r == "RESULT_BOTHWIN")
-    return At(e, "RESULT_BOTHWIN has no meaning under the 2002 rules (art. 27: 2/1/0)");
+  // No article gives it, but OpenGotha records it and reads it: kept as
+  // entered, worth a win to each (rulings.proto, BOTH_WIN).
+  if (r == "RESULT_BOTHWIN") return std::pair{Result::BOTH_WIN, by_default};
   return At(e, absl::StrCat("unknown result \"", Attr(e, "result"), "\""));
 }
 
@@ -194,6 +196,27 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(
         return At(*g, absl::StrCat("komi=\"", komi, "\" is not a number"));
       s.set_komi(k / 2);  // OpenGotha counts komi in points, we in stones
     }
+  }
+  if (settings.system() == v1::TournamentSettings::SYSTEM_UNSPECIFIED) {
+    // OpenGotha keeps no system (a round robin is paired by one of its
+    // frames); the placement criteria say it: a round robin is ranked by the
+    // defeated opponents' scores (art. 27's A, SODOSW) and not by the
+    // opponents' (SOSW), as ExportOpenGotha writes it.
+    bool sodosw = false, sosw = false;
+    if (const XmlElement* pc = FindDeep(root, "PlacementCriteria")) {
+      for (const XmlElement* c : pc->Children("PlacementCriterion")) {
+        sodosw = sodosw || Attr(*c, "name") == "SODOSW";
+        sosw = sosw || Attr(*c, "name") == "SOSW";
+      }
+    }
+    if (sodosw && !sosw) s.set_system(v1::TournamentSettings::ROUND_ROBIN);
+  }
+  if (const XmlElement* g = FindDeep(root, "GeneralParameterSet");
+      g != nullptr && settings.bye_points() == 0) {
+    // A bye's value in OpenGotha's wins x 2: arbiter's game points for it.
+    absl::StatusOr<int> bye = IntAttr(*g, "genNBW2ValueBye", 0);
+    if (!bye.ok()) return bye.status();
+    if (*bye >= 0 && *bye <= 2) s.set_bye_points(*bye);
   }
   const XmlElement* teams_el = root.Child("Teams");
   if (teams_el != nullptr && !teams_el->Children("Team").empty()) s.set_teams(true);
@@ -335,15 +358,13 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(
       p.set_entered_outcome(result->first);
       p.set_entered_by_default(result->second);
       if (s.teams()) {
+        // OpenGotha's importer takes each game as it is, whatever boards
+        // its players hold (importGamesFromXMLFile compares none): a game
+        // across boards counts for each team on its own player's board, a
+        // game of team-mates for no match (standings.h).
         const int b = board_of(*black, *round);
         const int w = board_of(*white, *round);
-        if (b != 0 && w != 0 && b != w && !player(*black).team().empty() &&
-            !player(*white).team().empty()) {
-          return At(*ge,
-                    absl::StrCat("round ", *round, ": ", *black, " is on board ", b,
-                                 " of their team but ", *white, " on board ", w, " of theirs"));
-        }
-        p.set_team_board(b != 0 ? b : w);
+        p.set_team_board(b == w || w == 0 ? b : b == 0 ? w : 0);
       }
       v1::TournamentRound& r = rounds[*round];
       r.set_round(*round);
@@ -392,6 +413,9 @@ std::string OpenGothaResult(const v1::ScoredPairing& p) {
       break;
     case Result::DRAW:
       r = "RESULT_EQUAL";
+      break;
+    case Result::BOTH_WIN:
+      r = "RESULT_BOTHWIN";
       break;
     default:
       r = "RESULT_BOTHLOSE";
@@ -484,6 +508,11 @@ absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t,
   }
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
+  // The director's corrections, as comments OpenGotha skips ("--" may not
+  // stand inside one).
+  for (const std::string& c : CorrectionLines(t, false)) {
+    absl::StrAppend(&out, "<!-- correction ", absl::StrReplaceAll(c, {{"--", "- -"}}), " -->\n");
+  }
   absl::StrAppend(&out, "<Tournament dataVersion=\"201\">\n<Players>\n", players,
                   "</Players>\n<Games>\n");
   int max_handicap = 0;

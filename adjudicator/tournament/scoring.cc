@@ -31,6 +31,10 @@ void SetPoints(Result::Outcome o, ScoredPairing* s) {
       s->set_black_points(1);
       s->set_white_points(1);
       break;
+    case Result::BOTH_WIN:  // entered from tournament software only
+      s->set_black_points(2);
+      s->set_white_points(2);
+      break;
     default:
       s->set_black_points(0);
       s->set_white_points(0);
@@ -117,18 +121,20 @@ ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,
   s.set_game_id(p.game_id());
   s.set_handicap(p.handicap());
   s.set_status(ScoredPairing::PENDING);
-  if (p.game_id().empty()) {
+  // A result entered for a pairing whose game is not in the ledger: from
+  // the file of tournament software, or from the paper score sheet by a
+  // director's correction (a recorded game's result is always its record's).
+  auto it = p.game_id().empty() ? games.end() : games.find(p.game_id());
+  if (it == games.end()) {
     if (p.entered_outcome() != Result::OUTCOME_UNSPECIFIED) {
       s.set_status(ScoredPairing::DECIDED);
       SetPoints(p.entered_outcome(), &s);
       s.set_by_default(p.entered_by_default());
-      s.set_note("entered (no game in the ledger)");
+      s.set_note(p.from_score_sheet() ? "from the paper score sheet (no game recorded)"
+                                      : "entered (no game in the ledger)");
+    } else if (!p.game_id().empty()) {
+      s.set_note(absl::StrCat("game ", p.game_id(), " is not in the ledger yet"));
     }
-    return s;
-  }
-  auto it = games.find(p.game_id());
-  if (it == games.end()) {
-    s.set_note(absl::StrCat("game ", p.game_id(), " is not in the ledger yet"));
     return s;
   }
   if (!it->second.result.has_value()) {

@@ -1,6 +1,7 @@
 #include "adjudicator/tournament/sidecar.h"
 
 #include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/corrections.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/formats.h"
 #include "adjudicator/tournament/opengotha.h"
@@ -75,6 +76,7 @@ v1::ExportSidecar BuildSidecar(const v1::Tournament& t, const v1::StandingsRepor
   v1::ExportSidecar out;
   out.set_tournament(t.name());
   out.set_format(ExportTournamentRequest::Format_Name(format));
+  for (std::string& c : CorrectionLines(t, false)) out.add_corrections(std::move(c));
   for (const ScoredPairing& p : report.pairings()) {
     const v1::Pairing* paired = p.round() == 0 ? nullptr : FindPairing(t, p.round(), p.board());
     if (paired != nullptr) {

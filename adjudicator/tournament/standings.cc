@@ -306,7 +306,9 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     if (sp.status() == ScoredPairing::VOID || sp.round() == 0) continue;
     const std::string& tb = who[sp.black()]->team();
     const std::string& tw = who[sp.white()]->team();
-    if (tb.empty() || tw.empty()) continue;  // a player outside any team: no match
+    // A player outside any team, or team-mates (a game from tournament
+    // software's file): no match.
+    if (tb.empty() || tw.empty() || tb == tw) continue;
     const bool black_first = tb < tw;
     Match& m = matches[{sp.round(), black_first ? tb : tw, black_first ? tw : tb}];
     if (!Counts(sp)) {

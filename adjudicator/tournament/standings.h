@@ -25,7 +25,8 @@
 // their opponents' scores (total score, opponents' points) as their points
 // plus A x the rounds after their withdrawal, A = their game points per
 // game played, at most 1 (Standing.opponentsScore).
-// Team events: a game with a player outside any team belongs to no match;
+// Team events: a game with a player outside any team, or between team-mates
+// (only from tournament software's file: fold.h), belongs to no match;
 // board by board takes each game's board from its pairing's teamBoard when
 // the boards change by round, else from the player's own board.
 // Each standing's decidedBy names the criterion that broke its tie with the

@@ -254,8 +254,8 @@ TEST(RoleTest, TournamentsAreTheChiefArbitersToOrganise) {
   constexpr absl::string_view kT = "/arbiter.v1.TournamentService/";
   EXPECT_EQ(MethodAccess(absl::StrCat(kT, "CreateTournament")), v1::CREATE);
   EXPECT_EQ(MethodAccess(absl::StrCat(kT, "ImportTournament")), v1::CREATE);
-  for (const char* m :
-       {"AddPlayers", "PairRound", "ScheduleReplay", "WithdrawPlayer", "DecideTieBreak"}) {
+  for (const char* m : {"AddPlayers", "PairRound", "ScheduleReplay", "WithdrawPlayer",
+                        "DecideTieBreak", "CorrectTournament"}) {
     EXPECT_EQ(MethodAccess(absl::StrCat(kT, m)), v1::ORGANISE) << m;
   }
   for (const char* m : {"GetTournament", "GetStandings", "ExportTournament"}) {

@@ -112,6 +112,8 @@ TEST_F(Formats, EgdH9ReadsBackFieldByField) {
                                      "2-/w0", "4-/b0"));
   EXPECT_THAT(h.rows[3], ElementsAre("4", "Zhou", "Lin", "3d", "CN", "Bj", "2", "0.50", "1", "0",
                                      "1+!w0", "3-/w0"));
+  // Li Wei's EGD PIN closes his line; the others have none.
+  EXPECT_THAT(h.pins, ElementsAre("", "12345678", "", ""));
 }
 
 TEST_F(Formats, EgdH9UnknownCountryAndClubAsOpenGothaWritesThem) {

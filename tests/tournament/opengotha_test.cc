@@ -384,8 +384,8 @@ TEST(OpenGotha, BadFilesAreRefusedWithTheLine) {
               HasSubstr("line 8: <Game>: roundNumber=\"x\" is not a whole number"));
   EXPECT_THAT(
       error(head + "<Games>\n<Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AA\" "
-                   "whitePlayer=\"BB\" result=\"RESULT_BOTHWIN\"/>\n</Games>\n</Tournament>\n"),
-      HasSubstr("RESULT_BOTHWIN has no meaning"));
+                   "whitePlayer=\"BB\" result=\"RESULT_BOTHDRAW\"/>\n</Games>\n</Tournament>\n"),
+      HasSubstr("unknown result \"RESULT_BOTHDRAW\""));
   EXPECT_THAT(error(head + "<Games>\n<Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AA\" "
                            "whitePlayer=\"AA\"/>\n</Games>\n</Tournament>\n"),
               HasSubstr("cannot meet themselves"));

@@ -17,10 +17,12 @@
 namespace arbiter::tournament::testing {
 
 // The EGF table read back as the rating program reads it: "; XX[...]"
-// headers, then one line a player of blank-separated fields.
+// headers, then one line a player of blank-separated fields, closed by the
+// player's EGD PIN after "|" where it is known.
 struct H9 {
   std::map<std::string, std::string> headers;
   std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> pins;  // one a row; empty where the line has none
 };
 
 inline H9 ParseH9(const std::string& text) {
@@ -34,7 +36,9 @@ inline H9 ParseH9(const std::string& text) {
       continue;
     }
     if (line.front() == ';') continue;
-    h.rows.push_back(absl::StrSplit(line, ' ', absl::SkipEmpty()));
+    const size_t bar = line.find('|');
+    h.pins.emplace_back(bar == absl::string_view::npos ? "" : line.substr(bar + 1));
+    h.rows.push_back(absl::StrSplit(line.substr(0, bar), ' ', absl::SkipEmpty()));
   }
   return h;
 }
