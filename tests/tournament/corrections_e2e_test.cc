@@ -2,7 +2,9 @@
 // the CLI: each is recorded with who and why, changes what it corrects and
 // nothing else, and every export lists it. And the player records the
 // federations' files carry (club, country, EGD PIN, AGA id, 9p).
+#include <map>
 #include <string>
+#include <utility>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -137,6 +139,23 @@ TEST_F(E2E, AResultFromThePaperScoreSheetIsMarkedInEveryExport) {
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_THAT(ReadFile(xml), ContainsRegex("<!-- correction .*" + marked));
   EXPECT_THAT(ReadFile(xml + ".reasons.json"), HasSubstr(marked));
+
+  // The round robin imports back as a round robin, ranked as before (it
+  // came back a Swiss event with every player ranked 1).
+  r = Cli({"tournament", "import", "--id", "back", xml});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("(ROUND_ROBIN"));
+  v1::StandingsReport back;
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("back", &back));
+  // By name: ids are made again from the names, and players sharing a rank
+  // are listed by id.
+  auto ranked = [](const v1::StandingsReport& r) {
+    std::map<std::string, std::pair<int, int>> out;
+    for (const v1::Standing& s : r.standings()) out[s.name()] = {s.rank(), s.points()};
+    return out;
+  };
+  EXPECT_EQ(ranked(back), ranked(report));
+  EXPECT_EQ(back.standings(3).rank(), 3) << "not every player ranked 1";
 }
 
 // A player's record set right after registration: the romanized name the
