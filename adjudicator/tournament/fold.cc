@@ -66,6 +66,12 @@ absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
     return Bad("settings.egfClass: A, B, C or D (the EGF tournament class)");
   }
   if (s.adjusted_time_minutes() < 0) return Bad("settings.adjustedTimeMinutes cannot be negative");
+  if (s.ruleset() == "cn-1988" && s.teams() && s.system() == v1::TournamentSettings::SWISS &&
+      s.swiss_method() == v1::TournamentSettings::POINTS_THEN_OPPONENTS) {
+    return Bad(
+        "settings.swissMethod: the 1988 rules rank a Swiss team event by 总得分 only "
+        "(cn-1988/28: 团体成绩根据总得分的高低区分名次): TOTAL_SCORE");
+  }
   t->set_name(absl::StrCat("tournaments/", c.tournament_id()));
   t->set_tournament_id(c.tournament_id());
   t->set_title(c.title());

@@ -361,15 +361,16 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     const int64_t total_r =
         rounds > 0 ? TotalTimesRounds(s.points(), s.opponents_points(), rounds) : s.points();
     s.set_total_score(rounds > 0 ? static_cast<double>(total_r) / rounds : s.points());
-    if (!swiss) {
+    // Art. 27 团体赛 2: a Swiss team event is ranked by 总得分 (the total
+    // score) or 总积分 (the match points), "如相同则依循环赛顺序区分名次":
+    // then as a round robin, match points first. The team text names no
+    // opponents' points (those are the individual Swiss's 2.B).
+    if (!swiss || by_opponents) {
       e.keys = {s.points()};
       names = {"match points"};
-    } else if (by_opponents) {
-      e.keys = {s.points(), s.opponents_points()};
-      names = {"match points", "opponents' match points"};
     } else {
-      e.keys = {total_r};
-      names = {"total score"};
+      e.keys = {total_r, s.points()};
+      names = {"total score", "match points"};
     }
     e.keys.push_back(s.board_points());
     names.push_back("board points");

@@ -283,6 +283,85 @@ TEST(Team, SwissTotalScoreOverMatchPoints) {
   EXPECT_EQ(Row(r.standings(), "D").rank(), 4);
 }
 
+// Six teams of two boards, two rounds (R = 2), black the first team named:
+// R1: A v B 4-0 (A1, A2 win); C v D 2-2 (C1 wins, D2 wins); E v F 2-2 (E1
+//     wins, F2 wins).
+// R2: A v C 3-1 (A1 wins, board 2 drawn); B v E 3-1 (board 1 drawn, B2
+//     wins); D v F 4-0.
+// Match points: A 4, B 2, C 1, D 3, E 1, F 1. Board points: A 7, B 3, C 3,
+// D 6, E 3, F 2. Board 1: B 0+1 = 1, C 2+0 = 2, E 2+1 = 3.
+v1::StandingsReport SixTeamSwiss(v1::TournamentSettings::SwissMethod method,
+                                 const std::string& ruleset = "") {
+  TournamentBuilder b(v1::TournamentSettings::SWISS, /*teams=*/true);
+  b.settings()->set_swiss_method(method);
+  b.settings()->set_ruleset(ruleset);
+  for (const char* t : {"A", "B", "C", "D", "E", "F"}) {
+    b.Team(t);
+    b.Player(absl::StrCat(t, "1"), t, 1).Player(absl::StrCat(t, "2"), t, 2);
+  }
+  b.Round(1, {{"A1", "B1", "1a"},
+              {"A2", "B2", "1b"},
+              {"C1", "D1", "1c"},
+              {"C2", "D2", "1d"},
+              {"E1", "F1", "1e"},
+              {"E2", "F2", "1f"}});
+  b.Round(2, {{"A1", "C1", "2a"},
+              {"A2", "C2", "2b"},
+              {"B1", "E1", "2c"},
+              {"B2", "E2", "2d"},
+              {"D1", "F1", "2e"},
+              {"D2", "F2", "2f"}});
+  GameFactsMap games = {{"1a", Decided(kBlack)}, {"1b", Decided(kBlack)}, {"1c", Decided(kBlack)},
+                        {"1d", Decided(kWhite)}, {"1e", Decided(kBlack)}, {"1f", Decided(kWhite)},
+                        {"2a", Decided(kBlack)}, {"2b", Decided(kDraw)},  {"2c", Decided(kDraw)},
+                        {"2d", Decided(kBlack)}, {"2e", Decided(kBlack)}, {"2f", Decided(kBlack)}};
+  return ComputeStandings(b.Build(), games);
+}
+
+TEST(Team, SwissTiesOnTotalScoreGoOnAsARoundRobinMatchPointsFirst) {
+  // Total score = MP + ΣOpp / R − R: B 2 + (A 4 + E 1)/2 − 2 = 2.5, C 1 +
+  // (D 3 + A 4)/2 − 2 = 2.5: level. "依循环赛顺序": match points, B 2 > C 1,
+  // so B is above C (board points, 3 each, and board 1, C's 2 > B's 1, would
+  // have put C first).
+  v1::StandingsReport r = SixTeamSwiss(v1::TournamentSettings::TOTAL_SCORE);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "B").total_score(), 2.5);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "C").total_score(), 2.5);
+  EXPECT_LT(Row(r.standings(), "B").rank(), Row(r.standings(), "C").rank());
+  EXPECT_EQ(Row(r.standings(), "C").decided_by(), "match points");
+}
+
+TEST(Team, SwissByMatchPointsNamesNoOpponentsPoints) {
+  // 总积分: match points A 4, D 3, B 2, then C, E, F on 1. Board points: C 3,
+  // E 3, F 2; board 1: E 3 > C 2. So A D B E C F (the individual Swiss's
+  // opponents' points, C's 7 against E's 3, would have put C first).
+  v1::StandingsReport r = SixTeamSwiss(v1::TournamentSettings::POINTS_THEN_OPPONENTS);
+  EXPECT_THAT(Order(r.standings()), ElementsAre("A", "D", "B", "E", "C", "F"));
+  EXPECT_EQ(Row(r.standings(), "C").decided_by(), "board 1");
+  EXPECT_EQ(Row(r.standings(), "F").decided_by(), "board points");
+}
+
+TEST(Team, Cn1988SwissTeamsAreRankedByTotalScoreOnly) {
+  // 1988 art. 28 二 2: "团体成绩根据总得分的高低区分名次": no 总积分.
+  v1::TournamentEvent created;
+  created.mutable_created()->set_tournament_id("t");
+  v1::TournamentSettings* s = created.mutable_created()->mutable_settings();
+  s->set_system(v1::TournamentSettings::SWISS);
+  s->set_teams(true);
+  s->set_ruleset("cn-1988");
+  s->set_swiss_method(v1::TournamentSettings::POINTS_THEN_OPPONENTS);
+  v1::Tournament t;
+  absl::Status refused = Apply(created, &t);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(refused.message()), ::testing::HasSubstr("总得分 only"));
+  s->set_swiss_method(v1::TournamentSettings::TOTAL_SCORE);
+  EXPECT_TRUE(Apply(created, &t).ok());
+  // The 2002 rules allow either (27 团体赛 2: 总得分或总积分).
+  v1::Tournament t2;
+  s->set_ruleset("cn-2002");
+  s->set_swiss_method(v1::TournamentSettings::POINTS_THEN_OPPONENTS);
+  EXPECT_TRUE(Apply(created, &t2).ok());
+}
+
 TEST(Results, GameOutcomesMapToPoints) {
   // Lateness forfeits are by default; both-lose and no result are 0-0; a
   // REPLAY is pending until its replay's game decides the pairing.
