@@ -172,7 +172,9 @@ absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
     if (!seated.insert(id).second)
       return Bad(absl::StrCat(where, ": player '", id, "' is paired twice"));
     const v1::PlayerWithdrawn* w = FindWithdrawal(*t, id);
-    if (swiss && w != nullptr && r.round() > w->after_round()) {
+    // 28.3 is the individual Swiss's; in a team event (28.4, 1988 29.4) the
+    // withdrawn player's board is still paired, and lost by default.
+    if (swiss && !t->settings().teams() && w != nullptr && r.round() > w->after_round()) {
       return absl::FailedPreconditionError(absl::StrCat(where, ": '", id, "' withdrew after round ",
                                                         w->after_round(),
                                                         "; art. 28.3: no more pairings"));
@@ -209,11 +211,24 @@ absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
       return Bad(absl::StrCat(at, ": teamBoard belongs to team events"));
     }
   }
+  // A team event's bye may name the team: its players with a board have it.
+  std::vector<std::string> byes;
   for (const std::string& id : r.byes()) {
+    if (t->settings().teams() && FindPlayer(*t, id) == nullptr && FindTeam(*t, id) != nullptr) {
+      for (const v1::TournamentPlayer& p : t->players()) {
+        if (p.team() == id && p.board() > 0) byes.push_back(p.id());
+      }
+      continue;
+    }
+    byes.push_back(id);
+  }
+  for (const std::string& id : byes) {
     if (absl::Status s = seat(id); !s.ok()) return s;
   }
   v1::TournamentRound* added = t->add_rounds();
   *added = r;
+  added->clear_byes();
+  for (std::string& id : byes) added->add_byes(std::move(id));
   for (v1::Pairing& p : *added->mutable_pairings()) p.set_round(r.round());
   std::sort(added->mutable_pairings()->begin(), added->mutable_pairings()->end(),
             [](const v1::Pairing& a, const v1::Pairing& b) { return a.board() < b.board(); });

@@ -339,6 +339,37 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
       Tally(r, &teams[id]);
     }
   }
+  // A team's bye (its players listed as the round's byes, no match of its
+  // own): each player is credited the setting, as in the players' table
+  // (局分 "的记法和个人赛相同"), and the team's match is scored against those
+  // board points as against an opponent's (2 - setting) a board: a setting
+  // of 2 is a won match, 1 a drawn one, 0 a lost one. A bye has no opponent,
+  // so it adds nothing to the opponents' points.
+  for (const v1::TournamentRound& r : t.rounds()) {
+    std::map<std::string, std::vector<const v1::TournamentPlayer*>> on_bye;
+    for (const std::string& id : r.byes()) {
+      if (who.contains(id) && !who[id]->team().empty()) on_bye[who[id]->team()].push_back(who[id]);
+    }
+    for (const auto& [team, members] : on_bye) {
+      bool has_match = false;
+      for (const auto& [key, m] : matches) {
+        has_match = has_match || (std::get<0>(key) == r.round() &&
+                                  (std::get<1>(key) == team || std::get<2>(key) == team));
+      }
+      if (has_match) continue;
+      const int bye = t.settings().bye_points();
+      Standing& s = teams[team];
+      for (const v1::TournamentPlayer* p : members) {
+        s.set_board_points(s.board_points() + bye);
+        if (p->board() > 0 && p->board() <= s.board_by_board_size()) {
+          s.set_board_by_board(p->board() - 1, s.board_by_board(p->board() - 1) + bye);
+        }
+      }
+      const int mine = bye == 2 ? 2 : bye == 1 ? 1 : 0;
+      s.set_points(s.points() + mine);
+      Tally({"", mine, 2 - mine}, &s);
+    }
+  }
   for (auto& [id, recs] : team_records) {
     int opp = 0;
     for (const Record& r : recs) opp += teams[r.opponent].points();

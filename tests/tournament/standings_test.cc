@@ -340,6 +340,68 @@ TEST(Team, SwissByMatchPointsNamesNoOpponentsPoints) {
   EXPECT_EQ(Row(r.standings(), "F").decided_by(), "board points");
 }
 
+// Three teams of two boards, one Swiss round: A v B, both A's players win
+// (4-0); C has the bye, named as the team (`--bye C`: its players with a
+// board). With a bye worth 2 each of C1, C2 is credited 2 (the players'
+// table), so C has 4 board points, 2 on each board, and a won match: 2 match
+// points, as A. Total score (R = 1): A 2 + 0/1 - 1 = 1, C 2 + 0 - 1 = 1 (a
+// bye has no opponent); level on everything: A and C share rank 1.
+TEST(Team, AByeIsAMatchWorthTheSettingAndAgreesWithThePlayersTable) {
+  for (int bye : {2, 1}) {
+    SCOPED_TRACE(bye);
+    TournamentBuilder b(v1::TournamentSettings::SWISS, /*teams=*/true);
+    b.settings()->set_bye_points(bye);
+    for (const char* t : {"A", "B", "C"}) {
+      b.Team(t);
+      b.Player(absl::StrCat(t, "1"), t, 1).Player(absl::StrCat(t, "2"), t, 2);
+    }
+    b.Round(1, {{"A1", "B1", "G1"}, {"A2", "B2", "G2"}}, {"C"});
+    v1::StandingsReport r =
+        ComputeStandings(b.Build(), {{"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}});
+    const v1::Standing& c = Row(r.standings(), "C");
+    EXPECT_EQ(c.points(), bye == 2 ? 2 : 1);  // a won match, or a drawn one
+    EXPECT_EQ(c.board_points(), 2 * bye);
+    EXPECT_THAT(c.board_by_board(), ElementsAre(bye, bye));
+    EXPECT_EQ(Row(r.player_standings(), "C1").points(), bye);
+    EXPECT_EQ(Row(r.player_standings(), "C2").points(), bye);
+    EXPECT_EQ(c.opponents_points(), 0);
+    if (bye == 2) {
+      EXPECT_EQ(Row(r.standings(), "A").rank(), 1);
+      EXPECT_EQ(c.rank(), 1);
+      EXPECT_EQ(c.wins(), 1);
+    } else {
+      EXPECT_EQ(c.draws(), 1);
+    }
+  }
+}
+
+// A Swiss team event, teams of two boards: B2 withdraws after round 1. Art.
+// 28.4 ("未赛部分均作弃权处理"), not the individual Swiss's 28.3: B's board 2
+// is paired in round 2 all the same, with no game, and lost by default.
+// R1: A v B, both A's win; C v D, both C's win. R2: B v C: B1 draws C1 (1-1),
+// B2 v C2 forfeited (0-2): C wins the match 3-1.
+TEST(Team, AWithdrawalInASwissTeamEventForfeitsTheBoard) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS, /*teams=*/true);
+  for (const char* t : {"A", "B", "C", "D"}) {
+    b.Team(t);
+    b.Player(absl::StrCat(t, "1"), t, 1).Player(absl::StrCat(t, "2"), t, 2);
+  }
+  b.Round(1, {{"A1", "B1", "G1"}, {"A2", "B2", "G2"}, {"C1", "D1", "G3"}, {"C2", "D2", "G4"}});
+  b.Withdraw("B2", 1);
+  b.Round(2, {{"B1", "C1", "G5"}, {"B2", "C2", ""}, {"A1", "D1", "G6"}, {"A2", "D2", "G7"}});
+  GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}, {"G3", Decided(kBlack)},
+                        {"G4", Decided(kBlack)}, {"G5", Decided(kDraw)},  {"G6", Decided(kBlack)},
+                        {"G7", Decided(kBlack)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  ASSERT_EQ(r.pairings_size(), 8);
+  EXPECT_EQ(r.pairings(5).status(), v1::ScoredPairing::FORFEIT);
+  EXPECT_EQ(r.pairings(5).white_points(), 2);
+  EXPECT_EQ(Row(r.standings(), "C").points(), 4);        // two matches won
+  EXPECT_EQ(Row(r.standings(), "C").board_points(), 7);  // 4 + 3
+  EXPECT_EQ(Row(r.standings(), "B").board_points(), 1);
+  EXPECT_EQ(Row(r.standings(), "B").points(), 0);
+}
+
 TEST(Team, Cn1988SwissTeamsAreRankedByTotalScoreOnly) {
   // 1988 art. 28 二 2: "团体成绩根据总得分的高低区分名次": no 总积分.
   v1::TournamentEvent created;
