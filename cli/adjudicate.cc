@@ -13,12 +13,17 @@
 // A bad line is reported as "arbiter adjudicate: FILE: line N: why" on
 // stderr, the game it belongs to gets no report, and reading goes on at the
 // next gameCreated; an unreadable file is reported and the others are still
-// judged. Exit 0 when every game was judged, 2 when any input or game was
-// bad input, 3 when the reports could not be written.
+// judged. One game has one gameCreated: a second one for a game id already
+// seen (in any input of the call) is bad input naming both lines; the game
+// still being read with that id gets no report, and the lines after it are
+// skipped up to the next gameCreated. Exit 0 when every game was judged, 2
+// when any input or game was bad input, 3 when the reports could not be
+// written.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <istream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -116,13 +121,20 @@ class Judge {
   }
   void Start(const v1::Event& created, const std::string& where, int line);
   void Finish();
+  // Where the gameCreated of `game_id` was read ("FILE: line N"), or nullptr.
+  const std::string* FirstCreated(const std::string& game_id) const {
+    auto it = created_.find(game_id);
+    return it == created_.end() ? nullptr : &it->second;
+  }
 
   const std::string ruleset_;
   const bool json_;
   google::protobuf::util::JsonPrintOptions print_;
   std::optional<Adjudicator> game_;  // the game being read, unless it was bad
   std::vector<std::string> kinds_;   // its events' kinds, for the readable report
-  bool skipping_ = false;            // a bad game's lines, up to the next gameCreated
+  // Every game id whose gameCreated was read, and where.
+  std::map<std::string, std::string> created_;
+  bool skipping_ = false;  // a bad game's lines, up to the next gameCreated
   int reports_ = 0;
   bool bad_input_ = false;
   bool printed_ok_ = true;
@@ -142,6 +154,19 @@ void Judge::Read(std::istream& in, const std::string& where) {
       continue;
     }
     if (event->has_game_created()) {
+      if (const std::string* first = FirstCreated(event->game_created().game_id())) {
+        // The record holds the game twice: which is the game is unknown,
+        // so the copy being read is not reported either.
+        if (game_.has_value() && game_->game().game_id() == event->game_created().game_id()) {
+          game_.reset();
+        }
+        Finish();
+        Bad(where, number,
+            absl::StrCat("a second gameCreated for game \"", event->game_created().game_id(),
+                         "\" (its first at ", *first, "); one game has one gameCreated"));
+        continue;
+      }
+      created_.emplace(event->game_created().game_id(), absl::StrCat(where, ": line ", number));
       Finish();
       Start(*event, where, number);
       continue;

@@ -54,6 +54,10 @@ void ApplyOverrides(const v1::ParameterOverrides& o, v1::Parameters* p) {
     *p->mutable_clock_error_tolerance_per_hour() = o.clock_error_tolerance_per_hour();
   }
   if (o.has_repetition_preset()) p->set_repetition_preset(o.repetition_preset());
+  if (o.has_flag_dispute_margin()) *p->mutable_flag_dispute_margin() = o.flag_dispute_margin();
+  if (o.has_absolute_time_over_when_exceeded()) {
+    p->set_absolute_time_over_when_exceeded(o.absolute_time_over_when_exceeded());
+  }
 }
 
 bool SameKey(const v1::Sanctioning& a, const v1::Sanctioning& b) {

@@ -170,7 +170,7 @@ absl::Status ValidateRuleset(const v1::Ruleset& r) {
   if (p.warnings_for_loss() < 1) return Invalid(owner, "warnings_for_loss < 1");
   if (p.wrong_colors_correctable_moves() < 0) return Invalid(owner, "wrong_colors < 0");
   for (const auto* d : {&p.late_limit_same_site(), &p.late_limit_separate_site(),
-                        &p.clock_error_tolerance_per_hour()}) {
+                        &p.clock_error_tolerance_per_hour(), &p.flag_dispute_margin()}) {
     if (absl::Status st = CheckDuration(owner + " parameters", *d); !st.ok()) return st;
   }
   if (absl::Status st = CheckSanctionings(owner, r.sanctionings(), ids); !st.ok()) return st;
@@ -197,7 +197,7 @@ absl::Status ValidateSupplement(const v1::Supplement& s, const v1::Ruleset& base
     return Invalid(owner, "wrong_colors_correctable_moves < 0");
   }
   for (const auto* d : {&o.late_limit_same_site(), &o.late_limit_separate_site(),
-                        &o.clock_error_tolerance_per_hour()}) {
+                        &o.clock_error_tolerance_per_hour(), &o.flag_dispute_margin()}) {
     if (absl::Status st = CheckDuration(owner + " overrides", *d); !st.ok()) return st;
   }
   if (absl::Status st = CheckSanctionings(owner, s.sanctionings(), ClauseIds(base)); !st.ok()) {

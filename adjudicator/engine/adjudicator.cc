@@ -264,6 +264,11 @@ v1::Incident Adjudicator::FlagIncident(v1::Color c) const {
     return v1::TIME_EXPIRED_WHILE_ABSENT;
   }
   const PlayerClock::Mode mode = clocks_[Index(c)].mode();
+  // Moves-in-time has its own clause (12.5) where the ruleset names one.
+  if (mode == PlayerClock::Mode::kMovesInTime &&
+      rules_.Find(v1::TIME_EXPIRED_MOVES_IN_TIME, 1, game_.venue()) != nullptr) {
+    return v1::TIME_EXPIRED_MOVES_IN_TIME;
+  }
   return mode == PlayerClock::Mode::kByoYomi || mode == PlayerClock::Mode::kMovesInTime
              ? v1::TIME_EXPIRED
              : v1::TIME_EXPIRED_NO_OVERTIME;
@@ -325,6 +330,8 @@ void Adjudicator::FlagFalls(v1::Color c, absl::Time instant) {
 void Adjudicator::PlayPass(v1::Color c) {
   board_->Pass(c);
   last_stone_by_ = v1::COLOR_UNSPECIFIED;
+  last_point_ = -1;
+  last_captures_ = 0;
   ++move_number_;
   ++consecutive_passes_;
   to_move_ = Opponent(c);

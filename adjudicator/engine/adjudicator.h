@@ -128,6 +128,9 @@ class Adjudicator {
   absl::Status OnMove(const v1::Move& m);
   absl::Status OnPass(const v1::Pass& p);
   absl::Status OnClockPress(const v1::ClockPress& p);
+  // Why a press by `c` reporting captures not cleared (22.6) is contradicted
+  // by the record (it ends no move of `c`'s, or one that took nothing), or OK.
+  absl::Status CheckCapturesToClear(v1::Color c) const;
   absl::Status OnTakeback(const v1::Takeback& t);
   absl::Status OnCaptureError(const v1::CaptureError& c);
   absl::Status OnStonesDisplaced(const v1::StonesDisplaced& s);
@@ -137,6 +140,9 @@ class Adjudicator {
   absl::Status OnMisconduct(const v1::Misconduct& m);
   absl::Status OnLeftSeat(const v1::LeftSeat& l);
   absl::Status OnTimeExpired(const v1::TimeExpired& t);
+  // Why a flag report for `c` is contradicted by the record (an untimed
+  // game; a player whose clock is not running), or OK.
+  absl::Status CheckFlagReport(v1::Color c) const;
   absl::Status OnClockMalfunction(const v1::ClockMalfunction& c);
   absl::Status OnAdjourned();
   absl::Status OnResumed();
@@ -163,6 +169,9 @@ class Adjudicator {
   absl::StatusOr<Adjudicator> Replay(uint32_t voided, const std::vector<v1::Ruling>& notices) const;
   // Counts an event that the fold skips (voided, or a correction replayed).
   void Skip(const v1::Event& e);
+  // Rules what the passing of time decided by `correction`'s instant, as a
+  // ruling of the correction (it must be the next event).
+  void SettleAtCorrection(const v1::Event& correction);
   // Numbers `r` (a ruling of the history the replay reuses, or the next
   // number) and records it; returns its index in rulings_.
   int Record(v1::Ruling r);
@@ -249,6 +258,11 @@ class Adjudicator {
   // Who placed the last stone in play; unspecified after a pass. A takeback
   // can only be claimed against that player, before the opponent's next move.
   v1::Color last_stone_by_ = v1::COLOR_UNSPECIFIED;
+  // The last move played: its point (-1 after a pass) and the stones it
+  // took. A press reporting captures not cleared (22.6) needs a move that
+  // captured; the record contradicts it otherwise.
+  int last_point_ = -1;
+  int last_captures_ = 0;
   int komi_quarters_ = 0;
 
   // Turn and clocks. `to_move_` flips as soon as a stone is placed; the

@@ -82,8 +82,9 @@ absl::Status Adjudicator::OnGameCreated(const v1::GameCreated& g) {
   clock_owner_ = first;
   if (g.has_time_control()) {
     const bool exact = rules_.params().byo_yomi_exact_period_counts();
-    clocks_[0] = PlayerClock(g.time_control(), exact);
-    clocks_[1] = PlayerClock(g.time_control(), exact);
+    const bool exceeded = rules_.params().absolute_time_over_when_exceeded();
+    clocks_[0] = PlayerClock(g.time_control(), exact, exceeded);
+    clocks_[1] = PlayerClock(g.time_control(), exact, exceeded);
   }
   lateness_ = Lateness(LateLimit(rules_.params(), g.venue()));
   return absl::OkStatus();

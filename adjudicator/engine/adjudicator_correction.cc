@@ -10,6 +10,8 @@
 // ruling of the history that the rebuild does not issue again is superseded
 // by one ruling of the correction (`voided`, `supersedes`, the reason as
 // `note`), and the rulings the rebuild issues anew follow, under new numbers.
+// What time alone decided by the correction's instant in the re-judged game
+// (a flag, a lateness limit) is ruled at the correction itself.
 // Voiding is a procedure of the record, not an article: no sanctioning in
 // the rules data governs it, and the superseding rulings cite the clause of
 // the ruling they supersede.
@@ -79,8 +81,10 @@ absl::StatusOr<Adjudicator> Adjudicator::Replay(uint32_t voided,
       continue;
     }
     // An earlier correction: its event is skipped above, its rulings are
-    // in the history already.
+    // in the history already; what time decided at it is ruled again there
+    // (and so keeps its number).
     if (e.has_event_voided()) {
+      fresh.SettleAtCorrection(e);
       fresh.Skip(e);
       continue;
     }
@@ -91,6 +95,14 @@ absl::StatusOr<Adjudicator> Adjudicator::Replay(uint32_t voided,
     }
   }
   return fresh;
+}
+
+void Adjudicator::SettleAtCorrection(const v1::Event& correction) {
+  const v1::Event* event = event_;
+  event_ = &correction;
+  at_ = FromProto(correction.at());
+  SettleTime(true);
+  event_ = event;
 }
 
 absl::Status Adjudicator::OnEventVoided(const v1::EventVoided& v) {
@@ -152,8 +164,11 @@ absl::Status Adjudicator::OnEventVoided(const v1::EventVoided& v) {
         " is earlier than the last event it keeps, at ",
         absl::FormatTime(absl::RFC3339_full, fresh->last_at_, absl::UTCTimeZone())));
   }
-  fresh->reusable_.clear();
   const v1::Event* event = event_;
+  // The consequences come at once (§3.1): a flag or a lateness limit that
+  // the re-judged game has already passed is ruled at the correction.
+  fresh->reusable_.clear();
+  fresh->SettleAtCorrection(*event);
   *this = *std::move(fresh);
   event_ = event;
   at_ = at;

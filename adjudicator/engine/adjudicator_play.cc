@@ -52,7 +52,8 @@ void Adjudicator::PlayMove(v1::Color c, int v) {
   int index = -1;
   switch (board_->Check(c, v)) {
     case Legality::kLegal:
-      board_->Play(c, v);
+      last_captures_ = board_->Play(c, v);
+      last_point_ = v;
       last_stone_by_ = c;
       ++move_number_;
       consecutive_passes_ = 0;
@@ -100,6 +101,9 @@ absl::Status Adjudicator::OnPass(const v1::Pass& p) {
 absl::Status Adjudicator::OnClockPress(const v1::ClockPress& p) {
   const v1::Color c = p.color();
   if (absl::Status s = CheckColor(c, "clockPress.color"); !s.ok()) return s;
+  if (p.captures_not_cleared()) {
+    if (absl::Status s = CheckCapturesToClear(c); !s.ok()) return s;
+  }
   SettleTime(true);
   if (result_.has_value() || !clocks_running_) return absl::OkStatus();
   lateness_.Seen(c);
@@ -118,6 +122,28 @@ absl::Status Adjudicator::OnClockPress(const v1::ClockPress& p) {
     if (Imposed(index, v1::CLOCK_UNCHANGED) || result_.has_value()) return absl::OkStatus();
   }
   PressClock(at_);
+  return absl::OkStatus();
+}
+
+absl::Status Adjudicator::CheckCapturesToClear(v1::Color c) const {
+  // 22.6 (包含提子的着手，必须全部提清之后方可按钟) is about a move that
+  // captured: the press must end `c`'s own move, and that move took stones.
+  const std::string who = v1::Color_Name(c);
+  if (!clocks_running_ || !awaiting_press_ || clock_owner_ != c) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("clockPress.capturesNotCleared: the record shows no move of ", who,
+                     "'s that this press ends (", v1::Color_Name(to_move_),
+                     " to move), so there are no captures to clear (22.6)"));
+  }
+  if (last_captures_ == 0) {
+    const std::string move = last_point_ < 0 ? std::string("a pass")
+                                             : absl::StrCat("move ", move_number_, " at ",
+                                                            PointName(last_point_, board_->size()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "clockPress.capturesNotCleared: the record shows ", who, "'s last move (", move,
+        ") captured no stone, so there are no captures to clear (22.6 is about a move that "
+        "captured)"));
+  }
   return absl::OkStatus();
 }
 
@@ -161,6 +187,16 @@ absl::Status Adjudicator::OnCaptureError(const v1::CaptureError& e) {
       return absl::InvalidArgumentError(absl::StrCat(
           "captureError.points: ", p, " has never held a ", v1::Color_Name(owner), " stone, so ",
           v1::Color_Name(e.color()), " cannot have mistaken a capture there"));
+    }
+    // 18.2 (未提或漏提对方无气之子) is about stones without liberties: a stone
+    // standing with a liberty on the record's board was not left dead.
+    const int liberty = board_->at(*v) == StoneOf(owner) ? board_->Liberty(*v) : -1;
+    if (e.kind() == v1::CaptureError::NOT_REMOVED && liberty >= 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "captureError.points: the record shows the ", v1::Color_Name(owner), " stone at ", p,
+          " with a liberty at ", PointName(liberty, board_->size()),
+          ", so it is not a dead stone left on the board (18.2 is about stones without "
+          "liberties)"));
     }
   }
   SettleTime(true);

@@ -8,9 +8,30 @@
 
 namespace arbiter {
 
+absl::Status Adjudicator::CheckFlagReport(v1::Color c) const {
+  // A lateness limit passed: the report (the server names the absent
+  // player, or Black for both) is of that forfeit, which is ruled first.
+  if (started_ && lateness_.OverdueAt(at_).has_value()) return absl::OkStatus();
+  if (clocks_[Index(c)].mode() == PlayerClock::Mode::kUntimed) {
+    return absl::InvalidArgumentError(
+        "timeExpired: the record shows an untimed game (no timeControl), so no flag can fall");
+  }
+  // Only the clock of the player to move runs (a mover who has not pressed
+  // is taken to have pressed at the move); before the start, Black's will.
+  const bool stopped = started_ && !clocks_running_;
+  if (c != to_move_ || stopped) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "timeExpired: the record shows ", v1::Color_Name(c), "'s clock is not running (",
+        stopped ? "the clocks are stopped" : absl::StrCat(v1::Color_Name(to_move_), " to move"),
+        "), so their flag cannot fall"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Adjudicator::OnTimeExpired(const v1::TimeExpired& t) {
   const v1::Color c = t.color();
   if (absl::Status s = CheckColor(c, "timeExpired.color"); !s.ok()) return s;
+  if (absl::Status s = CheckFlagReport(c); !s.ok()) return s;
   EnsureStarted();
   SettleTime(false);  // lateness may precede; the flag is this event's
   if (result_.has_value()) return absl::OkStatus();
@@ -25,6 +46,15 @@ absl::Status Adjudicator::OnTimeExpired(const v1::TimeExpired& t) {
     const absl::Duration elapsed = TurnElapsed(at_);
     if (clock.Expired(elapsed)) when = turn_start_ + (clock.FlagOffset() - turn_carry_);
     now.ChargePartial(elapsed);
+    // 12.4(6): a flag the record's clock disagrees with is the chief
+    // arbiter's to read, where the ruleset says how far it may disagree.
+    const v1::Parameters& params = rules_.params();
+    if (params.has_flag_dispute_margin() && !clock.flagged() &&
+        clock.FlagOffset() - elapsed > FromProto(params.flag_dispute_margin()) &&
+        rules_.Find(v1::FLAG_DISPUTED, 1, game_.venue()) != nullptr) {
+      Rule(v1::FLAG_DISPUTED, c);
+      return absl::OkStatus();
+    }
   }
   const bool last_period = clock.mode() == PlayerClock::Mode::kByoYomi &&
                            (now.flagged() || (now.in_overtime() && now.periods_remaining() <= 1));

@@ -153,6 +153,18 @@ int Board::Play(v1::Color c, int vertex) {
 
 void Board::Pass(v1::Color c) { RecordSituation(Opponent(c)); }
 
+int Board::Liberty(int vertex) const {
+  if (cell_[vertex] == kEmptyCell || cell_[vertex] == kEdge) return -1;
+  int s = vertex;
+  do {
+    for (const int offset : offsets_) {
+      if (cell_[s + offset] == kEmptyCell) return s + offset;
+    }
+    s = next_[s];
+  } while (s != vertex);
+  return -1;
+}
+
 void Board::MergeChains(int a, int b) {
   if (chain_size_[a] < chain_size_[b]) std::swap(a, b);
   // Relabel the smaller chain, then splice the two circular lists.

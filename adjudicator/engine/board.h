@@ -86,6 +86,11 @@ class Board {
     return (held_[vertex] & (1u << static_cast<int>(StoneOf(c)))) != 0;
   }
 
+  // A liberty of the chain at `vertex` (an empty point next to one of its
+  // stones), or -1 when the point is empty or the chain has none: what a
+  // claim that stones were left dead on the board (18.2) is checked against.
+  int Liberty(int vertex) const;
+
   // Prisoners taken by `c` in play.
   int captures(v1::Color c) const { return captures_[static_cast<int>(StoneOf(c))]; }
 

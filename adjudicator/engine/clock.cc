@@ -7,8 +7,11 @@
 
 namespace arbiter {
 
-PlayerClock::PlayerClock(const v1::TimeControl& tc, bool exact_period_counts)
-    : exact_period_counts_(exact_period_counts), main_(FromProto(tc.main_time())) {
+PlayerClock::PlayerClock(const v1::TimeControl& tc, bool exact_period_counts,
+                         bool over_when_exceeded)
+    : exact_period_counts_(exact_period_counts),
+      over_when_exceeded_(over_when_exceeded),
+      main_(FromProto(tc.main_time())) {
   const absl::Duration byo = FromProto(tc.byo_yomi().period_time());
   const absl::Duration mit = FromProto(tc.moves_in_time().period());
   if (tc.byo_yomi().periods() > 0 && byo > absl::ZeroDuration()) {
@@ -45,6 +48,7 @@ absl::Duration PlayerClock::FlagOffset() const {
 bool PlayerClock::Expired(absl::Duration elapsed) const {
   const absl::Duration flag = FlagOffset();
   if (mode_ == Mode::kByoYomi && !exact_period_counts_) return elapsed > flag;
+  if (mode_ == Mode::kAbsolute && over_when_exceeded_) return elapsed > flag;
   return elapsed >= flag;
 }
 

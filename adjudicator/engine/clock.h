@@ -21,8 +21,9 @@ class PlayerClock {
   // An untimed clock.
   PlayerClock() = default;
   // `exact_period_counts`: a byo-yomi move taking exactly the period time uses
-  // the period (12.3, DOMAIN.md §4).
-  PlayerClock(const v1::TimeControl& tc, bool exact_period_counts);
+  // the period (12.3, DOMAIN.md §4). `over_when_exceeded`: in absolute time a
+  // turn ending with exactly nothing left is in time (12.4(5)).
+  PlayerClock(const v1::TimeControl& tc, bool exact_period_counts, bool over_when_exceeded = false);
 
   Mode mode() const { return mode_; }
   bool flagged() const { return flagged_; }
@@ -37,7 +38,8 @@ class PlayerClock {
 
   // True when a turn that has run `elapsed` is past the flag: at FlagOffset()
   // itself (time reaches zero; a byo-yomi period of exactly its length is
-  // used) unless exact periods do not count.
+  // used) unless exact periods do not count, or, in absolute time, time is
+  // over only when exceeded.
   bool Expired(absl::Duration elapsed) const;
 
   // Charges one completed turn of `t` (a move or pass, with its press). The
@@ -78,6 +80,7 @@ class PlayerClock {
 
   Mode mode_ = Mode::kUntimed;
   bool exact_period_counts_ = true;
+  bool over_when_exceeded_ = false;
   absl::Duration main_;
   absl::Duration period_time_;  // byo-yomi period, or moves-in-time period
   int periods_ = 0;             // byo-yomi periods left

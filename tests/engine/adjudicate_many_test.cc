@@ -121,7 +121,8 @@ TEST_F(AdjudicateManyTest, ABadFileAmongGoodOnesIsNamedWithItsLineAndTheOthersAr
 TEST_F(AdjudicateManyTest, AnImportedCollectionAdjudicatesEveryGame) {
   const std::vector<std::string> records = SgfRecords();
   ASSERT_EQ(records.size(), 30u);
-  const ProcessResult stream = Arbiter({"import-sgf"}, records);
+  // Eleven of the records have no DT: --date gives their day.
+  const ProcessResult stream = Arbiter({"import-sgf", "--date", "2026-05-01"}, records);
   ASSERT_EQ(stream.exit, 0) << stream.err;
   // Each line is one event exactly as protobuf prints it alone (import-sgf
   // prints a game's events in one call and cuts them apart).
@@ -141,7 +142,7 @@ TEST_F(AdjudicateManyTest, AnImportedCollectionAdjudicatesEveryGame) {
   ASSERT_EQ(reports.size(), records.size()) << all.err;
   for (size_t i = 0; i < records.size(); ++i) {
     SCOPED_TRACE(records[i]);
-    const ProcessResult events = Arbiter({"import-sgf"}, {records[i]});
+    const ProcessResult events = Arbiter({"import-sgf", "--date", "2026-05-01"}, {records[i]});
     ASSERT_EQ(events.exit, 0) << events.err;
     EXPECT_TRUE(absl::StrContains(stream.out, events.out))
         << "the collection holds each game's lines";
@@ -197,6 +198,43 @@ TEST_F(AdjudicateManyTest, ABadGameInAStreamLosesOnlyItself) {
   EXPECT_EQ(headless.out, Arbiter({"adjudicate", "--json"}, {files[2]}).out);
 }
 
+// One game, one gameCreated (DOMAIN.md §6): a second gameCreated for an id
+// already seen names both lines; the game still being read with that id
+// gets no report, one already reported stays, and other ids are games of
+// their own.
+TEST_F(AdjudicateManyTest, ASecondGameCreatedForOneGameIsBadInputNamingBothLines) {
+  const auto created = [](const std::string& id) {
+    return absl::StrCat(R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": ")", id,
+                        R"(", "boardSize": 19}})", "\n");
+  };
+  const std::string move =
+      R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})"
+      "\n";
+  // g, h, then g again: g and h are reported, the second g is refused.
+  ProcessResult r = RunCli({"adjudicate", "--json", "-"},
+                           created("g") + move + created("h") + move + created("g") + move);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find("stdin: line 5: a second gameCreated for game \"g\" (its first at stdin: "
+                       "line 1)"),
+            std::string::npos)
+      << r.err;
+  std::vector<std::string> reports = Lines(r.out);
+  ASSERT_EQ(reports.size(), 2u) << r.out;
+  EXPECT_EQ(GameId(reports[0]), "g");
+  EXPECT_EQ(GameId(reports[1]), "h");
+  // Across files too; a game repeated straight after itself gets no report.
+  const std::string once = Write("once.jsonl", created("k") + move);
+  r = Arbiter({"adjudicate", "--json"}, {once, once});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find(once + ": line 1: a second gameCreated for game \"k\" (its first at " +
+                       once + ": line 1)"),
+            std::string::npos)
+      << r.err;
+  r = RunCli({"adjudicate", "--json", "-"}, created("m") + move + created("m") + move);
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 // adjudicate parses lines in batches (cli/event_lines.h); each line must
 // still be judged as it is alone: two objects on a line, or one object
 // over two lines, are bad input at their own line numbers, and quotes,
@@ -233,12 +271,12 @@ TEST_F(AdjudicateManyTest, EachLineIsParsedAsItIsAlone) {
 TEST_F(AdjudicateManyTest, ImportSgfNamesABadRecordAndStillConvertsTheOthers) {
   const std::vector<std::string> records = SgfRecords();
   const std::string bad = Write("broken.sgf", "(;FF[4]GM[1]SZ[19];B[pd];W[pd])");  // occupied
-  const ProcessResult r = Arbiter({"import-sgf"}, {records[0], bad, records[1]});
+  const std::vector<std::string> import = {"import-sgf", "--date", "2026-05-01"};
+  const ProcessResult r = Arbiter(import, {records[0], bad, records[1]});
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("arbiter import-sgf: " + bad + ": "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("line 1"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out,
-            Arbiter({"import-sgf"}, {records[0]}).out + Arbiter({"import-sgf"}, {records[1]}).out);
+  EXPECT_EQ(r.out, Arbiter(import, {records[0]}).out + Arbiter(import, {records[1]}).out);
 }
 
 }  // namespace

@@ -140,7 +140,10 @@ TEST(AdjudicatorClockTest, MovesInTimeFlagWhenTheQuotaIsNotMet) {
   ASSERT_TRUE(g.Apply(50, Move("WHITE", "D4")).ok());
   ASSERT_TRUE(g.Apply(75, Move("BLACK", "Q4")).ok());  // 25 s > 20 s: flag at 70
   ASSERT_EQ(g.rulings().size(), 1u);
-  EXPECT_EQ(g.rulings()[0].clause(), "cn-2002/22.5");
+  // 定时限步制 cites 12.5, the loss as in 12.4 (issue 28; 2002.2 cited 22.5).
+  EXPECT_EQ(g.rulings()[0].clause(), "cn-2002/12.5");
+  ASSERT_EQ(g.rulings()[0].also_cites_size(), 1);
+  EXPECT_EQ(g.rulings()[0].also_cites(0), "cn-2002/12.4");
   EXPECT_EQ(g.a().result()->sgf(), "W+T");
 }
 

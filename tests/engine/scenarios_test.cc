@@ -68,6 +68,14 @@ void CheckScenario(const fs::path& jsonl) {
   if (run.exit != 0) {
     EXPECT_TRUE(run.out.empty()) << "no result may be printed on bad input";
     EXPECT_NE(run.err.find("line "), std::string::npos) << run.err;
+    // What the refusal must name (optional): each text, in its one line.
+    if (const Value* error = Field(expected, "error")) {
+      EXPECT_EQ(run.err.find('\n'), run.err.size() - 1) << "one line: " << run.err;
+      for (const Value& text : error->list_value().values()) {
+        EXPECT_NE(run.err.find(text.string_value()), std::string::npos)
+            << text.string_value() << " in " << run.err;
+      }
+    }
     return;
   }
   const Struct report = ParseObject(run.out);
@@ -229,7 +237,7 @@ TEST(ScenariosTest, GameCreatedNamesItsRulesetVersion) {
   EXPECT_EQ(Field(ParseObject(old.out), "rulings")->list_value().values_size(), 1);  // 17.1
   const ProcessResult latest = RunArbiter({"adjudicate", "--ruleset", "cn-2002", "--json", path});
   ASSERT_EQ(latest.exit, 0) << latest.err;
-  EXPECT_EQ(Field(ParseObject(latest.out), "rulesetVersion")->string_value(), "2002.2");
+  EXPECT_EQ(Field(ParseObject(latest.out), "rulesetVersion")->string_value(), "2002.3");
   EXPECT_EQ(Field(ParseObject(latest.out), "rulings")->list_value().values_size(), 0);
   testing::WriteFile(
       path,

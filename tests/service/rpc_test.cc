@@ -642,9 +642,11 @@ TEST(RpcTest, LiveGameFlagFallsWithoutAReport) {
   v1::Game game;
   ASSERT_TRUE(GetGame(*stub, "live-1", &game).ok());
   ASSERT_TRUE(game.has_next_deadline());
-  EXPECT_EQ(FromProto(game.next_deadline()), now + absl::Seconds(2));
-  // Nobody reports anything: the server's own timeExpired ends the game at
-  // the flag's instant.
+  // Absolute time is over only when exceeded (12.4(5), cn-2002 2002.3): the
+  // server records the flag one second past the instant the time reached 0.
+  EXPECT_EQ(FromProto(game.next_deadline()), now + absl::Seconds(3));
+  // Nobody reports anything: the server's own timeExpired ends the game,
+  // ruled at the instant the time ran out.
   grpc::ClientContext ctx;
   ctx.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(15)));
   v1::WatchGameRequest wreq;
@@ -663,11 +665,12 @@ TEST(RpcTest, LiveGameFlagFallsWithoutAReport) {
   (void)reader->Finish();
   ASSERT_TRUE(flag.event().has_time_expired());
   EXPECT_EQ(flag.event().time_expired().color(), v1::BLACK);
-  EXPECT_EQ(FromProto(flag.event().at()), now + absl::Seconds(2));
+  EXPECT_EQ(FromProto(flag.event().at()), now + absl::Seconds(3));
   EXPECT_EQ(flag.event().actor(), "server:clock");
   ASSERT_TRUE(GetGame(*stub, "live-1", &game).ok());
   ASSERT_TRUE(game.has_result());
   EXPECT_EQ(game.result().reason(), v1::Result::TIME);
+  EXPECT_EQ(FromProto(game.result().at()), now + absl::Seconds(2));
   EXPECT_EQ(game.result().outcome(), v1::Result::WHITE_WINS);
   EXPECT_FALSE(game.has_next_deadline());
 
