@@ -9,11 +9,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/civil_time.h"
 #include "adjudicator/engine/sgf.h"
 #include "adjudicator/engine/sgf_events.h"
 #include "arbiter/v1/events.pb.h"
@@ -27,6 +30,8 @@ namespace {
 
 constexpr FlagSpec kFlags[] = {
     {"game", "ID", "the game id (one FILE only; default: the file's name without its extension)"},
+    {"date", "YYYY-MM-DD",
+     "the day the games were played, for records whose DT gives none (a record's own DT wins)"},
 };
 constexpr CommandSpec kImportSgf = {
     .name = "import-sgf",
@@ -37,16 +42,24 @@ constexpr CommandSpec kImportSgf = {
     .flags = kFlags,
     .notes =
         "Main line only; setup stones; passes; BL/WL times. The game id of stdin (-) is\n"
-        "\"stdin\". `arbiter import-sgf *.sgf | arbiter adjudicate -` judges every game.\n",
+        "\"stdin\". `arbiter import-sgf *.sgf | arbiter adjudicate -` judges every game.\n"
+        "A record without a date (DT[YYYY-MM-DD]) is refused unless --date gives the day.\n",
 };
 
 // The event lines of the record at `path`, all rendered before any is printed.
-absl::StatusOr<std::string> RecordLines(const std::string& path, const std::string& game_id) {
+absl::StatusOr<std::string> RecordLines(const std::string& path, const std::string& game_id,
+                                        std::optional<absl::CivilDay> date) {
   absl::StatusOr<std::string> text = ReadInput(path);
   if (!text.ok()) return text.status();
   absl::StatusOr<SgfGame> game = ParseSgf(*text);
   if (!game.ok()) return game.status();
-  absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, game_id);
+  absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, game_id, date);
+  if (!events.ok() && !date.has_value() && !SgfDate(*game).has_value() &&
+      SgfToEvents(*game, game_id, absl::CivilDay()).ok()) {
+    // The date is all the record lacks: say how to give it.
+    return absl::InvalidArgumentError(absl::StrCat(
+        events.status().message(), ": give the day it was played with --date YYYY-MM-DD"));
+  }
   if (!events.ok()) return events.status();
   return EventLines(*events);
 }
@@ -63,13 +76,21 @@ int RunImportSgf(int argc, char** argv) {
     return UsageError(kImportSgf, "--game names one game: give one FILE");
   }
   if (ReadsStdinTwice(paths)) return UsageError(kImportSgf, "stdin (-) can be read only once");
+  std::optional<absl::CivilDay> date;
+  if (const std::optional<std::string> text = args.Value("date"); text.has_value()) {
+    absl::CivilDay day;
+    if (text->size() != 10 || !absl::ParseCivilTime(*text, &day)) {
+      return UsageError(kImportSgf, "--date must be a day, YYYY-MM-DD");
+    }
+    date = day;
+  }
 
   int exit = kExitOk;
   for (const std::string& path : paths) {
     const std::string id = game_id.has_value() ? *game_id
                            : path == "-"       ? "stdin"
                                                : std::filesystem::path(path).stem().string();
-    absl::StatusOr<std::string> lines = RecordLines(path, id);
+    absl::StatusOr<std::string> lines = RecordLines(path, id, date);
     if (!lines.ok()) {
       std::fprintf(stderr, "arbiter import-sgf: %s: %s\n", path.c_str(),
                    std::string(lines.status().message()).c_str());

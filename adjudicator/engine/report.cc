@@ -144,7 +144,13 @@ std::string RenderText(const v1::AdjudicationReport& report,
   absl::StrAppend(&out, "\nmove ", s.move_number(), ", ", v1::Color_Name(s.to_move()),
                   " to move; penalty stones B ", s.penalty_stones().black(), " W ",
                   s.penalty_stones().white(), "\n");
-  absl::StrAppend(&out, ResultLine(report.has_result() ? &report.result() : nullptr));
+  if (!report.has_result() && s.consecutive_passes() >= 2) {
+    // Play has ended (art. 8) but the count cannot be made without the
+    // dead stones: say what the record lacks, not "in progress".
+    absl::StrAppend(&out, kUncounted);
+  } else {
+    absl::StrAppend(&out, ResultLine(report.has_result() ? &report.result() : nullptr));
+  }
   if (report.has_result() && !report.result().sgf().empty()) {
     absl::StrAppend(&out, "  [RE ", report.result().sgf(), "]");
   }

@@ -19,8 +19,15 @@ v1::AdjudicationReport BuildReport(const Adjudicator& adjudicator);
 // "黑胜3/4子 / Black wins by ¾ stone"; "对局进行中 / Game in progress".
 std::string ResultLine(const v1::Result* result);
 
+// What the readable report says of a game whose play ended with two passes
+// and whose count is not recorded.
+inline constexpr char kUncounted[] =
+    "双方虚着，未计算 / Play ended with two passes, not counted: the dead stones are not "
+    "recorded: add `deadStones` to count";
+
 // The readable report: a header, one table row per ruling (time, event,
-// clause, sanctions, against, warnings so far) and the result line.
+// clause, sanctions, against, warnings so far) and the result line (or,
+// after two passes with no count, kUncounted).
 // `event_kinds[i]` names event i+1 ("move", "phoneRang"); it may be shorter.
 std::string RenderText(const v1::AdjudicationReport& report,
                        const std::vector<std::string>& event_kinds);

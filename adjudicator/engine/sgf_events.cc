@@ -23,19 +23,20 @@ namespace arbiter {
 namespace {
 
 // DT is free text in practice; its leading YYYY-MM-DD, at 00:00 UTC, is the
-// scheduled start. Without one the start is 2000-01-01T00:00:00Z.
+// scheduled start. Without one the caller gives the day: a made-up date would
+// be a false record (an auditor would read it as the day of play).
 // Only four digits make a year: "%Y" alone would read DT[200201-3-2] as the
 // year 200201 (found by the sgf fuzzer), beyond any event's timestamp.
-absl::Time ScheduledStart(const std::string& date) {
+std::optional<absl::CivilDay> DayOf(const std::string& date) {
   absl::Time start;
   std::string error;
   const bool yyyy = date.size() >= 10 && date[4] == '-' &&
                     std::all_of(date.begin(), date.begin() + 4, absl::ascii_isdigit);
   if (yyyy && date.substr(0, 4) != "0000" &&
       absl::ParseTime("%Y-%m-%d", date.substr(0, 10), absl::UTCTimeZone(), &start, &error)) {
-    return start;
+    return absl::ToCivilDay(start, absl::UTCTimeZone());
   }
-  return absl::FromCivil(absl::CivilDay(2000, 1, 1), absl::UTCTimeZone());
+  return std::nullopt;
 }
 
 // The last instant an event can carry (google.protobuf.Timestamp's range).
@@ -191,7 +192,10 @@ std::optional<v1::Color> Resigned(const std::string& result) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::string_view game_id) {
+std::optional<absl::CivilDay> SgfDate(const SgfGame& game) { return DayOf(game.date); }
+
+absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::string_view game_id,
+                                                   std::optional<absl::CivilDay> undated) {
   // Without PL, a record whose first move is White's has White start.
   v1::Color first = game.player_to_move;
   if (first == v1::COLOR_UNSPECIFIED) {
@@ -209,7 +213,16 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::str
     }
   }
 
-  const absl::Time start = ScheduledStart(game.date);
+  const std::optional<absl::CivilDay> day =
+      DayOf(game.date).has_value() ? DayOf(game.date) : undated;
+  if (!day.has_value()) {
+    return absl::InvalidArgumentError(
+        game.date.empty()
+            ? "the record has no date (DT[YYYY-MM-DD]), so its game cannot be dated"
+            : absl::StrCat("DT[", game.date,
+                           "] gives no date (YYYY-MM-DD), so its game cannot be dated"));
+  }
+  const absl::Time start = absl::FromCivil(*day, absl::UTCTimeZone());
   const std::optional<v1::ByoYomi> byo_yomi = ByoYomiOf(game.overtime);
   // The main time is TM, or else the largest main-time remaining time seen
   // rounded up to a whole minute (with byo-yomi, nodes with OB/OW are not

@@ -1,7 +1,8 @@
 // An SGF game record as the events of DOMAIN.md §3 (`arbiter import-sgf`).
 //
 // gameCreated (game id as given; the default ruleset, kDefaultRuleset; venue
-// SAME_SITE; scheduled start from DT at 00:00Z, else 2000-01-01T00:00:00Z;
+// SAME_SITE; scheduled start from DT at 00:00Z, or from the day the caller
+// gives for a record without one, never a made-up date;
 // komiStones = KM / 2; setup from AB/AW/PL; a time control only when BL/WL
 // are present, see below), gameStarted, one move or pass per main-line move
 // and, when RE says X+R, the loser's resign. Times never go backwards:
@@ -22,10 +23,12 @@
 #ifndef ARBITER_ADJUDICATOR_ENGINE_SGF_EVENTS_H_
 #define ARBITER_ADJUDICATOR_ENGINE_SGF_EVENTS_H_
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/civil_time.h"
 #include "adjudicator/engine/sgf.h"
 #include "arbiter/v1/events.pb.h"
 
@@ -35,7 +38,14 @@ namespace arbiter {
 // illegal on the board (occupied, suicide, a repeated situation). `game_id`
 // names the game: GN is a title, not an identifier (ten of the shared GNU Go
 // records share one), so the caller chooses, e.g. the file's name.
-absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::string_view game_id);
+// `undated` is the day of a record whose DT has no date (YYYY-MM-DD); a
+// record with neither is INVALID_ARGUMENT: it cannot be dated.
+absl::StatusOr<std::vector<v1::Event>> SgfToEvents(
+    const SgfGame& game, std::string_view game_id,
+    std::optional<absl::CivilDay> undated = std::nullopt);
+
+// The day DT gives (its leading YYYY-MM-DD), or nullopt when it gives none.
+std::optional<absl::CivilDay> SgfDate(const SgfGame& game);
 
 }  // namespace arbiter
 

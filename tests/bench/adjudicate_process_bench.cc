@@ -54,7 +54,7 @@ bool Run(const std::vector<std::string>& args) { return Succeeded(Spawn(args, -1
 bool Pipeline(const std::vector<std::string>& sgf) {
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) return false;  // no child keeps the other end open
-  std::vector<std::string> import = {"import-sgf"};
+  std::vector<std::string> import = {"import-sgf", "--date", "2026-05-01"};
   import.insert(import.end(), sgf.begin(), sgf.end());
   const pid_t writer = Spawn(import, -1, pipe_fds[1]);
   const pid_t reader = Spawn({"adjudicate", "--json", "-"}, pipe_fds[0], -1);
@@ -89,7 +89,7 @@ const std::vector<std::string>& EventFiles() {
     for (const std::string& sgf : SgfRecords()) {
       const std::string path = templ + "/" + fs::path(sgf).stem().string() + ".jsonl";
       const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-      const bool ok = Succeeded(Spawn({"import-sgf", sgf}, -1, fd));
+      const bool ok = Succeeded(Spawn({"import-sgf", "--date", "2026-05-01", sgf}, -1, fd));
       close(fd);
       if (!ok) return out;
       out->push_back(path);

@@ -65,7 +65,8 @@ class BenchLedger {
     for (const auto& file : testing::FilesIn(testing::TestDataPath("sgf"), ".sgf")) {
       absl::StatusOr<SgfGame> sgf = ParseSgf(testing::ReadFile(file.string()));
       if (!sgf.ok()) continue;
-      absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*sgf, "bench");
+      absl::StatusOr<std::vector<v1::Event>> events =
+          SgfToEvents(*sgf, "bench", absl::CivilDay(2026, 5, 1));
       if (events.ok() && events->size() > 1) games.push_back(*std::move(events));
     }
     if (games.empty()) Die("no games", absl::NotFoundError("tests/data/sgf"));

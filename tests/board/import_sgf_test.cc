@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "absl/strings/str_split.h"
+#include "absl/time/civil_time.h"
 #include "adjudicator/engine/point.h"
 #include "adjudicator/engine/sgf.h"
+#include "adjudicator/engine/sgf_events.h"
 #include "arbiter/v1/events.pb.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
@@ -68,7 +70,7 @@ std::vector<v1::Event> ParseEvents(const std::string& out) {
 TEST_F(ImportSgfTest, SharedGamesBecomeOrderedEvents) {
   for (const fs::path& file : SharedGameFiles()) {
     SCOPED_TRACE(file.filename().string());
-    const ProcessResult run = RunArbiter({"import-sgf", file.string()});
+    const ProcessResult run = RunArbiter({"import-sgf", file.string(), "--date", "2026-05-01"});
     ASSERT_EQ(run.exit, 0) << run.err;
     EXPECT_EQ(run.err, "");
     const std::vector<v1::Event> events = ParseEvents(run.out);
@@ -84,6 +86,9 @@ TEST_F(ImportSgfTest, SharedGamesBecomeOrderedEvents) {
     EXPECT_EQ(created.venue(), v1::GameCreated::SAME_SITE);
     EXPECT_FALSE(created.has_time_control());  // no BL/WL in these records
     EXPECT_EQ(created.game_id(), file.stem().string());
+    // DT's day, or the --date day for a record without one.
+    EXPECT_EQ(TimeUtil::ToString(created.scheduled_start()).substr(0, 10),
+              SgfDate(*game).has_value() ? absl::FormatCivilTime(*SgfDate(*game)) : "2026-05-01");
     ASSERT_TRUE(game->komi.has_value());
     EXPECT_EQ(created.komi_stones(), *game->komi / 2);
     size_t plays = 0;
@@ -221,14 +226,70 @@ TEST_F(ImportSgfTest, BadRecordsExit2WithNothingOnStdout) {
   EXPECT_EQ(RunArbiter({"import-sgf", "a.sgf", "--game"}).exit, 2);
 }
 
+// A record's game is never dated by invention (issue 28): without DT's date
+// the record is refused, saying how to give the day; --date gives it, and a
+// record's own DT wins over it.
+TEST_F(ImportSgfTest, AnUndatedRecordIsRefusedUnlessDatedFromTheFlag) {
+  const fs::path undated = WriteTemp("undated.sgf", "(;FF[4]SZ[19];B[pd];W[dd])");
+  const ProcessResult refused = RunArbiter({"import-sgf", undated.string()});
+  EXPECT_EQ(refused.exit, 2);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_NE(refused.err.find("the record has no date (DT[YYYY-MM-DD])"), std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("--date YYYY-MM-DD"), std::string::npos) << refused.err;
+  EXPECT_EQ(refused.err.find("2000-01-01"), std::string::npos) << refused.err;
+
+  const ProcessResult dated = RunArbiter({"import-sgf", undated.string(), "--date", "2026-05-03"});
+  ASSERT_EQ(dated.exit, 0) << dated.err;
+  const std::vector<v1::Event> events = ParseEvents(dated.out);
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(TimeUtil::ToString(events[0].game_created().scheduled_start()), "2026-05-03T00:00:00Z");
+  EXPECT_EQ(TimeUtil::ToString(events[2].at()), "2026-05-03T00:00:01Z");
+
+  const fs::path own = WriteTemp("own.sgf", "(;FF[4]SZ[19]DT[2019-03-07];B[pd])");
+  const ProcessResult kept = RunArbiter({"import-sgf", own.string(), "--date", "2026-05-03"});
+  ASSERT_EQ(kept.exit, 0) << kept.err;
+  EXPECT_EQ(TimeUtil::ToString(ParseEvents(kept.out)[0].game_created().scheduled_start()),
+            "2019-03-07T00:00:00Z");
+
+  for (const char* bad : {"2026-5-3", "03.05.2026", "2026-02-30"}) {
+    const ProcessResult usage = RunArbiter({"import-sgf", undated.string(), "--date", bad});
+    EXPECT_EQ(usage.exit, 2) << bad;
+    EXPECT_NE(usage.err.find("--date must be a day, YYYY-MM-DD"), std::string::npos) << usage.err;
+  }
+}
+
+// A game that ended with two passes and a count (RE[B+0.5]) has no dead
+// stones in its record: the adjudicated game says so, not "in progress".
+TEST_F(ImportSgfTest, ACountedRecordSaysTheDeadStonesAreMissing) {
+  const fs::path file =
+      WriteTemp("counted.sgf", "(;FF[4]SZ[19]DT[2026-05-01]KM[7.5]RE[B+0.5];B[pd];W[dd];B[];W[])");
+  const ProcessResult imported = RunArbiter({"import-sgf", file.string()});
+  ASSERT_EQ(imported.exit, 0) << imported.err;
+  const ProcessResult text = RunArbiter({"adjudicate", "-"}, {.input = imported.out});
+  ASSERT_EQ(text.exit, 0) << text.err;
+  EXPECT_NE(text.out.find("the dead stones are not recorded: add `deadStones` to count"),
+            std::string::npos)
+      << text.out;
+  EXPECT_EQ(text.out.find("in progress"), std::string::npos) << text.out;
+  // With the dead stones (none here) the count follows.
+  const ProcessResult counted =
+      RunArbiter({"adjudicate", "-"},
+                 {.input = imported.out + R"({"at":"2026-05-01T00:00:05Z","deadStones":{}})"
+                                          "\n"});
+  ASSERT_EQ(counted.exit, 0) << counted.err;
+  EXPECT_EQ(counted.out.find("not recorded"), std::string::npos) << counted.out;
+}
+
 // --game names the game; without it the file's name does (GN is a title).
 TEST_F(ImportSgfTest, GameIdFromTheFlagElseTheFileName) {
   const fs::path file = SharedGameFiles().front();
-  const ProcessResult named = RunArbiter({"import-sgf", file.string(), "--game", "r3-b1"});
+  const ProcessResult named =
+      RunArbiter({"import-sgf", file.string(), "--game", "r3-b1", "--date", "2026-05-01"});
   ASSERT_EQ(named.exit, 0) << named.err;
   EXPECT_EQ(named.out.rfind(R"({"at":)", 0), 0u);
   EXPECT_NE(named.out.find(R"("gameId":"r3-b1")"), std::string::npos) << named.out.substr(0, 300);
-  const ProcessResult plain = RunArbiter({"import-sgf", file.string()});
+  const ProcessResult plain = RunArbiter({"import-sgf", file.string(), "--date", "2026-05-01"});
   ASSERT_EQ(plain.exit, 0) << plain.err;
   EXPECT_NE(plain.out.find("\"gameId\":\"" + file.stem().string() + "\""), std::string::npos);
 }
@@ -238,7 +299,8 @@ TEST_F(ImportSgfTest, GameIdFromTheFlagElseTheFileName) {
 TEST_F(ImportSgfTest, AdjudicatedBoardAndPrisonersMatchTheNaiveBoard) {
   for (const fs::path& file : SharedGameFiles()) {
     SCOPED_TRACE(file.filename().string());
-    const ProcessResult imported = RunArbiter({"import-sgf", file.string()});
+    const ProcessResult imported =
+        RunArbiter({"import-sgf", file.string(), "--date", "2026-05-01"});
     ASSERT_EQ(imported.exit, 0) << imported.err;
     const ProcessResult run = RunArbiter({"adjudicate", "--json", "-"}, {.input = imported.out});
     ASSERT_EQ(run.exit, 0) << run.err;

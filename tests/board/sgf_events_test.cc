@@ -12,11 +12,14 @@ namespace {
 
 using google::protobuf::util::TimeUtil;
 
+// The day given for records without a date (import-sgf --date).
+const absl::CivilDay kUndated(2026, 5, 1);
+
 std::vector<v1::Event> Events(const std::string& sgf, const std::string& fallback = "file") {
   const absl::StatusOr<SgfGame> game = ParseSgf(sgf);
   EXPECT_TRUE(game.ok()) << game.status();
   if (!game.ok()) return {};
-  const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, fallback);
+  const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, fallback, kUndated);
   EXPECT_TRUE(events.ok()) << events.status();
   return events.ok() ? *events : std::vector<v1::Event>{};
 }
@@ -25,7 +28,7 @@ std::string Error(const std::string& sgf) {
   const absl::StatusOr<SgfGame> game = ParseSgf(sgf);
   EXPECT_TRUE(game.ok()) << game.status();
   if (!game.ok()) return "";
-  const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, "file");
+  const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, "file", kUndated);
   EXPECT_FALSE(events.ok());
   return events.ok() ? "" : std::string(events.status().message());
 }
@@ -40,14 +43,35 @@ TEST(SgfEventsTest, UntimedRecordHasMovesOneSecondApart) {
   EXPECT_EQ(created.komi_stones(), 2.75);
   EXPECT_FALSE(created.has_time_control());
   EXPECT_FALSE(created.has_setup());
-  // DT without a full date: the default start.
-  EXPECT_EQ(TimeUtil::ToString(created.scheduled_start()), "2000-01-01T00:00:00Z");
-  EXPECT_EQ(TimeUtil::ToString(events[1].at()), "2000-01-01T00:00:00Z");
+  // DT without a full date: the day given for undated records.
+  EXPECT_EQ(TimeUtil::ToString(created.scheduled_start()), "2026-05-01T00:00:00Z");
+  EXPECT_EQ(TimeUtil::ToString(events[1].at()), "2026-05-01T00:00:00Z");
   EXPECT_TRUE(events[1].has_game_started());
   EXPECT_EQ(events[2].move().point(), "Q16");
-  EXPECT_EQ(TimeUtil::ToString(events[2].at()), "2000-01-01T00:00:01Z");
+  EXPECT_EQ(TimeUtil::ToString(events[2].at()), "2026-05-01T00:00:01Z");
   EXPECT_EQ(events[3].pass().color(), v1::WHITE);
-  EXPECT_EQ(TimeUtil::ToString(events[4].at()), "2000-01-01T00:00:03Z");
+  EXPECT_EQ(TimeUtil::ToString(events[4].at()), "2026-05-01T00:00:03Z");
+}
+
+// A record's game is never dated by invention: without a date in DT and
+// without a day from the caller it is refused; DT, when it has one, wins.
+TEST(SgfEventsTest, AnUndatedRecordNeedsTheCallersDay) {
+  for (const char* sgf : {"(;B[pd])", "(;DT[1996];B[pd])"}) {
+    const absl::StatusOr<SgfGame> game = ParseSgf(sgf);
+    ASSERT_TRUE(game.ok()) << game.status();
+    EXPECT_FALSE(SgfDate(*game).has_value()) << sgf;
+    const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, "file");
+    ASSERT_FALSE(events.ok()) << sgf;
+    EXPECT_EQ(events.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(events.status().message().find("cannot be dated"), std::string::npos)
+        << events.status();
+  }
+  const absl::StatusOr<SgfGame> dated = ParseSgf("(;DT[2019-03-07,08];B[pd])");
+  ASSERT_TRUE(dated.ok());
+  EXPECT_EQ(SgfDate(*dated), absl::CivilDay(2019, 3, 7));
+  const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*dated, "file", kUndated);
+  ASSERT_TRUE(events.ok()) << events.status();
+  EXPECT_EQ(TimeUtil::ToString(events->at(0).at()), "2019-03-07T00:00:00Z");
 }
 
 TEST(SgfEventsTest, FallbackIdAndNoKomi) {
@@ -149,7 +173,7 @@ TEST(SgfEventsTest, ResignationNamesTheLoser) {
   std::vector<v1::Event> events = Events("(;RE[B+Resign];B[pd];W[dd])");
   ASSERT_EQ(events.size(), 5u);
   EXPECT_EQ(events[4].resign().color(), v1::WHITE);
-  EXPECT_EQ(TimeUtil::ToString(events[4].at()), "2000-01-01T00:00:03Z");
+  EXPECT_EQ(TimeUtil::ToString(events[4].at()), "2026-05-01T00:00:03Z");
   events = Events("(;RE[w+r];B[pd];W[dd])");
   ASSERT_EQ(events.size(), 5u);
   EXPECT_EQ(events[4].resign().color(), v1::BLACK);
@@ -173,7 +197,7 @@ TEST(SgfEventsTest, TimesStayWithinTheCalendar) {
   for (const char* dt : {"200201-3-2", "0000-01-01", "96-05-01xx"}) {
     const std::vector<v1::Event> events = Events(std::string("(;DT[") + dt + "];B[pd])");
     ASSERT_FALSE(events.empty()) << dt;
-    EXPECT_EQ(TimeUtil::ToString(events[0].at()), "2000-01-01T00:00:00Z") << dt;
+    EXPECT_EQ(TimeUtil::ToString(events[0].at()), "2026-05-01T00:00:00Z") << dt;
   }
   EXPECT_EQ(TimeUtil::ToString(Events("(;DT[9999-12-31];B[pd])")[2].at()), "9999-12-31T00:00:01Z");
   // Black's clock goes up (costing nothing) and down again: a year each time.

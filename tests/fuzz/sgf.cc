@@ -17,7 +17,8 @@ void Sgf(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   absl::StatusOr<SgfGame> game = ParseSgf(text);
   if (!game.ok()) return;
-  absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, "fuzz");
+  absl::StatusOr<std::vector<v1::Event>> events =
+      SgfToEvents(*game, "fuzz", absl::CivilDay(2026, 5, 1));
   if (!events.ok()) return;
   FUZZ_CHECK(!events->empty() && events->front().has_game_created(),
              "SgfToEvents must start with gameCreated");
