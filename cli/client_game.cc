@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "adjudicator/engine/proto_time.h"
 #include "cli/client.h"
+#include "cli/client_game_cancel.h"
 #include "cli/commands.h"
 #include "rulesdb/rules.h"
 
@@ -41,7 +42,7 @@ constexpr CommandSpec kCreate = {
 
 int Create(const Args& args);
 
-constexpr Subcommand kSubcommands[] = {{&kCreate, Create}};
+constexpr Subcommand kSubcommands[] = {{&kCreate, Create}, {&kGameCancel, GameCancel}};
 constexpr CommandGroup kGame = {
     .name = "game",
     .summary = "games on a server",

@@ -6,12 +6,12 @@
 // not the chief arbiter's, 2 for an event that cannot be voided.
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "absl/strings/numbers.h"
-#include "absl/time/clock.h"
-#include "adjudicator/engine/proto_time.h"
 #include "adjudicator/engine/report.h"
 #include "cli/client.h"
+#include "cli/client_correction.h"
 #include "cli/commands.h"
 
 namespace arbiter::cli {
@@ -50,27 +50,13 @@ int RunVoid(int argc, char** argv) {
     return UsageError(kVoid, "EVENT '" + positionals[1] +
                                  "': a revision of the game, as `arbiter history` lists");
   }
-  absl::Time at = absl::Now();
-  if (auto v = args.Value("at")) {
-    absl::StatusOr<absl::Time> t = ParseRfc3339(*v);
-    if (!t.ok()) return UsageError(kVoid, "--at: " + std::string(t.status().message()));
-    at = *t;
-  }
-  v1::AppendEventsRequest req;
-  req.set_game(GameResource(positionals[0]));
-  v1::Event* e = req.add_events();
-  ToProto(at, e->mutable_at());
-  if (auto v = args.Value("request-id")) e->set_idempotency_key(*v);
-  e->mutable_event_voided()->set_event(event);
-  e->mutable_event_voided()->set_reason(*reason);
-
-  const std::string server = ServerOf(args);
-  auto stub = Connect(server);
-  grpc::ClientContext context;
-  SetDeadline(&context);
+  v1::Event e;
+  e.mutable_event_voided()->set_event(event);
+  e.mutable_event_voided()->set_reason(*reason);
   v1::AppendEventsResponse resp;
-  if (grpc::Status s = stub->AppendEvents(&context, req, &resp); !s.ok()) {
-    return Fail("void", server, s);
+  if (std::optional<int> exit =
+          AppendCorrection(kVoid, args, positionals[0], std::move(e), &resp)) {
+    return *exit;
   }
   if (args.Has("json")) {
     std::printf("%s\n", ToJson(resp).c_str());

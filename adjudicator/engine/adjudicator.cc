@@ -32,6 +32,10 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
   // A correction may void the event that set the last time or ended the
   // game; its time is checked against the events it keeps.
   if (e.has_event_voided()) return absl::OkStatus();
+  if (cancelled_.has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the game was cancelled (", *cancelled_, "); only a correction (eventVoided) may follow"));
+  }
   const absl::Time at = FromProto(e.at());
   if (at < last_at_) {
     return absl::InvalidArgumentError(
@@ -43,13 +47,13 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
   // misconduct (23.1, which can reopen even a confirmed result).
   const bool after_result =
       e.has_arbiter_decision() || e.has_appeal_lodged() || e.has_appeal_decided() ||
-      e.has_result_confirmed() ||
+      e.has_result_confirmed() || e.has_count_recorded() || e.has_game_cancelled() ||
       (e.has_misconduct() && e.misconduct().kind() == v1::Misconduct::CHEATING);
   if (result_.has_value() && !after_result) {
     return absl::FailedPreconditionError(
         absl::StrCat("the result is final (", result_->sgf(),
-                     "); only an arbiterDecision, an appeal, resultConfirmed or a cheating "
-                     "misconduct may follow"));
+                     "); only an arbiterDecision, an appeal, resultConfirmed, a cheating "
+                     "misconduct, a cancellation or a count may follow"));
   }
   const bool play = e.has_move() || e.has_pass() || e.has_clock_press();
   if (adjourned_ && play) {
@@ -180,6 +184,12 @@ absl::StatusOr<std::vector<v1::Ruling>> Adjudicator::Apply(const v1::Event& e) {
     case v1::Event::kEventVoided:
       s = OnEventVoided(e.event_voided());
       break;
+    case v1::Event::kCountRecorded:
+      s = OnCountRecorded(e.count_recorded());
+      break;
+    case v1::Event::kGameCancelled:
+      s = OnGameCancelled(e.game_cancelled());
+      break;
     case v1::Event::KIND_NOT_SET:
       break;
   }
@@ -280,7 +290,7 @@ void Adjudicator::SettleTime(bool flag_check) {
   // the game stops that source from firing again, so this terminates.
   for (int guard = 0; guard < 4 && !result_.has_value(); ++guard) {
     std::optional<std::pair<absl::Time, v1::Color>> flag;
-    if (flag_check && clocks_running_) {
+    if (flag_check && clocks_running_ && ClockKnown()) {
       const bool real_press =
           event_->has_clock_press() && event_->clock_press().color() == clock_owner_;
       if (awaiting_press_ && !real_press) {
@@ -465,6 +475,10 @@ v1::GameState Adjudicator::State() const {
   s.mutable_penalty_stones()->set_white(discipline_.penalty_stones(v1::WHITE));
   for (const Pending& p : pending_) s.add_pending_rulings(p.number);
   if (last_at_ != absl::InfinitePast()) ToProto(last_at_, s.mutable_as_of());
+  if (cancelled_.has_value()) {
+    s.set_cancelled(true);
+    s.set_cancelled_reason(*cancelled_);
+  }
 
   // The clocks as of the last event: the running one charged up to it.
   PlayerClock clocks[2] = {clocks_[0], clocks_[1]};

@@ -76,6 +76,12 @@ class Adjudicator {
     return color == v1::BLACK ? withdrew_black_ : color == v1::WHITE && withdrew_white_;
   }
 
+  // Whether the chief arbiter cancelled the game (`gameCancelled`, DOMAIN.md
+  // §3.2): created by mistake, it leaves the hall and every standing; its
+  // reason, empty while it is not cancelled.
+  bool cancelled() const { return cancelled_.has_value(); }
+  const std::string& cancel_reason() const;
+
   // The state as of the last event: board, prisoners, side to move, clocks
   // (the running one charged up to the last event's time), warnings, penalty
   // stones and pending rulings.
@@ -161,6 +167,22 @@ class Adjudicator {
   absl::Status OnAppealLodged(const v1::AppealLodged& a);
   absl::Status OnAppealDecided(const v1::AppealDecided& d);
   absl::Status OnResultConfirmed();
+  // The count without the moves (adjudicator_count.cc).
+  absl::Status OnCountRecorded(const v1::CountRecorded& c);
+  // Ends the game by the count: `black_halves` is Black's stones and points
+  // in half stones, turned into the margin with komi and penalty stones.
+  void EndByCount(int black_halves);
+  // Whether the engine knows whose clock runs: once play (a move, a pass, a
+  // press) is recorded, in a live game (the server's clocks), or while the
+  // clock's owner is absent. In a game recorded without its moves no press
+  // tells it, so only a reported `timeExpired` is a flag fall. (NextDeadline
+  // answers as the clocks run: the server asks it of live games only.)
+  bool ClockKnown() const;
+  // For a refusal that needs to know who is to move: in a game recorded
+  // without its moves, why only Black (who moves first, art. 2) is known.
+  std::string NotRecordedNote() const;
+  // A game created by mistake (adjudicator_cancel.cc).
+  absl::Status OnGameCancelled(const v1::GameCancelled& c);
   // Corrections (adjudicator_correction.cc).
   absl::Status OnEventVoided(const v1::EventVoided& v);
   // The fold of the events so far with event `voided` skipped, its
@@ -265,6 +287,15 @@ class Adjudicator {
   int last_point_ = -1;
   int last_captures_ = 0;
   int komi_quarters_ = 0;
+  // Whether any play (move, pass, clock press) is recorded: until then the
+  // game is one recorded without its moves, and the incidents that need the
+  // board are taken on the arbiter's word (DOMAIN.md §3.3).
+  bool play_recorded_ = false;
+  // Whether the result is the board's own count (`deadStones`): a
+  // `countRecorded` must then agree with it.
+  bool board_counted_ = false;
+  // The reason of the `gameCancelled`, once the game is cancelled.
+  std::optional<std::string> cancelled_;
 
   // Turn and clocks. `to_move_` flips as soon as a stone is placed; the
   // mover's clock runs on until the press (`awaiting_press_`).

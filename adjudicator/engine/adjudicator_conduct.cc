@@ -54,7 +54,10 @@ absl::Status Adjudicator::OnStonesDisplaced(const v1::StonesDisplaced& d) {
   for (const v1::Displacement& p : d.points()) {
     absl::StatusOr<int> from = ParsePointField(p.from(), board_->size(), "stonesDisplaced.from");
     if (!from.ok()) return from.status();
-    if (board_->at(*from) == Stone::kEmpty) {
+    // Without the moves recorded there is no board to check or move them
+    // on: 17.5 is ruled on the arbiter's word (agreed stones simply go
+    // where the players agree; a dispute is the chief arbiter's).
+    if (play_recorded_ && board_->at(*from) == Stone::kEmpty) {
       return absl::InvalidArgumentError(absl::StrCat("stonesDisplaced: no stone at ", p.from()));
     }
     int to = -1;
@@ -65,6 +68,7 @@ absl::Status Adjudicator::OnStonesDisplaced(const v1::StonesDisplaced& d) {
     }
     moves.emplace_back(*from, to);
   }
+  if (!play_recorded_) moves.clear();
   if (!CanDisplace(moves)) {
     return absl::InvalidArgumentError(
         "stonesDisplaced: the stones cannot all move where stated (a point is occupied or named "
@@ -282,7 +286,7 @@ absl::Status Adjudicator::OnStoneDropped(const v1::StoneDropped& d) {
   if (c != to_move_ || consecutive_passes_ >= 2 || abandoned_by_ != v1::COLOR_UNSPECIFIED) {
     return absl::FailedPreconditionError(absl::StrCat(
         "stoneDropped: only the player to move can drop a stone they were about to play (",
-        v1::Color_Name(to_move_), " to move)"));
+        v1::Color_Name(to_move_), " to move", NotRecordedNote(), ")"));
   }
   SettleTime(true);
   if (result_.has_value() || d.consented()) return absl::OkStatus();

@@ -22,7 +22,7 @@ v1::Event TimeExpired(absl::Time at, v1::Color color) {
 }  // namespace
 
 std::optional<Adjudicator::Deadline> Adjudicator::NextDeadline() const {
-  if (!started_ || result_.has_value()) return std::nullopt;
+  if (!started_ || result_.has_value() || cancelled_.has_value()) return std::nullopt;
   std::optional<Deadline> flag;
   if (clocks_running_) {
     // Whose clock runs: the opponent's from the move while a press is

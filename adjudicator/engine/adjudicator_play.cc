@@ -1,6 +1,6 @@
-// Play: moves, passes, clock presses, takebacks, capture errors, resignation
-// and the count (arts. 4-9, 17-20). Each handler checks first, then changes
-// state: a handler that returns an error has changed nothing.
+// Play: moves, passes, clock presses, takebacks, capture errors and
+// resignation (arts. 4-8, 17-20; the count is adjudicator_count.cc). Each handler checks first,
+// then changes state: a handler that returns an error has changed nothing.
 #include <set>
 #include <utility>
 #include <vector>
@@ -22,6 +22,7 @@ absl::Status Adjudicator::OnMove(const v1::Move& m) {
     return absl::InvalidArgumentError(absl::StrCat("move.point: ", m.point(), " is occupied"));
   }
 
+  play_recorded_ = true;
   EnsureStarted();
   if (consecutive_passes_ >= 2 && !clocks_running_ && !adjourned_) {
     // Play resumes after two passes (the players did not agree it ended).
@@ -80,6 +81,7 @@ void Adjudicator::PlayMove(v1::Color c, int v) {
 absl::Status Adjudicator::OnPass(const v1::Pass& p) {
   const v1::Color c = p.color();
   if (absl::Status s = CheckColor(c, "pass.color"); !s.ok()) return s;
+  play_recorded_ = true;
   EnsureStarted();
   SettleTime(true);
   if (result_.has_value()) return absl::OkStatus();
@@ -104,6 +106,7 @@ absl::Status Adjudicator::OnClockPress(const v1::ClockPress& p) {
   if (p.captures_not_cleared()) {
     if (absl::Status s = CheckCapturesToClear(c); !s.ok()) return s;
   }
+  play_recorded_ = true;
   SettleTime(true);
   if (result_.has_value() || !clocks_running_) return absl::OkStatus();
   lateness_.Seen(c);
@@ -150,7 +153,9 @@ absl::Status Adjudicator::CheckCapturesToClear(v1::Color c) const {
 absl::Status Adjudicator::OnTakeback(const v1::Takeback& t) {
   const v1::Color c = t.color();
   if (absl::Status s = CheckColor(t.color(), "takeback.color"); !s.ok()) return s;
-  if (last_stone_by_ != c) {
+  // Without the moves recorded the arbiter's word is the record: 17.3's
+  // sanction needs no board (the stone goes back where it was).
+  if (play_recorded_ && last_stone_by_ != c) {
     return absl::FailedPreconditionError(
         absl::StrCat("takeback: the last move on the board is not ", v1::Color_Name(c), "'s"));
   }
@@ -183,7 +188,9 @@ absl::Status Adjudicator::OnCaptureError(const v1::CaptureError& e) {
       return absl::InvalidArgumentError(
           absl::StrCat("captureError.points: ", p, " is named twice"));
     }
-    if (!board_->Held(*v, owner)) {
+    // Without the moves recorded there is no board to check it against:
+    // 18.1 and 18.2 sanction the act the arbiter saw, not a position.
+    if (play_recorded_ && !board_->Held(*v, owner)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "captureError.points: ", p, " has never held a ", v1::Color_Name(owner), " stone, so ",
           v1::Color_Name(e.color()), " cannot have mistaken a capture there"));
@@ -220,35 +227,6 @@ absl::Status Adjudicator::OnResign(const v1::Resign& r) {
   return absl::OkStatus();
 }
 
-absl::Status Adjudicator::OnDeadStones(const v1::DeadStones& d) {
-  const bool abandoned = abandoned_by_ != v1::COLOR_UNSPECIFIED;
-  if (consecutive_passes_ < 2 && !abandoned) {
-    return absl::FailedPreconditionError(
-        "deadStones: play has not ended with two passes (or a contest given up, 12.4(4))");
-  }
-  std::vector<int> dead;
-  for (const std::string& p : d.points()) {
-    absl::StatusOr<int> v = ParsePointField(p, board_->size(), "deadStones.points");
-    if (!v.ok()) return v.status();
-    dead.push_back(*v);
-  }
-  // 12.4(4): the contested points (双方可争之点) go to the one who did not
-  // give up; otherwise a region touching both colours is shared.
-  absl::StatusOr<AreaCount> count =
-      CountArea(*board_, dead, abandoned ? Opponent(abandoned_by_) : v1::COLOR_UNSPECIFIED);
-  if (!count.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("deadStones: ", count.status().message()));
-  }
-  const int pb = discipline_.penalty_stones(v1::BLACK);
-  const int pw = discipline_.penalty_stones(v1::WHITE);
-  const int size = board_->size();
-  const int margin = MarginQuarters(*count, size * size, komi_quarters_, pb, pw);
-  v1::Result result = CountResult(count->black_halves, margin, pb, pw);
-  Cite(abandoned ? v1::CONTEST_ABANDONED : v1::COUNTED, &result);  // 12.4(4); 9 with 11
-  EndGame(std::move(result), at_, 0);
-  return absl::OkStatus();
-}
-
 absl::Status Adjudicator::OnContestAbandoned(const v1::ContestAbandoned& a) {
   const v1::Color c = a.color();
   if (absl::Status s = CheckColor(c, "contestAbandoned.color"); !s.ok()) return s;
@@ -266,7 +244,7 @@ absl::Status Adjudicator::OnContestAbandoned(const v1::ContestAbandoned& a) {
       adjourned_) {
     return absl::FailedPreconditionError(absl::StrCat(
         "contestAbandoned: only the player to move, in play, can give up the contest (",
-        v1::Color_Name(to_move_), " to move)"));
+        v1::Color_Name(to_move_), " to move", NotRecordedNote(), ")"));
   }
   EnsureStarted();
   SettleTime(true);
@@ -282,6 +260,11 @@ absl::Status Adjudicator::OnMoveSealed(const v1::MoveSealed& m) {
   const v1::Color c = m.color();
   if (absl::Status s = CheckColor(c, "moveSealed.color"); !s.ok()) return s;
   if (adjourned_) return absl::FailedPreconditionError("moveSealed: the game is already adjourned");
+  if (!play_recorded_) {
+    return absl::FailedPreconditionError(
+        "moveSealed: a sealed move is opened by playing it on the recorded board, and no move "
+        "of this game is recorded; record the adjournment as adjourned, then resumed");
+  }
   if (c != to_move_ || consecutive_passes_ >= 2 || abandoned_by_ != v1::COLOR_UNSPECIFIED ||
       sealed_by_ != v1::COLOR_UNSPECIFIED) {
     return absl::FailedPreconditionError(

@@ -42,9 +42,12 @@ absl::Status Adjudicator::OnTimeExpired(const v1::TimeExpired& t) {
   absl::Time when = at_;
   PlayerClock now = clock;
   const bool runs = clocks_running_ && c == clock_owner_;
+  // In a game recorded without its moves the clocks cannot say when the flag
+  // fell nor which period runs: the arbiter's report does.
+  const bool known = ClockKnown();
   if (runs) {
     const absl::Duration elapsed = TurnElapsed(at_);
-    if (clock.Expired(elapsed)) when = turn_start_ + (clock.FlagOffset() - turn_carry_);
+    if (known && clock.Expired(elapsed)) when = turn_start_ + (clock.FlagOffset() - turn_carry_);
     now.ChargePartial(elapsed);
     // 12.4(6): a flag the record's clock disagrees with is the chief
     // arbiter's to read, where the ruleset says how far it may disagree.
@@ -56,8 +59,9 @@ absl::Status Adjudicator::OnTimeExpired(const v1::TimeExpired& t) {
       return absl::OkStatus();
     }
   }
-  const bool last_period = clock.mode() == PlayerClock::Mode::kByoYomi &&
-                           (now.flagged() || (now.in_overtime() && now.periods_remaining() <= 1));
+  const bool last_period =
+      clock.mode() == PlayerClock::Mode::kByoYomi &&
+      (!known || now.flagged() || (now.in_overtime() && now.periods_remaining() <= 1));
   if (t.pass_requested() && last_period && rules_.params().pass_on_timeout() && c == to_move_ &&
       consecutive_passes_ < 2) {
     const int index = Rule(v1::TIME_EXPIRED_PASS_REQUESTED, c, when);

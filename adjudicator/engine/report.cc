@@ -155,6 +155,10 @@ std::string RenderText(const v1::AdjudicationReport& report,
     absl::StrAppend(&out, "  [RE ", report.result().sgf(), "]");
   }
   absl::StrAppend(&out, "\n");
+  if (s.cancelled()) {
+    absl::StrAppend(&out, "对局已取消 / Cancelled by the chief arbiter: ", s.cancelled_reason(),
+                    "\n");
+  }
   return out;
 }
 

@@ -200,6 +200,9 @@ absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>&
                     r.sanctions_size() > 0 ? absl::StrCat(": ", SanctionList(r)) : "");
   }
   absl::StrAppend(&summary, "\nResult: ", ResultLine(result));
+  if (a->cancelled()) {
+    absl::StrAppend(&summary, "\nCancelled by the chief arbiter: ", a->cancel_reason());
+  }
   absl::StrAppend(&root, "GC[", SgfText(summary), "]");
   nodes.front().props = std::move(root);
 

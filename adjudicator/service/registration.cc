@@ -10,6 +10,10 @@ GameSource GamesFrom(service::GameFolds* folds) {
     if (!view.ok()) return view.status();
     const Adjudicator& game = view->game();
     GameFacts facts;
+    if (game.cancelled()) {
+      facts.cancelled = game.cancel_reason();  // nothing else of it counts
+      return facts;
+    }
     if (game.result() != nullptr) facts.result = *game.result();
     const google::protobuf::RepeatedPtrField<v1::Ruling> rulings(game.rulings().begin(),
                                                                  game.rulings().end());

@@ -31,6 +31,10 @@ struct GameFacts {
   // this game (the `withdrew` event, 2002 art. 23.2): withdrawals.h.
   bool withdrew_black = false;
   bool withdrew_white = false;
+  // The chief arbiter cancelled the game (gameCancelled, DOMAIN.md §3.2):
+  // the reason. A cancelled game is in no standing: its pairing is pending
+  // as if no game were attached, and the facts above are left empty.
+  std::optional<std::string> cancelled;
 };
 
 // By game id. A pairing whose game is missing is pending.

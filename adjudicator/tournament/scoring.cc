@@ -125,13 +125,19 @@ ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,
   // the file of tournament software, or from the paper score sheet by a
   // director's correction (a recorded game's result is always its record's).
   auto it = p.game_id().empty() ? games.end() : games.find(p.game_id());
-  if (it == games.end()) {
+  // A game the chief arbiter cancelled (DOMAIN.md §3.2) was never the
+  // pairing's: as if no game were attached.
+  const bool cancelled = it != games.end() && it->second.cancelled.has_value();
+  if (it == games.end() || cancelled) {
     if (p.entered_outcome() != Result::OUTCOME_UNSPECIFIED) {
       s.set_status(ScoredPairing::DECIDED);
       SetPoints(p.entered_outcome(), &s);
       s.set_by_default(p.entered_by_default());
       s.set_note(p.from_score_sheet() ? "from the paper score sheet (no game recorded)"
                                       : "entered (no game in the ledger)");
+    } else if (cancelled) {
+      s.set_note(absl::StrCat("game ", p.game_id(), " was cancelled by the chief arbiter (",
+                              *it->second.cancelled, "); the pairing awaits a game"));
     } else if (!p.game_id().empty()) {
       s.set_note(absl::StrCat("game ", p.game_id(), " is not in the ledger yet"));
     }

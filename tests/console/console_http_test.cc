@@ -146,6 +146,27 @@ TEST_F(ConsoleHttpTest, RecordedStringsAreEscapedOnTheSlip) {
   EXPECT_EQ(json->get_header_value("Content-Type"), "application/json");
 }
 
+// Issue 29.5: a game cancelled by the chief arbiter (DOMAIN.md §3.2) leaves
+// the hall, finished games included; its own page still reads it.
+TEST_F(ConsoleHttpTest, ACancelledGameLeavesTheHall) {
+  Serve();
+  Record("kept");
+  Record("mistake");
+  const ProcessResult r = RunCli(
+      {"game", "cancel", "mistake", "--reason", "created twice", "--at", "2026-06-02T09:01:00Z"},
+      "", server_->address());
+  ASSERT_EQ(r.exit, 0) << r.err;
+  for (const char* path : {"/api/games", "/api/games?all=1"}) {
+    httplib::Result hall = Client()->Get(path);
+    ASSERT_TRUE(hall && hall->status == 200) << path;
+    EXPECT_TRUE(absl::StrContains(hall->body, R"("gameId":"kept")")) << hall->body;
+    EXPECT_FALSE(absl::StrContains(hall->body, "mistake")) << hall->body;
+  }
+  httplib::Result game = Client()->Get("/api/games/mistake");
+  ASSERT_TRUE(game && game->status == 200);
+  EXPECT_TRUE(absl::StrContains(game->body, R"("cancelledReason":"created twice")")) << game->body;
+}
+
 TEST_F(ConsoleHttpTest, WritesWithoutTheSessionsCsrfTokenAreRefused) {
   Serve();
   Record("csrf");

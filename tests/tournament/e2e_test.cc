@@ -249,6 +249,51 @@ TEST_F(E2E, AWithdrawalRecordedInAGameIsSeenByTheStandings) {
   }
 }
 
+// Issue 29: a game recorded without its moves and ended by the arbiter's
+// count is read by the standings like any count; a game created by mistake
+// and cancelled (DOMAIN.md §3.2) counts nowhere: its pairing is pending
+// again, and its warning and result are in no standing.
+TEST_F(E2E, ACountWithoutMovesCountsAndACancelledGameIsInNoStanding) {
+  const std::string no_moves =
+      "{\"at\": \"2026-05-01T09:00:00Z\", \"gameCreated\": {\"gameId\": \"K1\", \"ruleset\": "
+      "\"cn-2002\", \"boardSize\": 19, \"black\": {\"name\": \"Chen Jie\"}, \"white\": "
+      "{\"name\": \"Zhou Yu\"}, \"venue\": \"SAME_SITE\", \"scheduledStart\": "
+      "\"2026-05-01T09:00:00Z\"}}\n"
+      "{\"at\": \"2026-05-01T09:30:00Z\", \"phoneRang\": {\"color\": \"BLACK\"}}\n"
+      // 185 - 180.5 - 3.75 - 1 = -0.25: White by a quarter stone.
+      "{\"at\": \"2026-05-01T12:00:00Z\", \"countRecorded\": {\"blackCount\": 185}}\n";
+  Record("k1", no_moves);
+  Record("k2", Created("K2", "Sun Li", "Wang Bo") +
+                   "{\"at\": \"2026-05-01T09:00:20Z\", \"phoneRang\": {\"color\": \"WHITE\"}}\n"
+                   "{\"at\": \"2026-05-01T09:00:30Z\", \"resign\": {\"color\": \"WHITE\"}}\n");
+  ProcessResult r =
+      Cli({"tournament", "create", "--id", "k", "--system", "swiss", "--player", "C:Chen,Jie",
+           "--player", "D:Zhou,Yu", "--player", "S:Sun,Li", "--player", "W:Wang,Bo"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "pair", "k", "--round", "1", "--board", "C,D,K1", "--board", "S,W,K2"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  v1::StandingsReport before;
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("k", &before));
+  ASSERT_EQ(before.pairings_size(), 2);
+  EXPECT_EQ(before.pairings(1).outcome(), v1::Result::BLACK_WINS);
+
+  r = Cli(
+      {"game", "cancel", "K2", "--reason", "paired by mistake", "--at", "2026-05-01T09:01:00Z"});
+  ASSERT_EQ(r.exit, 0) << r.out << r.err;
+  v1::StandingsReport report;
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("k", &report));
+  ASSERT_EQ(report.pairings_size(), 2);
+  EXPECT_EQ(report.pairings(0).status(), v1::ScoredPairing::DECIDED);
+  EXPECT_EQ(report.pairings(0).outcome(), v1::Result::WHITE_WINS);
+  EXPECT_EQ(report.pairings(0).reason(), v1::Result::COUNT);
+  EXPECT_EQ(report.pairings(1).status(), v1::ScoredPairing::PENDING);
+  EXPECT_THAT(report.pairings(1).note(), HasSubstr("cancelled by the chief arbiter"));
+  for (const v1::Standing& s : report.standings()) {
+    EXPECT_EQ(s.points(), s.id() == "D" ? 2 : 0) << s.id();
+    EXPECT_EQ(s.warnings(), s.id() == "C" ? 1 : 0) << s.id();
+  }
+}
+
 // Once a token exists, `arbiter serve` admits tournament calls as it does
 // game calls: a token for every call, the chief arbiter's for the
 // organiser's writes.

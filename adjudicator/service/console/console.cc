@@ -169,6 +169,8 @@ void Console::Impl::Hall(const httplib::Request& req, httplib::Response& res) {
       if (absl::Status s = FillGame(*folds, listing.game_id, &game); !s.ok()) {
         return SendError(res, s);
       }
+      // A cancelled game (DOMAIN.md §3.2) was never the hall's.
+      if (game.state().cancelled()) continue;
       if (all || !game.has_result()) games.push_back(ToJson(game));
     }
   }

@@ -34,6 +34,11 @@ function cells(game) {
 }
 
 function show(game) {
+  if (game.state?.cancelled) {  // cancelled by the chief arbiter: it leaves the hall
+    rows.get(game.gameId)?.tr.remove();
+    rows.delete(game.gameId);
+    return;
+  }
   if (!all.checked && game.result && !rows.has(game.gameId)) return;
   let row = rows.get(game.gameId);
   if (!row) {
