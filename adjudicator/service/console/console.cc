@@ -344,7 +344,7 @@ void Console::Impl::Routes() {
                       "application/x-protobuf; messageType=arbiter.v1.AuditBundle");
     });
   });
-  http.Get(R"(/static/([a-z0-9-]+\.(css|js|html|svg)))",
+  http.Get(R"(/static/([a-z0-9-]+\.(css|js|json|html|svg)))",
            [](Req req, Res res) { SendAsset(res, std::string(req.matches[1])); });
   http.Get("/login", [](Req, Res res) { SendAsset(res, "login.html"); });
   http.Post("/login", [this](Req q, Res s) { Login(q, s); });
