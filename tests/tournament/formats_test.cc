@@ -197,16 +197,32 @@ TEST_F(Formats, AgaRefusesWhatItCannotHold) {
 }
 
 TEST_F(Formats, Csv) {
-  // A is reported for Swiss too: Li beat Wang (0) and drew Chen (1): 0.5;
-  // Chen drew Li (3): 1.5; Zhou beat Chen (1): 1.
+  // A Swiss event ranked by total score (art. 27, individual 2.A): points,
+  // total score, opponents' points, B; no A, which ranks round robins only.
   EXPECT_EQ(ExportCsv(t_, report_),
-            "rank,id,name,points,tie_break_a,opponents_points,total_score,warnings,wins,draws,"
-            "losses,withdrawn,"
-            "decided_by,round_1,round_2\r\n"
-            "1,CHEN,Chen Jie,1,1.50,5,1.50,0,0,1,1,no,,ZHOU -!b0,LI =/w0\r\n"
-            "1,LI,Li Wei,3,0.50,1,1.50,0,1,1,0,no,,WANG +/b0,CHEN =/b0\r\n"
-            "3,WANG,Wang Ming,0,0.00,5,0.50,0,0,0,2,no,,LI -/w0,ZHOU -/b0\r\n"
-            "4,ZHOU,Zhou Lin,2,1.00,1,0.50,1,1,0,1,no,B,CHEN +!w0,WANG -/w0\r\n");
+            "rank,id,name,points,total_score,opponents_points,warnings,wins,draws,losses,"
+            "withdrawn,decided_by,round_1,round_2\r\n"
+            "1,CHEN,Chen Jie,1,1.50,5,0,0,1,1,no,,ZHOU -!b0,LI =/w0\r\n"
+            "1,LI,Li Wei,3,1.50,1,0,1,1,0,no,,WANG +/b0,CHEN =/b0\r\n"
+            "3,WANG,Wang Ming,0,0.50,5,0,0,0,2,no,,LI -/w0,ZHOU -/b0\r\n"
+            "4,ZHOU,Zhou Lin,2,0.50,1,1,1,0,1,no,B,CHEN +!w0,WANG -/w0\r\n");
+}
+
+TEST_F(Formats, CsvHasTheColumnsOfItsSystemOnly) {
+  // A round robin (27, individual 1): points, A, B; no Swiss total score or
+  // opponents' points.
+  t_.mutable_settings()->set_system(v1::TournamentSettings::ROUND_ROBIN);
+  const std::string csv = ExportCsv(t_, report_);
+  EXPECT_EQ(csv.substr(0, csv.find('\r')),
+            "rank,id,name,points,tie_break_a,warnings,wins,draws,losses,withdrawn,decided_by,"
+            "round_1,round_2");
+  // Swiss by points, then opponents' points (2.B): no total score.
+  t_.mutable_settings()->set_system(v1::TournamentSettings::SWISS);
+  t_.mutable_settings()->set_swiss_method(v1::TournamentSettings::POINTS_THEN_OPPONENTS);
+  const std::string by_opponents = ExportCsv(t_, report_);
+  EXPECT_EQ(by_opponents.substr(0, by_opponents.find('\r')),
+            "rank,id,name,points,opponents_points,warnings,wins,draws,losses,withdrawn,"
+            "decided_by,round_1,round_2");
 }
 
 TEST_F(Formats, SidecarKeysReasonsByRulingId) {
