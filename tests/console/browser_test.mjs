@@ -107,7 +107,12 @@ async function main() {
   for (let table = 20; table < 57; ++table) {
     const created = { at: new Date(now - 60000).toISOString(), gameCreated: { gameId: `wall-${table}`, ruleset: 'cn-2002', boardSize: 19, table,
       black: { name: `Black ${table}`, rank: '3d' }, white: { name: `White ${table}`, rank: '3d' }, venue: 'SAME_SITE' } };
-    cli(['record', '-'], { input: `${JSON.stringify(created)}\n${JSON.stringify({ at: new Date(now - 60000).toISOString(), gameStarted: {} })}\n`, token: chief });
+    // Board 22 plays byo-yomi with one period left: Black is in the last period.
+    if (table === 22) created.gameCreated.timeControl = { byoYomi: { periods: 1, periodTime: '3600s' } };
+    const lines = [created, { at: new Date(now - 60000).toISOString(), gameStarted: {} }];
+    // On board 21 White's phone rang a moment ago: a warning (23.7).
+    if (table === 21) lines.push({ at: new Date(now - 5000).toISOString(), phoneRang: { color: 'WHITE' } });
+    cli(['record', '-'], { input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', token: chief });
   }
 
   browser = await puppeteer.launch({
@@ -139,6 +144,12 @@ async function main() {
     `a pending ruling stands out by colour, icon and words (${pendingBadge[1]})`);
   const pendingCount = await hall.$eval('#count-pending strong', (s) => s.textContent);
   check(pendingCount === '2', `the pending count at the top says 2 (${pendingCount})`);
+  const warned = await hall.$eval('tr[data-game="wall-21"]', (tr) => [tr.classList.contains('has-warning'), tr.querySelector('.badge.warning')?.textContent || '']);
+  check(warned[0] && /⚠ (新警告: 白方|new warning: White)/.test(warned[1]), `a fresh warning stands out by colour, icon and words (${warned[1]})`);
+  const period = await hall.$eval('tr[data-game="wall-22"]', (tr) => [tr.classList.contains('has-period'), tr.querySelector('.badge.period')?.textContent || '']);
+  check(period[0] && /◷ (黑方 最后一次读秒|Black in the last period)/.test(period[1]), `a clock in its last period stands out by colour, icon and words (${period[1]})`);
+  const counted = await hall.$$eval('#counts .count strong', (n) => n.map((x) => x.textContent));
+  check(JSON.stringify(counted) === '["2","1","1","40"]', `the counts at the top: pending, new warnings, last periods, in play (${counted})`);
   const untimed = await hall.$eval('tr[data-game="wall-20"] .clocks', (td) => td.textContent);
   check(untimed === '—', `an untimed game shows "—" (${untimed})`);
   const result = await hall.$eval('#finished tr[data-game="tournament-round3-board1"] .result', (td) => td.textContent);
@@ -181,10 +192,11 @@ async function main() {
     const cards = [...document.querySelectorAll('#wall .card')];
     return { cards: cards.length, w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight,
       bottom: Math.max(...cards.map((c) => c.getBoundingClientRect().bottom)),
+      clipped: cards.filter((c) => c.scrollHeight > c.clientHeight + 1).map((c) => c.dataset.game),
       controls: [...document.querySelectorAll('button, select, input')].filter((e) => e.offsetParent !== null).length,
       font: parseFloat(getComputedStyle(cards[0]).fontSize) };
   });
-  check(fit.cards === 40 && fit.w <= 1920 && fit.h <= 1080 && fit.bottom <= 1080,
+  check(fit.cards === 40 && fit.w <= 1920 && fit.h <= 1080 && fit.bottom <= 1080 && fit.clipped.length === 0,
     `the wall screen fits 40 tables on 1920x1080 (${JSON.stringify(fit)})`);
   check(fit.controls === 0 && fit.font >= 20, `with large type and no controls (${fit.font}px, ${fit.controls} controls)`);
   await shot(wall, 'hall-screen');

@@ -49,6 +49,11 @@ TEST(Words, SanctionsInWordsCounted) {
   r.add_sanctions(v1::PENALTY_STONE);
   EXPECT_EQ(SanctionWords(r, Lang::kEn), "a warning, 2 penalty stones");
   EXPECT_EQ(SanctionWords(r, Lang::kZh), "警告一次，罚2子");
+  v1::Ruling late;
+  late.add_sanctions(v1::TIME_DEDUCTED);
+  late.mutable_time_deducted()->set_seconds(900);
+  EXPECT_EQ(SanctionWords(late, Lang::kZh), "扣时 15分钟");
+  EXPECT_EQ(SanctionWords(late, Lang::kEn), "time deducted 15 min");
 }
 
 TEST(Words, ResultsFromOutcomeAndReason) {

@@ -166,7 +166,11 @@ std::string SanctionWords(const v1::Ruling& ruling, Lang lang) {
                            ? absl::StrReplaceAll(*counted, {{"{n}", absl::StrCat(n)}})
                            : Word("sanction", name, lang);
     if (s == v1::TIME_DEDUCTED && ruling.has_time_deducted()) {
-      absl::StrAppend(&text, " ", absl::FormatDuration(FromProto(ruling.time_deducted())));
+      const int64_t secs = absl::ToInt64Seconds(FromProto(ruling.time_deducted()));
+      const bool minutes = secs > 0 && secs % 60 == 0;
+      absl::StrAppend(&text, " ",
+                      absl::StrReplaceAll(Pair(Top(minutes ? "minutes" : "seconds"), lang),
+                                          {{"{n}", absl::StrCat(minutes ? secs / 60 : secs)}}));
     }
     parts.push_back(std::move(text));
   }

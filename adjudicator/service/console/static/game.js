@@ -199,11 +199,11 @@ function replay(game, record) {
     oninput: (e) => go(Number(e.target.value)) });
   document.getElementById('replay').replaceChildren(
     el('strong', {}, `${t('replay')} `),
-    el('button', { type: 'button', id: 'replay-first', onclick: () => go(0) }, `⏮ ${t('first')}`),
+    el('button', { type: 'button', id: 'replay-first', onclick: () => go(0) }, `« ${t('first')}`),
     el('button', { type: 'button', id: 'replay-prev', onclick: () => go(at - 1) }, `◀ ${t('previous')}`),
     range,
     el('button', { type: 'button', id: 'replay-next', onclick: () => go(at + 1) }, `${t('next')} ▶`),
-    el('button', { type: 'button', id: 'replay-last', onclick: () => go(last) }, `${t('last')} ⏭`),
+    el('button', { type: 'button', id: 'replay-last', onclick: () => go(last) }, `${t('last')} »`),
     el('span', { id: 'replay-at' }, ` ${t('atMove').replace('{n}', at)}`));
   return replayAt === null ? null : boards[at];
 }

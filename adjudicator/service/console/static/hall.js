@@ -38,10 +38,10 @@ function alerts(game) {
     out.push({ kind: 'pending', icon: '⚑', text: `${t('pendingRuling')} #${r.number} ${r.clause}`, href: `#ruling-${r.number}` });
   }
   const warned = freshWarning(game);
-  if (warned) out.push({ kind: 'warning', icon: '❗', text: `${t('newWarning')}: ${sideWord(warned, l)}` });
+  if (warned) out.push({ kind: 'warning', icon: '⚠', text: `${t('newWarning')}: ${sideWord(warned, l)}` });
   for (const c of ['BLACK', 'WHITE']) {
     if (!game.result && lastPeriod(game, c.toLowerCase())) {
-      out.push({ kind: 'period', icon: '⏳', text: `${sideWord(c, l)} ${t('lastPeriod')}` });
+      out.push({ kind: 'period', icon: '◷', text: `${sideWord(c, l)} ${t('lastPeriod')}` });
     }
   }
   return out;
@@ -124,8 +124,8 @@ function counts(list) {
     el('span', { 'aria-hidden': 'true', class: 'icon' }, icon), ' ', label, ' ', el('strong', {}, n));
   document.getElementById('counts').replaceChildren(
     item('count-pending', 'pending', '⚑', t('pendingRulings'), pending),
-    item('count-warning', 'warning', '❗', t('newWarnings'), warned),
-    item('count-period', 'period', '⏳', t('lastPeriods'), period),
+    item('count-warning', 'warning', '⚠', t('newWarnings'), warned),
+    item('count-period', 'period', '◷', t('lastPeriods'), period),
     item('count-play', 'play', '▶', t('inPlay'), inPlay.length));
 }
 

@@ -56,6 +56,13 @@ export function eventWords(event, lang) {
   return template ? fill(template, event[kind] || {}, lang) : kind;
 }
 
+// A proto3 JSON duration ("900s") in words: 15分钟 / 15 min; 90秒 / 90 s.
+export function durationWords(duration, lang) {
+  const secs = Math.round(parseFloat(String(duration)) || 0);
+  const [key, n] = secs % 60 === 0 && secs > 0 ? ['minutes', secs / 60] : ['seconds', secs];
+  return at(WORDS[key], lang).replace('{n}', n);
+}
+
 // A ruling's sanctions in words: "a warning, one penalty stone" /
 // "警告一次，罚一子"; repeated ones counted ("罚2子").
 export function sanctionWords(sanctions, lang, timeDeducted) {
@@ -66,7 +73,7 @@ export function sanctionWords(sanctions, lang, timeDeducted) {
     const row = WORDS.sanction[s];
     if (!row) { parts.push(s); continue; }
     let text = n > 1 && row.length > 2 ? row[lang === 'zh' ? 2 : 3].replace('{n}', n) : at(row, lang);
-    if (s === 'TIME_DEDUCTED' && timeDeducted) text += ` ${timeDeducted}`;
+    if (s === 'TIME_DEDUCTED' && timeDeducted) text += ` ${durationWords(timeDeducted, lang)}`;
     parts.push(text);
   }
   return parts.join(lang === 'zh' ? '，' : ', ');
