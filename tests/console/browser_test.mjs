@@ -70,10 +70,10 @@ async function signIn(context, token) {
   return page;
 }
 
-async function shot(page, name) {
+async function shot(page, name, fullPage = false) {
   if (!shots) return;
   mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage });
 }
 
 async function main() {
@@ -250,6 +250,7 @@ async function main() {
   await game.waitForSelector('#ruling-1[data-state="decided"]');
   const incident = await game.$$eval('#timeline li.incident .words', (n) => n.map((x) => x.textContent));
   check(incident.includes('计时钟故障'), `the clock malfunction is marked as an incident (${incident})`);
+  check(incident.includes('裁定 #1：判黑方超时负'), 'the decision names the option chosen by its title');
   const decidedText = await game.$eval('#ruling-1', (li) => li.textContent);
   check(/已裁定/.test(decidedText) && /Wang Ru/.test(decidedText) && /裁判长/.test(decidedText), `a decided ruling shows as decided, with who decided (${decidedText.slice(0, 120)})`);
 
@@ -294,11 +295,11 @@ async function main() {
     return squash(execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
   };
   const handed = await pdfText(`${server.http}/games/tournament-round3-board1/rulings/4/slip`, 'handed.pdf');
-  await shot(slip, 'slip');
+  await shot(slip, 'slip', true);
   check(await slip.$('svg.qr path') !== null, 'the slip carries a QR code of its verification line');
   for (const words of ['City Cup 2026', '第1轮', 'Round 1', '第1台', 'Table 1', 'Hangzhou Qiyuan',
     '白方 Zhao Min, 6d', 'White: Zhao Min, 6d', '警告一次，罚一子', 'a warning, one penalty stone',
-    'arbiter verify tournament-round3-board1 ruling 4']) {
+    'arbiter verify tournament-round3-board1 ruling 4', 'The decision on ruling #3', 'by the chief arbiter Wang Ru']) {
     check(handed.includes(squash(words)), `the slip's PDF says "${words}"`);
   }
   check(!/WARNING,PENALTY_STONE|"color"|Against:WHITE/.test(handed), 'and no code names or JSON');
@@ -319,7 +320,7 @@ async function main() {
   const pairing = await cup.$eval('#round tbody tr', (tr) => tr.textContent);
   check(/Chen Jie 6d/.test(pairing) && /Zhao Min 6d/.test(pairing) && /白胜（对方警告满限）/.test(pairing) && /White wins on warnings/.test(pairing),
     `the round's pairing and its result in words (${pairing})`);
-  await shot(cup, 'tournament');
+  await shot(cup, 'tournament', true);
   const cupPdf = path.join(work, 'cup.pdf');
   await cup.pdf({ path: cupPdf, preferCSSPageSize: true });
   const cupInfo = execFileSync('pdfinfo', [cupPdf], { encoding: 'utf8' });

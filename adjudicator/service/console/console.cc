@@ -303,6 +303,10 @@ void Console::Impl::Slip(const httplib::Request& req, httplib::Response& res) {
                                                              std::string(req.matches[2]))));
     }
     facts.ruling = view->game().rulings()[n - 1];
+    if (const uint32_t of = facts.ruling.resolves();
+        of >= 1 && of <= view->game().rulings().size()) {
+      facts.resolved = view->game().rulings()[of - 1];
+    }
     absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
         ledger->ReadGame(*id, facts.ruling.event() - 1, 1);
     if (!entries.ok()) return SendError(res, entries.status());

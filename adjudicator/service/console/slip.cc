@@ -104,13 +104,30 @@ std::string Decision(const SlipFacts& f) {
             "Pending. May decide: ", EnumWord(v1::Authority_Name(r.decided_by()), Lang::kEn),
             ". Options: ", absl::StrJoin(en, "; ")));
   }
-  std::string out =
-      r.resolves() != 0
-          ? Both(absl::StrCat("对第", r.resolves(), "号裁定的裁决：", r.choice()),
-                 absl::StrCat("The decision on ruling #", r.resolves(), ": ", r.choice()))
-          : Both("依规则直接适用", "Applied as the rules direct");
+  std::string out;
+  if (r.resolves() != 0) {
+    const v1::Ruling& of = f.resolved.has_value() ? *f.resolved : r;
+    out = Both(
+        absl::StrCat("对第", r.resolves(), "号裁定的裁决：", OptionTitle(of, r.choice(), Lang::kZh),
+                     "（", r.choice(), "）；", Decider(f.event.event(), Lang::kZh), " 裁定"),
+        absl::StrCat("The decision on ruling #", r.resolves(), ": ",
+                     OptionTitle(of, r.choice(), Lang::kEn), " (", r.choice(), "), by ",
+                     Decider(f.event.event(), Lang::kEn)));
+  } else {
+    out = Both("依规则直接适用", "Applied as the rules direct");
+  }
   if (!r.note().empty()) absl::StrAppend(&out, "<br>", Escape(r.note()));
   return out;
+}
+
+// The event in words; a decision names the option chosen by its title.
+std::string EventIn(const SlipFacts& f, Lang lang) {
+  v1::Event e = f.event.event();
+  if (e.has_arbiter_decision() && f.resolved.has_value()) {
+    e.mutable_arbiter_decision()->set_choice(
+        OptionTitle(*f.resolved, e.arbiter_decision().choice(), lang));
+  }
+  return EventWords(e, lang);
 }
 
 // Tournament, round, table and venue, as far as they are known.
@@ -166,7 +183,7 @@ std::string RenderSlip(const SlipFacts& f) {
       Row("白方", "White",
           absl::StrCat("<span class=\"player\">", Escape(Named(g.white())), "</span>")),
       Row("事件", "Event",
-          absl::StrCat(Both(EventWords(e, Lang::kZh), EventWords(e, Lang::kEn)),
+          absl::StrCat(Both(EventIn(f, Lang::kZh), EventIn(f, Lang::kEn)),
                        " <span class=\"muted\">(", Escape(When(e.at())),
                        e.actor().empty() ? "" : absl::StrCat(" — ", Escape(e.actor())),
                        ")</span>")),

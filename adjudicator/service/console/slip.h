@@ -40,6 +40,9 @@ struct SlipFacts {
   // event that gave it: its actor is who decided.
   std::optional<v1::Ruling> resolution;
   v1::Event resolution_event;
+  // A decision (Ruling.resolves): the pending ruling it decided, whose
+  // options name the choice.
+  std::optional<v1::Ruling> resolved;
 };
 
 std::string RenderSlip(const SlipFacts& facts);

@@ -122,7 +122,7 @@ std::string CrossTable(const TournamentFacts& f) {
   return absl::StrCat(
       "<section class=\"sheet\" id=\"cross-table\"><h2>", Both("成绩对照表", "Cross-table"),
       "</h2>\n<table class=\"cross\"><thead><tr>", head, "</tr></thead><tbody>\n", rows,
-      "</tbody></table><p class=\"legend\">+ ", Both("胜", "win"), " · = ", Both("和", "draw"),
+      "</tbody></table><p class=\"marks\">+ ", Both("胜", "win"), " · = ", Both("和", "draw"),
       " · − ", Both("负", "loss"), " · · ", Both("未赛", "not yet"), "</p></section>\n");
 }
 
@@ -155,11 +155,11 @@ std::string RoundSection(const TournamentFacts& f, int round) {
   return absl::StrCat(
       "<section class=\"sheet\" id=\"round\"><h2>",
       Both(absl::StrCat("第", round, "轮"), absl::StrCat("Round ", round)), " · ",
-      Both("对阵与结果", "pairings and results"), "</h2>\n<nav class=\"no-print rounds\">", nav,
-      "</nav>\n<table class=\"pairings\"><thead><tr><th>", Both("台次", "Board"), "</th><th>",
-      Both("黑方", "Black"), "</th><th>", Both("白方", "White"), "</th><th>",
-      Both("结果", "Result"), "</th><th>", Both("对局", "Game"), "</th></tr></thead><tbody>\n",
-      rows, "</tbody></table>",
+      Both("对阵与结果", "pairings and results"), "</h2>\n<nav class=\"no-print rounds\">",
+      Both("轮次", "Rounds"), ": ", nav, "</nav>\n<table class=\"pairings\"><thead><tr><th>",
+      Both("台次", "Board"), "</th><th>", Both("黑方", "Black"), "</th><th>", Both("白方", "White"),
+      "</th><th>", Both("结果", "Result"), "</th><th>", Both("对局", "Game"),
+      "</th></tr></thead><tbody>\n", rows, "</tbody></table>",
       byes.empty() ? "" : absl::StrCat("<p>", Both("轮空", "Bye"), ": ", byes, "</p>"),
       "</section>\n");
 }

@@ -136,8 +136,18 @@ function clockTime(at) {
   return at ? new Date(at).toISOString().slice(11, 19) : '';
 }
 
+// A decision names the option chosen by its title, not its id.
+function withTitles(ev) {
+  const d = ev.arbiterDecision;
+  if (!d) return ev;
+  const ruling = (current.record.rulings || []).find((r) => r.number === d.ruling);
+  const o = (ruling?.options || []).find((x) => x.id === d.choice);
+  const title = lang() === 'zh' ? o?.titleZh : o?.titleEn;
+  return title ? { ...ev, arbiterDecision: { ...d, choice: title } } : ev;
+}
+
 function eventItem(e) {
-  const ev = e.event || {};
+  const ev = withTitles(e.event || {});
   const incident = isIncident(ev);
   return el('li', { 'data-revision': e.revision, class: incident ? 'incident' : null },
     el('span', { class: 'rev' }, e.revision), ' ', el('time', { datetime: ev.at || '' }, clockTime(ev.at)), ' ',

@@ -98,8 +98,3 @@ export function player(p) {
   if (!p) return '';
   return p.rank ? `${p.name} ${p.rank}` : (p.name || '');
 }
-
-export function resultText(result) {
-  if (!result) return '';
-  return `${result.sgf || result.outcome} (${result.clause || result.reason})`;
-}
