@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/algorithm/container.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/adjudicator_judge.h"
 #include "adjudicator/service/deadline.h"
@@ -41,7 +40,8 @@ absl::Status FillGame(GameFolds& folds, const std::string& game_id, v1::Game* ou
   }
   out->set_ruling_count(static_cast<uint32_t>(a.rulings().size()));
   for (auto r = a.rulings().rbegin(); r != a.rulings().rend(); ++r) {
-    if (r->pending() || !absl::c_linear_search(r->sanctions(), v1::WARNING)) continue;
+    const auto& s = r->sanctions();
+    if (r->pending() || std::find(s.begin(), s.end(), v1::WARNING) == s.end()) continue;
     *out->mutable_last_warning_at() = r->at();
     out->set_last_warning_against(r->against());
     break;
