@@ -100,10 +100,13 @@ async function main() {
   }
   cli(['record', '-'], { input: readFileSync(path.join(repo, 'cli/examples/tournament-round3.jsonl'), 'utf8'), token: chief });
   // The sample is round 1, board 1 of a round robin at a named venue.
-  cli(['tournament', 'create', '--id', 'city-cup', '--system', 'round-robin', '--title', 'City Cup 2026',
+  cli(['tournament', 'create', '--id', 'city-cup', '--system', 'round-robin', '--cycles', '2', '--title', 'City Cup 2026',
     '--location', 'Hangzhou Qiyuan', '--dates', '2026-05-02', '--player', 'C:Chen Jie:6d', '--player', 'Z:Zhao Min:6d'], { token: chief });
   cli(['tournament', 'pair', 'city-cup', '--round', '1', '--board', 'C,Z,tournament-round3-board1'], { token: chief });
-  // Boards 20-56: untimed games just begun, 40 in play with 3, 12 and 14.
+  cli(['tournament', 'pair', 'city-cup', '--round', '2', '--board', 'C,Z,board-3'], { token: chief });
+  // Boards 20-56: untimed games just begun, 40 in play with 3, 12 and 14;
+  // one stream (each gameCreated starts its game's lines).
+  const wallLines = [];
   for (let table = 20; table < 57; ++table) {
     const created = { at: new Date(now - 60000).toISOString(), gameCreated: { gameId: `wall-${table}`, ruleset: 'cn-2002', boardSize: 19, table,
       black: { name: `Black ${table}`, rank: '3d' }, white: { name: `White ${table}`, rank: '3d' }, venue: 'SAME_SITE' } };
@@ -112,8 +115,9 @@ async function main() {
     const lines = [created, { at: new Date(now - 60000).toISOString(), gameStarted: {} }];
     // On board 21 White's phone rang a moment ago: a warning (23.7).
     if (table === 21) lines.push({ at: new Date(now - 5000).toISOString(), phoneRang: { color: 'WHITE' } });
-    cli(['record', '-'], { input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', token: chief });
+    wallLines.push(...lines.map((l) => JSON.stringify(l)));
   }
+  cli(['record', '-'], { input: wallLines.join('\n') + '\n', token: chief });
 
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
@@ -223,6 +227,17 @@ async function main() {
   await game.waitForFunction(() => document.documentElement.lang === 'en');
   const enWords = await words();
   check(enWords.includes(`${colourEn} ${first.move.point}`), `and "${colourEn} ${first.move.point}" in English`);
+  const stray = await game.evaluate(() => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const out = [];
+    while (walker.nextNode()) {
+      const n = walker.currentNode;
+      if (n.parentElement.closest('[lang="zh"], #lang')) continue;
+      if (/[\u3000-\u9fff\uff00-\uffef]/.test(n.textContent)) out.push(n.textContent.trim());
+    }
+    return out;
+  });
+  check(stray.length === 0, `in English every word is English but the clauses' Chinese text (${stray.slice(0, 5)})`);
   const players = await game.$$eval('#players th', (n) => n.map((x) => x.textContent));
   check(players.includes('Black') && players.includes('White'), `the colours translated (${players})`);
   await game.click('#lang');
@@ -297,6 +312,17 @@ async function main() {
   const handed = await pdfText(`${server.http}/games/tournament-round3-board1/rulings/4/slip`, 'handed.pdf');
   await shot(slip, 'slip', true);
   check(await slip.$('svg.qr path') !== null, 'the slip carries a QR code of its verification line');
+  // A5 filled: the last line near the foot of the page; nothing printed behind it.
+  const bbox = execFileSync('pdftotext', ['-bbox', path.join(work, 'handed.pdf'), '-'], { encoding: 'utf8' });
+  const pageHeight = Number(bbox.match(/<page width="[\d.]+" height="([\d.]+)"/)[1]);
+  const lowest = Math.max(...[...bbox.matchAll(/yMax="([\d.]+)"/g)].map((m) => Number(m[1])));
+  check(lowest > 0.85 * pageHeight, `the slip fills its A5 page (last line at ${(100 * lowest / pageHeight).toFixed(0)}% of its height)`);
+  const gray = execFileSync('pdftoppm', ['-gray', '-r', '20', '-singlefile', path.join(work, 'handed.pdf')]);
+  const header = gray.toString('latin1').match(/^P5\s+(\d+)\s+(\d+)\s+255\s/);
+  const pixels = gray.subarray(header[0].length);
+  const width = Number(header[1]);
+  const corners = [0, width - 1, pixels.length - width, pixels.length - 1].map((i) => pixels[i]);
+  check(corners.every((p) => p === 255), `and no background prints (corner pixels ${corners})`);
   for (const words of ['City Cup 2026', '第1轮', 'Round 1', '第1台', 'Table 1', 'Hangzhou Qiyuan',
     '白方 Zhao Min, 6d', 'White: Zhao Min, 6d', '警告一次，罚一子', 'a warning, one penalty stone',
     'arbiter verify tournament-round3-board1 ruling 4', 'The decision on ruling #3', 'by the chief arbiter Wang Ru']) {
@@ -316,7 +342,8 @@ async function main() {
   check(heads.includes('积分 pts') && heads.includes('胜者小分 A') && heads.includes('警告 B') && !heads.some((h) => /总得分/.test(h)),
     `the standings name each criterion of a round robin (${heads})`);
   const cross = await cup.$$eval('#cross-table tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td.mark, td.self')].map((td) => td.textContent).join('')));
-  check(JSON.stringify(cross) === '["×+","−×"]' || JSON.stringify(cross) === '["×−","+×"]', `the cross-table marks the result (${JSON.stringify(cross)})`);
+  check(JSON.stringify(cross) === '["×+·","−·×"]', `the cross-table marks the result and the game to come (${JSON.stringify(cross)})`);
+  await cup.goto(`${server.http}/tournaments/city-cup?round=1`);
   const pairing = await cup.$eval('#round tbody tr', (tr) => tr.textContent);
   check(/Chen Jie 6d/.test(pairing) && /Zhao Min 6d/.test(pairing) && /白胜（对方警告满限）/.test(pairing) && /White wins on warnings/.test(pairing),
     `the round's pairing and its result in words (${pairing})`);
@@ -324,7 +351,16 @@ async function main() {
   const cupPdf = path.join(work, 'cup.pdf');
   await cup.pdf({ path: cupPdf, preferCSSPageSize: true });
   const cupInfo = execFileSync('pdfinfo', [cupPdf], { encoding: 'utf8' });
-  check(/Page size:.*\(A4\)/.test(cupInfo), `the tournament page prints on A4 (${(cupInfo.match(/Page size:.*/) || [''])[0]})`);
+  check(/Page size:.*\(A4\)/.test(cupInfo) && /Pages: +3\n/.test(cupInfo),
+    `the tournament page prints standings, cross-table and round each on an A4 sheet (${(cupInfo.match(/Page size:.*/) || [''])[0]}, ${(cupInfo.match(/Pages:.*/) || [''])[0]})`);
+  // Live: a game of the tournament changes, the page reads itself again.
+  await cup.goto(`${server.http}/tournaments/city-cup?round=2`);
+  await cup.waitForSelector('body[data-live="1"]');
+  const reloaded = cup.waitForNavigation({ timeout: 5000 }).then(() => true, () => false);
+  cli(['record', '--game', 'board-3', '-'], { input: JSON.stringify({ at: new Date().toISOString(), leftSeat: { color: 'WHITE', permitted: true } }) + '\n', token: chief });
+  check(await reloaded, 'the tournament page follows its games live');
+  const round2 = await cup.$eval('#round tbody tr', (tr) => tr.textContent);
+  check(/board-3/.test(round2) && /未完成/.test(round2), `round 2's game in play (${round2})`);
 }
 
 try {

@@ -2,7 +2,7 @@
 // history with each clause's text, and the pending rulings with their
 // options as buttons for the roles that may decide them. Live: the feed says
 // when the game changed, and the page reads it again.
-import { api, post, session, follow, el, clockLabel, player, signOut } from './live.js';
+import { api, post, session, follow, showLive, el, clockLabel, player, signOut } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
 import { eventWords, isIncident, sanctionWords, sideWord, enumWord, resultWords } from './words.js';
 
@@ -251,11 +251,8 @@ async function load() {
   current = data;
   render();
   if (!source) {
-    const status = document.getElementById('status');
-    source = follow(data.feed, (g) => { if (g.gameId === id) load(); }, load, (up) => {
-      status.textContent = up ? t('live') : t('offline');
-      status.className = up ? 'status up' : 'status down';
-      document.body.dataset.live = up ? '1' : '0';
+      source = follow(data.feed, (g) => { if (g.gameId === id) load(); }, load, (up) => {
+      showLive(up);
     });
   }
 }
@@ -268,12 +265,17 @@ function tick() {
   if (w) w.textContent = clockLabel(s.clocks?.white, s.asOf);
 }
 
-async function start() {
-  me = await session();
+// Who is signed in, the language switch and sign-out, in the page's language.
+function header() {
   document.getElementById('who').textContent = me.secured ? me.actor : t('open');
   const tools = document.getElementById('tools');
-  tools.replaceChildren(langSwitch(() => { document.getElementById('who').textContent = me.secured ? me.actor : t('open'); render(); }));
+  tools.replaceChildren(langSwitch(() => { header(); render(); showLive(); }));
   if (me.secured) tools.append(el('button', { type: 'button', id: 'logout', onclick: signOut }, t('signOut')));
+}
+
+async function start() {
+  me = await session();
+  header();
   applyLang();
   await load();
   document.body.dataset.loaded = '1';

@@ -4,7 +4,7 @@
 // folded below. `?round=N` keeps one round; `?screen=1` is the wall screen:
 // large type, no controls, 40 tables on 1920×1080. Updated from the live
 // feed without reloading; the running clocks tick every second.
-import { api, session, follow, el, clockLabel, remaining, player, signOut } from './live.js';
+import { api, session, follow, showLive, el, clockLabel, remaining, player, signOut } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
 import { resultWords, sideWord } from './words.js';
 
@@ -160,15 +160,12 @@ async function load() {
   render();
   document.body.dataset.loaded = '1';
   source?.close();
-  const status = document.getElementById('status');
   source = follow(data.feed, (g) => {
     if (!games.has(g.gameId) && !placements[g.gameId]) return load();  // a new game: read its placement
     games.set(g.gameId, g);
     render();
   }, load, (up) => {
-    status.textContent = up ? t('live') : t('offline');
-    status.className = up ? 'status up' : 'status down';
-    document.body.dataset.live = up ? '1' : '0';
+    showLive(up);
   });
 }
 
@@ -185,7 +182,7 @@ async function header() {
   const who = document.getElementById('who');
   who.textContent = s.secured ? s.actor : t('open');
   const tools = document.getElementById('tools');
-  tools.replaceChildren(langSwitch(() => { header(); fillRounds(); render(); }));
+  tools.replaceChildren(langSwitch(() => { header(); fillRounds(); render(); showLive(); }));
   if (s.secured) tools.append(el('button', { type: 'button', id: 'logout', onclick: signOut }, t('signOut')));
 }
 
