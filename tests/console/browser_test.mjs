@@ -186,6 +186,9 @@ async function main() {
   const langAfter = await hall.evaluate(() => document.documentElement.lang);
   check(langBefore !== langAfter, `the language switches and is remembered (${langBefore} -> ${langAfter})`);
   if (langAfter !== 'zh-Hans') { await hall.click('#lang'); await hall.reload(); }
+  await hall.waitForSelector('body[data-loaded="1"]');
+  const resultZh = await hall.$eval('#finished tr[data-game="tournament-round3-board1"] .result', (td) => td.textContent);
+  check(resultZh === '白胜（对方警告满限）', `the result in Chinese words (${resultZh})`);
 
   // The wall screen: 40 tables on 1920x1080, large type, no controls.
   const wall = await chiefContext.newPage();

@@ -32,6 +32,7 @@ constexpr absl::string_view kDecide = "/arbiter.v1.Arbiter/Decide";
 constexpr absl::string_view kVerify = "/arbiter.v1.Arbiter/VerifyGame";
 constexpr absl::string_view kExport = "/arbiter.v1.Arbiter/ExportGame";
 constexpr absl::string_view kWatch = "/arbiter.v1.Arbiter/WatchAll";
+constexpr absl::string_view kStandings = "/arbiter.v1.TournamentService/GetStandings";
 
 // How long a page's feed waits before a keep-alive comment, which is also
 // how soon a closed page frees its thread.
@@ -189,7 +190,7 @@ absl::StatusOr<Placements> Console::Impl::Place() {
 }
 
 void Console::Impl::Tournament(const httplib::Request& req, httplib::Response& res) {
-  Page(req, res, kRead, [&](const Visitor&) {
+  Page(req, res, kStandings, [&](const Visitor&) {
     std::string id = req.matches[1];
     if (absl::Status s = CheckId("tournament", id); !s.ok()) return SendError(res, s);
     if (tournaments == nullptr) {

@@ -15,7 +15,7 @@
 // pending ruling, goes through the Recorder (recorder.h), as the gRPC Decide
 // does, with the signed-in caller as actor and authority. Every request is
 // admitted by the gRPC side's Gatekeeper as the gRPC method it stands for
-// (GetGame, Decide, VerifyGame, ExportGame, WatchAll), so a page may do
+// (GetGame, Decide, VerifyGame, ExportGame, WatchAll, GetStandings), so a page may do
 // exactly what its token may do over gRPC: an ARBITER records only in its
 // games and cannot decide what the rules leave to the chief arbiter; an
 // AUDITOR reads and verifies. Every write also carries the session's CSRF
