@@ -19,6 +19,7 @@
 #include "absl/strings/strip.h"
 #include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
+#include "adjudicator/tournament/standings_columns.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -273,6 +274,29 @@ TEST_F(Formats, WithdrawalForfeitsAndVoidsGoToTheSidecar) {
   absl::StatusOr<std::string> h9 = ExportEgdH9(t, r);
   ASSERT_TRUE(h9.ok()) << h9.status();
   EXPECT_THAT(*h9, HasSubstr(" 0-\n"));
+}
+
+// Team events (art. 27, 团体赛): match points, then the total score (Swiss
+// 2.A) or nothing (round robin), board points, each board; no A or B.
+TEST(StandingsColumns, TeamEventsRankByMatchAndBoardPoints) {
+  auto csv = [](const v1::TournamentSettings& s) {
+    std::vector<std::string> out;
+    for (const StandingsColumn& c : StandingsColumns(s, 2)) out.push_back(c.csv);
+    return out;
+  };
+  v1::TournamentSettings s;
+  s.set_teams(true);
+  s.set_system(v1::TournamentSettings::ROUND_ROBIN);
+  EXPECT_THAT(csv(s), ElementsAre("match_points", "board_points", "board_1", "board_2", "wins",
+                                  "draws", "losses"));
+  s.set_system(v1::TournamentSettings::SWISS);
+  EXPECT_THAT(csv(s), ElementsAre("match_points", "total_score", "board_points", "board_1",
+                                  "board_2", "wins", "draws", "losses"));
+  v1::Standing st;
+  st.add_board_by_board(3);
+  st.add_board_by_board(1);
+  EXPECT_EQ(ColumnValue(StandingsColumns(s, 2)[3], st), "3");
+  EXPECT_EQ(ColumnValue(StandingsColumns(s, 2)[4], st), "1");
 }
 
 }  // namespace
