@@ -305,6 +305,12 @@ async function main() {
   const pages = execFileSync('pdfinfo', [pdf], { encoding: 'utf8' });
   check(/Page size:.*\(A5\)/.test(pages) && /Pages: +1\n/.test(pages), `on one A5 page (${(pages.match(/Page size:.*/) || [''])[0]})`);
 
+  const a4 = path.join(work, 'a4.pdf');
+  await slip.goto(`${server.http}/games/board-12/rulings/1/slip?paper=a4`);
+  await slip.pdf({ path: a4, preferCSSPageSize: true, printBackground: true });
+  const a4Info = execFileSync('pdfinfo', [a4], { encoding: 'utf8' });
+  check(/Page size:.*\(A4\)/.test(a4Info) && /Pages: +1\n/.test(a4Info), `?paper=a4: one A4 page (${(a4Info.match(/Page size:.*/) || [''])[0]})`);
+
   // A slip a player is handed: ruling 4 of the sample, White's talking (23.5).
   const pdfText = async (url, name) => {
     await slip.goto(url);

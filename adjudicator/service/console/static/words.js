@@ -3,7 +3,9 @@
 // "黑 Q16", "手机响铃", "a warning, one penalty stone", "白中盘胜". Every
 // function takes the data as the proto3 JSON mapping gives it and a
 // language, 'zh' or 'en'.
-import WORDS from './words.json' with { type: 'json' };
+// Read with fetch rather than a JSON module import, which phones' browsers
+// before 2024 (Safari < 17.2, Firefox < 138) do not know.
+const WORDS = await (await fetch(new URL('./words.json', import.meta.url))).json();
 
 const at = (pair, lang) => (pair ? pair[lang === 'zh' ? 0 : 1] : undefined);
 
