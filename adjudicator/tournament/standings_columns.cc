@@ -35,16 +35,16 @@ std::vector<StandingsColumn> StandingsColumns(const v1::TournamentSettings& s, i
     out.push_back(Column(Criterion::kWarnings, "warnings", "B", "警告",
                          "B: warnings over the event, fewer ranks higher"));
   } else {
-    out.push_back(Column(Criterion::kPoints, "match_points", "MP", "场分",
-                         "match points: 2 a match won, 1 drawn"));
+    // Art. 27 团体赛: a Swiss event by total score ranks by it, then as a
+    // round robin (match points first); otherwise match points lead.
+    const StandingsColumn match = Column(Criterion::kPoints, "match_points", "MP", "场分",
+                                         "match points: 2 a match won, 1 drawn");
     if (swiss && !by_opponents) {
       out.push_back(
           Column(Criterion::kTotalScore, "total_score", "total", "总得分",
                  "total score: match points + opponents' match points / rounds - rounds"));
-    } else if (swiss) {
-      out.push_back(Column(Criterion::kOpponentsPoints, "opponents_points", "opp", "对手场分",
-                           "opponents' match points"));
     }
+    out.push_back(match);
     out.push_back(Column(Criterion::kBoardPoints, "board_points", "BP", "局分",
                          "board points: 2 a game won, 1 drawn, over all boards"));
     for (int b = 1; b <= boards; ++b) {

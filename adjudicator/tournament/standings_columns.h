@@ -7,8 +7,8 @@
 //   individual Swiss, total score (2.A): points, total score, opponents' points, B
 //   individual Swiss, points then opponents (2.B): points, opponents' points, B
 //   team round robin: match points, board points, board 1, board 2...
-//   team Swiss: match points, total score (2.A) or opponents' match points
-//     (2.B), board points, board 1...
+//   team Swiss: the total score then match points (2, by 总得分), or match
+//     points (by 总积分), then board points, board 1...
 // then wins, draws and losses for every system.
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_STANDINGS_COLUMNS_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_STANDINGS_COLUMNS_H_

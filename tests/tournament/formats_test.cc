@@ -276,8 +276,8 @@ TEST_F(Formats, WithdrawalForfeitsAndVoidsGoToTheSidecar) {
   EXPECT_THAT(*h9, HasSubstr(" 0-\n"));
 }
 
-// Team events (art. 27, 团体赛): match points, then the total score (Swiss
-// 2.A) or nothing (round robin), board points, each board; no A or B.
+// Team events (art. 27, 团体赛): a Swiss event by total score ranks by it,
+// then as a round robin: match points, board points, each board; no A or B.
 TEST(StandingsColumns, TeamEventsRankByMatchAndBoardPoints) {
   auto csv = [](const v1::TournamentSettings& s) {
     std::vector<std::string> out;
@@ -290,13 +290,17 @@ TEST(StandingsColumns, TeamEventsRankByMatchAndBoardPoints) {
   EXPECT_THAT(csv(s), ElementsAre("match_points", "board_points", "board_1", "board_2", "wins",
                                   "draws", "losses"));
   s.set_system(v1::TournamentSettings::SWISS);
-  EXPECT_THAT(csv(s), ElementsAre("match_points", "total_score", "board_points", "board_1",
+  EXPECT_THAT(csv(s), ElementsAre("total_score", "match_points", "board_points", "board_1",
                                   "board_2", "wins", "draws", "losses"));
   v1::Standing st;
   st.add_board_by_board(3);
   st.add_board_by_board(1);
   EXPECT_EQ(ColumnValue(StandingsColumns(s, 2)[3], st), "3");
   EXPECT_EQ(ColumnValue(StandingsColumns(s, 2)[4], st), "1");
+  // By match points (总积分): no total score, no opponents' match points.
+  s.set_swiss_method(v1::TournamentSettings::POINTS_THEN_OPPONENTS);
+  EXPECT_THAT(csv(s), ElementsAre("match_points", "board_points", "board_1", "board_2", "wins",
+                                  "draws", "losses"));
 }
 
 }  // namespace
