@@ -161,6 +161,10 @@ async function load() {
   document.body.dataset.loaded = '1';
   source?.close();
   source = follow(data.feed, (g) => {
+    if (g.state?.cancelled) {  // cancelled by the chief arbiter (main's h29count): it leaves the hall
+      games.delete(g.gameId);
+      return render();
+    }
     if (!games.has(g.gameId) && !placements[g.gameId]) return load();  // a new game: read its placement
     games.set(g.gameId, g);
     render();
