@@ -2,9 +2,12 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "adjudicator/tournament/standings_columns.h"
 #include "adjudicator/tournament/utf8.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
@@ -26,24 +29,31 @@ constexpr FlagSpec kExportFlags[] = {
 // takes four, as wide as "Li W".
 std::string Name(const v1::Standing& s) { return tournament::PadToWidth(s.name(), 20); }
 
+// A header naming each criterion of the event's system, the table, then a
+// legend saying what each counts (standings_columns.h).
 void PrintStandings(const v1::StandingsReport& r) {
-  const bool teams = r.settings().teams();
-  const bool swiss = r.settings().system() == v1::TournamentSettings::SWISS;
+  const int boards = r.standings().empty() ? 0 : r.standings(0).board_by_board_size();
+  const std::vector<tournament::StandingsColumn> columns =
+      tournament::StandingsColumns(r.settings(), boards);
   std::printf("%s  %s  (%d rounds)\n", r.tournament().c_str(), r.title().c_str(), r.rounds());
+  std::string head = absl::StrCat("rank  ", tournament::PadToWidth("name", 20));
+  for (const tournament::StandingsColumn& c : columns) {
+    absl::StrAppend(&head, "  ", absl::StrFormat("%6s", c.short_name));
+  }
+  std::printf("%s\n", head.c_str());
   for (const v1::Standing& s : r.standings()) {
-    std::string rank = s.rank() == 0 ? "-" : absl::StrCat(s.rank());
-    if (teams) {
-      std::printf("%4s  %s  MP %2d  BP %3d  boards", rank.c_str(), Name(s).c_str(), s.points(),
-                  s.board_points());
-      for (int b : s.board_by_board()) std::printf(" %d", b);
-      if (swiss) std::printf("  total %.2f", s.total_score());
-    } else {
-      std::printf("%4s  %s  %3d pts  %s %.2f  B %d", rank.c_str(), Name(s).c_str(), s.points(),
-                  swiss ? "total" : "A", swiss ? s.total_score() : s.tie_break_a(), s.warnings());
-      if (s.withdrawn()) std::printf("  withdrawn");
+    std::string line =
+        absl::StrFormat("%4s  %s", s.rank() == 0 ? "-" : absl::StrCat(s.rank()), Name(s));
+    for (const tournament::StandingsColumn& c : columns) {
+      absl::StrAppend(&line, "  ", absl::StrFormat("%6s", tournament::ColumnValue(c, s)));
     }
-    if (!s.decided_by().empty()) std::printf("  (by %s)", s.decided_by().c_str());
-    std::printf("\n");
+    if (s.withdrawn()) absl::StrAppend(&line, "  withdrawn");
+    if (!s.decided_by().empty()) absl::StrAppend(&line, "  (by ", s.decided_by(), ")");
+    std::printf("%s\n", line.c_str());
+  }
+  std::printf("\n");
+  for (const tournament::StandingsColumn& c : columns) {
+    std::printf("  %-6s %s  %s\n", c.short_name.c_str(), c.zh.c_str(), c.en.c_str());
   }
   for (const v1::ScoredPairing& p : r.pairings()) {
     if (p.note().empty() || p.status() == v1::ScoredPairing::DECIDED) continue;

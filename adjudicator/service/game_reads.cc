@@ -39,6 +39,13 @@ absl::Status FillGame(GameFolds& folds, const std::string& game_id, v1::Game* ou
     }
   }
   out->set_ruling_count(static_cast<uint32_t>(a.rulings().size()));
+  for (auto r = a.rulings().rbegin(); r != a.rulings().rend(); ++r) {
+    const auto& s = r->sanctions();
+    if (r->pending() || std::find(s.begin(), s.end(), v1::WARNING) == s.end()) continue;
+    *out->mutable_last_warning_at() = r->at();
+    out->set_last_warning_against(r->against());
+    break;
+  }
   // The timekeeper acts on the same computation from the same fold.
   if (std::optional<Deadline> d = NextDeadline(a); d.has_value()) {
     ToProto(d->fire_at, out->mutable_next_deadline());

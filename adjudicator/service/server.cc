@@ -105,14 +105,6 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   }
   parts->gate = std::make_unique<Gatekeeper>(parts->tokens.get(), options.limits);
   parts->callers = std::make_unique<Callers>();
-  if (parts->console != nullptr) {
-    if (absl::Status s =
-            parts->console->Serve(options.http_listen, parts->ledger.get(), parts->tokens.get(),
-                                  parts->gate.get(), parts->venue_games.get());
-        !s.ok()) {
-      return s;
-    }
-  }
   parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), parts->folds.get(),
                                                     parts->callers.get());
   parts->service->set_max_skew(options.max_skew);
@@ -142,6 +134,15 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
                                             parts->callers.get());
   if (!tournaments.ok()) return tournaments.status();
   parts->tournaments = *std::move(tournaments);
+  // The console after the tournaments, whose pages it shows.
+  if (parts->console != nullptr) {
+    if (absl::Status s = parts->console->Serve(options.http_listen, parts->ledger.get(),
+                                               parts->tokens.get(), parts->gate.get(),
+                                               parts->venue_games.get(), parts->tournaments.get());
+        !s.ok()) {
+      return s;
+    }
+  }
   parts->server = builder.BuildAndStart();
   if (parts->server == nullptr || port == 0) {
     return absl::UnavailableError(absl::StrCat("cannot listen on ", options.listen));

@@ -70,13 +70,20 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   grpc::Status ExportTournament(grpc::ServerContext*, const v1::ExportTournamentRequest*,
                                 v1::ExportTournamentResponse*) override;
 
+  // The tournament `id` as its stored events fold now (NOT_FOUND when there
+  // is none; DATA_LOSS when they no longer fold), for the console.
+  absl::StatusOr<v1::Tournament> Current(const std::string& id);
+  // The standings of tournament `id` now, with the tournament they count
+  // (its games' withdrawals applied) and its games' facts.
+  absl::StatusOr<v1::StandingsReport> Standings(const std::string& id, v1::Tournament* t,
+                                                GameFactsMap* games);
+
  private:
   // Folds `id`'s stored events, applies `events` (stamped now, and with
   // `caller` as their actor) and stores them; `must_exist` false for
   // creation.
   absl::StatusOr<v1::Tournament> Record(const service::Caller& caller, const std::string& id,
                                         std::vector<v1::TournamentEvent> events, bool must_exist);
-  absl::StatusOr<v1::Tournament> Current(const std::string& id);
   // Records one event into the existing tournament named `name`
   // ("tournaments/ID") and answers with the tournament after it.
   absl::Status RecordInto(const service::Caller& caller, const std::string& name,
@@ -87,10 +94,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   absl::Status CheckRecorded(const v1::Tournament& t, const v1::Pairing& p);
   // The facts of every game the tournament names.
   absl::StatusOr<GameFactsMap> Games(const v1::Tournament& t);
-  // The standings of tournament `id` now, with the tournament they count
-  // (its games' withdrawals applied) and its games' facts.
-  absl::StatusOr<v1::StandingsReport> Standings(const std::string& id, v1::Tournament* t,
-                                                GameFactsMap* games);
+
   // The whole export of `id` in `format`, unpaged.
   absl::StatusOr<v1::ExportTournamentResponse> WholeExport(
       const std::string& id, v1::ExportTournamentRequest::Format format);

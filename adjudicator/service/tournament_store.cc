@@ -51,6 +51,21 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> TournamentStore::Load(
   return out;
 }
 
+absl::StatusOr<std::vector<std::string>> TournamentStore::Ids() {
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<ledger::Stmt> q = ledger::Stmt::Prepare(
+      db_, "SELECT DISTINCT tournament_id FROM tournament_events ORDER BY tournament_id");
+  if (!q.ok()) return q.status();
+  std::vector<std::string> out;
+  for (;;) {
+    absl::StatusOr<bool> row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) break;
+    out.push_back(q->Text(0));
+  }
+  return out;
+}
+
 absl::Status TournamentStore::Append(const std::string& tournament_id, uint64_t expected,
                                      const std::vector<v1::TournamentEvent>& events) {
   absl::MutexLock lock(&mu_);

@@ -35,6 +35,9 @@ class TournamentStore {
   // The tournament's events in order; NOT_FOUND when it has none.
   absl::StatusOr<std::vector<v1::TournamentEvent>> Load(const std::string& tournament_id);
 
+  // The ids of every tournament stored, in order.
+  absl::StatusOr<std::vector<std::string>> Ids();
+
   // Appends `events` at revisions expected+1..., atomically and durably.
   // ABORTED when the tournament's revision is not `expected` (someone else
   // appended since it was read).

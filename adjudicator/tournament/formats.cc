@@ -19,6 +19,7 @@
 #include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/opengotha.h"
 #include "adjudicator/tournament/scoring.h"
+#include "adjudicator/tournament/standings_columns.h"
 #include "rulesdb/rules.h"
 
 namespace arbiter::tournament {
@@ -284,58 +285,24 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
 
 std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report) {
   const std::vector<int> rounds = RoundNumbers(t);
-  std::vector<std::string> header;
   const bool teams = t.settings().teams();
-  if (teams) {
-    header = {"rank",
-              "id",
-              "name",
-              "match_points",
-              "board_points",
-              "total_score",
-              "opponents_points",
-              "wins",
-              "draws",
-              "losses",
-              "decided_by"};
-    int boards = report.standings().empty() ? 0 : report.standings(0).board_by_board_size();
-    for (int b = 1; b <= boards; ++b) header.push_back(absl::StrCat("board_", b));
-  } else {
-    header = {"rank",        "id",       "name", "points", "tie_break_a", "opponents_points",
-              "total_score", "warnings", "wins", "draws",  "losses",      "withdrawn",
-              "decided_by"};
+  const int boards = report.standings().empty() ? 0 : report.standings(0).board_by_board_size();
+  // The columns of the event's system only (standings_columns.h).
+  const std::vector<StandingsColumn> columns = StandingsColumns(t.settings(), boards);
+  std::vector<std::string> header = {"rank", "id", "name"};
+  for (const StandingsColumn& c : columns) header.push_back(c.csv);
+  if (!teams) header.push_back("withdrawn");
+  header.push_back("decided_by");
+  if (!teams) {
     for (int r : rounds) header.push_back(absl::StrCat("round_", r));
   }
   std::string out = absl::StrJoin(header, ",") + "\r\n";
   for (const v1::Standing& st : report.standings()) {
-    std::vector<std::string> row;
-    if (teams) {
-      row = {absl::StrCat(st.rank()),
-             st.id(),
-             st.name(),
-             absl::StrCat(st.points()),
-             absl::StrCat(st.board_points()),
-             Decimal(st.total_score()),
-             absl::StrCat(st.opponents_points()),
-             absl::StrCat(st.wins()),
-             absl::StrCat(st.draws()),
-             absl::StrCat(st.losses()),
-             st.decided_by()};
-      for (int b : st.board_by_board()) row.push_back(absl::StrCat(b));
-    } else {
-      row = {absl::StrCat(st.rank()),
-             st.id(),
-             st.name(),
-             absl::StrCat(st.points()),
-             Decimal(st.tie_break_a()),
-             absl::StrCat(st.opponents_points()),
-             Decimal(st.total_score()),
-             absl::StrCat(st.warnings()),
-             absl::StrCat(st.wins()),
-             absl::StrCat(st.draws()),
-             absl::StrCat(st.losses()),
-             st.withdrawn() ? "yes" : "no",
-             st.decided_by()};
+    std::vector<std::string> row = {absl::StrCat(st.rank()), st.id(), st.name()};
+    for (const StandingsColumn& c : columns) row.push_back(ColumnValue(c, st));
+    if (!teams) row.push_back(st.withdrawn() ? "yes" : "no");
+    row.push_back(st.decided_by());
+    if (!teams) {
       for (int r : rounds) {
         const ScoredPairing* sp = InRound(report, st.id(), r);
         if (sp == nullptr) {

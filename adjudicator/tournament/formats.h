@@ -26,7 +26,9 @@
 // result, forfeits, voids and mismatches are "#" comment lines here and
 // listed in the sidecar. ASCII only.
 //
-// CSV (RFC 4180): one row per standing with the art. 27 criteria, then one
+// CSV (RFC 4180): one row per standing with the art. 27 criteria of the
+// event's system only (standings_columns.h: no total score for a round
+// robin, no A for a Swiss event), then, individual events, one
 // column per round ("<opponent id> <+|-|=>/<b|w>", "!" by default).
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_FORMATS_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_FORMATS_H_

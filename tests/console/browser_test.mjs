@@ -70,10 +70,10 @@ async function signIn(context, token) {
   return page;
 }
 
-async function shot(page, name) {
+async function shot(page, name, fullPage = false) {
   if (!shots) return;
   mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage });
 }
 
 async function main() {
@@ -99,6 +99,25 @@ async function main() {
     cli(['record', '-'], { input: lines.join('\n') + '\n', token: chief });
   }
   cli(['record', '-'], { input: readFileSync(path.join(repo, 'cli/examples/tournament-round3.jsonl'), 'utf8'), token: chief });
+  // The sample is round 1, board 1 of a round robin at a named venue.
+  cli(['tournament', 'create', '--id', 'city-cup', '--system', 'round-robin', '--cycles', '2', '--title', 'City Cup 2026',
+    '--location', 'Hangzhou Qiyuan', '--dates', '2026-05-02', '--player', 'C:Chen Jie:6d', '--player', 'Z:Zhao Min:6d'], { token: chief });
+  cli(['tournament', 'pair', 'city-cup', '--round', '1', '--board', 'C,Z,tournament-round3-board1'], { token: chief });
+  cli(['tournament', 'pair', 'city-cup', '--round', '2', '--board', 'C,Z,board-3'], { token: chief });
+  // Boards 20-56: untimed games just begun, 40 in play with 3, 12 and 14;
+  // one stream (each gameCreated starts its game's lines).
+  const wallLines = [];
+  for (let table = 20; table < 57; ++table) {
+    const created = { at: new Date(now - 60000).toISOString(), gameCreated: { gameId: `wall-${table}`, ruleset: 'cn-2002', boardSize: 19, table,
+      black: { name: `Black ${table}`, rank: '3d' }, white: { name: `White ${table}`, rank: '3d' }, venue: 'SAME_SITE' } };
+    // Board 22 plays byo-yomi with one period left: Black is in the last period.
+    if (table === 22) created.gameCreated.timeControl = { byoYomi: { periods: 1, periodTime: '3600s' } };
+    const lines = [created, { at: new Date(now - 60000).toISOString(), gameStarted: {} }];
+    // On board 21 White's phone rang a moment ago: a warning (23.7).
+    if (table === 21) lines.push({ at: new Date(now - 5000).toISOString(), phoneRang: { color: 'WHITE' } });
+    wallLines.push(...lines.map((l) => JSON.stringify(l)));
+  }
+  cli(['record', '-'], { input: wallLines.join('\n') + '\n', token: chief });
 
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
@@ -108,32 +127,53 @@ async function main() {
   });
   const chiefContext = await browser.createBrowserContext();
 
-  // The hall lists the games in play; the script-named player is text.
+  // The hall: pending rulings first, then the tables in order; finished games folded.
   const hall = await signIn(chiefContext, chief);
   await hall.waitForSelector('body[data-loaded="1"][data-live="1"]');
   const listed = await hall.$$eval('#games tbody tr', (rows) => rows.map((r) => r.dataset.game));
-  check(['board-3', 'board-12', 'board-14'].every((g) => listed.includes(g)), `the hall lists the games in play (${listed})`);
-  check(!listed.includes('tournament-round3-board1'), 'a finished game is left out unless asked for');
+  const expected = ['board-12', 'board-14', 'board-3', ...Array.from({ length: 37 }, (_, i) => `wall-${20 + i}`)];
+  check(JSON.stringify(listed) === JSON.stringify(expected), `the hall lists pending rulings first, then tables in order (${listed.slice(0, 5)}…)`);
+  const folded = await hall.$$eval('#finished tbody tr', (rows) => rows.map((r) => r.dataset.game));
+  check(!listed.includes('tournament-round3-board1') && folded.includes('tournament-round3-board1') &&
+    await hall.$eval('#finished', (d) => !d.open), 'a finished game is folded away below');
   const tables = await hall.$$eval('#games tbody tr', (rows) => rows.map((r) => [r.dataset.game, r.querySelector('.table-no')?.textContent ?? '']));
   check(JSON.stringify(tables.filter(([g]) => g === 'board-3')) === '[["board-3","3"]]' &&
-    tables.filter(([g]) => g !== 'board-3').every(([, n]) => n === ''),
-    `the hall shows the table where it is known, nothing where not (${JSON.stringify(tables)})`);
+    tables.filter(([g]) => g.startsWith('board-1')).every(([, n]) => n === ''),
+    `the hall shows the table where it is known, nothing where not (${JSON.stringify(tables.slice(0, 3))})`);
   const names = await hall.$$eval('tr[data-game="board-12"] td.player', (tds) => tds.map((td) => td.textContent));
   check(names.includes('<script>alert(1)</script> 6d'), `a player named <script> shows as text (${names})`);
   check(await hall.$$eval('td.player script, td.player *', (n) => n.length) === 0, 'and no element is made of it');
-  check(await hall.$eval('tr[data-game="board-12"]', (tr) => tr.classList.contains('has-pending')), 'a pending ruling stands out');
+  const pendingBadge = await hall.$eval('tr[data-game="board-12"]', (tr) => [tr.classList.contains('has-pending'), tr.querySelector('.badge.pending')?.textContent || '']);
+  check(pendingBadge[0] && /⚑/.test(pendingBadge[1]) && /(待裁定|ruling pending) #1 cn-2002\/12\.4\.6/.test(pendingBadge[1]),
+    `a pending ruling stands out by colour, icon and words (${pendingBadge[1]})`);
+  const pendingCount = await hall.$eval('#count-pending strong', (s) => s.textContent);
+  check(pendingCount === '2', `the pending count at the top says 2 (${pendingCount})`);
+  const warned = await hall.$eval('tr[data-game="wall-21"]', (tr) => [tr.classList.contains('has-warning'), tr.querySelector('.badge.warning')?.textContent || '']);
+  check(warned[0] && /⚠ (新警告: 白方|new warning: White)/.test(warned[1]), `a fresh warning stands out by colour, icon and words (${warned[1]})`);
+  const period = await hall.$eval('tr[data-game="wall-22"]', (tr) => [tr.classList.contains('has-period'), tr.querySelector('.badge.period')?.textContent || '']);
+  check(period[0] && /◷ (黑方 最后一次读秒|Black in the last period)/.test(period[1]), `a clock in its last period stands out by colour, icon and words (${period[1]})`);
+  const counted = await hall.$$eval('#counts .count strong', (n) => n.map((x) => x.textContent));
+  check(JSON.stringify(counted) === '["2","1","1","40"]', `the counts at the top: pending, new warnings, last periods, in play (${counted})`);
+  const untimed = await hall.$eval('tr[data-game="wall-20"] .clocks', (td) => td.textContent);
+  check(untimed === '—', `an untimed game shows "—" (${untimed})`);
+  const result = await hall.$eval('#finished tr[data-game="tournament-round3-board1"] .result', (td) => td.textContent);
+  check(['白胜（对方警告满限）', 'White wins on warnings'].includes(result), `a result in words (${result})`);
+  await hall.select('#round', '1');
+  const inRound = await hall.$$eval('#games tbody tr, #finished tbody tr', (rows) => rows.map((r) => r.dataset.game));
+  check(JSON.stringify(inRound) === '["tournament-round3-board1"]' && /round=1/.test(hall.url()), `the round filter keeps round 1's games (${inRound})`);
+  await hall.select('#round', '');
 
   // An event recorded through gRPC appears on the open page within a second.
   await hall.evaluate(() => { window.notReloaded = true; });
-  const before = await hall.$eval('tr[data-game="board-3"] td:nth-child(4)', (td) => td.textContent);
+  const before = await hall.$eval('tr[data-game="board-3"] td:nth-child(5)', (td) => td.textContent);
   cli(['record', '--game', 'board-3', '-'], { input: board3[60] + '\n', token: chief });
   const recorded = Date.now();
   let arrived = true;
   try {
-    await hall.waitForFunction((b) => document.querySelector('tr[data-game="board-3"] td:nth-child(4)').textContent !== b,
+    await hall.waitForFunction((b) => document.querySelector('tr[data-game="board-3"] td:nth-child(5)').textContent !== b,
       { timeout: 1000, polling: 'mutation' }, before);
   } catch { arrived = false; }
-  const after = await hall.$eval('tr[data-game="board-3"] td:nth-child(4)', (td) => td.textContent);
+  const after = await hall.$eval('tr[data-game="board-3"] td:nth-child(5)', (td) => td.textContent);
   check(arrived && Number(after) === Number(before) + 1, `a move recorded by \`arbiter record\` shows in the hall in ${Date.now() - recorded} ms (move ${before} -> ${after})`);
   check(await hall.evaluate(() => window.notReloaded === true), 'without reloading the page');
   await shot(hall, 'hall');
@@ -146,6 +186,28 @@ async function main() {
   const langAfter = await hall.evaluate(() => document.documentElement.lang);
   check(langBefore !== langAfter, `the language switches and is remembered (${langBefore} -> ${langAfter})`);
   if (langAfter !== 'zh-Hans') { await hall.click('#lang'); await hall.reload(); }
+  await hall.waitForSelector('body[data-loaded="1"]');
+  const resultZh = await hall.$eval('#finished tr[data-game="tournament-round3-board1"] .result', (td) => td.textContent);
+  check(resultZh === '白胜（对方警告满限）', `the result in Chinese words (${resultZh})`);
+
+  // The wall screen: 40 tables on 1920x1080, large type, no controls.
+  const wall = await chiefContext.newPage();
+  await wall.setViewport({ width: 1920, height: 1080 });
+  await wall.goto(`${server.http}/?screen=1`);
+  await wall.waitForSelector('body[data-loaded="1"]');
+  const fit = await wall.evaluate(() => {
+    const cards = [...document.querySelectorAll('#wall .card')];
+    return { cards: cards.length, w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight,
+      bottom: Math.max(...cards.map((c) => c.getBoundingClientRect().bottom)),
+      clipped: cards.filter((c) => c.scrollHeight > c.clientHeight + 1).map((c) => c.dataset.game),
+      controls: [...document.querySelectorAll('button, select, input')].filter((e) => e.offsetParent !== null).length,
+      font: parseFloat(getComputedStyle(cards[0]).fontSize) };
+  });
+  check(fit.cards === 40 && fit.w <= 1920 && fit.h <= 1080 && fit.bottom <= 1080 && fit.clipped.length === 0,
+    `the wall screen fits 40 tables on 1920x1080 (${JSON.stringify(fit)})`);
+  check(fit.controls === 0 && fit.font >= 20, `with large type and no controls (${fit.font}px, ${fit.controls} controls)`);
+  await shot(wall, 'hall-screen');
+  await wall.close();
 
   // A game: the board as SVG with the last move marked.
   const game = await chiefContext.newPage();
@@ -156,6 +218,40 @@ async function main() {
   const last = await game.$eval('[data-last]', (c) => c.dataset.last).catch(() => '');
   const lastMove = JSON.parse(board3[60]).move?.point;
   check(last === lastMove, `the board marks the last move (${last}, recorded ${lastMove})`);
+  // The timeline in words, in the page's language, times to the second.
+  const first = board3.map((l) => JSON.parse(l)).find((e) => e.move);
+  const words = async () => game.$$eval('#timeline li .words', (n) => n.map((x) => x.textContent));
+  const zhWords = await words();
+  const colourZh = first.move.color === 'BLACK' ? '黑' : '白', colourEn = first.move.color === 'BLACK' ? 'Black' : 'White';
+  check(zhWords.includes(`${colourZh} ${first.move.point}`), `the timeline reads "${colourZh} ${first.move.point}"`);
+  const times = await game.$$eval('#timeline time', (n) => n.map((x) => x.textContent));
+  check(times.length > 0 && times.every((x) => /^\d\d:\d\d:\d\d$/.test(x)), `times to the second (${times[0]})`);
+  await game.click('#lang');
+  await game.waitForFunction(() => document.documentElement.lang === 'en');
+  const enWords = await words();
+  check(enWords.includes(`${colourEn} ${first.move.point}`), `and "${colourEn} ${first.move.point}" in English`);
+  const stray = await game.evaluate(() => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const out = [];
+    while (walker.nextNode()) {
+      const n = walker.currentNode;
+      if (n.parentElement.closest('[lang="zh"], #lang')) continue;
+      if (/[\u3000-\u9fff\uff00-\uffef]/.test(n.textContent)) out.push(n.textContent.trim());
+    }
+    return out;
+  });
+  check(stray.length === 0, `in English every word is English but the clauses' Chinese text (${stray.slice(0, 5)})`);
+  const players = await game.$$eval('#players th', (n) => n.map((x) => x.textContent));
+  check(players.includes('Black') && players.includes('White'), `the colours translated (${players})`);
+  await game.click('#lang');
+  await game.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  // A move-by-move replay of the board.
+  await game.click('#replay-first');
+  const empty = await game.$$eval('#board .stone', (n) => n.length);
+  await game.click('#replay-next');
+  const one = await game.$$eval('#board .stone', (n) => n.map((c) => c.dataset.point));
+  check(empty === 0 && JSON.stringify(one) === JSON.stringify([first.move.point]), `the replay steps from the empty board to ${first.move.point} (${empty}, ${one})`);
+  await game.click('#replay-last');
   await shot(game, 'game');
 
   // A chief arbiter decides the pending 12.4.6 ruling by clicking.
@@ -167,6 +263,14 @@ async function main() {
   const decision = decided.events.find((e) => e.event.arbiterDecision);
   check(decision?.event.arbiterDecision.choice === 'BLACK_LOSES' && /^Wang Ru \(CHIEF_ARBITER, token /.test(decision.event.actor),
     `the ledger holds the chief arbiter's arbiterDecision (${decision?.event.actor})`);
+
+  // The incident among the moves, and the ruling shown as decided, with who decided.
+  await game.waitForSelector('#ruling-1[data-state="decided"]');
+  const incident = await game.$$eval('#timeline li.incident .words', (n) => n.map((x) => x.textContent));
+  check(incident.includes('计时钟故障'), `the clock malfunction is marked as an incident (${incident})`);
+  check(incident.includes('裁定 #1：判黑方超时负'), 'the decision names the option chosen by its title');
+  const decidedText = await game.$eval('#ruling-1', (li) => li.textContent);
+  check(/已裁定/.test(decidedText) && /Wang Ru/.test(decidedText) && /裁判长/.test(decidedText), `a decided ruling shows as decided, with who decided (${decidedText.slice(0, 120)})`);
 
   // An ARBITER session cannot: the buttons are off, and the write is refused.
   const refereeContext = await browser.createBrowserContext();
@@ -185,12 +289,13 @@ async function main() {
   check(status === 403, `and its decision is refused (HTTP ${status})`);
   const untouched = JSON.parse(cli(['history', 'board-14', '--json'], { token: chief }));
   check(!untouched.events.some((e) => e.event.arbiterDecision), 'nothing is written');
+  const mayText = await other.$eval('#ruling-1', (li) => li.textContent);
+  check(/(可裁定者: 裁判长|May decide: the chief arbiter)/.test(mayText), `a pending ruling says who may decide (${mayText.slice(0, 100)})`);
 
   // The slip prints to PDF with the Chinese clause text rendered.
   const slip = await chiefContext.newPage();
   await slip.goto(`${server.http}/games/board-12/rulings/1/slip`);
   const textZh = await slip.$eval('.clause-zh', (p) => p.textContent);
-  await shot(slip, 'slip');
   const pdf = path.join(work, 'slip.pdf');
   await slip.pdf({ path: pdf, preferCSSPageSize: true, printBackground: true });
   const text = execFileSync('pdftotext', ['-enc', 'UTF-8', pdf, '-'], { encoding: 'utf8' });
@@ -198,7 +303,73 @@ async function main() {
   check(textZh.length > 8 && squash(text).includes(squash(textZh).slice(0, 12)), `the slip's PDF carries the Chinese clause text (${squash(textZh).slice(0, 12)}…)`);
   check(text.includes('<script>alert(1)</script>'), 'and the script-named player as text');
   const pages = execFileSync('pdfinfo', [pdf], { encoding: 'utf8' });
-  check(/Page size:.*\(A5\)/.test(pages), `on A5 paper (${(pages.match(/Page size:.*/) || [''])[0]})`);
+  check(/Page size:.*\(A5\)/.test(pages) && /Pages: +1\n/.test(pages), `on one A5 page (${(pages.match(/Page size:.*/) || [''])[0]})`);
+
+  const a4 = path.join(work, 'a4.pdf');
+  await slip.goto(`${server.http}/games/board-12/rulings/1/slip?paper=a4`);
+  await slip.pdf({ path: a4, preferCSSPageSize: true, printBackground: true });
+  const a4Info = execFileSync('pdfinfo', [a4], { encoding: 'utf8' });
+  check(/Page size:.*\(A4\)/.test(a4Info) && /Pages: +1\n/.test(a4Info), `?paper=a4: one A4 page (${(a4Info.match(/Page size:.*/) || [''])[0]})`);
+
+  // A slip a player is handed: ruling 4 of the sample, White's talking (23.5).
+  const pdfText = async (url, name) => {
+    await slip.goto(url);
+    const file = path.join(work, name);
+    await slip.pdf({ path: file, preferCSSPageSize: true, printBackground: true });
+    return squash(execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
+  };
+  const handed = await pdfText(`${server.http}/games/tournament-round3-board1/rulings/4/slip`, 'handed.pdf');
+  await shot(slip, 'slip', true);
+  check(await slip.$('svg.qr path') !== null, 'the slip carries a QR code of its verification line');
+  // A5 filled: the last line near the foot of the page; nothing printed behind it.
+  const bbox = execFileSync('pdftotext', ['-bbox', path.join(work, 'handed.pdf'), '-'], { encoding: 'utf8' });
+  const pageHeight = Number(bbox.match(/<page width="[\d.]+" height="([\d.]+)"/)[1]);
+  const lowest = Math.max(...[...bbox.matchAll(/yMax="([\d.]+)"/g)].map((m) => Number(m[1])));
+  check(lowest > 0.85 * pageHeight, `the slip fills its A5 page (last line at ${(100 * lowest / pageHeight).toFixed(0)}% of its height)`);
+  const gray = execFileSync('pdftoppm', ['-gray', '-r', '20', '-singlefile', path.join(work, 'handed.pdf')]);
+  const header = gray.toString('latin1').match(/^P5\s+(\d+)\s+(\d+)\s+255\s/);
+  const pixels = gray.subarray(header[0].length);
+  const width = Number(header[1]);
+  const corners = [0, width - 1, pixels.length - width, pixels.length - 1].map((i) => pixels[i]);
+  check(corners.every((p) => p === 255), `and no background prints (corner pixels ${corners})`);
+  for (const words of ['City Cup 2026', '第1轮', 'Round 1', '第1台', 'Table 1', 'Hangzhou Qiyuan',
+    '白方 Zhao Min, 6d', 'White: Zhao Min, 6d', '警告一次，罚一子', 'a warning, one penalty stone',
+    'arbiter verify tournament-round3-board1 ruling 4', 'The decision on ruling #3', 'by the chief arbiter Wang Ru']) {
+    check(handed.includes(squash(words)), `the slip's PDF says "${words}"`);
+  }
+  check(!/WARNING,PENALTY_STONE|"color"|Against:WHITE/.test(handed), 'and no code names or JSON');
+  const decidedPdf = await pdfText(`${server.http}/games/board-12/rulings/1/slip`, 'decided.pdf');
+  for (const words of ['已裁定', 'Decided', '裁判长 Wang Ru', 'by the chief arbiter Wang Ru', '计时钟故障', 'clock malfunction']) {
+    check(decidedPdf.includes(squash(words)), `a decided ruling's slip says "${words}"`);
+  }
+  check(!decidedPdf.includes(squash('待定')), 'and not that it is pending');
+
+  // The tournament page: standings with each criterion named, the cross-table, the round.
+  const cup = await chiefContext.newPage();
+  await cup.goto(`${server.http}/tournaments/city-cup`);
+  const heads = await cup.$$eval('#standings th.criterion', (n) => n.map((x) => x.textContent));
+  check(heads.includes('积分 pts') && heads.includes('胜者小分 A') && heads.includes('警告 B') && !heads.some((h) => /总得分/.test(h)),
+    `the standings name each criterion of a round robin (${heads})`);
+  const cross = await cup.$$eval('#cross-table tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td.mark, td.self')].map((td) => td.textContent).join('')));
+  check(JSON.stringify(cross) === '["×+·","−·×"]', `the cross-table marks the result and the game to come (${JSON.stringify(cross)})`);
+  await cup.goto(`${server.http}/tournaments/city-cup?round=1`);
+  const pairing = await cup.$eval('#round tbody tr', (tr) => tr.textContent);
+  check(/Chen Jie 6d/.test(pairing) && /Zhao Min 6d/.test(pairing) && /白胜（对方警告满限）/.test(pairing) && /White wins on warnings/.test(pairing),
+    `the round's pairing and its result in words (${pairing})`);
+  await shot(cup, 'tournament', true);
+  const cupPdf = path.join(work, 'cup.pdf');
+  await cup.pdf({ path: cupPdf, preferCSSPageSize: true });
+  const cupInfo = execFileSync('pdfinfo', [cupPdf], { encoding: 'utf8' });
+  check(/Page size:.*\(A4\)/.test(cupInfo) && /Pages: +3\n/.test(cupInfo),
+    `the tournament page prints standings, cross-table and round each on an A4 sheet (${(cupInfo.match(/Page size:.*/) || [''])[0]}, ${(cupInfo.match(/Pages:.*/) || [''])[0]})`);
+  // Live: a game of the tournament changes, the page reads itself again.
+  await cup.goto(`${server.http}/tournaments/city-cup?round=2`);
+  await cup.waitForSelector('body[data-live="1"]');
+  const reloaded = cup.waitForNavigation({ timeout: 5000 }).then(() => true, () => false);
+  cli(['record', '--game', 'board-3', '-'], { input: JSON.stringify({ at: new Date().toISOString(), leftSeat: { color: 'WHITE', permitted: true } }) + '\n', token: chief });
+  check(await reloaded, 'the tournament page follows its games live');
+  const round2 = await cup.$eval('#round tbody tr', (tr) => tr.textContent);
+  check(/board-3/.test(round2) && /未完成/.test(round2), `round 2's game in play (${round2})`);
 }
 
 try {

@@ -139,7 +139,7 @@ TEST_F(ConsoleHttpTest, RecordedStringsAreEscapedOnTheSlip) {
   EXPECT_TRUE(absl::StrContains(r->body, "cn-2002/12.4.6"));
   EXPECT_TRUE(absl::StrContains(r->body, "裁判长"));
   EXPECT_TRUE(absl::StrContains(r->body, "position 4, revision 4"));
-  EXPECT_TRUE(absl::StrContains(r->body, "tree size "));
+  EXPECT_TRUE(absl::StrContains(r->body, "signed checkpoint of "));
   // The JSON carries the name as data, for the page to show as text.
   httplib::Result json = Client()->Get("/api/games/escaped");
   ASSERT_TRUE(json && json->status == 200);
@@ -254,3 +254,53 @@ TEST_F(ConsoleHttpTest, AnOpenConsoleStaysOnLoopback) {
 }
 
 }  // namespace
+
+// The tournament page and the hall's placements (issue 30): a game paired in
+// a tournament carries its round and board to the hall and to its slip; the
+// page names each criterion of its system; bad ids and rounds are refused.
+TEST_F(ConsoleHttpTest, TournamentPageHallPlacementsAndTheSlipsWhereabouts) {
+  Serve();
+  Record("g1");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"tournament", "create", "--id", "cup", "--system", "round-robin",
+                                 "--title", "Spring <Cup>", "--location", "Hangzhou", "--player",
+                                 "S:<script>alert(1)</script>:6d", "--player", "Z:Zhou Rui:6d"},
+        std::vector<std::string>{"tournament", "pair", "cup", "--round", "1", "--board",
+                                 "S,Z,g1"}}) {
+    const ProcessResult r = RunCli(args, "", server_->address());
+    ASSERT_EQ(r.exit, 0) << r.err;
+  }
+  httplib::Result hall = Client()->Get("/api/games");
+  ASSERT_TRUE(hall);
+  EXPECT_TRUE(absl::StrContains(
+      hall->body,
+      R"("placements":{"g1":{"tournament":"cup","title":"Spring \u003cCup\u003e","round":1,"board":1}})"))
+      << hall->body;
+
+  httplib::Result page = Client()->Get("/tournaments/cup");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  // A round robin: points, A (胜者小分), B; no Swiss total score.
+  EXPECT_TRUE(
+      absl::StrContains(page->body, "data-column=\"tie_break_a\"><span lang=\"zh\">胜者小分"));
+  EXPECT_TRUE(absl::StrContains(page->body, "data-column=\"warnings\""));
+  EXPECT_FALSE(absl::StrContains(page->body, "total_score"));
+  EXPECT_TRUE(absl::StrContains(page->body, "id=\"cross-table\""));
+  EXPECT_TRUE(absl::StrContains(page->body, "Spring &lt;Cup&gt;"));
+  EXPECT_FALSE(absl::StrContains(page->body, kScript));
+
+  httplib::Result slip = Client()->Get("/games/g1/rulings/1/slip");
+  ASSERT_TRUE(slip);
+  EXPECT_TRUE(absl::StrContains(slip->body, "第1轮")) << slip->body;
+  EXPECT_TRUE(absl::StrContains(slip->body, "Table 1"));
+  EXPECT_TRUE(absl::StrContains(slip->body, "Hangzhou"));
+  EXPECT_TRUE(absl::StrContains(slip->body, "<svg class=\"qr\""));
+  EXPECT_TRUE(absl::StrContains(slip->body, "arbiter verify g1 ruling 1 position "));
+
+  httplib::Result unknown = Client()->Get("/tournaments/nope");
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->status, 404);
+  httplib::Result bad_round = Client()->Get("/tournaments/cup?round=x");
+  ASSERT_TRUE(bad_round);
+  EXPECT_EQ(bad_round->status, 400);
+}

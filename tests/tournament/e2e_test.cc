@@ -94,11 +94,18 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   // The table says which criterion broke each tie: B below C on warnings.
   r = Cli({"tournament", "standings", "cup"});
   ASSERT_EQ(r.exit, 0) << r.err;
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("4  Wang Ming +0 pts  A 0.00  B 1  \\(by B\\)"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("4  Wang Ming +0 +0.00 +1 .*\\(by B\\)"));
+  // A header names each criterion of a round robin (art. 27: points, A, B;
+  // no Swiss total score), and a legend says what each counts.
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("rank  name +pts +A +B +W +D +L\n"));
+  EXPECT_THAT(r.out, Not(HasSubstr("total")));
+  EXPECT_THAT(r.out, HasSubstr("A      胜者小分  A: the points of the opponents beaten, plus half "
+                               "those drawn"));
+  EXPECT_THAT(r.out, HasSubstr("B      警告  B: warnings over the event, fewer ranks higher"));
   // The name column is 20 terminal columns whatever the script: 李伟 takes
   // four (two wide characters), so 16 spaces pad it, as 11 pad "Wang Ming".
-  EXPECT_THAT(r.out, HasSubstr("李伟" + std::string(16 + 2 + 2, ' ') + "2 pts"));
-  EXPECT_THAT(r.out, HasSubstr("Wang Ming" + std::string(11 + 2 + 2, ' ') + "0 pts"));
+  EXPECT_THAT(r.out, HasSubstr("李伟" + std::string(16 + 2 + 5, ' ') + "2"));
+  EXPECT_THAT(r.out, HasSubstr("Wang Ming" + std::string(11 + 2 + 5, ' ') + "0"));
 
   // OpenGotha: the romanized name, a first name for every player, a file
   // its File > Open reads whole (opengotha_reader.h).
@@ -216,8 +223,8 @@ TEST_F(E2E, ARecordedGameThatIsNotItsPairingsIsRefusedOrAnError) {
   EXPECT_THAT(r.err, HasSubstr("error: round 1 board 1: game G2 was recorded as '乙' (Black) v "
                                "'甲' (White), but the pairing is J (Black) v Y (White): the "
                                "colours differ; its result is not counted"));
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("甲 +0 pts"));
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("乙 +0 pts"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("甲 +0 +-1.00 "));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("乙 +0 +-1.00 "));
   v1::StandingsReport report;
   ASSERT_NO_FATAL_FAILURE(StandingsJson("cup", &report, /*exit=*/1));
   ASSERT_EQ(report.errors_size(), 1);

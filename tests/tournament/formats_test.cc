@@ -19,6 +19,7 @@
 #include "absl/strings/strip.h"
 #include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
+#include "adjudicator/tournament/standings_columns.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -197,16 +198,32 @@ TEST_F(Formats, AgaRefusesWhatItCannotHold) {
 }
 
 TEST_F(Formats, Csv) {
-  // A is reported for Swiss too: Li beat Wang (0) and drew Chen (1): 0.5;
-  // Chen drew Li (3): 1.5; Zhou beat Chen (1): 1.
+  // A Swiss event ranked by total score (art. 27, individual 2.A): points,
+  // total score, opponents' points, B; no A, which ranks round robins only.
   EXPECT_EQ(ExportCsv(t_, report_),
-            "rank,id,name,points,tie_break_a,opponents_points,total_score,warnings,wins,draws,"
-            "losses,withdrawn,"
-            "decided_by,round_1,round_2\r\n"
-            "1,CHEN,Chen Jie,1,1.50,5,1.50,0,0,1,1,no,,ZHOU -!b0,LI =/w0\r\n"
-            "1,LI,Li Wei,3,0.50,1,1.50,0,1,1,0,no,,WANG +/b0,CHEN =/b0\r\n"
-            "3,WANG,Wang Ming,0,0.00,5,0.50,0,0,0,2,no,,LI -/w0,ZHOU -/b0\r\n"
-            "4,ZHOU,Zhou Lin,2,1.00,1,0.50,1,1,0,1,no,B,CHEN +!w0,WANG -/w0\r\n");
+            "rank,id,name,points,total_score,opponents_points,warnings,wins,draws,losses,"
+            "withdrawn,decided_by,round_1,round_2\r\n"
+            "1,CHEN,Chen Jie,1,1.50,5,0,0,1,1,no,,ZHOU -!b0,LI =/w0\r\n"
+            "1,LI,Li Wei,3,1.50,1,0,1,1,0,no,,WANG +/b0,CHEN =/b0\r\n"
+            "3,WANG,Wang Ming,0,0.50,5,0,0,0,2,no,,LI -/w0,ZHOU -/b0\r\n"
+            "4,ZHOU,Zhou Lin,2,0.50,1,1,1,0,1,no,B,CHEN +!w0,WANG -/w0\r\n");
+}
+
+TEST_F(Formats, CsvHasTheColumnsOfItsSystemOnly) {
+  // A round robin (27, individual 1): points, A, B; no Swiss total score or
+  // opponents' points.
+  t_.mutable_settings()->set_system(v1::TournamentSettings::ROUND_ROBIN);
+  const std::string csv = ExportCsv(t_, report_);
+  EXPECT_EQ(csv.substr(0, csv.find('\r')),
+            "rank,id,name,points,tie_break_a,warnings,wins,draws,losses,withdrawn,decided_by,"
+            "round_1,round_2");
+  // Swiss by points, then opponents' points (2.B): no total score.
+  t_.mutable_settings()->set_system(v1::TournamentSettings::SWISS);
+  t_.mutable_settings()->set_swiss_method(v1::TournamentSettings::POINTS_THEN_OPPONENTS);
+  const std::string by_opponents = ExportCsv(t_, report_);
+  EXPECT_EQ(by_opponents.substr(0, by_opponents.find('\r')),
+            "rank,id,name,points,opponents_points,warnings,wins,draws,losses,withdrawn,"
+            "decided_by,round_1,round_2");
 }
 
 TEST_F(Formats, SidecarKeysReasonsByRulingId) {
@@ -257,6 +274,33 @@ TEST_F(Formats, WithdrawalForfeitsAndVoidsGoToTheSidecar) {
   absl::StatusOr<std::string> h9 = ExportEgdH9(t, r);
   ASSERT_TRUE(h9.ok()) << h9.status();
   EXPECT_THAT(*h9, HasSubstr(" 0-\n"));
+}
+
+// Team events (art. 27, 团体赛): a Swiss event by total score ranks by it,
+// then as a round robin: match points, board points, each board; no A or B.
+TEST(StandingsColumns, TeamEventsRankByMatchAndBoardPoints) {
+  auto csv = [](const v1::TournamentSettings& s) {
+    std::vector<std::string> out;
+    for (const StandingsColumn& c : StandingsColumns(s, 2)) out.push_back(c.csv);
+    return out;
+  };
+  v1::TournamentSettings s;
+  s.set_teams(true);
+  s.set_system(v1::TournamentSettings::ROUND_ROBIN);
+  EXPECT_THAT(csv(s), ElementsAre("match_points", "board_points", "board_1", "board_2", "wins",
+                                  "draws", "losses"));
+  s.set_system(v1::TournamentSettings::SWISS);
+  EXPECT_THAT(csv(s), ElementsAre("total_score", "match_points", "board_points", "board_1",
+                                  "board_2", "wins", "draws", "losses"));
+  v1::Standing st;
+  st.add_board_by_board(3);
+  st.add_board_by_board(1);
+  EXPECT_EQ(ColumnValue(StandingsColumns(s, 2)[3], st), "3");
+  EXPECT_EQ(ColumnValue(StandingsColumns(s, 2)[4], st), "1");
+  // By match points (总积分): no total score, no opponents' match points.
+  s.set_swiss_method(v1::TournamentSettings::POINTS_THEN_OPPONENTS);
+  EXPECT_THAT(csv(s), ElementsAre("match_points", "board_points", "board_1", "board_2", "wins",
+                                  "draws", "losses"));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@ absl::string_view ContentTypeOf(absl::string_view name) {
   if (absl::EndsWith(name, ".css")) return "text/css; charset=utf-8";
   if (absl::EndsWith(name, ".js")) return "text/javascript; charset=utf-8";
   if (absl::EndsWith(name, ".svg")) return "image/svg+xml";
+  if (absl::EndsWith(name, ".json")) return "application/json";
   return "application/octet-stream";
 }
 

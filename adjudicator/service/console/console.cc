@@ -17,6 +17,7 @@
 #include "adjudicator/service/console/live_feed.h"
 #include "adjudicator/service/console/sessions.h"
 #include "adjudicator/service/console/slip.h"
+#include "adjudicator/service/console/tournament_page.h"
 #include "adjudicator/service/game_reads.h"
 #include "adjudicator/service/recorder.h"
 #include "httplib.h"
@@ -31,6 +32,7 @@ constexpr absl::string_view kDecide = "/arbiter.v1.Arbiter/Decide";
 constexpr absl::string_view kVerify = "/arbiter.v1.Arbiter/VerifyGame";
 constexpr absl::string_view kExport = "/arbiter.v1.Arbiter/ExportGame";
 constexpr absl::string_view kWatch = "/arbiter.v1.Arbiter/WatchAll";
+constexpr absl::string_view kStandings = "/arbiter.v1.TournamentService/GetStandings";
 
 // How long a page's feed waits before a keep-alive comment, which is also
 // how soon a closed page frees its thread.
@@ -80,12 +82,16 @@ struct Console::Impl {
   void Slip(const httplib::Request& req, httplib::Response& res);
   void Audit(const httplib::Request& req, httplib::Response& res);
   void Login(const httplib::Request& req, httplib::Response& res);
+  void Tournament(const httplib::Request& req, httplib::Response& res);
+  // Where the games stand in the tournaments; none without tournaments.
+  absl::StatusOr<Placements> Place();
 
   GameFolds* folds;
   LiveFeed feed;
   ledger::Ledger* ledger = nullptr;
   TokenStore* tokens = nullptr;
   Gatekeeper* gate = nullptr;
+  tournament::TournamentHost* tournaments = nullptr;
   std::unique_ptr<Recorder> recorder;
   Sessions sessions;
   httplib::Server http;
@@ -174,8 +180,37 @@ void Console::Impl::Hall(const httplib::Request& req, httplib::Response& res) {
       if (all || !game.has_result()) games.push_back(ToJson(game));
     }
   }
-  SendJson(res,
-           absl::StrCat("{\"feed\":\"", head, "\",\"games\":[", absl::StrJoin(games, ","), "]}"));
+  absl::StatusOr<Placements> placements = Place();
+  if (!placements.ok()) return SendError(res, placements.status());
+  SendJson(res, absl::StrCat("{\"feed\":\"", head, "\",\"games\":[", absl::StrJoin(games, ","),
+                             "],\"placements\":", PlacementsJson(*placements), "}"));
+}
+
+absl::StatusOr<Placements> Console::Impl::Place() {
+  if (tournaments == nullptr) return Placements{};
+  return PlaceGames(*tournaments);
+}
+
+void Console::Impl::Tournament(const httplib::Request& req, httplib::Response& res) {
+  Page(req, res, kStandings, [&](const Visitor&) {
+    std::string id = req.matches[1];
+    if (absl::Status s = CheckId("tournament", id); !s.ok()) return SendError(res, s);
+    if (tournaments == nullptr) {
+      return SendError(res, absl::NotFoundError(absl::StrCat("no tournament '", id, "'")));
+    }
+    TournamentFacts facts;
+    facts.feed = feed.Head();
+    const std::string round = req.get_param_value("round");
+    if (!round.empty() && (!absl::SimpleAtoi(round, &facts.round) || facts.round < 1)) {
+      return SendError(res, absl::InvalidArgumentError("round: a number from 1"));
+    }
+    tournament::GameFactsMap games;
+    absl::StatusOr<v1::StandingsReport> report =
+        tournaments->service->Standings(id, &facts.tournament, &games);
+    if (!report.ok()) return SendError(res, report.status());
+    facts.report = *std::move(report);
+    SendHtml(res, RenderTournament(facts));
+  });
 }
 
 void Console::Impl::Game(const httplib::Request& req, httplib::Response& res) {
@@ -271,6 +306,10 @@ void Console::Impl::Slip(const httplib::Request& req, httplib::Response& res) {
                                                              std::string(req.matches[2]))));
     }
     facts.ruling = view->game().rulings()[n - 1];
+    if (const uint32_t of = facts.ruling.resolves();
+        of >= 1 && of <= view->game().rulings().size()) {
+      facts.resolved = view->game().rulings()[of - 1];
+    }
     absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
         ledger->ReadGame(*id, facts.ruling.event() - 1, 1);
     if (!entries.ok()) return SendError(res, entries.status());
@@ -281,6 +320,21 @@ void Console::Impl::Slip(const httplib::Request& req, httplib::Response& res) {
     absl::StatusOr<v1::Checkpoint> checkpoint = CheckpointCovering(*ledger, facts.event.position());
     if (!checkpoint.ok()) return SendError(res, checkpoint.status());
     facts.checkpoint = *std::move(checkpoint);
+    // The decision that resolved it, and who took it (its event's actor).
+    for (const v1::Ruling& later : view->game().rulings()) {
+      if (later.resolves() != n) continue;
+      absl::StatusOr<std::vector<v1::LedgerEntry>> decided =
+          ledger->ReadGame(*id, later.event() - 1, 1);
+      if (!decided.ok()) return SendError(res, decided.status());
+      if (decided->empty()) return SendError(res, absl::InternalError("the decision vanished"));
+      absl::StatusOr<v1::RecordedEvent> decision = Decode(decided->front());
+      if (!decision.ok()) return SendError(res, decision.status());
+      facts.resolution = later;
+      facts.resolution_event = decision->event();
+    }
+    absl::StatusOr<Placements> placements = Place();
+    if (!placements.ok()) return SendError(res, placements.status());
+    if (auto it = placements->find(*id); it != placements->end()) facts.placement = it->second;
     SendHtml(res, RenderSlip(facts));
   });
 }
@@ -334,6 +388,7 @@ void Console::Impl::Routes() {
   });
   http.Get(R"(/games/([^/]+)/rulings/([0-9]+)/slip)", [this](Req q, Res s) { Slip(q, s); });
   http.Get(R"(/games/([^/]+)/audit)", [this](Req q, Res s) { Audit(q, s); });
+  http.Get(R"(/tournaments/([^/]+))", [this](Req q, Res s) { Tournament(q, s); });
   http.Get(R"(/games/([^/]+)/bundle)", [this](Req req, Res res) {
     Page(req, res, kExport, [&](const Visitor&) {
       absl::StatusOr<std::string> id = GameOf(req);
@@ -346,7 +401,7 @@ void Console::Impl::Routes() {
                       "application/x-protobuf; messageType=arbiter.v1.AuditBundle");
     });
   });
-  http.Get(R"(/static/([a-z0-9-]+\.(css|js|html|svg)))",
+  http.Get(R"(/static/([a-z0-9-]+\.(css|js|json|html|svg)))",
            [](Req req, Res res) { SendAsset(res, std::string(req.matches[1])); });
   http.Get("/login", [](Req, Res res) { SendAsset(res, "login.html"); });
   http.Post("/login", [this](Req q, Res s) { Login(q, s); });
@@ -384,8 +439,10 @@ Console::~Console() { Stop(); }
 const std::string& Console::address() const { return impl_->address; }
 
 absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                            Gatekeeper* gate, VenueGames* venue_games) {
+                            Gatekeeper* gate, VenueGames* venue_games,
+                            tournament::TournamentHost* tournaments) {
   Impl& p = *impl_;
+  p.tournaments = tournaments;
   p.ledger = ledger;
   p.tokens = tokens;
   p.gate = gate;

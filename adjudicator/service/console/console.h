@@ -6,6 +6,7 @@
 //   /games/{game}/rulings/{n}/slip   the printable ruling slip (?paper=a4; A5 by default)
 //   /games/{game}/audit              verification, unsigned tail, the audit bundle
 //   /games/{game}/bundle             the audit bundle (arbiter.v1.AuditBundle, binary)
+//   /tournaments/{id}                standings, cross-table, a round (?round=N); prints on A4
 //   /login, /logout                  sessions, when the server has tokens
 //   /api/...                         the JSON the pages read (proto3 JSON mapping)
 //   /api/feed                        Server-Sent Events: each game as each commit leaves it
@@ -14,7 +15,7 @@
 // pending ruling, goes through the Recorder (recorder.h), as the gRPC Decide
 // does, with the signed-in caller as actor and authority. Every request is
 // admitted by the gRPC side's Gatekeeper as the gRPC method it stands for
-// (GetGame, Decide, VerifyGame, ExportGame, WatchAll), so a page may do
+// (GetGame, Decide, VerifyGame, ExportGame, WatchAll, GetStandings), so a page may do
 // exactly what its token may do over gRPC: an ARBITER records only in its
 // games and cannot decide what the rules leave to the chief arbiter; an
 // AUDITOR reads and verifies. Every write also carries the session's CSRF
@@ -29,6 +30,7 @@
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/registration.h"
 #include "adjudicator/service/venue_games.h"
 #include "ledger/ledger.h"
 
@@ -48,11 +50,13 @@ class Console {
   // Serves on `listen` (host:port; port 0: any free one) in threads of its
   // own. None of the pointers is owned; all must outlive the console.
   // `venue_games` (may be null) keeps games synced from venues unwritten
-  // (Recorder::set_venue_games).
+  // (Recorder::set_venue_games). `tournaments` (may be null: no tournament
+  // pages, no rounds in the hall) are the tournaments the pages show.
   // FAILED_PRECONDITION when the server has no tokens and `listen` is not
   // loopback; UNAVAILABLE when the address cannot be bound.
   absl::Status Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                     Gatekeeper* gate, VenueGames* venue_games = nullptr);
+                     Gatekeeper* gate, VenueGames* venue_games = nullptr,
+                     tournament::TournamentHost* tournaments = nullptr);
 
   // The address bound ("127.0.0.1:8080"), once serving.
   const std::string& address() const;

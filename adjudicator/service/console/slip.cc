@@ -8,7 +8,8 @@
 #include "absl/time/time.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/console/html.h"
-#include "adjudicator/service/console/json.h"
+#include "adjudicator/service/console/qr_svg.h"
+#include "adjudicator/service/console/words.h"
 
 namespace arbiter::service::console {
 namespace {
@@ -17,51 +18,150 @@ std::string When(const google::protobuf::Timestamp& t) {
   return absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", FromProto(t), absl::UTCTimeZone());
 }
 
-std::string PlayerText(const v1::Player& p) {
-  return p.rank().empty() ? p.name() : absl::StrCat(p.name(), " ", p.rank());
-}
-
 // A row of the slip's table: label in both languages, value as HTML.
 std::string Row(absl::string_view zh, absl::string_view en, absl::string_view value_html) {
   return absl::StrCat("<tr><th><span lang=\"zh\">", zh, "</span> <span lang=\"en\">", en,
                       "</span></th><td>", value_html, "</td></tr>\n");
 }
 
+// Chinese, then English, each marked with its language.
+std::string Both(absl::string_view zh, absl::string_view en) {
+  return absl::StrCat("<span lang=\"zh\">", Escape(zh), "</span><br><span lang=\"en\">", Escape(en),
+                      "</span>");
+}
+
+// "Zhao Min, 6d"
+std::string Named(const v1::Player& p) {
+  return p.rank().empty() ? p.name() : absl::StrCat(p.name(), ", ", p.rank());
+}
+
+// The player (or both) the ruling is against: 白方 Zhao Min, 6d.
+std::string Against(const v1::Ruling& r, const v1::GameCreated& g) {
+  const std::string party = v1::Ruling::Party_Name(r.against());
+  if (r.against() == v1::Ruling::BLACK || r.against() == v1::Ruling::WHITE) {
+    const std::string name = Named(r.against() == v1::Ruling::BLACK ? g.black() : g.white());
+    return absl::StrCat("<span class=\"player\">",
+                        Both(absl::StrCat(SideWord(party, Lang::kZh), " ", name),
+                             absl::StrCat(SideWord(party, Lang::kEn), ": ", name)),
+                        "</span>");
+  }
+  if (r.against() == v1::Ruling::BOTH) return Both("双方", "both players");
+  return "—";
+}
+
 std::string Sanctions(const v1::Ruling& r) {
-  std::vector<std::string> names;
-  for (int s : r.sanctions()) names.push_back(v1::Sanction_Name(static_cast<v1::Sanction>(s)));
-  std::string out = Escape(absl::StrJoin(names, ", "));
-  if (r.has_time_deducted()) {
-    absl::StrAppend(&out, " (", Escape(absl::FormatDuration(FromProto(r.time_deducted()))), ")");
+  if (r.sanctions().empty()) return Both("无处罚", "no sanction");
+  std::string zh = SanctionWords(r, Lang::kZh), en = SanctionWords(r, Lang::kEn);
+  if (r.warnings() > 0) {
+    absl::StrAppend(&zh, "（累计警告", r.warnings(), "次）");
+    absl::StrAppend(&en, " (", r.warnings(), r.warnings() == 1 ? " warning" : " warnings",
+                    " in this game)");
   }
-  if (r.warnings() > 0) absl::StrAppend(&out, " · 警告 warnings: ", r.warnings());
-  return out;
+  return Both(zh, en);
 }
 
-std::string EventText(const v1::Event& e) {
-  const auto* field = e.GetDescriptor()->FindFieldByNumber(e.kind_case());
-  if (field == nullptr) return "?";
-  std::string details = ToJson(e.GetReflection()->GetMessage(e, field));
-  return details == "{}" ? field->json_name() : absl::StrCat(field->json_name(), " ", details);
+std::string OptionTitle(const v1::Ruling& r, absl::string_view id, Lang lang) {
+  for (const v1::RulingOption& o : r.options()) {
+    if (o.id() == id) return lang == Lang::kZh ? o.title_zh() : o.title_en();
+  }
+  return std::string(id);
 }
 
-std::string Decision(const v1::Ruling& r) {
+// Who took a decision: the actor the service stamped, with their authority.
+std::string Decider(const v1::Event& e, Lang lang) {
+  std::string who = e.actor().empty()
+                        ? (lang == Lang::kZh ? "裁判员（未登录）" : "an arbiter (open server)")
+                        : e.actor();
+  if (e.authority() != v1::AUTHORITY_UNSPECIFIED) {
+    who = absl::StrCat(EnumWord(v1::Authority_Name(e.authority()), lang), " ", who);
+  }
+  return who;
+}
+
+std::string Decision(const SlipFacts& f) {
+  const v1::Ruling& r = f.ruling;
+  if (f.resolution.has_value()) {
+    const v1::Ruling& d = *f.resolution;
+    const std::string at = When(d.at());
+    std::string out =
+        Both(absl::StrCat("已裁定：", OptionTitle(r, d.choice(), Lang::kZh), "（", d.choice(),
+                          "）；", Decider(f.resolution_event, Lang::kZh), " 裁定，", at),
+             absl::StrCat("Decided: ", OptionTitle(r, d.choice(), Lang::kEn), " (", d.choice(),
+                          "), by ", Decider(f.resolution_event, Lang::kEn), ", ", at));
+    if (!d.note().empty()) absl::StrAppend(&out, "<br>", Escape(d.note()));
+    return out;
+  }
   if (r.pending()) {
-    std::vector<std::string> options;
+    std::vector<std::string> zh, en;
     for (const v1::RulingOption& o : r.options()) {
-      options.push_back(absl::StrCat(Escape(o.title_zh()), " / ", Escape(o.title_en()), " (",
-                                     Escape(o.id()), ")"));
+      zh.push_back(o.title_zh());
+      en.push_back(o.title_en());
     }
-    return absl::StrCat("待定 pending — ", v1::Authority_Name(r.decided_by()), ": ",
-                        absl::StrJoin(options, " | "));
+    return Both(
+        absl::StrCat("待定。可裁定者：", EnumWord(v1::Authority_Name(r.decided_by()), Lang::kZh),
+                     "。选项：", absl::StrJoin(zh, "、")),
+        absl::StrCat(
+            "Pending. May decide: ", EnumWord(v1::Authority_Name(r.decided_by()), Lang::kEn),
+            ". Options: ", absl::StrJoin(en, "; ")));
   }
-  std::string out = r.choice().empty() ? "—" : absl::StrCat("裁定 decided: ", Escape(r.choice()));
-  if (r.resolves() != 0) absl::StrAppend(&out, " (resolves #", r.resolves(), ")");
+  std::string out;
+  if (r.resolves() != 0) {
+    const v1::Ruling& of = f.resolved.has_value() ? *f.resolved : r;
+    out = Both(
+        absl::StrCat("对第", r.resolves(), "号裁定的裁决：", OptionTitle(of, r.choice(), Lang::kZh),
+                     "（", r.choice(), "）；", Decider(f.event.event(), Lang::kZh), " 裁定"),
+        absl::StrCat("The decision on ruling #", r.resolves(), ": ",
+                     OptionTitle(of, r.choice(), Lang::kEn), " (", r.choice(), "), by ",
+                     Decider(f.event.event(), Lang::kEn)));
+  } else {
+    out = Both("依规则直接适用", "Applied as the rules direct");
+  }
   if (!r.note().empty()) absl::StrAppend(&out, "<br>", Escape(r.note()));
   return out;
 }
 
+// The event in words; a decision names the option chosen by its title.
+std::string EventIn(const SlipFacts& f, Lang lang) {
+  v1::Event e = f.event.event();
+  if (e.has_arbiter_decision() && f.resolved.has_value()) {
+    e.mutable_arbiter_decision()->set_choice(
+        OptionTitle(*f.resolved, e.arbiter_decision().choice(), lang));
+  }
+  return EventWords(e, lang);
+}
+
+// Tournament, round, table and venue, as far as they are known.
+std::string Where(const SlipFacts& f) {
+  std::vector<std::string> parts;
+  const uint32_t table = f.game.created().table() != 0
+                             ? f.game.created().table()
+                             : (f.placement.has_value() ? f.placement->board : 0);
+  if (f.placement.has_value()) {
+    parts.push_back(
+        absl::StrCat("<span class=\"tournament\">", Escape(f.placement->title), "</span>"));
+    parts.push_back(absl::StrCat("<span lang=\"zh\">第", f.placement->round,
+                                 "轮</span> <span lang=\"en\">Round ", f.placement->round,
+                                 "</span>"));
+  }
+  if (table != 0) {
+    parts.push_back(absl::StrCat("<span lang=\"zh\">第", table,
+                                 "台</span> <span lang=\"en\">Table ", table, "</span>"));
+  }
+  if (f.placement.has_value() && !f.placement->location.empty()) {
+    parts.push_back(absl::StrCat("<span lang=\"zh\">地点</span> <span lang=\"en\">Venue</span> ",
+                                 Escape(f.placement->location)));
+  }
+  return absl::StrJoin(parts, " · ");
+}
+
 }  // namespace
+
+std::string VerificationLine(const SlipFacts& f) {
+  return absl::StrCat("arbiter verify ", f.game.game_id(), " ruling ", f.ruling.number(),
+                      " position ", f.event.position(), " root ",
+                      absl::BytesToHexString(f.checkpoint.root_hash()), " size ",
+                      f.checkpoint.tree_size());
+}
 
 std::string RenderSlip(const SlipFacts& f) {
   const v1::Ruling& r = f.ruling;
@@ -70,41 +170,40 @@ std::string RenderSlip(const SlipFacts& f) {
   if (!r.also_cites().empty()) {
     absl::StrAppend(&clause, " (also ", Escape(absl::StrJoin(r.also_cites(), ", ")), ")");
   }
+  const v1::Event& e = f.event.event();
+  const std::string line = VerificationLine(f);
+  absl::StatusOr<std::string> qr = QrSvg(line);
   std::string body = absl::StrCat(
       "<article class=\"slip\">\n<h1><span lang=\"zh\">裁判裁定书</span> "
       "<span lang=\"en\">Ruling slip</span> #",
-      r.number(), "</h1>\n<table>\n", Row("对局", "Game", Escape(f.game.game_id())),
+      r.number(), "</h1>\n<p class=\"where\">", Where(f), "</p>\n<table>\n",
+      Row("时间", "Time", Escape(When(r.at()))), Row("对局", "Game", Escape(f.game.game_id())),
       Row("黑方", "Black",
-          absl::StrCat("<span class=\"player\">", Escape(PlayerText(g.black())), "</span>")),
+          absl::StrCat("<span class=\"player\">", Escape(Named(g.black())), "</span>")),
       Row("白方", "White",
-          absl::StrCat("<span class=\"player\">", Escape(PlayerText(g.white())), "</span>")),
-      Row("时间", "Time", Escape(When(r.at()))),
+          absl::StrCat("<span class=\"player\">", Escape(Named(g.white())), "</span>")),
       Row("事件", "Event",
-          absl::StrCat("#", r.event(), " ", Escape(EventText(f.event.event())),
-                       f.event.event().actor().empty()
-                           ? ""
-                           : absl::StrCat(" — ", Escape(f.event.event().actor())))),
-      Row("条款", "Clause", clause),
+          absl::StrCat(Both(EventIn(f, Lang::kZh), EventIn(f, Lang::kEn)),
+                       " <span class=\"muted\">(", Escape(When(e.at())),
+                       e.actor().empty() ? "" : absl::StrCat(" — ", Escape(e.actor())),
+                       ")</span>")),
+      Row("处罚对象", "Against", Against(r, g)), Row("条款", "Clause", clause),
       Row("条文", "Text",
           absl::StrCat("<p lang=\"zh\" class=\"clause-zh\">", Escape(r.text_zh()),
                        "</p><p lang=\"en\">", Escape(r.text_en()), "</p>")),
-      Row("处罚对象", "Against", Escape(v1::Ruling::Party_Name(r.against()))),
-      Row("处罚", "Sanctions", Sanctions(r)), Row("裁定", "Decision", Decision(r)),
+      Row("处罚", "Sanctions", Sanctions(r)), Row("裁定", "Decision", Decision(f)),
       Row("规则", "Rules", Escape(f.game.rules_pin())),
-      Row("账本位置", "Ledger position",
-          absl::StrCat("position ", f.event.position(), ", revision ", f.event.revision())),
-      Row("签名检查点", "Signed checkpoint",
-          absl::StrCat("tree size ", f.checkpoint.tree_size(), ", root <code class=\"root\">",
-                       absl::BytesToHexString(f.checkpoint.root_hash()), "</code><br>key ",
-                       "<code>", absl::BytesToHexString(f.checkpoint.key_id()), "</code>, ",
-                       Escape(When(f.checkpoint.issued_at())))),
-      "</table>\n<p class=\"verify\">", "<span lang=\"zh\">核验：</span><code>arbiter verify ",
-      Escape(f.game.game_id()), "</code> · <code>arbiter verify --bundle ",
-      Escape(f.game.game_id()), ".bundle</code></p>\n",
-      "<div class=\"signatures\"><div>裁判员 Arbiter</div><div>黑方 Black</div>"
-      "<div>白方 White</div></div>\n</article>\n"
-      "<nav class=\"no-print\"><a href=\"/games/",
-      Escape(f.game.game_id()), "\">← ", Escape(f.game.game_id()),
+      "</table>\n<div class=\"signatures\"><div>裁判员 Arbiter</div><div>黑方 Black</div>"
+      "<div>白方 White</div></div>\n<div class=\"verify\">",
+      qr.ok() ? *qr : "",
+      "<p><span lang=\"zh\">核验</span> <span lang=\"en\">Verify</span>: <code class=\"line\">",
+      Escape(line), "</code><br><span class=\"muted\">",
+      absl::StrCat("ledger position ", f.event.position(), ", revision ", f.event.revision(),
+                   "; signed checkpoint of ", f.checkpoint.tree_size(), " entries, key "),
+      "<code>", absl::BytesToHexString(f.checkpoint.key_id()), "</code>, ",
+      Escape(When(f.checkpoint.issued_at())), "</span></p></div>\n</article>\n",
+      "<nav class=\"no-print\"><a href=\"/games/", Escape(f.game.game_id()), "\">← ",
+      Escape(f.game.game_id()),
       "</a> · <a href=\"?paper=a5\">A5</a> · <a href=\"?paper=a4\">A4</a></nav>");
   const char* sheet = f.paper == Paper::kA4 ? "a4" : "a5";
   return Page(

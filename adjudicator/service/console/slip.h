@@ -1,12 +1,14 @@
 // The pages the server renders itself, bilingual (Chinese first, as the
 // rules are written), readable and printable without scripts:
 //
-//  - the ruling slip (/games/{game}/rulings/{n}/slip): game, players, time,
-//    the event, the clause and its verbatim Chinese text with our English,
-//    the sanctions, the decision, signature lines for the arbiter and both
-//    players, and where the ruling stands in the ledger with the signed
-//    checkpoint that covers it, so anyone can verify it later; A5 by
-//    default, A4 on request (print CSS);
+//  - the ruling slip (/games/{game}/rulings/{n}/slip), a document handed
+//    to a player: tournament, round, table, venue and time; the event in
+//    words; the player it is against by name (白方 Zhao Min, 6d); the clause
+//    and its verbatim Chinese text with our English; the sanctions in words
+//    (警告一次，罚一子); the decision and who took it (or who may, while
+//    pending); signature lines; and the verification line (the ledger
+//    position and the signed checkpoint covering it) with a QR code of it;
+//    A5 by default, filled to the foot, A4 on request, no printed background;
 //  - the audit view (/games/{game}/audit): the verification of the ledger
 //    and of the game, the events not yet under a signed checkpoint, and the
 //    audit bundle to download.
@@ -16,8 +18,10 @@
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_SLIP_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "adjudicator/service/console/tournament_page.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "arbiter/v1/service.pb.h"
 
@@ -31,9 +35,21 @@ struct SlipFacts {
   v1::RecordedEvent event;    // the event the ruling was given on
   v1::Checkpoint checkpoint;  // a signed checkpoint whose tree holds the event
   Paper paper = Paper::kA5;
+  std::optional<Placement> placement;  // its tournament, round and board, if paired
+  // The ruling that resolved it (Ruling.resolves), and the arbiterDecision
+  // event that gave it: its actor is who decided.
+  std::optional<v1::Ruling> resolution;
+  v1::Event resolution_event;
+  // A decision (Ruling.resolves): the pending ruling it decided, whose
+  // options name the choice.
+  std::optional<v1::Ruling> resolved;
 };
 
 std::string RenderSlip(const SlipFacts& facts);
+
+// The slip's verification line, which its QR code holds: "arbiter verify
+// G1 ruling 2 position 118 root <hex> size 256".
+std::string VerificationLine(const SlipFacts& facts);
 
 struct AuditFacts {
   v1::Game game;

@@ -2,8 +2,9 @@
 // history with each clause's text, and the pending rulings with their
 // options as buttons for the roles that may decide them. Live: the feed says
 // when the game changed, and the page reads it again.
-import { api, post, session, follow, el, clockLabel, player, resultText, signOut } from './live.js';
+import { api, post, session, follow, showLive, el, clockLabel, player, signOut } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
+import { eventWords, isIncident, sanctionWords, sideWord, enumWord, resultWords } from './words.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const SVG = 'http://www.w3.org/2000/svg';
@@ -26,8 +27,8 @@ function lastMove(record) {
   return null;
 }
 
-function drawBoard(game, record) {
-  const rows = game.state?.board || [];
+function drawBoard(game, record, replayed) {
+  const rows = replayed?.rows || game.state?.board || [];
   const n = rows.length || game.created?.boardSize || 19;
   const cell = 24, pad = 28, size = pad * 2 + cell * (n - 1);
   const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, class: 'goban', role: 'img', 'aria-label': `${n}×${n}` });
@@ -39,7 +40,7 @@ function drawBoard(game, record) {
     root.append(svg('text', { x: p, y: pad - 14, class: 'coord' }, LETTERS[i]));
     root.append(svg('text', { x: pad - 18, y: p + 4, class: 'coord' }, String(n - i)));
   }
-  const last = lastMove(record);
+  const last = replayed ? replayed.last : lastMove(record);
   rows.forEach((row, r) => {
     [...row].forEach((c, x) => {
       if (c !== 'X' && c !== 'O') return;
@@ -87,33 +88,134 @@ function pendingSection(game) {
     out.push(el('div', { class: 'pending-ruling', id: `pending-${r.number}` },
       el('h3', {}, `${t('pending')} #${r.number} · ${r.clause}`),
       el('p', { lang: 'zh' }, r.textZh || ''), el('p', { lang: 'en' }, r.textEn || ''),
-      el('p', {}, `${t('decidedBy')}: ${r.decidedBy || '—'}`), why, note, el('div', { class: 'options' }, buttons), message));
+      el('p', { class: 'may-decide' }, `${t('mayDecide')}: ${enumWord(r.decidedBy, lang()) || '—'}`), why, note, el('div', { class: 'options' }, buttons), message));
   }
   document.getElementById('pending').replaceChildren(...out);
 }
 
+// The ruling that decided `r` (its `resolves`), and who took it.
+function resolution(r) {
+  const d = (current.record.rulings || []).find((x) => x.resolves === r.number);
+  if (!d) return null;
+  const ev = (current.record.events || []).find((e) => Number(e.revision) === d.event)?.event || {};
+  return { ruling: d, actor: ev.actor || '', authority: ev.authority || '' };
+}
+
 function rulingItem(r) {
-  const sanctions = (r.sanctions || []).join(', ');
-  const state = r.pending ? t('pending') : (r.choice ? `${t('decide')}: ${r.choice}` : '');
-  return el('li', { id: `ruling-${r.number}`, class: r.pending ? 'ruling pending' : 'ruling' },
+  const l = lang();
+  const d = r.pending ? resolution(r) : null;
+  const sanctions = (r.sanctions || []).length ? sanctionWords(r.sanctions, l, r.timeDeducted) : t('noSanction');
+  let state;
+  if (d) {
+    const title = (r.options || []).find((o) => o.id === d.ruling.choice);
+    const who = [d.authority ? enumWord(d.authority, l) : '', d.actor].filter(Boolean).join(' ');
+    state = el('span', { class: 'state decided' }, `${t('decided')}: ${(l === 'zh' ? title?.titleZh : title?.titleEn) || d.ruling.choice}`,
+      who ? ` · ${t('decidedBy')} ${who}` : '');
+  } else if (r.pending) {
+    state = el('span', { class: 'state pending' }, `⚑ ${t('pendingRuling')} · ${t('mayDecide')}: ${enumWord(r.decidedBy, l)}`);
+  } else if (r.resolves) {
+    state = el('span', { class: 'state' }, `${t('decision')} #${r.resolves}: ${r.choice || ''}`);
+  } else {
+    state = null;
+  }
+  const open = r.pending && !d;
+  return el('li', { id: `ruling-${r.number}`, class: open ? 'ruling pending' : 'ruling', 'data-state': open ? 'pending' : (d ? 'decided' : 'given') },
     el('div', { class: 'head' },
       el('strong', {}, `#${r.number} ${r.clause}`),
-      (r.alsoCites || []).length ? ` (also ${r.alsoCites.join(', ')})` : '',
-      ` · ${r.against || ''} · ${sanctions} ${state}`,
+      (r.alsoCites || []).length ? ` (${t('also')} ${r.alsoCites.join(', ')})` : '',
+      ` · ${t('against')}: ${r.against ? sideWord(r.against, l) : '—'} · ${t('sanctions')}: ${sanctions} `,
+      state,
       r.note ? el('span', { class: 'note' }, ` — ${r.note}`) : null,
       ' · ', el('a', { href: `/games/${encodeURIComponent(id)}/rulings/${r.number}/slip`, class: 'slip-link' }, t('slip'))),
     el('p', { lang: 'zh', class: 'clause-zh' }, r.textZh || ''),
     el('p', { lang: 'en' }, r.textEn || ''));
 }
 
+// hh:mm:ss, UTC, as the slip and the ledger keep time.
+function clockTime(at) {
+  return at ? new Date(at).toISOString().slice(11, 19) : '';
+}
+
+// A decision names the option chosen by its title, not its id.
+function withTitles(ev) {
+  const d = ev.arbiterDecision;
+  if (!d) return ev;
+  const ruling = (current.record.rulings || []).find((r) => r.number === d.ruling);
+  const o = (ruling?.options || []).find((x) => x.id === d.choice);
+  const title = lang() === 'zh' ? o?.titleZh : o?.titleEn;
+  return title ? { ...ev, arbiterDecision: { ...d, choice: title } } : ev;
+}
+
 function eventItem(e) {
-  const ev = e.event || {};
-  const kind = Object.keys(ev).find((k) => !['at', 'actor', 'authority', 'idempotencyKey'].includes(k)) || '?';
-  const details = ev[kind] && Object.keys(ev[kind]).length ? JSON.stringify(ev[kind]) : '';
-  return el('li', { 'data-revision': e.revision },
-    el('span', { class: 'rev' }, e.revision), ' ', el('time', {}, ev.at || ''), ' ',
-    el('strong', {}, kind), ' ', el('code', {}, details),
+  const ev = withTitles(e.event || {});
+  const incident = isIncident(ev);
+  return el('li', { 'data-revision': e.revision, class: incident ? 'incident' : null },
+    el('span', { class: 'rev' }, e.revision), ' ', el('time', { datetime: ev.at || '' }, clockTime(ev.at)), ' ',
+    incident ? el('span', { class: 'badge pending' }, el('span', { 'aria-hidden': 'true' }, '⚑'), ` ${t('incident')}`) : null, ' ',
+    el('span', { class: 'words' }, eventWords(ev, lang())),
+    (e.rulings || []).length ? el('span', { class: 'gave' }, ` → ${(e.rulings || []).map((r) => `#${r.number} ${r.clause}`).join(', ')}`) : null,
     ev.actor ? el('span', { class: 'actor' }, ` — ${ev.actor}`) : null);
+}
+
+// The board after each move, from the record: stones placed, captures
+// taken (a group without liberties after a move is removed).
+const LETTERS_GTP = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
+function positions(game, record) {
+  const n = game.created?.boardSize || 19;
+  const board = Array.from({ length: n }, () => Array(n).fill('.'));
+  const at = (p) => { const x = LETTERS_GTP.indexOf(p[0].toUpperCase()); const y = n - Number(p.slice(1)); return [x, y]; };
+  for (const p of game.created?.setup?.black || []) { const [x, y] = at(p); if (board[y]) board[y][x] = 'X'; }
+  for (const p of game.created?.setup?.white || []) { const [x, y] = at(p); if (board[y]) board[y][x] = 'O'; }
+  const snap = (last) => ({ rows: board.map((r) => r.join('')), last });
+  const out = [snap(null)];
+  const group = (x, y) => {
+    const c = board[y][x], seen = new Set([`${x},${y}`]), stack = [[x, y]];
+    let libs = 0;
+    while (stack.length) {
+      const [a, b] = stack.pop();
+      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const u = a + dx, v = b + dy;
+        if (u < 0 || v < 0 || u >= n || v >= n || seen.has(`${u},${v}`)) continue;
+        if (board[v][u] === '.') { libs++; seen.add(`${u},${v}`); } else if (board[v][u] === c) { seen.add(`${u},${v}`); stack.push([u, v]); }
+      }
+    }
+    return { libs, stones: [...seen].map((k) => k.split(',').map(Number)).filter(([u, v]) => board[v][u] === c) };
+  };
+  for (const e of record.events || []) {
+    const m = e.event?.move;
+    if (!m?.point) continue;
+    const [x, y] = at(m.point);
+    if (!board[y] || board[y][x] === undefined) continue;
+    const c = m.color === 'WHITE' ? 'O' : 'X';
+    board[y][x] = c;
+    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      const u = x + dx, v = y + dy;
+      if (u < 0 || v < 0 || u >= n || v >= n || board[v][u] === '.' || board[v][u] === c) continue;
+      const g = group(u, v);
+      if (g.libs === 0) for (const [a, b] of g.stones) board[b][a] = '.';
+    }
+    out.push(snap(m.point));
+  }
+  return out;
+}
+
+let replayAt = null;  // null: the live board; else a move number
+function replay(game, record) {
+  const boards = positions(game, record);
+  const last = boards.length - 1;
+  const at = replayAt === null ? last : Math.min(replayAt, last);
+  const go = (k) => { replayAt = k >= last ? null : Math.max(0, k); render(); };
+  const range = el('input', { type: 'range', min: 0, max: last, value: at, id: 'replay-range', 'aria-label': t('replay'),
+    oninput: (e) => go(Number(e.target.value)) });
+  document.getElementById('replay').replaceChildren(
+    el('strong', {}, `${t('replay')} `),
+    el('button', { type: 'button', id: 'replay-first', onclick: () => go(0) }, `« ${t('first')}`),
+    el('button', { type: 'button', id: 'replay-prev', onclick: () => go(at - 1) }, `◀ ${t('previous')}`),
+    range,
+    el('button', { type: 'button', id: 'replay-next', onclick: () => go(at + 1) }, `${t('next')} ▶`),
+    el('button', { type: 'button', id: 'replay-last', onclick: () => go(last) }, `${t('last')} »`),
+    el('span', { id: 'replay-at' }, ` ${t('atMove').replace('{n}', at)}`));
+  return replayAt === null ? null : boards[at];
 }
 
 function render() {
@@ -122,7 +224,7 @@ function render() {
   const table = game.created?.table;
   document.getElementById('title').textContent =
     table ? `${t('board')} ${table} · ${game.gameId}` : game.gameId;
-  drawBoard(game, record);
+  drawBoard(game, record, replay(game, record));
   const s = game.state || {};
   const c = s.clocks || {};
   document.getElementById('players').replaceChildren(
@@ -134,7 +236,7 @@ function render() {
       el('td', {}, `${t('warnings')} ${s.warnings?.white || 0} · ${t('penalty')} ${s.penaltyStones?.white || 0}`)),
     el('tr', {}, el('th', {}, t('move')), el('td', { id: 'move-number' }, s.moveNumber || 0)));
   document.getElementById('result').replaceChildren(
-    game.result ? el('p', { class: 'result' }, `${t('result')}: ${resultText(game.result)}`) : el('p', {}, t('inPlay')));
+    game.result ? el('p', { class: 'result' }, `${t('result')}: ${resultWords(game.result, lang())}`) : el('p', {}, t('inPlay')));
   pendingSection(game);
   document.getElementById('rulings').replaceChildren(...(record.rulings || []).map(rulingItem));
   document.getElementById('timeline').replaceChildren(...(record.events || []).map(eventItem).reverse());
@@ -149,11 +251,8 @@ async function load() {
   current = data;
   render();
   if (!source) {
-    const status = document.getElementById('status');
-    source = follow(data.feed, (g) => { if (g.gameId === id) load(); }, load, (up) => {
-      status.textContent = up ? t('live') : t('offline');
-      status.className = up ? 'status up' : 'status down';
-      document.body.dataset.live = up ? '1' : '0';
+      source = follow(data.feed, (g) => { if (g.gameId === id) load(); }, load, (up) => {
+      showLive(up);
     });
   }
 }
@@ -166,12 +265,17 @@ function tick() {
   if (w) w.textContent = clockLabel(s.clocks?.white, s.asOf);
 }
 
-async function start() {
-  me = await session();
+// Who is signed in, the language switch and sign-out, in the page's language.
+function header() {
   document.getElementById('who').textContent = me.secured ? me.actor : t('open');
   const tools = document.getElementById('tools');
-  tools.replaceChildren(langSwitch(() => { document.getElementById('who').textContent = me.secured ? me.actor : t('open'); render(); }));
+  tools.replaceChildren(langSwitch(() => { header(); render(); showLive(); }));
   if (me.secured) tools.append(el('button', { type: 'button', id: 'logout', onclick: signOut }, t('signOut')));
+}
+
+async function start() {
+  me = await session();
+  header();
   applyLang();
   await load();
   document.body.dataset.loaded = '1';

@@ -1,5 +1,6 @@
 // What every page shares: the JSON API, the session, the live feed, and
 // building DOM from data (text only: recorded strings never become markup).
+import { t } from './i18n.js';
 export async function api(path, options = {}) {
   const res = await fetch(path, { credentials: 'same-origin', ...options });
   if (res.status === 401) {
@@ -42,6 +43,18 @@ export function follow(after, onGame, onReload, onState) {
   source.addEventListener('open', () => onState?.(true));
   source.addEventListener('error', () => onState?.(false));
   return source;
+}
+
+let liveUp = null;
+// The live feed's state in the header's #status, in the page's language:
+// showLive(up) when it changes, showLive() again after a language switch.
+export function showLive(up = liveUp) {
+  liveUp = up;
+  const status = document.getElementById('status');
+  if (!status || up === null) return;
+  status.textContent = up ? t('live') : t('offline');
+  status.className = up ? 'status up' : 'status down';
+  document.body.dataset.live = up ? '1' : '0';
 }
 
 // el('td', {class: 'x'}, 'text', child...): text children become text nodes.
@@ -97,9 +110,4 @@ export function clockLabel(clock, asOf) {
 export function player(p) {
   if (!p) return '';
   return p.rank ? `${p.name} ${p.rank}` : (p.name || '');
-}
-
-export function resultText(result) {
-  if (!result) return '';
-  return `${result.sgf || result.outcome} (${result.clause || result.reason})`;
 }

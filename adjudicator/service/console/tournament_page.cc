@@ -1,0 +1,229 @@
+#include "adjudicator/service/console/tournament_page.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "adjudicator/service/console/html.h"
+#include "adjudicator/service/console/http_status.h"
+#include "adjudicator/service/console/json.h"
+#include "adjudicator/service/console/words.h"
+#include "adjudicator/tournament/standings_columns.h"
+
+namespace arbiter::service::console {
+namespace {
+
+using v1::ScoredPairing;
+
+// Chinese, then English, as every server-rendered page reads.
+std::string Both(absl::string_view zh, absl::string_view en) {
+  return absl::StrCat("<span lang=\"zh\">", Escape(zh), "</span> <span lang=\"en\">", Escape(en),
+                      "</span>");
+}
+
+std::string PlayerName(const v1::Tournament& t, const std::string& id) {
+  for (const v1::TournamentPlayer& p : t.players()) {
+    if (p.id() != id) continue;
+    std::string name = p.first_name().empty() ? p.name() : absl::StrCat(p.name(), p.first_name());
+    return p.rank().empty() ? name : absl::StrCat(name, " ", p.rank());
+  }
+  return id;
+}
+
+std::string PairingResult(const ScoredPairing& p) {
+  switch (p.status()) {
+    case ScoredPairing::PENDING:
+      return Both("未完成", "not finished");
+    case ScoredPairing::VOID:
+      return Both("无效", "void");
+    case ScoredPairing::MISMATCH:
+      return Both("对局与对阵不符", "game does not match its pairing");
+    default:
+      break;
+  }
+  v1::Result r;
+  r.set_outcome(p.outcome());
+  r.set_reason(p.reason());
+  std::string out = Both(ResultWords(r, Lang::kZh), ResultWords(r, Lang::kEn));
+  if (p.by_default()) absl::StrAppend(&out, " ", Both("（不战）", "(by default)"));
+  if (p.status() == ScoredPairing::FORFEIT)
+    absl::StrAppend(&out, " ", Both("（弃权）", "(forfeit)"));
+  return out;
+}
+
+std::string StandingsSection(const TournamentFacts& f) {
+  const v1::StandingsReport& r = f.report;
+  const int boards = r.standings().empty() ? 0 : r.standings(0).board_by_board_size();
+  const std::vector<tournament::StandingsColumn> columns =
+      tournament::StandingsColumns(r.settings(), boards);
+  std::string head =
+      absl::StrCat("<th>", Both("名次", "Rank"), "</th><th>", Both("姓名", "Name"), "</th>");
+  for (const auto& c : columns) {
+    absl::StrAppend(&head, "<th class=\"criterion\" data-column=\"", Escape(c.csv), "\">",
+                    "<span lang=\"zh\">", Escape(c.zh), "</span> <span class=\"short\">",
+                    Escape(c.short_name), "</span></th>");
+  }
+  std::string rows;
+  for (const v1::Standing& s : r.standings()) {
+    absl::StrAppend(&rows, "<tr data-id=\"", Escape(s.id()), "\"><td class=\"num\">",
+                    s.rank() == 0 ? "-" : absl::StrCat(s.rank()), "</td><td>", Escape(s.name()),
+                    s.withdrawn() ? absl::StrCat(" ", Both("（退赛）", "(withdrawn)")) : "",
+                    "</td>");
+    for (const auto& c : columns) {
+      absl::StrAppend(&rows, "<td class=\"num\">", Escape(tournament::ColumnValue(c, s)), "</td>");
+    }
+    absl::StrAppend(&rows, "</tr>\n");
+  }
+  std::string legend;
+  for (const auto& c : columns) {
+    absl::StrAppend(&legend, "<dt>", Escape(c.short_name), "</dt><dd><span lang=\"zh\">",
+                    Escape(c.zh), "</span> ", Escape(c.en), "</dd>");
+  }
+  return absl::StrCat("<section class=\"sheet\" id=\"standings\"><h2>", Both("排名", "Standings"),
+                      " · ", r.rounds(), " ", Both("轮", "rounds"),
+                      "</h2>\n<table class=\"standings\"><thead><tr>", head,
+                      "</tr></thead><tbody>\n", rows, "</tbody></table>\n<dl class=\"legend\">",
+                      legend, "</dl></section>\n");
+}
+
+// An individual round robin's cross-table: each row player's results
+// against each column player, + a win, = a draw, − a loss, · not yet.
+std::string CrossTable(const TournamentFacts& f) {
+  const v1::StandingsReport& r = f.report;
+  std::vector<std::string> ids;
+  for (const v1::Standing& s : r.standings()) ids.push_back(s.id());
+  std::string head = absl::StrCat("<th></th><th>", Both("姓名", "Name"), "</th>");
+  for (size_t j = 0; j < ids.size(); ++j) absl::StrAppend(&head, "<th>", j + 1, "</th>");
+  std::string rows;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    absl::StrAppend(&rows, "<tr><th>", i + 1, "</th><td>", Escape(r.standings(i).name()), "</td>");
+    for (size_t j = 0; j < ids.size(); ++j) {
+      if (i == j) {
+        absl::StrAppend(&rows, "<td class=\"self\">×</td>");
+        continue;
+      }
+      std::string marks;
+      for (const ScoredPairing& p : r.pairings()) {
+        const bool black = p.black() == ids[i] && p.white() == ids[j];
+        if (!black && !(p.white() == ids[i] && p.black() == ids[j])) continue;
+        if (p.status() != ScoredPairing::DECIDED && p.status() != ScoredPairing::FORFEIT) {
+          marks += "·";
+          continue;
+        }
+        const int points = black ? p.black_points() : p.white_points();
+        marks += points == 2 ? "+" : points == 1 ? "=" : "−";
+      }
+      absl::StrAppend(&rows, "<td class=\"mark\">", marks, "</td>");
+    }
+    absl::StrAppend(&rows, "</tr>\n");
+  }
+  return absl::StrCat(
+      "<section class=\"sheet\" id=\"cross-table\"><h2>", Both("成绩对照表", "Cross-table"),
+      "</h2>\n<table class=\"cross\"><thead><tr>", head, "</tr></thead><tbody>\n", rows,
+      "</tbody></table><p class=\"marks\">+ ", Both("胜", "win"), " · = ", Both("和", "draw"),
+      " · − ", Both("负", "loss"), " · · ", Both("未赛", "not yet"), "</p></section>\n");
+}
+
+std::string RoundSection(const TournamentFacts& f, int round) {
+  std::string rows;
+  for (const ScoredPairing& p : f.report.pairings()) {
+    if (p.round() != round) continue;
+    const std::string game = p.game_id().empty()
+                                 ? "—"
+                                 : absl::StrCat("<a href=\"/games/", Escape(p.game_id()), "\">",
+                                                Escape(p.game_id()), "</a>");
+    absl::StrAppend(&rows, "<tr><td class=\"num\">", p.board(), "</td><td>",
+                    Escape(PlayerName(f.tournament, p.black())), "</td><td>",
+                    Escape(PlayerName(f.tournament, p.white())), "</td><td>", PairingResult(p),
+                    "</td><td>", game, "</td></tr>\n");
+  }
+  std::string byes;
+  for (const v1::TournamentRound& r : f.tournament.rounds()) {
+    if (r.round() != round) continue;
+    for (const std::string& id : r.byes()) {
+      if (!byes.empty()) byes += ", ";
+      byes += Escape(PlayerName(f.tournament, id));
+    }
+  }
+  std::string nav;
+  for (const v1::TournamentRound& r : f.tournament.rounds()) {
+    absl::StrAppend(&nav, r.round() == round ? "<strong>" : "", "<a href=\"?round=", r.round(),
+                    "\">", r.round(), "</a>", r.round() == round ? "</strong>" : "", " ");
+  }
+  return absl::StrCat(
+      "<section class=\"sheet\" id=\"round\"><h2>",
+      Both(absl::StrCat("第", round, "轮"), absl::StrCat("Round ", round)), " · ",
+      Both("对阵与结果", "pairings and results"), "</h2>\n<nav class=\"no-print rounds\">",
+      Both("轮次", "Rounds"), ": ", nav, "</nav>\n<table class=\"pairings\"><thead><tr><th>",
+      Both("台次", "Board"), "</th><th>", Both("黑方", "Black"), "</th><th>", Both("白方", "White"),
+      "</th><th>", Both("结果", "Result"), "</th><th>", Both("对局", "Game"),
+      "</th></tr></thead><tbody>\n", rows, "</tbody></table>",
+      byes.empty() ? "" : absl::StrCat("<p>", Both("轮空", "Bye"), ": ", byes, "</p>"),
+      "</section>\n");
+}
+
+}  // namespace
+
+absl::StatusOr<Placements> PlaceGames(tournament::TournamentHost& host) {
+  absl::StatusOr<std::vector<std::string>> ids = host.store->Ids();
+  if (!ids.ok()) return ids.status();
+  Placements out;
+  for (const std::string& id : *ids) {
+    absl::StatusOr<v1::Tournament> t = host.service->Current(id);
+    if (!t.ok()) return t.status();
+    for (const v1::TournamentRound& r : t->rounds()) {
+      for (const v1::Pairing& p : r.pairings()) {
+        Placement place{id, t->title(), t->settings().location(), r.round(), p.board()};
+        if (!p.game_id().empty()) out[p.game_id()] = place;
+        for (const std::string& g : p.replayed_game_ids()) out[g] = place;
+      }
+    }
+  }
+  return out;
+}
+
+std::string PlacementsJson(const Placements& placements) {
+  std::vector<std::string> items;
+  for (const auto& [game, p] : placements) {
+    items.push_back(absl::StrCat(JsonString(game), ":{\"tournament\":", JsonString(p.tournament_id),
+                                 ",\"title\":", JsonString(p.title), ",\"round\":", p.round,
+                                 ",\"board\":", p.board, "}"));
+  }
+  return absl::StrCat("{", absl::StrJoin(items, ","), "}");
+}
+
+std::string RenderTournament(const TournamentFacts& f) {
+  const v1::Tournament& t = f.tournament;
+  const v1::TournamentSettings& s = t.settings();
+  int round = f.round;
+  if (round == 0) {
+    for (const v1::TournamentRound& r : t.rounds()) round = std::max(round, r.round());
+  }
+  const bool round_robin = s.system() == v1::TournamentSettings::ROUND_ROBIN;
+  std::string system = round_robin ? Both("循环赛制", "round robin") : Both("积分编排制", "Swiss");
+  if (s.teams()) absl::StrAppend(&system, " · ", Both("团体赛", "team event"));
+  std::string when = s.begin_date();
+  if (!s.end_date().empty() && s.end_date() != s.begin_date())
+    absl::StrAppend(&when, " – ", s.end_date());
+  std::string errors;
+  for (const std::string& e : f.report.errors())
+    absl::StrAppend(&errors, "<li>", Escape(e), "</li>");
+  std::string body = absl::StrCat(
+      "<header class=\"no-print\"><h1><a href=\"/\">arbiter</a> · ", Escape(t.title()),
+      "</h1><span id=\"status\" class=\"status\"></span></header>\n<main class=\"tournament\" "
+      "data-tournament=\"",
+      Escape(t.tournament_id()), "\" data-feed=\"", f.feed, "\">\n<h1 class=\"print-title\">",
+      Escape(t.title()), "</h1>\n<p class=\"facts\">", system, " · ", Escape(s.location()), " · ",
+      Escape(when), "</p>\n",
+      errors.empty() ? "" : absl::StrCat("<ul class=\"bad\">", errors, "</ul>"),
+      StandingsSection(f), round_robin && !s.teams() ? CrossTable(f) : "",
+      round > 0 ? RoundSection(f, round) : "", "</main>\n");
+  return Page(absl::StrCat("比赛 Tournament · ", t.title()), "tournament-page",
+              absl::StrCat("<link rel=\"stylesheet\" href=\"/static/tournament.css\">\n"
+                           "<script type=\"module\" src=\"/static/tournament.js\"></script>\n",
+                           body));
+}
+
+}  // namespace arbiter::service::console

@@ -1,0 +1,92 @@
+#include "adjudicator/tournament/standings_columns.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace arbiter::tournament {
+namespace {
+
+StandingsColumn Column(Criterion c, std::string csv, std::string short_name, std::string zh,
+                       std::string en) {
+  return StandingsColumn{c, 0, std::move(csv), std::move(short_name), std::move(zh), std::move(en)};
+}
+
+}  // namespace
+
+std::vector<StandingsColumn> StandingsColumns(const v1::TournamentSettings& s, int boards) {
+  const bool swiss = s.system() == v1::TournamentSettings::SWISS;
+  const bool by_opponents = s.swiss_method() == v1::TournamentSettings::POINTS_THEN_OPPONENTS;
+  std::vector<StandingsColumn> out;
+  if (!s.teams()) {
+    out.push_back(Column(Criterion::kPoints, "points", "pts", "积分",
+                         "game points: 2 a win, 1 a draw, 0 a loss"));
+    if (!swiss) {
+      out.push_back(Column(Criterion::kTieBreakA, "tie_break_a", "A", "胜者小分",
+                           "A: the points of the opponents beaten, plus half those drawn"));
+    } else if (!by_opponents) {
+      out.push_back(Column(Criterion::kTotalScore, "total_score", "total", "总得分",
+                           "total score: points + opponents' points / rounds - rounds"));
+      out.push_back(Column(Criterion::kOpponentsPoints, "opponents_points", "opp", "对手分",
+                           "opponents' points (in the total score)"));
+    } else {
+      out.push_back(Column(Criterion::kOpponentsPoints, "opponents_points", "opp", "对手分",
+                           "opponents' points: the sum of the points of the opponents met"));
+    }
+    out.push_back(Column(Criterion::kWarnings, "warnings", "B", "警告",
+                         "B: warnings over the event, fewer ranks higher"));
+  } else {
+    // Art. 27 团体赛: a Swiss event by total score ranks by it, then as a
+    // round robin (match points first); otherwise match points lead.
+    const StandingsColumn match = Column(Criterion::kPoints, "match_points", "MP", "场分",
+                                         "match points: 2 a match won, 1 drawn");
+    if (swiss && !by_opponents) {
+      out.push_back(
+          Column(Criterion::kTotalScore, "total_score", "total", "总得分",
+                 "total score: match points + opponents' match points / rounds - rounds"));
+    }
+    out.push_back(match);
+    out.push_back(Column(Criterion::kBoardPoints, "board_points", "BP", "局分",
+                         "board points: 2 a game won, 1 drawn, over all boards"));
+    for (int b = 1; b <= boards; ++b) {
+      StandingsColumn c = Column(Criterion::kBoard, absl::StrCat("board_", b), absl::StrCat("B", b),
+                                 absl::StrCat("第", b, "台"),
+                                 absl::StrCat("board ", b, "'s game points, board 1 first"));
+      c.board = b;
+      out.push_back(std::move(c));
+    }
+  }
+  out.push_back(Column(Criterion::kWins, "wins", "W", "胜", "wins"));
+  out.push_back(Column(Criterion::kDraws, "draws", "D", "和", "draws"));
+  out.push_back(Column(Criterion::kLosses, "losses", "L", "负", "losses"));
+  return out;
+}
+
+std::string ColumnValue(const StandingsColumn& c, const v1::Standing& s) {
+  switch (c.criterion) {
+    case Criterion::kPoints:
+      return absl::StrCat(s.points());
+    case Criterion::kTieBreakA:
+      return absl::StrFormat("%.2f", s.tie_break_a());
+    case Criterion::kTotalScore:
+      return absl::StrFormat("%.2f", s.total_score());
+    case Criterion::kOpponentsPoints:
+      return s.opponents_score() != s.opponents_points() && s.opponents_score() != 0
+                 ? absl::StrFormat("%.2f", s.opponents_score())
+                 : absl::StrCat(s.opponents_points());
+    case Criterion::kWarnings:
+      return absl::StrCat(s.warnings());
+    case Criterion::kBoardPoints:
+      return absl::StrCat(s.board_points());
+    case Criterion::kBoard:
+      return c.board <= s.board_by_board_size() ? absl::StrCat(s.board_by_board(c.board - 1)) : "";
+    case Criterion::kWins:
+      return absl::StrCat(s.wins());
+    case Criterion::kDraws:
+      return absl::StrCat(s.draws());
+    case Criterion::kLosses:
+      return absl::StrCat(s.losses());
+  }
+  return "";
+}
+
+}  // namespace arbiter::tournament
