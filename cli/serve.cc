@@ -8,8 +8,10 @@
 // (created if absent; see ledger/ledger.h for its files). The address is
 // --listen, else 127.0.0.1:50051; port 0 picks a free port. The bound address
 // is printed on stdout as "listening on HOST:PORT" once the server accepts
-// calls, then "console on http://HOST:PORT/" with --http. SIGTERM or SIGINT shut it down
-// gracefully: calls in flight finish (every acknowledged event is committed before it is
+// calls, then "console on http://HOST:PORT/" with --http (https:// with --tls-cert, whose
+// certificate the console serves too; plain HTTP only on loopback unless --http-insecure;
+// --http-host NAME adds a name the console answers to, .github/SECURITY.md). SIGTERM or SIGINT shut
+// it down gracefully: calls in flight finish (every acknowledged event is committed before it is
 // acknowledged), watch streams end, and the ledger commits what is queued. Exit 0 after a clean
 // shutdown, 2 on bad usage, 3 when the ledger cannot be opened or the
 // address bound.
@@ -40,7 +42,14 @@ constexpr FlagSpec kFlags[] = {
      "with a PostgreSQL --db: this server's own files, the signing key ledger.key (the same on "
      "every server), tokens, tournaments (default $ARBITER_DATA, else ./arbiter-data)"},
     {"listen", "HOST:PORT", "the address to serve on (default 127.0.0.1:50051; port 0: any free)"},
-    {"http", "HOST:PORT", "also serve the web console here (port 0: any free)"},
+    {"http", "HOST:PORT",
+     "also serve the web console here (port 0: any free); HTTPS with --tls-cert, else loopback "
+     "only unless --http-insecure"},
+    {"http-host", "NAME",
+     "a name the console answers to besides its address (the Host header; others get 421)", true},
+    {"http-insecure", "",
+     "let the console serve plain HTTP beyond loopback (tokens and cookies then cross the "
+     "network in clear)"},
     {"checkpoint-every", "N", "sign a checkpoint every N events"},
     {"sign-within", "DURATION",
      "sign a checkpoint at most this long after any write (default 1s; 0s: only at game ends and "
@@ -118,6 +127,8 @@ int RunServe(int argc, char** argv) {
   }
   if (auto v = args.Value("listen")) options.listen = *v;
   if (auto v = args.Value("http")) options.http_listen = *v;
+  options.http_hosts = args.Values("http-host");
+  options.http_insecure = args.Has("http-insecure");
   if (auto v = args.Value("tls-cert")) options.tls.cert_chain = *v;
   if (auto v = args.Value("tls-key")) options.tls.private_key = *v;
   if (auto v = args.Value("tls-client-ca")) options.tls.client_ca = *v;
@@ -167,7 +178,8 @@ int RunServe(int argc, char** argv) {
   std::printf("listening on %s (ledger in %s)\n", (*server)->address().c_str(),
               options.ledger.empty() ? options.data_dir.c_str() : options.ledger.c_str());
   if (!(*server)->console_address().empty()) {
-    std::printf("console on http://%s/\n", (*server)->console_address().c_str());
+    std::printf("console on %s://%s/\n", options.tls.cert_chain.empty() ? "http" : "https",
+                (*server)->console_address().c_str());
   }
   std::fflush(stdout);
 

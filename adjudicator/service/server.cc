@@ -81,7 +81,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   parts->folds = std::make_unique<GameFolds>();
   // The console follows the commits from the first one on.
   if (!options.http_listen.empty()) {
-    parts->console = std::make_unique<console::Console>(parts->folds.get());
+    // The same certificate as gRPC's: the console serves HTTPS with it.
+    absl::StatusOr<console::TlsContext> tls = console::MakeTlsContext(options.tls);
+    if (!tls.ok()) return tls.status();
+    parts->console = std::make_unique<console::Console>(
+        parts->folds.get(),
+        console::ConsoleOptions{*std::move(tls), options.http_hosts, options.http_insecure});
   }
   ledger::LedgerOptions lo;
   lo.dir = options.ledger.empty() ? options.data_dir : options.ledger;

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -42,6 +43,11 @@ struct ServerOptions {
   AuthLimits limits;                          // per-caller rates (see auth_gatekeeper.h)
   TokenStore::Clock token_clock = absl::Now;  // when tokens expire (tests pass their own)
   std::string http_listen;  // the web console's host:port (console/console.h); empty: none
+  // The names the console answers to besides its address (the Host check
+  // against DNS rebinding), and whether it may serve plain HTTP beyond
+  // loopback; with `tls` it serves HTTPS with the same certificate.
+  std::vector<std::string> http_hosts;
+  bool http_insecure = false;
   // The venues whose games this server takes (SyncVenueGame, venue_games.h):
   // name → public key (DER).
   VenueGames::Keys venue_keys;

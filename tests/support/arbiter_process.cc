@@ -55,15 +55,17 @@ std::unique_ptr<ServerProcess> ServerProcess::Launch(std::vector<std::string> fl
   }
   p->address_ =
       text.substr(prefix.size(), text.find_first_of(" \n", prefix.size()) - prefix.size());
-  // With --http, the next line names the console's: "console on http://ADDR/".
+  // With --http, the next line names the console's: "console on http://ADDR/"
+  // (https:// when it serves TLS).
   const bool console = std::find(flags.begin(), flags.end(), "--http") != flags.end();
-  const std::string console_prefix = "console on http://";
-  if (console && std::fgets(line, sizeof line, f) != nullptr &&
-      std::string(line).rfind(console_prefix, 0) == 0) {
+  if (console && std::fgets(line, sizeof line, f) != nullptr) {
     const std::string c = line;
-    p->console_address_ =
-        c.substr(console_prefix.size(),
-                 c.find_first_of("/\n", console_prefix.size()) - console_prefix.size());
+    for (const std::string console_prefix : {"console on http://", "console on https://"}) {
+      if (c.rfind(console_prefix, 0) != 0) continue;
+      p->console_address_ =
+          c.substr(console_prefix.size(),
+                   c.find_first_of("/\n", console_prefix.size()) - console_prefix.size());
+    }
   }
   std::fclose(f);
   return p;

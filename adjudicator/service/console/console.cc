@@ -12,9 +12,12 @@
 #include "absl/time/clock.h"
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/console/assets.h"
+#include "adjudicator/service/console/guarded_server.h"
+#include "adjudicator/service/console/http_limits.h"
 #include "adjudicator/service/console/http_status.h"
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/live_feed.h"
+#include "adjudicator/service/console/login_throttle.h"
 #include "adjudicator/service/console/sessions.h"
 #include "adjudicator/service/console/slip.h"
 #include "adjudicator/service/console/tournament_page.h"
@@ -38,6 +41,9 @@ constexpr absl::string_view kStandings = "/arbiter.v1.TournamentService/GetStand
 // how soon a closed page frees its thread.
 constexpr absl::Duration kKeepAlive = absl::Seconds(10);
 
+static_assert(kServerThreads >= Console::kMaxFollowers + 32,
+              "the pages following the feed leave threads for requests");
+
 void SendAsset(httplib::Response& res, absl::string_view name) {
   const Asset* asset = FindAsset(name);
   if (asset == nullptr) {
@@ -57,7 +63,8 @@ absl::StatusOr<std::string> GameOf(const httplib::Request& req) {
 }  // namespace
 
 struct Console::Impl {
-  explicit Impl(GameFolds* f) : folds(f), feed(f) {}
+  Impl(GameFolds* f, ConsoleOptions o)
+      : folds(f), feed(f), insecure(o.insecure), http(std::move(o.host_names), std::move(o.tls)) {}
 
   // Who is asking: the session (opened on an open server when there is
   // none yet) and the caller the Gatekeeper admits it as, for `method`.
@@ -94,7 +101,9 @@ struct Console::Impl {
   tournament::TournamentHost* tournaments = nullptr;
   std::unique_ptr<Recorder> recorder;
   Sessions sessions;
-  httplib::Server http;
+  LoginThrottle logins;
+  const bool insecure;
+  GuardedServer http;
   std::thread thread;
   std::string address;
   std::atomic<int> followers{0};
@@ -117,7 +126,7 @@ absl::StatusOr<Console::Impl::Visitor> Console::Impl::Admit(const httplib::Reque
     absl::StatusOr<Session> opened = sessions.Open(std::nullopt);
     if (!opened.ok()) return opened.status();
     session = *std::move(opened);
-    res.set_header("Set-Cookie", SessionCookieHeader(session->id));
+    res.set_header("Set-Cookie", SessionCookieHeader(session->id, http.secure()));
   }
   std::optional<std::string> authorization;
   if (*secured) authorization = absl::StrCat("Bearer ", *session->secret);
@@ -357,15 +366,48 @@ void Console::Impl::Audit(const httplib::Request& req, httplib::Response& res) {
   });
 }
 
+namespace {
+
+// Too many sign-ins: 429, as a page (a form posted here) saying when to
+// try again.
+void Busy(httplib::Response& res, absl::Duration wait) {
+  const int64_t seconds = absl::ToInt64Seconds(absl::Ceil(wait, absl::Seconds(1)));
+  res.status = 429;
+  res.set_header("Retry-After", absl::StrCat(seconds));
+  SendHtml(res, absl::StrCat("<!doctype html><meta charset=\"utf-8\"><title>429</title><p>",
+                             "登录尝试过多，请 ", seconds,
+                             " 秒后再试。 Too many sign-ins: try again in ", seconds,
+                             " s.</p><p><a href=\"/login\">/login</a></p>\n"));
+}
+
+}  // namespace
+
 void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
   absl::StatusOr<bool> secured = tokens->Any();
   if (!secured.ok()) return SendError(res, secured.status());
   if (!*secured) return res.set_redirect("/", 303);
-  const std::string secret = req.get_param_value("token");
-  if (!tokens->Verify(secret).ok()) return res.set_redirect("/login?failed=1", 303);
+  // A token in the URL ends up in logs and history: only the form's body.
+  if (req.target.find('?') != std::string::npos) {
+    return SendError(res, absl::InvalidArgumentError(
+                              "sign in with the token in the form's body, never in the URL"));
+  }
+  if (absl::Duration wait = logins.TakeAddress(req.remote_addr); wait > absl::ZeroDuration()) {
+    return Busy(res, wait);
+  }
+  httplib::Params form;
+  if (req.get_header_value("Content-Type").rfind("application/x-www-form-urlencoded", 0) == 0) {
+    httplib::detail::parse_query_text(req.body, form);
+  }
+  auto field = form.find("token");
+  const std::string secret = field == form.end() ? "" : field->second;
+  absl::StatusOr<TokenInfo> token = tokens->Verify(secret);
+  if (!token.ok()) return res.set_redirect("/login?failed=1", 303);
+  if (absl::Duration wait = logins.TakeToken(token->id); wait > absl::ZeroDuration()) {
+    return Busy(res, wait);
+  }
   absl::StatusOr<Session> session = sessions.Open(secret);
   if (!session.ok()) return SendError(res, session.status());
-  res.set_header("Set-Cookie", SessionCookieHeader(session->id));
+  res.set_header("Set-Cookie", SessionCookieHeader(session->id, http.secure()));
   res.set_redirect("/", 303);
 }
 
@@ -377,6 +419,14 @@ void Console::Impl::Routes() {
       {"X-Content-Type-Options", "nosniff"},
       {"Referrer-Policy", "no-referrer"},
       {"X-Frame-Options", "DENY"},
+  });
+  // Whatever is not one of the embedded pages' files carries ledger data, or
+  // a session: never kept by a browser or a proxy. Over TLS, HSTS.
+  http.set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    if (req.path.rfind("/static/", 0) != 0 && !res.has_header("Cache-Control")) {
+      res.set_header("Cache-Control", "no-store");
+    }
+    if (http.secure()) res.set_header("Strict-Transport-Security", kStrictTransportSecurity);
   });
   using Req = const httplib::Request&;
   using Res = httplib::Response&;
@@ -411,7 +461,7 @@ void Console::Impl::Routes() {
       return SendError(res, visitor.status());
     }
     if (visitor.ok()) sessions.Close(visitor->session.id);
-    res.set_header("Set-Cookie", ClearedCookieHeader());
+    res.set_header("Set-Cookie", ClearedCookieHeader(http.secure()));
     res.status = 204;
   });
   http.Get("/api/session", [this](Req req, Res res) {
@@ -430,7 +480,8 @@ void Console::Impl::Routes() {
   http.Get("/api/feed", [this](Req q, Res s) { Feed(q, s); });
 }
 
-Console::Console(GameFolds* folds) : impl_(std::make_unique<Impl>(folds)) {
+Console::Console(GameFolds* folds, ConsoleOptions options)
+    : impl_(std::make_unique<Impl>(folds, std::move(options))) {
   folds->OnCommitted([feed = &impl_->feed](const std::vector<GameView>& g) { feed->Committed(g); });
 }
 
@@ -456,6 +507,12 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
                      "`arbiter token create` before serving it on ",
                      listen));
   }
+  if (!p.http.secure() && !p.insecure && !IsLoopback(listen)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--http ", listen,
+        ": plain HTTP beyond loopback would carry tokens and session cookies in clear; give "
+        "--tls-cert and --tls-key (the console then serves HTTPS), or --http-insecure"));
+  }
   const size_t colon = listen.rfind(':');
   int port = -1;
   if (colon == std::string::npos || !absl::SimpleAtoi(listen.substr(colon + 1), &port) ||
@@ -466,13 +523,11 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
   if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
     host = host.substr(1, host.size() - 2);
   }
-  // Each page following the feed holds a thread; leave room for requests.
-  p.http.new_task_queue = [] { return new httplib::ThreadPool(kMaxFollowers + 16); };
-  p.http.set_keep_alive_max_count(1000);
   p.Routes();
   const int bound =
       port == 0 ? p.http.bind_to_any_port(host) : (p.http.bind_to_port(host, port) ? port : -1);
   if (bound <= 0) return absl::UnavailableError(absl::StrCat("cannot listen on ", listen));
+  p.http.WidenBacklog();
   p.address = absl::StrCat(listen.substr(0, colon), ":", bound);
   p.feed.Start();
   p.thread = std::thread([&p] { p.http.listen_after_bind(); });

@@ -20,21 +20,37 @@
 // games and cannot decide what the rules leave to the chief arbiter; an
 // AUDITOR reads and verifies. Every write also carries the session's CSRF
 // token. With no tokens the console is open, on loopback only, as gRPC is.
+//
+// Every connection is held to the bounds of http_limits.h by the guard in
+// front of the handlers (guarded_server.h: whole requests under size and
+// time limits, Host checked against DNS rebinding). With a TLS context the
+// console serves HTTPS, its cookies are Secure and it sends HSTS; without
+// one it serves only on loopback unless the operator says it may
+// (`--http-insecure`), since hall Wi-Fi would carry tokens and cookies.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_CONSOLE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_CONSOLE_H_
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tokens.h"
+#include "adjudicator/service/console/http_tls.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/registration.h"
 #include "adjudicator/service/venue_games.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service::console {
+
+// How the console meets the network (`arbiter serve --http-*`).
+struct ConsoleOptions {
+  TlsContext tls;                       // null: plain HTTP
+  std::vector<std::string> host_names;  // --http-host: names its Host may carry
+  bool insecure = false;                // --http-insecure: plain HTTP beyond loopback
+};
 
 class Console {
  public:
@@ -44,7 +60,7 @@ class Console {
 
   // Follows `folds`' commits from now on: construct it before anything is
   // appended to the ledger. `folds` is not owned and must outlive this.
-  explicit Console(GameFolds* folds);
+  explicit Console(GameFolds* folds, ConsoleOptions options = {});
   ~Console();  // Stop()s
 
   // Serves on `listen` (host:port; port 0: any free one) in threads of its
@@ -52,8 +68,9 @@ class Console {
   // `venue_games` (may be null) keeps games synced from venues unwritten
   // (Recorder::set_venue_games). `tournaments` (may be null: no tournament
   // pages, no rounds in the hall) are the tournaments the pages show.
-  // FAILED_PRECONDITION when the server has no tokens and `listen` is not
-  // loopback; UNAVAILABLE when the address cannot be bound.
+  // FAILED_PRECONDITION when `listen` is not loopback and the server has no
+  // tokens, or the console has no TLS and is not `insecure`; UNAVAILABLE when
+  // the address cannot be bound.
   absl::Status Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
                      Gatekeeper* gate, VenueGames* venue_games = nullptr,
                      tournament::TournamentHost* tournaments = nullptr);

@@ -1,12 +1,15 @@
 #include "adjudicator/service/console/html.h"
 
 #include "absl/strings/str_cat.h"
+#include "adjudicator/service/console/bidi.h"
 #include "adjudicator/tournament/xml.h"
 
 namespace arbiter::service::console {
 
-// XML's five references are HTML's too.
-std::string Escape(absl::string_view text) { return tournament::XmlEscape(text); }
+// XML's five references are HTML's too; bidi controls go (bidi.h).
+std::string Escape(absl::string_view text) {
+  return tournament::XmlEscape(StripBidiControls(text));
+}
 
 std::string Page(absl::string_view title, absl::string_view body_class, absl::string_view body) {
   return absl::StrCat(

@@ -11,7 +11,7 @@
 namespace arbiter::service::console {
 
 // `text` safe in element content and in quoted attribute values: & < > " '
-// become character references.
+// become character references, and bidi controls are stripped (bidi.h).
 std::string Escape(absl::string_view text);
 
 // A whole page: doctype, charset, `title` (escaped), the console's style

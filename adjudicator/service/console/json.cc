@@ -2,14 +2,21 @@
 
 #include <string>
 
+#include <memory>
+
 #include "absl/strings/str_cat.h"
+#include "adjudicator/service/console/bidi.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace arbiter::service::console {
 
 std::string ToJson(const google::protobuf::Message& message) {
+  // What the pages show carries no bidi controls (bidi.h).
+  std::unique_ptr<google::protobuf::Message> shown(message.New());
+  shown->CopyFrom(message);
+  StripBidiControls(shown.get());
   std::string out;
-  if (!google::protobuf::util::MessageToJsonString(message, &out).ok()) return "{}";
+  if (!google::protobuf::util::MessageToJsonString(*shown, &out).ok()) return "{}";
   return out;
 }
 

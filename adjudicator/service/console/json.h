@@ -13,7 +13,8 @@
 namespace arbiter::service::console {
 
 // `message` as one line of proto3 JSON ("{}" if it cannot be printed, which
-// a well-formed message never is).
+// a well-formed message never is), its strings without bidi controls
+// (bidi.h): this is what the pages show.
 std::string ToJson(const google::protobuf::Message& message);
 
 // Parses `json` into `message`; INVALID_ARGUMENT saying why it does not fit.

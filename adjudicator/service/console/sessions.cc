@@ -32,16 +32,29 @@ absl::StatusOr<Session> Sessions::Open(std::optional<std::string> secret) {
   if (!csrf.ok()) return csrf.status();
   Session session{*std::move(id), *std::move(csrf), std::move(secret), absl::Now()};
   absl::MutexLock lock(&mu_);
+  const std::string owner = session.secret.value_or("");
+  std::deque<std::string>& own = by_token_[owner];
+  if (session.secret.has_value() && own.size() >= kMaxPerToken) Drop(std::string(own.front()));
   if (sessions_.size() >= kMaxSessions) {
-    // Drop the older half: a flood of sign-ins cannot grow memory.
-    std::vector<absl::Time> starts;
-    for (const auto& [k, s] : sessions_) starts.push_back(s.started);
-    std::nth_element(starts.begin(), starts.begin() + starts.size() / 2, starts.end());
-    const absl::Time cut = starts[starts.size() / 2];
-    absl::erase_if(sessions_, [&](const auto& kv) { return kv.second.started <= cut; });
+    auto most = std::max_element(
+        by_token_.begin(), by_token_.end(),
+        [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    Drop(std::string(most->second.front()));
   }
+  by_token_[owner].push_back(session.id);
   sessions_[session.id] = session;
   return session;
+}
+
+void Sessions::Drop(const std::string& id) {
+  auto it = sessions_.find(id);
+  if (it == sessions_.end()) return;
+  const std::string owner = it->second.secret.value_or("");
+  sessions_.erase(it);
+  auto list = by_token_.find(owner);
+  if (list == by_token_.end()) return;
+  list->second.erase(std::remove(list->second.begin(), list->second.end(), id), list->second.end());
+  if (list->second.empty()) by_token_.erase(list);
 }
 
 std::optional<Session> Sessions::Find(absl::string_view id) {
@@ -49,7 +62,7 @@ std::optional<Session> Sessions::Find(absl::string_view id) {
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return std::nullopt;
   if (absl::Now() - it->second.started > kLifetime) {
-    sessions_.erase(it);
+    Drop(it->second.id);
     return std::nullopt;
   }
   return it->second;
@@ -57,16 +70,17 @@ std::optional<Session> Sessions::Find(absl::string_view id) {
 
 void Sessions::Close(absl::string_view id) {
   absl::MutexLock lock(&mu_);
-  sessions_.erase(id);
+  Drop(std::string(id));
 }
 
-std::string SessionCookieHeader(absl::string_view id) {
+std::string SessionCookieHeader(absl::string_view id, bool secure) {
   return absl::StrCat(kSessionCookie, "=", id, "; Path=/; HttpOnly; SameSite=Strict; Max-Age=",
-                      absl::ToInt64Seconds(Sessions::kLifetime));
+                      absl::ToInt64Seconds(Sessions::kLifetime), secure ? "; Secure" : "");
 }
 
-std::string ClearedCookieHeader() {
-  return absl::StrCat(kSessionCookie, "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+std::string ClearedCookieHeader(bool secure) {
+  return absl::StrCat(kSessionCookie, "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0",
+                      secure ? "; Secure" : "");
 }
 
 std::optional<std::string> CookieValue(absl::string_view header, absl::string_view name) {

@@ -9,10 +9,15 @@
 // cannot read and other sites cannot send. On a server with no tokens a
 // session carries no token: it exists for its CSRF token.
 //
-// Sessions end on logout, after kLifetime, or when the process stops.
+// Sessions end on logout, after kLifetime, or when the process stops. One
+// token holds at most kMaxPerToken of them: signing in again beyond that
+// ends that token's oldest, so a flood of sign-ins with one token evicts its
+// own sessions and nobody else's. When kMaxSessions are open in all, the
+// oldest session of the token holding the most goes.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_SESSIONS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_SESSIONS_H_
 
+#include <deque>
 #include <optional>
 #include <string>
 
@@ -35,7 +40,8 @@ struct Session {
 class Sessions {
  public:
   static constexpr absl::Duration kLifetime = absl::Hours(12);
-  static constexpr size_t kMaxSessions = 10000;  // beyond: the oldest go
+  static constexpr size_t kMaxSessions = 10000;
+  static constexpr size_t kMaxPerToken = 16;
 
   // A new session holding `secret`. INTERNAL when the system has no
   // randomness to give.
@@ -46,16 +52,22 @@ class Sessions {
 
  private:
   absl::Mutex mu_;
+  // Ends session `id`, which is open.
+  void Drop(const std::string& id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
   absl::flat_hash_map<std::string, Session> sessions_ ABSL_GUARDED_BY(mu_);
+  // Each token's open sessions, oldest first (open sessions under "").
+  absl::flat_hash_map<std::string, std::deque<std::string>> by_token_ ABSL_GUARDED_BY(mu_);
 };
 
 // The cookie that carries a session id.
 inline constexpr absl::string_view kSessionCookie = "arbiter_session";
 
 // "Set-Cookie" values: the session's (HttpOnly, SameSite=Strict, Path=/,
-// for kLifetime) and the one that clears it.
-std::string SessionCookieHeader(absl::string_view id);
-std::string ClearedCookieHeader();
+// for kLifetime; Secure when `secure`, the console serving TLS) and the one
+// that clears it.
+std::string SessionCookieHeader(absl::string_view id, bool secure);
+std::string ClearedCookieHeader(bool secure);
 
 // The value of cookie `name` in a "Cookie" header; none when absent.
 std::optional<std::string> CookieValue(absl::string_view header, absl::string_view name);

@@ -1,0 +1,51 @@
+// The console's HTTP server: cpp-httplib's routing and handlers, behind a
+// guard that owns every connection. The guard reads each request whole
+// itself, under the bounds of http_limits.h (head size and lines, body
+// size, deadlines, the number of connections), checks its Host
+// (request_head.h), and only then hands it to httplib; so no client can make
+// the server read an unbounded body or header list, or hold its threads by
+// sending slowly. With a TLS context it serves TLS (http_tls.h).
+//
+// Connections are served by kServerThreads threads; a connection that
+// waits for one is dropped once kMaxWaitingConnections wait, and a
+// kept-alive connection gives its thread up as soon as another waits.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_GUARDED_SERVER_H_
+#define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_GUARDED_SERVER_H_
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "adjudicator/service/console/connection.h"
+#include "adjudicator/service/console/http_tls.h"
+#include "httplib.h"
+
+namespace arbiter::service::console {
+
+class GuardedServer : public httplib::Server {
+ public:
+  // `host_names`: the names besides the connection's own address that a
+  // request's Host may carry (`--http-host`). `tls` null: plaintext.
+  GuardedServer(std::vector<std::string> host_names, TlsContext tls);
+
+  bool secure() const { return tls_ != nullptr; }
+
+  // Once bound: lets kListenBacklog connections wait for accept.
+  void WidenBacklog();
+
+ private:
+  // Called by httplib's accept loop for each connection accepted.
+  bool process_and_close_socket(socket_t sock) override;
+  // Serves the requests of one connection until it closes or breaks a bound.
+  void Serve(Connection& connection, absl::Time deadline);
+  // Whether stop() was called (httplib closes its listening socket).
+  bool stopping() const { return svr_sock_ == INVALID_SOCKET; }
+
+  const std::vector<std::string> host_names_;
+  const TlsContext tls_;
+  std::atomic<int> waiting_{0};  // connections accepted, not yet on a thread
+};
+
+}  // namespace arbiter::service::console
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_CONSOLE_GUARDED_SERVER_H_

@@ -1,0 +1,62 @@
+// Every bound the console's HTTP server holds a client to, in one place
+// (.github/SECURITY.md lists them with their reasons). They are applied by
+// guarded_server.h before cpp-httplib reads a request, so a client that
+// breaks one costs the server at most these figures.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_HTTP_LIMITS_H_
+#define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_HTTP_LIMITS_H_
+
+#include <cstddef>
+
+#include "absl/time/time.h"
+
+namespace arbiter::service::console {
+
+// A request's head (request line and header lines): a page's request with
+// its cookie is under 2 KiB. Beyond: 431 (414 for the request line).
+inline constexpr size_t kMaxHeadBytes = 16 * 1024;
+inline constexpr size_t kMaxLineBytes = 8 * 1024;
+inline constexpr int kMaxHeaderLines = 64;
+// A request's body, refused from its Content-Length before a byte of it is
+// read (413): the largest the console takes is a decision with its note
+// (under 2 KiB). Bodies must say their length (411 for chunked ones).
+inline constexpr size_t kMaxBodyBytes = 64 * 1024;
+
+// Threads serving connections. Each page following the live feed holds one
+// (at most Console::kMaxFollowers, 200); the rest serve requests.
+inline constexpr int kServerThreads = 256;
+// Connections accepted and waiting for a thread; beyond, a new connection
+// is answered 503 and closed. With kServerThreads: at most 512 open.
+inline constexpr int kMaxWaitingConnections = 256;
+
+// Connections the kernel completes before the server accepts them
+// (cpp-httplib listens with 5, so a burst of phones reconnecting at once
+// waited a second for a SYN retransmit).
+inline constexpr int kListenBacklog = 256;
+
+// A request must arrive whole (TLS handshake, head and body) within this
+// long of its connection being accepted, or of its first byte on a kept-alive
+// connection; else 408 and the connection closes. A connection that waited
+// for a thread still gets kLateGrace from when a thread takes it up.
+inline constexpr absl::Duration kRequestTime = absl::Seconds(10);
+inline constexpr absl::Duration kLateGrace = absl::Seconds(1);
+// A kept-alive connection waits this long for its next request, and not at
+// all while other connections wait for a thread.
+inline constexpr absl::Duration kIdleTime = absl::Seconds(5);
+inline constexpr int kMaxRequestsPerConnection = 100;
+// An answer's bytes must be taken by the client within this long of each
+// other, or the connection closes.
+inline constexpr absl::Duration kWriteStall = absl::Seconds(10);
+
+// Sign-ins (POST /login), as token buckets: per client address, and per
+// token once the token is known. Beyond: 429 with Retry-After.
+inline constexpr double kLoginBurstPerAddress = 20;
+inline constexpr absl::Duration kLoginRefillPerAddress = absl::Seconds(3);
+inline constexpr double kLoginBurstPerToken = 10;
+inline constexpr absl::Duration kLoginRefillPerToken = absl::Seconds(6);
+
+// HSTS, sent on every answer when the console serves TLS.
+inline constexpr char kStrictTransportSecurity[] = "max-age=31536000";
+
+}  // namespace arbiter::service::console
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_CONSOLE_HTTP_LIMITS_H_
