@@ -15,6 +15,7 @@
 #include "adjudicator/service/console/http_status.h"
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/live_feed.h"
+#include "adjudicator/service/console/round_start.h"
 #include "adjudicator/service/console/sessions.h"
 #include "adjudicator/service/console/slip.h"
 #include "adjudicator/service/game_reads.h"
@@ -86,6 +87,7 @@ struct Console::Impl {
   ledger::Ledger* ledger = nullptr;
   TokenStore* tokens = nullptr;
   Gatekeeper* gate = nullptr;
+  tournament::TournamentHost* tournaments = nullptr;
   std::unique_ptr<Recorder> recorder;
   Sessions sessions;
   httplib::Server http;
@@ -373,6 +375,12 @@ void Console::Impl::Routes() {
   http.Post(R"(/api/games/([^/]+)/rulings/([0-9]+)/decide)",
             [this](Req q, Res s) { Decide(q, s); });
   http.Get("/api/feed", [this](Req q, Res s) { Feed(q, s); });
+  http.Post(kStartRoundPath, [this](Req req, Res res) {
+    absl::StatusOr<Visitor> visitor = AdmitWrite(req, res, kStartRoundMethod);
+    if (!visitor.ok()) return SendError(res, visitor.status());
+    StartRound(tournaments != nullptr ? tournaments->service.get() : nullptr, visitor->caller, req,
+               res);
+  });
 }
 
 Console::Console(GameFolds* folds) : impl_(std::make_unique<Impl>(folds)) {
@@ -384,8 +392,10 @@ Console::~Console() { Stop(); }
 const std::string& Console::address() const { return impl_->address; }
 
 absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                            Gatekeeper* gate, VenueGames* venue_games) {
+                            Gatekeeper* gate, VenueGames* venue_games,
+                            tournament::TournamentHost* tournaments) {
   Impl& p = *impl_;
+  p.tournaments = tournaments;
   p.ledger = ledger;
   p.tokens = tokens;
   p.gate = gate;

@@ -9,6 +9,7 @@
 //   /login, /logout                  sessions, when the server has tokens
 //   /api/...                         the JSON the pages read (proto3 JSON mapping)
 //   /api/feed                        Server-Sent Events: each game as each commit leaves it
+//   POST /api/tournaments/{id}/rounds/{n}/start   the chief arbiter starts a round (round_start.h)
 //
 // Reads come from the read model (game_reads.h); the one write, deciding a
 // pending ruling, goes through the Recorder (recorder.h), as the gRPC Decide
@@ -29,6 +30,7 @@
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/registration.h"
 #include "adjudicator/service/venue_games.h"
 #include "ledger/ledger.h"
 
@@ -48,11 +50,13 @@ class Console {
   // Serves on `listen` (host:port; port 0: any free one) in threads of its
   // own. None of the pointers is owned; all must outlive the console.
   // `venue_games` (may be null) keeps games synced from venues unwritten
-  // (Recorder::set_venue_games).
+  // (Recorder::set_venue_games). `tournaments` (may be null: no tournament
+  // pages, no rounds in the hall) are the tournaments the pages show.
   // FAILED_PRECONDITION when the server has no tokens and `listen` is not
   // loopback; UNAVAILABLE when the address cannot be bound.
   absl::Status Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                     Gatekeeper* gate, VenueGames* venue_games = nullptr);
+                     Gatekeeper* gate, VenueGames* venue_games = nullptr,
+                     tournament::TournamentHost* tournaments = nullptr);
 
   // The address bound ("127.0.0.1:8080"), once serving.
   const std::string& address() const;
