@@ -10,6 +10,7 @@
 #include "cli/client.h"
 #include "cli/client_game_cancel.h"
 #include "cli/commands.h"
+#include "cli/game_flags.h"
 #include "rulesdb/rules.h"
 
 namespace arbiter::cli {
@@ -21,13 +22,13 @@ constexpr FlagSpec kCreateFlags[] = {
     {"supplement", "ID", "a tournament supplement to the ruleset"},
     {"black", "NAME[,RANK]", "Black"},
     {"white", "NAME[,RANK]", "White"},
-    {"venue", "VENUE", "SAME_SITE (default), SEPARATE_SITE or RAPID"},
+    kVenueFlag,
     {"board-size", "N", "19 (default), 13 or 9"},
     {"table", "N", "the table the game is played at in the hall (1-9999)"},
     {"scheduled-start", "RFC3339",
      "when play is due to start (default: when the server creates it)"},
-    {"main-time", "DURATION", "main time, e.g. 2h or 90m (absent: untimed)"},
-    {"byo-yomi", "N/DURATION", "byo-yomi periods and their length, e.g. 5/60s"},
+    kMainTimeFlag,
+    kByoYomiFlag,
     {"komi", "STONES", "override the ruleset's komi, in stones"},
     {"live", "", "the server times the game's clocks and lateness"},
     {"request-id", "KEY", "makes the create safely retryable"},
@@ -55,13 +56,6 @@ void SetPlayer(const std::string& text, v1::Player* p) {
   if (parts.size() > 1) p->set_rank(parts[1]);
 }
 
-bool ParseDurationFlag(const std::string& text, google::protobuf::Duration* out) {
-  absl::Duration d;
-  if (!absl::ParseDuration(text, &d) || d < absl::ZeroDuration()) return false;
-  ToProto(d, out);
-  return true;
-}
-
 int Create(const Args& args) {
   v1::CreateGameRequest req;
   v1::GameCreated* g = req.mutable_game();
@@ -74,13 +68,10 @@ int Create(const Args& args) {
   if (auto v = args.Value("supplement")) g->set_supplement(*v);
   if (auto v = args.Value("black")) SetPlayer(*v, g->mutable_black());
   if (auto v = args.Value("white")) SetPlayer(*v, g->mutable_white());
-  if (auto v = args.Value("venue")) {
-    v1::GameCreated::Venue venue;
-    if (!v1::GameCreated::Venue_Parse(*v, &venue) || venue == v1::GameCreated::VENUE_UNSPECIFIED) {
-      return bad("--venue: SAME_SITE, SEPARATE_SITE or RAPID");
-    }
-    g->set_venue(venue);
-  }
+  std::string why;
+  v1::GameCreated::Venue venue = g->venue();
+  if (!ParseVenueFlag(args, &venue, &why)) return bad(why);
+  g->set_venue(venue);
   int size = 19;
   if (absl::Status s = args.Number("board-size", &size); !s.ok()) return bad(s.message());
   g->set_board_size(size);
@@ -97,20 +88,8 @@ int Create(const Args& args) {
     if (!t.ok()) return bad(std::string(t.status().message()));
     ToProto(*t, g->mutable_scheduled_start());
   }
-  if (auto v = args.Value("main-time")) {
-    if (!ParseDurationFlag(*v, g->mutable_time_control()->mutable_main_time())) {
-      return bad("--main-time: a duration such as 2h or 90m");
-    }
-  }
-  if (auto v = args.Value("byo-yomi")) {
-    std::vector<std::string> parts = absl::StrSplit(*v, '/');
-    int periods = 0;
-    v1::ByoYomi* b = g->mutable_time_control()->mutable_byo_yomi();
-    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &periods) || periods <= 0 ||
-        !ParseDurationFlag(parts[1], b->mutable_period_time())) {
-      return bad("--byo-yomi: PERIODS/DURATION such as 5/60s");
-    }
-    b->set_periods(periods);
+  if (args.Has("main-time") || args.Has("byo-yomi")) {
+    if (!ParseTimeControlFlags(args, g->mutable_time_control(), &why)) return bad(why);
   }
   if (args.Has("komi")) {
     double komi = 0;

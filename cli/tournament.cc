@@ -13,13 +13,22 @@ namespace arbiter::cli {
 namespace {
 
 constexpr Subcommand kSubcommands[] = {
-    {&kTournamentCreate, TournamentCreate},       {&kTournamentImport, TournamentImport},
-    {&kTournamentPlayer, TournamentPlayer},       {&kTournamentPair, TournamentPair},
-    {&kTournamentReplay, TournamentReplay},       {&kTournamentWithdraw, TournamentWithdraw},
-    {&kTournamentTiebreak, TournamentTiebreak},   {&kTournamentShow, TournamentShow},
-    {&kTournamentStandings, TournamentStandings}, {&kTournamentExport, TournamentExport},
-    {&kTournamentAmend, TournamentAmend},         {&kTournamentUpdate, TournamentUpdate},
-    {&kTournamentResult, TournamentResult},       {&kTournamentReinstate, TournamentReinstate},
+    {&kTournamentCreate, TournamentCreate},
+    {&kTournamentImport, TournamentImport},
+    {&kTournamentPlayer, TournamentPlayer},
+    {&kTournamentPair, TournamentPair},
+    {&kTournamentReplay, TournamentReplay},
+    {&kTournamentWithdraw, TournamentWithdraw},
+    {&kTournamentTiebreak, TournamentTiebreak},
+    {&kTournamentShow, TournamentShow},
+    {&kTournamentStandings, TournamentStandings},
+    {&kTournamentExport, TournamentExport},
+    {&kTournamentAmend, TournamentAmend},
+    {&kTournamentUpdate, TournamentUpdate},
+    {&kTournamentResult, TournamentResult},
+    {&kTournamentReinstate, TournamentReinstate},
+    {&kTournamentImportRound, TournamentImportRound},
+    {&kTournamentStartRound, TournamentStartRound},
 };
 constexpr CommandGroup kTournament = {
     .name = "tournament",

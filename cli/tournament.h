@@ -4,7 +4,8 @@
 // client command (client.h).
 //
 //   tournament_setup.cc    create, import, player: who plays under what system
-//   tournament_rounds.cc   pair, replay, withdraw, tiebreak: the rounds as played
+//   tournament_rounds.cc   pair, import-round, start-round, replay, withdraw, tiebreak:
+//                          the rounds as played
 //   tournament_reports.cc  show, standings, export
 #ifndef ARBITER_CLI_TOURNAMENT_H_
 #define ARBITER_CLI_TOURNAMENT_H_
@@ -24,9 +25,11 @@ extern const CommandSpec kTournamentCreate, kTournamentImport, kTournamentPlayer
 int TournamentCreate(const Args& args);
 int TournamentImport(const Args& args);
 int TournamentPlayer(const Args& args);
-extern const CommandSpec kTournamentPair, kTournamentReplay, kTournamentWithdraw,
-    kTournamentTiebreak;
+extern const CommandSpec kTournamentPair, kTournamentImportRound, kTournamentStartRound,
+    kTournamentReplay, kTournamentWithdraw, kTournamentTiebreak;
 int TournamentPair(const Args& args);
+int TournamentImportRound(const Args& args);
+int TournamentStartRound(const Args& args);
 int TournamentReplay(const Args& args);
 int TournamentWithdraw(const Args& args);
 int TournamentTiebreak(const Args& args);

@@ -1,4 +1,5 @@
-// `arbiter tournament pair|replay|withdraw|tiebreak`: the rounds as played.
+// `arbiter tournament pair|import-round|start-round|replay|withdraw|tiebreak`:
+// the rounds as played.
 #include <string>
 #include <vector>
 
@@ -6,6 +7,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "cli/exit_codes.h"
+#include "cli/files.h"
 #include "cli/tournament.h"
 
 namespace arbiter::cli {
@@ -13,8 +16,19 @@ namespace {
 
 constexpr FlagSpec kPairFlags[] = {
     {"round", "N", "the round", false, true},
-    {"board", "BLACK,WHITE,GAME[,HANDICAP]", "the pairing of the next board", true},
+    {"board", "BLACK,WHITE[,GAME[,HANDICAP]]",
+     "the pairing of the next board (no GAME: `start-round` creates it)", true},
     {"bye", "PLAYER", "a player with a bye this round", true},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr FlagSpec kImportRoundFlags[] = {
+    {"round", "N", "the round of the file to pair as this round", false, true},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr FlagSpec kStartRoundFlags[] = {
+    {"round", "N", "the round whose games to create", false, true},
     kJsonFlag,
     kServerFlag,
 };
@@ -51,6 +65,25 @@ const CommandSpec kTournamentPair = {
     .min_positionals = 1,
     .max_positionals = 1,
     .flags = kPairFlags,
+};
+const CommandSpec kTournamentImportRound = {
+    .name = "tournament import-round",
+    .positionals = "TOURNAMENT FILE.xml",
+    .summary = "pair a round as an OpenGotha file pairs it (players matched by name or EGD PIN)",
+    .min_positionals = 2,
+    .max_positionals = 2,
+    .flags = kImportRoundFlags,
+};
+const CommandSpec kTournamentStartRound = {
+    .name = "tournament start-round",
+    .positionals = "TOURNAMENT",
+    .summary = "create the games of a paired round, one a board, and attach them (idempotent)",
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .flags = kStartRoundFlags,
+    .notes =
+        "Game ids are TOURNAMENT-rN-bB; a board that names a game keeps it. Run it again "
+        "after a cut connection: it creates nothing twice and prints the same games.",
 };
 const CommandSpec kTournamentReplay = {
     .name = "tournament replay",
@@ -89,19 +122,64 @@ int TournamentPair(const Args& args) {
   for (const std::string& text : args.Values("board")) {
     std::vector<std::string> f = absl::StrSplit(text, ',');
     int handicap = 0;
-    if (f.size() < 3 || f.size() > 4 || (f.size() == 4 && !absl::SimpleAtoi(f[3], &handicap))) {
-      return UsageError(spec, absl::StrCat("--board '", text, "': BLACK,WHITE,GAME[,HANDICAP]"));
+    if (f.size() < 2 || f.size() > 4 || (f.size() == 4 && !absl::SimpleAtoi(f[3], &handicap))) {
+      return UsageError(spec, absl::StrCat("--board '", text, "': BLACK,WHITE[,GAME[,HANDICAP]]"));
     }
     v1::Pairing* p = r->add_pairings();
     p->set_board(++board);
     p->set_black(f[0]);
     p->set_white(f[1]);
-    p->set_game_id(f[2]);
+    if (f.size() >= 3) p->set_game_id(f[2]);
     p->set_handicap(handicap);
   }
   for (const std::string& bye : args.Values("bye")) r->add_byes(bye);
   req.set_tournament(TournamentName(args));
   return CallAndPrint(spec, args, &v1::TournamentService::Stub::PairRound, req);
+}
+
+int TournamentImportRound(const Args& args) {
+  const CommandSpec& spec = kTournamentImportRound;
+  v1::ImportRoundRequest req;
+  int round = 0;
+  if (absl::Status s = args.Number("round", &round); !s.ok()) return UsageError(spec, s.message());
+  if (round <= 0) return UsageError(spec, "--round: 1 or more");
+  req.set_round(round);
+  const std::string& path = args.positionals()[1];
+  absl::StatusOr<std::string> xml = ReadInput(path);
+  if (!xml.ok()) {
+    std::fprintf(stderr, "arbiter %s: %s: %s\n", std::string(spec.name).c_str(), path.c_str(),
+                 std::string(xml.status().message()).c_str());
+    return ExitCodeOf(xml.status());
+  }
+  req.set_opengotha_xml(*std::move(xml));
+  req.set_tournament(TournamentName(args));
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::ImportRound, req);
+}
+
+namespace {
+
+// One line a board: its game, and whether this call created it.
+void PrintStartedRound(const v1::StartRoundResponse& r) {
+  int created = 0;
+  for (const v1::StartRoundResponse::Table& t : r.tables()) {
+    std::printf("table %d  %s  %s\n", t.board(), t.game_id().c_str(),
+                t.created() ? "created" : "already there");
+    created += t.created() ? 1 : 0;
+  }
+  std::printf("%d game(s) created, %d already there\n", created, r.tables_size() - created);
+}
+
+}  // namespace
+
+int TournamentStartRound(const Args& args) {
+  const CommandSpec& spec = kTournamentStartRound;
+  v1::StartRoundRequest req;
+  int round = 0;
+  if (absl::Status s = args.Number("round", &round); !s.ok()) return UsageError(spec, s.message());
+  if (round <= 0) return UsageError(spec, "--round: 1 or more");
+  req.set_round(round);
+  req.set_tournament(TournamentName(args));
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::StartRound, req, PrintStartedRound);
 }
 
 int TournamentReplay(const Args& args) {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
+#include "cli/game_flags.h"
 #include "cli/tournament.h"
 
 namespace arbiter::cli {
@@ -50,6 +51,10 @@ constexpr FlagSpec kCreateFlags[] = {
     {"country", "CC", "the venue's country, ISO 3166 alpha-2 (EGD PC[])"},
     {"egf-class", "A|B|C|D", "the EGF tournament class (EGD CL[])"},
     {"adjusted-time", "MINUTES", "the EGF adjusted time (EGD TM[])"},
+    kMainTimeFlag,
+    kByoYomiFlag,
+    kVenueFlag,
+    {"live", "", "the server keeps the clocks of the games `start-round` creates"},
     kTeamFlag,
     kPlayerFlag,
     kRomanizedFlag,
@@ -242,6 +247,16 @@ int TournamentCreate(const Args& args) {
   s->set_komi(komi);
   if (auto v = args.Value("location")) s->set_location(*v);
   if (auto v = args.Value("ruleset")) s->set_ruleset(*v);
+  // What `tournament start-round` creates the round's games with.
+  if (args.Has("main-time") || args.Has("byo-yomi")) {
+    if (!ParseTimeControlFlags(args, s->mutable_time_control(), &why)) {
+      return UsageError(spec, why);
+    }
+  }
+  v1::GameCreated::Venue venue = v1::GameCreated::VENUE_UNSPECIFIED;
+  if (!ParseVenueFlag(args, &venue, &why)) return UsageError(spec, why);
+  s->set_venue(venue);
+  s->set_live_games(args.Has("live"));
   if (auto v = args.Value("dates")) {
     std::vector<std::string> d = absl::StrSplit(*v, absl::MaxSplits(',', 1));
     s->set_begin_date(d[0]);

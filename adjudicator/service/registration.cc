@@ -34,13 +34,14 @@ GameSource GamesFrom(service::GameFolds* folds) {
 
 absl::StatusOr<std::unique_ptr<TournamentHost>> RegisterTournamentService(
     grpc::ServerBuilder& builder, const std::string& data_dir, service::GameFolds* folds,
-    const service::Callers* callers) {
+    const service::Callers* callers, GameMaker make_game) {
   auto host = std::make_unique<TournamentHost>();
   absl::StatusOr<std::unique_ptr<TournamentStore>> store = TournamentStore::Open(data_dir);
   if (!store.ok()) return store.status();
   host->store = *std::move(store);
-  host->service =
-      std::make_unique<TournamentServiceImpl>(host->store.get(), GamesFrom(folds), callers);
+  host->service = std::make_unique<TournamentServiceImpl>(
+      host->store.get(), GamesFrom(folds), callers, [] { return absl::Now(); },
+      std::move(make_game));
   builder.RegisterService(host->service.get());
   return host;
 }

@@ -1,7 +1,7 @@
 // Plugging the TournamentService into a gRPC server beside arbiter.v1.Arbiter:
 //
 //   absl::StatusOr<std::unique_ptr<TournamentHost>> host =
-//       RegisterTournamentService(builder, options.data_dir, folds, callers);
+//       RegisterTournamentService(builder, options.data_dir, folds, callers, make_game);
 //
 // before builder.BuildAndStart(), keeping `host` alive as long as the server.
 // Its calls are admitted by the server's one authorization interceptor, like
@@ -33,10 +33,11 @@ struct TournamentHost {
 GameSource GamesFrom(service::GameFolds* folds);
 
 // Opens `data_dir`/tournaments.db and registers the service on `builder`.
-// `folds` and `callers` are not owned and must outlive the host.
+// `folds` and `callers` are not owned and must outlive the host;
+// `make_game` creates the games StartRound starts (the server's Recorder).
 absl::StatusOr<std::unique_ptr<TournamentHost>> RegisterTournamentService(
     grpc::ServerBuilder& builder, const std::string& data_dir, service::GameFolds* folds,
-    const service::Callers* callers);
+    const service::Callers* callers, GameMaker make_game);
 
 }  // namespace arbiter::tournament
 

@@ -10,6 +10,7 @@
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/console/console.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/recorder.h"
 #include "adjudicator/service/registration.h"
 #include "adjudicator/service/timekeeper.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
@@ -31,6 +32,7 @@ struct Server::Parts {
   std::unique_ptr<Gatekeeper> gate;
   std::unique_ptr<Callers> callers;
   std::unique_ptr<ArbiterService> service;
+  std::unique_ptr<Recorder> round_games;  // what a tournament's StartRound creates games with
   std::unique_ptr<tournament::TournamentHost> tournaments;  // arbiter.v1.TournamentService
   std::unique_ptr<grpc::Server> server;
   std::string address;
@@ -134,12 +136,21 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   // cost more than an append itself. Up to kIdlePollers threads now go back
   // to polling instead. (AppendEvents is a callback method and holds none.)
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kIdlePollers);
+  // Under the rules every other write of a game is held to.
+  parts->round_games = std::make_unique<Recorder>(parts->ledger.get(), parts->folds.get());
+  parts->round_games->set_max_skew(options.max_skew);
+  parts->round_games->set_venue_games(parts->venue_games.get());
+  tournament::GameMaker make_game = [recorder = parts->round_games.get()](
+                                        const Caller& caller, const v1::CreateGameRequest& req) {
+    return recorder->CreateGame(caller, req).status();
+  };
   absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> tournaments =
       tournament::RegisterTournamentService(builder, options.data_dir, parts->folds.get(),
-                                            parts->callers.get());
+                                            parts->callers.get(), std::move(make_game));
   if (!tournaments.ok()) return tournaments.status();
   parts->tournaments = *std::move(tournaments);
-  // The console after the tournaments, whose pages it shows.
+  // The console after the tournaments, whose pages it shows and whose rounds
+  // it starts.
   if (parts->console != nullptr) {
     if (absl::Status s = parts->console->Serve(options.http_listen, parts->ledger.get(),
                                                parts->tokens.get(), parts->gate.get(),

@@ -125,8 +125,12 @@ service::AnswerPageList CutExport(const v1::ExportTournamentResponse& whole) {
 
 TournamentServiceImpl::TournamentServiceImpl(TournamentStore* store, GameSource games,
                                              const service::Callers* callers,
-                                             std::function<absl::Time()> now)
-    : store_(store), games_(std::move(games)), callers_(callers), now_(std::move(now)) {}
+                                             std::function<absl::Time()> now, GameMaker make_game)
+    : store_(store),
+      games_(std::move(games)),
+      callers_(callers),
+      now_(std::move(now)),
+      make_game_(std::move(make_game)) {}
 
 absl::StatusOr<v1::Tournament> TournamentServiceImpl::Current(const std::string& id) {
   absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load(id);
@@ -142,6 +146,12 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(
     const service::Caller& caller, const std::string& id, std::vector<v1::TournamentEvent> events,
     bool must_exist) {
   absl::MutexLock lock(&write_mu_);
+  return RecordLocked(caller, id, std::move(events), must_exist);
+}
+
+absl::StatusOr<v1::Tournament> TournamentServiceImpl::RecordLocked(
+    const service::Caller& caller, const std::string& id, std::vector<v1::TournamentEvent> events,
+    bool must_exist) {
   v1::Tournament t;
   absl::StatusOr<v1::Tournament> current = Current(id);
   if (current.ok()) {

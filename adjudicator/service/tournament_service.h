@@ -29,6 +29,7 @@
 #include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/tournament_store.h"
 #include "adjudicator/tournament/game_facts.h"
+#include "arbiter/v1/service.pb.h"
 #include "arbiter/v1/tournament.grpc.pb.h"
 
 namespace arbiter::tournament {
@@ -37,12 +38,18 @@ namespace arbiter::tournament {
 // has no such game (its pairing is then pending).
 using GameSource = std::function<absl::StatusOr<GameFacts>(const std::string& game_id)>;
 
+// Creates a game in the ledger as `caller` (the server's Recorder), for
+// StartRound: OK when it is recorded, or was already by this request_id.
+using GameMaker =
+    std::function<absl::Status(const service::Caller& caller, const v1::CreateGameRequest&)>;
+
 class TournamentServiceImpl final : public v1::TournamentService::Service {
  public:
   // Neither `store` nor `callers` is owned; both must outlive the service.
+  // Without `make_game` StartRound is FAILED_PRECONDITION (no games made).
   TournamentServiceImpl(
       TournamentStore* store, GameSource games, const service::Callers* callers,
-      std::function<absl::Time()> now = [] { return absl::Now(); });
+      std::function<absl::Time()> now = [] { return absl::Now(); }, GameMaker make_game = nullptr);
 
   grpc::Status CreateTournament(grpc::ServerContext*, const v1::CreateTournamentRequest*,
                                 v1::Tournament*) override;
@@ -54,6 +61,10 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                           v1::Tournament*) override;
   grpc::Status PairRound(grpc::ServerContext*, const v1::PairRoundRequest*,
                          v1::Tournament*) override;
+  grpc::Status ImportRound(grpc::ServerContext*, const v1::ImportRoundRequest*,
+                           v1::Tournament*) override;
+  grpc::Status StartRound(grpc::ServerContext*, const v1::StartRoundRequest*,
+                          v1::StartRoundResponse*) override;
   grpc::Status ScheduleReplay(grpc::ServerContext*, const v1::ScheduleReplayRequest*,
                               v1::Tournament*) override;
   grpc::Status WithdrawPlayer(grpc::ServerContext*, const v1::WithdrawPlayerRequest*,
@@ -77,6 +88,22 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   // (its games' withdrawals applied) and its games' facts.
   absl::StatusOr<v1::StandingsReport> Standings(const std::string& id, v1::Tournament* t,
                                                 GameFactsMap* games);
+  // StartRound for a caller already admitted as the method's access
+  // requires (the console's button; tournament_rounds.cc). Creates the game
+  // of every board of the round that names none, "{tournament}-r{N}-b{B}"
+  // (round_games.h), as `caller` through `make_game`, then attaches them
+  // all in one RoundStarted; a board that names a game keeps it. A game
+  // already in the ledger under that id that was created for the board (its
+  // players in its colours: an earlier start cut short) is attached, not
+  // created again. Errors, each before anything is written:
+  // INVALID_ARGUMENT (a malformed name, a round below 1 or past the
+  // tournament's rounds, a game id too long); NOT_FOUND (no tournament);
+  // FAILED_PRECONDITION (the round not paired or with byes only, a handicap
+  // board, a game under the board's id that is not the board's or that
+  // another pairing names); the ledger's own as creating a game meets them
+  // (games created before it stay and are attached by the next call).
+  absl::StatusOr<v1::StartRoundResponse> StartRoundAs(const service::Caller& caller,
+                                                      const v1::StartRoundRequest& request);
 
  private:
   // Folds `id`'s stored events, applies `events` (stamped now, and with
@@ -84,6 +111,11 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   // creation.
   absl::StatusOr<v1::Tournament> Record(const service::Caller& caller, const std::string& id,
                                         std::vector<v1::TournamentEvent> events, bool must_exist);
+  // Record's work, with write_mu_ held.
+  absl::StatusOr<v1::Tournament> RecordLocked(const service::Caller& caller, const std::string& id,
+                                              std::vector<v1::TournamentEvent> events,
+                                              bool must_exist)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
   // Records one event into the existing tournament named `name`
   // ("tournaments/ID") and answers with the tournament after it.
   absl::Status RecordInto(const service::Caller& caller, const std::string& name,
@@ -103,6 +135,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   GameSource games_;
   const service::Callers* callers_;
   std::function<absl::Time()> now_;
+  GameMaker make_game_;
   absl::Mutex write_mu_;        // one read-fold-append at a time
   service::AnswerPages pages_;  // GetStandings' and ExportTournament's, kept between pages
 };

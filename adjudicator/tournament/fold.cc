@@ -260,6 +260,42 @@ absl::Status OnReplay(const v1::ReplayScheduled& e, Tournament* t) {
   return absl::OkStatus();
 }
 
+absl::Status OnRoundStarted(const v1::RoundStarted& e, Tournament* t) {
+  const std::string where = absl::StrCat("roundStarted: round ", e.round());
+  v1::TournamentRound* round = nullptr;
+  for (v1::TournamentRound& r : *t->mutable_rounds()) {
+    if (r.round() == e.round()) round = &r;
+  }
+  if (round == nullptr) return Bad(absl::StrCat(where, " is not paired"));
+  if (e.games().empty()) return Bad(absl::StrCat(where, ": no games"));
+  std::set<std::string> games;
+  for (const v1::RoundStarted::BoardGame& g : e.games()) {
+    const std::string at = absl::StrCat(where, " board ", g.board());
+    v1::Pairing* found = nullptr;
+    for (v1::Pairing& p : *round->mutable_pairings()) {
+      if (p.board() == g.board()) found = &p;
+    }
+    if (found == nullptr) return Bad(absl::StrCat(at, " is not paired"));
+    // A board that names its game keeps it: a start attaches, never moves.
+    if (!found->game_id().empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(at, " already names game '", found->game_id(), "'"));
+    }
+    if (g.game_id().empty() || g.game_id().size() > 128) {
+      return Bad(absl::StrCat(at, ": a gameId of 1 to 128 bytes"));
+    }
+    if (GameIdUsed(*t, g.game_id()) || !games.insert(g.game_id()).second) {
+      return Bad(absl::StrCat(at, ": game '", g.game_id(), "' already decides another pairing"));
+    }
+  }
+  for (const v1::RoundStarted::BoardGame& g : e.games()) {
+    for (v1::Pairing& p : *round->mutable_pairings()) {
+      if (p.board() == g.board()) p.set_game_id(g.game_id());
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status OnTieBreak(const v1::TieBreakDecided& d, Tournament* t) {
   if (d.method() == v1::TieBreakDecided::METHOD_UNSPECIFIED) {
     return Bad("tieBreakDecided.method: EXTRA_GAME or LOTS");
@@ -368,6 +404,9 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t) {
       break;
     case v1::TournamentEvent::kReplayScheduled:
       s = OnReplay(event.replay_scheduled(), &next);
+      break;
+    case v1::TournamentEvent::kRoundStarted:
+      s = OnRoundStarted(event.round_started(), &next);
       break;
     case v1::TournamentEvent::kTieBreakDecided:
       s = OnTieBreak(event.tie_break_decided(), &next);

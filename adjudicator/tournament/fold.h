@@ -27,7 +27,8 @@ inline constexpr int64_t kMaxRoundRobinGames = 50000;
 // in a round, an individual round robin of more than kMaxRoundRobinGames
 // games, an event before `created`...); FAILED_PRECONDITION when the
 // tournament's state forbids it (a round already paired, a Swiss pairing of
-// a player who withdrew: art. 28.3).
+// a player who withdrew: art. 28.3, a roundStarted attaching a game to a
+// board that names one already).
 absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t);
 
 // Folds a whole stream, naming the first bad event's 1-based position.

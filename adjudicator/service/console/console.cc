@@ -18,6 +18,7 @@
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/live_feed.h"
 #include "adjudicator/service/console/login_throttle.h"
+#include "adjudicator/service/console/round_start.h"
 #include "adjudicator/service/console/sessions.h"
 #include "adjudicator/service/console/slip.h"
 #include "adjudicator/service/console/tournament_page.h"
@@ -478,6 +479,12 @@ void Console::Impl::Routes() {
   http.Post(R"(/api/games/([^/]+)/rulings/([0-9]+)/decide)",
             [this](Req q, Res s) { Decide(q, s); });
   http.Get("/api/feed", [this](Req q, Res s) { Feed(q, s); });
+  http.Post(kStartRoundPath, [this](Req req, Res res) {
+    absl::StatusOr<Visitor> visitor = AdmitWrite(req, res, kStartRoundMethod);
+    if (!visitor.ok()) return SendError(res, visitor.status());
+    StartRound(tournaments != nullptr ? tournaments->service.get() : nullptr, visitor->caller, req,
+               res);
+  });
 }
 
 Console::Console(GameFolds* folds, ConsoleOptions options)

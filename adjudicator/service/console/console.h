@@ -10,6 +10,7 @@
 //   /login, /logout                  sessions, when the server has tokens
 //   /api/...                         the JSON the pages read (proto3 JSON mapping)
 //   /api/feed                        Server-Sent Events: each game as each commit leaves it
+//   POST /api/tournaments/{id}/rounds/{n}/start   the chief arbiter starts a round (round_start.h)
 //
 // Reads come from the read model (game_reads.h); the one write, deciding a
 // pending ruling, goes through the Recorder (recorder.h), as the gRPC Decide

@@ -1,0 +1,52 @@
+// The chief arbiter's "start round" on the hall: a tournament and a round,
+// then a confirmation naming what it does, then POST
+// /api/tournaments/{id}/rounds/{n}/start (StartRound: every board's game
+// created and attached, once). Shown to a CHIEF_ARBITER (or on an open
+// server) only; the server refuses anyone else all the same.
+import { session, post, el } from './live.js';
+import { lang } from './i18n.js';
+
+const say = (zh, en) => (lang() === 'en' ? en : zh);
+
+async function main() {
+  const box = document.getElementById('start-round');
+  if (!box) return;
+  const s = await session();
+  if (s.secured && s.role !== 'CHIEF_ARBITER') return;
+  const tournament = el('input', { id: 'start-tournament', required: true, size: 12, autocomplete: 'off' });
+  const round = el('input', { id: 'start-round-no', type: 'number', min: 1, required: true, size: 3 });
+  const status = el('p', { class: 'start-status', role: 'status', 'aria-live': 'polite' });
+  const confirmBox = el('p', { class: 'start-confirm', hidden: true });
+  const start = el('button', { type: 'submit', id: 'start-round-button' }, say('开始本轮', 'Start round'));
+  const form = el('form', { class: 'start-round' },
+    el('label', { for: 'start-tournament' }, say('比赛', 'Tournament'), ' '), tournament, ' ',
+    el('label', { for: 'start-round-no' }, say('轮次', 'Round'), ' '), round, ' ', start);
+  box.replaceChildren(el('h2', {}, say('开始一轮', 'Start a round')), form, confirmBox, status);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const id = tournament.value.trim(), n = Number(round.value);
+    if (!id || !(n >= 1)) return;
+    // The second step names the consequence before anything is written.
+    const yes = el('button', { type: 'button', id: 'start-round-confirm' }, say('确认', 'Confirm'));
+    const no = el('button', { type: 'button' }, say('取消', 'Cancel'));
+    confirmBox.replaceChildren(
+      say(`为“${id}”第 ${n} 轮的每一台创建对局？`, `Create the game of every board of round ${n} of "${id}"?`),
+      ' ', yes, ' ', no);
+    confirmBox.hidden = false;
+    no.addEventListener('click', () => { confirmBox.hidden = true; });
+    yes.addEventListener('click', async () => {
+      confirmBox.hidden = true;
+      try {
+        const r = await post(`/api/tournaments/${encodeURIComponent(id)}/rounds/${n}/start`, {});
+        const tables = r.tables || [];
+        const made = tables.filter((t) => t.created).length;
+        status.textContent = say(`第 ${n} 轮：新建 ${made} 局，已有 ${tables.length - made} 局`,
+          `Round ${n}: ${made} game(s) created, ${tables.length - made} already there`);
+      } catch (err) {
+        status.textContent = err.message;
+      }
+    });
+  });
+}
+
+main();

@@ -1,0 +1,157 @@
+// TournamentService's rounds as the hall plays them: ImportRound (a round
+// paired in OpenGotha) and StartRound (its games created and attached).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/service/tournament_service.h"
+#include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/opengotha_round.h"
+#include "adjudicator/tournament/round_games.h"
+#include "adjudicator/tournament/scoring.h"
+#include "proto/names/resource_name.h"
+
+namespace arbiter::tournament {
+namespace {
+
+// The pairing other than round `round` board `board` that names `game_id`
+// (as its game or a replayed one), or nullptr.
+const v1::Pairing* OtherPairingOf(const v1::Tournament& t, const std::string& game_id, int round,
+                                  int board) {
+  for (const v1::TournamentRound& r : t.rounds()) {
+    for (const v1::Pairing& p : r.pairings()) {
+      if (p.round() == round && p.board() == board) continue;
+      if (p.game_id() == game_id) return &p;
+      for (const std::string& g : p.replayed_game_ids()) {
+        if (g == game_id) return &p;
+      }
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+grpc::Status TournamentServiceImpl::ImportRound(grpc::ServerContext* context,
+                                                const v1::ImportRoundRequest* req,
+                                                v1::Tournament* out) {
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    absl::StatusOr<std::string> id =
+        ParseResourceName("tournaments", req->tournament(), "tournament");
+    if (!id.ok()) return id.status();
+    if (req->round() < 1) return absl::InvalidArgumentError("round: rounds are numbered from 1");
+    absl::StatusOr<v1::Tournament> current = Current(*id);
+    if (!current.ok()) return current.status();
+    absl::StatusOr<v1::TournamentRound> round =
+        RoundFromOpenGotha(req->opengotha_xml(), *current, req->round());
+    if (!round.ok()) return round.status();
+    v1::TournamentEvent event;
+    *event.mutable_round_paired()->mutable_round() = *std::move(round);
+    return RecordInto(caller, req->tournament(), std::move(event), out);
+  });
+}
+
+grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
+                                               const v1::StartRoundRequest* req,
+                                               v1::StartRoundResponse* out) {
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    absl::StatusOr<v1::StartRoundResponse> r = StartRoundAs(caller, *req);
+    if (!r.ok()) return r.status();
+    *out = *std::move(r);
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<v1::StartRoundResponse> TournamentServiceImpl::StartRoundAs(
+    const service::Caller& caller, const v1::StartRoundRequest& req) {
+  absl::StatusOr<std::string> id = ParseResourceName("tournaments", req.tournament(), "tournament");
+  if (!id.ok()) return id.status();
+  const int n = req.round();
+  if (n < 1) return absl::InvalidArgumentError("round: rounds are numbered from 1");
+  if (!make_game_) return absl::FailedPreconditionError("this server creates no games");
+  // One start at a time, and no other write of the tournament between the
+  // games' creation and their attachment.
+  absl::MutexLock lock(&write_mu_);
+  absl::StatusOr<v1::Tournament> t = Current(*id);
+  if (!t.ok()) return t.status();
+  if (t->settings().rounds() > 0 && n > t->settings().rounds()) {
+    return absl::InvalidArgumentError(absl::StrCat("round ", n, ": tournament '", *id, "' has ",
+                                                   t->settings().rounds(), " rounds"));
+  }
+  const v1::TournamentRound* round = nullptr;
+  for (const v1::TournamentRound& r : t->rounds()) {
+    if (r.round() == n) round = &r;
+  }
+  if (round == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "round ", n, " of tournament '", *id,
+        "' is not paired (tournament pair, or tournament import-round from OpenGotha)"));
+  }
+  if (round->pairings().empty()) {
+    return absl::FailedPreconditionError(absl::StrCat("round ", n, " has byes only: no games"));
+  }
+  // Every check first: a refusal writes nothing.
+  v1::StartRoundResponse answer;
+  std::vector<v1::CreateGameRequest> to_create;
+  v1::TournamentEvent attach;
+  attach.mutable_round_started()->set_round(n);
+  for (const v1::Pairing& p : round->pairings()) {
+    v1::StartRoundResponse::Table* table = answer.add_tables();
+    table->set_board(p.board());
+    if (!p.game_id().empty()) {  // attached already: left as it is
+      table->set_game_id(p.game_id());
+      continue;
+    }
+    const std::string at = absl::StrCat("round ", n, " board ", p.board());
+    absl::StatusOr<std::string> game_id = RoundGameId(*id, n, p.board());
+    if (!game_id.ok()) return game_id.status();
+    table->set_game_id(*game_id);
+    if (const v1::Pairing* other = OtherPairingOf(*t, *game_id, n, p.board())) {
+      return absl::FailedPreconditionError(absl::StrCat(at, ": game '", *game_id,
+                                                        "' already decides round ", other->round(),
+                                                        " board ", other->board()));
+    }
+    absl::StatusOr<v1::GameCreated> game = RoundGame(*t, p, *game_id);
+    if (!game.ok()) return game.status();
+    absl::StatusOr<GameFacts> recorded = games_(*game_id);
+    if (recorded.ok()) {
+      // The board's own game, from a start cut short, is attached; any
+      // other game under its id is a clash.
+      if (absl::Status s = CheckRecordedPlayers(*t, p, *recorded); !s.ok()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            at, ": game '", *game_id, "' exists and is not this board's: ", s.message()));
+      }
+    } else if (recorded.status().code() == absl::StatusCode::kNotFound) {
+      v1::CreateGameRequest& create = to_create.emplace_back();
+      *create.mutable_game() = *std::move(game);
+      // A retry of the same creation is answered with the original.
+      create.set_request_id(absl::StrCat("start-round ", *game_id));
+      table->set_created(true);
+    } else {
+      return absl::Status(recorded.status().code(),
+                          absl::StrCat("game ", *game_id, ": ", recorded.status().message()));
+    }
+    v1::RoundStarted::BoardGame* g = attach.mutable_round_started()->add_games();
+    g->set_board(p.board());
+    g->set_game_id(*game_id);
+  }
+  for (const v1::CreateGameRequest& create : to_create) {
+    if (absl::Status s = make_game_(caller, create); !s.ok()) {
+      return absl::Status(
+          s.code(), absl::StrCat("creating game ", create.game().game_id(), ": ", s.message()));
+    }
+  }
+  if (attach.round_started().games().empty()) {
+    *answer.mutable_tournament() = *std::move(t);
+    return answer;
+  }
+  std::vector<v1::TournamentEvent> events;
+  events.push_back(std::move(attach));
+  absl::StatusOr<v1::Tournament> after = RecordLocked(caller, *id, std::move(events), true);
+  if (!after.ok()) return after.status();
+  *answer.mutable_tournament() = *std::move(after);
+  return answer;
+}
+
+}  // namespace arbiter::tournament

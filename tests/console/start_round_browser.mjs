@@ -1,0 +1,115 @@
+// The chief arbiter's "start round" button on the hall, in a real browser
+// (Debian's chromium, headless, puppeteer-core) against a real `arbiter
+// serve --http`: the button asks for a confirmation naming the round, then
+// creates the round's games (read back with the CLI); a second press
+// creates none; a floor arbiter is not offered the button.
+//
+//   node start_round_browser.mjs --arbiter build/bin/arbiter
+//
+// Exit 0 when every check holds, 1 otherwise, 77 (skipped) when chromium or
+// the npm packages (npm ci) are missing.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { arbiterBinary, startServer } from './arbiter_serve.mjs';
+
+const arbiter = arbiterBinary();
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+let puppeteer;
+try {
+  puppeteer = (await import('puppeteer-core')).default;
+} catch {
+  console.log('SKIP: puppeteer-core is not installed (npm ci in tests/console)');
+  process.exit(77);
+}
+if (!existsSync(CHROMIUM)) {
+  console.log(`SKIP: no browser at ${CHROMIUM} (apt-get install chromium)`);
+  process.exit(77);
+}
+
+const work = mkdtempSync(path.join(tmpdir(), 'console-start-round-'));
+const data = path.join(work, 'data');
+let server;
+let browser;
+let failures = 0;
+
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures += 1;
+  return ok;
+}
+
+function cli(args, token) {
+  return execFileSync(arbiter, args, {
+    env: { ...process.env, ARBITER_SERVER: server?.grpc || '', ARBITER_TOKEN: token },
+    encoding: 'utf8',
+  });
+}
+
+async function signIn(token) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.evaluateOnNewDocument(() => localStorage.setItem('arbiter.lang', 'en'));
+  await page.goto(`${server.http}/login`);
+  await page.type('#token', token);
+  await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
+  return page;
+}
+
+async function main() {
+  const chief = cli(['token', 'create', '--role', 'CHIEF_ARBITER', '--name', 'Wang Ru', '--db', data]).trim();
+  const referee = cli(['token', 'create', '--role', 'ARBITER', '--name', 'Li Wei', '--game', '*', '--db', data]).trim();
+  server = await startServer(arbiter, data);
+  cli(['tournament', 'create', '--id', 'cup', '--system', 'swiss', '--rounds', '3', '--main-time', '1h',
+    '--player', 'A:Li,Wei:5D', '--player', 'B:Wang,Ming:4D', '--player', 'C:Chen,Jie:1K', '--player', 'D:Zhou,Yu:2K'], chief);
+  cli(['tournament', 'pair', 'cup', '--round', '1', '--board', 'A,B', '--board', 'C,D'], chief);
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+
+  const page = await signIn(chief);
+  await page.waitForSelector('#start-round-button');
+  await page.type('#start-tournament', 'cup');
+  await page.type('#start-round-no', '1');
+  await page.click('#start-round-button');
+  await page.waitForSelector('#start-round-confirm');
+  const question = await page.$eval('.start-confirm', (e) => e.textContent);
+  check(question.includes('round 1') && question.includes('cup'), `the confirmation names the round (${question.trim()})`);
+  let shown = cli(['tournament', 'show', 'cup', '--json'], chief);
+  check(!shown.includes('cup-r1-b1'), 'nothing is created before the confirmation');
+  await page.click('#start-round-confirm');
+  await page.waitForFunction(() => document.querySelector('.start-status')?.textContent.includes('created'));
+  const said = await page.$eval('.start-status', (e) => e.textContent);
+  check(said.includes('2 game(s) created'), `the page says what it did (${said})`);
+  shown = cli(['tournament', 'show', 'cup', '--json'], chief);
+  check(shown.includes('cup-r1-b1') && shown.includes('cup-r1-b2'), 'both boards name their games');
+  check(cli(['show', 'cup-r1-b2', '--json'], chief).includes('"table":2'), 'board 2 is played at table 2');
+
+  await page.click('#start-round-button');
+  await page.click('#start-round-confirm');
+  await page.waitForFunction(() => document.querySelector('.start-status')?.textContent.includes('already there') &&
+    document.querySelector('.start-status')?.textContent.includes('0 game(s)'));
+  check(true, 'pressed again: 0 game(s) created, 2 already there');
+
+  const floor = await signIn(referee);
+  await floor.waitForSelector('#games');
+  await new Promise((r) => setTimeout(r, 500));
+  check((await floor.$('#start-round-button')) === null, 'a floor arbiter is not offered the button');
+}
+
+try {
+  await main();
+} catch (e) {
+  console.log(`FAIL ${e.stack || e}`);
+  failures += 1;
+} finally {
+  await browser?.close();
+  server?.child.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
+process.exit(failures ? 1 : 0);
