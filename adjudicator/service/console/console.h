@@ -29,7 +29,7 @@
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/game_folds.h"
-#include "adjudicator/service/venue_games.h"
+#include "adjudicator/service/recorder.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service::console {
@@ -47,12 +47,13 @@ class Console {
 
   // Serves on `listen` (host:port; port 0: any free one) in threads of its
   // own. None of the pointers is owned; all must outlive the console.
-  // `venue_games` (may be null) keeps games synced from venues unwritten
-  // (Recorder::set_venue_games).
+  // `gate` and `recorder` are the server's own, the gRPC service's too: the
+  // same admission (roles, games, rates) and the same write rules (clock
+  // guard, bounds, venues' games) whichever way a write comes.
   // FAILED_PRECONDITION when the server has no tokens and `listen` is not
   // loopback; UNAVAILABLE when the address cannot be bound.
   absl::Status Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                     Gatekeeper* gate, VenueGames* venue_games = nullptr);
+                     Gatekeeper* gate, Recorder* recorder);
 
   // The address bound ("127.0.0.1:8080"), once serving.
   const std::string& address() const;
