@@ -20,6 +20,15 @@ absl::Status AppendJob::Prepare() {
 }
 
 void AppendJob::Complete() {
+  if (preview) {
+    PreviewCallback cb = std::move(preview);
+    absl::StatusOr<AppendPreview> answer =
+        status.ok() ? absl::StatusOr<AppendPreview>(
+                          AppendPreview{std::move(entries), recorded, std::move(result)})
+                    : status;
+    delete this;
+    return cb(std::move(answer));
+  }
   if (!callback) return done.Notify();
   AppendCallback cb = std::move(callback);
   absl::StatusOr<std::vector<v1::LedgerEntry>> result =
@@ -63,6 +72,21 @@ void AppendQueue::AppendAsync(std::string game_id, ExpectedRevision expected,
   job->expected = expected;
   job->events = std::move(events);
   job->callback = std::move(done);
+  Launch(job, may_lead);
+}
+
+void AppendQueue::PreviewAsync(std::string game_id, ExpectedRevision expected,
+                               std::vector<v1::Event> events, PreviewCallback done) {
+  auto* job = new AppendJob;
+  job->game_id = std::move(game_id);
+  job->expected = expected;
+  job->events = std::move(events);
+  job->dry_run = true;
+  job->preview = std::move(done);
+  Launch(job, /*may_lead=*/true);
+}
+
+void AppendQueue::Launch(AppendJob* job, bool may_lead) {
   if (absl::Status s = job->Prepare(); !s.ok()) {
     job->status = s;
     return job->Complete();

@@ -41,6 +41,9 @@ struct AppendJob {
   // Set by a venue's sync (Ledger::AppendFromVenue): the venue's public key,
   // whose claim on the game is written with its first events.
   std::string venue_key_der;
+  // A dry run (Ledger::PreviewHereOrQueue): judged and written as any
+  // append, then its savepoint rolled back; the batch is left as it was.
+  bool dry_run = false;
   // Worked out by the caller's thread before the job is queued (Prepare),
   // so that the writer thread, which every append waits on, only writes:
   // the canonical bytes of each event and their Merkle leaf hashes.
@@ -50,9 +53,15 @@ struct AppendJob {
   absl::Status status;
   std::vector<v1::LedgerEntry> entries;
   v1::Checkpoint made;
+  // A dry run's: whether it found every event recorded, and the game's
+  // result after it.
+  bool recorded = false;
+  std::optional<v1::Result> result;
 
-  // Set for AppendAsync: the job is on the heap and owned by the writer.
+  // Set for AppendAsync (or, for a dry run, PreviewAsync): the job is on
+  // the heap and owned by the writer.
   AppendCallback callback;
+  PreviewCallback preview;
   absl::Notification done;
 
   // Validates the append (ValidateAppend: INVALID_ARGUMENT) and computes
@@ -85,6 +94,9 @@ class AppendQueue {
                                                       std::string venue_key_der = "");
   void AppendAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
                    AppendCallback done, bool may_lead = false);
+  // As AppendAsync with `may_lead`, a dry run (Ledger::PreviewHereOrQueue).
+  void PreviewAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
+                    PreviewCallback done);
   absl::StatusOr<v1::Checkpoint> Checkpoint();
 
   // For a running batch: waits until a job is queued, the queue is closed
@@ -111,6 +123,8 @@ class AppendQueue {
 
  private:
   bool Enqueue(AppendJob* job);
+  // Prepares a heap job and leads or queues it (AppendAsync, PreviewAsync).
+  void Launch(AppendJob* job, bool may_lead);
   // Waits until a job is queued, the queue is closed, `deadline` passes or,
   // if `or_woken`, Wake() has been called.
   void WaitLocked(absl::Time deadline, bool or_woken) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

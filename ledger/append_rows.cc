@@ -83,6 +83,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
       from_venue ? std::vector<uint64_t>() : RecordedPositions(job, rows);
   if (!recorded.ok()) return recorded.status();
   if (!recorded->empty()) {
+    job.recorded = true;
     std::vector<v1::LedgerEntry> out;
     for (uint64_t pos : *recorded) {
       absl::StatusOr<v1::LedgerEntry> e = rows.EntryAt(pos);
@@ -162,6 +163,12 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
     entry.set_revision(event_revision);
     entry.set_event(std::move(job.canonical[i]));  // written: not needed again
     game_over = game_over || verdict->game_over;
+  }
+  if (job.dry_run) {
+    // Its rows are rolled back by the store, its fold dropped here: the
+    // batch goes on as if it had never come.
+    if (const v1::Result* result = judge->result(); result != nullptr) job.result = *result;
+    return out;
   }
   batch.head += job.events.size();
   for (const Hash& leaf : job.leaves) batch.range.Append(leaf);

@@ -74,7 +74,9 @@ class AppendRows {
 // entries written (or, for a retry whose every key is recorded with the same
 // bytes, the recorded ones; never for a venue's append, which claims the
 // game with its first events). `batch` changes only when it succeeds; on an
-// error the caller rolls the rows back. Errors: as Ledger::Append (ledger.h)
+// error the caller rolls the rows back, as it does for a dry run
+// (job.dry_run), which leaves `batch` as it was and sets job.recorded and
+// job.result. Errors: as Ledger::Append (ledger.h)
 // and the rows'.
 absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBatch& batch,
                                                         Judge& judge, AppendRows& rows);

@@ -98,6 +98,11 @@ void Ledger::AppendHereOrQueue(const std::string& game_id, ExpectedRevision expe
                                      /*may_lead=*/true);
 }
 
+void Ledger::PreviewHereOrQueue(const std::string& game_id, ExpectedRevision expected,
+                                std::vector<v1::Event> events, PreviewCallback done) {
+  impl_->store_->queue().PreviewAsync(game_id, expected, std::move(events), std::move(done));
+}
+
 absl::StatusOr<v1::Checkpoint> Ledger::Checkpoint() { return impl_->store_->queue().Checkpoint(); }
 
 absl::StatusOr<uint64_t> Ledger::Head() {

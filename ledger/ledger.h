@@ -133,6 +133,16 @@ class Ledger {
   void AppendHereOrQueue(const std::string& game_id, ExpectedRevision expected,
                          std::vector<v1::Event> events, AppendCallback done);
 
+  // A dry run of AppendHereOrQueue: the append goes through the same batch,
+  // checks and judge as a real one (idempotency, the stream, `expected`,
+  // the judge's verdicts, the byte bounds), its rows are written in its
+  // savepoint and rolled back, so nothing is stored, no idempotency key is
+  // consumed and no fold is advanced. `done` gets what the append would
+  // have recorded (AppendPreview), or the error Append would have returned.
+  // As AppendHereOrQueue, `done` must be quick and must not append.
+  void PreviewHereOrQueue(const std::string& game_id, ExpectedRevision expected,
+                          std::vector<v1::Event> events, PreviewCallback done);
+
   // Signs a checkpoint at the current head (or returns the latest, if the
   // head has not moved since). FAILED_PRECONDITION on an empty log.
   absl::StatusOr<v1::Checkpoint> Checkpoint();

@@ -20,7 +20,7 @@ absl::StatusOr<uint64_t> SingleInt(Db& db, const std::string& sql, const std::st
 }  // namespace
 
 absl::StatusOr<LogReader> LogReader::Open(const std::string& db_path, const char* vfs) {
-  absl::StatusOr<Db> db = Db::Open(db_path, SQLITE_OPEN_READONLY, vfs);
+  absl::StatusOr<Db> db = Db::OpenReadOnly(db_path, vfs);
   if (!db.ok()) return db.status();
   return LogReader(*std::move(db));
 }

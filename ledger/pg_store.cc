@@ -251,9 +251,13 @@ class PgStore final : public LedgerStore, private AppendRows {
       if (broken = conn_.Run("SAVEPOINT append"); !broken.ok()) break;
       absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
           AppendOnto(*job, batch, *options_.judge, *this);
-      if (entries.ok()) {
+      if (entries.ok() && !job->dry_run) {
         job->entries = *std::move(entries);
         if (broken = conn_.Run("RELEASE SAVEPOINT append"); !broken.ok()) break;
+      } else if (entries.ok()) {
+        // A dry run: judged and written as any append, then undone.
+        job->entries = *std::move(entries);
+        if (broken = conn_.Run("ROLLBACK TO SAVEPOINT append"); !broken.ok()) break;
       } else {
         job->status = entries.status();
         if (broken = conn_.Run("ROLLBACK TO SAVEPOINT append"); !broken.ok()) break;

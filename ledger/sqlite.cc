@@ -1,5 +1,8 @@
 #include "ledger/sqlite.h"
 
+#include <filesystem>
+#include <system_error>
+
 #include "absl/strings/str_cat.h"
 
 namespace arbiter::ledger {
@@ -33,6 +36,55 @@ absl::StatusOr<Db> Db::Open(const std::string& path, int flags, const char* vfs)
   if (rc != SQLITE_OK) return SqliteError(rc, db.db_, absl::StrCat("opening ", path));
   sqlite3_extended_result_codes(db.db_, 1);
   sqlite3_busy_timeout(db.db_, 10000);
+  return db;
+}
+
+namespace {
+
+// A path as an SQLite URI's path (https://sqlite.org/uri.html).
+std::string FileUri(const std::string& path) {
+  std::string uri = "file:";
+  for (const char c : path) {
+    if (c == '?' || c == '#' || c == '%') {
+      absl::StrAppend(&uri, "%", absl::Hex(static_cast<unsigned char>(c), absl::kZeroPad2));
+    } else {
+      uri.push_back(c);
+    }
+  }
+  return uri;
+}
+
+// Reads the schema, which is when SQLite first needs the WAL's -shm file.
+absl::Status Probe(const Db& db) {
+  const int rc =
+      sqlite3_exec(db.get(), "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) return SqliteError(rc, db.get(), "reading the schema");
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Db> Db::OpenReadOnly(const std::string& path, const char* vfs) {
+  absl::StatusOr<Db> db = Open(path, SQLITE_OPEN_READONLY, vfs);
+  if (!db.ok()) return db.status();
+  const absl::Status read = Probe(*db);
+  if (read.ok()) return db;
+  std::error_code ec;
+  const std::string wal = path + "-wal";
+  if (std::filesystem::exists(wal, ec) && std::filesystem::file_size(wal, ec) > 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot read ", path, " without writing beside it: its write-ahead log ", wal,
+                     " holds commits not yet in the database file, and reading that needs ", path,
+                     "-shm (", read.message(),
+                     "); copy the folder with its server stopped, or let this user "
+                     "write the copy"));
+  }
+  // No log beside it: the database file is the whole ledger, read as is.
+  db = Open(FileUri(path) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, vfs);
+  if (!db.ok()) return db.status();
+  if (absl::Status s = Probe(*db); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("opening ", path, ": ", s.message()));
+  }
   return db;
 }
 

@@ -25,6 +25,14 @@ class Db {
   // default), with a busy timeout so readers never fail on a writer's lock.
   static absl::StatusOr<Db> Open(const std::string& path, int flags, const char* vfs = nullptr);
 
+  // Opens `path` only to read it, writing nothing, the auditor's way: a
+  // read-only connection, or, where SQLite could not read a WAL database
+  // without creating its -shm file (a write-protected copy), an immutable
+  // one, which reads the database file alone. That is the whole ledger only
+  // when no write-ahead log beside it holds commits: then UNAVAILABLE,
+  // naming the files, rather than a silently shorter ledger.
+  static absl::StatusOr<Db> OpenReadOnly(const std::string& path, const char* vfs = nullptr);
+
   Db() = default;
   Db(Db&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
   Db& operator=(Db&& other) noexcept;

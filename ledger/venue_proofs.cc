@@ -242,7 +242,7 @@ absl::StatusOr<std::unique_ptr<VenueProofs::Tables>> VenueProofs::Connect(
     return std::make_unique<PgTables>(*std::move(conn));
   }
   absl::StatusOr<Db> db =
-      Db::Open(location, read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE);
+      read_only ? Db::OpenReadOnly(location) : Db::Open(location, SQLITE_OPEN_READWRITE);
   if (!db.ok()) return db.status();
   return std::make_unique<SqliteTables>(*std::move(db));
 }

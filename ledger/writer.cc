@@ -219,9 +219,15 @@ absl::Duration Writer::RunBatch(std::vector<AppendJob*>& jobs, const Linger& lin
     if (broken = stmts_->savepoint.Run(); !broken.ok()) break;
     absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
         AppendOnto(*job, batch, *config_.judge, *this);
-    if (entries.ok()) {
+    if (entries.ok() && !job->dry_run) {
       if (broken = stmts_->release.Run(); !broken.ok()) break;
       job->entries = *std::move(entries);
+    } else if (entries.ok()) {
+      // A dry run: judged and written as any append, then undone.
+      job->entries = *std::move(entries);
+      broken = stmts_->rollback_to.Run();
+      if (broken.ok()) broken = stmts_->release.Run();
+      if (!broken.ok()) break;
     } else {
       // The append was judged on a copy, which is dropped with it.
       job->status = entries.status();

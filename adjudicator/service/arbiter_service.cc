@@ -47,13 +47,19 @@ absl::StatusOr<int> PageSize(int requested) {
 }  // namespace
 
 ArbiterService::ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
-                               std::function<absl::Time()> now)
-    : ledger_(ledger), folds_(folds), callers_(callers), recorder_(ledger, folds, std::move(now)) {}
+                               Recorder* recorder, VenueGames* venue_games,
+                               absl::Duration watch_stall)
+    : ledger_(ledger),
+      folds_(folds),
+      callers_(callers),
+      recorder_(recorder),
+      venue_games_(venue_games),
+      watch_stall_(watch_stall) {}
 
 grpc::Status ArbiterService::CreateGame(grpc::ServerContext* context,
                                         const v1::CreateGameRequest* req, v1::Game* out) {
   return callers_->Serve(context, [&](const Caller& caller) -> absl::Status {
-    absl::StatusOr<std::string> id = recorder_.CreateGame(caller, *req);
+    absl::StatusOr<std::string> id = recorder_->CreateGame(caller, *req);
     if (!id.ok()) return id.status();
     return FillGame(*folds_, *id, out);
   });
@@ -90,8 +96,10 @@ grpc::ServerUnaryReactor* ArbiterService::AppendEvents(grpc::CallbackServerConte
   std::optional<uint64_t> expected;
   if (req->has_expected_revision()) expected = req->expected_revision();
   std::vector<v1::Event> events(req->events().begin(), req->events().end());
-  recorder_.AppendAsync(*caller, *id, expected, std::move(events), req->replay(),
-                        std::move(finish));
+  recorder_->AppendAsync(
+      *caller, *id, expected, std::move(events),
+      Recorder::AppendMode{.replay = req->replay(), .validate_only = req->validate_only()},
+      std::move(finish));
   return reactor;
 }
 
@@ -112,7 +120,7 @@ grpc::Status ArbiterService::SyncVenueGame(grpc::ServerContext* context,
 grpc::Status ArbiterService::Decide(grpc::ServerContext* context, const v1::DecideRequest* req,
                                     v1::AppendEventsResponse* out) {
   return callers_->Serve(context, [&](const Caller& caller) -> absl::Status {
-    absl::StatusOr<v1::AppendEventsResponse> r = recorder_.Decide(caller, *req);
+    absl::StatusOr<v1::AppendEventsResponse> r = recorder_->Decide(caller, *req);
     if (!r.ok()) return r.status();
     *out = *std::move(r);
     return absl::OkStatus();

@@ -37,30 +37,18 @@ class ArbiterService final
     : public v1::Arbiter::WithCallbackMethod_WatchGame<v1::Arbiter::WithCallbackMethod_WatchAll<
           v1::Arbiter::WithCallbackMethod_AppendEvents<v1::Arbiter::Service>>> {
  public:
-  // None owned; all must outlive the service. `now` stamps the events of
-  // CreateGame and Decide requests that leave the time out.
-  ArbiterService(
-      ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
-      std::function<absl::Time()> now = [] { return absl::Now(); });
+  // None owned; all must outlive the service. `recorder` is the server's
+  // one write path, shared with the web console. `venue_games` (may be
+  // null: SyncVenueGame is then FAILED_PRECONDITION) are the venues' games
+  // SyncVenueGame writes. A watch stream whose message has waited
+  // `watch_stall` for a client that does not read is cancelled
+  // (watch_stream.h).
+  ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
+                 Recorder* recorder, VenueGames* venue_games, absl::Duration watch_stall);
 
   // Ends the watch streams (called before the server shuts down, which
   // otherwise waits for them).
   void BeginShutdown() { shutting_down_ = true; }
-
-  // The skew guard of AppendEvents (Recorder::set_max_skew).
-  void set_max_skew(absl::Duration skew) { recorder_.set_max_skew(skew); }
-
-  // How long a watch stream's message may wait for a client that does not
-  // read before the stream is cancelled (watch_stream.h).
-  void set_watch_stall(absl::Duration stall) { watch_stall_ = stall; }
-
-  // The venues' games (not owned; must outlive the service): SyncVenueGame
-  // writes them, every other write to them is refused. None: SyncVenueGame
-  // is FAILED_PRECONDITION.
-  void set_venue_games(VenueGames* venue_games) {
-    venue_games_ = venue_games;
-    recorder_.set_venue_games(venue_games);
-  }
 
   grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*, v1::Game*) override;
   grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*, v1::Game*) override;
@@ -95,11 +83,11 @@ class ArbiterService final
   ledger::Ledger* ledger_;
   GameFolds* folds_;
   const Callers* callers_;
-  Recorder recorder_;  // the one write path
-  VenueGames* venue_games_ = nullptr;
+  Recorder* recorder_;  // the one write path
+  VenueGames* venue_games_;
   ExportPages export_pages_;  // ExportGame's files, kept between pages
   std::atomic<bool> shutting_down_{false};
-  absl::Duration watch_stall_ = absl::Seconds(60);
+  const absl::Duration watch_stall_;
 };
 
 }  // namespace arbiter::service

@@ -50,7 +50,9 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
     }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) &&
         admitted_.has_value()) {
-      if (absl::Status s = CheckBoundsOf(methods->GetRecvMessage()); !s.ok()) {
+      if (absl::Status s = CheckArrived(methods->GetRecvMessage()); !s.ok()) {
+        Refuse(s);
+      } else if (absl::Status s = CheckBoundsOf(methods->GetRecvMessage()); !s.ok()) {
         Refuse(s);
       } else if (++messages_ == 1) {
         // The first request of an ARBITER's record call names the game.
@@ -97,6 +99,25 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
     }
     admitted_ = *caller;
     callers_->Set(info_->server_context(), call_, *std::move(caller));
+  }
+
+  // A method that reads one request (unary, server streaming) finds none
+  // here when the message did not parse: truncated, nested too deeply, a
+  // string that is not UTF-8. INVALID_ARGUMENT for every such method, which
+  // gRPC would otherwise answer as it handles the method: INTERNAL for a
+  // synchronous one, UNIMPLEMENTED for a callback one (AppendEvents, the
+  // watches), telling a client the method does not exist. (A streaming
+  // client's stream ends with no message too; those methods are left out.)
+  absl::Status CheckArrived(void* request) const {
+    using Type = grpc::experimental::ServerRpcInfo::Type;
+    if (request != nullptr || messages_ > 0 ||
+        (info_->type() != Type::UNARY && info_->type() != Type::SERVER_STREAMING)) {
+      return absl::OkStatus();
+    }
+    return absl::InvalidArgumentError(
+        absl::StrCat(info_->method(),
+                     ": the request is not a valid message (truncated, malformed, nested too "
+                     "deeply, or a string that is not UTF-8)"));
   }
 
   // The byte limits of every string of an arbiter.v1 request (field_bounds.h),

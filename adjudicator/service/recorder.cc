@@ -5,6 +5,7 @@
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/synchronization/notification.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/field_bounds.h"
 #include "proto/names/resource_name.h"
@@ -32,22 +33,37 @@ absl::StatusOr<v1::RecordedEvent> Decode(const v1::LedgerEntry& entry) {
   return out;
 }
 
-Recorder::Recorder(ledger::Ledger* ledger, GameFolds* folds, std::function<absl::Time()> now)
-    : ledger_(ledger), folds_(folds), now_(std::move(now)) {}
+Recorder::Recorder(ledger::Ledger* ledger, GameFolds* folds, Rules rules)
+    : ledger_(ledger), folds_(folds), rules_(std::move(rules)) {}
 
 absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
                                                           const std::string& game_id,
                                                           std::optional<uint64_t> expected,
                                                           std::vector<v1::Event> events,
-                                                          bool replay) {
-  if (absl::Status s = Check(caller, game_id, replay, events); !s.ok()) return s;
-  return Answer(game_id, ledger_->Append(game_id, Expecting(expected), std::move(events)));
+                                                          AppendMode mode) {
+  // The asynchronous path, waited for: one way through for every write.
+  absl::StatusOr<v1::AppendEventsResponse> out;
+  absl::Notification answered;
+  AppendAsync(caller, game_id, expected, std::move(events), mode,
+              [&](absl::StatusOr<v1::AppendEventsResponse> r) {
+                out = std::move(r);
+                answered.Notify();
+              });
+  answered.WaitForNotification();
+  return out;
 }
 
 void Recorder::AppendAsync(const Caller& caller, const std::string& game_id,
                            std::optional<uint64_t> expected, std::vector<v1::Event> events,
-                           bool replay, AppendDone done) {
-  if (absl::Status s = Check(caller, game_id, replay, events); !s.ok()) return done(s);
+                           AppendMode mode, AppendDone done) {
+  if (absl::Status s = Check(caller, game_id, mode.replay, events); !s.ok()) return done(s);
+  if (mode.validate_only) {
+    return ledger_->PreviewHereOrQueue(
+        game_id, Expecting(expected), std::move(events),
+        [this, game_id, done = std::move(done)](absl::StatusOr<ledger::AppendPreview> preview) {
+          done(AnswerPreview(game_id, std::move(preview)));
+        });
+  }
   ledger_->AppendHereOrQueue(game_id, Expecting(expected), std::move(events),
                              [this, game_id, done = std::move(done)](
                                  absl::StatusOr<std::vector<v1::LedgerEntry>> entries) {
@@ -62,6 +78,9 @@ ledger::ExpectedRevision Recorder::Expecting(std::optional<uint64_t> expected) {
 
 absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, bool replay,
                              std::vector<v1::Event>& events) {
+  // What the gRPC interceptor checks before an ARBITER's record call, here
+  // again for every front end.
+  if (absl::Status s = caller.MayRecordIn(game_id); !s.ok()) return s;
   if (events.empty()) return absl::InvalidArgumentError("events: the batch is empty");
   if (events.size() > kMaxBatch) {
     return absl::InvalidArgumentError(absl::StrCat("events: at most ", kMaxBatch, " per batch"));
@@ -98,12 +117,13 @@ absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, b
     // A time ahead of the clock is a typing mistake unless a record is
     // replayed: seen here, before it rules a lateness loss and makes every
     // later event "earlier than the previous one".
-    if (!replay && max_skew_ != absl::InfiniteDuration()) {
-      const absl::Time now = now_();
-      if (const absl::Time at = FromProto(e.at()); at > now + max_skew_) {
+    if (!replay && rules_.max_skew != absl::InfiniteDuration()) {
+      const absl::Time now = rules_.now();
+      if (const absl::Time at = FromProto(e.at()); at > now + rules_.max_skew) {
         return absl::InvalidArgumentError(absl::StrCat(
             where, "`at` ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
-            " is more than ", absl::FormatDuration(max_skew_), " ahead of the server's clock (",
+            " is more than ", absl::FormatDuration(rules_.max_skew),
+            " ahead of the server's clock (",
             absl::FormatTime(absl::RFC3339_sec, now, absl::UTCTimeZone()),
             "); if the events replay an earlier record, say so (AppendEventsRequest.replay, "
             "`arbiter record --replay`)"));
@@ -118,8 +138,8 @@ absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, b
       }
     }
   }
-  if (venue_games_ != nullptr) {
-    absl::Status s = venue_games_->CheckWritable(game_id, [&]() -> absl::StatusOr<bool> {
+  if (rules_.venue_games != nullptr) {
+    absl::Status s = rules_.venue_games->CheckWritable(game_id, [&]() -> absl::StatusOr<bool> {
       absl::StatusOr<uint64_t> revision = ledger_->GameRevision(game_id);
       if (!revision.ok()) return revision.status();
       return *revision > 0;
@@ -151,6 +171,22 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Answer(
   return out;
 }
 
+absl::StatusOr<v1::AppendEventsResponse> Recorder::AnswerPreview(
+    const std::string& game_id, absl::StatusOr<ledger::AppendPreview> preview) {
+  if (!preview.ok()) return preview.status();
+  // A retry of recorded events is answered as the real retry is.
+  if (preview->recorded) return Answer(game_id, std::move(preview->entries));
+  v1::AppendEventsResponse out;
+  for (const v1::LedgerEntry& entry : preview->entries) {
+    absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
+    if (!r.ok()) return r.status();
+    *out.add_events() = *std::move(r);
+  }
+  out.set_revision(preview->entries.back().revision());
+  if (preview->result.has_value()) *out.mutable_result() = *std::move(preview->result);
+  return out;
+}
+
 absl::Status Recorder::Stamp(const std::string& game_id, const google::protobuf::Timestamp* at,
                              v1::Event& event) {
   if (at != nullptr) {
@@ -173,7 +209,7 @@ absl::Status Recorder::Stamp(const std::string& game_id, const google::protobuf:
       return absl::OkStatus();
     }
   }
-  ToProto(now_(), event.mutable_at());
+  ToProto(rules_.now(), event.mutable_at());
   return absl::OkStatus();
 }
 
@@ -202,13 +238,17 @@ absl::StatusOr<std::string> Recorder::CreateGame(const Caller& caller,
   if (!request.has_at() && !event.game_created().has_scheduled_start()) {
     *event.mutable_game_created()->mutable_scheduled_start() = event.at();
   }
-  absl::StatusOr<v1::AppendEventsResponse> appended = Append(caller, id, 0, {std::move(event)});
+  absl::StatusOr<v1::AppendEventsResponse> appended =
+      Append(caller, id, 0, {std::move(event)}, AppendMode{});
   if (!appended.ok()) return appended.status();
   return id;
 }
 
 absl::StatusOr<v1::AppendEventsResponse> Recorder::Decide(const Caller& caller,
                                                           const v1::DecideRequest& request) {
+  // The request's own strings, bounded as the gRPC interceptor bounds
+  // them, for every front end.
+  if (absl::Status s = CheckRequest(request); !s.ok()) return s;
   absl::StatusOr<std::string> id = ParseResourceName("games", request.game(), "game");
   if (!id.ok()) return id.status();
   if (request.ruling() == 0)
@@ -226,7 +266,8 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Decide(const Caller& caller,
   d->set_note(request.note());
   std::optional<uint64_t> expected;
   if (request.has_expected_revision()) expected = request.expected_revision();
-  return Append(caller, *id, expected, {std::move(event)});
+  return Append(caller, *id, expected, {std::move(event)},
+                AppendMode{.validate_only = request.validate_only()});
 }
 
 }  // namespace arbiter::service

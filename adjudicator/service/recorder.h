@@ -34,11 +34,36 @@ class Recorder {
   // At most this many events per append.
   static constexpr size_t kMaxBatch = 1000;
 
-  // Neither owned; both must outlive this. `now` stamps the events of
-  // creations and decisions that leave the time out.
-  Recorder(
-      ledger::Ledger* ledger, GameFolds* folds,
-      std::function<absl::Time()> now = [] { return absl::Now(); });
+  // What a request asks of an append beyond its events.
+  struct AppendMode {
+    // The events replay an earlier record: they may be dated ahead of the
+    // server's clock (max_skew; AppendEventsRequest.replay).
+    bool replay = false;
+    // A dry run (AppendEventsRequest.validate_only): every check of a real
+    // append, then the ledger's own (Ledger::PreviewHereOrQueue); answers
+    // with the events and rulings that would be recorded, storing nothing.
+    bool validate_only = false;
+  };
+
+  // How every write is held, whichever front end it comes through.
+  struct Rules {
+    // How far ahead of the server's clock an event may be dated when it is
+    // not a replay (`arbiter serve --max-skew`); InfiniteDuration: no guard.
+    absl::Duration max_skew = absl::Minutes(10);
+    // Asked before every append whether the game may be written here (not
+    // owned; must outlive the recorder): a game synced from a venue may not
+    // (FAILED_PRECONDITION, venue_games.h). None: every game may.
+    VenueGames* venue_games = nullptr;
+    // The server's clock: the skew guard's, and the stamp of creations and
+    // decisions that leave the time out.
+    std::function<absl::Time()> now = [] { return absl::Now(); };
+  };
+
+  // One per server, built once and handed to every front end that writes
+  // (the gRPC service, the web console), so no rule can be given to one and
+  // forgotten on another. `ledger` and `folds` are not owned and must
+  // outlive this.
+  Recorder(ledger::Ledger* ledger, GameFolds* folds, Rules rules);
 
   // Appends `events` to `game_id` as `caller`, expecting the game at
   // `expected` when given. Answers with the recorded events and their
@@ -46,15 +71,17 @@ class Recorder {
   // Errors: INVALID_ARGUMENT (an empty or oversized batch, an event or one
   // of its strings over its byte limit (field_bounds.h), an event with no
   // kind or time, a gameCreated for another game), PERMISSION_DENIED (an
-  // event kind the caller's role may not record), FAILED_PRECONDITION (a
+  // event kind the caller's role may not record, an ARBITER outside its
+  // games), FAILED_PRECONDITION (a
   // game synced from a venue: only its sync writes it), and the ledger's and the
   // judge's own (NOT_FOUND, ALREADY_EXISTS, ABORTED, ...).
-  // Unless `replay` says the events replay an earlier record, an event
-  // dated more than max_skew ahead of `now` is INVALID_ARGUMENT too.
+  // Unless `mode.replay` says the events replay an earlier record, an event
+  // dated more than rules.max_skew ahead of the clock is INVALID_ARGUMENT too. With
+  // `mode.validate_only` nothing is stored: the answer is what would have
+  // been recorded (the result as it would then stand), the errors the same.
   absl::StatusOr<v1::AppendEventsResponse> Append(const Caller& caller, const std::string& game_id,
                                                   std::optional<uint64_t> expected,
-                                                  std::vector<v1::Event> events,
-                                                  bool replay = false);
+                                                  std::vector<v1::Event> events, AppendMode mode);
 
   // What an append answers.
   using AppendDone = std::function<void(absl::StatusOr<v1::AppendEventsResponse>)>;
@@ -65,17 +92,8 @@ class Recorder {
   // refused before the ledger or when no batch was running, else on the
   // thread that commits it. `done` must be quick and must not append.
   void AppendAsync(const Caller& caller, const std::string& game_id,
-                   std::optional<uint64_t> expected, std::vector<v1::Event> events, bool replay,
+                   std::optional<uint64_t> expected, std::vector<v1::Event> events, AppendMode mode,
                    AppendDone done);
-
-  // How far ahead of the server's clock an event may be dated when it is
-  // not a replay (`arbiter serve --max-skew`); InfiniteDuration: no guard.
-  void set_max_skew(absl::Duration skew) { max_skew_ = skew; }
-
-  // Asked before every append whether the game may be written here (not
-  // owned; must outlive this): a game synced from a venue may not
-  // (FAILED_PRECONDITION, venue_games.h). None: every game may.
-  void set_venue_games(VenueGames* venue_games) { venue_games_ = venue_games; }
 
   // Records the game `request` describes (a random id when it names none and
   // is not a retry) and returns its id. With no `at`, the server stamps it
@@ -84,7 +102,9 @@ class Recorder {
   absl::StatusOr<std::string> CreateGame(const Caller& caller,
                                          const v1::CreateGameRequest& request);
 
-  // Records the arbiterDecision `request` describes. As Append.
+  // Records the arbiterDecision `request` describes (with
+  // `request.validate_only`, a dry run of it). As Append, and
+  // INVALID_ARGUMENT for any string of the request over its byte limit.
   absl::StatusOr<v1::AppendEventsResponse> Decide(const Caller& caller,
                                                   const v1::DecideRequest& request);
 
@@ -102,12 +122,13 @@ class Recorder {
   // Append's answer once the ledger has answered `entries`.
   absl::StatusOr<v1::AppendEventsResponse> Answer(
       const std::string& game_id, absl::StatusOr<std::vector<v1::LedgerEntry>> entries);
+  // A dry run's answer: the result is the one the preview found.
+  absl::StatusOr<v1::AppendEventsResponse> AnswerPreview(
+      const std::string& game_id, absl::StatusOr<ledger::AppendPreview> preview);
 
   ledger::Ledger* ledger_;
   GameFolds* folds_;
-  std::function<absl::Time()> now_;
-  absl::Duration max_skew_ = absl::InfiniteDuration();
-  VenueGames* venue_games_ = nullptr;
+  const Rules rules_;
 };
 
 // A stored ledger entry, decoded for clients.

@@ -1,6 +1,9 @@
 #include "adjudicator/service/server.h"
 
+#include <grpc/grpc.h>
+
 #include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -9,8 +12,10 @@
 #include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/console/console.h"
+#include "adjudicator/service/folder_lock.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/recorder.h"
+#include "adjudicator/service/listen_address.h"
 #include "adjudicator/service/registration.h"
 #include "adjudicator/service/timekeeper.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
@@ -23,16 +28,18 @@
 namespace arbiter::service {
 
 struct Server::Parts {
+  std::optional<FolderLock> folder;  // this server's alone; released last
   std::unique_ptr<GameFolds> folds;  // the read model, and the ledger's judge
   std::unique_ptr<ledger::Ledger> ledger;
-  std::unique_ptr<VenueGames> venue_games;    // synced from venues: their games, kept theirs
+  std::unique_ptr<VenueGames> venue_games;  // synced from venues: their games, kept theirs
+  // The one write path, gRPC's and the console's (outlives both).
+  std::unique_ptr<Recorder> recorder;
   std::unique_ptr<console::Console> console;  // the web console, when asked for (stops first)
   std::unique_ptr<Timekeeper> timekeeper;
   std::unique_ptr<TokenStore> tokens;
   std::unique_ptr<Gatekeeper> gate;
   std::unique_ptr<Callers> callers;
   std::unique_ptr<ArbiterService> service;
-  std::unique_ptr<Recorder> round_games;  // what a tournament's StartRound creates games with
   std::unique_ptr<tournament::TournamentHost> tournaments;  // arbiter.v1.TournamentService
   std::unique_ptr<grpc::Server> server;
   std::string address;
@@ -65,6 +72,9 @@ void TurnOffDeadlockDetection() {
 
 absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
   auto parts = std::make_unique<Parts>();
+  absl::StatusOr<FolderLock> folder = FolderLock::Acquire(options.data_dir);
+  if (!folder.ok()) return folder.status();
+  parts->folder.emplace(*std::move(folder));
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       ServerCredentialsFor(options.tls);
   if (!credentials.ok()) return credentials.status();
@@ -112,17 +122,23 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   }
   parts->gate = std::make_unique<Gatekeeper>(parts->tokens.get(), options.limits);
   parts->callers = std::make_unique<Callers>();
+  // Built once, for every front end that writes (issue 27.2: the console's
+  // own recorder never had the clock guard).
+  parts->recorder = std::make_unique<Recorder>(
+      parts->ledger.get(), parts->folds.get(),
+      Recorder::Rules{.max_skew = options.max_skew, .venue_games = parts->venue_games.get()});
   parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), parts->folds.get(),
-                                                    parts->callers.get());
-  parts->service->set_max_skew(options.max_skew);
-  parts->service->set_watch_stall(options.watch_stall);
-  parts->service->set_venue_games(parts->venue_games.get());
+                                                    parts->callers.get(), parts->recorder.get(),
+                                                    parts->venue_games.get(), options.watch_stall);
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(options.listen, *credentials, &port);
+  // gRPC sets SO_REUSEPORT by default: a second server then bound a port
+  // in use and took a share of its calls. Off, that port is refused.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
   interceptors.push_back(
       std::make_unique<AuthInterceptorFactory>(parts->gate.get(), parts->callers.get()));
@@ -136,11 +152,9 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   // cost more than an append itself. Up to kIdlePollers threads now go back
   // to polling instead. (AppendEvents is a callback method and holds none.)
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kIdlePollers);
-  // Under the rules every other write of a game is held to.
-  parts->round_games = std::make_unique<Recorder>(parts->ledger.get(), parts->folds.get());
-  parts->round_games->set_max_skew(options.max_skew);
-  parts->round_games->set_venue_games(parts->venue_games.get());
-  tournament::GameMaker make_game = [recorder = parts->round_games.get()](
+  // The round's games are created under the rules every other write of a
+  // game is held to: the server's one Recorder.
+  tournament::GameMaker make_game = [recorder = parts->recorder.get()](
                                         const Caller& caller, const v1::CreateGameRequest& req) {
     return recorder->CreateGame(caller, req).status();
   };
@@ -154,17 +168,23 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   if (parts->console != nullptr) {
     if (absl::Status s = parts->console->Serve(options.http_listen, parts->ledger.get(),
                                                parts->tokens.get(), parts->gate.get(),
-                                               parts->venue_games.get(), parts->tournaments.get());
+                                               parts->recorder.get(), parts->tournaments.get());
         !s.ok()) {
       return s;
     }
   }
+  if (absl::Status s = CheckBindable("--listen", options.listen); !s.ok()) return s;
   parts->server = builder.BuildAndStart();
   if (parts->server == nullptr || port == 0) {
-    return absl::UnavailableError(absl::StrCat("cannot listen on ", options.listen));
+    return CannotListen("--listen", options.listen);
   }
   const size_t colon = options.listen.rfind(':');
   parts->address = absl::StrCat(options.listen.substr(0, colon), ":", port);
+  if (absl::Status s = parts->folder->Announce(
+          parts->address, parts->console != nullptr ? parts->console->address() : "");
+      !s.ok()) {
+    return s;
+  }
   if (parts->timekeeper != nullptr) parts->timekeeper->Start();
   return std::unique_ptr<Server>(new Server(std::move(parts)));
 }

@@ -64,9 +64,11 @@ void TurnOffDeadlockDetection();
 class Server {
  public:
   // Opens the ledger and starts serving. FAILED_PRECONDITION when another
-  // process holds the data directory, or when either address is beyond
-  // loopback on a server with no tokens; UNAVAILABLE when an address cannot
-  // be bound.
+  // process holds the data directory (folder_lock.h: the message names its
+  // pid and addresses), or when either address is beyond loopback on a
+  // server with no tokens; UNAVAILABLE when an address cannot be bound
+  // ("address in use: HOST:PORT ..." when another process listens there:
+  // neither listener shares a port, listen_address.h).
   static absl::StatusOr<std::unique_ptr<Server>> Start(const ServerOptions& options);
   ~Server();  // Shutdown()s
 

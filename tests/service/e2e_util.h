@@ -103,15 +103,18 @@ inline v1::Event Keyed(v1::Event e, const std::string& key) {
 // A fixed past instant for non-live games (their times are the record's).
 inline absl::Time T0() { return absl::FromUnixSeconds(1777626000); }  // 2026-05-01T09:00:00Z
 
+// With `validate_only`, a dry run (AppendEventsRequest.validate_only).
 inline grpc::Status Append(v1::Arbiter::Stub& stub, const std::string& game,
                            const std::vector<v1::Event>& events, v1::AppendEventsResponse* out,
-                           std::optional<uint64_t> expected = std::nullopt) {
+                           std::optional<uint64_t> expected = std::nullopt,
+                           bool validate_only = false) {
   grpc::ClientContext ctx;
   ctx.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(20)));
   v1::AppendEventsRequest req;
   req.set_game("games/" + game);
   for (const v1::Event& e : events) *req.add_events() = e;
   if (expected.has_value()) req.set_expected_revision(*expected);
+  req.set_validate_only(validate_only);
   return stub.AppendEvents(&ctx, req, out);
 }
 

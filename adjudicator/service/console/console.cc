@@ -23,6 +23,7 @@
 #include "adjudicator/service/console/slip.h"
 #include "adjudicator/service/console/tournament_page.h"
 #include "adjudicator/service/game_reads.h"
+#include "adjudicator/service/listen_address.h"
 #include "adjudicator/service/recorder.h"
 #include "httplib.h"
 #include "proto/names/resource_name.h"
@@ -100,7 +101,7 @@ struct Console::Impl {
   TokenStore* tokens = nullptr;
   Gatekeeper* gate = nullptr;
   tournament::TournamentHost* tournaments = nullptr;
-  std::unique_ptr<Recorder> recorder;
+  Recorder* recorder = nullptr;  // the server's, shared with gRPC
   Sessions sessions;
   LoginThrottle logins;
   const bool insecure;
@@ -245,8 +246,6 @@ void Console::Impl::Decide(const httplib::Request& req, httplib::Response& res) 
   if (!visitor.ok()) return SendError(res, visitor.status());
   absl::StatusOr<std::string> id = GameOf(req);
   if (!id.ok()) return SendError(res, id.status());
-  // What the gRPC interceptor checks for an ARBITER's record calls.
-  if (absl::Status s = visitor->caller.MayRecordIn(*id); !s.ok()) return SendError(res, s);
   uint32_t ruling = 0;
   if (!absl::SimpleAtoi(std::string(req.matches[2]), &ruling)) {
     return SendError(res, absl::InvalidArgumentError("ruling: a number"));
@@ -497,15 +496,14 @@ Console::~Console() { Stop(); }
 const std::string& Console::address() const { return impl_->address; }
 
 absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                            Gatekeeper* gate, VenueGames* venue_games,
+                            Gatekeeper* gate, Recorder* recorder,
                             tournament::TournamentHost* tournaments) {
   Impl& p = *impl_;
   p.tournaments = tournaments;
   p.ledger = ledger;
   p.tokens = tokens;
   p.gate = gate;
-  p.recorder = std::make_unique<Recorder>(ledger, p.folds);
-  p.recorder->set_venue_games(venue_games);
+  p.recorder = recorder;
   absl::StatusOr<bool> secured = tokens->Any();
   if (!secured.ok()) return secured.status();
   if (!*secured && !IsLoopback(listen)) {
@@ -531,9 +529,16 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
     host = host.substr(1, host.size() - 2);
   }
   p.Routes();
+  // cpp-httplib sets SO_REUSEPORT, with which a second server bound the
+  // same port and took a share of the requests: SO_REUSEADDR only, so a
+  // port in use is refused and a restart still binds at once.
+  p.http.set_socket_options([](socket_t sock) {
+    const int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   const int bound =
       port == 0 ? p.http.bind_to_any_port(host) : (p.http.bind_to_port(host, port) ? port : -1);
-  if (bound <= 0) return absl::UnavailableError(absl::StrCat("cannot listen on ", listen));
+  if (bound <= 0) return CannotListen("--http", listen);
   p.http.WidenBacklog();
   p.address = absl::StrCat(listen.substr(0, colon), ":", bound);
   p.feed.Start();

@@ -40,8 +40,8 @@
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/console/http_tls.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/recorder.h"
 #include "adjudicator/service/registration.h"
-#include "adjudicator/service/venue_games.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service::console {
@@ -66,14 +66,16 @@ class Console {
 
   // Serves on `listen` (host:port; port 0: any free one) in threads of its
   // own. None of the pointers is owned; all must outlive the console.
-  // `venue_games` (may be null) keeps games synced from venues unwritten
-  // (Recorder::set_venue_games). `tournaments` (may be null: no tournament
-  // pages, no rounds in the hall) are the tournaments the pages show.
+  // `gate` and `recorder` are the server's own, the gRPC service's too: the
+  // same admission (roles, games, rates) and the same write rules (clock
+  // guard, bounds, venues' games) whichever way a write comes. `tournaments`
+  // (may be null: no tournament pages, no rounds in the hall) are the
+  // tournaments the pages show.
   // FAILED_PRECONDITION when `listen` is not loopback and the server has no
   // tokens, or the console has no TLS and is not `insecure`; UNAVAILABLE when
   // the address cannot be bound.
   absl::Status Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                     Gatekeeper* gate, VenueGames* venue_games = nullptr,
+                     Gatekeeper* gate, Recorder* recorder,
                      tournament::TournamentHost* tournaments = nullptr);
 
   // The address bound ("127.0.0.1:8080"), once serving.
