@@ -18,8 +18,8 @@ constexpr FlagSpec kCreateFlags[] = {
     {"id", "ID", "the game id (default: the server assigns one)"},
     {"ruleset", "ID", "cn-2002 (default) or cn-1988"},
     {"supplement", "ID", "a tournament supplement to the ruleset"},
-    {"black", "NAME[,RANK]", "Black"},
-    {"white", "NAME[,RANK]", "White"},
+    {"black", "NAME[,RANK]", "Black (required)", false, true},
+    {"white", "NAME[,RANK]", "White (required)", false, true},
     {"venue", "VENUE", "SAME_SITE (default), SEPARATE_SITE or RAPID"},
     {"board-size", "N", "19 (default), 13 or 9"},
     {"table", "N", "the table the game is played at in the hall (1-9999)"},
@@ -75,7 +75,8 @@ int Create(const Args& args) {
   if (auto v = args.Value("white")) SetPlayer(*v, g->mutable_white());
   if (auto v = args.Value("venue")) {
     v1::GameCreated::Venue venue;
-    if (!v1::GameCreated::Venue_Parse(*v, &venue) || venue == v1::GameCreated::VENUE_UNSPECIFIED) {
+    if (!v1::GameCreated::Venue_Parse(UpperChoice(*v), &venue) ||
+        venue == v1::GameCreated::VENUE_UNSPECIFIED) {
       return bad("--venue: SAME_SITE, SEPARATE_SITE or RAPID");
     }
     g->set_venue(venue);

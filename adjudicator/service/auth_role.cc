@@ -48,6 +48,22 @@ absl::string_view RoleName(Role role) {
   return "UNKNOWN";
 }
 
+absl::string_view RoleWithArticle(Role role) {
+  switch (role) {
+    case Role::kArbiter:
+      return "an ARBITER";
+    case Role::kChiefArbiter:
+      return "a CHIEF_ARBITER";
+    case Role::kAuditor:
+      return "an AUDITOR";
+    case Role::kSoftware:
+      return "a SOFTWARE";
+    case Role::kVenue:
+      return "a VENUE";
+  }
+  return "an UNKNOWN";
+}
+
 std::optional<Role> ParseRole(absl::string_view name) {
   for (Role r :
        {Role::kArbiter, Role::kChiefArbiter, Role::kAuditor, Role::kSoftware, Role::kVenue}) {

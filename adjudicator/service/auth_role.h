@@ -35,6 +35,9 @@ enum class Role { kArbiter, kChiefArbiter, kAuditor, kSoftware, kVenue };
 
 // "ARBITER", "CHIEF_ARBITER", "AUDITOR", "SOFTWARE", "VENUE".
 absl::string_view RoleName(Role role);
+// The name with its article, as a message reads it: "an ARBITER token",
+// "a CHIEF_ARBITER token", "an AUDITOR token".
+absl::string_view RoleWithArticle(Role role);
 std::optional<Role> ParseRole(absl::string_view name);
 
 // The access a full method name ("/arbiter.v1.Arbiter/AppendEvents") needs:
