@@ -112,7 +112,7 @@ int Create(const Args& args) {
   if (!secret.ok()) return Fail(secret.status());
   std::printf("%s\n", secret->c_str());
   std::fprintf(stderr, "arbiter token: created %s token for %s (%s); it is shown only this once\n",
-               std::string(service::RoleWithArticle(*role)).c_str(), name.c_str(),
+               service::RoleWithArticle(*role).c_str(), name.c_str(),
                ttl.has_value() ? ("expires " + Utc(absl::Now() + *ttl)).c_str() : "no expiry");
   return kExitOk;
 }

@@ -4,6 +4,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "arbiter/v1/service.pb.h"
 #include "arbiter/v1/tournament.pb.h"
 #include "google/protobuf/descriptor.h"
@@ -48,20 +49,11 @@ absl::string_view RoleName(Role role) {
   return "UNKNOWN";
 }
 
-absl::string_view RoleWithArticle(Role role) {
-  switch (role) {
-    case Role::kArbiter:
-      return "an ARBITER";
-    case Role::kChiefArbiter:
-      return "a CHIEF_ARBITER";
-    case Role::kAuditor:
-      return "an AUDITOR";
-    case Role::kSoftware:
-      return "a SOFTWARE";
-    case Role::kVenue:
-      return "a VENUE";
-  }
-  return "an UNKNOWN";
+std::string RoleWithArticle(Role role) {
+  const absl::string_view name = RoleName(role);
+  // ARBITER, AUDITOR: spoken with a vowel; the others with a consonant.
+  const bool vowel = absl::string_view("AEIOU").find(name.front()) != absl::string_view::npos;
+  return absl::StrCat(vowel ? "an " : "a ", name);
 }
 
 std::optional<Role> ParseRole(absl::string_view name) {
