@@ -19,6 +19,7 @@
 // skipped up to the next gameCreated. Exit 0 when every game was judged, 2
 // when any input or game was bad input, 3 when the reports could not be
 // written.
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -35,6 +36,7 @@
 #include "adjudicator/engine/report.h"
 #include "arbiter/v1/events.pb.h"
 #include "cli/commands.h"
+#include "cli/complaint.h"
 #include "cli/event_lines.h"
 #include "cli/event_text.h"
 #include "cli/exit_codes.h"
@@ -79,11 +81,10 @@ absl::StatusOr<Rules> RulesFor(const v1::GameCreated& game, const std::string& r
     // its own ruleset and may not apply to this one.
     absl::StatusOr<Rules> bare = LoadRulesSpec(ruleset);
     if (bare.ok()) {
-      std::fprintf(stderr,
-                   "arbiter adjudicate: %s: supplement %s does not apply to %s (%s); "
-                   "judged without it\n",
-                   where.c_str(), game.supplement().c_str(), id.c_str(),
-                   std::string(rules.status().message()).c_str());
+      Complain("adjudicate",
+               absl::StrCat(where, ": supplement ", game.supplement(), " does not apply to ", id,
+                            " (", rules.status().message(), "); judged without it"),
+               kExitOk);
       return bare;
     }
   }
@@ -101,8 +102,8 @@ class Judge {
   // Judges every game of `in`, named `where` in messages.
   void Read(std::istream& in, const std::string& where);
   // Reports that `where` could not be read.
-  void Unreadable(const std::string& where) {
-    std::fprintf(stderr, "arbiter adjudicate: %s: cannot read it\n", where.c_str());
+  void Unreadable(const std::string& where, absl::string_view why) {
+    Complain("adjudicate", absl::StrCat(where, ": cannot read it: ", why), kExitBadInput);
     bad_input_ = true;
   }
 
@@ -113,8 +114,7 @@ class Judge {
 
  private:
   void Bad(const std::string& where, int line, absl::string_view why) {
-    std::fprintf(stderr, "arbiter adjudicate: %s: line %d: %.*s\n", where.c_str(), line,
-                 static_cast<int>(why.size()), why.data());
+    Complain("adjudicate", absl::StrCat(where, ": line ", line, ": ", why), kExitBadInput);
     bad_input_ = true;
     game_.reset();
     skipping_ = true;
@@ -182,10 +182,10 @@ void Judge::Read(std::istream& in, const std::string& where) {
     }
     kinds_.push_back(EventKind(*event));
   }
-  if (lines.failed()) Unreadable(where);
+  if (lines.failed()) Unreadable(where, "reading failed part way");
   if (!any_event) {
-    std::fprintf(stderr, "arbiter adjudicate: %s: no events (the first must be gameCreated)\n",
-                 where.c_str());
+    Complain("adjudicate", absl::StrCat(where, ": no events (the first must be gameCreated)"),
+             kExitBadInput);
     bad_input_ = true;
   }
   Finish();
@@ -212,7 +212,7 @@ void Judge::Finish() {
   std::string out;
   if (json_) {
     if (const auto s = google::protobuf::util::MessageToJsonString(report, &out, print_); !s.ok()) {
-      std::fprintf(stderr, "arbiter adjudicate: %s\n", std::string(s.message()).c_str());
+      Complain("adjudicate", s.ToString(), kExitUnavailable);
       printed_ok_ = false;
       return;
     }
@@ -233,16 +233,26 @@ int RunAdjudicate(int argc, char** argv) {
     return UsageError(kAdjudicate, "stdin (-) can be read only once");
   }
 
+  // A ruleset that does not exist is the flag's fault, said once, not each
+  // game's.
+  const std::string ruleset = args.ValueOr("ruleset", "");
+  if (!ruleset.empty()) {
+    if (absl::StatusOr<Rules> rules = LoadRulesSpec(ruleset); !rules.ok()) {
+      return UsageError(kAdjudicate,
+                        absl::StrCat("--ruleset ", ruleset, ": ", rules.status().message()));
+    }
+  }
   std::ios::sync_with_stdio(false);  // std::cin is read line by line; stdout is C stdio only
-  Judge judge(args.ValueOr("ruleset", ""), args.Has("json"));
+  Judge judge(ruleset, args.Has("json"));
   for (const std::string& path : args.positionals()) {
     if (path == "-") {
       judge.Read(std::cin, "stdin");
       continue;
     }
+    errno = 0;
     std::ifstream file(path);
     if (!file) {
-      judge.Unreadable(path);
+      judge.Unreadable(path, WhyNotOpened(path, errno != 0 ? errno : ENOENT));
       continue;
     }
     judge.Read(file, path);

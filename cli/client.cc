@@ -1,5 +1,6 @@
 #include "cli/client.h"
 #include "cli/client_auth.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
 
 #include <cstdio>
@@ -79,18 +80,19 @@ const char* CodeName(grpc::StatusCode code) {
 
 }  // namespace
 
-int Fail(const std::string& command, const std::string& server, const grpc::Status& status) {
-  std::fprintf(stderr, "arbiter %s: %s: %s\n", command.c_str(), CodeName(status.error_code()),
-               status.error_message().c_str());
+int Fail(const std::string& command, const std::string& server, const grpc::Status& status,
+         absl::string_view where) {
+  std::string line = absl::StrCat(where, where.empty() ? "" : ": ", CodeName(status.error_code()),
+                                  ": ", status.error_message());
   if (status.error_code() == grpc::StatusCode::UNAVAILABLE ||
       status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
-    std::fprintf(stderr, "  is `arbiter serve` running at %s? (--server ADDR or ARBITER_SERVER)\n",
-                 server.c_str());
+    absl::StrAppend(&line, "; is `arbiter serve` running at ", server,
+                    "? (--server ADDR or $ARBITER_SERVER)");
   }
   if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
-    std::fprintf(stderr, "  this server wants a token: $ARBITER_TOKEN (see `arbiter token`)\n");
+    absl::StrAppend(&line, "; this server wants a token: $ARBITER_TOKEN (see `arbiter token`)");
   }
-  return ExitCodeOf(status);
+  return Complain(command, line, ExitCodeOf(status));
 }
 
 std::string ToJson(const google::protobuf::Message& message) {

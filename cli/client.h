@@ -75,9 +75,12 @@ grpc::Status CallPages(Stub& stub,
   }
 }
 
-// Prints "arbiter CMD: CODE: message" (and a hint when unavailable) to stderr
-// and returns the exit code (ExitCodeOf, exit_codes.h).
-int Fail(const std::string& command, const std::string& server, const grpc::Status& status);
+// Prints "arbiter CMD: [WHERE: ]CODE: message[; hint]" as one line to stderr
+// (complaint.h), the hint saying where the server was looked for when it is
+// unavailable and how to give a token when one is wanted; returns the exit
+// code (ExitCodeOf, exit_codes.h). WHERE names the input at fault ("line 7").
+int Fail(const std::string& command, const std::string& server, const grpc::Status& status,
+         absl::string_view where = "");
 
 // One line of proto3 JSON (lowerCamel, defaults printed).
 std::string ToJson(const google::protobuf::Message& message);

@@ -1,5 +1,8 @@
 #include "cli/client_auth.h"
+#include "absl/strings/str_cat.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
+#include "cli/files.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,12 +24,12 @@ std::string Env(const char* name) {
 }
 
 std::string ReadOrDie(const std::string& path, const char* variable) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "arbiter: cannot read %s (%s)\n", path.c_str(), variable);
-    std::exit(kExitBadInput);
+  absl::StatusOr<std::string> text = ReadInput(path);
+  if (!text.ok()) {
+    std::exit(Complain("", absl::StrCat(variable, " ", path, ": ", text.status().message()),
+                       kExitBadInput));
   }
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return *std::move(text);
 }
 
 // Adds the bearer token to every call. An interceptor rather than call

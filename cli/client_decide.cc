@@ -1,7 +1,9 @@
 // `arbiter decide GAME RULING CHOICE [--note TEXT] [--at RFC3339]
 // [--request-id KEY] [--expected-revision N] [--server ADDR] [--json]`:
 // resolves a pending ruling (appends an arbiterDecision). The choice is one
-// of the ruling's option ids, as `arbiter show` lists them. Exit 2 when the
+// of the ruling's option ids, as `arbiter show` lists them, in any case
+// (`warning` is WARNING): a choice that is not already the id itself is
+// matched against the pending ruling's options, read first. Exit 2 when the
 // ruling is not pending or the choice is not allowed.
 #include <cstdio>
 #include <string>
@@ -33,6 +35,29 @@ constexpr CommandSpec kDecide = {
     .notes = "The options of a pending ruling are listed by `arbiter show GAME`.\n",
 };
 
+// The option of pending ruling `ruling` that `typed` names in another case
+// (or with '-' for '_'), else `typed` as it is: the server then says what
+// the options are, or that the ruling is not pending.
+std::string OptionId(v1::Arbiter::Stub& stub, const std::string& game, uint32_t ruling,
+                     const std::string& typed) {
+  v1::GetGameRequest req;
+  req.set_name(game);
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::Game state;
+  if (!stub.GetGame(&context, req, &state).ok()) return typed;
+  for (const v1::Ruling& r : state.pending_rulings()) {
+    if (r.number() != ruling) continue;
+    for (const v1::RulingOption& o : r.options()) {
+      if (o.id() == typed) return typed;
+    }
+    for (const v1::RulingOption& o : r.options()) {
+      if (UpperChoice(o.id()) == UpperChoice(typed)) return o.id();
+    }
+  }
+  return typed;
+}
+
 }  // namespace
 
 int RunDecide(int argc, char** argv) {
@@ -61,10 +86,13 @@ int RunDecide(int argc, char** argv) {
   }
   req.set_game(GameResource(positionals[0]));
   req.set_ruling(ruling);
-  req.set_choice(positionals[2]);
 
   const std::string server = ServerOf(args);
   auto stub = Connect(server);
+  // Option ids are upper case in the rules data; one typed so needs no look-up.
+  const std::string& choice = positionals[2];
+  req.set_choice(choice == UpperChoice(choice) ? choice
+                                               : OptionId(*stub, req.game(), ruling, choice));
   grpc::ClientContext context;
   SetDeadline(&context);
   v1::AppendEventsResponse resp;

@@ -13,8 +13,10 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "cli/client.h"
 #include "cli/commands.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
 
@@ -33,6 +35,11 @@ int RunRemoteExport(const CommandSpec& spec, const Args& args) {
   }
   if (f == v1::ExportGameRequest::BUNDLE && !out.has_value()) {
     return UsageError(spec, "a bundle is binary: give --out FILE");
+  }
+  if (out.has_value()) {
+    if (absl::Status s = CheckWritable(*out); !s.ok()) {
+      return UsageError(spec, absl::StrCat("--out ", *out, ": ", s.message()));
+    }
   }
   req.set_name(GameResource(args.positionals()[0]));
   req.set_format(f);
@@ -54,8 +61,7 @@ int RunRemoteExport(const CommandSpec& spec, const Args& args) {
     return 0;
   }
   if (absl::Status s = WriteFileAtomically(*out, content); !s.ok()) {
-    std::fprintf(stderr, "arbiter export: %s\n", std::string(s.message()).c_str());
-    return ExitCodeOf(s);
+    return Complain("export", absl::StrCat("--out: ", s.message()), ExitCodeOf(s));
   }
   std::fprintf(stderr, "wrote %s (%zu bytes, %s)\n", out->c_str(), content.size(),
                resp.content_type().c_str());

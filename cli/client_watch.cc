@@ -92,9 +92,11 @@ int RunWatch(int argc, char** argv) {
       if (args.Has("json")) {
         std::printf("%s\n", ToJson(msg).c_str());
       } else if (msg.has_caught_up()) {
-        std::printf("-- caught up at %s %llu; following --\n", all ? "position" : "revision",
+        // With --until-caught-up this is the last line: nothing follows.
+        std::printf("-- caught up at %s %llu%s --\n", all ? "position" : "revision",
                     static_cast<unsigned long long>(all ? msg.caught_up().position()
-                                                        : msg.caught_up().revision()));
+                                                        : msg.caught_up().revision()),
+                    until_caught_up ? "; stopped (--until-caught-up)" : "; following");
       } else {
         const v1::RecordedEvent& e = msg.event();
         std::printf("%s rev %llu pos %llu %s %s %s\n", e.game().c_str(),

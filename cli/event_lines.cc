@@ -1,5 +1,6 @@
 #include "cli/event_lines.h"
 
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -8,12 +9,6 @@
 
 namespace arbiter::cli {
 namespace {
-
-// Lines parsed in one call: enough to spread the per-call cost thin. A
-// reader of a slow pipe waits for this many lines (or the end) before the
-// events among them are judged, which suits files and collections, not
-// following a live game (that is `arbiter watch`).
-constexpr size_t kBatch = 256;
 
 bool IsBlank(const std::string& line) {
   return line.find_first_not_of(" \t\r") == std::string::npos;
@@ -28,7 +23,7 @@ google::protobuf::util::JsonParseOptions Strict() {
 absl::StatusOr<v1::Event> ParseOne(const std::string& line) {
   v1::Event event;
   if (const auto s = google::protobuf::util::JsonStringToMessage(line, &event, Strict()); !s.ok()) {
-    return absl::InvalidArgumentError(std::string(s.message()));
+    return absl::InvalidArgumentError(JsonErrorInLine(line, std::string(s.message())));
   }
   return event;
 }
@@ -60,6 +55,30 @@ size_t ObjectEnd(absl::string_view text, size_t begin) {
 }
 
 }  // namespace
+
+std::string JsonErrorInLine(absl::string_view line, absl::string_view message) {
+  // protobuf 3's syntax errors: "WHY\nSEGMENT\n   ^", the segment being up
+  // to 20 characters either side of the fault and the caret under it.
+  const size_t first = message.find('\n');
+  const size_t second = first == absl::string_view::npos ? first : message.find('\n', first + 1);
+  if (second == absl::string_view::npos) return std::string(message);
+  const absl::string_view why = message.substr(0, first);
+  const absl::string_view segment = message.substr(first + 1, second - first - 1);
+  const absl::string_view caret = message.substr(second + 1);
+  const size_t offset = caret.find('^');
+  if (offset == absl::string_view::npos) return std::string(why);
+  size_t column = 0;  // 1-based; 0: unknown
+  if (segment.empty()) {
+    column = line.size() + 1;  // the fault is the line's end
+  } else if (const size_t at = line.find(segment); at != absl::string_view::npos) {
+    column = at + offset + 1;
+  }
+  std::string out(why);
+  while (!out.empty() && out.back() == '.') out.pop_back();
+  if (column > line.size())
+    return absl::StrCat(out, " at the end of the line (column ", column, ")");
+  return column == 0 ? out : absl::StrCat(out, " at column ", column);
+}
 
 bool IsOneJsonObject(const std::string& line) {
   const size_t begin = line.find_first_not_of(" \t\r");
@@ -105,7 +124,7 @@ absl::StatusOr<std::string> EventLines(const std::vector<v1::Event>& events) {
 void EventLineReader::ReadBatch() {
   std::vector<std::pair<int, std::string>> lines;
   std::string line;
-  while (lines.size() < kBatch && std::getline(in_, line)) {
+  while (lines.size() < batch_ && std::getline(in_, line)) {
     ++number_;
     if (!IsBlank(line)) lines.emplace_back(number_, std::move(line));
   }
@@ -123,19 +142,20 @@ void EventLineReader::ReadBatch() {
              google::protobuf::util::JsonStringToMessage(batch, &parsed, Strict()).ok() &&
              static_cast<size_t>(parsed.events_size()) == lines.size();
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (together) {
-      parsed_.emplace_back(lines[i].first, std::move(*parsed.mutable_events(static_cast<int>(i))));
-    } else {
-      parsed_.emplace_back(lines[i].first, ParseOne(lines[i].second));
-    }
+    absl::StatusOr<v1::Event> event =
+        together ? absl::StatusOr<v1::Event>(std::move(*parsed.mutable_events(static_cast<int>(i))))
+                 : ParseOne(lines[i].second);
+    parsed_.push_back({lines[i].first, std::move(lines[i].second), std::move(event)});
   }
 }
 
-bool EventLineReader::Next(int* line_number, absl::StatusOr<v1::Event>* event) {
+bool EventLineReader::Next(int* line_number, absl::StatusOr<v1::Event>* event, std::string* text) {
   if (parsed_.empty()) ReadBatch();
   if (parsed_.empty()) return false;
-  *line_number = parsed_.front().first;
-  *event = std::move(parsed_.front().second);
+  Parsed& front = parsed_.front();
+  *line_number = front.number;
+  *event = std::move(front.event);
+  if (text != nullptr) *text = std::move(front.text);
   parsed_.pop_front();
   return true;
 }

@@ -4,7 +4,6 @@
 #include "adjudicator/service/grpc_status.h"
 
 namespace arbiter::cli {
-namespace {
 
 // RESOURCE_EXHAUSTED means two different things to a user. gRPC itself
 // answers it when a message is over a size limit ("Received message larger
@@ -16,10 +15,9 @@ namespace {
 // later can succeed. Only gRPC's size messages are told apart here, so any
 // other exhaustion (these and any new one) counts as unavailable.
 bool IsMessageTooLarge(const grpc::Status& status) {
-  return absl::StrContains(status.error_message(), "message larger than max");
+  return status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+         absl::StrContains(status.error_message(), "message larger than max");
 }
-
-}  // namespace
 
 int ExitCodeOf(const grpc::Status& status) {
   switch (status.error_code()) {

@@ -37,6 +37,11 @@ enum ExitCode : int {
 int ExitCodeOf(const grpc::Status& status);
 int ExitCodeOf(const absl::Status& status);
 
+// RESOURCE_EXHAUSTED from gRPC itself for a message over its size limit
+// (bad input: sending it again fails again), as opposed to the server's
+// rate limits, which a retry later can pass.
+bool IsMessageTooLarge(const grpc::Status& status);
+
 // The table above as the lines `--help` ends with ("exit status:" and one
 // line per code), so every command's usage and `arbiter --help` say the same.
 void PrintExitCodes(FILE* out);

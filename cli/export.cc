@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "cli/client.h"
 #include "cli/commands.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
 #include "cli/ledger_path.h"
@@ -59,27 +61,30 @@ int RunExport(int argc, char** argv) {
   std::string db = *args.Value("db");
   const std::string out = *args.Value("bundle");
   const std::string& game = args.positionals()[0];
+  // A bundle that cannot be written is said before the ledger is read.
+  if (absl::Status s = CheckWritable(out); !s.ok()) {
+    return Complain("export", absl::StrCat("--bundle ", out, ": ", s.message()), kExitBadInput);
+  }
   db = LedgerDatabase(db);
   absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenLedgerReader(db);
   if (!reader.ok()) {
-    std::fprintf(stderr, "arbiter export: %s\n", std::string(reader.status().message()).c_str());
-    return absl::IsNotFound(reader.status()) ? kExitBadInput : ExitCodeOf(reader.status());
+    return Complain(
+        "export", absl::StrCat("--db ", db, ": ", reader.status().message()),
+        absl::IsNotFound(reader.status()) ? kExitBadInput : ExitCodeOf(reader.status()));
   }
   absl::StatusOr<v1::AuditBundle> bundle = ledger::ExportBundle(**reader, game);
   if (!bundle.ok()) {
-    std::fprintf(stderr, "arbiter export: %s\n", std::string(bundle.status().message()).c_str());
     // DATA_LOSS here is the answer that the ledger was altered, not a failure.
-    if (absl::IsDataLoss(bundle.status())) return kExitNegative;
-    return ExitCodeOf(bundle.status());
+    return Complain(
+        "export", bundle.status().message(),
+        absl::IsDataLoss(bundle.status()) ? kExitNegative : ExitCodeOf(bundle.status()));
   }
   std::string bytes;
   if (!bundle->SerializeToString(&bytes)) {
-    std::fprintf(stderr, "arbiter export: cannot serialize the bundle\n");
-    return kExitUnavailable;
+    return Complain("export", "cannot serialize the bundle", kExitUnavailable);
   }
   if (absl::Status s = WriteFileAtomically(out, bytes); !s.ok()) {
-    std::fprintf(stderr, "arbiter export: %s\n", std::string(s.message()).c_str());
-    return ExitCodeOf(s);
+    return Complain("export", absl::StrCat("--bundle: ", s.message()), ExitCodeOf(s));
   }
   std::printf("exported %d event(s) of game '%s' against the checkpoint at size %llu to %s\n",
               bundle->entries_size(), game.c_str(),

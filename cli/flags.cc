@@ -2,9 +2,13 @@
 
 #include <algorithm>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
+#include "cli/nearest.h"
 
 namespace arbiter::cli {
 namespace {
@@ -51,6 +55,21 @@ std::string PositionalCount(const CommandSpec& spec) {
                         spec.min_positionals == 1 ? "" : "s");
   }
   return absl::StrCat(spec.min_positionals, " to ", spec.max_positionals, " arguments");
+}
+
+// "unknown flag --jsn: did you mean --json?", naming the nearest flag the
+// command declares (nearest.h), else where the flags are listed.
+std::string UnknownFlag(const CommandSpec& spec, absl::string_view typed) {
+  std::vector<absl::string_view> names;
+  for (const FlagSpec& f : spec.flags) names.push_back(f.name);
+  names.push_back("help");
+  absl::string_view bare = typed.substr(0, typed.find('='));
+  bare.remove_prefix(std::min(bare.find_first_not_of('-'), bare.size()));
+  if (std::optional<std::string> near = Nearest(bare, names)) {
+    return absl::StrCat("unknown flag ", typed, ": did you mean --", *near, "?");
+  }
+  return absl::StrCat("unknown flag ", typed, " (`arbiter ", spec.name,
+                      " --help` lists its flags)");
 }
 
 }  // namespace
@@ -137,14 +156,14 @@ std::optional<int> ParseArgs(const CommandSpec& spec, int argc, char** argv, Arg
       continue;
     }
     if (arg.substr(0, 2) != "--") {
-      refuse(absl::StrCat("unknown flag ", arg));
+      refuse(UnknownFlag(spec, arg));
       continue;
     }
     const size_t eq = arg.find('=');
     const absl::string_view name = arg.substr(2, eq == absl::string_view::npos ? eq : eq - 2);
     const FlagSpec* flag = FindFlag(spec, name);
     if (flag == nullptr) {
-      refuse(absl::StrCat("unknown flag --", name));
+      refuse(UnknownFlag(spec, absl::StrCat("--", name)));
       continue;
     }
     std::string value;
@@ -175,7 +194,8 @@ std::optional<int> ParseArgs(const CommandSpec& spec, int argc, char** argv, Arg
                         ", got ", n,
                         n > 0 && n > spec.max_positionals && spec.max_positionals != kAnyNumber
                             ? absl::StrCat(": '", args->positionals_.back(), "'")
-                            : ""));
+                            : "",
+                        " (usage: ", Synopsis(spec), ")"));
   }
   if (!error.empty()) return UsageError(spec, error);
   return std::nullopt;
@@ -204,11 +224,13 @@ void PrintUsage(const CommandSpec& spec, FILE* out) {
 }
 
 int UsageError(const CommandSpec& spec, absl::string_view why) {
-  std::fprintf(stderr, "arbiter %.*s: %.*s\nusage: %s\n(`arbiter %.*s --help` for more)\n",
-               static_cast<int>(spec.name.size()), spec.name.data(), static_cast<int>(why.size()),
-               why.data(), Synopsis(spec).c_str(), static_cast<int>(spec.name.size()),
-               spec.name.data());
-  return kExitBadInput;
+  return Complain(spec.name, why, kExitBadInput);
+}
+
+std::string UpperChoice(absl::string_view typed) {
+  std::string out = absl::AsciiStrToUpper(typed);
+  std::replace(out.begin(), out.end(), '-', '_');
+  return out;
 }
 
 namespace {
@@ -233,7 +255,12 @@ int RunGroup(const CommandGroup& group, int argc, char** argv) {
     PrintGroupUsage(group, stdout);
     return kExitOk;
   }
-  std::string why = "which subcommand?";
+  std::vector<absl::string_view> names;
+  for (const Subcommand& s : group.subcommands) {
+    names.push_back(s.spec->name.substr(s.spec->name.rfind(' ') + 1));
+  }
+  std::string why = absl::StrCat("which subcommand? ", absl::StrJoin(names, ", "), " (`arbiter ",
+                                 group.name, " --help`)");
   if (argc >= 2) {
     const absl::string_view wanted = argv[1];
     for (const Subcommand& s : group.subcommands) {
@@ -244,11 +271,13 @@ int RunGroup(const CommandGroup& group, int argc, char** argv) {
       return s.run(args);
     }
     why = absl::StrCat("unknown subcommand '", wanted, "'");
+    if (std::optional<std::string> near = Nearest(wanted, names)) {
+      absl::StrAppend(&why, ": did you mean ", *near, "?");
+    } else {
+      absl::StrAppend(&why, " (", absl::StrJoin(names, ", "), ")");
+    }
   }
-  std::fprintf(stderr, "arbiter %.*s: %s\n\n", static_cast<int>(group.name.size()),
-               group.name.data(), why.c_str());
-  PrintGroupUsage(group, stderr);
-  return kExitBadInput;
+  return Complain(group.name, why, kExitBadInput);
 }
 
 }  // namespace arbiter::cli

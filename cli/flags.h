@@ -18,11 +18,13 @@
 //   --name VALUE and --name=VALUE for a flag with a value; --name for a switch
 //   -h or --help anywhere: the usage on stdout, exit 0
 //   "-" is a positional (stdin); after "--" everything is a positional
-// What it refuses as bad usage (exit 2, a message naming the flag and the
-// synopsis on stderr): an unknown flag, a flag with no value (a following word
+// What it refuses as bad usage (exit 2, one line "arbiter CMD: why" on
+// stderr, complaint.h): an unknown flag (naming the nearest one the command
+// declares: "did you mean --json?"), a flag with no value (a following word
 // that starts with "--" is not taken as a value: write --name=--VALUE), a
 // value given to a switch, a flag given twice that is not repeatable, a
-// missing required flag, and too few or too many positionals.
+// missing required flag, and too few or too many positionals (with the
+// synopsis).
 #ifndef ARBITER_CLI_FLAGS_H_
 #define ARBITER_CLI_FLAGS_H_
 
@@ -85,7 +87,7 @@ class Args {
 // Reads argv[1..] (argv[0] names the command) against `spec`. Returns
 // nullopt with `*args` filled when the command should go on; otherwise the
 // exit status it ends with, having printed what was asked: 0 after the usage
-// on stdout (--help), 2 after "arbiter CMD: why" and the synopsis on stderr.
+// on stdout (--help), 2 after the one line "arbiter CMD: why" on stderr.
 std::optional<int> ParseArgs(const CommandSpec& spec, int argc, char** argv, Args* args);
 
 // The usage generated from `spec`: synopsis, summary, flags, notes, exit
@@ -93,9 +95,14 @@ std::optional<int> ParseArgs(const CommandSpec& spec, int argc, char** argv, Arg
 void PrintUsage(const CommandSpec& spec, FILE* out);
 
 // For bad usage found after parsing (a value of the wrong form, flags that
-// exclude each other): prints "arbiter CMD: why" and the synopsis to
-// stderr; returns 2.
+// exclude each other): prints the one line "arbiter CMD: why" to stderr;
+// returns 2.
 int UsageError(const CommandSpec& spec, absl::string_view why);
+
+// Choices are typed in any case: `decide G 3 warning`, `--venue rapid`,
+// `--role chief-arbiter`. The spelling such a choice is declared in (an
+// enum value, an option id): ASCII upper case, '-' as '_'.
+std::string UpperChoice(absl::string_view typed);
 
 // A command whose first argument picks one of several subcommands, each
 // with its own spec: `arbiter rules show CLAUSE`.
@@ -112,7 +119,8 @@ struct CommandGroup {
 
 // Picks the subcommand named by argv[1], parses the rest against its spec
 // and runs it. `arbiter GROUP --help` lists every subcommand's usage; a
-// missing or unknown subcommand is bad usage (exit 2).
+// missing or unknown subcommand is bad usage (exit 2, one line naming the
+// subcommands, or the nearest one).
 int RunGroup(const CommandGroup& group, int argc, char** argv);
 
 }  // namespace arbiter::cli

@@ -23,7 +23,8 @@ bool ParseDurationFlag(const std::string& text, google::protobuf::Duration* out)
 bool ParseVenueFlag(const Args& args, v1::GameCreated::Venue* venue, std::string* why) {
   std::optional<std::string> v = args.Value("venue");
   if (!v) return true;
-  if (!v1::GameCreated::Venue_Parse(*v, venue) || *venue == v1::GameCreated::VENUE_UNSPECIFIED) {
+  if (!v1::GameCreated::Venue_Parse(UpperChoice(*v), venue) ||
+      *venue == v1::GameCreated::VENUE_UNSPECIFIED) {
     *why = "--venue: SAME_SITE, SEPARATE_SITE or RAPID";
     return false;
   }

@@ -21,6 +21,7 @@
 #include "adjudicator/engine/sgf_events.h"
 #include "arbiter/v1/events.pb.h"
 #include "cli/commands.h"
+#include "cli/complaint.h"
 #include "cli/event_lines.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
@@ -92,9 +93,9 @@ int RunImportSgf(int argc, char** argv) {
                                                : std::filesystem::path(path).stem().string();
     absl::StatusOr<std::string> lines = RecordLines(path, id, date);
     if (!lines.ok()) {
-      std::fprintf(stderr, "arbiter import-sgf: %s: %s\n", path.c_str(),
-                   std::string(lines.status().message()).c_str());
-      exit = std::max(exit, ExitCodeOf(lines.status()));
+      exit =
+          std::max(exit, Complain("import-sgf", absl::StrCat(path, ": ", lines.status().message()),
+                                  ExitCodeOf(lines.status())));
       continue;
     }
     if (std::fwrite(lines->data(), 1, lines->size(), stdout) != lines->size())

@@ -4,8 +4,16 @@
 #include <cstring>
 #include <iterator>
 
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
 #include "cli/commands.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
+#include "cli/nearest.h"
+#include "cli/version.h"
 
 namespace arbiter::cli {
 namespace {
@@ -37,8 +45,29 @@ void PrintUsage(FILE* out) {
   for (const Command& c : kCommands) std::fprintf(out, "  %-12s %s\n", c.name, c.summary);
   std::fprintf(out,
                "\n`arbiter COMMAND --help` for each. --server ADDR before the command is the same\n"
-               "as $ARBITER_SERVER for every client command.\n\n");
+               "as $ARBITER_SERVER for every client command. `arbiter --version` prints the\n"
+               "version.\n\n");
   PrintExitCodes(out);
+}
+
+// "unknown command 'shw': did you mean show?", else where they are listed;
+// a word with a dash is taken for a misspelt flag of the binary itself.
+std::string UnknownCommand(absl::string_view typed) {
+  std::vector<absl::string_view> names;
+  std::string why;
+  if (typed.substr(0, 1) == "-") {
+    names = {"--version", "--help", "--server"};
+    why = absl::StrCat("unknown flag ", typed);
+  } else {
+    for (const Command& c : kCommands) names.push_back(c.name);
+    why = absl::StrCat("unknown command '", typed, "'");
+  }
+  if (std::optional<std::string> near = Nearest(typed, names)) {
+    absl::StrAppend(&why, ": did you mean ", *near, "?");
+  } else {
+    absl::StrAppend(&why, " (`arbiter --help` lists the commands)");
+  }
+  return why;
 }
 
 }  // namespace
@@ -53,18 +82,17 @@ int main(int argc, char** argv) {
     argc -= 1;
     argv += 1;
   } else if (argc >= 2 && std::strcmp(argv[1], "--server") == 0) {
-    if (argc < 3) {
-      std::fprintf(stderr, "arbiter: --server needs a value (ADDR)\n");
-      return kExitBadInput;
-    }
+    if (argc < 3) return Complain("", "--server needs a value (ADDR)", kExitBadInput);
     setenv("ARBITER_SERVER", argv[2], 1);
     argc -= 2;
     argv += 2;
   }
   if (argc < 2) {
-    std::fprintf(stderr, "arbiter: which command?\n\n");
-    PrintUsage(stderr);
-    return kExitBadInput;
+    return Complain("", "which command? (`arbiter --help` lists them)", kExitBadInput);
+  }
+  if (std::strcmp(argv[1], "--version") == 0) {
+    std::printf("arbiter %s\n", kVersion);
+    return kExitOk;
   }
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
       std::strcmp(argv[1], "help") == 0) {
@@ -74,7 +102,5 @@ int main(int argc, char** argv) {
   for (const Command& c : kCommands) {
     if (std::strcmp(argv[1], c.name) == 0) return c.run(argc - 1, argv + 1);
   }
-  std::fprintf(stderr, "arbiter: unknown command '%s'\n\n", argv[1]);
-  PrintUsage(stderr);
-  return kExitBadInput;
+  return Complain("", UnknownCommand(argv[1]), kExitBadInput);
 }

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli/commands.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "google/protobuf/struct.pb.h"  // ListValue: a bare JSON array
 #include "google/protobuf/util/json_util.h"
@@ -70,10 +71,7 @@ constexpr CommandSpec kPublish = {
     .max_positionals = 1,
 };
 
-int Fail(int code, const std::string& why) {
-  std::fprintf(stderr, "arbiter rules: %s\n", why.c_str());
-  return code;
-}
+int Fail(int code, const std::string& why) { return Complain("rules", why, code); }
 
 int Fail(const absl::Status& status) {
   return Fail(ExitCodeOf(status), std::string(status.message()));

@@ -26,8 +26,10 @@
 #include "absl/time/time.h"
 #include "adjudicator/service/server.h"
 #include "cli/commands.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
+#include "cli/listen_address.h"
 #include "ledger/pg.h"
 #include "ledger/signer.h"
 
@@ -116,9 +118,8 @@ int RunServe(int argc, char** argv) {
     }
     absl::StatusOr<std::string> der = ledger::ReadPublicKeyFile(venue.substr(eq + 1));
     if (!der.ok()) {
-      std::fprintf(stderr, "arbiter serve: --venue-key %s: %s\n", venue.c_str(),
-                   std::string(der.status().message()).c_str());
-      return kExitBadInput;
+      return Complain("serve", absl::StrCat("--venue-key ", venue, ": ", der.status().message()),
+                      kExitBadInput);
     }
     if (!options.venue_keys.emplace(venue.substr(0, eq), *der).second) {
       return UsageError(kServe,
@@ -129,6 +130,12 @@ int RunServe(int argc, char** argv) {
   if (auto v = args.Value("http")) options.http_listen = *v;
   options.http_hosts = args.Values("http-host");
   options.http_insecure = args.Has("http-insecure");
+  for (const char* flag : {"listen", "http"}) {
+    if (auto v = args.Value(flag)) {
+      if (absl::Status s = CheckListenAddress(flag, *v); !s.ok())
+        return UsageError(kServe, s.message());
+    }
+  }
   if (auto v = args.Value("tls-cert")) options.tls.cert_chain = *v;
   if (auto v = args.Value("tls-key")) options.tls.private_key = *v;
   if (auto v = args.Value("tls-client-ca")) options.tls.client_ca = *v;
@@ -172,8 +179,8 @@ int RunServe(int argc, char** argv) {
   service::TurnOffDeadlockDetection();
   absl::StatusOr<std::unique_ptr<service::Server>> server = service::Server::Start(options);
   if (!server.ok()) {
-    std::fprintf(stderr, "arbiter serve: %s\n", std::string(server.status().message()).c_str());
-    return kExitUnavailable;  // the data directory is held, unreadable, or the address is taken
+    // The data directory is held, unreadable, or the address is taken.
+    return Complain("serve", server.status().message(), kExitUnavailable);
   }
   std::printf("listening on %s (ledger in %s)\n", (*server)->address().c_str(),
               options.ledger.empty() ? options.data_dir.c_str() : options.ledger.c_str());

@@ -40,6 +40,7 @@
 #include "cli/client.h"
 #include "cli/client_auth.h"
 #include "cli/commands.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
 #include "ledger/bundle.h"
@@ -301,9 +302,8 @@ uint64_t StopAfter() {
 }
 
 int Failed(const absl::Status& s) {
-  std::fprintf(stderr, "arbiter sync: %s: %s\n", absl::StatusCodeToString(s.code()).c_str(),
-               std::string(s.message()).c_str());
-  return ExitCodeOf(s);
+  return Complain("sync", absl::StrCat(absl::StatusCodeToString(s.code()), ": ", s.message()),
+                  ExitCodeOf(s));
 }
 
 }  // namespace
@@ -339,8 +339,8 @@ int RunSync(int argc, char** argv) {
   if (!pubkey.empty()) {
     absl::StatusOr<std::string> der = ledger::ReadPublicKeyFile(pubkey);
     if (!der.ok()) {
-      std::fprintf(stderr, "arbiter sync: %s\n", std::string(der.status().message()).c_str());
-      return kExitBadInput;
+      return Complain("sync", absl::StrCat("--venue-pubkey ", pubkey, ": ", der.status().message()),
+                      kExitBadInput);
     }
     options.venue_key_der = *der;
   }

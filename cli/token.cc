@@ -12,9 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "adjudicator/service/auth_role.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "cli/commands.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
 
@@ -74,21 +77,20 @@ std::unique_ptr<service::TokenStore> OpenStore(const Args& args) {
   absl::StatusOr<std::unique_ptr<service::TokenStore>> store =
       service::TokenStore::Open(DataDirectory(args));
   if (!store.ok()) {
-    std::fprintf(stderr, "arbiter token: %s\n", std::string(store.status().message()).c_str());
+    Complain("token", store.status().message(), kExitUnavailable);
     return nullptr;
   }
   return *std::move(store);
 }
 
 int Fail(const absl::Status& status) {
-  std::fprintf(stderr, "arbiter token: %s\n", std::string(status.message()).c_str());
-  return ExitCodeOf(status);
+  return Complain("token", status.message(), ExitCodeOf(status));
 }
 
 int Create(const Args& args) {
   const std::string role_name = *args.Value("role");
   const std::string name = *args.Value("name");
-  std::optional<service::Role> role = service::ParseRole(role_name);
+  std::optional<service::Role> role = service::ParseRole(UpperChoice(role_name));
   if (!role.has_value()) {
     return UsageError(kCreate, "--role must be ARBITER, CHIEF_ARBITER, AUDITOR, SOFTWARE or VENUE");
   }
@@ -109,9 +111,8 @@ int Create(const Args& args) {
   absl::StatusOr<std::string> secret = store->Create(*role, name, args.Values("game"), ttl);
   if (!secret.ok()) return Fail(secret.status());
   std::printf("%s\n", secret->c_str());
-  std::fprintf(stderr,
-               "arbiter token: created a %s token for %s (%s); it is shown only this once\n",
-               role_name.c_str(), name.c_str(),
+  std::fprintf(stderr, "arbiter token: created %s token for %s (%s); it is shown only this once\n",
+               service::RoleWithArticle(*role).c_str(), name.c_str(),
                ttl.has_value() ? ("expires " + Utc(absl::Now() + *ttl)).c_str() : "no expiry");
   return kExitOk;
 }

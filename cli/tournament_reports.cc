@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "adjudicator/tournament/standings_columns.h"
 #include "adjudicator/tournament/utf8.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
 #include "cli/tournament.h"
@@ -73,8 +74,7 @@ std::optional<v1::ExportTournamentRequest::Format> ExportFormat(const std::strin
 }
 
 int CannotWrite(const absl::Status& status) {
-  std::fprintf(stderr, "arbiter tournament export: %s\n", std::string(status.message()).c_str());
-  return ExitCodeOf(status);
+  return Complain("tournament export", status.message(), ExitCodeOf(status));
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
 #include "cli/game_flags.h"
@@ -174,7 +176,8 @@ bool AddEntrants(const Args& args,
 
 // --system and --swiss-method.
 bool SetSystem(const Args& args, v1::TournamentSettings* s, std::string* why) {
-  if (auto v = args.Value("system")) {
+  if (std::optional<std::string> v = args.Value("system")) {
+    *v = absl::AsciiStrToLower(*v);
     if (*v == "round-robin") {
       s->set_system(v1::TournamentSettings::ROUND_ROBIN);
     } else if (*v == "swiss") {
@@ -184,7 +187,8 @@ bool SetSystem(const Args& args, v1::TournamentSettings* s, std::string* why) {
       return false;
     }
   }
-  if (auto v = args.Value("swiss-method")) {
+  if (std::optional<std::string> v = args.Value("swiss-method")) {
+    *v = absl::AsciiStrToLower(*v);
     if (*v == "total-score") {
       s->set_swiss_method(v1::TournamentSettings::TOTAL_SCORE);
     } else if (*v == "points-then-opponents") {
@@ -277,9 +281,8 @@ int TournamentImport(const Args& args) {
   const std::string& path = args.positionals()[0];
   absl::StatusOr<std::string> xml = ReadInput(path);
   if (!xml.ok()) {
-    std::fprintf(stderr, "arbiter tournament import: %s: %s\n", path.c_str(),
-                 std::string(xml.status().message()).c_str());
-    return ExitCodeOf(xml.status());
+    return Complain("tournament import", absl::StrCat(path, ": ", xml.status().message()),
+                    ExitCodeOf(xml.status()));
   }
   req.set_opengotha_xml(*std::move(xml));
   return CallAndPrint(spec, args, &v1::TournamentService::Stub::ImportTournament, req);

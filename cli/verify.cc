@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 
@@ -24,7 +23,9 @@
 #include "adjudicator/service/adjudicator_judge.h"
 #include "cli/client.h"
 #include "cli/commands.h"
+#include "cli/complaint.h"
 #include "cli/exit_codes.h"
+#include "cli/files.h"
 #include "cli/ledger_path.h"
 #include "ledger/audit.h"
 #include "ledger/log_reader.h"
@@ -127,10 +128,7 @@ int VerifyVenueProofs(const std::string& location, const ledger::AuditOptions& o
       !reader.ok()   ? reader.status()
       : !proofs.ok() ? proofs.status()
                      : ledger::AuditVenueProofs(**reader, **proofs, options);
-  if (!r.ok()) {
-    std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
-    return ExitCodeOf(r.status());
-  }
+  if (!r.ok()) return Complain("verify", r.status().message(), ExitCodeOf(r.status()));
   if (!r->intact) {
     std::printf("synced game '%s' is NOT proven by its venue: %s\n", r->game_id.c_str(),
                 r->why.c_str());
@@ -188,8 +186,8 @@ int RunVerify(int argc, char** argv) {
   if (!pubkey.empty()) {
     absl::StatusOr<std::string> der = ledger::ReadPublicKeyFile(pubkey);
     if (!der.ok()) {
-      std::fprintf(stderr, "arbiter verify: %s\n", std::string(der.status().message()).c_str());
-      return kExitBadInput;
+      return Complain("verify", absl::StrCat("--pubkey ", pubkey, ": ", der.status().message()),
+                      kExitBadInput);
     }
     options.public_key_der = *der;
     key_source = "trusted, from " + pubkey;
@@ -200,17 +198,24 @@ int RunVerify(int argc, char** argv) {
   }
 
   if (!bundle_path.empty()) {
-    std::ifstream in(bundle_path, std::ios::binary);
+    absl::StatusOr<std::string> bytes = ReadInput(bundle_path);
+    if (!bytes.ok()) {
+      return Complain("verify",
+                      absl::StrCat("--bundle ", bundle_path, ": ", bytes.status().message()),
+                      kExitBadInput);
+    }
     v1::AuditBundle bundle;
-    if (!in || !bundle.ParseFromIstream(&in)) {
-      std::fprintf(stderr, "arbiter verify: %s is not a readable audit bundle\n",
-                   bundle_path.c_str());
-      return kExitBadInput;
+    if (!bundle.ParseFromString(*bytes)) {
+      return Complain("verify",
+                      absl::StrCat("--bundle ", bundle_path,
+                                   ": not an audit bundle (the binary file `arbiter export "
+                                   "--bundle` writes)"),
+                      kExitBadInput);
     }
     absl::StatusOr<ledger::AuditReport> r = ledger::AuditBundle(bundle, options);
     if (!r.ok()) {
-      std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
-      return kExitBadInput;
+      return Complain("verify", absl::StrCat("--bundle ", bundle_path, ": ", r.status().message()),
+                      kExitBadInput);
     }
     return Report(*r, "bundle of game '" + bundle.game_id() + "'", key_source);
   }
@@ -225,14 +230,8 @@ int RunVerify(int argc, char** argv) {
     if (!reader.ok()) return reader.status();
     return ledger::AuditLog(*reader, options);
   }();
-  if (absl::IsNotFound(r.status())) {
-    std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
-    return kExitBadInput;
-  }
-  if (!r.ok()) {
-    std::fprintf(stderr, "arbiter verify: %s\n", std::string(r.status().message()).c_str());
-    return ExitCodeOf(r.status());
-  }
+  if (absl::IsNotFound(r.status())) return Complain("verify", r.status().message(), kExitBadInput);
+  if (!r.ok()) return Complain("verify", r.status().message(), ExitCodeOf(r.status()));
   int exit =
       Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source, args.Has("strict"));
   if (exit == kExitOk) exit = VerifyVenueProofs(db, options);

@@ -82,7 +82,7 @@ absl::StatusOr<Caller> Gatekeeper::Admit(absl::string_view method,
     if (!token.ok()) return token.status();
     if (!Permits(token->role, access)) {
       return absl::PermissionDeniedError(
-          absl::StrCat("a ", RoleName(token->role), " token may not call ", ShortName(method)));
+          absl::StrCat(RoleWithArticle(token->role), " token may not call ", ShortName(method)));
     }
     caller.key = token->id;
     caller.role = token->role;

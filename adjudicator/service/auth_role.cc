@@ -4,6 +4,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "arbiter/v1/service.pb.h"
 #include "arbiter/v1/tournament.pb.h"
 #include "google/protobuf/descriptor.h"
@@ -46,6 +47,13 @@ absl::string_view RoleName(Role role) {
       return "VENUE";
   }
   return "UNKNOWN";
+}
+
+std::string RoleWithArticle(Role role) {
+  const absl::string_view name = RoleName(role);
+  // ARBITER, AUDITOR: spoken with a vowel; the others with a consonant.
+  const bool vowel = absl::string_view("AEIOU").find(name.front()) != absl::string_view::npos;
+  return absl::StrCat(vowel ? "an " : "a ", name);
 }
 
 std::optional<Role> ParseRole(absl::string_view name) {

@@ -24,6 +24,7 @@
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_ROLE_H_
 
 #include <optional>
+#include <string>
 
 #include "absl/strings/string_view.h"
 #include "arbiter/v1/access.pb.h"
@@ -35,6 +36,9 @@ enum class Role { kArbiter, kChiefArbiter, kAuditor, kSoftware, kVenue };
 
 // "ARBITER", "CHIEF_ARBITER", "AUDITOR", "SOFTWARE", "VENUE".
 absl::string_view RoleName(Role role);
+// The name with its article, as a message reads it: "an ARBITER token",
+// "a CHIEF_ARBITER token", "an AUDITOR token".
+std::string RoleWithArticle(Role role);
 std::optional<Role> ParseRole(absl::string_view name);
 
 // The access a full method name ("/arbiter.v1.Arbiter/AppendEvents") needs:

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/random/random.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/notification.h"
@@ -109,7 +110,7 @@ absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, b
     // a role that may create games sends a gameCreated.
     if (!caller.Holds(EventAccess(e))) {
       return absl::PermissionDeniedError(
-          absl::StrCat(where, "a ", RoleName(*caller.role), " token may not record ",
+          absl::StrCat(where, RoleWithArticle(*caller.role), " token may not record ",
                        v1::Event::descriptor()->FindFieldByNumber(e.kind_case())->json_name()));
     }
     if (!e.has_at())
@@ -225,6 +226,15 @@ absl::StatusOr<std::string> Recorder::CreateGame(const Caller& caller,
   }
   if (absl::Status s = CheckId("game", id); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("game.game_id: ", s.message()));
+  }
+  // A game is between two players: one set up without them is a mistake
+  // that stays in the ledger (issue 29).
+  for (const auto& [field, player] :
+       {std::pair{"black", &request.game().black()}, std::pair{"white", &request.game().white()}}) {
+    if (absl::StripAsciiWhitespace(player->name()).empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "game.", field, ".name: a game needs both players; ", field, "'s name is missing"));
+    }
   }
   v1::Event event;
   *event.mutable_game_created() = request.game();

@@ -98,7 +98,8 @@ class Recorder {
   // Records the game `request` describes (a random id when it names none and
   // is not a retry) and returns its id. With no `at`, the server stamps it
   // (a retry gets the first stamp) and a missing scheduled start is that
-  // stamp. As Append, and INVALID_ARGUMENT for a bad id.
+  // stamp. As Append, and INVALID_ARGUMENT for a bad id or a game without
+  // both players (a blank game.black.name or game.white.name, named).
   absl::StatusOr<std::string> CreateGame(const Caller& caller,
                                          const v1::CreateGameRequest& request);
 

@@ -328,6 +328,8 @@ class AuthServiceTest : public ::testing::Test {
     req.mutable_game()->set_game_id(game);
     req.mutable_game()->set_ruleset("cn-2002");
     req.mutable_game()->set_board_size(19);
+    req.mutable_game()->mutable_black()->set_name("Black");
+    req.mutable_game()->mutable_white()->set_name("White");
     req.mutable_game()->set_venue(v1::GameCreated::SAME_SITE);
     req.mutable_at()->set_seconds(1'780'000'000);
     v1::Game out;

@@ -279,6 +279,8 @@ TEST(SharedGatekeeperTest, ArbiterAndTournamentWritesShareTheCallersBucket) {
     v1::CreateGameRequest req;
     req.mutable_game()->set_game_id("g1");
     req.mutable_game()->set_board_size(19);
+    req.mutable_game()->mutable_black()->set_name("Black");
+    req.mutable_game()->mutable_white()->set_name("White");
     req.mutable_at()->set_seconds(1'780'000'000);
     v1::Game out;
     const grpc::Status s = v1::Arbiter::NewStub(channel)->CreateGame(&c, req, &out);

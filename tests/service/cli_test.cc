@@ -75,10 +75,10 @@ TEST(CliTest, GameCreate) {
                 .at("rank")
                 .string_value(),
             "5d");
-  r = Cli({"game", "create", "--id", "cli-created"});
+  r = Cli({"game", "create", "--id", "cli-created", "--black", "B", "--white", "W"});
   EXPECT_EQ(r.exit, 2);
   EXPECT_NE(r.err.find("ALREADY_EXISTS"), std::string::npos);
-  EXPECT_EQ(Cli({"game", "create", "--byo-yomi", "five"}).exit, 2);
+  EXPECT_EQ(Cli({"game", "create", "--black", "B", "--white", "W", "--byo-yomi", "five"}).exit, 2);
   EXPECT_EQ(Cli({"game"}).exit, 2);
 }
 

@@ -150,6 +150,12 @@ TEST_P(ReflectedClientTest, AClientThatKnowsOnlyTheReflectedSchemaCallsTheServic
   game->GetReflection()->SetString(game, game->GetDescriptor()->FindFieldByName("game_id"),
                                    "reflected");
   game->GetReflection()->SetInt32(game, game->GetDescriptor()->FindFieldByName("board_size"), 19);
+  for (const char* side : {"black", "white"}) {  // CreateGame wants both players
+    pb::Message* player =
+        game->GetReflection()->MutableMessage(game, game->GetDescriptor()->FindFieldByName(side));
+    player->GetReflection()->SetString(player, player->GetDescriptor()->FindFieldByName("name"),
+                                       side);
+  }
   std::unique_ptr<pb::Message> created(factory.GetPrototype(create->output_type())->New());
   ASSERT_TRUE(
       Unary(stub, token, "/arbiter.v1.Arbiter/CreateGame", *create_req, created.get()).ok());

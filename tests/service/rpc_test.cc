@@ -101,6 +101,8 @@ TEST(RpcTest, CreateGame) {
   v1::CreateGameRequest req;
   req.mutable_game()->set_game_id("created-1");
   req.mutable_game()->set_board_size(19);
+  req.mutable_game()->mutable_black()->set_name("Black");
+  req.mutable_game()->mutable_white()->set_name("White");
   req.set_request_id("create-created-1");
   ToProto(T0(), req.mutable_at());
   v1::Game game;
@@ -119,6 +121,8 @@ TEST(RpcTest, CreateGame) {
   // No id: the server names it.
   v1::CreateGameRequest anon;
   anon.mutable_game()->set_board_size(19);
+  anon.mutable_game()->mutable_black()->set_name("Black");
+  anon.mutable_game()->mutable_white()->set_name("White");
   ASSERT_TRUE(Call([&](auto* c) { return stub->CreateGame(c, anon, &game); }).ok());
   EXPECT_TRUE(absl::StartsWith(game.game_id(), "game-"));
   // An unknown ruleset is refused, and nothing is recorded.

@@ -30,6 +30,8 @@ TEST(TrustTest, RetriesOfServerStampedRequestsGetTheOriginalAck) {
   v1::CreateGameRequest create;
   create.mutable_game()->set_game_id("stamped-1");
   create.mutable_game()->set_board_size(19);
+  create.mutable_game()->mutable_black()->set_name("Black");
+  create.mutable_game()->mutable_white()->set_name("White");
   create.set_request_id("create-stamped-1");
   v1::Game first, again;
   ASSERT_TRUE(Call([&](auto* c) { return stub->CreateGame(c, create, &first); }).ok());
@@ -76,9 +78,9 @@ TEST(TrustTest, RetriesOfServerStampedRequestsGetTheOriginalAck) {
 
   // The same through the binary: `--request-id` is safely retryable.
   for (int i = 0; i < 2; ++i) {
-    const ProcessResult r =
-        RunCli({"game", "create", "--id", "stamped-cli", "--request-id", "create-stamped-cli"}, "",
-               ServerEnvironment::address());
+    const ProcessResult r = RunCli({"game", "create", "--id", "stamped-cli", "--request-id",
+                                    "create-stamped-cli", "--black", "B", "--white", "W"},
+                                   "", ServerEnvironment::address());
     EXPECT_EQ(r.exit, 0) << "attempt " << i + 1 << ": " << r.err;
   }
 }
