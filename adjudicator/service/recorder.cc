@@ -1,5 +1,6 @@
 #include "adjudicator/service/recorder.h"
 
+#include <memory>
 #include <utility>
 
 #include "absl/random/random.h"
@@ -42,6 +43,36 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
                                                           bool replay) {
   if (absl::Status s = Check(caller, game_id, replay, events); !s.ok()) return s;
   return Answer(game_id, ledger_->Append(game_id, Expecting(expected), std::move(events)));
+}
+
+absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
+                                                          const std::string& game_id,
+                                                          std::optional<uint64_t> expected,
+                                                          std::vector<v1::Event> events,
+                                                          AppendMode mode) {
+  if (!mode.validate_only) return Append(caller, game_id, expected, std::move(events), mode.replay);
+  if (absl::Status s = Check(caller, game_id, mode.replay, events); !s.ok()) return s;
+  absl::StatusOr<GameView> view = folds_->Get(game_id);
+  if (!view.ok()) return view.status();
+  if (expected.has_value() && *expected != view->revision) {
+    return absl::AbortedError(
+        absl::StrCat("game '", game_id, "' is at revision ", view->revision, ", not ", *expected));
+  }
+  std::unique_ptr<ledger::GameJudge> fold = view->fold->Clone();
+  v1::AppendEventsResponse out;
+  uint64_t revision = view->revision;
+  for (v1::Event& e : events) {
+    absl::StatusOr<ledger::Verdict> verdict = fold->Apply(e);
+    if (!verdict.ok()) return verdict.status();
+    v1::RecordedEvent* r = out.add_events();
+    r->set_game(ResourceName("games", game_id));
+    r->set_revision(++revision);
+    for (v1::Ruling& ruling : verdict->rulings) *r->add_rulings() = std::move(ruling);
+    *r->mutable_event() = std::move(e);
+  }
+  out.set_revision(view->revision);
+  if (const v1::Result* result = fold->result(); result != nullptr) *out.mutable_result() = *result;
+  return out;
 }
 
 void Recorder::AppendAsync(const Caller& caller, const std::string& game_id,

@@ -56,6 +56,22 @@ class Recorder {
                                                   std::vector<v1::Event> events,
                                                   bool replay = false);
 
+  // What a request asks of an append beyond its events.
+  struct AppendMode {
+    // The events replay an earlier record: they may be dated ahead of the
+    // server's clock (max_skew; AppendEventsRequest.replay).
+    bool replay = false;
+    // A dry run (AppendEventsRequest.validate_only): every check of a real
+    // append, then the game's fold judges a copy; answers with the events
+    // and rulings that would be recorded, storing nothing.
+    bool validate_only = false;
+  };
+
+  // As Append above, as `mode` asks.
+  absl::StatusOr<v1::AppendEventsResponse> Append(const Caller& caller, const std::string& game_id,
+                                                  std::optional<uint64_t> expected,
+                                                  std::vector<v1::Event> events, AppendMode mode);
+
   // What an append answers.
   using AppendDone = std::function<void(absl::StatusOr<v1::AppendEventsResponse>)>;
 
