@@ -12,6 +12,7 @@
 #include "absl/time/clock.h"
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/console/assets.h"
+#include "adjudicator/service/console/floor.h"
 #include "adjudicator/service/console/http_status.h"
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/live_feed.h"
@@ -87,6 +88,7 @@ struct Console::Impl {
   TokenStore* tokens = nullptr;
   Gatekeeper* gate = nullptr;
   std::unique_ptr<Recorder> recorder;
+  std::unique_ptr<FloorPages> floor;  // /tables (floor.h)
   Sessions sessions;
   httplib::Server http;
   std::thread thread;
@@ -373,6 +375,7 @@ void Console::Impl::Routes() {
   http.Post(R"(/api/games/([^/]+)/rulings/([0-9]+)/decide)",
             [this](Req q, Res s) { Decide(q, s); });
   http.Get("/api/feed", [this](Req q, Res s) { Feed(q, s); });
+  floor->Route(http);
 }
 
 Console::Console(GameFolds* folds) : impl_(std::make_unique<Impl>(folds)) {
@@ -391,6 +394,15 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
   p.gate = gate;
   p.recorder = std::make_unique<Recorder>(ledger, p.folds);
   p.recorder->set_venue_games(venue_games);
+  p.floor = std::make_unique<FloorPages>(
+      p.recorder.get(),
+      [&p](const httplib::Request& req, httplib::Response& res, absl::string_view method,
+           bool write) -> absl::StatusOr<Caller> {
+        absl::StatusOr<Impl::Visitor> v =
+            write ? p.AdmitWrite(req, res, method) : p.Admit(req, res, method);
+        if (!v.ok()) return v.status();
+        return std::move(v->caller);
+      });
   absl::StatusOr<bool> secured = tokens->Any();
   if (!secured.ok()) return secured.status();
   if (!*secured && !IsLoopback(listen)) {
