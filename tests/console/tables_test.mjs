@@ -86,6 +86,7 @@ const kindOf = (e) => Object.keys(e.event).find((k) => !['at', 'actor', 'authori
 async function shot(page, name) {
   if (!shots) return;
   mkdirSync(shots, { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
 }
 

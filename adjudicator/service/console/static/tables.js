@@ -137,6 +137,7 @@ function setOnline(up) {
   status.textContent = up ? w('live') : w('offline');
   status.className = up ? 'status up' : 'status down';
   document.body.dataset.online = up ? '1' : '0';
+  renderOutbox();
 }
 
 // ---- what the pages show ---------------------------------------------------
@@ -256,8 +257,9 @@ function renderTable(main) {
 function renderOutbox() {
   const list = outbox();
   const box = document.getElementById('outbox');
-  if (!list.length) { box.replaceChildren(); return; }
-  box.replaceChildren(el('h2', {}, `${w('outbox')} (${list.length})`), el('ol', {}, list.map((e) => {
+  const note = online ? null : el('p', { class: 'error' }, w('offlineNote'));
+  if (!list.length) { box.replaceChildren(...(note ? [note] : [])); return; }
+  box.replaceChildren(...(note ? [note] : []), el('h2', {}, `${w('outbox')} (${list.length})`), el('ol', {}, list.map((e) => {
     const inc = INCIDENTS.find((i) => i.id === e.incident);
     const ev = e.event[Object.keys(e.event).find((k) => !['at', 'idempotencyKey'].includes(k))] || {};
     const who = ev.color || ev.byColor;
