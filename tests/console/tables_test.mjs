@@ -297,14 +297,20 @@ async function main() {
   // Tables 5 and 6: counts with penalty stones, when this build has the
   // countRecorded event (issue 29 point 1); until then the page says so.
   const hasCount = readFileSync(path.join(repo, 'proto/arbiter/v1/events.proto'), 'utf8').includes('CountRecorded');
-  for (const [n, color, count] of [[5, 'BLACK', 185], [6, 'WHITE', 180]]) {
+  // Hand-computed (DOMAIN.md §2: margin = blackCount - 180.5 - 3.75 - Black's
+  // penalty stones + White's): 185 with Black's stone is White by 1/4 (W+0.5),
+  // where without it Black won by 3/4; 184 with White's stone is Black by 3/4
+  // (B+1.5), where without it White won by 1/4.
+  const expected = { 5: 'W+0.5', 6: 'B+1.5' };
+  for (const [n, color, count] of [[5, 'BLACK', 185], [6, 'WHITE', 184]]) {
     // A phone rang: a warning, that is a penalty stone (23.7, 24.1).
     await record(phone, n, 'phone-rang', { choices: { color } });
     const r = await record(phone, n, 'count', { typed: { blackCount: count } }, { expectSecond: true }).catch((e) => ({ shown: { error: e.message } }));
     const game = history(`r1-t${n}`, chief);
     if (hasCount) {
-      check(game.result?.reason === 'COUNT' && (game.result?.penaltyStones?.[color.toLowerCase()] || 0) >= 1,
-        `table ${n}: the count ${count} with ${color}'s penalty stone gives ${game.result?.sgf} (${JSON.stringify(game.result?.penaltyStones || {})})`);
+      check(game.result?.reason === 'COUNT' && game.result?.sgf === expected[n] && game.result?.penaltyStones?.[color.toLowerCase()] === 1,
+        `table ${n}: the count ${count} with ${color}'s penalty stone gives ${expected[n]} (${game.result?.sgf}, ${JSON.stringify(game.result?.penaltyStones || {})})`);
+      check(new RegExp(expected[n].replace('+', '\\+')).test(r.second || ''), `and its second confirmation names it (${r.second})`);
     } else {
       check(r.shown.error.length > 0 && !game.result, `table ${n}: without countRecorded on the server the page says why (${r.shown.error}) and nothing is recorded`);
     }
@@ -385,6 +391,17 @@ async function main() {
   const chiefButtons = await hall.$$eval('button[data-incident="cancel-game"]', (b) => b.length);
   const refereeButtons = await phone.$$eval('button[data-incident="cancel-game"]', (b) => b.length);
   check(chiefButtons === 1 && refereeButtons === 0, `only the chief arbiter sees "cancel the game" (${chiefButtons}/${refereeButtons})`);
+  // Table 7's game was created by mistake: the chief arbiter cancels it,
+  // confirming twice, and it leaves the floor (it stays in the ledger).
+  const cancelled = await record(hall, 7, 'cancel-game', { typed: { reason: '重复建局 created twice' } }, { expectSecond: true });
+  const t7 = history('r1-t7', chief);
+  const cancel = t7.events.find((e) => e.event.gameCancelled);
+  check(cancel?.event.gameCancelled.reason === '重复建局 created twice' && /^Wang Ru \(CHIEF_ARBITER/.test(cancel.event.actor) && /取消本局|Cancel the game/.test(cancelled.second),
+    `the chief arbiter cancels table 7, confirmed twice (${cancelled.second})`);
+  await hall.goto(`${server.http}/tables`);
+  await hall.waitForSelector('body[data-loaded="1"] .tables li');
+  const left = await hall.$$eval('.tables li', (li) => li.map((l) => l.dataset.table));
+  check(!left.includes('7') && left.length === 7, `and table 7 leaves /tables (${left})`);
   check(Date.now() - started < 60000, `the run took ${Math.round((Date.now() - started) / 1000)} s`);
 }
 

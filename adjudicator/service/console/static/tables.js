@@ -143,7 +143,8 @@ function setOnline(up) {
 // ---- what the pages show ---------------------------------------------------
 
 function inRound(g) {
-  if (!g.created?.table) return false;
+  // A game cancelled as created by mistake has left the hall (gameCancelled).
+  if (!g.created?.table || g.state?.cancelled) return false;
   if (!g.result) return true;
   const at = Date.parse(g.result.at || '');
   return !at || Date.now() - at < ROUND_HOURS * 3600 * 1000;
