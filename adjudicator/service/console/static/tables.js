@@ -232,7 +232,13 @@ function answerBlock(cls, title, answer, gameId, recorded) {
 function renderTable(main) {
   const g = gameAt(tableNo);
   document.getElementById('heading').textContent = `${w('table')} ${tableNo}`;
-  if (!g) { main.replaceChildren(el('p', { class: 'error' }, `${w('noSuchTable')} (${tableNo})`), el('a', { class: 'button', href: '/tables' }, w('allTables'))); return; }
+  if (!g) {
+    // A game just cancelled leaves the table: what was recorded still shows.
+    const done = lastRecorded?.entry.table === tableNo
+      ? answerBlock('recorded', w('recorded'), lastRecorded.answer, lastRecorded.entry.game, true) : null;
+    main.replaceChildren(done || '', el('p', { class: 'error' }, `${w('noSuchTable')} (${tableNo})`), el('a', { class: 'button', href: '/tables' }, w('allTables')));
+    return;
+  }
   document.body.dataset.game = g.gameId;
   const parts = [
     el('a', { class: 'button', href: '/tables' }, `← ${w('allTables')}`),
