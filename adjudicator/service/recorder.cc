@@ -1,5 +1,6 @@
 #include "adjudicator/service/recorder.h"
 
+#include <memory>
 #include <utility>
 
 #include "absl/random/random.h"

@@ -18,12 +18,14 @@ export function flag(name, fallback) {
 // The `arbiter` binary: --arbiter PATH, default build/bin/arbiter.
 export const arbiterBinary = () => path.resolve(flag('arbiter', path.join(repo, 'build/bin/arbiter')));
 
-// Starts `arbiter serve --db DATA --listen 127.0.0.1:0 --http 127.0.0.1:0
+// Starts `arbiter serve --db DATA --listen 127.0.0.1:0 --http HTTP
 // EXTRA...` and resolves, once both are listening, to { child, grpc, http }
 // (the gRPC address and the console's URL, as the server prints them).
-export function startServer(arbiter, data, extra = []) {
+// HTTP is 127.0.0.1:0 (any free port) unless a test restarts the server
+// under an open page, on the port it had.
+export function startServer(arbiter, data, extra = [], http = '127.0.0.1:0') {
   return new Promise((resolve, reject) => {
-    const child = spawn(arbiter, ['serve', '--db', data, '--listen', '127.0.0.1:0', '--http', '127.0.0.1:0', ...extra],
+    const child = spawn(arbiter, ['serve', '--db', data, '--listen', '127.0.0.1:0', '--http', http, ...extra],
       { stdio: ['ignore', 'pipe', 'inherit'] });
     const found = { child };
     createInterface({ input: child.stdout }).on('line', (line) => {

@@ -258,6 +258,9 @@ async function main() {
   await game.goto(`${server.http}/games/board-12`);
   await game.waitForSelector('button.decide[data-choice="BLACK_LOSES"]:not([disabled])');
   await game.click('button.decide[data-choice="BLACK_LOSES"]');
+  // A loss is confirmed twice, the second time naming it (confirm.js).
+  await game.waitForSelector('.second-confirm button.confirm-again');
+  await game.click('.second-confirm button.confirm-again');
   await game.waitForFunction(() => !document.querySelector('#pending .pending-ruling'), { timeout: 5000 });
   const decided = JSON.parse(cli(['history', 'board-12', '--json'], { token: chief }));
   const decision = decided.events.find((e) => e.event.arbiterDecision);

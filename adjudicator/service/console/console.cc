@@ -14,6 +14,7 @@
 #include "adjudicator/service/console/assets.h"
 #include "adjudicator/service/console/guarded_server.h"
 #include "adjudicator/service/console/http_limits.h"
+#include "adjudicator/service/console/floor.h"
 #include "adjudicator/service/console/http_status.h"
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/live_feed.h"
@@ -102,6 +103,7 @@ struct Console::Impl {
   Gatekeeper* gate = nullptr;
   tournament::TournamentHost* tournaments = nullptr;
   Recorder* recorder = nullptr;  // the server's, shared with gRPC
+  std::unique_ptr<FloorPages> floor;  // /tables (floor.h)
   Sessions sessions;
   LoginThrottle logins;
   const bool insecure;
@@ -484,6 +486,7 @@ void Console::Impl::Routes() {
     StartRound(tournaments != nullptr ? tournaments->service.get() : nullptr, visitor->caller, req,
                res);
   });
+  floor->Route(http);
 }
 
 Console::Console(GameFolds* folds, ConsoleOptions options)
@@ -504,6 +507,15 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
   p.tokens = tokens;
   p.gate = gate;
   p.recorder = recorder;
+  p.floor = std::make_unique<FloorPages>(
+      p.recorder,
+      [&p](const httplib::Request& req, httplib::Response& res, absl::string_view method,
+           bool write) -> absl::StatusOr<Caller> {
+        absl::StatusOr<Impl::Visitor> v =
+            write ? p.AdmitWrite(req, res, method) : p.Admit(req, res, method);
+        if (!v.ok()) return v.status();
+        return std::move(v->caller);
+      });
   absl::StatusOr<bool> secured = tokens->Any();
   if (!secured.ok()) return secured.status();
   if (!*secured && !IsLoopback(listen)) {

@@ -5,6 +5,7 @@
 import { api, post, session, follow, showLive, el, clockLabel, player, signOut } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
 import { eventWords, isIncident, sanctionWords, sideWord, enumWord, resultWords } from './words.js';
+import { decisionConsequence, confirmTwice } from './confirm.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const SVG = 'http://www.w3.org/2000/svg';
@@ -75,13 +76,16 @@ function pendingSection(game) {
     const buttons = (r.options || []).map((o) => el('button', {
       type: 'button', class: 'decide', 'data-ruling': r.number, 'data-choice': o.id, disabled: !allowed,
       onclick: async (e) => {
-        e.target.disabled = true;
+        const button = e.currentTarget;
+        const consequence = decisionConsequence(r, o);
+        if (consequence && !(await confirmTwice(message.parentNode, consequence))) return;
+        button.disabled = true;
         try {
           await post(`/api/games/${encodeURIComponent(id)}/rulings/${r.number}/decide`, { choice: o.id, note: note.value });
           await load();
         } catch (err) {
           message.textContent = err.message;
-          e.target.disabled = false;
+          button.disabled = false;
         }
       },
     }, optionTitle(o)));
