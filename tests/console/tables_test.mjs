@@ -188,13 +188,19 @@ async function main() {
   // The round: 8 games at tables 1-8, as a director creates them.
   const names = ['Chen Yaoye', 'Gu Li', 'Ke Jie', 'Shin Jinseo', 'Iyama Yuta', 'Park Junghwan', 'Mi Yuting', 'Tang Weixing',
     'Lian Xiao', 'Fan Tingyu', 'Yang Dingxin', 'Ding Hao', 'Xie Ke', 'Li Xuanhao', 'Tuo Jiaxi', 'Jiang Weijie'];
-  // (Until `tournament start-round` creates a round, its gameCreated lines.)
-  const at = new Date().toISOString();
-  const created = names.filter((_, i) => i % 2 === 0).map((black, i) => JSON.stringify({ at, gameCreated: {
-    gameId: `r1-t${i + 1}`, table: i + 1, black: { name: black, rank: '9p' }, white: { name: names[2 * i + 1], rank: '9p' }, scheduledStart: at } }));
+  // As a director runs it: a tournament, round 1 paired board by board, then
+  // started: `tournament start-round` creates the 8 games at tables 1-8
+  // (ids cup-r1-b1 ... cup-r1-b8) and attaches each to its pairing.
+  const players = names.flatMap((name, i) => ['--player', `P${i + 1}:${name}:9P`]);
+  cli(['tournament', 'create', '--id', 'cup', '--system', 'swiss', '--rounds', '3', ...players], { token: chief });
+  const boards = names.filter((_, i) => i % 2 === 0).flatMap((_, i) => ['--board', `P${2 * i + 1},P${2 * i + 2}`]);
+  cli(['tournament', 'pair', 'cup', '--round', '1', ...boards], { token: chief });
+  const started = cli(['tournament', 'start-round', 'cup', '--round', '1', '--json'], { token: chief });
+  check((started.match(/cup-r1-b/g) || []).length >= 8, 'start-round creates the round\'s 8 games');
   // A game with no table (a friendly) is not on the floor.
-  created.push(JSON.stringify({ at, gameCreated: { gameId: 'friendly', black: { name: 'A', rank: '1d' }, white: { name: 'B', rank: '1d' } } }));
-  cli(['record', '-'], { input: `${created.join('\n')}\n`, token: chief });
+  const at = new Date().toISOString();
+  const friendly = JSON.stringify({ at, gameCreated: { gameId: 'friendly', black: { name: 'A', rank: '1d' }, white: { name: 'B', rank: '1d' } } });
+  cli(['record', '-'], { input: `${friendly}\n`, token: chief });
   browser = await launching;
   const phoneContext = await browser.createBrowserContext();
   const phone = await signIn(phoneContext, referee, PHONE);
@@ -218,28 +224,28 @@ async function main() {
     }
   }
   let arrived = 0;
-  for (let n = 1; n <= 8; ++n) arrived += history(`r1-t${n}`, chief).events.filter((e) => e.event.playerArrived).length;
+  for (let n = 1; n <= 8; ++n) arrived += history(`cup-r1-b${n}`, chief).events.filter((e) => e.event.playerArrived).length;
   check(arrivals === 16 && arrived === 16, `16 arrivals entered on the phone, 16 in the ledger (${arrived})`);
 
   // Table 2: a phone rings. The ruling is shown before the confirm, nothing
   // stored by the dry run, and the same ruling is recorded, with its slip.
   await openTable(phone, 2);
   await fill(phone, 'phone-rang', { choices: { color: 'BLACK' } });
-  const before = history('r1-t2', chief).events.length;
+  const before = history('cup-r1-b2', chief).events.length;
   const shown = await preview(phone);
   check(shown.clauses.length > 0 && !shown.error, `the phone's ruling is shown before the confirm (${shown.clauses})`);
-  check(history('r1-t2', chief).events.length === before, 'and the dry run stores nothing');
+  check(history('cup-r1-b2', chief).events.length === before, 'and the dry run stores nothing');
   await shot(phone, 'table-preview');
   await axe(phone, '/tables/2 with an incident form');
   const rang = await confirm(phone);
-  const t2 = history('r1-t2', chief);
+  const t2 = history('cup-r1-b2', chief);
   const ringing = t2.events.find((e) => e.event.phoneRang);
   check(ringing && ringing.event.phoneRang.color === 'BLACK' && /^Li Wei \(ARBITER/.test(ringing.event.actor),
     `the ledger holds the phoneRang, by the floor arbiter (${ringing?.event.actor})`);
   const recordedClauses = (ringing?.rulings || []).map((r) => r.clause);
   check(JSON.stringify(recordedClauses) === JSON.stringify(shown.clauses) && JSON.stringify(rang.clauses) === JSON.stringify(shown.clauses),
     `the recorded ruling is the one shown (${recordedClauses})`);
-  check(rang.slips.length > 0 && rang.slips.every((s) => s.startsWith('/games/r1-t2/rulings/')), `the ruling links to its slip (${rang.slips})`);
+  check(rang.slips.length > 0 && rang.slips.every((s) => s.startsWith('/games/cup-r1-b2/rulings/')), `the ruling links to its slip (${rang.slips})`);
   if (rang.slips[0]) {
     const slip = await phone.evaluate(async (href) => (await fetch(href)).status, rang.slips[0]);
     check(slip === 200, `the slip opens (HTTP ${slip})`);
@@ -259,26 +265,26 @@ async function main() {
   const consequence = await phone.$eval('.second-confirm .consequence', (p) => p.textContent);
   check(/B\+R/.test(consequence), `a resignation asks a second confirmation naming its result (${consequence})`);
   await shot(phone, 'table-confirm');
-  check(!history('r1-t3', chief).events.some((e) => e.event.resign), 'nothing is recorded before the second confirm');
+  check(!history('cup-r1-b3', chief).events.some((e) => e.event.resign), 'nothing is recorded before the second confirm');
   await phone.tap('.second-confirm button.confirm-again');
   await phone.waitForSelector('.recorded');
-  const t3 = history('r1-t3', chief);
+  const t3 = history('cup-r1-b3', chief);
   check(t3.result?.sgf === 'B+R' && t3.events.filter((e) => e.event.resign).length === 1, `White's resignation: the ledger's result is B+R (${t3.result?.sgf})`);
 
   // Table 4: Black's time expires: a loss, confirmed twice.
   const lost = await record(phone, 4, 'time-expired', { choices: { color: 'BLACK' } }, { expectSecond: true });
-  const t4 = history('r1-t4', chief);
+  const t4 = history('cup-r1-b4', chief);
   check(!lost.shown.error && t4.result?.sgf === 'W+T', `a time loss recorded from the phone: W+T (${t4.result?.sgf || lost.shown.error})`);
   check(/W\+T/.test(lost.second || ''), `its second confirmation names it (${lost.second})`);
 
   // Table 1: White looks at a phone: a loss (23.7), confirmed twice.
   const viewed = await record(phone, 1, 'phone-viewed', { choices: { color: 'WHITE' } }, { expectSecond: true });
-  const t1 = history('r1-t1', chief);
+  const t1 = history('cup-r1-b1', chief);
   check(t1.result?.sgf === 'B+F' && /B\+F/.test(viewed.second || ''), `a phone looked at loses the game, named before the second confirm (${viewed.second})`);
 
   // Table 7: bad input gets a clear message on the page and nothing is sent.
   await openTable(phone, 7);
-  const sevenBefore = history('r1-t7', chief).events.length;
+  const sevenBefore = history('cup-r1-b7', chief).events.length;
   await fill(phone, 'stone-dropped', { choices: { color: 'BLACK', consented: 'true' }, typed: { point: 'I5' } });
   const badPoint = await preview(phone);
   check(/I5/.test(badPoint.error), `a point off the board is refused on the page (${badPoint.error})`);
@@ -292,7 +298,7 @@ async function main() {
   const noColour = await preview(phone);
   check(noColour.error.length > 0, `a missing player is refused on the page (${noColour.error})`);
   await phone.tap('#cancel');
-  check(history('r1-t7', chief).events.length === sevenBefore, 'and nothing is written');
+  check(history('cup-r1-b7', chief).events.length === sevenBefore, 'and nothing is written');
 
   // Tables 5 and 6: counts with penalty stones, when this build has the
   // countRecorded event (issue 29 point 1); until then the page says so.
@@ -306,7 +312,7 @@ async function main() {
     // A phone rang: a warning, that is a penalty stone (23.7, 24.1).
     await record(phone, n, 'phone-rang', { choices: { color } });
     const r = await record(phone, n, 'count', { typed: { blackCount: count } }, { expectSecond: true }).catch((e) => ({ shown: { error: e.message } }));
-    const game = history(`r1-t${n}`, chief);
+    const game = history(`cup-r1-b${n}`, chief);
     if (hasCount) {
       check(game.result?.reason === 'COUNT' && game.result?.sgf === expected[n] && game.result?.penaltyStones?.[color.toLowerCase()] === 1,
         `table ${n}: the count ${count} with ${color}'s penalty stone gives ${expected[n]} (${game.result?.sgf}, ${JSON.stringify(game.result?.penaltyStones || {})})`);
@@ -333,7 +339,7 @@ async function main() {
   await shot(phone, 'table-offline');
   await phone.setOfflineMode(false);
   await phone.waitForFunction(() => !document.querySelector('#outbox li'), { timeout: 10000 });
-  let kinds = history('r1-t8', chief).events.map(kindOf).slice(-3);
+  let kinds = history('cup-r1-b8', chief).events.map(kindOf).slice(-3);
   check(JSON.stringify(kinds) === JSON.stringify(['phoneRang', 'misconduct', 'leftSeat']), `back online they are recorded once each, in order (${kinds})`);
 
   // The server stops while entries are made, and starts again.
@@ -350,7 +356,7 @@ async function main() {
     'the entries wait on the phone (localStorage) with their idempotency keys');
   server = await serve(httpPort);
   // The first entry reached the ledger before the server's answer was lost.
-  cli(['record', '--game', 'r1-t8', '-'], { input: `${JSON.stringify(queue[0].event)}\n`, token: referee });
+  cli(['record', '--game', 'cup-r1-b8', '-'], { input: `${JSON.stringify(queue[0].event)}\n`, token: referee });
   // A restarted server knows no session: the page, retrying, is sent to
   // sign in again; back at the table it sends what waits.
   await phone.waitForFunction(() => location.pathname === '/login', { timeout: 10000 });
@@ -359,7 +365,7 @@ async function main() {
   await Promise.all([phone.waitForNavigation(), phone.click('#sign-in')]);
   await openTable(phone, 8);
   await phone.waitForFunction(() => !document.querySelector('#outbox li'), { timeout: 10000 });
-  const t8 = history('r1-t8', chief);
+  const t8 = history('cup-r1-b8', chief);
   kinds = t8.events.map(kindOf).slice(-4);
   check(JSON.stringify(kinds) === JSON.stringify(['leftSeat', 'adjourned', 'resumed', 'leftSeat']),
     `after the restart every entry is recorded once, in order (${kinds})`);
@@ -394,7 +400,7 @@ async function main() {
   // Table 7's game was created by mistake: the chief arbiter cancels it,
   // confirming twice, and it leaves the floor (it stays in the ledger).
   const cancelled = await record(hall, 7, 'cancel-game', { typed: { reason: '重复建局 created twice' } }, { expectSecond: true });
-  const t7 = history('r1-t7', chief);
+  const t7 = history('cup-r1-b7', chief);
   const cancel = t7.events.find((e) => e.event.gameCancelled);
   check(cancel?.event.gameCancelled.reason === '重复建局 created twice' && /^Wang Ru \(CHIEF_ARBITER/.test(cancel.event.actor) && /取消本局|Cancel the game/.test(cancelled.second),
     `the chief arbiter cancels table 7, confirmed twice (${cancelled.second})`);
