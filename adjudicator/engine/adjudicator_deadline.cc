@@ -24,7 +24,10 @@ v1::Event TimeExpired(absl::Time at, v1::Color color) {
 std::optional<Adjudicator::Deadline> Adjudicator::NextDeadline() const {
   if (!started_ || result_.has_value() || cancelled_.has_value()) return std::nullopt;
   std::optional<Deadline> flag;
-  if (clocks_running_) {
+  // A game recorded without its moves cannot say whose clock runs nor when
+  // a flag falls (ClockKnown): time alone decides nothing there; the
+  // arbiter's report of a flag does.
+  if (clocks_running_ && ClockKnown()) {
     // Whose clock runs: the opponent's from the move while a press is
     // awaited (the press is taken to be at the move), else the owner's.
     const v1::Color c = awaiting_press_ ? Opponent(clock_owner_) : clock_owner_;

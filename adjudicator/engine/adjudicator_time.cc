@@ -18,8 +18,10 @@ absl::Status Adjudicator::CheckFlagReport(v1::Color c) const {
   }
   // Only the clock of the player to move runs (a mover who has not pressed
   // is taken to have pressed at the move); before the start, Black's will.
+  // In a game recorded without its moves the record cannot say whose clock
+  // runs (ClockKnown): the arbiter's report is taken as it is.
   const bool stopped = started_ && !clocks_running_;
-  if (c != to_move_ || stopped) {
+  if ((c != to_move_ && ClockKnown()) || stopped) {
     return absl::InvalidArgumentError(absl::StrCat(
         "timeExpired: the record shows ", v1::Color_Name(c), "'s clock is not running (",
         stopped ? "the clocks are stopped" : absl::StrCat(v1::Color_Name(to_move_), " to move"),
@@ -52,7 +54,7 @@ absl::Status Adjudicator::OnTimeExpired(const v1::TimeExpired& t) {
     // 12.4(6): a flag the record's clock disagrees with is the chief
     // arbiter's to read, where the ruleset says how far it may disagree.
     const v1::Parameters& params = rules_.params();
-    if (params.has_flag_dispute_margin() && !clock.flagged() &&
+    if (known && params.has_flag_dispute_margin() && !clock.flagged() &&
         clock.FlagOffset() - elapsed > FromProto(params.flag_dispute_margin()) &&
         rules_.Find(v1::FLAG_DISPUTED, 1, game_.venue()) != nullptr) {
       Rule(v1::FLAG_DISPUTED, c);

@@ -192,11 +192,11 @@ async function main() {
   // started: `tournament start-round` creates the 8 games at tables 1-8
   // (ids cup-r1-b1 ... cup-r1-b8) and attaches each to its pairing.
   const players = names.flatMap((name, i) => ['--player', `P${i + 1}:${name}:9P`]);
-  cli(['tournament', 'create', '--id', 'cup', '--system', 'swiss', '--rounds', '3', ...players], { token: chief });
+  cli(['tournament', 'create', '--id', 'cup', '--system', 'swiss', '--rounds', '3', '--main-time', '1h', ...players], { token: chief });
   const boards = names.filter((_, i) => i % 2 === 0).flatMap((_, i) => ['--board', `P${2 * i + 1},P${2 * i + 2}`]);
   cli(['tournament', 'pair', 'cup', '--round', '1', ...boards], { token: chief });
-  const started = cli(['tournament', 'start-round', 'cup', '--round', '1', '--json'], { token: chief });
-  check((started.match(/cup-r1-b/g) || []).length >= 8, 'start-round creates the round\'s 8 games');
+  const roundStarted = cli(['tournament', 'start-round', 'cup', '--round', '1', '--json'], { token: chief });
+  check((roundStarted.match(/cup-r1-b/g) || []).length >= 8, 'start-round creates the round\'s 8 games');
   // A game with no table (a friendly) is not on the floor.
   const at = new Date().toISOString();
   const friendly = JSON.stringify({ at, gameCreated: { gameId: 'friendly', black: { name: 'A', rank: '1d' }, white: { name: 'B', rank: '1d' } } });
@@ -408,7 +408,8 @@ async function main() {
   await hall.waitForSelector('body[data-loaded="1"] .tables li');
   const left = await hall.$$eval('.tables li', (li) => li.map((l) => l.dataset.table));
   check(!left.includes('7') && left.length === 7, `and table 7 leaves /tables (${left})`);
-  check(Date.now() - started < 60000, `the run took ${Math.round((Date.now() - started) / 1000)} s`);
+  // A bound for a loaded CI machine (about 45 s on a quiet one).
+  check(Date.now() - started < 150000, `the run took ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 try {

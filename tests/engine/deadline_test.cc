@@ -14,6 +14,16 @@ namespace {
 
 absl::Time T(int seconds) { return absl::FromUnixSeconds(UnixAt(seconds)); }
 
+// NextDeadline is what the server's timekeeper runs a live game's clocks by;
+// in a game recorded without its moves time alone decides nothing (the
+// record cannot say whose clock runs), so each game here is live.
+std::string LiveCreated(
+    const std::string& ruleset, const std::string& venue = "SAME_SITE",
+    const std::string& time_control =
+        R"({"mainTime": "3600s", "byoYomi": {"periods": 5, "periodTime": "60s"}})") {
+  return Created(ruleset, venue, time_control, R"("live": true)");
+}
+
 class DeadlineTest : public ::testing::TestWithParam<std::string> {
  protected:
   // Checks `d` against the fold: returns the first ruling `d->event` makes.
@@ -40,7 +50,7 @@ class DeadlineTest : public ::testing::TestWithParam<std::string> {
 
 TEST_P(DeadlineTest, ByoYomiFlagsAfterMainTimeAndEveryPeriod) {
   Game g(GetParam());
-  ASSERT_TRUE(g.Apply(0, Created(GetParam())).ok());
+  ASSERT_TRUE(g.Apply(0, LiveCreated(GetParam())).ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
   ASSERT_TRUE(g.Apply(20, Move("BLACK", "Q16")).ok());
   ASSERT_TRUE(g.Apply(20, Of("clockPress", "BLACK")).ok());
@@ -60,7 +70,7 @@ TEST_P(DeadlineTest, ByoYomiFlagsAfterMainTimeAndEveryPeriod) {
 
 TEST_P(DeadlineTest, AnUnpressedMoveRunsTheOpponentsClockFromTheMove) {
   Game g(GetParam());
-  ASSERT_TRUE(g.Apply(0, Created(GetParam())).ok());
+  ASSERT_TRUE(g.Apply(0, LiveCreated(GetParam())).ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
   ASSERT_TRUE(g.Apply(30, Move("BLACK", "Q16")).ok());
   std::optional<Adjudicator::Deadline> d = g.a().NextDeadline();
@@ -72,7 +82,7 @@ TEST_P(DeadlineTest, AnUnpressedMoveRunsTheOpponentsClockFromTheMove) {
 
 TEST_P(DeadlineTest, AbsoluteTimeFlagsWhenMainTimeRunsOut) {
   Game g(GetParam());
-  ASSERT_TRUE(g.Apply(0, Created(GetParam(), "SAME_SITE", R"({"mainTime": "600s"})")).ok());
+  ASSERT_TRUE(g.Apply(0, LiveCreated(GetParam(), "SAME_SITE", R"({"mainTime": "600s"})")).ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
   ASSERT_TRUE(g.Apply(100, Move("BLACK", "Q16")).ok());
   ASSERT_TRUE(g.Apply(100, Of("clockPress", "BLACK")).ok());
@@ -92,8 +102,9 @@ TEST_P(DeadlineTest, AbsoluteTimeFlagsWhenMainTimeRunsOut) {
 TEST_P(DeadlineTest, MovesInTimeFlagsWhenThePeriodRunsOut) {
   Game g(GetParam());
   ASSERT_TRUE(
-      g.Apply(0, Created(GetParam(), "SAME_SITE",
-                         R"({"mainTime": "0s", "movesInTime": {"moves": 10, "period": "300s"}})"))
+      g.Apply(0,
+              LiveCreated(GetParam(), "SAME_SITE",
+                          R"({"mainTime": "0s", "movesInTime": {"moves": 10, "period": "300s"}})"))
           .ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
   ASSERT_TRUE(g.Apply(40, Move("BLACK", "Q16")).ok());
@@ -110,7 +121,7 @@ TEST_P(DeadlineTest, MovesInTimeFlagsWhenThePeriodRunsOut) {
 
 TEST_P(DeadlineTest, AnAbsentPlayerForfeitsOneSecondPastTheLimit) {
   Game g(GetParam());
-  ASSERT_TRUE(g.Apply(0, Created(GetParam(), "SAME_SITE")).ok());
+  ASSERT_TRUE(g.Apply(0, LiveCreated(GetParam(), "SAME_SITE")).ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {"absent": ["WHITE"]})").ok());
   ASSERT_TRUE(g.Apply(5, Move("BLACK", "Q16")).ok());
   ASSERT_TRUE(g.Apply(5, Of("clockPress", "BLACK")).ok());
@@ -128,7 +139,7 @@ TEST_P(DeadlineTest, AnAbsentPlayerForfeitsOneSecondPastTheLimit) {
 
 TEST_P(DeadlineTest, BothAbsentLoseTogether) {
   Game g(GetParam());
-  ASSERT_TRUE(g.Apply(0, Created(GetParam(), "SEPARATE_SITE")).ok());
+  ASSERT_TRUE(g.Apply(0, LiveCreated(GetParam(), "SEPARATE_SITE")).ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {"absent": ["BLACK", "WHITE"]})").ok());
   std::optional<Adjudicator::Deadline> d = g.a().NextDeadline();
   ASSERT_TRUE(d.has_value());
@@ -139,7 +150,7 @@ TEST_P(DeadlineTest, BothAbsentLoseTogether) {
 
 TEST_P(DeadlineTest, AFlagBeforeTheLimitComesFirst) {
   Game g(GetParam());
-  ASSERT_TRUE(g.Apply(0, Created(GetParam(), "SEPARATE_SITE", R"({"mainTime": "600s"})")).ok());
+  ASSERT_TRUE(g.Apply(0, LiveCreated(GetParam(), "SEPARATE_SITE", R"({"mainTime": "600s"})")).ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {"absent": ["WHITE"]})").ok());
   std::optional<Adjudicator::Deadline> d = g.a().NextDeadline();
   ASSERT_TRUE(d.has_value());
@@ -150,11 +161,11 @@ TEST_P(DeadlineTest, AFlagBeforeTheLimitComesFirst) {
 
 TEST_P(DeadlineTest, NoneBeforeTheStartWhileAdjournedOrUntimed) {
   Game created(GetParam());
-  ASSERT_TRUE(created.Apply(0, Created(GetParam())).ok());
+  ASSERT_TRUE(created.Apply(0, LiveCreated(GetParam())).ok());
   EXPECT_FALSE(created.a().NextDeadline().has_value());
 
   Game adjourned(GetParam());
-  ASSERT_TRUE(adjourned.Apply(0, Created(GetParam())).ok());
+  ASSERT_TRUE(adjourned.Apply(0, LiveCreated(GetParam())).ok());
   ASSERT_TRUE(adjourned.Apply(0, R"("gameStarted": {})").ok());
   ASSERT_TRUE(adjourned.Apply(10, R"("adjourned": {})").ok());
   EXPECT_FALSE(adjourned.a().NextDeadline().has_value());
@@ -164,7 +175,7 @@ TEST_P(DeadlineTest, NoneBeforeTheStartWhileAdjournedOrUntimed) {
   EXPECT_EQ(d->instant, T(100 + 3900 - 10));  // the 10 s before stay used
 
   Game untimed(GetParam());
-  ASSERT_TRUE(untimed.Apply(0, Created(GetParam(), "SAME_SITE", "")).ok());
+  ASSERT_TRUE(untimed.Apply(0, LiveCreated(GetParam(), "SAME_SITE", "")).ok());
   ASSERT_TRUE(untimed.Apply(0, R"("gameStarted": {})").ok());
   EXPECT_FALSE(untimed.a().NextDeadline().has_value());
 }

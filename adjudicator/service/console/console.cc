@@ -12,9 +12,9 @@
 #include "absl/time/clock.h"
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/console/assets.h"
+#include "adjudicator/service/console/floor.h"
 #include "adjudicator/service/console/guarded_server.h"
 #include "adjudicator/service/console/http_limits.h"
-#include "adjudicator/service/console/floor.h"
 #include "adjudicator/service/console/http_status.h"
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/live_feed.h"
@@ -102,7 +102,7 @@ struct Console::Impl {
   TokenStore* tokens = nullptr;
   Gatekeeper* gate = nullptr;
   tournament::TournamentHost* tournaments = nullptr;
-  Recorder* recorder = nullptr;  // the server's, shared with gRPC
+  Recorder* recorder = nullptr;       // the server's, shared with gRPC
   std::unique_ptr<FloorPages> floor;  // /tables (floor.h)
   Sessions sessions;
   LoginThrottle logins;
