@@ -1,6 +1,7 @@
 // A real `arbiter serve --http` on free loopback ports, for the browser test
 // and the console's browser benchmark (tests/bench/console_render.mjs).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -39,4 +40,23 @@ export function startServer(arbiter, data, extra = [], http = '127.0.0.1:0') {
     });
     child.on('exit', (code) => reject(new Error(`arbiter serve exited with ${code}`)));
   });
+}
+
+// Debian's chromium, driven through puppeteer-core (which downloads no
+// browser): { puppeteer, chromium }. Without either the calling test is
+// skipped (exit 77), never silently passed.
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export async function browserOrSkip() {
+  let puppeteer;
+  try {
+    puppeteer = (await import('puppeteer-core')).default;
+  } catch {
+    console.log('SKIP: puppeteer-core is not installed (npm ci in tests/console)');
+    process.exit(77);
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.log(`SKIP: no browser at ${CHROMIUM} (apt-get install chromium)`);
+    process.exit(77);
+  }
+  return puppeteer;
 }

@@ -7,26 +7,14 @@
 // Exit 0 when every check holds, 1 at the first that does not, 77 (skipped)
 // when chromium or the npm packages (npm ci) are missing.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { arbiterBinary, flag, repo, startServer } from './arbiter_serve.mjs';
+import { CHROMIUM, arbiterBinary, browserOrSkip, flag, repo, startServer } from './arbiter_serve.mjs';
 
 const arbiter = arbiterBinary();
 const shots = flag('screenshots', '');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-
-let puppeteer;
-try {
-  puppeteer = (await import('puppeteer-core')).default;
-} catch {
-  console.log('SKIP: puppeteer-core is not installed (npm ci in tests/console)');
-  process.exit(77);
-}
-if (!existsSync(CHROMIUM)) {
-  console.log(`SKIP: no browser at ${CHROMIUM} (apt-get install chromium)`);
-  process.exit(77);
-}
+const puppeteer = await browserOrSkip();
 
 const work = mkdtempSync(path.join(tmpdir(), 'console-browser-'));
 const data = path.join(work, 'data');

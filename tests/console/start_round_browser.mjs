@@ -9,25 +9,13 @@
 // Exit 0 when every check holds, 1 otherwise, 77 (skipped) when chromium or
 // the npm packages (npm ci) are missing.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { arbiterBinary, startServer } from './arbiter_serve.mjs';
+import { CHROMIUM, arbiterBinary, browserOrSkip, startServer } from './arbiter_serve.mjs';
 
 const arbiter = arbiterBinary();
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-
-let puppeteer;
-try {
-  puppeteer = (await import('puppeteer-core')).default;
-} catch {
-  console.log('SKIP: puppeteer-core is not installed (npm ci in tests/console)');
-  process.exit(77);
-}
-if (!existsSync(CHROMIUM)) {
-  console.log(`SKIP: no browser at ${CHROMIUM} (apt-get install chromium)`);
-  process.exit(77);
-}
+const puppeteer = await browserOrSkip();
 
 const work = mkdtempSync(path.join(tmpdir(), 'console-start-round-'));
 const data = path.join(work, 'data');
