@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "adjudicator/tournament/corrections.h"
 #include "cli/commands.h"
 
@@ -29,6 +30,7 @@ constexpr Subcommand kSubcommands[] = {
     {&kTournamentReinstate, TournamentReinstate},
     {&kTournamentImportRound, TournamentImportRound},
     {&kTournamentStartRound, TournamentStartRound},
+    {&kTournamentLineup, TournamentLineup},
 };
 constexpr CommandGroup kTournament = {
     .name = "tournament",
@@ -67,15 +69,20 @@ void PrintTournament(const v1::Tournament& t) {
   for (const v1::TournamentRound& r : t.rounds()) {
     std::printf("  round %d\n", r.round());
     for (const v1::Pairing& p : r.pairings()) {
-      std::printf("    board %d  %s (B) - %s (W)  game %s%s\n", p.board(), p.black().c_str(),
-                  p.white().c_str(), p.game_id().empty() ? "-" : p.game_id().c_str(),
-                  p.from_score_sheet()
-                      ? absl::StrCat("  ", v1::Result::Outcome_Name(p.entered_outcome()),
-                                     " from the paper score sheet")
-                            .c_str()
-                      : "");
+      std::printf(
+          "    board %d%s  %s (B) - %s (W)  game %s%s\n", p.board(),
+          p.team_board() > 0 ? absl::StrCat(" (match board ", p.team_board(), ")").c_str() : "",
+          p.black().c_str(), p.white().c_str(), p.game_id().empty() ? "-" : p.game_id().c_str(),
+          p.from_score_sheet() ? absl::StrCat("  ", v1::Result::Outcome_Name(p.entered_outcome()),
+                                              " from the paper score sheet")
+                                     .c_str()
+                               : "");
     }
     for (const std::string& b : r.byes()) std::printf("    bye %s\n", b.c_str());
+  }
+  for (const v1::LineupSet& l : t.lineups()) {
+    std::printf("  lineup round %d team %s: %s\n", l.round(), l.team().c_str(),
+                absl::StrJoin(l.players(), ", ").c_str());
   }
   for (const v1::PlayerWithdrawn& w : t.withdrawals()) {
     std::printf("  withdrawn %s after round %d\n", w.player().c_str(), w.after_round());

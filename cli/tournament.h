@@ -4,7 +4,7 @@
 // client command (client.h).
 //
 //   tournament_setup.cc    create, import, player: who plays under what system
-//   tournament_rounds.cc   pair, import-round, start-round, replay, withdraw, tiebreak:
+//   tournament_rounds.cc   pair, lineup, import-round, start-round, replay, withdraw, tiebreak:
 //                          the rounds as played
 //   tournament_reports.cc  show, standings, export
 #ifndef ARBITER_CLI_TOURNAMENT_H_
@@ -26,8 +26,9 @@ int TournamentCreate(const Args& args);
 int TournamentImport(const Args& args);
 int TournamentPlayer(const Args& args);
 extern const CommandSpec kTournamentPair, kTournamentImportRound, kTournamentStartRound,
-    kTournamentReplay, kTournamentWithdraw, kTournamentTiebreak;
+    kTournamentReplay, kTournamentWithdraw, kTournamentTiebreak, kTournamentLineup;
 int TournamentPair(const Args& args);
+int TournamentLineup(const Args& args);
 int TournamentImportRound(const Args& args);
 int TournamentStartRound(const Args& args);
 int TournamentReplay(const Args& args);

@@ -18,7 +18,17 @@ constexpr FlagSpec kPairFlags[] = {
     {"round", "N", "the round", false, true},
     {"board", "BLACK,WHITE[,GAME[,HANDICAP]]",
      "the pairing of the next board (no GAME: `start-round` creates it)", true},
-    {"bye", "PLAYER", "a player with a bye this round", true},
+    {"match", "TEAM,TEAM",
+     "a team event's match, paired board by board from the lineups (the first team takes the "
+     "tournament's board colours)",
+     true},
+    {"bye", "PLAYER|TEAM", "a player (or a team) with a bye this round", true},
+    kJsonFlag,
+    kServerFlag,
+};
+constexpr FlagSpec kLineupFlags[] = {
+    {"round", "N", "the round", false, true},
+    {"team", "TEAM", "the team", false, true},
     kJsonFlag,
     kServerFlag,
 };
@@ -61,10 +71,25 @@ constexpr FlagSpec kTiebreakFlags[] = {
 const CommandSpec kTournamentPair = {
     .name = "tournament pair",
     .positionals = "TOURNAMENT",
-    .summary = "pair a round: its boards, in order, and its byes",
+    .summary = "pair a round: its boards, in order (or its team matches), and its byes",
     .min_positionals = 1,
     .max_positionals = 1,
     .flags = kPairFlags,
+    .notes =
+        "A team event pairs --match A,B (board k of A against board k of B, tables numbered "
+        "match after match) or --board, not both; a withdrawn player's board is paired and "
+        "lost by default (28.4), and `start-round` creates it no game.",
+};
+const CommandSpec kTournamentLineup = {
+    .name = "tournament lineup",
+    .positionals = "TOURNAMENT PLAYER,PLAYER,...",
+    .summary = "name a team's lineup for a round, board 1 first, before the round is paired",
+    .min_positionals = 2,
+    .max_positionals = 2,
+    .flags = kLineupFlags,
+    .notes =
+        "临场出人制 (round-lineup): any of the team's players, substitutes included. 分台定人制 "
+        "(fixed): the registered order; a player left out moves the ones below up.",
 };
 const CommandSpec kTournamentImportRound = {
     .name = "tournament import-round",
@@ -132,9 +157,38 @@ int TournamentPair(const Args& args) {
     if (f.size() >= 3) p->set_game_id(f[2]);
     p->set_handicap(handicap);
   }
+  for (const std::string& text : args.Values("match")) {
+    std::vector<std::string> f = absl::StrSplit(text, ',');
+    if (f.size() != 2 || f[0].empty() || f[1].empty()) {
+      return UsageError(spec, absl::StrCat("--match '", text, "': TEAM,TEAM"));
+    }
+    v1::TeamMatch* m = req.add_matches();
+    m->set_first_team(f[0]);
+    m->set_second_team(f[1]);
+  }
+  if (args.Has("match") && args.Has("board")) {
+    return UsageError(spec, "--match or --board, not both");
+  }
   for (const std::string& bye : args.Values("bye")) r->add_byes(bye);
   req.set_tournament(TournamentName(args));
   return CallAndPrint(spec, args, &v1::TournamentService::Stub::PairRound, req);
+}
+
+int TournamentLineup(const Args& args) {
+  const CommandSpec& spec = kTournamentLineup;
+  v1::SetLineupRequest req;
+  v1::LineupSet* l = req.mutable_lineup();
+  int round = 0;
+  if (absl::Status s = args.Number("round", &round); !s.ok()) return UsageError(spec, s.message());
+  if (round <= 0) return UsageError(spec, "--round: 1 or more");
+  l->set_round(round);
+  l->set_team(*args.Value("team"));
+  for (absl::string_view id : absl::StrSplit(args.positionals()[1], ',')) {
+    if (id.empty()) return UsageError(spec, "PLAYER,PLAYER,...: an empty player id");
+    l->add_players(std::string(id));
+  }
+  req.set_tournament(TournamentName(args));
+  return CallAndPrint(spec, args, &v1::TournamentService::Stub::SetLineup, req);
 }
 
 int TournamentImportRound(const Args& args) {
@@ -161,12 +215,21 @@ namespace {
 // One line a board: its game, and whether this call created it.
 void PrintStartedRound(const v1::StartRoundResponse& r) {
   int created = 0;
+  int forfeited = 0;
   for (const v1::StartRoundResponse::Table& t : r.tables()) {
+    if (!t.forfeited().empty()) {
+      std::printf("table %d  no game: %s\n", t.board(), t.forfeited().c_str());
+      ++forfeited;
+      continue;
+    }
     std::printf("table %d  %s  %s\n", t.board(), t.game_id().c_str(),
                 t.created() ? "created" : "already there");
     created += t.created() ? 1 : 0;
   }
-  std::printf("%d game(s) created, %d already there\n", created, r.tables_size() - created);
+  std::printf("%d game(s) created, %d already there", created,
+              r.tables_size() - created - forfeited);
+  if (forfeited > 0) std::printf(", %d board(s) lost by default", forfeited);
+  std::printf("\n");
 }
 
 }  // namespace

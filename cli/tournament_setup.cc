@@ -43,6 +43,11 @@ constexpr FlagSpec kCreateFlags[] = {
     {"title", "TITLE", "(default: the id)"},
     kSwissMethodFlag,
     {"teams", "", "a team event"},
+    {"team-system", "fixed|round-lineup",
+     "a team event's boards: fixed (分台定人制, the default) or a lineup each round (临场出人制)"},
+    {"board-colours", "odd-black|odd-white|all-black",
+     "the colours of the team named first in a match (default odd-black: Black on boards 1, 3...)"},
+    {"match-boards", "N", "the players a team fields in a match (default: its registered boards)"},
     {"rounds", "N", "rounds (swiss)"},
     {"cycles", "N", "cycles (round-robin)"},
     {"bye-points", "0|1|2", "points for a bye"},
@@ -174,6 +179,47 @@ bool AddEntrants(const Args& args,
   return SetPlayerDetails(args, players, why);
 }
 
+// --team-system, --board-colours and --match-boards.
+bool SetTeamSettings(const Args& args, v1::TournamentSettings* s, std::string* why) {
+  using v1::TournamentSettings;
+  if (std::optional<std::string> v = args.Value("team-system")) {
+    *v = absl::AsciiStrToLower(*v);
+    if (*v == "fixed") {
+      s->set_team_system(TournamentSettings::FIXED_BOARDS);
+    } else if (*v == "round-lineup") {
+      s->set_team_system(TournamentSettings::ROUND_LINEUP);
+    } else if (*v == "all-play" || *v == "challenge") {
+      *why = absl::StrCat("--team-system ", *v, ": ",
+                          *v == "all-play" ? "全队轮赛制 (25.2)" : "擂台赛 (26.6)",
+                          " is not supported; fixed (分台定人制) or round-lineup (临场出人制)");
+      return false;
+    } else {
+      *why = "--team-system: fixed or round-lineup";
+      return false;
+    }
+  }
+  if (std::optional<std::string> v = args.Value("board-colours")) {
+    *v = absl::AsciiStrToLower(*v);
+    if (*v == "odd-black") {
+      s->set_board_colours(TournamentSettings::ODD_BLACK);
+    } else if (*v == "odd-white") {
+      s->set_board_colours(TournamentSettings::ODD_WHITE);
+    } else if (*v == "all-black") {
+      s->set_board_colours(TournamentSettings::ALL_BLACK);
+    } else {
+      *why = "--board-colours: odd-black, odd-white or all-black";
+      return false;
+    }
+  }
+  int boards = 0;
+  if (absl::Status st = args.Number("match-boards", &boards); !st.ok()) {
+    *why = std::string(st.message());
+    return false;
+  }
+  s->set_match_boards(boards);
+  return true;
+}
+
 // --system and --swiss-method.
 bool SetSystem(const Args& args, v1::TournamentSettings* s, std::string* why) {
   if (std::optional<std::string> v = args.Value("system")) {
@@ -235,6 +281,7 @@ int TournamentCreate(const Args& args) {
   c->set_title(args.ValueOr("title", c->tournament_id()));
   if (!SetSystem(args, s, &why)) return UsageError(spec, why);
   s->set_teams(args.Has("teams"));
+  if (!SetTeamSettings(args, s, &why)) return UsageError(spec, why);
   int rounds = 0, cycles = 0, bye_points = 0, adjusted_time = 0;
   double komi = 3.75;
   for (const absl::Status& st : {args.Number("rounds", &rounds), args.Number("cycles", &cycles),

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/tournament_service.h"
 #include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/matches.h"
 #include "adjudicator/tournament/opengotha_round.h"
 #include "adjudicator/tournament/round_games.h"
 #include "adjudicator/tournament/scoring.h"
@@ -101,6 +102,10 @@ absl::StatusOr<v1::StartRoundResponse> TournamentServiceImpl::StartRoundAs(
     table->set_board(p.board());
     if (!p.game_id().empty()) {  // attached already: left as it is
       table->set_game_id(p.game_id());
+      continue;
+    }
+    if (std::string why = ForfeitedBoard(*t, p); !why.empty()) {  // 28.4: no game is played
+      table->set_forfeited(std::move(why));
       continue;
     }
     const std::string at = absl::StrCat("round ", n, " board ", p.board());

@@ -8,6 +8,7 @@
 #include "adjudicator/service/field_bounds.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/formats.h"
+#include "adjudicator/tournament/matches.h"
 #include "adjudicator/tournament/opengotha.h"
 #include "adjudicator/tournament/scoring.h"
 #include "adjudicator/tournament/sidecar.h"
@@ -312,17 +313,44 @@ grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext* context,
     if (!id.ok()) return id.status();
     // A game already recorded must have been played by the paired players
     // in the paired colours; one recorded later is checked by the standings.
-    // The round is folded first, so bad input is named as such.
+    // The round is folded first, so bad input is named as such. A team
+    // round given as matches is paired board by board from the lineups
+    // (matches.h); either way its pairings must make matches.
     v1::TournamentEvent event;
-    *event.mutable_round_paired()->mutable_round() = req->round();
     absl::StatusOr<v1::Tournament> paired = Current(*id);
     if (!paired.ok()) return paired.status();
+    if (req->matches().empty()) {
+      *event.mutable_round_paired()->mutable_round() = req->round();
+    } else {
+      if (!req->round().pairings().empty()) {
+        return absl::InvalidArgumentError(
+            "round: matches or pairings (--match or --board), not both");
+      }
+      absl::StatusOr<v1::TournamentRound> round =
+          PairMatches(*paired, req->round().round(), req->matches(), req->round().byes());
+      if (!round.ok()) return round.status();
+      *event.mutable_round_paired()->mutable_round() = *std::move(round);
+    }
     if (absl::Status s = Apply(event, &*paired); !s.ok()) return s;
-    for (v1::Pairing p : req->round().pairings()) {
-      p.set_round(req->round().round());
+    for (v1::Pairing p : event.round_paired().round().pairings()) {
+      p.set_round(event.round_paired().round().round());
       if (absl::Status s = CheckNotTeamMates(*paired, p); !s.ok()) return s;
       if (absl::Status s = CheckRecorded(*paired, p); !s.ok()) return s;
     }
+    for (const v1::TournamentRound& r : paired->rounds()) {
+      if (r.round() != event.round_paired().round().round()) continue;
+      if (absl::Status s = CheckMatches(*paired, r); !s.ok()) return s;
+    }
+    return RecordInto(caller, req->tournament(), std::move(event), out);
+  });
+}
+
+grpc::Status TournamentServiceImpl::SetLineup(grpc::ServerContext* context,
+                                              const v1::SetLineupRequest* req,
+                                              v1::Tournament* out) {
+  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+    v1::TournamentEvent event;
+    *event.mutable_lineup_set() = req->lineup();
     return RecordInto(caller, req->tournament(), std::move(event), out);
   });
 }
@@ -393,6 +421,15 @@ grpc::Status TournamentServiceImpl::CorrectTournament(grpc::ServerContext* conte
       p.set_round(c.pairing_amended().round());
       if (absl::Status s = CheckNotTeamMates(*current, p); !s.ok()) return s;
       if (absl::Status s = CheckRecorded(*current, p); !s.ok()) return s;
+      // The round as amended must still make matches (matches.h).
+      v1::Tournament amended = *current;
+      v1::TournamentEvent folded;
+      *folded.mutable_corrected() = c;
+      if (absl::Status s = Apply(folded, &amended); !s.ok()) return s;
+      for (const v1::TournamentRound& r : amended.rounds()) {
+        if (r.round() != c.pairing_amended().round()) continue;
+        if (absl::Status s = CheckMatches(amended, r); !s.ok()) return s;
+      }
     } else if (c.has_result_entered()) {
       const v1::ResultEntered& e = c.result_entered();
       const v1::Pairing* p = FindPairing(*current, e.round(), e.board());

@@ -80,6 +80,9 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                             v1::StandingsReport*) override;
   grpc::Status ExportTournament(grpc::ServerContext*, const v1::ExportTournamentRequest*,
                                 v1::ExportTournamentResponse*) override;
+  // A team's lineup for a round (matches.h CheckLineup says what is refused).
+  grpc::Status SetLineup(grpc::ServerContext*, const v1::SetLineupRequest*,
+                         v1::Tournament*) override;
 
   // The tournament `id` as its stored events fold now (NOT_FOUND when there
   // is none; DATA_LOSS when they no longer fold), for the console.
@@ -92,7 +95,8 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   // requires (the console's button; tournament_rounds.cc). Creates the game
   // of every board of the round that names none, "{tournament}-r{N}-b{B}"
   // (round_games.h), as `caller` through `make_game`, then attaches them
-  // all in one RoundStarted; a board that names a game keeps it. A game
+  // all in one RoundStarted; a board that names a game keeps it, and a
+  // team event's board a withdrawal forfeits (28.4) gets none. A game
   // already in the ledger under that id that was created for the board (its
   // players in its colours: an earlier start cut short) is attached, not
   // created again. Errors, each before anything is written:

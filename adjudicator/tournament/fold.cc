@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/tournament/corrections.h"
+#include "adjudicator/tournament/matches.h"
 #include "adjudicator/tournament/names.h"
 #include "proto/names/resource_name.h"
 
@@ -49,6 +50,34 @@ bool GameIdUsed(const Tournament& t, absl::string_view game_id) {
   return false;
 }
 
+// The team system, board colours and match size (matches.h).
+absl::Status CheckTeamSettings(const v1::TournamentSettings& s) {
+  using v1::TournamentSettings;
+  if (s.team_system() == TournamentSettings::ALL_PLAY ||
+      s.team_system() == TournamentSettings::CHALLENGE) {
+    return Bad(absl::StrCat(
+        "settings.teamSystem: ",
+        s.team_system() == TournamentSettings::ALL_PLAY ? "全队轮赛制 (25.2)" : "擂台赛 (26.6)",
+        " is not supported: FIXED_BOARDS (分台定人制) or ROUND_LINEUP (临场出人制)"));
+  }
+  if (!TournamentSettings::TeamSystem_IsValid(s.team_system()) ||
+      !TournamentSettings::BoardColours_IsValid(s.board_colours())) {
+    return Bad("settings: an unknown teamSystem or boardColours");
+  }
+  if (!s.teams() && (s.team_system() != TournamentSettings::TEAM_SYSTEM_UNSPECIFIED ||
+                     s.board_colours() != TournamentSettings::BOARD_COLOURS_UNSPECIFIED ||
+                     s.match_boards() != 0)) {
+    return Bad("settings: teamSystem, boardColours and matchBoards belong to team events");
+  }
+  if (s.match_boards() < 0) return Bad("settings.matchBoards cannot be negative");
+  if (s.team_system() == TournamentSettings::ROUND_LINEUP && s.match_boards() == 0) {
+    return Bad(
+        "settings.matchBoards: 临场出人制 needs the number of players a team fields in a match "
+        "(25.2: 每队人数相等)");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
   if (!IsValidId(c.tournament_id())) {
     return Bad(absl::StrCat("tournamentId '", c.tournament_id(),
@@ -72,6 +101,7 @@ absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
         "settings.swissMethod: the 1988 rules rank a Swiss team event by 总得分 only "
         "(cn-1988/28: 团体成绩根据总得分的高低区分名次): TOTAL_SCORE");
   }
+  if (absl::Status team = CheckTeamSettings(s); !team.ok()) return team;
   t->set_name(absl::StrCat("tournaments/", c.tournament_id()));
   t->set_tournament_id(c.tournament_id());
   t->set_title(c.title());
@@ -211,10 +241,16 @@ absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
       return Bad(absl::StrCat(at, ": teamBoard belongs to team events"));
     }
   }
-  // A team event's bye may name the team: its players with a board have it.
+  // A team event's bye may name the team: its lineup for the round has it
+  // (matches.h), or, when it has none, its players with a board.
   std::vector<std::string> byes;
   for (const std::string& id : r.byes()) {
     if (t->settings().teams() && FindPlayer(*t, id) == nullptr && FindTeam(*t, id) != nullptr) {
+      absl::StatusOr<std::vector<std::string>> lineup = TeamLineup(*t, r.round(), id);
+      if (lineup.ok()) {
+        byes.insert(byes.end(), lineup->begin(), lineup->end());
+        continue;
+      }
       for (const v1::TournamentPlayer& p : t->players()) {
         if (p.team() == id && p.board() > 0) byes.push_back(p.id());
       }
@@ -337,6 +373,12 @@ absl::Status OnWithdrawn(const v1::PlayerWithdrawn& w, Tournament* t) {
   return absl::OkStatus();
 }
 
+absl::Status OnLineupSet(const v1::LineupSet& l, Tournament* t) {
+  if (absl::Status s = CheckLineup(*t, l); !s.ok()) return s;
+  *t->add_lineups() = l;
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const v1::TournamentPlayer* FindPlayer(const v1::Tournament& t, absl::string_view id) {
@@ -413,6 +455,9 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t) {
       break;
     case v1::TournamentEvent::kPlayerWithdrawn:
       s = OnWithdrawn(event.player_withdrawn(), &next);
+      break;
+    case v1::TournamentEvent::kLineupSet:
+      s = OnLineupSet(event.lineup_set(), &next);
       break;
     case v1::TournamentEvent::kCorrected:
       s = ApplyCorrection(event, &next);

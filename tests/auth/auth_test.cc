@@ -255,7 +255,7 @@ TEST(RoleTest, TournamentsAreTheChiefArbitersToOrganise) {
   EXPECT_EQ(MethodAccess(absl::StrCat(kT, "CreateTournament")), v1::CREATE);
   EXPECT_EQ(MethodAccess(absl::StrCat(kT, "ImportTournament")), v1::CREATE);
   for (const char* m : {"AddPlayers", "PairRound", "ScheduleReplay", "WithdrawPlayer",
-                        "DecideTieBreak", "CorrectTournament"}) {
+                        "DecideTieBreak", "CorrectTournament", "SetLineup"}) {
     EXPECT_EQ(MethodAccess(absl::StrCat(kT, m)), v1::ORGANISE) << m;
   }
   for (const char* m : {"GetTournament", "GetStandings", "ExportTournament"}) {
