@@ -9,6 +9,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
+#include "tests/tournament/builders.h"
 #include "tests/tournament/e2e_fixture.h"
 
 namespace arbiter::tournament_e2e {
@@ -16,6 +17,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using tournament::testing::Row;
 
 class TeamMatches : public E2E {
  protected:
@@ -74,15 +76,6 @@ std::vector<std::string> Tables(const v1::Tournament& t, int round) {
     }
   }
   return out;
-}
-
-const v1::Standing& Row(const google::protobuf::RepeatedPtrField<v1::Standing>& rows,
-                        const std::string& id) {
-  for (const v1::Standing& s : rows) {
-    if (s.id() == id) return s;
-  }
-  ADD_FAILURE() << "no row " << id;
-  return rows.Get(0);
 }
 
 // A Swiss team event (2002), three teams of three boards, a bye worth 2, two
