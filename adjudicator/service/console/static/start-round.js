@@ -40,8 +40,13 @@ async function main() {
         const r = await post(`/api/tournaments/${encodeURIComponent(id)}/rounds/${n}/start`, {});
         const tables = r.tables || [];
         const made = tables.filter((t) => t.created).length;
-        status.textContent = say(`第 ${n} 轮：新建 ${made} 局，已有 ${tables.length - made} 局`,
-          `Round ${n}: ${made} game(s) created, ${tables.length - made} already there`);
+        // A team event's board a withdrawal forfeits (28.4) gets no game.
+        const lost = tables.filter((t) => t.forfeited).length;
+        const there = tables.length - made - lost;
+        status.textContent = say(`第 ${n} 轮：新建 ${made} 局，已有 ${there} 局` +
+            (lost ? `，${lost} 台弃权（无对局）` : ''),
+          `Round ${n}: ${made} game(s) created, ${there} already there` +
+            (lost ? `, ${lost} board(s) lost by default` : ''));
       } catch (err) {
         status.textContent = err.message;
       }
