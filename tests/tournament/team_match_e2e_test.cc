@@ -259,6 +259,15 @@ TEST_F(TeamMatches, RoundLineupsPairTheCoachsOrder) {
   const v1::Tournament t = Show("league");
   EXPECT_THAT(Tables(t, 1), ElementsAre("1 B2-A3 ", "2 A1-B3 "));
   EXPECT_THAT(t.rounds(0).byes(), ElementsAre("C1", "C2"));
+  // A director's correction must leave matches too: C3 on table 1 would
+  // split A v B.
+  ProcessResult amend = Cli({"tournament", "amend", "league", "--round", "1", "--board", "1",
+                             "--white", "C3", "--reason", "wrong sheet"});
+  EXPECT_EQ(amend.exit, 2);
+  EXPECT_THAT(amend.err, HasSubstr("round 1 table 2: 'A1' of team 'A' meets 'B3' of team 'B', "
+                                   "whose match is against 'C': a match is between two teams "
+                                   "(25.2)"));
+  EXPECT_EQ(Show("league").revision(), t.revision());
 }
 
 }  // namespace
