@@ -34,7 +34,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/field_bounds.h"
 #include "adjudicator/service/grpc_status.h"
 #include "cli/client.h"
@@ -363,7 +363,7 @@ int RunSync(int argc, char** argv) {
 
   // The federation: its database, written as one more of its servers, or
   // one of its servers, which checks each game itself.
-  service::AdjudicatorJudge judge;
+  AdjudicatorJudge judge;
   std::unique_ptr<Federation> federation;
   uint64_t before = 0;  // events appended by the games synced before the current one
   if (direct) {

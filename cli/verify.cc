@@ -20,7 +20,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "cli/client.h"
 #include "cli/commands.h"
 #include "cli/complaint.h"
@@ -174,7 +174,7 @@ int RunVerify(int argc, char** argv) {
 
   ledger::AuditOptions options;
   options.game_id = game;
-  service::AdjudicatorJudge judge;
+  AdjudicatorJudge judge;
   if (readjudicate) options.judge = &judge;
   std::string key_source;
   const bool postgres = ledger::IsPostgresUri(db);

@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/sgf_export.h"
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/field_bounds.h"
 #include "adjudicator/service/game_reads.h"
 #include "google/protobuf/util/json_util.h"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "adjudicator/engine/proto_time.h"
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/deadline.h"
 #include "adjudicator/service/field_bounds.h"
 #include "adjudicator/service/recorder.h"

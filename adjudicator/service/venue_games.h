@@ -24,7 +24,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "arbiter/v1/service.pb.h"
 #include "ledger/ledger.h"
 #include "ledger/venue_proofs.h"

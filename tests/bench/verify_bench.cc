@@ -29,7 +29,7 @@
 #include "absl/time/clock.h"
 #include "adjudicator/engine/sgf.h"
 #include "adjudicator/engine/sgf_events.h"
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "benchmark/benchmark.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
@@ -70,7 +70,7 @@ class BenchLedger {
       if (events.ok() && events->size() > 1) games.push_back(*std::move(events));
     }
     if (games.empty()) Die("no games", absl::NotFoundError("tests/data/sgf"));
-    service::AdjudicatorJudge judge;
+    AdjudicatorJudge judge;
     ledger::LedgerOptions options;
     options.dir = dir_.File("data");
     options.judge = &judge;
@@ -122,7 +122,7 @@ void BM_VerifyVsPlainRead(benchmark::State& state) {
   static const BenchLedger* bench = new BenchLedger();
   absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(bench->db());
   if (!reader.ok()) Die("read", reader.status());
-  service::AdjudicatorJudge judge;
+  AdjudicatorJudge judge;
   ledger::AuditOptions options;
   options.judge = &judge;
   for (auto _ : state) {

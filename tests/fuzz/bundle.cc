@@ -2,7 +2,7 @@
 // binary AuditBundle), verified with the adjudicator as judge.
 #include <string>
 
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/audit.h"
 #include "tests/fuzz/fuzz_check.h"
@@ -13,7 +13,7 @@ namespace arbiter::fuzz {
 void Bundle(const uint8_t* data, size_t size) {
   v1::AuditBundle bundle;
   if (!bundle.ParseFromArray(data, static_cast<int>(size))) return;
-  service::AdjudicatorJudge judge;
+  AdjudicatorJudge judge;
   ledger::AuditOptions options;
   options.judge = &judge;
   absl::StatusOr<ledger::AuditReport> report = ledger::AuditBundle(bundle, options);

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "ledger/bundle.h"
 #include "ledger/expected_revision.h"
 #include "ledger/ledger.h"
@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const testing::TempDir dir("bundle-seeds");
-  service::AdjudicatorJudge judge;
+  AdjudicatorJudge judge;
   LedgerOptions o;
   o.dir = dir.path();
   o.judge = &judge;

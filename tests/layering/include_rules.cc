@@ -26,6 +26,7 @@ bool Tests(const std::string& inc) { return Under(inc, "tests/"); }
 bool Adjudicator(const std::string& inc) { return Under(inc, "adjudicator/"); }
 bool Engine(const std::string& inc) { return Under(inc, "adjudicator/engine/"); }
 bool Service(const std::string& inc) { return Under(inc, "adjudicator/service/"); }
+bool Judge(const std::string& inc) { return Under(inc, "adjudicator/judge/"); }
 bool Tournament(const std::string& inc) { return Under(inc, "adjudicator/tournament/"); }
 bool Ledger(const std::string& inc) { return Under(inc, "ledger/"); }
 bool Rulesdb(const std::string& inc) { return Under(inc, "rulesdb/"); }
@@ -35,9 +36,17 @@ bool AboveProto(const std::string& i) {
 }
 bool AdjudicatorOrCli(const std::string& i) { return Adjudicator(i) || Cli(i); }
 bool NotPure(const std::string& i) { return Grpc(i) || Sqlite(i) || Postgres(i) || Ledger(i); }
-bool AboveEngine(const std::string& i) { return Service(i) || Tournament(i) || Cli(i); }
+bool AboveEngine(const std::string& i) { return Judge(i) || Service(i) || Tournament(i) || Cli(i); }
 bool NotTournament(const std::string& i) {
-  return Engine(i) || Service(i) || Ledger(i) || Grpc(i) || Sqlite(i) || Postgres(i) || Cli(i);
+  return Engine(i) || Judge(i) || Service(i) || Ledger(i) || Grpc(i) || Sqlite(i) || Postgres(i) ||
+         Cli(i);
+}
+// The judge adapter sits on the engine and the ledger's Judge interface only:
+// the ledger's storage stays out of it, so `arbiter verify` re-adjudicates
+// with exactly what the service judges with and nothing more.
+bool NotJudge(const std::string& i) {
+  return Service(i) || Tournament(i) || Cli(i) || Grpc(i) || Sqlite(i) || Postgres(i) ||
+         (Ledger(i) && i != "ledger/judge.h");
 }
 
 struct Rule {
@@ -54,10 +63,14 @@ const Rule kRules[] = {
     {"adjudicator/engine/", NotPure,
      "the engine is pure: no gRPC, SQLite, PostgreSQL or ledger/ header"},
     {"adjudicator/engine/", AboveEngine,
-     "the engine includes nothing from adjudicator/service, adjudicator/tournament or cli/"},
+     "the engine includes nothing from adjudicator/judge, adjudicator/service, "
+     "adjudicator/tournament or cli/"},
     {"adjudicator/tournament/", NotTournament,
-     "tournament scoring is pure: no engine, service, ledger, cli, gRPC, SQLite or PostgreSQL "
-     "header"},
+     "tournament scoring is pure: no engine, judge, service, ledger, cli, gRPC, SQLite or "
+     "PostgreSQL header"},
+    {"adjudicator/judge/", NotJudge,
+     "the judge adapter includes the engine, rulesdb/ and ledger/judge.h only: no service, "
+     "tournament, cli, other ledger/, gRPC, SQLite or PostgreSQL header"},
     {"adjudicator/service/", Cli, "the service layer includes nothing from cli/ (cli is on top)"},
 };
 

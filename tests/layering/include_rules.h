@@ -1,6 +1,7 @@
 // The direction of includes between the project's folders (README.md,
 // "Layout"): proto <- rulesdb <- engine; tournament (pure); ledger (knows no
-// engine); service on top of those; cli on top of all; tests above
+// engine); the judge adapter (adjudicator/judge) on the engine and
+// ledger/judge.h; service on top of those; cli on top of all; tests above
 // everything. A rule names the folder it applies to and what that folder
 // may not include.
 #ifndef ARBITER_TESTS_LAYERING_INCLUDE_RULES_H_

@@ -27,16 +27,20 @@ TEST(IncludeRules, FindsEveryBadIncludeAndNothingElse) {
       CheckIncludes(::arbiter::testing::SourcePath("tests/layering/testdata"));
   EXPECT_THAT(
       Places(found),
-      ElementsAre("adjudicator/engine/fold.cc:4", "adjudicator/engine/fold.cc:5",
-                  "adjudicator/engine/fold.cc:6", "adjudicator/engine/fold.cc:7",
-                  "adjudicator/engine/fold.cc:8", "adjudicator/engine/fold.cc:9",
-                  "adjudicator/engine/fold.cc:10", "adjudicator/service/server.cc:5",
-                  "adjudicator/service/server.cc:6", "adjudicator/tournament/scoring.cc:4",
-                  "adjudicator/tournament/scoring.cc:5", "adjudicator/tournament/scoring.cc:6",
-                  "adjudicator/tournament/scoring.cc:7", "adjudicator/tournament/scoring.cc:8",
-                  "cli/main.cc:4", "ledger/store.h:7", "ledger/store.h:8",
-                  "proto/canonical/bytes.cc:3", "proto/canonical/bytes.cc:4",
-                  "rulesdb/tools/tool.cc:3", "rulesdb/tools/tool.cc:4"));
+      ElementsAre(
+          "adjudicator/engine/fold.cc:4", "adjudicator/engine/fold.cc:5",
+          "adjudicator/engine/fold.cc:6", "adjudicator/engine/fold.cc:7",
+          "adjudicator/engine/fold.cc:8", "adjudicator/engine/fold.cc:9",
+          "adjudicator/engine/fold.cc:10", "adjudicator/engine/fold.cc:11",
+          "adjudicator/judge/adjudicator_judge.cc:7", "adjudicator/judge/adjudicator_judge.cc:8",
+          "adjudicator/judge/adjudicator_judge.cc:9", "adjudicator/judge/adjudicator_judge.cc:10",
+          "adjudicator/judge/adjudicator_judge.cc:11", "adjudicator/judge/adjudicator_judge.cc:12",
+          "adjudicator/service/server.cc:5", "adjudicator/service/server.cc:6",
+          "adjudicator/tournament/scoring.cc:4", "adjudicator/tournament/scoring.cc:5",
+          "adjudicator/tournament/scoring.cc:6", "adjudicator/tournament/scoring.cc:7",
+          "adjudicator/tournament/scoring.cc:8", "adjudicator/tournament/scoring.cc:9",
+          "cli/main.cc:4", "ledger/store.h:7", "ledger/store.h:8", "proto/canonical/bytes.cc:3",
+          "proto/canonical/bytes.cc:4", "rulesdb/tools/tool.cc:3", "rulesdb/tools/tool.cc:4"));
 }
 
 TEST(IncludeRules, SaysWhatWasIncludedAndWhichRuleItBreaks) {
@@ -49,6 +53,11 @@ TEST(IncludeRules, SaysWhatWasIncludedAndWhichRuleItBreaks) {
   for (const Violation& v : found) {
     if (v.file == "rulesdb/tools/tool.cc" && v.line == 3) {
       EXPECT_THAT(v.rule, HasSubstr("rulesdb/ (the rules as data) includes nothing from ledger/"));
+    }
+    if (v.file == "adjudicator/judge/adjudicator_judge.cc" && v.line == 7) {
+      EXPECT_EQ(v.include, "ledger/ledger.h");
+      EXPECT_THAT(v.rule, HasSubstr("the judge adapter includes the engine, rulesdb/ and "
+                                    "ledger/judge.h only"));
     }
     if (v.file == "cli/main.cc") {
       EXPECT_EQ(v.include, "tests/support/files.h");

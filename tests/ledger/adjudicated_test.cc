@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/bundle.h"
@@ -23,7 +23,7 @@ TEST(AdjudicatedLedgerTest, ScenariosRecordReadjudicateAndExport) {
       testing::FilesIn(testing::TestDataPath("scenarios/public"), ".jsonl");
   ASSERT_FALSE(scenarios.empty());
   testing::TempDir dir;
-  service::AdjudicatorJudge judge;
+  AdjudicatorJudge judge;
   LedgerOptions o;
   o.dir = dir.path();
   o.judge = &judge;

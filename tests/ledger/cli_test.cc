@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "gtest/gtest.h"
 #include "ledger/ledger.h"
 #include "ledger/sqlite.h"
@@ -27,7 +27,7 @@ ProcessResult Arbiter(const std::vector<std::string>& args) {
 TEST(CliTest, VerifyAndExport) {
   testing::TempDir dir;
   {
-    service::AdjudicatorJudge judge;
+    AdjudicatorJudge judge;
     LedgerOptions o;
     o.dir = dir.path();
     o.judge = &judge;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
@@ -168,7 +168,7 @@ class SyncTest : public ::testing::Test {
     return n;
   }
 
-  service::AdjudicatorJudge judge_;
+  AdjudicatorJudge judge_;
   testing::TempDir venue_{"arbiter-venue"};
   testing::TempDir state_{"arbiter-federation"};
   std::string federation_;

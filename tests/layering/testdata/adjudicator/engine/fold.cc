@@ -8,3 +8,4 @@
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/tournament/scoring.h"
 #include "cli/commands.h"
+#include "adjudicator/judge/adjudicator_judge.h"

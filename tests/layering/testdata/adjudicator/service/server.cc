@@ -4,3 +4,4 @@
 #include "ledger/ledger.h"
 #include "cli/commands.h"
 #include "tests/support/files.h"
+#include "adjudicator/judge/adjudicator_judge.h"

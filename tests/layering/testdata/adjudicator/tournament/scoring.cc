@@ -6,3 +6,4 @@
 #include "ledger/sqlite.h"
 #include "grpcpp/server_context.h"
 #include <sqlite3.h>
+#include "adjudicator/judge/adjudicator_judge.h"

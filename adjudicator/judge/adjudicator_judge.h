@@ -1,9 +1,12 @@
 // The judge adapter: the Adjudicator (the pure engine) as the ledger's Judge.
 // Each game is folded under the ruleset (and supplement) its gameCreated
-// names, by default cn-2002. The service's read model (game_folds.h) keeps
-// the folds this makes; `arbiter verify` uses it to re-adjudicate.
-#ifndef ARBITER_ADJUDICATOR_SERVICE_ADJUDICATOR_JUDGE_H_
-#define ARBITER_ADJUDICATOR_SERVICE_ADJUDICATOR_JUDGE_H_
+// names, by default cn-2002. The service's read model
+// (adjudicator/service/game_folds.h) keeps the folds this makes; `arbiter
+// verify` and `arbiter sync` use it to re-adjudicate. It sits between the
+// engine and its users: it knows the engine, the rules and the ledger's
+// judge.h interface, and nothing of gRPC, storage or the service.
+#ifndef ARBITER_ADJUDICATOR_JUDGE_ADJUDICATOR_JUDGE_H_
+#define ARBITER_ADJUDICATOR_JUDGE_ADJUDICATOR_JUDGE_H_
 
 #include <memory>
 #include <string>
@@ -14,7 +17,7 @@
 #include "ledger/judge.h"
 #include "rulesdb/rules.h"
 
-namespace arbiter::service {
+namespace arbiter {
 
 // One game's Adjudicator, as the ledger folds it.
 class AdjudicatorFold final : public ledger::GameJudge {
@@ -57,6 +60,6 @@ class AdjudicatorJudge : public ledger::Judge {
 // default the latest).
 absl::StatusOr<Rules> RulesOf(const v1::GameCreated& created, absl::string_view pin = "");
 
-}  // namespace arbiter::service
+}  // namespace arbiter
 
-#endif  // ARBITER_ADJUDICATOR_SERVICE_ADJUDICATOR_JUDGE_H_
+#endif  // ARBITER_ADJUDICATOR_JUDGE_ADJUDICATOR_JUDGE_H_

@@ -1,11 +1,11 @@
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "rulesdb/rules_pin.h"
 
-namespace arbiter::service {
+namespace arbiter {
 
 namespace {
 
@@ -58,4 +58,4 @@ absl::StatusOr<std::unique_ptr<ledger::GameJudge>> AdjudicatorJudge::Reopen(
   return FoldUnder(game_id, RulesOf(created, pin));
 }
 
-}  // namespace arbiter::service
+}  // namespace arbiter
