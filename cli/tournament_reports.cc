@@ -49,7 +49,8 @@ void PrintStandings(const v1::StandingsReport& r) {
       absl::StrAppend(&line, "  ", absl::StrFormat("%6s", tournament::ColumnValue(c, s)));
     }
     if (s.withdrawn()) absl::StrAppend(&line, "  withdrawn");
-    if (!s.decided_by().empty()) absl::StrAppend(&line, "  (by ", s.decided_by(), ")");
+    if (!s.decided_by().empty())
+      absl::StrAppend(&line, "  (by ", tournament::DecidedByWords(s.decided_by()), ")");
     std::printf("%s\n", line.c_str());
   }
   std::printf("\n");
@@ -92,7 +93,8 @@ const CommandSpec kTournamentStandings = {
     .positionals = "TOURNAMENT",
     .summary =
         "the standings from the adjudicated games, ranked per articles 27-28; each tie "
-        "broken says by what (by A, B, C:LOTS...); exit 1 when a recorded game is not "
+        "broken says by what, in the text's words too (by A 胜者小分, by board 1 第1台...); exit 1 "
+        "when a recorded game is not "
         "its pairing's (listed on stderr)",
     .min_positionals = 1,
     .max_positionals = 1,

@@ -347,6 +347,13 @@ absl::Status OnTieBreak(const v1::TieBreakDecided& d, Tournament* t) {
     if (!seen.insert(id).second)
       return Bad(absl::StrCat("tieBreakDecided.order: '", id, "' twice"));
   }
+  // The team text's C is an extra match only ("可安排加赛": 2002 art. 27
+  // 团体赛 3, 1988 art. 28 二 三); lots are the individual events' (个人赛 C).
+  if (d.method() == v1::TieBreakDecided::LOTS && t->settings().teams()) {
+    return Bad(
+        "tieBreakDecided: a team event's tie is broken by an extra match (加赛: cn-2002/27 "
+        "团体赛 3, cn-1988/28 二 三), not by lots");
+  }
   if (d.method() == v1::TieBreakDecided::LOTS && d.game_ids_size() > 0) {
     return Bad("tieBreakDecided: lots are drawn, not played (no gameIds)");
   }

@@ -1,5 +1,10 @@
 #include "adjudicator/tournament/standings_columns.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -87,6 +92,27 @@ std::string ColumnValue(const StandingsColumn& c, const v1::Standing& s) {
       return absl::StrCat(s.losses());
   }
   return "";
+}
+
+std::string DecidedByWords(const std::string& decided_by) {
+  if (decided_by.empty()) return "";
+  if (absl::StartsWith(decided_by, "board ") && decided_by != "board points") {
+    return absl::StrCat(decided_by, " 第", decided_by.substr(6), "台");
+  }
+  static const auto* const kTerms =
+      new std::vector<std::pair<std::string, std::string>>{{"points", "积分"},
+                                                           {"match points", "场分"},
+                                                           {"board points", "局分"},
+                                                           {"total score", "总得分"},
+                                                           {"opponents' points", "对手分"},
+                                                           {"A", "胜者小分"},
+                                                           {"B", "警告"},
+                                                           {"C:EXTRA_GAME", "加赛"},
+                                                           {"C:LOTS", "抽签"}};
+  for (const auto& [name, zh] : *kTerms) {
+    if (name == decided_by) return absl::StrCat(decided_by, " ", zh);
+  }
+  return decided_by;
 }
 
 }  // namespace arbiter::tournament

@@ -49,6 +49,11 @@ std::vector<StandingsColumn> StandingsColumns(const v1::TournamentSettings& sett
 // One standing's value in `column`: "12", "1.50".
 std::string ColumnValue(const StandingsColumn& column, const v1::Standing& standing);
 
+// A standing's decidedBy followed by the text's own term for it, as the
+// standings line names the criterion that broke a tie: "board points 局分",
+// "board 2 第2台", "A 胜者小分", "C:EXTRA_GAME 加赛"; empty for an empty one.
+std::string DecidedByWords(const std::string& decided_by);
+
 }  // namespace arbiter::tournament
 
 #endif  // ARBITER_ADJUDICATOR_TOURNAMENT_STANDINGS_COLUMNS_H_

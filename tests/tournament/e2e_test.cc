@@ -94,7 +94,7 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   // The table says which criterion broke each tie: B below C on warnings.
   r = Cli({"tournament", "standings", "cup"});
   ASSERT_EQ(r.exit, 0) << r.err;
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("4  Wang Ming +0 +0.00 +1 .*\\(by B\\)"));
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("4  Wang Ming +0 +0.00 +1 .*\\(by B 警告\\)"));
   // A header names each criterion of a round robin (art. 27: points, A, B;
   // no Swiss total score), and a legend says what each counts.
   EXPECT_THAT(r.out, ::testing::ContainsRegex("rank  name +pts +A +B +W +D +L\n"));

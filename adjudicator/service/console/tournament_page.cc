@@ -65,6 +65,7 @@ std::string StandingsSection(const TournamentFacts& f) {
                     "<span lang=\"zh\">", Escape(c.zh), "</span> <span class=\"short\">",
                     Escape(c.short_name), "</span></th>");
   }
+  absl::StrAppend(&head, "<th class=\"decided-by\">", Both("区分名次", "tie broken by"), "</th>");
   std::string rows;
   for (const v1::Standing& s : r.standings()) {
     absl::StrAppend(&rows, "<tr data-id=\"", Escape(s.id()), "\"><td class=\"num\">",
@@ -74,7 +75,8 @@ std::string StandingsSection(const TournamentFacts& f) {
     for (const auto& c : columns) {
       absl::StrAppend(&rows, "<td class=\"num\">", Escape(tournament::ColumnValue(c, s)), "</td>");
     }
-    absl::StrAppend(&rows, "</tr>\n");
+    absl::StrAppend(&rows, "<td class=\"decided-by\">",
+                    Escape(tournament::DecidedByWords(s.decided_by())), "</td></tr>\n");
   }
   std::string legend;
   for (const auto& c : columns) {
