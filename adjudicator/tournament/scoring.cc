@@ -59,6 +59,26 @@ void Forfeit(ScoredPairing* s, const std::string& loser, bool opponent_withdrawn
   s->set_note(note);
 }
 
+// A team event's board after `loser` withdrew (the other side withdrawn
+// too when `opponent_withdrawn`). 2002 art. 28.4: "未赛部分均作弃权处理", the
+// withdrawn player's forfeit: lost by default, lost by both when both have
+// withdrawn (each forfeits, as 22.3's double lateness). 1988 art. 29.4:
+// "未赛部分均作对方胜", the opponent's win: 2-0 by default, and when both have
+// withdrawn each side's unplayed game counts as the other's win: a win to
+// each (BOTH_WIN, 2-2), the board's points the text gives both teams.
+void TeamUnplayed(ScoredPairing* s, const std::string& loser, bool opponent_withdrawn, bool y1988,
+                  const std::string& clause, int after_round) {
+  Forfeit(
+      s, loser, opponent_withdrawn && !y1988, clause,
+      absl::StrCat(loser, " withdrew after round ", after_round, "; ", clause,
+                   y1988 ? ": the unplayed game counts as the opponent's win (未赛部分均作对方胜)"
+                         : ": the unplayed game is a forfeit (未赛部分均作弃权处理)"));
+  if (opponent_withdrawn && y1988) {
+    SetPoints(Result::BOTH_WIN, s);
+    absl::StrAppend(s->mutable_note(), "; both withdrew: a win to each");
+  }
+}
+
 void Void(ScoredPairing* s, const std::string& note) {
   s->set_status(ScoredPairing::VOID);
   s->set_black_points(0);
@@ -196,14 +216,14 @@ std::vector<ScoredPairing> ScoreTournament(const v1::Tournament& t, const GameFa
   const int rr_rounds = RoundRobinRounds(t);
   const std::string rr_clause = WithdrawalClause(t, "round robin");
   const std::string team_clause = WithdrawalClause(t, "team");
+  const bool y1988 = Ruleset(t) == "cn-1988";
   for (const v1::PlayerWithdrawn& w : t.withdrawals()) {
     const std::string& id = w.player();
-    if (teams) {  // 28.4
+    if (teams) {  // 28.4; 1988 29.4
       for (ScoredPairing& s : out) {
         if (Involves(s, id) && s.round() > w.after_round()) {
-          Forfeit(&s, id, withdrawn_by(Opponent(s, id), s.round()), team_clause,
-                  absl::StrCat(id, " withdrew after round ", w.after_round(), "; ", team_clause,
-                               ": unplayed games are lost by default"));
+          TeamUnplayed(&s, id, withdrawn_by(Opponent(s, id), s.round()), y1988, team_clause,
+                       w.after_round());
         }
       }
       continue;

@@ -22,9 +22,12 @@
 //    and their opponents; otherwise those results stand and every game
 //    of theirs after R (paired or not yet paired) is a loss by default.
 //  - Swiss (28.3): results stand; no later pairing (the fold refuses them).
-//  - team (28.4): results stand; each later board of theirs is lost by
-//    default (the opponent wins).
-// A forfeit between two withdrawn players is lost by both.
+//  - team (28.4 "未赛部分均作弃权处理"): results stand; each later board of
+//    theirs is a forfeit, lost by default (the opponent wins); under cn-1988
+//    (29.4 "未赛部分均作对方胜") each counts as the opponent's win, by default.
+// A forfeit between two withdrawn players is lost by both; under cn-1988 a
+// team board between two withdrawn players is a win to each (29.4 read for
+// each side: "作对方胜").
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_SCORING_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_SCORING_H_
 

@@ -2,6 +2,7 @@
 // figure computed by hand in the comments: a 4-team round robin whose every
 // tie-break decides a pair, under the 2002 rules and the 1988 rules.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -18,7 +19,7 @@ using tournament_e2e::E2E;
 
 // One match of three boards, the home team Black on boards 1 and 3 (the
 // colours alternate by board), and the home team's result on each board:
-// 'W' won, 'D' drawn, 'L' lost.
+// 'W' won, 'D' drawn, 'L' lost, '-' not played (no result entered).
 struct Match {
   std::string home;
   std::string away;
@@ -64,6 +65,7 @@ class TeamE2E : public E2E {
       r = Cli(pair);
       ASSERT_EQ(r.exit, 0) << r.err;
       for (size_t board = 0; board < outcomes.size(); ++board) {
+        if (outcomes[board].empty()) continue;
         r = Cli({"tournament", "result", id, "--round", n, "--board", std::to_string(board + 1),
                  "--outcome", outcomes[board], "--reason", "score sheet"});
         ASSERT_EQ(r.exit, 0) << r.err;
@@ -163,6 +165,64 @@ TEST_F(TeamE2E, The1988RulesRankTheSameEventByTheirOwnText) {
            "cn-1988", "--swiss-method", "points-then-opponents"});
   EXPECT_EQ(r.exit, 2);
   EXPECT_THAT(r.err, HasSubstr("总得分"));
+}
+
+// 1988 art. 29.4: "在对抗赛或团体赛中，棋手中途退出比赛，已赛成绩均有效，未赛部分均作
+// 对方胜。" The same event under cn-1988, but A3 withdraws after round 1 and D3
+// after round 2, both recorded once every round is paired; their later
+// boards are not played:
+//   R2 A v C: W W -  A3 v C3 unplayed: C3's win (by default): A 4-2
+//   R3 A v D: W L -  A3 v D3, both withdrawn: each side's unplayed game is
+//                    the other's win, 2-2: A 4-4 D, a drawn match
+// Board by board (1, 2, 3 = board points), match points:
+//   A: R1 1 1 1, R2 2 2 0, R3 2 0 2 -> 5 3 3 = 11; 1 + 2 + 1 = 4
+//   B: R1 1 1 1, R2 1 2 2, R3 1 0 1 -> 3 3 4 = 10; 1 + 2 + 0 = 3
+//   C: R1 1 2 0, R2 0 0 2, R3 1 2 1 -> 2 4 3 = 9;  1 + 0 + 2 = 3
+//   D: R1 1 0 2, R2 1 0 0, R3 0 2 2 -> 2 2 4 = 8;  1 + 0 + 1 = 2
+// A first on match points; B above C on board points (10 > 9); D last.
+// (Under 2002's 28.4, "未赛部分均作弃权处理", A3 v D3 is a forfeit by both,
+// 0-0: withdrawal_test.cc compares the two.)
+TEST_F(TeamE2E, A1988TeamWithdrawalCountsTheUnplayedBoardsAsTheOpponentsWins) {
+  ASSERT_NO_FATAL_FAILURE(Play("wd88", {"--system", "round-robin", "--ruleset", "cn-1988"},
+                               {
+                                   {{"A", "B", "DDD"}, {"C", "D", "DWL"}},
+                                   {{"A", "C", "WW-"}, {"B", "D", "DWW"}},
+                                   {{"A", "D", "WL-"}, {"B", "C", "DLD"}},
+                               }));
+  for (const auto& [player, after] : {std::pair{"A3", "1"}, std::pair{"D3", "2"}}) {
+    ProcessResult r = Cli({"tournament", "withdraw", "wd88", "--player", player, "--after-round",
+                           after, "--note", "left the event"});
+    ASSERT_EQ(r.exit, 0) << r.err;
+  }
+  v1::StandingsReport report;
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("wd88", &report));
+  const v1::ScoredPairing* r2b3 = nullptr;
+  const v1::ScoredPairing* r3b3 = nullptr;
+  for (const v1::ScoredPairing& p : report.pairings()) {
+    if (p.round() == 2 && p.board() == 3) r2b3 = &p;
+    if (p.round() == 3 && p.board() == 3) r3b3 = &p;
+  }
+  ASSERT_NE(r2b3, nullptr);
+  ASSERT_NE(r3b3, nullptr);
+  EXPECT_EQ(r2b3->black(), "A3");  // the home team is Black on board 3
+  EXPECT_EQ(r2b3->outcome(), v1::Result::WHITE_WINS);
+  EXPECT_TRUE(r2b3->by_default());
+  EXPECT_EQ(r2b3->clause(), "cn-1988/29.4");
+  EXPECT_THAT(r2b3->note(), HasSubstr("counts as the opponent's win (未赛部分均作对方胜)"));
+  EXPECT_EQ(r3b3->outcome(), v1::Result::BOTH_WIN);
+  EXPECT_EQ(r3b3->black_points(), 2);
+  EXPECT_EQ(r3b3->white_points(), 2);
+
+  ProcessResult r = Cli({"tournament", "standings", "wd88"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(r.out,
+              ContainsRegex("\n   1  Team A +4 +11 +5 +3 +3 +1 +2 +0\n"
+                            "   2  Team B +3 +10 +3 +3 +4 +1 +1 +1\n"
+                            "   3  Team C +3 +9 +2 +4 +3 +1 +1 +1  \\(by board points 局分\\)\n"
+                            "   4  Team D +2 +8 +2 +2 +4 +0 +2 +1\n"));
+  EXPECT_THAT(r.out, HasSubstr("note: round 3 board 3 A3-D3: D3 withdrew after round 2; "
+                               "cn-1988/29.4: the unplayed game counts as the opponent's win "
+                               "(未赛部分均作对方胜); both withdrew: a win to each"));
 }
 
 }  // namespace

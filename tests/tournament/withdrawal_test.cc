@@ -171,6 +171,53 @@ TEST(TeamWithdrawal, UnplayedBoardsAreLostByDefault) {
   EXPECT_EQ(Row(r.standings(), "Y").board_points(), 2);
 }
 
+// Teams X and Y, two boards, three rounds; X2 withdraws after round 0 (before
+// any game: "at any round") and Y2 after round 2. R1: X1 beats Y1; X2 v Y2
+// unplayed. R2: Y1 beats X1; X2 v Y2 unplayed. R3: X1 draws Y1; X2 v Y2,
+// both withdrawn.
+//   2002 28.4 ("未赛部分均作弃权处理"): X2's boards are forfeits: R1 Y2 2-0,
+//     R2 Y2 2-0, R3 a forfeit by both 0-0. Matches: R1 2-2 drawn, R2 0-4
+//     Y, R3 1-1 drawn. X: 1+0+1 = 2 MP, board points 2+0+1 = 3;
+//     Y: 1+2+1 = 4 MP, 2+4+1 = 7.
+//   1988 29.4 ("未赛部分均作对方胜"): the same, but R3's board 2 counts as the
+//     other's win for each side: 2-2, R3 3-3 still drawn. X: 2 MP, board
+//     points 3+2 = 5 (board 2: 0+0+2 = 2); Y: 4 MP, 7+2 = 9 (board 2: 2+2+2 = 6).
+TEST(TeamWithdrawal, The1988TextCountsTheUnplayedBoardAsTheOpponentsWin) {
+  for (const char* ruleset : {"cn-2002", "cn-1988"}) {
+    SCOPED_TRACE(ruleset);
+    const bool y1988 = std::string(ruleset) == "cn-1988";
+    TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN, true);
+    b.settings()->set_ruleset(ruleset);
+    b.settings()->set_rounds(3);
+    b.Team("X").Player("X1", "X", 1).Player("X2", "X", 2);
+    b.Team("Y").Player("Y1", "Y", 1).Player("Y2", "Y", 2);
+    b.Withdraw("X2", 0);
+    b.Round(1, {{"X1", "Y1", "G1"}, {"Y2", "X2", ""}});
+    b.Round(2, {{"Y1", "X1", "G2"}, {"X2", "Y2", ""}});
+    b.Round(3, {{"X1", "Y1", "G3"}, {"Y2", "X2", ""}});
+    b.Withdraw("Y2", 2);
+    GameFactsMap games = {{"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}, {"G3", Decided(kDraw)}};
+    v1::StandingsReport r = ComputeStandings(b.Build(), games);
+    ASSERT_EQ(r.pairings_size(), 6);
+    const v1::ScoredPairing& r1 = r.pairings(1);
+    EXPECT_EQ(r1.status(), v1::ScoredPairing::FORFEIT);
+    EXPECT_EQ(r1.outcome(), v1::Result::BLACK_WINS);  // Y2 had Black
+    EXPECT_TRUE(r1.by_default());
+    EXPECT_EQ(r1.clause(), y1988 ? "cn-1988/29.4" : "cn-2002/28.4");
+    EXPECT_THAT(r1.note(), HasSubstr(y1988 ? "作对方胜" : "作弃权处理"));
+    const v1::ScoredPairing& r3 = r.pairings(5);
+    EXPECT_EQ(r3.outcome(), y1988 ? v1::Result::BOTH_WIN : v1::Result::BOTH_LOSE);
+    EXPECT_EQ(r3.black_points(), y1988 ? 2 : 0);
+    EXPECT_EQ(r3.white_points(), y1988 ? 2 : 0);
+    EXPECT_EQ(Row(r.standings(), "X").points(), 2);
+    EXPECT_EQ(Row(r.standings(), "Y").points(), 4);
+    EXPECT_EQ(Row(r.standings(), "X").board_points(), y1988 ? 5 : 3);
+    EXPECT_EQ(Row(r.standings(), "Y").board_points(), y1988 ? 9 : 7);
+    EXPECT_EQ(Row(r.standings(), "X").board_by_board(1), y1988 ? 2 : 0);
+    EXPECT_EQ(Row(r.standings(), "Y").board_by_board(1), y1988 ? 6 : 4);
+  }
+}
+
 TEST(Fold, BadEventsAreRefusedAndChangeNothing) {
   TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
   b.Player("A").Player("B");
