@@ -6,7 +6,6 @@
 #include <numeric>
 #include <set>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/scoring.h"
+#include "adjudicator/tournament/team_matches.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -296,27 +296,13 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     s.set_name(team.name());
     for (int b = 0; b < boards; ++b) s.add_board_by_board(0);
   }
-  // Matches: (round, team, team) -> board points each side, complete or not.
-  struct Match {
-    int points[2] = {0, 0};
-    bool complete = true;
-  };
-  std::map<std::tuple<int, std::string, std::string>, Match> matches;
   for (const ScoredPairing& sp : scored) {
-    if (sp.status() == ScoredPairing::VOID || sp.round() == 0) continue;
+    if (!Counts(sp) || sp.round() == 0) continue;
     const std::string& tb = who[sp.black()]->team();
     const std::string& tw = who[sp.white()]->team();
     // A player outside any team, or team-mates (a game from tournament
     // software's file): no match.
     if (tb.empty() || tw.empty() || tb == tw) continue;
-    const bool black_first = tb < tw;
-    Match& m = matches[{sp.round(), black_first ? tb : tw, black_first ? tw : tb}];
-    if (!Counts(sp)) {
-      m.complete = false;
-      continue;
-    }
-    m.points[black_first ? 0 : 1] += sp.black_points();
-    m.points[black_first ? 1 : 0] += sp.white_points();
     for (const auto& [id, pts] :
          {std::pair{sp.black(), sp.black_points()}, std::pair{sp.white(), sp.white_points()}}) {
       Standing& s = teams[who[id]->team()];
@@ -325,13 +311,13 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
       if (board > 0) s.set_board_by_board(board - 1, s.board_by_board(board - 1) + pts);
     }
   }
+  // A match counts once all its boards have a result (team_matches.h).
+  const std::vector<TeamMatch> matches = TeamMatches(t, report->pairings());
   std::map<std::string, std::vector<Record>> team_records;
-  for (const auto& [key, m] : matches) {
-    if (!m.complete) continue;
-    const auto& [round, a, b] = key;
-    const int mp_a = m.points[0] > m.points[1] ? 2 : m.points[0] == m.points[1] ? 1 : 0;
-    team_records[a].push_back({b, mp_a, 2 - mp_a});
-    team_records[b].push_back({a, 2 - mp_a, mp_a});
+  for (const TeamMatch& m : matches) {
+    if (!m.Complete()) continue;
+    team_records[m.teams[0]].push_back({m.teams[1], m.MatchPoints(0), m.MatchPoints(1)});
+    team_records[m.teams[1]].push_back({m.teams[0], m.MatchPoints(1), m.MatchPoints(0)});
   }
   for (auto& [id, recs] : team_records) {
     for (const Record& r : recs) {
@@ -352,9 +338,9 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     }
     for (const auto& [team, members] : on_bye) {
       bool has_match = false;
-      for (const auto& [key, m] : matches) {
-        has_match = has_match || (std::get<0>(key) == r.round() &&
-                                  (std::get<1>(key) == team || std::get<2>(key) == team));
+      for (const TeamMatch& m : matches) {
+        has_match =
+            has_match || (m.round == r.round() && (m.teams[0] == team || m.teams[1] == team));
       }
       if (has_match) continue;
       const int bye = t.settings().bye_points();
@@ -440,12 +426,12 @@ v1::StandingsReport ComputeStandings(const v1::Tournament& t, const GameFactsMap
   for (const ScoredPairing& s : scored) {
     if (s.status() == ScoredPairing::MISMATCH) report.add_errors(s.note());
   }
+  for (const ScoredPairing& s : scored) *report.add_pairings() = s;
   if (t.settings().teams()) {
     Teams(t, games, &report, scored);
   } else {
     Individual(t, games, &report, scored);
   }
-  for (ScoredPairing& s : scored) *report.add_pairings() = std::move(s);
   return report;
 }
 

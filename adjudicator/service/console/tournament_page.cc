@@ -6,11 +6,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "adjudicator/service/console/html.h"
 #include "adjudicator/service/console/http_status.h"
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/words.h"
 #include "adjudicator/tournament/standings_columns.h"
+#include "adjudicator/tournament/team_matches.h"
 
 namespace arbiter::service::console {
 namespace {
@@ -32,6 +34,62 @@ std::string PlayerName(const v1::Tournament& t, const std::string& id) {
   return id;
 }
 
+// A word of the team matches' table in both languages.
+std::string MatchWords(absl::string_view key) {
+  return Both(TeamMatchWord(key, Lang::kZh), TeamMatchWord(key, Lang::kEn));
+}
+
+std::string TeamName(const v1::Tournament& t, const std::string& id) {
+  for (const v1::TournamentTeam& team : t.teams()) {
+    if (team.id() == id) return team.name().empty() ? id : team.name();
+  }
+  return id;
+}
+
+// Games won from board points: 4 -> "2", 5 -> "2½" (a draw half each).
+std::string Games(int board_points) {
+  return absl::StrCat(board_points / 2, board_points % 2 == 1 ? "½" : "");
+}
+
+// The round's matches as their boards finish: the score so far, and the
+// boards still playing or the match's result (team_matches.h). The page
+// reads itself again when one of the round's games changes (tournament.js),
+// so a board's result moves its match's score.
+std::string MatchesTable(const TournamentFacts& f, int round) {
+  std::string rows;
+  for (const tournament::TeamMatch& m :
+       tournament::TeamMatches(f.tournament, f.report.pairings())) {
+    if (m.round != round) continue;
+    const std::string a = TeamName(f.tournament, m.teams[0]);
+    const std::string b = TeamName(f.tournament, m.teams[1]);
+    std::string state;
+    if (!m.Complete()) {
+      const std::string n = absl::StrCat(m.boards - m.finished);
+      state = Both(absl::StrReplaceAll(TeamMatchWord("playing", Lang::kZh), {{"{n}", n}}),
+                   absl::StrReplaceAll(TeamMatchWord("playing", Lang::kEn), {{"{n}", n}}));
+    } else if (m.MatchPoints(0) == 1) {
+      state = MatchWords("drawn");
+    } else {
+      const std::string& winner = m.MatchPoints(0) == 2 ? a : b;
+      state = Both(absl::StrReplaceAll(TeamMatchWord("won", Lang::kZh), {{"{team}", winner}}),
+                   absl::StrReplaceAll(TeamMatchWord("won", Lang::kEn), {{"{team}", winner}}));
+    }
+    const std::string score = absl::StrCat(Games(m.board_points[0]), ":", Games(m.board_points[1]));
+    absl::StrAppend(&rows, "<tr class=\"match\" data-teams=\"", Escape(m.teams[0]), ",",
+                    Escape(m.teams[1]), "\" data-score=\"", score, "\" data-finished=\"",
+                    m.finished, "\" data-boards=\"", m.boards, "\"><td>", Escape(a), " – ",
+                    Escape(b), "</td><td class=\"score\">", score, "</td><td class=\"num\">",
+                    m.board_points[0], ":", m.board_points[1], "</td><td class=\"state\">", state,
+                    "</td></tr>\n");
+  }
+  if (rows.empty()) return "";
+  return absl::StrCat("<h3>", MatchWords("title"),
+                      "</h3>\n<table class=\"matches\"><thead><tr><th>", MatchWords("match"),
+                      "</th><th>", MatchWords("score"), "</th><th>", MatchWords("boardPoints"),
+                      "</th><th>", MatchWords("state"), "</th></tr></thead><tbody>\n", rows,
+                      "</tbody></table>\n<p class=\"marks\">", MatchWords("counted"), "</p>\n");
+}
+
 std::string PairingResult(const ScoredPairing& p) {
   switch (p.status()) {
     case ScoredPairing::PENDING:
@@ -48,8 +106,13 @@ std::string PairingResult(const ScoredPairing& p) {
   r.set_reason(p.reason());
   std::string out = Both(ResultWords(r, Lang::kZh), ResultWords(r, Lang::kEn));
   if (p.by_default()) absl::StrAppend(&out, " ", Both("（不战）", "(by default)"));
-  if (p.status() == ScoredPairing::FORFEIT)
+  // 1988 art. 29.4 counts a withdrawn player's unplayed board as the
+  // opponent's win, not as a forfeit (2002 28.4: 弃权).
+  if (p.status() == ScoredPairing::FORFEIT && p.clause() == "cn-1988/29.4") {
+    absl::StrAppend(&out, " ", MatchWords("opponentsWin"));
+  } else if (p.status() == ScoredPairing::FORFEIT) {
     absl::StrAppend(&out, " ", Both("（弃权）", "(forfeit)"));
+  }
   return out;
 }
 
@@ -158,10 +221,11 @@ std::string RoundSection(const TournamentFacts& f, int round) {
       "<section class=\"sheet\" id=\"round\"><h2>",
       Both(absl::StrCat("第", round, "轮"), absl::StrCat("Round ", round)), " · ",
       Both("对阵与结果", "pairings and results"), "</h2>\n<nav class=\"no-print rounds\">",
-      Both("轮次", "Rounds"), ": ", nav, "</nav>\n<table class=\"pairings\"><thead><tr><th>",
-      Both("台次", "Board"), "</th><th>", Both("黑方", "Black"), "</th><th>", Both("白方", "White"),
-      "</th><th>", Both("结果", "Result"), "</th><th>", Both("对局", "Game"),
-      "</th></tr></thead><tbody>\n", rows, "</tbody></table>",
+      Both("轮次", "Rounds"), ": ", nav, "</nav>\n", MatchesTable(f, round),
+      "<table class=\"pairings\"><thead><tr><th>", Both("台次", "Board"), "</th><th>",
+      Both("黑方", "Black"), "</th><th>", Both("白方", "White"), "</th><th>",
+      Both("结果", "Result"), "</th><th>", Both("对局", "Game"), "</th></tr></thead><tbody>\n",
+      rows, "</tbody></table>",
       byes.empty() ? "" : absl::StrCat("<p>", Both("轮空", "Bye"), ": ", byes, "</p>"),
       "</section>\n");
 }

@@ -36,6 +36,11 @@ std::string SanctionWords(const v1::Ruling& ruling, Lang lang);
 // stones (7.5 points)", "White wins on warnings".
 std::string ResultWords(const v1::Result& result, Lang lang);
 
+// A word of the tournament page's team matches (words.json "teamMatch":
+// "title", "playing"...; a template's {n} and {team} left for the caller);
+// the key itself when the table has none.
+std::string TeamMatchWord(absl::string_view key, Lang lang);
+
 }  // namespace arbiter::service::console
 
 #endif  // ARBITER_ADJUDICATOR_SERVICE_CONSOLE_WORDS_H_

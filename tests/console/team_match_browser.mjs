@@ -1,0 +1,123 @@
+// Live team matches on the console's tournament page (issue 31.4), in a real
+// browser (Debian's chromium, headless, puppeteer-core) against a real
+// `arbiter serve --http`: a match of four boards whose games are recorded
+// one by one with the CLI; after each, the page (following the live feed)
+// shows the match's score as its boards finish — 1:0, 2:0, then 2:1 with one
+// board still playing — in Chinese and English, and the standings count the
+// match once its last board ends (2:2, drawn: one match point each).
+//
+//   node team_match_browser.mjs --arbiter build/bin/arbiter
+//
+// Exit 0 when every check holds, 1 otherwise, 77 (skipped) when chromium or
+// the npm packages (npm ci) are missing.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CHROMIUM, arbiterBinary, browserOrSkip, startServer } from './arbiter_serve.mjs';
+
+const arbiter = arbiterBinary();
+const puppeteer = await browserOrSkip();
+
+const work = mkdtempSync(path.join(tmpdir(), 'console-team-match-'));
+const data = path.join(work, 'data');
+let server;
+let browser;
+let failures = 0;
+
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures += 1;
+  return ok;
+}
+
+function cli(args, token, input) {
+  return execFileSync(arbiter, args, {
+    env: { ...process.env, ARBITER_SERVER: server?.grpc || '', ARBITER_TOKEN: token },
+    encoding: 'utf8',
+    input,
+  });
+}
+
+const now = () => new Date().toISOString();
+const line = (o) => `${JSON.stringify({ at: now(), ...o })}\n`;
+
+// The match's row: its data and its text.
+async function matchRow(page) {
+  return page.$eval('#round table.matches tr.match', (tr) => ({
+    score: tr.dataset.score,
+    finished: tr.dataset.finished,
+    text: tr.textContent,
+  }));
+}
+
+async function main() {
+  const chief = cli(['token', 'create', '--role', 'CHIEF_ARBITER', '--name', 'Wang Ru', '--db', data]).trim();
+  server = await startServer(arbiter, data);
+  const create = ['tournament', 'create', '--id', 'league', '--title', 'Team League', '--teams',
+    '--system', 'round-robin', '--team', 'X:Xiamen', '--team', 'Y:Yunnan'];
+  for (const team of ['X', 'Y']) {
+    for (let b = 1; b <= 4; b += 1) create.push('--player', `${team}${b}:${team}${b}:5D:${team}:${b}`);
+  }
+  cli(create, chief);
+  // Xiamen Black on boards 1 and 3, Yunnan on 2 and 4.
+  const boards = [['X1', 'Y1'], ['Y2', 'X2'], ['X3', 'Y3'], ['Y4', 'X4']];
+  cli(['tournament', 'pair', 'league', '--round', '1',
+    ...boards.flatMap(([b, w], i) => ['--board', `${b},${w},m${i + 1}`])], chief);
+  // The four games start.
+  cli(['record', '-'], chief, boards.map(([b, w], i) => line({
+    gameCreated: {
+      gameId: `m${i + 1}`, ruleset: 'cn-2002', boardSize: 19, black: { name: b }, white: { name: w },
+      venue: 'SAME_SITE', scheduledStart: now(),
+    },
+  }) + line({ gameStarted: {} })).join(''));
+
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  const context = await browser.createBrowserContext();
+  const login = await context.newPage();
+  await login.goto(`${server.http}/login`);
+  await login.type('#token', chief);
+  await Promise.all([login.waitForNavigation(), login.click('#sign-in')]);
+  const page = await context.newPage();
+  await page.goto(`${server.http}/tournaments/league`);
+  let row = await matchRow(page);
+  check(row.score === '0:0' && /4台进行中/.test(row.text) && /4 board\(s\) still playing/.test(row.text),
+    `before any result: 0:0, four boards playing (${row.text})`);
+
+  // Each game's result, and the page that follows it live.
+  const finish = async (game, loser, score, words) => {
+    await page.waitForSelector('body[data-live="1"]');
+    const reloaded = page.waitForNavigation({ timeout: 10000 }).then(() => true, () => false);
+    cli(['record', '--game', game, '-'], chief, line({ resign: { color: loser } }));
+    check(await reloaded, `${game} ends: the page follows it live`);
+    row = await matchRow(page);
+    check(row.score === score && words.every((w) => row.text.includes(w)),
+      `${game} ends: the match stands ${score} (${row.text})`);
+  };
+  await finish('m1', 'WHITE', '1:0', ['3台进行中', '3 board(s) still playing']);
+  await finish('m2', 'BLACK', '2:0', ['2台进行中']);
+  await finish('m3', 'BLACK', '2:1', ['4:2', '1台进行中', '1 board(s) still playing']);
+  // A match still playing counts no match points yet.
+  const mp = await page.$$eval('#standings tbody tr', (rows) => rows.map((r) => r.children[2].textContent));
+  check(JSON.stringify(mp) === '["0","0"]', `no match points while a board plays (${mp})`);
+  await finish('m4', 'WHITE', '2:2', ['平局', 'drawn']);
+  const after = await page.$$eval('#standings tbody tr', (rows) => rows.map((r) => r.children[2].textContent));
+  check(JSON.stringify(after) === '["1","1"]', `the drawn match: one match point each (${after})`);
+}
+
+try {
+  await main();
+} catch (e) {
+  console.log(`FAIL ${e.stack || e}`);
+  failures += 1;
+} finally {
+  await browser?.close();
+  server?.child.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
+process.exit(failures ? 1 : 0);
