@@ -130,6 +130,30 @@ TEST_F(TeamE2E, RoundRobin2002EveryTieBreakDecidesAPair) {
   EXPECT_THAT(r.err, HasSubstr("extra match (加赛"));
 }
 
+// The end of the text's list: "如全部一样，允许并列" (all level: the rank is
+// shared), then 团体赛 3's extra match (加赛) when ties are not allowed. One
+// round: A v B, every board drawn (3-3): A and B 1 match point, 3 board
+// points, 1 on each board: level on everything, they share rank 2 under C
+// (C v D: W W L, 4-2: C 2 match points). An extra match between A and B,
+// won by B, orders them: B 2, A 3.
+TEST_F(TeamE2E, AllLevelTeamsShareTheRankUntilAnExtraMatch) {
+  ASSERT_NO_FATAL_FAILURE(Play("level", {"--system", "round-robin", "--rounds", "3"},
+                               {{{"A", "B", "DDD"}, {"C", "D", "WWL"}}}));
+  ProcessResult r = Cli({"tournament", "standings", "level"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(r.out, ContainsRegex("\n   1  Team C +2 +4 +2 +2 +0 .*\n"
+                                   "   2  Team A +1 +3 +1 +1 +1 +0 +1 +0\n"
+                                   "   2  Team B +1 +3 +1 +1 +1 +0 +1 +0\n"
+                                   "   4  Team D +0 +2 +0 +0 +2 "));
+  r = Cli({"tournament", "tiebreak", "level", "--extra-game", "--order", "B,A", "--game", "X1",
+           "--note", "extra match"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "standings", "level"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(r.out, ContainsRegex("\n   2  Team B +1 +3 .*\n   3  Team A +1 +3 .*\\(by "
+                                   "C:EXTRA_GAME 加赛\\)\n   4  Team D "));
+}
+
 // 1988 art. 28 二 1 reads as 2002's: "各队所得场分高者名次列前;如场分相等，局分高者名次
 // 列前;如局分相同，比第一台棋手的局分，高者列前;以下依台次相比，如全部一样，允许并列。"
 // The same event under cn-1988 ranks the same way, each tie named the same.
