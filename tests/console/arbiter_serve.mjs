@@ -60,3 +60,28 @@ export async function browserOrSkip() {
   }
   return puppeteer;
 }
+
+// A browser test's tally: check(ok, what) prints "ok" or "FAIL" with what
+// it checked and counts the failures; finish(main, cleanup) runs the test
+// (an exception is one more failure), always cleans up, prints the tally and
+// exits 0 when every check held, else 1.
+export function checks() {
+  let failures = 0;
+  const check = (ok, what) => {
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+    if (!ok) failures += 1;
+    return ok;
+  };
+  const finish = async (main, cleanup) => {
+    try {
+      await main();
+    } catch (e) {
+      check(false, e.stack || e);
+    } finally {
+      await cleanup();
+    }
+    console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
+    process.exit(failures ? 1 : 0);
+  };
+  return { check, finish };
+}

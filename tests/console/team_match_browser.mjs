@@ -14,22 +14,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHROMIUM, arbiterBinary, browserOrSkip, startServer } from './arbiter_serve.mjs';
+import { CHROMIUM, arbiterBinary, browserOrSkip, checks, startServer } from './arbiter_serve.mjs';
 
 const arbiter = arbiterBinary();
 const puppeteer = await browserOrSkip();
+const { check, finish } = checks();
 
 const work = mkdtempSync(path.join(tmpdir(), 'console-team-match-'));
 const data = path.join(work, 'data');
 let server;
 let browser;
-let failures = 0;
-
-function check(ok, what) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures += 1;
-  return ok;
-}
 
 function cli(args, token, input) {
   return execFileSync(arbiter, args, {
@@ -109,15 +103,8 @@ async function main() {
   check(JSON.stringify(after) === '["1","1"]', `the drawn match: one match point each (${after})`);
 }
 
-try {
-  await main();
-} catch (e) {
-  console.log(`FAIL ${e.stack || e}`);
-  failures += 1;
-} finally {
+await finish(main, async () => {
   await browser?.close();
   server?.child.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
-}
-console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
-process.exit(failures ? 1 : 0);
+});
