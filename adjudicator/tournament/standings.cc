@@ -9,11 +9,13 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/match_scores.h"
+#include "adjudicator/tournament/matches.h"
 #include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/scoring.h"
-#include "adjudicator/tournament/team_matches.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -182,11 +184,17 @@ int64_t TotalTimesRounds(int points, int opp, int rounds) {
 }
 
 // The board a player of `sp` played on for their team: the pairing's
-// teamBoard when the boards change by round, else the player's own.
+// teamBoard when the boards change by round, else the player's own, else (a
+// substitute with no registered board, paired board by board) the
+// opponent's: a match's boards are never crossed (matches.h CheckMatches).
 int TeamBoard(const v1::Tournament& t, const ScoredPairing& sp,
               const v1::TournamentPlayer& player) {
   const v1::Pairing* p = sp.round() == 0 ? nullptr : FindPairing(t, sp.round(), sp.board());
-  return p != nullptr && p->team_board() > 0 ? p->team_board() : player.board();
+  if (p != nullptr && p->team_board() > 0) return p->team_board();
+  if (player.board() > 0) return player.board();
+  const v1::TournamentPlayer* opponent =
+      FindPlayer(t, sp.black() == player.id() ? sp.white() : sp.black());
+  return opponent != nullptr ? opponent->board() : 0;
 }
 
 // The opponents' points as the ruleset counts them, times `*scale` (an
@@ -311,10 +319,10 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
       if (board > 0) s.set_board_by_board(board - 1, s.board_by_board(board - 1) + pts);
     }
   }
-  // A match counts once all its boards have a result (team_matches.h).
-  const std::vector<TeamMatch> matches = TeamMatches(t, report->pairings());
+  // A match counts once all its boards have a result (match_scores.h).
+  const std::vector<MatchScore> matches = MatchScores(t, report->pairings());
   std::map<std::string, std::vector<Record>> team_records;
-  for (const TeamMatch& m : matches) {
+  for (const MatchScore& m : matches) {
     if (!m.Complete()) continue;
     team_records[m.teams[0]].push_back({m.teams[1], m.MatchPoints(0), m.MatchPoints(1)});
     team_records[m.teams[1]].push_back({m.teams[0], m.MatchPoints(1), m.MatchPoints(0)});
@@ -338,17 +346,26 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     }
     for (const auto& [team, members] : on_bye) {
       bool has_match = false;
-      for (const TeamMatch& m : matches) {
+      for (const MatchScore& m : matches) {
         has_match =
             has_match || (m.round == r.round() && (m.teams[0] == team || m.teams[1] == team));
       }
       if (has_match) continue;
       const int bye = t.settings().bye_points();
       Standing& s = teams[team];
+      // Each player's board is the one the team's lineup for the round gives
+      // (matches.h: a substitute takes a board, those below a player left out
+      // move up), else the registered one.
+      const absl::StatusOr<std::vector<std::string>> lineup = TeamLineup(t, r.round(), team);
       for (const v1::TournamentPlayer* p : members) {
         s.set_board_points(s.board_points() + bye);
-        if (p->board() > 0 && p->board() <= s.board_by_board_size()) {
-          s.set_board_by_board(p->board() - 1, s.board_by_board(p->board() - 1) + bye);
+        int board = p->board();
+        if (lineup.ok()) {
+          auto at = std::find(lineup->begin(), lineup->end(), p->id());
+          if (at != lineup->end()) board = static_cast<int>(at - lineup->begin()) + 1;
+        }
+        if (board > 0 && board <= s.board_by_board_size()) {
+          s.set_board_by_board(board - 1, s.board_by_board(board - 1) + bye);
         }
       }
       const int mine = bye == 2 ? 2 : bye == 1 ? 1 : 0;

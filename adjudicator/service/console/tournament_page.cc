@@ -12,7 +12,7 @@
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/words.h"
 #include "adjudicator/tournament/standings_columns.h"
-#include "adjudicator/tournament/team_matches.h"
+#include "adjudicator/tournament/match_scores.h"
 
 namespace arbiter::service::console {
 namespace {
@@ -52,13 +52,13 @@ std::string Games(int board_points) {
 }
 
 // The round's matches as their boards finish: the score so far, and the
-// boards still playing or the match's result (team_matches.h). The page
+// boards still playing or the match's result (match_scores.h). The page
 // reads itself again when one of the round's games changes (tournament.js),
 // so a board's result moves its match's score.
 std::string MatchesTable(const TournamentFacts& f, int round) {
   std::string rows;
-  for (const tournament::TeamMatch& m :
-       tournament::TeamMatches(f.tournament, f.report.pairings())) {
+  for (const tournament::MatchScore& m :
+       tournament::MatchScores(f.tournament, f.report.pairings())) {
     if (m.round != round) continue;
     const std::string a = TeamName(f.tournament, m.teams[0]);
     const std::string b = TeamName(f.tournament, m.teams[1]);

@@ -9,8 +9,8 @@
 // (a game between team-mates, or with a player outside any team, belongs to
 // no match: standings.h); a void board (art. 28.2) counts for nothing and is
 // not waited for; a pending or mismatched one (scoring.h) is still to finish.
-#ifndef ARBITER_ADJUDICATOR_TOURNAMENT_TEAM_MATCHES_H_
-#define ARBITER_ADJUDICATOR_TOURNAMENT_TEAM_MATCHES_H_
+#ifndef ARBITER_ADJUDICATOR_TOURNAMENT_MATCH_SCORES_H_
+#define ARBITER_ADJUDICATOR_TOURNAMENT_MATCH_SCORES_H_
 
 #include <string>
 #include <vector>
@@ -20,7 +20,7 @@
 
 namespace arbiter::tournament {
 
-struct TeamMatch {
+struct MatchScore {
   int round = 0;
   // The two teams, the first the team of the Black player on the match's
   // lowest board (as the pairing lists them).
@@ -37,9 +37,9 @@ struct TeamMatch {
 // Every match of `t`'s rounds (round 0, a round robin's never-paired
 // forfeits, has none), in round order, then by their lowest board, from its
 // scored pairings (a StandingsReport's). Empty for an individual event.
-std::vector<TeamMatch> TeamMatches(
+std::vector<MatchScore> MatchScores(
     const v1::Tournament& t, const google::protobuf::RepeatedPtrField<v1::ScoredPairing>& scored);
 
 }  // namespace arbiter::tournament
 
-#endif  // ARBITER_ADJUDICATOR_TOURNAMENT_TEAM_MATCHES_H_
+#endif  // ARBITER_ADJUDICATOR_TOURNAMENT_MATCH_SCORES_H_

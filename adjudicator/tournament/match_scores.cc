@@ -1,4 +1,4 @@
-#include "adjudicator/tournament/team_matches.h"
+#include "adjudicator/tournament/match_scores.h"
 
 #include <map>
 #include <tuple>
@@ -9,15 +9,15 @@
 
 namespace arbiter::tournament {
 
-int TeamMatch::MatchPoints(int side) const {
+int MatchScore::MatchPoints(int side) const {
   const int mine = board_points[side];
   const int theirs = board_points[1 - side];
   return mine > theirs ? 2 : mine == theirs ? 1 : 0;
 }
 
-std::vector<TeamMatch> TeamMatches(
+std::vector<MatchScore> MatchScores(
     const v1::Tournament& t, const google::protobuf::RepeatedPtrField<v1::ScoredPairing>& scored) {
-  std::vector<TeamMatch> out;
+  std::vector<MatchScore> out;
   if (!t.settings().teams()) return out;
   // (round, the two teams in id order) -> the match's place in `out`.
   std::map<std::tuple<int, std::string, std::string>, size_t> index;
@@ -32,13 +32,13 @@ std::vector<TeamMatch> TeamMatches(
     const auto key = tb < tw ? std::tuple{sp.round(), tb, tw} : std::tuple{sp.round(), tw, tb};
     auto [at, added] = index.try_emplace(key, out.size());
     if (added) {
-      TeamMatch m;
+      MatchScore m;
       m.round = sp.round();
       m.teams[0] = tb;
       m.teams[1] = tw;
       out.push_back(std::move(m));
     }
-    TeamMatch& m = out[at->second];
+    MatchScore& m = out[at->second];
     ++m.boards;
     if (!Counts(sp)) continue;
     ++m.finished;
