@@ -4,7 +4,8 @@
 // one by one with the CLI; after each, the page (following the live feed)
 // shows the match's score as its boards finish — 1:0, 2:0, then 2:1 with one
 // board still playing — in Chinese and English, and the standings count the
-// match once its last board ends (2:2, drawn: one match point each).
+// match once its last board ends (2:2, drawn: one match point each), the
+// tie between the two teams named as broken by board 1 (第1台).
 //
 //   node team_match_browser.mjs --arbiter build/bin/arbiter
 //
@@ -101,6 +102,10 @@ async function main() {
   await finish('m4', 'WHITE', '2:2', ['平局', 'drawn']);
   const after = await page.$$eval('#standings tbody tr', (rows) => rows.map((r) => r.children[2].textContent));
   check(JSON.stringify(after) === '["1","1"]', `the drawn match: one match point each (${after})`);
+  // Level on match points and board points (4 each): board 1 decides, X1's
+  // win (2 to 0), and the line names it in the text's words.
+  const tie = await page.$$eval('#standings tbody tr', (rows) => rows.map((r) => r.querySelector('td.decided-by').textContent));
+  check(JSON.stringify(tie) === '["","board 1 第1台"]', `the tie broken by board 1, named (${tie})`);
 }
 
 await finish(main, async () => {
