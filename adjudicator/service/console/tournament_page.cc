@@ -11,8 +11,8 @@
 #include "adjudicator/service/console/http_status.h"
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/words.h"
-#include "adjudicator/tournament/standings_columns.h"
 #include "adjudicator/tournament/match_scores.h"
+#include "adjudicator/tournament/standings_columns.h"
 
 namespace arbiter::service::console {
 namespace {
