@@ -282,8 +282,12 @@ std::string ForfeitedBoard(const v1::Tournament& t, const v1::Pairing& p) {
     }
   }
   if (gone.empty()) return "";
-  return absl::StrCat(absl::StrJoin(gone, "; "), " (", WithdrawalClause(t, "team"),
-                      ": lost by default, no game)");
+  // The words are the applied text's: 2002 28.4 forfeits the unplayed board,
+  // 1988 29.4 counts it as the opponent's win (scoring.cc TeamUnplayed).
+  const bool y1988 = Ruleset(t) == "cn-1988";
+  return absl::StrCat(
+      absl::StrJoin(gone, "; "), " (", WithdrawalClause(t, "team"),
+      y1988 ? ": counted as the opponent's win, no game)" : ": lost by default, no game)");
 }
 
 }  // namespace arbiter::tournament

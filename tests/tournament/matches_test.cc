@@ -115,6 +115,11 @@ TEST(Matches, AWithdrawnPlayersBoardIsPairedAndForfeitedWithoutAGame) {
   EXPECT_EQ(ForfeitedBoard(t, r.pairings(1)),
             "B2 withdrew after round 0 (cn-2002/28.4: lost by default, no game)");
   EXPECT_EQ(ForfeitedBoard(t, r.pairings(0)), "");
+  // 1988 29.4 reads "未赛部分均作对方胜": the same board, told in its words.
+  b.settings()->set_ruleset("cn-1988");
+  t = b.Build();
+  EXPECT_EQ(ForfeitedBoard(t, r.pairings(1)),
+            "B2 withdrew after round 0 (cn-1988/29.4: counted as the opponent's win, no game)");
 }
 
 TEST(Matches, FixedBoardsLineupKeepsTheRegisteredOrder) {
