@@ -177,6 +177,8 @@ absl::StatusOr<std::vector<Hash>> Ledger::ProveConsistency(uint64_t old_size, ui
       new_size, [&](const MerkleTree& t) { return t.ConsistencyProof(old_size, new_size); });
 }
 
+CommitFeed& Ledger::commit_feed() { return impl_->store_->watch()->feed(); }
+
 absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeLog(uint64_t after_position) {
   absl::StatusOr<std::unique_ptr<LogSource>> r = impl_->store_->OpenReader();
   if (!r.ok()) return r.status();

@@ -178,6 +178,9 @@ class Ledger {
   absl::StatusOr<std::vector<Hash>> ProveConsistency(uint64_t old_size, uint64_t new_size);
 
   // Subscriptions (see subscription.h); each holds its own connection.
+  // The feed of this process's commits (commit_feed.h), for live followers
+  // that read history with ReadLog / ReadGame and then join it.
+  CommitFeed& commit_feed();
   absl::StatusOr<std::unique_ptr<Subscription>> SubscribeLog(uint64_t after_position);
   absl::StatusOr<std::unique_ptr<Subscription>> SubscribeGame(const std::string& game_id,
                                                               uint64_t after_revision);

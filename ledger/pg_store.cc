@@ -293,7 +293,7 @@ class PgStore final : public LedgerStore, private AppendRows {
       tail_.Signed(last_checkpoint_.tree_size());
     }
     batch.HandFoldsTo(*options_.judge);
-    watch_->Publish(range_.size());
+    watch_->Publish(range_.size(), CommittedEntries(jobs));
     AnswerCheckpoints(jobs, last_checkpoint_);
   }
 

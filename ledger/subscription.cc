@@ -2,14 +2,20 @@
 
 namespace arbiter::ledger {
 
-void CommitWatch::Publish(uint64_t head) {
-  absl::MutexLock lock(&mu_);
-  if (head > head_) head_ = head;
+void CommitWatch::Publish(uint64_t head, std::vector<v1::LedgerEntry> committed) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (head > head_) head_ = head;
+  }
+  feed_.Publish(head, std::move(committed));
 }
 
 void CommitWatch::Close() {
-  absl::MutexLock lock(&mu_);
-  closed_ = true;
+  {
+    absl::MutexLock lock(&mu_);
+    closed_ = true;
+  }
+  feed_.Close();
 }
 
 uint64_t CommitWatch::head() {

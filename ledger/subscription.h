@@ -16,16 +16,23 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/ledger.pb.h"
+#include "ledger/commit_feed.h"
 #include "ledger/log_source.h"
 
 namespace arbiter::ledger {
 
-// The committed head, published by the writer after each COMMIT.
+// The committed head, published by the writer after each COMMIT, and the
+// commit feed (commit_feed.h) its entries go into.
 class CommitWatch {
  public:
   explicit CommitWatch(uint64_t head) : head_(head) {}
-  void Publish(uint64_t head);
+  // A new head whose entries this process did not write (or has not kept):
+  // the feed restarts after it.
+  void Publish(uint64_t head) { Publish(head, {}); }
+  // A commit of this process's writer: `committed`, the entries it answered.
+  void Publish(uint64_t head, std::vector<v1::LedgerEntry> committed);
   void Close();
+  CommitFeed& feed() { return feed_; }
   // Waits until the head passes `after`, the watch closes, or `timeout`
   // passes; returns the head and whether the watch is still open.
   std::pair<uint64_t, bool> WaitBeyond(uint64_t after, absl::Duration timeout);
@@ -35,6 +42,7 @@ class CommitWatch {
   absl::Mutex mu_;
   uint64_t head_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  CommitFeed feed_;
 };
 
 class Subscription {

@@ -284,7 +284,7 @@ absl::Duration Writer::RunBatch(std::vector<AppendJob*>& jobs, const Linger& lin
     unsigned_since_ = absl::Now();  // the tail's first commit
   }
   batch.HandFoldsTo(*config_.judge);
-  config_.watch->Publish(head_);
+  config_.watch->Publish(head_, CommittedEntries(jobs));
   AnswerCheckpoints(jobs, last_checkpoint_);
   return commit_took;
 }

@@ -54,7 +54,8 @@ ArbiterService::ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const C
       callers_(callers),
       recorder_(recorder),
       venue_games_(venue_games),
-      watch_stall_(watch_stall) {}
+      watch_stall_(watch_stall),
+      watch_hub_(ledger, &shutting_down_, kMaxWatchBufferBytes, watch_stall) {}
 
 grpc::Status ArbiterService::CreateGame(grpc::ServerContext* context,
                                         const v1::CreateGameRequest* req, v1::Game* out) {
@@ -189,8 +190,7 @@ grpc::Status ArbiterService::ListRulings(grpc::ServerContext* context,
 
 grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchGame(
     grpc::CallbackServerContext* context, const v1::WatchGameRequest* req) {
-  absl::StatusOr<std::unique_ptr<ledger::Subscription>> sub =
-      [&]() -> absl::StatusOr<std::unique_ptr<ledger::Subscription>> {
+  absl::StatusOr<WatchTarget> target = [&]() -> absl::StatusOr<WatchTarget> {
     absl::StatusOr<Caller> caller = callers_->Of(context);
     if (!caller.ok()) return caller.status();
     absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
@@ -198,24 +198,17 @@ grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchGame(
     absl::StatusOr<uint64_t> revision = ledger_->GameRevision(*id);
     if (!revision.ok()) return revision.status();
     if (*revision == 0) return absl::NotFoundError(absl::StrCat("game '", *id, "' does not exist"));
-    return ledger_->SubscribeGame(*id, req->after_revision());
+    return WatchTarget{*id, req->after_revision()};
   }();
-  if (!sub.ok()) return WatchStream::Ended(sub.status());
-  return WatchStream::Start(context, *std::move(sub), /*by_game=*/true, &shutting_down_,
-                            kMaxWatchBufferBytes, watch_stall_);
+  if (!target.ok()) return WatchStream::Ended(target.status());
+  return WatchStream::Start(context, &watch_hub_, *std::move(target));
 }
 
 grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchAll(
     grpc::CallbackServerContext* context, const v1::WatchAllRequest* req) {
-  absl::StatusOr<std::unique_ptr<ledger::Subscription>> sub =
-      [&]() -> absl::StatusOr<std::unique_ptr<ledger::Subscription>> {
-    absl::StatusOr<Caller> caller = callers_->Of(context);
-    if (!caller.ok()) return caller.status();
-    return ledger_->SubscribeLog(req->after_position());
-  }();
-  if (!sub.ok()) return WatchStream::Ended(sub.status());
-  return WatchStream::Start(context, *std::move(sub), /*by_game=*/false, &shutting_down_,
-                            kMaxWatchBufferBytes, watch_stall_);
+  absl::StatusOr<Caller> caller = callers_->Of(context);
+  if (!caller.ok()) return WatchStream::Ended(caller.status());
+  return WatchStream::Start(context, &watch_hub_, WatchTarget{std::nullopt, req->after_position()});
 }
 
 }  // namespace arbiter::service

@@ -21,6 +21,7 @@
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/venue_games.h"
+#include "adjudicator/service/watch_hub.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "ledger/judge.h"
 #include "ledger/ledger.h"
@@ -88,6 +89,7 @@ class ArbiterService final
   ExportPages export_pages_;  // ExportGame's files, kept between pages
   std::atomic<bool> shutting_down_{false};
   const absl::Duration watch_stall_;
+  WatchHub watch_hub_;  // after shutting_down_ and watch_stall_, which it reads
 };
 
 }  // namespace arbiter::service

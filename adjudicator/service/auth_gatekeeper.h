@@ -43,10 +43,16 @@ struct AuthLimits {
   double write_burst = 2000;
   double reads_per_second = 2000;  // everything else
   double read_burst = 5000;
-  int watchers_per_caller = 16;  // concurrent WatchGame/WatchAll streams
-  // All callers together: with the per-stream buffer (field_bounds.h,
-  // kMaxWatchBufferBytes) what bounds the memory watchers can hold.
-  int watchers_in_all = 64;
+  // Concurrent WatchGame/WatchAll streams (`arbiter serve --watchers-per-caller`):
+  // tournament software following every board of a hall, or the spectators
+  // behind one gateway (one host, one caller without tokens).
+  int watchers_per_caller = 1024;
+  // All callers together (`arbiter serve --watchers`): what bounds the memory
+  // watchers can hold. A stream holds no thread and no buffer of its own
+  // beyond a read batch and the message in flight (watch_stream.h); the
+  // events are the commit feed's, held once. Measured in KiB per idle
+  // stream (watchers_bench, tests/bench/README.md).
+  int watchers_in_all = 8192;
 };
 
 // An admitted caller, as the handlers see it.

@@ -11,12 +11,12 @@
 namespace arbiter::service {
 namespace {
 
-// How often the feeder looks at the client, the server and the buffer while
-// no event comes.
-constexpr absl::Duration kPoll = absl::Milliseconds(200);
-// Entries read from the ledger at a time: what the feeder holds besides the
-// buffer (at most this many events of 16 KiB with their rulings).
+// Entries read from the database at a time while catching up, and at most
+// queued from the feed: what a stream holds besides the feed (at most this
+// many events of 16 KiB with their rulings).
 constexpr size_t kBatch = 16;
+// Live events queued at a time from the feed (shared there; decoded copies here).
+constexpr size_t kLiveBatch = 4;
 
 class EndedStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
  public:
@@ -26,13 +26,11 @@ class EndedStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
 
 }  // namespace
 
-WatchStream* WatchStream::Start(grpc::CallbackServerContext* context,
-                                std::unique_ptr<ledger::Subscription> subscription, bool by_game,
-                                const std::atomic<bool>* shutting_down, size_t max_buffer,
-                                absl::Duration stall_timeout) {
-  auto* stream = new WatchStream(context, std::move(subscription), by_game, shutting_down,
-                                 max_buffer, stall_timeout);
-  stream->feeder_ = std::thread([stream] { stream->Feed(); });
+WatchStream* WatchStream::Start(grpc::CallbackServerContext* context, WatchHub* hub,
+                                WatchTarget target) {
+  auto* stream = new WatchStream(context, hub, std::move(target));
+  hub->Join(stream);
+  stream->Step(absl::Now());
   return stream;
 }
 
@@ -40,189 +38,36 @@ grpc::ServerWriteReactor<v1::WatchResponse>* WatchStream::Ended(const absl::Stat
   return new EndedStream(status);
 }
 
-WatchStream::WatchStream(grpc::CallbackServerContext* context,
-                         std::unique_ptr<ledger::Subscription> subscription, bool by_game,
-                         const std::atomic<bool>* shutting_down, size_t max_buffer,
-                         absl::Duration stall_timeout)
-    : subscription_(std::move(subscription)),
-      by_game_(by_game),
-      shutting_down_(shutting_down),
-      max_buffer_(max_buffer),
-      context_(context),
-      stall_timeout_(stall_timeout) {}
-
-void WatchStream::Feed() {
-  FeedUntilEnd();
-  AwaitFinish();
-}
-
-bool WatchStream::Stalled() {
-  const absl::Time now = absl::Now();
-  return (writing_ && now - write_started_ > stall_timeout_) ||
-         (finished_ && now - finish_started_ > stall_timeout_);
-}
-
-void WatchStream::CancelStalled() {
-  {
-    absl::MutexLock lock(&mu_);
-    if (!end_.has_value()) {
-      end_ = absl::DeadlineExceededError(absl::StrCat(
-          "this watcher's client read nothing for ", absl::FormatDuration(stall_timeout_),
-          " while a message waited for it; watch again with ",
-          by_game_ ? "after_revision " : "after_position ", delivered_));
-    }
-  }
-  // Without the lock: gRPC may run OnCancel and OnWriteDone inline.
-  context_->TryCancel();
-}
-
-void WatchStream::AwaitFinish() {
-  // The end goes out after the message being written (and the status after
-  // what the transport still holds); a client that never reads them would
-  // keep the stream until it disconnects.
-  for (;;) {
-    bool stalled = false;
-    {
-      absl::MutexLock lock(&mu_);
-      auto over = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return done_; };
-      if (mu_.AwaitWithTimeout(absl::Condition(&over), kPoll)) return;
-      stalled = Stalled();
-    }
-    if (stalled) return CancelStalled();
-  }
-}
-
-void WatchStream::FeedUntilEnd() {
-  bool caught_up = false;
-  for (;;) {
-    {
-      absl::MutexLock lock(&mu_);
-      if (end_.has_value()) return;
-      if (Stalled()) break;
-    }
-    if (gone_) return End(absl::CancelledError("the client went away"));
-    if (*shutting_down_) return End(absl::UnavailableError("the server is shutting down"));
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        subscription_->Next(caught_up ? kPoll : absl::ZeroDuration(), kBatch);
-    if (!entries.ok()) {
-      if (absl::IsCancelled(entries.status())) {
-        return End(absl::UnavailableError("the server is shutting down"));
-      }
-      return End(entries.status());
-    }
-    for (const v1::LedgerEntry& entry : *entries) {
-      absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
-      if (!r.ok()) return End(r.status());
-      Item item;
-      item.cursor = by_game_ ? entry.revision() : entry.position();
-      *item.message.mutable_event() = *std::move(r);
-      item.bytes = item.message.ByteSizeLong();
-      if (!Push(std::move(item), caught_up)) return;
-    }
-    if (entries->empty() && !caught_up) {
-      caught_up = true;
-      Item item;
-      item.cursor = subscription_->cursor();
-      if (by_game_) {
-        item.message.mutable_caught_up()->set_revision(item.cursor);
-      } else {
-        item.message.mutable_caught_up()->set_position(item.cursor);
-      }
-      item.bytes = item.message.ByteSizeLong();
-      if (!Push(std::move(item), false)) return;
-    }
-  }
-  CancelStalled();
-}
-
-bool WatchStream::Push(Item item, bool live) {
-  bool stalled = false;
-  {
-    absl::MutexLock lock(&mu_);
-    auto room = [this, &item]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-      return end_.has_value() || queue_.empty() || queued_bytes_ + item.bytes <= max_buffer_;
-    };
-    // History waits for room (it stays in the ledger meanwhile) as long as
-    // the client is there and reads.
-    while (!live && !mu_.AwaitWithTimeout(absl::Condition(&room), kPoll)) {
-      if (gone_ || *shutting_down_) break;
-      if (Stalled()) {
-        stalled = true;
-        break;
-      }
-    }
-    if (!end_.has_value() && gone_) end_ = absl::CancelledError("the client went away");
-    if (!end_.has_value() && *shutting_down_) {
-      end_ = absl::UnavailableError("the server is shutting down");
-    }
-    if (end_.has_value() || stalled) {
-      // Nothing more is queued; the end is sent after what is.
-    } else if (room()) {
-      queued_bytes_ += item.bytes;
-      queue_.push_back(std::move(item));
-    } else {
-      // Live, and the client does not keep up: drop what it was not sent.
-      const uint64_t resume = writing_ ? queue_.front().cursor : delivered_;
-      queue_.erase(queue_.begin() + (writing_ ? 1 : 0), queue_.end());
-      queued_bytes_ = writing_ ? queue_.front().bytes : 0;
-      end_ = absl::ResourceExhaustedError(absl::StrCat(
-          "this watcher fell more than ", max_buffer_,
-          " bytes behind the live events (its client does not read them); watch again with ",
-          by_game_ ? "after_revision " : "after_position ", resume));
-    }
-  }
-  if (stalled) {
-    CancelStalled();
-    return false;
-  }
-  Pump();
+WatchStream::WatchStream(grpc::CallbackServerContext* context, WatchHub* hub, WatchTarget target)
+    : context_(context), hub_(hub), target_(std::move(target)) {
   absl::MutexLock lock(&mu_);
-  return !end_.has_value();
+  (target_.game_id ? revision_ : position_) = target_.after;
+  delivered_ = target_.after;
 }
 
-void WatchStream::End(const absl::Status& status) {
-  {
-    absl::MutexLock lock(&mu_);
-    if (!end_.has_value()) end_ = status;
-  }
-  Pump();
+void WatchStream::Unref() {
+  if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
 }
 
-void WatchStream::Pump() {
-  const v1::WatchResponse* next = nullptr;
-  std::optional<absl::Status> finish;
+void WatchStream::Wake(absl::Time now) { Step(now); }
+
+void WatchStream::OnCancel() {
   {
     absl::MutexLock lock(&mu_);
-    if (finished_ || writing_) return;
-    if (end_.has_value()) {
-      finished_ = true;
-      finish_started_ = absl::Now();
-      finish = *end_;
-    } else if (!queue_.empty()) {
-      writing_ = true;
-      write_started_ = absl::Now();
-      next = &queue_.front().message;  // stays put until OnWriteDone pops it
-    } else {
-      return;
-    }
+    gone_ = true;
   }
-  if (next != nullptr) {
-    StartWrite(next);
-  } else {
-    Finish(ToGrpc(*finish));
-  }
+  Step(absl::Now());
 }
 
 void WatchStream::OnWriteDone(bool ok) {
   {
     absl::MutexLock lock(&mu_);
     writing_ = false;
-    delivered_ = queue_.front().cursor;
-    queued_bytes_ -= queue_.front().bytes;
+    if (ok) delivered_ = queue_.front().cursor;
     queue_.pop_front();
-    if (!ok && !end_.has_value()) end_ = absl::CancelledError("the client went away");
+    if (!ok) gone_ = true;
   }
-  Pump();
+  Step(absl::Now());
 }
 
 void WatchStream::OnDone() {
@@ -230,9 +75,176 @@ void WatchStream::OnDone() {
     absl::MutexLock lock(&mu_);
     done_ = true;
   }
-  End(absl::CancelledError("the call is over"));  // stops the feeder
-  feeder_.join();
-  delete this;
+  hub_->Leave(this);
+  Unref();
+}
+
+void WatchStream::Step(absl::Time now) {
+  const v1::WatchResponse* next = nullptr;
+  std::optional<absl::Status> finish;
+  bool cancel = false;
+  {
+    absl::MutexLock lock(&mu_);
+    const absl::Duration stall = hub_->stall_timeout();
+    if (done_) {
+      return;
+    } else if (finished_ || writing_) {
+      // The end goes out after the message being written (and the status
+      // after what the transport still holds); a client that never reads
+      // them would keep the stream until it disconnects.
+      const absl::Time waiting_since = finished_ ? finish_started_ : write_started_;
+      if (now - waiting_since > stall && !cancelled_) {
+        cancelled_ = cancel = true;
+        if (!end_.has_value()) {
+          end_ = absl::DeadlineExceededError(absl::StrCat(
+              "this watcher's client read nothing for ", absl::FormatDuration(stall),
+              " while a message waited for it; watch again with ", resume_field(), delivered_));
+        }
+      } else if (!finished_ && live_from_.has_value() && !end_.has_value() &&
+                 hub_->feed().BytesAfter(std::max(queue_.front().position, *live_from_)) >
+                     hub_->max_buffer()) {
+        // Live, and the client does not keep up: drop what it was not sent.
+        queue_.erase(queue_.begin() + 1, queue_.end());
+        end_ = absl::ResourceExhaustedError(absl::StrCat(
+            "this watcher fell more than ", hub_->max_buffer(),
+            " bytes behind the live events (its client does not read them); watch again with ",
+            resume_field(), queue_.front().cursor));
+      }
+    } else {
+      if (!end_.has_value() && gone_) end_ = absl::CancelledError("the client went away");
+      if (!end_.has_value() && hub_->shutting_down()) {
+        end_ = absl::UnavailableError("the server is shutting down");
+      }
+      if (!end_.has_value() && queue_.empty()) Refill();
+      if (end_.has_value()) {
+        queue_.clear();
+        finished_ = true;
+        finish_started_ = now;
+        finish = *end_;
+      } else if (!queue_.empty()) {
+        writing_ = true;
+        write_started_ = now;
+        next = &queue_.front().message;  // stays put until OnWriteDone pops it
+      }
+    }
+  }
+  // Without the lock: gRPC may run OnCancel and OnWriteDone inline.
+  if (cancel) {
+    context_->TryCancel();
+  } else if (next != nullptr) {
+    StartWrite(next);
+  } else if (finish.has_value()) {
+    Finish(ToGrpc(*finish));
+  }
+}
+
+void WatchStream::Refill() {
+  if (!in_feed_) ReadHistory();
+  if (in_feed_ && queue_.empty() && !end_.has_value()) ReadFeed();
+}
+
+bool WatchStream::Queue(const v1::LedgerEntry& entry) {
+  absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
+  if (!r.ok()) {
+    end_ = r.status();
+    return false;
+  }
+  Item item;
+  *item.message.mutable_event() = *std::move(r);
+  item.position = entry.position();
+  if (target_.game_id) {
+    revision_ = entry.revision();
+    item.cursor = revision_;
+  } else {
+    position_ = entry.position();
+    item.cursor = position_;
+  }
+  queue_.push_back(std::move(item));
+  return true;
+}
+
+void WatchStream::ReadHistory() {
+  ledger::CommitFeed& feed = hub_->feed();
+  if (!target_.game_id) {
+    if (position_ + 1 >= feed.first()) return JoinFeed();
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+        hub_->ledger().ReadLog(position_, kBatch);
+    if (!entries.ok()) {
+      end_ = entries.status();
+      return;
+    }
+    for (const v1::LedgerEntry& e : *entries) {
+      if (!Queue(e)) return;
+    }
+    if (entries->empty() && position_ + 1 >= feed.first()) JoinFeed();
+    return;
+  }
+  // The feed's head before the read: the database has every entry up to it.
+  const uint64_t head = feed.head();
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+      hub_->ledger().ReadGame(*target_.game_id, revision_, kBatch);
+  if (!entries.ok()) {
+    end_ = entries.status();
+    return;
+  }
+  for (const v1::LedgerEntry& e : *entries) {
+    if (!Queue(e)) return;
+  }
+  if (entries->size() < kBatch) {
+    // All of the game's entries up to `head` are queued now.
+    position_ = std::max(position_, head);
+    if (position_ + 1 >= feed.first()) JoinFeed();
+  } else if (!entries->empty()) {
+    position_ = std::max(position_, entries->back().position());
+  }
+}
+
+void WatchStream::JoinFeed() {
+  in_feed_ = true;
+  if (!live_from_.has_value()) live_from_ = hub_->feed().head();
+}
+
+void WatchStream::CaughtUp() {
+  caught_up_sent_ = true;
+  Item item;
+  item.cursor = cursor();
+  item.position = position_;
+  if (target_.game_id) {
+    item.message.mutable_caught_up()->set_revision(item.cursor);
+  } else {
+    item.message.mutable_caught_up()->set_position(item.cursor);
+  }
+  queue_.push_back(std::move(item));
+}
+
+void WatchStream::ReadFeed() {
+  for (;;) {
+    ledger::CommitFeed::Slice slice = hub_->feed().Read(position_, 16 * kLiveBatch);
+    if (!slice.in_window) {
+      // A burst larger than the window passed while this stream was idle:
+      // the database has it.
+      in_feed_ = false;
+      return ReadHistory();
+    }
+    for (const auto& e : slice.entries) {
+      if (target_.game_id && (e->game_id() != *target_.game_id || e->revision() <= revision_)) {
+        position_ = e->position();
+        continue;
+      }
+      if (!Queue(*e)) return;
+      position_ = e->position();
+      if (queue_.size() >= kLiveBatch) return;
+    }
+    if (slice.entries.empty()) {
+      if (slice.closed) {
+        end_ = absl::UnavailableError("the server is shutting down");
+      } else if (!caught_up_sent_) {
+        CaughtUp();  // at the head: what follows is live
+      }
+      return;
+    }
+    if (!queue_.empty()) return;
+  }
 }
 
 }  // namespace arbiter::service

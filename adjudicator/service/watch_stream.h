@@ -1,19 +1,32 @@
-// One watch stream (WatchGame, WatchAll) as a gRPC callback reactor, with a
-// bounded buffer between the ledger and the client.
+// One watch stream (WatchGame, WatchAll) as a gRPC callback reactor with no
+// thread of its own: it writes its next message when the previous write is
+// done, and the watch hub (watch_hub.h) wakes it when a commit lands.
 //
-// A feeder thread takes committed events from the stream's subscription (a
-// cursor over the ledger) into a buffer; gRPC writes from the buffer as fast
-// as the client reads. While it catches up on what was recorded before, the
-// feeder waits for room in the buffer (the history stays in the ledger).
-// Once caught up, live events are not held back for a client that does not
-// keep up: when the buffer passes `max_buffer` bytes (kMaxWatchBufferBytes,
-// field_bounds.h) the stream drops it and ends with RESOURCE_EXHAUSTED,
-// naming the revision (WatchGame) or position (WatchAll) to resume after:
-// the last event the client will have received. So a stream holds at most
-// `max_buffer` bytes plus the one message gRPC is writing, whatever its
-// client does; with the cap on streams (auth_gatekeeper.h) that bounds what
-// watchers can make the server hold.
+// From where the client asks, the stream reads the history from the
+// ledger's pooled readers, a batch at a time and one message in flight, so
+// a client that reads slowly only slows its own history. Once the history
+// reaches the commit feed's window (ledger/commit_feed.h) it reads the feed
+// instead: the events of each commit, shared by every stream, never read
+// from the database again. At the feed's head it sends `caught_up`; what
+// follows is live. The join has no gap and
+// no repeat: a WatchAll stream continues after the last position it sent; a
+// WatchGame stream, after the last revision it sent, skips the feed's
+// entries up to the feed's head as it was before its last history read
+// (the database had all of them by then). A stream whose position falls out
+// of the window while idle (a burst larger than the window) reads the
+// history again, and joins again, without a second `caught_up`. Before
+// `caught_up` the stream waits for its client however slow it is.
 //
+// Live events are not held back for a client that does not keep up: the
+// events committed after the stream first reached the feed are live, and
+// when a message waits for the client while more than `max_buffer` bytes
+// (kMaxWatchBufferBytes, field_bounds.h) of live events are past it, the
+// stream ends with RESOURCE_EXHAUSTED, naming the revision (WatchGame) or
+// position (WatchAll) to resume after: the last event the client will have
+// received. What a stream holds meanwhile is the message being written and
+// at most a read batch; the events themselves are the feed's, held once for
+// all (so the cut-off is about the client, not the server's memory).
+
 // A client that stops reading altogether would still hold its stream, and
 // its place under the cap, for as long as it keeps the connection: no end
 // can be sent while a message waits for it to read. So a stream whose
@@ -31,88 +44,102 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <memory>
 #include <optional>
-#include <thread>
+#include <string>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "adjudicator/service/watch_hub.h"
 #include "arbiter/v1/service.pb.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/server_callback.h"
-#include "ledger/subscription.h"
 
 namespace arbiter::service {
 
+// What a stream follows: one game from a revision, or the log from a position.
+struct WatchTarget {
+  std::optional<std::string> game_id;  // none: the whole log
+  uint64_t after = 0;                  // revision (game) or position (log)
+};
+
 class WatchStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
  public:
-  // Streams `subscription` (by game: revisions; else log positions) until
-  // the client goes away, `shutting_down` turns true, or the buffer
-  // overflows. It deletes itself when gRPC is done with the call.
-  // `shutting_down` must outlive the call.
-  static WatchStream* Start(grpc::CallbackServerContext* context,
-                            std::unique_ptr<ledger::Subscription> subscription, bool by_game,
-                            const std::atomic<bool>* shutting_down, size_t max_buffer,
-                            absl::Duration stall_timeout);
+  // Streams `target` until the client goes away, the server shuts down, or
+  // the client falls behind. It deletes itself once gRPC is done with the
+  // call and the hub has let go of it. `hub` must outlive the call.
+  static WatchStream* Start(grpc::CallbackServerContext* context, WatchHub* hub,
+                            WatchTarget target);
 
   // A stream that ends at once with `status` (a refused or malformed call).
   static grpc::ServerWriteReactor<v1::WatchResponse>* Ended(const absl::Status& status);
 
+  // The hub: a commit landed, or a tick passed (`now`).
+  void Wake(absl::Time now);
+  void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
+  void Unref();
+
   void OnWriteDone(bool ok) override;
-  void OnCancel() override { gone_ = true; }
+  void OnCancel() override;
   void OnDone() override;
 
  private:
   struct Item {
     v1::WatchResponse message;
-    uint64_t cursor;  // the revision or position the client has seen once it has this
-    size_t bytes;
+    uint64_t cursor;    // the revision or position the client has seen once it has this
+    uint64_t position;  // the log position the stream has read up to with it
   };
 
-  WatchStream(grpc::CallbackServerContext* context,
-              std::unique_ptr<ledger::Subscription> subscription, bool by_game,
-              const std::atomic<bool>* shutting_down, size_t max_buffer,
-              absl::Duration stall_timeout);
+  WatchStream(grpc::CallbackServerContext* context, WatchHub* hub, WatchTarget target);
 
-  // The feeder thread: the loop, then the wait for the end to go out.
-  void Feed();
-  void FeedUntilEnd();
-  void AwaitFinish();
-  // True when the message being written (or the end, once finishing) has
-  // waited for the client longer than the stall timeout.
-  bool Stalled() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // Ends the stream as stalled and cancels the call.
-  void CancelStalled();
-  // Queues `item`; false once the stream is ending (nothing more to feed).
-  bool Push(Item item, bool live);
-  // Ends the stream with `status` once the message being written is done;
-  // the first end wins.
-  void End(const absl::Status& status);
-  // Starts the next write, or the Finish, when nothing is being written.
+  // Writes the next message, or the end, or checks the one being written.
   // Called without the lock: gRPC may run a reaction inline.
-  void Pump();
+  void Step(absl::Time now);
+  // Fills queue_ from the history or the feed; may set end_.
+  void Refill() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void ReadHistory() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void ReadFeed() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Queues `entry` as an event; false (and end_ set) if it does not parse.
+  bool Queue(const v1::LedgerEntry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Reads from the feed from now on.
+  void JoinFeed() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Queues `caught_up`: the stream has reached the feed's head.
+  void CaughtUp() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  uint64_t cursor() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return target_.game_id ? revision_ : position_;
+  }
+  absl::string_view resume_field() const {
+    return target_.game_id ? "after_revision " : "after_position ";
+  }
 
-  std::unique_ptr<ledger::Subscription> subscription_;  // the feeder's alone
-  const bool by_game_;
-  const std::atomic<bool>* shutting_down_;
-  const size_t max_buffer_;
   grpc::CallbackServerContext* const context_;
-  const absl::Duration stall_timeout_;
-  std::atomic<bool> gone_{false};  // the client went away
-  std::thread feeder_;
+  WatchHub* const hub_;
+  const WatchTarget target_;
+  // gRPC's reference (dropped in OnDone) and the hub's while it wakes it.
+  std::atomic<int> refs_{1};
 
   absl::Mutex mu_;
+  uint64_t revision_ ABSL_GUARDED_BY(mu_) = 0;  // last queued (game)
+  // Last log position read: every entry up to it is queued (log), or every
+  // entry of the game up to it is (game).
+  uint64_t position_ ABSL_GUARDED_BY(mu_) = 0;
+  bool in_feed_ ABSL_GUARDED_BY(mu_) = false;  // reading the feed, not the database
+  bool caught_up_sent_ ABSL_GUARDED_BY(mu_) = false;
+  // The feed's head when the stream first read from the feed: what was
+  // committed after it is live, and a client lagging more than max_buffer
+  // bytes of it is cut off; what came before is history, which waits.
+  std::optional<uint64_t> live_from_ ABSL_GUARDED_BY(mu_);
   std::deque<Item> queue_ ABSL_GUARDED_BY(mu_);  // front: being written while writing_
-  size_t queued_bytes_ ABSL_GUARDED_BY(mu_) = 0;
-  uint64_t delivered_ ABSL_GUARDED_BY(mu_) = 0;  // cursor of the last message written
+  bool gone_ ABSL_GUARDED_BY(mu_) = false;       // the client went away
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
   absl::Time write_started_ ABSL_GUARDED_BY(mu_);
   std::optional<absl::Status> end_ ABSL_GUARDED_BY(mu_);
   bool finished_ ABSL_GUARDED_BY(mu_) = false;
   absl::Time finish_started_ ABSL_GUARDED_BY(mu_);
-  bool done_ ABSL_GUARDED_BY(mu_) = false;  // gRPC is done with the call
+  bool cancelled_ ABSL_GUARDED_BY(mu_) = false;  // TryCancel sent
+  bool done_ ABSL_GUARDED_BY(mu_) = false;       // gRPC is done with the call
+  uint64_t delivered_ ABSL_GUARDED_BY(mu_) = 0;  // cursor of the last message written
 };
 
 }  // namespace arbiter::service

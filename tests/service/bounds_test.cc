@@ -286,7 +286,9 @@ TEST(BoundsTest, WatchersThatDoNotReadAreCutOffAndTheServerStaysBounded) {
   ASSERT_FALSE(writer.empty());
   // Stalled streams are cancelled only after 10 minutes here: this test is
   // about the buffer (the stall has its own test below).
-  auto server = ServerProcess::Start(data, {"--watch-stall", "10m"});
+  // The caps as they were (64, 16 per caller), so that all of them are held.
+  auto server = ServerProcess::Start(
+      data, {"--watch-stall", "10m", "--watchers", "64", "--watchers-per-caller", "16"});
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(server->address());
   RecordNotedGame(*stub, "watched-1", 10, writer);  // there is something to catch up on
@@ -817,7 +819,7 @@ TEST(BoundsTest, StalledWatchersAreCancelledAndTheirPlacesFreed) {
   const std::string writer = CreateToken(data, "CHIEF_ARBITER", "writer");
   ASSERT_FALSE(watcher.empty());
   ASSERT_FALSE(writer.empty());
-  auto server = ServerProcess::Start(data, {"--watch-stall", "1s"});
+  auto server = ServerProcess::Start(data, {"--watch-stall", "1s", "--watchers-per-caller", "16"});
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(server->address());
   RecordNotedGame(*stub, "stall-1", 200, writer);  // more than a stream's window to catch up on

@@ -490,9 +490,7 @@ void Console::Impl::Routes() {
 }
 
 Console::Console(GameFolds* folds, ConsoleOptions options)
-    : impl_(std::make_unique<Impl>(folds, std::move(options))) {
-  folds->OnCommitted([feed = &impl_->feed](const std::vector<GameView>& g) { feed->Committed(g); });
-}
+    : impl_(std::make_unique<Impl>(folds, std::move(options))) {}
 
 Console::~Console() { Stop(); }
 
@@ -553,7 +551,7 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
   if (bound <= 0) return CannotListen("--http", listen);
   p.http.WidenBacklog();
   p.address = absl::StrCat(listen.substr(0, colon), ":", bound);
-  p.feed.Start();
+  p.feed.Start(&ledger->commit_feed());
   p.thread = std::thread([&p] { p.http.listen_after_bind(); });
   // Stop() ends the accept loop only once it runs: wait for it.
   const absl::Time give_up = absl::Now() + absl::Seconds(5);

@@ -59,8 +59,8 @@ class Console {
   // server thread); beyond it, /api/feed answers 503.
   static constexpr int kMaxFollowers = 200;
 
-  // Follows `folds`' commits from now on: construct it before anything is
-  // appended to the ledger. `folds` is not owned and must outlive this.
+  // Shows the games as `folds` holds them, not owned; it must outlive this.
+  // The live feed follows the ledger's commit feed from Serve on.
   explicit Console(GameFolds* folds, ConsoleOptions options = {});
   ~Console();  // Stop()s
 

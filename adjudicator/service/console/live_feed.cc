@@ -1,5 +1,6 @@
 #include "adjudicator/service/console/live_feed.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -12,19 +13,19 @@ std::string ServerSentEvent(uint64_t id, absl::string_view kind, absl::string_vi
   return absl::StrCat("id: ", id, "\nevent: ", kind, "\ndata: ", data, "\n\n");
 }
 
-void LiveFeed::Committed(const std::vector<GameView>& games) {
-  absl::MutexLock lock(&mu_);
-  for (const GameView& g : games) {
-    uint64_t& revision = queued_[g.game_id];
-    if (g.revision > revision) revision = g.revision;
+void LiveFeed::Start(ledger::CommitFeed* commits) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (started_ || stopping_) return;
+    started_ = true;
+    commits_ = commits;
   }
-}
-
-void LiveFeed::Start() {
-  absl::MutexLock lock(&mu_);
-  if (started_ || stopping_) return;
-  started_ = true;
-  thread_ = std::thread([this] { Run(); });
+  // Outside mu_: the listener takes it under the commit feed's lock.
+  listener_ = commits->AddListener([this](uint64_t) {
+    absl::MutexLock lock(&mu_);
+    committed_ = true;
+  });
+  thread_ = std::thread([this, from = commits->head()] { Run(from); });
 }
 
 void LiveFeed::Stop() {
@@ -33,6 +34,10 @@ void LiveFeed::Stop() {
     stopping_ = true;
   }
   if (thread_.joinable()) thread_.join();
+  if (commits_ != nullptr && listener_ >= 0) {
+    commits_->RemoveListener(listener_);
+    listener_ = -1;
+  }
 }
 
 uint64_t LiveFeed::Head() {
@@ -40,19 +45,36 @@ uint64_t LiveFeed::Head() {
   return first_ + messages_.size() - 1;
 }
 
-void LiveFeed::Run() {
+bool LiveFeed::Advanced(uint64_t* position, absl::flat_hash_map<std::string, uint64_t>* games) {
   for (;;) {
-    absl::flat_hash_map<std::string, uint64_t> games;
+    ledger::CommitFeed::Slice slice = commits_->Read(*position, 1024);
+    if (!slice.in_window) {
+      *position = commits_->first() - 1;
+      return false;
+    }
+    if (slice.entries.empty()) return true;
+    for (const auto& e : slice.entries) {
+      uint64_t& revision = (*games)[e->game_id()];
+      revision = std::max(revision, e->revision());
+      *position = e->position();
+    }
+  }
+}
+
+void LiveFeed::Run(uint64_t position) {
+  for (;;) {
     {
       absl::MutexLock lock(&mu_);
-      auto ready = [this]()
-                       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || !queued_.empty(); };
+      auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || committed_; };
       mu_.Await(absl::Condition(&ready));
       if (stopping_) return;
-      games.swap(queued_);
+      committed_ = false;
     }
-    // The game as the read model holds it now: at least the queued revision.
+    absl::flat_hash_map<std::string, uint64_t> games;
+    const bool whole = Advanced(&position, &games);
+    // The game as the read model holds it now: at least the committed revision.
     std::vector<std::string> built;
+    if (!whole) built.emplace_back();  // a reload
     for (const auto& [id, revision] : games) {
       v1::Game game;
       if (!FillGame(*folds_, id, &game).ok()) continue;  // evicted and unreadable: skip
@@ -87,7 +109,13 @@ LiveFeed::Batch LiveFeed::Next(uint64_t after, absl::Duration wait) {
     return batch;
   }
   for (uint64_t n = after + 1; n <= head; ++n) {
-    absl::StrAppend(&batch.text, ServerSentEvent(n, "game", messages_[n - first_]));
+    const std::string& m = messages_[n - first_];
+    if (m.empty()) {
+      // Games advanced that no message names: the page reloads.
+      batch.text = ServerSentEvent(head, "reload", "{}");
+      break;
+    }
+    absl::StrAppend(&batch.text, ServerSentEvent(n, "game", m));
   }
   batch.next = head;
   return batch;

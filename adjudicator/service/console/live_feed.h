@@ -1,14 +1,25 @@
-// The console's live updates: each commit the read model reports becomes one
-// Server-Sent Event per game it advanced, carrying the game as GetGame
-// answers it (arbiter.v1.Game in the proto3 JSON mapping), shared by every
-// open page. Pages follow it with EventSource instead of polling.
+// The console's live updates: each commit the ledger's commit feed
+// (ledger/commit_feed.h) carries becomes one Server-Sent Event per game it
+// advanced, carrying the game as GetGame answers it (arbiter.v1.Game in the
+// proto3 JSON mapping), shared by every open page. Pages follow it with
+// EventSource instead of polling.
 //
-// The ledger's writer thread only queues the games a commit advanced
-// (Committed); the feed's own thread folds them into messages, keeping the
-// latest revision of a game when several commits queue up, so a page always
-// ends on the game as last committed. Messages are numbered; each page reads
-// from its number on (an EventSource's Last-Event-ID resumes it). A page that
-// fell further behind than the kept window is told to reload.
+// The commit feed only wakes the feed's one thread (its listener runs on
+// the ledger's writer thread); the thread reads the commits from the commit
+// feed and folds them into messages, keeping the latest revision of a game
+// when several commits came meanwhile, so a page always ends on the game as
+// last committed. Messages are numbered; each page reads from its number on
+// (an EventSource's Last-Event-ID resumes it). A page that fell further
+// behind than the kept window is told to reload, as are all pages when the
+// thread itself finds the commit feed's window past it (the games advanced
+// meanwhile are not named).
+//
+// Each page holds a thread of the console's HTTP server while it follows:
+// cpp-httplib (0.11) serves a connection on one thread of its task queue
+// from its first request to its close and calls a chunked content provider
+// in a loop on that thread, with no way to hand the connection back while
+// it waits; so the page's thread waits here (Next), woken by a message, not
+// polling.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_LIVE_FEED_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_LIVE_FEED_H_
 
@@ -23,6 +34,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/game_folds.h"
+#include "ledger/commit_feed.h"
 
 namespace arbiter::service::console {
 
@@ -30,15 +42,13 @@ class LiveFeed {
  public:
   static constexpr size_t kWindow = 4096;  // messages kept for pages that lag
 
-  // `folds` is not owned and must outlive the feed. Register Committed with
-  // GameFolds::OnCommitted before anything is appended, then Start.
+  // `folds` is not owned and must outlive the feed.
   explicit LiveFeed(GameFolds* folds) : folds_(folds) {}
   ~LiveFeed() { Stop(); }
 
-  // GameFolds' commit listener: queues the games, nothing more.
-  void Committed(const std::vector<GameView>& games);
-
-  void Start();
+  // Follows `commits` from its head on (not owned; it must outlive the
+  // feed, or this Stop()).
+  void Start(ledger::CommitFeed* commits);
   // Ends the feed: every Next returns `closed` from now on. Idempotent.
   void Stop();
 
@@ -57,16 +67,22 @@ class LiveFeed {
   Batch Next(uint64_t after, absl::Duration wait);
 
  private:
-  void Run();
+  void Run(uint64_t position);
+  // The games the commits after `*position` advanced (latest revision of
+  // each), moving `*position` on; false when the commit feed no longer
+  // holds them.
+  bool Advanced(uint64_t* position, absl::flat_hash_map<std::string, uint64_t>* games);
 
   GameFolds* folds_;
+  ledger::CommitFeed* commits_ = nullptr;
+  int listener_ = -1;
   std::thread thread_;
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   bool started_ ABSL_GUARDED_BY(mu_) = false;
-  // Queued by commits: game id -> latest revision.
-  absl::flat_hash_map<std::string, uint64_t> queued_ ABSL_GUARDED_BY(mu_);
-  // Messages [first_, first_ + messages_.size()), numbered from 1.
+  bool committed_ ABSL_GUARDED_BY(mu_) = false;  // the commit feed moved
+  // Messages [first_, first_ + messages_.size()), numbered from 1; an empty
+  // one tells the pages to reload.
   std::deque<std::string> messages_ ABSL_GUARDED_BY(mu_);
   uint64_t first_ ABSL_GUARDED_BY(mu_) = 1;
 };
