@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "adjudicator/service/recorder.h"
 #include "adjudicator/service/watch_stream.h"
 
 namespace arbiter::service {
@@ -9,6 +10,8 @@ namespace {
 
 // How often the streams look at their client and the server between commits.
 constexpr absl::Duration kTick = absl::Milliseconds(200);
+// Decoded messages kept for the streams that send them.
+constexpr size_t kKeptMessages = 4096;
 
 }  // namespace
 
@@ -32,6 +35,29 @@ WatchHub::~WatchHub() {
     stopping_ = true;
   }
   thread_.join();
+}
+
+absl::StatusOr<std::shared_ptr<const v1::WatchResponse>> WatchHub::Message(
+    const v1::LedgerEntry& entry) {
+  {
+    absl::MutexLock lock(&messages_mu_);
+    auto it = messages_.find(entry.position());
+    if (it != messages_.end()) return it->second;
+  }
+  absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
+  if (!r.ok()) return r.status();
+  auto message = std::make_shared<v1::WatchResponse>();
+  *message->mutable_event() = *std::move(r);
+  absl::MutexLock lock(&messages_mu_);
+  auto [it, inserted] = messages_.emplace(entry.position(), std::move(message));
+  if (inserted) {
+    message_order_.push_back(entry.position());
+    if (message_order_.size() > kKeptMessages) {
+      messages_.erase(message_order_.front());
+      message_order_.pop_front();
+    }
+  }
+  return it->second;
 }
 
 void WatchHub::Join(WatchStream* stream) {

@@ -11,12 +11,17 @@
 
 #include <atomic>
 #include <cstddef>
+#include <deque>
+#include <memory>
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "arbiter/v1/service.pb.h"
 #include "ledger/commit_feed.h"
 #include "ledger/ledger.h"
 
@@ -40,6 +45,11 @@ class WatchHub {
   size_t max_buffer() const { return max_buffer_; }
   absl::Duration stall_timeout() const { return stall_timeout_; }
 
+  // The message of a committed entry, decoded once for every stream that
+  // sends it (the latest kKeptMessages are kept); gRPC serializes it for
+  // each without changing it. DATA_LOSS if the stored event does not parse.
+  absl::StatusOr<std::shared_ptr<const v1::WatchResponse>> Message(const v1::LedgerEntry& entry);
+
   // A stream joins when it starts and leaves in its OnDone.
   void Join(WatchStream* stream);
   void Leave(WatchStream* stream);
@@ -52,6 +62,11 @@ class WatchHub {
   const size_t max_buffer_;
   const absl::Duration stall_timeout_;
   int listener_ = -1;
+
+  absl::Mutex messages_mu_;
+  absl::flat_hash_map<uint64_t, std::shared_ptr<const v1::WatchResponse>> messages_
+      ABSL_GUARDED_BY(messages_mu_);
+  std::deque<uint64_t> message_order_ ABSL_GUARDED_BY(messages_mu_);
 
   absl::Mutex mu_;
   absl::flat_hash_set<WatchStream*> streams_ ABSL_GUARDED_BY(mu_);

@@ -124,7 +124,7 @@ void WatchStream::Step(absl::Time now) {
       } else if (!queue_.empty()) {
         writing_ = true;
         write_started_ = now;
-        next = &queue_.front().message;  // stays put until OnWriteDone pops it
+        next = queue_.front().message.get();  // stays put until OnWriteDone pops it
       }
     }
   }
@@ -144,13 +144,13 @@ void WatchStream::Refill() {
 }
 
 bool WatchStream::Queue(const v1::LedgerEntry& entry) {
-  absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
-  if (!r.ok()) {
-    end_ = r.status();
+  absl::StatusOr<std::shared_ptr<const v1::WatchResponse>> m = hub_->Message(entry);
+  if (!m.ok()) {
+    end_ = m.status();
     return false;
   }
   Item item;
-  *item.message.mutable_event() = *std::move(r);
+  item.message = *std::move(m);
   item.position = entry.position();
   if (target_.game_id) {
     revision_ = entry.revision();
@@ -209,11 +209,13 @@ void WatchStream::CaughtUp() {
   Item item;
   item.cursor = cursor();
   item.position = position_;
+  auto message = std::make_shared<v1::WatchResponse>();
   if (target_.game_id) {
-    item.message.mutable_caught_up()->set_revision(item.cursor);
+    message->mutable_caught_up()->set_revision(item.cursor);
   } else {
-    item.message.mutable_caught_up()->set_position(item.cursor);
+    message->mutable_caught_up()->set_position(item.cursor);
   }
+  item.message = std::move(message);
   queue_.push_back(std::move(item));
 }
 

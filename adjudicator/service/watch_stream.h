@@ -44,6 +44,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -86,7 +87,7 @@ class WatchStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
 
  private:
   struct Item {
-    v1::WatchResponse message;
+    std::shared_ptr<const v1::WatchResponse> message;  // an event's: shared (WatchHub::Message)
     uint64_t cursor;    // the revision or position the client has seen once it has this
     uint64_t position;  // the log position the stream has read up to with it
   };
