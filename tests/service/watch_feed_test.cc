@@ -1,5 +1,11 @@
 // Issue 32.1: the watch streams follow the ledger's commit feed, with no
 // thread of their own. Through a real `arbiter serve` child process.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <fstream>
@@ -209,6 +215,51 @@ TEST(WatchFeedTest, ManyStreamsHoldNoThreadEach) {
       << "threads: " << before << " before, " << open << " with " << kStreams << " streams open, "
       << after << " after an event went to all";
   EXPECT_EQ(pool.ended(), 0);
+}
+
+// A console page following /api/feed (Server-Sent Events) hears of a
+// commit through the ledger's commit feed: the game as committed, by its
+// revision. Before, the console's feed listened to the read model instead.
+TEST(WatchFeedTest, AConsolePageFollowsTheCommitFeed) {
+  TempDir dir("arbiter-watch-sse");
+  auto server = ServerProcess::Start(dir.File("data"), {"--http", "127.0.0.1:0"});
+  ASSERT_NE(server, nullptr);
+  ASSERT_FALSE(server->console_address().empty()) << server->log();
+  auto stub = StubFor(server->address());
+  v1::AppendEventsResponse resp;
+  ASSERT_TRUE(Append(*stub, "g", {Created("g", T0()), Started(T0())}, &resp).ok());
+
+  const std::string address = server->console_address();
+  const size_t colon = address.rfind(':');
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons(static_cast<uint16_t>(std::stoi(address.substr(colon + 1))));
+  ASSERT_EQ(inet_pton(AF_INET, address.substr(0, colon).c_str(), &sa.sin_addr), 1);
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa), 0);
+  const std::string request = absl::StrCat("GET /api/feed HTTP/1.1\r\nHost: ", address,
+                                           "\r\nAccept: text/event-stream\r\n\r\n");
+  ASSERT_EQ(write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
+  std::string got;
+  // Reads until `text` has come, for at most 10 s.
+  auto await = [&](const std::string& text) {
+    const absl::Time give_up = absl::Now() + absl::Seconds(10);
+    while (!absl::StrContains(got, text) && absl::Now() < give_up) {
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      char chunk[4096];
+      const ssize_t n = read(fd, chunk, sizeof chunk);
+      if (n <= 0) break;
+      got.append(chunk, n);
+    }
+    return absl::StrContains(got, text);
+  };
+  ASSERT_TRUE(await(": following")) << got;
+  EXPECT_FALSE(absl::StrContains(got, "\"revision\":\"2\"")) << "the page follows from now";
+  AppendOne(*stub, "g", Stone(0));
+  EXPECT_TRUE(await("\"revision\":\"3\"")) << got;
+  EXPECT_TRUE(absl::StrContains(got, "event: game")) << got;
+  close(fd);
 }
 
 }  // namespace
