@@ -73,7 +73,7 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
 
 absl::StatusOr<std::vector<v1::Ruling>> Adjudicator::Apply(const v1::Event& e) {
   if (absl::Status s = CheckEnvelope(e); !s.ok()) return s;
-  const size_t before = rulings_.size();
+  const size_t before = history_.size();
   event_ = &e;
   at_ = FromProto(e.at());
   absl::Status s;
@@ -198,9 +198,9 @@ absl::StatusOr<std::vector<v1::Ruling>> Adjudicator::Apply(const v1::Event& e) {
   log_.push_back(e);
   ++events_;
   last_at_ = at_;
-  if (rulings_.size() == before) return std::vector<v1::Ruling>();
-  return std::vector<v1::Ruling>(rulings_.begin() + static_cast<std::ptrdiff_t>(before),
-                                 rulings_.end());
+  if (history_.size() == before) return std::vector<v1::Ruling>();
+  return std::vector<v1::Ruling>(history_.rulings().begin() + static_cast<std::ptrdiff_t>(before),
+                                 history_.rulings().end());
 }
 
 absl::Status Adjudicator::CheckColor(v1::Color c, absl::string_view what) {
@@ -367,7 +367,7 @@ int Adjudicator::Rule(v1::Incident incident, v1::Color offender, std::optional<a
   const v1::RulingOption* choice = nullptr;
   if (preset != nullptr && !preset->empty()) choice = FindOption(*s, *preset);
   const int index = RuleWith(*s, offender, at.value_or(at_), choice);
-  incidents_[static_cast<uint32_t>(index) + 1] = {incident, offender};
+  history_.Counted(static_cast<uint32_t>(index) + 1, incident, offender);
   return index;
 }
 
@@ -422,10 +422,10 @@ int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* 
     }
   }
   r.set_warnings(warnings);
-  const int index = Record(std::move(r));
-  const v1::Ruling& issued = rulings_[index];
+  const int index = history_.Record(std::move(r));
+  const v1::Ruling& issued = history_.ruling(index);
   if (issued.pending()) {
-    pending_.push_back({issued.number(), s, offender});
+    history_.AddPending({issued.number(), s, offender});
     return index;
   }
   if (std::optional<v1::Result> result = ResultOfRuling(issued, s->reason())) {
@@ -439,14 +439,14 @@ int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* 
     const absl::Time at = FromProto(issued.at());
     const uint32_t warning = issued.number();
     if (const int follow_on = Rule(v1::WARNINGS_ACCUMULATED, offender, at); follow_on >= 0) {
-      follow_ons_[warning] = rulings_[follow_on].number();
+      history_.FollowOn(warning, history_.ruling(follow_on).number());
     }
   }
   return index;
 }
 
 void Adjudicator::EndGame(v1::Result result, absl::Time at, uint32_t ruling) {
-  if (ruling != 0) replaced_results_[ruling] = result_;
+  if (ruling != 0) history_.Replaced(ruling, result_);
   StopClocks(at);
   ToProto(at, result.mutable_at());
   result.set_ruling(ruling);
@@ -454,7 +454,8 @@ void Adjudicator::EndGame(v1::Result result, absl::Time at, uint32_t ruling) {
 }
 
 bool Adjudicator::Imposed(int index, v1::Sanction sanction) const {
-  return index >= 0 && !rulings_[index].pending() && Imposes(rulings_[index], sanction);
+  return index >= 0 && !history_.ruling(index).pending() &&
+         Imposes(history_.ruling(index), sanction);
 }
 
 // --- state ---
@@ -473,7 +474,7 @@ v1::GameState Adjudicator::State() const {
   s.mutable_warnings()->set_white(discipline_.warnings(v1::WHITE));
   s.mutable_penalty_stones()->set_black(discipline_.penalty_stones(v1::BLACK));
   s.mutable_penalty_stones()->set_white(discipline_.penalty_stones(v1::WHITE));
-  for (const Pending& p : pending_) s.add_pending_rulings(p.number);
+  for (const Pending& p : history_.pending()) s.add_pending_rulings(p.number);
   if (last_at_ != absl::InfinitePast()) ToProto(last_at_, s.mutable_as_of());
   if (cancelled_.has_value()) {
     s.set_cancelled(true);

@@ -34,6 +34,7 @@
 #include "adjudicator/engine/discipline.h"
 #include "adjudicator/engine/event_log.h"
 #include "adjudicator/engine/lateness.h"
+#include "adjudicator/engine/ruling_history.h"
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/rulings.pb.h"
 #include "rulesdb/rules.h"
@@ -64,7 +65,7 @@ class Adjudicator {
   const Rules& rules() const { return rules_; }
   const v1::GameCreated& game() const { return game_; }
   // The whole ruling history so far.
-  const std::vector<v1::Ruling>& rulings() const { return rulings_; }
+  const std::vector<v1::Ruling>& rulings() const { return history_.rulings(); }
   // The final result, or nullptr while the game goes on.
   const v1::Result* result() const { return result_ ? &*result_ : nullptr; }
   // Events folded in so far.
@@ -105,19 +106,7 @@ class Adjudicator {
   std::optional<Deadline> NextDeadline() const;
 
  private:
-  // What a pending ruling needs when the arbiter decides it.
-  struct Pending {
-    uint32_t number;
-    const v1::Sanctioning* sanctioning;
-    v1::Color offender;  // COLOR_UNSPECIFIED when against both
-    // For disputed displaced stones: the displacement (from, to; to -1 off
-    // the board), which stands unless the decision restores the stones.
-    std::vector<std::pair<int, int>> displaced;
-    // For a disputed dropped stone (17.3): who dropped it and where; it is
-    // played as their move unless the decision voids it.
-    v1::Color dropped_by = v1::COLOR_UNSPECIFIED;
-    int dropped_at = -1;
-  };
+  using Pending = RulingHistory::Pending;
 
   explicit Adjudicator(Rules rules);
 
@@ -195,11 +184,6 @@ class Adjudicator {
   // Rules what the passing of time decided by `correction`'s instant, as a
   // ruling of the correction (it must be the next event).
   void SettleAtCorrection(const v1::Event& correction);
-  // Numbers `r` (a ruling of the history the replay reuses, or the next
-  // number) and records it; returns its index in rulings_.
-  int Record(v1::Ruling r);
-  // Why the decided ruling `number` cannot be appealed, or OK.
-  absl::Status CheckAppealable(uint32_t number, absl::string_view what) const;
   // Why overturning the ruling at `index` cannot be carried out, or OK.
   absl::Status CheckOverturnable(int index) const;
   // Issues the chief arbiter's decision on the appeal against ruling
@@ -330,43 +314,17 @@ class Adjudicator {
   absl::Time last_at_ = absl::InfinitePast();
   uint32_t events_ = 0;
 
-  std::vector<v1::Ruling> rulings_;
-  std::vector<Pending> pending_;
+  // The rulings and what the record's procedures (decisions, appeals,
+  // corrections, the confirmation) need to know of them.
+  RulingHistory history_;
   std::optional<v1::Result> result_;
   bool withdrew_black_ = false;
   bool withdrew_white_ = false;
 
-  // Appeals (16.3-16.4) by the appealed ruling's number: true once decided.
-  std::map<uint32_t, bool> appeals_;
-  // The rulings of the chief arbiter on appeal: final, never appealed.
-  std::map<uint32_t, bool> appeal_rulings_;
-  // The warning ruling whose warning reached the loss threshold -> the 24.2
-  // ruling that followed it.
-  std::map<uint32_t, uint32_t> follow_ons_;
-  // For each ruling that ended the game: the result it replaced (nullopt:
-  // the game was in progress), restored if the ruling is overturned.
-  std::map<uint32_t, std::optional<v1::Result>> replaced_results_;
-  // The occurrence each ruling counted: ruling number -> the incident and
-  // its offender (COLOR_UNSPECIFIED: both players), taken back if the
-  // ruling is overturned.
-  std::map<uint32_t, std::pair<v1::Incident, v1::Color>> incidents_;
-  // Rulings overturned on appeal: a result they gave is never restored.
-  std::set<uint32_t> superseded_;
-  // Decisions that put a stone on the board with no sanction saying so (a
-  // dropped stone that stands, 17.3): the engine cannot take it back.
-  std::set<uint32_t> placed_stones_;
   // Every event folded in or skipped, in order (shared between copies:
   // event_log.h), and the positions voided.
   EventLog log_;
   std::set<uint32_t> voided_;
-  // Rulings superseded by a correction: no longer appealable or decidable.
-  std::set<uint32_t> voided_rulings_;
-  // While replaying for a correction: rulings of the history that a ruling
-  // issued again unchanged takes the number of (see Record).
-  std::set<uint32_t> reusable_;
-  // resultConfirmed: rulings up to this number can no longer be appealed.
-  bool confirmed_ = false;
-  uint32_t confirmed_rulings_ = 0;
 };
 
 }  // namespace arbiter

@@ -119,7 +119,7 @@ void Adjudicator::Arrive(v1::Color c) {
   // The late player's used time becomes multiplier × lateness, whatever
   // their clock ran while they were away (22.1-22.2; 1988 23.3).
   const absl::Duration deducted = rules_.params().late_deduction_multiplier() * arrival->late;
-  ToProto(deducted, rulings_[index].mutable_time_deducted());
+  ToProto(deducted, history_.mutable_ruling(index).mutable_time_deducted());
   // A mover who has not pressed is taken to have pressed at their move: the
   // late player's clock has been running since.
   if (clocks_running_ && awaiting_press_ && clock_owner_ != c) PressClock(move_at_);

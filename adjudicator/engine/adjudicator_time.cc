@@ -113,7 +113,8 @@ absl::Status Adjudicator::OnClockMalfunction(const v1::ClockMalfunction& m) {
   // The clock is replaced and set right: whether that is also a ruling is the
   // ruleset's to say (DOMAIN.md §4: the event itself is the record).
   const int index = Rule(v1::CLOCK_MALFUNCTION_PRORATED, v1::COLOR_UNSPECIFIED);
-  if ((index >= 0 && rulings_[index].pending()) || result_.has_value()) return absl::OkStatus();
+  if ((index >= 0 && history_.ruling(index).pending()) || result_.has_value())
+    return absl::OkStatus();
   // 22.8: the time really used by both (known exactly from the events) is
   // shared in the proportion of the faulty clock's readings.
   if (awaiting_press_) PressClock(move_at_);
@@ -146,7 +147,8 @@ absl::Status Adjudicator::OnFirstHalfUnrecorded() {
     return absl::OkStatus();
   }
   const int index = Rule(v1::FIRST_HALF_UNRECORDED, v1::COLOR_UNSPECIFIED);
-  if ((index >= 0 && rulings_[index].pending()) || result_.has_value()) return absl::OkStatus();
+  if ((index >= 0 && history_.ruling(index).pending()) || result_.has_value())
+    return absl::OkStatus();
   const absl::Duration before[2] = {first_half_->first, first_half_->second};
   const absl::Duration half = (before[0] + before[1]) / 2;
   for (const v1::Color c : {v1::BLACK, v1::WHITE}) {
