@@ -105,7 +105,15 @@ class Adjudicator {
   };
   std::optional<Deadline> NextDeadline() const;
 
+  // Whether the engine folds events of this kind: every kind of
+  // `Event.kind` has a row in its table of event kinds (adjudicator_kinds.cc).
+  static bool Handles(v1::Event::KindCase kind);
+
  private:
+  // A row of the table of event kinds: the handler, the envelope's checks
+  // that apply, who may record it (adjudicator_kinds.cc).
+  struct Kind;
+  static const Kind* KindOf(v1::Event::KindCase kind);
   using Pending = RulingHistory::Pending;
 
   explicit Adjudicator(Rules rules);
@@ -113,11 +121,13 @@ class Adjudicator {
   static int Index(v1::Color c) { return c == v1::WHITE ? 1 : 0; }
   static absl::Status CheckColor(v1::Color c, absl::string_view what);
 
-  // Bad-input checks common to every kind of event.
-  absl::Status CheckEnvelope(const v1::Event& event) const;
+  // Bad-input checks common to every kind of event, as its row says;
+  // `kind` is the event's row, nullptr when the event has no kind.
+  absl::Status CheckEnvelope(const v1::Event& event, const Kind* kind) const;
 
-  // One handler per event kind. Each checks everything that can make the
-  // event bad input before it changes anything.
+  // One handler per event kind, called from its row of the table. Each
+  // checks everything that can make the event bad input before it changes
+  // anything.
   absl::Status OnGameCreated(const v1::GameCreated& g);
   absl::Status OnGameStarted(const v1::GameStarted& g);
   absl::Status OnPlayerArrived(const v1::PlayerArrived& p);

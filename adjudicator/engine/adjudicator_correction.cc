@@ -72,10 +72,6 @@ absl::Status Adjudicator::OnEventVoided(const v1::EventVoided& v) {
     return absl::NotFoundError(absl::StrCat("eventVoided: there is no event ", v.event(),
                                             " before this one (", events_, " so far)"));
   }
-  if (event_->authority() == v1::ARBITER) {
-    return absl::PermissionDeniedError(
-        "eventVoided: voiding an event is the chief arbiter's correction");
-  }
   if (v.reason().empty()) {
     return absl::InvalidArgumentError("eventVoided: a reason is required");
   }
