@@ -27,61 +27,10 @@ absl::Status Adjudicator::CheckColor(v1::Color c, absl::string_view what) {
 
 // --- turn and clocks ---
 
-absl::Duration Adjudicator::TurnElapsed(absl::Time at) const {
-  return clocks_running_ ? turn_carry_ + (at - turn_start_) : turn_carry_;
-}
-
-void Adjudicator::PressClock(absl::Time at) {
-  const int owner = Index(clock_owner_);
-  clocks_[owner].ChargeTurn(TurnElapsed(at));
-  clock_owner_ = Opponent(clock_owner_);
-  turn_start_ = at;
-  turn_carry_ = absl::ZeroDuration();
-  awaiting_press_ = false;
-}
-
 void Adjudicator::EnsureStarted() {
   if (started_) return;
   started_ = true;
-  clocks_running_ = !adjourned_;
-  clock_owner_ = to_move_;
-  turn_start_ = at_;
-  turn_carry_ = absl::ZeroDuration();
-}
-
-void Adjudicator::StopClocks(absl::Time at) {
-  if (!clocks_running_) return;
-  if (awaiting_press_) PressClock(move_at_);
-  clocks_[Index(clock_owner_)].ChargePartial(TurnElapsed(at));
-  turn_carry_ = absl::ZeroDuration();
-  turn_start_ = at;
-  clocks_running_ = false;
-}
-
-void Adjudicator::Adjourn() {
-  // Clocks stop (art. 14); the turn in progress keeps what it has run.
-  if (clocks_running_) {
-    if (awaiting_press_) PressClock(move_at_);
-    turn_carry_ = TurnElapsed(at_);
-    clocks_running_ = false;
-  }
-  const absl::Duration carry[2] = {clock_owner_ == v1::BLACK ? turn_carry_ : absl::ZeroDuration(),
-                                   clock_owner_ == v1::WHITE ? turn_carry_ : absl::ZeroDuration()};
-  first_half_.emplace(clocks_[0].used() + carry[0], clocks_[1].used() + carry[1]);
-  resumed_ = false;
-  adjourned_ = true;
-}
-
-bool Adjudicator::AbsoluteTime() const { return clocks_[0].mode() == PlayerClock::Mode::kAbsolute; }
-
-bool Adjudicator::InByoYomiInOpponentsTime(v1::Color c) const {
-  const PlayerClock& clock = clocks_[Index(c)];
-  if (clock.mode() != PlayerClock::Mode::kByoYomi || !clock.in_overtime() || !clocks_running_) {
-    return false;
-  }
-  // A mover who has not pressed is taken to have pressed at the move.
-  const v1::Color running = awaiting_press_ ? Opponent(clock_owner_) : clock_owner_;
-  return running == Opponent(c);
+  clocks_.Start(at_, to_move_);
 }
 
 v1::Incident Adjudicator::FlagIncident(v1::Color c) const {
@@ -90,7 +39,7 @@ v1::Incident Adjudicator::FlagIncident(v1::Color c) const {
                                          game_.venue()) != nullptr) {
     return v1::TIME_EXPIRED_WHILE_ABSENT;
   }
-  const PlayerClock::Mode mode = clocks_[Index(c)].mode();
+  const PlayerClock::Mode mode = clocks_.clock(c).mode();
   // Moves-in-time has its own clause (12.5) where the ruleset names one.
   if (mode == PlayerClock::Mode::kMovesInTime &&
       rules_.Find(v1::TIME_EXPIRED_MOVES_IN_TIME, 1, game_.venue()) != nullptr) {
@@ -107,23 +56,10 @@ void Adjudicator::SettleTime(bool flag_check) {
   // the game stops that source from firing again, so this terminates.
   for (int guard = 0; guard < 4 && !result_.has_value(); ++guard) {
     std::optional<std::pair<absl::Time, v1::Color>> flag;
-    if (flag_check && clocks_running_ && ClockKnown()) {
+    if (flag_check && clocks_.running() && ClockKnown()) {
       const bool real_press =
-          event_->has_clock_press() && event_->clock_press().color() == clock_owner_;
-      if (awaiting_press_ && !real_press) {
-        // The mover has not pressed: the press is taken to be at the move, so
-        // it is the opponent's clock that has been running since.
-        const v1::Color opp = Opponent(clock_owner_);
-        const PlayerClock& c = clocks_[Index(opp)];
-        if (!c.flagged() && c.Expired(at_ - move_at_)) {
-          flag.emplace(move_at_ + c.FlagOffset(), opp);
-        }
-      } else {
-        const PlayerClock& c = clocks_[Index(clock_owner_)];
-        if (!c.flagged() && c.Expired(TurnElapsed(at_))) {
-          flag.emplace(turn_start_ + (c.FlagOffset() - turn_carry_), clock_owner_);
-        }
-      }
+          event_->has_clock_press() && event_->clock_press().color() == clocks_.owner();
+      flag = clocks_.FlagFallenBy(at_, real_press);
     }
     const std::optional<Lateness::Overdue> overdue = lateness_.OverdueAt(at_);
     if (!flag && !overdue) return;
@@ -144,13 +80,10 @@ void Adjudicator::SettleTime(bool flag_check) {
 }
 
 void Adjudicator::FlagFalls(v1::Color c, absl::Time instant) {
-  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
+  if (clocks_.awaiting_press() && c != clocks_.owner()) clocks_.Press(clocks_.move_at());
   // The turn's time up to the flag is what the flag consumed.
-  clocks_[Index(c)].Flag();
-  if (clocks_running_ && c == clock_owner_) {
-    turn_start_ = instant;
-    turn_carry_ = absl::ZeroDuration();
-  }
+  clocks_.clock(c).Flag();
+  if (clocks_.running() && c == clocks_.owner()) clocks_.RestartTurn(instant);
   Rule(FlagIncident(c), c, instant);
 }
 
@@ -162,9 +95,8 @@ void Adjudicator::PlayPass(v1::Color c) {
   ++move_number_;
   ++consecutive_passes_;
   to_move_ = Opponent(c);
-  awaiting_press_ = true;
-  move_at_ = at_;
-  if (consecutive_passes_ >= 2) StopClocks(at_);  // play ends (art. 8)
+  clocks_.Moved(at_);
+  if (consecutive_passes_ >= 2) clocks_.Stop(at_);  // play ends (art. 8)
 }
 
 // --- rulings ---
@@ -264,7 +196,7 @@ int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* 
 
 void Adjudicator::EndGame(v1::Result result, absl::Time at, uint32_t ruling) {
   if (ruling != 0) history_.Replaced(ruling, result_);
-  StopClocks(at);
+  clocks_.Stop(at);
   ToProto(at, result.mutable_at());
   result.set_ruling(ruling);
   result_ = std::move(result);
@@ -299,20 +231,7 @@ v1::GameState Adjudicator::State() const {
   }
 
   // The clocks as of the last event: the running one charged up to it.
-  PlayerClock clocks[2] = {clocks_[0], clocks_[1]};
-  v1::Color running = v1::COLOR_UNSPECIFIED;
-  if (clocks_running_) {
-    if (awaiting_press_) {
-      clocks[Index(clock_owner_)].ChargeTurn(TurnElapsed(move_at_));
-      running = Opponent(clock_owner_);
-      clocks[Index(running)].ChargePartial(last_at_ - move_at_);
-    } else {
-      running = clock_owner_;
-      clocks[Index(running)].ChargePartial(TurnElapsed(last_at_));
-    }
-  }
-  *s.mutable_clocks()->mutable_black() = clocks[0].ToProto(running == v1::BLACK);
-  *s.mutable_clocks()->mutable_white() = clocks[1].ToProto(running == v1::WHITE);
+  *s.mutable_clocks() = clocks_.AsOf(last_at_);
   return s;
 }
 

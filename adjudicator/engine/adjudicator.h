@@ -33,6 +33,7 @@
 #include "adjudicator/engine/clock.h"
 #include "adjudicator/engine/discipline.h"
 #include "adjudicator/engine/event_log.h"
+#include "adjudicator/engine/game_clocks.h"
 #include "adjudicator/engine/lateness.h"
 #include "adjudicator/engine/ruling_history.h"
 #include "arbiter/v1/events.pb.h"
@@ -213,21 +214,8 @@ class Adjudicator {
   void FlagFalls(v1::Color c, absl::Time instant);
   // A player not seated at the start sits down (explicitly or by playing).
   void Arrive(v1::Color c);
-  // The time the running clock has run this turn as of `at`.
-  absl::Duration TurnElapsed(absl::Time at) const;
-  // Ends the clock owner's turn as if the clock was pressed at `at`.
-  void PressClock(absl::Time at);
   // Play without `gameStarted` starts the clocks at the current event.
   void EnsureStarted();
-  void StopClocks(absl::Time at);
-  // Stops the clocks for an adjournment; the turn in progress keeps what it
-  // has run, and the time each has used so far is the first half (22.9).
-  void Adjourn();
-  // Whether the game is timed in absolute time (包干用时制, 12.4): a main
-  // time with neither byo-yomi nor moves-in-time.
-  bool AbsoluteTime() const;
-  // Whether `c` is in byo-yomi while the opponent's clock runs (22.7).
-  bool InByoYomiInOpponentsTime(v1::Color c) const;
   // The incident a fallen flag of `c` is: TIME_EXPIRED_WHILE_ABSENT for a
   // player not yet seated where the ruleset has that clause, else by the
   // clock's mode.
@@ -291,27 +279,17 @@ class Adjudicator {
   // The reason of the `gameCancelled`, once the game is cancelled.
   std::optional<std::string> cancelled_;
 
-  // Turn and clocks. `to_move_` flips as soon as a stone is placed; the
-  // mover's clock runs on until the press (`awaiting_press_`).
+  // The turn on the board: `to_move_` flips as soon as a stone is placed;
+  // the mover's clock runs on until the press (game_clocks.h).
   v1::Color to_move_ = v1::BLACK;
   int move_number_ = 0;
   int consecutive_passes_ = 0;
-  PlayerClock clocks_[2];
-  bool clocks_running_ = false;
-  bool adjourned_ = false;
-  v1::Color clock_owner_ = v1::BLACK;  // whose clock runs
-  absl::Time turn_start_;
-  absl::Duration turn_carry_;  // time run this turn before an adjournment
-  bool awaiting_press_ = false;
-  absl::Time move_at_;  // when the awaited press's move was made
+  // Both clocks and the turn they time, the adjournment and its halves.
+  GameClocks clocks_;
 
   Lateness lateness_;
   Discipline discipline_;
 
-  // The time each player had used when the game was last adjourned (22.9),
-  // from the first adjournment on; `resumed_` once play resumed after it.
-  std::optional<std::pair<absl::Duration, absl::Duration>> first_half_;
-  bool resumed_ = false;
   // The player whose sealed move awaits opening (14; 1988 14, 22).
   v1::Color sealed_by_ = v1::COLOR_UNSPECIFIED;
   // The player who gave up the contest on the board (12.4(4)): play has

@@ -169,10 +169,9 @@ void Adjudicator::Overturn(int index, int decision) {
   result_.reset();
   // The game goes on from the decision: the time between the ruling and the
   // decision is nobody's, as during an adjournment.
-  if (started_ && !adjourned_ && consecutive_passes_ < 2) {
-    clocks_running_ = true;
-    turn_start_ = at_;
-    turn_carry_ = absl::ZeroDuration();
+  if (started_ && !clocks_.adjourned() && consecutive_passes_ < 2) {
+    clocks_.Run(at_);
+    clocks_.RestartTurn(at_);
   }
 }
 

@@ -17,7 +17,7 @@ const std::string& Adjudicator::cancel_reason() const {
 absl::Status Adjudicator::OnGameCancelled(const v1::GameCancelled& c) {
   if (c.reason().empty()) return absl::InvalidArgumentError("gameCancelled: a reason is required");
   // Whatever was ruled stays in the history; the clocks stop where they are.
-  StopClocks(at_);
+  clocks_.Stop(at_);
   cancelled_ = c.reason();
   return absl::OkStatus();
 }

@@ -180,7 +180,7 @@ absl::Status Adjudicator::OnLeftSeat(const v1::LeftSeat& l) {
   if (absl::Status s = CheckColor(c, "leftSeat.color"); !s.ok()) return s;
   // 22.7 (1988 23.6): leaving in byo-yomi during the opponent's time needs
   // the arbiter's permission, given as often as the ruleset allows.
-  const bool needs_permission = InByoYomiInOpponentsTime(c);
+  const bool needs_permission = clocks_.InByoYomiInOpponentsTime(c);
   if (l.permitted() && needs_permission) {
     if (absl::Status s = Refusal(v1::SEAT_LEAVE_PERMITTED, c, "leftSeat.permitted"); !s.ok()) {
       return s;
@@ -269,7 +269,8 @@ absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
       !result_.has_value() && decided.dropped_by == to_move_ && consecutive_passes_ < 2 &&
       abandoned_by_ == v1::COLOR_UNSPECIFIED && board_->at(decided.dropped_at) == Stone::kEmpty) {
     EnsureStarted();
-    if (awaiting_press_ && decided.dropped_by != clock_owner_) PressClock(move_at_);
+    if (clocks_.awaiting_press() && decided.dropped_by != clocks_.owner())
+      clocks_.Press(clocks_.move_at());
     PlayMove(decided.dropped_by, decided.dropped_at);
     if (board_->at(decided.dropped_at) != Stone::kEmpty) {
       history_.PlacedStone(history_.ruling(index).number());
@@ -306,7 +307,7 @@ absl::Status Adjudicator::OnTimeWasting(const v1::TimeWasting& t) {
   if (result_.has_value()) return absl::OkStatus();
   // 12.4(7) is a rule of absolute time; elsewhere it is a violation no clause
   // names, for the ruleset's catch-all.
-  Rule(AbsoluteTime() ? v1::TIME_WASTING : v1::UNCOVERED_VIOLATION, t.color());
+  Rule(clocks_.Absolute() ? v1::TIME_WASTING : v1::UNCOVERED_VIOLATION, t.color());
   return absl::OkStatus();
 }
 

@@ -40,52 +40,53 @@ const Adjudicator::Kind* Adjudicator::KindOf(v1::Event::KindCase kind) {
   using After = Kind::AfterResult;
   constexpr After kRefused = After::kRefused;
   constexpr After kAccepted = After::kAccepted;
-  constexpr bool kPlay = true;
-  constexpr bool kCorrection = true;
+  constexpr bool kPlay = true, kNotPlay = false;
+  constexpr bool kCorrection = true, kEvent = false;
+  constexpr const char* kAnyone = nullptr;
   // clang-format off
   static constexpr Kind kKinds[] = {
-    {v1::Event::kGameCreated, [](Adjudicator& a, const v1::Event& e) { return a.OnGameCreated(e.game_created()); }, kRefused, false, false, nullptr},
-    {v1::Event::kGameStarted, [](Adjudicator& a, const v1::Event& e) { return a.OnGameStarted(e.game_started()); }, kRefused, false, false, nullptr},
-    {v1::Event::kPlayerArrived, [](Adjudicator& a, const v1::Event& e) { return a.OnPlayerArrived(e.player_arrived()); }, kRefused, false, false, nullptr},
-    {v1::Event::kMove, [](Adjudicator& a, const v1::Event& e) { return a.OnMove(e.move()); }, kRefused, kPlay, false, nullptr},
-    {v1::Event::kPass, [](Adjudicator& a, const v1::Event& e) { return a.OnPass(e.pass()); }, kRefused, kPlay, false, nullptr},
-    {v1::Event::kClockPress, [](Adjudicator& a, const v1::Event& e) { return a.OnClockPress(e.clock_press()); }, kRefused, kPlay, false, nullptr},
-    {v1::Event::kTakeback, [](Adjudicator& a, const v1::Event& e) { return a.OnTakeback(e.takeback()); }, kRefused, false, false, nullptr},
-    {v1::Event::kCaptureError, [](Adjudicator& a, const v1::Event& e) { return a.OnCaptureError(e.capture_error()); }, kRefused, false, false, nullptr},
-    {v1::Event::kStonesDisplaced, [](Adjudicator& a, const v1::Event& e) { return a.OnStonesDisplaced(e.stones_displaced()); }, kRefused, false, false, nullptr},
-    {v1::Event::kBoardScattered, [](Adjudicator& a, const v1::Event& e) { return a.OnBoardScattered(e.board_scattered()); }, kRefused, false, false, nullptr},
-    {v1::Event::kPhoneRang, [](Adjudicator& a, const v1::Event& e) { return a.OnOffence(e.phone_rang().color(), v1::PHONE_RANG); }, kRefused, false, false, nullptr},
-    {v1::Event::kPhoneViewed, [](Adjudicator& a, const v1::Event& e) { return a.OnOffence(e.phone_viewed().color(), v1::PHONE_VIEWED); }, kRefused, false, false, nullptr},
-    {v1::Event::kSmoking, [](Adjudicator& a, const v1::Event& e) { return a.OnOffence(e.smoking().color(), v1::SMOKING); }, kRefused, false, false, nullptr},
-    {v1::Event::kMisconduct, [](Adjudicator& a, const v1::Event& e) { return a.OnMisconduct(e.misconduct()); }, After::kIfCheating, false, false, nullptr},
-    {v1::Event::kLeftSeat, [](Adjudicator& a, const v1::Event& e) { return a.OnLeftSeat(e.left_seat()); }, kRefused, false, false, nullptr},
+    {v1::Event::kGameCreated, [](Adjudicator& a, const v1::Event& e) { return a.OnGameCreated(e.game_created()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kGameStarted, [](Adjudicator& a, const v1::Event& e) { return a.OnGameStarted(e.game_started()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kPlayerArrived, [](Adjudicator& a, const v1::Event& e) { return a.OnPlayerArrived(e.player_arrived()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kMove, [](Adjudicator& a, const v1::Event& e) { return a.OnMove(e.move()); }, kRefused, kPlay, kEvent, kAnyone},
+    {v1::Event::kPass, [](Adjudicator& a, const v1::Event& e) { return a.OnPass(e.pass()); }, kRefused, kPlay, kEvent, kAnyone},
+    {v1::Event::kClockPress, [](Adjudicator& a, const v1::Event& e) { return a.OnClockPress(e.clock_press()); }, kRefused, kPlay, kEvent, kAnyone},
+    {v1::Event::kTakeback, [](Adjudicator& a, const v1::Event& e) { return a.OnTakeback(e.takeback()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kCaptureError, [](Adjudicator& a, const v1::Event& e) { return a.OnCaptureError(e.capture_error()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kStonesDisplaced, [](Adjudicator& a, const v1::Event& e) { return a.OnStonesDisplaced(e.stones_displaced()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kBoardScattered, [](Adjudicator& a, const v1::Event& e) { return a.OnBoardScattered(e.board_scattered()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kPhoneRang, [](Adjudicator& a, const v1::Event& e) { return a.OnOffence(e.phone_rang().color(), v1::PHONE_RANG); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kPhoneViewed, [](Adjudicator& a, const v1::Event& e) { return a.OnOffence(e.phone_viewed().color(), v1::PHONE_VIEWED); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kSmoking, [](Adjudicator& a, const v1::Event& e) { return a.OnOffence(e.smoking().color(), v1::SMOKING); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kMisconduct, [](Adjudicator& a, const v1::Event& e) { return a.OnMisconduct(e.misconduct()); }, After::kIfCheating, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kLeftSeat, [](Adjudicator& a, const v1::Event& e) { return a.OnLeftSeat(e.left_seat()); }, kRefused, kNotPlay, kEvent, kAnyone},
     {v1::Event::kReturnedSeat, [](Adjudicator& a, const v1::Event& e) {
       absl::Status s = CheckColor(e.returned_seat().color(), "returnedSeat.color");
       if (s.ok()) a.SettleTime(true);
       return s;
-    }, kRefused, false, false, nullptr},
-    {v1::Event::kTimeExpired, [](Adjudicator& a, const v1::Event& e) { return a.OnTimeExpired(e.time_expired()); }, kRefused, false, false, nullptr},
-    {v1::Event::kClockMalfunction, [](Adjudicator& a, const v1::Event& e) { return a.OnClockMalfunction(e.clock_malfunction()); }, kRefused, false, false, nullptr},
-    {v1::Event::kAdjourned, [](Adjudicator& a, const v1::Event&) { return a.OnAdjourned(); }, kRefused, false, false, nullptr},
-    {v1::Event::kResumed, [](Adjudicator& a, const v1::Event&) { return a.OnResumed(); }, kRefused, false, false, nullptr},
-    {v1::Event::kResign, [](Adjudicator& a, const v1::Event& e) { return a.OnResign(e.resign()); }, kRefused, false, false, nullptr},
-    {v1::Event::kDeadStones, [](Adjudicator& a, const v1::Event& e) { return a.OnDeadStones(e.dead_stones()); }, kRefused, false, false, nullptr},
-    {v1::Event::kArbiterDecision, [](Adjudicator& a, const v1::Event& e) { return a.OnArbiterDecision(e.arbiter_decision()); }, kAccepted, false, false, nullptr},
-    {v1::Event::kWrongColors, [](Adjudicator& a, const v1::Event&) { return a.OnWrongColors(); }, kRefused, false, false, nullptr},
-    {v1::Event::kAppealLodged, [](Adjudicator& a, const v1::Event& e) { return a.OnAppealLodged(e.appeal_lodged()); }, kAccepted, false, false, nullptr},
-    {v1::Event::kAppealDecided, [](Adjudicator& a, const v1::Event& e) { return a.OnAppealDecided(e.appeal_decided()); }, kAccepted, false, false, nullptr},
-    {v1::Event::kResultConfirmed, [](Adjudicator& a, const v1::Event&) { return a.OnResultConfirmed(); }, kAccepted, false, false, nullptr},
-    {v1::Event::kMoveSealed, [](Adjudicator& a, const v1::Event& e) { return a.OnMoveSealed(e.move_sealed()); }, kRefused, false, false, nullptr},
-    {v1::Event::kSealedMoveOpened, [](Adjudicator& a, const v1::Event& e) { return a.OnSealedMoveOpened(e.sealed_move_opened()); }, kRefused, false, false, nullptr},
-    {v1::Event::kStoneDropped, [](Adjudicator& a, const v1::Event& e) { return a.OnStoneDropped(e.stone_dropped()); }, kRefused, false, false, nullptr},
-    {v1::Event::kFirstHalfUnrecorded, [](Adjudicator& a, const v1::Event&) { return a.OnFirstHalfUnrecorded(); }, kRefused, false, false, nullptr},
-    {v1::Event::kContestAbandoned, [](Adjudicator& a, const v1::Event& e) { return a.OnContestAbandoned(e.contest_abandoned()); }, kRefused, false, false, nullptr},
-    {v1::Event::kTimeWasting, [](Adjudicator& a, const v1::Event& e) { return a.OnTimeWasting(e.time_wasting()); }, kRefused, false, false, nullptr},
-    {v1::Event::kWithdrew, [](Adjudicator& a, const v1::Event& e) { return a.OnWithdrew(e.withdrew()); }, kRefused, false, false, nullptr},
-    {v1::Event::kEventVoided, [](Adjudicator& a, const v1::Event& e) { return a.OnEventVoided(e.event_voided()); }, kAccepted, false, kCorrection,
+    }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kTimeExpired, [](Adjudicator& a, const v1::Event& e) { return a.OnTimeExpired(e.time_expired()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kClockMalfunction, [](Adjudicator& a, const v1::Event& e) { return a.OnClockMalfunction(e.clock_malfunction()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kAdjourned, [](Adjudicator& a, const v1::Event&) { return a.OnAdjourned(); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kResumed, [](Adjudicator& a, const v1::Event&) { return a.OnResumed(); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kResign, [](Adjudicator& a, const v1::Event& e) { return a.OnResign(e.resign()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kDeadStones, [](Adjudicator& a, const v1::Event& e) { return a.OnDeadStones(e.dead_stones()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kArbiterDecision, [](Adjudicator& a, const v1::Event& e) { return a.OnArbiterDecision(e.arbiter_decision()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kWrongColors, [](Adjudicator& a, const v1::Event&) { return a.OnWrongColors(); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kAppealLodged, [](Adjudicator& a, const v1::Event& e) { return a.OnAppealLodged(e.appeal_lodged()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kAppealDecided, [](Adjudicator& a, const v1::Event& e) { return a.OnAppealDecided(e.appeal_decided()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kResultConfirmed, [](Adjudicator& a, const v1::Event&) { return a.OnResultConfirmed(); }, kAccepted, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kMoveSealed, [](Adjudicator& a, const v1::Event& e) { return a.OnMoveSealed(e.move_sealed()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kSealedMoveOpened, [](Adjudicator& a, const v1::Event& e) { return a.OnSealedMoveOpened(e.sealed_move_opened()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kStoneDropped, [](Adjudicator& a, const v1::Event& e) { return a.OnStoneDropped(e.stone_dropped()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kFirstHalfUnrecorded, [](Adjudicator& a, const v1::Event&) { return a.OnFirstHalfUnrecorded(); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kContestAbandoned, [](Adjudicator& a, const v1::Event& e) { return a.OnContestAbandoned(e.contest_abandoned()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kTimeWasting, [](Adjudicator& a, const v1::Event& e) { return a.OnTimeWasting(e.time_wasting()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kWithdrew, [](Adjudicator& a, const v1::Event& e) { return a.OnWithdrew(e.withdrew()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kEventVoided, [](Adjudicator& a, const v1::Event& e) { return a.OnEventVoided(e.event_voided()); }, kAccepted, kNotPlay, kCorrection,
      "eventVoided: voiding an event is the chief arbiter's correction"},
-    {v1::Event::kCountRecorded, [](Adjudicator& a, const v1::Event& e) { return a.OnCountRecorded(e.count_recorded()); }, kAccepted, false, false, nullptr},
-    {v1::Event::kGameCancelled, [](Adjudicator& a, const v1::Event& e) { return a.OnGameCancelled(e.game_cancelled()); }, kAccepted, false, false,
+    {v1::Event::kCountRecorded, [](Adjudicator& a, const v1::Event& e) { return a.OnCountRecorded(e.count_recorded()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kGameCancelled, [](Adjudicator& a, const v1::Event& e) { return a.OnGameCancelled(e.game_cancelled()); }, kAccepted, kNotPlay, kEvent,
      "gameCancelled: cancelling a game is the chief arbiter's correction"},
   };
   // clang-format on
@@ -131,7 +132,7 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e, const Kind* kind) co
                      "); only an arbiterDecision, an appeal, resultConfirmed, a cheating "
                      "misconduct, a cancellation or a count may follow"));
   }
-  if (adjourned_ && kind->play) {
+  if (clocks_.adjourned() && kind->play) {
     return absl::FailedPreconditionError("the game is adjourned: no play until `resumed`");
   }
   if (sealed_by_ != v1::COLOR_UNSPECIFIED && kind->play) {
