@@ -1,6 +1,6 @@
-// The fold's core: the event envelope, the turn and its clocks, and how a
-// ruling is issued. The handlers of the event kinds are in
-// adjudicator_{attendance,play,conduct,time}.cc.
+// The fold's core: the turn and its clocks, and how a ruling is issued. The
+// event envelope and the table of event kinds are adjudicator_kinds.cc; the
+// handlers are in adjudicator_{attendance,play,conduct,time,appeal,...}.cc.
 #include "adjudicator/engine/adjudicator.h"
 
 #include <utility>
@@ -20,189 +20,6 @@ absl::StatusOr<Adjudicator> Adjudicator::Create(Rules rules) {
 
 Adjudicator::Adjudicator(Rules rules) : rules_(std::move(rules)) {}
 
-absl::Status Adjudicator::CheckEnvelope(const v1::Event& e) const {
-  if (e.kind_case() == v1::Event::KIND_NOT_SET) {
-    return absl::InvalidArgumentError("the event has no kind");
-  }
-  if (!e.has_at()) return absl::InvalidArgumentError("the event has no time (`at`)");
-  if (absl::Status s = CheckTimestamp(e.at(), "the event's time (`at`)"); !s.ok()) return s;
-  if (!created_ && !e.has_game_created()) {
-    return absl::FailedPreconditionError("the first event must be gameCreated");
-  }
-  // A correction may void the event that set the last time or ended the
-  // game; its time is checked against the events it keeps.
-  if (e.has_event_voided()) return absl::OkStatus();
-  if (cancelled_.has_value()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the game was cancelled (", *cancelled_, "); only a correction (eventVoided) may follow"));
-  }
-  const absl::Time at = FromProto(e.at());
-  if (at < last_at_) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("time ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
-                     " is earlier than the previous event's ",
-                     absl::FormatTime(absl::RFC3339_full, last_at_, absl::UTCTimeZone())));
-  }
-  // After the result: decisions, appeals, the confirmation, and a cheating
-  // misconduct (23.1, which can reopen even a confirmed result).
-  const bool after_result =
-      e.has_arbiter_decision() || e.has_appeal_lodged() || e.has_appeal_decided() ||
-      e.has_result_confirmed() || e.has_count_recorded() || e.has_game_cancelled() ||
-      (e.has_misconduct() && e.misconduct().kind() == v1::Misconduct::CHEATING);
-  if (result_.has_value() && !after_result) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("the result is final (", result_->sgf(),
-                     "); only an arbiterDecision, an appeal, resultConfirmed, a cheating "
-                     "misconduct, a cancellation or a count may follow"));
-  }
-  const bool play = e.has_move() || e.has_pass() || e.has_clock_press();
-  if (adjourned_ && play) {
-    return absl::FailedPreconditionError("the game is adjourned: no play until `resumed`");
-  }
-  if (sealed_by_ != v1::COLOR_UNSPECIFIED && play) {
-    return absl::FailedPreconditionError(
-        "a sealed move awaits opening: no play before its sealedMoveOpened");
-  }
-  if (abandoned_by_ != v1::COLOR_UNSPECIFIED && play) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("play has ended: ", v1::Color_Name(abandoned_by_),
-                     " gave up the contest on the board; the count (deadStones) follows"));
-  }
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::vector<v1::Ruling>> Adjudicator::Apply(const v1::Event& e) {
-  if (absl::Status s = CheckEnvelope(e); !s.ok()) return s;
-  const size_t before = rulings_.size();
-  event_ = &e;
-  at_ = FromProto(e.at());
-  absl::Status s;
-  switch (e.kind_case()) {
-    case v1::Event::kGameCreated:
-      s = OnGameCreated(e.game_created());
-      break;
-    case v1::Event::kGameStarted:
-      s = OnGameStarted(e.game_started());
-      break;
-    case v1::Event::kPlayerArrived:
-      s = OnPlayerArrived(e.player_arrived());
-      break;
-    case v1::Event::kMove:
-      s = OnMove(e.move());
-      break;
-    case v1::Event::kPass:
-      s = OnPass(e.pass());
-      break;
-    case v1::Event::kClockPress:
-      s = OnClockPress(e.clock_press());
-      break;
-    case v1::Event::kTakeback:
-      s = OnTakeback(e.takeback());
-      break;
-    case v1::Event::kCaptureError:
-      s = OnCaptureError(e.capture_error());
-      break;
-    case v1::Event::kStonesDisplaced:
-      s = OnStonesDisplaced(e.stones_displaced());
-      break;
-    case v1::Event::kBoardScattered:
-      s = OnBoardScattered(e.board_scattered());
-      break;
-    case v1::Event::kPhoneRang:
-      s = OnOffence(e.phone_rang().color(), v1::PHONE_RANG);
-      break;
-    case v1::Event::kPhoneViewed:
-      s = OnOffence(e.phone_viewed().color(), v1::PHONE_VIEWED);
-      break;
-    case v1::Event::kSmoking:
-      s = OnOffence(e.smoking().color(), v1::SMOKING);
-      break;
-    case v1::Event::kMisconduct:
-      s = OnMisconduct(e.misconduct());
-      break;
-    case v1::Event::kLeftSeat:
-      s = OnLeftSeat(e.left_seat());
-      break;
-    case v1::Event::kReturnedSeat:
-      s = CheckColor(e.returned_seat().color(), "returnedSeat.color");
-      if (s.ok()) SettleTime(true);
-      break;
-    case v1::Event::kTimeExpired:
-      s = OnTimeExpired(e.time_expired());
-      break;
-    case v1::Event::kClockMalfunction:
-      s = OnClockMalfunction(e.clock_malfunction());
-      break;
-    case v1::Event::kAdjourned:
-      s = OnAdjourned();
-      break;
-    case v1::Event::kResumed:
-      s = OnResumed();
-      break;
-    case v1::Event::kResign:
-      s = OnResign(e.resign());
-      break;
-    case v1::Event::kDeadStones:
-      s = OnDeadStones(e.dead_stones());
-      break;
-    case v1::Event::kArbiterDecision:
-      s = OnArbiterDecision(e.arbiter_decision());
-      break;
-    case v1::Event::kWrongColors:
-      s = OnWrongColors();
-      break;
-    case v1::Event::kAppealLodged:
-      s = OnAppealLodged(e.appeal_lodged());
-      break;
-    case v1::Event::kAppealDecided:
-      s = OnAppealDecided(e.appeal_decided());
-      break;
-    case v1::Event::kResultConfirmed:
-      s = OnResultConfirmed();
-      break;
-    case v1::Event::kMoveSealed:
-      s = OnMoveSealed(e.move_sealed());
-      break;
-    case v1::Event::kSealedMoveOpened:
-      s = OnSealedMoveOpened(e.sealed_move_opened());
-      break;
-    case v1::Event::kStoneDropped:
-      s = OnStoneDropped(e.stone_dropped());
-      break;
-    case v1::Event::kFirstHalfUnrecorded:
-      s = OnFirstHalfUnrecorded();
-      break;
-    case v1::Event::kContestAbandoned:
-      s = OnContestAbandoned(e.contest_abandoned());
-      break;
-    case v1::Event::kTimeWasting:
-      s = OnTimeWasting(e.time_wasting());
-      break;
-    case v1::Event::kWithdrew:
-      s = OnWithdrew(e.withdrew());
-      break;
-    case v1::Event::kEventVoided:
-      s = OnEventVoided(e.event_voided());
-      break;
-    case v1::Event::kCountRecorded:
-      s = OnCountRecorded(e.count_recorded());
-      break;
-    case v1::Event::kGameCancelled:
-      s = OnGameCancelled(e.game_cancelled());
-      break;
-    case v1::Event::KIND_NOT_SET:
-      break;
-  }
-  event_ = nullptr;
-  if (!s.ok()) return s;
-  log_.push_back(e);
-  ++events_;
-  last_at_ = at_;
-  if (rulings_.size() == before) return std::vector<v1::Ruling>();
-  return std::vector<v1::Ruling>(rulings_.begin() + static_cast<std::ptrdiff_t>(before),
-                                 rulings_.end());
-}
-
 absl::Status Adjudicator::CheckColor(v1::Color c, absl::string_view what) {
   if (c == v1::BLACK || c == v1::WHITE) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(what, " must be BLACK or WHITE"));
@@ -210,61 +27,10 @@ absl::Status Adjudicator::CheckColor(v1::Color c, absl::string_view what) {
 
 // --- turn and clocks ---
 
-absl::Duration Adjudicator::TurnElapsed(absl::Time at) const {
-  return clocks_running_ ? turn_carry_ + (at - turn_start_) : turn_carry_;
-}
-
-void Adjudicator::PressClock(absl::Time at) {
-  const int owner = Index(clock_owner_);
-  clocks_[owner].ChargeTurn(TurnElapsed(at));
-  clock_owner_ = Opponent(clock_owner_);
-  turn_start_ = at;
-  turn_carry_ = absl::ZeroDuration();
-  awaiting_press_ = false;
-}
-
 void Adjudicator::EnsureStarted() {
   if (started_) return;
   started_ = true;
-  clocks_running_ = !adjourned_;
-  clock_owner_ = to_move_;
-  turn_start_ = at_;
-  turn_carry_ = absl::ZeroDuration();
-}
-
-void Adjudicator::StopClocks(absl::Time at) {
-  if (!clocks_running_) return;
-  if (awaiting_press_) PressClock(move_at_);
-  clocks_[Index(clock_owner_)].ChargePartial(TurnElapsed(at));
-  turn_carry_ = absl::ZeroDuration();
-  turn_start_ = at;
-  clocks_running_ = false;
-}
-
-void Adjudicator::Adjourn() {
-  // Clocks stop (art. 14); the turn in progress keeps what it has run.
-  if (clocks_running_) {
-    if (awaiting_press_) PressClock(move_at_);
-    turn_carry_ = TurnElapsed(at_);
-    clocks_running_ = false;
-  }
-  const absl::Duration carry[2] = {clock_owner_ == v1::BLACK ? turn_carry_ : absl::ZeroDuration(),
-                                   clock_owner_ == v1::WHITE ? turn_carry_ : absl::ZeroDuration()};
-  first_half_.emplace(clocks_[0].used() + carry[0], clocks_[1].used() + carry[1]);
-  resumed_ = false;
-  adjourned_ = true;
-}
-
-bool Adjudicator::AbsoluteTime() const { return clocks_[0].mode() == PlayerClock::Mode::kAbsolute; }
-
-bool Adjudicator::InByoYomiInOpponentsTime(v1::Color c) const {
-  const PlayerClock& clock = clocks_[Index(c)];
-  if (clock.mode() != PlayerClock::Mode::kByoYomi || !clock.in_overtime() || !clocks_running_) {
-    return false;
-  }
-  // A mover who has not pressed is taken to have pressed at the move.
-  const v1::Color running = awaiting_press_ ? Opponent(clock_owner_) : clock_owner_;
-  return running == Opponent(c);
+  clocks_.Start(at_, to_move_);
 }
 
 v1::Incident Adjudicator::FlagIncident(v1::Color c) const {
@@ -273,7 +39,7 @@ v1::Incident Adjudicator::FlagIncident(v1::Color c) const {
                                          game_.venue()) != nullptr) {
     return v1::TIME_EXPIRED_WHILE_ABSENT;
   }
-  const PlayerClock::Mode mode = clocks_[Index(c)].mode();
+  const PlayerClock::Mode mode = clocks_.clock(c).mode();
   // Moves-in-time has its own clause (12.5) where the ruleset names one.
   if (mode == PlayerClock::Mode::kMovesInTime &&
       rules_.Find(v1::TIME_EXPIRED_MOVES_IN_TIME, 1, game_.venue()) != nullptr) {
@@ -290,23 +56,10 @@ void Adjudicator::SettleTime(bool flag_check) {
   // the game stops that source from firing again, so this terminates.
   for (int guard = 0; guard < 4 && !result_.has_value(); ++guard) {
     std::optional<std::pair<absl::Time, v1::Color>> flag;
-    if (flag_check && clocks_running_ && ClockKnown()) {
+    if (flag_check && clocks_.running() && ClockKnown()) {
       const bool real_press =
-          event_->has_clock_press() && event_->clock_press().color() == clock_owner_;
-      if (awaiting_press_ && !real_press) {
-        // The mover has not pressed: the press is taken to be at the move, so
-        // it is the opponent's clock that has been running since.
-        const v1::Color opp = Opponent(clock_owner_);
-        const PlayerClock& c = clocks_[Index(opp)];
-        if (!c.flagged() && c.Expired(at_ - move_at_)) {
-          flag.emplace(move_at_ + c.FlagOffset(), opp);
-        }
-      } else {
-        const PlayerClock& c = clocks_[Index(clock_owner_)];
-        if (!c.flagged() && c.Expired(TurnElapsed(at_))) {
-          flag.emplace(turn_start_ + (c.FlagOffset() - turn_carry_), clock_owner_);
-        }
-      }
+          event_->has_clock_press() && event_->clock_press().color() == clocks_.owner();
+      flag = clocks_.FlagFallenBy(at_, real_press);
     }
     const std::optional<Lateness::Overdue> overdue = lateness_.OverdueAt(at_);
     if (!flag && !overdue) return;
@@ -327,13 +80,10 @@ void Adjudicator::SettleTime(bool flag_check) {
 }
 
 void Adjudicator::FlagFalls(v1::Color c, absl::Time instant) {
-  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
+  if (clocks_.awaiting_press() && c != clocks_.owner()) clocks_.Press(clocks_.move_at());
   // The turn's time up to the flag is what the flag consumed.
-  clocks_[Index(c)].Flag();
-  if (clocks_running_ && c == clock_owner_) {
-    turn_start_ = instant;
-    turn_carry_ = absl::ZeroDuration();
-  }
+  clocks_.clock(c).Flag();
+  if (clocks_.running() && c == clocks_.owner()) clocks_.RestartTurn(instant);
   Rule(FlagIncident(c), c, instant);
 }
 
@@ -345,9 +95,8 @@ void Adjudicator::PlayPass(v1::Color c) {
   ++move_number_;
   ++consecutive_passes_;
   to_move_ = Opponent(c);
-  awaiting_press_ = true;
-  move_at_ = at_;
-  if (consecutive_passes_ >= 2) StopClocks(at_);  // play ends (art. 8)
+  clocks_.Moved(at_);
+  if (consecutive_passes_ >= 2) clocks_.Stop(at_);  // play ends (art. 8)
 }
 
 // --- rulings ---
@@ -367,7 +116,7 @@ int Adjudicator::Rule(v1::Incident incident, v1::Color offender, std::optional<a
   const v1::RulingOption* choice = nullptr;
   if (preset != nullptr && !preset->empty()) choice = FindOption(*s, *preset);
   const int index = RuleWith(*s, offender, at.value_or(at_), choice);
-  incidents_[static_cast<uint32_t>(index) + 1] = {incident, offender};
+  history_.Counted(static_cast<uint32_t>(index) + 1, incident, offender);
   return index;
 }
 
@@ -422,10 +171,10 @@ int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* 
     }
   }
   r.set_warnings(warnings);
-  const int index = Record(std::move(r));
-  const v1::Ruling& issued = rulings_[index];
+  const int index = history_.Record(std::move(r));
+  const v1::Ruling& issued = history_.ruling(index);
   if (issued.pending()) {
-    pending_.push_back({issued.number(), s, offender});
+    history_.AddPending({issued.number(), s, offender});
     return index;
   }
   if (std::optional<v1::Result> result = ResultOfRuling(issued, s->reason())) {
@@ -439,22 +188,23 @@ int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* 
     const absl::Time at = FromProto(issued.at());
     const uint32_t warning = issued.number();
     if (const int follow_on = Rule(v1::WARNINGS_ACCUMULATED, offender, at); follow_on >= 0) {
-      follow_ons_[warning] = rulings_[follow_on].number();
+      history_.FollowOn(warning, history_.ruling(follow_on).number());
     }
   }
   return index;
 }
 
 void Adjudicator::EndGame(v1::Result result, absl::Time at, uint32_t ruling) {
-  if (ruling != 0) replaced_results_[ruling] = result_;
-  StopClocks(at);
+  if (ruling != 0) history_.Replaced(ruling, result_);
+  clocks_.Stop(at);
   ToProto(at, result.mutable_at());
   result.set_ruling(ruling);
   result_ = std::move(result);
 }
 
 bool Adjudicator::Imposed(int index, v1::Sanction sanction) const {
-  return index >= 0 && !rulings_[index].pending() && Imposes(rulings_[index], sanction);
+  return index >= 0 && !history_.ruling(index).pending() &&
+         Imposes(history_.ruling(index), sanction);
 }
 
 // --- state ---
@@ -473,7 +223,7 @@ v1::GameState Adjudicator::State() const {
   s.mutable_warnings()->set_white(discipline_.warnings(v1::WHITE));
   s.mutable_penalty_stones()->set_black(discipline_.penalty_stones(v1::BLACK));
   s.mutable_penalty_stones()->set_white(discipline_.penalty_stones(v1::WHITE));
-  for (const Pending& p : pending_) s.add_pending_rulings(p.number);
+  for (const Pending& p : history_.pending()) s.add_pending_rulings(p.number);
   if (last_at_ != absl::InfinitePast()) ToProto(last_at_, s.mutable_as_of());
   if (cancelled_.has_value()) {
     s.set_cancelled(true);
@@ -481,20 +231,7 @@ v1::GameState Adjudicator::State() const {
   }
 
   // The clocks as of the last event: the running one charged up to it.
-  PlayerClock clocks[2] = {clocks_[0], clocks_[1]};
-  v1::Color running = v1::COLOR_UNSPECIFIED;
-  if (clocks_running_) {
-    if (awaiting_press_) {
-      clocks[Index(clock_owner_)].ChargeTurn(TurnElapsed(move_at_));
-      running = Opponent(clock_owner_);
-      clocks[Index(running)].ChargePartial(last_at_ - move_at_);
-    } else {
-      running = clock_owner_;
-      clocks[Index(running)].ChargePartial(TurnElapsed(last_at_));
-    }
-  }
-  *s.mutable_clocks()->mutable_black() = clocks[0].ToProto(running == v1::BLACK);
-  *s.mutable_clocks()->mutable_white() = clocks[1].ToProto(running == v1::WHITE);
+  *s.mutable_clocks() = clocks_.AsOf(last_at_);
   return s;
 }
 

@@ -33,7 +33,9 @@
 #include "adjudicator/engine/clock.h"
 #include "adjudicator/engine/discipline.h"
 #include "adjudicator/engine/event_log.h"
+#include "adjudicator/engine/game_clocks.h"
 #include "adjudicator/engine/lateness.h"
+#include "adjudicator/engine/ruling_history.h"
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/rulings.pb.h"
 #include "rulesdb/rules.h"
@@ -64,7 +66,7 @@ class Adjudicator {
   const Rules& rules() const { return rules_; }
   const v1::GameCreated& game() const { return game_; }
   // The whole ruling history so far.
-  const std::vector<v1::Ruling>& rulings() const { return rulings_; }
+  const std::vector<v1::Ruling>& rulings() const { return history_.rulings(); }
   // The final result, or nullptr while the game goes on.
   const v1::Result* result() const { return result_ ? &*result_ : nullptr; }
   // Events folded in so far.
@@ -104,31 +106,29 @@ class Adjudicator {
   };
   std::optional<Deadline> NextDeadline() const;
 
+  // Whether the engine folds events of this kind: every kind of
+  // `Event.kind` has a row in its table of event kinds (adjudicator_kinds.cc).
+  static bool Handles(v1::Event::KindCase kind);
+
  private:
-  // What a pending ruling needs when the arbiter decides it.
-  struct Pending {
-    uint32_t number;
-    const v1::Sanctioning* sanctioning;
-    v1::Color offender;  // COLOR_UNSPECIFIED when against both
-    // For disputed displaced stones: the displacement (from, to; to -1 off
-    // the board), which stands unless the decision restores the stones.
-    std::vector<std::pair<int, int>> displaced;
-    // For a disputed dropped stone (17.3): who dropped it and where; it is
-    // played as their move unless the decision voids it.
-    v1::Color dropped_by = v1::COLOR_UNSPECIFIED;
-    int dropped_at = -1;
-  };
+  // A row of the table of event kinds: the handler, the envelope's checks
+  // that apply, who may record it (adjudicator_kinds.cc).
+  struct Kind;
+  static const Kind* KindOf(v1::Event::KindCase kind);
+  using Pending = RulingHistory::Pending;
 
   explicit Adjudicator(Rules rules);
 
   static int Index(v1::Color c) { return c == v1::WHITE ? 1 : 0; }
   static absl::Status CheckColor(v1::Color c, absl::string_view what);
 
-  // Bad-input checks common to every kind of event.
-  absl::Status CheckEnvelope(const v1::Event& event) const;
+  // Bad-input checks common to every kind of event, as its row says;
+  // `kind` is the event's row, nullptr when the event has no kind.
+  absl::Status CheckEnvelope(const v1::Event& event, const Kind* kind) const;
 
-  // One handler per event kind. Each checks everything that can make the
-  // event bad input before it changes anything.
+  // One handler per event kind, called from its row of the table. Each
+  // checks everything that can make the event bad input before it changes
+  // anything.
   absl::Status OnGameCreated(const v1::GameCreated& g);
   absl::Status OnGameStarted(const v1::GameStarted& g);
   absl::Status OnPlayerArrived(const v1::PlayerArrived& p);
@@ -195,11 +195,6 @@ class Adjudicator {
   // Rules what the passing of time decided by `correction`'s instant, as a
   // ruling of the correction (it must be the next event).
   void SettleAtCorrection(const v1::Event& correction);
-  // Numbers `r` (a ruling of the history the replay reuses, or the next
-  // number) and records it; returns its index in rulings_.
-  int Record(v1::Ruling r);
-  // Why the decided ruling `number` cannot be appealed, or OK.
-  absl::Status CheckAppealable(uint32_t number, absl::string_view what) const;
   // Why overturning the ruling at `index` cannot be carried out, or OK.
   absl::Status CheckOverturnable(int index) const;
   // Issues the chief arbiter's decision on the appeal against ruling
@@ -219,21 +214,8 @@ class Adjudicator {
   void FlagFalls(v1::Color c, absl::Time instant);
   // A player not seated at the start sits down (explicitly or by playing).
   void Arrive(v1::Color c);
-  // The time the running clock has run this turn as of `at`.
-  absl::Duration TurnElapsed(absl::Time at) const;
-  // Ends the clock owner's turn as if the clock was pressed at `at`.
-  void PressClock(absl::Time at);
   // Play without `gameStarted` starts the clocks at the current event.
   void EnsureStarted();
-  void StopClocks(absl::Time at);
-  // Stops the clocks for an adjournment; the turn in progress keeps what it
-  // has run, and the time each has used so far is the first half (22.9).
-  void Adjourn();
-  // Whether the game is timed in absolute time (包干用时制, 12.4): a main
-  // time with neither byo-yomi nor moves-in-time.
-  bool AbsoluteTime() const;
-  // Whether `c` is in byo-yomi while the opponent's clock runs (22.7).
-  bool InByoYomiInOpponentsTime(v1::Color c) const;
   // The incident a fallen flag of `c` is: TIME_EXPIRED_WHILE_ABSENT for a
   // player not yet seated where the ruleset has that clause, else by the
   // clock's mode.
@@ -297,27 +279,17 @@ class Adjudicator {
   // The reason of the `gameCancelled`, once the game is cancelled.
   std::optional<std::string> cancelled_;
 
-  // Turn and clocks. `to_move_` flips as soon as a stone is placed; the
-  // mover's clock runs on until the press (`awaiting_press_`).
+  // The turn on the board: `to_move_` flips as soon as a stone is placed;
+  // the mover's clock runs on until the press (game_clocks.h).
   v1::Color to_move_ = v1::BLACK;
   int move_number_ = 0;
   int consecutive_passes_ = 0;
-  PlayerClock clocks_[2];
-  bool clocks_running_ = false;
-  bool adjourned_ = false;
-  v1::Color clock_owner_ = v1::BLACK;  // whose clock runs
-  absl::Time turn_start_;
-  absl::Duration turn_carry_;  // time run this turn before an adjournment
-  bool awaiting_press_ = false;
-  absl::Time move_at_;  // when the awaited press's move was made
+  // Both clocks and the turn they time, the adjournment and its halves.
+  GameClocks clocks_;
 
   Lateness lateness_;
   Discipline discipline_;
 
-  // The time each player had used when the game was last adjourned (22.9),
-  // from the first adjournment on; `resumed_` once play resumed after it.
-  std::optional<std::pair<absl::Duration, absl::Duration>> first_half_;
-  bool resumed_ = false;
   // The player whose sealed move awaits opening (14; 1988 14, 22).
   v1::Color sealed_by_ = v1::COLOR_UNSPECIFIED;
   // The player who gave up the contest on the board (12.4(4)): play has
@@ -330,43 +302,17 @@ class Adjudicator {
   absl::Time last_at_ = absl::InfinitePast();
   uint32_t events_ = 0;
 
-  std::vector<v1::Ruling> rulings_;
-  std::vector<Pending> pending_;
+  // The rulings and what the record's procedures (decisions, appeals,
+  // corrections, the confirmation) need to know of them.
+  RulingHistory history_;
   std::optional<v1::Result> result_;
   bool withdrew_black_ = false;
   bool withdrew_white_ = false;
 
-  // Appeals (16.3-16.4) by the appealed ruling's number: true once decided.
-  std::map<uint32_t, bool> appeals_;
-  // The rulings of the chief arbiter on appeal: final, never appealed.
-  std::map<uint32_t, bool> appeal_rulings_;
-  // The warning ruling whose warning reached the loss threshold -> the 24.2
-  // ruling that followed it.
-  std::map<uint32_t, uint32_t> follow_ons_;
-  // For each ruling that ended the game: the result it replaced (nullopt:
-  // the game was in progress), restored if the ruling is overturned.
-  std::map<uint32_t, std::optional<v1::Result>> replaced_results_;
-  // The occurrence each ruling counted: ruling number -> the incident and
-  // its offender (COLOR_UNSPECIFIED: both players), taken back if the
-  // ruling is overturned.
-  std::map<uint32_t, std::pair<v1::Incident, v1::Color>> incidents_;
-  // Rulings overturned on appeal: a result they gave is never restored.
-  std::set<uint32_t> superseded_;
-  // Decisions that put a stone on the board with no sanction saying so (a
-  // dropped stone that stands, 17.3): the engine cannot take it back.
-  std::set<uint32_t> placed_stones_;
   // Every event folded in or skipped, in order (shared between copies:
   // event_log.h), and the positions voided.
   EventLog log_;
   std::set<uint32_t> voided_;
-  // Rulings superseded by a correction: no longer appealable or decidable.
-  std::set<uint32_t> voided_rulings_;
-  // While replaying for a correction: rulings of the history that a ruling
-  // issued again unchanged takes the number of (see Record).
-  std::set<uint32_t> reusable_;
-  // resultConfirmed: rulings up to this number can no longer be appealed.
-  bool confirmed_ = false;
-  uint32_t confirmed_rulings_ = 0;
 };
 
 }  // namespace arbiter

@@ -43,73 +43,33 @@ bool Liftable(int sanction) {
 
 }  // namespace
 
-absl::Status Adjudicator::CheckAppealable(uint32_t number, absl::string_view what) const {
-  if (number == 0 || number > rulings_.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(what, ": there is no ruling ", number, " (", rulings_.size(), " so far)"));
-  }
-  if (voided_rulings_.contains(number) || rulings_[number - 1].voided() != 0) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        what, ": ruling ", number,
-        voided_rulings_.contains(number) ? " was superseded by a correction (eventVoided)"
-                                         : " records a correction (eventVoided), which is final"));
-  }
-  if (rulings_[number - 1].pending()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(what, ": ruling ", number,
-                     " is pending; appeal against the decision that resolves it, once made"));
-  }
-  if (appeal_rulings_.contains(number)) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        what, ": ruling ", number, " is the chief arbiter's decision on appeal, which is final"));
-  }
-  if (confirmed_ && number <= confirmed_rulings_) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(what, ": the result was confirmed; ruling ", number,
-                     " can no longer be appealed (only a cheating misconduct, 23.1, reopens it)"));
-  }
-  return absl::OkStatus();
-}
-
 absl::Status Adjudicator::OnAppealLodged(const v1::AppealLodged& a) {
   if (absl::Status s = CheckColor(a.by_color(), "appealLodged.byColor"); !s.ok()) return s;
-  if (absl::Status s = CheckAppealable(a.ruling(), "appealLodged"); !s.ok()) return s;
-  if (auto it = appeals_.find(a.ruling()); it != appeals_.end()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("appealLodged: ruling ", a.ruling(), " has already been appealed",
-                     it->second ? " and decided" : "; the appeal awaits the chief arbiter"));
-  }
+  if (absl::Status s = history_.CheckAppealable(a.ruling(), "appealLodged"); !s.ok()) return s;
+  if (absl::Status s = history_.CheckNotAppealed(a.ruling()); !s.ok()) return s;
   SettleTime(true);
-  appeals_[a.ruling()] = false;
+  history_.Lodge(a.ruling());
   return absl::OkStatus();
 }
 
 absl::Status Adjudicator::OnAppealDecided(const v1::AppealDecided& d) {
-  if (absl::Status s = CheckAppealable(d.ruling(), "appealDecided"); !s.ok()) return s;
-  auto it = appeals_.find(d.ruling());
-  if (it == appeals_.end()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("appealDecided: no appeal was lodged against ruling ", d.ruling()));
-  }
-  if (it->second) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("appealDecided: the appeal against ruling ", d.ruling(), " was decided"));
-  }
+  if (absl::Status s = history_.CheckAppealable(d.ruling(), "appealDecided"); !s.ok()) return s;
+  if (absl::Status s = history_.CheckAppealAwaits(d.ruling()); !s.ok()) return s;
   const int index = static_cast<int>(d.ruling()) - 1;
   if (!d.upheld()) {
     if (absl::Status s = CheckOverturnable(index); !s.ok()) return s;
   }
   SettleTime(true);
-  it->second = true;
-  const v1::Ruling appealed = rulings_[index];
+  history_.Decide(d.ruling());
+  const v1::Ruling appealed = history_.ruling(index);
   const int decision =
       IssueAppealRuling(appealed, appealed.number(), d.upheld() ? 0 : appealed.number(), d.note());
   if (d.upheld()) return absl::OkStatus();
   Overturn(index, decision);
   // The 24.2 loss the lifted warning led to goes with it, in a ruling of
   // its own so that the history shows each superseded ruling.
-  if (auto f = follow_ons_.find(appealed.number()); f != follow_ons_.end()) {
-    const v1::Ruling follow_on = rulings_[f->second - 1];
+  if (const uint32_t f = history_.follow_on(appealed.number()); f != 0) {
+    const v1::Ruling follow_on = history_.ruling(static_cast<int>(f) - 1);
     const int lifted =
         IssueAppealRuling(follow_on, appealed.number(), follow_on.number(), d.note());
     Overturn(static_cast<int>(follow_on.number()) - 1, lifted);
@@ -118,7 +78,7 @@ absl::Status Adjudicator::OnAppealDecided(const v1::AppealDecided& d) {
 }
 
 absl::Status Adjudicator::CheckOverturnable(int index) const {
-  const v1::Ruling& r = rulings_[index];
+  const v1::Ruling& r = history_.ruling(index);
   for (const int sanction : r.sanctions()) {
     if (!Liftable(sanction)) {
       return absl::FailedPreconditionError(
@@ -128,7 +88,7 @@ absl::Status Adjudicator::CheckOverturnable(int index) const {
                        "correction as its own event"));
     }
   }
-  if (placed_stones_.contains(r.number())) {
+  if (history_.placed_stone(r.number())) {
     return absl::FailedPreconditionError(absl::StrCat(
         "appealDecided: ruling ", r.number(),
         " put a dropped stone on the board, which the engine cannot take back; record the "
@@ -141,9 +101,8 @@ absl::Status Adjudicator::CheckOverturnable(int index) const {
         "appealDecided: ruling ", r.number(),
         " ended the game on time or lateness; a fallen flag cannot be restored by the engine"));
   }
-  auto f = follow_ons_.find(r.number());
-  const bool caused_follow_on =
-      f != follow_ons_.end() && result_.has_value() && result_->ruling() == f->second;
+  const uint32_t f = history_.follow_on(r.number());
+  const bool caused_follow_on = f != 0 && result_.has_value() && result_->ruling() == f;
   if (result_.has_value() && !caused && !caused_follow_on && Imposes(r, v1::PENALTY_STONE) &&
       result_->reason() == v1::Result::COUNT) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -167,13 +126,13 @@ int Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, u
   r.set_note(note);
   r.set_text_zh(cited.text_zh());
   r.set_text_en(cited.text_en());
-  const int index = Record(std::move(r));
-  appeal_rulings_[rulings_[index].number()] = true;
+  const int index = history_.Record(std::move(r));
+  history_.AppealRuling(history_.ruling(index).number());
   return index;
 }
 
 void Adjudicator::Overturn(int index, int decision) {
-  const v1::Ruling& r = rulings_[index];
+  const v1::Ruling& r = history_.ruling(index);
   const v1::Color offender = PartyColor(r.against());
   if (offender != v1::COLOR_UNSPECIFIED) {
     for (const int sanction : r.sanctions()) {
@@ -183,33 +142,26 @@ void Adjudicator::Overturn(int index, int decision) {
   }
   // The decision's warnings count is the party's after the lift.
   if (offender != v1::COLOR_UNSPECIFIED)
-    rulings_[decision].set_warnings(discipline_.warnings(offender));
+    history_.mutable_ruling(decision).set_warnings(discipline_.warnings(offender));
   // The incident is held not to have happened: the next one escalates from
   // one occurrence fewer. (A decision on a pending ruling counted the
   // pending ruling's occurrence.) Later rulings of the same incident stand
   // as ruled; each can be appealed in its turn.
   const uint32_t counted = r.resolves() != 0 ? r.resolves() : r.number();
-  if (auto it = incidents_.find(counted); it != incidents_.end()) {
-    const auto [incident, by] = it->second;
+  if (const auto it = history_.TakeCounted(counted); it.has_value()) {
+    const auto [incident, by] = *it;
     if (by == v1::COLOR_UNSPECIFIED) {
       discipline_.Unrecord(v1::BLACK, incident);
       discipline_.Unrecord(v1::WHITE, incident);
     } else {
       discipline_.Unrecord(by, incident);
     }
-    incidents_.erase(it);
   }
-  superseded_.insert(r.number());
+  history_.Supersede(r.number());
   if (!result_.has_value() || result_->ruling() != r.number()) return;
   // Back to the result the ruling had replaced, skipping any that a ruling
   // overturned meanwhile gave.
-  std::optional<v1::Result> restored;
-  for (uint32_t n = r.number(); superseded_.contains(n);) {
-    auto replaced = replaced_results_.find(n);
-    restored = replaced == replaced_results_.end() ? std::nullopt : replaced->second;
-    if (!restored.has_value()) break;
-    n = restored->ruling();
-  }
+  std::optional<v1::Result> restored = history_.ResultBefore(r.number());
   if (restored.has_value()) {
     result_ = std::move(restored);
     return;
@@ -217,10 +169,9 @@ void Adjudicator::Overturn(int index, int decision) {
   result_.reset();
   // The game goes on from the decision: the time between the ruling and the
   // decision is nobody's, as during an adjournment.
-  if (started_ && !adjourned_ && consecutive_passes_ < 2) {
-    clocks_running_ = true;
-    turn_start_ = at_;
-    turn_carry_ = absl::ZeroDuration();
+  if (started_ && !clocks_.adjourned() && consecutive_passes_ < 2) {
+    clocks_.Run(at_);
+    clocks_.RestartTurn(at_);
   }
 }
 
@@ -228,21 +179,8 @@ absl::Status Adjudicator::OnResultConfirmed() {
   if (!result_.has_value()) {
     return absl::FailedPreconditionError("resultConfirmed: the game has no result yet");
   }
-  if (confirmed_ && confirmed_rulings_ == rulings_.size()) {
-    return absl::FailedPreconditionError("resultConfirmed: the result is already confirmed");
-  }
-  if (!pending_.empty()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("resultConfirmed: ruling ", pending_.front().number, " is pending"));
-  }
-  for (const auto& [number, decided] : appeals_) {
-    if (!decided) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "resultConfirmed: the appeal against ruling ", number, " awaits the chief arbiter"));
-    }
-  }
-  confirmed_ = true;
-  confirmed_rulings_ = static_cast<uint32_t>(rulings_.size());
+  if (absl::Status s = history_.CheckConfirmable(); !s.ok()) return s;
+  history_.Confirm();
   return absl::OkStatus();
 }
 

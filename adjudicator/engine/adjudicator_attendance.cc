@@ -79,13 +79,12 @@ absl::Status Adjudicator::OnGameCreated(const v1::GameCreated& g) {
   board_.emplace(std::move(board));
   komi_quarters_ = komi_quarters;
   to_move_ = first;
-  clock_owner_ = first;
+  std::optional<PlayerClock> clock;
   if (g.has_time_control()) {
-    const bool exact = rules_.params().byo_yomi_exact_period_counts();
-    const bool exceeded = rules_.params().absolute_time_over_when_exceeded();
-    clocks_[0] = PlayerClock(g.time_control(), exact, exceeded);
-    clocks_[1] = PlayerClock(g.time_control(), exact, exceeded);
+    clock.emplace(g.time_control(), rules_.params().byo_yomi_exact_period_counts(),
+                  rules_.params().absolute_time_over_when_exceeded());
   }
+  clocks_ = GameClocks(first, clock);
   lateness_ = Lateness(LateLimit(rules_.params(), g.venue()));
   return absl::OkStatus();
 }
@@ -119,14 +118,16 @@ void Adjudicator::Arrive(v1::Color c) {
   // The late player's used time becomes multiplier × lateness, whatever
   // their clock ran while they were away (22.1-22.2; 1988 23.3).
   const absl::Duration deducted = rules_.params().late_deduction_multiplier() * arrival->late;
-  ToProto(deducted, rulings_[index].mutable_time_deducted());
+  ToProto(deducted, history_.mutable_ruling(index).mutable_time_deducted());
   // A mover who has not pressed is taken to have pressed at their move: the
   // late player's clock has been running since.
-  if (clocks_running_ && awaiting_press_ && clock_owner_ != c) PressClock(move_at_);
+  if (clocks_.running() && clocks_.awaiting_press() && clocks_.owner() != c)
+    clocks_.Press(clocks_.move_at());
   // What the clock ran since the lateness began is replaced by the
   // deduction; a turn's time from before an adjournment stays.
-  if (clocks_running_ && !awaiting_press_ && clock_owner_ == c) turn_start_ = at_;
-  PlayerClock& clock = clocks_[Index(c)];
+  if (clocks_.running() && !clocks_.awaiting_press() && clocks_.owner() == c)
+    clocks_.RestartStretch(at_);
+  PlayerClock& clock = clocks_.clock(c);
   clock.Deduct(deducted);
   if (clock.flagged()) FlagFalls(c, at_);
 }
@@ -139,22 +140,18 @@ absl::Status Adjudicator::OnPlayerArrived(const v1::PlayerArrived& p) {
 }
 
 absl::Status Adjudicator::OnAdjourned() {
-  if (adjourned_) return absl::FailedPreconditionError("the game is already adjourned");
+  if (clocks_.adjourned()) return absl::FailedPreconditionError("the game is already adjourned");
   SettleTime(true);
   if (result_.has_value()) return absl::OkStatus();
-  Adjourn();
+  clocks_.Adjourn(at_);
   return absl::OkStatus();
 }
 
 absl::Status Adjudicator::OnResumed() {
-  if (!adjourned_) return absl::FailedPreconditionError("resumed: the game is not adjourned");
-  adjourned_ = false;
-  resumed_ = true;
+  if (!clocks_.adjourned())
+    return absl::FailedPreconditionError("resumed: the game is not adjourned");
   // A sealed move is opened first: no clock runs until it is played.
-  if (started_ && consecutive_passes_ < 2 && sealed_by_ == v1::COLOR_UNSPECIFIED) {
-    clocks_running_ = true;
-    turn_start_ = at_;
-  }
+  clocks_.Resume(at_, started_ && consecutive_passes_ < 2 && sealed_by_ == v1::COLOR_UNSPECIFIED);
   lateness_.Resume(at_);
   return absl::OkStatus();
 }

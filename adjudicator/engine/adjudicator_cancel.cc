@@ -15,13 +15,9 @@ const std::string& Adjudicator::cancel_reason() const {
 }
 
 absl::Status Adjudicator::OnGameCancelled(const v1::GameCancelled& c) {
-  if (event_->authority() == v1::ARBITER) {
-    return absl::PermissionDeniedError(
-        "gameCancelled: cancelling a game is the chief arbiter's correction");
-  }
   if (c.reason().empty()) return absl::InvalidArgumentError("gameCancelled: a reason is required");
   // Whatever was ruled stays in the history; the clocks stop where they are.
-  StopClocks(at_);
+  clocks_.Stop(at_);
   cancelled_ = c.reason();
   return absl::OkStatus();
 }

@@ -84,7 +84,8 @@ absl::Status Adjudicator::OnStonesDisplaced(const v1::StonesDisplaced& d) {
     // No agreement: the chief arbiter rules. RESTORE changes nothing: the
     // stones go back where the rules' board already has them.
     const int index = Rule(v1::STONES_DISPLACED_DISPUTED, d.by_color());
-    if (index >= 0 && rulings_[index].pending()) pending_.back().displaced = std::move(moves);
+    if (index >= 0 && history_.ruling(index).pending())
+      history_.last_pending().displaced = std::move(moves);
   }
   return absl::OkStatus();
 }
@@ -169,7 +170,7 @@ absl::Status Adjudicator::OnMisconduct(const v1::Misconduct& m) {
   discipline_.Record(m.color(), incident);
   if (s != nullptr) {
     const int index = RuleWith(*s, m.color(), at_, choice);
-    incidents_[static_cast<uint32_t>(index) + 1] = {incident, m.color()};
+    history_.Counted(static_cast<uint32_t>(index) + 1, incident, m.color());
   }
   return absl::OkStatus();
 }
@@ -179,7 +180,7 @@ absl::Status Adjudicator::OnLeftSeat(const v1::LeftSeat& l) {
   if (absl::Status s = CheckColor(c, "leftSeat.color"); !s.ok()) return s;
   // 22.7 (1988 23.6): leaving in byo-yomi during the opponent's time needs
   // the arbiter's permission, given as often as the ruleset allows.
-  const bool needs_permission = InByoYomiInOpponentsTime(c);
+  const bool needs_permission = clocks_.InByoYomiInOpponentsTime(c);
   if (l.permitted() && needs_permission) {
     if (absl::Status s = Refusal(v1::SEAT_LEAVE_PERMITTED, c, "leftSeat.permitted"); !s.ok()) {
       return s;
@@ -209,12 +210,11 @@ absl::Status Adjudicator::OnWrongColors() {
 }
 
 absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
-  if (d.ruling() == 0 || d.ruling() > rulings_.size()) {
+  if (d.ruling() == 0 || d.ruling() > history_.size()) {
     return absl::NotFoundError(absl::StrCat("arbiterDecision: there is no ruling ", d.ruling()));
   }
-  auto it = std::find_if(pending_.begin(), pending_.end(),
-                         [&](const Pending& p) { return p.number == d.ruling(); });
-  if (it == pending_.end()) {
+  const Pending* it = history_.FindPending(d.ruling());
+  if (it == nullptr) {
     return absl::FailedPreconditionError(
         absl::StrCat("arbiterDecision: ruling ", d.ruling(), " is not pending"));
   }
@@ -234,13 +234,13 @@ absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
                                                    OptionList(*s), "; not ", d.choice()));
   }
   const Pending decided = *it;
-  pending_.erase(it);
+  history_.Resolve(decided.number);
   SettleTime(true);
   // The option may name its own party (both players, or the one who lost on
   // time); otherwise the decision is against whom the pending ruling was.
   const v1::Ruling::Party party = choice->against() != v1::Ruling::PARTY_UNSPECIFIED
                                       ? choice->against()
-                                      : rulings_[decided.number - 1].against();
+                                      : history_.ruling(decided.number - 1).against();
   const v1::Color offender =
       choice->against() != v1::Ruling::PARTY_UNSPECIFIED ? PartyColor(party) : decided.offender;
   v1::Ruling r = RulingUnder(rules_, *s, party);
@@ -269,10 +269,11 @@ absl::Status Adjudicator::OnArbiterDecision(const v1::ArbiterDecision& d) {
       !result_.has_value() && decided.dropped_by == to_move_ && consecutive_passes_ < 2 &&
       abandoned_by_ == v1::COLOR_UNSPECIFIED && board_->at(decided.dropped_at) == Stone::kEmpty) {
     EnsureStarted();
-    if (awaiting_press_ && decided.dropped_by != clock_owner_) PressClock(move_at_);
+    if (clocks_.awaiting_press() && decided.dropped_by != clocks_.owner())
+      clocks_.Press(clocks_.move_at());
     PlayMove(decided.dropped_by, decided.dropped_at);
     if (board_->at(decided.dropped_at) != Stone::kEmpty) {
-      placed_stones_.insert(rulings_[index].number());
+      history_.PlacedStone(history_.ruling(index).number());
     }
   }
   return absl::OkStatus();
@@ -293,9 +294,9 @@ absl::Status Adjudicator::OnStoneDropped(const v1::StoneDropped& d) {
   // No consent to pick it up: the chief arbiter decides (17.3). A ruleset
   // without that clause lets it be picked up (1988 17.2: 允许其拣起后任选着点).
   const int index = Rule(v1::STONE_DROPPED_DISPUTED, c);
-  if (index >= 0 && rulings_[index].pending()) {
-    pending_.back().dropped_by = c;
-    pending_.back().dropped_at = *v;
+  if (index >= 0 && history_.ruling(index).pending()) {
+    history_.last_pending().dropped_by = c;
+    history_.last_pending().dropped_at = *v;
   }
   return absl::OkStatus();
 }
@@ -306,7 +307,7 @@ absl::Status Adjudicator::OnTimeWasting(const v1::TimeWasting& t) {
   if (result_.has_value()) return absl::OkStatus();
   // 12.4(7) is a rule of absolute time; elsewhere it is a violation no clause
   // names, for the ruleset's catch-all.
-  Rule(AbsoluteTime() ? v1::TIME_WASTING : v1::UNCOVERED_VIOLATION, t.color());
+  Rule(clocks_.Absolute() ? v1::TIME_WASTING : v1::UNCOVERED_VIOLATION, t.color());
   return absl::OkStatus();
 }
 

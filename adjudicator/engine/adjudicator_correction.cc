@@ -23,35 +23,6 @@
 #include "adjudicator/engine/proto_time.h"
 
 namespace arbiter {
-namespace {
-
-// What must match for a ruling issued again to reuse a recorded one: all
-// but its number and what is completed after it is issued (the time a
-// lateness deducts; the warnings left after an overturn on appeal).
-std::string Key(v1::Ruling r) {
-  r.clear_number();
-  r.clear_time_deducted();
-  if (r.appealed() != 0) r.clear_warnings();
-  return r.SerializeAsString();
-}
-
-}  // namespace
-
-int Adjudicator::Record(v1::Ruling r) {
-  const std::string key = reusable_.empty() ? std::string() : Key(r);
-  for (auto it = reusable_.begin(); it != reusable_.end(); ++it) {
-    const v1::Ruling& recorded = rulings_[*it - 1];
-    if (recorded.event() != r.event() || Key(recorded) != key) continue;
-    const int index = static_cast<int>(*it) - 1;
-    r.set_number(*it);
-    rulings_[index] = std::move(r);
-    reusable_.erase(it);
-    return index;
-  }
-  r.set_number(static_cast<uint32_t>(rulings_.size() + 1));
-  rulings_.push_back(std::move(r));
-  return static_cast<int>(rulings_.size()) - 1;
-}
 
 void Adjudicator::Skip(const v1::Event& e) {
   log_.push_back(e);
@@ -62,17 +33,7 @@ void Adjudicator::Skip(const v1::Event& e) {
 absl::StatusOr<Adjudicator> Adjudicator::Replay(uint32_t voided,
                                                 const std::vector<v1::Ruling>& notices) const {
   Adjudicator fresh(rules_);
-  fresh.rulings_ = rulings_;
-  fresh.voided_rulings_ = voided_rulings_;
-  for (const v1::Ruling& n : notices) {
-    fresh.voided_rulings_.insert(n.supersedes());
-    fresh.rulings_.push_back(n);
-  }
-  for (const v1::Ruling& r : rulings_) {
-    if (r.voided() == 0 && !voided_rulings_.contains(r.number())) {
-      fresh.reusable_.insert(r.number());
-    }
-  }
+  fresh.history_ = history_.ForReplay(notices);
   for (uint32_t position = 1; position <= log_.size(); ++position) {
     const v1::Event& e = log_[position - 1];
     if (position == voided || voided_.contains(position)) {
@@ -111,10 +72,6 @@ absl::Status Adjudicator::OnEventVoided(const v1::EventVoided& v) {
     return absl::NotFoundError(absl::StrCat("eventVoided: there is no event ", v.event(),
                                             " before this one (", events_, " so far)"));
   }
-  if (event_->authority() == v1::ARBITER) {
-    return absl::PermissionDeniedError(
-        "eventVoided: voiding an event is the chief arbiter's correction");
-  }
   if (v.reason().empty()) {
     return absl::InvalidArgumentError("eventVoided: a reason is required");
   }
@@ -138,10 +95,10 @@ absl::Status Adjudicator::OnEventVoided(const v1::EventVoided& v) {
   absl::StatusOr<Adjudicator> trial = Replay(v.event(), {});
   if (!trial.ok()) return trial.status();
   std::vector<v1::Ruling> notices;
-  for (const uint32_t n : trial->reusable_) {
-    const v1::Ruling& superseded = rulings_[n - 1];
+  for (const uint32_t n : trial->history_.reusable()) {
+    const v1::Ruling& superseded = history_.ruling(n - 1);
     v1::Ruling r;
-    r.set_number(static_cast<uint32_t>(rulings_.size() + notices.size() + 1));
+    r.set_number(static_cast<uint32_t>(history_.size() + notices.size() + 1));
     r.set_event(self);
     ToProto(at_, r.mutable_at());
     r.set_clause(superseded.clause());
@@ -167,7 +124,7 @@ absl::Status Adjudicator::OnEventVoided(const v1::EventVoided& v) {
   const v1::Event* event = event_;
   // The consequences come at once (§3.1): a flag or a lateness limit that
   // the re-judged game has already passed is ruled at the correction.
-  fresh->reusable_.clear();
+  fresh->history_.EndReuse();
   fresh->SettleAtCorrection(*event);
   *this = *std::move(fresh);
   event_ = event;

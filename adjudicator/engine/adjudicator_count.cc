@@ -23,7 +23,7 @@ std::string Stones(int halves) { return absl::StrCat(halves / 2, halves % 2 ? ".
 
 bool Adjudicator::ClockKnown() const {
   // A live game's clocks are the server's, pressed as play goes.
-  return play_recorded_ || game_.live() || lateness_.absent(clock_owner_);
+  return play_recorded_ || game_.live() || lateness_.absent(clocks_.owner());
 }
 
 std::string Adjudicator::NotRecordedNote() const {

@@ -27,15 +27,16 @@ std::optional<Adjudicator::Deadline> Adjudicator::NextDeadline() const {
   // A game recorded without its moves cannot say whose clock runs nor when
   // a flag falls (ClockKnown): time alone decides nothing there; the
   // arbiter's report of a flag does.
-  if (clocks_running_ && ClockKnown()) {
+  if (clocks_.running() && ClockKnown()) {
     // Whose clock runs: the opponent's from the move while a press is
     // awaited (the press is taken to be at the move), else the owner's.
-    const v1::Color c = awaiting_press_ ? Opponent(clock_owner_) : clock_owner_;
-    const PlayerClock& clock = clocks_[Index(c)];
+    const v1::Color c = clocks_.awaiting_press() ? Opponent(clocks_.owner()) : clocks_.owner();
+    const PlayerClock& clock = clocks_.clock(c);
     const absl::Duration offset = clock.FlagOffset();
     if (!clock.flagged() && offset != absl::InfiniteDuration()) {
-      const absl::Time instant =
-          awaiting_press_ ? move_at_ + offset : turn_start_ + (offset - turn_carry_);
+      const absl::Time instant = clocks_.awaiting_press()
+                                     ? clocks_.move_at() + offset
+                                     : clocks_.turn_start() + (offset - clocks_.turn_carry());
       const absl::Time at = clock.Expired(offset) ? instant : instant + kPastTheInstant;
       flag = Deadline{at, instant, TimeExpired(at, c)};
     }

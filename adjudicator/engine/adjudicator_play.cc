@@ -24,12 +24,9 @@ absl::Status Adjudicator::OnMove(const v1::Move& m) {
 
   play_recorded_ = true;
   EnsureStarted();
-  if (consecutive_passes_ >= 2 && !clocks_running_ && !adjourned_) {
+  if (consecutive_passes_ >= 2 && !clocks_.running() && !clocks_.adjourned()) {
     // Play resumes after two passes (the players did not agree it ended).
-    clocks_running_ = true;
-    clock_owner_ = to_move_;
-    turn_start_ = at_;
-    awaiting_press_ = false;
+    clocks_.ResumePlay(at_, to_move_);
     consecutive_passes_ = 0;
   }
   SettleTime(true);
@@ -40,7 +37,7 @@ absl::Status Adjudicator::OnMove(const v1::Move& m) {
   if (result_.has_value()) return absl::OkStatus();
   // The opponent's move: a mover who did not press is taken to have pressed
   // at their move.
-  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
+  if (clocks_.awaiting_press() && c != clocks_.owner()) clocks_.Press(clocks_.move_at());
   if (c != to_move_) {
     Rule(v1::DOUBLE_MOVE, c);  // the stone is not played in any case
     return absl::OkStatus();
@@ -59,8 +56,7 @@ void Adjudicator::PlayMove(v1::Color c, int v) {
       ++move_number_;
       consecutive_passes_ = 0;
       to_move_ = Opponent(c);
-      awaiting_press_ = true;
-      move_at_ = at_;
+      clocks_.Moved(at_);
       return;
     case Legality::kOccupied:  // the callers place stones on empty points only
       return;
@@ -91,7 +87,7 @@ absl::Status Adjudicator::OnPass(const v1::Pass& p) {
   if (result_.has_value()) return absl::OkStatus();
   // After two passes play has ended: a further pass changes nothing.
   if (consecutive_passes_ >= 2) return absl::OkStatus();
-  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
+  if (clocks_.awaiting_press() && c != clocks_.owner()) clocks_.Press(clocks_.move_at());
   if (c != to_move_) {
     Rule(v1::DOUBLE_MOVE, c);  // a pass is a move (虚着): out of turn it is a second move
     return absl::OkStatus();
@@ -108,13 +104,13 @@ absl::Status Adjudicator::OnClockPress(const v1::ClockPress& p) {
   }
   play_recorded_ = true;
   SettleTime(true);
-  if (result_.has_value() || !clocks_running_) return absl::OkStatus();
+  if (result_.has_value() || !clocks_.running()) return absl::OkStatus();
   lateness_.Seen(c);
   // The opponent pressing: the mover is taken to have pressed at the move,
   // so this press is the opponent's own, in a turn with no stone placed yet.
-  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
-  if (c != clock_owner_) return absl::OkStatus();  // the button of a stopped clock
-  if (!awaiting_press_) {
+  if (clocks_.awaiting_press() && c != clocks_.owner()) clocks_.Press(clocks_.move_at());
+  if (c != clocks_.owner()) return absl::OkStatus();  // the button of a stopped clock
+  if (!clocks_.awaiting_press()) {
     // No stone placed since the turn began (17.4): the clock stays with `c`
     // whatever the clause imposes, since the turn cannot pass without a move.
     Rule(v1::EARLY_CLOCK_PRESS, c);
@@ -124,7 +120,7 @@ absl::Status Adjudicator::OnClockPress(const v1::ClockPress& p) {
     const int index = Rule(v1::CAPTURES_NOT_CLEARED, c);
     if (Imposed(index, v1::CLOCK_UNCHANGED) || result_.has_value()) return absl::OkStatus();
   }
-  PressClock(at_);
+  clocks_.Press(at_);
   return absl::OkStatus();
 }
 
@@ -132,7 +128,7 @@ absl::Status Adjudicator::CheckCapturesToClear(v1::Color c) const {
   // 22.6 (包含提子的着手，必须全部提清之后方可按钟) is about a move that
   // captured: the press must end `c`'s own move, and that move took stones.
   const std::string who = v1::Color_Name(c);
-  if (!clocks_running_ || !awaiting_press_ || clock_owner_ != c) {
+  if (!clocks_.running() || !clocks_.awaiting_press() || clocks_.owner() != c) {
     return absl::InvalidArgumentError(
         absl::StrCat("clockPress.capturesNotCleared: the record shows no move of ", who,
                      "'s that this press ends (", v1::Color_Name(to_move_),
@@ -230,7 +226,7 @@ absl::Status Adjudicator::OnResign(const v1::Resign& r) {
 absl::Status Adjudicator::OnContestAbandoned(const v1::ContestAbandoned& a) {
   const v1::Color c = a.color();
   if (absl::Status s = CheckColor(c, "contestAbandoned.color"); !s.ok()) return s;
-  if (!AbsoluteTime()) {
+  if (!clocks_.Absolute()) {
     return absl::FailedPreconditionError(
         "contestAbandoned: giving up the contest on the board is a rule of absolute time "
         "(a main time with no byo-yomi); here the player passes");
@@ -241,7 +237,7 @@ absl::Status Adjudicator::OnContestAbandoned(const v1::ContestAbandoned& a) {
                      " has no clause for giving up the contest on the board"));
   }
   if (c != to_move_ || consecutive_passes_ >= 2 || abandoned_by_ != v1::COLOR_UNSPECIFIED ||
-      adjourned_) {
+      clocks_.adjourned()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "contestAbandoned: only the player to move, in play, can give up the contest (",
         v1::Color_Name(to_move_), " to move", NotRecordedNote(), ")"));
@@ -250,7 +246,7 @@ absl::Status Adjudicator::OnContestAbandoned(const v1::ContestAbandoned& a) {
   SettleTime(true);
   if (result_.has_value()) return absl::OkStatus();
   // Giving up the right to move ends play; the timing stops (允许终止计时).
-  StopClocks(at_);
+  clocks_.Stop(at_);
   abandoned_by_ = c;
   Rule(v1::CONTEST_ABANDONED, c);
   return absl::OkStatus();
@@ -259,7 +255,8 @@ absl::Status Adjudicator::OnContestAbandoned(const v1::ContestAbandoned& a) {
 absl::Status Adjudicator::OnMoveSealed(const v1::MoveSealed& m) {
   const v1::Color c = m.color();
   if (absl::Status s = CheckColor(c, "moveSealed.color"); !s.ok()) return s;
-  if (adjourned_) return absl::FailedPreconditionError("moveSealed: the game is already adjourned");
+  if (clocks_.adjourned())
+    return absl::FailedPreconditionError("moveSealed: the game is already adjourned");
   if (!play_recorded_) {
     return absl::FailedPreconditionError(
         "moveSealed: a sealed move is opened by playing it on the recorded board, and no move "
@@ -275,7 +272,7 @@ absl::Status Adjudicator::OnMoveSealed(const v1::MoveSealed& m) {
   SettleTime(true);
   if (result_.has_value()) return absl::OkStatus();
   // The sealer's clock ran until the move was sealed; the game is adjourned.
-  Adjourn();
+  clocks_.Adjourn(at_);
   sealed_by_ = c;
   return absl::OkStatus();
 }
@@ -286,7 +283,7 @@ absl::Status Adjudicator::OnSealedMoveOpened(const v1::SealedMoveOpened& o) {
   if (sealed_by_ == v1::COLOR_UNSPECIFIED) {
     return absl::FailedPreconditionError("sealedMoveOpened: no sealed move awaits opening");
   }
-  if (adjourned_) {
+  if (clocks_.adjourned()) {
     return absl::FailedPreconditionError("sealedMoveOpened: the game has not resumed yet");
   }
   if (c != sealed_by_) {
@@ -298,10 +295,7 @@ absl::Status Adjudicator::OnSealedMoveOpened(const v1::SealedMoveOpened& o) {
   sealed_by_ = v1::COLOR_UNSPECIFIED;
   // Opened at the resumption: the sealer's turn, with what it ran before
   // the adjournment, ends with the stone and the opponent's clock starts.
-  if (started_) {
-    clocks_running_ = true;
-    turn_start_ = at_;
-  }
+  if (started_) clocks_.Run(at_);
   lateness_.Seen(c);
   if (board_->at(*v) != Stone::kEmpty) {
     // 1988 22: 如封棋之点已有棋子时，判弃权一次，轮对方下子.

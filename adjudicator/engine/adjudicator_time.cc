@@ -12,7 +12,7 @@ absl::Status Adjudicator::CheckFlagReport(v1::Color c) const {
   // A lateness limit passed: the report (the server names the absent
   // player, or Black for both) is of that forfeit, which is ruled first.
   if (started_ && lateness_.OverdueAt(at_).has_value()) return absl::OkStatus();
-  if (clocks_[Index(c)].mode() == PlayerClock::Mode::kUntimed) {
+  if (clocks_.clock(c).mode() == PlayerClock::Mode::kUntimed) {
     return absl::InvalidArgumentError(
         "timeExpired: the record shows an untimed game (no timeControl), so no flag can fall");
   }
@@ -20,7 +20,7 @@ absl::Status Adjudicator::CheckFlagReport(v1::Color c) const {
   // is taken to have pressed at the move); before the start, Black's will.
   // In a game recorded without its moves the record cannot say whose clock
   // runs (ClockKnown): the arbiter's report is taken as it is.
-  const bool stopped = started_ && !clocks_running_;
+  const bool stopped = started_ && !clocks_.running();
   if ((c != to_move_ && ClockKnown()) || stopped) {
     return absl::InvalidArgumentError(absl::StrCat(
         "timeExpired: the record shows ", v1::Color_Name(c), "'s clock is not running (",
@@ -37,19 +37,20 @@ absl::Status Adjudicator::OnTimeExpired(const v1::TimeExpired& t) {
   EnsureStarted();
   SettleTime(false);  // lateness may precede; the flag is this event's
   if (result_.has_value()) return absl::OkStatus();
-  if (awaiting_press_ && c != clock_owner_) PressClock(move_at_);
-  PlayerClock& clock = clocks_[Index(c)];
+  if (clocks_.awaiting_press() && c != clocks_.owner()) clocks_.Press(clocks_.move_at());
+  PlayerClock& clock = clocks_.clock(c);
   // When our clock already shows the flag down, it fell at its own instant;
   // otherwise the report is the flag fall.
   absl::Time when = at_;
   PlayerClock now = clock;
-  const bool runs = clocks_running_ && c == clock_owner_;
+  const bool runs = clocks_.running() && c == clocks_.owner();
   // In a game recorded without its moves the clocks cannot say when the flag
   // fell nor which period runs: the arbiter's report does.
   const bool known = ClockKnown();
   if (runs) {
-    const absl::Duration elapsed = TurnElapsed(at_);
-    if (known && clock.Expired(elapsed)) when = turn_start_ + (clock.FlagOffset() - turn_carry_);
+    const absl::Duration elapsed = clocks_.TurnElapsed(at_);
+    if (known && clock.Expired(elapsed))
+      when = clocks_.turn_start() + (clock.FlagOffset() - clocks_.turn_carry());
     now.ChargePartial(elapsed);
     // 12.4(6): a flag the record's clock disagrees with is the chief
     // arbiter's to read, where the ruleset says how far it may disagree.
@@ -70,20 +71,14 @@ absl::Status Adjudicator::OnTimeExpired(const v1::TimeExpired& t) {
     if (Imposed(index, v1::COUNTS_AS_PASS) && !result_.has_value()) {
       // 22.5: the flag becomes a pass and the last period starts again.
       clock.RestartLastPeriod();
-      if (runs) {
-        turn_start_ = at_;
-        turn_carry_ = absl::ZeroDuration();
-      }
+      if (runs) clocks_.RestartTurn(at_);
       PlayPass(c);
-      if (clocks_running_) PressClock(at_);
+      if (clocks_.running()) clocks_.Press(at_);
     }
     return absl::OkStatus();
   }
   clock.Flag();
-  if (runs) {
-    turn_start_ = when;
-    turn_carry_ = absl::ZeroDuration();
-  }
+  if (runs) clocks_.RestartTurn(when);
   Rule(FlagIncident(c), c, when);
   return absl::OkStatus();
 }
@@ -94,7 +89,7 @@ absl::Status Adjudicator::OnClockMalfunction(const v1::ClockMalfunction& m) {
   }
   // 12.4(6): in absolute time the chief arbiter decides what a failed clock
   // means, where the ruleset has that clause; 22.8 otherwise.
-  if (AbsoluteTime() && rules_.Find(v1::CLOCK_FAILED_ABSOLUTE, 1, game_.venue()) != nullptr) {
+  if (clocks_.Absolute() && rules_.Find(v1::CLOCK_FAILED_ABSOLUTE, 1, game_.venue()) != nullptr) {
     SettleTime(true);
     if (!result_.has_value()) Rule(v1::CLOCK_FAILED_ABSOLUTE, v1::COLOR_UNSPECIFIED);
     return absl::OkStatus();
@@ -113,28 +108,31 @@ absl::Status Adjudicator::OnClockMalfunction(const v1::ClockMalfunction& m) {
   // The clock is replaced and set right: whether that is also a ruling is the
   // ruleset's to say (DOMAIN.md §4: the event itself is the record).
   const int index = Rule(v1::CLOCK_MALFUNCTION_PRORATED, v1::COLOR_UNSPECIFIED);
-  if ((index >= 0 && rulings_[index].pending()) || result_.has_value()) return absl::OkStatus();
+  if ((index >= 0 && history_.ruling(index).pending()) || result_.has_value())
+    return absl::OkStatus();
   // 22.8: the time really used by both (known exactly from the events) is
   // shared in the proportion of the faulty clock's readings.
-  if (awaiting_press_) PressClock(move_at_);
-  const absl::Duration running = started_ ? TurnElapsed(at_) : absl::ZeroDuration();
-  const absl::Duration total = clocks_[0].used() + clocks_[1].used() + running;
+  if (clocks_.awaiting_press()) clocks_.Press(clocks_.move_at());
+  const absl::Duration running = started_ ? clocks_.TurnElapsed(at_) : absl::ZeroDuration();
+  const absl::Duration total =
+      clocks_.clock(v1::BLACK).used() + clocks_.clock(v1::WHITE).used() + running;
   const double black_share = absl::FDivDuration(black_shown, black_shown + white_shown);
   const absl::Duration target[2] = {
       absl::Trunc(total * black_share, absl::Milliseconds(1)),
       total - absl::Trunc(total * black_share, absl::Milliseconds(1))};
   for (const v1::Color c : {v1::BLACK, v1::WHITE}) {
     // The running turn stays on the clock; the rest is set to the share.
-    const absl::Duration in_turn = started_ && clock_owner_ == c ? running : absl::ZeroDuration();
-    const absl::Duration delta = target[Index(c)] - in_turn - clocks_[Index(c)].used();
-    if (delta > absl::ZeroDuration()) clocks_[Index(c)].Deduct(delta);
-    if (delta < absl::ZeroDuration()) clocks_[Index(c)].Credit(-delta);
+    const absl::Duration in_turn =
+        started_ && clocks_.owner() == c ? running : absl::ZeroDuration();
+    const absl::Duration delta = target[Index(c)] - in_turn - clocks_.clock(c).used();
+    if (delta > absl::ZeroDuration()) clocks_.clock(c).Deduct(delta);
+    if (delta < absl::ZeroDuration()) clocks_.clock(c).Credit(-delta);
   }
   return absl::OkStatus();
 }
 
 absl::Status Adjudicator::OnFirstHalfUnrecorded() {
-  if (!first_half_.has_value() || !resumed_) {
+  if (!clocks_.resumed_after_adjournment()) {
     return absl::FailedPreconditionError(
         "firstHalfUnrecorded: the game has not been adjourned and resumed");
   }
@@ -146,18 +144,11 @@ absl::Status Adjudicator::OnFirstHalfUnrecorded() {
     return absl::OkStatus();
   }
   const int index = Rule(v1::FIRST_HALF_UNRECORDED, v1::COLOR_UNSPECIFIED);
-  if ((index >= 0 && rulings_[index].pending()) || result_.has_value()) return absl::OkStatus();
-  const absl::Duration before[2] = {first_half_->first, first_half_->second};
-  const absl::Duration half = (before[0] + before[1]) / 2;
+  if ((index >= 0 && history_.ruling(index).pending()) || result_.has_value())
+    return absl::OkStatus();
+  clocks_.ShareFirstHalf();
   for (const v1::Color c : {v1::BLACK, v1::WHITE}) {
-    const absl::Duration delta = half - before[Index(c)];
-    PlayerClock& clock = clocks_[Index(c)];
-    if (delta > absl::ZeroDuration()) clock.Deduct(delta);
-    if (delta < absl::ZeroDuration()) clock.Credit(-delta);
-  }
-  first_half_.emplace(half, half);
-  for (const v1::Color c : {v1::BLACK, v1::WHITE}) {
-    if (clocks_[Index(c)].flagged() && !result_.has_value()) FlagFalls(c, at_);
+    if (clocks_.clock(c).flagged() && !result_.has_value()) FlagFalls(c, at_);
   }
   return absl::OkStatus();
 }
