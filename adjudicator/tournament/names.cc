@@ -1,62 +1,44 @@
 #include "adjudicator/tournament/names.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "adjudicator/tournament/utf8.h"
+#include "utf8proc.h"
 
 namespace arbiter::tournament {
 namespace {
 
 bool In(uint32_t cp, uint32_t lo, uint32_t hi) { return cp >= lo && cp <= hi; }
 
-// Java's upper case of one code point (Unicode's, with SpecialCasing's
-// ß -> SS and ŉ -> ʼN), in the blocks this file knows; nullopt elsewhere.
-std::optional<std::vector<uint32_t>> Upper(uint32_t cp) {
-  using V = std::vector<uint32_t>;
-  if (cp < 0x80) return V{cp >= 'a' && cp <= 'z' ? cp - 0x20 : cp};
-  if (cp == 0xB5) return V{0x39C};     // µ -> Μ
-  if (cp == 0xDF) return V{'S', 'S'};  // ß -> SS
-  if (cp == 0xFF) return V{0x178};     // ÿ -> Ÿ
-  if (In(cp, 0xE0, 0xFE) && cp != 0xF7) return V{cp - 0x20};
-  if (In(cp, 0x80, 0xFE)) return V{cp};     // upper case letters and symbols
-  if (In(cp, 0x100, 0x17F)) {               // Latin Extended-A
-    if (cp == 0x131) return V{'I'};         // dotless ı
-    if (cp == 0x138) return V{cp};          // ĸ has no upper case
-    if (cp == 0x149) return V{0x2BC, 'N'};  // ŉ -> ʼN
-    if (cp == 0x17F) return V{'S'};         // long ſ
-    if (cp == 0x178) return V{cp};
-    const bool odd_lower = In(cp, 0x100, 0x137) || In(cp, 0x14A, 0x177);
-    if (odd_lower) return V{cp % 2 == 1 ? cp - 1 : cp};
-    return V{cp % 2 == 0 ? cp - 1 : cp};  // 0x139-0x148, 0x179-0x17E
+// Java's upper case of one code point (Character.toUpperCase, and
+// SpecialCasing's unconditional expansions as String.toUpperCase applies
+// them: ß -> SS, ŉ -> ʼN, ﬁ -> FI, ᾳ -> ΑΙ). utf8proc has the simple
+// mapping; the expansions are exactly the lower and title case letters
+// whose full case folding is several code points, and their upper case is
+// the upper case of that folding (İ and ẞ, upper case already, stay).
+void AppendUpper(uint32_t cp, std::string* out) {
+  const auto c = static_cast<utf8proc_int32_t>(cp);
+  if (utf8proc_category(c) != UTF8PROC_CATEGORY_LU) {
+    utf8proc_int32_t folded[4];
+    int boundclass = 0;
+    const utf8proc_ssize_t n =
+        utf8proc_decompose_char(c, folded, 4, UTF8PROC_CASEFOLD, &boundclass);
+    if (n > 1 && n <= 4) {
+      for (utf8proc_ssize_t i = 0; i < n; ++i) {
+        AppendUtf8(static_cast<uint32_t>(utf8proc_toupper(folded[i])), out);
+      }
+      return;
+    }
   }
-  if (In(cp, 0x391, 0x3A9) || In(cp, 0x386, 0x38F)) return V{cp};  // Greek capitals
-  if (cp == 0x3C2) return V{0x3A3};                                // final ς -> Σ
-  if (In(cp, 0x3B1, 0x3C9)) return V{cp - 0x20};
-  if (cp == 0x3AC) return V{0x386};
-  if (In(cp, 0x3AD, 0x3AF)) return V{cp - 0x25};
-  if (In(cp, 0x3CA, 0x3CB)) return V{cp - 0x20};
-  if (cp == 0x3CC) return V{0x38C};
-  if (In(cp, 0x3CD, 0x3CE)) return V{cp - 0x3F};
-  if (In(cp, 0x400, 0x42F)) return V{cp};  // Cyrillic capitals
-  if (In(cp, 0x430, 0x44F)) return V{cp - 0x20};
-  if (In(cp, 0x450, 0x45F)) return V{cp - 0x50};
-  if (In(cp, 0xFF41, 0xFF5A)) return V{cp - 0x20};  // full-width a-z
-  // Caseless: punctuation, CJK symbols, kana, CJK ideographs, Hangul,
-  // compatibility ideographs, the rest of the full-width forms, and the
-  // supplementary ideographs.
-  if (In(cp, 0x2000, 0x206F) || In(cp, 0x3000, 0x30FF) || In(cp, 0x3400, 0x4DBF) ||
-      In(cp, 0x4E00, 0x9FFF) || In(cp, 0xAC00, 0xD7AF) || In(cp, 0xF900, 0xFAFF) ||
-      In(cp, 0xFF01, 0xFF40) || In(cp, 0xFF5B, 0xFFEF) || In(cp, 0x20000, 0x3FFFF)) {
-    return V{cp};
-  }
-  return std::nullopt;
+  AppendUtf8(static_cast<uint32_t>(utf8proc_toupper(c)), out);
 }
 
 bool IsCjk(absl::string_view s) {
@@ -73,11 +55,25 @@ bool IsCjk(absl::string_view s) {
   return true;
 }
 
-// Lower-cased ASCII, runs of white space as one space, trimmed.
+// Runs of white space as one space, trimmed, then Unicode's full case
+// folding in NFC (utf8proc): MÜLLER and Müller, STRAUSS and Strauß, Zoë
+// typed with a combining diaeresis, all compare equal. Turkish dotted and
+// dotless i fold to plain i as well, so IŞIK, Işık and ISIK name the same
+// player whichever keyboard typed them.
 std::string Folded(absl::string_view s) {
   std::vector<absl::string_view> words =
       absl::StrSplit(s, absl::ByAnyChar(" \t\r\n"), absl::SkipEmpty());
-  return absl::AsciiStrToLower(absl::StrJoin(words, " "));
+  const std::string joined = absl::StrJoin(words, " ");
+  utf8proc_uint8_t* mapped = nullptr;
+  const utf8proc_ssize_t n = utf8proc_map(
+      reinterpret_cast<const utf8proc_uint8_t*>(joined.data()),
+      static_cast<utf8proc_ssize_t>(joined.size()), &mapped,
+      static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD));
+  if (n < 0) return absl::AsciiStrToLower(joined);  // not UTF-8: compare ASCII case only
+  std::string folded(reinterpret_cast<const char*>(mapped), static_cast<size_t>(n));
+  free(mapped);
+  folded = absl::StrReplaceAll(folded, {{"i\xCC\x87", "i"}, {"\xC4\xB1", "i"}});  // i̇, ı
+  return folded;
 }
 
 }  // namespace
@@ -135,12 +131,7 @@ absl::StatusOr<std::string> JavaUpperCase(absl::string_view utf8) {
       return absl::InvalidArgumentError(
           absl::StrCat("\"", utf8, "\" is not UTF-8 (byte ", at + 1, ")"));
     }
-    std::optional<std::vector<uint32_t>> up = Upper(*cp);
-    if (!up.has_value()) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "\"%s\": the upper case of U+%04X is not known here", std::string(utf8), *cp));
-    }
-    for (uint32_t u : *up) AppendUtf8(u, &out);
+    AppendUpper(*cp, &out);
   }
   return out;
 }

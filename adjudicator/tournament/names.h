@@ -32,15 +32,16 @@ absl::StatusOr<RomanizedName> Romanized(const v1::TournamentPlayer& p, absl::str
 
 // Whether `recorded` (a game's recorded player name) names `p`: its id, its
 // native name (family and given in either order, with or without a space)
-// or its romanized name, compared with ASCII case and runs of white space
-// ignored.
+// or its romanized name, compared with Unicode case folding (MÜLLER is
+// Müller, STRAUSS is Strauß; Turkish İ, ı and i alike), NFC and runs of
+// white space ignored.
 bool RecordedAs(const v1::TournamentPlayer& p, absl::string_view recorded);
 
 // Java's String.toUpperCase() (root locale) of UTF-8 text, which OpenGotha
-// applies to build a player's key string. Covers ASCII, Latin-1, Latin
-// Extended-A, basic Greek and Cyrillic, full-width Latin and the caseless
-// CJK, kana and Hangul blocks; INVALID_ARGUMENT for a character outside
-// them (its case mapping is not known here) or for text that is not UTF-8.
+// applies to build a player's key string: Unicode's case mapping through
+// utf8proc, with SpecialCasing's unconditional expansions (ß -> SS, ﬁ -> FI)
+// and no locale (i -> I, also for Turkish names). INVALID_ARGUMENT for text
+// that is not UTF-8.
 absl::StatusOr<std::string> JavaUpperCase(absl::string_view utf8);
 
 }  // namespace arbiter::tournament

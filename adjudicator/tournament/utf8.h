@@ -1,5 +1,6 @@
-// UTF-8 one code point at a time, for the XML reader's character
-// references and the case mapping of names. Pure.
+// UTF-8 one code point at a time, and the columns text takes on a
+// terminal, through utf8proc (Unicode's own tables, kept current by its
+// maintainers, rather than ranges copied by hand). Pure.
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_UTF8_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_UTF8_H_
 
@@ -12,16 +13,19 @@
 namespace arbiter::tournament {
 
 // Decodes the code point at `*pos`, advancing it past it; nullopt (and
-// `*pos` unchanged) if the bytes there are not UTF-8.
+// `*pos` unchanged) if the bytes there are not UTF-8 (overlong forms and
+// surrogates included).
 std::optional<uint32_t> NextCodePoint(absl::string_view s, size_t* pos);
 
-// Appends `cp` encoded as UTF-8.
+// Appends `cp` encoded as UTF-8 (nothing if it is not a Unicode scalar value).
 void AppendUtf8(uint32_t cp, std::string* out);
 
-// The columns `s` takes on a terminal: 2 for East Asian wide and fullwidth
-// characters (Unicode UAX #11 W and F: CJK ideographs, kana, hangul,
-// fullwidth forms), 0 for combining marks, 1 otherwise and for each byte
-// that is not UTF-8. So a table of 李伟 and Wang Ming lines up.
+// The columns `s` takes on a terminal (utf8proc_charwidth: UAX #11 East
+// Asian Width and emoji presentation): 2 for wide and fullwidth characters
+// (CJK, kana, hangul, fullwidth forms, emoji), 0 for combining marks and
+// other zero-width characters (joiners, variation selectors), 1 otherwise
+// and for each byte that is not UTF-8. So a table of 李伟 and Wang Ming
+// lines up.
 int DisplayWidth(absl::string_view s);
 
 // `s` followed by spaces up to `width` columns (DisplayWidth), unchanged if

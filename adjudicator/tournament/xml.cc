@@ -1,221 +1,140 @@
 #include "adjudicator/tournament/xml.h"
 
-#include <cstdint>
+#include <climits>
 
 #include "absl/strings/str_cat.h"
-#include "adjudicator/tournament/utf8.h"
+#include "adjudicator/tournament/xml_encoding.h"
+#include "expat.h"
+#include "utf8proc.h"
 
 namespace arbiter::tournament {
 namespace {
 
-bool IsNameStart(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':' ||
-         static_cast<unsigned char>(c) >= 0x80;
-}
-bool IsNameChar(char c) { return IsNameStart(c) || (c >= '0' && c <= '9') || c == '-' || c == '.'; }
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+constexpr size_t kMaxDepth = 64;
 
-class Parser {
+// Builds the tree from expat's callbacks; refuses what expat would accept
+// but a tournament file must not hold (entity declarations, entities it
+// cannot expand, deep nesting) by stopping the parser with a reason.
+class TreeBuilder {
  public:
-  explicit Parser(absl::string_view text) : s_(text) {}
-
-  absl::StatusOr<std::unique_ptr<XmlElement>> Document() {
-    if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // a UTF-8 byte order mark
-    SkipSpace();
-    if (Starts("<?xml")) {
-      size_t end = s_.find("?>", pos_);
-      if (end == absl::string_view::npos) return Error("unterminated XML declaration");
-      Advance(end + 2 - pos_);
-    }
-    if (absl::Status s = Misc(); !s.ok()) return s;
-    if (AtEnd() || s_[pos_] != '<') return Error("expected the root element");
-    absl::StatusOr<std::unique_ptr<XmlElement>> root = Element(0);
-    if (!root.ok()) return root.status();
-    if (absl::Status s = Misc(); !s.ok()) return s;
-    if (!AtEnd()) return Error("content after the root element");
-    return root;
+  // `encoding`: nullptr to follow the prolog, or the encoding to read in
+  // whatever the prolog says.
+  explicit TreeBuilder(const XML_Char* encoding) : parser_(XML_ParserCreate(encoding)) {
+    if (parser_ == nullptr) return;
+    XML_SetUserData(parser_, this);
+    XML_SetElementHandler(parser_, Start, End);
+    XML_SetCharacterDataHandler(parser_, Characters);
+    XML_SetEntityDeclHandler(parser_, EntityDeclared);
+    XML_SetSkippedEntityHandler(parser_, EntitySkipped);
+    XML_SetParamEntityParsing(parser_, XML_PARAM_ENTITY_PARSING_NEVER);
+    XML_SetUnknownEncodingHandler(parser_, SingleByteEncoding, &encoding_refused_);
   }
+  ~TreeBuilder() {
+    if (parser_ != nullptr) XML_ParserFree(parser_);
+  }
+  TreeBuilder(const TreeBuilder&) = delete;
+  TreeBuilder& operator=(const TreeBuilder&) = delete;
+
+  // The tree, or why not; a multi-byte encoding the prolog declares is
+  // left in `multibyte()` for the caller to convert the text first.
+  absl::StatusOr<std::unique_ptr<XmlElement>> Parse(absl::string_view text) {
+    if (parser_ == nullptr) return absl::ResourceExhaustedError("no memory for the XML parser");
+    if (text.size() > static_cast<size_t>(INT_MAX)) {
+      return absl::InvalidArgumentError("the XML file is larger than 2 GiB");
+    }
+    if (XML_Parse(parser_, text.data(), static_cast<int>(text.size()), XML_TRUE) != XML_STATUS_OK) {
+      if (!refused_.ok()) return refused_;
+      return Here(Reason(text));
+    }
+    if (root_ == nullptr) return Here("expected the root element");
+    return std::move(root_);
+  }
+
+  const std::string& multibyte() const { return encoding_refused_.multibyte; }
 
  private:
-  static constexpr int kMaxDepth = 64;
+  static TreeBuilder& Of(void* data) { return *static_cast<TreeBuilder*>(data); }
 
-  bool AtEnd() const { return pos_ >= s_.size(); }
-  bool Starts(absl::string_view p) const { return s_.substr(pos_, p.size()) == p; }
-  void Advance(size_t n) {
-    for (size_t i = 0; i < n && pos_ < s_.size(); ++i, ++pos_) {
-      if (s_[pos_] == '\n') {
-        ++line_;
-        col_ = 1;
-      } else {
-        ++col_;
+  absl::Status Here(absl::string_view why) const {
+    return absl::InvalidArgumentError(
+        absl::StrCat("line ", XML_GetCurrentLineNumber(parser_), ", column ",
+                     XML_GetCurrentColumnNumber(parser_) + 1, ": ", why));
+  }
+
+  void Refuse(absl::string_view why) {
+    if (refused_.ok()) refused_ = Here(why);
+    XML_StopParser(parser_, XML_FALSE);
+  }
+
+  // expat's reason, with what to do for the mistakes people make.
+  std::string Reason(absl::string_view text) const {
+    const XML_Error code = XML_GetErrorCode(parser_);
+    if ((code == XML_ERROR_UNKNOWN_ENCODING || code == XML_ERROR_INCORRECT_ENCODING) &&
+        !encoding_refused_.why.empty()) {
+      return encoding_refused_.why;
+    }
+    if (code == XML_ERROR_NO_ELEMENTS && !open_.empty()) {  // a file cut off
+      return absl::StrCat("the file ends here: element <", open_.back()->name, "> (line ",
+                          open_.back()->line, ") is not closed");
+    }
+    std::string why = XML_ErrorString(code);
+    const XML_Index at = XML_GetCurrentByteIndex(parser_);
+    if (code == XML_ERROR_INVALID_TOKEN && at >= 0 && static_cast<size_t>(at) < text.size()) {
+      utf8proc_int32_t cp;
+      const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(text.data()) + at;
+      if (utf8proc_iterate(p, static_cast<utf8proc_ssize_t>(text.size() - at), &cp) < 0) {
+        absl::StrAppend(&why,
+                        ": the bytes here are not UTF-8; a file in another encoding must declare "
+                        "it, as in <?xml version=\"1.0\" encoding=\"windows-1252\"?>");
       }
     }
-  }
-  void SkipSpace() {
-    while (!AtEnd() && IsSpace(s_[pos_])) Advance(1);
-  }
-  absl::Status Error(absl::string_view why) const { return ErrorAt(line_, col_, why); }
-  static absl::Status ErrorAt(int line, int col, absl::string_view why) {
-    return absl::InvalidArgumentError(absl::StrCat("line ", line, ", column ", col, ": ", why));
+    return why;
   }
 
-  // Whitespace and comments between top-level constructs.
-  absl::Status Misc() {
-    for (;;) {
-      SkipSpace();
-      if (Starts("<!--")) {
-        if (absl::Status s = Comment(); !s.ok()) return s;
-      } else if (Starts("<!DOCTYPE") || Starts("<?")) {
-        return Error("DTDs and processing instructions are not supported");
-      } else {
-        return absl::OkStatus();
-      }
+  static void XMLCALL Start(void* data, const XML_Char* name, const XML_Char** atts) {
+    TreeBuilder& b = Of(data);
+    if (b.open_.size() >= kMaxDepth) {
+      b.Refuse("elements nested too deeply");
+      return;
     }
-  }
-
-  absl::Status Comment() {
-    size_t end = s_.find("-->", pos_ + 4);
-    if (end == absl::string_view::npos) return Error("unterminated comment");
-    Advance(end + 3 - pos_);
-    return absl::OkStatus();
-  }
-
-  absl::StatusOr<std::string> Name() {
-    if (AtEnd() || !IsNameStart(s_[pos_])) return Error("expected a name");
-    size_t start = pos_;
-    while (!AtEnd() && IsNameChar(s_[pos_])) Advance(1);
-    return std::string(s_.substr(start, pos_ - start));
-  }
-
-  // Decodes character data up to `stop` (exclusive) into `out`.
-  absl::Status Text(char stop, std::string* out) {
-    while (!AtEnd() && s_[pos_] != stop) {
-      char c = s_[pos_];
-      if (c == '<') return Error("'<' inside a value");
-      if (c != '&') {
-        out->push_back(c);
-        Advance(1);
-        continue;
-      }
-      size_t semi = s_.find(';', pos_);
-      if (semi == absl::string_view::npos || semi - pos_ > 12) return Error("unterminated entity");
-      absl::string_view ent = s_.substr(pos_ + 1, semi - pos_ - 1);
-      if (ent == "amp")
-        out->push_back('&');
-      else if (ent == "lt")
-        out->push_back('<');
-      else if (ent == "gt")
-        out->push_back('>');
-      else if (ent == "quot")
-        out->push_back('"');
-      else if (ent == "apos")
-        out->push_back('\'');
-      else if (!ent.empty() && ent[0] == '#') {
-        bool hex = ent.size() > 1 && ent[1] == 'x';
-        absl::string_view digits = ent.substr(hex ? 2 : 1);
-        if (digits.empty()) return Error("empty character reference");
-        uint32_t cp = 0;
-        for (char d : digits) {
-          int v = (d >= '0' && d <= '9')        ? d - '0'
-                  : hex && d >= 'a' && d <= 'f' ? d - 'a' + 10
-                  : hex && d >= 'A' && d <= 'F' ? d - 'A' + 10
-                                                : -1;
-          if (v < 0) return Error(absl::StrCat("bad character reference &", ent, ";"));
-          cp = cp * (hex ? 16 : 10) + static_cast<uint32_t>(v);
-          if (cp > 0x10FFFF) return Error("character reference out of range");
-        }
-        if (cp == 0) return Error("character reference to NUL");
-        AppendUtf8(cp, out);
-      } else {
-        return Error(absl::StrCat("unknown entity &", ent, ";"));
-      }
-      Advance(semi + 1 - pos_);
-    }
-    return absl::OkStatus();
-  }
-
-  absl::StatusOr<std::unique_ptr<XmlElement>> Element(int depth) {
-    if (depth > kMaxDepth) return Error("elements nested too deeply");
     auto e = std::make_unique<XmlElement>();
-    e->line = line_;
-    Advance(1);  // '<'
-    absl::StatusOr<std::string> name = Name();
-    if (!name.ok()) return name.status();
-    e->name = *std::move(name);
-    for (;;) {
-      size_t before = pos_;
-      SkipSpace();
-      if (AtEnd()) return Error(absl::StrCat("unterminated start tag <", e->name, ">"));
-      if (Starts("/>")) {
-        Advance(2);
-        return e;
-      }
-      if (s_[pos_] == '>') {
-        Advance(1);
-        break;
-      }
-      if (pos_ == before) return Error("expected whitespace before an attribute");
-      const int key_line = line_, key_col = col_;
-      absl::StatusOr<std::string> key = Name();
-      if (!key.ok()) return key.status();
-      if (e->Attribute(*key) != nullptr) {
-        return ErrorAt(key_line, key_col, absl::StrCat("duplicate attribute ", *key));
-      }
-      SkipSpace();
-      if (AtEnd() || s_[pos_] != '=') return Error(absl::StrCat("expected '=' after ", *key));
-      Advance(1);
-      SkipSpace();
-      if (AtEnd() || (s_[pos_] != '"' && s_[pos_] != '\'')) return Error("expected a quoted value");
-      char quote = s_[pos_];
-      Advance(1);
-      std::string value;
-      if (absl::Status s = Text(quote, &value); !s.ok()) return s;
-      if (AtEnd()) return Error("unterminated attribute value");
-      Advance(1);
-      e->attributes.emplace_back(*std::move(key), std::move(value));
+    e->name = name;
+    e->line = static_cast<int>(XML_GetCurrentLineNumber(b.parser_));
+    for (int i = 0; atts[i] != nullptr; i += 2) e->attributes.emplace_back(atts[i], atts[i + 1]);
+    XmlElement* raw = e.get();
+    if (b.open_.empty()) {
+      b.root_ = std::move(e);
+    } else {
+      b.open_.back()->children.push_back(std::move(e));
     }
-    // Content.
-    for (;;) {
-      if (AtEnd())
-        return Error(absl::StrCat("element <", e->name, "> (line ", e->line, ") is not closed"));
-      if (Starts("</")) {
-        const int end_line = line_, end_col = col_;
-        Advance(2);
-        absl::StatusOr<std::string> end = Name();
-        if (!end.ok()) return end.status();
-        if (*end != e->name) {
-          return ErrorAt(
-              end_line, end_col,
-              absl::StrCat("</", *end, "> closes <", e->name, "> opened on line ", e->line));
-        }
-        SkipSpace();
-        if (AtEnd() || s_[pos_] != '>') return Error("expected '>'");
-        Advance(1);
-        return e;
-      }
-      if (Starts("<!--")) {
-        if (absl::Status s = Comment(); !s.ok()) return s;
-      } else if (Starts("<![CDATA[")) {
-        size_t end = s_.find("]]>", pos_);
-        if (end == absl::string_view::npos) return Error("unterminated CDATA section");
-        absl::StrAppend(&e->text, s_.substr(pos_ + 9, end - pos_ - 9));
-        Advance(end + 3 - pos_);
-      } else if (Starts("<!") || Starts("<?")) {
-        return Error("DTDs and processing instructions are not supported");
-      } else if (s_[pos_] == '<') {
-        absl::StatusOr<std::unique_ptr<XmlElement>> child = Element(depth + 1);
-        if (!child.ok()) return child.status();
-        e->children.push_back(*std::move(child));
-      } else {
-        if (absl::Status s = Text('<', &e->text); !s.ok()) return s;
-      }
-    }
+    b.open_.push_back(raw);
   }
 
-  absl::string_view s_;
-  size_t pos_ = 0;
-  int line_ = 1;
-  int col_ = 1;
+  static void XMLCALL End(void* data, const XML_Char*) { Of(data).open_.pop_back(); }
+
+  static void XMLCALL Characters(void* data, const XML_Char* s, int len) {
+    TreeBuilder& b = Of(data);
+    if (!b.open_.empty()) b.open_.back()->text.append(s, static_cast<size_t>(len));
+  }
+
+  static void XMLCALL EntityDeclared(void* data, const XML_Char* name, int parameter,
+                                     const XML_Char*, int, const XML_Char*, const XML_Char*,
+                                     const XML_Char*, const XML_Char*) {
+    Of(data).Refuse(absl::StrCat("the file declares the ", parameter ? "parameter " : "",
+                                 "entity \"", name,
+                                 "\"; entity declarations are refused (nothing is expanded)"));
+  }
+
+  static void XMLCALL EntitySkipped(void* data, const XML_Char* name, int parameter) {
+    Of(data).Refuse(
+        absl::StrCat("reference to the undeclared entity ", parameter ? "%" : "&", name, ";"));
+  }
+
+  XML_Parser parser_;
+  std::unique_ptr<XmlElement> root_;
+  std::vector<XmlElement*> open_;     // the elements whose end tag is still to come
+  absl::Status refused_;              // why a handler stopped the parser
+  EncodingRefusal encoding_refused_;  // why SingleByteEncoding refused the declared encoding
 };
 
 }  // namespace
@@ -243,7 +162,14 @@ const XmlElement* XmlElement::Child(absl::string_view child) const {
 }
 
 absl::StatusOr<std::unique_ptr<XmlElement>> ParseXml(absl::string_view text) {
-  return Parser(text).Document();
+  TreeBuilder first(nullptr);
+  absl::StatusOr<std::unique_ptr<XmlElement>> tree = first.Parse(text);
+  if (tree.ok() || first.multibyte().empty()) return tree;
+  // GB18030, Big5, Shift_JIS...: expat reads no multi-byte table, so the
+  // text is converted whole and read as UTF-8 whatever its prolog says.
+  absl::StatusOr<std::string> utf8 = ToUtf8(text, first.multibyte());
+  if (!utf8.ok()) return utf8.status();
+  return TreeBuilder("UTF-8").Parse(*utf8);
 }
 
 std::string XmlEscape(absl::string_view text) {

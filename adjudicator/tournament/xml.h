@@ -1,9 +1,17 @@
-// A small, strict XML reader and writer for the subset tournament files use
-// (OpenGotha's): a prolog, comments, elements with attributes, character
-// data and the five predefined entities plus character references. No DTDs,
-// no namespaces, no processing instructions after the prolog. Anything else
-// is an error naming the line and column, so a damaged file is refused
-// rather than half read. Pure: parses a string, writes a string.
+// The tournament files' XML (OpenGotha's), read with expat into a small
+// tree, and the escaping the writers use. Pure: parses a string, writes a
+// string.
+//
+// What is read: any well-formed XML 1.0 document, whatever the editor that
+// saved it (comments, CDATA, processing instructions, a DOCTYPE, character
+// references, a byte order mark, CRLF line ends, attributes in any order),
+// in UTF-8, UTF-16, ISO-8859-1, US-ASCII or any single-byte encoding the
+// C library's iconv knows (windows-1252, ISO-8859-15...), as its prolog
+// declares. What is refused: a document that is not well-formed, and any
+// entity declaration (<!ENTITY>, internal or external, general or
+// parameter): nothing is expanded and nothing outside the string is read,
+// so a "billion laughs" or an external-entity file is refused before it
+// costs anything. Errors name the line and column.
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_XML_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_XML_H_
 
@@ -11,9 +19,9 @@
 #include <string>
 #include <utility>
 #include <vector>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace arbiter::tournament {
 
@@ -21,7 +29,7 @@ struct XmlElement {
   std::string name;
   std::vector<std::pair<std::string, std::string>> attributes;  // in file order
   std::vector<std::unique_ptr<XmlElement>> children;
-  std::string text;  // character data directly inside, concatenated
+  std::string text;  // character data (and CDATA) directly inside, concatenated, UTF-8
   int line = 0;      // where the start tag began
 
   // The attribute's value, or nullptr.
@@ -32,8 +40,10 @@ struct XmlElement {
   const XmlElement* Child(absl::string_view child) const;
 };
 
-// Parses a whole document (one root element). INVALID_ARGUMENT with
-// "line L, column C: why" on anything outside the subset or malformed.
+// Parses a whole document into UTF-8. INVALID_ARGUMENT "line L, column C:
+// why" when it is not well-formed (expat's reason), declares an entity,
+// refers to an entity it does not define, nests elements more than 64 deep,
+// or declares an encoding that is neither built in nor single-byte in iconv.
 absl::StatusOr<std::unique_ptr<XmlElement>> ParseXml(absl::string_view text);
 
 // Escapes &, <, >, " and ' for an attribute value or character data.

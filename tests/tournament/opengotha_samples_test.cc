@@ -3,13 +3,17 @@
 // OpenGotha's File > Open reads it, and its export imports back to the same
 // tournament: system, every game with its round, board, colours and result,
 // and the same standings.
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/files.h"
 #include "tests/support/paths.h"
 #include "tests/tournament/e2e_fixture.h"
 
@@ -93,6 +97,91 @@ TEST_P(Samples, ImportsAndReadsBackItsOwnExport) {
 INSTANTIATE_TEST_SUITE_P(OpenGotha, Samples,
                          ::testing::Values("CdFO2020.xml", "tournoi_de_juvisy.xml",
                                            "TournoiChinois.xml"));
+
+// The samples as other editors and other platforms save them
+// (tests/data/opengotha/resaved, README there): another encoding declared
+// in the prolog, LF line ends, re-indented, attributes in reverse order,
+// non-ASCII as character references, a comment and a DOCTYPE. The
+// hand-written reader refused or garbled each; each reads as the original.
+class Resaved : public E2E,
+                public ::testing::WithParamInterface<std::pair<const char*, const char*>> {};
+
+TEST_P(Resaved, ReadsAsTheOriginal) {
+  const auto [original, resaved] = GetParam();
+  ProcessResult r = Cli({"tournament", "import", "--id", "original",
+                         testing::SourcePath(absl::StrCat("tests/data/opengotha/", original))});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "import", "--id", "resaved",
+           testing::SourcePath(absl::StrCat("tests/data/opengotha/resaved/", resaved))});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  v1::Tournament a, b;
+  for (auto [id, t] : {std::pair{"original", &a}, std::pair{"resaved", &b}}) {
+    r = Cli({"tournament", "show", id, "--json"});
+    ASSERT_EQ(r.exit, 0) << r.err;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, t).ok()) << r.out;
+  }
+  ASSERT_EQ(b.players_size(), a.players_size());
+  for (int i = 0; i < a.players_size(); ++i) {
+    EXPECT_EQ(b.players(i).name(), a.players(i).name());  // UTF-8 whatever the file's encoding
+    EXPECT_EQ(b.players(i).first_name(), a.players(i).first_name());
+  }
+  EXPECT_EQ(Games(b), Games(a));
+  v1::StandingsReport sa, sb;
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("original", &sa));
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("resaved", &sb));
+  ASSERT_EQ(sb.standings_size(), sa.standings_size());
+  for (int i = 0; i < sa.standings_size(); ++i) {
+    EXPECT_EQ(sb.standings(i).name(), sa.standings(i).name());
+    EXPECT_EQ(sb.standings(i).points(), sa.standings(i).points());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    OpenGotha, Resaved,
+    ::testing::Values(std::pair{"tournoi_de_juvisy.xml", "tournoi_de_juvisy.windows-1252.xml"},
+                      std::pair{"TournoiChinois.xml", "TournoiChinois.gb18030.xml"},
+                      std::pair{"TournoiChinois.xml", "TournoiChinois.ascii-refs.xml"},
+                      std::pair{"CdFO2020.xml", "CdFO2020.xmllint.xml"}),
+    [](const ::testing::TestParamInfo<std::pair<const char*, const char*>>& info) {
+      std::string name = info.param.second;  // the resaved file, as a test name
+      for (char& c : name) {
+        if (!absl::ascii_isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return name;
+    });
+
+// A file that declares entities is refused before anything is expanded or
+// fetched, with one line naming the declaration, and no tournament is made.
+TEST_F(E2E, AnEntityBombIsRefusedAndNothingImported) {
+  const std::string laughs = dir_.File("laughs.xml");
+  std::string text = "<?xml version=\"1.0\"?>\n<!DOCTYPE Tournament [\n <!ENTITY l0 \"ha\">\n";
+  for (int i = 1; i <= 30; ++i) {
+    absl::StrAppend(&text, " <!ENTITY l", i, " \"");
+    for (int k = 0; k < 10; ++k) absl::StrAppend(&text, "&l", i - 1, ";");
+    absl::StrAppend(&text, "\">\n");
+  }
+  absl::StrAppend(&text,
+                  "]>\n<Tournament><Players><Player name=\"&l30;\"/></Players></Tournament>\n");
+  testing::WriteFile(laughs, text);
+  const std::string external = dir_.File("external.xml");
+  testing::WriteFile(external,
+                     "<?xml version=\"1.0\"?>\n<!DOCTYPE Tournament [<!ENTITY secret SYSTEM "
+                     "\"file:///etc/passwd\">]>\n<Tournament><Players><Player name=\"x\" "
+                     "firstName=\"&secret;\"/></Players></Tournament>\n");
+  ProcessResult r = Cli({"tournament", "import", "--id", "bomb", laughs});
+  EXPECT_NE(r.exit, 0);
+  EXPECT_THAT(r.err, HasSubstr("line 3, column"));
+  EXPECT_THAT(r.err, HasSubstr("declares the entity \"l0\"; entity declarations are refused"));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  r = Cli({"tournament", "import", "--id", "external", external});
+  EXPECT_NE(r.exit, 0);
+  EXPECT_THAT(r.err, HasSubstr("declares the entity \"secret\""));
+  EXPECT_THAT(r.err, ::testing::Not(HasSubstr("root:")));  // nothing of /etc/passwd
+  for (const char* id : {"bomb", "external"}) {
+    r = Cli({"tournament", "show", id});
+    EXPECT_NE(r.exit, 0) << id << " was created";
+  }
+}
 
 // TournoiChinois.xml was refused before ("P24 is on board 3 of their team
 // but P12 on board 4"): OpenGotha's importer compares no boards. Its round

@@ -1,4 +1,5 @@
-// Terminal widths for the standings table (utf8.h): widths per UAX #11.
+// Terminal widths for the standings table (utf8.h): widths per UAX #11 and
+// utf8proc's emoji and zero-width tables; decoding that refuses non-UTF-8.
 #include "adjudicator/tournament/utf8.h"
 
 #include "gtest/gtest.h"
@@ -18,6 +19,31 @@ TEST(DisplayWidth, WideScriptsTakeTwoColumns) {
   EXPECT_EQ(DisplayWidth("Zoe\xCC\x88"), 3);  // e + combining diaeresis
   EXPECT_EQ(DisplayWidth("\xFF\xFE"), 2);     // not UTF-8: a column a byte
   EXPECT_EQ(DisplayWidth(""), 0);
+}
+
+// Where the hand-copied ranges were wrong: emoji, zero-width characters and
+// combining marks outside the Latin blocks.
+TEST(DisplayWidth, FollowsUnicodesTablesBeyondCjk) {
+  EXPECT_EQ(DisplayWidth("\xF0\x9F\x91\x8D"), 2);          // 👍 (emoji presentation: wide)
+  EXPECT_EQ(DisplayWidth("Li \xF0\x9F\x8F\x86"), 5);       // "Li 🏆"
+  EXPECT_EQ(DisplayWidth("\xE2\x80\x8D"), 0);              // zero-width joiner
+  EXPECT_EQ(DisplayWidth("\xE2\x98\xBA\xEF\xB8\x8F"), 1);  // ☺ + variation selector 16
+  EXPECT_EQ(DisplayWidth("\xE0\xA4\x95\xE0\xA5\x8D"), 1);  // क + virama (Devanagari)
+  EXPECT_EQ(DisplayWidth("\xD7\xA9\xD6\xB4"), 1);          // ש + hiriq (Hebrew point)
+  EXPECT_EQ(DisplayWidth("\xE3\x80\x80"), 2);              // ideographic space
+}
+
+TEST(NextCodePoint, RefusesOverlongFormsAndSurrogates) {
+  size_t pos = 0;
+  EXPECT_FALSE(NextCodePoint("\xC0\x80", &pos).has_value());      // overlong NUL
+  EXPECT_FALSE(NextCodePoint("\xED\xA0\x80", &pos).has_value());  // a UTF-16 surrogate
+  EXPECT_EQ(pos, 0u);
+  EXPECT_EQ(NextCodePoint("\xF0\xA0\x80\x80", &pos), 0x20000u);
+  EXPECT_EQ(pos, 4u);
+  std::string out;
+  AppendUtf8(0x4E2D, &out);
+  AppendUtf8(0xD800, &out);  // not a scalar value: nothing
+  EXPECT_EQ(out, "\xE4\xB8\xAD");
 }
 
 TEST(PadToWidth, PadsToTheSameColumnWhateverTheScript) {
