@@ -1,7 +1,8 @@
 // The direction of includes between the project's folders (README.md,
 // "Layout"): proto <- rulesdb <- engine; tournament (pure); ledger (knows no
 // engine); the judge adapter (adjudicator/judge) on the engine and
-// ledger/judge.h; service on top of those; cli on top of all; tests above
+// ledger/judge.h; service on top of those; cli on top of all, of the
+// ledger including only its public headers (kCliLedgerApi); tests above
 // everything. A rule names the folder it applies to and what that folder
 // may not include.
 #ifndef ARBITER_TESTS_LAYERING_INCLUDE_RULES_H_

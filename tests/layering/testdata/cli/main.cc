@@ -1,4 +1,7 @@
-// The top: anything but tests.
+// The top: anything but tests, and of the ledger only its public headers.
 #include "adjudicator/service/server.h"
 #include "ledger/ledger.h"
 #include "tests/support/files.h"
+#include "ledger/log_reader.h"
+#include "ledger/writer_internal.h"
+#include "ledger/append_rows.h"
