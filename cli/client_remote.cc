@@ -2,9 +2,10 @@
 // and cli/verify.cc parse the command line and hand over to these when no
 // --db or --bundle is given).
 //
-//   arbiter export GAME --format sgf|json|bundle [--out FILE] [--server ADDR]
-//     SGF and JSON go to stdout unless --out; a bundle needs --out (it is
-//     binary) and is checked offline by `arbiter verify --bundle FILE`.
+//   arbiter export GAME --format FORMAT [--out FILE] [--server ADDR]
+//     the formats of adjudicator/service/game_exports.h; a text one goes to
+//     stdout unless --out, a binary one (a bundle) needs --out; a bundle is
+//     checked offline by `arbiter verify --bundle FILE`.
 //   arbiter verify GAME [--server ADDR] [--json]
 //     the server audits its ledger and re-adjudicates the game under its
 //     pinned rules. Exit 0 intact, 1 not intact.
@@ -12,8 +13,8 @@
 #include <string>
 #include <utility>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "adjudicator/service/game_exports.h"
 #include "cli/client.h"
 #include "cli/commands.h"
 #include "cli/complaint.h"
@@ -28,13 +29,12 @@ int RunRemoteExport(const CommandSpec& spec, const Args& args) {
   if (!format.has_value())
     return UsageError(spec, "missing --format (or --db and --bundle, offline)");
   v1::ExportGameRequest req;
-  v1::ExportGameRequest::Format f;
-  if (!v1::ExportGameRequest::Format_Parse(absl::AsciiStrToUpper(*format), &f) ||
-      f == v1::ExportGameRequest::FORMAT_UNSPECIFIED) {
-    return UsageError(spec, "--format '" + *format + "': sgf, json or bundle");
+  const service::GameExportFormat* f = service::FindGameExport(*format);
+  if (f == nullptr) {
+    return UsageError(spec, absl::StrCat("--format '", *format, "': ", service::GameExportNames()));
   }
-  if (f == v1::ExportGameRequest::BUNDLE && !out.has_value()) {
-    return UsageError(spec, "a bundle is binary: give --out FILE");
+  if (f->binary && !out.has_value()) {
+    return UsageError(spec, absl::StrCat("a ", f->name, " is binary: give --out FILE"));
   }
   if (out.has_value()) {
     if (absl::Status s = CheckWritable(*out); !s.ok()) {
@@ -42,7 +42,7 @@ int RunRemoteExport(const CommandSpec& spec, const Args& args) {
     }
   }
   req.set_name(GameResource(args.positionals()[0]));
-  req.set_format(f);
+  req.set_format(f->format);
   const std::string server = ServerOf(args);
   auto stub = Connect(server);
   // The file comes in pages of at most 1 MiB (client.h CallPages).

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "adjudicator/service/game_exports.h"
 #include "cli/client.h"
 #include "cli/commands.h"
 #include "cli/complaint.h"
@@ -22,14 +23,15 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
-    {"format", "FORMAT", "from a server: sgf (rulings as comments), json or bundle"},
+const std::string kFormatHelp = absl::StrCat("from a server: ", service::GameExportNames());
+const FlagSpec kFlags[] = {
+    {"format", "FORMAT", kFormatHelp},
     {"out", "FILE", "from a server: write to FILE (default stdout; a bundle needs it)"},
     {"db", "PATH", "offline: the ledger (the data directory of `arbiter serve`, or its ledger.db)"},
     {"bundle", "FILE", "offline: write the audit bundle to FILE"},
     kServerFlag,
 };
-constexpr CommandSpec kExport = {
+const CommandSpec kExport = {
     .name = "export",
     .positionals = "GAME",
     .summary = "write one game: from a server as SGF, JSON or an audit bundle; offline a bundle",
@@ -37,7 +39,7 @@ constexpr CommandSpec kExport = {
     .max_positionals = 1,
     .flags = kFlags,
     .notes =
-        "  arbiter export GAME --format sgf|json|bundle [--out FILE] [--server ADDR]\n"
+        "  arbiter export GAME --format FORMAT [--out FILE] [--server ADDR]\n"
         "  arbiter export GAME --db PATH --bundle FILE      (offline, no server)\n"
         "An audit bundle holds the game's events and rulings with inclusion proofs against\n"
         "a signed checkpoint; `arbiter verify --bundle FILE` checks it with no database.\n"

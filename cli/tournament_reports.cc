@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "adjudicator/tournament/export_formats.h"
 #include "adjudicator/tournament/standings_columns.h"
 #include "adjudicator/tournament/utf8.h"
 #include "cli/complaint.h"
@@ -18,8 +18,8 @@ namespace arbiter::cli {
 namespace {
 
 constexpr FlagSpec kShowFlags[] = {kJsonFlag, kServerFlag};
-constexpr FlagSpec kExportFlags[] = {
-    {"format", "FORMAT", "opengotha, h9 (EGD), aga, csv or json", false, true},
+const FlagSpec kExportFlags[] = {
+    {"format", "FORMAT", tournament::TournamentExportNames(), false, true},
     {"out", "FILE", "write to FILE (default stdout)"},
     {"sidecar", "FILE", "the reasons the format cannot carry (default FILE.reasons.json)"},
     kJsonFlag,
@@ -62,16 +62,6 @@ void PrintStandings(const v1::StandingsReport& r) {
     std::printf("  note: round %d board %d %s-%s: %s\n", p.round(), p.board(), p.black().c_str(),
                 p.white().c_str(), p.note().c_str());
   }
-}
-
-// The export format named by --format.
-std::optional<v1::ExportTournamentRequest::Format> ExportFormat(const std::string& name) {
-  if (name == "opengotha") return v1::ExportTournamentRequest::OPENGOTHA_XML;
-  if (name == "h9") return v1::ExportTournamentRequest::EGD_H9;
-  if (name == "aga") return v1::ExportTournamentRequest::AGA;
-  if (name == "csv") return v1::ExportTournamentRequest::CSV;
-  if (name == "json") return v1::ExportTournamentRequest::JSON;
-  return std::nullopt;
 }
 
 int CannotWrite(const absl::Status& status) {
@@ -145,13 +135,16 @@ int TournamentStandings(const Args& args) {
 
 int TournamentExport(const Args& args) {
   const CommandSpec& spec = kTournamentExport;
-  const std::string format_name = absl::AsciiStrToLower(*args.Value("format"));
-  std::optional<v1::ExportTournamentRequest::Format> format = ExportFormat(format_name);
-  if (!format.has_value()) return UsageError(spec, "--format: opengotha, h9, aga, csv or json");
+  const tournament::TournamentExportFormat* format =
+      tournament::FindTournamentExport(*args.Value("format"));
+  if (format == nullptr) {
+    return UsageError(spec, absl::StrCat("--format '", *args.Value("format"),
+                                         "': ", tournament::TournamentExportNames()));
+  }
   std::optional<std::string> out = args.Value("out");
   std::optional<std::string> sidecar = args.Value("sidecar");
   v1::ExportTournamentRequest req;
-  req.set_format(*format);
+  req.set_format(format->format);
   req.set_tournament(TournamentName(args));
   // In pages of at most 1 MiB: the file's and the sidecar's bytes
   // concatenated, the sidecar's entries merged (tournament.proto).

@@ -1,62 +1,27 @@
 #include "adjudicator/service/export_pages.h"
 
 #include <utility>
-#include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "adjudicator/engine/sgf_export.h"
-#include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/field_bounds.h"
-#include "adjudicator/service/game_reads.h"
-#include "google/protobuf/util/json_util.h"
+#include "adjudicator/service/game_exports.h"
 
 namespace arbiter::service {
 namespace {
 
-// The whole exported file of a game, in memory: SGF, JSON or a bundle.
+// The whole exported file of a game, in memory, as its format's row writes it.
 absl::StatusOr<v1::ExportGameResponse> ExportFile(ledger::Ledger& ledger, GameFolds& folds,
                                                   const std::string& id,
                                                   v1::ExportGameRequest::Format format) {
+  const GameExportFormat* f = FindGameExport(format);
+  if (f == nullptr) return absl::InvalidArgumentError(absl::StrCat("format: ", GameExportNames()));
+  absl::StatusOr<std::string> content = f->write(ledger, folds, id);
+  if (!content.ok()) return content.status();
   v1::ExportGameResponse out;
-  switch (format) {
-    case v1::ExportGameRequest::SGF:
-    case v1::ExportGameRequest::JSON: {
-      absl::StatusOr<v1::GameRecord> record = ReadRecord(ledger, folds, id);
-      if (!record.ok()) return record.status();
-      if (format == v1::ExportGameRequest::JSON) {
-        google::protobuf::util::JsonPrintOptions print;
-        print.always_print_primitive_fields = true;
-        std::string json;
-        if (auto s = google::protobuf::util::MessageToJsonString(*record, &json, print); !s.ok()) {
-          return absl::InternalError(std::string(s.message()));
-        }
-        out.set_content_type("application/json");
-        out.set_content(json + "\n");
-        out.set_filename(absl::StrCat(id, ".json"));
-        return out;
-      }
-      std::vector<v1::Event> events;
-      for (const v1::RecordedEvent& e : record->events()) events.push_back(e.event());
-      absl::StatusOr<Rules> rules = RulesOf(events.front().game_created(), record->rules_pin());
-      if (!rules.ok()) return rules.status();
-      absl::StatusOr<std::string> sgf = ExportSgf(*std::move(rules), events, record->rules_pin());
-      if (!sgf.ok()) return sgf.status();
-      out.set_content_type("application/x-go-sgf");
-      out.set_content(*std::move(sgf));
-      out.set_filename(absl::StrCat(id, ".sgf"));
-      return out;
-    }
-    case v1::ExportGameRequest::BUNDLE: {
-      absl::StatusOr<v1::AuditBundle> bundle = ledger.ExportBundle(id);
-      if (!bundle.ok()) return bundle.status();
-      out.set_content_type("application/x-protobuf; messageType=arbiter.v1.AuditBundle");
-      out.set_content(bundle->SerializeAsString());
-      out.set_filename(absl::StrCat(id, ".bundle"));
-      return out;
-    }
-    default:
-      return absl::InvalidArgumentError("format: SGF, JSON or BUNDLE");
-  }
+  out.set_content_type(std::string(f->content_type));
+  out.set_content(*std::move(content));
+  out.set_filename(absl::StrCat(id, f->extension));
+  return out;
 }
 
 }  // namespace

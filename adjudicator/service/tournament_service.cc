@@ -6,8 +6,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/field_bounds.h"
+#include "adjudicator/tournament/export_formats.h"
 #include "adjudicator/tournament/fold.h"
-#include "adjudicator/tournament/formats.h"
 #include "adjudicator/tournament/matches.h"
 #include "adjudicator/tournament/opengotha.h"
 #include "adjudicator/tournament/scoring.h"
@@ -24,44 +24,6 @@ void Stamp(absl::Time at, v1::TournamentEvent* e) {
   const int64_t nanos = absl::ToUnixNanos(at);
   e->mutable_at()->set_seconds(nanos / 1000000000);
   e->mutable_at()->set_nanos(static_cast<int32_t>(nanos % 1000000000));
-}
-
-absl::StatusOr<std::string> WriteCsv(const v1::Tournament& t, const v1::StandingsReport& report) {
-  return ExportCsv(t, report);
-}
-
-absl::StatusOr<std::string> WriteJson(const v1::Tournament&, const v1::StandingsReport& report) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.add_whitespace = true;
-  std::string json;
-  if (!google::protobuf::util::MessageToJsonString(report, &json, options).ok()) {
-    return absl::InternalError("the report does not print as JSON");
-  }
-  return json;
-}
-
-// Each export format: how it is written, and the file it is served as.
-struct ExportFormat {
-  v1::ExportTournamentRequest::Format format;
-  absl::StatusOr<std::string> (*write)(const v1::Tournament&, const v1::StandingsReport&);
-  const char* extension;
-  const char* content_type;
-};
-
-constexpr ExportFormat kExportFormats[] = {
-    {v1::ExportTournamentRequest::OPENGOTHA_XML, ExportOpenGotha, ".xml", "application/xml"},
-    {v1::ExportTournamentRequest::EGD_H9, ExportEgdH9, ".h9", "text/plain; charset=utf-8"},
-    {v1::ExportTournamentRequest::AGA, ExportAga, ".aga.txt", "text/plain; charset=utf-8"},
-    {v1::ExportTournamentRequest::CSV, WriteCsv, ".csv", "text/csv; charset=utf-8"},
-    {v1::ExportTournamentRequest::JSON, WriteJson, ".json", "application/json"},
-};
-
-// The format's entry, or nullptr when it is not one.
-const ExportFormat* FindExportFormat(v1::ExportTournamentRequest::Format format) {
-  for (const ExportFormat& f : kExportFormats) {
-    if (f.format == format) return &f;
-  }
-  return nullptr;
 }
 
 // The report in pages (tournament.proto, StandingsReport): the first holds
@@ -492,15 +454,15 @@ absl::StatusOr<v1::ExportTournamentResponse> TournamentServiceImpl::WholeExport(
   absl::StatusOr<v1::StandingsReport> standings = Standings(id, &t, &games);
   if (!standings.ok()) return standings.status();
   const v1::StandingsReport& report = *standings;
-  const ExportFormat* f = FindExportFormat(format);
+  const TournamentExportFormat* f = FindTournamentExport(format);
   if (f == nullptr) {
-    return absl::InvalidArgumentError("format: OPENGOTHA_XML, EGD_H9, AGA, CSV or JSON");
+    return absl::InvalidArgumentError(absl::StrCat("format: ", TournamentExportNames()));
   }
   absl::StatusOr<std::string> content = f->write(t, report);
   if (!content.ok()) return content.status();
   v1::ExportTournamentResponse out;
-  out.set_filename(id + f->extension);
-  out.set_content_type(f->content_type);
+  out.set_filename(absl::StrCat(id, f->extension));
+  out.set_content_type(std::string(f->content_type));
   out.set_content(*std::move(content));
   *out.mutable_sidecar() = BuildSidecar(t, report, games, format);
   out.set_sidecar_json(SidecarJson(out.sidecar()));

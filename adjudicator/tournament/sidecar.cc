@@ -2,9 +2,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/tournament/corrections.h"
+#include "adjudicator/tournament/export_formats.h"
 #include "adjudicator/tournament/fold.h"
-#include "adjudicator/tournament/formats.h"
-#include "adjudicator/tournament/opengotha.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -18,21 +17,10 @@ namespace {
 using v1::ExportTournamentRequest;
 using v1::ScoredPairing;
 
+// How the format writes `p` (its row's exported_as), or "as in the report".
 std::string ExportedAs(const ScoredPairing& p, ExportTournamentRequest::Format format) {
-  switch (format) {
-    case ExportTournamentRequest::OPENGOTHA_XML:
-      return p.round() == 0 ? "left out (never paired)" : OpenGothaResult(p);
-    case ExportTournamentRequest::EGD_H9:
-      return p.round() == 0 ? "left out (never paired)"
-                            : absl::StrCat("black ", EgdToken(p, p.black()), ", white ",
-                                           EgdToken(p, p.white()));
-    case ExportTournamentRequest::AGA:
-      return AgaToken(p);
-    case ExportTournamentRequest::CSV:
-      return absl::StrCat("points ", p.black_points(), "-", p.white_points());
-    default:
-      return "as in the report";
-  }
+  const TournamentExportFormat* f = FindTournamentExport(format);
+  return f != nullptr && f->exported_as != nullptr ? f->exported_as(p) : "as in the report";
 }
 
 void Fill(const ScoredPairing& p, v1::SidecarEntry* e) {

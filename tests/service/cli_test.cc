@@ -3,6 +3,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "adjudicator/engine/sgf.h"
+#include "adjudicator/service/game_exports.h"
 #include "google/protobuf/struct.pb.h"
 #include "tests/service/e2e_util.h"
 
@@ -217,6 +218,37 @@ TEST(CliTest, ExportedSgfReimportsForEveryScenario) {
     r = RunCli({"import-sgf", path});
     EXPECT_EQ(r.exit, 0) << r.err << ReadFile(path);
   }
+}
+
+// `arbiter export --format` takes every row of the game export table
+// (game_exports.h) by its name and writes the file the server serves as
+// that row says; its help and errors list the rows.
+TEST(CliTest, EveryGameExportFormatIsTheTablesRow) {
+  ASSERT_EQ(Cli({"record", "-"}, Renamed("phone-twice", "cli-formats")).exit, 0);
+  const TempDir temp("arbiter-cli-formats");
+  for (const service::GameExportFormat& f : service::GameExportFormats()) {
+    SCOPED_TRACE(std::string(f.name));
+    const std::string path = temp.path() + "/g" + std::string(f.extension);
+    ProcessResult r =
+        Cli({"export", "cli-formats", "--format", std::string(f.name), "--out", path});
+    ASSERT_EQ(r.exit, 0) << r.err;
+    EXPECT_NE(r.err.find(std::string(f.content_type)), std::string::npos) << r.err;
+    EXPECT_FALSE(ReadFile(path).empty());
+    if (f.binary) {
+      r = Cli({"export", "cli-formats", "--format", std::string(f.name)});
+      EXPECT_EQ(r.exit, 2);
+      EXPECT_NE(r.err.find("is binary: give --out FILE"), std::string::npos) << r.err;
+    }
+  }
+  ProcessResult r = Cli({"export", "cli-formats", "--format", "pdf"});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.err.find("--format 'pdf': sgf (rulings as comments), json or bundle"),
+            std::string::npos)
+      << r.err;
+  r = RunCli({"export", "--help"});
+  EXPECT_NE(r.out.find("from a server: sgf (rulings as comments), json or bundle"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(CliTest, DecideAPendingRuling) {

@@ -23,6 +23,7 @@
 #include "adjudicator/service/console/sessions.h"
 #include "adjudicator/service/console/slip.h"
 #include "adjudicator/service/console/tournament_page.h"
+#include "adjudicator/service/game_exports.h"
 #include "adjudicator/service/game_reads.h"
 #include "adjudicator/service/listen_address.h"
 #include "adjudicator/service/recorder.h"
@@ -445,12 +446,12 @@ void Console::Impl::Routes() {
     Page(req, res, kExport, [&](const Visitor&) {
       absl::StatusOr<std::string> id = GameOf(req);
       if (!id.ok()) return SendError(res, id.status());
-      absl::StatusOr<v1::AuditBundle> bundle = ledger->ExportBundle(*id);
+      const GameExportFormat& f = *FindGameExport(v1::ExportGameRequest::BUNDLE);
+      absl::StatusOr<std::string> bundle = f.write(*ledger, *folds, *id);
       if (!bundle.ok()) return SendError(res, bundle.status());
       res.set_header("Content-Disposition",
-                     absl::StrCat("attachment; filename=\"", *id, ".bundle\""));
-      res.set_content(bundle->SerializeAsString(),
-                      "application/x-protobuf; messageType=arbiter.v1.AuditBundle");
+                     absl::StrCat("attachment; filename=\"", *id, f.extension, "\""));
+      res.set_content(*std::move(bundle), std::string(f.content_type));
     });
   });
   http.Get(R"(/static/([a-z0-9-]+\.(css|js|json|html|svg)))",
