@@ -14,7 +14,6 @@
 #include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
 #include "adjudicator/tournament/withdrawals.h"
-#include "google/protobuf/util/json_util.h"
 #include "proto/names/resource_name.h"
 
 namespace arbiter::tournament {
