@@ -1,7 +1,7 @@
 // An append (or a request for a checkpoint) on its way through a store's
 // writer thread, the queue it waits in, and what a batch of them adds on top
 // of the committed state (internal to the ledger). The SQLite writer
-// (writer.h) and the PostgreSQL store (pg_store.cc) share all of it; what
+// (sqlite/writer.h) and the PostgreSQL one (postgres/store.cc) share all of it; what
 // they read and write for an append is append_rows.h.
 #ifndef ARBITER_LEDGER_APPEND_JOB_H_
 #define ARBITER_LEDGER_APPEND_JOB_H_

@@ -13,7 +13,7 @@
 // key, 0600, made on first start), ledger.pub (its public half, PEM),
 // ledger.lock (one writing process at a time). The same ledger can live in
 // a PostgreSQL database instead, written by several processes at once
-// (LedgerOptions::dir, pg_store.cc).
+// (LedgerOptions::dir; where a ledger lives is decided by OpenStore, store.h).
 #ifndef ARBITER_LEDGER_LEDGER_H_
 #define ARBITER_LEDGER_LEDGER_H_
 
@@ -39,7 +39,7 @@ namespace arbiter::ledger {
 
 struct LedgerOptions {
   // A data directory (created if absent), or a PostgreSQL database named by
-  // a libpq URI, postgresql://USER@HOST:PORT/DB (pg_store.cc): the ledger
+  // a libpq URI, postgresql://USER@HOST:PORT/DB (postgres/store.cc): the ledger
   // of a federation, shared by several servers.
   std::string dir;
   // For a PostgreSQL ledger: the directory of its signing key, ledger.key

@@ -110,10 +110,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   if (!ledger.ok()) return ledger.status();
   parts->ledger = *std::move(ledger);
   // The venue tables live beside the ledger's, in its database.
-  absl::StatusOr<std::unique_ptr<VenueGames>> venue_games = VenueGames::Open(
-      options.ledger.empty() ? (std::filesystem::path(options.data_dir) / "ledger.db").string()
-                             : options.ledger,
-      options.venue_keys);
+  absl::StatusOr<std::unique_ptr<VenueGames>> venue_games =
+      VenueGames::Open(lo.dir, options.venue_keys);
   if (!venue_games.ok()) return venue_games.status();
   parts->venue_games = *std::move(venue_games);
   parts->folds->Attach(parts->ledger.get());
