@@ -72,6 +72,7 @@ BatchLoop::Outcome BatchLoop::Run(std::vector<AppendJob*>& jobs, BatchTransactio
     // Nothing of this batch is acknowledged; memory holds only what is
     // committed (the backend reads back whatever the storage kept).
     FailAll(jobs, broken);
+    for (AppendJob* job : jobs) job->fold.reset();
     return out;
   }
 

@@ -96,9 +96,8 @@ void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,
 }
 
 void Ledger::AppendHereOrQueue(const std::string& game_id, ExpectedRevision expected,
-                               std::vector<v1::Event> events, AppendCallback done) {
-  impl_->writer_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done),
-                                      /*may_lead=*/true);
+                               std::vector<v1::Event> events, CommitCallback done) {
+  impl_->writer_->queue().AppendHereOrQueue(game_id, expected, std::move(events), std::move(done));
 }
 
 void Ledger::PreviewHereOrQueue(const std::string& game_id, ExpectedRevision expected,

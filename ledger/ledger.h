@@ -130,8 +130,13 @@ class Ledger {
   // nothing to the writer thread and back. Otherwise it is queued as
   // AppendAsync queues it. `done` must not call this again (it would run
   // a batch inside another's answer).
+  //
+  // `done` receives the committed entries together with the game's fold as
+  // the commit left it (Committed; nullptr for a retry answered with the
+  // recorded entries), so a server answers from it without reading the
+  // game again.
   void AppendHereOrQueue(const std::string& game_id, ExpectedRevision expected,
-                         std::vector<v1::Event> events, AppendCallback done);
+                         std::vector<v1::Event> events, CommitCallback done);
 
   // A dry run of AppendHereOrQueue: the append goes through the same batch,
   // checks and judge as a real one (idempotency, the stream, `expected`,

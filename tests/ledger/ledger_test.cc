@@ -225,8 +225,13 @@ TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
     absl::Notification answered;
     std::thread::id answered_on;
     ledger_->AppendHereOrQueue("g", ExpectedRevision::Exactly(i + 1), {Pass(v1::BLACK)},
-                               [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                               [&](absl::StatusOr<Committed> r) {
                                  EXPECT_TRUE(r.ok()) << r.status();
+                                 // The fold comes with the commit, at its revision.
+                                 if (r.ok()) {
+                                   EXPECT_NE(r->fold, nullptr);
+                                   EXPECT_EQ(r->entries.back().revision(), i + 2u);
+                                 }
                                  answered_on = std::this_thread::get_id();
                                  answered.Notify();
                                });
@@ -249,9 +254,9 @@ TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
   });
   in_batch.WaitForNotification();
   absl::Notification answered;
-  absl::StatusOr<std::vector<v1::LedgerEntry>> got = absl::UnknownError("not answered");
+  absl::StatusOr<Committed> got = absl::UnknownError("not answered");
   ledger_->AppendHereOrQueue("g", ExpectedRevision::Exactly(11), {Pass(v1::WHITE)},
-                             [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                             [&](absl::StatusOr<Committed> r) {
                                got = std::move(r);
                                answered.Notify();
                              });
@@ -260,14 +265,18 @@ TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
   answered.WaitForNotification();
   holder.join();
   ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_EQ((*got)[0].revision(), 12u);
+  EXPECT_EQ(got->entries[0].revision(), 12u);
+  // The fold handed with the commit is the game at revision 12, the one the
+  // judge was handed too.
+  ASSERT_NE(got->fold, nullptr);
+  EXPECT_EQ(static_cast<const testing::ToyGame&>(*got->fold).revision(), 12u);
+  EXPECT_EQ(got->fold, std::static_pointer_cast<const GameJudge>(judge_.Kept("g")));
 
   // Refused before the batch: answered at once, here.
   bool refused = false;
-  ledger_->AppendHereOrQueue("", ExpectedRevision::Any(), {Pass(v1::WHITE)},
-                             [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
-                               refused = absl::IsInvalidArgument(r.status());
-                             });
+  ledger_->AppendHereOrQueue(
+      "", ExpectedRevision::Any(), {Pass(v1::WHITE)},
+      [&](absl::StatusOr<Committed> r) { refused = absl::IsInvalidArgument(r.status()); });
   EXPECT_TRUE(refused);
   EXPECT_TRUE(Audit().intact);
 }
