@@ -18,7 +18,7 @@
 #include "cli/files.h"
 #include "cli/ledger_path.h"
 #include "ledger/bundle.h"
-#include "ledger/log_reader.h"
+#include "ledger/store.h"
 
 namespace arbiter::cli {
 namespace {
@@ -67,8 +67,10 @@ int RunExport(int argc, char** argv) {
   if (absl::Status s = CheckWritable(out); !s.ok()) {
     return Complain("export", absl::StrCat("--bundle ", out, ": ", s.message()), kExitBadInput);
   }
-  db = LedgerDatabase(db);
-  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenLedgerReader(db);
+  absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(db);
+  if (store.ok()) db = (*store)->database();
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader =
+      store.ok() ? (*store)->OpenReader() : store.status();
   if (!reader.ok()) {
     return Complain(
         "export", absl::StrCat("--db ", db, ": ", reader.status().message()),

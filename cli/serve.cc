@@ -30,8 +30,8 @@
 #include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
 #include "cli/listen_address.h"
-#include "ledger/pg.h"
 #include "ledger/signer.h"
+#include "ledger/store.h"
 
 namespace arbiter::cli {
 namespace {
@@ -106,7 +106,7 @@ int RunServe(int argc, char** argv) {
   if (std::optional<int> exit = ParseArgs(kServe, argc, argv, &args)) return *exit;
   service::ServerOptions options;
   options.data_dir = DataDirectory(args);
-  if (ledger::IsPostgresUri(options.data_dir)) {
+  if (ledger::IsSharedStore(options.data_dir)) {
     options.ledger = options.data_dir;
     const char* env = std::getenv("ARBITER_DATA");
     options.data_dir = args.ValueOr("state", env != nullptr && *env != '\0' ? env : "arbiter-data");

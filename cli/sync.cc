@@ -46,6 +46,7 @@
 #include "ledger/bundle.h"
 #include "ledger/ledger.h"
 #include "ledger/signer.h"
+#include "ledger/store.h"
 #include "ledger/venue_proofs.h"
 #include "ledger/venue_sync.h"
 
@@ -313,7 +314,7 @@ int RunSync(int argc, char** argv) {
   if (std::optional<int> exit = ParseArgs(kSync, argc, argv, &args)) return *exit;
   const std::string from = *args.Value("from");
   const std::string to = *args.Value("to");
-  const bool direct = ledger::IsPostgresUri(to);
+  const bool direct = ledger::IsSharedStore(to);
   if (!direct && args.Has("state")) {
     return UsageError(kSync, "--state is for a postgresql:// --to (a server has its own key)");
   }
@@ -326,11 +327,13 @@ int RunSync(int argc, char** argv) {
   std::string pubkey = args.ValueOr("venue-pubkey", "");
   std::error_code error;
   if (std::filesystem::exists(from, error)) {
-    const std::string db = LedgerDatabase(from);
-    absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenLedgerReader(db);
+    absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(from);
+    if (!store.ok()) return Failed(store.status());
+    absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = (*store)->OpenReader();
     if (!reader.ok()) return Failed(reader.status());
     venue = std::make_unique<DirectoryVenue>(*std::move(reader));
-    const std::filesystem::path beside = std::filesystem::path(db).parent_path() / "ledger.pub";
+    const std::filesystem::path beside =
+        std::filesystem::path((*store)->database()).parent_path() / "ledger.pub";
     if (pubkey.empty() && std::filesystem::exists(beside, error)) pubkey = beside.string();
   } else {
     venue = std::make_unique<ServerVenue>(from);

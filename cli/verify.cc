@@ -28,9 +28,8 @@
 #include "cli/files.h"
 #include "cli/ledger_path.h"
 #include "ledger/audit.h"
-#include "ledger/log_reader.h"
-#include "ledger/pg_snapshot.h"
 #include "ledger/signer.h"
+#include "ledger/store.h"
 #include "ledger/venue_audit.h"
 #include "ledger/venue_proofs.h"
 
@@ -120,10 +119,10 @@ int Report(const ledger::AuditReport& r, const std::string& what, const std::str
 
 // A federation's synced games, each against its venue's own signed
 // checkpoints (ledger/venue_audit.h); nothing printed when it has none.
-int VerifyVenueProofs(const std::string& location, const ledger::AuditOptions& options) {
-  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenLedgerReader(location);
+int VerifyVenueProofs(ledger::Store& store, const ledger::AuditOptions& options) {
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = store.OpenReader();
   absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> proofs =
-      ledger::VenueProofs::OpenForReading(location);
+      ledger::VenueProofs::OpenForReading(store.database());
   absl::StatusOr<ledger::VenueAuditReport> r =
       !reader.ok()   ? reader.status()
       : !proofs.ok() ? proofs.status()
@@ -170,15 +169,20 @@ int RunVerify(int argc, char** argv) {
   if (game && db.empty())
     return UsageError(kVerify, "a bundle holds one game: no GAME with --bundle");
   const bool readjudicate = !args.Has("no-readjudicate");
-  if (!db.empty()) db = LedgerDatabase(db);
+  std::unique_ptr<ledger::Store> store;
+  if (!db.empty()) {
+    absl::StatusOr<std::unique_ptr<ledger::Store>> opened = ledger::OpenStore(db);
+    if (!opened.ok()) return Complain("verify", opened.status().message(), kExitBadInput);
+    store = *std::move(opened);
+    db = store->database();
+  }
 
   ledger::AuditOptions options;
   options.game_id = game;
   AdjudicatorJudge judge;
   if (readjudicate) options.judge = &judge;
   std::string key_source;
-  const bool postgres = ledger::IsPostgresUri(db);
-  if (pubkey.empty() && !db.empty() && !postgres) {
+  if (pubkey.empty() && store != nullptr && !store->shared()) {
     std::filesystem::path dir = std::filesystem::path(db).parent_path();
     std::string beside = ((dir.empty() ? std::filesystem::path(".") : dir) / "ledger.pub").string();
     if (std::filesystem::exists(beside)) pubkey = beside;
@@ -221,20 +225,12 @@ int RunVerify(int argc, char** argv) {
   }
 
   if (isatty(STDERR_FILENO)) options.progress = DrawProgress;
-  absl::StatusOr<ledger::AuditReport> r = [&]() -> absl::StatusOr<ledger::AuditReport> {
-    if (postgres) return ledger::AuditPostgres(db, options);
-    if (!std::filesystem::exists(db)) {
-      return absl::NotFoundError(absl::StrCat("no database at ", db));
-    }
-    absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(db);
-    if (!reader.ok()) return reader.status();
-    return ledger::AuditLog(*reader, options);
-  }();
+  absl::StatusOr<ledger::AuditReport> r = store->Audit(options);
   if (absl::IsNotFound(r.status())) return Complain("verify", r.status().message(), kExitBadInput);
   if (!r.ok()) return Complain("verify", r.status().message(), ExitCodeOf(r.status()));
   int exit =
       Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source, args.Has("strict"));
-  if (exit == kExitOk) exit = VerifyVenueProofs(db, options);
+  if (exit == kExitOk) exit = VerifyVenueProofs(*store, options);
   return exit;
 }
 

@@ -3,18 +3,32 @@
 #define ARBITER_LEDGER_APPEND_CALLBACK_H_
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "arbiter/v1/rulings.pb.h"
+#include "ledger/judge.h"
 
 namespace arbiter::ledger {
 
 // What Append would have returned: one entry per event, or why nothing was
 // written.
 using AppendCallback = std::function<void(absl::StatusOr<std::vector<v1::LedgerEntry>>)>;
+
+// What a committed append hands its caller with the commit
+// (Ledger::AppendHereOrQueue): its entries, rulings included, and the
+// game's fold as that commit left it, so the caller answers from it
+// without looking the game up again.
+struct Committed {
+  std::vector<v1::LedgerEntry> entries;
+  // The game at the entries' last revision; nullptr for a retry answered
+  // with entries recorded earlier (no new fold was made).
+  std::shared_ptr<const GameJudge> fold;
+};
+using CommitCallback = std::function<void(absl::StatusOr<Committed>)>;
 
 // What an append would record, worked out without recording it
 // (Ledger::PreviewHereOrQueue).

@@ -29,6 +29,14 @@ void AppendJob::Complete() {
     delete this;
     return cb(std::move(answer));
   }
+  if (committed) {
+    CommitCallback cb = std::move(committed);
+    absl::StatusOr<Committed> answer =
+        status.ok() ? absl::StatusOr<Committed>(Committed{std::move(entries), std::move(fold)})
+                    : status;
+    delete this;
+    return cb(std::move(answer));
+  }
   if (!callback) return done.Notify();
   AppendCallback cb = std::move(callback);
   absl::StatusOr<std::vector<v1::LedgerEntry>> result =
@@ -65,22 +73,36 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::Append(std::string gam
   return std::move(job.entries);
 }
 
-void AppendQueue::AppendAsync(std::string game_id, ExpectedRevision expected,
-                              std::vector<v1::Event> events, AppendCallback done, bool may_lead) {
+namespace {
+
+// A job on the heap, owned by the writer once launched.
+AppendJob* HeapJob(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events) {
   auto* job = new AppendJob;
   job->game_id = std::move(game_id);
   job->expected = expected;
   job->events = std::move(events);
+  return job;
+}
+
+}  // namespace
+
+void AppendQueue::AppendAsync(std::string game_id, ExpectedRevision expected,
+                              std::vector<v1::Event> events, AppendCallback done) {
+  AppendJob* job = HeapJob(std::move(game_id), expected, std::move(events));
   job->callback = std::move(done);
-  Launch(job, may_lead);
+  Launch(job, /*may_lead=*/false);
+}
+
+void AppendQueue::AppendHereOrQueue(std::string game_id, ExpectedRevision expected,
+                                    std::vector<v1::Event> events, CommitCallback done) {
+  AppendJob* job = HeapJob(std::move(game_id), expected, std::move(events));
+  job->committed = std::move(done);
+  Launch(job, /*may_lead=*/true);
 }
 
 void AppendQueue::PreviewAsync(std::string game_id, ExpectedRevision expected,
                                std::vector<v1::Event> events, PreviewCallback done) {
-  auto* job = new AppendJob;
-  job->game_id = std::move(game_id);
-  job->expected = expected;
-  job->events = std::move(events);
+  AppendJob* job = HeapJob(std::move(game_id), expected, std::move(events));
   job->dry_run = true;
   job->preview = std::move(done);
   Launch(job, /*may_lead=*/true);

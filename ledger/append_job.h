@@ -1,7 +1,7 @@
 // An append (or a request for a checkpoint) on its way through a store's
 // writer thread, the queue it waits in, and what a batch of them adds on top
 // of the committed state (internal to the ledger). The SQLite writer
-// (writer.h) and the PostgreSQL store (pg_store.cc) share all of it; what
+// (sqlite/writer.h) and the PostgreSQL one (postgres/store.cc) share all of it; what
 // they read and write for an append is append_rows.h.
 #ifndef ARBITER_LEDGER_APPEND_JOB_H_
 #define ARBITER_LEDGER_APPEND_JOB_H_
@@ -61,6 +61,11 @@ struct AppendJob {
   // Set for AppendAsync (or, for a dry run, PreviewAsync): the job is on
   // the heap and owned by the writer.
   AppendCallback callback;
+  // Set for AppendHereOrQueue: answered with the fold too (Committed).
+  CommitCallback committed;
+  // The game's fold after this append, set when it was judged and written
+  // (not for a retry or a dry run); handed to `committed` after the COMMIT.
+  std::shared_ptr<const GameJudge> fold;
   PreviewCallback preview;
   absl::Notification done;
 
@@ -93,7 +98,11 @@ class AppendQueue {
                                                       std::vector<v1::Event> events,
                                                       std::string venue_key_der = "");
   void AppendAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
-                   AppendCallback done, bool may_lead = false);
+                   AppendCallback done);
+  // As AppendAsync, led on the caller's thread when no batch runs, and
+  // answered with the committed fold (Ledger::AppendHereOrQueue).
+  void AppendHereOrQueue(std::string game_id, ExpectedRevision expected,
+                         std::vector<v1::Event> events, CommitCallback done);
   // As AppendAsync with `may_lead`, a dry run (Ledger::PreviewHereOrQueue).
   void PreviewAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
                     PreviewCallback done);
@@ -146,7 +155,7 @@ struct AppendBatch {
   std::vector<std::string> ended_games;
   // Each game's fold after the batch's appends so far: handed to the judge
   // as committed once the batch commits, dropped if it does not.
-  std::unordered_map<std::string, std::unique_ptr<GameJudge>> folds;
+  std::unordered_map<std::string, std::shared_ptr<GameJudge>> folds;
 
   // The checkpoint the batch signs before its COMMIT, if one is due: asked
   // for, at a game's end, on crossing a multiple of `every` since

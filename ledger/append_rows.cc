@@ -174,7 +174,9 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
   for (const Hash& leaf : job.leaves) batch.range.Append(leaf);
   if (game_over) batch.ended_games.push_back(job.game_id);
   batch.revisions[job.game_id] = revision;
-  batch.folds[job.game_id] = *std::move(fold);
+  std::shared_ptr<GameJudge> kept = *std::move(fold);
+  job.fold = kept;
+  batch.folds[job.game_id] = std::move(kept);
   return out;
 }
 

@@ -14,6 +14,7 @@
 #include "ledger/checkpoint.h"
 #include "ledger/hash.h"
 #include "ledger/merkle.h"
+#include "ledger/sqlite/log_reader.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {

@@ -22,9 +22,10 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/judge.h"
-#include "ledger/log_reader.h"
 
 namespace arbiter::ledger {
+
+class LogReader;  // sqlite/log_reader.h: the audit reads a SQLite ledger (Store::Audit)
 
 struct AuditOptions {
   // Re-adjudicate only this game (the whole log is still checked).

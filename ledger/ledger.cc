@@ -3,15 +3,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "ledger/bundle.h"
-#include "ledger/ledger_store.h"
 #include "ledger/merkle.h"
-#include "ledger/pg.h"
+#include "ledger/store.h"
+#include "ledger/store_writer.h"
 
 namespace arbiter::ledger {
 
 class Ledger::Impl {
  public:
-  explicit Impl(std::unique_ptr<LedgerStore> store) : store_(std::move(store)) {}
+  Impl(std::unique_ptr<Store> store, std::unique_ptr<StoreWriter> writer)
+      : store_(std::move(store)), writer_(std::move(writer)) {}
 
   // Runs `fn` on a pooled read connection.
   template <typename Fn>
@@ -54,7 +55,8 @@ class Ledger::Impl {
     return fn(proof_tree_);
   }
 
-  std::unique_ptr<LedgerStore> store_;
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<StoreWriter> writer_;
   absl::Mutex pool_mu_;
   std::vector<std::unique_ptr<LogSource>> pool_ ABSL_GUARDED_BY(pool_mu_);
   absl::Mutex proof_tree_mu_;
@@ -67,43 +69,43 @@ Ledger::~Ledger() = default;
 absl::StatusOr<std::unique_ptr<Ledger>> Ledger::Open(LedgerOptions options) {
   if (options.judge == nullptr) return absl::InvalidArgumentError("the ledger needs a judge");
   if (options.dir.empty()) return absl::InvalidArgumentError("the ledger needs a data directory");
-  absl::StatusOr<std::unique_ptr<LedgerStore>> store = IsPostgresUri(options.dir)
-                                                           ? OpenPgStore(std::move(options))
-                                                           : OpenSqliteStore(std::move(options));
+  absl::StatusOr<std::unique_ptr<Store>> store = OpenStore(options.dir, {options.vfs});
   if (!store.ok()) return store.status();
-  return std::unique_ptr<Ledger>(new Ledger(std::make_unique<Impl>(*std::move(store))));
+  absl::StatusOr<std::unique_ptr<StoreWriter>> writer = (*store)->OpenWriter(std::move(options));
+  if (!writer.ok()) return writer.status();
+  return std::unique_ptr<Ledger>(
+      new Ledger(std::make_unique<Impl>(*std::move(store), *std::move(writer))));
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::Append(const std::string& game_id,
                                                             ExpectedRevision expected,
                                                             std::vector<v1::Event> events) {
-  return impl_->store_->queue().Append(game_id, expected, std::move(events));
+  return impl_->writer_->queue().Append(game_id, expected, std::move(events));
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendFromVenue(
     const std::string& game_id, std::vector<v1::Event> events, const std::string& venue_key_der) {
   if (venue_key_der.empty()) return absl::InvalidArgumentError("a venue's append names its key");
-  return impl_->store_->queue().Append(game_id, ExpectedRevision::Exactly(0), std::move(events),
-                                       venue_key_der);
+  return impl_->writer_->queue().Append(game_id, ExpectedRevision::Exactly(0), std::move(events),
+                                        venue_key_der);
 }
 
 void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,
                          std::vector<v1::Event> events, AppendCallback done) {
-  impl_->store_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done));
+  impl_->writer_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done));
 }
 
 void Ledger::AppendHereOrQueue(const std::string& game_id, ExpectedRevision expected,
-                               std::vector<v1::Event> events, AppendCallback done) {
-  impl_->store_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done),
-                                     /*may_lead=*/true);
+                               std::vector<v1::Event> events, CommitCallback done) {
+  impl_->writer_->queue().AppendHereOrQueue(game_id, expected, std::move(events), std::move(done));
 }
 
 void Ledger::PreviewHereOrQueue(const std::string& game_id, ExpectedRevision expected,
                                 std::vector<v1::Event> events, PreviewCallback done) {
-  impl_->store_->queue().PreviewAsync(game_id, expected, std::move(events), std::move(done));
+  impl_->writer_->queue().PreviewAsync(game_id, expected, std::move(events), std::move(done));
 }
 
-absl::StatusOr<v1::Checkpoint> Ledger::Checkpoint() { return impl_->store_->queue().Checkpoint(); }
+absl::StatusOr<v1::Checkpoint> Ledger::Checkpoint() { return impl_->writer_->queue().Checkpoint(); }
 
 absl::StatusOr<uint64_t> Ledger::Head() {
   return impl_->WithReader([](LogSource& r) { return r.Head(); });
@@ -177,26 +179,26 @@ absl::StatusOr<std::vector<Hash>> Ledger::ProveConsistency(uint64_t old_size, ui
       new_size, [&](const MerkleTree& t) { return t.ConsistencyProof(old_size, new_size); });
 }
 
-CommitFeed& Ledger::commit_feed() { return impl_->store_->watch()->feed(); }
+CommitFeed& Ledger::commit_feed() { return impl_->writer_->watch()->feed(); }
 
 absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeLog(uint64_t after_position) {
   absl::StatusOr<std::unique_ptr<LogSource>> r = impl_->store_->OpenReader();
   if (!r.ok()) return r.status();
-  return Subscription::ForLog(*std::move(r), impl_->store_->watch(), after_position);
+  return Subscription::ForLog(*std::move(r), impl_->writer_->watch(), after_position);
 }
 
 absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeGame(const std::string& game_id,
                                                                     uint64_t after_revision) {
   absl::StatusOr<std::unique_ptr<LogSource>> r = impl_->store_->OpenReader();
   if (!r.ok()) return r.status();
-  return Subscription::ForGame(*std::move(r), impl_->store_->watch(), game_id, after_revision);
+  return Subscription::ForGame(*std::move(r), impl_->writer_->watch(), game_id, after_revision);
 }
 
 bool Ledger::shared() const { return impl_->store_->shared(); }
 
 const std::string& Ledger::public_key_der() const {
-  return impl_->store_->signer().public_key_der();
+  return impl_->writer_->signer().public_key_der();
 }
-std::string Ledger::PublicKeyPem() const { return impl_->store_->signer().PublicKeyPem(); }
+std::string Ledger::PublicKeyPem() const { return impl_->writer_->signer().PublicKeyPem(); }
 
 }  // namespace arbiter::ledger

@@ -13,7 +13,7 @@
 // key, 0600, made on first start), ledger.pub (its public half, PEM),
 // ledger.lock (one writing process at a time). The same ledger can live in
 // a PostgreSQL database instead, written by several processes at once
-// (LedgerOptions::dir, pg_store.cc).
+// (LedgerOptions::dir; where a ledger lives is decided by OpenStore, store.h).
 #ifndef ARBITER_LEDGER_LEDGER_H_
 #define ARBITER_LEDGER_LEDGER_H_
 
@@ -39,7 +39,7 @@ namespace arbiter::ledger {
 
 struct LedgerOptions {
   // A data directory (created if absent), or a PostgreSQL database named by
-  // a libpq URI, postgresql://USER@HOST:PORT/DB (pg_store.cc): the ledger
+  // a libpq URI, postgresql://USER@HOST:PORT/DB (postgres/store.cc): the ledger
   // of a federation, shared by several servers.
   std::string dir;
   // For a PostgreSQL ledger: the directory of its signing key, ledger.key
@@ -130,8 +130,13 @@ class Ledger {
   // nothing to the writer thread and back. Otherwise it is queued as
   // AppendAsync queues it. `done` must not call this again (it would run
   // a batch inside another's answer).
+  //
+  // `done` receives the committed entries together with the game's fold as
+  // the commit left it (Committed; nullptr for a retry answered with the
+  // recorded entries), so a server answers from it without reading the
+  // game again.
   void AppendHereOrQueue(const std::string& game_id, ExpectedRevision expected,
-                         std::vector<v1::Event> events, AppendCallback done);
+                         std::vector<v1::Event> events, CommitCallback done);
 
   // A dry run of AppendHereOrQueue: the append goes through the same batch,
   // checks and judge as a real one (idempotency, the stream, `expected`,

@@ -32,6 +32,8 @@
 
 namespace arbiter::ledger {
 
+class VenueTables;  // venue_tables.h (internal)
+
 // A synced game and the venue it came from.
 struct VenueGame {
   std::string game_id;
@@ -55,8 +57,8 @@ absl::Status FillHeldEntries(v1::AuditBundle& bundle, const std::vector<v1::Ledg
 
 class VenueProofs {
  public:
-  // Connects to the federation ledger at `location` (a PostgreSQL URI, or
-  // the path of a SQLite ledger's ledger.db) and creates the two tables if
+  // Connects to the federation ledger at `location` (as OpenStore takes
+  // it: a PostgreSQL URI, a SQLite data directory or its ledger.db) and creates the two tables if
   // absent. The ledger's own schema must exist (open the Ledger first):
   // FAILED_PRECONDITION if it does not; UNAVAILABLE if the database cannot
   // be reached.
@@ -82,14 +84,12 @@ class VenueProofs {
   absl::StatusOr<std::vector<v1::AuditBundle>> Proofs(const std::string& game_id);
 
  private:
-  class Tables;  // the few statements, in PostgreSQL's or SQLite's dialect
-  class PgTables;
-  class SqliteTables;
-  VenueProofs(std::unique_ptr<Tables> store, bool tables);
+  // The few statements, in the backend's dialect (Store::OpenVenueTables).
+  VenueProofs(std::unique_ptr<VenueTables> store, bool tables);
   // A connection to the ledger at `location`, read-only if `read_only`.
-  static absl::StatusOr<std::unique_ptr<Tables>> Connect(const std::string& location,
-                                                         bool read_only);
-  std::unique_ptr<Tables> store_;
+  static absl::StatusOr<std::unique_ptr<VenueTables>> Connect(const std::string& location,
+                                                              bool read_only);
+  std::unique_ptr<VenueTables> store_;
   bool tables_;  // false: read-only on a ledger that never had a venue synced
 };
 

@@ -1,7 +1,6 @@
 #include "adjudicator/service/game_folds.h"
 
 #include <algorithm>
-#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -65,11 +64,6 @@ void GameFolds::KeepLocked(GameView view) {
 }
 
 absl::StatusOr<GameView> GameFolds::Get(const std::string& game_id) {
-  // No kept fold is past every revision: a shared ledger is always asked.
-  return GetSince(game_id, std::numeric_limits<uint64_t>::max());
-}
-
-absl::StatusOr<GameView> GameFolds::GetSince(const std::string& game_id, uint64_t revision) {
   uint64_t kept = 0;  // the revision kept, when it must be checked
   {
     absl::MutexLock lock(&mu_);
@@ -77,7 +71,7 @@ absl::StatusOr<GameView> GameFolds::GetSince(const std::string& game_id, uint64_
     if (it != entries_.end()) {
       it->second.last_used = ++uses_;
       const bool shared = ledger_ != nullptr && ledger_->shared();
-      if (!shared || it->second.view.revision >= revision) return it->second.view;
+      if (!shared) return it->second.view;
       kept = it->second.view.revision;
     }
   }

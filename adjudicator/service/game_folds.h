@@ -70,12 +70,6 @@ class GameFolds final : public ledger::Judge {
   // as pinned (the ledger's audit will say more); the ledger's read errors.
   absl::StatusOr<GameView> Get(const std::string& game_id);
 
-  // As Get, but a fold kept at `revision` or later is returned without
-  // asking a shared ledger for its revision: for the server that has just
-  // committed `revision` and answers with the game as it then stood, from
-  // the ledger's writer thread, which must not wait for a read.
-  absl::StatusOr<GameView> GetSince(const std::string& game_id, uint64_t revision);
-
   // How many folds are kept now (at most max_games).
   size_t size() const;
 

@@ -66,11 +66,12 @@ void Recorder::AppendAsync(const Caller& caller, const std::string& game_id,
           done(AnswerPreview(game_id, std::move(preview)));
         });
   }
-  ledger_->AppendHereOrQueue(game_id, Expecting(expected), std::move(events),
-                             [this, game_id, done = std::move(done)](
-                                 absl::StatusOr<std::vector<v1::LedgerEntry>> entries) {
-                               done(Answer(game_id, std::move(entries)));
-                             });
+  ledger_->AppendHereOrQueue(
+      game_id, Expecting(expected), std::move(events),
+      [this, game_id, done = std::move(done)](absl::StatusOr<ledger::Committed> committed) {
+        if (!committed.ok()) return done(committed.status());
+        done(Answer(game_id, std::move(committed->entries), committed->fold.get()));
+      });
 }
 
 ledger::ExpectedRevision Recorder::Expecting(std::optional<uint64_t> expected) {
@@ -151,23 +152,25 @@ absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, b
   return absl::OkStatus();
 }
 
-absl::StatusOr<v1::AppendEventsResponse> Recorder::Answer(
-    const std::string& game_id, absl::StatusOr<std::vector<v1::LedgerEntry>> entries) {
-  if (!entries.ok()) return entries.status();
+absl::StatusOr<v1::AppendEventsResponse> Recorder::Answer(const std::string& game_id,
+                                                          std::vector<v1::LedgerEntry> entries,
+                                                          const ledger::GameJudge* fold) {
   v1::AppendEventsResponse out;
-  for (const v1::LedgerEntry& entry : *entries) {
+  for (const v1::LedgerEntry& entry : entries) {
     absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
     if (!r.ok()) return r.status();
     *out.add_events() = *std::move(r);
   }
-  out.set_revision(entries->back().revision());
-  // The ledger handed the read model this append's fold before it
-  // answered: no re-read, no second fold, not even of a shared ledger's
-  // revision. (Another append to the game may already have followed here;
-  // the result is the game's as this server last committed it.)
-  absl::StatusOr<GameView> game = folds_->GetSince(game_id, out.revision());
-  if (!game.ok()) return game.status();
-  if (const v1::Result* result = game->game().result(); result != nullptr) {
+  out.set_revision(entries.back().revision());
+  // The ledger hands the game's fold with the commit, at this append's
+  // revision: no second lookup. A retry answered with recorded entries
+  // made no fold: the game is read as it stands.
+  if (fold == nullptr) {
+    absl::StatusOr<GameView> game = folds_->Get(game_id);
+    if (!game.ok()) return game.status();
+    fold = game->fold.get();
+  }
+  if (const v1::Result* result = fold->result(); result != nullptr) {
     *out.mutable_result() = *result;
   }
   return out;
@@ -177,7 +180,7 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::AnswerPreview(
     const std::string& game_id, absl::StatusOr<ledger::AppendPreview> preview) {
   if (!preview.ok()) return preview.status();
   // A retry of recorded events is answered as the real retry is.
-  if (preview->recorded) return Answer(game_id, std::move(preview->entries));
+  if (preview->recorded) return Answer(game_id, std::move(preview->entries), nullptr);
   v1::AppendEventsResponse out;
   for (const v1::LedgerEntry& entry : preview->entries) {
     absl::StatusOr<v1::RecordedEvent> r = Decode(entry);

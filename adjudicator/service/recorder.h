@@ -120,9 +120,12 @@ class Recorder {
   absl::Status Check(const Caller& caller, const std::string& game_id, bool replay,
                      std::vector<v1::Event>& events);
   static ledger::ExpectedRevision Expecting(std::optional<uint64_t> expected);
-  // Append's answer once the ledger has answered `entries`.
-  absl::StatusOr<v1::AppendEventsResponse> Answer(
-      const std::string& game_id, absl::StatusOr<std::vector<v1::LedgerEntry>> entries);
+  // Append's answer once the ledger has committed `entries`, the game's
+  // result from `fold` (the game as the commit left it; nullptr for a retry
+  // of recorded events: then read from the read model).
+  absl::StatusOr<v1::AppendEventsResponse> Answer(const std::string& game_id,
+                                                  std::vector<v1::LedgerEntry> entries,
+                                                  const ledger::GameJudge* fold);
   // A dry run's answer: the result is the one the preview found.
   absl::StatusOr<v1::AppendEventsResponse> AnswerPreview(
       const std::string& game_id, absl::StatusOr<ledger::AppendPreview> preview);

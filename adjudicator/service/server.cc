@@ -110,16 +110,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   if (!ledger.ok()) return ledger.status();
   parts->ledger = *std::move(ledger);
   // The venue tables live beside the ledger's, in its database.
-  absl::StatusOr<std::unique_ptr<VenueGames>> venue_games = VenueGames::Open(
-      options.ledger.empty() ? (std::filesystem::path(options.data_dir) / "ledger.db").string()
-                             : options.ledger,
-      options.venue_keys);
+  absl::StatusOr<std::unique_ptr<VenueGames>> venue_games =
+      VenueGames::Open(lo.dir, options.venue_keys);
   if (!venue_games.ok()) return venue_games.status();
   parts->venue_games = *std::move(venue_games);
   parts->folds->Attach(parts->ledger.get());
-  if (options.live_timers) {
-    parts->timekeeper = std::make_unique<Timekeeper>(parts->ledger.get(), parts->folds.get());
-  }
   parts->gate = std::make_unique<Gatekeeper>(parts->tokens.get(), options.limits);
   parts->callers = std::make_unique<Callers>();
   // Built once, for every front end that writes (issue 27.2: the console's
@@ -127,6 +122,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   parts->recorder = std::make_unique<Recorder>(
       parts->ledger.get(), parts->folds.get(),
       Recorder::Rules{.max_skew = options.max_skew, .venue_games = parts->venue_games.get()});
+  if (options.live_timers) {
+    parts->timekeeper = std::make_unique<Timekeeper>(parts->ledger.get(), parts->folds.get(),
+                                                     parts->recorder.get());
+  }
   parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), parts->folds.get(),
                                                     parts->callers.get(), parts->recorder.get(),
                                                     parts->venue_games.get(), options.watch_stall);

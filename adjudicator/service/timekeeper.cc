@@ -20,12 +20,20 @@ void LogError(const std::string& what, const absl::Status& s) {
 
 }  // namespace
 
-Timekeeper::Timekeeper(ledger::Ledger* ledger, GameFolds* folds, std::function<absl::Time()> now)
-    : ledger_(ledger), folds_(folds), now_(std::move(now)) {
+Timekeeper::Timekeeper(ledger::Ledger* ledger, GameFolds* folds, Recorder* recorder,
+                       std::function<absl::Time()> now)
+    : ledger_(ledger), folds_(folds), recorder_(recorder), now_(std::move(now)) {
   folds_->OnCommitted([this](const std::vector<GameView>& games) { Committed(games); });
 }
 
 Timekeeper::~Timekeeper() { Stop(); }
+
+Caller Timekeeper::ServerClock() {
+  Caller clock;
+  clock.key = "server:clock";
+  clock.actor = "server:clock";
+  return clock;
+}
 
 void Timekeeper::Committed(const std::vector<GameView>& games) {
   absl::MutexLock lock(&mu_);
@@ -122,8 +130,8 @@ void Timekeeper::Fire(const std::string& game_id, const Timer& timer) {
   // One key per (game, revision): a server that restarts mid-append retries
   // the same event rather than appending a second one.
   event.set_idempotency_key(absl::StrCat("server-clock/", game_id, "/", timer.revision));
-  absl::StatusOr<std::vector<v1::LedgerEntry>> r = ledger_->Append(
-      game_id, ledger::ExpectedRevision::Exactly(timer.revision), {std::move(event)});
+  absl::StatusOr<v1::AppendEventsResponse> r = recorder_->Append(
+      ServerClock(), game_id, timer.revision, {std::move(event)}, Recorder::AppendMode{});
   auto it = timers_.find(game_id);
   // Whatever happened, this timer is spent: success and a lost race both
   // bring a new commit that recomputes the deadline.

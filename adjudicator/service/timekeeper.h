@@ -12,6 +12,11 @@
 // append is ABORTED and the deadline is recomputed from the new event. The
 // appended event carries the deadline's time, so replay stays
 // deterministic; games that are not live get no timers.
+//
+// It appends through the Recorder, the one write path, as the server's own
+// clock (ServerClock(): actor `server:clock`, no role): its events pass the
+// same checks as everyone's (bounds, the kind's access, the skew guard, a
+// game synced from a venue written only by its sync).
 #ifndef ARBITER_ADJUDICATOR_SERVICE_TIMEKEEPER_H_
 #define ARBITER_ADJUDICATOR_SERVICE_TIMEKEEPER_H_
 
@@ -25,8 +30,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/deadline.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/recorder.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service {
@@ -35,10 +42,15 @@ class Timekeeper {
  public:
   // `now` is the wall clock (tests may pass another). Registers itself as
   // `folds`'s commit listener (`folds` judges `ledger`), so it must be made
-  // before anything is appended.
+  // before anything is appended. Appends through `recorder`. None is owned;
+  // all must outlive this.
   Timekeeper(
-      ledger::Ledger* ledger, GameFolds* folds,
+      ledger::Ledger* ledger, GameFolds* folds, Recorder* recorder,
       std::function<absl::Time()> now = [] { return absl::Now(); });
+
+  // The caller the server's clock records as: actor `server:clock`, no role
+  // (it may record what its deadlines call for in any game).
+  static Caller ServerClock();
   ~Timekeeper();  // Stop()s
 
   // Finds the live games in progress, then starts the thread.
@@ -59,6 +71,7 @@ class Timekeeper {
 
   ledger::Ledger* ledger_;
   GameFolds* folds_;
+  Recorder* recorder_;
   std::function<absl::Time()> now_;
   std::thread thread_;
 

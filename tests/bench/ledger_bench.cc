@@ -27,8 +27,8 @@
 #include "benchmark/benchmark.h"
 #include "ledger/hash.h"
 #include "ledger/ledger.h"
-#include "ledger/schema.h"
 #include "ledger/sqlite.h"
+#include "ledger/sqlite/schema.h"
 #include "proto/canonical/canonical_bytes.h"
 #include "tests/support/temp_dir.h"
 

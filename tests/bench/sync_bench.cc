@@ -17,7 +17,7 @@
 #include "benchmark/benchmark.h"
 #include "ledger/bundle.h"
 #include "ledger/ledger.h"
-#include "ledger/log_reader.h"
+#include "ledger/sqlite/log_reader.h"
 #include "ledger/venue_proofs.h"
 #include "ledger/venue_sync.h"
 #include "tests/ledger/toy_judge.h"

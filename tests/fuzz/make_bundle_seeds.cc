@@ -13,7 +13,7 @@
 #include "ledger/bundle.h"
 #include "ledger/expected_revision.h"
 #include "ledger/ledger.h"
-#include "ledger/log_reader.h"
+#include "ledger/sqlite/log_reader.h"
 #include "tests/support/event_lines.h"
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"

@@ -10,6 +10,7 @@
 #include "ledger/audit.h"
 #include "ledger/bundle.h"
 #include "ledger/ledger.h"
+#include "ledger/sqlite/log_reader.h"
 #include "tests/support/event_lines.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"

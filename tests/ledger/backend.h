@@ -14,6 +14,10 @@ namespace arbiter::ledger::testing {
 
 enum class Backend { kSqlite, kPostgres };
 
+// Every backend of ledger/backends.h: the parameterized ledger suites run
+// on each (a new backend adds itself here, ledger/README.md).
+inline constexpr Backend kAllBackends[] = {Backend::kSqlite, Backend::kPostgres};
+
 inline std::string BackendName(const ::testing::TestParamInfo<Backend>& info) {
   return info.param == Backend::kSqlite ? "Sqlite" : "Postgres";
 }

@@ -133,8 +133,8 @@ TEST_P(CrashTest, KillNineNeverLosesAnAcknowledgedEvent) {
   EXPECT_GT(report->checkpoints, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, CrashTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
+INSTANTIATE_TEST_SUITE_P(Backends, CrashTest, ::testing::ValuesIn(testing::kAllBackends),
+                         BackendName);
 
 }  // namespace
 }  // namespace arbiter::ledger

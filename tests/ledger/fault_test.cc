@@ -15,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
+#include "ledger/sqlite/log_reader.h"
 #include "tests/ledger/fault_vfs.h"
 #include "tests/ledger/toy_judge.h"
 #include "tests/support/temp_dir.h"

@@ -18,9 +18,11 @@
 #include "ledger/audit.h"
 #include "ledger/checkpoint.h"
 #include "ledger/merkle.h"
-#include "ledger/pg.h"
+#include "ledger/postgres/pg.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
+#include "ledger/sqlite/log_reader.h"
+#include "ledger/store.h"
 #include "tests/ledger/backend.h"
 #include "tests/ledger/toy_judge.h"
 #include "tests/support/temp_dir.h"
@@ -223,8 +225,13 @@ TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
     absl::Notification answered;
     std::thread::id answered_on;
     ledger_->AppendHereOrQueue("g", ExpectedRevision::Exactly(i + 1), {Pass(v1::BLACK)},
-                               [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                               [&](absl::StatusOr<Committed> r) {
                                  EXPECT_TRUE(r.ok()) << r.status();
+                                 // The fold comes with the commit, at its revision.
+                                 if (r.ok()) {
+                                   EXPECT_NE(r->fold, nullptr);
+                                   EXPECT_EQ(r->entries.back().revision(), i + 2u);
+                                 }
                                  answered_on = std::this_thread::get_id();
                                  answered.Notify();
                                });
@@ -247,9 +254,9 @@ TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
   });
   in_batch.WaitForNotification();
   absl::Notification answered;
-  absl::StatusOr<std::vector<v1::LedgerEntry>> got = absl::UnknownError("not answered");
+  absl::StatusOr<Committed> got = absl::UnknownError("not answered");
   ledger_->AppendHereOrQueue("g", ExpectedRevision::Exactly(11), {Pass(v1::WHITE)},
-                             [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                             [&](absl::StatusOr<Committed> r) {
                                got = std::move(r);
                                answered.Notify();
                              });
@@ -258,14 +265,18 @@ TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
   answered.WaitForNotification();
   holder.join();
   ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_EQ((*got)[0].revision(), 12u);
+  EXPECT_EQ(got->entries[0].revision(), 12u);
+  // The fold handed with the commit is the game at revision 12, the one the
+  // judge was handed too.
+  ASSERT_NE(got->fold, nullptr);
+  EXPECT_EQ(static_cast<const testing::ToyGame&>(*got->fold).revision(), 12u);
+  EXPECT_EQ(got->fold, std::static_pointer_cast<const GameJudge>(judge_.Kept("g")));
 
   // Refused before the batch: answered at once, here.
   bool refused = false;
-  ledger_->AppendHereOrQueue("", ExpectedRevision::Any(), {Pass(v1::WHITE)},
-                             [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
-                               refused = absl::IsInvalidArgument(r.status());
-                             });
+  ledger_->AppendHereOrQueue(
+      "", ExpectedRevision::Any(), {Pass(v1::WHITE)},
+      [&](absl::StatusOr<Committed> r) { refused = absl::IsInvalidArgument(r.status()); });
   EXPECT_TRUE(refused);
   EXPECT_TRUE(Audit().intact);
 }
@@ -844,8 +855,49 @@ TEST_P(LedgerTest, SubscriptionsNeverSkip) {
   EXPECT_EQ(woken->front().revision(), kPasses + 2u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, LedgerTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
+// Where a ledger lives is told in one place (OpenStore, store.h): the
+// location a server writes is the one the offline commands read, a SQLite
+// ledger by its data directory or its ledger.db alike, and a PostgreSQL one
+// is the shared kind.
+TEST_P(LedgerTest, OpenStoreFindsTheLedgerByItsLocation) {
+  Open();
+  ASSERT_TRUE(
+      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  const std::string location = Options().dir;
+  absl::StatusOr<std::unique_ptr<Store>> store = OpenStore(location);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ((*store)->shared(), pg());
+  EXPECT_EQ(IsSharedStore(location), pg());
+  EXPECT_EQ(ledger_->shared(), pg());
+  absl::StatusOr<std::unique_ptr<LogSource>> reader = (*store)->OpenReader();
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  EXPECT_EQ((*reader)->Head().value_or(0), 2u);
+  AuditOptions o;
+  o.judge = &judge_;
+  absl::StatusOr<AuditReport> report = (*store)->Audit(o);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_TRUE(report->intact);
+  if (!pg()) {
+    EXPECT_EQ((*store)->database(), dir_.File("ledger.db"));
+    absl::StatusOr<std::unique_ptr<Store>> by_file = OpenStore(dir_.File("ledger.db"));
+    ASSERT_TRUE(by_file.ok());
+    EXPECT_EQ((*by_file)->database(), dir_.File("ledger.db"));
+    absl::StatusOr<std::unique_ptr<LogSource>> r = (*by_file)->OpenReader();
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ((*r)->Head().value_or(0), 2u);
+  }
+  absl::StatusOr<std::unique_ptr<Store>> nowhere = OpenStore(dir_.File("nowhere"));
+  ASSERT_TRUE(nowhere.ok());
+  EXPECT_TRUE(absl::IsNotFound((*nowhere)->OpenReader().status()));
+  EXPECT_TRUE(absl::IsNotFound((*nowhere)->Audit(o).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(OpenStore("").status()));
+  EXPECT_TRUE(IsSharedStore("postgresql://u@localhost:1/db"));
+  EXPECT_TRUE(IsSharedStore("postgres://u@localhost:1/db"));
+  EXPECT_FALSE(IsSharedStore(dir_.path()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, LedgerTest, ::testing::ValuesIn(testing::kAllBackends),
+                         BackendName);
 
 }  // namespace
 }  // namespace arbiter::ledger

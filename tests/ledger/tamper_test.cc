@@ -11,11 +11,12 @@
 #include "ledger/hash.h"
 #include "ledger/ledger.h"
 #include "ledger/merkle.h"
-#include "ledger/pg.h"
-#include "ledger/pg_log_reader.h"
-#include "ledger/pg_snapshot.h"
+#include "ledger/postgres/log_reader.h"
+#include "ledger/postgres/pg.h"
+#include "ledger/postgres/snapshot.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
+#include "ledger/sqlite/log_reader.h"
 #include "tests/ledger/backend.h"
 #include "tests/ledger/toy_judge.h"
 #include "tests/support/temp_dir.h"
@@ -407,10 +408,10 @@ TEST_P(BundleTamperTest, EveryChangeToABundleIsCaught) {
   EXPECT_FALSE(Check(b, /*trusted=*/false).intact);  // the old signature fails
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, TamperTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
-INSTANTIATE_TEST_SUITE_P(Backends, BundleTamperTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
+INSTANTIATE_TEST_SUITE_P(Backends, TamperTest, ::testing::ValuesIn(testing::kAllBackends),
+                         BackendName);
+INSTANTIATE_TEST_SUITE_P(Backends, BundleTamperTest, ::testing::ValuesIn(testing::kAllBackends),
+                         BackendName);
 
 }  // namespace
 }  // namespace arbiter::ledger

@@ -12,9 +12,9 @@
 #include "gtest/gtest.h"
 #include "ledger/bundle.h"
 #include "ledger/ledger.h"
-#include "ledger/log_reader.h"
-#include "ledger/pg.h"
+#include "ledger/postgres/pg.h"
 #include "ledger/sqlite.h"
+#include "ledger/sqlite/log_reader.h"
 #include "ledger/venue_proofs.h"
 #include "ledger/venue_sync.h"
 #include "tests/ledger/backend.h"
@@ -186,8 +186,8 @@ TEST_P(VenueClaimTest, AnUnracedSyncClaimsTheGameWithItsEvents) {
   EXPECT_EQ(Events("g"), 3u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, VenueClaimTest,
-                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
+INSTANTIATE_TEST_SUITE_P(Backends, VenueClaimTest, ::testing::ValuesIn(testing::kAllBackends),
+                         BackendName);
 
 }  // namespace
 }  // namespace arbiter::ledger

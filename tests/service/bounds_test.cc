@@ -25,7 +25,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/grpcpp.h"
-#include "ledger/log_reader.h"
+#include "ledger/sqlite/log_reader.h"
 #include "proto/canonical/canonical_bytes.h"
 #include "proto/names/resource_name.h"
 #include "tests/service/e2e_util.h"

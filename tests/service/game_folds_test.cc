@@ -99,20 +99,20 @@ TEST_F(GameFoldsTest, ADroppedFoldSeesEventsCommittedSince) {
   EXPECT_EQ(a->revision, 4u);
 }
 
-// What an append answers with: the fold the commit handed over, at or past
-// the append's revision; a game no longer kept is folded again.
-TEST_F(GameFoldsTest, GetSinceAnswersWithTheKeptFoldOrFoldsAgain) {
+// A read answers with the fold the commit handed over; a game no longer
+// kept is folded again.
+TEST_F(GameFoldsTest, GetAnswersWithTheKeptFoldOrFoldsAgain) {
   Open(/*max_games=*/1);
   Record("a", 2);
-  auto a = folds_->GetSince("a", 4);
+  auto a = folds_->Get("a");
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_EQ(a->revision, 4u);
   EXPECT_EQ(a->game().events(), 4u);
   Record("b", 1);  // a's fold is dropped for b's
-  a = folds_->GetSince("a", 4);
+  a = folds_->Get("a");
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_EQ(a->revision, 4u) << "folded again from the ledger";
-  EXPECT_EQ(folds_->GetSince("nope", 1).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(folds_->Get("nope").status().code(), absl::StatusCode::kNotFound);
 }
 
 TEST_F(GameFoldsTest, AnUnknownGameKeepsNoFold) {

@@ -17,7 +17,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
-#include "ledger/pg_log_reader.h"
+#include "ledger/postgres/log_reader.h"
 #include "tests/service/e2e_util.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/files.h"
@@ -147,7 +147,7 @@ class PgServersTest : public ::testing::Test {
   }
 
   // How many sessions hold the signer's lease: the advisory lock
-  // "arbiter\x03" (ledger/pg_store.cc), a bigint key, which pg_locks shows
+  // "arbiter\x03" (ledger/postgres/store.cc), a bigint key, which pg_locks shows
   // as its high and low halves.
   int SignerLeases() {
     absl::StatusOr<std::unique_ptr<ledger::PgLogReader>> reader = ledger::PgLogReader::Open(uri_);

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/pg.h"
+#include "ledger/postgres/pg.h"
 #include "tests/support/files.h"
 #include "tests/support/subprocess.h"
 

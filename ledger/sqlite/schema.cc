@@ -1,4 +1,4 @@
-#include "ledger/schema.h"
+#include "ledger/sqlite/schema.h"
 
 #include "absl/strings/str_cat.h"
 

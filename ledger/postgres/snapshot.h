@@ -3,8 +3,8 @@
 // temporary SQLite ledger, which the one audit (audit.h) then checks. So
 // both backends are held to exactly the same checks, and a verifier needs
 // only read access to the database.
-#ifndef ARBITER_LEDGER_PG_SNAPSHOT_H_
-#define ARBITER_LEDGER_PG_SNAPSHOT_H_
+#ifndef ARBITER_LEDGER_POSTGRES_SNAPSHOT_H_
+#define ARBITER_LEDGER_POSTGRES_SNAPSHOT_H_
 
 #include <string>
 
@@ -24,4 +24,4 @@ absl::StatusOr<AuditReport> AuditPostgres(const std::string& uri, const AuditOpt
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_PG_SNAPSHOT_H_
+#endif  // ARBITER_LEDGER_POSTGRES_SNAPSHOT_H_

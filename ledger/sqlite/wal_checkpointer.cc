@@ -1,4 +1,4 @@
-#include "ledger/wal_checkpointer.h"
+#include "ledger/sqlite/wal_checkpointer.h"
 
 #include "ledger/sqlite.h"
 

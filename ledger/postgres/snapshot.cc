@@ -1,14 +1,14 @@
-#include "ledger/pg_snapshot.h"
+#include "ledger/postgres/snapshot.h"
 
 #include <stdlib.h>
 
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/log_reader.h"
-#include "ledger/pg.h"
-#include "ledger/schema.h"
+#include "ledger/postgres/pg.h"
 #include "ledger/sqlite.h"
+#include "ledger/sqlite/schema.h"
+#include "ledger/store.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -84,11 +84,11 @@ absl::StatusOr<AuditReport> AuditPostgres(const std::string& uri, const AuditOpt
   }
   const std::filesystem::path dir = tmpl;
   absl::StatusOr<AuditReport> report = [&]() -> absl::StatusOr<AuditReport> {
-    const std::string path = (dir / "ledger.db").string();
-    if (absl::Status s = CopyPgLedgerToSqlite(uri, path); !s.ok()) return s;
-    absl::StatusOr<LogReader> reader = LogReader::Open(path);
-    if (!reader.ok()) return reader.status();
-    return AuditLog(*reader, options);
+    // A SQLite ledger in the directory, as its backend lays one out.
+    absl::StatusOr<std::unique_ptr<Store>> copy = OpenStore(dir.string());
+    if (!copy.ok()) return copy.status();
+    if (absl::Status s = CopyPgLedgerToSqlite(uri, (*copy)->database()); !s.ok()) return s;
+    return (*copy)->Audit(options);
   }();
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);

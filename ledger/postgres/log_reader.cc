@@ -1,14 +1,14 @@
-#include "ledger/pg_log_reader.h"
+#include "ledger/postgres/log_reader.h"
 
 #include "absl/strings/str_cat.h"
 #include "ledger/log_rows.h"
-#include "ledger/schema.h"
+#include "ledger/sqlite/schema.h"
 
 namespace arbiter::ledger {
 namespace {
 
 // The advisory lock key under which the schema is made (one server at a
-// time); the sequencer's lease is another (pg_store.cc).
+// time); the sequencer's lease is another (postgres/store.cc).
 constexpr int64_t kSchemaLock = 0x6172626974657201;  // "arbiter\x01"
 
 constexpr const char* kTables = R"sql(

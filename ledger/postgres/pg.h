@@ -2,8 +2,8 @@
 // PostgreSQL: a connection, parameterized statements with binary results,
 // and PostgreSQL errors turned into absl::Status (as sqlite.h does for
 // SQLite).
-#ifndef ARBITER_LEDGER_PG_H_
-#define ARBITER_LEDGER_PG_H_
+#ifndef ARBITER_LEDGER_POSTGRES_PG_H_
+#define ARBITER_LEDGER_POSTGRES_PG_H_
 
 #include <libpq-fe.h>
 
@@ -17,10 +17,6 @@
 #include "absl/strings/string_view.h"
 
 namespace arbiter::ledger {
-
-// True for a libpq connection URI (postgresql://... or postgres://...):
-// the data location names a PostgreSQL ledger rather than a directory.
-bool IsPostgresUri(absl::string_view location);
 
 // The parameters of one statement: $1, $2, ... in the order added.
 class PgParams {
@@ -94,4 +90,4 @@ class PgTransaction {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_PG_H_
+#endif  // ARBITER_LEDGER_POSTGRES_PG_H_

@@ -1,4 +1,4 @@
-#include "ledger/log_reader.h"
+#include "ledger/sqlite/log_reader.h"
 
 #include "absl/strings/str_cat.h"
 #include "ledger/log_rows.h"

@@ -1,14 +1,14 @@
-// What writer.cc and writer_append.cc share: the writer's prepared
+// What writer.cc and writer_rows.cc share: the writer's prepared
 // statements. Internal to the ledger.
-#ifndef ARBITER_LEDGER_WRITER_INTERNAL_H_
-#define ARBITER_LEDGER_WRITER_INTERNAL_H_
+#ifndef ARBITER_LEDGER_SQLITE_WRITER_INTERNAL_H_
+#define ARBITER_LEDGER_SQLITE_WRITER_INTERNAL_H_
 
 #include <memory>
 #include <utility>
 
 #include "absl/status/statusor.h"
 #include "ledger/sqlite.h"
-#include "ledger/writer.h"
+#include "ledger/sqlite/writer.h"
 
 namespace arbiter::ledger {
 
@@ -58,4 +58,4 @@ class ResetOnExit {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_WRITER_INTERNAL_H_
+#endif  // ARBITER_LEDGER_SQLITE_WRITER_INTERNAL_H_

@@ -1,7 +1,7 @@
 // Reads of a PostgreSQL ledger on a connection of its own (LogSource), and
 // the schema such a ledger is made with.
-#ifndef ARBITER_LEDGER_PG_LOG_READER_H_
-#define ARBITER_LEDGER_PG_LOG_READER_H_
+#ifndef ARBITER_LEDGER_POSTGRES_LOG_READER_H_
+#define ARBITER_LEDGER_POSTGRES_LOG_READER_H_
 
 #include <cstdint>
 #include <optional>
@@ -10,7 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "ledger/log_source.h"
-#include "ledger/pg.h"
+#include "ledger/postgres/pg.h"
 
 namespace arbiter::ledger {
 
@@ -54,4 +54,4 @@ class PgLogReader final : public LogSource {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_PG_LOG_READER_H_
+#endif  // ARBITER_LEDGER_POSTGRES_LOG_READER_H_

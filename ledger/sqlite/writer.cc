@@ -1,5 +1,5 @@
 // The writer thread: batching, group commit and recovery (see writer.h).
-#include "ledger/writer.h"
+#include "ledger/sqlite/writer.h"
 
 #include <algorithm>
 #include <limits>
@@ -8,9 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "ledger/checkpoint.h"
 #include "ledger/hash.h"
-#include "ledger/schema.h"
-#include "ledger/writer_internal.h"
-#include "proto/canonical/canonical_bytes.h"
+#include "ledger/sqlite/schema.h"
+#include "ledger/sqlite/writer_internal.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -33,14 +32,17 @@ absl::Time DueTime(int64_t ns) {
 
 }  // namespace
 
-Writer::Writer(Config config) : config_(std::move(config)) {}
+Writer::Writer(Config config)
+    : config_(std::move(config)),
+      loop_(BatchLoop::Config{config_.judge, config_.signer, config_.checkpoint_every,
+                              config_.watch}) {}
 
 absl::StatusOr<std::unique_ptr<Writer>> Writer::Start(Config config) {
   if (config.judge == nullptr) return absl::InvalidArgumentError("the ledger needs a judge");
   std::unique_ptr<Writer> w(new Writer(std::move(config)));
   w->checkpointer_ = std::make_unique<WalCheckpointer>(kCheckpointPages);
   if (absl::Status s = w->Recover(); !s.ok()) return s;
-  w->config_.watch->Publish(w->head_);
+  w->config_.watch->Publish(w->loop_.committed().head);
   w->due_ns_.store(DueNanos(w->TailDue()), std::memory_order_relaxed);
   w->queue_.set_leader([p = w.get()](AppendJob* job) { return p->Lead(job); });
   w->thread_ = std::thread([p = w.get()] { p->Run(); });
@@ -54,6 +56,7 @@ Writer::~Writer() {
 
 absl::Status Writer::Recover() {
   revisions_.clear();
+  tx_.reset();
   stmts_.reset();
   db_ = Db();
   healthy_ = false;
@@ -88,15 +91,17 @@ absl::Status Writer::Recover() {
   if (!c.ok()) return c.status();
   absl::StatusOr<bool> row = c->Step();
   if (!row.ok()) return row.status();
-  last_checkpoint_.Clear();
-  if (*row && !last_checkpoint_.ParseFromString(c->Text(0))) {
+  CommittedLog& committed = loop_.committed();
+  committed.last_checkpoint.Clear();
+  if (*row && !committed.last_checkpoint.ParseFromString(c->Text(0))) {
     return absl::DataLossError("the latest checkpoint is damaged; run `arbiter verify`");
   }
-  range_ = range;
-  head_ = range.size();
+  committed.range = range;
+  committed.head = range.size();
   // An unsigned tail found at start (a crash before its checkpoint) is
   // signed within the bound from now.
-  unsigned_since_ = head_ > last_checkpoint_.tree_size() ? absl::Now() : absl::InfiniteFuture();
+  unsigned_since_ =
+      committed.head > committed.last_checkpoint.tree_size() ? absl::Now() : absl::InfiniteFuture();
   healthy_ = true;
   return absl::OkStatus();
 }
@@ -188,105 +193,39 @@ bool Writer::TakeMore(std::vector<AppendJob*>& batch, const Linger& linger) {
 }
 
 absl::Duration Writer::RunBatch(std::vector<AppendJob*>& jobs, const Linger& linger) {
-  auto fail_all = [&](const absl::Status& s) {
-    for (AppendJob* job : jobs) {
-      if (job->status.ok()) job->status = s;
-    }
-    return absl::ZeroDuration();
-  };
   if (!healthy_) {
-    if (absl::Status s = Recover(); !s.ok()) return fail_all(s);
+    if (absl::Status s = Recover(); !s.ok()) {
+      BatchLoop::FailAll(jobs, s);
+      return absl::ZeroDuration();
+    }
   }
   absl::StatusOr<Transaction> tx = Transaction::Write(db_);
   if (!tx.ok()) {
     healthy_ = false;
-    return fail_all(tx.status());
+    BatchLoop::FailAll(jobs, tx.status());
+    return absl::ZeroDuration();
   }
-  AppendBatch batch;
-  batch.head = head_;
-  batch.range = range_;
-  bool checkpoint_asked = false;
-  bool tail_bound = absl::Now() >= TailDue();
-  absl::Status broken;  // a failure of the transaction itself
-  for (size_t next = 0; broken.ok(); ++next) {
-    if (next == jobs.size() && !TakeMore(jobs, linger)) break;
-    AppendJob* job = jobs[next];
-    if (job->checkpoint) {
-      (job->tail_bound ? tail_bound : checkpoint_asked) = true;
-      continue;
-    }
-    // Each append in a savepoint, so a refused one leaves the others.
-    if (broken = stmts_->savepoint.Run(); !broken.ok()) break;
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        AppendOnto(*job, batch, *config_.judge, *this);
-    if (entries.ok() && !job->dry_run) {
-      if (broken = stmts_->release.Run(); !broken.ok()) break;
-      job->entries = *std::move(entries);
-    } else if (entries.ok()) {
-      // A dry run: judged and written as any append, then undone.
-      job->entries = *std::move(entries);
-      broken = stmts_->rollback_to.Run();
-      if (broken.ok()) broken = stmts_->release.Run();
-      if (!broken.ok()) break;
-    } else {
-      // The append was judged on a copy, which is dropped with it.
-      job->status = entries.status();
-      // Some storage errors make SQLite roll back the whole transaction:
-      // then the batch is lost, not just this append.
-      if (!db_.InTransaction()) {
-        broken = entries.status();
-        break;
-      }
-      broken = stmts_->rollback_to.Run();
-      if (broken.ok()) broken = stmts_->release.Run();
-      if (!broken.ok()) break;
-    }
-  }
-
-  v1::Checkpoint made;
-  if (broken.ok()) {
-    absl::StatusOr<std::optional<v1::Checkpoint>> cp =
-        batch.SignIfDue(*config_.signer, head_, config_.checkpoint_every, checkpoint_asked,
-                        tail_bound, last_checkpoint_);
-    broken = cp.status();
-    if (cp.ok() && *cp) {
-      made = **std::move(cp);
-      stmts_->insert_checkpoint.Bind(1, static_cast<int64_t>(made.tree_size()))
-          .BindBlob(2, CanonicalBytes(made));
-      broken = stmts_->insert_checkpoint.Run();
-    }
-  }
-  absl::Time commit_start = absl::Now();
-  if (broken.ok()) broken = tx->Commit();
-  const absl::Duration commit_took = absl::Now() - commit_start;
-  if (!broken.ok()) {
-    // Nothing of this batch is acknowledged (`tx` rolls back). Whether the
-    // storage kept any of it is for Recover() to read back; memory holds
-    // only committed state.
-    for (AppendJob* job : jobs) {
-      if (job->status.ok()) job->status = broken;
-      job->entries.clear();
-    }
+  tx_.emplace(*std::move(tx));
+  BatchLoop::Outcome out =
+      loop_.Run(jobs, *this, absl::Now() >= TailDue(),
+                [&](std::vector<AppendJob*>& batch) { return TakeMore(batch, linger); });
+  tx_.reset();  // rolls back what a failed batch left
+  if (!out.status.ok()) {
+    // Whether the storage kept any of it is for Recover() to read back.
     healthy_ = false;
     // A tail that could not be signed is tried again a bound later, not in
     // a loop against a failing disk.
     if (unsigned_since_ != absl::InfiniteFuture()) unsigned_since_ = absl::Now();
-    return commit_took;
+    return out.commit_took;
   }
-
-  head_ = batch.head;
-  range_ = batch.range;
-  for (auto& [game, rev] : batch.revisions) revisions_[game] = rev;
-  if (made.tree_size() > 0) last_checkpoint_ = made;
-  if (head_ == last_checkpoint_.tree_size()) {
+  for (auto& [game, rev] : out.revisions) revisions_[game] = rev;
+  const CommittedLog& committed = loop_.committed();
+  if (committed.head == committed.last_checkpoint.tree_size()) {
     unsigned_since_ = absl::InfiniteFuture();
   } else if (unsigned_since_ == absl::InfiniteFuture()) {
     unsigned_since_ = absl::Now();  // the tail's first commit
   }
-  batch.HandFoldsTo(*config_.judge);
-  config_.watch->Publish(head_, CommittedEntries(jobs));
-  AnswerCheckpoints(jobs, last_checkpoint_);
-  return commit_took;
+  return out.commit_took;
 }
 
 }  // namespace arbiter::ledger

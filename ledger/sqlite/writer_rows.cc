@@ -1,13 +1,28 @@
-// What one append reads and writes on the SQLite writer's connection
-// (AppendRows, append_rows.h), with its prepared statements.
+// What one batch reads and writes on the SQLite writer's connection
+// (BatchTransaction, batch.h), with its prepared statements.
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "ledger/append_checks.h"
-#include "ledger/writer.h"
-#include "ledger/writer_internal.h"
+#include "ledger/sqlite/writer.h"
+#include "ledger/sqlite/writer_internal.h"
 
 namespace arbiter::ledger {
+
+absl::Status Writer::Savepoint() { return stmts_->savepoint.Run(); }
+absl::Status Writer::Release() { return stmts_->release.Run(); }
+
+absl::Status Writer::RollBack() {
+  if (absl::Status s = stmts_->rollback_to.Run(); !s.ok()) return s;
+  return stmts_->release.Run();
+}
+
+absl::Status Writer::InsertCheckpoint(uint64_t tree_size, const std::string& canonical) {
+  stmts_->insert_checkpoint.Bind(1, static_cast<int64_t>(tree_size)).BindBlob(2, canonical);
+  return stmts_->insert_checkpoint.Run();
+}
+
+absl::Status Writer::Commit() { return tx_->Commit(); }
 
 absl::StatusOr<std::optional<AppendRows::KeyedEvent>> Writer::FindKey(const std::string& game_id,
                                                                       const std::string& key) {

@@ -10,8 +10,8 @@
 // the writer runs it itself, after answering a batch and before taking the
 // next: nothing is appended meanwhile, so the checkpoint completes and the
 // log restarts; appends that arrive meanwhile simply form the next batch.
-#ifndef ARBITER_LEDGER_WAL_CHECKPOINTER_H_
-#define ARBITER_LEDGER_WAL_CHECKPOINTER_H_
+#ifndef ARBITER_LEDGER_SQLITE_WAL_CHECKPOINTER_H_
+#define ARBITER_LEDGER_SQLITE_WAL_CHECKPOINTER_H_
 
 #include <sqlite3.h>
 
@@ -49,4 +49,4 @@ class WalCheckpointer {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_WAL_CHECKPOINTER_H_
+#endif  // ARBITER_LEDGER_SQLITE_WAL_CHECKPOINTER_H_

@@ -20,8 +20,8 @@
 // callers are answered after it is released (so the caller an answer wakes
 // can run its next batch itself), and a caller's batch that moves the
 // unsigned tail's due time wakes the thread, which waits for it.
-#ifndef ARBITER_LEDGER_WRITER_H_
-#define ARBITER_LEDGER_WRITER_H_
+#ifndef ARBITER_LEDGER_SQLITE_WRITER_H_
+#define ARBITER_LEDGER_SQLITE_WRITER_H_
 
 #include <atomic>
 #include <cstdint>
@@ -39,16 +39,18 @@
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/append_job.h"
 #include "ledger/append_rows.h"
+#include "ledger/batch.h"
 #include "ledger/judge.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
+#include "ledger/sqlite/wal_checkpointer.h"
+#include "ledger/store_writer.h"
 #include "ledger/subscription.h"
-#include "ledger/wal_checkpointer.h"
 
 namespace arbiter::ledger {
 
-class Writer final : private AppendRows {
+class Writer final : private BatchTransaction {
  public:
   struct Config {
     std::string db_path;
@@ -93,8 +95,8 @@ class Writer final : private AppendRows {
   // thread if the batch moved the unsigned tail's due time.
   void RunAndAnswer(std::vector<AppendJob*>& batch, bool wake_thread)
       ABSL_UNLOCK_FUNCTION(batch_mu_);
-  // Runs `jobs` and whatever joins them, in one transaction; returns what
-  // its COMMIT took.
+  // Runs `jobs` and whatever joins them through the batch loop (batch.h),
+  // in one transaction; returns what its COMMIT took.
   absl::Duration RunBatch(std::vector<AppendJob*>& jobs, const Linger& linger)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(batch_mu_);
   // Moves queued jobs into `batch`, first waiting as `linger` allows if
@@ -105,7 +107,13 @@ class Writer final : private AppendRows {
   // Reopens the connection and reloads the state from what is committed.
   absl::Status Recover();
 
-  // AppendRows, on the writer's connection (writer_append.cc).
+  // BatchTransaction, on the writer's connection (writer_rows.cc).
+  absl::Status Savepoint() override;
+  absl::Status Release() override;
+  absl::Status RollBack() override;
+  bool Alive() override { return db_.InTransaction(); }
+  absl::Status InsertCheckpoint(uint64_t tree_size, const std::string& canonical) override;
+  absl::Status Commit() override;
   absl::StatusOr<std::optional<KeyedEvent>> FindKey(const std::string& game_id,
                                                     const std::string& key) override;
   absl::StatusOr<v1::LedgerEntry> EntryAt(uint64_t position) override;
@@ -138,10 +146,9 @@ class Writer final : private AppendRows {
   std::atomic<int64_t> due_ns_{0};
   Db db_;
   std::unique_ptr<Statements> stmts_;
+  std::optional<Transaction> tx_;  // the running batch's
   bool healthy_ = false;
-  uint64_t head_ = 0;
-  CompactRange range_;
-  v1::Checkpoint last_checkpoint_;  // tree_size 0: none yet
+  BatchLoop loop_;  // and the committed head, Merkle edge and checkpoint
   // When the oldest event no checkpoint covers was committed (or the
   // ledger opened with such a tail); InfiniteFuture when all are signed.
   absl::Time unsigned_since_ = absl::InfiniteFuture();
@@ -153,4 +160,4 @@ class Writer final : private AppendRows {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_WRITER_H_
+#endif  // ARBITER_LEDGER_SQLITE_WRITER_H_

@@ -1,4 +1,4 @@
-// The ledger in a PostgreSQL database (OpenPgStore, ledger_store.h): the
+// The ledger in a PostgreSQL database (OpenPostgresStore, backends.h): the
 // same tables, rows and bytes as the SQLite ledger, written by any number of
 // processes at once.
 //
@@ -25,24 +25,26 @@
 // seen was committed, by any server, and its writer signs a TAIL_BOUND
 // checkpoint, under the sequencer's lease as every checkpoint, once the
 // oldest unsigned event has waited `sign_within`.
-#include "ledger/ledger_store.h"
-
 #include <optional>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "ledger/append_checks.h"
 #include "ledger/append_job.h"
 #include "ledger/append_rows.h"
-#include "ledger/checkpoint.h"
+#include "ledger/backends.h"
+#include "ledger/batch.h"
 #include "ledger/hash.h"
+#include "ledger/ledger.h"
 #include "ledger/merkle.h"
-#include "ledger/pg.h"
-#include "ledger/pg_log_reader.h"
-#include "ledger/pg_snapshot.h"
+#include "ledger/postgres/log_reader.h"
+#include "ledger/postgres/pg.h"
+#include "ledger/postgres/snapshot.h"
+#include "ledger/postgres/venue_tables.h"
+#include "ledger/store_writer.h"
 #include "ledger/unsigned_tail.h"
-#include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -59,12 +61,15 @@ constexpr int64_t kSignerLock = 0x6172626974657203;
 // subscriptions and, holding the signer's lease, to see the unsigned tail.
 constexpr absl::Duration kHeadPoll = absl::Milliseconds(100);
 
-class PgStore final : public LedgerStore, private AppendRows {
+class PgWriter final : public StoreWriter, private BatchTransaction {
  public:
-  PgStore(LedgerOptions options, Signer signer)
-      : options_(std::move(options)), signer_(std::move(signer)), tail_(options_.sign_within) {}
+  PgWriter(LedgerOptions options, Signer signer)
+      : options_(std::move(options)),
+        signer_(std::move(signer)),
+        loop_(BatchLoop::Config{options_.judge, &signer_, options_.checkpoint_every, watch_}),
+        tail_(options_.sign_within) {}
 
-  ~PgStore() override {
+  ~PgWriter() override {
     queue_.Close();
     {
       absl::MutexLock lock(&mu_);
@@ -85,19 +90,7 @@ class PgStore final : public LedgerStore, private AppendRows {
   }
 
   AppendQueue& queue() override { return queue_; }
-
-  absl::StatusOr<std::unique_ptr<LogSource>> OpenReader() override {
-    absl::StatusOr<std::unique_ptr<PgLogReader>> r = PgLogReader::Open(options_.dir);
-    if (!r.ok()) return r.status();
-    return std::unique_ptr<LogSource>(*std::move(r));
-  }
-
-  absl::StatusOr<AuditReport> Audit(const AuditOptions& options) override {
-    return AuditPostgres(options_.dir, options);
-  }
-
   std::shared_ptr<CommitWatch> watch() override { return watch_; }
-  bool shared() const override { return true; }
   const Signer& signer() const override { return signer_; }
 
  private:
@@ -191,24 +184,27 @@ class PgStore final : public LedgerStore, private AppendRows {
   // Extends the committed Merkle edge by what other servers committed, and
   // reads the latest checkpoint; under the lease, so nothing is in flight.
   absl::Status CatchUp() {
+    CompactRange& range = loop_.committed().range;
     absl::StatusOr<PgResult> r =
         conn_.Exec("SELECT position, leaf_hash FROM events WHERE position > $1 ORDER BY position",
-                   PgParams().Int(static_cast<int64_t>(range_.size())));
+                   PgParams().Int(static_cast<int64_t>(range.size())));
     if (!r.ok()) return r.status();
     for (int i = 0; i < r->rows(); ++i) {
       Hash h;
-      if (static_cast<uint64_t>(r->Int(i, 0)) != range_.size() + 1 ||
+      if (static_cast<uint64_t>(r->Int(i, 0)) != range.size() + 1 ||
           !HashFromBytes(r->Bytes(i, 1), &h)) {
-        return absl::DataLossError(absl::StrCat("the log is damaged at position ",
-                                                range_.size() + 1, "; run `arbiter verify`"));
+        return absl::DataLossError(absl::StrCat("the log is damaged at position ", range.size() + 1,
+                                                "; run `arbiter verify`"));
       }
-      range_.Append(h);
+      range.Append(h);
     }
+    loop_.committed().head = range.size();
     absl::StatusOr<PgResult> c =
         conn_.Exec("SELECT checkpoint FROM checkpoints ORDER BY tree_size DESC LIMIT 1");
     if (!c.ok()) return c.status();
-    last_checkpoint_.Clear();
-    if (c->rows() == 1 && !last_checkpoint_.ParseFromString(c->Bytes(0, 0))) {
+    v1::Checkpoint& latest = loop_.committed().last_checkpoint;
+    latest.Clear();
+    if (c->rows() == 1 && !latest.ParseFromString(c->Bytes(0, 0))) {
       return absl::DataLossError("the latest checkpoint is damaged; run `arbiter verify`");
     }
     return absl::OkStatus();
@@ -216,10 +212,7 @@ class PgStore final : public LedgerStore, private AppendRows {
 
   void RunBatch(std::vector<AppendJob*>& jobs) {
     auto fail_all = [&](const absl::Status& s) {
-      for (AppendJob* job : jobs) {
-        if (job->status.ok()) job->status = s;
-        job->entries.clear();
-      }
+      BatchLoop::FailAll(jobs, s);
       // A tail that could not be signed is tried again a bound later, not
       // in a loop against a failing database.
       const absl::Time now = absl::Now();
@@ -237,67 +230,32 @@ class PgStore final : public LedgerStore, private AppendRows {
         conn_.Exec("SELECT pg_advisory_xact_lock($1)", PgParams().Int(kSequencerLock)).status();
     if (broken.ok()) broken = CatchUp();
     if (!broken.ok()) return fail_all(broken);
-    const uint64_t committed_head = range_.size();
-    AppendBatch batch;
-    batch.head = committed_head;
-    batch.range = range_;
-    bool checkpoint_asked = false;
-    bool tail_bound = absl::Now() >= TailDue();
-    for (AppendJob* job : jobs) {
-      if (job->checkpoint) {
-        (job->tail_bound ? tail_bound : checkpoint_asked) = true;
-        continue;
-      }
-      if (broken = conn_.Run("SAVEPOINT append"); !broken.ok()) break;
-      absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-          AppendOnto(*job, batch, *options_.judge, *this);
-      if (entries.ok() && !job->dry_run) {
-        job->entries = *std::move(entries);
-        if (broken = conn_.Run("RELEASE SAVEPOINT append"); !broken.ok()) break;
-      } else if (entries.ok()) {
-        // A dry run: judged and written as any append, then undone.
-        job->entries = *std::move(entries);
-        if (broken = conn_.Run("ROLLBACK TO SAVEPOINT append"); !broken.ok()) break;
-      } else {
-        job->status = entries.status();
-        if (broken = conn_.Run("ROLLBACK TO SAVEPOINT append"); !broken.ok()) break;
-      }
-    }
-    v1::Checkpoint made;
-    if (broken.ok()) {
-      absl::StatusOr<std::optional<v1::Checkpoint>> cp =
-          batch.SignIfDue(signer_, committed_head, options_.checkpoint_every, checkpoint_asked,
-                          tail_bound, last_checkpoint_);
-      broken = cp.status();
-      if (cp.ok() && *cp) {
-        made = **std::move(cp);
-        broken = conn_
-                     .Exec("INSERT INTO checkpoints(tree_size, checkpoint) VALUES($1, $2)",
-                           PgParams()
-                               .Int(static_cast<int64_t>(made.tree_size()))
-                               .Bytes(CanonicalBytes(made)))
-                     .status();
-      }
-    }
-    if (broken.ok()) broken = tx->Commit();
-    if (!broken.ok()) {
-      // Nothing of this batch is acknowledged. If the COMMIT did land (the
-      // connection died after it), the next batch reads it back under the
-      // lease, and a retry with the same keys gets the recorded entries.
-      return fail_all(broken);
-    }
-    range_ = batch.range;
-    if (made.tree_size() > 0) last_checkpoint_ = made;
-    {
-      absl::MutexLock lock(&mu_);
-      tail_.Signed(last_checkpoint_.tree_size());
-    }
-    batch.HandFoldsTo(*options_.judge);
-    watch_->Publish(range_.size(), CommittedEntries(jobs));
-    AnswerCheckpoints(jobs, last_checkpoint_);
+    tx_.emplace(*std::move(tx));
+    BatchLoop::Outcome out = loop_.Run(jobs, *this, absl::Now() >= TailDue(),
+                                       [](std::vector<AppendJob*>&) { return false; });
+    // Rolls back what a failed batch left. If the COMMIT did land (the
+    // connection died after it), the next batch reads it back under the
+    // lease, and a retry with the same keys gets the recorded entries.
+    tx_.reset();
+    if (!out.status.ok()) return fail_all(out.status);
+    absl::MutexLock lock(&mu_);
+    tail_.Signed(loop_.committed().last_checkpoint.tree_size());
   }
 
-  // AppendRows, on the writer's connection inside the batch's transaction.
+  // BatchTransaction, on the writer's connection inside the batch's
+  // transaction.
+  absl::Status Savepoint() override { return conn_.Run("SAVEPOINT append"); }
+  absl::Status Release() override { return conn_.Run("RELEASE SAVEPOINT append"); }
+  // The savepoint stays; the next append's of the same name hides it.
+  absl::Status RollBack() override { return conn_.Run("ROLLBACK TO SAVEPOINT append"); }
+  absl::Status InsertCheckpoint(uint64_t tree_size, const std::string& canonical) override {
+    return conn_
+        .Exec("INSERT INTO checkpoints(tree_size, checkpoint) VALUES($1, $2)",
+              PgParams().Int(static_cast<int64_t>(tree_size)).Bytes(canonical))
+        .status();
+  }
+  absl::Status Commit() override { return tx_->Commit(); }
+
   absl::StatusOr<std::optional<KeyedEvent>> FindKey(const std::string& game_id,
                                                     const std::string& key) override {
     absl::StatusOr<PgResult> q =
@@ -428,8 +386,8 @@ class PgStore final : public LedgerStore, private AppendRows {
 
   // Owned by the writer thread.
   PgConn conn_;
-  CompactRange range_;              // the committed Merkle edge
-  v1::Checkpoint last_checkpoint_;  // tree_size 0: none yet
+  std::optional<PgTransaction> tx_;  // the running batch's
+  BatchLoop loop_;                   // and the committed Merkle edge and latest checkpoint
 
   AppendQueue queue_;
   absl::Mutex mu_;
@@ -440,9 +398,37 @@ class PgStore final : public LedgerStore, private AppendRows {
   std::thread poller_;
 };
 
-}  // namespace
+class PostgresStore final : public Store {
+ public:
+  explicit PostgresStore(std::string uri) : uri_(std::move(uri)) {}
 
-absl::StatusOr<std::unique_ptr<LedgerStore>> OpenPgStore(LedgerOptions options) {
+  const std::string& database() const override { return uri_; }
+  bool shared() const override { return true; }
+
+  absl::StatusOr<std::unique_ptr<LogSource>> OpenReader() override {
+    absl::StatusOr<std::unique_ptr<PgLogReader>> r = PgLogReader::Open(uri_);
+    if (!r.ok()) return r.status();
+    return std::unique_ptr<LogSource>(*std::move(r));
+  }
+
+  absl::StatusOr<AuditReport> Audit(const AuditOptions& options) override {
+    return AuditPostgres(uri_, options);
+  }
+
+  absl::StatusOr<std::unique_ptr<VenueTables>> OpenVenueTables(bool /*read_only*/) override {
+    absl::StatusOr<PgConn> conn = PgConn::Connect(uri_);
+    if (!conn.ok()) return conn.status();
+    return PgVenueTablesOn(*std::move(conn));
+  }
+
+  absl::StatusOr<std::unique_ptr<StoreWriter>> OpenWriter(LedgerOptions options) override;
+
+ private:
+  const std::string uri_;
+};
+
+absl::StatusOr<std::unique_ptr<StoreWriter>> PostgresStore::OpenWriter(LedgerOptions options) {
+  options.dir = uri_;
   if (options.key_dir.empty()) {
     return absl::InvalidArgumentError(
         "a PostgreSQL ledger needs the directory of its signing key (key_dir)");
@@ -467,9 +453,20 @@ absl::StatusOr<std::unique_ptr<LedgerStore>> OpenPgStore(LedgerOptions options) 
                      "/ledger.key is not the key this ledger was made with; refusing to sign "
                      "with it"));
   }
-  auto store = std::make_unique<PgStore>(std::move(options), *std::move(signer));
-  if (absl::Status s = store->Start(); !s.ok()) return s;
-  return std::unique_ptr<LedgerStore>(std::move(store));
+  auto writer = std::make_unique<PgWriter>(std::move(options), *std::move(signer));
+  if (absl::Status s = writer->Start(); !s.ok()) return s;
+  return std::unique_ptr<StoreWriter>(std::move(writer));
+}
+
+}  // namespace
+
+bool ClaimsPostgres(const std::string& location) {
+  return absl::StartsWith(location, "postgresql://") || absl::StartsWith(location, "postgres://");
+}
+
+absl::StatusOr<std::unique_ptr<Store>> OpenPostgresStore(const std::string& location,
+                                                         const StoreOptions& /*options*/) {
+  return std::make_unique<PostgresStore>(location);
 }
 
 }  // namespace arbiter::ledger

@@ -2,8 +2,8 @@
 // UPDATE and DELETE, so the canonical bytes of an event are never
 // rewritten. (Triggers keep honest code honest; `arbiter verify` catches an
 // attacker who drops them.)
-#ifndef ARBITER_LEDGER_SCHEMA_H_
-#define ARBITER_LEDGER_SCHEMA_H_
+#ifndef ARBITER_LEDGER_SQLITE_SCHEMA_H_
+#define ARBITER_LEDGER_SQLITE_SCHEMA_H_
 
 #include "absl/status/status.h"
 #include "ledger/sqlite.h"
@@ -24,4 +24,4 @@ absl::Status ConfigureConnection(Db& db);
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_SCHEMA_H_
+#endif  // ARBITER_LEDGER_SQLITE_SCHEMA_H_

@@ -1,8 +1,8 @@
 // Reads of the ledger on a connection of their own: the global log in pages
 // from a position, one game's stream, checkpoints and leaf hashes. Each call
 // reads one consistent snapshot of committed data.
-#ifndef ARBITER_LEDGER_LOG_READER_H_
-#define ARBITER_LEDGER_LOG_READER_H_
+#ifndef ARBITER_LEDGER_SQLITE_LOG_READER_H_
+#define ARBITER_LEDGER_SQLITE_LOG_READER_H_
 
 #include <cstdint>
 #include <optional>
@@ -48,4 +48,4 @@ class LogReader final : public LogSource {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_LOG_READER_H_
+#endif  // ARBITER_LEDGER_SQLITE_LOG_READER_H_

@@ -1,4 +1,4 @@
-#include "ledger/pg.h"
+#include "ledger/postgres/pg.h"
 
 #include <endian.h>
 
@@ -28,10 +28,6 @@ absl::Status PgError(const PGresult* r, PGconn* conn, absl::string_view sql) {
 }
 
 }  // namespace
-
-bool IsPostgresUri(absl::string_view location) {
-  return absl::StartsWith(location, "postgresql://") || absl::StartsWith(location, "postgres://");
-}
 
 PgParams& PgParams::Int(int64_t v) {
   uint64_t be = htobe64(static_cast<uint64_t>(v));

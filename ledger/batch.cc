@@ -1,0 +1,90 @@
+#include "ledger/batch.h"
+
+#include <optional>
+#include <utility>
+
+#include "ledger/commit_feed.h"
+#include "proto/canonical/canonical_bytes.h"
+
+namespace arbiter::ledger {
+
+void BatchLoop::FailAll(std::vector<AppendJob*>& jobs, const absl::Status& s) {
+  for (AppendJob* job : jobs) {
+    if (job->status.ok()) job->status = s;
+    job->entries.clear();
+  }
+}
+
+BatchLoop::Outcome BatchLoop::Run(std::vector<AppendJob*>& jobs, BatchTransaction& tx,
+                                  bool tail_due,
+                                  absl::FunctionRef<bool(std::vector<AppendJob*>&)> take_more) {
+  Outcome out;
+  AppendBatch batch;
+  batch.head = committed_.head;
+  batch.range = committed_.range;
+  bool checkpoint_asked = false;
+  bool tail_bound = tail_due;
+  absl::Status& broken = out.status;  // a failure of the transaction itself
+  for (size_t next = 0; broken.ok(); ++next) {
+    if (next == jobs.size() && !take_more(jobs)) break;
+    AppendJob* job = jobs[next];
+    if (job->checkpoint) {
+      (job->tail_bound ? tail_bound : checkpoint_asked) = true;
+      continue;
+    }
+    if (broken = tx.Savepoint(); !broken.ok()) break;
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+        AppendOnto(*job, batch, *config_.judge, tx);
+    if (entries.ok() && !job->dry_run) {
+      job->entries = *std::move(entries);
+      broken = tx.Release();
+      continue;
+    }
+    if (entries.ok()) {
+      // A dry run: judged and written as any append, then undone.
+      job->entries = *std::move(entries);
+    } else {
+      // The append was judged on a copy, which is dropped with it.
+      job->status = entries.status();
+      if (!tx.Alive()) {
+        broken = entries.status();
+        break;
+      }
+    }
+    broken = tx.RollBack();
+  }
+
+  v1::Checkpoint made;
+  if (broken.ok()) {
+    absl::StatusOr<std::optional<v1::Checkpoint>> cp =
+        batch.SignIfDue(*config_.signer, committed_.head, config_.checkpoint_every,
+                        checkpoint_asked, tail_bound, committed_.last_checkpoint);
+    broken = cp.status();
+    if (cp.ok() && *cp) {
+      made = **std::move(cp);
+      broken = tx.InsertCheckpoint(made.tree_size(), CanonicalBytes(made));
+    }
+  }
+  const absl::Time commit_start = absl::Now();
+  if (broken.ok()) broken = tx.Commit();
+  out.commit_took = absl::Now() - commit_start;
+  if (!broken.ok()) {
+    // Nothing of this batch is acknowledged; memory holds only what is
+    // committed (the backend reads back whatever the storage kept).
+    FailAll(jobs, broken);
+    for (AppendJob* job : jobs) job->fold.reset();
+    return out;
+  }
+
+  // The commit point.
+  committed_.head = batch.head;
+  committed_.range = batch.range;
+  if (made.tree_size() > 0) committed_.last_checkpoint = made;
+  batch.HandFoldsTo(*config_.judge);
+  out.revisions = std::move(batch.revisions);
+  config_.watch->Publish(committed_.head, CommittedEntries(jobs));
+  AnswerCheckpoints(jobs, committed_.last_checkpoint);
+  return out;
+}
+
+}  // namespace arbiter::ledger

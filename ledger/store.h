@@ -1,0 +1,72 @@
+// Where a ledger lives, and what it offers there: the one place that tells
+// a SQLite ledger (a data directory, or its ledger.db file) from a
+// PostgreSQL one (a postgresql:// URI). Each backend is a folder of its own
+// (ledger/sqlite/, ledger/postgres/) listed once in backends.h; a Store
+// opened here hands out its readers, its audit snapshot, its venue tables
+// and, to Ledger::Open, its writer. The recipe for another backend is in
+// ledger/README.md ("A new backend").
+#ifndef ARBITER_LEDGER_STORE_H_
+#define ARBITER_LEDGER_STORE_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "ledger/audit.h"
+#include "ledger/log_source.h"
+
+namespace arbiter::ledger {
+
+struct LedgerOptions;  // ledger.h
+class StoreWriter;     // store_writer.h (internal)
+class VenueTables;     // venue_tables.h (internal)
+
+struct StoreOptions {
+  // A SQLite ledger: the VFS its connections use (tests inject faults).
+  const char* vfs = nullptr;
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // The database as the backend names it in messages: a SQLite ledger's
+  // ledger.db path, a PostgreSQL URI.
+  virtual const std::string& database() const = 0;
+
+  // True when several processes may write the ledger at once (PostgreSQL):
+  // a cache of what it holds must check GameRevision, and a server keeps
+  // its own files (signing key, tokens) in a directory of its own.
+  virtual bool shared() const = 0;
+
+  // A new connection for reads of committed data. NOT_FOUND when no ledger
+  // is there (no SQLite file); UNAVAILABLE when it cannot be reached.
+  virtual absl::StatusOr<std::unique_ptr<LogSource>> OpenReader() = 0;
+
+  // The audit of everything committed (audit.h), on a snapshot of its own.
+  // NOT_FOUND when no ledger is there; the readers' errors.
+  virtual absl::StatusOr<AuditReport> Audit(const AuditOptions& options) = 0;
+
+  // The venue tables' statements in the backend's dialect (venue_proofs.h
+  // uses them); UNAVAILABLE when the database cannot be opened.
+  virtual absl::StatusOr<std::unique_ptr<VenueTables>> OpenVenueTables(bool read_only) = 0;
+
+  // The store's writer, for Ledger::Open (ledger.h documents the errors).
+  virtual absl::StatusOr<std::unique_ptr<StoreWriter>> OpenWriter(LedgerOptions options) = 0;
+};
+
+// The store at `location`, by the first backend that claims it
+// (backends.h): a postgresql:// or postgres:// URI is a PostgreSQL
+// database; anything else is a SQLite ledger, named by its data directory
+// or by its ledger.db file. Connects to nothing yet. INVALID_ARGUMENT for an
+// empty location.
+absl::StatusOr<std::unique_ptr<Store>> OpenStore(const std::string& location,
+                                                 StoreOptions options = {});
+
+// Whether `location` names a ledger several servers share (as
+// Store::shared, without opening it).
+bool IsSharedStore(const std::string& location);
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_STORE_H_
