@@ -2,6 +2,6 @@
 #include "adjudicator/service/server.h"
 #include "ledger/ledger.h"
 #include "tests/support/files.h"
-#include "ledger/log_reader.h"
+#include "ledger/store.h"
 #include "ledger/writer_internal.h"
 #include "ledger/append_rows.h"
