@@ -100,6 +100,17 @@ absl::StatusOr<Signer> Signer::LoadOrCreate(const std::string& path) {
   return Signer(std::move(key), *std::move(der));
 }
 
+absl::StatusOr<Signer> Signer::FromEd25519Seed(absl::string_view seed) {
+  if (seed.size() != 32) return absl::InvalidArgumentError("an Ed25519 seed is 32 bytes");
+  auto key = std::make_unique<Key>();
+  key->pkey = EVP_PKEY_new_raw_private_key(
+      EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(seed.data()), seed.size());
+  if (key->pkey == nullptr) return absl::InternalError("cannot load the Ed25519 seed");
+  absl::StatusOr<std::string> der = PublicDer(key->pkey);
+  if (!der.ok()) return der.status();
+  return Signer(std::move(key), *std::move(der));
+}
+
 absl::StatusOr<std::string> Signer::Sign(absl::string_view message) const {
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
   std::string sig(64, '\0');

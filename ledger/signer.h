@@ -19,6 +19,10 @@ class Signer {
   // Loads `path` (PEM, PKCS#8), or creates it with mode 0600 if absent. Two
   // processes racing to create it end up with the same key.
   static absl::StatusOr<Signer> LoadOrCreate(const std::string& path);
+  // The key of a 32-byte Ed25519 seed (RFC 8032's private key), as Go's
+  // note.NewSigner reads it: for known test vectors. INVALID_ARGUMENT for
+  // a seed that is not 32 bytes.
+  static absl::StatusOr<Signer> FromEd25519Seed(absl::string_view seed);
 
   Signer(Signer&&) noexcept;
   Signer& operator=(Signer&&) noexcept;
