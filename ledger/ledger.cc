@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "ledger/bundle.h"
+#include "ledger/checkpoint_note.h"
 #include "ledger/ledger_store.h"
 #include "ledger/merkle.h"
 #include "ledger/pg.h"
@@ -198,5 +199,10 @@ const std::string& Ledger::public_key_der() const {
   return impl_->store_->signer().public_key_der();
 }
 std::string Ledger::PublicKeyPem() const { return impl_->store_->signer().PublicKeyPem(); }
+const std::string& Ledger::log_origin() const { return impl_->store_->signer().origin(); }
+std::string Ledger::VerifierKey() const { return impl_->store_->signer().VerifierKey(); }
+absl::StatusOr<std::string> Ledger::CheckpointNote(const v1::Checkpoint& checkpoint) const {
+  return ledger::CheckpointNote(checkpoint, impl_->store_->signer());
+}
 
 }  // namespace arbiter::ledger

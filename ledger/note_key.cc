@@ -80,7 +80,9 @@ absl::StatusOr<NoteVerifierKey> ParseVerifierKey(absl::string_view vkey) {
   auto bad = [&](absl::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat("not a verifier key (", why, "): ", vkey));
   };
-  std::vector<absl::string_view> parts = absl::StrSplit(vkey, '+');
+  // name+id+key, split at the first two '+' (base64 may hold more), as Go's
+  // note.NewVerifier splits it.
+  std::vector<absl::string_view> parts = absl::StrSplit(vkey, absl::MaxSplits('+', 2));
   if (parts.size() != 3) return bad("want name+keyid+key");
   NoteVerifierKey key;
   key.name = std::string(parts[0]);

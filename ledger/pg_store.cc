@@ -37,6 +37,7 @@
 #include "ledger/append_rows.h"
 #include "ledger/checkpoint.h"
 #include "ledger/hash.h"
+#include "ledger/log_origin.h"
 #include "ledger/merkle.h"
 #include "ledger/pg.h"
 #include "ledger/pg_log_reader.h"
@@ -448,7 +449,8 @@ absl::StatusOr<std::unique_ptr<LedgerStore>> OpenPgStore(LedgerOptions options) 
         "a PostgreSQL ledger needs the directory of its signing key (key_dir)");
   }
   options.max_batch = std::max<size_t>(1, options.max_batch);
-  absl::StatusOr<Signer> signer = LoadSigningKey(options.key_dir);
+  absl::StatusOr<Signer> signer =
+      LoadSigningKey(options.key_dir, options.log_origin, DefaultLogOrigin(options.dir));
   if (!signer.ok()) return signer.status();
   absl::StatusOr<PgConn> conn = PgConn::Connect(options.dir);
   if (!conn.ok()) return conn.status();

@@ -114,7 +114,7 @@ absl::StatusOr<std::unique_ptr<LedgerStore>> OpenSqliteStore(LedgerOptions optio
     return absl::UnavailableError(absl::StrCat("cannot create ", options.dir, ": ", ec.message()));
   absl::StatusOr<DirLock> lock = DirLock::Acquire(options.dir + "/ledger.lock");
   if (!lock.ok()) return lock.status();
-  absl::StatusOr<Signer> signer = LoadSigningKey(options.dir);
+  absl::StatusOr<Signer> signer = LoadSigningKey(options.dir, options.log_origin);
   if (!signer.ok()) return signer.status();
 
   auto impl =
