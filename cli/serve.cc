@@ -195,11 +195,12 @@ int RunServe(int argc, char** argv) {
   }
   std::printf("listening on %s (ledger in %s)\n", (*server)->address().c_str(),
               options.ledger.empty() ? options.data_dir.c_str() : options.ledger.c_str());
-  std::printf("verifier key %s (ledger.vkey)\n", (*server)->ledger()->VerifierKey().c_str());
   if (!(*server)->console_address().empty()) {
     std::printf("console on %s://%s/\n", options.tls.cert_chain.empty() ? "http" : "https",
                 (*server)->console_address().c_str());
   }
+  // After the lines above, which scripts and tests read first.
+  std::printf("verifier key %s (ledger.vkey)\n", (*server)->ledger()->VerifierKey().c_str());
   std::fflush(stdout);
 
   int received = 0;

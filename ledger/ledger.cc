@@ -180,6 +180,23 @@ absl::StatusOr<std::vector<Hash>> Ledger::ProveConsistency(uint64_t old_size, ui
 
 CommitFeed& Ledger::commit_feed() { return impl_->store_->watch()->feed(); }
 
+absl::StatusOr<std::vector<Hash>> Ledger::PerfectSubtrees(int height, uint64_t first,
+                                                          uint64_t count) {
+  if (height < 0 || height >= 64 || first + count < first ||
+      (first + count) > (~uint64_t{0} >> height)) {
+    return absl::OutOfRangeError("no such subtrees in any log");
+  }
+  const uint64_t tree_size = (first + count) << height;
+  absl::StatusOr<uint64_t> head = Head();
+  if (!head.ok()) return head.status();
+  if (*head < tree_size) {
+    return absl::OutOfRangeError(
+        absl::StrCat("the log holds ", *head, " events, not the ", tree_size, " asked for"));
+  }
+  return impl_->WithProofTree(
+      tree_size, [&](const MerkleTree& t) { return t.PerfectSubtrees(height, first, count); });
+}
+
 absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeLog(uint64_t after_position) {
   absl::StatusOr<std::unique_ptr<LogSource>> r = impl_->store_->OpenReader();
   if (!r.ok()) return r.status();

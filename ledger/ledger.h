@@ -181,6 +181,10 @@ class Ledger {
   absl::StatusOr<InclusionProofResult> ProveInclusion(uint64_t position, uint64_t tree_size);
   // The proof that the tree of `old_size` is a prefix of that of `new_size`.
   absl::StatusOr<std::vector<Hash>> ProveConsistency(uint64_t old_size, uint64_t new_size);
+  // The roots of the perfect subtrees of 2^height events numbered first ..
+  // first + count - 1 (a tlog-tiles tile, tile_path.h); OUT_OF_RANGE unless
+  // the log holds all of them.
+  absl::StatusOr<std::vector<Hash>> PerfectSubtrees(int height, uint64_t first, uint64_t count);
 
   // Subscriptions (see subscription.h); each holds its own connection.
   // The feed of this process's commits (commit_feed.h), for live followers
