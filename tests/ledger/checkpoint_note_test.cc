@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "adjudicator/service/adjudicator_judge.h"
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "gtest/gtest.h"
 #include "ledger/checkpoint.h"
 #include "ledger/checkpoint_note.h"
@@ -65,7 +65,7 @@ void RecordScenario(Ledger& ledger, const std::string& scenario) {
 
 TEST(CheckpointNoteTest, NewCheckpointsAreNotesTheVerifierKeyOpens) {
   testing::TempDir dir;
-  service::AdjudicatorJudge judge;
+  AdjudicatorJudge judge;
   {
     auto ledger = OpenLedger(dir.path(), &judge, "venue.example/tokyo-2026");
     ASSERT_TRUE(ledger.ok()) << ledger.status();
@@ -116,7 +116,7 @@ TEST(CheckpointNoteTest, NewCheckpointsAreNotesTheVerifierKeyOpens) {
 
 TEST(CheckpointNoteTest, DefaultOriginIsTheHostAndDataFolder) {
   testing::TempDir dir;
-  service::AdjudicatorJudge judge;
+  AdjudicatorJudge judge;
   auto ledger = OpenLedger(dir.path(), &judge);
   ASSERT_TRUE(ledger.ok());
   const std::string& origin = (*ledger)->log_origin();
@@ -161,7 +161,7 @@ TEST(CheckpointNoteTest, ALedgerFromBeforeNotesKeepsItsRowsAndGainsNotes) {
       testing::RunArbiter({"verify", "--db", dir.path()}, {.merge_stderr = true});
   EXPECT_EQ(old_ok.exit, 0) << old_ok.out;
 
-  service::AdjudicatorJudge judge;
+  AdjudicatorJudge judge;
   {
     auto ledger = OpenLedger(dir.path(), &judge, "club.example/old-venue");
     ASSERT_TRUE(ledger.ok()) << ledger.status();
