@@ -53,6 +53,9 @@ constexpr FlagSpec kFlags[] = {
      "let the console serve plain HTTP beyond loopback (tokens and cookies then cross the "
      "network in clear)"},
     {"checkpoint-every", "N", "sign a checkpoint every N events"},
+    {"log-origin", "NAME",
+     "the log's name in its C2SP checkpoints and verifier key (default: this host and the data "
+     "folder); fixed once chosen (ledger.origin)"},
     {"sign-within", "DURATION",
      "sign a checkpoint at most this long after any write (default 1s; 0s: only at game ends and "
      "every N events)"},
@@ -128,6 +131,7 @@ int RunServe(int argc, char** argv) {
                         absl::StrCat("--venue-key: venue '", venue.substr(0, eq), "' given twice"));
     }
   }
+  if (auto v = args.Value("log-origin")) options.log_origin = *v;
   if (auto v = args.Value("listen")) options.listen = *v;
   if (auto v = args.Value("http")) options.http_listen = *v;
   options.http_hosts = args.Values("http-host");
@@ -195,6 +199,8 @@ int RunServe(int argc, char** argv) {
     std::printf("console on %s://%s/\n", options.tls.cert_chain.empty() ? "http" : "https",
                 (*server)->console_address().c_str());
   }
+  // After the lines above, which scripts and tests read first.
+  std::printf("verifier key %s (ledger.vkey)\n", (*server)->ledger()->VerifierKey().c_str());
   std::fflush(stdout);
 
   int received = 0;

@@ -18,6 +18,8 @@
 #include <optional>
 #include <string>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "adjudicator/judge/adjudicator_judge.h"
@@ -28,6 +30,7 @@
 #include "cli/files.h"
 #include "cli/ledger_path.h"
 #include "ledger/audit.h"
+#include "ledger/note_key.h"
 #include "ledger/signer.h"
 #include "ledger/store.h"
 #include "ledger/venue_audit.h"
@@ -39,7 +42,9 @@ namespace {
 constexpr FlagSpec kFlags[] = {
     {"db", "PATH", "offline: the ledger (the data directory of `arbiter serve`, or its ledger.db)"},
     {"bundle", "FILE", "offline: an audit bundle (`arbiter export`), checked with no database"},
-    {"pubkey", "FILE", "offline: the trusted public key (default ledger.pub beside the database)"},
+    {"pubkey", "FILE",
+     "offline: the trusted public key, PEM, DER or the C2SP verifier key ledger.vkey (then each "
+     "checkpoint note must name its origin) (default ledger.pub beside the database)"},
     {"no-readjudicate", "", "offline: check hashes, proofs and signatures only, not the rulings"},
     {"strict", "", "offline: fail (exit 1) when any event lies after the last signed checkpoint"},
     kJsonFlag,
@@ -142,6 +147,23 @@ int VerifyVenueProofs(ledger::Store& store, const ledger::AuditOptions& options)
   return 0;
 }
 
+// A C2SP verifier key in `path` (ledger.vkey: one line); nullopt when the
+// file holds something else (a PEM or DER key). INVALID_ARGUMENT for a line
+// that reads as a verifier key's but is not a valid one.
+absl::StatusOr<std::optional<ledger::NoteVerifierKey>> ReadVerifierKeyFile(
+    const std::string& path) {
+  absl::StatusOr<std::string> bytes = ReadInput(path);
+  if (!bytes.ok()) return bytes.status();
+  absl::string_view line = absl::StripTrailingAsciiWhitespace(*bytes);
+  if (line.find('+') == absl::string_view::npos || absl::StartsWith(line, "-----BEGIN") ||
+      line.find('\n') != absl::string_view::npos || line.find('\0') != absl::string_view::npos) {
+    return std::nullopt;
+  }
+  absl::StatusOr<ledger::NoteVerifierKey> key = ledger::ParseVerifierKey(line);
+  if (!key.ok()) return key.status();
+  return std::optional<ledger::NoteVerifierKey>(*std::move(key));
+}
+
 }  // namespace
 
 int RunVerify(int argc, char** argv) {
@@ -187,7 +209,18 @@ int RunVerify(int argc, char** argv) {
     std::string beside = ((dir.empty() ? std::filesystem::path(".") : dir) / "ledger.pub").string();
     if (std::filesystem::exists(beside)) pubkey = beside;
   }
-  if (!pubkey.empty()) {
+  absl::StatusOr<std::optional<ledger::NoteVerifierKey>> vkey =
+      pubkey.empty() ? std::nullopt : ReadVerifierKeyFile(pubkey);
+  if (!vkey.ok()) {
+    return Complain("verify", absl::StrCat("--pubkey ", pubkey, ": ", vkey.status().message()),
+                    kExitBadInput);
+  }
+  if (vkey->has_value()) {
+    options.public_key_der = (*vkey)->Der();
+    options.log_origin = (*vkey)->name;
+    key_source =
+        absl::StrCat("trusted, the verifier key of log '", (*vkey)->name, "' from ", pubkey);
+  } else if (!pubkey.empty()) {
     absl::StatusOr<std::string> der = ledger::ReadPublicKeyFile(pubkey);
     if (!der.ok()) {
       return Complain("verify", absl::StrCat("--pubkey ", pubkey, ": ", der.status().message()),

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ledger/checkpoint.h"
+#include "ledger/checkpoint_note.h"
 #include "ledger/hash.h"
 #include "ledger/merkle.h"
 #include "ledger/sqlite/log_reader.h"
@@ -420,7 +421,7 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
   for (const v1::Checkpoint& c : *checkpoints) {
     if (absl::Status s =
             decoded.ok() ? VerifyCheckpoint(c, *decoded, key_id) : VerifyCheckpoint(c, key);
-        !s.ok()) {
+        !s.ok() || !(s = VerifyCheckpointNote(c, key, options.log_origin)).ok()) {
       Fail(report, 0, std::string(s.message()));
       return report;
     }
@@ -481,7 +482,8 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
   report.checkpoints = 1;
   report.signed_size = cp.tree_size();
   report.signed_root_hex = ToHex(cp.root_hash());
-  if (absl::Status s = VerifyCheckpoint(cp, key); !s.ok()) {
+  if (absl::Status s = VerifyCheckpoint(cp, key);
+      !s.ok() || !(s = VerifyCheckpointNote(cp, key, options.log_origin)).ok()) {
     Fail(report, 0, std::string(s.message()));
     return report;
   }

@@ -33,6 +33,9 @@ struct AuditOptions {
   // The trusted public key (DER). Empty: the key the ledger or bundle
   // carries, which proves integrity only relative to that key.
   std::string public_key_der;
+  // The log's origin, when the key came as a C2SP verifier key (note_key.h:
+  // its name): every checkpoint's note must name it. Empty: not checked.
+  std::string log_origin;
   // Re-adjudicates the games when set; the report says if it was not.
   Judge* judge = nullptr;
   // Called as events are checked: (done, total).

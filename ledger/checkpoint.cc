@@ -1,6 +1,7 @@
 #include "ledger/checkpoint.h"
 
 #include "absl/strings/str_cat.h"
+#include "ledger/checkpoint_note.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
@@ -18,6 +19,11 @@ absl::StatusOr<v1::Checkpoint> SignCheckpoint(const Signer& signer, uint64_t tre
   c.set_reason(reason);
   for (std::string& g : ended_games) c.add_ended_games(std::move(g));
   c.set_key_id(std::string(AsBytes(Sha256(signer.public_key_der()))));
+  if (!signer.origin().empty()) {
+    absl::StatusOr<std::string> note = SignCheckpointNote(signer, tree_size, root);
+    if (!note.ok()) return note.status();
+    c.set_note(*std::move(note));
+  }
   absl::StatusOr<std::string> sig = signer.Sign(SignedBytes(c));
   if (!sig.ok()) return sig.status();
   c.set_signature(*std::move(sig));
@@ -53,7 +59,7 @@ absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, const PublicKey&
   if (absl::Status s = CheckKeyIdAndRoot(checkpoint, key_id); !s.ok()) return s;
   absl::Status s = key.Verify(SignedBytes(checkpoint), checkpoint.signature());
   if (!s.ok()) return Refused(checkpoint, absl::StrCat(": ", s.message()));
-  return absl::OkStatus();
+  return VerifyCheckpointNote(checkpoint, key.der(), "");
 }
 
 absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, absl::string_view public_key_der) {

@@ -17,6 +17,9 @@
 
 namespace arbiter::ledger {
 
+// A checkpoint of the tree (`tree_size`, `root`), signed; with its C2SP
+// note (checkpoint_note.h) when the signer has an origin. The signer's
+// error.
 absl::StatusOr<v1::Checkpoint> SignCheckpoint(const Signer& signer, uint64_t tree_size,
                                               const Hash& root, absl::Time issued_at,
                                               v1::Checkpoint::Reason reason,
@@ -27,7 +30,8 @@ absl::StatusOr<v1::Checkpoint> SignCheckpoint(const Signer& signer, uint64_t tre
 std::string SignedBytes(const v1::Checkpoint& checkpoint);
 
 // OK iff the checkpoint names `public_key_der` and carries its valid
-// signature; DATA_LOSS with the reason otherwise.
+// signature, and its note, if it has one, is valid (VerifyCheckpointNote);
+// DATA_LOSS with the reason otherwise.
 absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, absl::string_view public_key_der);
 // The same with the key decoded once, and its id (SHA-256 of its DER).
 absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, const PublicKey& key,

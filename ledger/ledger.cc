@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "ledger/bundle.h"
+#include "ledger/checkpoint_note.h"
 #include "ledger/merkle.h"
 #include "ledger/store.h"
 #include "ledger/store_writer.h"
@@ -181,6 +182,23 @@ absl::StatusOr<std::vector<Hash>> Ledger::ProveConsistency(uint64_t old_size, ui
 
 CommitFeed& Ledger::commit_feed() { return impl_->writer_->watch()->feed(); }
 
+absl::StatusOr<std::vector<Hash>> Ledger::PerfectSubtrees(int height, uint64_t first,
+                                                          uint64_t count) {
+  if (height < 0 || height >= 64 || first + count < first ||
+      (first + count) > (~uint64_t{0} >> height)) {
+    return absl::OutOfRangeError("no such subtrees in any log");
+  }
+  const uint64_t tree_size = (first + count) << height;
+  absl::StatusOr<uint64_t> head = Head();
+  if (!head.ok()) return head.status();
+  if (*head < tree_size) {
+    return absl::OutOfRangeError(
+        absl::StrCat("the log holds ", *head, " events, not the ", tree_size, " asked for"));
+  }
+  return impl_->WithProofTree(
+      tree_size, [&](const MerkleTree& t) { return t.PerfectSubtrees(height, first, count); });
+}
+
 absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeLog(uint64_t after_position) {
   absl::StatusOr<std::unique_ptr<LogSource>> r = impl_->store_->OpenReader();
   if (!r.ok()) return r.status();
@@ -200,5 +218,10 @@ const std::string& Ledger::public_key_der() const {
   return impl_->writer_->signer().public_key_der();
 }
 std::string Ledger::PublicKeyPem() const { return impl_->writer_->signer().PublicKeyPem(); }
+const std::string& Ledger::log_origin() const { return impl_->writer_->signer().origin(); }
+std::string Ledger::VerifierKey() const { return impl_->writer_->signer().VerifierKey(); }
+absl::StatusOr<std::string> Ledger::CheckpointNote(const v1::Checkpoint& checkpoint) const {
+  return ledger::CheckpointNote(checkpoint, impl_->writer_->signer());
+}
 
 }  // namespace arbiter::ledger

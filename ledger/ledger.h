@@ -46,6 +46,11 @@ struct LedgerOptions {
   // (made if absent) and ledger.pub. Every server of one database needs the
   // same key; the database refuses any other.
   std::string key_dir;
+  // The log's origin, the name its C2SP checkpoint notes give it
+  // (log_origin.h): kept in ledger.origin beside the key once chosen; empty:
+  // the one kept, else DefaultLogOrigin. FAILED_PRECONDITION at Open when it
+  // differs from the kept one.
+  std::string log_origin;
   Judge* judge = nullptr;            // required; not owned; must outlive the ledger
   uint64_t checkpoint_every = 1000;  // events between periodic checkpoints; 0: none
   // The longest an event stays after the last signed checkpoint: a
@@ -181,6 +186,10 @@ class Ledger {
   absl::StatusOr<InclusionProofResult> ProveInclusion(uint64_t position, uint64_t tree_size);
   // The proof that the tree of `old_size` is a prefix of that of `new_size`.
   absl::StatusOr<std::vector<Hash>> ProveConsistency(uint64_t old_size, uint64_t new_size);
+  // The roots of the perfect subtrees of 2^height events numbered first ..
+  // first + count - 1 (a tlog-tiles tile, tile_path.h); OUT_OF_RANGE unless
+  // the log holds all of them.
+  absl::StatusOr<std::vector<Hash>> PerfectSubtrees(int height, uint64_t first, uint64_t count);
 
   // Subscriptions (see subscription.h); each holds its own connection.
   // The feed of this process's commits (commit_feed.h), for live followers
@@ -197,6 +206,13 @@ class Ledger {
   // The signing key's public half, DER (SubjectPublicKeyInfo) and PEM.
   const std::string& public_key_der() const;
   std::string PublicKeyPem() const;
+  // The log's origin and its C2SP verifier key, "origin+keyid+base64"
+  // (note_key.h; what ledger.vkey holds).
+  const std::string& log_origin() const;
+  std::string VerifierKey() const;
+  // `checkpoint`'s C2SP note (checkpoint_note.h: signed now for one signed
+  // before notes). DATA_LOSS for a checkpoint with no 32-byte root.
+  absl::StatusOr<std::string> CheckpointNote(const v1::Checkpoint& checkpoint) const;
 
  private:
   class Impl;

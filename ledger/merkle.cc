@@ -100,6 +100,17 @@ void MerkleTree::SubProof(uint64_t m, uint64_t begin, uint64_t end, bool whole,
   }
 }
 
+absl::StatusOr<std::vector<Hash>> MerkleTree::PerfectSubtrees(int height, uint64_t first,
+                                                              uint64_t count) const {
+  if (height < 0 || static_cast<size_t>(height) >= levels_.size() ||
+      first > levels_[height].size() || count > levels_[height].size() - first) {
+    return absl::OutOfRangeError(absl::StrCat("no ", count, " subtrees of height ", height,
+                                              " from ", first, " in a tree of size ", size()));
+  }
+  return std::vector<Hash>(levels_[height].begin() + first,
+                           levels_[height].begin() + first + count);
+}
+
 absl::StatusOr<Hash> MerkleTree::Root(uint64_t tree_size) const {
   if (tree_size > size()) return OutOfRange(tree_size, size());
   return Subtree(0, tree_size);

@@ -51,6 +51,11 @@ class MerkleTree {
   // As the functions above, in the tree over the first `tree_size` leaves.
   absl::StatusOr<std::vector<Hash>> InclusionProof(uint64_t index, uint64_t tree_size) const;
   absl::StatusOr<std::vector<Hash>> ConsistencyProof(uint64_t old_size, uint64_t new_size) const;
+  // The roots of the perfect subtrees of 2^height leaves numbered first ..
+  // first + count - 1 (the hashes of a tlog-tiles tile: height 8 * level);
+  // OUT_OF_RANGE unless all of them are complete within size().
+  absl::StatusOr<std::vector<Hash>> PerfectSubtrees(int height, uint64_t first,
+                                                    uint64_t count) const;
 
  private:
   // MTH of leaves [begin, end), a subtree of RFC 6962's recursion.

@@ -15,6 +15,8 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "ledger/log_origin.h"
+#include "ledger/note_key.h"
 
 namespace arbiter::ledger {
 
@@ -76,13 +78,13 @@ absl::Status CreateKey(const std::string& path) {
 
 }  // namespace
 
-Signer::Signer(std::unique_ptr<Key> key, std::string public_der)
-    : key_(std::move(key)), public_der_(std::move(public_der)) {}
+Signer::Signer(std::unique_ptr<Key> key, std::string public_der, std::string origin)
+    : key_(std::move(key)), public_der_(std::move(public_der)), origin_(std::move(origin)) {}
 Signer::Signer(Signer&&) noexcept = default;
 Signer& Signer::operator=(Signer&&) noexcept = default;
 Signer::~Signer() = default;
 
-absl::StatusOr<Signer> Signer::LoadOrCreate(const std::string& path) {
+absl::StatusOr<Signer> Signer::LoadOrCreate(const std::string& path, std::string origin) {
   if (access(path.c_str(), F_OK) != 0) {
     if (absl::Status s = CreateKey(path); !s.ok()) return s;
   }
@@ -97,7 +99,26 @@ absl::StatusOr<Signer> Signer::LoadOrCreate(const std::string& path) {
   }
   absl::StatusOr<std::string> der = PublicDer(key->pkey);
   if (!der.ok()) return der.status();
-  return Signer(std::move(key), *std::move(der));
+  return Signer(std::move(key), *std::move(der), std::move(origin));
+}
+
+absl::StatusOr<Signer> Signer::FromEd25519Seed(absl::string_view seed, std::string origin) {
+  if (seed.size() != 32) return absl::InvalidArgumentError("an Ed25519 seed is 32 bytes");
+  auto key = std::make_unique<Key>();
+  key->pkey = EVP_PKEY_new_raw_private_key(
+      EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(seed.data()), seed.size());
+  if (key->pkey == nullptr) return absl::InternalError("cannot load the Ed25519 seed");
+  absl::StatusOr<std::string> der = PublicDer(key->pkey);
+  if (!der.ok()) return der.status();
+  return Signer(std::move(key), *std::move(der), std::move(origin));
+}
+
+std::string Signer::VerifierKey() const {
+  if (origin_.empty()) return "";
+  absl::StatusOr<std::string> raw = RawEd25519PublicKey(public_der_);
+  absl::StatusOr<std::string> vkey =
+      raw.ok() ? FormatVerifierKey(origin_, *raw) : absl::StatusOr<std::string>(raw.status());
+  return vkey.ok() ? *vkey : "";
 }
 
 absl::StatusOr<std::string> Signer::Sign(absl::string_view message) const {
@@ -178,20 +199,40 @@ absl::StatusOr<std::string> ReadPublicKeyFile(const std::string& path) {
   return der;
 }
 
-absl::StatusOr<Signer> LoadSigningKey(const std::string& dir) {
+namespace {
+
+// Writes `content` to `path` unless it already holds exactly that.
+absl::Status WriteIfChanged(const std::string& path, const std::string& content) {
+  absl::StatusOr<std::string> now = ReadFile(path);
+  if (now.ok() && *now == content) return absl::OkStatus();
+  std::ofstream out(path + ".tmp", std::ios::binary | std::ios::trunc);
+  out << content;
+  out.close();
+  if (!out || std::rename((path + ".tmp").c_str(), path.c_str()) != 0) {
+    return absl::UnavailableError(absl::StrCat("cannot write ", path));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Signer> LoadSigningKey(const std::string& dir, absl::string_view requested_origin,
+                                      absl::string_view default_origin) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir, ": ", ec.message()));
-  absl::StatusOr<Signer> signer = Signer::LoadOrCreate(dir + "/ledger.key");
+  absl::StatusOr<std::string> origin = LoadLogOrigin(
+      dir, requested_origin, default_origin.empty() ? DefaultLogOrigin(dir) : default_origin);
+  if (!origin.ok()) return origin.status();
+  absl::StatusOr<Signer> signer = Signer::LoadOrCreate(dir + "/ledger.key", *std::move(origin));
   if (!signer.ok()) return signer.status();
   std::string pub = dir + "/ledger.pub";
   if (access(pub.c_str(), F_OK) != 0) {
-    std::ofstream out(pub + ".tmp", std::ios::binary | std::ios::trunc);
-    out << signer->PublicKeyPem();
-    out.close();
-    if (!out || std::rename((pub + ".tmp").c_str(), pub.c_str()) != 0) {
-      return absl::UnavailableError(absl::StrCat("cannot write ", pub));
-    }
+    if (absl::Status s = WriteIfChanged(pub, signer->PublicKeyPem()); !s.ok()) return s;
+  }
+  if (absl::Status s = WriteIfChanged(dir + "/ledger.vkey", signer->VerifierKey() + "\n");
+      !s.ok()) {
+    return s;
   }
   return signer;
 }

@@ -17,8 +17,13 @@ namespace arbiter::ledger {
 class Signer {
  public:
   // Loads `path` (PEM, PKCS#8), or creates it with mode 0600 if absent. Two
-  // processes racing to create it end up with the same key.
-  static absl::StatusOr<Signer> LoadOrCreate(const std::string& path);
+  // processes racing to create it end up with the same key. `origin` is the
+  // name of the key in signed notes (log_origin.h); empty: it signs none.
+  static absl::StatusOr<Signer> LoadOrCreate(const std::string& path, std::string origin = "");
+  // The key of a 32-byte Ed25519 seed (RFC 8032's private key), as Go's
+  // note.NewSigner reads it: for known test vectors. INVALID_ARGUMENT for
+  // a seed that is not 32 bytes.
+  static absl::StatusOr<Signer> FromEd25519Seed(absl::string_view seed, std::string origin = "");
 
   Signer(Signer&&) noexcept;
   Signer& operator=(Signer&&) noexcept;
@@ -28,18 +33,29 @@ class Signer {
   absl::StatusOr<std::string> Sign(absl::string_view message) const;
   const std::string& public_key_der() const { return public_der_; }
   std::string PublicKeyPem() const;
+  // The log's origin, the key's name in signed notes; empty if none.
+  const std::string& origin() const { return origin_; }
+  // The C2SP verifier key of this key under its origin (note_key.h),
+  // "origin+keyid+base64"; empty without an origin.
+  std::string VerifierKey() const;
 
  private:
   struct Key;
-  explicit Signer(std::unique_ptr<Key> key, std::string public_der);
+  Signer(std::unique_ptr<Key> key, std::string public_der, std::string origin);
   std::unique_ptr<Key> key_;
   std::string public_der_;
+  std::string origin_;
 };
 
 // The ledger's key in `dir`: ledger.key, made if absent (as LoadOrCreate),
-// and its public half written beside it as ledger.pub if that is absent.
-// UNAVAILABLE when either file cannot be read or written.
-absl::StatusOr<Signer> LoadSigningKey(const std::string& dir);
+// its public half written beside it as ledger.pub if that is absent, its
+// origin kept in ledger.origin (LoadLogOrigin: `requested_origin`, else
+// the one kept, else `default_origin`, else DefaultLogOrigin(dir)) and its
+// verifier key in ledger.vkey. UNAVAILABLE when a file cannot be read or
+// written; LoadLogOrigin's INVALID_ARGUMENT and FAILED_PRECONDITION.
+absl::StatusOr<Signer> LoadSigningKey(const std::string& dir,
+                                      absl::string_view requested_origin = "",
+                                      absl::string_view default_origin = "");
 
 // An Ed25519 public key, decoded once to check many signatures (an audit
 // checks every checkpoint's).

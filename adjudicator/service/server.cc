@@ -103,6 +103,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   ledger::LedgerOptions lo;
   lo.dir = options.ledger.empty() ? options.data_dir : options.ledger;
   lo.key_dir = options.data_dir;
+  lo.log_origin = options.log_origin;
   lo.judge = parts->folds.get();
   lo.checkpoint_every = options.checkpoint_every;
   lo.sign_within = options.sign_within;

@@ -27,6 +27,9 @@ struct ServerOptions {
   // this server's own files: the signing key (the same on every server),
   // tokens and tournaments.
   std::string ledger;
+  // The log's origin in its C2SP checkpoints (ledger/log_origin.h); empty:
+  // the one kept in ledger.origin, else from the host and the data folder.
+  std::string log_origin;
   std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one
   uint64_t checkpoint_every = 1000;        // events between periodic checkpoints
   // The unsigned tail's bound: every write is covered by a signed

@@ -38,6 +38,7 @@
 #include "ledger/batch.h"
 #include "ledger/hash.h"
 #include "ledger/ledger.h"
+#include "ledger/log_origin.h"
 #include "ledger/merkle.h"
 #include "ledger/postgres/log_reader.h"
 #include "ledger/postgres/pg.h"
@@ -434,7 +435,8 @@ absl::StatusOr<std::unique_ptr<StoreWriter>> PostgresStore::OpenWriter(LedgerOpt
         "a PostgreSQL ledger needs the directory of its signing key (key_dir)");
   }
   options.max_batch = std::max<size_t>(1, options.max_batch);
-  absl::StatusOr<Signer> signer = LoadSigningKey(options.key_dir);
+  absl::StatusOr<Signer> signer =
+      LoadSigningKey(options.key_dir, options.log_origin, DefaultLogOrigin(options.dir));
   if (!signer.ok()) return signer.status();
   absl::StatusOr<PgConn> conn = PgConn::Connect(options.dir);
   if (!conn.ok()) return conn.status();

@@ -144,7 +144,7 @@ absl::StatusOr<std::unique_ptr<StoreWriter>> SqliteStore::OpenWriter(LedgerOptio
   if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir_, ": ", ec.message()));
   absl::StatusOr<DirLock> lock = DirLock::Acquire(dir_ + "/ledger.lock");
   if (!lock.ok()) return lock.status();
-  absl::StatusOr<Signer> signer = LoadSigningKey(dir_);
+  absl::StatusOr<Signer> signer = LoadSigningKey(dir_, options.log_origin);
   if (!signer.ok()) return signer.status();
 
   auto impl = std::make_unique<SqliteWriter>(*std::move(lock), *std::move(signer));

@@ -22,6 +22,7 @@
 #include "adjudicator/service/console/round_start.h"
 #include "adjudicator/service/console/sessions.h"
 #include "adjudicator/service/console/slip.h"
+#include "adjudicator/service/console/tlog_tiles.h"
 #include "adjudicator/service/console/tournament_page.h"
 #include "adjudicator/service/game_exports.h"
 #include "adjudicator/service/game_reads.h"
@@ -105,6 +106,7 @@ struct Console::Impl {
   tournament::TournamentHost* tournaments = nullptr;
   Recorder* recorder = nullptr;       // the server's, shared with gRPC
   std::unique_ptr<FloorPages> floor;  // /tables (floor.h)
+  std::unique_ptr<TlogTiles> tiles;   // /checkpoint, /tile/... (tlog_tiles.h)
   Sessions sessions;
   LoginThrottle logins;
   const bool insecure;
@@ -488,6 +490,7 @@ void Console::Impl::Routes() {
                res);
   });
   floor->Route(http);
+  tiles->Route(http);
 }
 
 Console::Console(GameFolds* folds, ConsoleOptions options)
@@ -506,6 +509,7 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
   p.tokens = tokens;
   p.gate = gate;
   p.recorder = recorder;
+  p.tiles = std::make_unique<TlogTiles>(ledger);
   p.floor = std::make_unique<FloorPages>(
       p.recorder,
       [&p](const httplib::Request& req, httplib::Response& res, absl::string_view method,

@@ -1,0 +1,224 @@
+// Checkpoints as C2SP signed notes: new checkpoints carry a note that the
+// published verifier key (ledger.vkey) opens; the log's origin is fixed
+// once chosen; and a ledger written by the code before notes
+// (tests/data/ledger-v0, made by `arbiter serve` + `arbiter record` of
+// cli/examples/tournament-round3.jsonl at commit 12e26cf) keeps verifying,
+// is given notes without any event, checkpoint row or root changing, and
+// then verifies against its verifier key.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "adjudicator/judge/adjudicator_judge.h"
+#include "gtest/gtest.h"
+#include "ledger/checkpoint.h"
+#include "ledger/checkpoint_note.h"
+#include "ledger/ledger.h"
+#include "ledger/log_origin.h"
+#include "ledger/note_key.h"
+#include "ledger/signed_note.h"
+#include "ledger/sqlite/log_reader.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/event_lines.h"
+#include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
+
+namespace arbiter::ledger {
+namespace {
+
+using testing::ProcessResult;
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+NoteVerifierKey VkeyIn(const std::string& dir) {
+  std::string line = Slurp(dir + "/ledger.vkey");
+  EXPECT_FALSE(line.empty());
+  if (!line.empty() && line.back() == '\n') line.pop_back();
+  absl::StatusOr<NoteVerifierKey> key = ParseVerifierKey(line);
+  EXPECT_TRUE(key.ok()) << key.status();
+  return key.ok() ? *key : NoteVerifierKey{};
+}
+
+absl::StatusOr<std::unique_ptr<Ledger>> OpenLedger(const std::string& dir, Judge* judge,
+                                                   const std::string& origin = "") {
+  LedgerOptions o;
+  o.dir = dir;
+  o.judge = judge;
+  o.log_origin = origin;
+  return Ledger::Open(o);
+}
+
+// Appends a public scenario as game `game`.
+void RecordScenario(Ledger& ledger, const std::string& scenario) {
+  absl::StatusOr<std::vector<v1::Event>> events =
+      testing::ReadEventLines(testing::TestDataPath("scenarios/public/" + scenario + ".jsonl"));
+  ASSERT_TRUE(events.ok()) << events.status();
+  ASSERT_TRUE(ledger.Append(scenario, ExpectedRevision::NoStream(), *std::move(events)).ok());
+}
+
+TEST(CheckpointNoteTest, NewCheckpointsAreNotesTheVerifierKeyOpens) {
+  testing::TempDir dir;
+  AdjudicatorJudge judge;
+  {
+    auto ledger = OpenLedger(dir.path(), &judge, "venue.example/tokyo-2026");
+    ASSERT_TRUE(ledger.ok()) << ledger.status();
+    RecordScenario(**ledger, "phone-twice");
+    EXPECT_EQ((*ledger)->log_origin(), "venue.example/tokyo-2026");
+    EXPECT_EQ((*ledger)->VerifierKey() + "\n", Slurp(dir.File("ledger.vkey")));
+  }
+  EXPECT_EQ(Slurp(dir.File("ledger.origin")), "venue.example/tokyo-2026\n");
+  const NoteVerifierKey key = VkeyIn(dir.path());
+  EXPECT_EQ(key.name, "venue.example/tokyo-2026");
+  absl::StatusOr<LogReader> reader = LogReader::Open(dir.File("ledger.db"));
+  ASSERT_TRUE(reader.ok());
+  absl::StatusOr<std::vector<v1::Checkpoint>> cps = reader->Checkpoints();
+  ASSERT_TRUE(cps.ok());
+  ASSERT_FALSE(cps->empty());
+  for (const v1::Checkpoint& c : *cps) {
+    absl::StatusOr<CheckpointBody> body = OpenCheckpointNote(c.note(), key);
+    ASSERT_TRUE(body.ok()) << body.status() << "\n" << c.note();
+    EXPECT_EQ(body->tree_size, c.tree_size());
+    EXPECT_EQ(AsBytes(body->root), c.root_hash());
+    // tlog-checkpoint's three lines, then one signature line by the origin.
+    EXPECT_EQ(c.note().rfind("venue.example/tokyo-2026\n", 0), 0u) << c.note();
+  }
+
+  // A note stating another root, even signed by the log's key and covered
+  // by a valid protobuf signature, is refused.
+  absl::StatusOr<Signer> signer = LoadSigningKey(dir.path());
+  ASSERT_TRUE(signer.ok());
+  v1::Checkpoint forged = cps->back();
+  Hash other = LeafHash("not the root");
+  forged.set_note(SignCheckpointNote(*signer, forged.tree_size(), other).value());
+  forged.set_signature(signer->Sign(SignedBytes(forged)).value());
+  absl::Status refused = VerifyCheckpoint(forged, signer->public_key_der());
+  EXPECT_EQ(refused.code(), absl::StatusCode::kDataLoss) << refused;
+  EXPECT_NE(refused.message().find("another size or root"), std::string::npos) << refused;
+  EXPECT_TRUE(VerifyCheckpoint(cps->back(), signer->public_key_der()).ok());
+
+  // The origin is fixed once chosen; an invalid one is refused.
+  auto renamed = OpenLedger(dir.path(), &judge, "another-name");
+  EXPECT_EQ(renamed.status().code(), absl::StatusCode::kFailedPrecondition) << renamed.status();
+  testing::TempDir fresh;
+  EXPECT_EQ(OpenLedger(fresh.path(), &judge, "two words").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  auto kept = OpenLedger(dir.path(), &judge);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ((*kept)->log_origin(), "venue.example/tokyo-2026");
+}
+
+TEST(CheckpointNoteTest, DefaultOriginIsTheHostAndDataFolder) {
+  testing::TempDir dir;
+  AdjudicatorJudge judge;
+  auto ledger = OpenLedger(dir.path(), &judge);
+  ASSERT_TRUE(ledger.ok());
+  const std::string& origin = (*ledger)->log_origin();
+  EXPECT_TRUE(IsValidNoteName(origin)) << origin;
+  const std::string canonical = std::filesystem::canonical(dir.path()).string();
+  EXPECT_TRUE(origin.size() > canonical.size() &&
+              (origin.compare(origin.size() - canonical.size(), canonical.size(), canonical) == 0 ||
+               origin.find(dir.path()) != std::string::npos))
+      << origin;
+  EXPECT_EQ(DefaultLogOrigin("postgresql://arbiter:secret@db.example:5432/federation?sslmode=x"),
+            "db.example:5432/federation");
+}
+
+std::vector<std::string> Rows(LogReader& reader) {
+  std::vector<std::string> rows;
+  const std::vector<v1::LedgerEntry> entries = reader.ReadLog(0, 100000).value();
+  for (const v1::LedgerEntry& e : entries) rows.push_back(e.SerializeAsString());
+  const std::vector<v1::Checkpoint> cps = reader.Checkpoints().value();
+  for (const v1::Checkpoint& c : cps) rows.push_back(c.SerializeAsString());
+  return rows;
+}
+
+TEST(CheckpointNoteTest, ALedgerFromBeforeNotesKeepsItsRowsAndGainsNotes) {
+  testing::TempDir dir;
+  for (const char* f : {"ledger.db", "ledger.key", "ledger.pub"}) {
+    std::filesystem::copy_file(testing::TestDataPath(std::string("ledger-v0/") + f), dir.File(f));
+  }
+  std::vector<std::string> before;
+  v1::Checkpoint old_latest;
+  {
+    absl::StatusOr<LogReader> reader = LogReader::Open(dir.File("ledger.db"));
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    before = Rows(*reader);
+    std::vector<v1::Checkpoint> cps = reader->Checkpoints().value();
+    ASSERT_FALSE(cps.empty());
+    for (const v1::Checkpoint& c : cps) EXPECT_TRUE(c.note().empty());
+    old_latest = cps.back();
+    EXPECT_EQ(old_latest.tree_size(), 156u);
+  }
+  // The code of today reads it as before.
+  ProcessResult old_ok =
+      testing::RunArbiter({"verify", "--db", dir.path()}, {.merge_stderr = true});
+  EXPECT_EQ(old_ok.exit, 0) << old_ok.out;
+
+  AdjudicatorJudge judge;
+  {
+    auto ledger = OpenLedger(dir.path(), &judge, "club.example/old-venue");
+    ASSERT_TRUE(ledger.ok()) << ledger.status();
+    // The latest old checkpoint, given its note: the same size and root.
+    absl::StatusOr<std::string> note = (*ledger)->CheckpointNote(old_latest);
+    ASSERT_TRUE(note.ok()) << note.status();
+    EXPECT_EQ((*ledger)->CheckpointNote(old_latest).value(), *note);  // deterministic
+    const NoteVerifierKey key = VkeyIn(dir.path());
+    absl::StatusOr<CheckpointBody> body = OpenCheckpointNote(*note, key);
+    ASSERT_TRUE(body.ok()) << body.status();
+    EXPECT_EQ(body->tree_size, 156u);
+    EXPECT_EQ(AsBytes(body->root), old_latest.root_hash());
+    RecordScenario(**ledger, "phone-twice");
+  }
+  {
+    absl::StatusOr<LogReader> reader = LogReader::Open(dir.File("ledger.db"));
+    ASSERT_TRUE(reader.ok());
+    std::vector<std::string> after = Rows(*reader);
+    // Every old event and checkpoint row is byte for byte what it was.
+    std::vector<v1::LedgerEntry> entries = reader->ReadLog(0, 100000).value();
+    ASSERT_GT(entries.size(), 156u);
+    for (size_t i = 0; i < 156; ++i) EXPECT_EQ(entries[i].SerializeAsString(), before[i]);
+    std::vector<v1::Checkpoint> cps = reader->Checkpoints().value();
+    const size_t old_count = before.size() - 156;
+    ASSERT_GT(cps.size(), old_count);
+    for (size_t i = 0; i < old_count; ++i) EXPECT_EQ(cps[i].SerializeAsString(), before[156 + i]);
+    EXPECT_FALSE(cps.back().note().empty());
+    EXPECT_TRUE(OpenCheckpointNote(cps.back().note(), VkeyIn(dir.path())).ok());
+  }
+  // Offline, against the published verifier key: intact.
+  ProcessResult by_vkey = testing::RunArbiter(
+      {"verify", "--db", dir.path(), "--pubkey", dir.File("ledger.vkey")}, {.merge_stderr = true});
+  EXPECT_EQ(by_vkey.exit, 0) << by_vkey.out;
+  EXPECT_NE(by_vkey.out.find("verifier key of log 'club.example/old-venue'"), std::string::npos)
+      << by_vkey.out;
+  // The same key under another origin is another log: refused.
+  absl::StatusOr<Signer> signer = LoadSigningKey(dir.path());
+  ASSERT_TRUE(signer.ok());
+  {
+    std::ofstream out(dir.File("other.vkey"));
+    out << FormatVerifierKey("club.example/elsewhere",
+                             RawEd25519PublicKey(signer->public_key_der()).value())
+               .value()
+        << "\n";
+  }
+  ProcessResult renamed = testing::RunArbiter(
+      {"verify", "--db", dir.path(), "--pubkey", dir.File("other.vkey")}, {.merge_stderr = true});
+  EXPECT_EQ(renamed.exit, 1) << renamed.out;
+  EXPECT_NE(renamed.out.find("not 'club.example/elsewhere'"), std::string::npos) << renamed.out;
+  {
+    std::ofstream out(dir.File("bad.vkey"));
+    out << "club.example/old-venue+00000000+AAAA\n";
+  }
+  EXPECT_EQ(
+      testing::RunArbiter({"verify", "--db", dir.path(), "--pubkey", dir.File("bad.vkey")}).exit,
+      2);
+}
+
+}  // namespace
+}  // namespace arbiter::ledger
