@@ -76,6 +76,14 @@ constexpr FlagSpec kFlags[] = {
      "take the games of the venue NAME, signed with the public key in FILE (its ledger.pub), "
      "from `arbiter sync --to` (VENUE tokens)",
      true},
+    {"witness-key", "FILE",
+     "also be a C2SP tlog-witness (POST /add-checkpoint on the console, needs --http) with this "
+     "Ed25519 key (PEM; made if absent); prints its verifier key",
+     false},
+    {"witness-name", "NAME", "the witness's key name (default HOSTNAME/witness)"},
+    {"witness-for", "ORIGIN=VKEY",
+     "with --witness-key: cosign the log ORIGIN, whose checkpoints VKEY (its ledger.vkey) signs",
+     true},
 };
 constexpr CommandSpec kServe = {
     .name = "serve",
@@ -132,6 +140,18 @@ int RunServe(int argc, char** argv) {
     }
   }
   if (auto v = args.Value("log-origin")) options.log_origin = *v;
+  if (auto v = args.Value("witness-key")) options.witness.key_file = *v;
+  if (auto v = args.Value("witness-name")) options.witness.name = *v;
+  for (const std::string& log : args.Values("witness-for")) {
+    const size_t eq = log.find('=');
+    if (eq == 0 || eq == std::string::npos || eq + 1 == log.size()) {
+      return UsageError(kServe, "--witness-for: ORIGIN=VKEY, a log's origin and verifier key");
+    }
+    options.witness.logs.emplace_back(log.substr(0, eq), log.substr(eq + 1));
+  }
+  if (options.witness.key_file.empty() && (args.Has("witness-for") || args.Has("witness-name"))) {
+    return UsageError(kServe, "--witness-for and --witness-name need --witness-key FILE");
+  }
   if (auto v = args.Value("listen")) options.listen = *v;
   if (auto v = args.Value("http")) options.http_listen = *v;
   options.http_hosts = args.Values("http-host");
@@ -201,6 +221,9 @@ int RunServe(int argc, char** argv) {
   }
   // After the lines above, which scripts and tests read first.
   std::printf("verifier key %s (ledger.vkey)\n", (*server)->ledger()->VerifierKey().c_str());
+  if (const std::string vkey = (*server)->witness_vkey(); !vkey.empty()) {
+    std::printf("witness %s\n", vkey.c_str());
+  }
   std::fflush(stdout);
 
   int received = 0;

@@ -34,6 +34,7 @@ struct Server::Parts {
   std::unique_ptr<VenueGames> venue_games;  // synced from venues: their games, kept theirs
   // The one write path, gRPC's and the console's (outlives both).
   std::unique_ptr<Recorder> recorder;
+  std::unique_ptr<ledger::Witness> witness;   // of other logs, when asked for (outlives console)
   std::unique_ptr<console::Console> console;  // the web console, when asked for (stops first)
   std::unique_ptr<Timekeeper> timekeeper;
   std::unique_ptr<TokenStore> tokens;
@@ -55,6 +56,10 @@ const std::string& Server::address() const { return parts_->address; }
 const std::string& Server::console_address() const {
   static const std::string kNone;
   return parts_->console != nullptr ? parts_->console->address() : kNone;
+}
+
+std::string Server::witness_vkey() const {
+  return parts_->witness != nullptr ? parts_->witness->cosigner().VerifierKey() : "";
 }
 
 ledger::Ledger* Server::ledger() const { return parts_->ledger.get(); }
@@ -91,14 +96,24 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
                      options.listen));
   }
   parts->folds = std::make_unique<GameFolds>();
+  if (!options.witness.key_file.empty()) {
+    if (options.http_listen.empty()) {
+      return absl::FailedPreconditionError(
+          "--witness-key: a witness answers over HTTP; give --http HOST:PORT");
+    }
+    absl::StatusOr<std::unique_ptr<ledger::Witness>> witness = OpenWitness(
+        options.witness, (std::filesystem::path(options.data_dir) / "witness").string());
+    if (!witness.ok()) return witness.status();
+    parts->witness = *std::move(witness);
+  }
   // The console follows the commits from the first one on.
   if (!options.http_listen.empty()) {
     // The same certificate as gRPC's: the console serves HTTPS with it.
     absl::StatusOr<console::TlsContext> tls = console::MakeTlsContext(options.tls);
     if (!tls.ok()) return tls.status();
     parts->console = std::make_unique<console::Console>(
-        parts->folds.get(),
-        console::ConsoleOptions{*std::move(tls), options.http_hosts, options.http_insecure});
+        parts->folds.get(), console::ConsoleOptions{*std::move(tls), options.http_hosts,
+                                                    options.http_insecure, parts->witness.get()});
   }
   ledger::LedgerOptions lo;
   lo.dir = options.ledger.empty() ? options.data_dir : options.ledger;

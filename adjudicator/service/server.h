@@ -16,6 +16,7 @@
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/venue_games.h"
+#include "adjudicator/service/witness_host.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service {
@@ -54,6 +55,9 @@ struct ServerOptions {
   // The venues whose games this server takes (SyncVenueGame, venue_games.h):
   // name → public key (DER).
   VenueGames::Keys venue_keys;
+  // The logs this server witnesses (witness_host.h), on its console: needs
+  // http_listen. Its state is `witness/` in data_dir.
+  WitnessOptions witness;
 };
 
 // What a process whose work is serving calls once, before Start: turns off
@@ -79,6 +83,9 @@ class Server {
   const std::string& address() const;
   // The web console's address (the port resolved); empty without one.
   const std::string& console_address() const;
+
+  // The witness's verifier key (vkey, type 0x04); empty when not a witness.
+  std::string witness_vkey() const;
 
   // The ledger it serves, for in-process tests and tools (read it; writes
   // go through the services).

@@ -25,6 +25,7 @@
 #include "adjudicator/service/console/tlog_tiles.h"
 #include "adjudicator/service/console/tournament_page.h"
 #include "adjudicator/service/game_exports.h"
+#include "adjudicator/service/console/witness_routes.h"
 #include "adjudicator/service/game_reads.h"
 #include "adjudicator/service/listen_address.h"
 #include "adjudicator/service/recorder.h"
@@ -69,7 +70,11 @@ absl::StatusOr<std::string> GameOf(const httplib::Request& req) {
 
 struct Console::Impl {
   Impl(GameFolds* f, ConsoleOptions o)
-      : folds(f), feed(f), insecure(o.insecure), http(std::move(o.host_names), std::move(o.tls)) {}
+      : folds(f),
+        feed(f),
+        insecure(o.insecure),
+        witness(o.witness),
+        http(std::move(o.host_names), std::move(o.tls)) {}
 
   // Who is asking: the session (opened on an open server when there is
   // none yet) and the caller the Gatekeeper admits it as, for `method`.
@@ -110,6 +115,7 @@ struct Console::Impl {
   Sessions sessions;
   LoginThrottle logins;
   const bool insecure;
+  ledger::Witness* const witness;  // null: not a witness
   GuardedServer http;
   std::thread thread;
   std::string address;
@@ -491,6 +497,7 @@ void Console::Impl::Routes() {
   });
   floor->Route(http);
   tiles->Route(http);
+  if (witness != nullptr) RouteWitness(http, witness);
 }
 
 Console::Console(GameFolds* folds, ConsoleOptions options)

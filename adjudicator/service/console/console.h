@@ -43,6 +43,7 @@
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/registration.h"
 #include "ledger/ledger.h"
+#include "ledger/witness.h"
 
 namespace arbiter::service::console {
 
@@ -51,6 +52,8 @@ struct ConsoleOptions {
   TlsContext tls;                       // null: plain HTTP
   std::vector<std::string> host_names;  // --http-host: names its Host may carry
   bool insecure = false;                // --http-insecure: plain HTTP beyond loopback
+  // --witness-key: the witness of other logs it also is (witness_routes.h); not owned.
+  ledger::Witness* witness = nullptr;
 };
 
 class Console {
