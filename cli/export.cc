@@ -17,6 +17,7 @@
 #include "cli/exit_codes.h"
 #include "cli/files.h"
 #include "cli/ledger_path.h"
+#include "cli/receipt.h"
 #include "ledger/bundle.h"
 #include "ledger/store.h"
 
@@ -29,6 +30,7 @@ const FlagSpec kFlags[] = {
     {"out", "FILE", "from a server: write to FILE (default stdout; a bundle needs it)"},
     {"db", "PATH", "offline: the ledger (the data directory of `arbiter serve`, or its ledger.db)"},
     {"bundle", "FILE", "offline: write the audit bundle to FILE"},
+    {"receipt", "N", "offline: ruling N's receipt, a C2SP tlog-proof (to --out FILE or stdout)"},
     kServerFlag,
 };
 const CommandSpec kExport = {
@@ -41,6 +43,7 @@ const CommandSpec kExport = {
     .notes =
         "  arbiter export GAME --format FORMAT [--out FILE] [--server ADDR]\n"
         "  arbiter export GAME --db PATH --bundle FILE      (offline, no server)\n"
+        "  arbiter export GAME --db PATH --receipt N [--out FILE]   (ruling N's receipt)\n"
         "An audit bundle holds the game's events and rulings with inclusion proofs against\n"
         "a signed checkpoint; `arbiter verify --bundle FILE` checks it with no database.\n"
         "Offline, exit 1 when the ledger does not match its checkpoint.\n",
@@ -51,6 +54,7 @@ const CommandSpec kExport = {
 int RunExport(int argc, char** argv) {
   Args args;
   if (std::optional<int> exit = ParseArgs(kExport, argc, argv, &args)) return *exit;
+  if (args.Has("receipt")) return RunReceiptExport(kExport, args);
   if (!args.Has("db") && !args.Has("bundle")) return RunRemoteExport(kExport, args);
   if (!args.Has("db") || !args.Has("bundle")) {
     return UsageError(kExport, "offline, give both --db PATH and --bundle FILE");

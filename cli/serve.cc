@@ -25,9 +25,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/server.h"
+#include "adjudicator/service/witness_feed.h"
 #include "cli/commands.h"
 #include "cli/complaint.h"
 #include "cli/exit_codes.h"
+#include "cli/files.h"
 #include "cli/ledger_path.h"
 #include "cli/listen_address.h"
 #include "ledger/signer.h"
@@ -78,8 +80,12 @@ constexpr FlagSpec kFlags[] = {
      true},
     {"witness-key", "FILE",
      "also be a C2SP tlog-witness (POST /add-checkpoint on the console, needs --http) with this "
-     "Ed25519 key (PEM; made if absent); prints its verifier key",
+     "Ed25519 key (PEM; made if absent); its verifier key is written to FILE.vkey",
      false},
+    {"witness", "URL=VKEY",
+     "send each new checkpoint to the tlog-witness at URL (http://HOST:PORT[/PREFIX]), whose "
+     "cosignatures VKEY checks; kept in cosignatures.db",
+     true},
     {"witness-name", "NAME", "the witness's key name (default HOSTNAME/witness)"},
     {"witness-for", "ORIGIN=VKEY",
      "with --witness-key: cosign the log ORIGIN, whose checkpoints VKEY (its ledger.vkey) signs",
@@ -152,6 +158,12 @@ int RunServe(int argc, char** argv) {
   if (options.witness.key_file.empty() && (args.Has("witness-for") || args.Has("witness-name"))) {
     return UsageError(kServe, "--witness-for and --witness-name need --witness-key FILE");
   }
+  options.witnesses = args.Values("witness");
+  if (absl::StatusOr<std::vector<service::WitnessFeed::Target>> targets =
+          service::WitnessFeed::ParseTargets(options.witnesses);
+      !targets.ok()) {
+    return UsageError(kServe, targets.status().message());
+  }
   if (auto v = args.Value("listen")) options.listen = *v;
   if (auto v = args.Value("http")) options.http_listen = *v;
   options.http_hosts = args.Values("http-host");
@@ -222,7 +234,12 @@ int RunServe(int argc, char** argv) {
   // After the lines above, which scripts and tests read first.
   std::printf("verifier key %s (ledger.vkey)\n", (*server)->ledger()->VerifierKey().c_str());
   if (const std::string vkey = (*server)->witness_vkey(); !vkey.empty()) {
-    std::printf("witness %s\n", vkey.c_str());
+    // On stderr, and beside the key: stdout's first lines are the addresses.
+    const std::string file = options.witness.key_file + ".vkey";
+    if (absl::Status s = WriteFileAtomically(file, vkey + "\n"); !s.ok()) {
+      std::fprintf(stderr, "arbiter serve: %s\n", std::string(s.message()).c_str());
+    }
+    std::fprintf(stderr, "arbiter serve: witness %s (%s)\n", vkey.c_str(), file.c_str());
   }
   std::fflush(stdout);
 

@@ -29,6 +29,7 @@
 #include "cli/exit_codes.h"
 #include "cli/files.h"
 #include "cli/ledger_path.h"
+#include "cli/receipt.h"
 #include "ledger/audit.h"
 #include "ledger/note_key.h"
 #include "ledger/signer.h"
@@ -47,6 +48,10 @@ constexpr FlagSpec kFlags[] = {
      "checkpoint note must name its origin) (default ledger.pub beside the database)"},
     {"no-readjudicate", "", "offline: check hashes, proofs and signatures only, not the rulings"},
     {"strict", "", "offline: fail (exit 1) when any event lies after the last signed checkpoint"},
+    {"receipt", "FILE", "offline: a ruling's receipt (C2SP tlog-proof, `export --receipt`)"},
+    {"key", "VKEY|FILE", "with --receipt: the log's verifier key (its ledger.vkey)"},
+    {"witnesses", "K", "offline: require K valid cosignatures by the witnesses given"},
+    {"witness", "VKEY", "with --witnesses: a trusted witness's verifier key", true},
     kJsonFlag,
     kServerFlag,
 };
@@ -63,6 +68,8 @@ constexpr CommandSpec kVerify = {
         "[--strict]\n"
         "                [GAME]\n"
         "  arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]\n"
+        "  arbiter verify --receipt FILE --key VKEY [--witnesses K --witness VKEY...]\n"
+        "--witnesses K with --db: the latest checkpoint K of the witnesses cosigned.\n"
         "Exit 1 when not intact, with the first bad position and why. --db prints how\n"
         "many events lie after the last signed checkpoint: no signature covers them\n"
         "yet (a server signs within --sign-within, default 1s, of any write); with\n"
@@ -172,6 +179,11 @@ int RunVerify(int argc, char** argv) {
   std::string db = args.ValueOr("db", "");
   const std::string bundle_path = args.ValueOr("bundle", "");
   std::string pubkey = args.ValueOr("pubkey", "");
+  if (args.Has("receipt")) return RunReceiptVerify(kVerify, args);
+  if (args.Has("key")) return UsageError(kVerify, "--key is for --receipt");
+  if (args.Has("witnesses") && db.empty()) {
+    return UsageError(kVerify, "--witnesses is for --db or --receipt");
+  }
   if (db.empty() && bundle_path.empty()) {
     for (const char* offline_flag : {"pubkey", "no-readjudicate", "strict"}) {
       if (args.Has(offline_flag)) {
@@ -264,6 +276,7 @@ int RunVerify(int argc, char** argv) {
   int exit =
       Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source, args.Has("strict"));
   if (exit == kExitOk) exit = VerifyVenueProofs(*store, options);
+  if (exit == kExitOk) exit = VerifyWitnessed(kVerify, args, db);
   return exit;
 }
 

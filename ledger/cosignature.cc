@@ -59,8 +59,12 @@ absl::StatusOr<std::string> Cosigner::CosignatureLine(absl::string_view text,
                                                       absl::Time now) const {
   absl::StatusOr<NoteSignature> sig = Cosign(text, now);
   if (!sig.ok()) return sig.status();
+  return SignatureLine(text, *sig);
+}
+
+absl::StatusOr<std::string> SignatureLine(absl::string_view text, const NoteSignature& signature) {
   // The line as a signed note writes it, after the text and its blank line.
-  absl::StatusOr<std::string> note = FormatSignedNote(SignedNote{std::string(text), {*sig}});
+  absl::StatusOr<std::string> note = FormatSignedNote(SignedNote{std::string(text), {signature}});
   if (!note.ok()) return note.status();
   return note->substr(text.size() + 1);
 }

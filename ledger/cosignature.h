@@ -77,6 +77,10 @@ class CosignatureVerifier {
   std::string vkey_;
 };
 
+// `signature` as the line a signed note carries it ("— NAME base64\n");
+// FormatSignedNote's errors (`text` is the note's text it signs).
+absl::StatusOr<std::string> SignatureLine(absl::string_view text, const NoteSignature& signature);
+
 // The message a v1 cosignature at `timestamp` signs over the note text.
 std::string CosignedMessage(absl::string_view text, uint64_t timestamp);
 

@@ -18,6 +18,7 @@
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/registration.h"
 #include "adjudicator/service/timekeeper.h"
+#include "adjudicator/service/witness_feed.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/security/server_credentials.h"
@@ -31,6 +32,7 @@ struct Server::Parts {
   std::optional<FolderLock> folder;  // this server's alone; released last
   std::unique_ptr<GameFolds> folds;  // the read model, and the ledger's judge
   std::unique_ptr<ledger::Ledger> ledger;
+  std::unique_ptr<WitnessFeed> witness_feed;  // sends its checkpoints (stops before the ledger)
   std::unique_ptr<VenueGames> venue_games;  // synced from venues: their games, kept theirs
   // The one write path, gRPC's and the console's (outlives both).
   std::unique_ptr<Recorder> recorder;
@@ -125,6 +127,18 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
   if (!ledger.ok()) return ledger.status();
   parts->ledger = *std::move(ledger);
+  if (!options.witnesses.empty()) {
+    absl::StatusOr<std::vector<WitnessFeed::Target>> targets =
+        WitnessFeed::ParseTargets(options.witnesses);
+    if (!targets.ok()) return targets.status();
+    absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store =
+        ledger::CosignatureStore::Open((std::filesystem::path(options.data_dir) /
+                                        ledger::CosignatureStore::kFileName)
+                                           .string());
+    if (!store.ok()) return store.status();
+    parts->witness_feed = std::make_unique<WitnessFeed>(parts->ledger.get(), *std::move(targets),
+                                                        *std::move(store));
+  }
   // The venue tables live beside the ledger's, in its database.
   absl::StatusOr<std::unique_ptr<VenueGames>> venue_games =
       VenueGames::Open(lo.dir, options.venue_keys);
@@ -215,6 +229,7 @@ void Server::Shutdown(absl::Duration grace) {
   if (p.console != nullptr) p.console->Stop();  // its live pages end, then its server
   p.server->Shutdown(absl::ToChronoTime(absl::Now() + grace));
   if (p.timekeeper != nullptr) p.timekeeper->Stop();
+  if (p.witness_feed != nullptr) p.witness_feed->Stop();
   p.ledger.reset();  // commits what is queued, then closes
 }
 

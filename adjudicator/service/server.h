@@ -58,6 +58,9 @@ struct ServerOptions {
   // The logs this server witnesses (witness_host.h), on its console: needs
   // http_listen. Its state is `witness/` in data_dir.
   WitnessOptions witness;
+  // The witnesses this server's checkpoints are sent to (witness_feed.h),
+  // URL=VKEY each; their cosignatures go to cosignatures.db in data_dir.
+  std::vector<std::string> witnesses;
 };
 
 // What a process whose work is serving calls once, before Start: turns off

@@ -1,0 +1,220 @@
+#include "cli/receipt.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "arbiter/v1/events.pb.h"
+#include "cli/complaint.h"
+#include "cli/exit_codes.h"
+#include "cli/files.h"
+#include "cli/ledger_path.h"
+#include "ledger/cosignature_store.h"
+#include "ledger/note_key.h"
+#include "ledger/receipt.h"
+#include "ledger/witness_policy.h"
+
+namespace arbiter::cli {
+namespace {
+
+// The cosignatures kept beside a SQLite ledger (none for PostgreSQL: a
+// federation's servers keep theirs in their own --state folders).
+absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> CosignaturesBeside(
+    const std::string& db) {
+  if (ledger::IsPostgresUri(db)) return nullptr;
+  const std::filesystem::path dir = std::filesystem::path(db).parent_path();
+  return ledger::CosignatureStore::OpenForReading(
+      ((dir.empty() ? std::filesystem::path(".") : dir) / ledger::CosignatureStore::kFileName)
+          .string());
+}
+
+// --witnesses K --witness VKEY...: the policy, or nullopt without --witnesses.
+absl::StatusOr<std::optional<ledger::WitnessPolicy>> PolicyOf(const Args& args) {
+  if (!args.Has("witnesses")) {
+    if (args.Has("witness")) {
+      return absl::InvalidArgumentError("--witness VKEY needs --witnesses K, how many must cosign");
+    }
+    return std::nullopt;
+  }
+  int k = 0;
+  if (absl::Status s = args.Number("witnesses", &k); !s.ok()) return s;
+  absl::StatusOr<ledger::WitnessPolicy> policy =
+      ledger::WitnessPolicy::Make(args.Values("witness"), k);
+  if (!policy.ok()) return policy.status();
+  return *std::move(policy);
+}
+
+// The event kind's name (its field in Event's oneof), for the report.
+std::string KindOf(const std::string& bytes) {
+  v1::Event event;
+  if (!event.ParseFromString(bytes)) return "not an arbiter.v1.Event";
+  const auto* kind = event.GetDescriptor()->FindOneofByName("kind");
+  const auto* set =
+      kind == nullptr ? nullptr : event.GetReflection()->GetOneofFieldDescriptor(event, kind);
+  return set == nullptr ? "an event of no kind" : std::string(set->name());
+}
+
+}  // namespace
+
+int RunReceiptExport(const CommandSpec& spec, const Args& args) {
+  if (!args.Has("db")) return UsageError(spec, "--receipt is written offline: give --db PATH");
+  for (const char* other : {"bundle", "format", "server"}) {
+    if (args.Has(other))
+      return UsageError(spec, absl::StrCat("--", other, " is not for --receipt"));
+  }
+  uint64_t n = 0;
+  if (absl::Status s = args.Number("receipt", &n); !s.ok() || n == 0) {
+    return UsageError(spec, "--receipt N: the ruling's number (1, 2, ...), as on its slip");
+  }
+  const std::string& game = args.positionals()[0];
+  const std::string db = LedgerDatabase(*args.Value("db"));
+  const std::string out = args.ValueOr("out", "");
+  if (!out.empty()) {
+    if (absl::Status s = CheckWritable(out); !s.ok()) {
+      return Complain("export", absl::StrCat("--out ", out, ": ", s.message()), kExitBadInput);
+    }
+  }
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenLedgerReader(db);
+  if (!reader.ok()) {
+    return Complain(
+        "export", absl::StrCat("--db ", db, ": ", reader.status().message()),
+        absl::IsNotFound(reader.status()) ? kExitBadInput : ExitCodeOf(reader.status()));
+  }
+  // The ruling numbered N, and the entry of the event it was given on.
+  std::optional<uint64_t> revision;
+  for (uint64_t after = 0; !revision.has_value();) {
+    absl::StatusOr<std::vector<v1::LedgerEntry>> page = (*reader)->ReadGame(game, after, 256);
+    if (!page.ok()) return Complain("export", page.status().message(), ExitCodeOf(page.status()));
+    if (page->empty()) break;
+    for (const v1::LedgerEntry& e : *page) {
+      for (const v1::Ruling& r : e.rulings()) {
+        if (r.number() == n) revision = r.event();
+      }
+      after = e.revision();
+    }
+  }
+  if (!revision.has_value()) {
+    return Complain("export", absl::StrCat("game '", game, "' has no ruling ", n), kExitBadInput);
+  }
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entry = (*reader)->ReadGame(game, *revision - 1, 1);
+  if (!entry.ok() || entry->empty()) {
+    return Complain("export", absl::StrCat("the event of ruling ", n, " cannot be read"),
+                    kExitUnavailable);
+  }
+  absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store = CosignaturesBeside(db);
+  if (!store.ok()) return Complain("export", store.status().message(), ExitCodeOf(store.status()));
+  absl::StatusOr<std::string> receipt =
+      ledger::ExportReceipt(**reader, store->get(), entry->front().position());
+  if (!receipt.ok()) {
+    return Complain("export", receipt.status().message(),
+                    absl::IsDataLoss(receipt.status())             ? kExitNegative
+                    : absl::IsFailedPrecondition(receipt.status()) ? kExitBadInput
+                                                                   : ExitCodeOf(receipt.status()));
+  }
+  if (out.empty()) {
+    std::fwrite(receipt->data(), 1, receipt->size(), stdout);
+    return 0;
+  }
+  if (absl::Status s = WriteFileAtomically(out, *receipt); !s.ok()) {
+    return Complain("export", absl::StrCat("--out: ", s.message()), ExitCodeOf(s));
+  }
+  std::printf("wrote the receipt of ruling %llu of game '%s' (position %llu) to %s\n",
+              static_cast<unsigned long long>(n), game.c_str(),
+              static_cast<unsigned long long>(entry->front().position()), out.c_str());
+  return 0;
+}
+
+int RunReceiptVerify(const CommandSpec& spec, const Args& args) {
+  for (const char* other : {"db", "bundle", "pubkey", "server", "strict"}) {
+    if (args.Has(other))
+      return UsageError(spec, absl::StrCat("--", other, " is not for --receipt"));
+  }
+  if (!args.Has("key")) {
+    return UsageError(spec,
+                      "--receipt needs --key VKEY|FILE, the log's verifier key (ledger.vkey)");
+  }
+  std::string vkey = *args.Value("key");
+  if (std::error_code ec; std::filesystem::is_regular_file(vkey, ec)) {
+    absl::StatusOr<std::string> text = ReadInput(vkey);
+    if (!text.ok()) return Complain("verify", text.status().message(), kExitBadInput);
+    vkey = std::string(absl::StripAsciiWhitespace(*text));
+  }
+  absl::StatusOr<ledger::NoteVerifierKey> key = ledger::ParseVerifierKey(vkey);
+  if (!key.ok()) return UsageError(spec, absl::StrCat("--key: ", key.status().message()));
+  absl::StatusOr<std::optional<ledger::WitnessPolicy>> policy = PolicyOf(args);
+  if (!policy.ok()) return UsageError(spec, policy.status().message());
+  const std::string path = *args.Value("receipt");
+  absl::StatusOr<std::string> text = ReadInput(path);
+  if (!text.ok()) {
+    return Complain("verify", absl::StrCat("--receipt ", path, ": ", text.status().message()),
+                    kExitBadInput);
+  }
+  absl::StatusOr<ledger::VerifiedReceipt> v =
+      ledger::VerifyReceipt(*text, *key, policy->has_value() ? &**policy : nullptr);
+  if (absl::IsDataLoss(v.status())) {
+    std::printf("receipt %s is NOT valid: %s\n", path.c_str(),
+                std::string(v.status().message()).c_str());
+    return kExitNegative;
+  }
+  if (!v.ok()) {
+    return Complain("verify", absl::StrCat("--receipt ", path, ": ", v.status().message()),
+                    kExitBadInput);
+  }
+  std::printf(
+      "receipt valid: the event at position %llu (%s) is in the log %s at size %llu, "
+      "root %s\n",
+      static_cast<unsigned long long>(v->position), KindOf(v->entry).c_str(),
+      v->checkpoint.origin.c_str(), static_cast<unsigned long long>(v->checkpoint.tree_size),
+      absl::Base64Escape(AsBytes(v->checkpoint.root)).c_str());
+  if (policy->has_value()) {
+    std::printf("cosigned by %zu of the %d witness(es) required: %s\n", v->witnesses.size(),
+                (*policy)->required(), absl::StrJoin(v->witnesses, ", ").c_str());
+  } else {
+    std::printf("no witness asked for (--witnesses K --witness VKEY): the log's word alone\n");
+  }
+  return 0;
+}
+
+int VerifyWitnessed(const CommandSpec& spec, const Args& args, const std::string& db) {
+  absl::StatusOr<std::optional<ledger::WitnessPolicy>> policy = PolicyOf(args);
+  if (!policy.ok()) return UsageError(spec, policy.status().message());
+  if (!policy->has_value()) return 0;
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenLedgerReader(db);
+  if (!reader.ok())
+    return Complain("verify", reader.status().message(), ExitCodeOf(reader.status()));
+  absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store = CosignaturesBeside(db);
+  if (!store.ok()) return Complain("verify", store.status().message(), ExitCodeOf(store.status()));
+  if (*store == nullptr) {
+    return UsageError(spec, "--witnesses: a PostgreSQL ledger keeps no cosignatures here");
+  }
+  absl::StatusOr<std::vector<v1::Checkpoint>> checkpoints = (*reader)->Checkpoints();
+  absl::StatusOr<uint64_t> head = (*reader)->Head();
+  if (!checkpoints.ok() || !head.ok()) {
+    const absl::Status s = !checkpoints.ok() ? checkpoints.status() : head.status();
+    return Complain("verify", s.message(), ExitCodeOf(s));
+  }
+  absl::StatusOr<std::optional<ledger::Witnessed>> w =
+      ledger::LatestWitnessed(*checkpoints, **store, **policy);
+  if (!w.ok()) return Complain("verify", w.status().message(), ExitCodeOf(w.status()));
+  if (!w->has_value()) {
+    std::printf(
+        "ledger is NOT witnessed: no checkpoint is cosigned by %d of the %zu witness(es) "
+        "given\n",
+        (*policy)->required(), (*policy)->known());
+    return kExitNegative;
+  }
+  const uint64_t size = (*w)->checkpoint.tree_size();
+  std::printf(
+      "witnessed: checkpoint at size %llu cosigned by %zu of %zu witness(es) (%s); "
+      "%llu event(s) after it\n",
+      static_cast<unsigned long long>(size), (*w)->witnesses.size(), (*policy)->known(),
+      absl::StrJoin((*w)->witnesses, ", ").c_str(), static_cast<unsigned long long>(*head - size));
+  return 0;
+}
+
+}  // namespace arbiter::cli
