@@ -56,7 +56,7 @@ std::string KindOf(const std::string& bytes) {
   const auto* kind = event.GetDescriptor()->FindOneofByName("kind");
   const auto* set =
       kind == nullptr ? nullptr : event.GetReflection()->GetOneofFieldDescriptor(event, kind);
-  return set == nullptr ? "an event of no kind" : std::string(set->name());
+  return set == nullptr ? "an event of no kind" : set->json_name();
 }
 
 }  // namespace

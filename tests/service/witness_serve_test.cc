@@ -11,12 +11,14 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "ledger/cosignature.h"
+#include "ledger/note_key.h"
 #include "ledger/signed_note.h"
 #include "ledger/signer.h"
 #include "ledger/tlog_checkpoint.h"
@@ -178,6 +180,111 @@ TEST_F(WitnessServeTest, AFederationWitnessesAVenue) {
   EXPECT_EQ(again->status, 409);
   EXPECT_EQ(again->body, "3\n");
   EXPECT_EQ(ledger::ParseSignedNote(Latest())->text, latest->text);
+}
+
+// A game whose clock fails in absolute time: ruling 1 (12.4.6, left to the
+// chief arbiter) is given on its 4th event.
+std::string RuledGame(const std::string& id) {
+  return absl::StrCat(
+      R"({"at": "2026-06-02T09:00:00Z", "gameCreated": {"gameId": ")", id,
+      R"(", "ruleset": "cn-2002", "boardSize": 19, "black": {"name": "Li Wei", "rank": "6d"}, "white": {"name": "Zhou Rui", "rank": "6d"}, "venue": "SAME_SITE", "scheduledStart": "2026-06-02T09:00:00Z", "timeControl": {"mainTime": "3600s"}}})"
+      "\n"
+      R"({"at": "2026-06-02T09:00:00Z", "gameStarted": {}})"
+      "\n"
+      R"({"at": "2026-06-02T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})"
+      "\n"
+      R"({"at": "2026-06-02T09:00:20Z", "clockMalfunction": {"errorPerHour": "30s", "blackUsed": "10s", "whiteUsed": "10s"}})"
+      "\n");
+}
+
+// Issue 33.4: a ruling's receipt, written by `export --receipt`, checked by
+// `verify --receipt` with keys only; altered, it fails.
+TEST_F(WitnessServeTest, AReceiptVerifiesOfflineAndFailsWhenAltered) {
+  auto venue = ServerProcess::Start(
+      venue_dir_, {"--sign-within", "200ms", "--witness",
+                   absl::StrCat("http://", federation_->console_address(), "=", witness_vkey_)});
+  ASSERT_NE(venue, nullptr);
+  const ProcessResult recorded = RunCli({"record", "-"}, RuledGame("r-1"), venue->address());
+  ASSERT_EQ(recorded.exit, 0) << recorded.err;
+  for (int i = 0; i < 100 && !absl::StrContains(VerifyWitnessed(1, witness_vkey_).out,
+                                                "witnessed: checkpoint at size 4 ");
+       ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  venue->Stop();
+  const std::string receipt_path = dir_.File("r-1.tlog-proof");
+  const ProcessResult exported =
+      RunArbiter({"export", "r-1", "--db", venue_dir_, "--receipt", "1", "--out", receipt_path});
+  ASSERT_EQ(exported.exit, 0) << exported.out << exported.err;
+  const std::string receipt = ReadFile(receipt_path);
+  ASSERT_TRUE(absl::StartsWith(receipt, "c2sp.org/tlog-proof@v1\nextra ")) << receipt;
+  EXPECT_TRUE(absl::StrContains(receipt, "\nindex 3\n")) << receipt;
+  EXPECT_TRUE(absl::StrContains(receipt, absl::StrCat("\n\xE2\x80\x94 ", kWitness, " ")))
+      << receipt;
+
+  auto verify = [&](const std::string& text, const std::string& key,
+                    std::vector<std::string> witnesses, int k) {
+    WriteFile(dir_.File("check.tlog-proof"), text);
+    std::vector<std::string> args = {"verify", "--receipt", dir_.File("check.tlog-proof"), "--key",
+                                     key};
+    if (k > 0) {
+      args.insert(args.end(), {"--witnesses", absl::StrCat(k)});
+      for (const std::string& w : witnesses) args.insert(args.end(), {"--witness", w});
+    }
+    return RunArbiter(args);
+  };
+  const ProcessResult ok = verify(receipt, venue_dir_ + "/ledger.vkey", {witness_vkey_}, 1);
+  EXPECT_EQ(ok.exit, 0) << ok.out << ok.err;
+  EXPECT_TRUE(absl::StrContains(ok.out, "position 4 (clockMalfunction)")) << ok.out;
+  EXPECT_TRUE(absl::StrContains(
+      ok.out, absl::StrCat("cosigned by 1 of the 1 witness(es) required: ", kWitness)))
+      << ok.out;
+
+  // An altered entry: one byte of the event changed, re-encoded.
+  {
+    const size_t from = receipt.find("extra ") + 6, to = receipt.find('\n', from);
+    std::string entry;
+    ASSERT_TRUE(absl::Base64Unescape(receipt.substr(from, to - from), &entry));
+    entry[entry.size() / 2] ^= 1;
+    const std::string altered =
+        receipt.substr(0, from) + absl::Base64Escape(entry) + receipt.substr(to);
+    const ProcessResult r = verify(altered, venue_dir_ + "/ledger.vkey", {witness_vkey_}, 1);
+    EXPECT_EQ(r.exit, 1) << r.out << r.err;
+    EXPECT_TRUE(absl::StrContains(r.out, "NOT valid")) << r.out;
+  }
+  // An altered proof: the first hash replaced by another.
+  {
+    const size_t from = receipt.find("\nindex 3\n") + 9, to = receipt.find('\n', from);
+    const std::string altered = receipt.substr(0, from) +
+                                absl::Base64Escape(AsBytes(Sha256("not a node"))) +
+                                receipt.substr(to);
+    const ProcessResult r = verify(altered, venue_dir_ + "/ledger.vkey", {witness_vkey_}, 1);
+    EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  }
+  // A wrong key: another key under the venue's name.
+  {
+    absl::StatusOr<ledger::Signer> other = ledger::Signer::LoadOrCreate(dir_.File("other-log.key"));
+    ASSERT_TRUE(other.ok());
+    const std::string wrong =
+        *ledger::FormatVerifierKey(kOrigin, *ledger::RawEd25519PublicKey(other->public_key_der()));
+    const ProcessResult r = verify(receipt, wrong, {witness_vkey_}, 1);
+    EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  }
+  // Too few cosignatures: two required of two witnesses, one cosigned; or
+  // the one cosignature cut from the receipt.
+  {
+    const ledger::Cosigner second("other.test/w2",
+                                  *ledger::Signer::LoadOrCreate(dir_.File("w2.key")));
+    const ProcessResult r =
+        verify(receipt, venue_dir_ + "/ledger.vkey", {witness_vkey_, second.VerifierKey()}, 2);
+    EXPECT_EQ(r.exit, 1) << r.out << r.err;
+    const std::string cut =
+        receipt.substr(0, receipt.find(absl::StrCat("\xE2\x80\x94 ", kWitness)));
+    const ProcessResult r2 = verify(cut, venue_dir_ + "/ledger.vkey", {witness_vkey_}, 1);
+    EXPECT_EQ(r2.exit, 1) << r2.out << r2.err;
+    // Without a witness policy, the log's signature alone still holds.
+    EXPECT_EQ(verify(cut, venue_dir_ + "/ledger.vkey", {}, 0).exit, 0);
+  }
 }
 
 }  // namespace
