@@ -58,7 +58,10 @@ std::unique_ptr<ServerProcess> ServerProcess::Launch(std::vector<std::string> fl
   // With --http, the next line names the console's: "console on http://ADDR/"
   // (https:// when it serves TLS).
   const bool console = std::find(flags.begin(), flags.end(), "--http") != flags.end();
-  if (console && std::fgets(line, sizeof line, f) != nullptr) {
+  // (Lines such as "verifier key ..." may come before it.)
+  for (int i = 0; console && p->console_address_.empty() && i < 4 &&
+                  std::fgets(line, sizeof line, f) != nullptr;
+       ++i) {
     const std::string c = line;
     for (const std::string console_prefix : {"console on http://", "console on https://"}) {
       if (c.rfind(console_prefix, 0) != 0) continue;
