@@ -32,8 +32,9 @@ struct Server::Parts {
   std::optional<FolderLock> folder;  // this server's alone; released last
   std::unique_ptr<GameFolds> folds;  // the read model, and the ledger's judge
   std::unique_ptr<ledger::Ledger> ledger;
+  std::unique_ptr<ledger::CosignatureStore> cosignatures;  // its witnesses' (with --witness)
   std::unique_ptr<WitnessFeed> witness_feed;  // sends its checkpoints (stops before the ledger)
-  std::unique_ptr<VenueGames> venue_games;  // synced from venues: their games, kept theirs
+  std::unique_ptr<VenueGames> venue_games;    // synced from venues: their games, kept theirs
   // The one write path, gRPC's and the console's (outlives both).
   std::unique_ptr<Recorder> recorder;
   std::unique_ptr<ledger::Witness> witness;   // of other logs, when asked for (outlives console)
@@ -108,14 +109,23 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     if (!witness.ok()) return witness.status();
     parts->witness = *std::move(witness);
   }
+  if (!options.witnesses.empty()) {
+    absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store =
+        ledger::CosignatureStore::Open(
+            (std::filesystem::path(options.data_dir) / ledger::CosignatureStore::kFileName)
+                .string());
+    if (!store.ok()) return store.status();
+    parts->cosignatures = *std::move(store);
+  }
   // The console follows the commits from the first one on.
   if (!options.http_listen.empty()) {
     // The same certificate as gRPC's: the console serves HTTPS with it.
     absl::StatusOr<console::TlsContext> tls = console::MakeTlsContext(options.tls);
     if (!tls.ok()) return tls.status();
     parts->console = std::make_unique<console::Console>(
-        parts->folds.get(), console::ConsoleOptions{*std::move(tls), options.http_hosts,
-                                                    options.http_insecure, parts->witness.get()});
+        parts->folds.get(),
+        console::ConsoleOptions{*std::move(tls), options.http_hosts, options.http_insecure,
+                                parts->witness.get(), parts->cosignatures.get()});
   }
   ledger::LedgerOptions lo;
   lo.dir = options.ledger.empty() ? options.data_dir : options.ledger;
@@ -131,13 +141,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     absl::StatusOr<std::vector<WitnessFeed::Target>> targets =
         WitnessFeed::ParseTargets(options.witnesses);
     if (!targets.ok()) return targets.status();
-    absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store =
-        ledger::CosignatureStore::Open((std::filesystem::path(options.data_dir) /
-                                        ledger::CosignatureStore::kFileName)
-                                           .string());
-    if (!store.ok()) return store.status();
     parts->witness_feed = std::make_unique<WitnessFeed>(parts->ledger.get(), *std::move(targets),
-                                                        *std::move(store));
+                                                        parts->cosignatures.get());
   }
   // The venue tables live beside the ledger's, in its database.
   absl::StatusOr<std::unique_ptr<VenueGames>> venue_games =

@@ -73,8 +73,8 @@ absl::StatusOr<std::vector<WitnessFeed::Target>> WitnessFeed::ParseTargets(
 }
 
 WitnessFeed::WitnessFeed(ledger::Ledger* ledger, std::vector<Target> targets,
-                         std::unique_ptr<ledger::CosignatureStore> store, absl::Duration poll)
-    : ledger_(ledger), store_(std::move(store)), poll_(poll) {
+                         ledger::CosignatureStore* store, absl::Duration poll)
+    : ledger_(ledger), store_(store), poll_(poll) {
   for (Target& t : targets) {
     std::string origin, prefix;
     SplitUrl(t.url, &origin, &prefix);  // checked by ParseTargets

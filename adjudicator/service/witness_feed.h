@@ -44,9 +44,9 @@ class WitnessFeed {
   // http://HOST:PORT[/PREFIX] or a key that is not a cosignature vkey.
   static absl::StatusOr<std::vector<Target>> ParseTargets(const std::vector<std::string>& urls);
 
-  // Starts the thread. `ledger` is not owned and must outlive Stop().
-  WitnessFeed(ledger::Ledger* ledger, std::vector<Target> targets,
-              std::unique_ptr<ledger::CosignatureStore> store,
+  // Starts the thread. `ledger` and `store` are not owned and must outlive
+  // Stop().
+  WitnessFeed(ledger::Ledger* ledger, std::vector<Target> targets, ledger::CosignatureStore* store,
               absl::Duration poll = absl::Milliseconds(200));
   ~WitnessFeed();  // Stop()s
 
@@ -61,7 +61,7 @@ class WitnessFeed {
   void Send(Witnessed& w, const v1::Checkpoint& checkpoint, const std::string& note);
 
   ledger::Ledger* const ledger_;
-  const std::unique_ptr<ledger::CosignatureStore> store_;
+  ledger::CosignatureStore* const store_;
   const absl::Duration poll_;
   std::vector<std::unique_ptr<Witnessed>> witnesses_;
   absl::Notification stop_;

@@ -201,9 +201,10 @@ std::string RuledGame(const std::string& id) {
 // `verify --receipt` with keys only; altered, it fails.
 TEST_F(WitnessServeTest, AReceiptVerifiesOfflineAndFailsWhenAltered) {
   auto venue = ServerProcess::Start(
-      venue_dir_, {"--sign-within", "200ms", "--witness",
+      venue_dir_, {"--http", "127.0.0.1:0", "--sign-within", "200ms", "--witness",
                    absl::StrCat("http://", federation_->console_address(), "=", witness_vkey_)});
   ASSERT_NE(venue, nullptr);
+  ASSERT_FALSE(venue->console_address().empty());
   const ProcessResult recorded = RunCli({"record", "-"}, RuledGame("r-1"), venue->address());
   ASSERT_EQ(recorded.exit, 0) << recorded.err;
   for (int i = 0; i < 100 && !absl::StrContains(VerifyWitnessed(1, witness_vkey_).out,
@@ -211,6 +212,22 @@ TEST_F(WitnessServeTest, AReceiptVerifiesOfflineAndFailsWhenAltered) {
        ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
+  // The slip's QR code holds the receipt's URL, which serves it whole.
+  httplib::Client console(absl::StrCat("http://", venue->console_address()));
+  const std::string url =
+      absl::StrCat("http://", venue->console_address(), "/games/r-1/rulings/1/receipt");
+  httplib::Result slip = console.Get("/games/r-1/rulings/1/slip");
+  ASSERT_TRUE(slip);
+  EXPECT_TRUE(absl::StrContains(slip->body, absl::StrCat("<code class=\"receipt\">", url)))
+      << slip->body;
+  httplib::Result served = console.Get("/games/r-1/rulings/1/receipt");
+  ASSERT_TRUE(served);
+  ASSERT_EQ(served->status, 200) << served->body;
+  WriteFile(dir_.File("served.tlog-proof"), served->body);
+  const ProcessResult served_ok =
+      RunArbiter({"verify", "--receipt", dir_.File("served.tlog-proof"), "--key",
+                  venue_dir_ + "/ledger.vkey", "--witnesses", "1", "--witness", witness_vkey_});
+  EXPECT_EQ(served_ok.exit, 0) << served_ok.out << served_ok.err;
   venue->Stop();
   const std::string receipt_path = dir_.File("r-1.tlog-proof");
   const ProcessResult exported =

@@ -19,6 +19,7 @@
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/live_feed.h"
 #include "adjudicator/service/console/login_throttle.h"
+#include "adjudicator/service/console/receipt_route.h"
 #include "adjudicator/service/console/round_start.h"
 #include "adjudicator/service/console/sessions.h"
 #include "adjudicator/service/console/slip.h"
@@ -74,6 +75,7 @@ struct Console::Impl {
         feed(f),
         insecure(o.insecure),
         witness(o.witness),
+        cosignatures(o.cosignatures),
         http(std::move(o.host_names), std::move(o.tls)) {}
 
   // Who is asking: the session (opened on an open server when there is
@@ -115,7 +117,8 @@ struct Console::Impl {
   Sessions sessions;
   LoginThrottle logins;
   const bool insecure;
-  ledger::Witness* const witness;  // null: not a witness
+  ledger::Witness* const witness;                // null: not a witness
+  ledger::CosignatureStore* const cosignatures;  // null: receipts carry no cosignature
   GuardedServer http;
   std::thread thread;
   std::string address;
@@ -340,6 +343,8 @@ void Console::Impl::Slip(const httplib::Request& req, httplib::Response& res) {
     absl::StatusOr<v1::Checkpoint> checkpoint = CheckpointCovering(*ledger, facts.event.position());
     if (!checkpoint.ok()) return SendError(res, checkpoint.status());
     facts.checkpoint = *std::move(checkpoint);
+    facts.receipt_url = absl::StrCat(http.secure() ? "https://" : "http://",
+                                     req.get_header_value("Host"), ReceiptPath(*id, n));
     // The decision that resolved it, and who took it (its event's actor).
     for (const v1::Ruling& later : view->game().rulings()) {
       if (later.resolves() != n) continue;
@@ -498,6 +503,7 @@ void Console::Impl::Routes() {
   floor->Route(http);
   tiles->Route(http);
   if (witness != nullptr) RouteWitness(http, witness);
+  RouteReceipts(http, ledger, folds, cosignatures);
 }
 
 Console::Console(GameFolds* folds, ConsoleOptions options)

@@ -42,6 +42,7 @@
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/registration.h"
+#include "ledger/cosignature_store.h"
 #include "ledger/ledger.h"
 #include "ledger/witness.h"
 
@@ -54,6 +55,8 @@ struct ConsoleOptions {
   bool insecure = false;                // --http-insecure: plain HTTP beyond loopback
   // --witness-key: the witness of other logs it also is (witness_routes.h); not owned.
   ledger::Witness* witness = nullptr;
+  // --witness: the cosignatures its receipts carry (receipt_route.h); not owned, may be null.
+  ledger::CosignatureStore* cosignatures = nullptr;
 };
 
 class Console {

@@ -172,7 +172,7 @@ std::string RenderSlip(const SlipFacts& f) {
   }
   const v1::Event& e = f.event.event();
   const std::string line = VerificationLine(f);
-  absl::StatusOr<std::string> qr = QrSvg(line);
+  absl::StatusOr<std::string> qr = QrSvg(f.receipt_url.empty() ? line : f.receipt_url);
   std::string body = absl::StrCat(
       "<article class=\"slip\">\n<h1><span lang=\"zh\">裁判裁定书</span> "
       "<span lang=\"en\">Ruling slip</span> #",
@@ -197,7 +197,13 @@ std::string RenderSlip(const SlipFacts& f) {
       "<div>白方 White</div></div>\n<div class=\"verify\">",
       qr.ok() ? *qr : "",
       "<p><span lang=\"zh\">核验</span> <span lang=\"en\">Verify</span>: <code class=\"line\">",
-      Escape(line), "</code><br><span class=\"muted\">",
+      Escape(line), "</code><br>",
+      f.receipt_url.empty()
+          ? ""
+          : absl::StrCat("<span lang=\"zh\">收据</span> <span lang=\"en\">Receipt</span>: "
+                         "<code class=\"receipt\">",
+                         Escape(f.receipt_url), "</code><br>"),
+      "<span class=\"muted\">",
       absl::StrCat("ledger position ", f.event.position(), ", revision ", f.event.revision(),
                    "; signed checkpoint of ", f.checkpoint.tree_size(), " entries, key "),
       "<code>", absl::BytesToHexString(f.checkpoint.key_id()), "</code>, ",

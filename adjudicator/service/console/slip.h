@@ -34,6 +34,9 @@ struct SlipFacts {
   v1::Ruling ruling;
   v1::RecordedEvent event;    // the event the ruling was given on
   v1::Checkpoint checkpoint;  // a signed checkpoint whose tree holds the event
+  // Where the ruling's receipt is served (receipt_route.h): the QR code's
+  // text when set, so a phone fetches the C2SP tlog-proof itself.
+  std::string receipt_url;
   Paper paper = Paper::kA5;
   std::optional<Placement> placement;  // its tournament, round and board, if paired
   // The ruling that resolved it (Ruling.resolves), and the arbiterDecision
