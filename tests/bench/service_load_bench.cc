@@ -39,6 +39,15 @@
 // events recorded per second and the acknowledgement latency p50/p99/max.
 // Run: build/bin/service_load_bench   (SERVICE_BENCH_DIR picks the disk,
 // SERVICE_BENCH_MEMDIR the memory directory of AppendVsBareCall)
+//
+// SERVICE_BENCH_CHECKPOINTS (issue 33.6) sets what the server signs:
+// unset, as `arbiter serve` does by default (a checkpoint every 1000
+// events and within 1 s of any write, and at every game's end); `none`, only
+// the game-end checkpoints (no periodic or tail-bound signing); `witnessed`,
+// the default signing and every new checkpoint sent to a witness, a second
+// server in this process (`serve --witness-key`), whose cosignatures the
+// server keeps: alternate `none` and `witnessed` to see what signing and
+// witnessing cost an append.
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -63,6 +72,8 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
+#include "ledger/note_key.h"
+#include "ledger/signer.h"
 #include "ledger/sqlite.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
@@ -107,6 +118,14 @@ class BenchServer {
     options.limits.writes_per_second = 0;
     options.limits.reads_per_second = 0;
     service::TurnOffDeadlockDetection();  // as `arbiter serve` does
+    const char* checkpoints = getenv("SERVICE_BENCH_CHECKPOINTS");
+    const std::string mode = checkpoints != nullptr ? checkpoints : "";
+    if (mode == "none") {
+      options.checkpoint_every = 0;
+      options.sign_within = absl::ZeroDuration();
+    } else if (mode == "witnessed") {
+      Witnessed(options);
+    }
     absl::StatusOr<std::unique_ptr<service::Server>> s = service::Server::Start(options);
     if (!s.ok()) {
       std::fprintf(stderr, "cannot start the server: %s\n", s.status().ToString().c_str());
@@ -114,7 +133,10 @@ class BenchServer {
     }
     server_ = *std::move(s);
   }
-  ~BenchServer() { server_.reset(); }
+  ~BenchServer() {
+    server_.reset();
+    witness_.reset();
+  }
   std::unique_ptr<v1::Arbiter::Stub> Stub() const {
     return v1::Arbiter::NewStub(
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
@@ -128,7 +150,40 @@ class BenchServer {
   std::string scratch_db() const { return dir_.File("scratch.db"); }
 
  private:
+  // Starts a witness of this server's log (its key made first, under a
+  // fixed origin) and names it among `options.witnesses`.
+  void Witnessed(service::ServerOptions& options) {
+    constexpr char kOrigin[] = "bench.example/venue";
+    std::filesystem::create_directories(options.data_dir);
+    absl::StatusOr<ledger::Signer> key = ledger::LoadSigningKey(options.data_dir, kOrigin);
+    absl::StatusOr<std::string> raw =
+        key.ok() ? ledger::RawEd25519PublicKey(key->public_key_der()) : key.status();
+    absl::StatusOr<std::string> vkey =
+        raw.ok() ? ledger::FormatVerifierKey(kOrigin, *raw) : raw.status();
+    if (!vkey.ok()) {
+      std::fprintf(stderr, "cannot make the bench log's key: %s\n",
+                   vkey.status().ToString().c_str());
+      std::abort();
+    }
+    options.log_origin = kOrigin;
+    service::ServerOptions w;
+    w.data_dir = dir_.File("witness");
+    w.listen = "127.0.0.1:0";
+    w.http_listen = "127.0.0.1:0";
+    w.live_timers = false;
+    w.witness = {dir_.File("witness.key"), "bench.example/witness", {{kOrigin, *vkey}}};
+    absl::StatusOr<std::unique_ptr<service::Server>> started = service::Server::Start(w);
+    if (!started.ok()) {
+      std::fprintf(stderr, "cannot start the witness: %s\n", started.status().ToString().c_str());
+      std::abort();
+    }
+    witness_ = *std::move(started);
+    options.witnesses = {
+        absl::StrCat("http://", witness_->console_address(), "=", witness_->witness_vkey())};
+  }
+
   testing::TempDir dir_;
+  std::unique_ptr<service::Server> witness_;  // with SERVICE_BENCH_CHECKPOINTS=witnessed
   std::unique_ptr<service::Server> server_;
 };
 
