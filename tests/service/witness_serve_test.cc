@@ -24,6 +24,7 @@
 #include "ledger/tlog_checkpoint.h"
 #include "proto/canonical/sha256.h"
 #include "tests/support/arbiter_process.h"
+#include "tests/support/event_lines.h"
 #include "tests/support/files.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/temp_dir.h"
@@ -182,21 +183,6 @@ TEST_F(WitnessServeTest, AFederationWitnessesAVenue) {
   EXPECT_EQ(ledger::ParseSignedNote(Latest())->text, latest->text);
 }
 
-// A game whose clock fails in absolute time: ruling 1 (12.4.6, left to the
-// chief arbiter) is given on its 4th event.
-std::string RuledGame(const std::string& id) {
-  return absl::StrCat(
-      R"({"at": "2026-06-02T09:00:00Z", "gameCreated": {"gameId": ")", id,
-      R"(", "ruleset": "cn-2002", "boardSize": 19, "black": {"name": "Li Wei", "rank": "6d"}, "white": {"name": "Zhou Rui", "rank": "6d"}, "venue": "SAME_SITE", "scheduledStart": "2026-06-02T09:00:00Z", "timeControl": {"mainTime": "3600s"}}})"
-      "\n"
-      R"({"at": "2026-06-02T09:00:00Z", "gameStarted": {}})"
-      "\n"
-      R"({"at": "2026-06-02T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})"
-      "\n"
-      R"({"at": "2026-06-02T09:00:20Z", "clockMalfunction": {"errorPerHour": "30s", "blackUsed": "10s", "whiteUsed": "10s"}})"
-      "\n");
-}
-
 // Issue 33.4: a ruling's receipt, written by `export --receipt`, checked by
 // `verify --receipt` with keys only; altered, it fails.
 TEST_F(WitnessServeTest, AReceiptVerifiesOfflineAndFailsWhenAltered) {
@@ -205,7 +191,7 @@ TEST_F(WitnessServeTest, AReceiptVerifiesOfflineAndFailsWhenAltered) {
                    absl::StrCat("http://", federation_->console_address(), "=", witness_vkey_)});
   ASSERT_NE(venue, nullptr);
   ASSERT_FALSE(venue->console_address().empty());
-  const ProcessResult recorded = RunCli({"record", "-"}, RuledGame("r-1"), venue->address());
+  const ProcessResult recorded = RunCli({"record", "-"}, ClockFailureGame("r-1"), venue->address());
   ASSERT_EQ(recorded.exit, 0) << recorded.err;
   for (int i = 0; i < 100 && !absl::StrContains(VerifyWitnessed(1, witness_vkey_).out,
                                                 "witnessed: checkpoint at size 4 ");

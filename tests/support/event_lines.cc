@@ -25,4 +25,16 @@ absl::StatusOr<std::vector<v1::Event>> ReadEventLines(const std::string& path) {
   return events;
 }
 
+std::string ClockFailureGame(const std::string& id, const std::string& black) {
+  return absl::StrCat(
+      R"({"at": "2026-06-02T09:00:00Z", "gameCreated": {"gameId": ")", id,
+      R"(", "ruleset": "cn-2002", "boardSize": 19, "black": {"name": ")", black,
+      R"(", "rank": "6d"}, "white": {"name": "Zhou Rui", "rank": "6d"}, "venue": "SAME_SITE", )",
+      R"("scheduledStart": "2026-06-02T09:00:00Z", "timeControl": {"mainTime": "3600s"}}})", "\n",
+      R"({"at": "2026-06-02T09:00:00Z", "gameStarted": {}})", "\n",
+      R"({"at": "2026-06-02T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})", "\n",
+      R"({"at": "2026-06-02T09:00:20Z", "clockMalfunction": {"errorPerHour": "30s", )",
+      R"("blackUsed": "10s", "whiteUsed": "10s"}})", "\n");
+}
+
 }  // namespace arbiter::testing

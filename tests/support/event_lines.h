@@ -16,6 +16,11 @@ namespace arbiter::testing {
 // an unreadable file aborts (files.h).
 absl::StatusOr<std::vector<v1::Event>> ReadEventLines(const std::string& path);
 
+// A game of four events whose clock fails in absolute time: ruling 1
+// (12.4.6, left to the chief arbiter) on its 4th event. Black is named
+// `black` (6d), White Zhou Rui (6d).
+std::string ClockFailureGame(const std::string& id, const std::string& black = "Li Wei");
+
 }  // namespace arbiter::testing
 
 #endif  // ARBITER_TESTS_SUPPORT_EVENT_LINES_H_
