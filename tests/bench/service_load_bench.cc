@@ -57,6 +57,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -72,6 +73,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
+#include "ledger/cosignature_store.h"
 #include "ledger/note_key.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
@@ -135,6 +137,18 @@ class BenchServer {
   }
   ~BenchServer() {
     server_.reset();
+    if (witness_ != nullptr) {
+      // What was witnessed: so a run shows the witness was reached.
+      absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store =
+          ledger::CosignatureStore::OpenForReading(dir_.File("data/cosignatures.db"));
+      absl::StatusOr<std::map<uint64_t, int>> counts =
+          store.ok() ? (*store)->Counts() : store.status();
+      std::fprintf(stderr, "witnessed: %zu checkpoint(s) cosigned, the last at size %llu\n",
+                   counts.ok() ? counts->size() : 0,
+                   counts.ok() && !counts->empty()
+                       ? static_cast<unsigned long long>(counts->rbegin()->first)
+                       : 0ULL);
+    }
     witness_.reset();
   }
   std::unique_ptr<v1::Arbiter::Stub> Stub() const {
