@@ -41,10 +41,11 @@ bool Rulesdb(const std::string& inc) { return Under(inc, "rulesdb/"); }
 // OpenStore (issue 32 point 3) names the backend; a new public header is
 // added here on purpose, in review.
 constexpr const char* kCliLedgerApi[] = {
-    "ledger/audit.h",       "ledger/bundle.h",       "ledger/ledger.h",
-    "ledger/note_key.h",    "ledger/rule_catalog.h", "ledger/signed_note.h",
-    "ledger/signer.h",      "ledger/store.h",        "ledger/tlog_checkpoint.h",
-    "ledger/venue_audit.h", "ledger/venue_proofs.h", "ledger/venue_sync.h",
+    "ledger/audit.h",        "ledger/bundle.h",          "ledger/cosignature_store.h",
+    "ledger/ledger.h",       "ledger/note_key.h",        "ledger/receipt.h",
+    "ledger/rule_catalog.h", "ledger/signed_note.h",     "ledger/signer.h",
+    "ledger/store.h",        "ledger/tlog_checkpoint.h", "ledger/venue_audit.h",
+    "ledger/venue_proofs.h", "ledger/venue_sync.h",      "ledger/witness_policy.h",
 };
 bool LedgerInternal(const std::string& inc) {
   if (!Ledger(inc)) return false;
