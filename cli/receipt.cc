@@ -17,6 +17,7 @@
 #include "ledger/cosignature_store.h"
 #include "ledger/note_key.h"
 #include "ledger/receipt.h"
+#include "ledger/store.h"
 #include "ledger/witness_policy.h"
 
 namespace arbiter::cli {
@@ -26,11 +27,21 @@ namespace {
 // federation's servers keep theirs in their own --state folders).
 absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> CosignaturesBeside(
     const std::string& db) {
-  if (ledger::IsPostgresUri(db)) return nullptr;
+  if (ledger::IsSharedStore(db)) return nullptr;
   const std::filesystem::path dir = std::filesystem::path(db).parent_path();
   return ledger::CosignatureStore::OpenForReading(
       ((dir.empty() ? std::filesystem::path(".") : dir) / ledger::CosignatureStore::kFileName)
           .string());
+}
+
+// The reader of the ledger at `location` (a data directory, its ledger.db or
+// a postgresql:// URI); `*database` becomes the name the store gives it.
+absl::StatusOr<std::unique_ptr<ledger::LogSource>> OpenReaderAt(const std::string& location,
+                                                                std::string* database) {
+  absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(location);
+  if (!store.ok()) return store.status();
+  *database = (*store)->database();
+  return (*store)->OpenReader();
 }
 
 // --witnesses K --witness VKEY...: the policy, or nullopt without --witnesses.
@@ -72,14 +83,14 @@ int RunReceiptExport(const CommandSpec& spec, const Args& args) {
     return UsageError(spec, "--receipt N: the ruling's number (1, 2, ...), as on its slip");
   }
   const std::string& game = args.positionals()[0];
-  const std::string db = LedgerDatabase(*args.Value("db"));
+  std::string db = *args.Value("db");
   const std::string out = args.ValueOr("out", "");
   if (!out.empty()) {
     if (absl::Status s = CheckWritable(out); !s.ok()) {
       return Complain("export", absl::StrCat("--out ", out, ": ", s.message()), kExitBadInput);
     }
   }
-  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenLedgerReader(db);
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenReaderAt(db, &db);
   if (!reader.ok()) {
     return Complain(
         "export", absl::StrCat("--db ", db, ": ", reader.status().message()),
@@ -184,7 +195,8 @@ int VerifyWitnessed(const CommandSpec& spec, const Args& args, const std::string
   absl::StatusOr<std::optional<ledger::WitnessPolicy>> policy = PolicyOf(args);
   if (!policy.ok()) return UsageError(spec, policy.status().message());
   if (!policy->has_value()) return 0;
-  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenLedgerReader(db);
+  std::string database;
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenReaderAt(db, &database);
   if (!reader.ok())
     return Complain("verify", reader.status().message(), ExitCodeOf(reader.status()));
   absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store = CosignaturesBeside(db);
