@@ -180,7 +180,10 @@ absl::StatusOr<std::vector<Hash>> Ledger::ProveConsistency(uint64_t old_size, ui
       new_size, [&](const MerkleTree& t) { return t.ConsistencyProof(old_size, new_size); });
 }
 
-CommitFeed& Ledger::commit_feed() { return impl_->writer_->watch()->feed(); }
+std::shared_ptr<CommitFeed> Ledger::commit_feed() {
+  std::shared_ptr<CommitWatch> watch = impl_->writer_->watch();
+  return std::shared_ptr<CommitFeed>(watch, &watch->feed());
+}
 
 absl::StatusOr<std::vector<Hash>> Ledger::PerfectSubtrees(int height, uint64_t first,
                                                           uint64_t count) {

@@ -193,8 +193,10 @@ class Ledger {
 
   // Subscriptions (see subscription.h); each holds its own connection.
   // The feed of this process's commits (commit_feed.h), for live followers
-  // that read history with ReadLog / ReadGame and then join it.
-  CommitFeed& commit_feed();
+  // that read history with ReadLog / ReadGame and then join it. Shared: a
+  // follower that holds it may outlive the ledger (a closed ledger publishes
+  // nothing more).
+  std::shared_ptr<CommitFeed> commit_feed();
   absl::StatusOr<std::unique_ptr<Subscription>> SubscribeLog(uint64_t after_position);
   absl::StatusOr<std::unique_ptr<Subscription>> SubscribeGame(const std::string& game_id,
                                                               uint64_t after_revision);

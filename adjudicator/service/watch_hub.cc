@@ -18,6 +18,7 @@ constexpr size_t kKeptMessages = 4096;
 WatchHub::WatchHub(ledger::Ledger* ledger, const std::atomic<bool>* shutting_down,
                    size_t max_buffer, absl::Duration stall_timeout)
     : ledger_(ledger),
+      feed_(ledger->commit_feed()),
       shutting_down_(shutting_down),
       max_buffer_(max_buffer),
       stall_timeout_(stall_timeout) {

@@ -40,7 +40,7 @@ class WatchHub {
   ~WatchHub();
 
   ledger::Ledger& ledger() { return *ledger_; }
-  ledger::CommitFeed& feed() { return ledger_->commit_feed(); }
+  ledger::CommitFeed& feed() { return *feed_; }
   bool shutting_down() const { return *shutting_down_; }
   size_t max_buffer() const { return max_buffer_; }
   absl::Duration stall_timeout() const { return stall_timeout_; }
@@ -58,6 +58,9 @@ class WatchHub {
   void Run();
 
   ledger::Ledger* const ledger_;
+  // Held, not borrowed: the server closes the ledger before it destroys the
+  // hub, whose destructor still leaves the feed.
+  const std::shared_ptr<ledger::CommitFeed> feed_;
   const std::atomic<bool>* const shutting_down_;
   const size_t max_buffer_;
   const absl::Duration stall_timeout_;

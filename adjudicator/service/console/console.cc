@@ -25,8 +25,8 @@
 #include "adjudicator/service/console/slip.h"
 #include "adjudicator/service/console/tlog_tiles.h"
 #include "adjudicator/service/console/tournament_page.h"
-#include "adjudicator/service/game_exports.h"
 #include "adjudicator/service/console/witness_routes.h"
+#include "adjudicator/service/game_exports.h"
 #include "adjudicator/service/game_reads.h"
 #include "adjudicator/service/listen_address.h"
 #include "adjudicator/service/recorder.h"
@@ -569,7 +569,7 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
   if (bound <= 0) return CannotListen("--http", listen);
   p.http.WidenBacklog();
   p.address = absl::StrCat(listen.substr(0, colon), ":", bound);
-  p.feed.Start(&ledger->commit_feed());
+  p.feed.Start(ledger->commit_feed().get());
   p.thread = std::thread([&p] { p.http.listen_after_bind(); });
   // Stop() ends the accept loop only once it runs: wait for it.
   const absl::Time give_up = absl::Now() + absl::Seconds(5);
