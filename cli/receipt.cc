@@ -191,15 +191,15 @@ int RunReceiptVerify(const CommandSpec& spec, const Args& args) {
   return 0;
 }
 
-int VerifyWitnessed(const CommandSpec& spec, const Args& args, const std::string& db) {
+int VerifyWitnessed(const CommandSpec& spec, const Args& args, ledger::Store& ledger_store) {
   absl::StatusOr<std::optional<ledger::WitnessPolicy>> policy = PolicyOf(args);
   if (!policy.ok()) return UsageError(spec, policy.status().message());
   if (!policy->has_value()) return 0;
-  std::string database;
-  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = OpenReaderAt(db, &database);
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = ledger_store.OpenReader();
   if (!reader.ok())
     return Complain("verify", reader.status().message(), ExitCodeOf(reader.status()));
-  absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store = CosignaturesBeside(db);
+  absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store =
+      CosignaturesBeside(ledger_store.database());
   if (!store.ok()) return Complain("verify", store.status().message(), ExitCodeOf(store.status()));
   if (*store == nullptr) {
     return UsageError(spec, "--witnesses: a PostgreSQL ledger keeps no cosignatures here");

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cli/flags.h"
+#include "ledger/store.h"
 
 namespace arbiter::cli {
 
@@ -28,7 +29,7 @@ int RunReceiptVerify(const CommandSpec& spec, const Args& args);
 
 // The witness quorum of `verify --db`: exit 0 and a line when the latest
 // checkpoint so cosigned exists, 1 when none does, 2 for bad flags.
-int VerifyWitnessed(const CommandSpec& spec, const Args& args, const std::string& db);
+int VerifyWitnessed(const CommandSpec& spec, const Args& args, ledger::Store& store);
 
 }  // namespace arbiter::cli
 

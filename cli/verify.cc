@@ -276,7 +276,7 @@ int RunVerify(int argc, char** argv) {
   int exit =
       Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source, args.Has("strict"));
   if (exit == kExitOk) exit = VerifyVenueProofs(*store, options);
-  if (exit == kExitOk) exit = VerifyWitnessed(kVerify, args, db);
+  if (exit == kExitOk) exit = VerifyWitnessed(kVerify, args, *store);
   return exit;
 }
 
