@@ -34,6 +34,24 @@
 //                       (getrusage of the process over the round minus the
 //                       client threads' own CPU time), which a loaded
 //                       machine moves far less than the rates.
+//   BM_AppendVsPostgres/C  issue 32.2's target, in rounds alternated in one
+//                       run: C clients' full-speed durable one-event appends
+//                       through gRPC (as above, on the server's disk) against
+//                       C threads' durable one-row INSERTs through libpq into
+//                       a throwaway PostgreSQL 15 cluster this benchmark
+//                       starts on the same disk (tests/support/pg_cluster.h:
+//                       fsync and synchronous_commit on; each INSERT its own
+//                       transaction, 200 bytes of bytea, one connection per
+//                       thread): `ratio_to_pg_pct` (target: 100 or more at 8
+//                       and 32). At one client the rounds also time a bare
+//                       gRPC call and one durable SQLite commit: a lone
+//                       append costs at least both, one after the other, so
+//                       `serial_bound_per_s` = 1 / (1/bare + 1/commit) and
+//                       `ratio_to_bound_pct` (target: 70 or more), and
+//                       `gap_to_pg_us` what an append costs over an INSERT.
+//                       Without PostgreSQL's binaries (ARBITER_PG_BIN, else
+//                       /usr/lib/postgresql/15/bin) it says so and measures
+//                       the rest.
 //
 // Each run lasts a fixed time (BENCH_SECONDS, default 3 s) and reports the
 // events recorded per second and the acknowledgement latency p50/p99/max.
@@ -75,10 +93,12 @@
 #include "grpcpp/security/credentials.h"
 #include "ledger/cosignature_store.h"
 #include "ledger/note_key.h"
+#include "ledger/postgres/pg.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
+#include "tests/support/pg_cluster.h"
 #include "tests/support/temp_dir.h"
 
 namespace arbiter {
@@ -559,6 +579,135 @@ void BM_AppendVsBareCall(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_AppendVsBareCall)
+    ->Arg(1)
+    ->Arg(8)
+    ->Arg(32)
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(benchmark::kSecond);
+
+// The throwaway PostgreSQL cluster of this run (started on first use,
+// stopped at exit), or nullptr, said once, when it cannot be had.
+testing::PgCluster* BenchPg() {
+  static testing::PgCluster* const cluster = []() -> testing::PgCluster* {
+    if (!testing::PgCluster::Installed()) {
+      std::fprintf(stderr,
+                   "PostgreSQL 15's binaries are not installed (ARBITER_PG_BIN, else "
+                   "/usr/lib/postgresql/15/bin): its INSERTs are not measured\n");
+      return nullptr;
+    }
+    absl::StatusOr<std::unique_ptr<testing::PgCluster>> c = testing::PgCluster::Start();
+    if (!c.ok()) {
+      std::fprintf(stderr, "cannot start a PostgreSQL cluster, its INSERTs are not measured: %s\n",
+                   std::string(c.status().message()).c_str());
+      return nullptr;
+    }
+    static std::unique_ptr<testing::PgCluster> owned = *std::move(c);  // stopped at exit
+    return owned.get();
+  }();
+  return cluster;
+}
+
+// C connections to a fresh database of the cluster, each inserting one row
+// of 200 bytes (about one event's) a transaction: autocommit, so every
+// INSERT waits for its own durable commit, or shares a group flush of the
+// WAL with the other connections' (as PostgreSQL does).
+class PgInserts {
+ public:
+  static absl::StatusOr<std::unique_ptr<PgInserts>> Open(testing::PgCluster& cluster, int clients) {
+    absl::StatusOr<std::string> uri = cluster.NewDatabase();
+    if (!uri.ok()) return uri.status();
+    std::unique_ptr<PgInserts> p(new PgInserts);
+    for (int c = 0; c < clients; ++c) {
+      absl::StatusOr<ledger::PgConn> conn = ledger::PgConn::Connect(*uri);
+      if (!conn.ok()) return conn.status();
+      p->conns_.push_back(*std::move(conn));
+    }
+    if (absl::Status s =
+            p->conns_[0].Run("CREATE TABLE t(id BIGSERIAL PRIMARY KEY, b BYTEA NOT NULL)");
+        !s.ok()) {
+      return s;
+    }
+    return p;
+  }
+  bool Insert(int c) {
+    return conns_[static_cast<size_t>(c)]
+        .Exec("INSERT INTO t(b) VALUES($1)", ledger::PgParams().Bytes(row_))
+        .ok();
+  }
+
+ private:
+  PgInserts() = default;
+  std::vector<ledger::PgConn> conns_;
+  const std::string row_ = std::string(200, 'x');
+};
+
+void BM_AppendVsPostgres(benchmark::State& state) {
+  const int clients = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    std::unique_ptr<PgInserts> pg;
+    if (testing::PgCluster* cluster = BenchPg(); cluster != nullptr) {
+      absl::StatusOr<std::unique_ptr<PgInserts>> opened = PgInserts::Open(*cluster, clients);
+      if (!opened.ok()) {
+        std::fprintf(stderr, "PostgreSQL's INSERTs are not measured: %s\n",
+                     std::string(opened.status().message()).c_str());
+      } else {
+        pg = *std::move(opened);
+      }
+    }
+    RatioClients disk(BenchServer::DiskDir(), clients);
+    std::atomic<int> errors{0};
+    std::vector<double> appends, inserts, to_pg, bares, commits, bounds, to_bound, append_cpu;
+    const double seconds = Seconds() / 2;
+    for (int round = 0; round < Rounds(); ++round) {
+      if (pg != nullptr) {
+        inserts.push_back(
+            Rate(clients, seconds, errors, [&](int c) { return pg->Insert(c); }).per_s);
+      }
+      const Rated append = Rate(clients, seconds, errors, [&](int c) { return disk.Append(c); });
+      appends.push_back(append.per_s);
+      append_cpu.push_back(append.cpu_us_per);
+      if (pg != nullptr) to_pg.push_back(append.per_s / inserts.back());
+      if (clients == 1) {
+        bares.push_back(Rate(clients, seconds, errors, [&](int c) { return disk.Bare(c); }).per_s);
+        commits.push_back(DurableCommits(disk.server().scratch_db(), seconds / 2));
+        bounds.push_back(1 / (1 / bares.back() + 1 / commits.back()));
+        to_bound.push_back(append.per_s / bounds.back());
+      }
+    }
+    state.SetIterationTime(Seconds() * Rounds());
+    state.counters["appends_per_s"] = Median(appends);
+    state.counters["cpu_us_per_append"] = Median(append_cpu);
+    std::string line =
+        absl::StrCat(clients, " client(s): ", static_cast<int>(Median(appends)), " appends/s");
+    if (pg != nullptr) {
+      state.counters["pg_inserts_per_s"] = Median(inserts);
+      state.counters["ratio_to_pg_pct"] = 100 * Median(to_pg);
+      absl::StrAppend(&line, ", PostgreSQL ", static_cast<int>(Median(inserts)),
+                      " INSERTs/s: ", static_cast<int>(100 * Median(to_pg)), " % of it");
+    }
+    if (clients == 1) {
+      state.counters["bare_calls_per_s"] = Median(bares);
+      state.counters["durable_commits_per_s"] = Median(commits);
+      state.counters["serial_bound_per_s"] = Median(bounds);
+      state.counters["ratio_to_bound_pct"] = 100 * Median(to_bound);
+      absl::StrAppend(&line, "; the serial disk bound (a bare call + a durable commit) ",
+                      static_cast<int>(Median(bounds)),
+                      "/s: ", static_cast<int>(100 * Median(to_bound)), " % of it (target 70)");
+      if (pg != nullptr) {
+        const double gap = 1e6 / Median(appends) - 1e6 / Median(inserts);
+        state.counters["gap_to_pg_us"] = gap;
+        absl::StrAppend(&line, "; an append takes ", static_cast<int>(gap),
+                        " us more than an INSERT");
+      }
+    } else if (pg != nullptr) {
+      absl::StrAppend(&line, " (target 100)");
+    }
+    state.counters["errors"] = errors.load();
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+}
+BENCHMARK(BM_AppendVsPostgres)
     ->Arg(1)
     ->Arg(8)
     ->Arg(32)

@@ -54,6 +54,12 @@ absl::Status PgCluster::Tool(const std::string& tool, const std::vector<std::str
   return absl::OkStatus();
 }
 
+bool PgCluster::Installed() {
+  std::error_code ec;
+  return std::filesystem::exists(PgBin() + "/initdb", ec) &&
+         std::filesystem::exists(PgBin() + "/pg_ctl", ec);
+}
+
 absl::StatusOr<std::unique_ptr<PgCluster>> PgCluster::Start() {
   std::unique_ptr<PgCluster> c(new PgCluster);
   std::string name = (std::filesystem::temp_directory_path() / "arbiter-pg-XXXXXX").string();

@@ -20,6 +20,9 @@ class PgCluster {
  public:
   // initdb and start; an error (with the server's log) if either fails.
   static absl::StatusOr<std::unique_ptr<PgCluster>> Start();
+  // Whether the server's binaries (initdb, pg_ctl) are installed where
+  // Start looks: a benchmark says so and skips its PostgreSQL part.
+  static bool Installed();
   // Stops the server (immediate mode) and removes its directory.
   ~PgCluster();
   PgCluster(const PgCluster&) = delete;
