@@ -49,6 +49,14 @@
 //                       `serial_bound_per_s` = 1 / (1/bare + 1/commit) and
 //                       `ratio_to_bound_pct` (target: 70 or more), and
 //                       `gap_to_pg_us` what an append costs over an INSERT.
+//                       Every round also times bare calls (as above) at C
+//                       clients: `bare_to_pg_pct` is what an append that
+//                       cost the server nothing could reach against the
+//                       INSERTs.
+//                       `cpu_us_per_append` is the server's CPU (as above);
+//                       `client_cpu_us_per_append` and `..._per_insert` the
+//                       calling threads' own (gRPC's client against libpq's),
+//                       which share the machine's cores with the servers.
 //                       Without PostgreSQL's binaries (ARBITER_PG_BIN, else
 //                       /usr/lib/postgresql/15/bin) it says so and measures
 //                       the rest.
@@ -400,8 +408,9 @@ double ThreadCpuSeconds() {
 
 // What one round of calls measured.
 struct Rated {
-  double per_s = 0;       // calls answered per second
-  double cpu_us_per = 0;  // the server's CPU per call answered, microseconds
+  double per_s = 0;              // calls answered per second
+  double cpu_us_per = 0;         // the server's CPU per call answered, microseconds
+  double client_cpu_us_per = 0;  // the calling threads' own CPU per call
 };
 
 // C threads, each calling `call` as fast as it answers for `seconds`
@@ -438,7 +447,10 @@ Rated Rate(int clients, double seconds, std::atomic<int>& errors, Call call) {
   Rated r;
   const double calls = static_cast<double>(done.load());
   r.per_s = calls / absl::ToDoubleSeconds(absl::Now() - start);
-  if (calls > 0) r.cpu_us_per = 1e6 * (ProcessCpuSeconds() - cpu0 - client_cpu) / calls;
+  if (calls > 0) {
+    r.cpu_us_per = 1e6 * (ProcessCpuSeconds() - cpu0 - client_cpu) / calls;
+    r.client_cpu_us_per = 1e6 * client_cpu / calls;
+  }
   return r;
 }
 
@@ -657,19 +669,26 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     }
     RatioClients disk(BenchServer::DiskDir(), clients);
     std::atomic<int> errors{0};
-    std::vector<double> appends, inserts, to_pg, bares, commits, bounds, to_bound, append_cpu;
+    std::vector<double> appends, inserts, to_pg, bares, commits, bounds, to_bound, append_cpu,
+        append_client_cpu, insert_client_cpu, bare_cpu, bare_client_cpu, bare_to_pg;
     const double seconds = Seconds() / 2;
     for (int round = 0; round < Rounds(); ++round) {
       if (pg != nullptr) {
-        inserts.push_back(
-            Rate(clients, seconds, errors, [&](int c) { return pg->Insert(c); }).per_s);
+        const Rated insert = Rate(clients, seconds, errors, [&](int c) { return pg->Insert(c); });
+        inserts.push_back(insert.per_s);
+        insert_client_cpu.push_back(insert.client_cpu_us_per);
       }
       const Rated append = Rate(clients, seconds, errors, [&](int c) { return disk.Append(c); });
       appends.push_back(append.per_s);
       append_cpu.push_back(append.cpu_us_per);
+      append_client_cpu.push_back(append.client_cpu_us_per);
       if (pg != nullptr) to_pg.push_back(append.per_s / inserts.back());
+      const Rated bare = Rate(clients, seconds, errors, [&](int c) { return disk.Bare(c); });
+      bares.push_back(bare.per_s);
+      bare_cpu.push_back(bare.cpu_us_per);
+      bare_client_cpu.push_back(bare.client_cpu_us_per);
+      if (pg != nullptr) bare_to_pg.push_back(bare.per_s / inserts.back());
       if (clients == 1) {
-        bares.push_back(Rate(clients, seconds, errors, [&](int c) { return disk.Bare(c); }).per_s);
         commits.push_back(DurableCommits(disk.server().scratch_db(), seconds / 2));
         bounds.push_back(1 / (1 / bares.back() + 1 / commits.back()));
         to_bound.push_back(append.per_s / bounds.back());
@@ -678,16 +697,21 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     state.SetIterationTime(Seconds() * Rounds());
     state.counters["appends_per_s"] = Median(appends);
     state.counters["cpu_us_per_append"] = Median(append_cpu);
+    state.counters["client_cpu_us_per_append"] = Median(append_client_cpu);
+    state.counters["bare_calls_per_s"] = Median(bares);
+    state.counters["cpu_us_per_bare_call"] = Median(bare_cpu);
+    state.counters["client_cpu_us_per_bare_call"] = Median(bare_client_cpu);
     std::string line =
         absl::StrCat(clients, " client(s): ", static_cast<int>(Median(appends)), " appends/s");
     if (pg != nullptr) {
       state.counters["pg_inserts_per_s"] = Median(inserts);
       state.counters["ratio_to_pg_pct"] = 100 * Median(to_pg);
+      state.counters["client_cpu_us_per_insert"] = Median(insert_client_cpu);
+      state.counters["bare_to_pg_pct"] = 100 * Median(bare_to_pg);
       absl::StrAppend(&line, ", PostgreSQL ", static_cast<int>(Median(inserts)),
                       " INSERTs/s: ", static_cast<int>(100 * Median(to_pg)), " % of it");
     }
     if (clients == 1) {
-      state.counters["bare_calls_per_s"] = Median(bares);
       state.counters["durable_commits_per_s"] = Median(commits);
       state.counters["serial_bound_per_s"] = Median(bounds);
       state.counters["ratio_to_bound_pct"] = 100 * Median(to_bound);
@@ -701,7 +725,8 @@ void BM_AppendVsPostgres(benchmark::State& state) {
                         " us more than an INSERT");
       }
     } else if (pg != nullptr) {
-      absl::StrAppend(&line, " (target 100)");
+      absl::StrAppend(&line, " (target 100); bare calls ", static_cast<int>(Median(bares)),
+                      "/s: ", static_cast<int>(100 * Median(bare_to_pg)), " % of it");
     }
     state.counters["errors"] = errors.load();
     std::fprintf(stderr, "%s\n", line.c_str());
