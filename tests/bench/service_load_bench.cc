@@ -326,6 +326,11 @@ void RunClients(
   Report(state, all.latencies, absl::Now() - start, all.errors);
 }
 
+// One run each at 1, 8 and 32 clients, timed by the benchmark itself.
+void AtClientCounts(benchmark::internal::Benchmark* b) {
+  b->Arg(1)->Arg(8)->Arg(32)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+}
+
 void BM_FullSpeed(benchmark::State& state) {
   const int clients = static_cast<int>(state.range(0));
   for (auto _ : state) {
@@ -344,13 +349,7 @@ void BM_FullSpeed(benchmark::State& state) {
                });
   }
 }
-BENCHMARK(BM_FullSpeed)
-    ->Arg(1)
-    ->Arg(8)
-    ->Arg(32)
-    ->Iterations(1)
-    ->UseManualTime()
-    ->Unit(benchmark::kSecond);
+BENCHMARK(BM_FullSpeed)->Apply(AtClientCounts);
 
 void BM_TournamentPace(benchmark::State& state) {
   const int games = static_cast<int>(state.range(0));
@@ -590,13 +589,7 @@ void BM_AppendVsBareCall(benchmark::State& state) {
     state.counters["errors"] = errors.load();
   }
 }
-BENCHMARK(BM_AppendVsBareCall)
-    ->Arg(1)
-    ->Arg(8)
-    ->Arg(32)
-    ->Iterations(1)
-    ->UseManualTime()
-    ->Unit(benchmark::kSecond);
+BENCHMARK(BM_AppendVsBareCall)->Apply(AtClientCounts);
 
 // The throwaway PostgreSQL cluster of this run (started on first use,
 // stopped at exit), or nullptr, said once, when it cannot be had.
@@ -732,13 +725,7 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     std::fprintf(stderr, "%s\n", line.c_str());
   }
 }
-BENCHMARK(BM_AppendVsPostgres)
-    ->Arg(1)
-    ->Arg(8)
-    ->Arg(32)
-    ->Iterations(1)
-    ->UseManualTime()
-    ->Unit(benchmark::kSecond);
+BENCHMARK(BM_AppendVsPostgres)->Apply(AtClientCounts);
 
 }  // namespace
 }  // namespace arbiter
