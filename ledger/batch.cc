@@ -83,6 +83,7 @@ BatchLoop::Outcome BatchLoop::Run(std::vector<AppendJob*>& jobs, BatchTransactio
   batch.HandFoldsTo(*config_.judge);
   out.revisions = std::move(batch.revisions);
   config_.watch->Publish(committed_.head, CommittedEntries(jobs));
+  if (made.tree_size() > 0) config_.watch->feed().PublishCheckpoint(made.tree_size());
   AnswerCheckpoints(jobs, committed_.last_checkpoint);
   return out;
 }

@@ -48,6 +48,17 @@ void CommitFeed::Publish(uint64_t head, std::vector<v1::LedgerEntry> committed) 
   Tell(head);
 }
 
+void CommitFeed::PublishCheckpoint(uint64_t tree_size) {
+  uint64_t head;
+  {
+    absl::MutexLock lock(&mu_);
+    if (closed_ || tree_size <= checkpointed_) return;
+    checkpointed_ = tree_size;
+    head = head_;
+  }
+  Tell(head);
+}
+
 void CommitFeed::Close() {
   uint64_t head;
   {
@@ -92,6 +103,11 @@ size_t CommitFeed::BytesAfter(uint64_t after) {
 uint64_t CommitFeed::head() {
   absl::MutexLock lock(&mu_);
   return head_;
+}
+
+uint64_t CommitFeed::checkpointed() {
+  absl::MutexLock lock(&mu_);
+  return checkpointed_;
 }
 
 uint64_t CommitFeed::first() {

@@ -14,6 +14,11 @@
 // on a shared PostgreSQL ledger, seen only as a new head) empties the window
 // and restarts it after the new head: followers behind it read from the
 // database, which has those entries, so nothing is skipped.
+//
+// The feed also carries the size of the newest signed checkpoint, so a
+// follower of checkpoints (the witness sender) is woken by the commit that
+// signs one, including one that writes no entry (a tail bound's, one asked
+// for), and reads the checkpoints only then.
 #ifndef ARBITER_LEDGER_COMMIT_FEED_H_
 #define ARBITER_LEDGER_COMMIT_FEED_H_
 
@@ -51,6 +56,12 @@ class CommitFeed {
   // the feed's head, such as an idempotent replay's, are left out).
   void Publish(uint64_t head, std::vector<v1::LedgerEntry> committed);
 
+  // A commit signed the checkpoint of `tree_size` (this process's writer,
+  // or another process's on a shared ledger, seen by its poller). When it
+  // is newer than checkpointed(), listeners are told (with the head), even
+  // though the head may not have moved.
+  void PublishCheckpoint(uint64_t tree_size);
+
   // No more commits will come (the ledger closes); listeners are told once more.
   void Close();
 
@@ -71,6 +82,9 @@ class CommitFeed {
   size_t BytesAfter(uint64_t after);
 
   uint64_t head();
+  // The tree size of the newest checkpoint published (0: none since the
+  // ledger opened; the older ones are in the database).
+  uint64_t checkpointed();
   // The first position the window holds (head() + 1 when it is empty).
   uint64_t first();
 
@@ -90,6 +104,7 @@ class CommitFeed {
   absl::Mutex mu_;
   uint64_t head_ ABSL_GUARDED_BY(mu_) = 0;
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  uint64_t checkpointed_ ABSL_GUARDED_BY(mu_) = 0;
   std::deque<Kept> kept_ ABSL_GUARDED_BY(mu_);  // positions head_-size+1 .. head_
   size_t kept_bytes_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t bytes_through_ ABSL_GUARDED_BY(mu_) = 0;

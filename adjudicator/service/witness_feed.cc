@@ -73,45 +73,77 @@ absl::StatusOr<std::vector<WitnessFeed::Target>> WitnessFeed::ParseTargets(
 }
 
 WitnessFeed::WitnessFeed(ledger::Ledger* ledger, std::vector<Target> targets,
-                         ledger::CosignatureStore* store, absl::Duration poll)
-    : ledger_(ledger), store_(store), poll_(poll) {
+                         ledger::CosignatureStore* store)
+    : ledger_(ledger), store_(store), commits_(ledger->commit_feed()) {
   for (Target& t : targets) {
     std::string origin, prefix;
     SplitUrl(t.url, &origin, &prefix);  // checked by ParseTargets
     witnesses_.push_back(std::make_unique<Witnessed>(std::move(t), origin, prefix));
   }
+  // On the writer's thread: only flag and wake.
+  listener_ = commits_->AddListener([this](uint64_t) {
+    absl::MutexLock lock(&mu_);
+    committed_ = true;
+  });
   thread_ = std::thread([this] { Run(); });
 }
 
 WitnessFeed::~WitnessFeed() { Stop(); }
 
 void WitnessFeed::Stop() {
-  if (!stop_.HasBeenNotified()) stop_.Notify();
+  commits_->RemoveListener(listener_);  // none runs after this returns
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
   if (thread_.joinable()) thread_.join();
 }
 
+bool WitnessFeed::stopping() {
+  absl::MutexLock lock(&mu_);
+  return stopping_;
+}
+
 void WitnessFeed::Run() {
-  uint64_t seen_head = 0;
   v1::Checkpoint latest;
   std::string note;
-  while (!stop_.WaitForNotificationWithTimeout(poll_)) {
-    absl::StatusOr<uint64_t> head = ledger_->Head();
-    if (!head.ok()) continue;
-    if (*head != seen_head || latest.tree_size() < *head) {
+  uint64_t read_for = 0;  // the feed's checkpointed() when the checkpoints were last read
+  bool must_read = true;  // the first look, or a read that failed
+  absl::Time wake_at = absl::InfiniteFuture();  // a retry's, else none: commits wake it
+  for (;;) {
+    {
+      absl::MutexLock lock(&mu_);
+      auto woken = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return committed_ || stopping_; };
+      mu_.AwaitWithDeadline(absl::Condition(&woken), wake_at);
+      if (stopping_) return;
+      committed_ = false;
+    }
+    wake_at = absl::InfiniteFuture();
+    // Most commits sign no checkpoint: then nothing is read.
+    const uint64_t signed_size = commits_->checkpointed();
+    if (must_read || signed_size > read_for) {
       absl::StatusOr<std::vector<v1::Checkpoint>> all = ledger_->Checkpoints();
-      if (!all.ok() || all->empty()) continue;
-      seen_head = *head;
-      // A checkpoint signed before notes has none: the next one will.
-      if (all->back().tree_size() != latest.tree_size() && !all->back().note().empty()) {
-        latest = all->back();
-        note = latest.note();
+      must_read = !all.ok();
+      if (must_read) {
+        wake_at = absl::Now() + kFirstBackoff;
+      } else {
+        read_for = signed_size;
+        // A checkpoint signed before notes has none: the next one will.
+        if (!all->empty() && all->back().tree_size() > latest.tree_size() &&
+            !all->back().note().empty()) {
+          latest = all->back();
+          note = latest.note();
+        }
       }
     }
     if (note.empty()) continue;
     for (auto& w : witnesses_) {
-      if (stop_.HasBeenNotified()) return;
-      if (w->cosigned == latest.tree_size() || absl::Now() < w->retry_at) continue;
-      Send(*w, latest, note);
+      if (w->cosigned == latest.tree_size()) continue;
+      if (absl::Now() >= w->retry_at) {
+        if (stopping()) return;
+        Send(*w, latest, note);
+      }
+      if (w->cosigned != latest.tree_size()) wake_at = std::min(wake_at, w->retry_at);
     }
   }
 }

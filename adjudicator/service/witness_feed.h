@@ -6,10 +6,13 @@
 // checkpoint (ledger/cosignature_store.h). A federation server witnesses its
 // venues this way; venues may witness each other.
 //
-// It runs on a thread of its own and never blocks an append: it polls the
-// ledger's head, and only reads checkpoints when the head moved or the last
-// checkpoint it saw does not cover it. A witness that is down, slow or
-// refuses is retried with a doubling delay (1 s to 1 min); a 409 tells it
+// It runs on a thread of its own and never blocks an append: it follows the
+// ledger's commit feed (ledger/commit_feed.h), whose listener, on the
+// writer's thread, only flags and wakes it. It reads the checkpoints only
+// when the feed says a newer one was signed, so a commit that signs one is
+// sent at once and an idle venue's sender sleeps; its only timed wait is a
+// retry's. A witness that is down, slow or refuses is retried with a
+// doubling delay (1 s to 1 min); a 409 tells it
 // the size the witness holds, and it retries at once from there (so a
 // restart, which forgets what each witness holds, costs one 409). Only the
 // newest checkpoint is sent: a witness that missed some is brought forward
@@ -23,10 +26,11 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "ledger/commit_feed.h"
 #include "ledger/cosignature.h"
 #include "ledger/cosignature_store.h"
 #include "ledger/ledger.h"
@@ -44,10 +48,9 @@ class WitnessFeed {
   // http://HOST:PORT[/PREFIX] or a key that is not a cosignature vkey.
   static absl::StatusOr<std::vector<Target>> ParseTargets(const std::vector<std::string>& urls);
 
-  // Starts the thread. `ledger` and `store` are not owned and must outlive
-  // Stop().
-  WitnessFeed(ledger::Ledger* ledger, std::vector<Target> targets, ledger::CosignatureStore* store,
-              absl::Duration poll = absl::Milliseconds(200));
+  // Starts the thread, which first sends the latest checkpoint already
+  // signed. `ledger` and `store` are not owned and must outlive Stop().
+  WitnessFeed(ledger::Ledger* ledger, std::vector<Target> targets, ledger::CosignatureStore* store);
   ~WitnessFeed();  // Stop()s
 
   // Ends the thread (a request in flight finishes first). Idempotent.
@@ -56,15 +59,18 @@ class WitnessFeed {
  private:
   struct Witnessed;  // one target and what is known of it
   void Run();
-  // Sends `checkpoint` to `w` if it has not cosigned it; true when there
-  // is nothing more to send it now.
+  bool stopping();
+  // Sends `checkpoint` to `w`; on a failure, sets when to retry.
   void Send(Witnessed& w, const v1::Checkpoint& checkpoint, const std::string& note);
 
   ledger::Ledger* const ledger_;
   ledger::CosignatureStore* const store_;
-  const absl::Duration poll_;
+  const std::shared_ptr<ledger::CommitFeed> commits_;
   std::vector<std::unique_ptr<Witnessed>> witnesses_;
-  absl::Notification stop_;
+  int listener_ = -1;
+  absl::Mutex mu_;
+  bool committed_ ABSL_GUARDED_BY(mu_) = true;  // a commit since the thread last looked
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
 };
 

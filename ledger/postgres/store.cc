@@ -175,6 +175,7 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
       }
       const uint64_t head = r->Int(0, 0);
       watch_->Publish(head);
+      watch_->feed().PublishCheckpoint(static_cast<uint64_t>(r->Int(0, 1)));
       if (signer) {
         absl::MutexLock lock(&mu_);
         if (tail_.Read(head, r->Int(0, 1), read_at)) queue_.Wake();

@@ -1,7 +1,7 @@
 // A real `arbiter serve --http` on free loopback ports, for the browser test
 // and the console's browser benchmark (tests/bench/console_render.mjs).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +59,27 @@ export async function browserOrSkip() {
     process.exit(77);
   }
   return puppeteer;
+}
+
+// axe-core's script, to inject into a page (the page needs setBypassCSP);
+// without it the calling test is skipped (exit 77).
+export function axeOrSkip() {
+  try {
+    return readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'node_modules/axe-core/axe.min.js'), 'utf8');
+  } catch {
+    console.log('SKIP: axe-core is not installed (npm ci in tests/console)');
+    process.exit(77);
+  }
+}
+
+// axe-core's serious and critical violations on `page`, in words (none: []).
+export async function seriousViolations(page, axeSource) {
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
 }
 
 // A browser test's tally: check(ok, what) prints "ok" or "FAIL" with what

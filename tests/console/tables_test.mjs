@@ -17,20 +17,14 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHROMIUM, arbiterBinary, browserOrSkip, flag, repo, startServer } from './arbiter_serve.mjs';
+import { CHROMIUM, arbiterBinary, axeOrSkip, browserOrSkip, flag, repo, seriousViolations, startServer } from './arbiter_serve.mjs';
 
 const arbiter = arbiterBinary();
 const shots = flag('screenshots', '');
 const PHONE = { width: 390, height: 844, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 const puppeteer = await browserOrSkip();
-let axeSource;
-try {
-  axeSource = readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'node_modules/axe-core/axe.min.js'), 'utf8');
-} catch {
-  console.log('SKIP: axe-core is not installed (npm ci in tests/console)');
-  process.exit(77);
-}
+const axeSource = axeOrSkip();
 
 const work = mkdtempSync(path.join(tmpdir(), 'console-tables-'));
 const data = path.join(work, 'data');
@@ -85,12 +79,7 @@ async function shot(page, name) {
 }
 
 async function axe(page, what) {
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  });
+  const found = await seriousViolations(page, axeSource);
   check(found.length === 0, `axe-core: no serious or critical violation on ${what}${found.length ? ` (${found.join('; ')})` : ''}`);
 }
 

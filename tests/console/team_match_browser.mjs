@@ -6,20 +6,29 @@
 // board still playing — in Chinese and English, and the standings count the
 // match once its last board ends (2:2, drawn: one match point each), the
 // tie between the two teams named as broken by board 1 (第1台).
+// With a board finished and three playing, the page at a floor arbiter's
+// phone (390x844, touch) and at the chief arbiter's desk (1280x800), in
+// Chinese and in English: it never scrolls sideways, shows the language
+// chosen only, names the match above its boards, and axe-core finds no
+// serious or critical violation.
 //
-//   node team_match_browser.mjs --arbiter build/bin/arbiter
+//   node team_match_browser.mjs --arbiter build/bin/arbiter [--screenshots DIR]
 //
 // Exit 0 when every check holds, 1 otherwise, 77 (skipped) when chromium or
 // the npm packages (npm ci) are missing.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHROMIUM, arbiterBinary, browserOrSkip, checks, startServer } from './arbiter_serve.mjs';
+import {
+  CHROMIUM, arbiterBinary, axeOrSkip, browserOrSkip, checks, flag, seriousViolations, startServer,
+} from './arbiter_serve.mjs';
 
 const arbiter = arbiterBinary();
 const puppeteer = await browserOrSkip();
 const { check, finish } = checks();
+const shots = flag('screenshots', '');
+const axeSource = axeOrSkip();
 
 const work = mkdtempSync(path.join(tmpdir(), 'console-team-match-'));
 const data = path.join(work, 'data');
@@ -44,6 +53,34 @@ async function matchRow(page) {
     finished: tr.dataset.finished,
     text: tr.textContent,
   }));
+}
+
+// The page at `viewport` in `lang` ('zh' or 'en'), signed in through `context`.
+async function lookAt(context, viewport, lang) {
+  const seen = await context.newPage();
+  await seen.setBypassCSP(true);  // axe-core is injected as a script
+  await seen.setViewport(viewport);
+  await seen.evaluateOnNewDocument((l) => localStorage.setItem('arbiter.lang', l), lang);
+  await seen.goto(`${server.http}/tournaments/league`);
+  await seen.waitForSelector('body[data-loaded="1"]');
+  const what = `${viewport.width}x${viewport.height} in ${lang}`;
+  const width = await seen.evaluate(() => document.documentElement.scrollWidth);
+  check(width <= viewport.width, `${what}: the page is no wider than the screen (${width} px)`);
+  const row = await seen.$eval('#round table.matches tr.match', (tr) => tr.innerText);
+  const shown = lang === 'zh' ? '3台进行中' : '3 board(s) still playing';
+  const hidden = lang === 'zh' ? 'still playing' : '台进行中';
+  check(row.includes(shown) && !row.includes(hidden), `${what}: the match's state in the language chosen only (${row})`);
+  const facts = await seen.$eval('main .facts', (p) => p.innerText.trim());
+  check(!/·\s*(·|$)/.test(facts), `${what}: no separator around a fact not given (${facts})`);
+  const heads = await seen.$$eval('#round table.pairings tr.match-head', (rows) => rows.map((r) => r.innerText.trim()));
+  check(JSON.stringify(heads) === '["Xiamen – Yunnan"]', `${what}: the boards under their match's name (${heads})`);
+  if (shots) {
+    mkdirSync(shots, { recursive: true });
+    await seen.screenshot({ path: path.join(shots, `team-match-${lang}-${viewport.width}.png`), fullPage: true });
+  }
+  const found = await seriousViolations(seen, axeSource);
+  check(found.length === 0, `${what}: axe-core finds no serious or critical violation${found.length ? ` (${found.join('; ')})` : ''}`);
+  await seen.close();
 }
 
 async function main() {
@@ -94,6 +131,11 @@ async function main() {
       `${game} ends: the match stands ${score} (${row.text})`);
   };
   await finish('m1', 'WHITE', '1:0', ['3台进行中', '3 board(s) still playing']);
+  // A board finished, three playing: the page at a phone and at a desk.
+  for (const lang of ['zh', 'en']) {
+    await lookAt(context, { width: 390, height: 844, isMobile: true, hasTouch: true }, lang);
+    await lookAt(context, { width: 1280, height: 800 }, lang);
+  }
   await finish('m2', 'BLACK', '2:0', ['2台进行中']);
   await finish('m3', 'BLACK', '2:1', ['4:2', '1台进行中', '1 board(s) still playing']);
   // A match still playing counts no match points yet.

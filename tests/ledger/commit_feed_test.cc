@@ -102,5 +102,21 @@ TEST(CommitFeedTest, ListenersHearEachCommitAndTheClose) {
   EXPECT_EQ(feed.head(), 2u);
 }
 
+TEST(CommitFeedTest, ListenersHearANewerCheckpointEvenAtTheSameHead) {
+  CommitFeed feed;
+  std::vector<uint64_t> heard;
+  feed.AddListener([&](uint64_t head) { heard.push_back(head); });
+  feed.Publish(3, Entries(1, 3));
+  EXPECT_EQ(feed.checkpointed(), 0u);
+  feed.PublishCheckpoint(3);  // signed with no entry: same head, still news
+  feed.PublishCheckpoint(2);  // older: not news
+  feed.PublishCheckpoint(3);  // the same: not news
+  EXPECT_EQ(heard, (std::vector<uint64_t>{3, 3}));
+  EXPECT_EQ(feed.checkpointed(), 3u);
+  feed.Close();
+  feed.PublishCheckpoint(4);  // closed: ignored
+  EXPECT_EQ(feed.checkpointed(), 3u);
+}
+
 }  // namespace
 }  // namespace arbiter::ledger

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/checkpoint.h"
+#include "ledger/commit_feed.h"
 #include "ledger/merkle.h"
 #include "ledger/postgres/pg.h"
 #include "ledger/signer.h"
@@ -657,6 +659,29 @@ TEST_P(LedgerTest, CheckpointsAtGameEndPeriodicallyAndOnDemand) {
   ASSERT_TRUE(consistency.ok());
   EXPECT_TRUE(VerifyConsistency(3, 4, root3, root4, *consistency).ok());
   EXPECT_TRUE(absl::IsOutOfRange(ledger_->ProveInclusion(5, 4).status()));
+}
+
+// A checkpoint signed by a commit that writes no entry (one asked for, a
+// tail bound's) moves no head, yet the commit feed's listeners are told of
+// it: the witness sender sleeps until then (adjudicator/service/witness_feed.h).
+TEST_P(LedgerTest, TheCommitFeedTellsOfACheckpointThatMovesNoHead) {
+  Open();
+  std::shared_ptr<CommitFeed> feed = ledger_->commit_feed();
+  std::atomic<int> heard{0};
+  const int id = feed->AddListener([&](uint64_t) { heard.fetch_add(1); });
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  EXPECT_GE(heard.load(), 1);
+  EXPECT_EQ(feed->checkpointed(), 0u) << "no checkpoint yet";
+  const int before = heard.load();
+  ASSERT_TRUE(ledger_->Checkpoint().ok());
+  EXPECT_GT(heard.load(), before);
+  EXPECT_EQ(feed->checkpointed(), 1u);
+  EXPECT_EQ(feed->head(), 1u);
+  // The same checkpoint again (no new event) is no news.
+  const int after = heard.load();
+  ASSERT_TRUE(ledger_->Checkpoint().ok());
+  EXPECT_EQ(heard.load(), after);
+  feed->RemoveListener(id);
 }
 
 // The ledger keeps one proof tree and grows it as proofs ask for larger

@@ -4,7 +4,9 @@
 // cosigned and `arbiter verify --witnesses 1` accepts them; a stale old
 // size is 409 with the size the witness holds; a fork (another root for a
 // size it cosigned, signed with the venue's own key) is refused and changes
-// nothing; the witness's state survives its restart.
+// nothing; the witness's state survives its restart. The venue sends each
+// checkpoint as it is committed, with no poll's delay.
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -13,8 +15,14 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "arbiter/v1/service.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "ledger/cosignature.h"
@@ -181,6 +189,54 @@ TEST_F(WitnessServeTest, AFederationWitnessesAVenue) {
   EXPECT_EQ(again->status, 409);
   EXPECT_EQ(again->body, "3\n");
   EXPECT_EQ(ledger::ParseSignedNote(Latest())->text, latest->text);
+}
+
+// The sender follows the commit feed: with a checkpoint signed at every
+// commit, each comes back cosigned a few milliseconds after its append is
+// answered. A sender that looked every 200 ms would take most of that each
+// time here, as each append follows the last cosignature at once.
+TEST_F(WitnessServeTest, EachCheckpointIsSentAsSoonAsItIsCommitted) {
+  auto venue = ServerProcess::Start(
+      venue_dir_, {"--checkpoint-every", "1", "--sign-within", "0s", "--witness",
+                   absl::StrCat("http://", federation_->console_address(), "=", witness_vkey_)});
+  ASSERT_NE(venue, nullptr);
+  auto stub = v1::Arbiter::NewStub(
+      grpc::CreateChannel(venue->address(), grpc::InsecureChannelCredentials()));
+  httplib::Client witness(absl::StrCat("http://", federation_->console_address()));
+  const std::string monitor = absl::StrCat("/witness/", Sha256Hex(kOrigin), "/checkpoint");
+  // The tree size of the witness's latest cosigned checkpoint (0: none).
+  auto cosigned_size = [&]() -> uint64_t {
+    httplib::Result r = witness.Get(monitor);
+    if (!r || r->status != 200) return 0;
+    const std::vector<std::string> lines = absl::StrSplit(r->body, '\n');
+    uint64_t size = 0;
+    return lines.size() > 1 && absl::SimpleAtoi(lines[1], &size) ? size : 0;
+  };
+  std::vector<absl::Duration> took;
+  for (int i = 1; i <= 9; ++i) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(20)));
+    v1::CreateGameRequest req;
+    req.mutable_game()->set_game_id(absl::StrCat("prompt-", i));
+    req.mutable_game()->set_board_size(19);
+    req.mutable_game()->mutable_black()->set_name("Li Wei");
+    req.mutable_game()->mutable_white()->set_name("Wang Fang");
+    v1::Game game;
+    const grpc::Status created = stub->CreateGame(&ctx, req, &game);
+    ASSERT_TRUE(created.ok()) << created.error_message();
+    const absl::Time appended = absl::Now();
+    while (cosigned_size() < static_cast<uint64_t>(i)) {
+      ASSERT_LT(absl::Now() - appended, absl::Seconds(20)) << i << venue->log();
+      absl::SleepFor(absl::Milliseconds(2));
+    }
+    took.push_back(absl::Now() - appended);
+  }
+  std::vector<absl::Duration> sorted = took;
+  std::sort(sorted.begin(), sorted.end());
+  std::string all;
+  for (absl::Duration d : took) absl::StrAppend(&all, absl::FormatDuration(d), " ");
+  // The median, so that one slow fsync on a loaded machine does not decide.
+  EXPECT_LT(sorted[sorted.size() / 2], absl::Milliseconds(100)) << all;
 }
 
 // Issue 33.4: a ruling's receipt, written by `export --receipt`, checked by

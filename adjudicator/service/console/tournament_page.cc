@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
@@ -32,6 +33,21 @@ std::string PlayerName(const v1::Tournament& t, const std::string& id) {
     return p.rank().empty() ? name : absl::StrCat(name, " ", p.rank());
   }
   return id;
+}
+
+// A table that may be wider than a phone: it scrolls sideways inside its
+// box (focusable, so a keyboard scrolls it too), the page never does.
+std::string Wide(absl::string_view zh, absl::string_view en, absl::string_view table) {
+  return absl::StrCat("<div class=\"wide\" tabindex=\"0\" role=\"region\" aria-label=\"",
+                      Escape(zh), " ", Escape(en), "\">", table, "</div>");
+}
+
+// The team a player plays for (a team event); empty if none.
+std::string PlayerTeam(const v1::Tournament& t, const std::string& id) {
+  for (const v1::TournamentPlayer& p : t.players()) {
+    if (p.id() == id) return p.team();
+  }
+  return "";
 }
 
 // A word of the team matches' table in both languages.
@@ -83,11 +99,14 @@ std::string MatchesTable(const TournamentFacts& f, int round) {
                     "</td></tr>\n");
   }
   if (rows.empty()) return "";
-  return absl::StrCat("<h3>", MatchWords("title"),
-                      "</h3>\n<table class=\"matches\"><thead><tr><th>", MatchWords("match"),
-                      "</th><th>", MatchWords("score"), "</th><th>", MatchWords("boardPoints"),
-                      "</th><th>", MatchWords("state"), "</th></tr></thead><tbody>\n", rows,
-                      "</tbody></table>\n<p class=\"marks\">", MatchWords("counted"), "</p>\n");
+  return absl::StrCat(
+      "<h3>", MatchWords("title"), "</h3>\n",
+      Wide(TeamMatchWord("title", Lang::kZh), TeamMatchWord("title", Lang::kEn),
+           absl::StrCat("<table class=\"matches\"><thead><tr><th>", MatchWords("match"),
+                        "</th><th>", MatchWords("score"), "</th><th>", MatchWords("boardPoints"),
+                        "</th><th>", MatchWords("state"), "</th></tr></thead><tbody>\n", rows,
+                        "</tbody></table>")),
+      "\n<p class=\"marks\">", MatchWords("counted"), "</p>\n");
 }
 
 std::string PairingResult(const ScoredPairing& p) {
@@ -116,6 +135,15 @@ std::string PairingResult(const ScoredPairing& p) {
   return out;
 }
 
+// The criterion that broke a tie, its words in each language marked, so the
+// screen shows the one chosen ("board 1 第1台": English, then Chinese).
+std::string DecidedBy(const std::string& decided_by) {
+  const std::string words = tournament::DecidedByWords(decided_by);
+  if (!absl::StartsWith(words, absl::StrCat(decided_by, " "))) return Escape(words);
+  return absl::StrCat("<span lang=\"en\">", Escape(decided_by), "</span> <span lang=\"zh\">",
+                      Escape(words.substr(decided_by.size() + 1)), "</span>");
+}
+
 std::string StandingsSection(const TournamentFacts& f) {
   const v1::StandingsReport& r = f.report;
   const int boards = r.standings().empty() ? 0 : r.standings(0).board_by_board_size();
@@ -138,19 +166,19 @@ std::string StandingsSection(const TournamentFacts& f) {
     for (const auto& c : columns) {
       absl::StrAppend(&rows, "<td class=\"num\">", Escape(tournament::ColumnValue(c, s)), "</td>");
     }
-    absl::StrAppend(&rows, "<td class=\"decided-by\">",
-                    Escape(tournament::DecidedByWords(s.decided_by())), "</td></tr>\n");
+    absl::StrAppend(&rows, "<td class=\"decided-by\">", DecidedBy(s.decided_by()), "</td></tr>\n");
   }
   std::string legend;
   for (const auto& c : columns) {
     absl::StrAppend(&legend, "<dt>", Escape(c.short_name), "</dt><dd><span lang=\"zh\">",
-                    Escape(c.zh), "</span> ", Escape(c.en), "</dd>");
+                    Escape(c.zh), "</span> <span lang=\"en\">", Escape(c.en), "</span></dd>");
   }
   return absl::StrCat("<section class=\"sheet\" id=\"standings\"><h2>", Both("排名", "Standings"),
-                      " · ", r.rounds(), " ", Both("轮", "rounds"),
-                      "</h2>\n<table class=\"standings\"><thead><tr>", head,
-                      "</tr></thead><tbody>\n", rows, "</tbody></table>\n<dl class=\"legend\">",
-                      legend, "</dl></section>\n");
+                      " · ", r.rounds(), " ", Both("轮", "rounds"), "</h2>\n",
+                      Wide("排名", "Standings",
+                           absl::StrCat("<table class=\"standings\"><thead><tr>", head,
+                                        "</tr></thead><tbody>\n", rows, "</tbody></table>")),
+                      "\n<dl class=\"legend\">", legend, "</dl></section>\n");
 }
 
 // An individual round robin's cross-table: each row player's results
@@ -184,17 +212,34 @@ std::string CrossTable(const TournamentFacts& f) {
     }
     absl::StrAppend(&rows, "</tr>\n");
   }
-  return absl::StrCat(
-      "<section class=\"sheet\" id=\"cross-table\"><h2>", Both("成绩对照表", "Cross-table"),
-      "</h2>\n<table class=\"cross\"><thead><tr>", head, "</tr></thead><tbody>\n", rows,
-      "</tbody></table><p class=\"marks\">+ ", Both("胜", "win"), " · = ", Both("和", "draw"),
-      " · − ", Both("负", "loss"), " · · ", Both("未赛", "not yet"), "</p></section>\n");
+  return absl::StrCat("<section class=\"sheet\" id=\"cross-table\"><h2>",
+                      Both("成绩对照表", "Cross-table"), "</h2>\n",
+                      Wide("成绩对照表", "Cross-table",
+                           absl::StrCat("<table class=\"cross\"><thead><tr>", head,
+                                        "</tr></thead><tbody>\n", rows, "</tbody></table>")),
+                      "<p class=\"marks\">+ ", Both("胜", "win"), " · = ", Both("和", "draw"),
+                      " · − ", Both("负", "loss"), " · · ", Both("未赛", "not yet"),
+                      "</p></section>\n");
 }
 
 std::string RoundSection(const TournamentFacts& f, int round) {
   std::string rows;
+  std::string match;  // a team event: the match of the rows above, "A,B"
   for (const ScoredPairing& p : f.report.pairings()) {
     if (p.round() != round) continue;
+    // A team event's boards under their match's name, so a floor arbiter
+    // sees which teams play at a table.
+    if (f.tournament.settings().teams()) {
+      const std::string a = PlayerTeam(f.tournament, p.black());
+      const std::string b = PlayerTeam(f.tournament, p.white());
+      const std::string pair = a < b ? absl::StrCat(a, ",", b) : absl::StrCat(b, ",", a);
+      if (pair != match) {
+        match = pair;
+        absl::StrAppend(&rows, "<tr class=\"match-head\"><th colspan=\"5\" scope=\"colgroup\">",
+                        Escape(TeamName(f.tournament, a)), " – ", Escape(TeamName(f.tournament, b)),
+                        "</th></tr>\n");
+      }
+    }
     const std::string game = p.game_id().empty()
                                  ? "—"
                                  : absl::StrCat("<a href=\"/games/", Escape(p.game_id()), "\">",
@@ -222,10 +267,11 @@ std::string RoundSection(const TournamentFacts& f, int round) {
       Both(absl::StrCat("第", round, "轮"), absl::StrCat("Round ", round)), " · ",
       Both("对阵与结果", "pairings and results"), "</h2>\n<nav class=\"no-print rounds\">",
       Both("轮次", "Rounds"), ": ", nav, "</nav>\n", MatchesTable(f, round),
-      "<table class=\"pairings\"><thead><tr><th>", Both("台次", "Board"), "</th><th>",
-      Both("黑方", "Black"), "</th><th>", Both("白方", "White"), "</th><th>",
-      Both("结果", "Result"), "</th><th>", Both("对局", "Game"), "</th></tr></thead><tbody>\n",
-      rows, "</tbody></table>",
+      Wide("对阵", "Pairings",
+           absl::StrCat("<table class=\"pairings\"><thead><tr><th>", Both("台次", "Board"),
+                        "</th><th>", Both("黑方", "Black"), "</th><th>", Both("白方", "White"),
+                        "</th><th>", Both("结果", "Result"), "</th><th>", Both("对局", "Game"),
+                        "</th></tr></thead><tbody>\n", rows, "</tbody></table>")),
       byes.empty() ? "" : absl::StrCat("<p>", Both("轮空", "Bye"), ": ", byes, "</p>"),
       "</section>\n");
 }
@@ -273,6 +319,11 @@ std::string RenderTournament(const TournamentFacts& f) {
   std::string when = s.begin_date();
   if (!s.end_date().empty() && s.end_date() != s.begin_date())
     absl::StrAppend(&when, " – ", s.end_date());
+  // What is known of it, without separators around what is not.
+  std::string facts = system;
+  for (const std::string& more : {Escape(s.location()), Escape(when)}) {
+    if (!more.empty()) absl::StrAppend(&facts, " · ", more);
+  }
   std::string errors;
   for (const std::string& e : f.report.errors())
     absl::StrAppend(&errors, "<li>", Escape(e), "</li>");
@@ -281,8 +332,7 @@ std::string RenderTournament(const TournamentFacts& f) {
       "</h1><span id=\"status\" class=\"status\"></span></header>\n<main class=\"tournament\" "
       "data-tournament=\"",
       Escape(t.tournament_id()), "\" data-feed=\"", f.feed, "\">\n<h1 class=\"print-title\">",
-      Escape(t.title()), "</h1>\n<p class=\"facts\">", system, " · ", Escape(s.location()), " · ",
-      Escape(when), "</p>\n",
+      Escape(t.title()), "</h1>\n<p class=\"facts\">", facts, "</p>\n",
       errors.empty() ? "" : absl::StrCat("<ul class=\"bad\">", errors, "</ul>"),
       StandingsSection(f), round_robin && !s.teams() ? CrossTable(f) : "",
       round > 0 ? RoundSection(f, round) : "", "</main>\n");
