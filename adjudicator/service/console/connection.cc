@@ -125,21 +125,29 @@ void Connection::Consume() {
   read_ = frame_ = 0;
 }
 
+ssize_t Connection::WriteNow(absl::string_view bytes, bool* want_read) {
+  *want_read = false;
+  for (;;) {
+    if (ssl_ != nullptr) {
+      const int n = SSL_write(ssl_, bytes.data(), static_cast<int>(bytes.size()));
+      if (n > 0) return n;
+      const int e = SSL_get_error(ssl_, n);
+      if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE) return -1;
+      *want_read = e == SSL_ERROR_WANT_READ;
+      return 0;
+    }
+    const ssize_t n = send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n >= 0) return n;
+    if (errno == EINTR) continue;
+    return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+  }
+}
+
 bool Connection::WriteAll(absl::string_view bytes, absl::Duration stall) {
   while (!bytes.empty()) {
-    ssize_t n;
     bool want_read = false;
-    if (ssl_ != nullptr) {
-      n = SSL_write(ssl_, bytes.data(), static_cast<int>(bytes.size()));
-      if (n <= 0) {
-        const int e = SSL_get_error(ssl_, static_cast<int>(n));
-        if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE) return false;
-        want_read = e == SSL_ERROR_WANT_READ;
-      }
-    } else {
-      n = send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return false;
-    }
+    const ssize_t n = WriteNow(bytes, &want_read);
+    if (n < 0) return false;
     if (n > 0) {
       bytes.remove_prefix(static_cast<size_t>(n));
       continue;
@@ -147,6 +155,31 @@ bool Connection::WriteAll(absl::string_view bytes, absl::Duration stall) {
     if (!Await(!want_read, absl::Now() + stall)) return false;
   }
   return true;
+}
+
+bool Connection::DropInput() {
+  char chunk[4096];
+  for (;;) {
+    if (ssl_ != nullptr) {
+      const int n = SSL_read(ssl_, chunk, sizeof chunk);
+      if (n > 0) continue;
+      const int e = SSL_get_error(ssl_, n);
+      return e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE;
+    }
+    const ssize_t n = recv(fd_, chunk, sizeof chunk, 0);
+    if (n > 0) continue;
+    if (n == 0) return false;
+    if (errno == EINTR) continue;
+    return errno == EAGAIN || errno == EWOULDBLOCK;
+  }
+}
+
+void Connection::Quiet() {
+  std::string().swap(buffer_);
+  read_ = frame_ = 0;
+  // OpenSSL frees a connection's read and write buffers (about 34 KiB)
+  // while it has nothing in them.
+  if (ssl_ != nullptr) SSL_set_mode(ssl_, SSL_MODE_RELEASE_BUFFERS);
 }
 
 void Connection::Answer(int status, absl::string_view reason, absl::string_view message) {

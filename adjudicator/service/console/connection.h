@@ -56,6 +56,17 @@ class Connection : public httplib::Stream {
   // Writes a whole answer of our own (a refusal), then the connection is
   // to be closed.
   void Answer(int status, absl::string_view reason, absl::string_view message);
+  // Without waiting: writes what the socket takes of `bytes` now. The
+  // bytes taken; 0 when it takes none now (retry with the same bytes once
+  // the socket is writable, or readable when `*want_read`: TLS); -1 once
+  // the connection broke.
+  ssize_t WriteNow(absl::string_view bytes, bool* want_read);
+  // Without waiting: reads and drops what the client sent (a page
+  // following the live feed sends nothing more); false once it closed.
+  bool DropInput();
+  // Frees what reading requests took, for a connection that is only
+  // written to from now on (a parked page: followers.h).
+  void Quiet();
   // The address the client connected to, and whether it is loopback.
   const std::string& local_ip() const { return local_ip_; }
   bool loopback() const { return loopback_; }

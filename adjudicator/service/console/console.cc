@@ -1,5 +1,7 @@
 #include "adjudicator/service/console/console.h"
 
+#include <sys/resource.h>
+
 #include <atomic>
 #include <optional>
 #include <thread>
@@ -13,6 +15,7 @@
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/console/assets.h"
 #include "adjudicator/service/console/floor.h"
+#include "adjudicator/service/console/followers.h"
 #include "adjudicator/service/console/guarded_server.h"
 #include "adjudicator/service/console/http_limits.h"
 #include "adjudicator/service/console/http_status.h"
@@ -44,12 +47,15 @@ constexpr absl::string_view kExport = "/arbiter.v1.Arbiter/ExportGame";
 constexpr absl::string_view kWatch = "/arbiter.v1.Arbiter/WatchAll";
 constexpr absl::string_view kStandings = "/arbiter.v1.TournamentService/GetStandings";
 
-// How long a page's feed waits before a keep-alive comment, which is also
-// how soon a closed page frees its thread.
-constexpr absl::Duration kKeepAlive = absl::Seconds(10);
-
-static_assert(kServerThreads >= Console::kMaxFollowers + 32,
-              "the pages following the feed leave threads for requests");
+// Each page following the feed holds a socket: the soft limit of open
+// files (often 1024) is raised to the hard one, as far as it goes.
+void RaiseOpenFileLimit() {
+  rlimit r{};
+  if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+    r.rlim_cur = r.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &r);
+  }
+}
 
 void SendAsset(httplib::Response& res, absl::string_view name) {
   const Asset* asset = FindAsset(name);
@@ -73,6 +79,7 @@ struct Console::Impl {
   Impl(GameFolds* f, ConsoleOptions o)
       : folds(f),
         feed(f),
+        followers(&feed, kMaxFollowers),
         insecure(o.insecure),
         witness(o.witness),
         cosignatures(o.cosignatures),
@@ -107,6 +114,7 @@ struct Console::Impl {
 
   GameFolds* folds;
   LiveFeed feed;
+  Followers followers;  // the pages following `feed`
   ledger::Ledger* ledger = nullptr;
   TokenStore* tokens = nullptr;
   Gatekeeper* gate = nullptr;
@@ -122,7 +130,6 @@ struct Console::Impl {
   GuardedServer http;
   std::thread thread;
   std::string address;
-  std::atomic<int> followers{0};
   bool stopped = false;
 };
 
@@ -282,35 +289,27 @@ void Console::Impl::Feed(const httplib::Request& req, httplib::Response& res) {
   if (!resume.empty() && !absl::SimpleAtoi(resume, &after)) {
     return SendError(res, absl::InvalidArgumentError("after: a feed position"));
   }
-  if (followers.fetch_add(1) >= kMaxFollowers) {
-    followers.fetch_sub(1);
+  if (!followers.Reserve()) {
     return SendError(res, absl::UnavailableError(absl::StrCat(
                               "at most ", kMaxFollowers, " pages follow the live feed at once")));
   }
-  struct State {
-    uint64_t cursor;
-    bool greeted = false;
-  };
-  auto state = std::make_shared<State>(State{after});
+  // httplib writes the head (a chunked text/event-stream), then calls the
+  // provider, which hands the connection to the followers' loop: the thread
+  // goes back to the pool (guarded_server.h).
+  auto parked = std::make_shared<bool>(false);
   res.set_header("Cache-Control", "no-store");
   res.set_chunked_content_provider(
       "text/event-stream",
-      [this, state](size_t, httplib::DataSink& sink) {
-        if (!state->greeted) {
-          state->greeted = true;
-          constexpr absl::string_view kHello = "retry: 1000\n: following\n\n";
-          return sink.write(kHello.data(), kHello.size());
-        }
-        LiveFeed::Batch batch = feed.Next(state->cursor, kKeepAlive);
-        if (batch.closed) {
-          sink.done();
-          return true;
-        }
-        state->cursor = batch.next;
-        const std::string text = batch.text.empty() ? ": keep-alive\n\n" : batch.text;
-        return sink.write(text.data(), text.size());
+      [this, after, parked](size_t, httplib::DataSink&) {
+        *parked = true;
+        GuardedServer::HandOver([this, after](std::unique_ptr<Connection> page) {
+          followers.Park(std::move(page), after);
+        });
+        return false;  // httplib writes nothing more
       },
-      [this](bool) { followers.fetch_sub(1); });
+      [this, parked](bool) {
+        if (!*parked) followers.Unreserve();
+      });
 }
 
 void Console::Impl::Slip(const httplib::Request& req, httplib::Response& res) {
@@ -569,6 +568,7 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
   if (bound <= 0) return CannotListen("--http", listen);
   p.http.WidenBacklog();
   p.address = absl::StrCat(listen.substr(0, colon), ":", bound);
+  RaiseOpenFileLimit();
   p.feed.Start(ledger->commit_feed().get());
   p.thread = std::thread([&p] { p.http.listen_after_bind(); });
   // Stop() ends the accept loop only once it runs: wait for it.
@@ -581,7 +581,8 @@ void Console::Stop() {
   Impl& p = *impl_;
   if (p.stopped) return;
   p.stopped = true;
-  p.feed.Stop();  // the pages' feeds end, freeing their threads
+  p.feed.Stop();
+  p.followers.Stop();  // every following page's stream ends
   p.http.stop();
   if (p.thread.joinable()) p.thread.join();
 }

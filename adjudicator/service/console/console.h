@@ -61,9 +61,11 @@ struct ConsoleOptions {
 
 class Console {
  public:
-  // At most this many pages follow the live feed at once (each holds a
-  // server thread); beyond it, /api/feed answers 503.
-  static constexpr int kMaxFollowers = 200;
+  // At most this many pages follow the live feed at once; beyond it,
+  // /api/feed answers 503. A page holds no thread, only its socket and a
+  // little memory (followers.h), so the cap matches the gRPC watchers'
+  // (--watchers 8192); Serve raises the open-file limit to its hard limit.
+  static constexpr int kMaxFollowers = 8192;
 
   // Shows the games as `folds` holds them, not owned; it must outlive this.
   // The live feed follows the ledger's commit feed from Serve on.

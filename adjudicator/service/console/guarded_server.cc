@@ -28,6 +28,10 @@ struct Accepted {
 };
 thread_local Accepted accepted;
 
+// Where HandOver leaves its keeper: the request being answered on this
+// thread, while httplib answers it; else null.
+thread_local GuardedServer::Keeper* handover = nullptr;
+
 // httplib's task queue, as a pool of threads with a bounded wait: a
 // connection beyond kMaxWaitingConnections is refused in the accept loop
 // (its task runs there, marked shed), never queued.
@@ -142,12 +146,16 @@ void GuardedServer::WidenBacklog() {
   if (const socket_t fd = svr_sock_; fd != INVALID_SOCKET) ::listen(fd, kListenBacklog);
 }
 
+void GuardedServer::HandOver(Keeper keeper) {
+  if (handover != nullptr) *handover = std::move(keeper);
+}
+
 bool GuardedServer::process_and_close_socket(socket_t sock) {
   const Accepted job = accepted;
-  Connection connection(sock, tls_.get());
+  auto connection = std::make_unique<Connection>(sock, tls_.get());
   if (job.shed) {
     if (tls_ == nullptr) {
-      connection.Answer(503, Reason(503), "too many connections; try again in a moment");
+      connection->Answer(503, Reason(503), "too many connections; try again in a moment");
     }
     return false;
   }
@@ -157,7 +165,8 @@ bool GuardedServer::process_and_close_socket(socket_t sock) {
   return true;
 }
 
-void GuardedServer::Serve(Connection& connection, absl::Time deadline) {
+void GuardedServer::Serve(std::unique_ptr<Connection>& owned, absl::Time deadline) {
+  Connection& connection = *owned;
   if (tls_ != nullptr && connection.Handshake(deadline) != Connection::Read::kMore) return;
   const HostRule hosts{host_names_, connection.local_ip(), connection.loopback()};
   for (int served = 0; served < kMaxRequestsPerConnection; ++served) {
@@ -191,8 +200,16 @@ void GuardedServer::Serve(Connection& connection, absl::Time deadline) {
     connection.Frame(verdict.size);
     bool closed = false;
     const bool last = served + 1 == kMaxRequestsPerConnection;
+    Keeper keeper;
+    handover = &keeper;
     const bool ok = process_request(connection, last, closed, nullptr);
+    handover = nullptr;
     connection.Consume();
+    if (keeper) {
+      connection.Quiet();
+      keeper(std::move(owned));
+      return;
+    }
     if (!ok || closed) return;
   }
 }

@@ -9,10 +9,17 @@
 // Connections are served by kServerThreads threads; a connection that
 // waits for one is dropped once kMaxWaitingConnections wait, and a
 // kept-alive connection gives its thread up as soon as another waits.
+//
+// An answer with no end (a page following the live feed) does not keep its
+// thread: its content provider hands the connection over (HandOver) once
+// httplib has written the answer's head, and the thread goes back to the
+// pool (followers.h holds such pages on one thread for all).
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_GUARDED_SERVER_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_GUARDED_SERVER_H_
 
 #include <atomic>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,11 +40,22 @@ class GuardedServer : public httplib::Server {
   // Once bound: lets kListenBacklog connections wait for accept.
   void WidenBacklog();
 
+  // The connection's next owner, given it with the answer's head written
+  // and nothing more of the request to read.
+  using Keeper = std::function<void(std::unique_ptr<Connection>)>;
+  // Called from a handler's chunked content provider, on the thread
+  // answering the request, which then returns false so that httplib writes
+  // nothing more: once httplib is done, the connection goes to `keeper`
+  // instead of being served further or closed. Off such a thread it does
+  // nothing (the connection closes).
+  static void HandOver(Keeper keeper);
+
  private:
   // Called by httplib's accept loop for each connection accepted.
   bool process_and_close_socket(socket_t sock) override;
   // Serves the requests of one connection until it closes or breaks a bound.
-  void Serve(Connection& connection, absl::Time deadline);
+  // Hands `connection` over (HandOver) or leaves it to be closed.
+  void Serve(std::unique_ptr<Connection>& connection, absl::Time deadline);
   // Whether stop() was called (httplib closes its listening socket).
   bool stopping() const { return svr_sock_ == INVALID_SOCKET; }
 

@@ -21,8 +21,8 @@ inline constexpr int kMaxHeaderLines = 64;
 // (under 2 KiB). Bodies must say their length (411 for chunked ones).
 inline constexpr size_t kMaxBodyBytes = 64 * 1024;
 
-// Threads serving connections. Each page following the live feed holds one
-// (at most Console::kMaxFollowers, 200); the rest serve requests.
+// Threads serving connections. A page following the live feed gives its
+// thread back once its answer's head is written (followers.h).
 inline constexpr int kServerThreads = 256;
 // Connections accepted and waiting for a thread; beyond, a new connection
 // is answered 503 and closed. With kServerThreads: at most 512 open.

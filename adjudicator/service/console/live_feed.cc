@@ -1,5 +1,8 @@
 #include "adjudicator/service/console/live_feed.h"
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <utility>
 
@@ -11,6 +14,20 @@ namespace arbiter::service::console {
 
 std::string ServerSentEvent(uint64_t id, absl::string_view kind, absl::string_view data) {
   return absl::StrCat("id: ", id, "\nevent: ", kind, "\ndata: ", data, "\n\n");
+}
+
+LiveFeed::LiveFeed(GameFolds* folds)
+    : folds_(folds), wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+
+LiveFeed::~LiveFeed() {
+  Stop();
+  if (wake_ >= 0) close(wake_);
+}
+
+void LiveFeed::Wake() {
+  const uint64_t one = 1;
+  // A full counter (2^64 - 2 wakes unread) is still readable: nothing lost.
+  [[maybe_unused]] const ssize_t n = write(wake_, &one, sizeof one);
 }
 
 void LiveFeed::Start(ledger::CommitFeed* commits) {
@@ -33,6 +50,7 @@ void LiveFeed::Stop() {
     absl::MutexLock lock(&mu_);
     stopping_ = true;
   }
+  Wake();
   if (thread_.joinable()) thread_.join();
   if (commits_ != nullptr && listener_ >= 0) {
     commits_->RemoveListener(listener_);
@@ -80,23 +98,22 @@ void LiveFeed::Run(uint64_t position) {
       if (!FillGame(*folds_, id, &game).ok()) continue;  // evicted and unreadable: skip
       built.push_back(ToJson(game));
     }
-    absl::MutexLock lock(&mu_);
-    for (std::string& m : built) {
-      messages_.push_back(std::move(m));
-      if (messages_.size() > kWindow) {
-        messages_.pop_front();
-        ++first_;
+    {
+      absl::MutexLock lock(&mu_);
+      for (std::string& m : built) {
+        messages_.push_back(std::move(m));
+        if (messages_.size() > kWindow) {
+          messages_.pop_front();
+          ++first_;
+        }
       }
     }
+    if (!built.empty()) Wake();
   }
 }
 
-LiveFeed::Batch LiveFeed::Next(uint64_t after, absl::Duration wait) {
+LiveFeed::Batch LiveFeed::Next(uint64_t after, size_t max_bytes) {
   absl::MutexLock lock(&mu_);
-  auto news = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return stopping_ || first_ + messages_.size() - 1 > after;
-  };
-  mu_.AwaitWithTimeout(absl::Condition(&news), wait);
   Batch batch;
   const uint64_t head = first_ + messages_.size() - 1;
   batch.closed = stopping_;
@@ -113,11 +130,14 @@ LiveFeed::Batch LiveFeed::Next(uint64_t after, absl::Duration wait) {
     if (m.empty()) {
       // Games advanced that no message names: the page reloads.
       batch.text = ServerSentEvent(head, "reload", "{}");
-      break;
+      batch.next = head;
+      return batch;
     }
     absl::StrAppend(&batch.text, ServerSentEvent(n, "game", m));
+    batch.next = n;
+    if (batch.text.size() >= max_bytes) break;
   }
-  batch.next = head;
+  batch.more = batch.next < head;
   return batch;
 }
 

@@ -14,12 +14,12 @@
 // thread itself finds the commit feed's window past it (the games advanced
 // meanwhile are not named).
 //
-// Each page holds a thread of the console's HTTP server while it follows:
-// cpp-httplib (0.11) serves a connection on one thread of its task queue
-// from its first request to its close and calls a chunked content provider
-// in a loop on that thread, with no way to hand the connection back while
-// it waits; so the page's thread waits here (Next), woken by a message, not
-// polling.
+// No page holds a thread while it follows: the pages are parked on one
+// loop (followers.h), which this feed wakes through its eventfd (wake_fd)
+// when it has new messages, and which writes each message to every page
+// without waiting. Before (cpp-httplib 0.11 calls a chunked content
+// provider in a loop on the connection's thread) each page held a server
+// thread, and the console took at most 200.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_LIVE_FEED_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_LIVE_FEED_H_
 
@@ -32,7 +32,6 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
-#include "absl/time/time.h"
 #include "adjudicator/service/game_folds.h"
 #include "ledger/commit_feed.h"
 
@@ -43,8 +42,8 @@ class LiveFeed {
   static constexpr size_t kWindow = 4096;  // messages kept for pages that lag
 
   // `folds` is not owned and must outlive the feed.
-  explicit LiveFeed(GameFolds* folds) : folds_(folds) {}
-  ~LiveFeed() { Stop(); }
+  explicit LiveFeed(GameFolds* folds);
+  ~LiveFeed();  // Stop()s
 
   // Follows `commits` from its head on (not owned; it must outlive the
   // feed, or this Stop()).
@@ -52,19 +51,25 @@ class LiveFeed {
   // Ends the feed: every Next returns `closed` from now on. Idempotent.
   void Stop();
 
+  // An eventfd (non-blocking) that becomes readable when messages come or
+  // the feed stops; its one reader reads it to clear it, then calls Next.
+  int wake_fd() const { return wake_; }
+
   // The number of the last message sent; a page that loaded its data now
   // follows from here.
   uint64_t Head();
 
-  // What a page following from `after` is sent next, waiting up to `wait`
-  // for something new: the text of the events (empty when none came), and
-  // the number to follow from after them.
+  // What a page following from `after` is sent next, without waiting: the
+  // text of the events (empty when none came; at most about `max_bytes`,
+  // whole events, at least one), and the number to follow from after them;
+  // `more` when messages after those are kept.
   struct Batch {
     std::string text;
     uint64_t next = 0;
     bool closed = false;
+    bool more = false;
   };
-  Batch Next(uint64_t after, absl::Duration wait);
+  Batch Next(uint64_t after, size_t max_bytes);
 
  private:
   void Run(uint64_t position);
@@ -73,7 +78,11 @@ class LiveFeed {
   // holds them.
   bool Advanced(uint64_t* position, absl::flat_hash_map<std::string, uint64_t>* games);
 
+  // Makes wake_fd() readable.
+  void Wake();
+
   GameFolds* folds_;
+  const int wake_;
   ledger::CommitFeed* commits_ = nullptr;
   int listener_ = -1;
   std::thread thread_;

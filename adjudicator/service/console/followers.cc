@@ -1,0 +1,284 @@
+#include "adjudicator/service/console/followers.h"
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "adjudicator/service/console/http_limits.h"
+
+namespace arbiter::service::console {
+namespace {
+
+// The chunk of a chunked answer carrying `text` (not empty: an empty chunk
+// ends the answer).
+std::string Framed(absl::string_view text) {
+  return absl::StrCat(absl::Hex(text.size()), "\r\n", text, "\r\n");
+}
+
+void Clear(int eventfd) {
+  uint64_t count;
+  [[maybe_unused]] const ssize_t n = read(eventfd, &count, sizeof count);
+}
+
+// epoll tags of the two eventfds; a page's tag is its Page*.
+char feed_tag;
+char wake_tag;
+
+}  // namespace
+
+struct Followers::Page {
+  std::unique_ptr<Connection> connection;
+  uint64_t after = 0;  // the last message queued
+  std::deque<Chunk> queue;
+  size_t written = 0;  // of queue.front()
+  size_t queued = 0;   // bytes in queue not yet written
+  bool want_read = false;
+  bool behind = false;  // the feed has more for it than it was given
+  bool sent = false;    // something was queued since the last keep-alive
+  absl::Time progress;  // the socket last took bytes, or the queue filled
+  bool dead = false;    // to be dropped at the end of this turn
+};
+
+Followers::Followers(LiveFeed* feed, int max_pages)
+    : feed_(feed),
+      max_pages_(max_pages),
+      epoll_(epoll_create1(EPOLL_CLOEXEC)),
+      wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.ptr = &feed_tag;
+  epoll_ctl(epoll_, EPOLL_CTL_ADD, feed_->wake_fd(), &ev);
+  ev.data.ptr = &wake_tag;
+  epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &ev);
+  thread_ = std::thread([this] { Run(); });
+}
+
+Followers::~Followers() {
+  Stop();
+  close(wake_);
+  close(epoll_);
+}
+
+bool Followers::Reserve() {
+  if (places_.fetch_add(1) < max_pages_) return true;
+  places_.fetch_sub(1);
+  return false;
+}
+
+void Followers::Unreserve() { places_.fetch_sub(1); }
+
+void Followers::Park(std::unique_ptr<Connection> page, uint64_t after) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (!stopping_) {
+      inbox_.emplace_back(std::move(page), after);
+      const uint64_t one = 1;
+      [[maybe_unused]] const ssize_t n = write(wake_, &one, sizeof one);
+      return;
+    }
+  }
+  page.reset();  // closed
+  Unreserve();
+}
+
+void Followers::Stop() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = write(wake_, &one, sizeof one);
+  if (thread_.joinable()) thread_.join();
+}
+
+void Followers::Adopt() {
+  std::vector<std::pair<std::unique_ptr<Connection>, uint64_t>> arrived;
+  {
+    absl::MutexLock lock(&mu_);
+    arrived.swap(inbox_);
+  }
+  // What EventSource needs first: how soon to reconnect, and a comment that
+  // says the page follows (tests and benchmarks wait for it).
+  static const Chunk kHello =
+      std::make_shared<const std::string>(Framed("retry: 1000\n: following\n\n"));
+  Steps steps;
+  for (auto& [connection, after] : arrived) {
+    auto owned = std::make_unique<Page>();
+    Page* page = owned.get();
+    page->connection = std::move(connection);
+    page->after = after;
+    page->progress = absl::Now();
+    epoll_event ev{};
+    // Edge-triggered: told once each time the socket can take more, or has
+    // input (a close, a TLS record), not again until it changes.
+    ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    ev.data.ptr = page;
+    if (epoll_ctl(epoll_, EPOLL_CTL_ADD, page->connection->socket(), &ev) != 0) {
+      Unreserve();
+      continue;
+    }
+    pages_.emplace(page, std::move(owned));
+    parked_.store(static_cast<int>(pages_.size()));
+    Queue(*page, kHello);
+    if (!Catch(*page, steps)) {
+      End(*page);
+    } else {
+      Pump(*page, steps);
+    }
+  }
+}
+
+bool Followers::Catch(Page& page, Steps& steps) {
+  auto [it, fresh] = steps.try_emplace(page.after);
+  Step& step = it->second;
+  if (fresh) {
+    LiveFeed::Batch batch = feed_->Next(page.after, kStepBytes);
+    step.closed = batch.closed;
+    step.next = batch.next;
+    step.more = batch.more;
+    if (!batch.text.empty()) step.chunk = std::make_shared<const std::string>(Framed(batch.text));
+  }
+  if (step.closed) return false;
+  page.after = step.next;
+  page.behind = step.more;
+  if (step.chunk != nullptr) Queue(page, step.chunk);
+  return true;
+}
+
+void Followers::Queue(Page& page, Chunk chunk) {
+  if (page.queued == 0) page.progress = absl::Now();
+  page.queued += chunk->size();
+  page.queue.push_back(std::move(chunk));
+  page.sent = true;
+}
+
+bool Followers::Flush(Page& page) {
+  while (!page.queue.empty()) {
+    const std::string& front = *page.queue.front();
+    const ssize_t n =
+        page.connection->WriteNow(absl::string_view(front).substr(page.written), &page.want_read);
+    if (n < 0) return false;
+    if (n == 0) break;  // the socket is full: epoll says when it takes more
+    page.progress = absl::Now();
+    page.written += static_cast<size_t>(n);
+    page.queued -= static_cast<size_t>(n);
+    if (page.written == front.size()) {
+      page.queue.pop_front();
+      page.written = 0;
+    }
+  }
+  return page.queued <= kMaxQueuedBytes;
+}
+
+void Followers::Pump(Page& page, Steps& steps) {
+  for (;;) {
+    if (!Flush(page)) {
+      page.dead = true;
+      return;
+    }
+    if (!page.queue.empty() || !page.behind) return;
+    if (!Catch(page, steps)) return End(page);
+  }
+}
+
+void Followers::End(Page& page) {
+  static const Chunk kLast = std::make_shared<const std::string>("0\r\n\r\n");
+  if (page.queue.empty()) {
+    Queue(page, kLast);
+    Flush(page);
+  }
+  page.dead = true;
+}
+
+void Followers::Drop(Page* page) {
+  pages_.erase(page);  // closes the connection, which leaves the epoll set
+  parked_.store(static_cast<int>(pages_.size()));
+  Unreserve();
+}
+
+void Followers::Run() {
+  static const Chunk kKeepAliveComment =
+      std::make_shared<const std::string>(Framed(": keep-alive\n\n"));
+  std::vector<epoll_event> events(256);
+  absl::Time tick = absl::Now() + kKeepAlive;
+  for (;;) {
+    const absl::Duration left = std::max(tick - absl::Now(), absl::ZeroDuration());
+    const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()),
+                             static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
+    bool news = false;
+    bool adopt = false;
+    Steps steps;
+    for (int k = 0; k < n; ++k) {
+      void* tag = events[k].data.ptr;
+      if (tag == &feed_tag) {
+        Clear(feed_->wake_fd());
+        news = true;
+      } else if (tag == &wake_tag) {
+        Clear(wake_);
+        adopt = true;
+      } else {
+        Page& page = *static_cast<Page*>(tag);
+        if (page.dead) continue;
+        const uint32_t e = events[k].events;
+        if ((e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0 &&
+            !page.connection->DropInput()) {
+          page.dead = true;  // the client closed
+          continue;
+        }
+        Pump(page, steps);
+      }
+    }
+    bool stopping;
+    {
+      absl::MutexLock lock(&mu_);
+      stopping = stopping_;
+    }
+    if (adopt) Adopt();
+    if (news || stopping) {
+      steps.clear();  // the feed moved on
+      for (auto& [p, page] : pages_) {
+        if (page->dead) continue;
+        if (stopping || !Catch(*page, steps)) {
+          End(*page);
+        } else {
+          Pump(*page, steps);
+        }
+      }
+    }
+    const absl::Time now = absl::Now();
+    if (now >= tick) {
+      tick = now + kKeepAlive;
+      for (auto& [p, page] : pages_) {
+        if (page->dead) continue;
+        if (page->queued > 0 && now - page->progress > kWriteStall) {
+          page->dead = true;  // took nothing for kWriteStall
+          continue;
+        }
+        if (!page->sent) Queue(*page, kKeepAliveComment);
+        page->sent = false;
+        Pump(*page, steps);
+      }
+    }
+    std::vector<Page*> dead;
+    for (auto& [p, page] : pages_) {
+      if (page->dead) dead.push_back(p);
+    }
+    for (Page* p : dead) Drop(p);
+    if (stopping) {
+      absl::MutexLock lock(&mu_);
+      for (auto& parked : inbox_) {
+        parked.first.reset();
+        Unreserve();
+      }
+      inbox_.clear();
+      return;
+    }
+  }
+}
+
+}  // namespace arbiter::service::console
