@@ -2,23 +2,25 @@
 // streams and console pages following /api/feed (Server-Sent Events),
 // mixed, against a real `arbiter serve` child process on 127.0.0.1.
 //
-//   BM_Watchers   opens WATCH_BENCH_WATCHERS watchers (default 5000: SSE
-//                 pages up to the console's cap of Console::kMaxFollowers,
-//                 200, the rest half WatchAll and half WatchGame of the one
-//                 game recorded), waits until every one has caught up, then
+//   BM_Watchers   opens WATCH_BENCH_WATCHERS watchers (default 5000: of
+//                 them WATCH_BENCH_SSE console pages, default half, the
+//                 rest half WatchAll and half WatchGame of the one game
+//                 recorded), waits until every one has caught up, then
 //                 records WATCH_BENCH_EVENTS events (default 40) one commit
 //                 each, WATCH_BENCH_GAP apart (default 250 ms).
 //
 // Reported:
 //   rss_per_idle_grpc_KiB  the server's resident memory growth (VmRSS, before
 //                          and after they open, all idle) per gRPC stream
-//   rss_per_idle_sse_KiB   the same per SSE page (each holds a thread of the
-//                          console's HTTP server: cpp-httplib)
+//   rss_per_idle_sse_KiB   the same per SSE page (parked on the console's
+//                          one loop for all pages: console/followers.h)
 //   deliver_p50_ms, deliver_p99_ms, deliver_max_ms
 //                          from the append's call to each watcher's receipt
 //                          of that event, over every (event, watcher)
 //   all_p99_ms             per event, the time until the last watcher had
 //                          it; the 99th percentile over the events
+//   sse_deliver_p50_ms, sse_deliver_p99_ms
+//                          the same as deliver_* over the SSE pages only
 //   server_threads         the server's threads with all of them open
 //
 // The clients live in this process: two threads of gRPC async streams
@@ -249,7 +251,7 @@ void BM_Watchers(benchmark::State& state) {
   const int watchers = EnvInt("WATCH_BENCH_WATCHERS", 5000);
   const int events = std::min(EnvInt("WATCH_BENCH_EVENTS", 40), 100);
   const absl::Duration gap = absl::Milliseconds(EnvInt("WATCH_BENCH_GAP_MS", 250));
-  const int pages = std::min(watchers / 3, 200);
+  const int pages = std::min(EnvInt("WATCH_BENCH_SSE", watchers / 2), watchers);
   const int streams = watchers - pages;
   for (auto _ : state) {
     TempDir dir("arbiter-watchers-bench");
@@ -307,7 +309,7 @@ void BM_Watchers(benchmark::State& state) {
       }
       const int reached = streams + sse.opened();
       const bool all = arrivals.Await(static_cast<int64_t>(reached) * events, 0, absl::Seconds(60));
-      std::vector<double> each, to_all;
+      std::vector<double> each, to_all, sse_each;
       int64_t missing = 0;
       const auto at = arrivals.at();
       for (int k = 1; k <= events; ++k) {
@@ -319,6 +321,7 @@ void BM_Watchers(benchmark::State& state) {
           }
           const double ms = absl::ToDoubleMilliseconds(at[w][k] - sent[k]);
           each.push_back(ms);
+          if (w >= streams) sse_each.push_back(ms);
           last = std::max(last, ms);
         }
         to_all.push_back(last);
@@ -340,6 +343,8 @@ void BM_Watchers(benchmark::State& state) {
       state.counters["deliver_p99_ms"] = Percentile(each, 0.99);
       state.counters["deliver_max_ms"] = Percentile(each, 1.0);
       state.counters["all_p99_ms"] = Percentile(to_all, 0.99);
+      state.counters["sse_deliver_p50_ms"] = Percentile(sse_each, 0.5);
+      state.counters["sse_deliver_p99_ms"] = Percentile(sse_each, 0.99);
     }
   }
 }
