@@ -4,10 +4,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
 #include <openssl/ssl.h>
-#include <openssl/x509v3.h>
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -29,21 +26,11 @@
 #include "gtest/gtest.h"
 #include "tests/service/e2e_util.h"
 #include "tests/support/arbiter_process.h"
+#include "tests/support/self_signed.h"
 #include "tests/support/temp_dir.h"
 
 namespace arbiter::testing {
 namespace {
-
-int64_t ServerThreads(pid_t pid) {
-  std::ifstream in(absl::StrCat("/proc/", pid, "/status"));
-  std::string line;
-  int64_t n = 0;
-  while (std::getline(in, line)) {
-    if (absl::StartsWith(line, "Threads:") && absl::SimpleAtoi(line.substr(8), &n)) return n;
-  }
-  ADD_FAILURE() << "no Threads in /proc/" << pid << "/status";
-  return 0;
-}
 
 // A socket connected to the console at `address` (host:port); `mss` > 0
 // makes it announce that segment size (so the server's send buffer stays
@@ -179,11 +166,11 @@ TEST_F(ConsoleFollowersTest, AThousandPagesHoldNoThreadEach) {
   constexpr int kPages = 1000;
   FeedPages warm(console(), 1);  // the loop and the pool are up
   ASSERT_EQ(warm.AwaitAll(": following", absl::Seconds(10)), 1);
-  const int64_t before = ServerThreads(server_->pid());
+  const int64_t before = ProcStatusField(server_->pid(), "Threads");
   FeedPages pages(console(), kPages);
   ASSERT_EQ(pages.size(), kPages);
   ASSERT_EQ(pages.AwaitAll(": following", absl::Seconds(30)), kPages) << server_->log();
-  const int64_t open = ServerThreads(server_->pid());
+  const int64_t open = ProcStatusField(server_->pid(), "Threads");
   EXPECT_LE(open, before + 8) << "threads: " << before << " with one page, " << open << " with "
                               << kPages + 1;
 
@@ -193,7 +180,7 @@ TEST_F(ConsoleFollowersTest, AThousandPagesHoldNoThreadEach) {
   std::fprintf(stderr, "one commit reached %d pages in %.0f ms\n", kPages,
                absl::ToDoubleMilliseconds(absl::Now() - sent));
   EXPECT_TRUE(absl::StrContains(pages.got(kPages - 1), "event: game"));
-  EXPECT_LE(ServerThreads(server_->pid()), before + 8);
+  EXPECT_LE(ProcStatusField(server_->pid(), "Threads"), before + 8);
 }
 
 // A page that reads nothing fills its socket and then its queue: it is cut
@@ -284,44 +271,11 @@ TEST_F(ConsoleFollowersTest, LastEventIdResumes) {
   EXPECT_FALSE(absl::StrContains(resumed.got(0), "\"revision\":\"3\"")) << resumed.got(0);
 }
 
-// A self-signed certificate for 127.0.0.1 and its key, as PEM files.
-void WriteSelfSigned(const std::string& cert_path, const std::string& key_path) {
-  EVP_PKEY* key = EVP_EC_gen("P-256");
-  ASSERT_NE(key, nullptr);
-  X509* x = X509_new();
-  X509_set_version(x, 2);
-  ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
-  X509_gmtime_adj(X509_getm_notBefore(x), -60);
-  X509_gmtime_adj(X509_getm_notAfter(x), 3600);
-  X509_set_pubkey(x, key);
-  X509_NAME* name = X509_get_subject_name(x);
-  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                             reinterpret_cast<const unsigned char*>("127.0.0.1"), -1, -1, 0);
-  X509_set_issuer_name(x, name);
-  X509V3_CTX ctx;
-  X509V3_set_ctx_nodb(&ctx);
-  X509V3_set_ctx(&ctx, x, x, nullptr, nullptr, 0);
-  X509_EXTENSION* san = X509V3_EXT_conf_nid(nullptr, &ctx, NID_subject_alt_name, "IP:127.0.0.1");
-  ASSERT_NE(san, nullptr);
-  X509_add_ext(x, san, -1);
-  X509_EXTENSION_free(san);
-  ASSERT_GT(X509_sign(x, key, EVP_sha256()), 0);
-  FILE* c = std::fopen(cert_path.c_str(), "w");
-  FILE* k = std::fopen(key_path.c_str(), "w");
-  ASSERT_TRUE(c != nullptr && k != nullptr);
-  PEM_write_X509(c, x);
-  PEM_write_PrivateKey(k, key, nullptr, nullptr, 0, nullptr, nullptr);
-  std::fclose(c);
-  std::fclose(k);
-  X509_free(x);
-  EVP_PKEY_free(key);
-}
-
 // A page over TLS follows as a plain one does, with plain pages beside it.
 TEST_F(ConsoleFollowersTest, ATlsPageFollows) {
   const std::string cert = dir_.File("cert.pem");
   const std::string key = dir_.File("key.pem");
-  WriteSelfSigned(cert, key);
+  ASSERT_TRUE(WriteSelfSignedCertificate(cert, key));
   Serve({"--tls-cert", cert, "--tls-key", key}, cert);
   Record(*stub_, "g", {Created("g", T0()), Started(T0())});
 

@@ -8,9 +8,6 @@
 // HTTP.
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/x509v3.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -34,6 +31,7 @@
 #include "httplib.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/files.h"
+#include "tests/support/self_signed.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
@@ -109,42 +107,6 @@ std::string Receive(int fd, absl::Duration wait) {
     if (head != std::string::npos && got.find('\n', head + 4) != std::string::npos) break;
   }
   return got;
-}
-
-// A self-signed certificate for 127.0.0.1 and its key, as PEM files.
-void WriteCertificate(const std::string& cert_path, const std::string& key_path) {
-  EVP_PKEY* key = EVP_EC_gen("P-256");
-  ASSERT_NE(key, nullptr);
-  X509* x = X509_new();
-  X509_set_version(x, 2);
-  ASN1_INTEGER_set(X509_get_serialNumber(x), 1);
-  X509_gmtime_adj(X509_getm_notBefore(x), -60);
-  X509_gmtime_adj(X509_getm_notAfter(x), 3600);
-  X509_set_pubkey(x, key);
-  X509_NAME* name = X509_get_subject_name(x);
-  X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                             reinterpret_cast<const unsigned char*>("127.0.0.1"), -1, -1, 0);
-  X509_set_issuer_name(x, name);
-  X509V3_CTX ctx;
-  X509V3_set_ctx_nodb(&ctx);
-  X509V3_set_ctx(&ctx, x, x, nullptr, nullptr, 0);
-  for (auto [nid, value] : {std::pair{NID_subject_alt_name, "IP:127.0.0.1"},
-                            std::pair{NID_basic_constraints, "critical,CA:TRUE"}}) {
-    X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value);
-    ASSERT_NE(ext, nullptr);
-    X509_add_ext(x, ext, -1);
-    X509_EXTENSION_free(ext);
-  }
-  ASSERT_GT(X509_sign(x, key, EVP_sha256()), 0);
-  FILE* c = std::fopen(cert_path.c_str(), "w");
-  FILE* k = std::fopen(key_path.c_str(), "w");
-  ASSERT_TRUE(c != nullptr && k != nullptr);
-  PEM_write_X509(c, x);
-  PEM_write_PrivateKey(k, key, nullptr, nullptr, 0, nullptr, nullptr);
-  std::fclose(c);
-  std::fclose(k);
-  X509_free(x);
-  EVP_PKEY_free(key);
 }
 
 class ConsoleGuardTest : public ::testing::Test {
@@ -412,7 +374,7 @@ TEST_F(ConsoleGuardTest, BidiControlsAreStrippedAndLedgerDataIsNotStored) {
 TEST_F(ConsoleGuardTest, TheConsoleServesTlsWithGrpcsCertificate) {
   const std::string cert = dir_.path() + "/cert.pem";
   const std::string key = dir_.path() + "/key.pem";
-  WriteCertificate(cert, key);
+  ASSERT_TRUE(::arbiter::testing::WriteSelfSignedCertificate(cert, key));
   Serve({"--tls-cert", cert, "--tls-key", key});
   httplib::SSLClient tls("127.0.0.1", std::stoi(Port()));
   tls.set_ca_cert_path(cert.c_str());

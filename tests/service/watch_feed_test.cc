@@ -41,16 +41,7 @@ void AppendOne(v1::Arbiter::Stub& stub, const std::string& game, const v1::Event
   ASSERT_TRUE(s.ok()) << s.error_code() << ": " << s.error_message();
 }
 
-int64_t Threads(pid_t pid) {
-  std::ifstream in(absl::StrCat("/proc/", pid, "/status"));
-  std::string line;
-  int64_t n = 0;
-  while (std::getline(in, line)) {
-    if (absl::StartsWith(line, "Threads:") && absl::SimpleAtoi(line.substr(8), &n)) return n;
-  }
-  ADD_FAILURE() << "no Threads in /proc/" << pid << "/status";
-  return 0;
-}
+int64_t Threads(pid_t pid) { return ProcStatusField(pid, "Threads"); }
 
 // What each watcher received: the cursors of its events, and where its
 // caught_up came (its index among the events) and said.

@@ -5,7 +5,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
 
@@ -108,6 +113,20 @@ ProcessResult RunCli(const std::vector<std::string>& args, const std::string& in
   options.env.set = {{"ARBITER_SERVER", server}};
   options.env.set.insert(options.env.set.end(), env.begin(), env.end());
   return RunArbiter(args, options);
+}
+
+int64_t ProcStatusField(pid_t pid, const std::string& field) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/status"));
+  const std::string prefix = field + ":";
+  std::string line;
+  int64_t n = 0;
+  while (std::getline(in, line)) {
+    if (!absl::StartsWith(line, prefix)) continue;
+    std::string value(absl::StripAsciiWhitespace(line.substr(prefix.size())));
+    value = value.substr(0, value.find(' '));  // "1234 kB"
+    if (absl::SimpleAtoi(value, &n)) return n;
+  }
+  return 0;
 }
 
 }  // namespace arbiter::testing

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -71,6 +72,10 @@ ProcessResult RunCli(const std::vector<std::string>& args, const std::string& in
 // the caller's check) when the command fails.
 std::string CreateToken(const std::string& data_dir, const std::string& role,
                         const std::string& name);
+
+// A number field of /proc/PID/status ("Threads"; "VmRSS" in KiB); 0 when
+// the process or the field is not there.
+int64_t ProcStatusField(pid_t pid, const std::string& field);
 
 }  // namespace arbiter::testing
 
