@@ -25,7 +25,8 @@ inline constexpr size_t kMaxBodyBytes = 64 * 1024;
 // thread back once its answer's head is written (followers.h).
 inline constexpr int kServerThreads = 256;
 // Connections accepted and waiting for a thread; beyond, a new connection
-// is answered 503 and closed. With kServerThreads: at most 512 open.
+// is answered 503 and closed. With kServerThreads: at most 512 open, besides
+// the pages following the live feed (at most Console::kMaxFollowers).
 inline constexpr int kMaxWaitingConnections = 256;
 
 // Connections the kernel completes before the server accepts them
