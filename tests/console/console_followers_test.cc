@@ -249,6 +249,16 @@ TEST_F(ConsoleFollowersTest, APageThatDoesNotReadIsCutOffAlone) {
   EXPECT_LT(got.size(), volume) << "the page that did not read got everything";
 }
 
+// The server's stop ends every parked page's stream (the last chunk of the
+// chunked answer) and closes it.
+TEST_F(ConsoleFollowersTest, StoppingTheServerEndsEveryPage) {
+  Serve();
+  FeedPages pages(console(), 50);
+  ASSERT_EQ(pages.AwaitAll(": following", absl::Seconds(10)), 50);
+  server_->Stop(SIGTERM);
+  EXPECT_EQ(pages.AwaitAll("\r\n0\r\n\r\n", absl::Seconds(10)), 50) << pages.got(0);
+}
+
 // Last-Event-ID resumes a page where it was: the events after it come at
 // once, those before it do not come again.
 TEST_F(ConsoleFollowersTest, LastEventIdResumes) {
