@@ -38,6 +38,20 @@ absl::StatusOr<uint64_t> ParsePageToken(const std::string& token, char kind) {
   return after;
 }
 
+// The threads that wake the watch streams (watch_hub.h): one per core of
+// the 2-core machine the figures are from (tests/bench/README.md).
+constexpr int kWatchThreads = 2;
+
+// A method's index among the generated service's (their order in
+// service.proto), which MarkMethodCallback takes.
+int ArbiterMethodIndex(absl::string_view name) {
+  return v1::WatchAllRequest::descriptor()
+      ->file()
+      ->FindServiceByName("Arbiter")
+      ->FindMethodByName(std::string(name))
+      ->index();
+}
+
 absl::StatusOr<int> PageSize(int requested) {
   if (requested < 0) return absl::InvalidArgumentError("page_size must not be negative");
   if (requested == 0) return kDefaultPageSize;
@@ -54,8 +68,20 @@ ArbiterService::ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const C
       callers_(callers),
       recorder_(recorder),
       venue_games_(venue_games),
-      watch_stall_(watch_stall),
-      watch_hub_(ledger, &shutting_down_, kMaxWatchBufferBytes, watch_stall) {}
+      watch_hub_(ledger, kMaxWatchBufferBytes, watch_stall, kWatchThreads) {
+  MarkMethodCallback(
+      ArbiterMethodIndex("WatchGame"),
+      new grpc::internal::CallbackServerStreamingHandler<v1::WatchGameRequest, grpc::ByteBuffer>(
+          [this](grpc::CallbackServerContext* context, const v1::WatchGameRequest* req) {
+            return OpenWatchGame(context, req);
+          }));
+  MarkMethodCallback(
+      ArbiterMethodIndex("WatchAll"),
+      new grpc::internal::CallbackServerStreamingHandler<v1::WatchAllRequest, grpc::ByteBuffer>(
+          [this](grpc::CallbackServerContext* context, const v1::WatchAllRequest* req) {
+            return OpenWatchAll(context, req);
+          }));
+}
 
 grpc::Status ArbiterService::CreateGame(grpc::ServerContext* context,
                                         const v1::CreateGameRequest* req, v1::Game* out) {
@@ -188,7 +214,7 @@ grpc::Status ArbiterService::ListRulings(grpc::ServerContext* context,
   });
 }
 
-grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchGame(
+grpc::ServerWriteReactor<grpc::ByteBuffer>* ArbiterService::OpenWatchGame(
     grpc::CallbackServerContext* context, const v1::WatchGameRequest* req) {
   absl::StatusOr<WatchTarget> target = [&]() -> absl::StatusOr<WatchTarget> {
     absl::StatusOr<Caller> caller = callers_->Of(context);
@@ -204,7 +230,7 @@ grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchGame(
   return WatchStream::Start(context, &watch_hub_, *std::move(target));
 }
 
-grpc::ServerWriteReactor<v1::WatchResponse>* ArbiterService::WatchAll(
+grpc::ServerWriteReactor<grpc::ByteBuffer>* ArbiterService::OpenWatchAll(
     grpc::CallbackServerContext* context, const v1::WatchAllRequest* req) {
   absl::StatusOr<Caller> caller = callers_->Of(context);
   if (!caller.ok()) return WatchStream::Ended(caller.status());

@@ -29,14 +29,16 @@
 namespace arbiter::service {
 
 // The watch methods are gRPC callback methods (watch_stream.h): a stream
-// holds no thread of the server's pool and a bounded buffer. So is
+// holds no thread of the server's pool and a bounded buffer. Their requests
+// are typed (the interceptor checks them like any other), their responses
+// raw bytes: an event is serialized once for all the streams that send it
+// (watch_hub.h), and clients read the same WatchResponses. So is
 // AppendEvents, the method clocks call at every move: its handler runs on
 // the thread that read the request and is answered from the thread that
 // commits it (Recorder::AppendAsync), with no hand-off through the
 // synchronous pool. The others are synchronous.
 class ArbiterService final
-    : public v1::Arbiter::WithCallbackMethod_WatchGame<v1::Arbiter::WithCallbackMethod_WatchAll<
-          v1::Arbiter::WithCallbackMethod_AppendEvents<v1::Arbiter::Service>>> {
+    : public v1::Arbiter::WithCallbackMethod_AppendEvents<v1::Arbiter::Service> {
  public:
   // None owned; all must outlive the service. `recorder` is the server's
   // one write path, shared with the web console. `venue_games` (may be
@@ -49,7 +51,7 @@ class ArbiterService final
 
   // Ends the watch streams (called before the server shuts down, which
   // otherwise waits for them).
-  void BeginShutdown() { shutting_down_ = true; }
+  void BeginShutdown() { watch_hub_.Shutdown(); }
 
   grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*, v1::Game*) override;
   grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*, v1::Game*) override;
@@ -60,10 +62,6 @@ class ArbiterService final
                           v1::ListEventsResponse*) override;
   grpc::Status ListRulings(grpc::ServerContext*, const v1::ListRulingsRequest*,
                            v1::ListRulingsResponse*) override;
-  grpc::ServerWriteReactor<v1::WatchResponse>* WatchGame(grpc::CallbackServerContext*,
-                                                         const v1::WatchGameRequest*) override;
-  grpc::ServerWriteReactor<v1::WatchResponse>* WatchAll(grpc::CallbackServerContext*,
-                                                        const v1::WatchAllRequest*) override;
   grpc::Status Decide(grpc::ServerContext*, const v1::DecideRequest*,
                       v1::AppendEventsResponse*) override;
   grpc::Status VerifyGame(grpc::ServerContext*, const v1::VerifyGameRequest*,
@@ -86,10 +84,14 @@ class ArbiterService final
   const Callers* callers_;
   Recorder* recorder_;  // the one write path
   VenueGames* venue_games_;
+  // WatchGame and WatchAll, registered as callback methods that write bytes.
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* OpenWatchGame(grpc::CallbackServerContext*,
+                                                            const v1::WatchGameRequest*);
+  grpc::ServerWriteReactor<grpc::ByteBuffer>* OpenWatchAll(grpc::CallbackServerContext*,
+                                                           const v1::WatchAllRequest*);
+
   ExportPages export_pages_;  // ExportGame's files, kept between pages
-  std::atomic<bool> shutting_down_{false};
-  const absl::Duration watch_stall_;
-  WatchHub watch_hub_;  // after shutting_down_ and watch_stall_, which it reads
+  WatchHub watch_hub_;
 };
 
 }  // namespace arbiter::service

@@ -1,45 +1,72 @@
 #include "adjudicator/service/watch_hub.h"
 
-#include <vector>
+#include <pthread.h>
+
+#include <algorithm>
+#include <string>
 
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/watch_stream.h"
+#include "grpcpp/support/slice.h"
 
 namespace arbiter::service {
 namespace {
 
-// How often the streams look at their client and the server between commits.
-constexpr absl::Duration kTick = absl::Milliseconds(200);
-// Decoded messages kept for the streams that send them.
+// Serialized messages kept for the streams that send them.
 constexpr size_t kKeptMessages = 4096;
+
+int64_t Nanos(absl::Time t) {
+  return t == absl::InfiniteFuture() ? INT64_MAX : absl::ToUnixNanos(t);
+}
 
 }  // namespace
 
-WatchHub::WatchHub(ledger::Ledger* ledger, const std::atomic<bool>* shutting_down,
-                   size_t max_buffer, absl::Duration stall_timeout)
+WatchBytes Serialize(const v1::WatchResponse& message) {
+  const std::string bytes = message.SerializeAsString();
+  const grpc::Slice slice(bytes);
+  return std::make_shared<const grpc::ByteBuffer>(&slice, 1);
+}
+
+WatchHub::WatchHub(ledger::Ledger* ledger, size_t max_buffer, absl::Duration stall_timeout,
+                   int threads)
     : ledger_(ledger),
       feed_(ledger->commit_feed()),
-      shutting_down_(shutting_down),
       max_buffer_(max_buffer),
       stall_timeout_(stall_timeout) {
+  for (int i = 0; i < std::max(threads, 1); ++i) shards_.push_back(std::make_unique<Shard>());
   listener_ = feed().AddListener([this](uint64_t) {
-    absl::MutexLock lock(&mu_);
-    committed_ = true;
+    for (auto& shard : shards_) {
+      absl::MutexLock lock(&shard->mu);
+      shard->woken = true;
+    }
   });
-  thread_ = std::thread([this] { Run(); });
+  for (auto& shard : shards_) {
+    shard->thread = std::thread([this, s = shard.get()] { Run(*s); });
+    // Named, so that they can be told apart (ps -L, /proc/PID/task/*/comm).
+    pthread_setname_np(shard->thread.native_handle(), "watch-hub");
+  }
 }
 
 WatchHub::~WatchHub() {
   feed().RemoveListener(listener_);
-  {
-    absl::MutexLock lock(&mu_);
-    stopping_ = true;
+  for (auto& shard : shards_) {
+    {
+      absl::MutexLock lock(&shard->mu);
+      shard->stopping = true;
+    }
+    shard->thread.join();
   }
-  thread_.join();
 }
 
-absl::StatusOr<std::shared_ptr<const v1::WatchResponse>> WatchHub::Message(
-    const v1::LedgerEntry& entry) {
+void WatchHub::Shutdown() {
+  shutting_down_.store(true, std::memory_order_release);
+  for (auto& shard : shards_) {
+    absl::MutexLock lock(&shard->mu);
+    shard->woken = true;
+  }
+}
+
+absl::StatusOr<WatchBytes> WatchHub::Message(const v1::LedgerEntry& entry) {
   {
     absl::MutexLock lock(&messages_mu_);
     auto it = messages_.find(entry.position());
@@ -47,10 +74,11 @@ absl::StatusOr<std::shared_ptr<const v1::WatchResponse>> WatchHub::Message(
   }
   absl::StatusOr<v1::RecordedEvent> r = Decode(entry);
   if (!r.ok()) return r.status();
-  auto message = std::make_shared<v1::WatchResponse>();
-  *message->mutable_event() = *std::move(r);
+  v1::WatchResponse message;
+  *message.mutable_event() = *std::move(r);
+  WatchBytes bytes = Serialize(message);
   absl::MutexLock lock(&messages_mu_);
-  auto [it, inserted] = messages_.emplace(entry.position(), std::move(message));
+  auto [it, inserted] = messages_.emplace(entry.position(), std::move(bytes));
   if (inserted) {
     message_order_.push_back(entry.position());
     if (message_order_.size() > kKeptMessages) {
@@ -61,35 +89,76 @@ absl::StatusOr<std::shared_ptr<const v1::WatchResponse>> WatchHub::Message(
   return it->second;
 }
 
-void WatchHub::Join(WatchStream* stream) {
-  absl::MutexLock lock(&mu_);
-  streams_.insert(stream);
+int WatchHub::PickShard() {
+  return static_cast<int>(next_shard_.fetch_add(1, std::memory_order_relaxed) %
+                          static_cast<unsigned>(shards_.size()));
 }
 
-void WatchHub::Leave(WatchStream* stream) {
-  absl::MutexLock lock(&mu_);
-  streams_.erase(stream);
+void WatchHub::Join(int shard, WatchStream* stream) {
+  absl::MutexLock lock(&shards_[shard]->mu);
+  shards_[shard]->streams.insert(stream);
 }
 
-void WatchHub::Run() {
+void WatchHub::Leave(int shard, WatchStream* stream) {
+  absl::MutexLock lock(&shards_[shard]->mu);
+  shards_[shard]->streams.erase(stream);
+}
+
+void WatchHub::StallDeadline(int i, absl::Time deadline) {
+  Shard& shard = *shards_[i];
+  const int64_t at = Nanos(deadline);
+  // Deadlines come later and later (now + a fixed timeout): most find the
+  // shard already waking earlier.
+  if (at >= shard.check.load(std::memory_order_acquire)) return;
+  absl::MutexLock lock(&shard.mu);
+  if (at < shard.check.load(std::memory_order_relaxed)) {
+    shard.check.store(at, std::memory_order_release);
+    shard.rescheduled = true;
+  }
+}
+
+void WatchHub::Run(Shard& shard) {
   std::vector<WatchStream*> woken;
   for (;;) {
     {
-      absl::MutexLock lock(&mu_);
-      auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return committed_ || stopping_; };
-      mu_.AwaitWithTimeout(absl::Condition(&ready), kTick);
-      if (stopping_) return;
-      committed_ = false;
+      absl::MutexLock lock(&shard.mu);
+      auto ready = [&shard]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(shard.mu) {
+        return shard.woken || shard.stopping || shard.rescheduled;
+      };
+      const int64_t check = shard.check.load(std::memory_order_relaxed);
+      if (check == kNever) {
+        shard.mu.Await(absl::Condition(&ready));
+      } else {
+        shard.mu.AwaitWithDeadline(absl::Condition(&ready), absl::FromUnixNanos(check));
+      }
+      if (shard.stopping) return;
+      shard.rescheduled = false;
+      const bool due =
+          absl::Now() >= absl::FromUnixNanos(shard.check.load(std::memory_order_relaxed));
+      if (!shard.woken && !due) continue;  // only rescheduled: wait again
+      shard.woken = false;
+      // The streams report their deadlines again as they are woken (below),
+      // and those that start a write meanwhile through StallDeadline.
+      shard.check.store(kNever, std::memory_order_release);
       // Each held while it is woken, so its OnDone cannot free it meanwhile.
-      woken.assign(streams_.begin(), streams_.end());
+      woken.assign(shard.streams.begin(), shard.streams.end());
       for (WatchStream* s : woken) s->Ref();
     }
-    const absl::Time now = absl::Now();
-    for (WatchStream* s : woken) {
-      s->Wake(now);
-      s->Unref();
-    }
-    woken.clear();
+    WakeAll(shard, woken);
+  }
+}
+
+void WatchHub::WakeAll(Shard& shard, std::vector<WatchStream*>& woken) {
+  absl::Time earliest = absl::InfiniteFuture();
+  for (WatchStream* s : woken) {
+    earliest = std::min(earliest, s->Wake(absl::Now()));
+    s->Unref();
+  }
+  woken.clear();
+  if (earliest == absl::InfiniteFuture()) return;
+  absl::MutexLock lock(&shard.mu);
+  if (Nanos(earliest) < shard.check.load(std::memory_order_relaxed)) {
+    shard.check.store(Nanos(earliest), std::memory_order_release);
   }
 }
 

@@ -18,7 +18,7 @@ constexpr size_t kBatch = 16;
 // Live events queued at a time from the feed (shared there; decoded copies here).
 constexpr size_t kLiveBatch = 4;
 
-class EndedStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
+class EndedStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
  public:
   explicit EndedStream(const absl::Status& status) { Finish(ToGrpc(status)); }
   void OnDone() override { delete this; }
@@ -28,18 +28,19 @@ class EndedStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
 
 WatchStream* WatchStream::Start(grpc::CallbackServerContext* context, WatchHub* hub,
                                 WatchTarget target) {
-  auto* stream = new WatchStream(context, hub, std::move(target));
-  hub->Join(stream);
-  stream->Step(absl::Now());
+  auto* stream = new WatchStream(context, hub, hub->PickShard(), std::move(target));
+  hub->Join(stream->shard_, stream);
+  stream->StepAndReport();
   return stream;
 }
 
-grpc::ServerWriteReactor<v1::WatchResponse>* WatchStream::Ended(const absl::Status& status) {
+grpc::ServerWriteReactor<grpc::ByteBuffer>* WatchStream::Ended(const absl::Status& status) {
   return new EndedStream(status);
 }
 
-WatchStream::WatchStream(grpc::CallbackServerContext* context, WatchHub* hub, WatchTarget target)
-    : context_(context), hub_(hub), target_(std::move(target)) {
+WatchStream::WatchStream(grpc::CallbackServerContext* context, WatchHub* hub, int shard,
+                         WatchTarget target)
+    : context_(context), hub_(hub), target_(std::move(target)), shard_(shard) {
   absl::MutexLock lock(&mu_);
   (target_.game_id ? revision_ : position_) = target_.after;
   delivered_ = target_.after;
@@ -49,14 +50,19 @@ void WatchStream::Unref() {
   if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
 }
 
-void WatchStream::Wake(absl::Time now) { Step(now); }
+absl::Time WatchStream::Wake(absl::Time now) { return Step(now); }
+
+void WatchStream::StepAndReport() {
+  const absl::Time deadline = Step(absl::Now());
+  if (deadline != absl::InfiniteFuture()) hub_->StallDeadline(shard_, deadline);
+}
 
 void WatchStream::OnCancel() {
   {
     absl::MutexLock lock(&mu_);
     gone_ = true;
   }
-  Step(absl::Now());
+  StepAndReport();
 }
 
 void WatchStream::OnWriteDone(bool ok) {
@@ -67,7 +73,7 @@ void WatchStream::OnWriteDone(bool ok) {
     queue_.pop_front();
     if (!ok) gone_ = true;
   }
-  Step(absl::Now());
+  StepAndReport();
 }
 
 void WatchStream::OnDone() {
@@ -75,25 +81,26 @@ void WatchStream::OnDone() {
     absl::MutexLock lock(&mu_);
     done_ = true;
   }
-  hub_->Leave(this);
+  hub_->Leave(shard_, this);
   Unref();
 }
 
-void WatchStream::Step(absl::Time now) {
-  const v1::WatchResponse* next = nullptr;
+absl::Time WatchStream::Step(absl::Time now) {
+  const grpc::ByteBuffer* next = nullptr;
   std::optional<absl::Status> finish;
   bool cancel = false;
+  absl::Time deadline = absl::InfiniteFuture();
   {
     absl::MutexLock lock(&mu_);
     const absl::Duration stall = hub_->stall_timeout();
     if (done_) {
-      return;
+      return deadline;
     } else if (finished_ || writing_) {
       // The end goes out after the message being written (and the status
       // after what the transport still holds); a client that never reads
       // them would keep the stream until it disconnects.
       const absl::Time waiting_since = finished_ ? finish_started_ : write_started_;
-      if (now - waiting_since > stall && !cancelled_) {
+      if (now - waiting_since >= stall && !cancelled_) {
         cancelled_ = cancel = true;
         if (!end_.has_value()) {
           end_ = absl::DeadlineExceededError(absl::StrCat(
@@ -110,6 +117,7 @@ void WatchStream::Step(absl::Time now) {
             " bytes behind the live events (its client does not read them); watch again with ",
             resume_field(), queue_.front().cursor));
       }
+      if (!cancelled_) deadline = (finished_ ? finish_started_ : write_started_) + stall;
     } else {
       if (!end_.has_value() && gone_) end_ = absl::CancelledError("the client went away");
       if (!end_.has_value() && hub_->shutting_down()) {
@@ -121,10 +129,12 @@ void WatchStream::Step(absl::Time now) {
         finished_ = true;
         finish_started_ = now;
         finish = *end_;
+        deadline = now + stall;
       } else if (!queue_.empty()) {
         writing_ = true;
         write_started_ = now;
         next = queue_.front().message.get();  // stays put until OnWriteDone pops it
+        deadline = now + stall;
       }
     }
   }
@@ -136,6 +146,7 @@ void WatchStream::Step(absl::Time now) {
   } else if (finish.has_value()) {
     Finish(ToGrpc(*finish));
   }
+  return deadline;
 }
 
 void WatchStream::Refill() {
@@ -144,7 +155,7 @@ void WatchStream::Refill() {
 }
 
 bool WatchStream::Queue(const v1::LedgerEntry& entry) {
-  absl::StatusOr<std::shared_ptr<const v1::WatchResponse>> m = hub_->Message(entry);
+  absl::StatusOr<WatchBytes> m = hub_->Message(entry);
   if (!m.ok()) {
     end_ = m.status();
     return false;
@@ -209,13 +220,13 @@ void WatchStream::CaughtUp() {
   Item item;
   item.cursor = cursor();
   item.position = position_;
-  auto message = std::make_shared<v1::WatchResponse>();
+  v1::WatchResponse message;
   if (target_.game_id) {
-    message->mutable_caught_up()->set_revision(item.cursor);
+    message.mutable_caught_up()->set_revision(item.cursor);
   } else {
-    message->mutable_caught_up()->set_position(item.cursor);
+    message.mutable_caught_up()->set_position(item.cursor);
   }
-  item.message = std::move(message);
+  item.message = Serialize(message);
   queue_.push_back(std::move(item));
 }
 

@@ -1,6 +1,10 @@
 // One watch stream (WatchGame, WatchAll) as a gRPC callback reactor with no
 // thread of its own: it writes its next message when the previous write is
-// done, and the watch hub (watch_hub.h) wakes it when a commit lands.
+// done, and the watch hub (watch_hub.h) wakes it when a commit lands, when
+// the server shuts down, and when a write of its may have stalled. It writes
+// the messages as serialized bytes (the method's response is a raw
+// grpc::ByteBuffer, its request typed: ArbiterService), the events' shared
+// with every other stream (WatchHub::Message); clients see WatchResponses.
 //
 // From where the client asks, the stream reads the history from the
 // ledger's pooled readers, a batch at a time and one message in flight, so
@@ -53,8 +57,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/watch_hub.h"
-#include "arbiter/v1/service.pb.h"
 #include "grpcpp/server_context.h"
+#include "grpcpp/support/byte_buffer.h"
 #include "grpcpp/support/server_callback.h"
 
 namespace arbiter::service {
@@ -65,7 +69,7 @@ struct WatchTarget {
   uint64_t after = 0;                  // revision (game) or position (log)
 };
 
-class WatchStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
+class WatchStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
  public:
   // Streams `target` until the client goes away, the server shuts down, or
   // the client falls behind. It deletes itself once gRPC is done with the
@@ -74,10 +78,12 @@ class WatchStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
                             WatchTarget target);
 
   // A stream that ends at once with `status` (a refused or malformed call).
-  static grpc::ServerWriteReactor<v1::WatchResponse>* Ended(const absl::Status& status);
+  static grpc::ServerWriteReactor<grpc::ByteBuffer>* Ended(const absl::Status& status);
 
-  // The hub: a commit landed, or a tick passed (`now`).
-  void Wake(absl::Time now);
+  // The hub: a commit landed, the server is shutting down, or a stall
+  // deadline passed (`now`). Returns the stall deadline of the write (or
+  // end) now in flight, InfiniteFuture if none.
+  absl::Time Wake(absl::Time now);
   void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
   void Unref();
 
@@ -87,16 +93,20 @@ class WatchStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
 
  private:
   struct Item {
-    std::shared_ptr<const v1::WatchResponse> message;  // an event's: shared (WatchHub::Message)
-    uint64_t cursor;    // the revision or position the client has seen once it has this
-    uint64_t position;  // the log position the stream has read up to with it
+    WatchBytes message;  // an event's: shared (WatchHub::Message)
+    uint64_t cursor;     // the revision or position the client has seen once it has this
+    uint64_t position;   // the log position the stream has read up to with it
   };
 
-  WatchStream(grpc::CallbackServerContext* context, WatchHub* hub, WatchTarget target);
+  WatchStream(grpc::CallbackServerContext* context, WatchHub* hub, int shard, WatchTarget target);
 
-  // Writes the next message, or the end, or checks the one being written.
+  // Writes the next message, or the end, or checks the one being written;
+  // returns the stall deadline of what is in flight (InfiniteFuture: none).
   // Called without the lock: gRPC may run a reaction inline.
-  void Step(absl::Time now);
+  absl::Time Step(absl::Time now);
+  // Step, from a reaction of gRPC's (not the hub's): the hub is told the
+  // deadline.
+  void StepAndReport();
   // Fills queue_ from the history or the feed; may set end_.
   void Refill() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ReadHistory() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -117,6 +127,7 @@ class WatchStream final : public grpc::ServerWriteReactor<v1::WatchResponse> {
   grpc::CallbackServerContext* const context_;
   WatchHub* const hub_;
   const WatchTarget target_;
+  const int shard_;  // the hub's thread that wakes it
   // gRPC's reference (dropped in OnDone) and the hub's while it wakes it.
   std::atomic<int> refs_{1};
 
