@@ -21,6 +21,11 @@
 //                          it; the 99th percentile over the events
 //   sse_deliver_p50_ms, sse_deliver_p99_ms
 //                          the same as deliver_* over the SSE pages only
+//   server_cpu_ms_per_event, bench_cpu_ms_per_event
+//                          CPU time (user + system) the server and this
+//                          process (the clients) spent while the events were
+//                          recorded and delivered, per event: less sensitive
+//                          than the latencies to other load on the machine
 //   server_threads         the server's threads with all of them open
 //
 // The clients live in this process: two threads of gRPC async streams
@@ -40,6 +45,7 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -80,6 +86,20 @@ int64_t ProcField(pid_t pid, const std::string& field) {
     if (absl::SimpleAtoi(digits, &n)) return n;
   }
   return -1;
+}
+
+// User + system CPU time of process `pid` so far (/proc/PID/stat).
+double CpuMs(pid_t pid) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Fields after the command's closing parenthesis: state is field 3,
+  // utime 14 and stime 15.
+  const std::vector<std::string> f = absl::StrSplit(stat.substr(stat.rfind(')') + 2), ' ');
+  int64_t utime = 0, stime = 0;
+  if (f.size() < 13 || !absl::SimpleAtoi(f[11], &utime) || !absl::SimpleAtoi(f[12], &stime)) {
+    return 0;
+  }
+  return 1000.0 * static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
 void RaiseFileLimit() {
@@ -302,6 +322,7 @@ void BM_Watchers(benchmark::State& state) {
       const int64_t threads = ProcField(server->pid(), "Threads");
 
       std::vector<absl::Time> sent(events + 1);
+      const double server_cpu = CpuMs(server->pid()), bench_cpu = CpuMs(getpid());
       for (int k = 1; k <= events; ++k) {
         sent[k] = absl::Now();
         if (!AppendEvents(*stub, {Stone(k - 1)})) return state.SkipWithError("append failed");
@@ -309,6 +330,8 @@ void BM_Watchers(benchmark::State& state) {
       }
       const int reached = streams + sse.opened();
       const bool all = arrivals.Await(static_cast<int64_t>(reached) * events, 0, absl::Seconds(60));
+      state.counters["server_cpu_ms_per_event"] = (CpuMs(server->pid()) - server_cpu) / events;
+      state.counters["bench_cpu_ms_per_event"] = (CpuMs(getpid()) - bench_cpu) / events;
       std::vector<double> each, to_all, sse_each;
       int64_t missing = 0;
       const auto at = arrivals.at();
