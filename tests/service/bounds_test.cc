@@ -295,9 +295,6 @@ TEST(BoundsTest, WatchersThatDoNotReadAreCutOffAndTheServerStaysBounded) {
   if (HasFatalFailure()) return;
 
   // A client that reads nothing: no window growth, small windows.
-  grpc::ChannelArguments args;
-  args.SetInt(GRPC_ARG_HTTP2_BDP_PROBE, 0);
-  args.SetInt(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, 16 * 1024);
   struct Stalled {
     std::unique_ptr<grpc::ClientContext> ctx;
     std::unique_ptr<grpc::ClientReader<v1::WatchResponse>> reader;
@@ -306,8 +303,7 @@ TEST(BoundsTest, WatchersThatDoNotReadAreCutOffAndTheServerStaysBounded) {
   std::vector<Stalled> stalled;
   const int64_t rss_before = ProcStatus(server->pid(), "VmRSS");
   for (int caller = 0; caller < 4; ++caller) {
-    stubs.push_back(v1::Arbiter::NewStub(
-        grpc::CreateCustomChannel(server->address(), grpc::InsecureChannelCredentials(), args)));
+    stubs.push_back(SlowReaderStubFor(server->address()));
     for (int i = 0; i < 16; ++i) {
       Stalled w;
       w.ctx = std::make_unique<grpc::ClientContext>();
@@ -825,11 +821,7 @@ TEST(BoundsTest, StalledWatchersAreCancelledAndTheirPlacesFreed) {
   RecordNotedGame(*stub, "stall-1", 200, writer);  // more than a stream's window to catch up on
   if (HasFatalFailure()) return;
 
-  grpc::ChannelArguments args;
-  args.SetInt(GRPC_ARG_HTTP2_BDP_PROBE, 0);
-  args.SetInt(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, 16 * 1024);
-  auto slow = v1::Arbiter::NewStub(
-      grpc::CreateCustomChannel(server->address(), grpc::InsecureChannelCredentials(), args));
+  auto slow = SlowReaderStubFor(server->address());
   std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
   std::vector<std::unique_ptr<grpc::ClientReader<v1::WatchResponse>>> stalled;
   for (int i = 0; i < 16; ++i) {

@@ -13,6 +13,7 @@
 #include "arbiter/v1/service.grpc.pb.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
+#include "grpcpp/support/channel_arguments.h"
 #include "gtest/gtest.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/event_lines.h"
@@ -48,6 +49,17 @@ inline std::unique_ptr<v1::Arbiter::Stub> StubFor(const std::string& address) {
 }
 
 inline std::unique_ptr<v1::Arbiter::Stub> Stub() { return StubFor(ServerEnvironment::address()); }
+
+// A stub whose channel lets little be sent ahead of what its client reads
+// (no BDP probe, 16 KiB of lookahead): a watch it does not read soon has a
+// server write in flight that waits for it (a stalled client).
+inline std::unique_ptr<v1::Arbiter::Stub> SlowReaderStubFor(const std::string& address) {
+  grpc::ChannelArguments args;
+  args.SetInt(GRPC_ARG_HTTP2_BDP_PROBE, 0);
+  args.SetInt(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, 16 * 1024);
+  return v1::Arbiter::NewStub(
+      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args));
+}
 
 inline std::string Scenario(const std::string& name) {
   return TestDataPath("scenarios/public/" + name + ".jsonl");

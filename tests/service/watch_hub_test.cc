@@ -137,11 +137,7 @@ TEST(WatchHubTest, AStalledClientIsCancelledAtItsStallTimeout) {
     if (HasFatalFailure()) return;
   }
 
-  grpc::ChannelArguments args;
-  args.SetInt(GRPC_ARG_HTTP2_BDP_PROBE, 0);
-  args.SetInt(GRPC_ARG_HTTP2_STREAM_LOOKAHEAD_BYTES, 16 * 1024);
-  auto slow = v1::Arbiter::NewStub(
-      grpc::CreateCustomChannel(server->address(), grpc::InsecureChannelCredentials(), args));
+  auto slow = SlowReaderStubFor(server->address());
   grpc::ClientContext ctx;
   ctx.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(20)));
   auto reader = slow->WatchAll(&ctx, v1::WatchAllRequest());
