@@ -21,7 +21,7 @@ int64_t Nanos(absl::Time t) {
 
 }  // namespace
 
-WatchBytes Serialize(const v1::WatchResponse& message) {
+WatchBytes ToWatchBytes(const v1::WatchResponse& message) {
   const std::string bytes = message.SerializeAsString();
   const grpc::Slice slice(bytes);
   return std::make_shared<const grpc::ByteBuffer>(&slice, 1);
@@ -76,7 +76,7 @@ absl::StatusOr<WatchBytes> WatchHub::Message(const v1::LedgerEntry& entry) {
   if (!r.ok()) return r.status();
   v1::WatchResponse message;
   *message.mutable_event() = *std::move(r);
-  WatchBytes bytes = Serialize(message);
+  WatchBytes bytes = ToWatchBytes(message);
   absl::MutexLock lock(&messages_mu_);
   auto [it, inserted] = messages_.emplace(entry.position(), std::move(bytes));
   if (inserted) {

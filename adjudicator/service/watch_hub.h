@@ -47,7 +47,7 @@ class WatchStream;
 using WatchBytes = std::shared_ptr<const grpc::ByteBuffer>;
 
 // `message` serialized once (what gRPC would write for it).
-WatchBytes Serialize(const v1::WatchResponse& message);
+WatchBytes ToWatchBytes(const v1::WatchResponse& message);
 
 class WatchHub {
  public:

@@ -226,7 +226,7 @@ void WatchStream::CaughtUp() {
   } else {
     message.mutable_caught_up()->set_position(item.cursor);
   }
-  item.message = Serialize(message);
+  item.message = ToWatchBytes(message);
   queue_.push_back(std::move(item));
 }
 
