@@ -34,7 +34,11 @@ WatchHub::WatchHub(ledger::Ledger* ledger, size_t max_buffer, absl::Duration sta
       max_buffer_(max_buffer),
       stall_timeout_(stall_timeout) {
   for (int i = 0; i < std::max(threads, 1); ++i) shards_.push_back(std::make_unique<Shard>());
-  listener_ = feed().AddListener([this](uint64_t) {
+  listener_ = feed().AddListener([this](uint64_t head) {
+    // A checkpoint signed at the same head (CommitFeed::PublishCheckpoint)
+    // gives no stream anything to send: only a new head, or the feed's
+    // close, wakes them. (The listeners are told one at a time.)
+    if (told_head_.exchange(head) == head && !feed().Read(head, 0).closed) return;
     for (auto& shard : shards_) {
       absl::MutexLock lock(&shard->mu);
       shard->woken = true;

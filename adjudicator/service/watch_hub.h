@@ -5,8 +5,10 @@
 // The streams are spread over the hub's threads (shards). A shard's thread
 // sleeps until something happens that its streams must act on, and then
 // wakes each of them once:
-//   - a commit (the feed's listener only flags it: the writer never waits
-//     for watchers): the streams at the feed's head read it and write it;
+//   - a commit that moves the feed's head, or the feed's close (the feed's
+//     listener only flags it: the writer never waits for watchers): the
+//     streams at the feed's head read it and write it (a checkpoint signed
+//     at the same head wakes none);
 //   - the server's shutdown (Shutdown): the streams end;
 //   - the stall deadline of a write in flight: the earliest time at which
 //     a message will have waited `stall_timeout` for its client. A shard
@@ -111,6 +113,7 @@ class WatchHub {
   const size_t max_buffer_;
   const absl::Duration stall_timeout_;
   std::atomic<bool> shutting_down_{false};
+  std::atomic<uint64_t> told_head_{0};  // the feed's head as its listener was last told
   int listener_ = -1;
 
   absl::Mutex messages_mu_;
