@@ -118,6 +118,22 @@ async function main() {
   // The hall: pending rulings first, then the tables in order; finished games folded.
   const hall = await signIn(chiefContext, chief);
   await hall.waitForSelector('body[data-loaded="1"][data-live="1"]');
+  // A refused feed (503: the console full) ends an EventSource for good; the
+  // page asks again by itself, with a delay, until it follows.
+  const refusing = await chiefContext.newPage();
+  await refusing.setRequestInterception(true);
+  const feedAsks = [];
+  refusing.on('request', (r) => {
+    if (!new URL(r.url()).pathname.startsWith('/api/feed')) return r.continue();
+    feedAsks.push(Date.now());
+    if (feedAsks.length <= 2) return r.respond({ status: 503, contentType: 'application/json', body: '{"error":{"message":"busy"}}' });
+    return r.continue();
+  });
+  await refusing.goto(`${server.http}/`);
+  const followed = await refusing.waitForSelector('body[data-live="1"]', { timeout: 20000 }).then(() => true, () => false);
+  check(followed && feedAsks.length === 3 && feedAsks[1] - feedAsks[0] >= 900,
+    `a page refused the feed twice asks again, later, and follows (${feedAsks.length} asks, ${feedAsks.slice(1).map((t, i) => t - feedAsks[i])} ms apart)`);
+  await refusing.close();
   const listed = await hall.$$eval('#games tbody tr', (rows) => rows.map((r) => r.dataset.game));
   const expected = ['board-12', 'board-14', 'board-3', ...Array.from({ length: 37 }, (_, i) => `wall-${20 + i}`)];
   check(JSON.stringify(listed) === JSON.stringify(expected), `the hall lists pending rulings first, then tables in order (${listed.slice(0, 5)}…)`);

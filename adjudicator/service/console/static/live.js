@@ -36,13 +36,31 @@ export async function signOut() {
 
 // Follows the Server-Sent Events from feed position `after`: onGame(game)
 // for each game a commit advanced; onReload when the page fell too far behind.
+// A dropped stream is resumed by the browser itself (Last-Event-ID); a
+// refused one (503 when the console is full, or a server restarting behind a
+// proxy) ends an EventSource for good, so the page tries again after 1-2 s,
+// doubling up to 30-60 s, from the last message it had: it never stays
+// offline while the server is there. Returns { close() }.
 export function follow(after, onGame, onReload, onState) {
-  const source = new EventSource(`/api/feed?after=${encodeURIComponent(after)}`);
-  source.addEventListener('game', (e) => onGame(JSON.parse(e.data)));
-  source.addEventListener('reload', () => onReload());
-  source.addEventListener('open', () => onState?.(true));
-  source.addEventListener('error', () => onState?.(false));
-  return source;
+  let last = after;
+  let source;
+  let retry = 1000;
+  let timer;
+  const open = () => {
+    source = new EventSource(`/api/feed?after=${encodeURIComponent(last)}`);
+    const seen = (e) => { if (e.lastEventId) last = e.lastEventId; };
+    source.addEventListener('game', (e) => { seen(e); onGame(JSON.parse(e.data)); });
+    source.addEventListener('reload', (e) => { seen(e); onReload(); });
+    source.addEventListener('open', () => { retry = 1000; onState?.(true); });
+    source.addEventListener('error', () => {
+      onState?.(false);
+      if (source.readyState !== EventSource.CLOSED) return;  // the browser reconnects
+      timer = setTimeout(open, retry * (1 + Math.random()));
+      retry = Math.min(retry * 2, 30000);
+    });
+  };
+  open();
+  return { close: () => { clearTimeout(timer); source.close(); } };
 }
 
 let liveUp = null;
