@@ -44,6 +44,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -179,46 +180,66 @@ class Arrivals {
 };
 
 // Console pages following /api/feed, on one epoll thread. A page's message
-// for game g names its revision; event k is revision 2 + k.
+// for game g names its revision; event k is revision 2 + k. A page the
+// console refuses (503 when more connections wait for its threads than it
+// lets wait, or closed before it followed) asks again 1-2 s later, as the
+// console's own script does (static/live.js follow()).
 class SsePages {
  public:
   SsePages(const std::string& address, int pages, int first_index, Arrivals* arrivals)
-      : arrivals_(arrivals), first_index_(first_index) {
+      : arrivals_(arrivals),
+        first_index_(first_index),
+        request_(absl::StrCat("GET /api/feed HTTP/1.1\r\nHost: ", address,
+                              "\r\nAccept: text/event-stream\r\n\r\n")),
+        pages_(pages) {
     const size_t colon = address.rfind(':');
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons(static_cast<uint16_t>(std::stoi(address.substr(colon + 1))));
-    inet_pton(AF_INET, address.substr(0, colon).c_str(), &sa.sin_addr);
+    sa_.sin_family = AF_INET;
+    sa_.sin_port = htons(static_cast<uint16_t>(std::stoi(address.substr(colon + 1))));
+    inet_pton(AF_INET, address.substr(0, colon).c_str(), &sa_.sin_addr);
     epoll_ = epoll_create1(0);
-    const std::string request = absl::StrCat("GET /api/feed HTTP/1.1\r\nHost: ", address,
-                                             "\r\nAccept: text/event-stream\r\n\r\n");
-    for (int i = 0; i < pages; ++i) {
-      const int fd = socket(AF_INET, SOCK_STREAM, 0);
-      if (connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 ||
-          write(fd, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
-        std::fprintf(stderr, "page %d: could not connect\n", i);
-        close(fd);
-        continue;
-      }
-      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-      epoll_event ev{};
-      ev.events = EPOLLIN;
-      ev.data.u32 = static_cast<uint32_t>(fds_.size());
-      epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
-      fds_.push_back(fd);
-      buffers_.emplace_back();
-    }
+    for (int i = 0; i < pages; ++i) Open(i);
     thread_ = std::thread([this] { Run(); });
   }
   ~SsePages() {
     stop_ = true;
     thread_.join();
-    for (int fd : fds_) close(fd);
+    for (const Page& p : pages_) {
+      if (p.fd >= 0) close(p.fd);
+    }
     close(epoll_);
   }
-  int opened() const { return static_cast<int>(fds_.size()); }
+  int opened() const { return static_cast<int>(pages_.size()); }
+  int retries() const { return retries_; }
 
  private:
+  struct Page {
+    int fd = -1;
+    bool following = false;
+    std::string buffer;
+    absl::Time retry_at = absl::InfiniteFuture();
+  };
+
+  void Open(int i) {
+    Page& p = pages_[i];
+    p.buffer.clear();
+    p.fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (connect(p.fd, reinterpret_cast<const sockaddr*>(&sa_), sizeof sa_) != 0 ||
+        write(p.fd, request_.data(), request_.size()) != static_cast<ssize_t>(request_.size())) {
+      return Refused(i);
+    }
+    fcntl(p.fd, F_SETFL, fcntl(p.fd, F_GETFL) | O_NONBLOCK);
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.u32 = static_cast<uint32_t>(i);
+    epoll_ctl(epoll_, EPOLL_CTL_ADD, p.fd, &ev);
+  }
+  void Refused(int i) {
+    Page& p = pages_[i];
+    close(p.fd);  // also leaves the epoll set
+    p.fd = -1;
+    p.retry_at = absl::Now() + absl::Milliseconds(1000 + rand_r(&seed_) % 1000);
+    ++retries_;
+  }
   void Run() {
     epoll_event events[64];
     char chunk[16384];
@@ -226,19 +247,32 @@ class SsePages {
       const int n = epoll_wait(epoll_, events, 64, 100);
       for (int k = 0; k < n; ++k) {
         const uint32_t i = events[k].data.u32;
+        Page& p = pages_[i];
         ssize_t got;
-        while ((got = read(fds_[i], chunk, sizeof chunk)) > 0) buffers_[i].append(chunk, got);
+        while ((got = read(p.fd, chunk, sizeof chunk)) > 0) p.buffer.append(chunk, got);
         Parse(i);
+        if (!p.following && (got == 0 || absl::StartsWith(p.buffer, "HTTP/1.1 503"))) Refused(i);
+      }
+      const absl::Time now = absl::Now();
+      for (int i = 0; i < static_cast<int>(pages_.size()); ++i) {
+        if (pages_[i].fd < 0 && pages_[i].retry_at <= now) {
+          pages_[i].retry_at = absl::InfiniteFuture();
+          Open(i);
+        }
       }
     }
   }
   // Whole lines only; a page is caught up once its hello comes.
   void Parse(uint32_t i) {
-    std::string& b = buffers_[i];
+    Page& p = pages_[i];
+    std::string& b = p.buffer;
     size_t start = 0;
     for (size_t nl; (nl = b.find('\n', start)) != std::string::npos; start = nl + 1) {
       const absl::string_view line(b.data() + start, nl - start);
-      if (line == ": following") arrivals_->CaughtUp();
+      if (line == ": following" && !p.following) {
+        p.following = true;
+        arrivals_->CaughtUp();
+      }
       if (!absl::StartsWith(line, "data: ")) continue;
       const size_t at = line.find("\"revision\":\"");
       if (at == absl::string_view::npos) continue;
@@ -248,14 +282,17 @@ class SsePages {
         arrivals_->Got(first_index_ + static_cast<int>(i), static_cast<int>(revision - 2));
       }
     }
-    b.erase(0, start);
+    if (p.following || absl::StartsWith(b, "HTTP/1.1 503")) b.erase(0, start);
   }
 
   Arrivals* const arrivals_;
   const int first_index_;
+  const std::string request_;
+  sockaddr_in sa_{};
   int epoll_ = -1;
-  std::vector<int> fds_;
-  std::vector<std::string> buffers_;
+  std::vector<Page> pages_;
+  unsigned seed_ = 1;
+  std::atomic<int> retries_{0};
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
@@ -353,6 +390,7 @@ void BM_Watchers(benchmark::State& state) {
       state.counters["watchers"] = reached;
       state.counters["grpc_streams"] = streams;
       state.counters["sse_pages"] = sse.opened();
+      state.counters["sse_refused_and_asked_again"] = sse.retries();
       state.counters["events"] = events;
       state.counters["missing"] = static_cast<double>(missing);
       state.counters["rss_per_idle_grpc_KiB"] =
