@@ -5,6 +5,7 @@
 #include "ledger/bundle.h"
 #include "ledger/checkpoint_note.h"
 #include "ledger/merkle.h"
+#include "ledger/reader_pool.h"
 #include "ledger/store.h"
 #include "ledger/store_writer.h"
 
@@ -12,30 +13,13 @@ namespace arbiter::ledger {
 
 class Ledger::Impl {
  public:
-  Impl(std::unique_ptr<Store> store, std::unique_ptr<StoreWriter> writer)
-      : store_(std::move(store)), writer_(std::move(writer)) {}
+  Impl(std::shared_ptr<ReaderPool> readers, std::unique_ptr<StoreWriter> writer)
+      : readers_(std::move(readers)), store_(&readers_->store()), writer_(std::move(writer)) {}
 
   // Runs `fn` on a pooled read connection.
   template <typename Fn>
   auto WithReader(Fn fn) -> decltype(fn(std::declval<LogSource&>())) {
-    absl::StatusOr<std::unique_ptr<LogSource>> reader = TakeReader();
-    if (!reader.ok()) return reader.status();
-    auto result = fn(**reader);
-    absl::MutexLock lock(&pool_mu_);
-    pool_.push_back(*std::move(reader));
-    return result;
-  }
-
-  absl::StatusOr<std::unique_ptr<LogSource>> TakeReader() {
-    {
-      absl::MutexLock lock(&pool_mu_);
-      if (!pool_.empty()) {
-        std::unique_ptr<LogSource> r = std::move(pool_.back());
-        pool_.pop_back();
-        return r;
-      }
-    }
-    return store_->OpenReader();
+    return readers_->With(std::move(fn));
   }
 
   // Runs `fn` on the proof tree once it holds the first `tree_size` leaves.
@@ -56,10 +40,9 @@ class Ledger::Impl {
     return fn(proof_tree_);
   }
 
-  std::unique_ptr<Store> store_;
+  const std::shared_ptr<ReaderPool> readers_;  // shared with the judge's reads, maybe
+  Store* const store_;                         // the readers' store
   std::unique_ptr<StoreWriter> writer_;
-  absl::Mutex pool_mu_;
-  std::vector<std::unique_ptr<LogSource>> pool_ ABSL_GUARDED_BY(pool_mu_);
   absl::Mutex proof_tree_mu_;
   MerkleTree proof_tree_ ABSL_GUARDED_BY(proof_tree_mu_);
 };
@@ -70,12 +53,18 @@ Ledger::~Ledger() = default;
 absl::StatusOr<std::unique_ptr<Ledger>> Ledger::Open(LedgerOptions options) {
   if (options.judge == nullptr) return absl::InvalidArgumentError("the ledger needs a judge");
   if (options.dir.empty()) return absl::InvalidArgumentError("the ledger needs a data directory");
-  absl::StatusOr<std::unique_ptr<Store>> store = OpenStore(options.dir, {options.vfs});
-  if (!store.ok()) return store.status();
-  absl::StatusOr<std::unique_ptr<StoreWriter>> writer = (*store)->OpenWriter(std::move(options));
+  std::shared_ptr<ReaderPool> readers = options.readers;
+  if (readers == nullptr) {
+    absl::StatusOr<std::unique_ptr<Store>> store = OpenStore(options.dir, {options.vfs});
+    if (!store.ok()) return store.status();
+    readers = std::make_shared<ReaderPool>(*std::move(store));
+  }
+  options.readers.reset();  // the writer needs none (and keeps its options)
+  absl::StatusOr<std::unique_ptr<StoreWriter>> writer =
+      readers->store().OpenWriter(std::move(options));
   if (!writer.ok()) return writer.status();
   return std::unique_ptr<Ledger>(
-      new Ledger(std::make_unique<Impl>(*std::move(store), *std::move(writer))));
+      new Ledger(std::make_unique<Impl>(std::move(readers), *std::move(writer))));
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::Append(const std::string& game_id,

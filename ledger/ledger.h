@@ -37,6 +37,8 @@
 
 namespace arbiter::ledger {
 
+class ReaderPool;  // reader_pool.h
+
 struct LedgerOptions {
   // A data directory (created if absent), or a PostgreSQL database named by
   // a libpq URI, postgresql://USER@HOST:PORT/DB (postgres/store.cc): the ledger
@@ -51,7 +53,13 @@ struct LedgerOptions {
   // the one kept, else DefaultLogOrigin. FAILED_PRECONDITION at Open when it
   // differs from the kept one.
   std::string log_origin;
-  Judge* judge = nullptr;            // required; not owned; must outlive the ledger
+  Judge* judge = nullptr;  // required; not owned; must outlive the ledger
+  // The read connections of the store at `dir`, when they were opened
+  // before the ledger (OpenStore, then a ReaderPool over it): the ledger
+  // reads and writes through that store and shares the pool, so a judge
+  // that reads the ledger (the service's read model) is made with the pool
+  // before the ledger that needs it. Empty: the ledger opens `dir` itself.
+  std::shared_ptr<ReaderPool> readers;
   uint64_t checkpoint_every = 1000;  // events between periodic checkpoints; 0: none
   // The longest an event stays after the last signed checkpoint: a
   // checkpoint (reason TAIL_BOUND) is signed this long after the first

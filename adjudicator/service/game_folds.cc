@@ -7,6 +7,23 @@
 
 namespace arbiter::service {
 
+GameFolds::GameFolds(std::shared_ptr<ledger::ReaderPool> reads, size_t max_games)
+    : reads_(std::move(reads)),
+      shared_(reads_->store().shared()),
+      max_games_(max_games < 1 ? 1 : max_games) {}
+
+int GameFolds::AddListener(CommitListener listener) {
+  absl::MutexLock lock(&listeners_mu_);
+  const int id = next_listener_++;
+  listeners_.emplace(id, std::move(listener));
+  return id;
+}
+
+void GameFolds::RemoveListener(int id) {
+  absl::MutexLock lock(&listeners_mu_);
+  listeners_.erase(id);
+}
+
 absl::StatusOr<std::unique_ptr<ledger::GameJudge>> GameFolds::Open(absl::string_view game_id,
                                                                    const v1::GameCreated& created) {
   return judge_.Open(game_id, created);
@@ -39,7 +56,8 @@ void GameFolds::OnCommit(const std::vector<ledger::CommittedFold>& folds) {
     absl::MutexLock lock(&mu_);
     for (const GameView& v : views) KeepLocked(v);
   }
-  for (const CommitListener& listener : listeners_) listener(views);
+  absl::MutexLock lock(&listeners_mu_);
+  for (const auto& [id, listener] : listeners_) listener(views);
 }
 
 void GameFolds::KeepLocked(GameView view) {
@@ -70,15 +88,14 @@ absl::StatusOr<GameView> GameFolds::Get(const std::string& game_id) {
     auto it = entries_.find(game_id);
     if (it != entries_.end()) {
       it->second.last_used = ++uses_;
-      const bool shared = ledger_ != nullptr && ledger_->shared();
-      if (!shared) return it->second.view;
+      if (!shared_) return it->second.view;
       kept = it->second.view.revision;
     }
   }
   if (kept > 0) {
     // Another server may have written the game since this one last did:
     // the kept fold stands only at the revision the ledger holds.
-    absl::StatusOr<uint64_t> revision = ledger_->GameRevision(game_id);
+    absl::StatusOr<uint64_t> revision = reads_->GameRevision(game_id);
     if (!revision.ok()) return revision.status();
     if (*revision == kept) {
       absl::MutexLock lock(&mu_);
@@ -94,10 +111,9 @@ absl::StatusOr<GameView> GameFolds::Get(const std::string& game_id) {
 }
 
 absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
-  if (ledger_ == nullptr) return absl::FailedPreconditionError("the read model has no ledger");
   // The rules the game was created under, by the ledger's pin: the latest
   // version may rule its events otherwise.
-  absl::StatusOr<std::string> pin = ledger_->RulesPin(game_id);
+  absl::StatusOr<std::string> pin = reads_->RulesPin(game_id);
   if (absl::IsNotFound(pin.status())) {
     return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
   }
@@ -105,8 +121,7 @@ absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
   std::unique_ptr<ledger::GameJudge> fold;
   uint64_t revision = 0;
   for (;;) {
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        ledger_->ReadGame(game_id, revision, 512);
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = reads_->ReadGame(game_id, revision, 512);
     if (!entries.ok()) return entries.status();
     if (entries->empty()) break;
     for (const v1::LedgerEntry& entry : *entries) {

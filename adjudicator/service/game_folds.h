@@ -13,10 +13,16 @@
 // quarter is dropped, and a dropped game is folded again when next read.
 // (A season's games stay readable; memory does not grow with them.)
 //
-// On a ledger other servers write too (Ledger::shared), a kept fold is
+// On a ledger other servers write too (Store::shared), a kept fold is
 // used for a read only at the revision the ledger holds; behind it, the
 // game is folded again. The ledger's own judging needs no such check: it
 // asks Committed() for the revision its database holds.
+//
+// It reads the ledger through the store's pooled readers, not through the
+// Ledger: the ledger judges with it, so it is made first, with readers
+// opened from the store before the ledger (OpenStore, ReaderPool), and the
+// ledger is then opened with it as its judge and the same readers
+// (LedgerOptions::readers). Nothing is wired after construction.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
 
@@ -33,7 +39,7 @@
 #include "adjudicator/engine/adjudicator.h"
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "ledger/judge.h"
-#include "ledger/ledger.h"
+#include "ledger/reader_pool.h"
 
 namespace arbiter::service {
 
@@ -51,19 +57,23 @@ class GameFolds final : public ledger::Judge {
  public:
   static constexpr size_t kDefaultMaxGames = 4096;
 
-  explicit GameFolds(size_t max_games = kDefaultMaxGames)
-      : max_games_(max_games < 1 ? 1 : max_games) {}
+  // Reads the games of the store `reads` reads (shared; the ledger that
+  // judges with this must be opened over the same store).
+  explicit GameFolds(std::shared_ptr<ledger::ReaderPool> reads,
+                     size_t max_games = kDefaultMaxGames);
 
-  // The ledger whose games this reads and judges. Set once, after the
-  // ledger is opened with this as its judge and before any read.
-  void Attach(ledger::Ledger* ledger) { ledger_ = ledger; }
-
-  // Adds a listener, called on the ledger's writer thread with the games
-  // each commit advanced, after the read model holds them. It must be quick
-  // (the timekeeper and the console only queue them). Add them all before
-  // anything is appended.
+  // A listener is called on the thread that committed (the ledger's writer,
+  // or an appending caller's) with the games each commit advanced, after
+  // the read model holds them. It must be quick (the timekeeper only queues
+  // them) and must not add or remove a listener.
   using CommitListener = std::function<void(const std::vector<GameView>&)>;
-  void OnCommitted(CommitListener listener) { listeners_.push_back(std::move(listener)); }
+  // Adds one, at any time: it hears every commit after this returns (a
+  // listener that must know earlier ones reads the log once it listens).
+  // Returns its id for RemoveListener.
+  int AddListener(CommitListener listener);
+  // Once this returns the listener is not running and is never called
+  // again, so what it refers to may go.
+  void RemoveListener(int id);
 
   // The game as last committed. NOT_FOUND when it has no events; DATA_LOSS
   // when a stored event no longer folds or the game's rules no longer load
@@ -94,9 +104,13 @@ class GameFolds final : public ledger::Judge {
   void KeepLocked(GameView view) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   AdjudicatorJudge judge_;
-  ledger::Ledger* ledger_ = nullptr;
-  std::vector<CommitListener> listeners_;
+  const std::shared_ptr<ledger::ReaderPool> reads_;
+  const bool shared_;  // other processes write the store too
   const size_t max_games_;
+  // Held while listeners run: RemoveListener waits for a call in progress.
+  absl::Mutex listeners_mu_;
+  int next_listener_ ABSL_GUARDED_BY(listeners_mu_) = 0;
+  absl::flat_hash_map<int, CommitListener> listeners_ ABSL_GUARDED_BY(listeners_mu_);
   mutable absl::Mutex mu_;
   uint64_t uses_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<std::string, Entry> entries_ ABSL_GUARDED_BY(mu_);

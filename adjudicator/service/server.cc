@@ -25,6 +25,8 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "ledger/ledger.h"
+#include "ledger/reader_pool.h"
+#include "ledger/store.h"
 
 namespace arbiter::service {
 
@@ -98,7 +100,14 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
                      "`arbiter token create` before listening on ",
                      options.listen));
   }
-  parts->folds = std::make_unique<GameFolds>();
+  // The store and its readers first: the read model reads the ledger
+  // through them and is the ledger's judge, so it is made before the
+  // ledger, which then shares them (no wiring after construction).
+  const std::string location = options.ledger.empty() ? options.data_dir : options.ledger;
+  absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(location);
+  if (!store.ok()) return store.status();
+  auto readers = std::make_shared<ledger::ReaderPool>(*std::move(store));
+  parts->folds = std::make_unique<GameFolds>(readers);
   if (!options.witness.key_file.empty()) {
     if (options.http_listen.empty()) {
       return absl::FailedPreconditionError(
@@ -128,7 +137,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
                                 parts->witness.get(), parts->cosignatures.get()});
   }
   ledger::LedgerOptions lo;
-  lo.dir = options.ledger.empty() ? options.data_dir : options.ledger;
+  lo.dir = location;
+  lo.readers = readers;
   lo.key_dir = options.data_dir;
   lo.log_origin = options.log_origin;
   lo.judge = parts->folds.get();
@@ -149,7 +159,6 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
       VenueGames::Open(lo.dir, options.venue_keys);
   if (!venue_games.ok()) return venue_games.status();
   parts->venue_games = *std::move(venue_games);
-  parts->folds->Attach(parts->ledger.get());
   parts->gate = std::make_unique<Gatekeeper>(parts->tokens.get(), options.limits);
   parts->callers = std::make_unique<Callers>();
   // Built once, for every front end that writes (issue 27.2: the console's

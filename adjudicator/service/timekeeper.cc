@@ -22,11 +22,17 @@ void LogError(const std::string& what, const absl::Status& s) {
 
 Timekeeper::Timekeeper(ledger::Ledger* ledger, GameFolds* folds, Recorder* recorder,
                        std::function<absl::Time()> now)
-    : ledger_(ledger), folds_(folds), recorder_(recorder), now_(std::move(now)) {
-  folds_->OnCommitted([this](const std::vector<GameView>& games) { Committed(games); });
-}
+    : ledger_(ledger),
+      folds_(folds),
+      recorder_(recorder),
+      now_(std::move(now)),
+      listener_(
+          folds_->AddListener([this](const std::vector<GameView>& games) { Committed(games); })) {}
 
-Timekeeper::~Timekeeper() { Stop(); }
+Timekeeper::~Timekeeper() {
+  Stop();
+  folds_->RemoveListener(listener_);
+}
 
 Caller Timekeeper::ServerClock() {
   Caller clock;

@@ -2,10 +2,11 @@
 // `timeExpired` that a flag fall or a lateness forfeit calls for, at the
 // instant the rules say, so a flag falls even if nobody reports it.
 //
-// It learns of commits from the read model (GameFolds::OnCommitted), which
+// It learns of commits from the read model (a GameFolds listener), which
 // hands it each advanced game's fold, so it never reads the log for them;
 // at Start() it reads the log once to find the live games already in
-// progress (a server that restarts times them again). After each commit of
+// progress (a server that restarts times them again), after it listens, so
+// it may be made at any time: a commit it was not told of is in the log. After each commit of
 // a live game it recomputes that game's deadline (deadline.h); when the wall
 // clock reaches it, it appends the event with the revision it was computed
 // from as the expected revision: if an arbiter's event got in first the
@@ -40,10 +41,9 @@ namespace arbiter::service {
 
 class Timekeeper {
  public:
-  // `now` is the wall clock (tests may pass another). Registers itself as
-  // `folds`'s commit listener (`folds` judges `ledger`), so it must be made
-  // before anything is appended. Appends through `recorder`. None is owned;
-  // all must outlive this.
+  // `now` is the wall clock (tests may pass another). Listens to `folds`'s
+  // commits (`folds` judges `ledger`) from here to its destruction. Appends
+  // through `recorder`. None is owned; all must outlive this.
   Timekeeper(
       ledger::Ledger* ledger, GameFolds* folds, Recorder* recorder,
       std::function<absl::Time()> now = [] { return absl::Now(); });
@@ -73,6 +73,7 @@ class Timekeeper {
   GameFolds* folds_;
   Recorder* recorder_;
   std::function<absl::Time()> now_;
+  const int listener_;  // in folds_
   std::thread thread_;
 
   absl::Mutex mu_;

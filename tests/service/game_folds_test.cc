@@ -9,6 +9,8 @@
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "ledger/ledger.h"
+#include "ledger/reader_pool.h"
+#include "ledger/store.h"
 #include "tests/support/temp_dir.h"
 
 namespace arbiter::service {
@@ -31,14 +33,17 @@ class GameFoldsTest : public ::testing::Test {
  protected:
   // The read model judges the ledger, as in the server.
   void Open(size_t max_games) {
-    folds_ = std::make_unique<GameFolds>(max_games);
+    auto store = ledger::OpenStore(dir_.path());
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto readers = std::make_shared<ledger::ReaderPool>(*std::move(store));
+    folds_ = std::make_unique<GameFolds>(readers, max_games);
     ledger::LedgerOptions o;
     o.dir = dir_.path();
     o.judge = folds_.get();
+    o.readers = readers;
     auto l = ledger::Ledger::Open(o);
     ASSERT_TRUE(l.ok()) << l.status();
     ledger_ = *std::move(l);
-    folds_->Attach(ledger_.get());
   }
 
   void SetUp() override {}
