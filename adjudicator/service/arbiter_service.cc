@@ -85,7 +85,7 @@ ArbiterService::ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const C
 
 grpc::Status ArbiterService::CreateGame(grpc::ServerContext* context,
                                         const v1::CreateGameRequest* req, v1::Game* out) {
-  return callers_->Serve(context, [&](const Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const Caller& caller) -> absl::Status {
     absl::StatusOr<std::string> id = recorder_->CreateGame(caller, *req);
     if (!id.ok()) return id.status();
     return FillGame(*folds_, *id, out);
@@ -94,7 +94,7 @@ grpc::Status ArbiterService::CreateGame(grpc::ServerContext* context,
 
 grpc::Status ArbiterService::GetGame(grpc::ServerContext* context, const v1::GetGameRequest* req,
                                      v1::Game* out) {
-  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = ParseResourceName("games", req->name(), "name");
     if (!id.ok()) return id.status();
     return FillGame(*folds_, *id, out);
@@ -110,7 +110,7 @@ grpc::ServerUnaryReactor* ArbiterService::AppendEvents(grpc::CallbackServerConte
     if (r.ok()) *out = *std::move(r);
     reactor->Finish(ToGrpc(r.status()));
   };
-  absl::StatusOr<Caller> caller = callers_->Of(context);
+  absl::StatusOr<Caller> caller = callers_->Of(context, *req);
   if (!caller.ok()) {
     finish(caller.status());
     return reactor;
@@ -133,7 +133,7 @@ grpc::ServerUnaryReactor* ArbiterService::AppendEvents(grpc::CallbackServerConte
 grpc::Status ArbiterService::SyncVenueGame(grpc::ServerContext* context,
                                            const v1::SyncVenueGameRequest* req,
                                            v1::SyncVenueGameResponse* out) {
-  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const Caller&) -> absl::Status {
     if (venue_games_ == nullptr) {
       return absl::FailedPreconditionError("this server takes no venue's games");
     }
@@ -146,7 +146,7 @@ grpc::Status ArbiterService::SyncVenueGame(grpc::ServerContext* context,
 
 grpc::Status ArbiterService::Decide(grpc::ServerContext* context, const v1::DecideRequest* req,
                                     v1::AppendEventsResponse* out) {
-  return callers_->Serve(context, [&](const Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const Caller& caller) -> absl::Status {
     absl::StatusOr<v1::AppendEventsResponse> r = recorder_->Decide(caller, *req);
     if (!r.ok()) return r.status();
     *out = *std::move(r);
@@ -157,7 +157,7 @@ grpc::Status ArbiterService::Decide(grpc::ServerContext* context, const v1::Deci
 grpc::Status ArbiterService::ListEvents(grpc::ServerContext* context,
                                         const v1::ListEventsRequest* req,
                                         v1::ListEventsResponse* out) {
-  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
     if (!id.ok()) return id.status();
     absl::StatusOr<int> size = PageSize(req->page_size());
@@ -188,7 +188,7 @@ grpc::Status ArbiterService::ListEvents(grpc::ServerContext* context,
 grpc::Status ArbiterService::ListRulings(grpc::ServerContext* context,
                                          const v1::ListRulingsRequest* req,
                                          v1::ListRulingsResponse* out) {
-  return callers_->Serve(context, [&](const Caller&) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
     if (!id.ok()) return id.status();
     absl::StatusOr<int> size = PageSize(req->page_size());
@@ -217,7 +217,7 @@ grpc::Status ArbiterService::ListRulings(grpc::ServerContext* context,
 grpc::ServerWriteReactor<grpc::ByteBuffer>* ArbiterService::OpenWatchGame(
     grpc::CallbackServerContext* context, const v1::WatchGameRequest* req) {
   absl::StatusOr<WatchTarget> target = [&]() -> absl::StatusOr<WatchTarget> {
-    absl::StatusOr<Caller> caller = callers_->Of(context);
+    absl::StatusOr<Caller> caller = callers_->Of(context, *req);
     if (!caller.ok()) return caller.status();
     absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
     if (!id.ok()) return id.status();
@@ -232,7 +232,7 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* ArbiterService::OpenWatchGame(
 
 grpc::ServerWriteReactor<grpc::ByteBuffer>* ArbiterService::OpenWatchAll(
     grpc::CallbackServerContext* context, const v1::WatchAllRequest* req) {
-  absl::StatusOr<Caller> caller = callers_->Of(context);
+  absl::StatusOr<Caller> caller = callers_->Of(context, *req);
   if (!caller.ok()) return WatchStream::Ended(caller.status());
   return WatchStream::Start(context, &watch_hub_, WatchTarget{std::nullopt, req->after_position()});
 }

@@ -6,33 +6,13 @@
 #include <string>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "adjudicator/service/field_bounds.h"
-#include "arbiter/v1/service.pb.h"
 #include "grpcpp/support/interceptor.h"
 
 namespace arbiter::service {
 namespace {
 
 using grpc::experimental::InterceptionHookPoints;
-
-// The game an ARBITER's record call names ("games/{id}" -> id; a malformed
-// name matches no assignment, and the handler refuses it anyway). Typed per
-// method: the request is the method's own message.
-std::optional<std::string> GameOfRecordCall(absl::string_view method, void* request) {
-  if (request == nullptr) return std::nullopt;  // none arrived: the call fails anyway
-  std::string name;
-  if (method == "/arbiter.v1.Arbiter/AppendEvents") {
-    name = static_cast<v1::AppendEventsRequest*>(request)->game();
-  } else if (method == "/arbiter.v1.Arbiter/Decide") {
-    name = static_cast<v1::DecideRequest*>(request)->game();
-  } else {
-    return std::nullopt;
-  }
-  constexpr absl::string_view kPrefix = "games/";
-  return absl::StartsWith(name, kPrefix) ? name.substr(kPrefix.size()) : std::string();
-}
 
 class AuthInterceptor final : public grpc::experimental::Interceptor {
  public:
@@ -50,21 +30,15 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
     }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE) &&
         admitted_.has_value()) {
-      if (absl::Status s = CheckArrived(methods->GetRecvMessage()); !s.ok()) {
+      // The request itself is admitted where it is typed: by the handler,
+      // through Callers (admission.h). Here only whether one arrived.
+      if (absl::Status s = CheckArrived(methods->GetRecvMessage() != nullptr); !s.ok()) {
         Refuse(s);
-      } else if (absl::Status s = CheckBoundsOf(methods->GetRecvMessage()); !s.ok()) {
-        Refuse(s);
-      } else if (++messages_ == 1) {
-        // The first request of an ARBITER's record call names the game.
-        std::optional<std::string> game =
-            GameOfRecordCall(info_->method(), methods->GetRecvMessage());
-        if (game.has_value()) {
-          if (absl::Status s = admitted_->MayRecordIn(*game); !s.ok()) Refuse(s);
-        }
-      } else if (absl::Status s = gate_->Charge(*admitted_, MethodAccess(info_->method()));
-                 !s.ok()) {
+      } else if (++messages_ > 1) {
         // Each further request on a stream costs what a call does.
-        Refuse(s);
+        if (absl::Status s = gate_->Charge(*admitted_, MethodAccess(info_->method())); !s.ok()) {
+          Refuse(s);
+        }
       }
     }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
@@ -108,9 +82,9 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
   // synchronous one, UNIMPLEMENTED for a callback one (AppendEvents, the
   // watches), telling a client the method does not exist. (A streaming
   // client's stream ends with no message too; those methods are left out.)
-  absl::Status CheckArrived(void* request) const {
+  absl::Status CheckArrived(bool arrived) const {
     using Type = grpc::experimental::ServerRpcInfo::Type;
-    if (request != nullptr || messages_ > 0 ||
+    if (arrived || messages_ > 0 ||
         (info_->type() != Type::UNARY && info_->type() != Type::SERVER_STREAMING)) {
       return absl::OkStatus();
     }
@@ -118,17 +92,6 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
         absl::StrCat(info_->method(),
                      ": the request is not a valid message (truncated, malformed, nested too "
                      "deeply, or a string that is not UTF-8)"));
-  }
-
-  // The byte limits of every string of an arbiter.v1 request (field_bounds.h),
-  // before any handler reads it. The other services' requests (health,
-  // reflection) are not all protobuf messages here, and hold no client text
-  // that is stored or echoed.
-  absl::Status CheckBoundsOf(void* request) const {
-    if (request == nullptr || !absl::StartsWith(info_->method(), "/arbiter.v1.")) {
-      return absl::OkStatus();
-    }
-    return CheckRequest(*static_cast<const google::protobuf::Message*>(request));
   }
 
   // Ends the call now with `why`; the handler, if it runs, finds the call
@@ -153,11 +116,23 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
 
 }  // namespace
 
-absl::StatusOr<Caller> Callers::Of(const grpc::ServerContextBase* context) const {
-  absl::MutexLock lock(&mu_);
-  auto it = calls_.find(context);
-  if (it == calls_.end()) return absl::InternalError("this call was not admitted by the server");
-  return it->second.caller;
+absl::StatusOr<Caller> Callers::Admitted(const grpc::ServerContextBase* context,
+                                         const google::protobuf::Message& request) const {
+  absl::StatusOr<Caller> caller;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = calls_.find(context);
+    if (it == calls_.end()) return absl::InternalError("this call was not admitted by the server");
+    caller = it->second.caller;
+  }
+  if (!caller.ok()) return caller.status();
+  const MethodAdmission* admission = MethodAdmission::ForRequest(*request.GetDescriptor());
+  if (admission == nullptr) {
+    return absl::InternalError(absl::StrCat(request.GetDescriptor()->full_name(),
+                                            " is the request of no declared arbiter.v1 method"));
+  }
+  if (absl::Status s = admission->Check(*caller, request); !s.ok()) return s;
+  return caller;
 }
 
 uint64_t Callers::NewCall() {

@@ -1,13 +1,15 @@
 // Authorization for every call the server takes: one gRPC server
-// interceptor (SECURITY.md). For each call it asks the Gatekeeper (the
+// interceptor (SECURITY.md) and, for the arbiter.v1 methods, one typed step
+// on the request. For each call the interceptor asks the Gatekeeper (the
 // bearer token, the method's declared access, the caller's rate, the watch
-// cap) and, for an ARBITER's record calls, whether the game named in the
-// request is one of theirs. A refused call is ended at once with its status
-// (UNAUTHENTICATED, PERMISSION_DENIED or RESOURCE_EXHAUSTED) before the
-// handler can answer, so a service that cannot check for itself (the stock
-// server reflection) discloses nothing; the arbiter.v1 handlers take their
-// Caller from Callers::Of(context) and act on nothing else, so a refused
-// call writes nothing.
+// cap). A call it refuses is ended at once with its status (UNAUTHENTICATED,
+// PERMISSION_DENIED or RESOURCE_EXHAUSTED) before the handler can answer,
+// so a service that cannot check for itself (the stock server reflection)
+// discloses nothing. The arbiter.v1 handlers take their Caller from
+// Callers::Serve / Callers::Of(context, request), which runs the method's
+// admission (admission.h) on the request as the handler received it, typed
+// (its bounds, the caller's authority over the game it names), and act on
+// nothing else, so a refused call writes nothing.
 //
 // gRPC 1.51's server interceptors cannot stop a handler from running (they
 // cannot hijack on the server side); ending the call with
@@ -16,12 +18,16 @@
 #ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_INTERCEPTOR_H_
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_INTERCEPTOR_H_
 
+#include <type_traits>
+
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "adjudicator/service/admission.h"
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/grpc_status.h"
+#include "google/protobuf/message.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/server_interceptor.h"
 
@@ -31,15 +37,25 @@ namespace arbiter::service {
 // context: how a handler learns who is calling, explicitly.
 class Callers {
  public:
-  // The caller of the call `context` belongs to, or why it was refused.
-  // INTERNAL (refused) for a call the interceptor never saw.
-  absl::StatusOr<Caller> Of(const grpc::ServerContextBase* context) const;
+  // The caller of the call `context` belongs to, once the admission of the
+  // method whose request `request` is (MethodAdmission::ForRequest) has
+  // passed it; else why it was refused: the interceptor's refusal, the
+  // admission's (INVALID_ARGUMENT, PERMISSION_DENIED), or INTERNAL for a
+  // call the interceptor never saw or a message that is no declared
+  // method's request. `Request` is the handler's own message type.
+  template <typename Request>
+  absl::StatusOr<Caller> Of(const grpc::ServerContextBase* context, const Request& request) const {
+    static_assert(std::is_base_of_v<google::protobuf::Message, Request>,
+                  "a request of an arbiter.v1 method");
+    return Admitted(context, request);
+  }
 
   // Runs a handler's body `fn(const Caller&) -> absl::Status` for the call
-  // `context` belongs to, or answers its refusal without running it.
-  template <typename Fn>
-  grpc::Status Serve(const grpc::ServerContextBase* context, Fn fn) const {
-    absl::StatusOr<Caller> caller = Of(context);
+  // `context` belongs to, once Of(context, request) admits it, or answers
+  // its refusal without running it.
+  template <typename Request, typename Fn>
+  grpc::Status Serve(const grpc::ServerContextBase* context, const Request& request, Fn fn) const {
+    absl::StatusOr<Caller> caller = Of(context, request);
     if (!caller.ok()) return ToGrpc(caller.status());
     return ToGrpc(fn(*caller));
   }
@@ -57,6 +73,8 @@ class Callers {
     uint64_t call;
     absl::StatusOr<Caller> caller;
   };
+  absl::StatusOr<Caller> Admitted(const grpc::ServerContextBase* context,
+                                  const google::protobuf::Message& request) const;
   mutable absl::Mutex mu_;
   uint64_t calls_started_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<const grpc::ServerContextBase*, Verdict> calls_ ABSL_GUARDED_BY(mu_);

@@ -2,36 +2,13 @@
 
 #include <string>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "arbiter/v1/service.pb.h"
-#include "arbiter/v1/tournament.pb.h"
+#include "adjudicator/service/admission.h"
+#include "arbiter/v1/events.pb.h"
 #include "google/protobuf/descriptor.h"
 
 namespace arbiter::service {
-namespace {
-
-// Every method of the arbiter.v1 services, by full name, with its declared
-// access. Built once from the descriptors linked into this binary.
-const absl::flat_hash_map<std::string, v1::Access>& DeclaredMethods() {
-  static const auto* methods = [] {
-    auto* m = new absl::flat_hash_map<std::string, v1::Access>();
-    for (const google::protobuf::ServiceDescriptor* s :
-         {v1::CreateGameRequest::descriptor()->file()->service(0),
-          v1::CreateTournamentRequest::descriptor()->file()->service(0)}) {
-      for (int i = 0; i < s->method_count(); ++i) {
-        const google::protobuf::MethodDescriptor* method = s->method(i);
-        (*m)["/" + s->full_name() + "/" + method->name()] =
-            method->options().GetExtension(v1::method_access);
-      }
-    }
-    return m;
-  }();
-  return *methods;
-}
-
-}  // namespace
 
 absl::string_view RoleName(Role role) {
   switch (role) {
@@ -67,9 +44,10 @@ std::optional<Role> ParseRole(absl::string_view name) {
 v1::Access MethodAccess(absl::string_view method) {
   if (absl::StartsWith(method, "/grpc.health.v1.Health/")) return v1::PUBLIC;
   if (absl::StartsWith(method, "/grpc.reflection.v1alpha.ServerReflection/")) return v1::READ;
-  const auto& declared = DeclaredMethods();
-  auto it = declared.find(method);
-  return it == declared.end() ? v1::ACCESS_UNSPECIFIED : it->second;
+  // An arbiter.v1 method as it declares itself (admission.h): one that
+  // lacks an option, method_access or game_scope, is refused.
+  const MethodAdmission* admission = MethodAdmission::Find(method);
+  return admission == nullptr ? v1::ACCESS_UNSPECIFIED : admission->access();
 }
 
 v1::Access EventAccess(const v1::Event& event) {

@@ -42,8 +42,9 @@ std::string RoleWithArticle(Role role);
 std::optional<Role> ParseRole(absl::string_view name);
 
 // The access a full method name ("/arbiter.v1.Arbiter/AppendEvents") needs:
-// its (arbiter.v1.method_access) option; PUBLIC for grpc.health.v1, READ
-// for server reflection; ACCESS_UNSPECIFIED (refused) for anything else.
+// its (arbiter.v1.method_access) option, when it declares its game_scope
+// too (admission.h); PUBLIC for grpc.health.v1, READ for server reflection;
+// ACCESS_UNSPECIFIED (refused) for anything else.
 v1::Access MethodAccess(absl::string_view method);
 
 // The access recording `event` needs: its kind's (arbiter.v1.event_access)

@@ -37,7 +37,7 @@ const v1::Pairing* OtherPairingOf(const v1::Tournament& t, const std::string& ga
 grpc::Status TournamentServiceImpl::ImportRound(grpc::ServerContext* context,
                                                 const v1::ImportRoundRequest* req,
                                                 v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
@@ -56,7 +56,7 @@ grpc::Status TournamentServiceImpl::ImportRound(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                                                const v1::StartRoundRequest* req,
                                                v1::StartRoundResponse* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     absl::StatusOr<v1::StartRoundResponse> r = StartRoundAs(caller, *req);
     if (!r.ok()) return r.status();
     *out = *std::move(r);

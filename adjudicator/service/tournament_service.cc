@@ -181,7 +181,7 @@ absl::StatusOr<GameFactsMap> TournamentServiceImpl::Games(const v1::Tournament& 
 grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* context,
                                                      const v1::CreateTournamentRequest* req,
                                                      v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     std::vector<v1::TournamentEvent> events(1);
     *events[0].mutable_created() = req->tournament();
     for (const v1::TournamentTeam& team : req->teams())
@@ -202,7 +202,7 @@ grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* contex
 grpc::Status TournamentServiceImpl::ImportTournament(grpc::ServerContext* context,
                                                      const v1::ImportTournamentRequest* req,
                                                      v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     if (absl::Status s = CheckId("tournament", req->tournament_id()); !s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("tournamentId: ", s.message()));
     }
@@ -220,7 +220,7 @@ grpc::Status TournamentServiceImpl::ImportTournament(grpc::ServerContext* contex
 grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
                                                   const v1::GetTournamentRequest* req,
                                                   v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller&) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = ParseResourceName("tournaments", req->name(), "name");
     if (!id.ok()) return id.status();
     absl::StatusOr<v1::Tournament> t = Current(*id);
@@ -233,7 +233,7 @@ grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::AddPlayers(grpc::ServerContext* context,
                                                const v1::AddPlayersRequest* req,
                                                v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
@@ -268,7 +268,7 @@ absl::Status TournamentServiceImpl::RecordInto(const service::Caller& caller,
 grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext* context,
                                               const v1::PairRoundRequest* req,
                                               v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
@@ -309,7 +309,7 @@ grpc::Status TournamentServiceImpl::PairRound(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::SetLineup(grpc::ServerContext* context,
                                               const v1::SetLineupRequest* req,
                                               v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     v1::TournamentEvent event;
     *event.mutable_lineup_set() = req->lineup();
     return RecordInto(caller, req->tournament(), std::move(event), out);
@@ -319,7 +319,7 @@ grpc::Status TournamentServiceImpl::SetLineup(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext* context,
                                                    const v1::ScheduleReplayRequest* req,
                                                    v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
@@ -349,7 +349,7 @@ grpc::Status TournamentServiceImpl::ScheduleReplay(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext* context,
                                                    const v1::WithdrawPlayerRequest* req,
                                                    v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     v1::TournamentEvent event;
     *event.mutable_player_withdrawn() = req->withdrawal();
     return RecordInto(caller, req->tournament(), std::move(event), out);
@@ -359,7 +359,7 @@ grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::DecideTieBreak(grpc::ServerContext* context,
                                                    const v1::DecideTieBreakRequest* req,
                                                    v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     v1::TournamentEvent event;
     *event.mutable_tie_break_decided() = req->decision();
     return RecordInto(caller, req->tournament(), std::move(event), out);
@@ -369,7 +369,7 @@ grpc::Status TournamentServiceImpl::DecideTieBreak(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::CorrectTournament(grpc::ServerContext* context,
                                                       const v1::CorrectTournamentRequest* req,
                                                       v1::Tournament* out) {
-  return callers_->Serve(context, [&](const service::Caller& caller) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller& caller) -> absl::Status {
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
@@ -425,7 +425,7 @@ absl::StatusOr<v1::StandingsReport> TournamentServiceImpl::Standings(const std::
 grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
                                                  const v1::GetStandingsRequest* req,
                                                  v1::StandingsReport* out) {
-  return callers_->Serve(context, [&](const service::Caller&) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller&) -> absl::Status {
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
@@ -471,7 +471,7 @@ absl::StatusOr<v1::ExportTournamentResponse> TournamentServiceImpl::WholeExport(
 grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* context,
                                                      const v1::ExportTournamentRequest* req,
                                                      v1::ExportTournamentResponse* out) {
-  return callers_->Serve(context, [&](const service::Caller&) -> absl::Status {
+  return callers_->Serve(context, *req, [&](const service::Caller&) -> absl::Status {
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
