@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/notification.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/service/admission.h"
 #include "adjudicator/service/field_bounds.h"
 #include "proto/names/resource_name.h"
 
@@ -260,9 +261,12 @@ absl::StatusOr<std::string> Recorder::CreateGame(const Caller& caller,
 
 absl::StatusOr<v1::AppendEventsResponse> Recorder::Decide(const Caller& caller,
                                                           const v1::DecideRequest& request) {
-  // The request's own strings, bounded as the gRPC interceptor bounds
-  // them, for every front end.
-  if (absl::Status s = CheckRequest(request); !s.ok()) return s;
+  // The method's own admission step (admission.h), as gRPC's handler runs
+  // it, for every front end (the console's Decide comes here directly):
+  // the request's bounds, then the caller's authority over its game.
+  const MethodAdmission* admission = MethodAdmission::ForRequest(*request.GetDescriptor());
+  if (admission == nullptr) return absl::InternalError("Decide declares no admission");
+  if (absl::Status s = admission->Check(caller, request); !s.ok()) return s;
   absl::StatusOr<std::string> id = ParseResourceName("games", request.game(), "game");
   if (!id.ok()) return id.status();
   if (request.ruling() == 0)

@@ -104,8 +104,9 @@ class Recorder {
                                          const v1::CreateGameRequest& request);
 
   // Records the arbiterDecision `request` describes (with
-  // `request.validate_only`, a dry run of it). As Append, and
-  // INVALID_ARGUMENT for any string of the request over its byte limit.
+  // `request.validate_only`, a dry run of it), admitted first by the Decide
+  // method's own step (admission.h), whichever front end asks. As Append,
+  // and INVALID_ARGUMENT for any string of the request over its byte limit.
   absl::StatusOr<v1::AppendEventsResponse> Decide(const Caller& caller,
                                                   const v1::DecideRequest& request);
 
