@@ -126,16 +126,6 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     if (!store.ok()) return store.status();
     parts->cosignatures = *std::move(store);
   }
-  // The console follows the commits from the first one on.
-  if (!options.http_listen.empty()) {
-    // The same certificate as gRPC's: the console serves HTTPS with it.
-    absl::StatusOr<console::TlsContext> tls = console::MakeTlsContext(options.tls);
-    if (!tls.ok()) return tls.status();
-    parts->console = std::make_unique<console::Console>(
-        parts->folds.get(),
-        console::ConsoleOptions{*std::move(tls), options.http_hosts, options.http_insecure,
-                                parts->witness.get(), parts->cosignatures.get()});
-  }
   ledger::LedgerOptions lo;
   lo.dir = location;
   lo.readers = readers;
@@ -208,13 +198,18 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   parts->tournaments = *std::move(tournaments);
   // The console after the tournaments, whose pages it shows and whose rounds
   // it starts.
-  if (parts->console != nullptr) {
-    if (absl::Status s = parts->console->Serve(options.http_listen, parts->ledger.get(),
-                                               parts->tokens.get(), parts->gate.get(),
-                                               parts->recorder.get(), parts->tournaments.get());
-        !s.ok()) {
-      return s;
-    }
+  if (!options.http_listen.empty()) {
+    // The same certificate as gRPC's: the console serves HTTPS with it.
+    absl::StatusOr<console::TlsContext> tls = console::MakeTlsContext(options.tls);
+    if (!tls.ok()) return tls.status();
+    absl::StatusOr<std::unique_ptr<console::Console>> console = console::Console::Serve(
+        options.http_listen,
+        console::ConsoleParts{parts->folds.get(), parts->ledger.get(), parts->tokens.get(),
+                              parts->gate.get(), parts->recorder.get(), parts->tournaments.get()},
+        console::ConsoleOptions{*std::move(tls), options.http_hosts, options.http_insecure,
+                                parts->witness.get(), parts->cosignatures.get()});
+    if (!console.ok()) return console.status();
+    parts->console = *std::move(console);
   }
   if (absl::Status s = CheckBindable("--listen", options.listen); !s.ok()) return s;
   parts->server = builder.BuildAndStart();

@@ -76,10 +76,15 @@ absl::StatusOr<std::string> GameOf(const httplib::Request& req) {
 }  // namespace
 
 struct Console::Impl {
-  Impl(GameFolds* f, ConsoleOptions o)
-      : folds(f),
-        feed(f),
+  Impl(const ConsoleParts& parts, ConsoleOptions o)
+      : folds(parts.folds),
+        feed(parts.folds),
         followers(&feed, kMaxFollowers),
+        ledger(parts.ledger),
+        tokens(parts.tokens),
+        gate(parts.gate),
+        tournaments(parts.tournaments),
+        recorder(parts.recorder),
         insecure(o.insecure),
         witness(o.witness),
         cosignatures(o.cosignatures),
@@ -505,22 +510,19 @@ void Console::Impl::Routes() {
   RouteReceipts(http, ledger, folds, cosignatures);
 }
 
-Console::Console(GameFolds* folds, ConsoleOptions options)
-    : impl_(std::make_unique<Impl>(folds, std::move(options))) {}
+Console::Console(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Console::~Console() { Stop(); }
 
 const std::string& Console::address() const { return impl_->address; }
 
-absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                            Gatekeeper* gate, Recorder* recorder,
-                            tournament::TournamentHost* tournaments) {
-  Impl& p = *impl_;
-  p.tournaments = tournaments;
-  p.ledger = ledger;
-  p.tokens = tokens;
-  p.gate = gate;
-  p.recorder = recorder;
+absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& listen,
+                                                        ConsoleParts parts,
+                                                        ConsoleOptions options) {
+  auto impl = std::make_unique<Impl>(parts, std::move(options));
+  Impl& p = *impl;
+  ledger::Ledger* ledger = parts.ledger;
+  TokenStore* tokens = parts.tokens;
   p.tiles = std::make_unique<TlogTiles>(ledger);
   p.floor = std::make_unique<FloorPages>(
       p.recorder,
@@ -574,7 +576,7 @@ absl::Status Console::Serve(const std::string& listen, ledger::Ledger* ledger, T
   // Stop() ends the accept loop only once it runs: wait for it.
   const absl::Time give_up = absl::Now() + absl::Seconds(5);
   while (!p.http.is_running() && absl::Now() < give_up) absl::SleepFor(absl::Milliseconds(1));
-  return absl::OkStatus();
+  return std::unique_ptr<Console>(new Console(std::move(impl)));
 }
 
 void Console::Stop() {

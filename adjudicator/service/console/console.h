@@ -59,6 +59,22 @@ struct ConsoleOptions {
   ledger::CosignatureStore* cosignatures = nullptr;
 };
 
+// The server's parts the console shows and writes through. None is owned;
+// all must outlive the console. `gate` and `recorder` are the server's own,
+// the gRPC service's too: the same admission (roles, games, rates) and the
+// same write rules (clock guard, bounds, venues' games) whichever way a
+// write comes.
+struct ConsoleParts {
+  GameFolds* folds = nullptr;  // the games as the read model holds them
+  ledger::Ledger* ledger = nullptr;
+  TokenStore* tokens = nullptr;
+  Gatekeeper* gate = nullptr;
+  Recorder* recorder = nullptr;
+  // The tournaments the pages show; null: no tournament pages, no rounds in
+  // the hall.
+  tournament::TournamentHost* tournaments = nullptr;
+};
+
 class Console {
  public:
   // At most this many pages follow the live feed at once; beyond it,
@@ -67,24 +83,17 @@ class Console {
   // (--watchers 8192); Serve raises the open-file limit to its hard limit.
   static constexpr int kMaxFollowers = 8192;
 
-  // Shows the games as `folds` holds them, not owned; it must outlive this.
-  // The live feed follows the ledger's commit feed from Serve on.
-  explicit Console(GameFolds* folds, ConsoleOptions options = {});
-  ~Console();  // Stop()s
-
-  // Serves on `listen` (host:port; port 0: any free one) in threads of its
-  // own. None of the pointers is owned; all must outlive the console.
-  // `gate` and `recorder` are the server's own, the gRPC service's too: the
-  // same admission (roles, games, rates) and the same write rules (clock
-  // guard, bounds, venues' games) whichever way a write comes. `tournaments`
-  // (may be null: no tournament pages, no rounds in the hall) are the
-  // tournaments the pages show.
+  // The console of `parts`, serving on `listen` (host:port; port 0: any
+  // free one) in threads of its own; its live feed follows the ledger's
+  // commit feed from now on.
   // FAILED_PRECONDITION when `listen` is not loopback and the server has no
-  // tokens, or the console has no TLS and is not `insecure`; UNAVAILABLE when
-  // the address cannot be bound.
-  absl::Status Serve(const std::string& listen, ledger::Ledger* ledger, TokenStore* tokens,
-                     Gatekeeper* gate, Recorder* recorder,
-                     tournament::TournamentHost* tournaments = nullptr);
+  // tokens, or the console has no TLS and is not `insecure`; INVALID_ARGUMENT
+  // for a `listen` that is not HOST:PORT; UNAVAILABLE when the address
+  // cannot be bound; the token store's errors.
+  static absl::StatusOr<std::unique_ptr<Console>> Serve(const std::string& listen,
+                                                        ConsoleParts parts,
+                                                        ConsoleOptions options = {});
+  ~Console();  // Stop()s
 
   // The address bound ("127.0.0.1:8080"), once serving.
   const std::string& address() const;
@@ -94,6 +103,7 @@ class Console {
 
  private:
   struct Impl;
+  explicit Console(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 
