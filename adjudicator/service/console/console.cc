@@ -519,8 +519,10 @@ const std::string& Console::address() const { return impl_->address; }
 absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& listen,
                                                         ConsoleParts parts,
                                                         ConsoleOptions options) {
-  auto impl = std::make_unique<Impl>(parts, std::move(options));
-  Impl& p = *impl;
+  // Made first, so that a refusal below stops what the parts started, as
+  // the destructor does.
+  std::unique_ptr<Console> console(new Console(std::make_unique<Impl>(parts, std::move(options))));
+  Impl& p = *console->impl_;
   ledger::Ledger* ledger = parts.ledger;
   TokenStore* tokens = parts.tokens;
   p.tiles = std::make_unique<TlogTiles>(ledger);
@@ -576,7 +578,7 @@ absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& liste
   // Stop() ends the accept loop only once it runs: wait for it.
   const absl::Time give_up = absl::Now() + absl::Seconds(5);
   while (!p.http.is_running() && absl::Now() < give_up) absl::SleepFor(absl::Milliseconds(1));
-  return std::unique_ptr<Console>(new Console(std::move(impl)));
+  return console;
 }
 
 void Console::Stop() {
