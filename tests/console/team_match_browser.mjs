@@ -70,6 +70,9 @@ async function lookAt(context, viewport, lang) {
   const shown = lang === 'zh' ? '3台进行中' : '3 board(s) still playing';
   const hidden = lang === 'zh' ? 'still playing' : '台进行中';
   check(row.includes(shown) && !row.includes(hidden), `${what}: the match's state in the language chosen only (${row})`);
+  const standingsHead = await seen.$eval('#standings h2', (h) => h.innerText.trim());
+  check(lang === 'zh' ? /1\s*轮$/.test(standingsHead) : /1 round$/.test(standingsHead),
+    `${what}: the standings count their round in the language chosen (${standingsHead})`);
   const facts = await seen.$eval('main .facts', (p) => p.innerText.trim());
   check(!/·\s*(·|$)/.test(facts), `${what}: no separator around a fact not given (${facts})`);
   const heads = await seen.$$eval('#round table.pairings tr.match-head', (rows) => rows.map((r) => r.innerText.trim()));

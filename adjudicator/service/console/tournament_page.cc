@@ -174,7 +174,8 @@ std::string StandingsSection(const TournamentFacts& f) {
                     Escape(c.zh), "</span> <span lang=\"en\">", Escape(c.en), "</span></dd>");
   }
   return absl::StrCat("<section class=\"sheet\" id=\"standings\"><h2>", Both("排名", "Standings"),
-                      " · ", r.rounds(), " ", Both("轮", "rounds"), "</h2>\n",
+                      " · ", r.rounds(), " ", Both("轮", r.rounds() == 1 ? "round" : "rounds"),
+                      "</h2>\n",
                       Wide("排名", "Standings",
                            absl::StrCat("<table class=\"standings\"><thead><tr>", head,
                                         "</tr></thead><tbody>\n", rows, "</tbody></table>")),
