@@ -39,9 +39,12 @@ WatchHub::WatchHub(ledger::Ledger* ledger, size_t max_buffer, absl::Duration sta
     // gives no stream anything to send: only a new head, or the feed's
     // close, wakes them. (The listeners are told one at a time.)
     if (told_head_.exchange(head) == head && !feed().Read(head, 0).closed) return;
+    // A shard with no stream stays asleep: waking a thread costs more than
+    // the append itself on a small machine (a stream that joins later reads
+    // the feed itself once it has joined, so it misses nothing).
     for (auto& shard : shards_) {
       absl::MutexLock lock(&shard->mu);
-      shard->woken = true;
+      if (!shard->streams.empty()) shard->woken = true;
     }
   });
   for (auto& shard : shards_) {

@@ -116,6 +116,25 @@ TEST(WatchHubTest, IdleWatchersLeaveTheHubAsleep) {
   EXPECT_EQ(pool.ended(), 0);
 }
 
+// A server no one watches: commits wake none of the hub's threads (a
+// thread's wake-up costs about as much as the append on a small machine).
+TEST(WatchHubTest, CommitsWakeNoHubThreadWhileNoOneWatches) {
+  TempDir dir("arbiter-watch-hub-unwatched");
+  auto server = ServerProcess::Start(dir.File("data"));
+  ASSERT_NE(server, nullptr);
+  auto stub = StubFor(server->address());
+  AppendAll(*stub, "g", {Created("g", T0()), Started(T0())});
+  if (HasFatalFailure()) return;
+  const HubThreads before = HubThreadsOf(server->pid());
+  ASSERT_GE(before.threads, 1) << "no thread named watch-hub";
+  for (int i = 0; i < 20; ++i) {
+    AppendAll(*stub, "g", {StoneAt(i)});
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_EQ(HubThreadsOf(server->pid()).switches - before.switches, 0)
+      << "20 commits with no stream woke the hub's threads";
+}
+
 // A client that reads nothing while its stream has a message to write is
 // cancelled at its stall timeout (--watch-stall 1s) with nothing else
 // happening on the server: no commit, no other stream. Only the stall
