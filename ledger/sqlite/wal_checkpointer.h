@@ -37,6 +37,21 @@ class WalCheckpointer {
   // call tries again.
   void MaybeRun(sqlite3* writer);
 
+  // Makes the log's file, through `writer`'s VFS, at least as long as the
+  // log grows between two checkpoints, filled with zeros and synced.
+  //
+  // Why: a COMMIT that writes past the file's end changes its size, so its
+  // fdatasync must write the file's metadata after the data: two writes to
+  // the disk, one after the other, for every commit until the log first
+  // restarts (and again each time the ledger is opened, since SQLite deletes
+  // the log when the last connection closes). Within the file, a commit's
+  // fdatasync writes the data alone. PostgreSQL zero-fills its log segments
+  // for the same reason. Zeros past the log's last frame are not frames
+  // (their checksums fail), so recovery stops there as it does after any
+  // restart of the log. Call once the writer has read the database (the log
+  // is open then); a log already that long is left as it is.
+  absl::Status Reserve(sqlite3* writer);
+
   // Whether MaybeRun would checkpoint now.
   bool Due() const { return frames_ >= pages_; }
 

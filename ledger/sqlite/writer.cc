@@ -98,6 +98,7 @@ absl::Status Writer::Recover() {
   }
   committed.range = range;
   committed.head = range.size();
+  if (absl::Status s = checkpointer_->Reserve(db_.get()); !s.ok()) return s;
   // An unsigned tail found at start (a crash before its checkpoint) is
   // signed within the bound from now.
   unsigned_since_ =

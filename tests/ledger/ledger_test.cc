@@ -2,6 +2,8 @@
 // subscription promises.
 #include "ledger/ledger.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <filesystem>
 #include <functional>
@@ -531,6 +533,33 @@ TEST_P(LedgerTest, TheLogStaysBoundedUnderContinuousLoad) {
   const auto db = std::filesystem::file_size(dir_.File("ledger.db"));
   EXPECT_LT(wal, 1200u * (4096 + 24)) << "the log was not restarted";
   EXPECT_GT(db, 512u * 1024) << "the log was not copied back";
+  AuditReport report = Audit();
+  EXPECT_TRUE(report.intact) << report.why;
+}
+
+// A commit writes within the log's file, which the writer zero-fills, once
+// opened, to the length the log reaches between two copies back into the
+// database (WalCheckpointer::Reserve): a commit's fdatasync then has no
+// new length to write after its data. The zeros are no frames: reopened,
+// the ledger holds exactly what was appended.
+TEST_P(LedgerTest, CommitsWriteWithinTheLogsReservedFile) {
+  if (pg()) GTEST_SKIP() << "the write-ahead log file is SQLite's; PostgreSQL manages its own";
+  Open();
+  const std::string wal = dir_.File("ledger.db") + "-wal";
+  const auto reserved = std::filesystem::file_size(wal);
+  EXPECT_GE(reserved, 1000u * (4096 + 24)) << "the log's file was not reserved";
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(
+        ledger_->Append("g", ExpectedRevision::Any(), {Pass(i % 2 ? v1::WHITE : v1::BLACK)}).ok());
+  }
+  EXPECT_EQ(std::filesystem::file_size(wal), reserved) << "a commit grew the log's file";
+  Open();  // closes and reopens: the log is recovered over its zeros
+  EXPECT_EQ(*ledger_->Head(), 101u);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> game = ledger_->ReadGame("g", 0, 1000);
+  ASSERT_TRUE(game.ok()) << game.status();
+  EXPECT_EQ(game->size(), 101u);
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Exactly(101), {Pass(v1::BLACK)}).ok());
   AuditReport report = Audit();
   EXPECT_TRUE(report.intact) << report.why;
 }
