@@ -11,15 +11,17 @@
 // durable. Between batches it copies the write-ahead log back into the database once the log is
 // long (wal_checkpointer.h).
 //
-// A synchronous append that finds no batch running runs its batch itself,
-// on the caller's thread (AppendQueue::Leader): a lone client's append then
-// costs no thread hand-off either way. Batches never overlap: whoever runs
-// one, the thread or a caller, holds batch_mu_, and what a batch reads and
-// writes below is guarded by it. The thread takes queued jobs only once it
-// holds batch_mu_ (until then they join the running batch), a batch's
-// callers are answered after it is released (so the caller an answer wakes
-// can run its next batch itself), and a caller's batch that moves the
-// unsigned tail's due time wakes the thread, which waits for it.
+// An append that finds no batch running, while the last batch answered a
+// single append, runs its batch itself, on the caller's thread
+// (AppendQueue::Leader): a lone client's append then costs no thread
+// hand-off either way. Under load the thread runs every batch, so that the
+// callers' threads (a server's few request readers) never wait on a commit. Batches never overlap:
+// whoever runs one, the thread or a caller, holds batch_mu_, and what a batch reads and writes
+// below is guarded by it. The thread takes queued jobs only once it holds batch_mu_ (until then
+// they join the running batch), a batch's callers are answered after it is released (so the caller
+// an answer wakes can run its next batch itself; the thread's batches are answered on a thread of
+// their own, answerer.h, while it writes the next), and a caller's batch that moves the unsigned
+// tail's due time wakes the thread, which waits for it.
 #ifndef ARBITER_LEDGER_SQLITE_WRITER_H_
 #define ARBITER_LEDGER_SQLITE_WRITER_H_
 
@@ -37,6 +39,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/ledger.pb.h"
+#include "ledger/answerer.h"
 #include "ledger/append_job.h"
 #include "ledger/append_rows.h"
 #include "ledger/batch.h"
@@ -87,14 +90,16 @@ class Writer final : private BatchTransaction {
   explicit Writer(Config config);
   void Run();
   // AppendQueue::Leader: runs `job`'s batch on the caller's thread if no
-  // batch is running and the queue is open.
+  // batch is running, the queue is open and the last batch answered one
+  // append.
   bool Lead(AppendJob* job);
   // Runs `batch`, releases batch_mu_ (held on entry) and answers its jobs;
   // when the log has grown long, answers them first and copies the log back
-  // into the database before releasing. With `wake_thread`, wakes the
-  // thread if the batch moved the unsigned tail's due time.
-  void RunAndAnswer(std::vector<AppendJob*>& batch, bool wake_thread)
-      ABSL_UNLOCK_FUNCTION(batch_mu_);
+  // into the database before releasing. `on_thread`: run by the writer's
+  // thread, whose batches the answerer answers; otherwise by a caller,
+  // whose batch is answered here, and the thread is woken if the batch
+  // moved the unsigned tail's due time.
+  void RunAndAnswer(std::vector<AppendJob*>& batch, bool on_thread) ABSL_UNLOCK_FUNCTION(batch_mu_);
   // Runs `jobs` and whatever joins them through the batch loop (batch.h),
   // in one transaction; returns what its COMMIT took.
   absl::Duration RunBatch(std::vector<AppendJob*>& jobs, const Linger& linger)
@@ -155,6 +160,9 @@ class Writer final : private BatchTransaction {
   std::unordered_map<std::string, uint64_t> revisions_;  // committed, cached
 
   AppendQueue queue_;
+  // Declared before the thread: it answers the thread's last batches
+  // after the thread is joined, and only then is it destroyed.
+  Answerer answerer_;
   std::thread thread_;
 };
 

@@ -285,6 +285,66 @@ TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
   EXPECT_TRUE(Audit().intact);
 }
 
+// Under load (the last batch answered more than one append) a caller's
+// thread no longer runs the next batch: the writer's thread does, and a
+// thread of its own answers it (answerer.h), so that a server's request
+// readers never wait out a commit. Once a batch answers a lone append
+// again, the next lone append runs on its caller's thread again.
+TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
+  if (pg()) GTEST_SKIP() << "the PostgreSQL store has no caller-run batches";
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  // A batch held open (its judge opens a new game and waits) while three
+  // appends queue: they join it, and it answers four.
+  absl::Notification in_batch, release;
+  judge_.before_open = [&] {
+    in_batch.Notify();
+    release.WaitForNotification();
+  };
+  std::thread holder([&] {
+    EXPECT_TRUE(ledger_->Append("h", ExpectedRevision::NoStream(), {Created("h")}).ok());
+  });
+  in_batch.WaitForNotification();
+  absl::BlockingCounter joined(3);
+  for (int i = 0; i < 3; ++i) {
+    ledger_->AppendAsync("g", ExpectedRevision::Any(), {Pass(v1::BLACK)},
+                         [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                           EXPECT_TRUE(r.ok()) << r.status();
+                           joined.DecrementCount();
+                         });
+  }
+  release.Notify();
+  joined.Wait();
+  holder.join();
+
+  auto thread_name = [] {
+    char name[32] = {};
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    return std::string(name);
+  };
+  for (const char* expected : {"ledger-answer", "here"}) {
+    absl::Notification answered;
+    bool here = false;
+    std::string answered_by;
+    const std::thread::id caller = std::this_thread::get_id();
+    ledger_->AppendHereOrQueue("g", ExpectedRevision::Any(), {Pass(v1::WHITE)},
+                               [&](absl::StatusOr<Committed> r) {
+                                 EXPECT_TRUE(r.ok()) << r.status();
+                                 here = std::this_thread::get_id() == caller;
+                                 answered_by = thread_name();
+                                 answered.Notify();
+                               });
+    answered.WaitForNotification();
+    if (std::string(expected) == "here") {
+      EXPECT_TRUE(here) << "a lone append after a lone batch was not run on its caller's thread";
+    } else {
+      EXPECT_FALSE(here) << "a caller's thread ran the batch after one that answered four";
+      EXPECT_EQ(answered_by, expected);
+    }
+  }
+  EXPECT_TRUE(Audit().intact);
+}
+
 // With sign_within, the writer signs the unsigned tail by itself once its
 // oldest event has waited that long, with no further append; a closing
 // ledger signs its tail before it stops. (On PostgreSQL the one ledger holds

@@ -1,0 +1,48 @@
+// The thread that answers a writer thread's committed batches (internal to
+// the ledger).
+//
+// Answering an append is, on a server, a gRPC response's send: about a third
+// of the writer thread's CPU at 8 clients (tests/bench/README.md). Done on
+// the writer thread, it delays the next batch's judging and COMMIT by as
+// much; handed here, it runs on the other core meanwhile, and costs one
+// thread wake-up per batch. A batch a caller runs on its own thread (a lone
+// client's, AppendQueue::Leader) is answered there instead: the caller
+// waits for nobody.
+#ifndef ARBITER_LEDGER_ANSWERER_H_
+#define ARBITER_LEDGER_ANSWERER_H_
+
+#include <deque>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "ledger/append_job.h"
+
+namespace arbiter::ledger {
+
+class Answerer {
+ public:
+  Answerer();
+  // Answers every batch handed over before it returns.
+  ~Answerer();
+  Answerer(const Answerer&) = delete;
+  Answerer& operator=(const Answerer&) = delete;
+
+  // Completes each job of `batch` in order (AppendJob::Complete), on the
+  // answerer's thread, after the batches handed over before it. Only
+  // committed (or failed) jobs: the caller is done with them.
+  void Hand(std::vector<AppendJob*> batch);
+
+ private:
+  void Run();
+
+  absl::Mutex mu_;
+  std::deque<std::vector<AppendJob*>> batches_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::thread thread_;
+};
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_ANSWERER_H_
