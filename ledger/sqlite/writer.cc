@@ -167,16 +167,27 @@ void Writer::RunAndAnswer(std::vector<AppendJob*>& batch, bool on_thread) {
   due_ns_.store(DueNanos(due), std::memory_order_release);
   // The thread waits for the due time it last read: tell it it moved.
   if (!on_thread && due != due_before) queue_.Wake();
+  // The thread's batches are answered on the answerer's thread, while this
+  // one goes on to the next batch; all but the thread's own request to
+  // sign the tail (Next's `sign_tail`), which lives on its stack and which
+  // no one waits for: that is answered here, now.
+  std::vector<AppendJob*> handed;
   if (on_thread) {
-    // The thread's batches are answered on the answerer's thread, while
-    // this one goes on to the next batch.
-    answerer_.Hand(std::move(batch));
+    handed.reserve(batch.size());
+    for (AppendJob* job : batch) {
+      if (job->tail_bound) {
+        job->Complete();
+      } else {
+        handed.push_back(job);
+      }
+    }
     batch.clear();
   }
   if (healthy_ && checkpointer_->Due()) {
     // Now and then the log is long: answered first, then copied back
     // before any other batch begins (under load no gap between batches
     // would ever come for it).
+    answerer_.Hand(std::move(handed));
     for (AppendJob* job : batch) job->Complete();
     checkpointer_->MaybeRun(db_.get());
     batch_mu_.Unlock();
@@ -184,9 +195,11 @@ void Writer::RunAndAnswer(std::vector<AppendJob*>& batch, bool on_thread) {
   }
   batch_mu_.Unlock();
   // Answered once the batch is released, so that a caller its answer wakes
-  // finds no batch running and runs its next append's itself. Nothing of
-  // the writer is touched from here on: once released, a closing ledger
-  // may be destroyed.
+  // finds no batch running and runs its next append's itself. The thread's
+  // writer outlives its thread; a caller's may not: once released, a
+  // closing ledger may be destroyed, so nothing of it is touched from here
+  // on.
+  if (on_thread) return answerer_.Hand(std::move(handed));
   for (AppendJob* job : batch) job->Complete();
 }
 
