@@ -1,5 +1,7 @@
 #include "adjudicator/service/field_bounds.h"
 
+#include <vector>
+
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/descriptor.h"
@@ -12,35 +14,47 @@ using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 using google::protobuf::Reflection;
 
-absl::Status CheckString(const std::string& value, const FieldDescriptor& field,
-                         const std::string& path) {
-  const size_t limit = StringLimit(field.name());
-  if (value.size() <= limit) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(path, ": ", value.size(), " bytes, at most ",
-                                                 limit, " (begins ", QuotedPrefix(value), ")"));
+// Where a field is within a request: each step a field and, in a repeated
+// one, its index (-1: none). Written out only for a refusal: a request
+// within bounds (nearly every one) costs no string at all.
+struct Step {
+  const FieldDescriptor* field;
+  int index;
+};
+
+std::string PathOf(const std::string& root, const std::vector<Step>& steps) {
+  std::string path = root;
+  for (const Step& step : steps) {
+    absl::StrAppend(&path, path.empty() ? "" : ".", step.field->json_name());
+    if (step.index >= 0) absl::StrAppend(&path, "[", step.index, "]");
+  }
+  return path;
 }
 
-absl::Status CheckFields(const Message& m, const std::string& path) {
+absl::Status CheckString(const std::string& value, const std::string& root,
+                         const std::vector<Step>& steps) {
+  const size_t limit = StringLimit(steps.back().field->name());
+  if (value.size() <= limit) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(PathOf(root, steps), ": ", value.size(),
+                                                 " bytes, at most ", limit, " (begins ",
+                                                 QuotedPrefix(value), ")"));
+}
+
+absl::Status CheckFields(const Message& m, const std::string& root, std::vector<Step>& steps) {
   const Reflection* r = m.GetReflection();
   std::vector<const FieldDescriptor*> fields;
   r->ListFields(m, &fields);
   for (const FieldDescriptor* f : fields) {
-    const std::string here = absl::StrCat(path, path.empty() ? "" : ".", f->json_name());
+    const bool repeated = f->is_repeated();
+    const int count = repeated ? r->FieldSize(m, f) : 1;
     if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
-      if (f->is_repeated()) {
-        for (int i = 0; i < r->FieldSize(m, f); ++i) {
-          std::string scratch;
-          const std::string& v = r->GetRepeatedStringReference(m, f, i, &scratch);
-          if (absl::Status s = CheckString(v, *f, absl::StrCat(here, "[", i, "]")); !s.ok()) {
-            return s;
-          }
-        }
-      } else {
+      for (int i = 0; i < count; ++i) {
         std::string scratch;
-        if (absl::Status s = CheckString(r->GetStringReference(m, f, &scratch), *f, here);
-            !s.ok()) {
-          return s;
-        }
+        const std::string& v = repeated ? r->GetRepeatedStringReference(m, f, i, &scratch)
+                                        : r->GetStringReference(m, f, &scratch);
+        steps.push_back({f, repeated ? i : -1});
+        if (absl::Status s = CheckString(v, root, steps); !s.ok()) return s;
+        steps.pop_back();
       }
     } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
       // A venue's audit bundle (SyncVenueGame) is a record the venue's
@@ -48,20 +62,24 @@ absl::Status CheckFields(const Message& m, const std::string& path) {
       // whole (venue_games.h), every byte of it checked against the venue's
       // signature or re-derived, not a client's strings.
       if (f->message_type()->full_name() == "arbiter.v1.AuditBundle") continue;
-      if (f->is_repeated()) {
-        for (int i = 0; i < r->FieldSize(m, f); ++i) {
-          if (absl::Status s =
-                  CheckFields(r->GetRepeatedMessage(m, f, i), absl::StrCat(here, "[", i, "]"));
-              !s.ok()) {
-            return s;
-          }
+      for (int i = 0; i < count; ++i) {
+        steps.push_back({f, repeated ? i : -1});
+        if (absl::Status s = CheckFields(
+                repeated ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), root, steps);
+            !s.ok()) {
+          return s;
         }
-      } else if (absl::Status s = CheckFields(r->GetMessage(m, f), here); !s.ok()) {
-        return s;
+        steps.pop_back();
       }
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckFields(const Message& m, absl::string_view root) {
+  std::vector<Step> steps;
+  steps.reserve(8);
+  return CheckFields(m, std::string(root), steps);
 }
 
 }  // namespace
@@ -81,7 +99,7 @@ size_t StringLimit(absl::string_view field_name) {
 
 absl::Status CheckBounds(const Message& message, absl::string_view where, size_t max_bytes) {
   // Field by field first, so the refusal names the field that is too long.
-  if (absl::Status s = CheckFields(message, std::string(where)); !s.ok()) return s;
+  if (absl::Status s = CheckFields(message, where); !s.ok()) return s;
   const size_t size = message.ByteSizeLong();
   if (size > max_bytes) {
     return absl::InvalidArgumentError(
