@@ -5,9 +5,9 @@
 // of the writer thread's CPU at 8 clients (tests/bench/README.md). Done on
 // the writer thread, it delays the next batch's judging and COMMIT by as
 // much; handed here, it runs on the other core meanwhile, and costs one
-// thread wake-up per batch. A batch a caller runs on its own thread (a lone
-// client's, AppendQueue::Leader) is answered there instead: the caller
-// waits for nobody.
+// thread wake-up per batch. A batch of one append is answered where it
+// ran (no next batch to overlap; on a caller's thread, a lone client's,
+// AppendQueue::Leader, the caller then waits for nobody).
 #ifndef ARBITER_LEDGER_ANSWERER_H_
 #define ARBITER_LEDGER_ANSWERER_H_
 

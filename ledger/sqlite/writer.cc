@@ -167,12 +167,15 @@ void Writer::RunAndAnswer(std::vector<AppendJob*>& batch, bool on_thread) {
   due_ns_.store(DueNanos(due), std::memory_order_release);
   // The thread waits for the due time it last read: tell it it moved.
   if (!on_thread && due != due_before) queue_.Wake();
-  // The thread's batches are answered on the answerer's thread, while this
-  // one goes on to the next batch; all but the thread's own request to
-  // sign the tail (Next's `sign_tail`), which lives on its stack and which
-  // no one waits for: that is answered here, now.
+  // Under load the thread's batches are answered on the answerer's thread,
+  // while this one goes on to the next batch (a lone append is answered
+  // here: there is no next batch to overlap, and the hand-off would only
+  // delay it); all but the thread's own request to sign the tail (Next's
+  // `sign_tail`), which lives on its stack and which no one waits for:
+  // that is answered here, now.
+  const bool hand_over = on_thread && answered_ > 1;
   std::vector<AppendJob*> handed;
-  if (on_thread) {
+  if (hand_over) {
     handed.reserve(batch.size());
     for (AppendJob* job : batch) {
       if (job->tail_bound) {
@@ -199,7 +202,7 @@ void Writer::RunAndAnswer(std::vector<AppendJob*>& batch, bool on_thread) {
   // writer outlives its thread; a caller's may not: once released, a
   // closing ledger may be destroyed, so nothing of it is touched from here
   // on.
-  if (on_thread) return answerer_.Hand(std::move(handed));
+  if (hand_over) return answerer_.Hand(std::move(handed));
   for (AppendJob* job : batch) job->Complete();
 }
 

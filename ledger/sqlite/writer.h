@@ -96,9 +96,9 @@ class Writer final : private BatchTransaction {
   // Runs `batch`, releases batch_mu_ (held on entry) and answers its jobs;
   // when the log has grown long, answers them first and copies the log back
   // into the database before releasing. `on_thread`: run by the writer's
-  // thread, whose batches the answerer answers; otherwise by a caller,
-  // whose batch is answered here, and the thread is woken if the batch
-  // moved the unsigned tail's due time.
+  // thread, whose batches of more than one append the answerer answers;
+  // otherwise by a caller, whose batch is answered here, and the thread is
+  // woken if the batch moved the unsigned tail's due time.
   void RunAndAnswer(std::vector<AppendJob*>& batch, bool on_thread) ABSL_UNLOCK_FUNCTION(batch_mu_);
   // Runs `jobs` and whatever joins them through the batch loop (batch.h),
   // in one transaction; returns what its COMMIT took.

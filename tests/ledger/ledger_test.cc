@@ -322,7 +322,10 @@ TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
     pthread_getname_np(pthread_self(), name, sizeof name);
     return std::string(name);
   };
-  for (const char* expected : {"ledger-answer", "here"}) {
+  // Lone appends: the first behind the batch of four runs on the writer's
+  // thread (and, a batch of one, is answered there: no next batch to
+  // overlap); the next one runs here again.
+  for (const bool expect_here : {false, true}) {
     absl::Notification answered;
     bool here = false;
     std::string answered_by;
@@ -335,13 +338,40 @@ TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
                                  answered.Notify();
                                });
     answered.WaitForNotification();
-    if (std::string(expected) == "here") {
+    if (expect_here) {
       EXPECT_TRUE(here) << "a lone append after a lone batch was not run on its caller's thread";
     } else {
       EXPECT_FALSE(here) << "a caller's thread ran the batch after one that answered four";
-      EXPECT_EQ(answered_by, expected);
+      EXPECT_NE(answered_by, "ledger-answer") << "a batch of one was handed to the answerer";
     }
   }
+
+  // A batch of the writer's thread (asynchronous appends never run on
+  // their caller's) held open while two more join it: the answerer answers
+  // all three.
+  absl::Notification in_thread_batch, release_thread;
+  judge_.before_open = [&] {
+    in_thread_batch.Notify();
+    release_thread.WaitForNotification();
+  };
+  std::mutex mu;
+  std::vector<std::string> answered_by;
+  absl::BlockingCounter three(3);
+  auto record = [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+    EXPECT_TRUE(r.ok()) << r.status();
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      answered_by.push_back(thread_name());
+    }
+    three.DecrementCount();
+  };
+  ledger_->AppendAsync("k", ExpectedRevision::NoStream(), {Created("k")}, record);
+  in_thread_batch.WaitForNotification();
+  ledger_->AppendAsync("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}, record);
+  ledger_->AppendAsync("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}, record);
+  release_thread.Notify();
+  three.Wait();
+  EXPECT_EQ(answered_by, std::vector<std::string>(3, "ledger-answer"));
   EXPECT_TRUE(Audit().intact);
 }
 
