@@ -6,6 +6,7 @@
 #include "adjudicator/service/field_bounds.h"
 #include "arbiter/v1/service.pb.h"
 #include "arbiter/v1/tournament.pb.h"
+#include "proto/names/resource_name.h"
 
 namespace arbiter::service {
 namespace {
@@ -87,15 +88,15 @@ absl::StatusOr<MethodAdmission> MethodAdmission::Declared(
       method->full_name(), ": no (arbiter.v1.game_scope) option (a field, or none: true)"));
 }
 
-std::optional<std::string> MethodAdmission::GameOf(const google::protobuf::Message& request) const {
+std::optional<absl::StatusOr<std::string>> MethodAdmission::GameOf(
+    const google::protobuf::Message& request) const {
   if (game_field_ == nullptr || request.GetDescriptor() != game_field_->containing_type()) {
     return std::nullopt;
   }
   std::string scratch;
   const std::string& name =
       request.GetReflection()->GetStringReference(request, game_field_, &scratch);
-  constexpr absl::string_view kPrefix = "games/";
-  return absl::StartsWith(name, kPrefix) ? name.substr(kPrefix.size()) : std::string();
+  return ParseResourceName("games", name, game_field_->name());
 }
 
 absl::Status MethodAdmission::Check(const Caller& caller,
@@ -108,8 +109,9 @@ absl::Status MethodAdmission::Check(const Caller& caller,
   // Authority over the game: what a role may write is limited to its games
   // (an ARBITER's tables); reading is not (SECURITY.md).
   if (access_ == v1::RECORD) {
-    if (std::optional<std::string> game = GameOf(request); game.has_value()) {
-      return caller.MayRecordIn(*game);
+    if (std::optional<absl::StatusOr<std::string>> game = GameOf(request); game.has_value()) {
+      if (!game->ok()) return game->status();
+      return caller.MayRecordIn(**game);
     }
   }
   return absl::OkStatus();

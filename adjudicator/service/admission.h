@@ -52,10 +52,11 @@ class MethodAdmission {
   // The request field naming the game; nullptr when the method names none.
   const google::protobuf::FieldDescriptor* game_field() const { return game_field_; }
 
-  // The id of the game `request` names ("games/{id}" -> id; a malformed
-  // name gives "", which matches no assignment and which the handler
-  // refuses anyway); nullopt when the method names no game.
-  std::optional<std::string> GameOf(const google::protobuf::Message& request) const;
+  // The id of the game `request` names ("games/{id}" -> id, parsed as the
+  // handler parses it: ParseResourceName), INVALID_ARGUMENT naming the field
+  // when the name is malformed; nullopt when the method names no game.
+  std::optional<absl::StatusOr<std::string>> GameOf(
+      const google::protobuf::Message& request) const;
 
   // The step itself (see above): OK, INVALID_ARGUMENT or PERMISSION_DENIED;
   // INTERNAL when `request` is not this method's request.

@@ -122,10 +122,22 @@ TEST(AdmissionTest, TheStepReadsTheDeclaredFieldOfTheRequestItsMethodTakes) {
   ASSERT_NE(decide, nullptr);
   v1::DecideRequest req;
   req.set_game("games/board-7");
-  EXPECT_EQ(decide->GameOf(req), "board-7");
-  req.set_game("board-7");
-  EXPECT_EQ(decide->GameOf(req), "") << "a malformed name matches no assignment";
+  ASSERT_TRUE(decide->GameOf(req).has_value());
+  EXPECT_EQ(decide->GameOf(req)->value_or(""), "board-7");
   Caller arbiter;
+  arbiter.role = Role::kArbiter;
+  arbiter.games = {"board-7"};
+  // A malformed name is refused as the handler refuses it (one parser of a
+  // game's name), whatever the caller's authority.
+  for (const char* malformed : {"board-7", "games/", "games/board 7", "tournaments/board-7"}) {
+    req.set_game(malformed);
+    ASSERT_TRUE(decide->GameOf(req).has_value());
+    EXPECT_TRUE(absl::IsInvalidArgument(decide->GameOf(req)->status())) << malformed;
+    const absl::Status refused = decide->Check(arbiter, req);
+    EXPECT_TRUE(absl::IsInvalidArgument(refused)) << malformed << ": " << refused;
+    EXPECT_TRUE(absl::StrContains(refused.message(), "game")) << refused;
+  }
+  arbiter = Caller();
   arbiter.role = Role::kArbiter;
   arbiter.games = {"board-7"};
   req.set_game("games/board-7");
@@ -142,7 +154,8 @@ TEST(AdmissionTest, TheStepReadsTheDeclaredFieldOfTheRequestItsMethodTakes) {
   ASSERT_NE(get, nullptr);
   v1::GetGameRequest read;
   read.set_name("games/board-8");
-  EXPECT_EQ(get->GameOf(read), "board-8");
+  ASSERT_TRUE(get->GameOf(read).has_value());
+  EXPECT_EQ(get->GameOf(read)->value_or(""), "board-8");
   EXPECT_TRUE(get->Check(arbiter, read).ok());
 }
 
@@ -225,10 +238,11 @@ TEST_F(AdmissionServerTest, AnArbiterWritesOnlyInTheGamesOfTheirToken) {
     EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
     EXPECT_EQ(s.error_message(), "this arbiter's token is not assigned to game 'g2'");
   }
-  // A malformed name is nobody's game: refused before the handler parses it.
+  // A malformed name is refused as malformed, with the words the handler
+  // would use (one parser of a game's name), not as somebody else's game.
   grpc::Status s = Append("g1");
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
-  EXPECT_EQ(s.error_message(), "this arbiter's token is not assigned to game ''");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+  EXPECT_EQ(s.error_message(), "game: expected \"games/{id}\", got \"g1\"");
   EXPECT_EQ(Head(), head) << "a refused call wrote something";
   s = Append("games/g1");
   EXPECT_TRUE(s.ok()) << s.error_message();
