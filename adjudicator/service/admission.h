@@ -55,8 +55,7 @@ class MethodAdmission {
   // The id of the game `request` names ("games/{id}" -> id, parsed as the
   // handler parses it: ParseResourceName), INVALID_ARGUMENT naming the field
   // when the name is malformed; nullopt when the method names no game.
-  std::optional<absl::StatusOr<std::string>> GameOf(
-      const google::protobuf::Message& request) const;
+  std::optional<absl::StatusOr<std::string>> GameOf(const google::protobuf::Message& request) const;
 
   // The step itself (see above): OK, INVALID_ARGUMENT or PERMISSION_DENIED;
   // INTERNAL when `request` is not this method's request.
