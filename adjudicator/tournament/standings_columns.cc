@@ -12,8 +12,14 @@ namespace arbiter::tournament {
 namespace {
 
 StandingsColumn Column(Criterion c, std::string csv, std::string short_name, std::string zh,
-                       std::string en) {
-  return StandingsColumn{c, 0, std::move(csv), std::move(short_name), std::move(zh), std::move(en)};
+                       std::string zh_legend, std::string en) {
+  return StandingsColumn{c,
+                         0,
+                         std::move(csv),
+                         std::move(short_name),
+                         std::move(zh),
+                         std::move(zh_legend),
+                         std::move(en)};
 }
 
 }  // namespace
@@ -24,45 +30,55 @@ std::vector<StandingsColumn> StandingsColumns(const v1::TournamentSettings& s, i
   std::vector<StandingsColumn> out;
   if (!s.teams()) {
     out.push_back(Column(Criterion::kPoints, "points", "pts", "积分",
+                         "胜一局记2分，和一局记1分，负记0分",
                          "game points: 2 a win, 1 a draw, 0 a loss"));
     if (!swiss) {
       out.push_back(Column(Criterion::kTieBreakA, "tie_break_a", "A", "胜者小分",
+                           "所胜对手的积分之和，加上所和对手积分的一半",
                            "A: the points of the opponents beaten, plus half those drawn"));
     } else if (!by_opponents) {
       out.push_back(Column(Criterion::kTotalScore, "total_score", "total", "总得分",
+                           "积分＋〔对手积分总和÷(1/2最高积分)－轮次〕",
                            "total score: points + opponents' points / rounds - rounds"));
       out.push_back(Column(Criterion::kOpponentsPoints, "opponents_points", "opp", "对手分",
+                           "所遇对手的积分总和（计入总得分）",
                            "opponents' points (in the total score)"));
     } else {
       out.push_back(Column(Criterion::kOpponentsPoints, "opponents_points", "opp", "对手分",
+                           "所遇对手的积分总和",
                            "opponents' points: the sum of the points of the opponents met"));
     }
     out.push_back(Column(Criterion::kWarnings, "warnings", "B", "警告",
+                         "整个比赛的警告次数，少者名次列前",
                          "B: warnings over the event, fewer ranks higher"));
   } else {
     // Art. 27 团体赛: a Swiss event by total score ranks by it, then as a
     // round robin (match points first); otherwise match points lead.
-    const StandingsColumn match = Column(Criterion::kPoints, "match_points", "MP", "场分",
-                                         "match points: 2 a match won, 1 drawn");
+    const StandingsColumn match =
+        Column(Criterion::kPoints, "match_points", "MP", "场分",
+               "局分多者为胜记2分，相等为平记1分，负记0分", "match points: 2 a match won, 1 drawn");
     if (swiss && !by_opponents) {
       out.push_back(
           Column(Criterion::kTotalScore, "total_score", "total", "总得分",
+                 "场分＋〔对手场分总和÷(1/2最高场分)－轮次〕",
                  "total score: match points + opponents' match points / rounds - rounds"));
     }
     out.push_back(match);
     out.push_back(Column(Criterion::kBoardPoints, "board_points", "BP", "局分",
+                         "各台胜一局记2分，和一局记1分，各场合计",
                          "board points: 2 a game won, 1 drawn, over all boards"));
     for (int b = 1; b <= boards; ++b) {
       StandingsColumn c = Column(Criterion::kBoard, absl::StrCat("board_", b), absl::StrCat("B", b),
                                  absl::StrCat("第", b, "台"),
+                                 absl::StrCat("第", b, "台棋手的局分（先比第一台，依次相比）"),
                                  absl::StrCat("board ", b, "'s game points, board 1 first"));
       c.board = b;
       out.push_back(std::move(c));
     }
   }
-  out.push_back(Column(Criterion::kWins, "wins", "W", "胜", "wins"));
-  out.push_back(Column(Criterion::kDraws, "draws", "D", "和", "draws"));
-  out.push_back(Column(Criterion::kLosses, "losses", "L", "负", "losses"));
+  out.push_back(Column(Criterion::kWins, "wins", "W", "胜", "", "wins"));
+  out.push_back(Column(Criterion::kDraws, "draws", "D", "和", "", "draws"));
+  out.push_back(Column(Criterion::kLosses, "losses", "L", "负", "", "losses"));
   return out;
 }
 

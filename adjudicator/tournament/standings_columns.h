@@ -39,6 +39,7 @@ struct StandingsColumn {
   std::string csv;         // the CSV header: "tie_break_a", "board_2"
   std::string short_name;  // the text table's head: "A", "pts", "B2"
   std::string zh;          // 胜者小分
+  std::string zh_legend;   // the legend in Chinese: what it counts ("" when the name says it)
   std::string en;          // the legend: what it counts, and which way it ranks
 };
 

@@ -284,6 +284,12 @@ TEST_F(ConsoleHttpTest, TournamentPageHallPlacementsAndTheSlipsWhereabouts) {
   EXPECT_TRUE(
       absl::StrContains(page->body, "data-column=\"tie_break_a\"><span lang=\"zh\">胜者小分"));
   EXPECT_TRUE(absl::StrContains(page->body, "data-column=\"warnings\""));
+  // The legend explains each criterion in both languages, not only in English.
+  EXPECT_TRUE(absl::StrContains(page->body,
+                                "<dt>A</dt><dd><span lang=\"zh\">胜者小分：所胜对手的积分之和，"
+                                "加上所和对手积分的一半</span> <span lang=\"en\">A: the points"))
+      << page->body;
+  EXPECT_TRUE(absl::StrContains(page->body, "警告：整个比赛的警告次数，少者名次列前"));
   EXPECT_FALSE(absl::StrContains(page->body, "total_score"));
   EXPECT_TRUE(absl::StrContains(page->body, "id=\"cross-table\""));
   EXPECT_TRUE(absl::StrContains(page->body, "Spring &lt;Cup&gt;"));

@@ -171,7 +171,8 @@ std::string StandingsSection(const TournamentFacts& f) {
   std::string legend;
   for (const auto& c : columns) {
     absl::StrAppend(&legend, "<dt>", Escape(c.short_name), "</dt><dd><span lang=\"zh\">",
-                    Escape(c.zh), "</span> <span lang=\"en\">", Escape(c.en), "</span></dd>");
+                    Escape(c.zh), c.zh_legend.empty() ? "" : "：", Escape(c.zh_legend),
+                    "</span> <span lang=\"en\">", Escape(c.en), "</span></dd>");
   }
   return absl::StrCat("<section class=\"sheet\" id=\"standings\"><h2>", Both("排名", "Standings"),
                       " · ", r.rounds(), " ", Both("轮", r.rounds() == 1 ? "round" : "rounds"),
