@@ -46,6 +46,32 @@ using testing::ToyJudge;
 
 // Every promise, of both backends: the SQLite file and a PostgreSQL
 // database (on the binary's throwaway cluster, a database per test).
+// A batch held open on a thread of its own: it creates `game`, whose
+// opening the judge holds until Release(); appends queued meanwhile join it.
+class HeldBatch {
+ public:
+  HeldBatch(Ledger& ledger, ToyJudge& judge, const std::string& game) {
+    judge.before_open = [this] {
+      in_batch_.Notify();
+      release_.WaitForNotification();
+    };
+    holder_ = std::thread([&ledger, game] {
+      EXPECT_TRUE(ledger.Append(game, ExpectedRevision::NoStream(), {Created(game)}).ok());
+    });
+    in_batch_.WaitForNotification();
+  }
+  ~HeldBatch() { Release(); }
+  // Lets the batch go on, and waits until its append is answered.
+  void Release() {
+    if (!release_.HasBeenNotified()) release_.Notify();
+    if (holder_.joinable()) holder_.join();
+  }
+
+ private:
+  absl::Notification in_batch_, release_;
+  std::thread holder_;
+};
+
 class LedgerTest : public ::testing::TestWithParam<Backend> {
  protected:
   bool pg() const { return GetParam() == Backend::kPostgres; }
@@ -248,15 +274,7 @@ TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
   }
 
   // A batch held open: its judge opens a new game and waits.
-  absl::Notification in_batch, release;
-  judge_.before_open = [&] {
-    in_batch.Notify();
-    release.WaitForNotification();
-  };
-  std::thread holder([&] {
-    EXPECT_TRUE(ledger_->Append("h", ExpectedRevision::NoStream(), {Created("h")}).ok());
-  });
-  in_batch.WaitForNotification();
+  HeldBatch held(*ledger_, judge_, "h");
   absl::Notification answered;
   absl::StatusOr<Committed> got = absl::UnknownError("not answered");
   ledger_->AppendHereOrQueue("g", ExpectedRevision::Exactly(11), {Pass(v1::WHITE)},
@@ -265,9 +283,8 @@ TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
                                answered.Notify();
                              });
   EXPECT_FALSE(answered.HasBeenNotified()) << "answered before the running batch ended";
-  release.Notify();
+  held.Release();
   answered.WaitForNotification();
-  holder.join();
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_EQ(got->entries[0].revision(), 12u);
   // The fold handed with the commit is the game at revision 12, the one the
@@ -296,15 +313,7 @@ TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
   // A batch held open (its judge opens a new game and waits) while three
   // appends queue: they join it, and it answers four.
-  absl::Notification in_batch, release;
-  judge_.before_open = [&] {
-    in_batch.Notify();
-    release.WaitForNotification();
-  };
-  std::thread holder([&] {
-    EXPECT_TRUE(ledger_->Append("h", ExpectedRevision::NoStream(), {Created("h")}).ok());
-  });
-  in_batch.WaitForNotification();
+  HeldBatch held(*ledger_, judge_, "h");
   absl::BlockingCounter joined(3);
   for (int i = 0; i < 3; ++i) {
     ledger_->AppendAsync("g", ExpectedRevision::Any(), {Pass(v1::BLACK)},
@@ -313,9 +322,8 @@ TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
                            joined.DecrementCount();
                          });
   }
-  release.Notify();
+  held.Release();
   joined.Wait();
-  holder.join();
 
   auto thread_name = [] {
     char name[32] = {};
