@@ -49,7 +49,8 @@ class WalCheckpointer {
   // for the same reason. Zeros past the log's last frame are not frames
   // (their checksums fail), so recovery stops there as it does after any
   // restart of the log. Call once the writer has read the database (the log
-  // is open then); a log already that long is left as it is.
+  // is open then); a log already that long is left as it is. The VFS's
+  // error on a write or the sync (what was written stays: zeros).
   absl::Status Reserve(sqlite3* writer);
 
   // Whether MaybeRun would checkpoint now.

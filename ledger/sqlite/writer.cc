@@ -98,7 +98,10 @@ absl::Status Writer::Recover() {
   }
   committed.range = range;
   committed.head = range.size();
-  if (absl::Status s = checkpointer_->Reserve(db_.get()); !s.ok()) return s;
+  // The reservation only saves each commit a disk write: a disk too full
+  // for it (or failing) still takes the commits that fit, and a commit that
+  // does not fit fails with its own error.
+  checkpointer_->Reserve(db_.get()).IgnoreError();
   // An unsigned tail found at start (a crash before its checkpoint) is
   // signed within the bound from now.
   unsigned_since_ =

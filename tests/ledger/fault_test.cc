@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <random>
@@ -124,6 +125,42 @@ TEST_F(FaultTest, FailedWritesAndSyncsAreNeverAcknowledged) {
   ASSERT_NE(reopened, nullptr);
   reopened.reset();
   ExpectAllAcknowledgedAndIntact(acks);
+}
+
+// The writer reserves the log's file when it opens (WalCheckpointer::Reserve):
+// a disk with no room for that still opens the ledger and takes what fits.
+TEST_F(FaultTest, ALedgerOpensAndWritesWhereItsLogCannotBeReserved) {
+  FaultVfs& vfs = FaultVfs::Get();
+  {
+    auto ledger = Open(FaultVfs::kName);
+    ASSERT_NE(ledger, nullptr);
+    ASSERT_TRUE(ledger->Append("g", ExpectedRevision::NoStream(), {Created("g", "g-1")}).ok());
+  }
+  // Closed, the log is gone: each opening makes it anew and reserves it
+  // last, in writes of 64 KiB. Counted once, so that the next opening can
+  // meet a full disk at exactly its first write of the reservation.
+  const int64_t before = vfs.writes();
+  int64_t opening = 0, reservation = 0;
+  {
+    auto ledger = Open(FaultVfs::kName);
+    ASSERT_NE(ledger, nullptr);
+    opening = vfs.writes() - before;
+    const auto reserved = std::filesystem::file_size(dir_.File("ledger.db") + "-wal");
+    ASSERT_GE(reserved, 1000u * (4096 + 24)) << "the log was not reserved";
+    reservation = static_cast<int64_t>((reserved + (64 << 10) - 1) / (64 << 10));
+  }
+  ASSERT_GT(opening, reservation);
+  vfs.FailWrites(static_cast<int>(opening - reservation), SQLITE_FULL);
+  auto ledger = Open(FaultVfs::kName);
+  vfs.Heal();
+  ASSERT_NE(ledger, nullptr);
+  EXPECT_LT(std::filesystem::file_size(dir_.File("ledger.db") + "-wal"), 64u << 10)
+      << "the full disk took the reservation";
+  auto next = ledger->Append("g", ExpectedRevision::Exactly(1), {Pass(v1::BLACK, "g-2")});
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ((*next)[0].position(), 2u);
+  ledger.reset();
+  ExpectAllAcknowledgedAndIntact({{1, {"g", 1, "g-1"}}, {2, {"g", 2, "g-2"}}});
 }
 
 TEST_F(FaultTest, FaultsUnderConcurrentLoad) {
