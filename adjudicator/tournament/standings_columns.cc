@@ -68,10 +68,10 @@ std::vector<StandingsColumn> StandingsColumns(const v1::TournamentSettings& s, i
                          "各台胜一局记2分，和一局记1分，各场合计",
                          "board points: 2 a game won, 1 drawn, over all boards"));
     for (int b = 1; b <= boards; ++b) {
-      StandingsColumn c = Column(Criterion::kBoard, absl::StrCat("board_", b), absl::StrCat("B", b),
-                                 absl::StrCat("第", b, "台"),
-                                 absl::StrCat("第", b, "台棋手的局分（先比第一台，依次相比）"),
-                                 absl::StrCat("board ", b, "'s game points, board 1 first"));
+      StandingsColumn c =
+          Column(Criterion::kBoard, absl::StrCat("board_", b), absl::StrCat("B", b),
+                 absl::StrCat("第", b, "台"), "该台棋手的局分（先比第一台，依次相比）",
+                 absl::StrCat("board ", b, "'s game points, board 1 first"));
       c.board = b;
       out.push_back(std::move(c));
     }
