@@ -15,13 +15,16 @@
 // single append, runs its batch itself, on the caller's thread
 // (AppendQueue::Leader): a lone client's append then costs no thread
 // hand-off either way. Under load the thread runs every batch, so that the
-// callers' threads (a server's few request readers) never wait on a commit. Batches never overlap:
-// whoever runs one, the thread or a caller, holds batch_mu_, and what a batch reads and writes
-// below is guarded by it. The thread takes queued jobs only once it holds batch_mu_ (until then
-// they join the running batch), a batch's callers are answered after it is released (so the caller
-// an answer wakes can run its next batch itself; the thread's batches are answered on a thread of
-// their own, answerer.h, while it writes the next), and a caller's batch that moves the unsigned
-// tail's due time wakes the thread, which waits for it.
+// callers' threads (a server's few request readers) never wait on a commit.
+// Batches never overlap: whoever runs one, the thread or a caller, holds
+// batch_mu_, and what a batch reads and writes below is guarded by it. The
+// thread takes queued jobs only once it holds batch_mu_ (until then they
+// join the running batch), a batch's callers are answered after it is
+// released (so the caller an answer wakes can run its next batch itself;
+// the thread's batches of more than one append are answered on a thread of
+// their own, answerer.h, while it writes the next), and a caller's batch
+// that moves the unsigned tail's due time wakes the thread, which waits for
+// it.
 #ifndef ARBITER_LEDGER_SQLITE_WRITER_H_
 #define ARBITER_LEDGER_SQLITE_WRITER_H_
 
