@@ -49,9 +49,13 @@ class ArbiterService final
   ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
                  Recorder* recorder, VenueGames* venue_games, absl::Duration watch_stall);
 
-  // Ends the watch streams (called before the server shuts down, which
-  // otherwise waits for them).
-  void BeginShutdown() { watch_hub_.Shutdown(); }
+  // Ends the watch streams and waits, until `deadline` at most, for their
+  // statuses to be written (WatchHub::AwaitStreamsEnded): called before
+  // gRPC's shutdown, which otherwise waits for them and says GOAWAY first.
+  void BeginShutdown(absl::Time deadline) {
+    watch_hub_.Shutdown();
+    watch_hub_.AwaitStreamsEnded(deadline);
+  }
 
   grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest*, v1::Game*) override;
   grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest*, v1::Game*) override;

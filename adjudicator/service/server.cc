@@ -234,9 +234,10 @@ void Server::Shutdown(absl::Duration grace) {
   if (grpc::HealthCheckServiceInterface* health = p.server->GetHealthCheckService()) {
     health->SetServingStatus(false);
   }
-  p.service->BeginShutdown();
+  const absl::Time deadline = absl::Now() + grace;
+  p.service->BeginShutdown(deadline);
   if (p.console != nullptr) p.console->Stop();  // its live pages end, then its server
-  p.server->Shutdown(absl::ToChronoTime(absl::Now() + grace));
+  p.server->Shutdown(absl::ToChronoTime(deadline));
   if (p.timekeeper != nullptr) p.timekeeper->Stop();
   if (p.witness_feed != nullptr) p.witness_feed->Stop();
   p.ledger.reset();  // commits what is queued, then closes

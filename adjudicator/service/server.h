@@ -94,7 +94,8 @@ class Server {
   // go through the services).
   ledger::Ledger* ledger() const;
 
-  // Graceful: health turns NOT_SERVING, watch streams end, new calls are
+  // Graceful: health turns NOT_SERVING, watch streams end (each status
+  // written before gRPC's GOAWAY, within `grace`), new calls are
   // refused, calls in flight get up to `grace` to finish, the timekeeper
   // stops, and the ledger commits what is queued and closes. Idempotent.
   // An append is acknowledged only after its commit, so a call cut off by

@@ -73,6 +73,16 @@ void WatchHub::Shutdown() {
   }
 }
 
+bool WatchHub::AwaitStreamsEnded(absl::Time deadline) {
+  bool ended = true;
+  for (auto& shard : shards_) {
+    Shard* s = shard.get();
+    ended = s->mu.LockWhenWithDeadline(absl::Condition(&WatchHub::Empty, s), deadline) && ended;
+    s->mu.Unlock();
+  }
+  return ended;
+}
+
 absl::StatusOr<WatchBytes> WatchHub::Message(const v1::LedgerEntry& entry) {
   {
     absl::MutexLock lock(&messages_mu_);
