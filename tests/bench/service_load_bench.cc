@@ -57,6 +57,9 @@
 //                       `client_cpu_us_per_append` and `..._per_insert` the
 //                       calling threads' own (gRPC's client against libpq's),
 //                       which share the machine's cores with the servers.
+//                       `switches_per_append` and `..._per_bare_call`: the
+//                       process's context switches per call (server and
+//                       client), each a paravirtual wake-up on this VM.
 //                       Without PostgreSQL's binaries (ARBITER_PG_BIN, else
 //                       /usr/lib/postgresql/15/bin) it says so and measures
 //                       the rest.
@@ -400,6 +403,12 @@ double ProcessCpuSeconds() {
   auto secs = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
   return secs(u.ru_utime) + secs(u.ru_stime);
 }
+// The process's context switches so far, voluntary and not.
+int64_t ProcessSwitches() {
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_nvcsw + u.ru_nivcsw;
+}
 double ThreadCpuSeconds() {
   timespec t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -411,6 +420,9 @@ struct Rated {
   double per_s = 0;              // calls answered per second
   double cpu_us_per = 0;         // the server's CPU per call answered, microseconds
   double client_cpu_us_per = 0;  // the calling threads' own CPU per call
+  // The process's context switches per call, server's and client's: on
+  // this VM each costs a paravirtual wake-up.
+  double switches_per = 0;
 };
 
 // C threads, each calling `call` as fast as it answers for `seconds`
@@ -423,6 +435,7 @@ Rated Rate(int clients, double seconds, std::atomic<int>& errors, Call call) {
   std::mutex mu;
   double client_cpu = 0;
   const double cpu0 = ProcessCpuSeconds();
+  const int64_t switches0 = ProcessSwitches();
   const absl::Time start = absl::Now();
   const absl::Time end = start + absl::Seconds(seconds);
   std::vector<std::thread> threads;
@@ -450,6 +463,7 @@ Rated Rate(int clients, double seconds, std::atomic<int>& errors, Call call) {
   if (calls > 0) {
     r.cpu_us_per = 1e6 * (ProcessCpuSeconds() - cpu0 - client_cpu) / calls;
     r.client_cpu_us_per = 1e6 * client_cpu / calls;
+    r.switches_per = static_cast<double>(ProcessSwitches() - switches0) / calls;
   }
   return r;
 }
@@ -668,7 +682,8 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     RatioClients disk(BenchServer::DiskDir(), clients);
     std::atomic<int> errors{0};
     std::vector<double> appends, inserts, to_pg, bares, commits, bounds, to_bound, append_cpu,
-        append_client_cpu, insert_client_cpu, bare_cpu, bare_client_cpu, bare_to_pg;
+        append_client_cpu, insert_client_cpu, bare_cpu, bare_client_cpu, bare_to_pg,
+        append_switches, bare_switches;
     const double seconds = Seconds() / 2;
     for (int round = 0; round < Rounds(); ++round) {
       if (pg != nullptr) {
@@ -680,11 +695,13 @@ void BM_AppendVsPostgres(benchmark::State& state) {
       appends.push_back(append.per_s);
       append_cpu.push_back(append.cpu_us_per);
       append_client_cpu.push_back(append.client_cpu_us_per);
+      append_switches.push_back(append.switches_per);
       if (pg != nullptr) to_pg.push_back(append.per_s / inserts.back());
       const Rated bare = Rate(clients, seconds, errors, [&](int c) { return disk.Bare(c); });
       bares.push_back(bare.per_s);
       bare_cpu.push_back(bare.cpu_us_per);
       bare_client_cpu.push_back(bare.client_cpu_us_per);
+      bare_switches.push_back(bare.switches_per);
       if (pg != nullptr) bare_to_pg.push_back(bare.per_s / inserts.back());
       if (clients == 1) {
         commits.push_back(DurableCommits(disk.server().scratch_db(), seconds / 2));
@@ -699,6 +716,8 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     state.counters["bare_calls_per_s"] = Median(bares);
     state.counters["cpu_us_per_bare_call"] = Median(bare_cpu);
     state.counters["client_cpu_us_per_bare_call"] = Median(bare_client_cpu);
+    state.counters["switches_per_append"] = Median(append_switches);
+    state.counters["switches_per_bare_call"] = Median(bare_switches);
     std::string line =
         absl::StrCat(clients, " client(s): ", static_cast<int>(Median(appends)), " appends/s");
     if (pg != nullptr) {
