@@ -1,17 +1,25 @@
 #include "adjudicator/service/field_bounds.h"
 
+#include <algorithm>
+#include <memory>
 #include <vector>
 
+#include "absl/base/const_init.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/reflection.h"
 
 namespace arbiter::service {
 namespace {
 
+using google::protobuf::Descriptor;
 using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
+using google::protobuf::OneofDescriptor;
 using google::protobuf::Reflection;
 
 // Where a field is within a request: each step a field and, in a repeated
@@ -33,6 +41,10 @@ std::string PathOf(const std::string& root, const std::vector<Step>& steps) {
 
 absl::Status CheckString(const std::string& value, const std::string& root,
                          const std::vector<Step>& steps) {
+  // Within the least limit of all (nearly every value): no name to compare.
+  static_assert(kMaxKeyBytes <= kMaxNameBytes && kMaxKeyBytes <= kMaxTextBytes &&
+                kMaxKeyBytes <= kMaxFileBytes);
+  if (value.size() <= kMaxKeyBytes) return absl::OkStatus();
   const size_t limit = StringLimit(steps.back().field->name());
   if (value.size() <= limit) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(PathOf(root, steps), ": ", value.size(),
@@ -40,38 +52,94 @@ absl::Status CheckString(const std::string& value, const std::string& root,
                                                  QuotedPrefix(value), ")"));
 }
 
-absl::Status CheckFields(const Message& m, const std::string& root, std::vector<Step>& steps) {
-  const Reflection* r = m.GetReflection();
+// What of a message type may hold a string, in field-number order: its
+// string fields, its message fields (but an AuditBundle's, below), and its
+// oneofs with such a member, a oneof in place of its first member. A walk
+// then asks each message only for these, and a oneof for its one member set,
+// where listing the set fields (Reflection::ListFields) tests every field of
+// the type: an Event's oneof has dozens of kinds, one of them set.
+struct Plan {
+  struct Item {
+    const FieldDescriptor* field = nullptr;  // or, if null,
+    const OneofDescriptor* oneof = nullptr;
+  };
+  std::vector<Item> items;
+};
+
+bool MayHoldString(const FieldDescriptor* f) {
+  if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING) return true;
+  // A venue's audit bundle (SyncVenueGame) is a record the venue's server
+  // wrote and signed, rulings' rule texts included: bounded as a whole
+  // (venue_games.h), every byte of it checked against the venue's signature
+  // or re-derived, not a client's strings.
+  return f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE &&
+         f->message_type()->full_name() != "arbiter.v1.AuditBundle";
+}
+
+Plan MakePlan(const Descriptor* d) {
+  Plan plan;
+  absl::flat_hash_set<const OneofDescriptor*> placed;
   std::vector<const FieldDescriptor*> fields;
-  r->ListFields(m, &fields);
+  for (int i = 0; i < d->field_count(); ++i) fields.push_back(d->field(i));
+  std::sort(fields.begin(), fields.end(), [](const FieldDescriptor* a, const FieldDescriptor* b) {
+    return a->number() < b->number();
+  });
   for (const FieldDescriptor* f : fields) {
-    const bool repeated = f->is_repeated();
-    const int count = repeated ? r->FieldSize(m, f) : 1;
-    if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
-      for (int i = 0; i < count; ++i) {
-        std::string scratch;
-        const std::string& v = repeated ? r->GetRepeatedStringReference(m, f, i, &scratch)
-                                        : r->GetStringReference(m, f, &scratch);
-        steps.push_back({f, repeated ? i : -1});
-        if (absl::Status s = CheckString(v, root, steps); !s.ok()) return s;
-        steps.pop_back();
-      }
-    } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
-      // A venue's audit bundle (SyncVenueGame) is a record the venue's
-      // server wrote and signed, rulings' rule texts included: bounded as a
-      // whole (venue_games.h), every byte of it checked against the venue's
-      // signature or re-derived, not a client's strings.
-      if (f->message_type()->full_name() == "arbiter.v1.AuditBundle") continue;
-      for (int i = 0; i < count; ++i) {
-        steps.push_back({f, repeated ? i : -1});
-        if (absl::Status s = CheckFields(
-                repeated ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), root, steps);
-            !s.ok()) {
-          return s;
-        }
-        steps.pop_back();
-      }
+    if (!MayHoldString(f)) continue;
+    if (const OneofDescriptor* o = f->real_containing_oneof(); o != nullptr) {
+      if (placed.insert(o).second) plan.items.push_back({nullptr, o});
+    } else {
+      plan.items.push_back({f, nullptr});
     }
+  }
+  return plan;
+}
+
+// The plan of `d`, made once per type and kept (types are few and fixed).
+const Plan& PlanOf(const Descriptor* d) {
+  static absl::Mutex mu(absl::kConstInit);
+  static auto* plans = new absl::flat_hash_map<const Descriptor*, std::unique_ptr<Plan>>();
+  {
+    absl::ReaderMutexLock lock(&mu);
+    if (auto it = plans->find(d); it != plans->end()) return *it->second;
+  }
+  auto plan = std::make_unique<Plan>(MakePlan(d));
+  absl::MutexLock lock(&mu);
+  return *plans->try_emplace(d, std::move(plan)).first->second;
+}
+
+absl::Status CheckFields(const Message& m, const std::string& root, std::vector<Step>& steps);
+
+// The field `f` of `m`, when set: its strings and the messages within.
+absl::Status CheckField(const Message& m, const FieldDescriptor* f, const std::string& root,
+                        std::vector<Step>& steps) {
+  const Reflection* r = m.GetReflection();
+  const bool repeated = f->is_repeated();
+  const int count = repeated ? r->FieldSize(m, f) : (r->HasField(m, f) ? 1 : 0);
+  for (int i = 0; i < count; ++i) {
+    steps.push_back({f, repeated ? i : -1});
+    if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
+      std::string scratch;
+      const std::string& v = repeated ? r->GetRepeatedStringReference(m, f, i, &scratch)
+                                      : r->GetStringReference(m, f, &scratch);
+      if (absl::Status s = CheckString(v, root, steps); !s.ok()) return s;
+    } else if (absl::Status s = CheckFields(
+                   repeated ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), root, steps);
+               !s.ok()) {
+      return s;
+    }
+    steps.pop_back();
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckFields(const Message& m, const std::string& root, std::vector<Step>& steps) {
+  for (const Plan::Item& item : PlanOf(m.GetDescriptor()).items) {
+    const FieldDescriptor* f = item.field != nullptr
+                                   ? item.field
+                                   : m.GetReflection()->GetOneofFieldDescriptor(m, item.oneof);
+    if (f == nullptr || !MayHoldString(f)) continue;  // the oneof's set member holds none
+    if (absl::Status s = CheckField(m, f, root, steps); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
