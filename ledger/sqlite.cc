@@ -90,15 +90,38 @@ absl::StatusOr<Db> Db::OpenReadOnly(const std::string& path, const char* vfs) {
 
 Db& Db::operator=(Db&& other) noexcept {
   if (this != &other) {
-    if (db_ != nullptr) sqlite3_close_v2(db_);
+    Close();
     db_ = other.db_;
+    tx_statements_ = other.tx_statements_;
     other.db_ = nullptr;
+    other.tx_statements_ = {};
   }
   return *this;
 }
 
-Db::~Db() {
+Db::~Db() { Close(); }
+
+void Db::Close() {
+  for (sqlite3_stmt*& stmt : tx_statements_) {
+    sqlite3_finalize(stmt);
+    stmt = nullptr;
+  }
   if (db_ != nullptr) sqlite3_close_v2(db_);
+  db_ = nullptr;
+}
+
+absl::Status Db::Run(TxStatement which) {
+  static constexpr const char* kSql[] = {"BEGIN IMMEDIATE", "BEGIN", "COMMIT", "ROLLBACK"};
+  const size_t i = static_cast<size_t>(which);
+  sqlite3_stmt*& stmt = tx_statements_[i];
+  if (stmt == nullptr) {
+    const int rc = sqlite3_prepare_v3(db_, kSql[i], -1, SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+    if (rc != SQLITE_OK) return SqliteError(rc, db_, kSql[i]);
+  }
+  const int rc = sqlite3_step(stmt);
+  sqlite3_reset(stmt);
+  if (rc != SQLITE_DONE) return SqliteError(rc, db_, kSql[i]);
+  return absl::OkStatus();
 }
 
 absl::Status Db::Exec(absl::string_view sql) {
@@ -174,13 +197,13 @@ std::string Stmt::Text(int col) const {
 }
 
 absl::StatusOr<Transaction> Transaction::Write(Db& db) {
-  if (absl::Status s = db.Exec("BEGIN IMMEDIATE;"); !s.ok()) return s;
+  if (absl::Status s = db.Run(Db::TxStatement::kBeginImmediate); !s.ok()) return s;
   return Transaction(&db);
 }
 
 absl::StatusOr<Transaction> Transaction::Read(Db& db) {
   if (db.InTransaction()) return Transaction(nullptr);
-  if (absl::Status s = db.Exec("BEGIN;"); !s.ok()) return s;
+  if (absl::Status s = db.Run(Db::TxStatement::kBegin); !s.ok()) return s;
   return Transaction(&db);
 }
 
@@ -188,13 +211,13 @@ Transaction::~Transaction() {
   // Some errors roll SQLite's transaction back by themselves; then there is
   // nothing left to end.
   if (db_ != nullptr && db_->InTransaction()) {
-    db_->Exec("ROLLBACK;").IgnoreError();
+    db_->Run(Db::TxStatement::kRollback).IgnoreError();
   }
 }
 
 absl::Status Transaction::Commit() {
   if (db_ == nullptr) return absl::OkStatus();
-  if (absl::Status s = db_->Exec("COMMIT;"); !s.ok()) return s;
+  if (absl::Status s = db_->Run(Db::TxStatement::kCommit); !s.ok()) return s;
   db_ = nullptr;
   return absl::OkStatus();
 }
