@@ -211,6 +211,10 @@ TEST(WatchFeedTest, ManyStreamsHoldNoThreadEach) {
 // A console page following /api/feed (Server-Sent Events) hears of a
 // commit through the ledger's commit feed: the game as committed, by its
 // revision. Before, the console's feed listened to the read model instead.
+// A page follows from the feed's head as it is when the page connects,
+// which the console's feed reaches shortly after each commit (a page may
+// hear once more of a commit it loaded; never miss one): a first page,
+// following from the start, shows when it has.
 TEST(WatchFeedTest, AConsolePageFollowsTheCommitFeed) {
   TempDir dir("arbiter-watch-sse");
   auto server = ServerProcess::Start(dir.File("data"), {"--http", "127.0.0.1:0"});
@@ -226,14 +230,23 @@ TEST(WatchFeedTest, AConsolePageFollowsTheCommitFeed) {
   sa.sin_family = AF_INET;
   sa.sin_port = htons(static_cast<uint16_t>(std::stoi(address.substr(colon + 1))));
   ASSERT_EQ(inet_pton(AF_INET, address.substr(0, colon).c_str(), &sa.sin_addr), 1);
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa), 0);
-  const std::string request = absl::StrCat("GET /api/feed HTTP/1.1\r\nHost: ", address,
-                                           "\r\nAccept: text/event-stream\r\n\r\n");
-  ASSERT_EQ(write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
-  std::string got;
-  // Reads until `text` has come, for at most 10 s.
-  auto await = [&](const std::string& text) {
+  // A page following `path`: its socket (-1 if it could not connect).
+  auto follow = [&](const std::string& path) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
+      close(fd);
+      return -1;
+    }
+    const std::string request = absl::StrCat("GET ", path, " HTTP/1.1\r\nHost: ", address,
+                                             "\r\nAccept: text/event-stream\r\n\r\n");
+    if (write(fd, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
+      close(fd);
+      return -1;
+    }
+    return fd;
+  };
+  // Reads `fd` into `got` until `text` has come, for at most 10 s.
+  auto await = [](int fd, std::string& got, const std::string& text) {
     const absl::Time give_up = absl::Now() + absl::Seconds(10);
     while (!absl::StrContains(got, text) && absl::Now() < give_up) {
       pollfd p{fd, POLLIN, 0};
@@ -245,11 +258,20 @@ TEST(WatchFeedTest, AConsolePageFollowsTheCommitFeed) {
     }
     return absl::StrContains(got, text);
   };
-  ASSERT_TRUE(await(": following")) << got;
-  EXPECT_FALSE(absl::StrContains(got, "\"revision\":\"2\"")) << "the page follows from now";
+  const int first = follow("/api/feed?after=0");
+  ASSERT_GE(first, 0);
+  std::string from_start;
+  ASSERT_TRUE(await(first, from_start, "\"revision\":\"2\"")) << from_start;
+  close(first);
+
+  const int fd = follow("/api/feed");
+  ASSERT_GE(fd, 0);
+  std::string got;
+  ASSERT_TRUE(await(fd, got, ": following")) << got;
   AppendOne(*stub, "g", Stone(0));
-  EXPECT_TRUE(await("\"revision\":\"3\"")) << got;
+  EXPECT_TRUE(await(fd, got, "\"revision\":\"3\"")) << got;
   EXPECT_TRUE(absl::StrContains(got, "event: game")) << got;
+  EXPECT_FALSE(absl::StrContains(got, "\"revision\":\"2\"")) << "the page follows from now";
   close(fd);
 }
 
