@@ -72,13 +72,13 @@ class WatchHub {
   void Shutdown();
   bool shutting_down() const { return shutting_down_.load(std::memory_order_acquire); }
   // After Shutdown: waits until every stream has ended (left its shard in
-  // its OnDone, its status written), or until `deadline`; false if some had
-  // not. The server waits for this before gRPC's own shutdown, whose GOAWAY
-  // then follows every stream's status on each connection: gRPC closes a
-  // connection as soon as its last stream is done after a GOAWAY, and a
-  // client whose status was still on its way then read the kernel's reset
-  // ("Connection reset by peer") instead of "the server is shutting down".
-  bool AwaitStreamsEnded(absl::Time deadline);
+  // its OnDone, its status written), or until `deadline`. The server waits
+  // for this before gRPC's own shutdown, whose GOAWAY then follows every
+  // stream's status on each connection: gRPC closes a connection as soon as
+  // its last stream is done after a GOAWAY, and a client whose status was
+  // still on its way then read the kernel's reset ("Connection reset by
+  // peer") instead of "the server is shutting down".
+  void AwaitStreamsEnded(absl::Time deadline);
 
   // The message of a committed entry, decoded and serialized once for every
   // stream that sends it (the latest kKeptMessages are kept). DATA_LOSS if
