@@ -55,32 +55,29 @@ absl::StatusOr<int64_t> QueryInt(const ledger::Db& db, const char* sql) {
 // what an older version lacks; refuses a newer one, whose meaning this
 // build does not know.
 absl::Status Migrate(ledger::Db& db, const std::string& path) {
-  if (absl::Status s = db.Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
-  auto fail = [&](absl::Status s) {
-    (void)db.Exec("ROLLBACK");
-    return s;
-  };
+  // Rolled back unless committed.
+  absl::StatusOr<ledger::Transaction> tx = ledger::Transaction::Write(db);
+  if (!tx.ok()) return tx.status();
   absl::StatusOr<int64_t> version = QueryInt(db, "PRAGMA user_version");
-  if (!version.ok()) return fail(version.status());
+  if (!version.ok()) return version.status();
   if (*version > kSchemaVersion) {
-    return fail(absl::FailedPreconditionError(
-        absl::StrCat(path, " has token schema version ", *version, "; this arbiter knows up to ",
-                     kSchemaVersion, ": use a newer arbiter")));
+    return absl::FailedPreconditionError(absl::StrCat(path, " has token schema version ", *version,
+                                                      "; this arbiter knows up to ", kSchemaVersion,
+                                                      ": use a newer arbiter"));
   }
-  if (absl::Status s = db.Exec(kSchema); !s.ok()) return fail(s);
+  if (absl::Status s = db.Exec(kSchema); !s.ok()) return s;
   absl::StatusOr<int64_t> has_expires =
       QueryInt(db, "SELECT count(*) FROM pragma_table_info('tokens') WHERE name = 'expires'");
-  if (!has_expires.ok()) return fail(has_expires.status());
+  if (!has_expires.ok()) return has_expires.status();
   if (*has_expires == 0) {  // version 0: its tokens keep no expiry
     if (absl::Status s = db.Exec("ALTER TABLE tokens ADD COLUMN expires INTEGER"); !s.ok()) {
-      return fail(s);
+      return s;
     }
   }
   if (absl::Status s = db.Exec(absl::StrCat("PRAGMA user_version = ", kSchemaVersion)); !s.ok()) {
-    return fail(s);
+    return s;
   }
-  if (absl::Status s = db.Exec("COMMIT"); !s.ok()) return fail(s);
-  return absl::OkStatus();
+  return tx->Commit();
 }
 
 std::string Utc(absl::Time t) {

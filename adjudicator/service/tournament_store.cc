@@ -69,37 +69,32 @@ absl::StatusOr<std::vector<std::string>> TournamentStore::Ids() {
 absl::Status TournamentStore::Append(const std::string& tournament_id, uint64_t expected,
                                      const std::vector<v1::TournamentEvent>& events) {
   absl::MutexLock lock(&mu_);
-  if (absl::Status s = db_.Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
-  auto fail = [&](absl::Status s) {
-    (void)db_.Exec("ROLLBACK");
-    return s;
-  };
+  // Rolled back unless committed.
+  absl::StatusOr<ledger::Transaction> tx = ledger::Transaction::Write(db_);
+  if (!tx.ok()) return tx.status();
   absl::StatusOr<ledger::Stmt> head = ledger::Stmt::Prepare(
       db_, "SELECT COALESCE(MAX(revision), 0) FROM tournament_events WHERE tournament_id = ?");
-  if (!head.ok()) return fail(head.status());
+  if (!head.ok()) return head.status();
   head->Bind(1, tournament_id);
   absl::StatusOr<bool> row = head->Step();
-  if (!row.ok()) return fail(row.status());
+  if (!row.ok()) return row.status();
   const uint64_t current = static_cast<uint64_t>(head->Int(0));
   if (current != expected) {
-    return fail(
-        absl::AbortedError(absl::StrCat("tournament ", tournament_id, " is at revision ", current,
-                                        ", not ", expected, ": re-read and retry")));
+    return absl::AbortedError(absl::StrCat("tournament ", tournament_id, " is at revision ",
+                                           current, ", not ", expected, ": re-read and retry"));
   }
   absl::StatusOr<ledger::Stmt> insert = ledger::Stmt::Prepare(
       db_, "INSERT INTO tournament_events (tournament_id, revision, event) VALUES (?, ?, ?)");
-  if (!insert.ok()) return fail(insert.status());
+  if (!insert.ok()) return insert.status();
   uint64_t revision = expected;
   for (const v1::TournamentEvent& e : events) {
     std::string bytes;
-    if (!e.SerializeToString(&bytes))
-      return fail(absl::InternalError("an event does not serialize"));
+    if (!e.SerializeToString(&bytes)) return absl::InternalError("an event does not serialize");
     insert->Bind(1, tournament_id).Bind(2, static_cast<int64_t>(++revision)).BindBlob(3, bytes);
-    if (absl::Status s = insert->Run(); !s.ok()) return fail(s);
+    if (absl::Status s = insert->Run(); !s.ok()) return s;
     insert->Reset();
   }
-  if (absl::Status s = db_.Exec("COMMIT"); !s.ok()) return fail(s);
-  return absl::OkStatus();
+  return tx->Commit();
 }
 
 }  // namespace arbiter::tournament
