@@ -60,6 +60,9 @@
 //                       `switches_per_append` and `..._per_bare_call`: the
 //                       process's context switches per call (server and
 //                       client), each a paravirtual wake-up on this VM.
+//                       `append_p50_us`, `bare_call_p50_us` and
+//                       `insert_p50_us`: a call's median time as its client
+//                       saw it (at C clients, C of them in flight).
 //                       Without PostgreSQL's binaries (ARBITER_PG_BIN, else
 //                       /usr/lib/postgresql/15/bin) it says so and measures
 //                       the rest.
@@ -423,6 +426,9 @@ struct Rated {
   // The process's context switches per call, server's and client's: on
   // this VM each costs a paravirtual wake-up.
   double switches_per = 0;
+  // A call's time as its client saw it (the request built, sent, answered),
+  // median, microseconds.
+  double p50_us = 0;
 };
 
 // C threads, each calling `call` as fast as it answers for `seconds`
@@ -438,26 +444,35 @@ Rated Rate(int clients, double seconds, std::atomic<int>& errors, Call call) {
   const int64_t switches0 = ProcessSwitches();
   const absl::Time start = absl::Now();
   const absl::Time end = start + absl::Seconds(seconds);
+  std::vector<double> took_us;  // of every call answered
   std::vector<std::thread> threads;
   for (int c = 0; c < clients; ++c) {
     threads.emplace_back([&, c] {
       const double mine0 = ThreadCpuSeconds();
-      int64_t mine = 0;
-      while (absl::Now() < end) {
-        if (call(c)) {
-          ++mine;
+      std::vector<double> mine;
+      for (absl::Time now = absl::Now(); now < end;) {
+        const bool ok = call(c);
+        const absl::Time then = absl::Now();
+        if (ok) {
+          mine.push_back(absl::ToDoubleMicroseconds(then - now));
         } else {
           ++errors;
         }
+        now = then;
       }
-      done += mine;
+      done += static_cast<int64_t>(mine.size());
       const double used = ThreadCpuSeconds() - mine0;
       std::lock_guard<std::mutex> lock(mu);
       client_cpu += used;
+      took_us.insert(took_us.end(), mine.begin(), mine.end());
     });
   }
   for (std::thread& t : threads) t.join();
   Rated r;
+  if (!took_us.empty()) {
+    std::nth_element(took_us.begin(), took_us.begin() + took_us.size() / 2, took_us.end());
+    r.p50_us = took_us[took_us.size() / 2];
+  }
   const double calls = static_cast<double>(done.load());
   r.per_s = calls / absl::ToDoubleSeconds(absl::Now() - start);
   if (calls > 0) {
@@ -683,25 +698,28 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     std::atomic<int> errors{0};
     std::vector<double> appends, inserts, to_pg, bares, commits, bounds, to_bound, append_cpu,
         append_client_cpu, insert_client_cpu, bare_cpu, bare_client_cpu, bare_to_pg,
-        append_switches, bare_switches;
+        append_switches, bare_switches, append_p50, bare_p50, insert_p50;
     const double seconds = Seconds() / 2;
     for (int round = 0; round < Rounds(); ++round) {
       if (pg != nullptr) {
         const Rated insert = Rate(clients, seconds, errors, [&](int c) { return pg->Insert(c); });
         inserts.push_back(insert.per_s);
         insert_client_cpu.push_back(insert.client_cpu_us_per);
+        insert_p50.push_back(insert.p50_us);
       }
       const Rated append = Rate(clients, seconds, errors, [&](int c) { return disk.Append(c); });
       appends.push_back(append.per_s);
       append_cpu.push_back(append.cpu_us_per);
       append_client_cpu.push_back(append.client_cpu_us_per);
       append_switches.push_back(append.switches_per);
+      append_p50.push_back(append.p50_us);
       if (pg != nullptr) to_pg.push_back(append.per_s / inserts.back());
       const Rated bare = Rate(clients, seconds, errors, [&](int c) { return disk.Bare(c); });
       bares.push_back(bare.per_s);
       bare_cpu.push_back(bare.cpu_us_per);
       bare_client_cpu.push_back(bare.client_cpu_us_per);
       bare_switches.push_back(bare.switches_per);
+      bare_p50.push_back(bare.p50_us);
       if (pg != nullptr) bare_to_pg.push_back(bare.per_s / inserts.back());
       if (clients == 1) {
         commits.push_back(DurableCommits(disk.server().scratch_db(), seconds / 2));
@@ -718,12 +736,15 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     state.counters["client_cpu_us_per_bare_call"] = Median(bare_client_cpu);
     state.counters["switches_per_append"] = Median(append_switches);
     state.counters["switches_per_bare_call"] = Median(bare_switches);
+    state.counters["append_p50_us"] = Median(append_p50);
+    state.counters["bare_call_p50_us"] = Median(bare_p50);
     std::string line =
         absl::StrCat(clients, " client(s): ", static_cast<int>(Median(appends)), " appends/s");
     if (pg != nullptr) {
       state.counters["pg_inserts_per_s"] = Median(inserts);
       state.counters["ratio_to_pg_pct"] = 100 * Median(to_pg);
       state.counters["client_cpu_us_per_insert"] = Median(insert_client_cpu);
+      state.counters["insert_p50_us"] = Median(insert_p50);
       state.counters["bare_to_pg_pct"] = 100 * Median(bare_to_pg);
       absl::StrAppend(&line, ", PostgreSQL ", static_cast<int>(Median(inserts)),
                       " INSERTs/s: ", static_cast<int>(100 * Median(to_pg)), " % of it");
