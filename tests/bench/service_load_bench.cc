@@ -111,6 +111,7 @@
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
 #include "ledger/sqlite/wal_checkpointer.h"
+#include "tests/bench/bench_rounds.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
 #include "tests/support/pg_cluster.h"
@@ -118,6 +119,8 @@
 
 namespace arbiter {
 namespace {
+
+using bench::Median;
 
 std::vector<std::vector<v1::Event>> LoadGames() {
   std::vector<std::vector<v1::Event>> games;
@@ -136,10 +139,7 @@ const std::vector<std::vector<v1::Event>>& Games() {
   return *games;
 }
 
-double Seconds() {
-  const char* s = getenv("BENCH_SECONDS");
-  return s != nullptr ? std::max(0.1, atof(s)) : 3.0;
-}
+double Seconds() { return bench::BenchSeconds(3.0); }
 
 // A server on a fresh data directory, for one run.
 class BenchServer {
@@ -394,10 +394,7 @@ BENCHMARK(BM_TournamentPace)
     ->UseManualTime()
     ->Unit(benchmark::kSecond);
 
-int Rounds() {
-  const char* s = getenv("BENCH_ROUNDS");
-  return s != nullptr ? std::max(1, atoi(s)) : 3;
-}
+int Rounds() { return bench::BenchRounds(3); }
 
 // CPU seconds of the whole process (all threads), or of the calling thread.
 double ProcessCpuSeconds() {
@@ -564,11 +561,6 @@ class RatioClients {
   std::vector<Recording> games_;
   std::vector<int> started_;
 };
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 void BM_AppendVsBareCall(benchmark::State& state) {
   const int clients = static_cast<int>(state.range(0));

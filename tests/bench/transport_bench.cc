@@ -29,19 +29,16 @@
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
+#include "tests/bench/bench_rounds.h"
 #include "transport_echo.grpc.pb.h"
 
 namespace arbiter {
 namespace {
 
-double Seconds() {
-  const char* s = getenv("BENCH_SECONDS");
-  return s != nullptr ? std::max(0.1, atof(s)) : 2.0;
-}
-int Rounds() {
-  const char* r = getenv("BENCH_ROUNDS");
-  return r != nullptr ? std::max(1, atoi(r)) : 3;
-}
+using bench::Median;
+
+double Seconds() { return bench::BenchSeconds(2.0); }
+int Rounds() { return bench::BenchRounds(3); }
 
 class EchoService final : public bench::Echoer::CallbackService {
   grpc::ServerUnaryReactor* Unary(grpc::CallbackServerContext* context, const bench::Echo* in,
@@ -148,11 +145,6 @@ double RoundTrips(const std::string& address, int clients, Transport how, double
 // Round trips that failed, over the whole run: any makes it exit 1, so its
 // smoke run in ctest fails rather than report a rate of failures.
 std::atomic<int> failed_round_trips{0};
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 void BM_UnaryVsStream(benchmark::State& state) {
   const int clients = static_cast<int>(state.range(0));

@@ -35,6 +35,7 @@
 #include "ledger/ledger.h"
 #include "ledger/sqlite.h"
 #include "ledger/sqlite/log_reader.h"
+#include "tests/bench/bench_rounds.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
 #include "tests/support/temp_dir.h"
@@ -42,15 +43,14 @@
 namespace arbiter {
 namespace {
 
+using bench::Median;
+
 uint64_t WantedEvents() {
   const char* s = getenv("VERIFY_EVENTS");
   return s != nullptr ? std::max<uint64_t>(1, strtoull(s, nullptr, 10)) : 50000;
 }
 
-int Rounds() {
-  const char* s = getenv("BENCH_ROUNDS");
-  return s != nullptr ? std::max(1, atoi(s)) : 5;
-}
+int Rounds() { return bench::BenchRounds(5); }
 
 [[noreturn]] void Die(const std::string& what, const absl::Status& s) {
   std::fprintf(stderr, "verify_bench: %s: %s\n", what.c_str(), s.ToString().c_str());
@@ -111,11 +111,6 @@ uint64_t ReadAll(ledger::Db& db, const char* sql, int columns) {
   }
   benchmark::DoNotOptimize(bytes);
   return rows;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 void BM_VerifyVsPlainRead(benchmark::State& state) {
