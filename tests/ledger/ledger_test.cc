@@ -388,12 +388,15 @@ TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
 // ledger signs its tail before it stops. (On PostgreSQL the one ledger holds
 // the signer's lease; pg_servers_test tries several servers.)
 TEST_P(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
-  Open(/*checkpoint_every=*/0, /*sign_within=*/absl::Milliseconds(200));
+  // A bound of a second: the second append lands within it even on a slow
+  // disk (on PostgreSQL the tail is dated from the poll before the one that
+  // saw it, 100 ms earlier), so one checkpoint covers both.
+  Open(/*checkpoint_every=*/0, /*sign_within=*/absl::Seconds(1));
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
   const absl::Time written = absl::Now();
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).ok());
   std::vector<v1::Checkpoint> signed_ones;
-  while (absl::Now() - written < absl::Seconds(5)) {
+  while (absl::Now() - written < absl::Seconds(30)) {
     signed_ones = *ledger_->Checkpoints();
     if (!signed_ones.empty() && signed_ones.back().tree_size() == 2) break;
     absl::SleepFor(absl::Milliseconds(10));
@@ -401,7 +404,7 @@ TEST_P(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
   ASSERT_FALSE(signed_ones.empty());
   EXPECT_EQ(signed_ones.back().tree_size(), 2u);
   EXPECT_EQ(signed_ones.back().reason(), v1::Checkpoint::TAIL_BOUND);
-  EXPECT_LT(absl::Now() - written, absl::Seconds(1)) << "signed well within the bound";
+  EXPECT_LT(absl::Now() - written, absl::Seconds(3)) << "signed at the bound, not much later";
   EXPECT_EQ(signed_ones.size(), 1u) << "one checkpoint covers both appends";
 
   // Closed with a tail: it is signed before the ledger stops.
