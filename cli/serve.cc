@@ -69,6 +69,8 @@ constexpr FlagSpec kFlags[] = {
      "for it, freeing its place (default 60s)"},
     {"watchers", "N", "concurrent watch streams on the server (default 8192)"},
     {"watchers-per-caller", "N", "concurrent watch streams per caller (default 1024)"},
+    {"recorders", "N", "concurrent RecordEvents streams on the server (default 8192)"},
+    {"recorders-per-caller", "N", "concurrent RecordEvents streams per caller (default 1024)"},
     {"tls-cert", "FILE", "serve TLS with this certificate chain (PEM); needs --tls-key"},
     {"tls-key", "FILE", "the TLS private key (PEM)"},
     {"tls-client-ca", "FILE", "mutual TLS: accept clients with certificates from these roots"},
@@ -182,11 +184,16 @@ int RunServe(int argc, char** argv) {
         SetRate(args, "read-rate", &options.limits.reads_per_second, &options.limits.read_burst),
         args.Number("checkpoint-every", &options.checkpoint_every),
         args.Number("watchers", &options.limits.watchers_in_all),
-        args.Number("watchers-per-caller", &options.limits.watchers_per_caller)}) {
+        args.Number("watchers-per-caller", &options.limits.watchers_per_caller),
+        args.Number("recorders", &options.limits.recorders_in_all),
+        args.Number("recorders-per-caller", &options.limits.recorders_per_caller)}) {
     if (!s.ok()) return UsageError(kServe, s.message());
   }
   if (options.limits.watchers_in_all < 1 || options.limits.watchers_per_caller < 1) {
     return UsageError(kServe, "--watchers, --watchers-per-caller: at least 1");
+  }
+  if (options.limits.recorders_in_all < 1 || options.limits.recorders_per_caller < 1) {
+    return UsageError(kServe, "--recorders, --recorders-per-caller: at least 1");
   }
   if (auto v = args.Value("max-skew")) {
     if (!absl::ParseDuration(*v, &options.max_skew) || options.max_skew < absl::ZeroDuration() ||

@@ -1,5 +1,8 @@
 #include "adjudicator/service/admission.h"
 
+#include <string>
+#include <vector>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -13,30 +16,46 @@ namespace {
 
 // The arbiter.v1 methods' admissions, made once from the descriptors linked
 // into this binary, by gRPC's full method name and by request type. A
-// method declared wrongly has none, nor do the methods of a request type
-// two methods share, so their calls are refused.
+// method declared wrongly has none. Methods may share a request type only
+// when they declare the same admission (AppendEvents and RecordEvents: the
+// same access, the same game field), so the request's type still names
+// one admission; when they differ, none of them has one and their calls
+// are refused.
 struct Table {
   absl::flat_hash_map<std::string, MethodAdmission> by_name;
   absl::flat_hash_map<const google::protobuf::Descriptor*, const MethodAdmission*> by_request;
 };
 
+const MethodAdmission* Lookup(const Table& t, absl::string_view full_method) {
+  auto it = t.by_name.find(full_method);
+  return it == t.by_name.end() ? nullptr : &it->second;
+}
+
 const Table& Admissions() {
   static const Table* table = [] {
     auto* t = new Table();
-    absl::flat_hash_map<const google::protobuf::Descriptor*, int> uses;
+    // Each request type's methods (their gRPC names), to see whether they
+    // agree once every admission is made (by_name's values move as it grows).
+    absl::flat_hash_map<const google::protobuf::Descriptor*, std::vector<std::string>> methods;
     for (const google::protobuf::ServiceDescriptor* s :
          {v1::CreateGameRequest::descriptor()->file()->service(0),
           v1::CreateTournamentRequest::descriptor()->file()->service(0)}) {
       for (int i = 0; i < s->method_count(); ++i) {
-        ++uses[s->method(i)->input_type()];
+        std::string name = absl::StrCat("/", s->full_name(), "/", s->method(i)->name());
         absl::StatusOr<MethodAdmission> a = MethodAdmission::Declared(s->method(i));
-        if (a.ok()) {
-          t->by_name.emplace(absl::StrCat("/", s->full_name(), "/", s->method(i)->name()), *a);
-        }
+        if (a.ok()) t->by_name.emplace(name, *a);
+        methods[s->method(i)->input_type()].push_back(std::move(name));
       }
     }
-    for (const auto& [name, a] : t->by_name) {
-      if (uses[a.method().input_type()] == 1) t->by_request[a.method().input_type()] = &a;
+    for (const auto& [request, names] : methods) {
+      const MethodAdmission* first = Lookup(*t, names.front());
+      bool agree = first != nullptr;
+      for (const std::string& name : names) {
+        const MethodAdmission* a = Lookup(*t, name);
+        agree = agree && a != nullptr && a->access() == first->access() &&
+                a->game_field() == first->game_field();
+      }
+      if (agree) t->by_request[request] = first;
     }
     return t;
   }();
@@ -46,9 +65,7 @@ const Table& Admissions() {
 }  // namespace
 
 const MethodAdmission* MethodAdmission::Find(absl::string_view full_method) {
-  const Table& t = Admissions();
-  auto it = t.by_name.find(full_method);
-  return it == t.by_name.end() ? nullptr : &it->second;
+  return Lookup(Admissions(), full_method);
 }
 
 const MethodAdmission* MethodAdmission::ForRequest(const google::protobuf::Descriptor& request) {

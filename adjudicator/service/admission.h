@@ -8,9 +8,11 @@
 // (auth_gatekeeper.h): the bearer token, the role against the method's
 // access, the rate, the watch cap. This half runs on the request itself,
 // as the handler receives it, typed (Callers::Serve, auth_interceptor.h),
-// before the handler reads it. Each arbiter.v1 method has a request message
-// of its own, so the request's type names its method's admission (a
-// message that were the request of two methods would admit neither):
+// before the handler reads it. The request's type names its method's
+// admission: each arbiter.v1 method has a request message of its own, or
+// shares it only with methods that declare the same admission (AppendEvents
+// and RecordEvents); a message two methods declared differently for would
+// admit neither. The step, on each request (each message of a stream):
 //  1. the bounds of every string in it (field_bounds.h: INVALID_ARGUMENT);
 //  2. the caller's authority over the game the method's game_scope field
 //     names, for a method that writes a game (RECORD): an ARBITER only in

@@ -130,6 +130,11 @@ grpc::ServerUnaryReactor* ArbiterService::AppendEvents(grpc::CallbackServerConte
   return reactor;
 }
 
+grpc::ServerBidiReactor<v1::AppendEventsRequest, v1::AppendEventsResponse>*
+ArbiterService::RecordEvents(grpc::CallbackServerContext* context) {
+  return RecordStream::Open(context, callers_, recorder_, &record_streams_);
+}
+
 grpc::Status ArbiterService::SyncVenueGame(grpc::ServerContext* context,
                                            const v1::SyncVenueGameRequest* req,
                                            v1::SyncVenueGameResponse* out) {

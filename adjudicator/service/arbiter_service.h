@@ -19,6 +19,7 @@
 #include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/export_pages.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/record_stream.h"
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/venue_games.h"
 #include "adjudicator/service/watch_hub.h"
@@ -36,9 +37,11 @@ namespace arbiter::service {
 // AppendEvents, the method clocks call at every move: its handler runs on
 // the thread that read the request and is answered from the thread that
 // commits it (Recorder::AppendAsync), with no hand-off through the
-// synchronous pool. The others are synchronous.
+// synchronous pool; and RecordEvents, the same over one open stream
+// (record_stream.h). The others are synchronous.
 class ArbiterService final
-    : public v1::Arbiter::WithCallbackMethod_AppendEvents<v1::Arbiter::Service> {
+    : public v1::Arbiter::WithCallbackMethod_AppendEvents<
+          v1::Arbiter::WithCallbackMethod_RecordEvents<v1::Arbiter::Service>> {
  public:
   // None owned; all must outlive the service. `recorder` is the server's
   // one write path, shared with the web console. `venue_games` (may be
@@ -49,11 +52,13 @@ class ArbiterService final
   ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
                  Recorder* recorder, VenueGames* venue_games, absl::Duration watch_stall);
 
-  // Ends the watch streams and waits, until `deadline` at most, for their
-  // statuses to be written (WatchHub::AwaitStreamsEnded): called before
-  // gRPC's shutdown, which otherwise waits for them and says GOAWAY first.
+  // Ends the watch and record streams and waits, until `deadline` at most,
+  // for their statuses to be written (WatchHub::AwaitStreamsEnded,
+  // RecordStreams::Shutdown): called before gRPC's shutdown, which
+  // otherwise waits for them and says GOAWAY first.
   void BeginShutdown(absl::Time deadline) {
     watch_hub_.Shutdown();
+    record_streams_.Shutdown(deadline);
     watch_hub_.AwaitStreamsEnded(deadline);
   }
 
@@ -62,6 +67,8 @@ class ArbiterService final
   grpc::ServerUnaryReactor* AppendEvents(grpc::CallbackServerContext*,
                                          const v1::AppendEventsRequest*,
                                          v1::AppendEventsResponse*) override;
+  grpc::ServerBidiReactor<v1::AppendEventsRequest, v1::AppendEventsResponse>* RecordEvents(
+      grpc::CallbackServerContext*) override;
   grpc::Status ListEvents(grpc::ServerContext*, const v1::ListEventsRequest*,
                           v1::ListEventsResponse*) override;
   grpc::Status ListRulings(grpc::ServerContext*, const v1::ListRulingsRequest*,
@@ -96,6 +103,7 @@ class ArbiterService final
 
   ExportPages export_pages_;  // ExportGame's files, kept between pages
   WatchHub watch_hub_;
+  RecordStreams record_streams_;
 };
 
 }  // namespace arbiter::service

@@ -108,29 +108,33 @@ absl::Status Gatekeeper::Charge(const Caller& caller, v1::Access access) {
   return absl::OkStatus();
 }
 
-absl::Status Gatekeeper::OpenWatch(const Caller& caller) {
+absl::Status Gatekeeper::OpenStream(const Caller& caller, StreamKind kind) {
+  const bool watch = kind == StreamKind::kWatch;
+  const int per_caller = watch ? limits_.watchers_per_caller : limits_.recorders_per_caller;
+  const int in_all = watch ? limits_.watchers_in_all : limits_.recorders_in_all;
+  const absl::string_view what = watch ? "watch" : "RecordEvents";
   absl::MutexLock lock(&mu_);
-  int& open = watchers_[caller.key];
-  if (open >= limits_.watchers_per_caller || watchers_in_all_ >= limits_.watchers_in_all) {
-    const bool mine = open >= limits_.watchers_per_caller;
-    if (open == 0) watchers_.erase(caller.key);
+  OpenStreams& streams = watch ? watchers_ : recorders_;
+  int& open = streams.by_caller[caller.key];
+  if (open >= per_caller || streams.in_all >= in_all) {
+    const bool mine = open >= per_caller;
+    if (open == 0) streams.by_caller.erase(caller.key);
     return absl::ResourceExhaustedError(
-        mine ? absl::StrCat("at most ", limits_.watchers_per_caller,
-                            " watch streams at once per caller")
-             : absl::StrCat("at most ", limits_.watchers_in_all,
-                            " watch streams at once on this server"));
+        mine ? absl::StrCat("at most ", per_caller, " ", what, " streams at once per caller")
+             : absl::StrCat("at most ", in_all, " ", what, " streams at once on this server"));
   }
   ++open;
-  ++watchers_in_all_;
+  ++streams.in_all;
   return absl::OkStatus();
 }
 
-void Gatekeeper::CloseWatch(const Caller& caller) {
+void Gatekeeper::CloseStream(const Caller& caller, StreamKind kind) {
   absl::MutexLock lock(&mu_);
-  auto it = watchers_.find(caller.key);
-  if (it == watchers_.end()) return;
-  --watchers_in_all_;
-  if (--it->second <= 0) watchers_.erase(it);
+  OpenStreams& streams = kind == StreamKind::kWatch ? watchers_ : recorders_;
+  auto it = streams.by_caller.find(caller.key);
+  if (it == streams.by_caller.end()) return;
+  --streams.in_all;
+  if (--it->second <= 0) streams.by_caller.erase(it);
 }
 
 }  // namespace arbiter::service

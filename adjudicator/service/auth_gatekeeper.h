@@ -12,8 +12,9 @@
 //    (MethodAccess, auth_role.h), or an ARBITER recording in a game not
 //    assigned to them, is PERMISSION_DENIED.
 //  - limits: per caller (token, or peer host when open) token buckets for
-//    writes and reads, and a cap on concurrent watch streams (per caller
-//    and on the whole server), each RESOURCE_EXHAUSTED when exceeded.
+//    writes and reads, and caps on concurrent watch streams and on
+//    concurrent RecordEvents streams (per caller and on the whole server),
+//    each RESOURCE_EXHAUSTED when exceeded.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_GATEKEEPER_H_
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_GATEKEEPER_H_
 
@@ -53,6 +54,17 @@ struct AuthLimits {
   // events are the commit feed's, held once. Measured in KiB per idle
   // stream (watchers_bench, tests/bench/README.md).
   int watchers_in_all = 8192;
+  // Concurrent RecordEvents streams (`arbiter serve --recorders-per-caller`,
+  // `--recorders`): a hall's clocks behind one gateway keep one open per
+  // board. Each holds one request and one answer, and no thread.
+  int recorders_per_caller = 1024;
+  int recorders_in_all = 8192;
+};
+
+// The streams a caller holds open, each kind capped apart (AuthLimits).
+enum class StreamKind {
+  kWatch,   // WatchGame, WatchAll
+  kRecord,  // RecordEvents
 };
 
 // An admitted caller, as the handlers see it.
@@ -81,25 +93,26 @@ class Gatekeeper {
   // ("/arbiter.v1.Arbiter/AppendEvents") carrying `authorization` (the
   // header's value, nullopt when absent) from `peer`, and charges the
   // caller's rate. Errors: UNAUTHENTICATED, PERMISSION_DENIED,
-  // RESOURCE_EXHAUSTED (the rate), or the token store's own.
+  // RESOURCE_EXHAUSTED (the rate), or the token store's own. Asked again
+  // for each further message a client streams on the call (the token looked
+  // up again, the rate charged again).
   absl::StatusOr<Caller> Admit(absl::string_view method,
                                std::optional<absl::string_view> authorization,
                                absl::string_view peer);
 
-  // Charges one more request of an admitted call (each message a client
-  // streams after its first) to the caller's rate; RESOURCE_EXHAUSTED when
-  // it is spent.
-  absl::Status Charge(const Caller& caller, v1::Access access);
-
-  // A watch stream opening (RESOURCE_EXHAUSTED beyond the cap) and closing.
-  absl::Status OpenWatch(const Caller& caller);
-  void CloseWatch(const Caller& caller);
+  // A stream of `kind` opening (RESOURCE_EXHAUSTED beyond its caps) and
+  // closing.
+  absl::Status OpenStream(const Caller& caller, StreamKind kind);
+  void CloseStream(const Caller& caller, StreamKind kind);
 
  private:
   struct Bucket {
     double tokens;
     absl::Time refilled;
   };
+  // Charges one request to the caller's rate; RESOURCE_EXHAUSTED when it
+  // is spent.
+  absl::Status Charge(const Caller& caller, v1::Access access);
   bool Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key, double rate,
             double burst) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
@@ -108,8 +121,13 @@ class Gatekeeper {
   absl::Mutex mu_;
   absl::flat_hash_map<std::string, Bucket> writes_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, Bucket> reads_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<std::string, int> watchers_ ABSL_GUARDED_BY(mu_);
-  int watchers_in_all_ ABSL_GUARDED_BY(mu_) = 0;
+  // Open streams of one kind: per caller, and in all.
+  struct OpenStreams {
+    absl::flat_hash_map<std::string, int> by_caller;
+    int in_all = 0;
+  };
+  OpenStreams watchers_ ABSL_GUARDED_BY(mu_);
+  OpenStreams recorders_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace arbiter::service

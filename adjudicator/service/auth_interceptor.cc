@@ -21,7 +21,7 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
 
   ~AuthInterceptor() override {
     callers_->Forget(info_->server_context(), call_);
-    ReleaseWatch();
+    ReleaseStream();
   }
 
   void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
@@ -35,25 +35,54 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
       if (absl::Status s = CheckArrived(methods->GetRecvMessage() != nullptr); !s.ok()) {
         Refuse(s);
       } else if (++messages_ > 1) {
-        // Each further request on a stream costs what a call does.
-        if (absl::Status s = gate_->Charge(*admitted_, MethodAccess(info_->method())); !s.ok()) {
-          Refuse(s);
-        }
+        // Each further request on a stream is admitted as a call would be:
+        // its token looked up again (revoked or expired meanwhile: refused)
+        // and the rate charged.
+        Readmit();
       }
     }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
-      // The watch's place is free before its client learns the stream ended:
-      // a client that watches again at once is not refused for the stream it
-      // has just seen end (the call itself is destroyed later, on gRPC's time).
-      ReleaseWatch();
+      // The stream's place is free before its client learns the stream
+      // ended: a client that opens another at once is not refused for the
+      // one it has just seen end (the call itself is destroyed later, on
+      // gRPC's time).
+      ReleaseStream();
     }
     methods->Proceed();
   }
 
  private:
-  void ReleaseWatch() {
-    if (watching_.has_value()) gate_->CloseWatch(*watching_);
-    watching_.reset();
+  void ReleaseStream() {
+    if (holding_.has_value()) gate_->CloseStream(holding_->first, holding_->second);
+    holding_.reset();
+  }
+
+  // The kind of stream this call holds open while it lasts, if any: a watch
+  // (the server streams) or an arbiter.v1 method the client streams
+  // (RecordEvents; server reflection's stream is not counted).
+  std::optional<StreamKind> Holds() const {
+    using Type = grpc::experimental::ServerRpcInfo::Type;
+    if (info_->type() == Type::SERVER_STREAMING) return StreamKind::kWatch;
+    if (info_->type() == Type::BIDI_STREAMING &&
+        MethodAdmission::Find(info_->method()) != nullptr) {
+      return StreamKind::kRecord;
+    }
+    return std::nullopt;
+  }
+
+  bool ClientStreams() const {
+    using Type = grpc::experimental::ServerRpcInfo::Type;
+    return info_->type() == Type::BIDI_STREAMING || info_->type() == Type::CLIENT_STREAMING;
+  }
+
+  void Readmit() {
+    std::optional<absl::string_view> authorization;
+    if (authorization_.has_value()) authorization = *authorization_;
+    absl::StatusOr<Caller> caller =
+        gate_->Admit(info_->method(), authorization, info_->server_context()->peer());
+    if (!caller.ok()) return Refuse(caller.status());
+    admitted_ = *caller;
+    callers_->Set(info_->server_context(), call_, *std::move(caller));
   }
 
   void Admit(std::multimap<grpc::string_ref, grpc::string_ref>& metadata) {
@@ -64,12 +93,14 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
     }
     absl::StatusOr<Caller> caller =
         gate_->Admit(info_->method(), authorization, info_->server_context()->peer());
-    // The secret goes no further than here: handlers never see it.
+    // A stream of requests keeps the token, to look it up again for each
+    // (Readmit); the secret goes no further than here: handlers never see it.
+    if (ClientStreams() && authorization.has_value()) authorization_ = std::string(*authorization);
     metadata.erase("authorization");
     if (!caller.ok()) return Refuse(caller.status());
-    if (info_->type() == grpc::experimental::ServerRpcInfo::Type::SERVER_STREAMING) {
-      if (absl::Status s = gate_->OpenWatch(*caller); !s.ok()) return Refuse(s);
-      watching_ = *caller;
+    if (std::optional<StreamKind> kind = Holds(); kind.has_value()) {
+      if (absl::Status s = gate_->OpenStream(*caller, *kind); !s.ok()) return Refuse(s);
+      holding_.emplace(*caller, *kind);
     }
     admitted_ = *caller;
     callers_->Set(info_->server_context(), call_, *std::move(caller));
@@ -110,8 +141,9 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
   Callers* callers_;
   const uint64_t call_;
   std::optional<Caller> admitted_;
-  std::optional<Caller> watching_;
-  int messages_ = 0;  // requests received so far
+  std::optional<std::pair<Caller, StreamKind>> holding_;  // the stream's place in its cap
+  std::optional<std::string> authorization_;              // a client-streamed call's token
+  int messages_ = 0;                                      // requests received so far
 };
 
 }  // namespace

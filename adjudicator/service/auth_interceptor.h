@@ -1,8 +1,10 @@
 // Authorization for every call the server takes: one gRPC server
 // interceptor (SECURITY.md) and, for the arbiter.v1 methods, one typed step
 // on the request. For each call the interceptor asks the Gatekeeper (the
-// bearer token, the method's declared access, the caller's rate, the watch
-// cap). A call it refuses is ended at once with its status (UNAUTHENTICATED,
+// bearer token, the method's declared access, the caller's rate, the caps
+// on open streams), and again for each further request a client streams on
+// the call (RecordEvents: the token looked up again, the rate charged). A
+// call it refuses is ended at once with its status (UNAUTHENTICATED,
 // PERMISSION_DENIED or RESOURCE_EXHAUSTED) before the handler can answer,
 // so a service that cannot check for itself (the stock server reflection)
 // discloses nothing. The arbiter.v1 handlers take their Caller from

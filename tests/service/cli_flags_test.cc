@@ -156,6 +156,7 @@ TEST(CliFlagsTest, BadUsageExits2WithAMessageNamingIt) {
       {{"export", "g", "--db", "x"}, "give both --db PATH and --bundle FILE"},
       {{"export", "g", "--format", "pdf"}, "--format 'pdf'"},
       {{"serve", "--write-rate", "-3"}, "--write-rate"},
+      {{"serve", "--recorders-per-caller", "0"}, "--recorders, --recorders-per-caller: at least 1"},
       {{"tournament", "pair", "cup", "--round", "0"}, "--round: 1 or more"},
       {{"tournament", "create", "--system", "swiss"}, "missing --id ID"},
       {{"tournament", "tiebreak", "cup", "--order", "A,B"}, "--lots or --extra-game"},
