@@ -22,6 +22,7 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
+#include "tests/auth/auth_server.h"
 #include "tests/support/temp_dir.h"
 
 namespace arbiter::service {
@@ -170,48 +171,24 @@ TEST(AdmissionTest, TheStepReadsTheDeclaredFieldOfTheRequestItsMethodTakes) {
 
 // The real server: each refusal that moved from the interceptor into the
 // typed step, as a client sees it.
-class AdmissionServerTest : public ::testing::Test {
+class AdmissionServerTest : public AuthServiceTest {
  protected:
   void SetUp() override {
-    auto t = TokenStore::Open(dir_.path());
-    ASSERT_TRUE(t.ok()) << t.status();
-    tokens_ = *std::move(t);
-    chief_ = *tokens_->Create(Role::kChiefArbiter, "Wang Ru", {});
-    arbiter_ = *tokens_->Create(Role::kArbiter, "Li Wei", {"g1"});
-    ServerOptions o;
-    o.data_dir = dir_.path();
-    o.listen = "127.0.0.1:0";
-    o.live_timers = false;
-    auto server = Server::Start(o);
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    auto channel = grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials());
-    stub_ = v1::Arbiter::NewStub(channel);
-    tournaments_ = v1::TournamentService::NewStub(channel);
+    Start();
+    if (HasFatalFailure()) return;
+    chief_ = Token(Role::kChiefArbiter, "Wang Ru");
+    arbiter_ = Token(Role::kArbiter, "Li Wei", {"g1"});
+    tournaments_ = v1::TournamentService::NewStub(
+        grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
     for (const char* game : {"g1", "g2"}) {
-      grpc::ClientContext c;
-      As(&c, chief_);
-      v1::CreateGameRequest req;
-      req.mutable_game()->set_game_id(game);
-      req.mutable_game()->set_ruleset("cn-2002");
-      req.mutable_game()->set_board_size(19);
-      req.mutable_game()->mutable_black()->set_name("Black");
-      req.mutable_game()->mutable_white()->set_name("White");
-      req.mutable_game()->set_venue(v1::GameCreated::SAME_SITE);
-      v1::Game out;
-      grpc::Status s = stub_->CreateGame(&c, req, &out);
+      grpc::Status s = Create(chief_, game);
       ASSERT_TRUE(s.ok()) << s.error_message();
     }
   }
-  void TearDown() override {
-    if (server_) server_->Shutdown();
-  }
-  static void As(grpc::ClientContext* c, const std::string& token) {
-    c->AddMetadata("authorization", "Bearer " + token);
-  }
-  grpc::Status Append(const std::string& game) {
+  // A phone ring in `game` (the request's field as given), as the arbiter.
+  grpc::Status Ring(const std::string& game) {
     grpc::ClientContext c;
-    As(&c, arbiter_);
+    Auth(&c, arbiter_);
     v1::AppendEventsRequest req;
     req.set_game(game);
     v1::Event* e = req.add_events();
@@ -222,7 +199,7 @@ class AdmissionServerTest : public ::testing::Test {
   }
   grpc::Status Decide(const std::string& game, const std::string& note = "") {
     grpc::ClientContext c;
-    As(&c, arbiter_);
+    Auth(&c, arbiter_);
     v1::DecideRequest req;
     req.set_game(game);
     req.set_ruling(1);
@@ -231,33 +208,27 @@ class AdmissionServerTest : public ::testing::Test {
     v1::AppendEventsResponse out;
     return stub_->Decide(&c, req, &out);
   }
-  uint64_t Head() { return *server_->ledger()->Head(); }
-
-  testing::TempDir dir_{"admission-test"};
-  std::unique_ptr<TokenStore> tokens_;
   std::string chief_, arbiter_;
-  std::unique_ptr<Server> server_;
-  std::unique_ptr<v1::Arbiter::Stub> stub_;
   std::unique_ptr<v1::TournamentService::Stub> tournaments_;
 };
 
 TEST_F(AdmissionServerTest, AnArbiterWritesOnlyInTheGamesOfTheirToken) {
   const uint64_t head = Head();
-  for (grpc::Status s : {Append("games/g2"), Decide("games/g2")}) {
+  for (grpc::Status s : {Ring("games/g2"), Decide("games/g2")}) {
     EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
     EXPECT_EQ(s.error_message(), "this arbiter's token is not assigned to game 'g2'");
   }
   // A malformed name is refused as malformed, with the words the handler
   // would use (one parser of a game's name), not as somebody else's game.
-  grpc::Status s = Append("g1");
+  grpc::Status s = Ring("g1");
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
   EXPECT_EQ(s.error_message(), "game: expected \"games/{id}\", got \"g1\"");
   EXPECT_EQ(Head(), head) << "a refused call wrote something";
-  s = Append("games/g1");
+  s = Ring("games/g1");
   EXPECT_TRUE(s.ok()) << s.error_message();
   // Reading is not limited to the arbiter's games.
   grpc::ClientContext c;
-  As(&c, arbiter_);
+  Auth(&c, arbiter_);
   v1::GetGameRequest get;
   get.set_name("games/g2");
   v1::Game game;
@@ -268,7 +239,7 @@ TEST_F(AdmissionServerTest, AnArbiterWritesOnlyInTheGamesOfTheirToken) {
 TEST_F(AdmissionServerTest, BoundsComeBeforeAuthorityOnEveryMethod) {
   const uint64_t head = Head();
   const std::string long_game = "games/" + std::string(300, 'x');
-  for (grpc::Status s : {Append(long_game), Decide(long_game)}) {
+  for (grpc::Status s : {Ring(long_game), Decide(long_game)}) {
     EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
     EXPECT_TRUE(absl::StartsWith(s.error_message(), "game: 306 bytes, at most 256"))
         << s.error_message();
@@ -280,7 +251,7 @@ TEST_F(AdmissionServerTest, BoundsComeBeforeAuthorityOnEveryMethod) {
   EXPECT_EQ(Head(), head);
   {
     grpc::ClientContext c;
-    As(&c, arbiter_);
+    Auth(&c, arbiter_);
     v1::GetInclusionProofRequest req;
     req.set_game(long_game);
     req.set_revision(1);
@@ -293,7 +264,7 @@ TEST_F(AdmissionServerTest, BoundsComeBeforeAuthorityOnEveryMethod) {
   // A watch and a tournament method, bounded by the same step.
   {
     grpc::ClientContext c;
-    As(&c, arbiter_);
+    Auth(&c, arbiter_);
     v1::WatchGameRequest req;
     req.set_game(long_game);
     auto reader = stub_->WatchGame(&c, req);
@@ -306,7 +277,7 @@ TEST_F(AdmissionServerTest, BoundsComeBeforeAuthorityOnEveryMethod) {
   }
   {
     grpc::ClientContext c;
-    As(&c, chief_);
+    Auth(&c, chief_);
     v1::GetTournamentRequest req;
     req.set_name(std::string(300, 't'));
     v1::Tournament out;

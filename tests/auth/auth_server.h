@@ -72,16 +72,10 @@ class AuthServiceTest : public ::testing::Test {
 
   // A phone ring in `game`, claiming to come from "mallory".
   grpc::Status Phone(const std::string& token, const std::string& game, int64_t at) {
-    grpc::ClientContext c;
-    Auth(&c, token);
-    v1::AppendEventsRequest req;
-    req.set_game("games/" + game);
-    v1::Event* e = req.add_events();
-    e->mutable_at()->set_seconds(at);
-    e->set_actor("mallory");
-    e->mutable_phone_rang()->set_color(v1::BLACK);
-    v1::AppendEventsResponse out;
-    return stub_->AppendEvents(&c, req, &out);
+    return Append(token, game, at, [](v1::Event* e) {
+      e->set_actor("mallory");
+      e->mutable_phone_rang()->set_color(v1::BLACK);
+    });
   }
 
   std::vector<v1::RecordedEvent> Events(const std::string& token, const std::string& game) {

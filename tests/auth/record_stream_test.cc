@@ -12,6 +12,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "tests/auth/auth_server.h"
@@ -60,6 +61,19 @@ class RecordStreamTest : public AuthServiceTest {
   static bool Send(OpenStream& s, const v1::AppendEventsRequest& req,
                    v1::AppendEventsResponse* answer) {
     return s.stream->Write(req) && s.stream->Read(answer);
+  }
+
+  // Sends `req` on `s`, which the server must refuse: the stream ends with
+  // `code` and a message saying `says`, and nothing is written.
+  void ExpectRefused(OpenStream& s, const v1::AppendEventsRequest& req, grpc::StatusCode code,
+                     absl::string_view says) {
+    const uint64_t head = Head();
+    v1::AppendEventsResponse answer;
+    EXPECT_FALSE(Send(s, req, &answer)) << "answered: " << answer.ShortDebugString();
+    const grpc::Status ended = End(s);
+    EXPECT_EQ(ended.error_code(), code) << ended.error_message();
+    EXPECT_TRUE(absl::StrContains(ended.error_message(), says)) << ended.error_message();
+    EXPECT_EQ(Head(), head) << "a refused request wrote something";
   }
 
   // The status the server ended `s` with, once the client has sent all.
@@ -118,12 +132,9 @@ TEST_F(RecordStreamTest, TheFirstRefusalEndsTheStreamAndWritesNothingOfIt) {
   OpenStream s = Open("");
   v1::AppendEventsResponse answer;
   ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'010, 1), &answer));
-  const uint64_t head = Head();
-  EXPECT_FALSE(Send(s, PhoneRing("g1", 1'780'000'020, 1), &answer))
-      << "a stale expected_revision is answered";
-  const grpc::Status ended = End(s);
-  EXPECT_EQ(ended.error_code(), grpc::StatusCode::ABORTED) << ended.error_message();
-  EXPECT_EQ(Head(), head);
+  // A stale expected_revision: the unary call's ABORTED, naming the revision.
+  ExpectRefused(s, PhoneRing("g1", 1'780'000'020, 1), grpc::StatusCode::ABORTED,
+                "game 'g1' is at revision 2; the append expected revision 1");
   EXPECT_EQ(Events("", "g1").size(), 2u) << "the answered request stands";
 }
 
@@ -136,12 +147,8 @@ TEST_F(RecordStreamTest, EachRequestIsAdmittedForItsOwnGame) {
   OpenStream s = Open(arbiter);
   v1::AppendEventsResponse answer;
   ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'010), &answer));
-  const uint64_t head = Head();
-  EXPECT_FALSE(Send(s, PhoneRing("g2", 1'780'000'010), &answer));
-  const grpc::Status ended = End(s);
-  EXPECT_EQ(ended.error_code(), grpc::StatusCode::PERMISSION_DENIED) << ended.error_message();
-  EXPECT_TRUE(absl::StrContains(ended.error_message(), "g2")) << ended.error_message();
-  EXPECT_EQ(Head(), head);
+  ExpectRefused(s, PhoneRing("g2", 1'780'000'010), grpc::StatusCode::PERMISSION_DENIED,
+                "not assigned to game 'g2'");
   const auto g1 = Events(chief, "g1");
   ASSERT_EQ(g1.size(), 2u);
   EXPECT_TRUE(absl::StartsWith(g1[1].event().actor(), "Li Wei (ARBITER, token "))
@@ -154,14 +161,10 @@ TEST_F(RecordStreamTest, AStringOverItsBoundEndsTheStreamNamingIt) {
   OpenStream s = Open("");
   v1::AppendEventsResponse answer;
   ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'010), &answer));
-  const uint64_t head = Head();
   v1::AppendEventsRequest long_key = PhoneRing("g1", 1'780'000'020);
   long_key.mutable_events(0)->set_idempotency_key(std::string(200, 'k'));
-  EXPECT_FALSE(Send(s, long_key, &answer));
-  const grpc::Status ended = End(s);
-  EXPECT_EQ(ended.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << ended.error_message();
-  EXPECT_TRUE(absl::StrContains(ended.error_message(), "idempotencyKey")) << ended.error_message();
-  EXPECT_EQ(Head(), head);
+  ExpectRefused(s, long_key, grpc::StatusCode::INVALID_ARGUMENT,
+                "events[0].idempotencyKey: 200 bytes, at most 128");
 }
 
 TEST_F(RecordStreamTest, ARevokedTokenEndsTheStreamAtItsNextRequest) {
@@ -177,11 +180,7 @@ TEST_F(RecordStreamTest, ARevokedTokenEndsTheStreamAtItsNextRequest) {
       ASSERT_TRUE(tokens_->Revoke(t.id).ok());
     }
   }
-  const uint64_t head = Head();
-  EXPECT_FALSE(Send(s, PhoneRing("g1", 1'780'000'020), &answer));
-  const grpc::Status ended = End(s);
-  EXPECT_EQ(ended.error_code(), grpc::StatusCode::UNAUTHENTICATED) << ended.error_message();
-  EXPECT_EQ(Head(), head);
+  ExpectRefused(s, PhoneRing("g1", 1'780'000'020), grpc::StatusCode::UNAUTHENTICATED, "token");
 }
 
 TEST_F(RecordStreamTest, AnExpiredTokenEndsTheStreamAndSaysSo) {
@@ -192,10 +191,7 @@ TEST_F(RecordStreamTest, AnExpiredTokenEndsTheStreamAndSaysSo) {
   v1::AppendEventsResponse answer;
   ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'010), &answer));
   now_ = now_.load() + absl::Hours(720);
-  EXPECT_FALSE(Send(s, PhoneRing("g1", 1'780'000'020), &answer));
-  const grpc::Status ended = End(s);
-  EXPECT_EQ(ended.error_code(), grpc::StatusCode::UNAUTHENTICATED) << ended.error_message();
-  EXPECT_TRUE(absl::StrContains(ended.error_message(), "expired")) << ended.error_message();
+  ExpectRefused(s, PhoneRing("g1", 1'780'000'020), grpc::StatusCode::UNAUTHENTICATED, "expired");
 }
 
 TEST_F(RecordStreamTest, EveryRequestCostsTheRateACallCosts) {
@@ -209,12 +205,8 @@ TEST_F(RecordStreamTest, EveryRequestCostsTheRateACallCosts) {
   v1::AppendEventsResponse answer;
   ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'010), &answer));  // 2 of 3
   ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'020), &answer));  // 3 of 3
-  const uint64_t head = Head();
-  EXPECT_FALSE(Send(s, PhoneRing("g1", 1'780'000'030), &answer));
-  const grpc::Status ended = End(s);
-  EXPECT_EQ(ended.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << ended.error_message();
-  EXPECT_TRUE(absl::StrContains(ended.error_message(), "rate limit")) << ended.error_message();
-  EXPECT_EQ(Head(), head);
+  ExpectRefused(s, PhoneRing("g1", 1'780'000'030), grpc::StatusCode::RESOURCE_EXHAUSTED,
+                "rate limit");
 }
 
 TEST_F(RecordStreamTest, OpenStreamsAreCappedPerCallerAndTheirPlacesFreed) {
@@ -232,12 +224,8 @@ TEST_F(RecordStreamTest, OpenStreamsAreCappedPerCallerAndTheirPlacesFreed) {
     ASSERT_TRUE(Send(open.back(), PhoneRing(absl::StrCat("g", g), 1'780'000'010), &answer)) << g;
   }
   OpenStream third = Open(chief);
-  EXPECT_FALSE(Send(third, PhoneRing("g3", 1'780'000'010), &answer));
-  const grpc::Status refused = End(third);
-  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << refused.error_message();
-  EXPECT_TRUE(absl::StrContains(refused.error_message(), "at most 2 RecordEvents streams"))
-      << refused.error_message();
-  EXPECT_EQ(Events(chief, "g3").size(), 1u) << "the refused stream wrote nothing";
+  ExpectRefused(third, PhoneRing("g3", 1'780'000'010), grpc::StatusCode::RESOURCE_EXHAUSTED,
+                "at most 2 RecordEvents streams at once per caller");
   OpenStream others = Open(deputy);
   EXPECT_TRUE(Send(others, PhoneRing("g4", 1'780'000'010), &answer)) << "caps are per caller";
   EXPECT_TRUE(End(others).ok());

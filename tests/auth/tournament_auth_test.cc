@@ -19,46 +19,28 @@
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
+#include "tests/auth/auth_server.h"
 #include "tests/support/temp_dir.h"
 
 namespace arbiter::service {
 namespace {
 
-class TournamentAuthTest : public ::testing::Test {
+// The real server behind its tokens (auth_server.h), called through the
+// TournamentService.
+class TournamentAuthTest : public AuthServiceTest {
  protected:
   void SetUp() override {
-    auto tokens = TokenStore::Open(dir_.path());
-    ASSERT_TRUE(tokens.ok()) << tokens.status();
-    tokens_ = *std::move(tokens);
-    ServerOptions o;
-    o.data_dir = dir_.path();
-    o.listen = "127.0.0.1:0";
-    o.live_timers = false;
-    auto server = Server::Start(o);
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
+    Start();
+    if (HasFatalFailure()) return;
     // The operator's view of the stored events, beside the server's.
     auto store = tournament::TournamentStore::Open(dir_.path());
     ASSERT_TRUE(store.ok()) << store.status();
     store_ = *std::move(store);
-    stub_ = v1::TournamentService::NewStub(
+    tournaments_ = v1::TournamentService::NewStub(
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   }
-  void TearDown() override {
-    if (server_) server_->Shutdown();
-  }
 
-  std::string Token(Role role, const std::string& name, std::vector<std::string> games = {}) {
-    auto s = tokens_->Create(role, name, games);
-    EXPECT_TRUE(s.ok()) << s.status();
-    return s.ok() ? *s : "";
-  }
-
-  static void Auth(grpc::ClientContext* c, const std::string& token) {
-    if (!token.empty()) c->AddMetadata("authorization", "Bearer " + token);
-  }
-
-  grpc::Status Create(const std::string& token, const std::string& id) {
+  grpc::Status NewTournament(const std::string& token, const std::string& id) {
     grpc::ClientContext c;
     Auth(&c, token);
     v1::CreateTournamentRequest req;
@@ -71,7 +53,7 @@ class TournamentAuthTest : public ::testing::Test {
       player->set_name(p);
     }
     v1::Tournament out;
-    return stub_->CreateTournament(&c, req, &out);
+    return tournaments_->CreateTournament(&c, req, &out);
   }
 
   grpc::Status AddPlayer(const std::string& token, const std::string& id) {
@@ -83,7 +65,7 @@ class TournamentAuthTest : public ::testing::Test {
     player->set_id(id);
     player->set_name(id);
     v1::Tournament out;
-    return stub_->AddPlayers(&c, req, &out);
+    return tournaments_->AddPlayers(&c, req, &out);
   }
 
   grpc::Status Pair(const std::string& token) {
@@ -98,7 +80,7 @@ class TournamentAuthTest : public ::testing::Test {
     p->set_white("B");
     p->set_game_id("r1-b1");
     v1::Tournament out;
-    return stub_->PairRound(&c, req, &out);
+    return tournaments_->PairRound(&c, req, &out);
   }
 
   grpc::Status Withdraw(const std::string& token) {
@@ -108,7 +90,7 @@ class TournamentAuthTest : public ::testing::Test {
     req.set_tournament("tournaments/cup");
     req.mutable_withdrawal()->set_player("B");
     v1::Tournament out;
-    return stub_->WithdrawPlayer(&c, req, &out);
+    return tournaments_->WithdrawPlayer(&c, req, &out);
   }
 
   grpc::Status TieBreak(const std::string& token) {
@@ -120,7 +102,7 @@ class TournamentAuthTest : public ::testing::Test {
     req.mutable_decision()->add_order("A");
     req.mutable_decision()->add_order("B");
     v1::Tournament out;
-    return stub_->DecideTieBreak(&c, req, &out);
+    return tournaments_->DecideTieBreak(&c, req, &out);
   }
 
   grpc::Status Import(const std::string& token) {
@@ -130,7 +112,7 @@ class TournamentAuthTest : public ::testing::Test {
     req.set_tournament_id("imported");
     req.set_opengotha_xml("<Tournament/>");
     v1::Tournament out;
-    return stub_->ImportTournament(&c, req, &out);
+    return tournaments_->ImportTournament(&c, req, &out);
   }
 
   grpc::Status Get(const std::string& token) {
@@ -139,7 +121,7 @@ class TournamentAuthTest : public ::testing::Test {
     v1::GetTournamentRequest req;
     req.set_name("tournaments/cup");
     v1::Tournament out;
-    return stub_->GetTournament(&c, req, &out);
+    return tournaments_->GetTournament(&c, req, &out);
   }
 
   grpc::Status Standings(const std::string& token) {
@@ -148,7 +130,7 @@ class TournamentAuthTest : public ::testing::Test {
     v1::GetStandingsRequest req;
     req.set_tournament("tournaments/cup");
     v1::StandingsReport out;
-    return stub_->GetStandings(&c, req, &out);
+    return tournaments_->GetStandings(&c, req, &out);
   }
 
   grpc::Status Export(const std::string& token) {
@@ -158,7 +140,7 @@ class TournamentAuthTest : public ::testing::Test {
     req.set_tournament("tournaments/cup");
     req.set_format(v1::ExportTournamentRequest::CSV);
     v1::ExportTournamentResponse out;
-    return stub_->ExportTournament(&c, req, &out);
+    return tournaments_->ExportTournament(&c, req, &out);
   }
 
   // The stored events of `id` (none when it does not exist).
@@ -169,15 +151,12 @@ class TournamentAuthTest : public ::testing::Test {
     return events.ok() ? *events : std::vector<v1::TournamentEvent>{};
   }
 
-  ::arbiter::testing::TempDir dir_{"tournament-auth-test"};
-  std::unique_ptr<TokenStore> tokens_;
   std::unique_ptr<tournament::TournamentStore> store_;
-  std::unique_ptr<Server> server_;
-  std::unique_ptr<v1::TournamentService::Stub> stub_;
+  std::unique_ptr<v1::TournamentService::Stub> tournaments_;
 };
 
 TEST_F(TournamentAuthTest, OpenModeServesANewcomerWithoutActor) {
-  const grpc::Status created = Create("", "cup");
+  const grpc::Status created = NewTournament("", "cup");
   ASSERT_TRUE(created.ok()) << created.error_message();
   ASSERT_TRUE(AddPlayer("", "C").ok());
   ASSERT_TRUE(Pair("").ok());
@@ -190,10 +169,10 @@ TEST_F(TournamentAuthTest, OpenModeServesANewcomerWithoutActor) {
 
 TEST_F(TournamentAuthTest, UnauthenticatedCallsAreRefusedAndWriteNothing) {
   const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
-  ASSERT_TRUE(Create(chief, "cup").ok());
+  ASSERT_TRUE(NewTournament(chief, "cup").ok());
   const size_t before = Stored("cup").size();
   for (const std::string& token : {std::string(), std::string("arb_00")}) {
-    EXPECT_EQ(Create(token, "other").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    EXPECT_EQ(NewTournament(token, "other").error_code(), grpc::StatusCode::UNAUTHENTICATED);
     EXPECT_EQ(Import(token).error_code(), grpc::StatusCode::UNAUTHENTICATED);
     EXPECT_EQ(AddPlayer(token, "C").error_code(), grpc::StatusCode::UNAUTHENTICATED);
     EXPECT_EQ(Pair(token).error_code(), grpc::StatusCode::UNAUTHENTICATED);
@@ -213,14 +192,14 @@ TEST_F(TournamentAuthTest, OnlyTheChiefArbiterOrganisesAndIsRecordedAsActor) {
       Token(Role::kArbiter, "Li Wei", {"*"}), Token(Role::kArbiter, "Zhao Lin", {"r1-b1"}),
       Token(Role::kAuditor, "KPMG"), Token(Role::kSoftware, "pairing app")};
   for (const std::string& t : others) {
-    grpc::Status s = Create(t, "cup");
+    grpc::Status s = NewTournament(t, "cup");
     EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
     EXPECT_EQ(Import(t).error_code(), grpc::StatusCode::PERMISSION_DENIED);
   }
   EXPECT_TRUE(Stored("cup").empty());
   EXPECT_TRUE(Stored("imported").empty());
 
-  ASSERT_TRUE(Create(chief, "cup").ok());
+  ASSERT_TRUE(NewTournament(chief, "cup").ok());
   const size_t created = Stored("cup").size();
   for (const std::string& t : others) {
     grpc::Status s = AddPlayer(t, "C");
@@ -249,10 +228,10 @@ TEST_F(TournamentAuthTest, OnlyTheChiefArbiterOrganisesAndIsRecordedAsActor) {
 
 TEST_F(TournamentAuthTest, RevokedTokenIsRefusedAtTheNextCall) {
   const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
-  ASSERT_TRUE(Create(chief, "cup").ok());
+  ASSERT_TRUE(NewTournament(chief, "cup").ok());
   for (const TokenInfo& t : tokens_->List()) ASSERT_TRUE(tokens_->Revoke(t.id).ok());
   EXPECT_EQ(AddPlayer(chief, "C").error_code(), grpc::StatusCode::UNAUTHENTICATED);
-  EXPECT_EQ(Create("", "other").error_code(), grpc::StatusCode::UNAUTHENTICATED)
+  EXPECT_EQ(NewTournament("", "other").error_code(), grpc::StatusCode::UNAUTHENTICATED)
       << "revoking every token does not reopen the server";
 }
 
