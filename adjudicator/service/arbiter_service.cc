@@ -115,18 +115,7 @@ grpc::ServerUnaryReactor* ArbiterService::AppendEvents(grpc::CallbackServerConte
     finish(caller.status());
     return reactor;
   }
-  absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
-  if (!id.ok()) {
-    finish(id.status());
-    return reactor;
-  }
-  std::optional<uint64_t> expected;
-  if (req->has_expected_revision()) expected = req->expected_revision();
-  std::vector<v1::Event> events(req->events().begin(), req->events().end());
-  recorder_->AppendAsync(
-      *caller, *id, expected, std::move(events),
-      Recorder::AppendMode{.replay = req->replay(), .validate_only = req->validate_only()},
-      std::move(finish));
+  recorder_->AppendAsync(*caller, *req, std::move(finish));
   return reactor;
 }
 

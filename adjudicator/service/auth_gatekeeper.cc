@@ -33,7 +33,11 @@ absl::Status Caller::MayRecordIn(absl::string_view game) const {
       absl::StrCat("this arbiter's token is not assigned to game '", game, "'"));
 }
 
-Gatekeeper::Gatekeeper(TokenStore* tokens, AuthLimits limits) : tokens_(tokens), limits_(limits) {}
+Gatekeeper::Gatekeeper(TokenStore* tokens, AuthLimits limits)
+    : tokens_(tokens),
+      limits_(limits),
+      watchers_{"watch", limits.watchers_per_caller, limits.watchers_in_all},
+      recorders_{"RecordEvents", limits.recorders_per_caller, limits.recorders_in_all} {}
 
 bool Gatekeeper::Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key,
                       double rate, double burst) {
@@ -109,19 +113,17 @@ absl::Status Gatekeeper::Charge(const Caller& caller, v1::Access access) {
 }
 
 absl::Status Gatekeeper::OpenStream(const Caller& caller, StreamKind kind) {
-  const bool watch = kind == StreamKind::kWatch;
-  const int per_caller = watch ? limits_.watchers_per_caller : limits_.recorders_per_caller;
-  const int in_all = watch ? limits_.watchers_in_all : limits_.recorders_in_all;
-  const absl::string_view what = watch ? "watch" : "RecordEvents";
   absl::MutexLock lock(&mu_);
-  OpenStreams& streams = watch ? watchers_ : recorders_;
+  OpenStreams& streams = Streams(kind);
   int& open = streams.by_caller[caller.key];
-  if (open >= per_caller || streams.in_all >= in_all) {
-    const bool mine = open >= per_caller;
+  if (open >= streams.per_caller_cap || streams.in_all >= streams.in_all_cap) {
+    const bool mine = open >= streams.per_caller_cap;
     if (open == 0) streams.by_caller.erase(caller.key);
     return absl::ResourceExhaustedError(
-        mine ? absl::StrCat("at most ", per_caller, " ", what, " streams at once per caller")
-             : absl::StrCat("at most ", in_all, " ", what, " streams at once on this server"));
+        mine ? absl::StrCat("at most ", streams.per_caller_cap, " ", streams.what,
+                            " streams at once per caller")
+             : absl::StrCat("at most ", streams.in_all_cap, " ", streams.what,
+                            " streams at once on this server"));
   }
   ++open;
   ++streams.in_all;
@@ -130,7 +132,7 @@ absl::Status Gatekeeper::OpenStream(const Caller& caller, StreamKind kind) {
 
 void Gatekeeper::CloseStream(const Caller& caller, StreamKind kind) {
   absl::MutexLock lock(&mu_);
-  OpenStreams& streams = kind == StreamKind::kWatch ? watchers_ : recorders_;
+  OpenStreams& streams = Streams(kind);
   auto it = streams.by_caller.find(caller.key);
   if (it == streams.by_caller.end()) return;
   --streams.in_all;

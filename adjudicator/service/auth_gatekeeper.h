@@ -121,11 +121,17 @@ class Gatekeeper {
   absl::Mutex mu_;
   absl::flat_hash_map<std::string, Bucket> writes_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, Bucket> reads_ ABSL_GUARDED_BY(mu_);
-  // Open streams of one kind: per caller, and in all.
+  // The open streams of one kind, per caller and in all, and their caps.
   struct OpenStreams {
+    const absl::string_view what;  // "watch", "RecordEvents": for messages
+    const int per_caller_cap;
+    const int in_all_cap;
     absl::flat_hash_map<std::string, int> by_caller;
     int in_all = 0;
   };
+  OpenStreams& Streams(StreamKind kind) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return kind == StreamKind::kWatch ? watchers_ : recorders_;
+  }
   OpenStreams watchers_ ABSL_GUARDED_BY(mu_);
   OpenStreams recorders_ ABSL_GUARDED_BY(mu_);
 };

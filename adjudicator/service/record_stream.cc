@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "adjudicator/service/grpc_status.h"
-#include "proto/names/resource_name.h"
 
 namespace arbiter::service {
 namespace {
@@ -111,15 +110,9 @@ void RecordStream::Record() {
   // game), and nothing recorded when it is refused.
   absl::StatusOr<Caller> caller = callers_->Of(context_, request_);
   if (!caller.ok()) return Answer(caller.status());
-  absl::StatusOr<std::string> id = ParseResourceName("games", request_.game(), "game");
-  if (!id.ok()) return Answer(id.status());
-  std::optional<uint64_t> expected;
-  if (request_.has_expected_revision()) expected = request_.expected_revision();
-  std::vector<v1::Event> events(request_.events().begin(), request_.events().end());
-  recorder_->AppendAsync(
-      *caller, *id, expected, std::move(events),
-      Recorder::AppendMode{.replay = request_.replay(), .validate_only = request_.validate_only()},
-      [this](absl::StatusOr<v1::AppendEventsResponse> r) { Answer(std::move(r)); });
+  recorder_->AppendAsync(*caller, request_, [this](absl::StatusOr<v1::AppendEventsResponse> r) {
+    Answer(std::move(r));
+  });
 }
 
 void RecordStream::Answer(absl::StatusOr<v1::AppendEventsResponse> answer) {

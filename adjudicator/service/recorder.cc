@@ -75,6 +75,17 @@ void Recorder::AppendAsync(const Caller& caller, const std::string& game_id,
       });
 }
 
+void Recorder::AppendAsync(const Caller& caller, const v1::AppendEventsRequest& request,
+                           AppendDone done) {
+  absl::StatusOr<std::string> id = ParseResourceName("games", request.game(), "game");
+  if (!id.ok()) return done(id.status());
+  std::optional<uint64_t> expected;
+  if (request.has_expected_revision()) expected = request.expected_revision();
+  AppendAsync(caller, *id, expected, {request.events().begin(), request.events().end()},
+              AppendMode{.replay = request.replay(), .validate_only = request.validate_only()},
+              std::move(done));
+}
+
 ledger::ExpectedRevision Recorder::Expecting(std::optional<uint64_t> expected) {
   return expected.has_value() ? ledger::ExpectedRevision::Exactly(*expected)
                               : ledger::ExpectedRevision::Any();

@@ -95,6 +95,11 @@ class Recorder {
                    std::optional<uint64_t> expected, std::vector<v1::Event> events, AppendMode mode,
                    AppendDone done);
 
+  // AppendAsync for what `request` asks (AppendEvents, and each request of
+  // a RecordEvents stream): its game (INVALID_ARGUMENT, to `done`, for a
+  // malformed name), expected revision, events, replay and validate_only.
+  void AppendAsync(const Caller& caller, const v1::AppendEventsRequest& request, AppendDone done);
+
   // Records the game `request` describes (a random id when it names none and
   // is not a retry) and returns its id. With no `at`, the server stamps it
   // (a retry gets the first stamp) and a missing scheduled start is that

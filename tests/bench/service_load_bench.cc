@@ -118,6 +118,7 @@
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
 #include "ledger/sqlite/wal_checkpointer.h"
+#include "tests/bench/bench_main.h"
 #include "tests/bench/bench_rounds.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
@@ -848,16 +849,6 @@ BENCHMARK(BM_AppendVsPostgres)->Apply(AtClientCounts);
 }  // namespace
 }  // namespace arbiter
 
-// As BENCHMARK_MAIN, and exits 1 when any call failed (the smoke run in
-// ctest fails then, rather than timing refusals).
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  if (const int failed = arbiter::failed_calls.load(); failed > 0) {
-    std::fprintf(stderr, "%d call(s) failed\n", failed);
-    return 1;
-  }
-  return 0;
+  return arbiter::bench::RunCountingFailures(argc, argv, arbiter::failed_calls, "call(s)");
 }

@@ -29,6 +29,7 @@
 #include "grpcpp/security/credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
+#include "tests/bench/bench_main.h"
 #include "tests/bench/bench_rounds.h"
 #include "transport_echo.grpc.pb.h"
 
@@ -176,13 +177,6 @@ BENCHMARK(BM_UnaryVsStream)->Arg(1)->Arg(8)->Arg(32)->Iterations(1)->UseManualTi
 }  // namespace arbiter
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  if (const int failed = arbiter::failed_round_trips.load(); failed > 0) {
-    std::fprintf(stderr, "%d round trip(s) failed\n", failed);
-    return 1;
-  }
-  return 0;
+  return arbiter::bench::RunCountingFailures(argc, argv, arbiter::failed_round_trips,
+                                             "round trip(s)");
 }
