@@ -6,7 +6,7 @@
 // the writer thread, it delays the next batch's judging and COMMIT by as
 // much; handed here, it runs on the other core meanwhile, and costs one
 // thread wake-up per batch. A batch of one append is answered where it
-// ran (no next batch to overlap; on a caller's thread, a lone client's,
+// ran (no next batch to overlap; on a blocking caller's thread that ran it,
 // AppendQueue::Leader, the caller then waits for nobody).
 #ifndef ARBITER_LEDGER_ANSWERER_H_
 #define ARBITER_LEDGER_ANSWERER_H_

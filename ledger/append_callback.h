@@ -19,7 +19,7 @@ namespace arbiter::ledger {
 using AppendCallback = std::function<void(absl::StatusOr<std::vector<v1::LedgerEntry>>)>;
 
 // What a committed append hands its caller with the commit
-// (Ledger::AppendHereOrQueue): its entries, rulings included, and the
+// (Ledger::AppendWithFold): its entries, rulings included, and the
 // game's fold as that commit left it, so the caller answers from it
 // without looking the game up again.
 struct Committed {
@@ -31,7 +31,7 @@ struct Committed {
 using CommitCallback = std::function<void(absl::StatusOr<Committed>)>;
 
 // What an append would record, worked out without recording it
-// (Ledger::PreviewHereOrQueue).
+// (Ledger::PreviewAsync).
 struct AppendPreview {
   // As Append would return them: positions and revisions as they would be
   // had nothing else been appended first.

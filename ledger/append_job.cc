@@ -90,14 +90,14 @@ void AppendQueue::AppendAsync(std::string game_id, ExpectedRevision expected,
                               std::vector<v1::Event> events, AppendCallback done) {
   AppendJob* job = HeapJob(std::move(game_id), expected, std::move(events));
   job->callback = std::move(done);
-  Launch(job, /*may_lead=*/false);
+  Launch(job);
 }
 
-void AppendQueue::AppendHereOrQueue(std::string game_id, ExpectedRevision expected,
-                                    std::vector<v1::Event> events, CommitCallback done) {
+void AppendQueue::AppendWithFold(std::string game_id, ExpectedRevision expected,
+                                 std::vector<v1::Event> events, CommitCallback done) {
   AppendJob* job = HeapJob(std::move(game_id), expected, std::move(events));
   job->committed = std::move(done);
-  Launch(job, /*may_lead=*/true);
+  Launch(job);
 }
 
 void AppendQueue::PreviewAsync(std::string game_id, ExpectedRevision expected,
@@ -105,16 +105,14 @@ void AppendQueue::PreviewAsync(std::string game_id, ExpectedRevision expected,
   AppendJob* job = HeapJob(std::move(game_id), expected, std::move(events));
   job->dry_run = true;
   job->preview = std::move(done);
-  Launch(job, /*may_lead=*/true);
+  Launch(job);
 }
 
-void AppendQueue::Launch(AppendJob* job, bool may_lead) {
+void AppendQueue::Launch(AppendJob* job) {
   if (absl::Status s = job->Prepare(); !s.ok()) {
     job->status = s;
     return job->Complete();
   }
-  // Led, the job is complete and gone.
-  if (may_lead && leader_ && leader_(job)) return;
   if (!Enqueue(job)) {
     job->status = absl::UnavailableError("the ledger is closing");
     job->Complete();

@@ -41,7 +41,7 @@ struct AppendJob {
   // Set by a venue's sync (Ledger::AppendFromVenue): the venue's public key,
   // whose claim on the game is written with its first events.
   std::string venue_key_der;
-  // A dry run (Ledger::PreviewHereOrQueue): judged and written as any
+  // A dry run (Ledger::PreviewAsync): judged and written as any
   // append, then its savepoint rolled back; the batch is left as it was.
   bool dry_run = false;
   // Worked out by the caller's thread before the job is queued (Prepare),
@@ -61,7 +61,7 @@ struct AppendJob {
   // Set for AppendAsync (or, for a dry run, PreviewAsync): the job is on
   // the heap and owned by the writer.
   AppendCallback callback;
-  // Set for AppendHereOrQueue: answered with the fold too (Committed).
+  // Set for AppendWithFold: answered with the fold too (Committed).
   CommitCallback committed;
   // The game's fold after this append, set when it was judged and written
   // (not for a retry or a dry run); handed to `committed` after the COMMIT.
@@ -79,9 +79,11 @@ struct AppendJob {
 };
 
 // Callers queue jobs; the store's one writer thread takes them in batches.
-// A store may also let a synchronous caller run a batch on its own thread
-// when no batch is running (set_leader): the caller then waits for nobody,
-// and neither thread hands the job to the other.
+// A store may also let a synchronous caller (Append, Checkpoint) run a
+// batch on its own thread when no batch is running (set_leader): the caller
+// then waits for nobody, and neither thread hands the job to the other.
+// An asynchronous append is always queued: its caller (a server's request
+// reader) never waits out a commit (tests/bench/README.md, "Seventh round").
 class AppendQueue {
  public:
   // Tries to run `job` (and whatever queues meanwhile) as a batch on the
@@ -91,7 +93,7 @@ class AppendQueue {
   // Set before the first job is submitted.
   void set_leader(Leader leader) { leader_ = std::move(leader); }
 
-  // As Ledger::Append, AppendAsync (AppendHereOrQueue with `may_lead`) and
+  // As Ledger::Append, AppendAsync, AppendWithFold, PreviewAsync and
   // Checkpoint (ledger.h); UNAVAILABLE once the queue is closed.
   absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
                                                       ExpectedRevision expected,
@@ -99,11 +101,10 @@ class AppendQueue {
                                                       std::string venue_key_der = "");
   void AppendAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
                    AppendCallback done);
-  // As AppendAsync, led on the caller's thread when no batch runs, and
-  // answered with the committed fold (Ledger::AppendHereOrQueue).
-  void AppendHereOrQueue(std::string game_id, ExpectedRevision expected,
-                         std::vector<v1::Event> events, CommitCallback done);
-  // As AppendAsync with `may_lead`, a dry run (Ledger::PreviewHereOrQueue).
+  // As AppendAsync, answered with the committed fold.
+  void AppendWithFold(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
+                      CommitCallback done);
+  // As AppendAsync, a dry run.
   void PreviewAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
                     PreviewCallback done);
   absl::StatusOr<v1::Checkpoint> Checkpoint();
@@ -132,8 +133,9 @@ class AppendQueue {
 
  private:
   bool Enqueue(AppendJob* job);
-  // Prepares a heap job and leads or queues it (AppendAsync, PreviewAsync).
-  void Launch(AppendJob* job, bool may_lead);
+  // Prepares a heap job and queues it (AppendAsync, AppendWithFold,
+  // PreviewAsync).
+  void Launch(AppendJob* job);
   // Waits until a job is queued, the queue is closed, `deadline` passes or,
   // if `or_woken`, Wake() has been called.
   void WaitLocked(absl::Time deadline, bool or_woken) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

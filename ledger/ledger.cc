@@ -85,13 +85,13 @@ void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,
   impl_->writer_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done));
 }
 
-void Ledger::AppendHereOrQueue(const std::string& game_id, ExpectedRevision expected,
-                               std::vector<v1::Event> events, CommitCallback done) {
-  impl_->writer_->queue().AppendHereOrQueue(game_id, expected, std::move(events), std::move(done));
+void Ledger::AppendWithFold(const std::string& game_id, ExpectedRevision expected,
+                            std::vector<v1::Event> events, CommitCallback done) {
+  impl_->writer_->queue().AppendWithFold(game_id, expected, std::move(events), std::move(done));
 }
 
-void Ledger::PreviewHereOrQueue(const std::string& game_id, ExpectedRevision expected,
-                                std::vector<v1::Event> events, PreviewCallback done) {
+void Ledger::PreviewAsync(const std::string& game_id, ExpectedRevision expected,
+                          std::vector<v1::Event> events, PreviewCallback done) {
   impl_->writer_->queue().PreviewAsync(game_id, expected, std::move(events), std::move(done));
 }
 

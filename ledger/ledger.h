@@ -136,30 +136,23 @@ class Ledger {
   void AppendAsync(const std::string& game_id, ExpectedRevision expected,
                    std::vector<v1::Event> events, AppendCallback done);
 
-  // As AppendAsync, except that when no batch is running the append's
-  // batch runs at once on the calling thread, `done` included, before this
-  // returns (appends queued meanwhile join it), as a lone Append's does: a
-  // caller that may wait one commit (a server's handler) then hands
-  // nothing to the writer thread and back. Otherwise it is queued as
-  // AppendAsync queues it. `done` must not call this again (it would run
-  // a batch inside another's answer).
-  //
-  // `done` receives the committed entries together with the game's fold as
-  // the commit left it (Committed; nullptr for a retry answered with the
-  // recorded entries), so a server answers from it without reading the
-  // game again.
-  void AppendHereOrQueue(const std::string& game_id, ExpectedRevision expected,
-                         std::vector<v1::Event> events, CommitCallback done);
+  // As AppendAsync (queued, never run on the calling thread: a server's
+  // request reader never waits out a commit), except that `done` receives
+  // the committed entries together with the game's fold as the commit left
+  // it (Committed; nullptr for a retry answered with the recorded entries),
+  // so a server answers from it without reading the game again.
+  void AppendWithFold(const std::string& game_id, ExpectedRevision expected,
+                      std::vector<v1::Event> events, CommitCallback done);
 
-  // A dry run of AppendHereOrQueue: the append goes through the same batch,
+  // A dry run of AppendWithFold: the append goes through the same batch,
   // checks and judge as a real one (idempotency, the stream, `expected`,
   // the judge's verdicts, the byte bounds), its rows are written in its
   // savepoint and rolled back, so nothing is stored, no idempotency key is
   // consumed and no fold is advanced. `done` gets what the append would
   // have recorded (AppendPreview), or the error Append would have returned.
-  // As AppendHereOrQueue, `done` must be quick and must not append.
-  void PreviewHereOrQueue(const std::string& game_id, ExpectedRevision expected,
-                          std::vector<v1::Event> events, PreviewCallback done);
+  // As AppendAsync's, `done` must be quick; it must not append.
+  void PreviewAsync(const std::string& game_id, ExpectedRevision expected,
+                    std::vector<v1::Event> events, PreviewCallback done);
 
   // Signs a checkpoint at the current head (or returns the latest, if the
   // head has not moved since). FAILED_PRECONDITION on an empty log.

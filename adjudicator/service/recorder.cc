@@ -61,13 +61,13 @@ void Recorder::AppendAsync(const Caller& caller, const std::string& game_id,
                            AppendMode mode, AppendDone done) {
   if (absl::Status s = Check(caller, game_id, mode.replay, events); !s.ok()) return done(s);
   if (mode.validate_only) {
-    return ledger_->PreviewHereOrQueue(
+    return ledger_->PreviewAsync(
         game_id, Expecting(expected), std::move(events),
         [this, game_id, done = std::move(done)](absl::StatusOr<ledger::AppendPreview> preview) {
           done(AnswerPreview(game_id, std::move(preview)));
         });
   }
-  ledger_->AppendHereOrQueue(
+  ledger_->AppendWithFold(
       game_id, Expecting(expected), std::move(events),
       [this, game_id, done = std::move(done)](absl::StatusOr<ledger::Committed> committed) {
         if (!committed.ok()) return done(committed.status());

@@ -40,7 +40,7 @@ class Recorder {
     // server's clock (max_skew; AppendEventsRequest.replay).
     bool replay = false;
     // A dry run (AppendEventsRequest.validate_only): every check of a real
-    // append, then the ledger's own (Ledger::PreviewHereOrQueue); answers
+    // append, then the ledger's own (Ledger::PreviewAsync); answers
     // with the events and rulings that would be recorded, storing nothing.
     bool validate_only = false;
   };
@@ -86,11 +86,11 @@ class Recorder {
   // What an append answers.
   using AppendDone = std::function<void(absl::StatusOr<v1::AppendEventsResponse>)>;
 
-  // As Append, without holding the calling thread while another batch of
-  // the ledger commits (Ledger::AppendHereOrQueue): `done` gets what Append
-  // would return, on this thread before this returns when the request is
-  // refused before the ledger or when no batch was running, else on the
-  // thread that commits it. `done` must be quick and must not append.
+  // As Append, without holding the calling thread while the ledger commits
+  // (Ledger::AppendWithFold): `done` gets what Append would return, on
+  // this thread before this returns when the request is refused before the
+  // ledger, else on the ledger's thread that answers its batch. `done` must
+  // be quick and must not append.
   void AppendAsync(const Caller& caller, const std::string& game_id,
                    std::optional<uint64_t> expected, std::vector<v1::Event> events, AppendMode mode,
                    AppendDone done);

@@ -11,11 +11,12 @@
 // durable. Between batches it copies the write-ahead log back into the database once the log is
 // long (wal_checkpointer.h).
 //
-// An append that finds no batch running, while the last batch answered a
-// single append, runs its batch itself, on the caller's thread
-// (AppendQueue::Leader): a lone client's append then costs no thread
-// hand-off either way. Under load the thread runs every batch, so that the
-// callers' threads (a server's few request readers) never wait on a commit.
+// A blocking append (or checkpoint) that finds no batch running, while the
+// last batch answered a single append, runs its batch itself, on the
+// caller's thread (AppendQueue::Leader): a lone blocking caller's append
+// then costs no thread hand-off either way. Asynchronous appends (a
+// server's) are always queued, and under load the thread runs every batch,
+// so that a server's few request readers never wait on a commit.
 // Batches never overlap: whoever runs one, the thread or a caller, holds
 // batch_mu_, and what a batch reads and writes below is guarded by it. The
 // thread takes queued jobs only once it holds batch_mu_ (until then they

@@ -243,45 +243,41 @@ TEST_P(LedgerTest, ALoneAppendIsCommittedOnItsCallersThread) {
   EXPECT_TRUE(Audit().intact);
 }
 
-// A server's handler appends with AppendHereOrQueue: with no batch running
-// it is a lone Append, committed and answered on the caller's thread before
-// the call returns; behind a running batch it returns at once, and the
-// batch that takes it answers it. (PostgreSQL's batches always run on its
-// writer thread: there it is always queued.)
-TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
+// A server's handler appends with AppendWithFold: queued even with no
+// batch running (its thread, one of the server's few request readers, never
+// waits out a commit), answered by the thread that commits it with the
+// entries and the game's fold at their revision; behind a running batch,
+// answered when the batch that takes it commits.
+TEST_P(LedgerTest, AppendWithFoldIsQueuedAndAnsweredWithTheCommittedFold) {
   Open();
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
   for (int i = 0; i < 10; ++i) {
     absl::Notification answered;
     std::thread::id answered_on;
-    ledger_->AppendHereOrQueue("g", ExpectedRevision::Exactly(i + 1), {Pass(v1::BLACK)},
-                               [&](absl::StatusOr<Committed> r) {
-                                 EXPECT_TRUE(r.ok()) << r.status();
-                                 // The fold comes with the commit, at its revision.
-                                 if (r.ok()) {
-                                   EXPECT_NE(r->fold, nullptr);
-                                   EXPECT_EQ(r->entries.back().revision(), i + 2u);
-                                 }
-                                 answered_on = std::this_thread::get_id();
-                                 answered.Notify();
-                               });
-    // The first few may still meet the writer thread starting up.
-    if (!pg() && i >= 5) {
-      EXPECT_TRUE(answered.HasBeenNotified()) << "append " << i << " was queued";
-      EXPECT_EQ(answered_on, std::this_thread::get_id()) << "append " << i;
-    }
+    ledger_->AppendWithFold("g", ExpectedRevision::Exactly(i + 1), {Pass(v1::BLACK)},
+                            [&](absl::StatusOr<Committed> r) {
+                              EXPECT_TRUE(r.ok()) << r.status();
+                              // The fold comes with the commit, at its revision.
+                              if (r.ok()) {
+                                EXPECT_NE(r->fold, nullptr);
+                                EXPECT_EQ(r->entries.back().revision(), i + 2u);
+                              }
+                              answered_on = std::this_thread::get_id();
+                              answered.Notify();
+                            });
     answered.WaitForNotification();
+    EXPECT_NE(answered_on, std::this_thread::get_id()) << "append " << i << " ran on its caller";
   }
 
   // A batch held open: its judge opens a new game and waits.
   HeldBatch held(*ledger_, judge_, "h");
   absl::Notification answered;
   absl::StatusOr<Committed> got = absl::UnknownError("not answered");
-  ledger_->AppendHereOrQueue("g", ExpectedRevision::Exactly(11), {Pass(v1::WHITE)},
-                             [&](absl::StatusOr<Committed> r) {
-                               got = std::move(r);
-                               answered.Notify();
-                             });
+  ledger_->AppendWithFold("g", ExpectedRevision::Exactly(11), {Pass(v1::WHITE)},
+                          [&](absl::StatusOr<Committed> r) {
+                            got = std::move(r);
+                            answered.Notify();
+                          });
   EXPECT_FALSE(answered.HasBeenNotified()) << "answered before the running batch ended";
   held.Release();
   answered.WaitForNotification();
@@ -295,18 +291,18 @@ TEST_P(LedgerTest, AppendHereOrQueueRunsHereWhenIdleAndQueuesBehindABatch) {
 
   // Refused before the batch: answered at once, here.
   bool refused = false;
-  ledger_->AppendHereOrQueue(
+  ledger_->AppendWithFold(
       "", ExpectedRevision::Any(), {Pass(v1::WHITE)},
       [&](absl::StatusOr<Committed> r) { refused = absl::IsInvalidArgument(r.status()); });
   EXPECT_TRUE(refused);
   EXPECT_TRUE(Audit().intact);
 }
 
-// Under load (the last batch answered more than one append) a caller's
-// thread no longer runs the next batch: the writer's thread does, and a
-// thread of its own answers it (answerer.h), so that a server's request
-// readers never wait out a commit. Once a batch answers a lone append
-// again, the next lone append runs on its caller's thread again.
+// Under load (the last batch answered more than one append) a blocking
+// caller's thread no longer runs the next batch: the writer's thread does,
+// and a thread of its own answers it (answerer.h). Once a batch answers a
+// lone append again, the next lone blocking append runs on its caller's
+// thread again. A lone batch of the writer's thread is answered there.
 TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
   if (pg()) GTEST_SKIP() << "the PostgreSQL store has no caller-run batches";
   Open();
@@ -330,28 +326,32 @@ TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
     pthread_getname_np(pthread_self(), name, sizeof name);
     return std::string(name);
   };
-  // Lone appends: the first behind the batch of four runs on the writer's
-  // thread (and, a batch of one, is answered there: no next batch to
-  // overlap); the next one runs here again.
+  // Lone blocking appends: the first behind the batch of four runs on the
+  // writer's thread; the next one runs here again.
   for (const bool expect_here : {false, true}) {
-    absl::Notification answered;
-    bool here = false;
-    std::string answered_by;
-    const std::thread::id caller = std::this_thread::get_id();
-    ledger_->AppendHereOrQueue("g", ExpectedRevision::Any(), {Pass(v1::WHITE)},
-                               [&](absl::StatusOr<Committed> r) {
-                                 EXPECT_TRUE(r.ok()) << r.status();
-                                 here = std::this_thread::get_id() == caller;
-                                 answered_by = thread_name();
-                                 answered.Notify();
-                               });
-    answered.WaitForNotification();
+    ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}).ok());
+    absl::MutexLock lock(&judge_.mu);
     if (expect_here) {
-      EXPECT_TRUE(here) << "a lone append after a lone batch was not run on its caller's thread";
+      EXPECT_EQ(judge_.commit_thread, std::this_thread::get_id())
+          << "a lone append after a lone batch was not run on its caller's thread";
     } else {
-      EXPECT_FALSE(here) << "a caller's thread ran the batch after one that answered four";
-      EXPECT_NE(answered_by, "ledger-answer") << "a batch of one was handed to the answerer";
+      EXPECT_NE(judge_.commit_thread, std::this_thread::get_id())
+          << "a caller's thread ran the batch after one that answered four";
     }
+  }
+  // A lone asynchronous append runs on the writer's thread and, a batch of
+  // one, is answered there (no next batch to overlap).
+  {
+    absl::Notification answered;
+    std::string answered_by;
+    ledger_->AppendAsync("g", ExpectedRevision::Any(), {Pass(v1::BLACK)},
+                         [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+                           EXPECT_TRUE(r.ok()) << r.status();
+                           answered_by = thread_name();
+                           answered.Notify();
+                         });
+    answered.WaitForNotification();
+    EXPECT_NE(answered_by, "ledger-answer") << "a batch of one was handed to the answerer";
   }
 
   // A batch of the writer's thread (asynchronous appends never run on
