@@ -58,14 +58,15 @@ struct AppendJob {
   bool recorded = false;
   std::optional<v1::Result> result;
 
-  // Set for AppendAsync (or, for a dry run, PreviewAsync): the job is on
-  // the heap and owned by the writer.
+  // Set for AppendAsync: the job is on the heap and owned by the writer
+  // (as it is when `committed` or `preview` is set instead).
   AppendCallback callback;
   // Set for AppendWithFold: answered with the fold too (Committed).
   CommitCallback committed;
   // The game's fold after this append, set when it was judged and written
   // (not for a retry or a dry run); handed to `committed` after the COMMIT.
   std::shared_ptr<const GameJudge> fold;
+  // Set for PreviewAsync: answered with what the append would record.
   PreviewCallback preview;
   absl::Notification done;
 

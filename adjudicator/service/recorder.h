@@ -88,9 +88,10 @@ class Recorder {
 
   // As Append, without holding the calling thread while the ledger commits
   // (Ledger::AppendWithFold): `done` gets what Append would return, on
-  // this thread before this returns when the request is refused before the
-  // ledger, else on the ledger's thread that answers its batch. `done` must
-  // be quick and must not append.
+  // this thread before this returns when the request is refused before it
+  // is queued (by these checks or the ledger's own of its form), else on
+  // the ledger's thread that answers its batch. `done` must be quick and
+  // must not append.
   void AppendAsync(const Caller& caller, const std::string& game_id,
                    std::optional<uint64_t> expected, std::vector<v1::Event> events, AppendMode mode,
                    AppendDone done);

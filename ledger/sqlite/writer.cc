@@ -141,9 +141,9 @@ bool Writer::Lead(AppendJob* job) {
   if (!batch_mu_.TryLock()) return false;
   // Once closed, the thread may have finished: nothing more runs here.
   // Under load (the last batch answered more than one append) the thread
-  // runs the batches: a caller's thread that leads one waits out its
-  // fdatasync, and a server's caller is one of the few threads that read
-  // the other clients' requests (measured in tests/bench/README.md).
+  // runs the batches: it hands their answers to the answerer and writes
+  // the next meanwhile, where a leading caller would answer them itself,
+  // after its own fdatasync. (Asynchronous appends never come here.)
   if (queue_.closed() || answered_ > 1) {
     batch_mu_.Unlock();
     return false;
