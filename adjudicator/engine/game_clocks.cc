@@ -28,14 +28,6 @@ void GameClocks::Moved(absl::Time at) {
   move_at_ = at;
 }
 
-void GameClocks::Press(absl::Time at) {
-  clocks_[Index(owner_)].ChargeTurn(TurnElapsed(at));
-  owner_ = Opponent(owner_);
-  turn_start_ = at;
-  turn_carry_ = absl::ZeroDuration();
-  awaiting_press_ = false;
-}
-
 void GameClocks::Run(absl::Time at) {
   running_ = true;
   turn_start_ = at;
@@ -62,23 +54,6 @@ bool GameClocks::InByoYomiInOpponentsTime(v1::Color c) const {
   }
   // A mover who has not pressed is taken to have pressed at the move.
   return Ticking() == Opponent(c);
-}
-
-std::optional<std::pair<absl::Time, v1::Color>> GameClocks::FlagFallenBy(absl::Time at,
-                                                                         bool pressed) const {
-  if (awaiting_press_ && !pressed) {
-    // The mover has not pressed: the press is taken to be at the move, so
-    // it is the opponent's clock that has been running since.
-    const v1::Color opp = Opponent(owner_);
-    const PlayerClock& c = clocks_[Index(opp)];
-    if (!c.flagged() && c.Expired(at - move_at_)) return std::pair(move_at_ + c.FlagOffset(), opp);
-    return std::nullopt;
-  }
-  const PlayerClock& c = clocks_[Index(owner_)];
-  if (!c.flagged() && c.Expired(TurnElapsed(at))) {
-    return std::pair(turn_start_ + (c.FlagOffset() - turn_carry_), owner_);
-  }
-  return std::nullopt;
 }
 
 v1::Clocks GameClocks::AsOf(absl::Time at) const {

@@ -130,6 +130,33 @@ class GameClocks {
   bool resumed_ = false;
 };
 
+// Inline: called for nearly every event the engine folds (a move, a
+// press), from other translation units.
+inline void GameClocks::Press(absl::Time at) {
+  clocks_[Index(owner_)].ChargeTurn(TurnElapsed(at));
+  owner_ = Opponent(owner_);
+  turn_start_ = at;
+  turn_carry_ = absl::ZeroDuration();
+  awaiting_press_ = false;
+}
+
+inline std::optional<std::pair<absl::Time, v1::Color>> GameClocks::FlagFallenBy(
+    absl::Time at, bool pressed) const {
+  if (awaiting_press_ && !pressed) {
+    // The mover has not pressed: the press is taken to be at the move, so
+    // it is the opponent's clock that has been running since.
+    const v1::Color opp = Opponent(owner_);
+    const PlayerClock& c = clocks_[Index(opp)];
+    if (!c.flagged() && c.Expired(at - move_at_)) return std::pair(move_at_ + c.FlagOffset(), opp);
+    return std::nullopt;
+  }
+  const PlayerClock& c = clocks_[Index(owner_)];
+  if (!c.flagged() && c.Expired(TurnElapsed(at))) {
+    return std::pair(turn_start_ + (c.FlagOffset() - turn_carry_), owner_);
+  }
+  return std::nullopt;
+}
+
 }  // namespace arbiter
 
 #endif  // ARBITER_ADJUDICATOR_ENGINE_GAME_CLOCKS_H_
