@@ -81,7 +81,7 @@ struct AppendJob {
 
 // Callers queue jobs; the store's one writer thread takes them in batches.
 // A store may also let a synchronous caller (Append, Checkpoint) run a
-// batch on its own thread when no batch is running (set_leader): the caller
+// batch on its own thread when no batch is running (its Leader): the caller
 // then waits for nobody, and neither thread hands the job to the other.
 // An asynchronous append is always queued: its caller (a server's request
 // reader) never waits out a commit (tests/bench/README.md, "Seventh round").
@@ -91,8 +91,13 @@ class AppendQueue {
   // calling thread; true when it did and the job is complete, false when a
   // batch is running or the queue is closed (the job is then queued as usual).
   using Leader = std::function<bool(AppendJob* job)>;
-  // Set before the first job is submitted.
-  void set_leader(Leader leader) { leader_ = std::move(leader); }
+
+  // A queue whose jobs only the writer thread runs.
+  AppendQueue() = default;
+  // A queue that first offers a synchronous caller's job to `leader`.
+  explicit AppendQueue(Leader leader) : leader_(std::move(leader)) {}
+  AppendQueue(const AppendQueue&) = delete;
+  AppendQueue& operator=(const AppendQueue&) = delete;
 
   // As Ledger::Append, AppendAsync, AppendWithFold, PreviewAsync and
   // Checkpoint (ledger.h); UNAVAILABLE once the queue is closed.
@@ -143,7 +148,7 @@ class AppendQueue {
   size_t MoveLocked(std::vector<AppendJob*>& batch, size_t max) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status Submit(AppendJob* job);
 
-  Leader leader_;
+  const Leader leader_;
   mutable absl::Mutex mu_;
   std::deque<AppendJob*> queue_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;

@@ -35,7 +35,9 @@ absl::Time DueTime(int64_t ns) {
 Writer::Writer(Config config)
     : config_(std::move(config)),
       loop_(BatchLoop::Config{config_.judge, config_.signer, config_.checkpoint_every,
-                              config_.watch}) {}
+                              config_.watch}),
+      // No job reaches the queue before Start returns the writer.
+      queue_([this](AppendJob* job) { return Lead(job); }) {}
 
 absl::StatusOr<std::unique_ptr<Writer>> Writer::Start(Config config) {
   if (config.judge == nullptr) return absl::InvalidArgumentError("the ledger needs a judge");
@@ -44,7 +46,6 @@ absl::StatusOr<std::unique_ptr<Writer>> Writer::Start(Config config) {
   if (absl::Status s = w->Recover(); !s.ok()) return s;
   w->config_.watch->Publish(w->loop_.committed().head);
   w->due_ns_.store(DueNanos(w->TailDue()), std::memory_order_relaxed);
-  w->queue_.set_leader([p = w.get()](AppendJob* job) { return p->Lead(job); });
   w->thread_ = std::thread([p = w.get()] { p->Run(); });
   return w;
 }
