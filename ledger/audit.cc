@@ -419,9 +419,9 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
   absl::StatusOr<PublicKey> decoded = PublicKey::FromDer(key);
   const Hash key_id = Sha256(key);
   for (const v1::Checkpoint& c : *checkpoints) {
-    if (absl::Status s =
-            decoded.ok() ? VerifyCheckpoint(c, *decoded, key_id) : VerifyCheckpoint(c, key);
-        !s.ok() || !(s = VerifyCheckpointNote(c, key, options.log_origin)).ok()) {
+    if (absl::Status s = decoded.ok() ? VerifyCheckpoint(c, *decoded, key_id, options.log_origin)
+                                      : VerifyCheckpoint(c, key, options.log_origin);
+        !s.ok()) {
       Fail(report, 0, std::string(s.message()));
       return report;
     }
@@ -482,8 +482,7 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
   report.checkpoints = 1;
   report.signed_size = cp.tree_size();
   report.signed_root_hex = ToHex(cp.root_hash());
-  if (absl::Status s = VerifyCheckpoint(cp, key);
-      !s.ok() || !(s = VerifyCheckpointNote(cp, key, options.log_origin)).ok()) {
+  if (absl::Status s = VerifyCheckpoint(cp, key, options.log_origin); !s.ok()) {
     Fail(report, 0, std::string(s.message()));
     return report;
   }

@@ -55,19 +55,20 @@ absl::Status CheckKeyIdAndRoot(const v1::Checkpoint& checkpoint, const Hash& key
 }  // namespace
 
 absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, const PublicKey& key,
-                              const Hash& key_id) {
+                              const Hash& key_id, absl::string_view origin) {
   if (absl::Status s = CheckKeyIdAndRoot(checkpoint, key_id); !s.ok()) return s;
   absl::Status s = key.Verify(SignedBytes(checkpoint), checkpoint.signature());
   if (!s.ok()) return Refused(checkpoint, absl::StrCat(": ", s.message()));
-  return VerifyCheckpointNote(checkpoint, key.der(), "");
+  return VerifyCheckpointNote(checkpoint, key, origin);
 }
 
-absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, absl::string_view public_key_der) {
+absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, absl::string_view public_key_der,
+                              absl::string_view origin) {
   const Hash key_id = Sha256(public_key_der);
   if (absl::Status s = CheckKeyIdAndRoot(checkpoint, key_id); !s.ok()) return s;
   absl::StatusOr<PublicKey> key = PublicKey::FromDer(public_key_der);
   if (!key.ok()) return Refused(checkpoint, absl::StrCat(": ", key.status().message()));
-  return VerifyCheckpoint(checkpoint, *key, key_id);
+  return VerifyCheckpoint(checkpoint, *key, key_id, origin);
 }
 
 }  // namespace arbiter::ledger

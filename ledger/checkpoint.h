@@ -30,12 +30,16 @@ absl::StatusOr<v1::Checkpoint> SignCheckpoint(const Signer& signer, uint64_t tre
 std::string SignedBytes(const v1::Checkpoint& checkpoint);
 
 // OK iff the checkpoint names `public_key_der` and carries its valid
-// signature, and its note, if it has one, is valid (VerifyCheckpointNote);
-// DATA_LOSS with the reason otherwise.
-absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, absl::string_view public_key_der);
-// The same with the key decoded once, and its id (SHA-256 of its DER).
+// signature, and its note, if it has one, is valid and, unless `origin` is
+// empty, names the log `origin` (VerifyCheckpointNote); DATA_LOSS with the
+// reason otherwise.
+absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, absl::string_view public_key_der,
+                              absl::string_view origin = "");
+// The same with the key decoded once, and its id (SHA-256 of its DER): an
+// audit's many checkpoints decode the key once, and check each signature
+// once.
 absl::Status VerifyCheckpoint(const v1::Checkpoint& checkpoint, const PublicKey& key,
-                              const Hash& key_id);
+                              const Hash& key_id, absl::string_view origin = "");
 
 }  // namespace arbiter::ledger
 

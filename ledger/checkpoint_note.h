@@ -44,6 +44,9 @@ absl::StatusOr<CheckpointBody> OpenCheckpointNote(absl::string_view note,
 // checkpoint's size and root. DATA_LOSS with the reason otherwise.
 absl::Status VerifyCheckpointNote(const v1::Checkpoint& checkpoint,
                                   absl::string_view public_key_der, absl::string_view origin);
+// The same with the key decoded once (an audit's many checkpoints).
+absl::Status VerifyCheckpointNote(const v1::Checkpoint& checkpoint, const PublicKey& key,
+                                  absl::string_view origin);
 
 }  // namespace arbiter::ledger
 

@@ -115,20 +115,40 @@ absl::StatusOr<NoteSignature> SignNoteText(absl::string_view text, const Signer&
   return NoteSignature{std::string(name), NoteKeyId(name, kNoteEd25519, *raw), *std::move(sig)};
 }
 
-absl::StatusOr<SignedNote> OpenSignedNote(absl::string_view note, const NoteVerifierKey& key) {
-  absl::StatusOr<SignedNote> parsed = ParseSignedNote(note);
-  if (!parsed.ok()) return parsed.status();
-  for (const NoteSignature& sig : parsed->signatures) {
-    if (sig.name != key.name || sig.key_id != key.key_id) continue;
-    absl::Status s = VerifySignature(key.Der(), parsed->text, sig.signature);
-    if (!s.ok()) {
-      return absl::DataLossError(
-          absl::StrFormat("the note's signature by %s+%08x is not valid", key.name, key.key_id));
-    }
-    return parsed;
+namespace {
+
+// The note's signature line by `key`, or NOT_FOUND.
+absl::StatusOr<const NoteSignature*> SignatureBy(const SignedNote& note,
+                                                 const NoteVerifierKey& key) {
+  for (const NoteSignature& sig : note.signatures) {
+    if (sig.name == key.name && sig.key_id == key.key_id) return &sig;
   }
   return absl::NotFoundError(
       absl::StrFormat("the note has no signature by %s+%08x", key.name, key.key_id));
+}
+
+absl::Status NotValid(const NoteVerifierKey& key) {
+  return absl::DataLossError(
+      absl::StrFormat("the note's signature by %s+%08x is not valid", key.name, key.key_id));
+}
+
+}  // namespace
+
+absl::StatusOr<SignedNote> OpenSignedNote(absl::string_view note, const NoteVerifierKey& key) {
+  absl::StatusOr<SignedNote> parsed = ParseSignedNote(note);
+  if (!parsed.ok()) return parsed.status();
+  absl::StatusOr<const NoteSignature*> sig = SignatureBy(*parsed, key);
+  if (!sig.ok()) return sig.status();
+  if (!VerifySignature(key.Der(), parsed->text, (*sig)->signature).ok()) return NotValid(key);
+  return parsed;
+}
+
+absl::Status VerifyNoteSignature(const SignedNote& note, const NoteVerifierKey& key,
+                                 const PublicKey& decoded) {
+  absl::StatusOr<const NoteSignature*> sig = SignatureBy(note, key);
+  if (!sig.ok()) return sig.status();
+  if (!decoded.Verify(note.text, (*sig)->signature).ok()) return NotValid(key);
+  return absl::OkStatus();
 }
 
 }  // namespace arbiter::ledger

@@ -56,6 +56,13 @@ absl::StatusOr<NoteSignature> SignNoteText(absl::string_view text, const Signer&
 // signature line names the key; DATA_LOSS when one does and does not verify.
 absl::StatusOr<SignedNote> OpenSignedNote(absl::string_view note, const NoteVerifierKey& key);
 
+// OpenSignedNote's check on a note already parsed, with `decoded`, the
+// key's public key decoded once by a caller that checks many notes (an
+// audit: decoding a key costs about what verifying a signature does).
+// `decoded` must be `key`'s. NOT_FOUND and DATA_LOSS as OpenSignedNote.
+absl::Status VerifyNoteSignature(const SignedNote& note, const NoteVerifierKey& key,
+                                 const PublicKey& decoded);
+
 }  // namespace arbiter::ledger
 
 #endif  // ARBITER_LEDGER_SIGNED_NOTE_H_
