@@ -13,6 +13,7 @@
 
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "gtest/gtest.h"
+#include "ledger/audit.h"
 #include "ledger/checkpoint.h"
 #include "ledger/checkpoint_note.h"
 #include "ledger/ledger.h"
@@ -112,6 +113,59 @@ TEST(CheckpointNoteTest, NewCheckpointsAreNotesTheVerifierKeyOpens) {
   auto kept = OpenLedger(dir.path(), &judge);
   ASSERT_TRUE(kept.ok()) << kept.status();
   EXPECT_EQ((*kept)->log_origin(), "venue.example/tokyo-2026");
+}
+
+// The audit checks each checkpoint's note once, with the key decoded once
+// for all (VerifyCheckpoint with the origin): a note whose own signature
+// does not verify is refused even under a valid protobuf signature, and so
+// is a note naming another log than the verifier key's origin.
+TEST(CheckpointNoteTest, TheAuditRefusesABadNoteSignatureAndAnotherOrigin) {
+  testing::TempDir dir;
+  AdjudicatorJudge judge;
+  {
+    auto ledger = OpenLedger(dir.path(), &judge, "venue.example/osaka-2026");
+    ASSERT_TRUE(ledger.ok()) << ledger.status();
+    RecordScenario(**ledger, "phone-twice");
+  }
+  auto audit = [&](const std::string& origin) {
+    absl::StatusOr<LogReader> reader = LogReader::Open(dir.File("ledger.db"));
+    EXPECT_TRUE(reader.ok()) << reader.status();
+    AuditOptions options;
+    options.log_origin = origin;
+    absl::StatusOr<AuditReport> report = AuditLog(*reader, options);
+    EXPECT_TRUE(report.ok()) << report.status();
+    return report.ok() ? *report : AuditReport{};
+  };
+  ASSERT_TRUE(audit("venue.example/osaka-2026").intact);
+  AuditReport other = audit("venue.example/kobe-2026");
+  EXPECT_FALSE(other.intact);
+  EXPECT_NE(other.why.find("names the log 'venue.example/osaka-2026'"), std::string::npos)
+      << other.why;
+
+  // The last checkpoint's note signature altered in its last byte, the
+  // protobuf signature made again over it: only the note's check can tell.
+  absl::StatusOr<Signer> signer = LoadSigningKey(dir.path());
+  ASSERT_TRUE(signer.ok());
+  absl::StatusOr<LogReader> reader = LogReader::Open(dir.File("ledger.db"));
+  ASSERT_TRUE(reader.ok());
+  absl::StatusOr<std::vector<v1::Checkpoint>> cps = reader->Checkpoints();
+  ASSERT_TRUE(cps.ok() && !cps->empty());
+  v1::Checkpoint forged = cps->back();
+  absl::StatusOr<SignedNote> note = ParseSignedNote(forged.note());
+  ASSERT_TRUE(note.ok()) << note.status();
+  note->signatures[0].signature.back() ^= 1;
+  forged.set_note(FormatSignedNote(*note).value());
+  forged.set_signature(signer->Sign(SignedBytes(forged)).value());
+  absl::Status refused = VerifyCheckpoint(forged, signer->public_key_der());
+  EXPECT_EQ(refused.code(), absl::StatusCode::kDataLoss) << refused;
+  EXPECT_NE(refused.message().find("is not valid"), std::string::npos) << refused;
+  absl::StatusOr<PublicKey> key = PublicKey::FromDer(signer->public_key_der());
+  ASSERT_TRUE(key.ok());
+  const Hash key_id = Sha256(signer->public_key_der());
+  EXPECT_EQ(VerifyCheckpoint(forged, *key, key_id, "").code(), absl::StatusCode::kDataLoss);
+  EXPECT_TRUE(VerifyCheckpoint(cps->back(), *key, key_id, "venue.example/osaka-2026").ok());
+  EXPECT_EQ(VerifyCheckpoint(cps->back(), *key, key_id, "venue.example/kobe-2026").code(),
+            absl::StatusCode::kDataLoss);
 }
 
 TEST(CheckpointNoteTest, DefaultOriginIsTheHostAndDataFolder) {
