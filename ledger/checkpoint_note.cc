@@ -40,17 +40,6 @@ absl::StatusOr<CheckpointBody> OpenCheckpointNote(absl::string_view note,
   return body;
 }
 
-absl::Status VerifyCheckpointNote(const v1::Checkpoint& checkpoint,
-                                  absl::string_view public_key_der, absl::string_view origin) {
-  if (checkpoint.note().empty()) return absl::OkStatus();
-  absl::StatusOr<PublicKey> key = PublicKey::FromDer(public_key_der);
-  if (!key.ok()) {
-    return absl::DataLossError(absl::StrCat("checkpoint at size ", checkpoint.tree_size(),
-                                            "'s note ", key.status().message()));
-  }
-  return VerifyCheckpointNote(checkpoint, *key, origin);
-}
-
 absl::Status VerifyCheckpointNote(const v1::Checkpoint& checkpoint, const PublicKey& key,
                                   absl::string_view origin) {
   if (checkpoint.note().empty()) return absl::OkStatus();

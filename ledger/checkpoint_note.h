@@ -39,12 +39,10 @@ absl::StatusOr<CheckpointBody> OpenCheckpointNote(absl::string_view note,
                                                   const NoteVerifierKey& key);
 
 // OK when `checkpoint` has no note (signed before notes), or when its note
-// is signed by `public_key_der` under the note's own origin (and that
-// origin is `origin`, unless `origin` is empty) and states the
-// checkpoint's size and root. DATA_LOSS with the reason otherwise.
-absl::Status VerifyCheckpointNote(const v1::Checkpoint& checkpoint,
-                                  absl::string_view public_key_der, absl::string_view origin);
-// The same with the key decoded once (an audit's many checkpoints).
+// is signed by `key` under the note's own origin (and that origin is
+// `origin`, unless `origin` is empty) and states the checkpoint's size and
+// root. DATA_LOSS with the reason otherwise. The key comes decoded, once
+// for an audit's many checkpoints (VerifyCheckpoint is the caller).
 absl::Status VerifyCheckpointNote(const v1::Checkpoint& checkpoint, const PublicKey& key,
                                   absl::string_view origin);
 
