@@ -84,7 +84,7 @@ struct AppendJob {
 // batch on its own thread when no batch is running (its Leader): the caller
 // then waits for nobody, and neither thread hands the job to the other.
 // An asynchronous append is always queued: its caller (a server's request
-// reader) never waits out a commit (tests/bench/README.md, "Seventh round").
+// reader) never waits out a commit (tests/bench/README.md, "The service: appends over gRPC").
 class AppendQueue {
  public:
   // Tries to run `job` (and whatever queues meanwhile) as a batch on the

@@ -8,7 +8,7 @@
 // The rounds alternate the two in one run; each prints the medians and the
 // stream's rate over the unary one. What it is for: the share of an
 // append's time that is gRPC's round trip, and what a stream would save of
-// it (tests/bench/README.md, "Fifth round").
+// it (tests/bench/README.md, "The service: appends over gRPC").
 //
 //   BENCH_SECONDS=2 BENCH_ROUNDS=3 build/bin/transport_bench
 #include <stdlib.h>
