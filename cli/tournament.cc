@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "adjudicator/tournament/corrections.h"
+#include "adjudicator/tournament/names.h"
 #include "cli/commands.h"
 
 namespace arbiter::cli {
@@ -54,7 +55,8 @@ void PrintTournament(const v1::Tournament& t) {
     std::printf("  team %s  %s\n", team.id().c_str(), team.name().c_str());
   }
   for (const v1::TournamentPlayer& p : t.players()) {
-    std::printf("  player %-16s %s %s %s", p.id().c_str(), p.name().c_str(), p.first_name().c_str(),
+    // The name as every page and standing gives it (names.h).
+    std::printf("  player %-16s %s %s", p.id().c_str(), tournament::NativeName(p).c_str(),
                 p.rank().c_str());
     if (!p.romanized_family_name().empty()) {
       std::printf("  (%s %s)", p.romanized_family_name().c_str(), p.romanized_given_name().c_str());

@@ -57,6 +57,9 @@ void PrintStandings(const v1::StandingsReport& r) {
   for (const tournament::StandingsColumn& c : columns) {
     std::printf("  %-6s %s  %s\n", c.short_name.c_str(), c.zh.c_str(), c.en.c_str());
   }
+  if (std::string counted = tournament::CountedRoundsWords(r, false); !counted.empty()) {
+    std::printf("  %s  (%s)\n", counted.c_str(), tournament::CountedRoundsWords(r, true).c_str());
+  }
   for (const v1::ScoredPairing& p : r.pairings()) {
     if (p.note().empty() || p.status() == v1::ScoredPairing::DECIDED) continue;
     std::printf("  note: round %d board %d %s-%s: %s\n", p.round(), p.board(), p.black().c_str(),

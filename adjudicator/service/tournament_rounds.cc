@@ -32,6 +32,73 @@ const v1::Pairing* OtherPairingOf(const v1::Tournament& t, const std::string& ga
   return nullptr;
 }
 
+// The game board `p` is played as: the one its pairing names (`tournament
+// pair --board B,W,GAME`), else "{tournament}-r{N}-b{B}". INVALID_ARGUMENT
+// when the name is not a game id the ledger would take.
+absl::StatusOr<std::string> BoardGameId(const v1::Tournament& t, const v1::Pairing& p) {
+  if (p.game_id().empty()) return RoundGameId(t.tournament_id(), p.round(), p.board());
+  if (absl::Status s = CheckId("game", p.game_id()); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("round ", p.round(), " board ", p.board(), ": ",
+                                                   s.message(),
+                                                   " (tournament amend --game names another)"));
+  }
+  return p.game_id();
+}
+
+// What starting the round does for board `p`, decided before anything is
+// written: nothing for a board a withdrawal forfeits (28.4, a game named or
+// not) or whose game is in the ledger already; else its game created (`to_create`). A board
+// without a game id gets its game attached (`attach`); one named at pairing
+// is attached by its pairing already, and its game is created under that
+// name if the ledger has none. A game in the ledger that is not this
+// board's (other players or colours), or that another pairing names, is a
+// clash: FAILED_PRECONDITION naming it.
+absl::Status PlanBoard(const GameSource& games, const v1::Tournament& t, const v1::Pairing& p,
+                       v1::StartRoundResponse::Table* table,
+                       std::vector<v1::CreateGameRequest>* to_create, v1::TournamentEvent* attach) {
+  // 28.4: no game is played, whatever game the board names (the standings
+  // forfeit it all the same).
+  if (std::string why = ForfeitedBoard(t, p); !why.empty()) {
+    table->set_forfeited(std::move(why));
+    return absl::OkStatus();
+  }
+  const bool named = !p.game_id().empty();
+  const std::string at = absl::StrCat("round ", p.round(), " board ", p.board());
+  absl::StatusOr<std::string> game_id = BoardGameId(t, p);
+  if (!game_id.ok()) return game_id.status();
+  table->set_game_id(*game_id);
+  if (const v1::Pairing* other = OtherPairingOf(t, *game_id, p.round(), p.board())) {
+    return absl::FailedPreconditionError(absl::StrCat(at, ": game '", *game_id,
+                                                      "' already decides round ", other->round(),
+                                                      " board ", other->board()));
+  }
+  absl::StatusOr<GameFacts> recorded = games(*game_id);
+  if (recorded.ok()) {
+    // The board's own game (named at pairing, or from a start cut short)
+    // stands; any other game under its id is a clash.
+    if (absl::Status s = CheckRecordedPlayers(t, p, *recorded); !s.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          at, ": game '", *game_id, "' exists and is not this board's: ", s.message()));
+    }
+  } else if (recorded.status().code() == absl::StatusCode::kNotFound) {
+    absl::StatusOr<v1::GameCreated> game = RoundGame(t, p, *game_id);
+    if (!game.ok()) return game.status();
+    v1::CreateGameRequest& create = to_create->emplace_back();
+    *create.mutable_game() = *std::move(game);
+    // A retry of the same creation is answered with the original.
+    create.set_request_id(absl::StrCat("start-round ", *game_id));
+    table->set_created(true);
+  } else {
+    return absl::Status(recorded.status().code(),
+                        absl::StrCat("game ", *game_id, ": ", recorded.status().message()));
+  }
+  if (named) return absl::OkStatus();  // its pairing names it: attached already
+  v1::RoundStarted::BoardGame* g = attach->mutable_round_started()->add_games();
+  g->set_board(p.board());
+  g->set_game_id(*game_id);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 grpc::Status TournamentServiceImpl::ImportRound(grpc::ServerContext* context,
@@ -100,46 +167,7 @@ absl::StatusOr<v1::StartRoundResponse> TournamentServiceImpl::StartRoundAs(
   for (const v1::Pairing& p : round->pairings()) {
     v1::StartRoundResponse::Table* table = answer.add_tables();
     table->set_board(p.board());
-    if (!p.game_id().empty()) {  // attached already: left as it is
-      table->set_game_id(p.game_id());
-      continue;
-    }
-    if (std::string why = ForfeitedBoard(*t, p); !why.empty()) {  // 28.4: no game is played
-      table->set_forfeited(std::move(why));
-      continue;
-    }
-    const std::string at = absl::StrCat("round ", n, " board ", p.board());
-    absl::StatusOr<std::string> game_id = RoundGameId(*id, n, p.board());
-    if (!game_id.ok()) return game_id.status();
-    table->set_game_id(*game_id);
-    if (const v1::Pairing* other = OtherPairingOf(*t, *game_id, n, p.board())) {
-      return absl::FailedPreconditionError(absl::StrCat(at, ": game '", *game_id,
-                                                        "' already decides round ", other->round(),
-                                                        " board ", other->board()));
-    }
-    absl::StatusOr<v1::GameCreated> game = RoundGame(*t, p, *game_id);
-    if (!game.ok()) return game.status();
-    absl::StatusOr<GameFacts> recorded = games_(*game_id);
-    if (recorded.ok()) {
-      // The board's own game, from a start cut short, is attached; any
-      // other game under its id is a clash.
-      if (absl::Status s = CheckRecordedPlayers(*t, p, *recorded); !s.ok()) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            at, ": game '", *game_id, "' exists and is not this board's: ", s.message()));
-      }
-    } else if (recorded.status().code() == absl::StatusCode::kNotFound) {
-      v1::CreateGameRequest& create = to_create.emplace_back();
-      *create.mutable_game() = *std::move(game);
-      // A retry of the same creation is answered with the original.
-      create.set_request_id(absl::StrCat("start-round ", *game_id));
-      table->set_created(true);
-    } else {
-      return absl::Status(recorded.status().code(),
-                          absl::StrCat("game ", *game_id, ": ", recorded.status().message()));
-    }
-    v1::RoundStarted::BoardGame* g = attach.mutable_round_started()->add_games();
-    g->set_board(p.board());
-    g->set_game_id(*game_id);
+    if (absl::Status s = PlanBoard(games_, *t, p, table, &to_create, &attach); !s.ok()) return s;
   }
   for (const v1::CreateGameRequest& create : to_create) {
     if (absl::Status s = make_game_(caller, create); !s.ok()) {

@@ -95,16 +95,17 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   // requires (the console's button; tournament_rounds.cc). Creates the game
   // of every board of the round that names none, "{tournament}-r{N}-b{B}"
   // (round_games.h), as `caller` through `make_game`, then attaches them
-  // all in one RoundStarted; a board that names a game keeps it, and a
-  // team event's board a withdrawal forfeits (28.4) gets none. A game
+  // all in one RoundStarted; a board that names a game keeps it (and gets
+  // it created under that name, with its players, when the ledger has none
+  // yet), and a team event's board a withdrawal forfeits (28.4) gets none. A game
   // already in the ledger under that id that was created for the board (its
   // players in its colours: an earlier start cut short) is attached, not
   // created again. Errors, each before anything is written:
   // INVALID_ARGUMENT (a malformed name, a round below 1 or past the
   // tournament's rounds, a game id too long); NOT_FOUND (no tournament);
   // FAILED_PRECONDITION (the round not paired or with byes only, a handicap
-  // board, a game under the board's id that is not the board's or that
-  // another pairing names); the ledger's own as creating a game meets them
+  // board, a game under the board's id or name that is not the board's or
+  // that another pairing names); the ledger's own as creating a game meets them
   // (games created before it stay and are attached by the next call).
   absl::StatusOr<v1::StartRoundResponse> StartRoundAs(const service::Caller& caller,
                                                       const v1::StartRoundRequest& request);

@@ -131,6 +131,45 @@ std::map<std::string, int> Warnings(const v1::Tournament& t, const GameFactsMap&
   return w;
 }
 
+// The rounds an entrant's total score counts (art. 27's 轮次, the rounds
+// played): the paired rounds but `awaited`, those where a game of theirs
+// (a team's match) has no result yet. Before any result the formula's "−
+// rounds" would otherwise put every entrant at −1 with nothing played.
+void SetCountedRounds(const v1::Tournament& t, const std::set<int>& awaited, Standing* s) {
+  std::set<int> paired;
+  for (const v1::TournamentRound& r : t.rounds()) paired.insert(r.round());
+  s->clear_counted_rounds();
+  for (int r : paired) {
+    if (!awaited.contains(r)) s->add_counted_rounds(r);
+  }
+}
+
+// The rounds of each player with a game still to give its result: pending
+// (or a replay awaited), or a game recorded with other players, which
+// counts for nobody until the pairing's own game is attached.
+std::map<std::string, std::set<int>> AwaitedRounds(const std::vector<ScoredPairing>& scored) {
+  std::map<std::string, std::set<int>> out;
+  for (const ScoredPairing& sp : scored) {
+    if (sp.round() == 0) continue;
+    if (sp.status() != ScoredPairing::PENDING && sp.status() != ScoredPairing::MISMATCH) continue;
+    out[sp.black()].insert(sp.round());
+    out[sp.white()].insert(sp.round());
+  }
+  return out;
+}
+
+// The least common multiple of the entrants' numbers of counted rounds (a
+// number of 0 taken as 1): totals over different numbers of rounds compare
+// exactly as keys scaled to it. Entrants differ by a round or two while a
+// round is in play, so it stays small.
+int64_t CommonRounds(const std::map<std::string, Standing>& entrants) {
+  int64_t common = 1;
+  for (const auto& [id, s] : entrants) {
+    common = std::lcm(common, static_cast<int64_t>(std::max(1, s.counted_rounds_size())));
+  }
+  return common;
+}
+
 // Each player's own record: points, wins, A, opponents' points, warnings.
 std::map<std::string, Standing> PlayerRecords(const v1::Tournament& t, const GameFactsMap& games,
                                               const std::vector<ScoredPairing>& scored,
@@ -141,6 +180,11 @@ std::map<std::string, Standing> PlayerRecords(const v1::Tournament& t, const Gam
     s.set_id(p.id());
     s.set_name(NativeName(p));
     s.set_withdrawn(FindWithdrawal(t, p.id()) != nullptr);
+  }
+  const std::map<std::string, std::set<int>> awaited = AwaitedRounds(scored);
+  for (auto& [id, s] : out) {
+    auto a = awaited.find(id);
+    SetCountedRounds(t, a == awaited.end() ? std::set<int>{} : a->second, &s);
   }
   for (const ScoredPairing& sp : scored) {
     if (!Counts(sp)) continue;
@@ -242,7 +286,7 @@ void Individual(const v1::Tournament& t, const GameFactsMap& games, v1::Standing
                 const std::vector<ScoredPairing>& scored) {
   std::map<std::string, std::vector<Record>> records;
   std::map<std::string, Standing> players = PlayerRecords(t, games, scored, &records);
-  const int rounds = report->rounds();
+  const int64_t common = CommonRounds(players);
   const bool swiss = t.settings().system() == TournamentSettings::SWISS;
   const bool by_opponents =
       t.settings().swiss_method() == TournamentSettings::POINTS_THEN_OPPONENTS;
@@ -256,6 +300,7 @@ void Individual(const v1::Tournament& t, const GameFactsMap& games, v1::Standing
     auto found = opponents.find(id);
     const int64_t opp = found == opponents.end() ? 0 : found->second;  // times `scale`
     s.set_opponents_score(static_cast<double>(opp) / static_cast<double>(scale));
+    const int rounds = s.counted_rounds_size();
     // Art. 27's total score times R (and `scale`), exactly: points*R + ΣOpp − R².
     const int64_t total_r =
         rounds > 0
@@ -275,7 +320,7 @@ void Individual(const v1::Tournament& t, const GameFactsMap& games, v1::Standing
       e.keys = {s.points(), opp, -s.warnings()};
       names = {"points", "opponents' points", "B"};
     } else {
-      e.keys = {total_r, -s.warnings()};
+      e.keys = {total_r * (common / std::max(1, rounds)), -s.warnings()};
       names = {"total score", "B"};
     }
     e.standing = s;
@@ -373,6 +418,13 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
       Tally({"", mine, 2 - mine}, &s);
     }
   }
+  std::map<std::string, std::set<int>> awaited;  // a match's round counts once it is complete
+  for (const MatchScore& m : matches) {
+    if (m.Complete()) continue;
+    awaited[m.teams[0]].insert(m.round);
+    awaited[m.teams[1]].insert(m.round);
+  }
+  for (auto& [id, s] : teams) SetCountedRounds(t, awaited[id], &s);
   for (auto& [id, recs] : team_records) {
     int opp = 0;
     for (const Record& r : recs) opp += teams[r.opponent].points();
@@ -384,7 +436,7 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     Standing& team = teams[who[id]->team()];
     team.set_warnings(team.warnings() + s.warnings());
   }
-  const int rounds = report->rounds();
+  const int64_t common = CommonRounds(teams);
   const bool swiss = t.settings().system() == TournamentSettings::SWISS;
   const bool by_opponents =
       t.settings().swiss_method() == TournamentSettings::POINTS_THEN_OPPONENTS;
@@ -392,6 +444,7 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
   std::vector<std::string> names;
   for (auto& [id, s] : teams) {
     Entry e;
+    const int rounds = s.counted_rounds_size();
     const int64_t total_r =
         rounds > 0 ? TotalTimesRounds(s.points(), s.opponents_points(), rounds) : s.points();
     s.set_total_score(rounds > 0 ? static_cast<double>(total_r) / rounds : s.points());
@@ -403,7 +456,7 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
       e.keys = {s.points()};
       names = {"match points"};
     } else {
-      e.keys = {total_r, s.points()};
+      e.keys = {total_r * (common / std::max(1, rounds)), s.points()};
       names = {"total score", "match points"};
     }
     e.keys.push_back(s.board_points());

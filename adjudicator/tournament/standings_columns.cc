@@ -1,5 +1,6 @@
 #include "adjudicator/tournament/standings_columns.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -20,6 +22,24 @@ StandingsColumn Column(Criterion c, std::string csv, std::string short_name, std
                          std::move(zh),
                          std::move(zh_legend),
                          std::move(en)};
+}
+
+// Rounds as runs: "1–2, 4" ("1–2、4" in Chinese).
+std::string RoundRuns(const google::protobuf::RepeatedField<int32_t>& rounds, bool chinese) {
+  std::vector<std::string> runs;
+  for (int i = 0; i < rounds.size();) {
+    int j = i;
+    while (j + 1 < rounds.size() && rounds[j + 1] == rounds[j] + 1) ++j;
+    runs.push_back(i == j ? absl::StrCat(rounds[i]) : absl::StrCat(rounds[i], "–", rounds[j]));
+    i = j + 1;
+  }
+  return absl::StrJoin(runs, chinese ? "、" : ", ");
+}
+
+std::string RoundsPhrase(const google::protobuf::RepeatedField<int32_t>& rounds, bool chinese) {
+  if (rounds.empty()) return chinese ? "尚无" : "no round yet";
+  if (chinese) return absl::StrCat("第", RoundRuns(rounds, true), "轮");
+  return absl::StrCat(rounds.size() == 1 ? "round " : "rounds ", RoundRuns(rounds, false));
 }
 
 }  // namespace
@@ -37,9 +57,10 @@ std::vector<StandingsColumn> StandingsColumns(const v1::TournamentSettings& s, i
                            "所胜对手的积分之和，加上所和对手积分的一半",
                            "A: the points of the opponents beaten, plus half those drawn"));
     } else if (!by_opponents) {
-      out.push_back(Column(Criterion::kTotalScore, "total_score", "total", "总得分",
-                           "积分＋〔对手积分总和÷(1/2最高积分)－轮次〕",
-                           "total score: points + opponents' points / rounds - rounds"));
+      out.push_back(
+          Column(Criterion::kTotalScore, "total_score", "total", "总得分",
+                 "积分＋〔对手积分总和÷(1/2最高积分)－轮次〕",
+                 "total score: points + opponents' points / rounds - rounds (the rounds counted)"));
       out.push_back(Column(Criterion::kOpponentsPoints, "opponents_points", "opp", "对手分",
                            "所遇对手的积分总和（计入总得分）",
                            "opponents' points (in the total score)"));
@@ -58,10 +79,10 @@ std::vector<StandingsColumn> StandingsColumns(const v1::TournamentSettings& s, i
         Column(Criterion::kPoints, "match_points", "MP", "场分",
                "局分多者为胜记2分，相等为平记1分，负记0分", "match points: 2 a match won, 1 drawn");
     if (swiss && !by_opponents) {
-      out.push_back(
-          Column(Criterion::kTotalScore, "total_score", "total", "总得分",
-                 "场分＋〔对手场分总和÷(1/2最高场分)－轮次〕",
-                 "total score: match points + opponents' match points / rounds - rounds"));
+      out.push_back(Column(Criterion::kTotalScore, "total_score", "total", "总得分",
+                           "场分＋〔对手场分总和÷(1/2最高场分)－轮次〕",
+                           "total score: match points + opponents' match points / rounds - rounds "
+                           "(the rounds counted)"));
     }
     out.push_back(match);
     out.push_back(Column(Criterion::kBoardPoints, "board_points", "BP", "局分",
@@ -129,6 +150,50 @@ std::string DecidedByWords(const std::string& decided_by) {
     if (name == decided_by) return absl::StrCat(decided_by, " ", zh);
   }
   return decided_by;
+}
+
+std::string CountedRoundsWords(const v1::StandingsReport& report, bool chinese) {
+  if (report.rounds() == 0) return "";
+  const int boards = report.standings().empty() ? 0 : report.standings(0).board_by_board_size();
+  const std::vector<StandingsColumn> columns = StandingsColumns(report.settings(), boards);
+  if (std::none_of(columns.begin(), columns.end(), [](const StandingsColumn& c) {
+        return c.criterion == Criterion::kTotalScore;
+      })) {
+    return "";  // only a total score counts rounds (its "− rounds")
+  }
+  // The entrants grouped by the rounds they count; the group of the most
+  // (on a tie, of those counting more rounds: the others are still playing)
+  // is named without its entrants.
+  struct Group {
+    std::string phrase;
+    int rounds = 0;
+    std::vector<std::string> names;
+  };
+  std::vector<Group> groups;
+  for (const v1::Standing& s : report.standings()) {
+    const std::string phrase = RoundsPhrase(s.counted_rounds(), chinese);
+    auto at = std::find_if(groups.begin(), groups.end(),
+                           [&](const Group& g) { return g.phrase == phrase; });
+    if (at == groups.end()) {
+      groups.push_back(Group{phrase, s.counted_rounds_size(), {}});
+      at = groups.end() - 1;
+    }
+    at->names.push_back(s.name());
+  }
+  if (groups.empty()) return "";
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+    if (a.names.size() != b.names.size()) return a.names.size() > b.names.size();
+    return a.rounds > b.rounds;
+  });
+  std::string out = absl::StrCat(chinese ? "计入：" : "counted: ", groups[0].phrase);
+  for (size_t i = 1; i < groups.size(); ++i) {
+    if (chinese) {
+      absl::StrAppend(&out, "；", absl::StrJoin(groups[i].names, "、"), "：", groups[i].phrase);
+    } else {
+      absl::StrAppend(&out, "; ", groups[i].phrase, " for ", absl::StrJoin(groups[i].names, ", "));
+    }
+  }
+  return out;
 }
 
 }  // namespace arbiter::tournament

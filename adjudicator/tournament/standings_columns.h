@@ -55,6 +55,15 @@ std::string ColumnValue(const StandingsColumn& column, const v1::Standing& stand
 // "board 2 第2台", "A 胜者小分", "C:EXTRA_GAME 加赛"; empty for an empty one.
 std::string DecidedByWords(const std::string& decided_by);
 
+// Which rounds the standings count (each standing's countedRounds: a round
+// counts once the entrant's game of it has its result), in English or in
+// Chinese: "counted: rounds 1–2", "计入：第1–2轮". Entrants who differ from
+// the most are named after it: "counted: rounds 1–2; round 1 for Chen Jie,
+// Zhou Yu", "计入：第1–2轮；Chen Jie、Zhou Yu：第1轮". Empty before any round
+// is paired, and for a system that shows no total score (whose "− rounds"
+// is what counts rounds).
+std::string CountedRoundsWords(const v1::StandingsReport& report, bool chinese);
+
 }  // namespace arbiter::tournament
 
 #endif  // ARBITER_ADJUDICATOR_TOURNAMENT_STANDINGS_COLUMNS_H_

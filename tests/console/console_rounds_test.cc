@@ -3,6 +3,7 @@
 // the chief arbiter creates the round's games once; an ARBITER is refused
 // as over gRPC (403) and a write without the session's CSRF token too, and
 // neither creates anything. The hall carries the button's module.
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -137,6 +138,59 @@ TEST_F(ConsoleRounds, AnArbiterOrAWriteWithoutCsrfIsRefused) {
   ASSERT_TRUE(no_csrf);
   EXPECT_EQ(no_csrf->status, 403);
   EXPECT_NE(History("cup-r1-b1"), 0);
+}
+
+// The tournament page once round 1 is started (issue 43): the pairings name
+// each player as the player's record gives the name, family then given with
+// the space ("Chen Jie"), as the standings do; and while round 1 is in play
+// no total counts it (art. 27's 轮次 are the rounds played), so no total is
+// −1 with nothing played, and the page says which rounds each total counts.
+TEST_F(ConsoleRounds, TheTournamentPageNamesPlayersAsRecordedAndCountsRoundsWithResults) {
+  ASSERT_EQ(Cli({"tournament", "start-round", "cup", "--round", "1"}).exit, 0);
+  std::string cookie, csrf;
+  ASSERT_NO_FATAL_FAILURE(SignIn(arbiter_, &cookie, &csrf));
+  httplib::Result page = Client()->Get("/tournaments/cup", {{"Cookie", cookie}});
+  ASSERT_TRUE(page);
+  ASSERT_EQ(page->status, 200);
+  const std::string& body = page->body;
+  EXPECT_THAT(body, HasSubstr("<td>Li Wei 5D</td><td>Wang Ming 4D</td>")) << body;
+  EXPECT_THAT(body, HasSubstr("<td>Chen Jie 1K</td><td>Zhou Yu 2K</td>"));
+  EXPECT_THAT(body, Not(HasSubstr("ChenJie")));
+  EXPECT_THAT(body, HasSubstr("<td>Chen Jie</td>"));  // the standings' name
+  EXPECT_THAT(body, Not(HasSubstr("-1.00")));
+  EXPECT_THAT(body, HasSubstr("<span lang=\"en\">counted: no round yet</span>"));
+
+  // Li Wei (Black) wins on board 1; board 2 plays on. Li Wei: 2 + 0/1 − 1 =
+  // 1.00, Wang Ming: 0 + 2/1 − 1 = 1.00; Chen Jie and Zhou Yu count no round.
+  // Seconds after its creation (scheduled then): no lateness.
+  auto at = [now = std::time(nullptr)](int s) {
+    const std::time_t then = now + s;
+    std::tm tm{};
+    gmtime_r(&then, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return std::string(text);
+  };
+  const std::string events =
+      absl::StrCat(R"({"at": ")", at(1), R"(", "gameStarted": {}})", "\n", R"({"at": ")", at(2),
+                   R"(", "move": {"color": "BLACK", "point": "Q16"}})", "\n", R"({"at": ")", at(3),
+                   R"(", "resign": {"color": "WHITE"}})", "\n");
+  const ProcessResult rec = RunCli({"record", "-", "--game", "cup-r1-b1"}, events,
+                                   server_->address(), {{"ARBITER_TOKEN", chief_}});
+  ASSERT_EQ(rec.exit, 0) << rec.err;
+  page = Client()->Get("/tournaments/cup", {{"Cookie", cookie}});
+  ASSERT_TRUE(page && page->status == 200);
+  EXPECT_THAT(page->body, Not(HasSubstr("-1.00")));
+  EXPECT_THAT(page->body, HasSubstr("<td class=\"num\">1.00</td>"));
+  EXPECT_THAT(page->body, HasSubstr("<span lang=\"en\">counted: round 1; no round yet for "
+                                    "Chen Jie, Zhou Yu</span>"))
+      << page->body;
+
+  // The CLI's standings say the same.
+  const ProcessResult text = Cli({"tournament", "standings", "cup"});
+  EXPECT_EQ(text.exit, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("counted: round 1; no round yet for Chen Jie, Zhou Yu"));
+  EXPECT_THAT(text.out, Not(HasSubstr("-1.00")));
 }
 
 }  // namespace

@@ -166,18 +166,58 @@ TEST_F(Rounds, StartRoundCreatesEachBoardsGameOnceAndAttachesIt) {
   EXPECT_THAT(text.out, HasSubstr("0 game(s) created, 2 already there"));
 }
 
-TEST_F(Rounds, ABoardThatNamesItsGameKeepsIt) {
+// DOMAIN.md 3.4: a board paired with a game id keeps it; a start creates
+// that game, as it creates a board's own, when the ledger has none yet, so
+// the board's game exists to be shown and played.
+TEST_F(Rounds, ABoardThatNamesItsGameGetsItCreatedUnderThatName) {
   CreateCup();
   Ok({"tournament", "pair", "cup", "--round", "1", "--board", "A,B,own-game", "--board", "C,D"});
   v1::StartRoundResponse r = StartRound("cup", 1);
   ASSERT_EQ(r.tables_size(), 2);
   EXPECT_EQ(r.tables(0).game_id(), "own-game");
-  EXPECT_FALSE(r.tables(0).created());
+  EXPECT_TRUE(r.tables(0).created());
   EXPECT_EQ(r.tables(1).game_id(), "cup-r1-b2");
   EXPECT_TRUE(r.tables(1).created());
+
+  // The game under the pairing's name, with the pairing's players in its
+  // colours and the tournament's settings, and the board still names it.
   v1::Game g;
-  EXPECT_EQ(GetGame("own-game", &g).error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(GetGame("own-game", &g).ok());
+  EXPECT_EQ(g.created().black().name(), "李伟");
+  EXPECT_EQ(g.created().black().rank(), "5d");
+  EXPECT_EQ(g.created().white().name(), "Wang Ming");
+  EXPECT_EQ(g.created().table(), 1u);
+  EXPECT_EQ(g.created().ruleset(), "cn-1988");
+  EXPECT_EQ(g.created().time_control().main_time().seconds(), 3600);
   EXPECT_EQ(Show("cup").rounds(0).pairings(0).game_id(), "own-game");
+  ProcessResult show = Cli({"show", "own-game"});
+  EXPECT_EQ(show.exit, 0) << show.err;
+
+  // Again: both stand, none created, nothing written.
+  const uint64_t revision = Show("cup").revision();
+  ProcessResult text = Cli({"tournament", "start-round", "cup", "--round", "1"});
+  EXPECT_EQ(text.exit, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("table 1  own-game  already there"));
+  EXPECT_THAT(text.out, HasSubstr("0 game(s) created, 2 already there"));
+  EXPECT_EQ(Show("cup").revision(), revision);
+  ASSERT_TRUE(GetGame("own-game", &g).ok());
+  EXPECT_EQ(g.revision(), 1u);
+}
+
+// A game named at pairing that the ledger holds between other players (here
+// board 2's, created by hand after the pairing) is not this board's: the
+// start is refused, naming it, and writes nothing.
+TEST_F(Rounds, ANamedGameThatIsAnotherBoardsIsRefused) {
+  CreateCup();
+  Ok({"tournament", "pair", "cup", "--round", "1", "--board", "A,B,hall-7", "--board", "D,C"});
+  Ok({"game", "create", "--id", "hall-7", "--black", "Zhou Yu,2k", "--white", "Chen Jie,1k"});
+  const uint64_t revision = Show("cup").revision();
+  ProcessResult r = Cli({"tournament", "start-round", "cup", "--round", "1"});
+  EXPECT_EQ(r.exit, 2) << r.out;
+  EXPECT_THAT(r.err, HasSubstr("round 1 board 1: game 'hall-7' exists and is not this board's"));
+  v1::Game g;
+  EXPECT_EQ(GetGame("cup-r1-b2", &g).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Show("cup").revision(), revision);
 }
 
 TEST_F(Rounds, AClashWithAnotherGameIsRefusedAndNothingIsWritten) {

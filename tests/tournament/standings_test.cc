@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/scoring.h"
+#include "adjudicator/tournament/standings_columns.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/tournament/builders.h"
@@ -180,6 +181,77 @@ TEST(Swiss, TotalScore) {
   EXPECT_EQ(Row(r.standings(), "P4").rank(), 6);
 }
 
+// Art. 27 2.A: 总得分＝个人积分＋[对手积分总和/(1/2最高积分)－轮次], the rounds
+// being those played: a round counts in a player's total once that player's
+// game of it has its result. R1: A (Black) v B, C v D; R2: A v C, B v D.
+TEST(Swiss, ARoundCountsInATotalOnceThePlayersGameHasItsResult) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.settings()->set_swiss_method(v1::TournamentSettings::TOTAL_SCORE);
+  b.Player("A").Player("B").Player("C").Player("D");
+  b.Round(1, {{"A", "B", "G1"}, {"C", "D", "G2"}});
+
+  // Round 1 in play, no result: no round counts, each total is the points, 0.
+  GameFactsMap games = {{"G1", GameFacts{}}, {"G2", GameFacts{}}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  EXPECT_EQ(r.rounds(), 1);
+  for (const v1::Standing& s : r.standings()) {
+    EXPECT_DOUBLE_EQ(s.total_score(), 0.0) << s.id();
+    EXPECT_THAT(s.counted_rounds(), ElementsAre()) << s.id();
+    EXPECT_EQ(s.rank(), 1) << s.id();
+  }
+  EXPECT_EQ(CountedRoundsWords(r, false), "counted: no round yet");
+
+  // A beats B; C v D still playing. A: 2 + 0/1 − 1 = 1; B: 0 + 2/1 − 1 = 1;
+  // C and D: round 1 not counted yet, 0.
+  games["G1"] = Decided(kBlack);
+  r = ComputeStandings(b.Build(), games);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "A").total_score(), 1.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "B").total_score(), 1.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "C").total_score(), 0.0);
+  EXPECT_THAT(Row(r.standings(), "A").counted_rounds(), ElementsAre(1));
+  EXPECT_THAT(Row(r.standings(), "C").counted_rounds(), ElementsAre());
+  EXPECT_EQ(CountedRoundsWords(r, false), "counted: round 1; no round yet for C, D");
+  EXPECT_EQ(CountedRoundsWords(r, true), "计入：第1轮；C、D：尚无");
+
+  // C draws D; round 2 paired and A beats C, B v D playing. Points: A 4, B 0,
+  // C 1, D 1. A (rounds 1-2): 4 + (B 0 + C 1)/2 − 2 = 2.5; C (1-2): 1 +
+  // (D 1 + A 4)/2 − 2 = 1.5; B (round 1): 0 + 4/1 − 1 = 3; D (round 1):
+  // 1 + 1/1 − 1 = 1. Totals over different rounds rank as their values.
+  games["G2"] = Decided(kDraw);
+  b.Round(2, {{"A", "C", "G3"}, {"B", "D", "G4"}});
+  games["G3"] = Decided(kBlack);
+  games["G4"] = GameFacts{};
+  r = ComputeStandings(b.Build(), games);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "A").total_score(), 2.5);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "B").total_score(), 3.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "C").total_score(), 1.5);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "D").total_score(), 1.0);
+  EXPECT_THAT(Row(r.standings(), "A").counted_rounds(), ElementsAre(1, 2));
+  EXPECT_THAT(Row(r.standings(), "B").counted_rounds(), ElementsAre(1));
+  EXPECT_THAT(Order(r.standings()), ElementsAre("B", "A", "C", "D"));
+  EXPECT_EQ(CountedRoundsWords(r, false), "counted: rounds 1–2; round 1 for B, D");
+
+  // B v D decided: every player counts rounds 1-2, as before this rule.
+  games["G4"] = Decided(kWhite);
+  r = ComputeStandings(b.Build(), games);
+  for (const v1::Standing& s : r.standings()) {
+    EXPECT_THAT(s.counted_rounds(), ElementsAre(1, 2)) << s.id();
+  }
+  EXPECT_EQ(CountedRoundsWords(r, false), "counted: rounds 1–2");
+}
+
+// A bye has its result when it is paired: its round counts at once.
+TEST(Swiss, AByeRoundCountsAtOnce) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.settings()->set_swiss_method(v1::TournamentSettings::TOTAL_SCORE);
+  b.Player("A").Player("B").Player("C");
+  b.Round(1, {{"A", "B", "G1"}}, {"C"});
+  v1::StandingsReport r = ComputeStandings(b.Build(), {{"G1", GameFacts{}}});
+  EXPECT_THAT(Row(r.standings(), "C").counted_rounds(), ElementsAre(1));
+  EXPECT_THAT(Row(r.standings(), "A").counted_rounds(), ElementsAre());
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "A").total_score(), 0.0);
+}
+
 TEST(Swiss, TotalScoreThenWarnings) {
   GameFactsMap games = SixPlayerGames();
   games["G3"].warnings_white = 1;  // P6 was warned in G3
@@ -281,6 +353,22 @@ TEST(Team, SwissTotalScoreOverMatchPoints) {
   EXPECT_EQ(Row(r.standings(), "B").rank(), 2);
   EXPECT_EQ(Row(r.standings(), "C").rank(), 2);
   EXPECT_EQ(Row(r.standings(), "D").rank(), 4);
+}
+
+// 27 团体赛 2 (the total score "与个人积分编排制比赛相同"): a team's round counts
+// once its match is complete. R1: A v B decided, C v D playing.
+TEST(Team, ASwissTeamsRoundCountsOnceItsMatchIsComplete) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS, true);
+  for (const char* t : {"A", "B", "C", "D"}) b.Team(t).Player(absl::StrCat(t, "1"), t, 1);
+  b.Round(1, {{"A1", "B1", "G1"}, {"C1", "D1", "G2"}});
+  v1::StandingsReport r = ComputeStandings(b.Build(), {{"G1", Decided(kBlack)}});
+  // A: 2 + 0/1 − 1 = 1; B: 0 + 2/1 − 1 = 1; C and D: no round counted, 0.
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "A").total_score(), 1.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "B").total_score(), 1.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "C").total_score(), 0.0);
+  EXPECT_DOUBLE_EQ(Row(r.standings(), "D").total_score(), 0.0);
+  EXPECT_THAT(Row(r.standings(), "A").counted_rounds(), ElementsAre(1));
+  EXPECT_THAT(Row(r.standings(), "D").counted_rounds(), ElementsAre());
 }
 
 // Six teams of two boards, two rounds (R = 2), black the first team named:

@@ -13,6 +13,7 @@
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/console/words.h"
 #include "adjudicator/tournament/match_scores.h"
+#include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/standings_columns.h"
 
 namespace arbiter::service::console {
@@ -26,10 +27,13 @@ std::string Both(absl::string_view zh, absl::string_view en) {
                       "</span>");
 }
 
+// A player in a pairing or among the byes: the name as the standings give it
+// (names.h NativeName: family then given, as the record has them, spaced
+// unless both are CJK), then the rank.
 std::string PlayerName(const v1::Tournament& t, const std::string& id) {
   for (const v1::TournamentPlayer& p : t.players()) {
     if (p.id() != id) continue;
-    std::string name = p.first_name().empty() ? p.name() : absl::StrCat(p.name(), p.first_name());
+    std::string name = tournament::NativeName(p);
     return p.rank().empty() ? name : absl::StrCat(name, " ", p.rank());
   }
   return id;
@@ -144,6 +148,16 @@ std::string DecidedBy(const std::string& decided_by) {
                       Escape(words.substr(decided_by.size() + 1)), "</span>");
 }
 
+// Which rounds the standings count: a round counts for an entrant once
+// their game of it has its result, so during a round the page says whose
+// totals still leave it out.
+std::string CountedRounds(const v1::StandingsReport& r) {
+  const std::string zh = tournament::CountedRoundsWords(r, true);
+  if (zh.empty()) return "";
+  return absl::StrCat("\n<p class=\"counted\">", Both(zh, tournament::CountedRoundsWords(r, false)),
+                      "</p>");
+}
+
 std::string StandingsSection(const TournamentFacts& f) {
   const v1::StandingsReport& r = f.report;
   const int boards = r.standings().empty() ? 0 : r.standings(0).board_by_board_size();
@@ -180,7 +194,7 @@ std::string StandingsSection(const TournamentFacts& f) {
                       Wide("排名", "Standings",
                            absl::StrCat("<table class=\"standings\"><thead><tr>", head,
                                         "</tr></thead><tbody>\n", rows, "</tbody></table>")),
-                      "\n<dl class=\"legend\">", legend, "</dl></section>\n");
+                      CountedRounds(r), "\n<dl class=\"legend\">", legend, "</dl></section>\n");
 }
 
 // An individual round robin's cross-table: each row player's results
