@@ -2,7 +2,8 @@
 // serve --http` on 127.0.0.1 (issue 43): the ruling slip handed to a player
 // names the decision and who took it in words, in both languages, and keeps
 // the recorded actor's code names and token out of its text (the token's
-// short id only in the audit line at its foot, DOMAIN.md §7).
+// short id only in the audit line at its foot, DOMAIN.md §7); the hall's
+// `?all=1`, the link scripts/run prints, opens its finished games.
 #include <memory>
 #include <regex>
 #include <string>
@@ -37,6 +38,15 @@ constexpr char kGame[] =
 // arbiter, so ruling 1 waits for a decision.
 constexpr char kTalk[] =
     R"({"at": "2026-06-02T09:05:00Z", "misconduct": {"color": "WHITE", "kind": "TALK"}})"
+    "\n";
+
+// A finished game: Black resigns.
+constexpr char kResigned[] =
+    R"({"at": "2026-06-02T09:00:00Z", "gameCreated": {"gameId": "done", "ruleset": "cn-2002", "boardSize": 19, "black": {"name": "Ke Jie", "rank": "9p"}, "white": {"name": "Gu Li", "rank": "9p"}, "venue": "SAME_SITE", "scheduledStart": "2026-06-02T09:00:00Z"}})"
+    "\n"
+    R"({"at": "2026-06-02T09:00:00Z", "gameStarted": {}})"
+    "\n"
+    R"({"at": "2026-06-02T09:00:10Z", "resign": {"color": "BLACK"}})"
     "\n";
 
 // The text a reader sees: tags dropped (a QR code's long path with them),
@@ -216,6 +226,29 @@ TEST_F(PagesHttpTest, AHandedSlipSaysTheDecisionAndWhoTookItInWords) {
     EXPECT_FALSE(absl::StrContains(slip->text, chief_id)) << slip->text;
     EXPECT_FALSE(absl::StrContains(slip->text, floor_id)) << slip->text;
   }
+}
+
+// Issue 43.7: the hall folds the finished games away; `/?all=1` serves it
+// with that section open, and the games' list it reads holds the finished
+// game either way.
+TEST_F(PagesHttpTest, TheHallsAllLinkOpensItsFinishedGames) {
+  Serve();
+  Record(kResigned);
+  const auto finished_tag = [&](const std::string& path) {
+    httplib::Result r = Client()->Get(path);
+    EXPECT_TRUE(r && r->status == 200) << path;
+    if (!r) return std::string();
+    const size_t at = r->body.find("<details id=\"finished\"");
+    EXPECT_NE(at, std::string::npos) << r->body;
+    return at == std::string::npos ? std::string() : r->body.substr(at, r->body.find('>', at) - at);
+  };
+  EXPECT_TRUE(absl::StrContains(finished_tag("/?all=1"), " open")) << finished_tag("/?all=1");
+  EXPECT_FALSE(absl::StrContains(finished_tag("/"), " open")) << finished_tag("/");
+  EXPECT_FALSE(absl::StrContains(finished_tag("/?all=0"), " open"));
+  EXPECT_FALSE(absl::StrContains(finished_tag("/?round=1"), " open"));
+  httplib::Result games = Client()->Get("/api/games?all=1");
+  ASSERT_TRUE(games && games->status == 200);
+  EXPECT_TRUE(absl::StrContains(games->body, R"("gameId":"done")")) << games->body;
 }
 
 }  // namespace
