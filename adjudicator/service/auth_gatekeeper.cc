@@ -91,8 +91,7 @@ absl::StatusOr<Caller> Gatekeeper::Admit(absl::string_view method,
     caller.key = token->id;
     caller.role = token->role;
     caller.games = token->games;
-    caller.actor =
-        absl::StrCat(token->name, " (", RoleName(token->role), ", token ", token->id, ")");
+    caller.actor = ActorOf(token->name, token->role, token->id);
   } else {
     caller.key = PeerHost(std::string(peer));
   }

@@ -41,6 +41,25 @@ std::optional<Role> ParseRole(absl::string_view name) {
   return std::nullopt;
 }
 
+std::string ActorOf(absl::string_view name, Role role, absl::string_view token_id) {
+  return absl::StrCat(name, " (", RoleName(role), ", token ", token_id, ")");
+}
+
+RecordedActor ParseActor(absl::string_view actor) {
+  RecordedActor whole{.name = std::string(actor)};
+  // The suffix holds no " (", so the last one opens it even when the name
+  // has brackets of its own.
+  const size_t open = actor.rfind(" (");
+  if (open == absl::string_view::npos || !absl::EndsWith(actor, ")")) return whole;
+  absl::string_view inside = actor.substr(open + 2, actor.size() - open - 3);
+  const size_t comma = inside.find(", token ");
+  if (comma == absl::string_view::npos) return whole;
+  const std::optional<Role> role = ParseRole(inside.substr(0, comma));
+  const absl::string_view id = inside.substr(comma + 8);
+  if (!role.has_value() || id.empty() || open == 0) return whole;
+  return {.name = std::string(actor.substr(0, open)), .role = role, .token_id = std::string(id)};
+}
+
 v1::Access MethodAccess(absl::string_view method) {
   if (absl::StartsWith(method, "/grpc.health.v1.Health/")) return v1::PUBLIC;
   if (absl::StartsWith(method, "/grpc.reflection.v1alpha.ServerReflection/")) return v1::READ;

@@ -41,6 +41,20 @@ absl::string_view RoleName(Role role);
 std::string RoleWithArticle(Role role);
 std::optional<Role> ParseRole(absl::string_view name);
 
+// The actor the service stamps on a token holder's events (Event.actor,
+// TournamentEvent.actor): "Li Wei (ARBITER, token 1a2b3c4d)".
+std::string ActorOf(absl::string_view name, Role role, absl::string_view token_id);
+
+// A recorded actor read back for the pages a person reads (the slip): the
+// name, role and token id of one ActorOf wrote; any other actor
+// ("server:clock", an imported file's) whole as the name, no role or token.
+struct RecordedActor {
+  std::string name;
+  std::optional<Role> role;
+  std::string token_id;
+};
+RecordedActor ParseActor(absl::string_view actor);
+
 // The access a full method name ("/arbiter.v1.Arbiter/AppendEvents") needs:
 // its (arbiter.v1.method_access) option, when it declares its game_scope
 // too (admission.h); PUBLIC for grpc.health.v1, READ for server reflection;

@@ -580,5 +580,27 @@ TEST_F(AuthServiceTest, RateZeroMeansNoLimit) {
   }
 }
 
+// The stamped actor read back for the slip (issue 43.4): the name, role and
+// token of one the service wrote, brackets in the name kept; any other
+// actor whole as the name.
+TEST(AuthActor, TheStampedActorReadsBackAsNameRoleAndToken) {
+  const RecordedActor li = ParseActor(ActorOf("Li Wei", Role::kChiefArbiter, "52bd175a"));
+  EXPECT_EQ(li.name, "Li Wei");
+  EXPECT_EQ(li.role, Role::kChiefArbiter);
+  EXPECT_EQ(li.token_id, "52bd175a");
+  EXPECT_EQ(ActorOf("Li Wei", Role::kChiefArbiter, "52bd175a"),
+            "Li Wei (CHIEF_ARBITER, token 52bd175a)");
+  const RecordedActor bracketed = ParseActor(ActorOf("Wang (Ru)", Role::kArbiter, "1a2b3c4d"));
+  EXPECT_EQ(bracketed.name, "Wang (Ru)");
+  EXPECT_EQ(bracketed.role, Role::kArbiter);
+  for (const char* other : {"server:clock", "Zhang San", "Zhang San (floor)",
+                            "Zhang San (REFEREE, token 1a2b3c4d)", "Zhang San (ARBITER, token )"}) {
+    const RecordedActor actor = ParseActor(other);
+    EXPECT_EQ(actor.name, other);
+    EXPECT_FALSE(actor.role.has_value()) << other;
+    EXPECT_EQ(actor.token_id, "") << other;
+  }
+}
+
 }  // namespace
 }  // namespace arbiter::service

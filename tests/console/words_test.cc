@@ -80,6 +80,11 @@ TEST(Words, ResultsFromOutcomeAndReason) {
 TEST(Words, SidesAndAuthorities) {
   EXPECT_EQ(SideWord("WHITE", Lang::kZh), "白方");
   EXPECT_EQ(EnumWord("CHIEF_ARBITER", Lang::kEn), "the chief arbiter");
+  // A label before a name (issue 43.4): 裁判长 Chief arbiter Li Wei.
+  EXPECT_EQ(WhoWord("CHIEF_ARBITER", Lang::kZh), "裁判长");
+  EXPECT_EQ(WhoWord("CHIEF_ARBITER", Lang::kEn), "Chief arbiter");
+  EXPECT_EQ(WhoWord("ARBITER", Lang::kZh), "裁判员");
+  EXPECT_EQ(WhoWord("ARBITER", Lang::kEn), "Arbiter");
 }
 
 }  // namespace

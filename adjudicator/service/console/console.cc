@@ -11,6 +11,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/console/assets.h"
@@ -64,6 +65,16 @@ void SendAsset(httplib::Response& res, absl::string_view name) {
     return;
   }
   res.set_content(asset->body.data(), asset->body.size(), std::string(ContentTypeOf(name)).c_str());
+}
+
+// The hall. It folds the finished games away; `/?all=1`, the link
+// scripts/run prints, serves it with that section open.
+void SendHall(const httplib::Request& req, httplib::Response& res) {
+  const Asset* hall = FindAsset("hall.html");
+  if (req.get_param_value("all") != "1" || hall == nullptr) return SendAsset(res, "hall.html");
+  res.set_content(absl::StrReplaceAll(hall->body, {{"<details id=\"finished\">",
+                                                    "<details id=\"finished\" open>"}}),
+                  std::string(ContentTypeOf("hall.html")));
 }
 
 // The game id in the path, checked as the gRPC names are.
@@ -451,7 +462,7 @@ void Console::Impl::Routes() {
   using Req = const httplib::Request&;
   using Res = httplib::Response&;
   http.Get("/", [this](Req req, Res res) {
-    Page(req, res, kRead, [&](const Visitor&) { SendAsset(res, "hall.html"); });
+    Page(req, res, kRead, [&](const Visitor&) { SendHall(req, res); });
   });
   http.Get(R"(/games/([^/]+))", [this](Req req, Res res) {
     Page(req, res, kRead, [&](const Visitor&) { SendAsset(res, "game.html"); });

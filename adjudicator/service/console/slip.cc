@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/service/auth_role.h"
 #include "adjudicator/service/console/html.h"
 #include "adjudicator/service/console/qr_svg.h"
 #include "adjudicator/service/console/words.h"
@@ -67,15 +68,69 @@ std::string OptionTitle(const v1::Ruling& r, absl::string_view id, Lang lang) {
   return std::string(id);
 }
 
-// Who took a decision: the actor the service stamped, with their authority.
-std::string Decider(const v1::Event& e, Lang lang) {
-  std::string who = e.actor().empty()
-                        ? (lang == Lang::kZh ? "裁判员（未登录）" : "an arbiter (open server)")
-                        : e.actor();
-  if (e.authority() != v1::AUTHORITY_UNSPECIFIED) {
-    who = absl::StrCat(EnumWord(v1::Authority_Name(e.authority()), lang), " ", who);
+// The option a decision chose, in words: its title among the pending
+// ruling's options, else the sanctions the decision brought, never the
+// option's id (WARNING is a code name, not what a player reads).
+std::string Chosen(const v1::Ruling& pending, const v1::Ruling& decision, Lang lang) {
+  for (const v1::RulingOption& o : pending.options()) {
+    if (o.id() == decision.choice()) return lang == Lang::kZh ? o.title_zh() : o.title_en();
   }
-  return who;
+  if (!decision.sanctions().empty()) return SanctionWords(decision, lang);
+  return EnumWord(decision.choice(), lang);
+}
+
+// The role an event was recorded under, as an Authority name: the
+// authority the service stamped, else the role its actor names (an event
+// from before Event.authority); "" when neither (an open server's).
+std::string RoleOf(const v1::Event& e, const RecordedActor& actor) {
+  if (e.authority() != v1::AUTHORITY_UNSPECIFIED) return v1::Authority_Name(e.authority());
+  if (actor.role == Role::kArbiter || actor.role == Role::kChiefArbiter) {
+    return std::string(RoleName(*actor.role));
+  }
+  return "";
+}
+
+// Who took a decision, inside a sentence: "裁判长 Li Wei", "the chief
+// arbiter Li Wei"; the stamped actor's role code and token stay off the
+// slip's text (the token's id is in its foot, TokenLine).
+std::string Decider(const v1::Event& e, Lang lang) {
+  if (e.actor().empty()) return lang == Lang::kZh ? "裁判员（未登录）" : "an arbiter (open server)";
+  const RecordedActor actor = ParseActor(e.actor());
+  const std::string role = RoleOf(e, actor);
+  if (role.empty()) return WhoWord(actor.name, lang);
+  return absl::StrCat(EnumWord(role, lang), " ", actor.name);
+}
+
+// Who recorded an event, as a label: "裁判长 Chief arbiter Li Wei", as HTML.
+std::string Recorder(const v1::Event& e) {
+  const RecordedActor actor = ParseActor(e.actor());
+  const std::string role = RoleOf(e, actor);
+  // An actor that is no person (server:clock) is named by its words alone;
+  // a name with no role (an open server's, an imported file's) as it is.
+  const std::string label = role.empty() ? actor.name : role;
+  const std::string zh = WhoWord(label, Lang::kZh);
+  if (zh == label) return Escape(actor.name);
+  std::string out = absl::StrCat("<span lang=\"zh\">", Escape(zh), "</span> <span lang=\"en\">",
+                                 Escape(WhoWord(label, Lang::kEn)), "</span>");
+  if (!role.empty()) absl::StrAppend(&out, " ", Escape(actor.name));
+  return out;
+}
+
+// The foot's audit line names the tokens the event and the decision were
+// recorded under (their short ids), which the text above does not.
+std::string TokenLine(const SlipFacts& f) {
+  std::string out;
+  const std::string event = ParseActor(f.event.event().actor()).token_id;
+  if (!event.empty()) {
+    absl::StrAppend(&out, "; recorded under token <code>", Escape(event), "</code>");
+  }
+  if (f.resolution.has_value()) {
+    const std::string decided = ParseActor(f.resolution_event.actor()).token_id;
+    if (!decided.empty()) {
+      absl::StrAppend(&out, "; decided under token <code>", Escape(decided), "</code>");
+    }
+  }
+  return out;
 }
 
 std::string Decision(const SlipFacts& f) {
@@ -83,11 +138,10 @@ std::string Decision(const SlipFacts& f) {
   if (f.resolution.has_value()) {
     const v1::Ruling& d = *f.resolution;
     const std::string at = When(d.at());
-    std::string out =
-        Both(absl::StrCat("已裁定：", OptionTitle(r, d.choice(), Lang::kZh), "（", d.choice(),
-                          "）；", Decider(f.resolution_event, Lang::kZh), " 裁定，", at),
-             absl::StrCat("Decided: ", OptionTitle(r, d.choice(), Lang::kEn), " (", d.choice(),
-                          "), by ", Decider(f.resolution_event, Lang::kEn), ", ", at));
+    std::string out = Both(absl::StrCat("已裁定：", Chosen(r, d, Lang::kZh), "；",
+                                        Decider(f.resolution_event, Lang::kZh), " 裁定，", at),
+                           absl::StrCat("Decided: ", Chosen(r, d, Lang::kEn), ", by ",
+                                        Decider(f.resolution_event, Lang::kEn), ", ", at));
     if (!d.note().empty()) absl::StrAppend(&out, "<br>", Escape(d.note()));
     return out;
   }
@@ -107,12 +161,11 @@ std::string Decision(const SlipFacts& f) {
   std::string out;
   if (r.resolves() != 0) {
     const v1::Ruling& of = f.resolved.has_value() ? *f.resolved : r;
-    out = Both(
-        absl::StrCat("对第", r.resolves(), "号裁定的裁决：", OptionTitle(of, r.choice(), Lang::kZh),
-                     "（", r.choice(), "）；", Decider(f.event.event(), Lang::kZh), " 裁定"),
-        absl::StrCat("The decision on ruling #", r.resolves(), ": ",
-                     OptionTitle(of, r.choice(), Lang::kEn), " (", r.choice(), "), by ",
-                     Decider(f.event.event(), Lang::kEn)));
+    out =
+        Both(absl::StrCat("对第", r.resolves(), "号裁定的裁决：", Chosen(of, r, Lang::kZh), "；",
+                          Decider(f.event.event(), Lang::kZh), " 裁定"),
+             absl::StrCat("The decision on ruling #", r.resolves(), ": ", Chosen(of, r, Lang::kEn),
+                          ", by ", Decider(f.event.event(), Lang::kEn)));
   } else {
     out = Both("依规则直接适用", "Applied as the rules direct");
   }
@@ -185,8 +238,7 @@ std::string RenderSlip(const SlipFacts& f) {
       Row("事件", "Event",
           absl::StrCat(Both(EventIn(f, Lang::kZh), EventIn(f, Lang::kEn)),
                        " <span class=\"muted\">(", Escape(When(e.at())),
-                       e.actor().empty() ? "" : absl::StrCat(" — ", Escape(e.actor())),
-                       ")</span>")),
+                       e.actor().empty() ? "" : absl::StrCat(" — ", Recorder(e)), ")</span>")),
       Row("处罚对象", "Against", Against(r, g)), Row("条款", "Clause", clause),
       Row("条文", "Text",
           absl::StrCat("<p lang=\"zh\" class=\"clause-zh\">", Escape(r.text_zh()),
@@ -207,7 +259,7 @@ std::string RenderSlip(const SlipFacts& f) {
       absl::StrCat("ledger position ", f.event.position(), ", revision ", f.event.revision(),
                    "; signed checkpoint of ", f.checkpoint.tree_size(), " entries, key "),
       "<code>", absl::BytesToHexString(f.checkpoint.key_id()), "</code>, ",
-      Escape(When(f.checkpoint.issued_at())), "</span></p></div>\n</article>\n",
+      Escape(When(f.checkpoint.issued_at())), TokenLine(f), "</span></p></div>\n</article>\n",
       "<nav class=\"no-print\"><a href=\"/games/", Escape(f.game.game_id()), "\">← ",
       Escape(f.game.game_id()),
       "</a> · <a href=\"?paper=a5\">A5</a> · <a href=\"?paper=a4\">A4</a></nav>");

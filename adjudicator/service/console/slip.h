@@ -5,9 +5,12 @@
 //    to a player: tournament, round, table, venue and time; the event in
 //    words; the player it is against by name (白方 Zhao Min, 6d); the clause
 //    and its verbatim Chinese text with our English; the sanctions in words
-//    (警告一次，罚一子); the decision and who took it (or who may, while
-//    pending); signature lines; and the verification line (the ledger
-//    position and the signed checkpoint covering it) with a QR code of it;
+//    (警告一次，罚一子); the decision in words and who took it by role and
+//    name (裁判长 Li Wei; or who may, while pending), never an option's id
+//    or the recorded actor's role code and token; signature lines; and the
+//    verification line (the ledger position and the signed checkpoint
+//    covering it) with a QR code of it, the audit line at the foot naming
+//    the tokens' short ids;
 //    A5 by default, filled to the foot, A4 on request, no printed background;
 //  - the audit view (/games/{game}/audit): the verification of the ledger
 //    and of the game, the events not yet under a signed checkpoint, and the

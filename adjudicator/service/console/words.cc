@@ -137,6 +137,8 @@ std::string SideWord(absl::string_view colour, Lang lang) { return Word("side", 
 
 std::string EnumWord(absl::string_view value, Lang lang) { return Word("enum", value, lang); }
 
+std::string WhoWord(absl::string_view who, Lang lang) { return Word("who", who, lang); }
+
 std::string TeamMatchWord(absl::string_view key, Lang lang) { return Word("teamMatch", key, lang); }
 
 std::string EventWords(const v1::Event& event, Lang lang) {

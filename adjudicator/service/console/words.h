@@ -24,6 +24,11 @@ std::string SideWord(absl::string_view colour, Lang lang);
 // an unknown one as it is.
 std::string EnumWord(absl::string_view value, Lang lang);
 
+// Who recorded an event, as a label before a name: a role (CHIEF_ARBITER:
+// 裁判长 / Chief arbiter), or an actor that is no person (server:clock);
+// an unknown one as it is.
+std::string WhoWord(absl::string_view who, Lang lang);
+
 // The event in words ("黑 Q16", "phone rang (Black)"); its kind's JSON name
 // when the table has no words for it.
 std::string EventWords(const v1::Event& event, Lang lang);

@@ -1,9 +1,10 @@
 // The hall: the games in play, pending rulings first, then by table; a
 // pending ruling, a fresh warning and a clock in its last period each stand
 // out by colour, icon and words, counted at the top. Finished games are
-// folded below. `?round=N` keeps one round; `?screen=1` is the wall screen:
-// large type, no controls, 40 tables on 1920×1080. Updated from the live
-// feed without reloading; the running clocks tick every second.
+// folded below (the server opens them for `/?all=1`). `?round=N` keeps one
+// round; `?screen=1` is the wall screen: large type, no controls, 40 tables
+// on 1920×1080. Updated from the live feed without reloading; the running
+// clocks tick every second.
 import { api, session, follow, showLive, el, clockLabel, remaining, player, signOut } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
 import { resultWords, sideWord } from './words.js';

@@ -1,0 +1,254 @@
+// What a person reads on the console's pages, fetched from a real `arbiter
+// serve --http` on 127.0.0.1 (issue 43): the ruling slip handed to a player
+// names the decision and who took it in words, in both languages, and keeps
+// the recorded actor's code names and token out of its text (the token's
+// short id only in the audit line at its foot, DOMAIN.md §7); the hall's
+// `?all=1`, the link scripts/run prints, opens its finished games.
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "gtest/gtest.h"
+#include "httplib.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/temp_dir.h"
+
+namespace {
+
+using ::arbiter::testing::ProcessResult;
+using ::arbiter::testing::RunArbiter;
+using ::arbiter::testing::RunCli;
+using ::arbiter::testing::ServerProcess;
+using ::arbiter::testing::TempDir;
+
+// A game the chief arbiter creates and starts.
+constexpr char kGame[] =
+    R"({"at": "2026-06-02T09:00:00Z", "gameCreated": {"gameId": "talk", "ruleset": "cn-2002", "boardSize": 19, "black": {"name": "Chen Jie", "rank": "6d"}, "white": {"name": "Zhao Min", "rank": "6d"}, "venue": "SAME_SITE", "scheduledStart": "2026-06-02T09:00:00Z"}})"
+    "\n"
+    R"({"at": "2026-06-02T09:00:00Z", "gameStarted": {}})"
+    "\n"
+    R"({"at": "2026-06-02T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})"
+    "\n";
+
+// White talks during the game: 23.5 leaves a warning or a loss to the
+// arbiter, so ruling 1 waits for a decision.
+constexpr char kTalk[] =
+    R"({"at": "2026-06-02T09:05:00Z", "misconduct": {"color": "WHITE", "kind": "TALK"}})"
+    "\n";
+
+// A finished game: Black resigns.
+constexpr char kResigned[] =
+    R"({"at": "2026-06-02T09:00:00Z", "gameCreated": {"gameId": "done", "ruleset": "cn-2002", "boardSize": 19, "black": {"name": "Ke Jie", "rank": "9p"}, "white": {"name": "Gu Li", "rank": "9p"}, "venue": "SAME_SITE", "scheduledStart": "2026-06-02T09:00:00Z"}})"
+    "\n"
+    R"({"at": "2026-06-02T09:00:00Z", "gameStarted": {}})"
+    "\n"
+    R"({"at": "2026-06-02T09:00:10Z", "resign": {"color": "BLACK"}})"
+    "\n";
+
+// The text a reader sees: tags dropped (a QR code's long path with them),
+// spaces as they are.
+std::string TextOf(const std::string& html) {
+  std::string text;
+  bool in_tag = false;
+  for (const char c : html) {
+    if (c == '<' || c == '>') {
+      in_tag = c == '<';
+    } else if (!in_tag) {
+      text.push_back(c);
+    }
+  }
+  return text;
+}
+
+// A slip split into its text and its foot (the verification line, its QR
+// code and the audit line: <div class="verify">...</div>).
+struct Slip {
+  std::string text;
+  std::string foot;
+};
+
+Slip Split(const std::string& page) {
+  const size_t foot = page.find("<div class=\"verify\">");
+  const size_t end = page.find("</div>", foot);
+  if (foot == std::string::npos || end == std::string::npos) return {TextOf(page), ""};
+  return {TextOf(page.substr(0, foot) + page.substr(end)), TextOf(page.substr(foot, end - foot))};
+}
+
+// The enum code names in a text: words of capitals and underscores
+// (WARNING, CHIEF_ARBITER, PENALTY_STONE), the time zone aside.
+std::vector<std::string> CodeNames(const std::string& text) {
+  std::vector<std::string> found;
+  // Not followed by a small letter: the page's cells run together once
+  // their tags are gone ("... UTCDecided: ...").
+  const std::regex word("[A-Z][A-Z_]{2,}(?![a-z])");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), word); it != std::sregex_iterator();
+       ++it) {
+    if (it->str() != "UTC") found.push_back(it->str());
+  }
+  return found;
+}
+
+class PagesHttpTest : public ::testing::Test {
+ protected:
+  void Serve() {
+    server_ = ServerProcess::Start(dir_.path() + "/data", {"--http", "127.0.0.1:0"});
+    ASSERT_NE(server_, nullptr);
+    ASSERT_FALSE(server_->console_address().empty()) << server_->log();
+  }
+
+  std::unique_ptr<httplib::Client> Client() {
+    auto c = std::make_unique<httplib::Client>(absl::StrCat("http://", server_->console_address()));
+    c->set_connection_timeout(5);
+    c->set_read_timeout(10);
+    return c;
+  }
+
+  std::string Token(const std::string& role, const std::string& name) {
+    std::vector<std::string> args = {"token",  "create", "--role", role,
+                                     "--name", name,     "--db",   dir_.path() + "/data"};
+    if (role == "ARBITER") args.insert(args.end(), {"--game", "*"});
+    const ProcessResult r = RunArbiter(args);
+    EXPECT_EQ(r.exit, 0) << r.err;
+    return std::string(absl::StripAsciiWhitespace(r.out));
+  }
+
+  // Records `lines` (into `game` when they do not create it).
+  void Record(const std::string& lines, const std::string& token = "",
+              const std::string& game = "") {
+    std::vector<std::pair<std::string, std::string>> env;
+    if (!token.empty()) env.push_back({"ARBITER_TOKEN", token});
+    std::vector<std::string> args = {"record", "-"};
+    if (!game.empty()) args.insert(args.end(), {"--game", game});
+    const ProcessResult r = RunCli(args, lines, server_->address(), env);
+    ASSERT_EQ(r.exit, 0) << r.err;
+  }
+
+  // The short id of the token `holder` recorded under, from the stamped
+  // actor the history carries ("Li Wei (CHIEF_ARBITER, token 1a2b3c4d)").
+  std::string TokenId(const std::string& game, const std::string& holder,
+                      const std::string& token) {
+    const ProcessResult r =
+        RunCli({"history", game, "--json"}, "", server_->address(), {{"ARBITER_TOKEN", token}});
+    EXPECT_EQ(r.exit, 0) << r.err;
+    std::smatch m;
+    const std::regex actor(holder + R"( \([A-Z_]+, token ([0-9a-f]+)\))");
+    EXPECT_TRUE(std::regex_search(r.out, m, actor)) << r.out;
+    return m.empty() ? "" : m[1].str();
+  }
+
+  // Signs in with `token`: the session cookie ("arbiter_session=...").
+  std::string SignIn(const std::string& token) {
+    httplib::Result in = Client()->Post("/login", httplib::Params{{"token", token}});
+    EXPECT_TRUE(in && in->status == 303);
+    if (!in) return "";
+    const std::string set = in->get_header_value("Set-Cookie");
+    return set.substr(0, set.find(';'));
+  }
+
+  // Decides ruling 1 of `game` in the session `cookie`.
+  void Decide(const std::string& cookie, const std::string& game, const std::string& choice) {
+    httplib::Result session = Client()->Get("/api/session", {{"Cookie", cookie}});
+    ASSERT_TRUE(session && session->status == 200);
+    const size_t at = session->body.find("\"csrf\":\"");
+    ASSERT_NE(at, std::string::npos) << session->body;
+    httplib::Result decided =
+        Client()->Post(absl::StrCat("/api/games/", game, "/rulings/1/decide"),
+                       {{"Cookie", cookie}, {"X-CSRF-Token", session->body.substr(at + 8, 64)}},
+                       absl::StrCat(R"({"choice": ")", choice, R"("})"), "application/json");
+    ASSERT_TRUE(decided);
+    ASSERT_EQ(decided->status, 200) << decided->body;
+  }
+
+  Slip GetSlip(const std::string& path, const std::string& cookie) {
+    httplib::Result r = Client()->Get(path, {{"Cookie", cookie}});
+    EXPECT_TRUE(r);
+    if (!r) return {};
+    EXPECT_EQ(r->status, 200) << r->body;
+    return Split(r->body);
+  }
+
+  TempDir dir_{"console-pages-test"};
+  std::unique_ptr<ServerProcess> server_;
+};
+
+// Issue 43.4: the floor arbiter Zhang San records White's talking; the chief
+// arbiter Li Wei decides a warning. Both slips, the pending ruling's and the
+// decision's, say the decision as the rules' option names it (警告一次) and
+// who took it by role and name, in both languages; the role code names and
+// the tokens appear only in the foot's audit line.
+TEST_F(PagesHttpTest, AHandedSlipSaysTheDecisionAndWhoTookItInWords) {
+  const std::string chief = Token("CHIEF_ARBITER", "Li Wei");
+  const std::string floor = Token("ARBITER", "Zhang San");
+  Serve();
+  Record(kGame, chief);
+  Record(kTalk, floor, "talk");
+  const std::string session = SignIn(chief);
+  Decide(session, "talk", "WARNING");
+  const std::string chief_id = TokenId("talk", "Li Wei", chief);
+  const std::string floor_id = TokenId("talk", "Zhang San", chief);
+  ASSERT_FALSE(chief_id.empty());
+  ASSERT_FALSE(floor_id.empty());
+
+  // The ruling an arbiter gave, and how it was decided.
+  const Slip pending = GetSlip("/games/talk/rulings/1/slip", session);
+  EXPECT_TRUE(absl::StrContains(pending.text, "已裁定：警告一次；裁判长 Li Wei 裁定"))
+      << pending.text;
+  EXPECT_TRUE(absl::StrContains(
+      pending.text,
+      "Decided: a warning (and its penalty stone, 24.1), by the chief arbiter Li Wei"))
+      << pending.text;
+  EXPECT_TRUE(absl::StrContains(pending.text, "裁判员 Arbiter Zhang San")) << pending.text;
+  EXPECT_TRUE(absl::StrContains(pending.foot, absl::StrCat("recorded under token ", floor_id)))
+      << pending.foot;
+  EXPECT_TRUE(absl::StrContains(pending.foot, absl::StrCat("decided under token ", chief_id)))
+      << pending.foot;
+
+  // The decision itself, the slip a player is handed.
+  const Slip decision = GetSlip("/games/talk/rulings/2/slip", session);
+  EXPECT_TRUE(absl::StrContains(decision.text, "对第1号裁定的裁决：警告一次；裁判长 Li Wei 裁定"))
+      << decision.text;
+  EXPECT_TRUE(absl::StrContains(decision.text,
+                                "The decision on ruling #1: a warning (and its penalty stone, "
+                                "24.1), by the chief arbiter Li Wei"))
+      << decision.text;
+  EXPECT_TRUE(absl::StrContains(decision.text, "裁判长 Chief arbiter Li Wei")) << decision.text;
+  EXPECT_TRUE(absl::StrContains(decision.text, "警告一次，罚一子")) << decision.text;
+  EXPECT_TRUE(absl::StrContains(decision.foot, absl::StrCat("recorded under token ", chief_id)))
+      << decision.foot;
+
+  for (const Slip* slip : {&pending, &decision}) {
+    EXPECT_EQ(CodeNames(slip->text), std::vector<std::string>{}) << slip->text;
+    EXPECT_FALSE(absl::StrContains(slip->text, "token")) << slip->text;
+    EXPECT_FALSE(absl::StrContains(slip->text, chief_id)) << slip->text;
+    EXPECT_FALSE(absl::StrContains(slip->text, floor_id)) << slip->text;
+  }
+}
+
+// Issue 43.7: the hall folds the finished games away; `/?all=1` serves it
+// with that section open, and the games' list it reads holds the finished
+// game either way.
+TEST_F(PagesHttpTest, TheHallsAllLinkOpensItsFinishedGames) {
+  Serve();
+  Record(kResigned);
+  const auto finished_tag = [&](const std::string& path) {
+    httplib::Result r = Client()->Get(path);
+    EXPECT_TRUE(r && r->status == 200) << path;
+    if (!r) return std::string();
+    const size_t at = r->body.find("<details id=\"finished\"");
+    EXPECT_NE(at, std::string::npos) << r->body;
+    return at == std::string::npos ? std::string() : r->body.substr(at, r->body.find('>', at) - at);
+  };
+  EXPECT_TRUE(absl::StrContains(finished_tag("/?all=1"), " open")) << finished_tag("/?all=1");
+  EXPECT_FALSE(absl::StrContains(finished_tag("/"), " open")) << finished_tag("/");
+  EXPECT_FALSE(absl::StrContains(finished_tag("/?all=0"), " open"));
+  EXPECT_FALSE(absl::StrContains(finished_tag("/?round=1"), " open"));
+  httplib::Result games = Client()->Get("/api/games?all=1");
+  ASSERT_TRUE(games && games->status == 200);
+  EXPECT_TRUE(absl::StrContains(games->body, R"("gameId":"done")")) << games->body;
+}
+
+}  // namespace
