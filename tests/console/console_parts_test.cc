@@ -1,12 +1,17 @@
 // The console's guards as parts: the request examination (request_head.h),
-// the sessions' caps (sessions.h) and the bidi stripping (bidi.h). The same
+// the sessions' caps (sessions.h), the sign-in buckets (login_throttle.h,
+// on a clock the test moves) and the bidi stripping (bidi.h). The same
 // behaviour is tested from outside in console_guard_test.cc; here each
 // limit is hit exactly.
 #include <string>
 
+#include <functional>
+
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "adjudicator/service/console/bidi.h"
 #include "adjudicator/service/console/http_limits.h"
+#include "adjudicator/service/console/login_throttle.h"
 #include "adjudicator/service/console/request_head.h"
 #include "adjudicator/service/console/sessions.h"
 #include "arbiter/v1/events.pb.h"
@@ -75,6 +80,70 @@ TEST(SessionsTest, ATokenHoldsAtMostItsCapAndEvictsOnlyItsOwn) {
     ASSERT_TRUE(sessions.Open(std::nullopt).ok());
   }
   EXPECT_TRUE(sessions.Find(chief->id).has_value());
+}
+
+// SECURITY.md: "at most 20 sign-ins per client address in a burst, then one
+// per 3 s" and "10 per token, then one per 6 s". One bucket, tried on the
+// clock the test keeps.
+using Take = std::function<absl::Duration(LoginThrottle&, absl::Time)>;
+
+const absl::Time kT0 = absl::FromUnixSeconds(1780000000);
+
+// Spends the burst at kT0, then tries every `pace` for `tries` tries: after
+// try k (at k * pace) exactly floor(k * pace / refill) are let through, the
+// rate promised whatever the pace; a refusal's wait runs to the next refill.
+void ExpectOnePerRefill(const Take& take, int burst, absl::Duration refill, absl::Duration pace,
+                        int tries) {
+  LoginThrottle throttle;
+  for (int i = 0; i < burst; ++i) ASSERT_EQ(take(throttle, kT0), absl::ZeroDuration()) << i;
+  ASSERT_EQ(take(throttle, kT0), refill) << "the burst is spent";
+  int through = 0;
+  for (int k = 1; k <= tries; ++k) {
+    const absl::Duration at = k * pace;
+    const absl::Duration wait = take(throttle, kT0 + at);
+    if (wait == absl::ZeroDuration()) ++through;
+    const int64_t refills = at / refill;  // whole refill periods since the burst
+    ASSERT_EQ(through, refills) << "after the try at " << at << " (every " << pace << ")";
+    if (wait > absl::ZeroDuration()) {
+      EXPECT_EQ(wait, (refills + 1) * refill - at) << "the try at " << at;
+    }
+  }
+}
+
+TEST(LoginThrottleTest, AnAddressRetryingAtAnyPaceGetsOneSignInPerRefill) {
+  const Take address = [](LoginThrottle& t, absl::Time now) {
+    return t.TakeAddress("10.0.0.7", now);
+  };
+  // Every second: the 3rd, 6th, 9th... try is let through.
+  ExpectOnePerRefill(address, 20, absl::Seconds(3), absl::Seconds(1), 30);
+  // Every 2.9 s: the first try (2.9 s) is refused, the 2nd (5.8 s) let
+  // through, and so on, one per 3 s.
+  ExpectOnePerRefill(address, 20, absl::Seconds(3), absl::Milliseconds(2900), 60);
+  EXPECT_EQ(kLoginBurstPerAddress, 20);
+  EXPECT_EQ(kLoginRefillPerAddress, absl::Seconds(3));
+}
+
+TEST(LoginThrottleTest, ATokenRetryingAtAnyPaceGetsOneSignInPerRefill) {
+  const Take token = [](LoginThrottle& t, absl::Time now) { return t.TakeToken("1a2b3c4d", now); };
+  ExpectOnePerRefill(token, 10, absl::Seconds(6), absl::Seconds(1), 60);
+  ExpectOnePerRefill(token, 10, absl::Seconds(6), absl::Milliseconds(5900), 60);
+  EXPECT_EQ(kLoginBurstPerToken, 10);
+  EXPECT_EQ(kLoginRefillPerToken, absl::Seconds(6));
+}
+
+TEST(LoginThrottleTest, EachAddressAndEachTokenHasItsOwnBucket) {
+  LoginThrottle throttle;
+  for (int i = 0; i < 20; ++i)
+    ASSERT_EQ(throttle.TakeAddress("10.0.0.7", kT0), absl::ZeroDuration());
+  EXPECT_GT(throttle.TakeAddress("10.0.0.7", kT0), absl::ZeroDuration());
+  EXPECT_EQ(throttle.TakeAddress("10.0.0.8", kT0), absl::ZeroDuration());
+  EXPECT_EQ(throttle.TakeToken("1a2b3c4d", kT0), absl::ZeroDuration());
+  // Idle for a whole burst's refill: the full burst again, no more.
+  const absl::Time later = kT0 + 20 * absl::Seconds(3);
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_EQ(throttle.TakeAddress("10.0.0.7", later), absl::ZeroDuration()) << i;
+  }
+  EXPECT_EQ(throttle.TakeAddress("10.0.0.7", later), absl::Seconds(3));
 }
 
 TEST(BidiTest, ControlsAreStrippedFromTextAndFromEveryStringOfAMessage) {

@@ -411,7 +411,8 @@ void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
     return SendError(res, absl::InvalidArgumentError(
                               "sign in with the token in the form's body, never in the URL"));
   }
-  if (absl::Duration wait = logins.TakeAddress(req.remote_addr); wait > absl::ZeroDuration()) {
+  if (absl::Duration wait = logins.TakeAddress(req.remote_addr, absl::Now());
+      wait > absl::ZeroDuration()) {
     return Busy(res, wait);
   }
   httplib::Params form;
@@ -422,7 +423,7 @@ void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
   const std::string secret = field == form.end() ? "" : field->second;
   absl::StatusOr<TokenInfo> token = tokens->Verify(secret);
   if (!token.ok()) return res.set_redirect("/login?failed=1", 303);
-  if (absl::Duration wait = logins.TakeToken(token->id); wait > absl::ZeroDuration()) {
+  if (absl::Duration wait = logins.TakeToken(token->id, absl::Now()); wait > absl::ZeroDuration()) {
     return Busy(res, wait);
   }
   absl::StatusOr<Session> session = sessions.Open(secret);

@@ -50,9 +50,9 @@ inline constexpr absl::Duration kWriteStall = absl::Seconds(10);
 
 // Sign-ins (POST /login), as token buckets: per client address, and per
 // token once the token is known. Beyond: 429 with Retry-After.
-inline constexpr double kLoginBurstPerAddress = 20;
+inline constexpr int kLoginBurstPerAddress = 20;
 inline constexpr absl::Duration kLoginRefillPerAddress = absl::Seconds(3);
-inline constexpr double kLoginBurstPerToken = 10;
+inline constexpr int kLoginBurstPerToken = 10;
 inline constexpr absl::Duration kLoginRefillPerToken = absl::Seconds(6);
 
 // HSTS, sent on every answer when the console serves TLS.
