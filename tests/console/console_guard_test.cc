@@ -353,6 +353,47 @@ TEST_F(ConsoleGuardTest, OneAddressSignsInTwentyTimesThenOncePerThreeSeconds) {
   EXPECT_EQ(status, 303) << "a client retrying every second was never let in again";
 }
 
+// Login CSRF (issue 43.11): a form on another site posting the attacker's
+// token would sign this browser in under the attacker's name. A sign-in
+// whose Origin (without one, its Referer) is not the console's own address
+// or an --http-host name is 403, and opens no session; "Origin: null" too.
+// Neither header (a script, a CLI): let through, as OWASP's guidance allows.
+TEST_F(ConsoleGuardTest, ASignInFromAnotherSiteIsRefused) {
+  const std::string chief = Token("CHIEF_ARBITER", "Wang Ru");
+  Serve({"--http-host", "arbiter.hall"});
+  const std::string own = "http://" + server_->console_address();
+  const std::string port = Port();
+  for (const httplib::Headers& from :
+       std::vector<httplib::Headers>{{{"Origin", own}},
+                                     {{"Origin", "http://localhost:" + port}},
+                                     {{"Origin", "http://Arbiter.Hall:" + port}},
+                                     {{"Referer", own + "/login"}},
+                                     {}}) {
+    const std::string said = from.empty() ? "no header" : from.begin()->second;
+    httplib::Result r =
+        Client()->Post("/login", from, "token=" + chief, "application/x-www-form-urlencoded");
+    ASSERT_TRUE(r) << said;
+    EXPECT_EQ(r->status, 303) << said << ": " << r->body;
+    EXPECT_TRUE(absl::StartsWith(r->get_header_value("Set-Cookie"), "arbiter_session=")) << said;
+  }
+  for (const httplib::Headers& from : std::vector<httplib::Headers>{
+           {{"Origin", "http://attacker.example"}},
+           {{"Origin", "http://attacker.example:" + port}},
+           {{"Origin", "null"}},
+           {{"Origin", "https://127.0.0.1:" + port}},  // not this console's scheme
+           {{"Origin", "http://127.0.0.1:1"}},         // nor its port
+           {{"Referer", "http://attacker.example/login"}},
+           {{"Origin", "http://attacker.example"}, {"Referer", own + "/login"}}}) {
+    const std::string said = from.begin()->second;
+    httplib::Result r =
+        Client()->Post("/login", from, "token=" + chief, "application/x-www-form-urlencoded");
+    ASSERT_TRUE(r) << said;
+    EXPECT_EQ(r->status, 403) << said << ": " << r->body;
+    EXPECT_TRUE(absl::StrContains(r->body, "a sign-in from another site is refused")) << r->body;
+    EXPECT_TRUE(r->get_header_value("Set-Cookie").empty()) << said;
+  }
+}
+
 // The token is taken from the form's body only, never from the URL.
 TEST_F(ConsoleGuardTest, TheTokenIsReadOnlyFromTheBody) {
   const std::string chief = Token("CHIEF_ARBITER", "Wang Ru");

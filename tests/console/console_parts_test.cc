@@ -66,6 +66,31 @@ TEST(RequestHeadTest, HostMustNameThisServer) {
   EXPECT_EQ(status("[::1]:8080", v6), 0);
 }
 
+// A sign-in's Origin or Referer (issue 43.11): the console's scheme, a
+// name the Host check takes on this connection, and its port.
+TEST(RequestHeadTest, ASignInsOriginMustBeThisConsole) {
+  for (const char* ok :
+       {"http://127.0.0.1:8080", "http://localhost:8080", "HTTP://Arbiter.Hall:8080",
+        "http://arbiter.hall.:8080", "http://127.0.0.1:8080/login?failed=1"}) {
+    EXPECT_TRUE(IsOwnOrigin(ok, "http", 8080, kLoopback)) << ok;
+  }
+  for (const char* bad : {"null", "", "http://attacker.example:8080", "https://127.0.0.1:8080",
+                          "http://127.0.0.1:8081", "http://127.0.0.1", "http://user@127.0.0.1:8080",
+                          "http://127.0.0.1:8080.attacker.example", "http://arbiter.hall.evil:8080",
+                          "http://127.0.0.1:", "127.0.0.1:8080", "file:///login"}) {
+    EXPECT_FALSE(IsOwnOrigin(bad, "http", 8080, kLoopback)) << bad;
+  }
+  // The scheme's default port is left out; a LAN address takes no localhost.
+  const HostRule lan{{"arbiter.hall"}, "192.168.1.10", false};
+  EXPECT_TRUE(IsOwnOrigin("https://arbiter.hall", "https", 443, lan));
+  EXPECT_TRUE(IsOwnOrigin("https://192.168.1.10:443", "https", 443, lan));
+  EXPECT_FALSE(IsOwnOrigin("https://localhost", "https", 443, lan));
+  EXPECT_FALSE(IsOwnOrigin("http://arbiter.hall", "https", 443, lan));
+  const HostRule v6{{}, "::1", true};
+  EXPECT_TRUE(IsOwnOrigin("http://[::1]:8080", "http", 8080, v6));
+  EXPECT_FALSE(IsOwnOrigin("http://[::2]:8080", "http", 8080, v6));
+}
+
 TEST(SessionsTest, ATokenHoldsAtMostItsCapAndEvictsOnlyItsOwn) {
   Sessions sessions;
   absl::StatusOr<Session> chief = sessions.Open("arb_chief");

@@ -23,6 +23,7 @@
 #include "adjudicator/service/console/live_feed.h"
 #include "adjudicator/service/console/login_throttle.h"
 #include "adjudicator/service/console/receipt_route.h"
+#include "adjudicator/service/console/request_head.h"
 #include "adjudicator/service/console/round_start.h"
 #include "adjudicator/service/console/sessions.h"
 #include "adjudicator/service/console/slip.h"
@@ -113,6 +114,8 @@ struct Console::Impl {
   void Slip(const httplib::Request& req, httplib::Response& res);
   void Audit(const httplib::Request& req, httplib::Response& res);
   void Login(const httplib::Request& req, httplib::Response& res);
+  // OK when a sign-in comes from this console's own page, or from no page.
+  absl::Status CheckSignInOrigin(const httplib::Request& req) const;
   void Tournament(const httplib::Request& req, httplib::Response& res);
   // Where the games stand in the tournaments; none without tournaments.
   absl::StatusOr<Placements> Place();
@@ -402,6 +405,26 @@ void Busy(httplib::Response& res, absl::Duration wait) {
 
 }  // namespace
 
+// Login CSRF: a form on another site could sign this browser in with the
+// attacker's token, and the decisions taken then would be recorded under
+// the attacker's name. A browser says which page a POST comes from in
+// Origin (Referer when it sends no Origin); a script or a CLI sends
+// neither and comes from no page, so it is let through (OWASP's CSRF
+// guidance). "Origin: null" (a sandboxed or opaque page) is refused.
+absl::Status Console::Impl::CheckSignInOrigin(const httplib::Request& req) const {
+  const bool has_origin = req.has_header("Origin");
+  if (!has_origin && !req.has_header("Referer")) return absl::OkStatus();
+  const std::string header = has_origin ? "Origin" : "Referer";
+  const std::string from = req.get_header_value(header.c_str());
+  const HostRule hosts{http.host_names(), req.local_addr, IsLoopbackIp(req.local_addr)};
+  if (IsOwnOrigin(from, http.secure() ? "https" : "http", req.local_port, hosts)) {
+    return absl::OkStatus();
+  }
+  return absl::PermissionDeniedError(absl::StrCat("a sign-in from another site is refused (",
+                                                  header, ": ", from.substr(0, 200),
+                                                  "): sign in on this console's own page, /login"));
+}
+
 void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
   absl::StatusOr<bool> secured = tokens->Any();
   if (!secured.ok()) return SendError(res, secured.status());
@@ -411,6 +434,7 @@ void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
     return SendError(res, absl::InvalidArgumentError(
                               "sign in with the token in the form's body, never in the URL"));
   }
+  if (absl::Status s = CheckSignInOrigin(req); !s.ok()) return SendError(res, s);
   if (absl::Duration wait = logins.TakeAddress(req.remote_addr, absl::Now());
       wait > absl::ZeroDuration()) {
     return Busy(res, wait);
@@ -438,7 +462,10 @@ void Console::Impl::Routes() {
        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"},
       {"X-Content-Type-Options", "nosniff"},
-      {"Referrer-Policy", "no-referrer"},
+      // No URL of the console leaves it; within it, a form's POST carries
+      // its true Origin (under "no-referrer" it is "null", which the
+      // sign-in's origin check refuses).
+      {"Referrer-Policy", "same-origin"},
       {"X-Frame-Options", "DENY"},
   });
   // Whatever is not one of the embedded pages' files carries ledger data, or
