@@ -80,7 +80,7 @@ struct Console::Impl {
   Impl(const ConsoleParts& parts, ConsoleOptions o)
       : folds(parts.folds),
         feed(parts.folds),
-        followers(&feed, kMaxFollowers),
+        followers(&feed, o.feeds),
         ledger(parts.ledger),
         tokens(parts.tokens),
         gate(parts.gate),
@@ -297,9 +297,12 @@ void Console::Impl::Feed(const httplib::Request& req, httplib::Response& res) {
   if (!resume.empty() && !absl::SimpleAtoi(resume, &after)) {
     return SendError(res, absl::InvalidArgumentError("after: a feed position"));
   }
-  if (!followers.Reserve()) {
-    return SendError(res, absl::UnavailableError(absl::StrCat(
-                              "at most ", kMaxFollowers, " pages follow the live feed at once")));
+  // Per caller too, so that one token's pages cannot take every place and
+  // the chief arbiter's and the floor's pages still get one.
+  const std::string caller = visitor->caller.key;
+  if (absl::Status s = followers.Reserve(caller); !s.ok()) {
+    res.set_header("Retry-After", absl::StrCat(absl::ToInt64Seconds(kFeedRetryAfter)));
+    return SendError(res, s);
   }
   // httplib writes the head (a chunked text/event-stream), then calls the
   // provider, which hands the connection to the followers' loop: the thread
@@ -308,15 +311,15 @@ void Console::Impl::Feed(const httplib::Request& req, httplib::Response& res) {
   res.set_header("Cache-Control", "no-store");
   res.set_chunked_content_provider(
       "text/event-stream",
-      [this, after, parked](size_t, httplib::DataSink&) {
+      [this, after, parked, caller](size_t, httplib::DataSink&) {
         *parked = true;
-        GuardedServer::HandOver([this, after](std::unique_ptr<Connection> page) {
-          followers.Park(std::move(page), after);
+        GuardedServer::HandOver([this, after, caller](std::unique_ptr<Connection> page) {
+          followers.Park(std::move(page), after, caller);
         });
         return false;  // httplib writes nothing more
       },
-      [this, parked](bool) {
-        if (!*parked) followers.Unreserve();
+      [this, parked, caller](bool) {
+        if (!*parked) followers.Unreserve(caller);
       });
 }
 
@@ -547,6 +550,10 @@ const std::string& Console::address() const { return impl_->address; }
 absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& listen,
                                                         ConsoleParts parts,
                                                         ConsoleOptions options) {
+  if (options.feeds.in_all < 1 || options.feeds.per_caller < 1) {
+    return absl::InvalidArgumentError(
+        "the live feed's caps: at least one page, in all and per caller");
+  }
   // Made first, so that a refusal below stops what the parts started, as
   // the destructor does.
   std::unique_ptr<Console> console(new Console(std::make_unique<Impl>(parts, std::move(options))));
