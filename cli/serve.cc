@@ -54,6 +54,9 @@ constexpr FlagSpec kFlags[] = {
     {"http-insecure", "",
      "let the console serve plain HTTP beyond loopback (tokens and cookies then cross the "
      "network in clear)"},
+    {"http-feeds", "N", "pages following the console's live feed at once (default 8192)"},
+    {"http-feeds-per-caller", "N",
+     "pages of one caller following the console's live feed at once (default 1024)"},
     {"checkpoint-every", "N", "sign a checkpoint every N events"},
     {"log-origin", "NAME",
      "the log's name in its C2SP checkpoints and verifier key (default: this host and the data "
@@ -186,7 +189,9 @@ int RunServe(int argc, char** argv) {
         args.Number("watchers", &options.limits.watchers_in_all),
         args.Number("watchers-per-caller", &options.limits.watchers_per_caller),
         args.Number("recorders", &options.limits.recorders_in_all),
-        args.Number("recorders-per-caller", &options.limits.recorders_per_caller)}) {
+        args.Number("recorders-per-caller", &options.limits.recorders_per_caller),
+        args.Number("http-feeds", &options.http_feeds.in_all),
+        args.Number("http-feeds-per-caller", &options.http_feeds.per_caller)}) {
     if (!s.ok()) return UsageError(kServe, s.message());
   }
   if (options.limits.watchers_in_all < 1 || options.limits.watchers_per_caller < 1) {
@@ -194,6 +199,9 @@ int RunServe(int argc, char** argv) {
   }
   if (options.limits.recorders_in_all < 1 || options.limits.recorders_per_caller < 1) {
     return UsageError(kServe, "--recorders, --recorders-per-caller: at least 1");
+  }
+  if (options.http_feeds.in_all < 1 || options.http_feeds.per_caller < 1) {
+    return UsageError(kServe, "--http-feeds, --http-feeds-per-caller: at least 1");
   }
   if (auto v = args.Value("max-skew")) {
     if (!absl::ParseDuration(*v, &options.max_skew) || options.max_skew < absl::ZeroDuration() ||

@@ -206,8 +206,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
         options.http_listen,
         console::ConsoleParts{parts->folds.get(), parts->ledger.get(), parts->tokens.get(),
                               parts->gate.get(), parts->recorder.get(), parts->tournaments.get()},
-        console::ConsoleOptions{*std::move(tls), options.http_hosts, options.http_insecure,
-                                parts->witness.get(), parts->cosignatures.get()});
+        console::ConsoleOptions{.tls = *std::move(tls),
+                                .host_names = options.http_hosts,
+                                .insecure = options.http_insecure,
+                                .feeds = options.http_feeds,
+                                .witness = parts->witness.get(),
+                                .cosignatures = parts->cosignatures.get()});
     if (!console.ok()) return console.status();
     parts->console = *std::move(console);
   }

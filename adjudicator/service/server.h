@@ -15,6 +15,7 @@
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/auth_tokens.h"
+#include "adjudicator/service/console/http_limits.h"
 #include "adjudicator/service/venue_games.h"
 #include "adjudicator/service/witness_host.h"
 #include "ledger/ledger.h"
@@ -52,6 +53,9 @@ struct ServerOptions {
   // loopback; with `tls` it serves HTTPS with the same certificate.
   std::vector<std::string> http_hosts;
   bool http_insecure = false;
+  // How many pages follow the console's live feed at once, in all and per
+  // caller (`--http-feeds`, `--http-feeds-per-caller`).
+  console::FeedLimits http_feeds;
   // The venues whose games this server takes (SyncVenueGame, venue_games.h):
   // name → public key (DER).
   VenueGames::Keys venue_keys;

@@ -313,8 +313,9 @@ void BM_Watchers(benchmark::State& state) {
   for (auto _ : state) {
     TempDir dir("arbiter-watchers-bench");
     auto server = ServerProcess::Start(
-        dir.File("data"), {"--http", "127.0.0.1:0", "--watchers", "8192", "--watchers-per-caller",
-                           "8192", "--read-rate", "0", "--write-rate", "0"});
+        dir.File("data"),
+        {"--http", "127.0.0.1:0", "--watchers", "8192", "--watchers-per-caller", "8192",
+         "--http-feeds-per-caller", "8192", "--read-rate", "0", "--write-rate", "0"});
     if (server == nullptr) return state.SkipWithError("the server did not start");
     auto stub = v1::Arbiter::NewStub(
         grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));

@@ -1,12 +1,17 @@
 // The console's guards as parts: the request examination (request_head.h),
-// the sessions' caps (sessions.h) and the bidi stripping (bidi.h). The same
+// the sessions' caps (sessions.h), the sign-in buckets (login_throttle.h,
+// on a clock the test moves) and the bidi stripping (bidi.h). The same
 // behaviour is tested from outside in console_guard_test.cc; here each
 // limit is hit exactly.
 #include <string>
 
+#include <functional>
+
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "adjudicator/service/console/bidi.h"
 #include "adjudicator/service/console/http_limits.h"
+#include "adjudicator/service/console/login_throttle.h"
 #include "adjudicator/service/console/request_head.h"
 #include "adjudicator/service/console/sessions.h"
 #include "arbiter/v1/events.pb.h"
@@ -61,6 +66,31 @@ TEST(RequestHeadTest, HostMustNameThisServer) {
   EXPECT_EQ(status("[::1]:8080", v6), 0);
 }
 
+// A sign-in's Origin or Referer (issue 43.11): the console's scheme, a
+// name the Host check takes on this connection, and its port.
+TEST(RequestHeadTest, ASignInsOriginMustBeThisConsole) {
+  for (const char* ok :
+       {"http://127.0.0.1:8080", "http://localhost:8080", "HTTP://Arbiter.Hall:8080",
+        "http://arbiter.hall.:8080", "http://127.0.0.1:8080/login?failed=1"}) {
+    EXPECT_TRUE(IsOwnOrigin(ok, "http", 8080, kLoopback)) << ok;
+  }
+  for (const char* bad : {"null", "", "http://attacker.example:8080", "https://127.0.0.1:8080",
+                          "http://127.0.0.1:8081", "http://127.0.0.1", "http://user@127.0.0.1:8080",
+                          "http://127.0.0.1:8080.attacker.example", "http://arbiter.hall.evil:8080",
+                          "http://127.0.0.1:", "127.0.0.1:8080", "file:///login"}) {
+    EXPECT_FALSE(IsOwnOrigin(bad, "http", 8080, kLoopback)) << bad;
+  }
+  // The scheme's default port is left out; a LAN address takes no localhost.
+  const HostRule lan{{"arbiter.hall"}, "192.168.1.10", false};
+  EXPECT_TRUE(IsOwnOrigin("https://arbiter.hall", "https", 443, lan));
+  EXPECT_TRUE(IsOwnOrigin("https://192.168.1.10:443", "https", 443, lan));
+  EXPECT_FALSE(IsOwnOrigin("https://localhost", "https", 443, lan));
+  EXPECT_FALSE(IsOwnOrigin("http://arbiter.hall", "https", 443, lan));
+  const HostRule v6{{}, "::1", true};
+  EXPECT_TRUE(IsOwnOrigin("http://[::1]:8080", "http", 8080, v6));
+  EXPECT_FALSE(IsOwnOrigin("http://[::2]:8080", "http", 8080, v6));
+}
+
 TEST(SessionsTest, ATokenHoldsAtMostItsCapAndEvictsOnlyItsOwn) {
   Sessions sessions;
   absl::StatusOr<Session> chief = sessions.Open("arb_chief");
@@ -75,6 +105,70 @@ TEST(SessionsTest, ATokenHoldsAtMostItsCapAndEvictsOnlyItsOwn) {
     ASSERT_TRUE(sessions.Open(std::nullopt).ok());
   }
   EXPECT_TRUE(sessions.Find(chief->id).has_value());
+}
+
+// SECURITY.md: "at most 20 sign-ins per client address in a burst, then one
+// per 3 s" and "10 per token, then one per 6 s". One bucket, tried on the
+// clock the test keeps.
+using Take = std::function<absl::Duration(LoginThrottle&, absl::Time)>;
+
+const absl::Time kT0 = absl::FromUnixSeconds(1780000000);
+
+// Spends the burst at kT0, then tries every `pace` for `tries` tries: after
+// try k (at k * pace) exactly floor(k * pace / refill) are let through, the
+// rate promised whatever the pace; a refusal's wait runs to the next refill.
+void ExpectOnePerRefill(const Take& take, int burst, absl::Duration refill, absl::Duration pace,
+                        int tries) {
+  LoginThrottle throttle;
+  for (int i = 0; i < burst; ++i) ASSERT_EQ(take(throttle, kT0), absl::ZeroDuration()) << i;
+  ASSERT_EQ(take(throttle, kT0), refill) << "the burst is spent";
+  int through = 0;
+  for (int k = 1; k <= tries; ++k) {
+    const absl::Duration at = k * pace;
+    const absl::Duration wait = take(throttle, kT0 + at);
+    if (wait == absl::ZeroDuration()) ++through;
+    const int64_t refills = at / refill;  // whole refill periods since the burst
+    ASSERT_EQ(through, refills) << "after the try at " << at << " (every " << pace << ")";
+    if (wait > absl::ZeroDuration()) {
+      EXPECT_EQ(wait, (refills + 1) * refill - at) << "the try at " << at;
+    }
+  }
+}
+
+TEST(LoginThrottleTest, AnAddressRetryingAtAnyPaceGetsOneSignInPerRefill) {
+  const Take address = [](LoginThrottle& t, absl::Time now) {
+    return t.TakeAddress("10.0.0.7", now);
+  };
+  // Every second: the 3rd, 6th, 9th... try is let through.
+  ExpectOnePerRefill(address, 20, absl::Seconds(3), absl::Seconds(1), 30);
+  // Every 2.9 s: the first try (2.9 s) is refused, the 2nd (5.8 s) let
+  // through, and so on, one per 3 s.
+  ExpectOnePerRefill(address, 20, absl::Seconds(3), absl::Milliseconds(2900), 60);
+  EXPECT_EQ(kLoginBurstPerAddress, 20);
+  EXPECT_EQ(kLoginRefillPerAddress, absl::Seconds(3));
+}
+
+TEST(LoginThrottleTest, ATokenRetryingAtAnyPaceGetsOneSignInPerRefill) {
+  const Take token = [](LoginThrottle& t, absl::Time now) { return t.TakeToken("1a2b3c4d", now); };
+  ExpectOnePerRefill(token, 10, absl::Seconds(6), absl::Seconds(1), 60);
+  ExpectOnePerRefill(token, 10, absl::Seconds(6), absl::Milliseconds(5900), 60);
+  EXPECT_EQ(kLoginBurstPerToken, 10);
+  EXPECT_EQ(kLoginRefillPerToken, absl::Seconds(6));
+}
+
+TEST(LoginThrottleTest, EachAddressAndEachTokenHasItsOwnBucket) {
+  LoginThrottle throttle;
+  for (int i = 0; i < 20; ++i)
+    ASSERT_EQ(throttle.TakeAddress("10.0.0.7", kT0), absl::ZeroDuration());
+  EXPECT_GT(throttle.TakeAddress("10.0.0.7", kT0), absl::ZeroDuration());
+  EXPECT_EQ(throttle.TakeAddress("10.0.0.8", kT0), absl::ZeroDuration());
+  EXPECT_EQ(throttle.TakeToken("1a2b3c4d", kT0), absl::ZeroDuration());
+  // Idle for a whole burst's refill: the full burst again, no more.
+  const absl::Time later = kT0 + 20 * absl::Seconds(3);
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_EQ(throttle.TakeAddress("10.0.0.7", later), absl::ZeroDuration()) << i;
+  }
+  EXPECT_EQ(throttle.TakeAddress("10.0.0.7", later), absl::Seconds(3));
 }
 
 TEST(BidiTest, ControlsAreStrippedFromTextAndFromEveryStringOfAMessage) {

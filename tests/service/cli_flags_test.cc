@@ -157,6 +157,8 @@ TEST(CliFlagsTest, BadUsageExits2WithAMessageNamingIt) {
       {{"export", "g", "--format", "pdf"}, "--format 'pdf'"},
       {{"serve", "--write-rate", "-3"}, "--write-rate"},
       {{"serve", "--recorders-per-caller", "0"}, "--recorders, --recorders-per-caller: at least 1"},
+      {{"serve", "--http-feeds-per-caller", "0"},
+       "--http-feeds, --http-feeds-per-caller: at least 1"},
       {{"tournament", "pair", "cup", "--round", "0"}, "--round: 1 or more"},
       {{"tournament", "create", "--system", "swiss"}, "missing --id ID"},
       {{"tournament", "tiebreak", "cup", "--order", "A,B"}, "--lots or --extra-game"},

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/console/http_limits.h"
+#include "adjudicator/service/console/request_head.h"
 
 namespace arbiter::service::console {
 namespace {
@@ -46,8 +47,7 @@ Connection::Connection(int fd, SSL_CTX* tls) : fd_(fd) {
   if (getsockname(fd_, reinterpret_cast<sockaddr*>(&local), &len) == 0) {
     Describe(local, local_ip_, local_port_);
   }
-  loopback_ =
-      local_ip_.starts_with("127.") || local_ip_ == "::1" || local_ip_.starts_with("::ffff:127.");
+  loopback_ = IsLoopbackIp(local_ip_);
   if (tls != nullptr) {
     ssl_ = SSL_new(tls);
     if (ssl_ != nullptr) SSL_set_fd(ssl_, fd_);

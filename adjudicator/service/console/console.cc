@@ -24,6 +24,7 @@
 #include "adjudicator/service/console/live_feed.h"
 #include "adjudicator/service/console/login_throttle.h"
 #include "adjudicator/service/console/receipt_route.h"
+#include "adjudicator/service/console/request_head.h"
 #include "adjudicator/service/console/round_start.h"
 #include "adjudicator/service/console/sessions.h"
 #include "adjudicator/service/console/slip.h"
@@ -90,7 +91,7 @@ struct Console::Impl {
   Impl(const ConsoleParts& parts, ConsoleOptions o)
       : folds(parts.folds),
         feed(parts.folds),
-        followers(&feed, kMaxFollowers),
+        followers(&feed, o.feeds),
         ledger(parts.ledger),
         tokens(parts.tokens),
         gate(parts.gate),
@@ -124,6 +125,8 @@ struct Console::Impl {
   void Slip(const httplib::Request& req, httplib::Response& res);
   void Audit(const httplib::Request& req, httplib::Response& res);
   void Login(const httplib::Request& req, httplib::Response& res);
+  // OK when a sign-in comes from this console's own page, or from no page.
+  absl::Status CheckSignInOrigin(const httplib::Request& req) const;
   void Tournament(const httplib::Request& req, httplib::Response& res);
   // Where the games stand in the tournaments; none without tournaments.
   absl::StatusOr<Placements> Place();
@@ -305,9 +308,12 @@ void Console::Impl::Feed(const httplib::Request& req, httplib::Response& res) {
   if (!resume.empty() && !absl::SimpleAtoi(resume, &after)) {
     return SendError(res, absl::InvalidArgumentError("after: a feed position"));
   }
-  if (!followers.Reserve()) {
-    return SendError(res, absl::UnavailableError(absl::StrCat(
-                              "at most ", kMaxFollowers, " pages follow the live feed at once")));
+  // Per caller too, so that one token's pages cannot take every place and
+  // the chief arbiter's and the floor's pages still get one.
+  const std::string caller = visitor->caller.key;
+  if (absl::Status s = followers.Reserve(caller); !s.ok()) {
+    res.set_header("Retry-After", absl::StrCat(absl::ToInt64Seconds(kFeedRetryAfter)));
+    return SendError(res, s);
   }
   // httplib writes the head (a chunked text/event-stream), then calls the
   // provider, which hands the connection to the followers' loop: the thread
@@ -316,15 +322,15 @@ void Console::Impl::Feed(const httplib::Request& req, httplib::Response& res) {
   res.set_header("Cache-Control", "no-store");
   res.set_chunked_content_provider(
       "text/event-stream",
-      [this, after, parked](size_t, httplib::DataSink&) {
+      [this, after, parked, caller](size_t, httplib::DataSink&) {
         *parked = true;
-        GuardedServer::HandOver([this, after](std::unique_ptr<Connection> page) {
-          followers.Park(std::move(page), after);
+        GuardedServer::HandOver([this, after, caller](std::unique_ptr<Connection> page) {
+          followers.Park(std::move(page), after, caller);
         });
         return false;  // httplib writes nothing more
       },
-      [this, parked](bool) {
-        if (!*parked) followers.Unreserve();
+      [this, parked, caller](bool) {
+        if (!*parked) followers.Unreserve(caller);
       });
 }
 
@@ -413,6 +419,26 @@ void Busy(httplib::Response& res, absl::Duration wait) {
 
 }  // namespace
 
+// Login CSRF: a form on another site could sign this browser in with the
+// attacker's token, and the decisions taken then would be recorded under
+// the attacker's name. A browser says which page a POST comes from in
+// Origin (Referer when it sends no Origin); a script or a CLI sends
+// neither and comes from no page, so it is let through (OWASP's CSRF
+// guidance). "Origin: null" (a sandboxed or opaque page) is refused.
+absl::Status Console::Impl::CheckSignInOrigin(const httplib::Request& req) const {
+  const bool has_origin = req.has_header("Origin");
+  if (!has_origin && !req.has_header("Referer")) return absl::OkStatus();
+  const std::string header = has_origin ? "Origin" : "Referer";
+  const std::string from = req.get_header_value(header.c_str());
+  const HostRule hosts{http.host_names(), req.local_addr, IsLoopbackIp(req.local_addr)};
+  if (IsOwnOrigin(from, http.secure() ? "https" : "http", req.local_port, hosts)) {
+    return absl::OkStatus();
+  }
+  return absl::PermissionDeniedError(absl::StrCat("a sign-in from another site is refused (",
+                                                  header, ": ", from.substr(0, 200),
+                                                  "): sign in on this console's own page, /login"));
+}
+
 void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
   absl::StatusOr<bool> secured = tokens->Any();
   if (!secured.ok()) return SendError(res, secured.status());
@@ -422,7 +448,9 @@ void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
     return SendError(res, absl::InvalidArgumentError(
                               "sign in with the token in the form's body, never in the URL"));
   }
-  if (absl::Duration wait = logins.TakeAddress(req.remote_addr); wait > absl::ZeroDuration()) {
+  if (absl::Status s = CheckSignInOrigin(req); !s.ok()) return SendError(res, s);
+  if (absl::Duration wait = logins.TakeAddress(req.remote_addr, absl::Now());
+      wait > absl::ZeroDuration()) {
     return Busy(res, wait);
   }
   httplib::Params form;
@@ -433,7 +461,7 @@ void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
   const std::string secret = field == form.end() ? "" : field->second;
   absl::StatusOr<TokenInfo> token = tokens->Verify(secret);
   if (!token.ok()) return res.set_redirect("/login?failed=1", 303);
-  if (absl::Duration wait = logins.TakeToken(token->id); wait > absl::ZeroDuration()) {
+  if (absl::Duration wait = logins.TakeToken(token->id, absl::Now()); wait > absl::ZeroDuration()) {
     return Busy(res, wait);
   }
   absl::StatusOr<Session> session = sessions.Open(secret);
@@ -448,7 +476,10 @@ void Console::Impl::Routes() {
        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"},
       {"X-Content-Type-Options", "nosniff"},
-      {"Referrer-Policy", "no-referrer"},
+      // No URL of the console leaves it; within it, a form's POST carries
+      // its true Origin (under "no-referrer" it is "null", which the
+      // sign-in's origin check refuses).
+      {"Referrer-Policy", "same-origin"},
       {"X-Frame-Options", "DENY"},
   });
   // Whatever is not one of the embedded pages' files carries ledger data, or
@@ -530,6 +561,10 @@ const std::string& Console::address() const { return impl_->address; }
 absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& listen,
                                                         ConsoleParts parts,
                                                         ConsoleOptions options) {
+  if (options.feeds.in_all < 1 || options.feeds.per_caller < 1) {
+    return absl::InvalidArgumentError(
+        "the live feed's caps: at least one page, in all and per caller");
+  }
   // Made first, so that a refusal below stops what the parts started, as
   // the destructor does.
   std::unique_ptr<Console> console(new Console(std::make_unique<Impl>(parts, std::move(options))));

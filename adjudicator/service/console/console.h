@@ -38,6 +38,7 @@
 #include "absl/status/status.h"
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tokens.h"
+#include "adjudicator/service/console/http_limits.h"
 #include "adjudicator/service/console/http_tls.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/recorder.h"
@@ -53,6 +54,7 @@ struct ConsoleOptions {
   TlsContext tls;                       // null: plain HTTP
   std::vector<std::string> host_names;  // --http-host: names its Host may carry
   bool insecure = false;                // --http-insecure: plain HTTP beyond loopback
+  FeedLimits feeds;                     // --http-feeds, --http-feeds-per-caller
   // --witness-key: the witness of other logs it also is (witness_routes.h); not owned.
   ledger::Witness* witness = nullptr;
   // --witness: the cosignatures its receipts carry (receipt_route.h); not owned, may be null.
@@ -77,15 +79,10 @@ struct ConsoleParts {
 
 class Console {
  public:
-  // At most this many pages follow the live feed at once; beyond it,
-  // /api/feed answers 503. A page holds no thread, only its socket and a
-  // little memory (followers.h), so the cap matches the gRPC watchers'
-  // (--watchers 8192); Serve raises the open-file limit to its hard limit.
-  static constexpr int kMaxFollowers = 8192;
-
   // The console of `parts`, serving on `listen` (host:port; port 0: any
   // free one) in threads of its own; its live feed follows the ledger's
-  // commit feed from now on.
+  // commit feed from now on, for at most `options.feeds` pages at once
+  // (beyond: 503); Serve raises the open-file limit to its hard limit.
   // FAILED_PRECONDITION when `listen` is not loopback and the server has no
   // tokens, or the console has no TLS and is not `insecure`; INVALID_ARGUMENT
   // for a `listen` that is not HOST:PORT; UNAVAILABLE when the address

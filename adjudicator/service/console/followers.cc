@@ -33,6 +33,7 @@ char wake_tag;
 
 struct Followers::Page {
   std::unique_ptr<Connection> connection;
+  std::string caller;  // whose place it holds (Caller::key)
   uint64_t after = 0;  // the last message queued
   std::deque<Chunk> queue;
   size_t written = 0;  // of queue.front()
@@ -44,9 +45,9 @@ struct Followers::Page {
   bool dead = false;    // to be dropped at the end of this turn
 };
 
-Followers::Followers(LiveFeed* feed, int max_pages)
+Followers::Followers(LiveFeed* feed, FeedLimits limits)
     : feed_(feed),
-      max_pages_(max_pages),
+      limits_(limits),
       epoll_(epoll_create1(EPOLL_CLOEXEC)),
       wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
   epoll_event ev{};
@@ -64,26 +65,46 @@ Followers::~Followers() {
   close(epoll_);
 }
 
-bool Followers::Reserve() {
-  if (places_.fetch_add(1) < max_pages_) return true;
-  places_.fetch_sub(1);
-  return false;
+absl::Status Followers::Reserve(const std::string& caller) {
+  absl::MutexLock lock(&places_mu_);
+  // Checked first, so that a caller at its own cap is told so even when
+  // the server is full too: waiting for others would not help it.
+  auto it = places_by_caller_.find(caller);
+  if (it != places_by_caller_.end() && it->second >= limits_.per_caller) {
+    return absl::UnavailableError(absl::StrCat("at most ", limits_.per_caller,
+                                               " pages of one caller follow the live feed at once "
+                                               "(arbiter serve --http-feeds-per-caller)"));
+  }
+  if (places_ >= limits_.in_all) {
+    return absl::UnavailableError(
+        absl::StrCat("at most ", limits_.in_all,
+                     " pages follow the live feed at once (arbiter serve --http-feeds)"));
+  }
+  ++places_;
+  ++places_by_caller_[caller];
+  return absl::OkStatus();
 }
 
-void Followers::Unreserve() { places_.fetch_sub(1); }
+void Followers::Unreserve(const std::string& caller) {
+  absl::MutexLock lock(&places_mu_);
+  auto it = places_by_caller_.find(caller);
+  if (it == places_by_caller_.end()) return;
+  --places_;
+  if (--it->second <= 0) places_by_caller_.erase(it);
+}
 
-void Followers::Park(std::unique_ptr<Connection> page, uint64_t after) {
+void Followers::Park(std::unique_ptr<Connection> page, uint64_t after, std::string caller) {
   {
     absl::MutexLock lock(&mu_);
     if (!stopping_) {
-      inbox_.emplace_back(std::move(page), after);
+      inbox_.push_back(Arrival{std::move(page), after, std::move(caller)});
       const uint64_t one = 1;
       [[maybe_unused]] const ssize_t n = write(wake_, &one, sizeof one);
       return;
     }
   }
   page.reset();  // closed
-  Unreserve();
+  Unreserve(caller);
 }
 
 void Followers::Stop() {
@@ -97,7 +118,7 @@ void Followers::Stop() {
 }
 
 void Followers::Adopt() {
-  std::vector<std::pair<std::unique_ptr<Connection>, uint64_t>> arrived;
+  std::vector<Arrival> arrived;
   {
     absl::MutexLock lock(&mu_);
     arrived.swap(inbox_);
@@ -107,11 +128,12 @@ void Followers::Adopt() {
   static const Chunk kHello =
       std::make_shared<const std::string>(Framed("retry: 1000\n: following\n\n"));
   Steps steps;
-  for (auto& [connection, after] : arrived) {
+  for (Arrival& arrival : arrived) {
     auto owned = std::make_unique<Page>();
     Page* page = owned.get();
-    page->connection = std::move(connection);
-    page->after = after;
+    page->connection = std::move(arrival.connection);
+    page->caller = std::move(arrival.caller);
+    page->after = arrival.after;
     page->progress = absl::Now();
     epoll_event ev{};
     // Edge-triggered: told once each time the socket can take more, or has
@@ -119,7 +141,7 @@ void Followers::Adopt() {
     ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
     ev.data.ptr = page;
     if (epoll_ctl(epoll_, EPOLL_CTL_ADD, page->connection->socket(), &ev) != 0) {
-      Unreserve();
+      Unreserve(page->caller);
       continue;
     }
     pages_.emplace(page, std::move(owned));
@@ -196,9 +218,10 @@ void Followers::End(Page& page) {
 }
 
 void Followers::Drop(Page* page) {
+  const std::string caller = std::move(page->caller);
   pages_.erase(page);  // closes the connection, which leaves the epoll set
   parked_.store(static_cast<int>(pages_.size()));
-  Unreserve();
+  Unreserve(caller);
 }
 
 void Followers::Run() {
@@ -271,9 +294,9 @@ void Followers::Run() {
     for (Page* p : dead) Drop(p);
     if (stopping) {
       absl::MutexLock lock(&mu_);
-      for (auto& parked : inbox_) {
-        parked.first.reset();
-        Unreserve();
+      for (Arrival& parked : inbox_) {
+        parked.connection.reset();
+        Unreserve(parked.caller);
       }
       inbox_.clear();
       return;

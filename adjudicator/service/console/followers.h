@@ -35,9 +35,11 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/console/connection.h"
+#include "adjudicator/service/console/http_limits.h"
 #include "adjudicator/service/console/live_feed.h"
 
 namespace arbiter::service::console {
@@ -53,20 +55,22 @@ class Followers {
   static constexpr absl::Duration kKeepAlive = absl::Seconds(10);
 
   // Follows `feed` (not owned; it must outlive this) for at most
-  // `max_pages` pages at once; starts the loop's thread.
-  Followers(LiveFeed* feed, int max_pages);
+  // `limits.in_all` pages at once, `limits.per_caller` of them one
+  // caller's; starts the loop's thread.
+  Followers(LiveFeed* feed, FeedLimits limits);
   ~Followers();  // Stop()s
 
-  // Takes one of the `max_pages` places for a page about to be parked;
-  // false when all are taken.
-  bool Reserve();
-  // Gives back a place Reserve()d for a page that was not parked.
-  void Unreserve();
+  // Takes one place for a page of `caller` (Caller::key) about to be
+  // parked; UNAVAILABLE, saying which cap, when the caller holds
+  // `per_caller` or the server `in_all`.
+  absl::Status Reserve(const std::string& caller);
+  // Gives back a place Reserve()d for a page of `caller` not parked.
+  void Unreserve(const std::string& caller);
 
-  // Takes over a page that holds a place: its answer's head (a chunked
-  // text/event-stream) is written; it is sent the feed's greeting, then
-  // every message after `after`. Once stopped, closes it.
-  void Park(std::unique_ptr<Connection> page, uint64_t after);
+  // Takes over a page of `caller` that holds a place: its answer's head (a
+  // chunked text/event-stream) is written; it is sent the feed's greeting,
+  // then every message after `after`. Once stopped, closes it.
+  void Park(std::unique_ptr<Connection> page, uint64_t after, std::string caller);
 
   // Ends every page's stream (the last chunk, if its socket takes it now),
   // closes them and ends the loop. Idempotent.
@@ -103,15 +107,24 @@ class Followers {
   void End(Page& page);
   void Drop(Page* page);
 
+  // A page handed to Park(), for the loop to adopt.
+  struct Arrival {
+    std::unique_ptr<Connection> connection;
+    uint64_t after = 0;
+    std::string caller;
+  };
+
   LiveFeed* const feed_;
-  const int max_pages_;
+  const FeedLimits limits_;
   const int epoll_;
   const int wake_;  // an eventfd: Park() or Stop() has something for the loop
-  std::atomic<int> places_{0};
   std::atomic<int> parked_{0};
+  absl::Mutex places_mu_;
+  int places_ ABSL_GUARDED_BY(places_mu_) = 0;
+  absl::flat_hash_map<std::string, int> places_by_caller_ ABSL_GUARDED_BY(places_mu_);
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
-  std::vector<std::pair<std::unique_ptr<Connection>, uint64_t>> inbox_ ABSL_GUARDED_BY(mu_);
+  std::vector<Arrival> inbox_ ABSL_GUARDED_BY(mu_);
   // The loop thread's own.
   absl::flat_hash_map<Page*, std::unique_ptr<Page>> pages_;
   std::thread thread_;

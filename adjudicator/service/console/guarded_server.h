@@ -36,6 +36,8 @@ class GuardedServer : public httplib::Server {
   GuardedServer(std::vector<std::string> host_names, TlsContext tls);
 
   bool secure() const { return tls_ != nullptr; }
+  // The --http-host names, lower case.
+  const std::vector<std::string>& host_names() const { return host_names_; }
 
   // Once bound: lets kListenBacklog connections wait for accept.
   void WidenBacklog();

@@ -26,7 +26,7 @@ inline constexpr size_t kMaxBodyBytes = 64 * 1024;
 inline constexpr int kServerThreads = 256;
 // Connections accepted and waiting for a thread; beyond, a new connection
 // is answered 503 and closed. With kServerThreads: at most 512 open, besides
-// the pages following the live feed (at most Console::kMaxFollowers).
+// the pages following the live feed (at most FeedLimits::in_all).
 inline constexpr int kMaxWaitingConnections = 256;
 
 // Connections the kernel completes before the server accepts them
@@ -48,11 +48,26 @@ inline constexpr int kMaxRequestsPerConnection = 100;
 // other, or the connection closes.
 inline constexpr absl::Duration kWriteStall = absl::Seconds(10);
 
+// Pages following the live feed (/api/feed) at once, `arbiter serve
+// --http-feeds N --http-feeds-per-caller N`. A page holds no thread, only
+// its socket and a little memory (followers.h), so the server's cap matches
+// the gRPC watchers' (--watchers 8192), and so does the per-caller one
+// (--watchers-per-caller 1024): one caller (a token; a host while the
+// server is open) cannot take every place, and the chief arbiter's and the
+// floor's pages still get one. Beyond either: 503 with Retry-After.
+struct FeedLimits {
+  int in_all = 8192;
+  int per_caller = 1024;
+};
+// The Retry-After of a page refused a place: a closed page's place is free
+// at once, a stalled one's within kWriteStall.
+inline constexpr absl::Duration kFeedRetryAfter = absl::Seconds(10);
+
 // Sign-ins (POST /login), as token buckets: per client address, and per
 // token once the token is known. Beyond: 429 with Retry-After.
-inline constexpr double kLoginBurstPerAddress = 20;
+inline constexpr int kLoginBurstPerAddress = 20;
 inline constexpr absl::Duration kLoginRefillPerAddress = absl::Seconds(3);
-inline constexpr double kLoginBurstPerToken = 10;
+inline constexpr int kLoginBurstPerToken = 10;
 inline constexpr absl::Duration kLoginRefillPerToken = absl::Seconds(6);
 
 // HSTS, sent on every answer when the console serves TLS.

@@ -3,39 +3,33 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/time/clock.h"
 #include "adjudicator/service/console/http_limits.h"
 
 namespace arbiter::service::console {
 
-absl::Duration LoginThrottle::TakeAddress(absl::string_view address) {
+absl::Duration LoginThrottle::TakeAddress(absl::string_view address, absl::Time now) {
   absl::MutexLock lock(&mu_);
-  return Take(addresses_, address, kLoginBurstPerAddress, kLoginRefillPerAddress);
+  return Take(addresses_, address, kLoginBurstPerAddress, kLoginRefillPerAddress, now);
 }
 
-absl::Duration LoginThrottle::TakeToken(absl::string_view token_id) {
+absl::Duration LoginThrottle::TakeToken(absl::string_view token_id, absl::Time now) {
   absl::MutexLock lock(&mu_);
-  return Take(tokens_, token_id, kLoginBurstPerToken, kLoginRefillPerToken);
+  return Take(tokens_, token_id, kLoginBurstPerToken, kLoginRefillPerToken, now);
 }
 
-absl::Duration LoginThrottle::Take(absl::flat_hash_map<std::string, Bucket>& buckets,
-                                   absl::string_view key, double burst, absl::Duration refill) {
-  const absl::Time now = absl::Now();
-  auto refilled = [&](const Bucket& b) {
-    return std::min(burst, b.tokens + (now - b.refilled) / refill);
-  };
+absl::Duration LoginThrottle::Take(Buckets& buckets, absl::string_view key, int burst,
+                                   absl::Duration refill, absl::Time now) {
   if (buckets.size() >= kMaxBuckets) {
-    absl::erase_if(buckets, [&](const auto& kv) { return refilled(kv.second) >= burst; });
+    absl::erase_if(buckets, [&](const auto& kv) { return kv.second <= now; });
   }
-  auto [it, fresh] = buckets.try_emplace(key, Bucket{burst, now});
-  Bucket& b = it->second;
-  b.tokens = refilled(b);
-  b.refilled = now;
-  if (b.tokens >= 1) {
-    b.tokens -= 1;
-    return absl::ZeroDuration();
-  }
-  return (1 - b.tokens) * refill;
+  absl::Time& full = buckets.try_emplace(key, now).first->second;
+  // The bucket holds burst - (full - now) / refill attempts: one is left
+  // while `full` is at most (burst - 1) refills away.
+  const absl::Time from = std::max(full, now);
+  const absl::Duration over = from - now - (burst - 1) * refill;
+  if (over > absl::ZeroDuration()) return over;  // refused: the bucket is left as it was
+  full = from + refill;
+  return absl::ZeroDuration();
 }
 
 }  // namespace arbiter::service::console

@@ -29,6 +29,28 @@ bool HostAllowed(const std::string& name, const HostRule& hosts) {
 
 }  // namespace
 
+bool IsLoopbackIp(absl::string_view ip) {
+  return absl::StartsWith(ip, "127.") || ip == "::1" || absl::StartsWith(ip, "::ffff:127.");
+}
+
+bool IsOwnOrigin(absl::string_view origin, absl::string_view scheme, int port,
+                 const HostRule& hosts) {
+  absl::string_view rest = origin;
+  if (!absl::StartsWithIgnoreCase(rest, scheme)) return false;
+  rest.remove_prefix(scheme.size());
+  if (!absl::ConsumePrefix(&rest, "://")) return false;
+  absl::string_view host = rest.substr(0, rest.find_first_of("/?#"));
+  if (host.empty() || absl::StrContains(host, '@')) return false;
+  int given = absl::EqualsIgnoreCase(scheme, "https") ? 443 : 80;
+  const size_t colon = host.rfind(':');
+  const size_t bracket = host.rfind(']');
+  if (colon != absl::string_view::npos && (bracket == absl::string_view::npos || colon > bracket)) {
+    if (!absl::SimpleAtoi(host.substr(colon + 1), &given)) return false;
+    host = host.substr(0, colon);
+  }
+  return given == port && HostAllowed(HostName(host), hosts);
+}
+
 std::string HostName(absl::string_view host_header) {
   absl::string_view h = absl::StripAsciiWhitespace(host_header);
   if (absl::ConsumePrefix(&h, "[")) {

@@ -41,6 +41,19 @@ struct RequestVerdict {
 // Host is not this server's.
 RequestVerdict ExamineRequest(absl::string_view buffered, const HostRule& hosts);
 
+// Whether `ip`, an address a client connected to, is a loopback one
+// (127.0.0.0/8, ::1, or 127.x as an IPv4-mapped IPv6 address).
+bool IsLoopbackIp(absl::string_view ip);
+
+// Whether `origin` (an Origin header's value, or a Referer's, whose path
+// is ignored) is this console's own, as a sign-in must come from it (login
+// CSRF): `scheme` ("http" or "https"), a host the Host check takes on this
+// connection (`hosts`), and the console's `port`, written or, for the
+// scheme's default port, left out. "null", user info and anything that is
+// not scheme://host[:port] are not.
+bool IsOwnOrigin(absl::string_view origin, absl::string_view scheme, int port,
+                 const HostRule& hosts);
+
 // The host name of a Host header's value: lower case, without port,
 // brackets or a trailing dot ("[::1]:8080" -> "::1").
 std::string HostName(absl::string_view host_header);
