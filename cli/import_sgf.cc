@@ -6,6 +6,8 @@
 // A record that is bad input, an illegal move included, is reported as
 // "arbiter import-sgf: FILE: why" naming the place, and none of its lines is
 // printed; the other files are still converted, and the exit status is 2.
+// A record dated by a partial DT ("1996-08", "1996") is converted, dated to
+// the first day of its span, and the report on stderr says so.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -44,12 +46,15 @@ constexpr CommandSpec kImportSgf = {
     .notes =
         "Main line only; setup stones; passes; BL/WL times. The game id of stdin (-) is\n"
         "\"stdin\". `arbiter import-sgf *.sgf | arbiter adjudicate -` judges every game.\n"
-        "A record without a date (DT[YYYY-MM-DD]) is refused unless --date gives the day.\n",
+        "A record without a date (DT[YYYY-MM-DD]) is refused unless --date gives the day;\n"
+        "one with a partial date (DT[YYYY-MM], DT[YYYY]) is dated to the first day of its\n"
+        "span, and stderr says so.\n",
 };
 
-// The event lines of the record at `path`, all rendered before any is printed.
+// The event lines of the record at `path`, all rendered before any is printed;
+// `*note` what the report says of them (a partial DT's day), or empty.
 absl::StatusOr<std::string> RecordLines(const std::string& path, const std::string& game_id,
-                                        std::optional<absl::CivilDay> date) {
+                                        std::optional<absl::CivilDay> date, std::string* note) {
   absl::StatusOr<std::string> text = ReadInput(path);
   if (!text.ok()) return text.status();
   absl::StatusOr<SgfGame> game = ParseSgf(*text);
@@ -62,6 +67,7 @@ absl::StatusOr<std::string> RecordLines(const std::string& path, const std::stri
         events.status().message(), ": give the day it was played with --date YYYY-MM-DD"));
   }
   if (!events.ok()) return events.status();
+  *note = SgfDateNote(*game);
   return EventLines(*events);
 }
 
@@ -91,7 +97,8 @@ int RunImportSgf(int argc, char** argv) {
     const std::string id = game_id.has_value() ? *game_id
                            : path == "-"       ? "stdin"
                                                : std::filesystem::path(path).stem().string();
-    absl::StatusOr<std::string> lines = RecordLines(path, id, date);
+    std::string note;
+    absl::StatusOr<std::string> lines = RecordLines(path, id, date, &note);
     if (!lines.ok()) {
       exit =
           std::max(exit, Complain("import-sgf", absl::StrCat(path, ": ", lines.status().message()),
@@ -100,6 +107,9 @@ int RunImportSgf(int argc, char** argv) {
     }
     if (std::fwrite(lines->data(), 1, lines->size(), stdout) != lines->size())
       return kExitUnavailable;
+    if (!note.empty()) {
+      std::fprintf(stderr, "arbiter import-sgf: %s: %s\n", path.c_str(), OneLine(note).c_str());
+    }
   }
   return std::fflush(stdout) == 0 ? exit : kExitUnavailable;
 }

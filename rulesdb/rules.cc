@@ -58,6 +58,9 @@ void ApplyOverrides(const v1::ParameterOverrides& o, v1::Parameters* p) {
   if (o.has_absolute_time_over_when_exceeded()) {
     p->set_absolute_time_over_when_exceeded(o.absolute_time_over_when_exceeded());
   }
+  if (o.has_unrecorded_flag_pass_either_player()) {
+    p->set_unrecorded_flag_pass_either_player(o.unrecorded_flag_pass_either_player());
+  }
 }
 
 bool SameKey(const v1::Sanctioning& a, const v1::Sanctioning& b) {

@@ -125,6 +125,10 @@ class Adjudicator {
   // Bad-input checks common to every kind of event, as its row says;
   // `kind` is the event's row, nullptr when the event has no kind.
   absl::Status CheckEnvelope(const v1::Event& event, const Kind* kind) const;
+  // The instant `event` is taken at after an event at `previous`: its `at`,
+  // or, when `at` is written to the second and `previous` falls inside that
+  // second (a server's stamp), `previous` (DOMAIN.md §3).
+  static absl::Time TakenAt(const v1::Event& event, absl::Time previous);
 
   // One handler per event kind, called from its row of the table. Each
   // checks everything that can make the event bad input before it changes

@@ -61,7 +61,7 @@ absl::StatusOr<Adjudicator> Adjudicator::Replay(uint32_t voided,
 void Adjudicator::SettleAtCorrection(const v1::Event& correction) {
   const v1::Event* event = event_;
   event_ = &correction;
-  at_ = FromProto(correction.at());
+  at_ = TakenAt(correction, last_at_);
   SettleTime(true);
   event_ = event;
 }
@@ -114,7 +114,7 @@ absl::Status Adjudicator::OnEventVoided(const v1::EventVoided& v) {
   }
   absl::StatusOr<Adjudicator> fresh = Replay(v.event(), notices);
   if (!fresh.ok()) return fresh.status();
-  const absl::Time at = at_;
+  const absl::Time at = TakenAt(*event_, fresh->last_at_);
   if (at < fresh->last_at_) {
     return absl::InvalidArgumentError(absl::StrCat(
         "eventVoided: time ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),

@@ -102,6 +102,14 @@ const Adjudicator::Kind* Adjudicator::KindOf(v1::Event::KindCase kind) {
 
 bool Adjudicator::Handles(v1::Event::KindCase kind) { return KindOf(kind) != nullptr; }
 
+absl::Time Adjudicator::TakenAt(const v1::Event& e, absl::Time previous) {
+  // A time written to the second names that whole second: a previous event
+  // inside it is not later, and the clocks count on from the later instant.
+  const absl::Time at = FromProto(e.at());
+  if (e.at().nanos() == 0 && at < previous && previous < at + absl::Seconds(1)) return previous;
+  return at;
+}
+
 absl::Status Adjudicator::CheckEnvelope(const v1::Event& e, const Kind* kind) const {
   if (kind == nullptr) return absl::InvalidArgumentError("the event has no kind");
   if (!e.has_at()) return absl::InvalidArgumentError("the event has no time (`at`)");
@@ -116,7 +124,7 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e, const Kind* kind) co
     return absl::FailedPreconditionError(absl::StrCat(
         "the game was cancelled (", *cancelled_, "); only a correction (eventVoided) may follow"));
   }
-  const absl::Time at = FromProto(e.at());
+  const absl::Time at = TakenAt(e, last_at_);
   if (at < last_at_) {
     return absl::InvalidArgumentError(
         absl::StrCat("time ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
@@ -155,7 +163,8 @@ absl::StatusOr<std::vector<v1::Ruling>> Adjudicator::Apply(const v1::Event& e) {
   }
   const size_t before = history_.size();
   event_ = &e;
-  at_ = FromProto(e.at());
+  // A correction's time is checked against the events it keeps (OnEventVoided).
+  at_ = kind->correction ? FromProto(e.at()) : TakenAt(e, last_at_);
   absl::Status s = kind->handle(*this, e);
   event_ = nullptr;
   if (!s.ok()) return s;

@@ -65,13 +65,20 @@ absl::Status Adjudicator::OnTimeExpired(const v1::TimeExpired& t) {
   const bool last_period =
       clock.mode() == PlayerClock::Mode::kByoYomi &&
       (!known || now.flagged() || (now.in_overtime() && now.periods_remaining() <= 1));
-  if (t.pass_requested() && last_period && rules_.params().pass_on_timeout() && c == to_move_ &&
+  // Without the moves the record knows who is to move only from Black's
+  // first turn: where the ruleset says so (DOMAIN.md §3.3), the arbiter's
+  // report names the player whose clock ran, either player.
+  const bool on_move =
+      c == to_move_ || (!known && rules_.params().unrecorded_flag_pass_either_player());
+  if (t.pass_requested() && last_period && rules_.params().pass_on_timeout() && on_move &&
       consecutive_passes_ < 2) {
     const int index = Rule(v1::TIME_EXPIRED_PASS_REQUESTED, c, when);
     if (Imposed(index, v1::COUNTS_AS_PASS) && !result_.has_value()) {
       // 22.5: the flag becomes a pass and the last period starts again.
       clock.RestartLastPeriod();
       if (runs) clocks_.RestartTurn(at_);
+      // The report is the record that the turn was the reporter's.
+      if (c != to_move_ && clocks_.running()) clocks_.TurnFound(at_, c);
       PlayPass(c);
       if (clocks_.running()) clocks_.Press(at_);
     }

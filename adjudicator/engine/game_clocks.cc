@@ -38,6 +38,12 @@ void GameClocks::RestartTurn(absl::Time at) {
   turn_carry_ = absl::ZeroDuration();
 }
 
+void GameClocks::TurnFound(absl::Time at, v1::Color c) {
+  owner_ = c;
+  awaiting_press_ = false;
+  RestartTurn(at);
+}
+
 void GameClocks::Stop(absl::Time at) {
   if (!running_) return;
   if (awaiting_press_) Press(move_at_);

@@ -80,6 +80,11 @@ class GameClocks {
   // before an adjournment stays (a late player's deduction replaces what
   // their clock ran meanwhile).
   void RestartStretch(absl::Time at) { turn_start_ = at; }
+  // The record learns at `at` that `c`'s clock is the one running (a flag
+  // of theirs reported in a game recorded without its moves): the turn is
+  // theirs from `at`, and what ran before is nobody's, there being no press
+  // to charge it to.
+  void TurnFound(absl::Time at, v1::Color c);
   // Play ends (two passes, a result, a cancellation): the running clock is
   // charged up to `at` and the clocks stop.
   void Stop(absl::Time at);

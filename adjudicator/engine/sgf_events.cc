@@ -11,7 +11,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "absl/time/civil_time.h"
 #include "absl/time/time.h"
 #include "adjudicator/engine/board.h"
 #include "adjudicator/engine/point.h"
@@ -22,21 +24,41 @@
 namespace arbiter {
 namespace {
 
-// DT is free text in practice; its leading YYYY-MM-DD, at 00:00 UTC, is the
-// scheduled start. Without one the caller gives the day: a made-up date would
-// be a false record (an auditor would read it as the day of play).
+// The day DT gives, and whether DT named only a month or a year.
+struct DtDay {
+  absl::CivilDay day;
+  bool partial = false;
+};
+
 // Only four digits make a year: "%Y" alone would read DT[200201-3-2] as the
 // year 200201 (found by the sgf fuzzer), beyond any event's timestamp.
-std::optional<absl::CivilDay> DayOf(const std::string& date) {
+bool IsYear(absl::string_view s) {
+  return s.size() == 4 && std::all_of(s.begin(), s.end(), absl::ascii_isdigit) && s != "0000";
+}
+
+// DT is free text in practice; its leading YYYY-MM-DD, at 00:00 UTC, is the
+// scheduled start. SGF FF[4] also allows partial dates, "YYYY-MM" and
+// "YYYY", first in a list ("1996-05,06"): the span's first day. Without any
+// the caller gives the day: a made-up date would be a false record (an
+// auditor would read it as the day of play).
+std::optional<DtDay> DayOf(const std::string& date) {
   absl::Time start;
   std::string error;
-  const bool yyyy = date.size() >= 10 && date[4] == '-' &&
-                    std::all_of(date.begin(), date.begin() + 4, absl::ascii_isdigit);
-  if (yyyy && date.substr(0, 4) != "0000" &&
+  if (date.size() >= 10 && date[4] == '-' && IsYear(absl::string_view(date).substr(0, 4)) &&
       absl::ParseTime("%Y-%m-%d", date.substr(0, 10), absl::UTCTimeZone(), &start, &error)) {
-    return absl::ToCivilDay(start, absl::UTCTimeZone());
+    return DtDay{absl::ToCivilDay(start, absl::UTCTimeZone())};
   }
-  return std::nullopt;
+  const absl::string_view first = absl::string_view(date).substr(0, date.find(','));
+  int year = 0;
+  int month = 1;
+  if (!IsYear(first.substr(0, 4)) || !absl::SimpleAtoi(first.substr(0, 4), &year)) {
+    return std::nullopt;
+  }
+  const bool year_month = first.size() == 7 && first[4] == '-' && absl::ascii_isdigit(first[5]) &&
+                          absl::ascii_isdigit(first[6]) &&
+                          absl::SimpleAtoi(first.substr(5), &month) && month >= 1 && month <= 12;
+  if (first.size() != 4 && !year_month) return std::nullopt;
+  return DtDay{absl::CivilDay(year, month, 1), true};
 }
 
 // The last instant an event can carry (google.protobuf.Timestamp's range).
@@ -192,7 +214,18 @@ std::optional<v1::Color> Resigned(const std::string& result) {
 
 }  // namespace
 
-std::optional<absl::CivilDay> SgfDate(const SgfGame& game) { return DayOf(game.date); }
+std::optional<absl::CivilDay> SgfDate(const SgfGame& game) {
+  const std::optional<DtDay> dt = DayOf(game.date);
+  if (!dt.has_value()) return std::nullopt;
+  return dt->day;
+}
+
+std::string SgfDateNote(const SgfGame& game) {
+  const std::optional<DtDay> dt = DayOf(game.date);
+  if (!dt.has_value() || !dt->partial) return "";
+  return absl::StrCat("DT[", game.date, "] names no day: the game is dated ",
+                      absl::FormatCivilTime(dt->day), ", the first day of the span it names");
+}
 
 absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::string_view game_id,
                                                    std::optional<absl::CivilDay> undated) {
@@ -213,8 +246,7 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::str
     }
   }
 
-  const std::optional<absl::CivilDay> day =
-      DayOf(game.date).has_value() ? DayOf(game.date) : undated;
+  const std::optional<absl::CivilDay> day = SgfDate(game).has_value() ? SgfDate(game) : undated;
   if (!day.has_value()) {
     return absl::InvalidArgumentError(
         game.date.empty()

@@ -1,8 +1,9 @@
 // An SGF game record as the events of DOMAIN.md §3 (`arbiter import-sgf`).
 //
 // gameCreated (game id as given; the default ruleset, kDefaultRuleset; venue
-// SAME_SITE; scheduled start from DT at 00:00Z, or from the day the caller
-// gives for a record without one, never a made-up date;
+// SAME_SITE; scheduled start from DT at 00:00Z (a partial DT: the first day
+// of its span, SgfDateNote), or from the day the caller gives for a record
+// without one, never a made-up date;
 // komiStones = KM / 2; setup from AB/AW/PL; a time control only when BL/WL
 // are present, see below), gameStarted, one move or pass per main-line move
 // and, when RE says X+R, the loser's resign. Times never go backwards:
@@ -24,6 +25,7 @@
 #define ARBITER_ADJUDICATOR_ENGINE_SGF_EVENTS_H_
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,8 +46,15 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(
     const SgfGame& game, std::string_view game_id,
     std::optional<absl::CivilDay> undated = std::nullopt);
 
-// The day DT gives (its leading YYYY-MM-DD), or nullopt when it gives none.
+// The day DT gives (its leading YYYY-MM-DD; for a partial date as SGF FF[4]
+// allows, "YYYY-MM" or "YYYY", first in a list or alone, the first day of
+// the span it names), or nullopt when it gives none.
 std::optional<absl::CivilDay> SgfDate(const SgfGame& game);
+
+// What the import says of the day it took from a partial DT ("DT[1996-08]
+// names no day: the game is dated 1996-08-01, the first day of the span it
+// names"); empty when DT gives a day or none.
+std::string SgfDateNote(const SgfGame& game);
 
 }  // namespace arbiter
 

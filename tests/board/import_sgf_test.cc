@@ -259,6 +259,36 @@ TEST_F(ImportSgfTest, AnUndatedRecordIsRefusedUnlessDatedFromTheFlag) {
   }
 }
 
+// SGF FF[4] allows partial dates (DT[1996-08], DT[1996]): the record is
+// imported, dated to the first day of the span, and the report on stderr
+// says so; the game then adjudicates under the default rules as any other.
+TEST_F(ImportSgfTest, APartialDateIsImportedAsTheFirstDayOfItsSpanAndSaidSo) {
+  const fs::path month = WriteTemp("month.sgf", "(;FF[4]SZ[19]DT[1996-08]RE[W+R];B[pd];W[dd])");
+  const ProcessResult imported = RunArbiter({"import-sgf", month.string()});
+  ASSERT_EQ(imported.exit, 0) << imported.err;
+  const std::vector<v1::Event> events = ParseEvents(imported.out);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(TimeUtil::ToString(events[0].game_created().scheduled_start()), "1996-08-01T00:00:00Z");
+  EXPECT_EQ(imported.err, "arbiter import-sgf: " + month.string() +
+                              ": DT[1996-08] names no day: the game is dated 1996-08-01, the first "
+                              "day of the span it names\n");
+  const ProcessResult judged = RunArbiter({"adjudicate", "--json", "-"}, {.input = imported.out});
+  ASSERT_EQ(judged.exit, 0) << judged.err;
+  google::protobuf::Struct report;
+  ASSERT_TRUE(JsonStringToMessage(judged.out, &report).ok()) << judged.out;
+  ASSERT_TRUE(report.fields().contains("ruleset")) << judged.out;
+  EXPECT_EQ(report.fields().at("ruleset").string_value(), "cn-2002");
+
+  // A year alone; with --date too, the record's own DT still wins.
+  const fs::path year = WriteTemp("year.sgf", "(;FF[4]SZ[19]DT[1996];B[pd])");
+  const ProcessResult kept = RunArbiter({"import-sgf", year.string(), "--date", "2026-05-03"});
+  ASSERT_EQ(kept.exit, 0) << kept.err;
+  EXPECT_EQ(TimeUtil::ToString(ParseEvents(kept.out)[0].game_created().scheduled_start()),
+            "1996-01-01T00:00:00Z");
+  EXPECT_NE(kept.err.find("DT[1996] names no day: the game is dated 1996-01-01"), std::string::npos)
+      << kept.err;
+}
+
 // A game that ended with two passes and a count (RE[B+0.5]) has no dead
 // stones in its record: the adjudicated game says so, not "in progress".
 TEST_F(ImportSgfTest, ACountedRecordSaysTheDeadStonesAreMissing) {

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "adjudicator/engine/sgf.h"
 #include "google/protobuf/util/time_util.h"
 #include "gtest/gtest.h"
@@ -34,7 +35,7 @@ std::string Error(const std::string& sgf) {
 }
 
 TEST(SgfEventsTest, UntimedRecordHasMovesOneSecondApart) {
-  const std::vector<v1::Event> events = Events("(;GN[Final]DT[1996]KM[5.5];B[pd];W[];B[dd])");
+  const std::vector<v1::Event> events = Events("(;GN[Final]DT[Spring]KM[5.5];B[pd];W[];B[dd])");
   ASSERT_EQ(events.size(), 5u);
   const v1::GameCreated& created = events[0].game_created();
   EXPECT_EQ(created.game_id(), "file");  // GN is a title, not the id
@@ -56,7 +57,7 @@ TEST(SgfEventsTest, UntimedRecordHasMovesOneSecondApart) {
 // A record's game is never dated by invention: without a date in DT and
 // without a day from the caller it is refused; DT, when it has one, wins.
 TEST(SgfEventsTest, AnUndatedRecordNeedsTheCallersDay) {
-  for (const char* sgf : {"(;B[pd])", "(;DT[1996];B[pd])"}) {
+  for (const char* sgf : {"(;B[pd])", "(;DT[Spring 1996];B[pd])", "(;DT[1996-13];B[pd])"}) {
     const absl::StatusOr<SgfGame> game = ParseSgf(sgf);
     ASSERT_TRUE(game.ok()) << game.status();
     EXPECT_FALSE(SgfDate(*game).has_value()) << sgf;
@@ -72,6 +73,41 @@ TEST(SgfEventsTest, AnUndatedRecordNeedsTheCallersDay) {
   const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*dated, "file", kUndated);
   ASSERT_TRUE(events.ok()) << events.status();
   EXPECT_EQ(TimeUtil::ToString(events->at(0).at()), "2019-03-07T00:00:00Z");
+}
+
+// SGF FF[4], DT: "Partial dates are allowed: YYYY - game was played in
+// YYYY; YYYY-MM - game was played in YYYY, month MM", also in lists
+// ("1996-05,06 = played in May, June 1996"). Such a game is dated to the
+// first day of the span, and the import says so; the rules stay the default.
+TEST(SgfEventsTest, APartialDateIsTheFirstDayOfItsSpan) {
+  struct Case {
+    const char* dt;
+    const char* start;
+  };
+  for (const Case& c :
+       {Case{"1996-08", "1996-08-01T00:00:00Z"}, Case{"1996", "1996-01-01T00:00:00Z"},
+        Case{"1996-05,06", "1996-05-01T00:00:00Z"}, Case{"1996,1997", "1996-01-01T00:00:00Z"},
+        Case{"1996-12,1997-01", "1996-12-01T00:00:00Z"}}) {
+    const absl::StatusOr<SgfGame> game = ParseSgf(std::string("(;DT[") + c.dt + "];B[pd])");
+    ASSERT_TRUE(game.ok()) << game.status();
+    // No day from the caller: the record's own partial date dates it.
+    const absl::StatusOr<std::vector<v1::Event>> events = SgfToEvents(*game, "file");
+    ASSERT_TRUE(events.ok()) << c.dt << ": " << events.status();
+    const v1::GameCreated& created = events->at(0).game_created();
+    EXPECT_EQ(TimeUtil::ToString(created.scheduled_start()), c.start) << c.dt;
+    EXPECT_EQ(TimeUtil::ToString(events->at(0).at()), c.start) << c.dt;
+    EXPECT_EQ(created.ruleset(), "cn-2002") << c.dt;
+    EXPECT_TRUE(created.ruleset_version().empty()) << c.dt;
+    EXPECT_EQ(SgfDateNote(*game), absl::StrCat("DT[", c.dt, "] names no day: the game is dated ",
+                                               std::string(c.start).substr(0, 10),
+                                               ", the first day of the span it names"));
+  }
+  // A full date needs no note, nor does a list starting with one.
+  for (const char* dt : {"1996-08-16", "1996-05-06,07"}) {
+    const absl::StatusOr<SgfGame> game = ParseSgf(std::string("(;DT[") + dt + "];B[pd])");
+    ASSERT_TRUE(game.ok()) << game.status();
+    EXPECT_EQ(SgfDateNote(*game), "") << dt;
+  }
 }
 
 TEST(SgfEventsTest, FallbackIdAndNoKomi) {

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "adjudicator/engine/proto_time.h"
 #include "adjudicator/engine/report.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
@@ -215,6 +216,40 @@ TEST(BadInputTest, DecisionAfterTheResultIsAccepted) {
   ASSERT_TRUE(g.Apply(40, R"("arbiterDecision": {"ruling": 1, "choice": "WARNING"})").ok());
   EXPECT_EQ(g.a().State().warnings().white(), 1);
   EXPECT_EQ(g.a().result()->sgf(), "W+R");
+}
+
+// DOMAIN.md §3: a time written to the second ("09:00:00Z", as people write
+// it) names that whole second, so it is not earlier than a previous event
+// stamped inside it (a server's creation, to the nanosecond); the event is
+// taken at the later instant, and the clocks count from there.
+TEST(BadInputTest, ATimeToTheSecondIsNotEarlierThanAStampInsideIt) {
+  Game g("cn-2002");
+  v1::Event created = Ev(0, Created("cn-2002"));
+  created.mutable_at()->set_nanos(750'000'000);  // 09:00:00.75
+  ASSERT_TRUE(g.Apply(created).ok());
+  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());  // 09:00:00Z
+  EXPECT_EQ(g.a().State().as_of().seconds(), UnixAt(0));
+  EXPECT_EQ(g.a().State().as_of().nanos(), 750'000'000);
+  // Black's clock runs from 09:00:00.75: 9.25 s to the move at 09:00:10.
+  ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
+  ASSERT_TRUE(g.Apply(20, Move("WHITE", "D4")).ok());
+  EXPECT_EQ(FromProto(g.a().State().clocks().black().used()), absl::Milliseconds(9250));
+  // A time with a fraction is what it says, and a whole second before the
+  // previous event's second is earlier: both still refused.
+  v1::Event fraction = Ev(20, Move("BLACK", "Q4"));
+  fraction.mutable_at()->set_nanos(500'000'000);
+  ASSERT_TRUE(g.Apply(fraction).ok());  // 09:00:20.5
+  fraction = Ev(20, Move("WHITE", "D16"));
+  fraction.mutable_at()->set_nanos(250'000'000);
+  absl::Status s = g.Apply(fraction);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("earlier than the previous event's"), std::string::npos) << s;
+  v1::Event stamped = Ev(21, Move("WHITE", "D16"));
+  stamped.mutable_at()->set_nanos(1);
+  ASSERT_TRUE(g.Apply(stamped).ok());  // 09:00:21.000000001
+  s = g.Apply(20, Move("BLACK", "C3"));
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_EQ(g.a().events(), 6u);
 }
 
 // A binary (gRPC) client can send what JSON cannot express: times and

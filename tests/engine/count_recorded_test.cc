@@ -126,6 +126,60 @@ TEST(CountRecordedTest, AnAbsentPlayersClockStillRunsOut) {
   EXPECT_EQ(g.a().result()->reason(), v1::Result::LATENESS);
 }
 
+// 22.5: "读秒至最后1分钟超时而未着子，原则上应按判负裁决，但经读秒方申请，也可视为放弃
+// 着手权使用虚着，改判弃权一次，允许续弈". Without the moves the record cannot
+// say whose clock ran (§3.3): the request of the player the arbiter reports,
+// either one, is the pass, and the count recorded afterwards decides.
+constexpr char kWhitePassOnFlag[] = R"("timeExpired": {"color": "WHITE", "passRequested": true})";
+
+// A game recorded without its moves under `version` of cn-2002.
+Game MovelessUnder(const std::string& version) {
+  absl::StatusOr<Rules> rules = LoadRulesVersion("cn-2002", version);
+  EXPECT_TRUE(rules.ok()) << rules.status();
+  Game g(*std::move(rules));
+  EXPECT_TRUE(g.Apply(0, Created("cn-2002")).ok());
+  EXPECT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+  return g;
+}
+
+TEST(CountRecordedTest, EitherPlayersFlagWithPassRequestedIsAPass) {
+  Game g = Moveless("cn-2002", {});  // a new game: the latest version, 2002.4 on
+  ASSERT_TRUE(g.Apply(3 * 3600, kWhitePassOnFlag).ok());
+  ASSERT_EQ(g.rulings().size(), 1u);
+  EXPECT_EQ(g.rulings()[0].clause(), "cn-2002/22.5");
+  EXPECT_EQ(g.rulings()[0].against(), v1::Ruling::WHITE);
+  ASSERT_EQ(g.rulings()[0].sanctions_size(), 1);
+  EXPECT_EQ(g.rulings()[0].sanctions(0), v1::COUNTS_AS_PASS);
+  EXPECT_EQ(g.a().result(), nullptr);
+  // White passed: Black is to move, and White's last period starts again.
+  EXPECT_EQ(g.a().State().to_move(), v1::BLACK);
+  EXPECT_EQ(g.a().State().clocks().white().periods_remaining(), 1);
+  ASSERT_TRUE(g.Apply(3 * 3600 + 600, Count(185)).ok());
+  ExpectCount(g.a(), v1::Result::BLACK_WINS, 0.75, "B+1.5", 0, 0);
+  // Black's request next is a pass too: both passed, then the count.
+  Game both = Moveless(
+      "cn-2002", {kWhitePassOnFlag, R"("timeExpired": {"color": "BLACK", "passRequested": true})",
+                  Count(184)});
+  EXPECT_EQ(both.rulings().size(), 2u);
+  ExpectCount(both.a(), v1::Result::WHITE_WINS, 0.25, "W+0.5", 0, 0);
+}
+
+TEST(CountRecordedTest, GamesPinnedTo2002_3KeepTheirReadingOfTheRequest) {
+  // 2002.3 took only the player it took to be on move (Black, before any
+  // play) to have requested: White's request is 22.5's loss on time, and a
+  // count afterwards comes after a final result.
+  Game old = MovelessUnder("2002.3");
+  ASSERT_TRUE(old.Apply(3 * 3600, kWhitePassOnFlag).ok());
+  ASSERT_NE(old.a().result(), nullptr);
+  EXPECT_EQ(old.a().result()->sgf(), "B+T");
+  EXPECT_EQ(old.Apply(3 * 3600 + 600, Count(185)).code(), absl::StatusCode::kFailedPrecondition);
+  // 2002.4 reads the same events as a pass, then the count.
+  Game latest = MovelessUnder("2002.4");
+  ASSERT_TRUE(latest.Apply(3 * 3600, kWhitePassOnFlag).ok());
+  ASSERT_TRUE(latest.Apply(3 * 3600 + 600, Count(185)).ok());
+  EXPECT_EQ(latest.a().result()->sgf(), "B+1.5");
+}
+
 TEST(CountRecordedTest, IncidentsThatNeedTheBoardSayWhatTheyNeed) {
   Game g = Moveless("cn-2002", {});
   absl::Status s = g.Apply(60, R"("deadStones": {"points": []})");

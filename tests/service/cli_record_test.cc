@@ -63,6 +63,17 @@ class CliRecordTest : public ::testing::Test {
     return v1::Arbiter::NewStub(
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   }
+  // The game as the server has it.
+  v1::Game Get(const std::string& game) {
+    auto stub = Stub();
+    grpc::ClientContext context;
+    v1::GetGameRequest req;
+    req.set_name("games/" + game);
+    v1::Game out;
+    const grpc::Status s = stub->GetGame(&context, req, &out);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return out;
+  }
   // The game's revision (its number of events), or 0 when it does not exist.
   uint64_t Revision(const std::string& game) {
     auto stub = Stub();
@@ -269,6 +280,32 @@ TEST_F(CliRecordTest, AGameNeedsBothPlayers) {
   s = create();
   EXPECT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(Revision("no-players"), 1u);
+}
+
+// Issue 43.8: `game create` is stamped with the server's clock to the
+// nanosecond; the lines recorded right after it are written to the second,
+// as people (and the README's examples) write times, and fall in the same
+// second. DOMAIN.md §3: a time to the second names that whole second, so it
+// is not earlier than the stamp, and the game counts on from the stamp, the
+// later of the two instants.
+TEST_F(CliRecordTest, LinesToTheSecondFollowACreationStampedInThatSecond) {
+  Start();
+  const ProcessResult created =
+      Cli({"game", "create", "--id", "same-second", "--black", "Li Wei", "--white", "Wang Fang"});
+  ASSERT_EQ(created.exit, 0) << created.err;
+  const google::protobuf::Timestamp stamp = Get("same-second").state().as_of();
+  const std::string second = absl::FormatTime(
+      "%Y-%m-%dT%H:%M:%SZ", absl::FromUnixSeconds(stamp.seconds()), absl::UTCTimeZone());
+  const std::string path =
+      File("same-second.jsonl",
+           absl::StrCat("{\"at\": \"", second, "\", \"gameStarted\": {}}\n", "{\"at\": \"", second,
+                        "\", \"move\": {\"color\": \"BLACK\", \"point\": \"Q16\"}}\n"));
+  const ProcessResult r = Cli({"record", "--game", "same-second", path});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  const v1::Game game = Get("same-second");
+  EXPECT_EQ(game.revision(), 3u);
+  EXPECT_EQ(game.state().as_of().seconds(), stamp.seconds());
+  EXPECT_EQ(game.state().as_of().nanos(), stamp.nanos());
 }
 
 }  // namespace
