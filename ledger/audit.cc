@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ledger/audit_source.h"
 #include "ledger/checkpoint.h"
 #include "ledger/checkpoint_note.h"
 #include "ledger/hash.h"
+#include "ledger/log_rows.h"
 #include "ledger/merkle.h"
-#include "ledger/sqlite/log_reader.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
@@ -174,7 +175,7 @@ class LogWalk {
   // Walks the log; grows `tree` by each event's leaf (one node hash per
   // leaf, amortised, which also gives each checkpoint's root) and fills
   // `games` (game id -> revision count).
-  absl::Status Run(LogReader& reader, MerkleTree& tree, std::map<std::string, uint64_t>& games);
+  absl::Status Run(AuditSource& source, MerkleTree& tree, std::map<std::string, uint64_t>& games);
 
   // Reports the kept findings in their order; false after reporting.
   bool ReportRulingRows() { return Report(ruling_rows_); }
@@ -200,16 +201,17 @@ class LogWalk {
   std::unordered_map<std::string, Game> games_;
   std::optional<Finding> ruling_rows_, readjudication_;
 
-  Stmt rulings_;
-  bool ruling_row_ = false;  // rulings_ holds a row
+  AuditSource* source_ = nullptr;  // for the rulings cursor, during Run
+  StoredRuling ruling_row_;
+  bool has_ruling_row_ = false;  // ruling_row_ holds the cursor's row
   std::vector<std::string> recorded_;
   v1::Ruling ruling_;  // scratch, for the canonical check of a ruling row
 };
 
 absl::Status LogWalk::NextRuling() {
-  absl::StatusOr<bool> row = rulings_.Step();
+  absl::StatusOr<bool> row = source_->NextRuling(ruling_row_);
   if (!row.ok()) return row.status();
-  ruling_row_ = *row;
+  has_ruling_row_ = *row;
   return absl::OkStatus();
 }
 
@@ -217,17 +219,17 @@ absl::Status LogWalk::TakeRulings(uint64_t position) {
   recorded_.clear();
   // Rows before this position belong to no event: the earlier positions
   // have taken theirs.
-  for (; ruling_row_ && static_cast<uint64_t>(rulings_.Int(0)) < position;) {
-    Note(ruling_rows_, rulings_.Int(0),
-         absl::StrCat("a ruling row refers to position ", rulings_.Int(0),
+  for (; has_ruling_row_ && static_cast<uint64_t>(ruling_row_.position) < position;) {
+    Note(ruling_rows_, ruling_row_.position,
+         absl::StrCat("a ruling row refers to position ", ruling_row_.position,
                       ", which holds no event"));
     if (absl::Status s = NextRuling(); !s.ok()) return s;
   }
-  for (; ruling_row_ && static_cast<uint64_t>(rulings_.Int(0)) == position;) {
-    if (rulings_.Int(1) != static_cast<int64_t>(recorded_.size())) {
+  for (; has_ruling_row_ && static_cast<uint64_t>(ruling_row_.position) == position;) {
+    if (ruling_row_.seq != static_cast<int64_t>(recorded_.size())) {
       Note(ruling_rows_, position, "the rulings of this event are not numbered 0, 1, 2, ...");
     }
-    recorded_.push_back(rulings_.Text(2));
+    recorded_.push_back(std::move(ruling_row_.ruling));
     ++report_.rulings;
     if (absl::Status s = NextRuling(); !s.ok()) return s;
   }
@@ -274,30 +276,23 @@ void LogWalk::JudgeEvent(uint64_t position, const std::string& game_id, uint64_t
   }
 }
 
-absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
+absl::Status LogWalk::Run(AuditSource& source, MerkleTree& tree,
                           std::map<std::string, uint64_t>& games) {
   AuditReport& report = report_;
-  absl::StatusOr<uint64_t> total = reader.Head();
+  absl::StatusOr<uint64_t> total = source.Head();
   if (!total.ok()) return total.status();
-  absl::StatusOr<Stmt> q = Stmt::Prepare(
-      reader.db(),
-      "SELECT position, game_id, revision, idempotency_key, event, leaf_hash FROM events "
-      "ORDER BY position");
-  if (!q.ok()) return q.status();
-  absl::StatusOr<Stmt> r = Stmt::Prepare(
-      reader.db(), "SELECT position, seq, ruling FROM rulings ORDER BY position, seq");
-  if (!r.ok()) return r.status();
-  rulings_ = *std::move(r);
+  source_ = &source;
   if (absl::Status s = NextRuling(); !s.ok()) return s;
   StreamCheck streams;
   size_t next_checkpoint = 0;
   uint64_t last_good_checkpoint = 0;
   v1::Event event;
+  StoredEvent row;
   for (;;) {
-    absl::StatusOr<bool> row = q->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    uint64_t position = q->Int(0);
+    absl::StatusOr<bool> more = source.NextEvent(row);
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    uint64_t position = row.position;
     uint64_t expected = tree.size() + 1;
     if (position != expected) {
       Fail(report, expected,
@@ -306,10 +301,10 @@ absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
                : absl::StrCat("position ", expected, " is missing (the next is ", position, ")"));
       return absl::OkStatus();
     }
-    std::string game_id = q->Text(1);
-    std::string bytes = q->Text(4);
+    const std::string& game_id = row.game_id;
+    const std::string& bytes = row.event;
     Hash leaf = LeafHash(bytes);
-    if (q->Text(5) != AsBytes(leaf)) {
+    if (row.leaf_hash != AsBytes(leaf)) {
       Fail(report, position, "the event's bytes do not match its recorded leaf hash");
       return absl::OkStatus();
     }
@@ -317,9 +312,8 @@ absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
       Fail(report, position, std::string(s.message()));
       return absl::OkStatus();
     }
-    const uint64_t revision = q->Int(2);
-    if (!streams.Check(report, position, game_id, revision, q->IsNull(3) ? "" : q->Text(3),
-                       event)) {
+    const uint64_t revision = row.revision;
+    if (!streams.Check(report, position, game_id, revision, row.idempotency_key, event)) {
       return absl::OkStatus();
     }
     tree.Append(leaf);
@@ -353,9 +347,9 @@ absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
                      checkpoints_[next_checkpoint].tree_size(), " events: its tail was truncated"));
     return absl::OkStatus();
   }
-  if (ruling_row_) {
-    Note(ruling_rows_, rulings_.Int(0),
-         absl::StrCat("a ruling row refers to position ", rulings_.Int(0),
+  if (has_ruling_row_) {
+    Note(ruling_rows_, ruling_row_.position,
+         absl::StrCat("a ruling row refers to position ", ruling_row_.position,
                       ", which holds no event"));
   }
   // Every game in the log has its pinned rules, judged or not.
@@ -370,88 +364,31 @@ absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
   return absl::OkStatus();
 }
 
-// Each game's pinned rules, from the games table.
-absl::StatusOr<std::unordered_map<std::string, std::string>> ReadPins(LogReader& reader) {
-  absl::StatusOr<Stmt> q = Stmt::Prepare(reader.db(), "SELECT game_id, rules_pin FROM games");
-  if (!q.ok()) return q.status();
-  std::unordered_map<std::string, std::string> pins;
-  for (;;) {
-    absl::StatusOr<bool> row = q->Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return pins;
-    pins.emplace(q->Text(0), q->Text(1));
-  }
-}
-
-}  // namespace
-
-absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& options) {
-  AuditReport report;
-  report.readjudicated = options.judge != nullptr;
-  absl::StatusOr<Transaction> snapshot = Transaction::Read(reader.db());
-  if (!snapshot.ok()) return snapshot.status();
-
-  std::string key = options.public_key_der;
-  report.key_trusted = !key.empty();
-  if (key.empty()) {
-    absl::StatusOr<std::string> recorded = reader.RecordedPublicKey();
-    if (absl::IsNotFound(recorded.status())) {
-      Fail(report, 0, "the ledger records no public key, and none was given");
-      return report;
-    }
-    if (!recorded.ok()) return recorded.status();
-    key = *recorded;
-  }
-  report.key_id_hex = ToHex(Sha256(key));
-  if (options.game_id) {
-    absl::StatusOr<std::string> pin = reader.RulesPin(*options.game_id);
-    if (!pin.ok()) return pin.status();
-  }
-
-  absl::StatusOr<std::vector<v1::Checkpoint>> checkpoints = reader.Checkpoints();
-  if (!checkpoints.ok()) {
-    if (absl::Status s = Absorb(report, checkpoints.status()); !s.ok()) return s;
-    return report;
-  }
-  report.checkpoints = checkpoints->size();
+// Every checkpoint's signature under `key`; false after reporting.
+bool VerifySignatures(AuditReport& report, const std::vector<v1::Checkpoint>& checkpoints,
+                      const std::string& key, const std::string& log_origin) {
   // The key decoded once for every checkpoint (a key that does not decode
   // is refused by the first, as VerifyCheckpoint says).
   absl::StatusOr<PublicKey> decoded = PublicKey::FromDer(key);
   const Hash key_id = Sha256(key);
-  for (const v1::Checkpoint& c : *checkpoints) {
-    if (absl::Status s = decoded.ok() ? VerifyCheckpoint(c, *decoded, key_id, options.log_origin)
-                                      : VerifyCheckpoint(c, key, options.log_origin);
+  for (const v1::Checkpoint& c : checkpoints) {
+    if (absl::Status s = decoded.ok() ? VerifyCheckpoint(c, *decoded, key_id, log_origin)
+                                      : VerifyCheckpoint(c, key, log_origin);
         !s.ok()) {
-      Fail(report, 0, std::string(s.message()));
-      return report;
+      return Fail(report, 0, std::string(s.message()));
     }
   }
-  if (!checkpoints->empty()) {
-    report.signed_size = checkpoints->back().tree_size();
-    report.signed_root_hex = ToHex(checkpoints->back().root_hash());
-  }
-  absl::StatusOr<std::unordered_map<std::string, std::string>> pins = ReadPins(reader);
-  if (!pins.ok()) {
-    if (absl::Status s = Absorb(report, pins.status()); !s.ok()) return s;
-    return report;
-  }
+  return true;
+}
 
-  MerkleTree tree{std::vector<Hash>()};
-  std::map<std::string, uint64_t> games;
-  LogWalk walk(options, *checkpoints, *std::move(pins), report);
-  if (absl::Status s = walk.Run(reader, tree, games); !s.ok()) {
-    if (s = Absorb(report, s); !s.ok()) return s;
-  }
-  if (!report.intact) return report;
-  report.games = games.size();
-
-  // Consistency between successive checkpoints, by proof, all from one
-  // tree (the walk checked every checkpoint's size is within the log).
-  const uint64_t log_size = tree.size();
-  report.unsigned_tail = log_size - std::min<uint64_t>(report.signed_size, log_size);
-  for (size_t i = 1; i < checkpoints->size(); ++i) {
-    const v1::Checkpoint& a = (*checkpoints)[i - 1];
-    const v1::Checkpoint& b = (*checkpoints)[i];
+// Consistency between successive checkpoints, by proof, all from one tree
+// (the walk checked every checkpoint's size is within the log); false
+// after reporting.
+bool CheckConsistency(AuditReport& report, MerkleTree& tree,
+                      const std::vector<v1::Checkpoint>& checkpoints) {
+  for (size_t i = 1; i < checkpoints.size(); ++i) {
+    const v1::Checkpoint& a = checkpoints[i - 1];
+    const v1::Checkpoint& b = checkpoints[i];
     absl::StatusOr<std::vector<Hash>> proof = tree.ConsistencyProof(a.tree_size(), b.tree_size());
     Hash ra, rb;
     absl::Status s = proof.status();
@@ -460,12 +397,63 @@ absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& opti
     }
     if (s.ok()) s = VerifyConsistency(a.tree_size(), b.tree_size(), ra, rb, *proof);
     if (!s.ok()) {
-      Fail(report, a.tree_size() + 1,
-           absl::StrCat("checkpoints at sizes ", a.tree_size(), " and ", b.tree_size(),
-                        " are not consistent: ", s.message()));
-      return report;
+      return Fail(report, a.tree_size() + 1,
+                  absl::StrCat("checkpoints at sizes ", a.tree_size(), " and ", b.tree_size(),
+                               " are not consistent: ", s.message()));
     }
   }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<AuditReport> AuditLog(AuditSource& source, const AuditOptions& options) {
+  AuditReport report;
+  report.readjudicated = options.judge != nullptr;
+
+  std::string key = options.public_key_der;
+  report.key_trusted = !key.empty();
+  if (key.empty()) {
+    absl::StatusOr<std::string> recorded = source.RecordedPublicKey();
+    if (absl::IsNotFound(recorded.status())) {
+      Fail(report, 0, "the ledger records no public key, and none was given");
+      return report;
+    }
+    if (!recorded.ok()) return recorded.status();
+    key = *recorded;
+  }
+  report.key_id_hex = ToHex(Sha256(key));
+  absl::StatusOr<std::unordered_map<std::string, std::string>> pins = source.RulesPins();
+  if (!pins.ok()) {
+    if (absl::Status s = Absorb(report, pins.status()); !s.ok()) return s;
+    return report;
+  }
+  if (options.game_id && !pins->contains(*options.game_id)) return NoGame(*options.game_id);
+
+  absl::StatusOr<std::vector<v1::Checkpoint>> checkpoints = source.Checkpoints();
+  if (!checkpoints.ok()) {
+    if (absl::Status s = Absorb(report, checkpoints.status()); !s.ok()) return s;
+    return report;
+  }
+  report.checkpoints = checkpoints->size();
+  if (!VerifySignatures(report, *checkpoints, key, options.log_origin)) return report;
+  if (!checkpoints->empty()) {
+    report.signed_size = checkpoints->back().tree_size();
+    report.signed_root_hex = ToHex(checkpoints->back().root_hash());
+  }
+
+  MerkleTree tree{std::vector<Hash>()};
+  std::map<std::string, uint64_t> games;
+  LogWalk walk(options, *checkpoints, *std::move(pins), report);
+  if (absl::Status s = walk.Run(source, tree, games); !s.ok()) {
+    if (s = Absorb(report, s); !s.ok()) return s;
+  }
+  if (!report.intact) return report;
+  report.games = games.size();
+
+  const uint64_t log_size = tree.size();
+  report.unsigned_tail = log_size - std::min<uint64_t>(report.signed_size, log_size);
+  if (!CheckConsistency(report, tree, *checkpoints)) return report;
   if (walk.ReportRulingRows()) walk.ReportReadjudication();
   return report;
 }

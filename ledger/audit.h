@@ -25,7 +25,7 @@
 
 namespace arbiter::ledger {
 
-class LogReader;  // sqlite/log_reader.h: the audit reads a SQLite ledger (Store::Audit)
+class AuditSource;  // audit_source.h: a snapshot of either backend (Store::Audit)
 
 struct AuditOptions {
   // Re-adjudicate only this game (the whole log is still checked).
@@ -66,9 +66,11 @@ struct AuditReport {
   bool game_ended = false;
 };
 
-// Audits the database behind `reader`. A Status error only when the
-// database cannot be read at all; every finding is in the report.
-absl::StatusOr<AuditReport> AuditLog(LogReader& reader, const AuditOptions& options);
+// Audits the snapshot `source` reads, in one pass over its rows. A Status
+// error only when the database cannot be read at all (the source's
+// UNAVAILABLE), or NOT_FOUND when `options.game_id` names no game; every
+// finding is in the report.
+absl::StatusOr<AuditReport> AuditLog(AuditSource& source, const AuditOptions& options);
 
 // Audits a bundle with no database.
 absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle, const AuditOptions& options);

@@ -1,5 +1,6 @@
 #include "ledger/store.h"
 
+#include "ledger/audit_source.h"
 #include "ledger/backends.h"
 
 namespace arbiter::ledger {
@@ -22,6 +23,12 @@ absl::StatusOr<std::unique_ptr<Store>> OpenStore(const std::string& location,
     return absl::InvalidArgumentError("no ledger backend takes '" + location + "'");
   }
   return backend->open(location, options);
+}
+
+absl::StatusOr<AuditReport> Store::Audit(const AuditOptions& options) {
+  absl::StatusOr<std::unique_ptr<AuditSource>> source = OpenAuditSource();
+  if (!source.ok()) return source.status();
+  return AuditLog(**source, options);
 }
 
 bool IsSharedStore(const std::string& location) {

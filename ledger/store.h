@@ -17,6 +17,7 @@
 
 namespace arbiter::ledger {
 
+class AuditSource;     // audit_source.h (internal)
 struct LedgerOptions;  // ledger.h
 class StoreWriter;     // store_writer.h (internal)
 class VenueTables;     // venue_tables.h (internal)
@@ -43,9 +44,15 @@ class Store {
   // is there (no SQLite file); UNAVAILABLE when it cannot be reached.
   virtual absl::StatusOr<std::unique_ptr<LogSource>> OpenReader() = 0;
 
-  // The audit of everything committed (audit.h), on a snapshot of its own.
-  // NOT_FOUND when no ledger is there; the readers' errors.
-  virtual absl::StatusOr<AuditReport> Audit(const AuditOptions& options) = 0;
+  // A consistent snapshot of everything committed, as the audit reads it
+  // (audit_source.h). NOT_FOUND when no ledger is there (no SQLite file);
+  // UNAVAILABLE when it cannot be reached or read.
+  virtual absl::StatusOr<std::unique_ptr<AuditSource>> OpenAuditSource() = 0;
+
+  // The audit of everything committed (audit.h) on a snapshot of its own
+  // (OpenAuditSource), the same audit for every backend. OpenAuditSource's
+  // errors, and AuditLog's.
+  absl::StatusOr<AuditReport> Audit(const AuditOptions& options);
 
   // The venue tables' statements in the backend's dialect (venue_proofs.h
   // uses them); UNAVAILABLE when the database cannot be opened.

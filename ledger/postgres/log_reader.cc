@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ledger/log_rows.h"
-#include "ledger/sqlite/schema.h"
+#include "ledger/schema_version.h"
 
 namespace arbiter::ledger {
 namespace {

@@ -40,9 +40,9 @@
 #include "ledger/ledger.h"
 #include "ledger/log_origin.h"
 #include "ledger/merkle.h"
+#include "ledger/postgres/audit_source.h"
 #include "ledger/postgres/log_reader.h"
 #include "ledger/postgres/pg.h"
-#include "ledger/postgres/snapshot.h"
 #include "ledger/postgres/venue_tables.h"
 #include "ledger/store_writer.h"
 #include "ledger/unsigned_tail.h"
@@ -413,8 +413,8 @@ class PostgresStore final : public Store {
     return std::unique_ptr<LogSource>(*std::move(r));
   }
 
-  absl::StatusOr<AuditReport> Audit(const AuditOptions& options) override {
-    return AuditPostgres(uri_, options);
+  absl::StatusOr<std::unique_ptr<AuditSource>> OpenAuditSource() override {
+    return OpenPgAuditSource(uri_);
   }
 
   absl::StatusOr<std::unique_ptr<VenueTables>> OpenVenueTables(bool /*read_only*/) override {

@@ -6,17 +6,15 @@
 #define ARBITER_LEDGER_SQLITE_SCHEMA_H_
 
 #include "absl/status/status.h"
+#include "ledger/schema_version.h"
 #include "ledger/sqlite.h"
 
 namespace arbiter::ledger {
 
-// 2: idempotency keys unique per game (1: over the whole log). A ledger of
-// schema 1 is migrated when opened for writing (an index and the version
-// change, no data), and read as it is by `arbiter verify`.
-inline constexpr int kSchemaVersion = 2;
-
 // Sets WAL and synchronous=FULL, and creates the tables and triggers if the
-// database is new; migrates one of schema 1; refuses any other version.
+// database is new; migrates one of schema 1 (an index and the version
+// change, no data; `arbiter verify` reads one as it is); refuses any other
+// version than kSchemaVersion.
 absl::Status PrepareSchema(Db& db);
 
 // The pragmas every connection needs (synchronous=FULL is per connection).

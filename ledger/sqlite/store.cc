@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ledger/ledger.h"
+#include "ledger/sqlite/audit_source.h"
 #include "ledger/sqlite/log_reader.h"
 #include "ledger/sqlite/schema.h"
 #include "ledger/sqlite/venue_tables.h"
@@ -109,10 +110,10 @@ class SqliteStore final : public Store {
     return std::make_unique<LogReader>(*std::move(r));
   }
 
-  absl::StatusOr<AuditReport> Audit(const AuditOptions& options) override {
-    absl::StatusOr<LogReader> r = Open();
-    if (!r.ok()) return r.status();
-    return AuditLog(*r, options);
+  absl::StatusOr<std::unique_ptr<AuditSource>> OpenAuditSource() override {
+    std::error_code ec;
+    if (!std::filesystem::exists(database_, ec)) return NoDatabase();
+    return OpenSqliteAuditSource(database_, options_.vfs);
   }
 
   absl::StatusOr<std::unique_ptr<VenueTables>> OpenVenueTables(bool read_only) override {
@@ -127,10 +128,11 @@ class SqliteStore final : public Store {
  private:
   absl::StatusOr<LogReader> Open() {
     std::error_code ec;
-    if (!std::filesystem::exists(database_, ec)) {
-      return absl::NotFoundError(absl::StrCat("no database at ", database_));
-    }
+    if (!std::filesystem::exists(database_, ec)) return NoDatabase();
     return LogReader::Open(database_, options_.vfs);
+  }
+  absl::Status NoDatabase() const {
+    return absl::NotFoundError(absl::StrCat("no database at ", database_));
   }
 
   const std::string dir_;

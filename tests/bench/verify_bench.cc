@@ -35,6 +35,7 @@
 #include "ledger/ledger.h"
 #include "ledger/sqlite.h"
 #include "ledger/sqlite/log_reader.h"
+#include "ledger/store.h"
 #include "tests/bench/bench_rounds.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
@@ -136,7 +137,8 @@ void BM_VerifyVsPlainRead(benchmark::State& state) {
       plain_cpu.push_back(static_cast<double>(rows) / (cpu() - c0));
       c0 = cpu();
       t0 = absl::Now();
-      absl::StatusOr<ledger::AuditReport> report = ledger::AuditLog(*reader, options);
+      absl::StatusOr<ledger::AuditReport> report =
+          (*ledger::OpenStore(bench->db()))->Audit(options);
       audit.push_back(static_cast<double>(bench->events()) /
                       absl::ToDoubleSeconds(absl::Now() - t0));
       audit_cpu.push_back(static_cast<double>(bench->events()) / (cpu() - c0));

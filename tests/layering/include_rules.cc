@@ -73,6 +73,14 @@ bool NotJudge(const std::string& i) {
          (Ledger(i) && i != "ledger/judge.h");
 }
 
+// Each backend's folder (ledger/README.md, "Backends") stands on the
+// backend-independent ledger and its own client alone: what both need
+// (the schema version, the audit's snapshot interface) lives in ledger/.
+bool SqliteSide(const std::string& i) {
+  return Sqlite(i) || Under(i, "ledger/sqlite/") || i == "ledger/sqlite.h";
+}
+bool PostgresSide(const std::string& i) { return Postgres(i) || Under(i, "ledger/postgres/"); }
+
 struct Rule {
   const char* folder;  // the files it applies to
   bool (*forbidden)(const std::string& include);
@@ -84,6 +92,11 @@ const Rule kRules[] = {
     {"rulesdb/", AdjudicatorOrCli, "rulesdb/ includes nothing from adjudicator/ or cli/"},
     {"rulesdb/", Ledger, "rulesdb/ (the rules as data) includes nothing from ledger/ (storage)"},
     {"ledger/", AdjudicatorOrCli, "ledger/ includes nothing from adjudicator/ or cli/"},
+    {"ledger/postgres/", SqliteSide,
+     "ledger/postgres/ includes nothing of SQLite: not ledger/sqlite/, ledger/sqlite.h or "
+     "sqlite3.h"},
+    {"ledger/sqlite/", PostgresSide,
+     "ledger/sqlite/ includes nothing of PostgreSQL: not ledger/postgres/ or libpq"},
     {"adjudicator/engine/", NotPure,
      "the engine is pure: no gRPC, SQLite, PostgreSQL or ledger/ header"},
     {"adjudicator/engine/", AboveEngine,

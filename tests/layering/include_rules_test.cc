@@ -39,9 +39,11 @@ TEST(IncludeRules, FindsEveryBadIncludeAndNothingElse) {
           "adjudicator/tournament/scoring.cc:4", "adjudicator/tournament/scoring.cc:5",
           "adjudicator/tournament/scoring.cc:6", "adjudicator/tournament/scoring.cc:7",
           "adjudicator/tournament/scoring.cc:8", "adjudicator/tournament/scoring.cc:9",
-          "cli/main.cc:4", "cli/main.cc:6", "cli/main.cc:7", "ledger/store.h:7", "ledger/store.h:8",
-          "proto/canonical/bytes.cc:3", "proto/canonical/bytes.cc:4", "rulesdb/tools/tool.cc:3",
-          "rulesdb/tools/tool.cc:4"));
+          "cli/main.cc:4", "cli/main.cc:6", "cli/main.cc:7", "ledger/postgres/audit_source.cc:7",
+          "ledger/postgres/audit_source.cc:8", "ledger/postgres/audit_source.cc:9",
+          "ledger/sqlite/audit_source.cc:7", "ledger/sqlite/audit_source.cc:8", "ledger/store.h:7",
+          "ledger/store.h:8", "proto/canonical/bytes.cc:3", "proto/canonical/bytes.cc:4",
+          "rulesdb/tools/tool.cc:3", "rulesdb/tools/tool.cc:4"));
 }
 
 TEST(IncludeRules, SaysWhatWasIncludedAndWhichRuleItBreaks) {
@@ -62,6 +64,14 @@ TEST(IncludeRules, SaysWhatWasIncludedAndWhichRuleItBreaks) {
     }
     if (v.file == "cli/main.cc" && v.line == 4) {
       EXPECT_EQ(v.include, "tests/support/files.h");
+    }
+    if (v.file == "ledger/postgres/audit_source.cc" && v.line == 7) {
+      EXPECT_EQ(v.include, "ledger/sqlite/schema.h");
+      EXPECT_THAT(v.rule, HasSubstr("ledger/postgres/ includes nothing of SQLite"));
+    }
+    if (v.file == "ledger/sqlite/audit_source.cc" && v.line == 7) {
+      EXPECT_EQ(v.include, "ledger/postgres/pg.h");
+      EXPECT_THAT(v.rule, HasSubstr("ledger/sqlite/ includes nothing of PostgreSQL"));
     }
     if (v.file == "cli/main.cc" && v.line == 6) {
       EXPECT_EQ(v.include, "ledger/writer_internal.h");

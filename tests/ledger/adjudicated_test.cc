@@ -11,6 +11,7 @@
 #include "ledger/bundle.h"
 #include "ledger/ledger.h"
 #include "ledger/sqlite/log_reader.h"
+#include "ledger/store.h"
 #include "tests/support/event_lines.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
@@ -67,7 +68,7 @@ TEST(AdjudicatedLedgerTest, ScenariosRecordReadjudicateAndExport) {
   AuditOptions audit;
   audit.judge = &judge;
   audit.public_key_der = (*ledger)->public_key_der();
-  auto report = AuditLog(*reader, audit);
+  auto report = (*OpenStore(dir.File("ledger.db")))->Audit(audit);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_TRUE(report->intact) << report->first_bad_position << ": " << report->why;
   EXPECT_EQ(report->games_readjudicated, games.size());

@@ -21,6 +21,7 @@
 #include "ledger/note_key.h"
 #include "ledger/signed_note.h"
 #include "ledger/sqlite/log_reader.h"
+#include "ledger/store.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/event_lines.h"
 #include "tests/support/paths.h"
@@ -128,11 +129,9 @@ TEST(CheckpointNoteTest, TheAuditRefusesABadNoteSignatureAndAnotherOrigin) {
     RecordScenario(**ledger, "phone-twice");
   }
   auto audit = [&](const std::string& origin) {
-    absl::StatusOr<LogReader> reader = LogReader::Open(dir.File("ledger.db"));
-    EXPECT_TRUE(reader.ok()) << reader.status();
     AuditOptions options;
     options.log_origin = origin;
-    absl::StatusOr<AuditReport> report = AuditLog(*reader, options);
+    absl::StatusOr<AuditReport> report = (*OpenStore(dir.File("ledger.db")))->Audit(options);
     EXPECT_TRUE(report.ok()) << report.status();
     return report.ok() ? *report : AuditReport{};
   };

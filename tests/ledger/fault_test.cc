@@ -19,6 +19,7 @@
 #include "ledger/audit.h"
 #include "ledger/ledger.h"
 #include "ledger/sqlite/log_reader.h"
+#include "ledger/store.h"
 #include "tests/ledger/fault_vfs.h"
 #include "tests/ledger/toy_judge.h"
 #include "tests/support/temp_dir.h"
@@ -68,7 +69,7 @@ class FaultTest : public ::testing::Test {
     }
     AuditOptions o;
     o.judge = &judge_;
-    auto report = AuditLog(*reader, o);
+    auto report = (*OpenStore(dir_.File("ledger.db")))->Audit(o);
     ASSERT_TRUE(report.ok()) << report.status();
     EXPECT_TRUE(report->intact) << report->first_bad_position << ": " << report->why;
   }

@@ -435,11 +435,9 @@ TEST_P(LedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
                     .ok());
   }
   {  // Offline, as `verify --db` reads it: a schema 1 ledger as it is.
-    auto reader = LogReader::Open(dir_.File("ledger.db"));
-    ASSERT_TRUE(reader.ok()) << reader.status();
     AuditOptions o;
     o.judge = &judge_;
-    auto report = AuditLog(*reader, o);
+    auto report = (*OpenStore(dir_.File("ledger.db")))->Audit(o);
     ASSERT_TRUE(report.ok()) << report.status();
     ASSERT_TRUE(report->intact) << report->why;
   }

@@ -1,0 +1,96 @@
+#include "ledger/sqlite/audit_source.h"
+
+#include <optional>
+#include <utility>
+
+#include "ledger/sqlite.h"
+#include "ledger/sqlite/log_reader.h"
+
+namespace arbiter::ledger {
+namespace {
+
+class SqliteAuditSource final : public AuditSource {
+ public:
+  explicit SqliteAuditSource(LogReader reader) : reader_(std::move(reader)) {}
+
+  // The read transaction and the two cursors; called once, before any read.
+  absl::Status Begin() {
+    absl::StatusOr<Transaction> tx = Transaction::Read(reader_.db());
+    if (!tx.ok()) return tx.status();
+    snapshot_.emplace(*std::move(tx));
+    absl::StatusOr<Stmt> events = Stmt::Prepare(
+        reader_.db(),
+        "SELECT position, game_id, revision, idempotency_key, event, leaf_hash FROM events "
+        "ORDER BY position");
+    if (!events.ok()) return events.status();
+    events_ = *std::move(events);
+    absl::StatusOr<Stmt> rulings = Stmt::Prepare(
+        reader_.db(), "SELECT position, seq, ruling FROM rulings ORDER BY position, seq");
+    if (!rulings.ok()) return rulings.status();
+    rulings_ = *std::move(rulings);
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<uint64_t> Head() override { return reader_.Head(); }
+  absl::StatusOr<std::string> RecordedPublicKey() override { return reader_.RecordedPublicKey(); }
+  absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints() override {
+    return reader_.Checkpoints();
+  }
+
+  absl::StatusOr<std::unordered_map<std::string, std::string>> RulesPins() override {
+    absl::StatusOr<Stmt> q = Stmt::Prepare(reader_.db(), "SELECT game_id, rules_pin FROM games");
+    if (!q.ok()) return q.status();
+    std::unordered_map<std::string, std::string> pins;
+    for (;;) {
+      absl::StatusOr<bool> row = q->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return pins;
+      pins.emplace(q->Text(0), q->Text(1));
+    }
+  }
+
+  absl::StatusOr<bool> NextEvent(StoredEvent& row) override {
+    absl::StatusOr<bool> more = events_.Step();
+    if (!more.ok() || !*more) return more;
+    row.position = events_.Int(0);
+    row.game_id = events_.Text(1);
+    row.revision = events_.Int(2);
+    if (events_.IsNull(3)) {
+      row.idempotency_key.clear();
+    } else {
+      row.idempotency_key = events_.Text(3);
+    }
+    row.event = events_.Text(4);
+    row.leaf_hash = events_.Text(5);
+    return true;
+  }
+
+  absl::StatusOr<bool> NextRuling(StoredRuling& row) override {
+    absl::StatusOr<bool> more = rulings_.Step();
+    if (!more.ok() || !*more) return more;
+    row.position = rulings_.Int(0);
+    row.seq = rulings_.Int(1);
+    row.ruling = rulings_.Text(2);
+    return true;
+  }
+
+ private:
+  // Declared in the order they are made: the cursors end before the
+  // transaction, the transaction before the connection.
+  LogReader reader_;
+  std::optional<Transaction> snapshot_;
+  Stmt events_, rulings_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<AuditSource>> OpenSqliteAuditSource(const std::string& db_path,
+                                                                   const char* vfs) {
+  absl::StatusOr<LogReader> reader = LogReader::Open(db_path, vfs);
+  if (!reader.ok()) return reader.status();
+  auto source = std::make_unique<SqliteAuditSource>(*std::move(reader));
+  if (absl::Status s = source->Begin(); !s.ok()) return s;
+  return source;
+}
+
+}  // namespace arbiter::ledger
