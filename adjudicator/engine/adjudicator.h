@@ -52,7 +52,7 @@ class Adjudicator {
   // Folds in the next event and returns the rulings it produced, in order.
   // Bad input (DOMAIN.md §3) is an error saying why, and leaves the
   // adjudicator exactly as it was: INVALID_ARGUMENT for a malformed event or
-  // a report the record contradicts (DOMAIN.md §3.2),
+  // a report the record contradicts (DOMAIN.md §3.6),
   // FAILED_PRECONDITION when the game's state forbids it, NOT_FOUND for a
   // decision on a ruling that does not exist, PERMISSION_DENIED for a
   // decision or correction the event's authority (Event.authority) may not

@@ -2,8 +2,8 @@
 // their fields included), checked before anything is judged or written, so
 // no value can outgrow the messages that later carry it back (history,
 // exports, watch streams) or the status that refuses it; and on what one
-// response or one watch stream may hold. proto/DOMAIN.md "Bounds and
-// retries" is the same table for clients.
+// response or one watch stream may hold. The service README's "Bounds"
+// is the same table for clients.
 //
 //   keys        idempotency_key, request_id, game_id,          128 bytes
 //               tournament_id, page_token

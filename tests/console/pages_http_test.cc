@@ -2,7 +2,7 @@
 // serve --http` on 127.0.0.1 (issue 43): the ruling slip handed to a player
 // names the decision and who took it in words, in both languages, and keeps
 // the recorded actor's code names and token out of its text (the token's
-// short id only in the audit line at its foot, DOMAIN.md §7); the hall's
+// short id only in the audit line at its foot, the console README's words); the hall's
 // `?all=1`, the link scripts/run prints, opens its finished games.
 #include <memory>
 #include <regex>

@@ -151,7 +151,7 @@ std::vector<Row> Rows() {
        {{5, Of("clockPress", kB)}},
        {{{"cn-2002/17.4", kB, {"CLOCK_UNCHANGED", "WARNING", "PENALTY_STONE"}}}},
        {{referred_b}}},
-      // 22.6 is about a move that captured (DOMAIN.md §3.2): Black's A2 takes A1.
+      // 22.6 is about a move that captured (DOMAIN.md §3.6): Black's A2 takes A1.
       {"press with captures not cleared",
        {{10, Move(kB, "B1")},
         {12, Move(kW, "A1")},

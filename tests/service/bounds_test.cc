@@ -50,7 +50,7 @@ constexpr bool kSanitized = false;
 #endif
 
 constexpr size_t kNoteBytes = 1000;
-constexpr size_t kPage = 1 << 20;  // DOMAIN.md "Bounds and retries"
+constexpr size_t kPage = 1 << 20;  // adjudicator/service/README.md "Bounds"
 
 std::unique_ptr<grpc::ClientContext> Context(const std::string& token = "") {
   auto ctx = std::make_unique<grpc::ClientContext>();

@@ -287,8 +287,8 @@ TEST_F(CliFlagsServerTest, AValueTheServerRefusesAsTooLargeExits2) {
       "{\"at\": \"2026-05-01T09:00:00Z\", \"gameCreated\": {\"gameId\": \"big\", "
       "\"black\": {\"name\": \"" +
       huge + "\"}}}\n";
-  // `record` checks the service's bounds before it sends (DOMAIN.md "Bounds
-  // and retries"): the same exit, the field named.
+  // `record` checks the service's bounds before it sends (the service README's
+  // "Bounds"): the same exit, the field named.
   ProcessResult r = As("", {"record", "-"}, line);
   EXPECT_EQ(r.exit, 2) << r.err;
   EXPECT_NE(r.err.find("event.gameCreated.black.name: 5242880 bytes, at most 256"),
