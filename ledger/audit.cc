@@ -16,6 +16,8 @@
 #include "ledger/hash.h"
 #include "ledger/merkle.h"
 #include "ledger/sqlite/log_reader.h"
+#include "ledger/stream.h"
+#include "ledger/tournament_audit.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
@@ -189,6 +191,10 @@ class LogWalk {
   absl::Status NextRuling();
   // Reads the ruling rows of `position` into recorded_.
   absl::Status TakeRulings(uint64_t position);
+  // A tournament's entry (tournament_audit.h): checked, kept for its
+  // stream, never judged; false after reporting.
+  bool TakeTournamentEntry(uint64_t position, const std::string& stream, uint64_t revision,
+                           bool keyed, const std::string& bytes);
   // Re-judges one event of its game, or checks its ruling rows alone.
   void JudgeEvent(uint64_t position, const std::string& game_id, uint64_t revision,
                   const v1::Event& event);
@@ -199,6 +205,7 @@ class LogWalk {
   AuditReport& report_;
   std::unordered_map<std::string, Game> games_;
   std::optional<Finding> ruling_rows_, readjudication_;
+  TournamentEntries tournaments_;
 
   Stmt rulings_;
   bool ruling_row_ = false;  // rulings_ holds a row
@@ -274,6 +281,14 @@ void LogWalk::JudgeEvent(uint64_t position, const std::string& game_id, uint64_t
   }
 }
 
+bool LogWalk::TakeTournamentEntry(uint64_t position, const std::string& stream, uint64_t revision,
+                                  bool keyed, const std::string& bytes) {
+  if (std::optional<std::string> why = tournaments_.Add(stream, revision, keyed, bytes)) {
+    return Fail(report_, position, *std::move(why));
+  }
+  return true;
+}
+
 absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
                           std::map<std::string, uint64_t>& games) {
   AuditReport& report = report_;
@@ -308,18 +323,23 @@ absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
     }
     std::string game_id = q->Text(1);
     std::string bytes = q->Text(4);
-    Hash leaf = LeafHash(bytes);
+    Hash leaf = EntryLeafHash(game_id, bytes);
     if (q->Text(5) != AsBytes(leaf)) {
       Fail(report, position, "the event's bytes do not match its recorded leaf hash");
       return absl::OkStatus();
     }
-    if (absl::Status s = ParseCanonicalInto(bytes, &event); !s.ok()) {
+    const bool tournament = IsTournamentStream(game_id);
+    if (tournament) {
+      if (!TakeTournamentEntry(position, game_id, q->Int(2), !q->IsNull(3), bytes)) {
+        return absl::OkStatus();
+      }
+    } else if (absl::Status s = ParseCanonicalInto(bytes, &event); !s.ok()) {
       Fail(report, position, std::string(s.message()));
       return absl::OkStatus();
     }
     const uint64_t revision = q->Int(2);
-    if (!streams.Check(report, position, game_id, revision, q->IsNull(3) ? "" : q->Text(3),
-                       event)) {
+    if (!tournament && !streams.Check(report, position, game_id, revision,
+                                      q->IsNull(3) ? "" : q->Text(3), event)) {
       return absl::OkStatus();
     }
     tree.Append(leaf);
@@ -340,7 +360,10 @@ absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
       ++next_checkpoint;
     }
     if (absl::Status s = TakeRulings(position); !s.ok()) return s;
-    JudgeEvent(position, game_id, revision, event);
+    if (tournament && !recorded_.empty()) {
+      Note(ruling_rows_, position, "a ruling row refers to a tournament's event");
+    }
+    if (!tournament) JudgeEvent(position, game_id, revision, event);
     if (options_.progress && (tree.size() % 1024 == 0 || tree.size() == *total)) {
       options_.progress(tree.size(), *total);
     }
@@ -367,6 +390,7 @@ absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
     }
   }
   for (const auto& [game, g] : games_) report.games_readjudicated += g.fold != nullptr ? 1 : 0;
+  report.tournaments = tournaments_.streams().size();
   return absl::OkStatus();
 }
 
@@ -525,7 +549,7 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
       }
     }
     absl::Status s =
-        VerifyInclusion(e.position() - 1, cp.tree_size(), LeafHash(e.event()), path, root);
+        VerifyInclusion(e.position() - 1, cp.tree_size(), EntryLeafHash(e), path, root);
     if (e.position() == 0 || !s.ok()) {
       Fail(report, e.position(), absl::StrCat("the event is not in the signed log: ", s.message()));
       return report;
