@@ -325,7 +325,15 @@ absl::Status LogWalk::Run(LogReader& reader, MerkleTree& tree,
     std::string bytes = q->Text(4);
     Hash leaf = EntryLeafHash(game_id, bytes);
     if (q->Text(5) != AsBytes(leaf)) {
-      Fail(report, position, "the event's bytes do not match its recorded leaf hash");
+      // A tournament's entry is named: its position alone says nothing of
+      // which record a federation rates was changed.
+      Fail(report, position,
+           absl::StrCat(
+               IsTournamentStream(game_id)
+                   ? absl::StrCat("tournament '", game_id.substr(kTournamentStreamPrefix.size()),
+                                  "' revision ", q->Int(2), ": ")
+                   : "",
+               "the event's bytes do not match its recorded leaf hash"));
       return absl::OkStatus();
     }
     const bool tournament = IsTournamentStream(game_id);
