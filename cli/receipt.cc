@@ -6,10 +6,12 @@
 #include <optional>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "arbiter/v1/events.pb.h"
+#include "arbiter/v1/tournament.pb.h"
 #include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
@@ -18,6 +20,7 @@
 #include "ledger/note_key.h"
 #include "ledger/receipt.h"
 #include "ledger/store.h"
+#include "ledger/stream.h"
 #include "ledger/witness_policy.h"
 
 namespace arbiter::cli {
@@ -60,14 +63,27 @@ absl::StatusOr<std::optional<ledger::WitnessPolicy>> PolicyOf(const Args& args) 
   return *std::move(policy);
 }
 
-// The event kind's name (its field in Event's oneof), for the report.
+// The name of the set field of `message`'s oneof `kind`.
+std::string OneofKind(const google::protobuf::Message& message) {
+  const auto* kind = message.GetDescriptor()->FindOneofByName("kind");
+  const auto* set =
+      kind == nullptr ? nullptr : message.GetReflection()->GetOneofFieldDescriptor(message, kind);
+  return set == nullptr ? "an event of no kind" : set->json_name();
+}
+
+// The event kind's name (its field in Event's oneof), for the report; a
+// tournament's entry (its leaf data, ledger/stream.h) as "tournament KIND".
 std::string KindOf(const std::string& bytes) {
+  if (absl::StartsWith(bytes, ledger::kTournamentLeafPrefix)) {
+    v1::TournamentEvent event;
+    if (!event.ParseFromString(bytes.substr(ledger::kTournamentLeafPrefix.size()))) {
+      return "not an arbiter.v1.TournamentEvent";
+    }
+    return absl::StrCat("tournament ", OneofKind(event));
+  }
   v1::Event event;
   if (!event.ParseFromString(bytes)) return "not an arbiter.v1.Event";
-  const auto* kind = event.GetDescriptor()->FindOneofByName("kind");
-  const auto* set =
-      kind == nullptr ? nullptr : event.GetReflection()->GetOneofFieldDescriptor(event, kind);
-  return set == nullptr ? "an event of no kind" : set->json_name();
+  return OneofKind(event);
 }
 
 }  // namespace

@@ -103,6 +103,12 @@ int Report(const ledger::AuditReport& r, const std::string& what, const std::str
               what.c_str(), static_cast<unsigned long long>(r.events),
               static_cast<unsigned long long>(r.games), static_cast<unsigned long long>(r.rulings),
               static_cast<unsigned long long>(r.checkpoints));
+  if (r.tournaments > 0) {
+    // Their events are among the events above, in streams of their own
+    // (ledger/README.md, "Tournament streams").
+    std::printf("%llu tournament(s) checked: each stream canonical, contiguous from its created\n",
+                static_cast<unsigned long long>(r.tournaments));
+  }
   if (r.signed_size > 0) {
     std::printf("latest signed checkpoint: size %llu, root %s\n",
                 static_cast<unsigned long long>(r.signed_size), r.signed_root_hex.c_str());

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "ledger/stream.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
@@ -10,6 +11,10 @@ namespace arbiter::ledger {
 absl::Status ValidateAppend(const std::string& game_id, const std::vector<v1::Event>& events) {
   if (game_id.empty()) return absl::InvalidArgumentError("an append needs a game id");
   if (events.empty()) return absl::InvalidArgumentError("an append needs at least one event");
+  if (IsTournamentStream(game_id)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", game_id, "' names a tournament's stream, not a game"));
+  }
   std::set<std::string> keys;
   for (size_t i = 0; i < events.size(); ++i) {
     const v1::Event& e = events[i];
@@ -49,6 +54,50 @@ absl::Status CheckAgainstStream(const std::string& game_id, const std::vector<v1
     return absl::InvalidArgumentError(absl::StrCat("gameCreated names game '",
                                                    events[0].game_created().game_id(),
                                                    "' in the stream of '", game_id, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateTournamentAppend(const std::string& stream,
+                                      const std::vector<v1::TournamentEvent>& events) {
+  if (!IsTournamentStream(stream)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", stream, "' is not a tournament's stream"));
+  }
+  absl::StatusOr<std::string> named =
+      TournamentStream(stream.substr(kTournamentStreamPrefix.size()));
+  if (!named.ok()) return named.status();
+  if (events.empty()) return absl::InvalidArgumentError("an append needs at least one event");
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (events[i].kind_case() == v1::TournamentEvent::KIND_NOT_SET) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("event ", i + 1, " of the append has no kind"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckAgainstTournamentStream(const std::string& stream,
+                                          const std::vector<v1::TournamentEvent>& events,
+                                          uint64_t current, ExpectedRevision expected) {
+  if (current == 0 && !events[0].has_created()) {
+    return absl::NotFoundError(
+        absl::StrCat("no tournament '", stream, "': its stream must begin with created"));
+  }
+  if (current > 0 && events[0].has_created()) {
+    return absl::AlreadyExistsError(absl::StrCat("tournament '", stream, "' already exists"));
+  }
+  if (absl::Status s = expected.Check(stream, current); !s.ok()) return s;
+  for (size_t i = 1; i < events.size(); ++i) {
+    if (events[i].has_created()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("tournament '", stream, "': created at revision ", current + 1 + i));
+    }
+  }
+  const std::string id = stream.substr(kTournamentStreamPrefix.size());
+  if (events[0].has_created() && events[0].created().tournament_id() != id) {
+    return absl::InvalidArgumentError(absl::StrCat("created names tournament '",
+                                                   events[0].created().tournament_id(),
+                                                   "' in the stream of '", stream, "'"));
   }
   return absl::OkStatus();
 }

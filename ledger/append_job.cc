@@ -4,11 +4,20 @@
 
 #include "ledger/append_checks.h"
 #include "ledger/checkpoint.h"
+#include "ledger/stream.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
 
 absl::Status AppendJob::Prepare() {
+  if (tournament()) {
+    if (absl::Status s = ValidateTournamentAppend(game_id, tournament_events); !s.ok()) return s;
+    for (const v1::TournamentEvent& e : tournament_events) {
+      canonical.push_back(CanonicalBytes(e));
+      leaves.push_back(EntryLeafHash(game_id, canonical.back()));
+    }
+    return absl::OkStatus();
+  }
   if (absl::Status s = ValidateAppend(game_id, events); !s.ok()) return s;
   canonical.reserve(events.size());
   leaves.reserve(events.size());
@@ -68,6 +77,17 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::Append(std::string gam
   job.expected = expected;
   job.events = std::move(events);
   job.venue_key_der = std::move(venue_key_der);
+  if (absl::Status s = job.Prepare(); !s.ok()) return s;
+  if (absl::Status s = Submit(&job); !s.ok()) return s;
+  return std::move(job.entries);
+}
+
+absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::AppendTournament(
+    std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events) {
+  AppendJob job;
+  job.game_id = std::move(stream);
+  job.expected = expected;
+  job.tournament_events = std::move(events);
   if (absl::Status s = job.Prepare(); !s.ok()) return s;
   if (absl::Status s = Submit(&job); !s.ok()) return s;
   return std::move(job.entries);

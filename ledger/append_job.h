@@ -23,12 +23,14 @@
 #include "absl/time/time.h"
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/ledger.pb.h"
+#include "arbiter/v1/tournament.pb.h"
 #include "ledger/append_callback.h"
 #include "ledger/expected_revision.h"
 #include "ledger/hash.h"
 #include "ledger/judge.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
+#include "ledger/stream.h"
 
 namespace arbiter::ledger {
 
@@ -38,6 +40,10 @@ struct AppendJob {
   std::string game_id;
   ExpectedRevision expected = ExpectedRevision::Any();
   std::vector<v1::Event> events;
+  // A tournament's append (Ledger::AppendTournament): `game_id` is its
+  // stream ("tournaments/{id}", stream.h), `events` is empty and these are
+  // its events. No judge sees them.
+  std::vector<v1::TournamentEvent> tournament_events;
   // Set by a venue's sync (Ledger::AppendFromVenue): the venue's public key,
   // whose claim on the game is written with its first events.
   std::string venue_key_der;
@@ -70,9 +76,11 @@ struct AppendJob {
   PreviewCallback preview;
   absl::Notification done;
 
-  // Validates the append (ValidateAppend: INVALID_ARGUMENT) and computes
-  // its canonical bytes and leaf hashes.
+  // Validates the append (ValidateAppend, or ValidateTournamentAppend for
+  // a tournament's: INVALID_ARGUMENT) and computes its canonical bytes and
+  // leaf hashes (stream.h: a tournament's are domain-separated).
   absl::Status Prepare();
+  bool tournament() const { return IsTournamentStream(game_id); }
 
   // Answers the caller. A synchronous caller may destroy the job as soon as
   // it is notified, so nothing touches it afterwards.
@@ -114,6 +122,9 @@ class AppendQueue {
   void PreviewAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
                     PreviewCallback done);
   absl::StatusOr<v1::Checkpoint> Checkpoint();
+  // As Ledger::AppendTournament: `stream` is the tournament's stream name.
+  absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournament(
+      std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events);
 
   // For a running batch: waits until a job is queued, the queue is closed
   // or `deadline` passes (InfinitePast: no wait), then moves queued jobs

@@ -73,10 +73,62 @@ absl::Status ClaimForVenue(const AppendJob& job, AppendRows& rows) {
   return rows.InsertVenueGame(job.game_id, VenueId(job.venue_key_der), job.venue_key_der);
 }
 
+// A tournament's append (Ledger::AppendTournament): the same stream,
+// expected-revision and byte-bound checks as a game's, no judge, no
+// rulings, no games row. Its events carry no idempotency key.
+absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournamentOnto(AppendJob& job,
+                                                                  AppendBatch& batch,
+                                                                  AppendRows& rows) {
+  uint64_t current = 0;
+  if (auto it = batch.revisions.find(job.game_id); it != batch.revisions.end()) {
+    current = it->second;
+  } else {
+    absl::StatusOr<uint64_t> committed = rows.CommittedRevision(job.game_id);
+    if (!committed.ok()) return committed.status();
+    current = *committed;
+  }
+  if (absl::Status s =
+          CheckAgainstTournamentStream(job.game_id, job.tournament_events, current, job.expected);
+      !s.ok()) {
+    return s;
+  }
+  size_t append_bytes = 0;
+  for (size_t i = 0; i < job.canonical.size(); ++i) {
+    append_bytes += job.canonical[i].size();
+    if (job.canonical[i].size() > kMaxEntryBytes || append_bytes > kMaxAppendBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "events[", i, "]: the append comes to ", append_bytes, " bytes; an entry holds at most ",
+          kMaxEntryBytes, ", an append ", kMaxAppendBytes));
+    }
+  }
+  const uint64_t revision = current + job.canonical.size();
+  if (absl::Status s = rows.AdvanceStream(job.game_id, revision); !s.ok()) return s;
+  std::vector<v1::LedgerEntry> out;
+  for (size_t i = 0; i < job.canonical.size(); ++i) {
+    const uint64_t position = batch.head + 1 + i;
+    if (absl::Status s = rows.InsertEvent(position, job.game_id, current + 1 + i, "",
+                                          job.canonical[i], job.leaves[i]);
+        !s.ok()) {
+      return s;
+    }
+    v1::LedgerEntry& entry = out.emplace_back();
+    entry.set_position(position);
+    entry.set_game_id(job.game_id);
+    entry.set_revision(current + 1 + i);
+    entry.set_event(job.canonical[i]);
+  }
+  if (job.dry_run) return out;
+  batch.head += job.canonical.size();
+  for (const Hash& leaf : job.leaves) batch.range.Append(leaf);
+  batch.revisions[job.game_id] = revision;
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBatch& batch,
                                                         Judge& judge_of, AppendRows& rows) {
+  if (job.tournament()) return AppendTournamentOnto(job, batch, rows);
   // A venue's append is never a retry of recorded events: it claims a new game.
   const bool from_venue = !job.venue_key_der.empty();
   absl::StatusOr<std::vector<uint64_t>> recorded =

@@ -17,6 +17,8 @@
 #include "ledger/hash.h"
 #include "ledger/log_rows.h"
 #include "ledger/merkle.h"
+#include "ledger/stream.h"
+#include "ledger/tournament_audit.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
@@ -190,6 +192,10 @@ class LogWalk {
   absl::Status NextRuling();
   // Reads the ruling rows of `position` into recorded_.
   absl::Status TakeRulings(uint64_t position);
+  // A tournament's entry (tournament_audit.h): checked, kept for its
+  // stream, never judged; false after reporting.
+  bool TakeTournamentEntry(uint64_t position, const std::string& stream, uint64_t revision,
+                           bool keyed, const std::string& bytes);
   // Re-judges one event of its game, or checks its ruling rows alone.
   void JudgeEvent(uint64_t position, const std::string& game_id, uint64_t revision,
                   const v1::Event& event);
@@ -200,6 +206,7 @@ class LogWalk {
   AuditReport& report_;
   std::unordered_map<std::string, Game> games_;
   std::optional<Finding> ruling_rows_, readjudication_;
+  TournamentEntries tournaments_;
 
   AuditSource* source_ = nullptr;  // for the rulings cursor, during Run
   StoredRuling ruling_row_;
@@ -276,6 +283,14 @@ void LogWalk::JudgeEvent(uint64_t position, const std::string& game_id, uint64_t
   }
 }
 
+bool LogWalk::TakeTournamentEntry(uint64_t position, const std::string& stream, uint64_t revision,
+                                  bool keyed, const std::string& bytes) {
+  if (std::optional<std::string> why = tournaments_.Add(stream, revision, keyed, bytes)) {
+    return Fail(report_, position, *std::move(why));
+  }
+  return true;
+}
+
 absl::Status LogWalk::Run(AuditSource& source, MerkleTree& tree,
                           std::map<std::string, uint64_t>& games) {
   AuditReport& report = report_;
@@ -303,17 +318,32 @@ absl::Status LogWalk::Run(AuditSource& source, MerkleTree& tree,
     }
     const std::string& game_id = row.game_id;
     const std::string& bytes = row.event;
-    Hash leaf = LeafHash(bytes);
+    Hash leaf = EntryLeafHash(game_id, bytes);
     if (row.leaf_hash != AsBytes(leaf)) {
-      Fail(report, position, "the event's bytes do not match its recorded leaf hash");
+      // A tournament's entry is named: its position alone says nothing of
+      // which record a federation rates was changed.
+      Fail(report, position,
+           absl::StrCat(
+               IsTournamentStream(game_id)
+                   ? absl::StrCat("tournament '", game_id.substr(kTournamentStreamPrefix.size()),
+                                  "' revision ", row.revision, ": ")
+                   : "",
+               "the event's bytes do not match its recorded leaf hash"));
       return absl::OkStatus();
     }
-    if (absl::Status s = ParseCanonicalInto(bytes, &event); !s.ok()) {
+    const bool tournament = IsTournamentStream(game_id);
+    if (tournament) {
+      if (!TakeTournamentEntry(position, game_id, row.revision, !row.idempotency_key.empty(),
+                               bytes)) {
+        return absl::OkStatus();
+      }
+    } else if (absl::Status s = ParseCanonicalInto(bytes, &event); !s.ok()) {
       Fail(report, position, std::string(s.message()));
       return absl::OkStatus();
     }
     const uint64_t revision = row.revision;
-    if (!streams.Check(report, position, game_id, revision, row.idempotency_key, event)) {
+    if (!tournament &&
+        !streams.Check(report, position, game_id, revision, row.idempotency_key, event)) {
       return absl::OkStatus();
     }
     tree.Append(leaf);
@@ -334,7 +364,10 @@ absl::Status LogWalk::Run(AuditSource& source, MerkleTree& tree,
       ++next_checkpoint;
     }
     if (absl::Status s = TakeRulings(position); !s.ok()) return s;
-    JudgeEvent(position, game_id, revision, event);
+    if (tournament && !recorded_.empty()) {
+      Note(ruling_rows_, position, "a ruling row refers to a tournament's event");
+    }
+    if (!tournament) JudgeEvent(position, game_id, revision, event);
     if (options_.progress && (tree.size() % 1024 == 0 || tree.size() == *total)) {
       options_.progress(tree.size(), *total);
     }
@@ -361,6 +394,7 @@ absl::Status LogWalk::Run(AuditSource& source, MerkleTree& tree,
     }
   }
   for (const auto& [game, g] : games_) report.games_readjudicated += g.fold != nullptr ? 1 : 0;
+  report.tournaments = tournaments_.streams().size();
   return absl::OkStatus();
 }
 
@@ -513,7 +547,7 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
       }
     }
     absl::Status s =
-        VerifyInclusion(e.position() - 1, cp.tree_size(), LeafHash(e.event()), path, root);
+        VerifyInclusion(e.position() - 1, cp.tree_size(), EntryLeafHash(e), path, root);
     if (e.position() == 0 || !s.ok()) {
       Fail(report, e.position(), absl::StrCat("the event is not in the signed log: ", s.message()));
       return report;

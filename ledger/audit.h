@@ -52,6 +52,7 @@ struct AuditReport {
   uint64_t rulings = 0;
   uint64_t checkpoints = 0;
   uint64_t games_readjudicated = 0;
+  uint64_t tournaments = 0;    // tournament streams checked (stream.h)
   bool readjudicated = false;  // a judge was given
   bool key_trusted = false;    // the key came from the caller
   std::string key_id_hex;

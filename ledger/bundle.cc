@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "ledger/hash.h"
 #include "ledger/merkle.h"
+#include "ledger/stream.h"
 
 namespace arbiter::ledger {
 
@@ -23,7 +24,7 @@ absl::Status BundleExporter::Grow(uint64_t tree_size) {
         return absl::DataLossError(
             absl::StrCat("the log has a gap at position ", tree_.size() + 1));
       }
-      tree_.Append(LeafHash(e.event()));
+      tree_.Append(EntryLeafHash(e));
     }
   }
   return absl::OkStatus();

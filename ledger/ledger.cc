@@ -8,6 +8,8 @@
 #include "ledger/reader_pool.h"
 #include "ledger/store.h"
 #include "ledger/store_writer.h"
+#include "ledger/stream.h"
+#include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
 
@@ -80,6 +82,14 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendFromVenue(
                                         venue_key_der);
 }
 
+absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendTournament(
+    const std::string& tournament_id, ExpectedRevision expected,
+    std::vector<v1::TournamentEvent> events) {
+  absl::StatusOr<std::string> stream = TournamentStream(tournament_id);
+  if (!stream.ok()) return stream.status();
+  return impl_->writer_->queue().AppendTournament(*std::move(stream), expected, std::move(events));
+}
+
 void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,
                          std::vector<v1::Event> events, AppendCallback done) {
   impl_->writer_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done));
@@ -117,6 +127,33 @@ absl::StatusOr<uint64_t> Ledger::GameRevision(const std::string& game_id) {
 absl::StatusOr<std::optional<v1::LedgerEntry>> Ledger::FindByKey(const std::string& game_id,
                                                                  const std::string& key) {
   return impl_->WithReader([&](LogSource& r) { return r.FindKey(game_id, key); });
+}
+
+absl::StatusOr<std::vector<v1::TournamentEvent>> Ledger::ReadTournament(
+    const std::string& tournament_id) {
+  absl::StatusOr<std::string> stream = TournamentStream(tournament_id);
+  if (!stream.ok()) return stream.status();
+  std::vector<v1::TournamentEvent> out;
+  for (;;) {
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+        impl_->WithReader([&](LogSource& r) { return r.ReadGame(*stream, out.size(), 1024); });
+    if (!entries.ok()) return entries.status();
+    if (entries->empty()) break;
+    for (const v1::LedgerEntry& e : *entries) {
+      absl::StatusOr<v1::TournamentEvent> event = ParseCanonical<v1::TournamentEvent>(e.event());
+      if (!event.ok()) {
+        return absl::DataLossError(absl::StrCat("tournament '", tournament_id, "' event ",
+                                                e.revision(), ": ", event.status().message()));
+      }
+      out.push_back(*std::move(event));
+    }
+  }
+  if (out.empty()) return absl::NotFoundError(absl::StrCat("no tournament '", tournament_id, "'"));
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> Ledger::ListTournaments() {
+  return impl_->WithReader([](LogSource& r) { return r.ListTournaments(); });
 }
 
 absl::StatusOr<std::vector<GameListing>> Ledger::ListGames(uint64_t after, size_t max) {

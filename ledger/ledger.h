@@ -27,6 +27,7 @@
 #include "absl/time/time.h"
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/ledger.pb.h"
+#include "arbiter/v1/tournament.pb.h"
 #include "ledger/append_callback.h"
 #include "ledger/audit.h"
 #include "ledger/entry_bounds.h"
@@ -126,6 +127,27 @@ class Ledger {
                                                                std::vector<v1::Event> events,
                                                                const std::string& venue_key_der);
 
+  // Appends `events` to the stream of tournament `tournament_id`
+  // ("tournaments/{id}", stream.h), atomically, once durable, through the
+  // same queue, batch and transaction as games' appends. No judge sees them
+  // and no rulings are recorded; whoever may write a tournament is decided
+  // by the caller (the service). Returns one entry per event (its game_id
+  // is the stream's name). Errors (nothing is written):
+  //  - INVALID_ARGUMENT: an invalid id, an empty batch, an event with no
+  //    kind, `created` anywhere but first or naming another tournament;
+  //  - NOT_FOUND: the tournament has no stream and the first event is not
+  //    `created`;
+  //  - ALREADY_EXISTS: the batch begins with `created` and the stream exists;
+  //  - ABORTED: `expected` does not match (the message names the revision);
+  //  - INVALID_ARGUMENT: an event over kMaxEntryBytes, or the batch over
+  //    kMaxAppendBytes;
+  //  - UNAVAILABLE / RESOURCE_EXHAUSTED: the storage failed the commit.
+  // Tournament events carry no idempotency key: a retry is made safe by
+  // `expected` (a second attempt finds the stream moved: ABORTED).
+  absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournament(
+      const std::string& tournament_id, ExpectedRevision expected,
+      std::vector<v1::TournamentEvent> events);
+
   // Append without blocking: queues the append and returns at once. `done`
   // gets what Append would return, on the thread that ran its batch (the
   // writer thread, or a caller of Append), once the append is durable or
@@ -168,6 +190,12 @@ class Ledger {
   // none (a writer that stamps its own times asks before a retry).
   absl::StatusOr<std::optional<v1::LedgerEntry>> FindByKey(const std::string& game_id,
                                                            const std::string& key);
+  // The events of tournament `tournament_id`, in revision order: NOT_FOUND
+  // when it has no stream, INVALID_ARGUMENT for an invalid id, DATA_LOSS
+  // when a stored event does not parse.
+  absl::StatusOr<std::vector<v1::TournamentEvent>> ReadTournament(const std::string& tournament_id);
+  // The ids of every tournament in the log, in byte order.
+  absl::StatusOr<std::vector<std::string>> ListTournaments();
   // Up to `max` games created after global position `after`, oldest first.
   absl::StatusOr<std::vector<GameListing>> ListGames(uint64_t after, size_t max);
   // The rules pin recorded at the game's creation; NOT_FOUND if no game.

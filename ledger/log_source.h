@@ -48,6 +48,10 @@ class LogSource {
   // of their creation (resume after the last one's first_position).
   virtual absl::StatusOr<std::vector<GameListing>> ListGames(uint64_t after, size_t max) = 0;
 
+  // The ids of every tournament with a stream in the log (stream.h), in
+  // byte order ("T1", not "tournaments/T1").
+  virtual absl::StatusOr<std::vector<std::string>> ListTournaments() = 0;
+
   // The rules pin recorded at the game's creation; NOT_FOUND if none.
   virtual absl::StatusOr<std::string> RulesPin(const std::string& game_id) = 0;
 

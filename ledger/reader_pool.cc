@@ -41,6 +41,10 @@ absl::StatusOr<uint64_t> ReaderPool::GameRevision(const std::string& game_id) {
   return With([&](LogSource& r) { return r.GameRevision(game_id); });
 }
 
+absl::StatusOr<std::vector<std::string>> ReaderPool::ListTournaments() {
+  return With([&](LogSource& r) { return r.ListTournaments(); });
+}
+
 absl::StatusOr<std::vector<GameListing>> ReaderPool::ListGames(uint64_t after, size_t max) {
   return With([&](LogSource& r) { return r.ListGames(after, max); });
 }

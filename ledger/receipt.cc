@@ -1,4 +1,5 @@
 #include "ledger/receipt.h"
+#include "ledger/stream.h"
 
 #include <utility>
 
@@ -102,7 +103,10 @@ absl::StatusOr<std::string> MakeReceipt(const v1::LedgerEntry& entry,
     if (!lines.ok()) return lines.status();
     absl::StrAppend(&note, absl::StrJoin(*lines, ""));
   }
-  return FormatReceipt(Receipt{entry.event(), entry.position() - 1, proof, std::move(note)});
+  // The entry is the leaf's hashed data (stream.h): a tournament event's
+  // bytes come with their prefix, so the proof checks as any other.
+  return FormatReceipt(Receipt{LeafData(entry.game_id(), entry.event()), entry.position() - 1,
+                               proof, std::move(note)});
 }
 
 absl::StatusOr<std::string> ExportReceipt(LogSource& log, CosignatureStore* store,
@@ -119,7 +123,7 @@ absl::StatusOr<std::string> ExportReceipt(LogSource& log, CosignatureStore* stor
   absl::StatusOr<std::vector<Hash>> leaves = log.LeafHashes(checkpoint->tree_size());
   if (!leaves.ok()) return leaves.status();
   if (leaves->size() != checkpoint->tree_size() ||
-      (*leaves)[position - 1] != LeafHash(entries->front().event())) {
+      (*leaves)[position - 1] != EntryLeafHash(entries->front())) {
     return absl::DataLossError(absl::StrCat("the stored leaf of position ", position,
                                             " is not its event's hash: run `arbiter verify`"));
   }

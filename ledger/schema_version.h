@@ -6,8 +6,12 @@
 
 namespace arbiter::ledger {
 
-// 2: idempotency keys unique per game (1: over the whole log).
-inline constexpr int kSchemaVersion = 2;
+// 3: the log may hold tournament streams ("tournaments/{id}", stream.h),
+// which a reader of schema 2 would misparse as games, so it must refuse
+// them. 2: idempotency keys unique per game (1: over the whole log). A
+// ledger of schema 1 or 2 is migrated when opened for writing (an index
+// and the version change, no data), and read as it is by `arbiter verify`.
+inline constexpr int kSchemaVersion = 3;
 
 }  // namespace arbiter::ledger
 

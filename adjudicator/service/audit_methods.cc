@@ -7,6 +7,7 @@
 #include "adjudicator/service/arbiter_service.h"
 #include "adjudicator/service/game_reads.h"
 #include "ledger/hash.h"
+#include "ledger/stream.h"
 #include "proto/canonical/sha256.h"
 #include "proto/names/resource_name.h"
 #include "rulesdb/rules.h"
@@ -107,7 +108,7 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext* context,
     out->mutable_entry()->add_inclusion_proof(std::string(AsBytes(h)));
   }
   *out->mutable_checkpoint() = std::move(checkpoint);
-  out->set_leaf_hash(std::string(AsBytes(ledger::LeafHash(entry.event()))));
+  out->set_leaf_hash(std::string(AsBytes(ledger::EntryLeafHash(entry))));
   return grpc::Status::OK;
 }
 

@@ -1,7 +1,7 @@
 // Plugging the TournamentService into a gRPC server beside arbiter.v1.Arbiter:
 //
 //   absl::StatusOr<std::unique_ptr<TournamentHost>> host =
-//       RegisterTournamentService(builder, options.data_dir, folds, callers, make_game);
+//       RegisterTournamentService(builder, ledger, options.data_dir, folds, callers, make_game);
 //
 // before builder.BuildAndStart(), keeping `host` alive as long as the server.
 // Its calls are admitted by the server's one authorization interceptor, like
@@ -32,12 +32,14 @@ struct TournamentHost {
 // colour, the deciding ruling and the players it was created with.
 GameSource GamesFrom(service::GameFolds* folds);
 
-// Opens `data_dir`/tournaments.db and registers the service on `builder`.
-// `folds` and `callers` are not owned and must outlive the host;
-// `make_game` creates the games StartRound starts (the server's Recorder).
+// Opens the tournaments of `ledger` (moving those of `data_dir`/tournaments.db,
+// of an earlier release, into it first: tournament_migration.h) and
+// registers the service on `builder`. `ledger`, `folds` and `callers` are
+// not owned and must outlive the host; `make_game` creates the games
+// StartRound starts (the server's Recorder).
 absl::StatusOr<std::unique_ptr<TournamentHost>> RegisterTournamentService(
-    grpc::ServerBuilder& builder, const std::string& data_dir, service::GameFolds* folds,
-    const service::Callers* callers, GameMaker make_game);
+    grpc::ServerBuilder& builder, ledger::Ledger* ledger, const std::string& data_dir,
+    service::GameFolds* folds, const service::Callers* callers, GameMaker make_game);
 
 }  // namespace arbiter::tournament
 

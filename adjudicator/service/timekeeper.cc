@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "ledger/stream.h"
 
 namespace arbiter::service {
 namespace {
@@ -65,7 +66,7 @@ void Timekeeper::Start() {
     if (entries->empty()) break;
     for (const v1::LedgerEntry& entry : *entries) {
       after = entry.position();
-      if (entry.revision() != 1) continue;
+      if (entry.revision() != 1 || ledger::IsTournamentStream(entry.game_id())) continue;
       v1::Event event;
       if (event.ParseFromString(entry.event()) && event.game_created().live()) {
         live.push_back(entry.game_id());

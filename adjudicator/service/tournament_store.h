@@ -1,16 +1,11 @@
-// Tournament events, stored: tournaments.db, an SQLite file beside the
-// ledger in the server's data directory (whose lock file already keeps a
-// second server out).
+// Tournament events, stored in the ledger: each tournament is a stream of
+// the one signed log ("tournaments/{id}", ledger/stream.h), appended through
+// the ledger's one write path, so `arbiter verify` checks it as it checks
+// the games (ledger/README.md, "Tournament streams"). The ledger judges
+// nothing of it: what may be written is decided here and in the service.
 //
-// Why not the ledger itself: the ledger's streams are games. Every append is
-// judged by the adjudicator, a stream must begin with gameCreated, and its
-// Merkle tree and checkpoints certify what happened at the board. Tournament
-// events (created, player added, round paired, replay scheduled, tie-break
-// decided, player withdrawn) are the organiser's administrative record; they
-// refer to games by id and adjudicate nothing, so they get their own
-// event-sourced table with the same discipline: append-only, one contiguous
-// revision per tournament, an append that checks the revision the writer
-// folded (optimistic concurrency), WAL with synchronous=FULL.
+// A data folder of an earlier release kept them in tournaments.db beside
+// the ledger; Open moves them into the ledger once (tournament_migration.h).
 #ifndef ARBITER_ADJUDICATOR_SERVICE_TOURNAMENT_STORE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_TOURNAMENT_STORE_H_
 
@@ -19,18 +14,20 @@
 #include <string>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "arbiter/v1/tournament.pb.h"
-#include "ledger/sqlite.h"
+#include "ledger/ledger.h"
 
 namespace arbiter::tournament {
 
 class TournamentStore {
  public:
-  // Opens (creating if absent) `dir`/tournaments.db.
-  static absl::StatusOr<std::unique_ptr<TournamentStore>> Open(const std::string& dir);
+  // The tournaments of `ledger` (not owned; it must outlive the store).
+  // When `legacy_dir` is not empty and holds a tournaments.db of an earlier
+  // release, its tournaments are moved into the ledger first, once
+  // (MigrateLegacyTournaments); its error, if any.
+  static absl::StatusOr<std::unique_ptr<TournamentStore>> Open(ledger::Ledger* ledger,
+                                                               const std::string& legacy_dir);
 
   // The tournament's events in order; NOT_FOUND when it has none.
   absl::StatusOr<std::vector<v1::TournamentEvent>> Load(const std::string& tournament_id);
@@ -40,14 +37,14 @@ class TournamentStore {
 
   // Appends `events` at revisions expected+1..., atomically and durably.
   // ABORTED when the tournament's revision is not `expected` (someone else
-  // appended since it was read).
+  // appended since it was read); the ledger's other errors
+  // (Ledger::AppendTournament).
   absl::Status Append(const std::string& tournament_id, uint64_t expected,
                       const std::vector<v1::TournamentEvent>& events);
 
  private:
-  explicit TournamentStore(ledger::Db db) : db_(std::move(db)) {}
-  absl::Mutex mu_;
-  ledger::Db db_ ABSL_GUARDED_BY(mu_);
+  explicit TournamentStore(ledger::Ledger* ledger) : ledger_(ledger) {}
+  ledger::Ledger* const ledger_;
 };
 
 }  // namespace arbiter::tournament

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/grpc_status.h"
 #include "adjudicator/service/recorder.h"
+#include "ledger/stream.h"
 
 namespace arbiter::service {
 namespace {
@@ -155,6 +156,12 @@ void WatchStream::Refill() {
 }
 
 bool WatchStream::Queue(const v1::LedgerEntry& entry) {
+  // WatchAll shows game events only (WatchResponse carries a game's
+  // RecordedEvent): a tournament's entry is passed over, the cursor past it.
+  if (!target_.game_id && ledger::IsTournamentStream(entry.game_id())) {
+    position_ = entry.position();
+    return true;
+  }
   absl::StatusOr<WatchBytes> m = hub_->Message(entry);
   if (!m.ok()) {
     end_ = m.status();
@@ -177,17 +184,25 @@ bool WatchStream::Queue(const v1::LedgerEntry& entry) {
 void WatchStream::ReadHistory() {
   ledger::CommitFeed& feed = hub_->feed();
   if (!target_.game_id) {
-    if (position_ + 1 >= feed.first()) return JoinFeed();
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        hub_->ledger().ReadLog(position_, kBatch);
-    if (!entries.ok()) {
-      end_ = entries.status();
-      return;
+    // Read on while every entry read was a tournament's (Queue passes over
+    // them): a stream with nothing queued and no feed joined would wait
+    // for a commit that may never come.
+    while (queue_.empty()) {
+      if (position_ + 1 >= feed.first()) return JoinFeed();
+      absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+          hub_->ledger().ReadLog(position_, kBatch);
+      if (!entries.ok()) {
+        end_ = entries.status();
+        return;
+      }
+      for (const v1::LedgerEntry& e : *entries) {
+        if (!Queue(e)) return;
+      }
+      if (entries->empty()) {
+        if (position_ + 1 >= feed.first()) JoinFeed();
+        return;
+      }
     }
-    for (const v1::LedgerEntry& e : *entries) {
-      if (!Queue(e)) return;
-    }
-    if (entries->empty() && position_ + 1 >= feed.first()) JoinFeed();
     return;
   }
   // The feed's head before the read: the database has every entry up to it.

@@ -469,6 +469,8 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t) {
     case v1::TournamentEvent::kCorrected:
       s = ApplyCorrection(event, &next);
       break;
+    case v1::TournamentEvent::kMigrated:  // where the events before it came from
+      break;
     case v1::TournamentEvent::KIND_NOT_SET:
       break;
   }

@@ -60,6 +60,14 @@ absl::Status PreparePgSchema(PgConn& conn) {
     return r.status();
   }
   if (absl::Status s = conn.Run(kTables); !s.ok()) return s;
+  // Schema 2 -> 3 (sqlite/schema.h): the same tables; the version row alone
+  // changes, with meta's trigger off (recreated below) for that one row.
+  if (absl::Status s = conn.Run("DROP TRIGGER IF EXISTS meta_append_only ON meta;"
+                                "UPDATE meta SET value = '3'::bytea WHERE key = 'schema_version' "
+                                "AND value = '2'::bytea;");
+      !s.ok()) {
+    return s;
+  }
   for (const char* t : {"meta", "events", "games", "rulings", "checkpoints"}) {
     absl::Status s = conn.Run(absl::StrCat("CREATE OR REPLACE TRIGGER ", t,
                                            "_append_only BEFORE UPDATE OR DELETE ON ", t,
@@ -185,6 +193,17 @@ absl::StatusOr<std::vector<GameListing>> PgLogReader::ListGames(uint64_t after, 
   for (int i = 0; i < r->rows(); ++i) {
     out.push_back(GameListing{r->Bytes(i, 0), static_cast<uint64_t>(r->Int(i, 1))});
   }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> PgLogReader::ListTournaments() {
+  if (absl::Status s = Reconnect(); !s.ok()) return s;
+  absl::StatusOr<PgResult> r = conn_.Exec(
+      "SELECT substr(game_id, 13) FROM events WHERE revision = 1 AND game_id LIKE 'tournaments/%' "
+      "ORDER BY game_id COLLATE \"C\"");
+  if (!r.ok()) return r.status();
+  std::vector<std::string> out;
+  for (int i = 0; i < r->rows(); ++i) out.push_back(r->Bytes(i, 0));
   return out;
 }
 

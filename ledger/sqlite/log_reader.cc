@@ -115,6 +115,22 @@ absl::StatusOr<std::vector<GameListing>> LogReader::ListGames(uint64_t after, si
   }
 }
 
+absl::StatusOr<std::vector<std::string>> LogReader::ListTournaments() {
+  // A range of the (game_id, revision) index: '0' follows '/'.
+  absl::StatusOr<Stmt> q =
+      Stmt::Prepare(db_,
+                    "SELECT substr(game_id, 13) FROM events WHERE game_id >= 'tournaments/' AND "
+                    "game_id < 'tournaments0' AND revision = 1 ORDER BY game_id");
+  if (!q.ok()) return q.status();
+  std::vector<std::string> out;
+  for (;;) {
+    absl::StatusOr<bool> row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return out;
+    out.push_back(q->Text(0));
+  }
+}
+
 absl::StatusOr<std::string> LogReader::RulesPin(const std::string& game_id) {
   absl::StatusOr<Stmt> q = Stmt::Prepare(db_, "SELECT rules_pin FROM games WHERE game_id = ?");
   if (!q.ok()) return q.status();

@@ -32,6 +32,7 @@ class LogReader final : public LogSource {
                                                          const std::string& key) override;
   absl::StatusOr<uint64_t> GameRevision(const std::string& game_id) override;
   absl::StatusOr<std::vector<GameListing>> ListGames(uint64_t after, size_t max) override;
+  absl::StatusOr<std::vector<std::string>> ListTournaments() override;
   absl::StatusOr<std::string> RulesPin(const std::string& game_id) override;
   absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints() override;
   absl::StatusOr<std::vector<Hash>> LeafHashes(uint64_t tree_size, uint64_t after = 0) override;

@@ -65,6 +65,12 @@ absl::Status MigrateFrom1(Db& db) {
       "UPDATE meta SET value = 2 WHERE key = 'schema_version' AND value = 1;");
 }
 
+// Schema 2 -> 3: the tables are the same; the version says the log may
+// now hold tournament streams. Nothing else is touched.
+absl::Status MigrateFrom2(Db& db) {
+  return db.Exec("UPDATE meta SET value = 3 WHERE key = 'schema_version' AND value = 2;");
+}
+
 }  // namespace
 
 absl::Status ConfigureConnection(Db& db) {
@@ -78,6 +84,7 @@ absl::Status PrepareSchema(Db& db) {
   if (!tx.ok()) return tx.status();
   absl::Status s = db.Exec(kTables);
   if (s.ok()) s = MigrateFrom1(db);
+  if (s.ok()) s = MigrateFrom2(db);
   for (const char* t : {"meta", "events", "games", "rulings", "checkpoints"}) {
     if (s.ok()) s = CreateAppendOnlyTriggers(db, t);
   }

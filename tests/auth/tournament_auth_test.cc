@@ -33,7 +33,7 @@ class TournamentAuthTest : public AuthServiceTest {
     Start();
     if (HasFatalFailure()) return;
     // The operator's view of the stored events, beside the server's.
-    auto store = tournament::TournamentStore::Open(dir_.path());
+    auto store = tournament::TournamentStore::Open(server_->ledger(), "");
     ASSERT_TRUE(store.ok()) << store.status();
     store_ = *std::move(store);
     tournaments_ = v1::TournamentService::NewStub(
@@ -274,10 +274,10 @@ TEST(SharedGatekeeperTest, ArbiterAndTournamentWritesShareTheCallersBucket) {
     EXPECT_EQ(v1::TournamentService::NewStub(channel)->CreateTournament(&c, req, &out).error_code(),
               grpc::StatusCode::RESOURCE_EXHAUSTED);
   }
-  (*server)->Shutdown();
-  auto store = tournament::TournamentStore::Open(dir.path());
+  auto store = tournament::TournamentStore::Open((*server)->ledger(), "");
   ASSERT_TRUE(store.ok());
   EXPECT_TRUE(absl::IsNotFound((*store)->Load("cup").status())) << "nothing written";
+  (*server)->Shutdown();
 }
 
 }  // namespace

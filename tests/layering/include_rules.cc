@@ -39,13 +39,15 @@ bool Rulesdb(const std::string& inc) { return Under(inc, "rulesdb/"); }
 // tlog_checkpoint.h) are public by nature: an auditor's tools read them.
 // pg.h is here for IsPostgresUri alone, until
 // OpenStore (issue 32 point 3) names the backend; a new public header is
-// added here on purpose, in review.
+// added here on purpose, in review (stream.h: the two kinds of stream and
+// what their leaves hash, part of the record's format).
 constexpr const char* kCliLedgerApi[] = {
-    "ledger/audit.h",        "ledger/bundle.h",          "ledger/cosignature_store.h",
-    "ledger/ledger.h",       "ledger/note_key.h",        "ledger/receipt.h",
-    "ledger/rule_catalog.h", "ledger/signed_note.h",     "ledger/signer.h",
-    "ledger/store.h",        "ledger/tlog_checkpoint.h", "ledger/venue_audit.h",
-    "ledger/venue_proofs.h", "ledger/venue_sync.h",      "ledger/witness_policy.h",
+    "ledger/audit.h",          "ledger/bundle.h",       "ledger/cosignature_store.h",
+    "ledger/ledger.h",         "ledger/note_key.h",     "ledger/receipt.h",
+    "ledger/rule_catalog.h",   "ledger/signed_note.h",  "ledger/signer.h",
+    "ledger/store.h",          "ledger/stream.h",       "ledger/tlog_checkpoint.h",
+    "ledger/venue_audit.h",    "ledger/venue_proofs.h", "ledger/venue_sync.h",
+    "ledger/witness_policy.h",
 };
 bool LedgerInternal(const std::string& inc) {
   if (!Ledger(inc)) return false;

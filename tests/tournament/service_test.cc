@@ -1,9 +1,10 @@
-// TournamentService over its SQLite store, with the games' facts supplied by
-// hand: recording, validation, status codes, persistence and standings.
+// TournamentService over its store (the ledger's tournament streams), with the games' facts
+// supplied by hand: recording, validation, status codes, persistence and standings.
 #include "adjudicator/service/tournament_service.h"
 
 #include <utility>
 
+#include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/tournament_store.h"
 #include "gmock/gmock.h"
 #include "grpcpp/server_context.h"
@@ -22,11 +23,20 @@ class Service : public ::testing::Test {
   void TearDown() override {
     service_.reset();
     store_.reset();
+    ledger_.reset();
   }
   void Open() {
     service_.reset();
     store_.reset();
-    absl::StatusOr<std::unique_ptr<TournamentStore>> s = TournamentStore::Open(dir_.path());
+    ledger_.reset();
+    ledger::LedgerOptions o;
+    o.dir = dir_.path();
+    o.judge = &judge_;
+    absl::StatusOr<std::unique_ptr<ledger::Ledger>> l = ledger::Ledger::Open(o);
+    ASSERT_TRUE(l.ok()) << l.status();
+    ledger_ = *std::move(l);
+    absl::StatusOr<std::unique_ptr<TournamentStore>> s =
+        TournamentStore::Open(ledger_.get(), dir_.path());
     ASSERT_TRUE(s.ok()) << s.status();
     store_ = *std::move(s);
     service_ = std::make_unique<TournamentServiceImpl>(
@@ -88,6 +98,8 @@ class Service : public ::testing::Test {
   }
 
   ::arbiter::testing::TempDir dir_{"tournament-service-test"};
+  AdjudicatorJudge judge_;
+  std::unique_ptr<ledger::Ledger> ledger_;
   std::unique_ptr<TournamentStore> store_;
   std::unique_ptr<TournamentServiceImpl> service_;
   GameFactsMap games_;

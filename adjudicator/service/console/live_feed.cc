@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/game_reads.h"
+#include "ledger/stream.h"
 
 namespace arbiter::service::console {
 
@@ -72,9 +73,11 @@ bool LiveFeed::Advanced(uint64_t* position, absl::flat_hash_map<std::string, uin
     }
     if (slice.entries.empty()) return true;
     for (const auto& e : slice.entries) {
+      *position = e->position();
+      // A tournament's entry is no game's: the hall shows games only.
+      if (ledger::IsTournamentStream(e->game_id())) continue;
       uint64_t& revision = (*games)[e->game_id()];
       revision = std::max(revision, e->revision());
-      *position = e->position();
     }
   }
 }

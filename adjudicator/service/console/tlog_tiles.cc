@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/console/http_status.h"
+#include "ledger/stream.h"
 
 namespace arbiter::service::console {
 namespace {
@@ -65,8 +66,10 @@ absl::StatusOr<std::string> TlogTiles::Tile(const ledger::TileAddress& tile) {
   if (entries->size() != static_cast<size_t>(tile.width)) {
     return absl::InternalError("the log returned fewer entries than its checkpoint covers");
   }
+  // Each entry is the data its leaf hashes (ledger/stream.h): a tournament
+  // event's bytes come with their domain-separating prefix.
   for (const v1::LedgerEntry& e : *entries) {
-    const std::string& bytes = e.event();
+    const std::string bytes = ledger::LeafData(e.game_id(), e.event());
     if (bytes.size() > 0xFFFF) {
       return absl::InternalError(absl::StrCat("the event at position ", e.position(), " is ",
                                               bytes.size(), " bytes: more than a bundle holds"));

@@ -1,0 +1,242 @@
+// Issue 44.7: a data folder of the release before tournaments moved into the
+// ledger (tests/data/upgrade, made by that release's make.sh: tournaments.db,
+// tokens.db, a ledger of schema 2) opens under this one. Its tournament moves
+// into the ledger once, recorded with the hash of the old rows' canonical
+// dump (proto/DOMAIN.md, "Tournaments in the ledger"), recomputed here with
+// sqlite3 and sha256sum as an auditor would; its standings are what the old
+// server said; its token still works; `arbiter verify` checks the
+// tournament, and a one-byte change to it fails naming it. Then the move
+// itself: one cut off is finished, a second moves nothing, a clashing id is
+// refused by name.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "adjudicator/judge/adjudicator_judge.h"
+#include "adjudicator/service/tournament_migration.h"
+#include "arbiter/v1/tournament.pb.h"
+#include "gtest/gtest.h"
+#include "ledger/ledger.h"
+#include "ledger/sqlite.h"
+#include "proto/canonical/canonical_bytes.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/temp_dir.h"
+
+namespace arbiter {
+namespace {
+
+using testing::ProcessResult;
+using testing::ReadFile;
+
+constexpr const char* kFiles[] = {"ledger.db", "ledger.key",  "ledger.pub",    "ledger.origin",
+                                  "tokens.db", "chief.token", "tournaments.db"};
+constexpr uint64_t kOldRows = 8;  // tests/data/upgrade/README.md
+
+// A copy of tests/data/upgrade (never written in place).
+std::string CopyOldFolder(const testing::TempDir& dir) {
+  const std::string data = dir.File("data");
+  std::filesystem::create_directories(data);
+  for (const char* f : kFiles) {
+    std::filesystem::copy_file(testing::TestDataPath(absl::StrCat("upgrade/", f)),
+                               absl::StrCat(data, "/", f));
+  }
+  return data;
+}
+
+// The dump's hash as proto/DOMAIN.md tells an auditor to compute it.
+std::string DumpSha256(const std::string& file) {
+  const ProcessResult r = testing::Run(
+      {"/bin/sh", "-c",
+       absl::StrCat("sqlite3 '", file,
+                    "' \"SELECT tournament_id||' '||revision||' '||hex(event) FROM "
+                    "tournament_events ORDER BY tournament_id, revision\" | sha256sum")});
+  EXPECT_EQ(r.exit, 0) << r.err;
+  return std::string(absl::StripSuffix(absl::StripTrailingAsciiWhitespace(r.out), "  -"));
+}
+
+// Tournament `id`'s stored events, in revision order, read from the
+// ledger's file as an auditor would.
+std::vector<v1::TournamentEvent> StoredEvents(const std::string& data, const std::string& id) {
+  std::vector<v1::TournamentEvent> out;
+  absl::StatusOr<ledger::Db> db = ledger::Db::OpenReadOnly(data + "/ledger.db");
+  EXPECT_TRUE(db.ok()) << db.status();
+  if (!db.ok()) return out;
+  absl::StatusOr<ledger::Stmt> q =
+      ledger::Stmt::Prepare(*db, "SELECT event FROM events WHERE game_id = ? ORDER BY revision");
+  EXPECT_TRUE(q.ok()) << q.status();
+  if (!q.ok()) return out;
+  q->Bind(1, absl::StrCat("tournaments/", id));
+  while (q->Step().value_or(false)) EXPECT_TRUE(out.emplace_back().ParseFromString(q->Text(0)));
+  return out;
+}
+
+// One byte of the stored `created` of tournament `id` changed (its title's
+// first letter), as an attacker with the file would, triggers dropped.
+void ChangeOneByte(const std::string& data, const std::string& id) {
+  absl::StatusOr<ledger::Db> db = ledger::Db::Open(data + "/ledger.db", SQLITE_OPEN_READWRITE);
+  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_TRUE(db->Exec("DROP TRIGGER IF EXISTS events_no_UPDATE").ok());
+  const std::string stream = absl::StrCat("tournaments/", id);
+  std::string bytes;
+  {
+    absl::StatusOr<ledger::Stmt> q =
+        ledger::Stmt::Prepare(*db, "SELECT event FROM events WHERE game_id = ? AND revision = 1");
+    ASSERT_TRUE(q.ok()) << q.status();
+    q->Bind(1, stream);
+    ASSERT_TRUE(q->Step().value_or(false));
+    bytes = q->Text(0);
+  }
+  const size_t at = bytes.find("Spring Open");
+  ASSERT_NE(at, std::string::npos);
+  bytes[at] = 's';
+  absl::StatusOr<ledger::Stmt> u =
+      ledger::Stmt::Prepare(*db, "UPDATE events SET event = ? WHERE game_id = ? AND revision = 1");
+  ASSERT_TRUE(u.ok()) << u.status();
+  ASSERT_TRUE(u->BindBlob(1, bytes).Bind(2, stream).Run().ok());
+}
+
+bool Writable(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) != 0 || (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) != 0;
+}
+
+// The old folder under a new `arbiter serve`, checked through the CLI.
+TEST(UpgradeTest, TheOldFoldersTournamentMovesIntoTheLedgerOnce) {
+  testing::TempDir dir("arbiter-upgrade");
+  const std::string data = CopyOldFolder(dir);
+  const std::string old_file = data + "/tournaments.db";
+  const std::string old_dump = DumpSha256(old_file);
+  ASSERT_EQ(old_dump.size(), 64u) << old_dump;
+  const std::string token(
+      absl::StripTrailingAsciiWhitespace(ReadFile(testing::TestDataPath("upgrade/chief.token"))));
+  const std::vector<std::pair<std::string, std::string>> chief = {{"ARBITER_TOKEN", token}};
+  {
+    auto server = testing::ServerProcess::Start(data);
+    ASSERT_NE(server, nullptr);
+    ProcessResult r = testing::RunCli({"tournament", "standings", "--json", "spring"}, "",
+                                      server->address(), chief);
+    ASSERT_EQ(r.exit, 0) << r.err;
+    EXPECT_EQ(r.out, ReadFile(testing::TestDataPath("upgrade/standings.json")));
+    r = testing::RunCli({"tournament", "standings", "spring"}, "", server->address(), chief);
+    ASSERT_EQ(r.exit, 0) << r.err;
+    EXPECT_EQ(r.out, ReadFile(testing::TestDataPath("upgrade/standings.txt")));
+    // The old chief arbiter's token (tokens.db) still writes; without it, no write.
+    const std::vector<std::string> update = {
+        "tournament", "update", "--player", "c", "--rank", "2D", "--reason", "re-rated", "spring"};
+    r = testing::RunCli(update, "", server->address());
+    EXPECT_NE(r.exit, 0) << r.out;
+    r = testing::RunCli(update, "", server->address(), chief);
+    EXPECT_EQ(r.exit, 0) << r.err;
+  }
+  // The file's rows, then `migrated` with their dump's hash, then the update.
+  std::vector<v1::TournamentEvent> stored = StoredEvents(data, "spring");
+  ASSERT_EQ(stored.size(), kOldRows + 2);
+  ASSERT_TRUE(stored[kOldRows].has_migrated());
+  EXPECT_EQ(stored[kOldRows].migrated().source(), "tournaments.db");
+  EXPECT_EQ(stored[kOldRows].migrated().dump_sha256(), old_dump);
+  EXPECT_EQ(stored[kOldRows].migrated().dump_rows(), kOldRows);
+  // The old file kept beside the ledger, read-only, its rows as they were.
+  EXPECT_FALSE(Writable(old_file));
+  EXPECT_EQ(DumpSha256(old_file), old_dump);
+
+  // A second open moves nothing.
+  {
+    auto server = testing::ServerProcess::Start(data);
+    ASSERT_NE(server, nullptr);
+  }
+  EXPECT_EQ(StoredEvents(data, "spring").size(), kOldRows + 2);
+
+  ProcessResult r = testing::RunArbiter({"verify", "--db", data});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "1 tournament(s) checked")) << r.out;
+
+  ChangeOneByte(data, "spring");
+  r = testing::RunArbiter({"verify", "--db", data});
+  EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "NOT intact")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "tournament 'spring'")) << r.out;
+}
+
+class MigrationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    data_ = CopyOldFolder(dir_);
+    legacy_ = *tournament::ReadLegacyTournaments(data_ + "/tournaments.db");
+    ASSERT_EQ(legacy_.rows, kOldRows);
+    Open();
+  }
+  void Open() {
+    ledger_.reset();
+    ledger::LedgerOptions o;
+    o.dir = data_;
+    o.judge = &judge_;
+    absl::StatusOr<std::unique_ptr<ledger::Ledger>> l = ledger::Ledger::Open(o);
+    ASSERT_TRUE(l.ok()) << l.status();
+    ledger_ = *std::move(l);
+  }
+  std::vector<v1::TournamentEvent> Spring() { return ledger_->ReadTournament("spring").value(); }
+
+  testing::TempDir dir_{"arbiter-migration"};
+  std::string data_;
+  tournament::LegacyTournaments legacy_;
+  AdjudicatorJudge judge_;
+  std::unique_ptr<ledger::Ledger> ledger_;
+};
+
+// A move cut off after three events is finished by the next open, the file's
+// events in order; a further open moves nothing, even after the tournament
+// went on in the ledger.
+TEST_F(MigrationTest, ACutOffMoveIsFinishedAndASecondMovesNothing) {
+  const std::vector<v1::TournamentEvent>& file = legacy_.streams.at("spring");
+  ASSERT_TRUE(ledger_
+                  ->AppendTournament("spring", ledger::ExpectedRevision::NoStream(),
+                                     {file[0], file[1], file[2]})
+                  .ok());
+  ASSERT_TRUE(tournament::MigrateLegacyTournaments(*ledger_, data_).ok());
+  std::vector<v1::TournamentEvent> held = Spring();
+  ASSERT_EQ(held.size(), kOldRows + 1);
+  for (size_t i = 0; i < kOldRows; ++i) {
+    EXPECT_EQ(CanonicalBytes(held[i]), CanonicalBytes(file[i])) << "revision " << i + 1;
+  }
+  EXPECT_EQ(held.back().migrated().dump_sha256(), legacy_.dump_sha256);
+
+  v1::TournamentEvent later;
+  later.set_actor("director");
+  later.mutable_player_added()->mutable_player()->set_id("e");
+  later.mutable_player_added()->mutable_player()->set_name("Sun Yue");
+  ASSERT_TRUE(
+      ledger_->AppendTournament("spring", ledger::ExpectedRevision::Exactly(kOldRows + 1), {later})
+          .ok());
+  Open();
+  absl::Status again = tournament::MigrateLegacyTournaments(*ledger_, data_);
+  EXPECT_TRUE(again.ok()) << again;
+  EXPECT_EQ(Spring().size(), kOldRows + 2);
+}
+
+// A tournament of the same id already in the ledger with other events is
+// refused by name, and nothing of the file is moved.
+TEST_F(MigrationTest, AClashingIdIsRefusedByName) {
+  v1::TournamentEvent created;
+  created.set_actor("director");
+  created.mutable_created()->set_tournament_id("spring");
+  created.mutable_created()->set_title("Another Spring");
+  ASSERT_TRUE(
+      ledger_->AppendTournament("spring", ledger::ExpectedRevision::NoStream(), {created}).ok());
+  const absl::Status s = tournament::MigrateLegacyTournaments(*ledger_, data_);
+  EXPECT_TRUE(absl::IsFailedPrecondition(s)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "tournament 'spring'")) << s;
+  EXPECT_EQ(Spring().size(), 1u);
+  EXPECT_TRUE(Writable(data_ + "/tournaments.db"));
+}
+
+}  // namespace
+}  // namespace arbiter
