@@ -13,9 +13,8 @@
 #include "ledger/hash.h"
 #include "ledger/ledger.h"
 #include "ledger/postgres/pg.h"
-#include "ledger/postgres/snapshot.h"
 #include "ledger/sqlite.h"
-#include "ledger/sqlite/log_reader.h"
+#include "ledger/store.h"
 #include "ledger/stream.h"
 #include "tests/ledger/backend.h"
 #include "tests/ledger/toy_judge.h"
@@ -143,12 +142,7 @@ class TournamentStreamTest : public ::testing::TestWithParam<Backend> {
     AuditOptions o;
     if (with_judge) o.judge = &judge_;
     o.public_key_der = public_key_;
-    absl::StatusOr<AuditReport> report = [&]() -> absl::StatusOr<AuditReport> {
-      if (pg()) return AuditPostgres(uri_, o);
-      auto reader = LogReader::Open(dir_.File("ledger.db"));
-      if (!reader.ok()) return reader.status();
-      return AuditLog(*reader, o);
-    }();
+    absl::StatusOr<AuditReport> report = (*OpenStore(pg() ? uri_ : dir_.path()))->Audit(o);
     EXPECT_TRUE(report.ok()) << report.status();
     return report.ok() ? *report : AuditReport();
   }
