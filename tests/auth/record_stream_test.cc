@@ -298,16 +298,21 @@ TEST_F(RecordStreamTest, AShutdownUnderLoadKeepsEveryAnsweredRequest) {
        answered_in_all.load() < 60 && absl::Now() < give_up;) {
     absl::SleepFor(absl::Milliseconds(5));
   }
+  const int reached = answered_in_all.load();  // the load the shutdown meets
   const absl::Time start = absl::Now();
   server_->Shutdown(absl::Seconds(30));
   const absl::Duration took = absl::Now() - start;
   for (std::thread& t : clients) t.join();
+  EXPECT_GE(reached, 60) << "the shutdown came before the load";
   EXPECT_LT(took, absl::Seconds(15)) << "the streams were ended by the server";
+  int busy = 0;
   for (int g = 0; g < kStreams; ++g) {
     const grpc::Status& s = ended[static_cast<size_t>(g)];
     if (answered[static_cast<size_t>(g)] == 114) continue;  // done before the shutdown
+    ++busy;
     EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << g << ": " << s.error_message();
   }
+  EXPECT_GT(busy, 0) << "no stream was still recording when the server shut down";
   server_.reset();
   Start();
   for (int g = 0; g < kStreams; ++g) {

@@ -84,8 +84,11 @@ async function main() {
   check(true, 'pressed again: 0 game(s) created, 2 already there');
 
   const floor = await signIn(referee);
-  await floor.waitForSelector('#games');
-  await new Promise((r) => setTimeout(r, 500));
+  // hall.js names who is signed in, and start-round.js decides on the
+  // button, each on the page's one /api/session answer (live.js): the
+  // second's step runs right after the first's, before the next frame, so
+  // once the page names the referee the button is there or never will be.
+  await floor.waitForFunction(() => document.getElementById('who')?.textContent.includes('Li Wei'));
   check((await floor.$('#start-round-button')) === null, 'a floor arbiter is not offered the button');
 }
 

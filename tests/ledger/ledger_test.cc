@@ -120,6 +120,14 @@ class LedgerTest : public ::testing::TestWithParam<Backend> {
   std::unique_ptr<Ledger> ledger_;
 };
 
+// Promises of the SQLite store alone (its caller-run batches, its schema 1,
+// its write-ahead log file): a suite of their own, run on SQLite only, so
+// PostgreSQL's count of passed tests holds none of them.
+class SqliteLedgerTest : public LedgerTest {};
+
+// The PostgreSQL store's twin of a SQLite promise: its own batches.
+class PostgresLedgerTest : public LedgerTest {};
+
 TEST_P(LedgerTest, AppendsGetGaplessPositionsAndContiguousRevisions) {
   Open();
   auto a = ledger_->Append("g1", ExpectedRevision::NoStream(),
@@ -229,8 +237,7 @@ TEST_P(LedgerTest, IdempotentRetriesReturnTheOriginal) {
 // An append that finds no batch running commits on its caller's thread:
 // nothing is handed to the writer thread and back. (PostgreSQL's batches
 // always run on its writer thread.)
-TEST_P(LedgerTest, ALoneAppendIsCommittedOnItsCallersThread) {
-  if (pg()) GTEST_SKIP() << "the PostgreSQL store has no caller-run batches";
+TEST_P(SqliteLedgerTest, ALoneAppendIsCommittedOnItsCallersThread) {
   Open();
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
   for (int i = 0; i < 10; ++i) {
@@ -239,6 +246,20 @@ TEST_P(LedgerTest, ALoneAppendIsCommittedOnItsCallersThread) {
     if (i < 5) continue;
     absl::MutexLock lock(&judge_.mu);
     EXPECT_EQ(judge_.commit_thread, std::this_thread::get_id()) << "append " << i;
+  }
+  EXPECT_TRUE(Audit().intact);
+}
+
+// PostgreSQL's twin: its batches, each a transaction on the writer's
+// connection, always run on the writer's thread, never on an appender's.
+TEST_P(PostgresLedgerTest, EveryAppendIsCommittedOnTheWritersThread) {
+  Open();
+  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).ok());
+    absl::MutexLock lock(&judge_.mu);
+    EXPECT_NE(judge_.commit_thread, std::this_thread::get_id()) << "append " << i;
+    EXPECT_EQ(judge_.commits, i + 2) << "append " << i << " was not committed alone";
   }
   EXPECT_TRUE(Audit().intact);
 }
@@ -303,8 +324,7 @@ TEST_P(LedgerTest, AppendWithFoldIsQueuedAndAnsweredWithTheCommittedFold) {
 // and a thread of its own answers it (answerer.h). Once a batch answers a
 // lone append again, the next lone blocking append runs on its caller's
 // thread again. A lone batch of the writer's thread is answered there.
-TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
-  if (pg()) GTEST_SKIP() << "the PostgreSQL store has no caller-run batches";
+TEST_P(SqliteLedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
   Open();
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
   // A batch held open (its judge opens a new game and waits) while three
@@ -418,8 +438,7 @@ TEST_P(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
 // A ledger of schema 1 (keys unique over the whole log) opens as schema 2:
 // the key index changes, no row does, so every hash, root and signature is
 // what it was, and keys become per game.
-TEST_P(LedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
-  if (pg()) GTEST_SKIP() << "schema 1 was a SQLite ledger only";
+TEST_P(SqliteLedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
   Open();
   ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g", "k0")}).ok());
   ASSERT_TRUE(ledger_->Checkpoint().ok());
@@ -607,8 +626,7 @@ TEST_P(LedgerTest, ManyConcurrentWritersLoseNothing) {
 // Under continuous load the write-ahead log is still copied back and
 // restarted: a checkpoint racing the writer never finishes, and the log
 // then grows for as long as the load lasts.
-TEST_P(LedgerTest, TheLogStaysBoundedUnderContinuousLoad) {
-  if (pg()) GTEST_SKIP() << "the write-ahead log file is SQLite's; PostgreSQL manages its own";
+TEST_P(SqliteLedgerTest, TheLogStaysBoundedUnderContinuousLoad) {
   Open();
   constexpr int kThreads = 16, kPerThread = 300;
   std::vector<std::thread> threads;
@@ -641,8 +659,7 @@ TEST_P(LedgerTest, TheLogStaysBoundedUnderContinuousLoad) {
 // database (WalCheckpointer::Reserve): a commit's fdatasync then has no
 // new length to write after its data. The zeros are no frames: reopened,
 // the ledger holds exactly what was appended.
-TEST_P(LedgerTest, CommitsWriteWithinTheLogsReservedFile) {
-  if (pg()) GTEST_SKIP() << "the write-ahead log file is SQLite's; PostgreSQL manages its own";
+TEST_P(SqliteLedgerTest, CommitsWriteWithinTheLogsReservedFile) {
   Open();
   const std::string wal = dir_.File("ledger.db") + "-wal";
   const auto reserved = std::filesystem::file_size(wal);
@@ -1050,6 +1067,10 @@ TEST_P(LedgerTest, OpenStoreFindsTheLedgerByItsLocation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, LedgerTest, ::testing::ValuesIn(testing::kAllBackends),
+                         BackendName);
+INSTANTIATE_TEST_SUITE_P(SqliteOnly, SqliteLedgerTest, ::testing::Values(Backend::kSqlite),
+                         BackendName);
+INSTANTIATE_TEST_SUITE_P(PostgresOnly, PostgresLedgerTest, ::testing::Values(Backend::kPostgres),
                          BackendName);
 
 }  // namespace

@@ -101,7 +101,8 @@ class NotedGame {
   }
 
   // Records `pairs` more pairs, in batches of `per_batch` with `pause`
-  // after each.
+  // after each: a pace the caller chooses (a rate of bytes a second), not
+  // a wait for anything.
   void Add(int pairs, int per_batch = 200, absl::Duration pause = absl::ZeroDuration()) {
     for (int done = 0; done < pairs; absl::SleepFor(pause)) {
       std::vector<v1::Event> batch;
@@ -180,11 +181,21 @@ TEST(BoundsTest, AGameOfSeveralMiBExportsAndShowsItsHistoryInFull) {
   constexpr int kPairs = 2500;
   RecordNotedGame(*stub, "big-1", kPairs);
   if (HasFatalFailure()) return;
-  absl::SleepFor(absl::Milliseconds(1500));  // the tail's checkpoint (--sign-within 1s) is signed
 
-  // The ledger, read directly: every event of the game as stored.
+  // The ledger, read directly: every event of the game as stored, once the
+  // tail's checkpoint (--sign-within 1s) covers them all, so that the
+  // bundles below have it too.
   absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(dir.File("data/ledger.db"));
   ASSERT_TRUE(reader.ok()) << reader.status();
+  const uint64_t head = 2 + 2 * kPairs;
+  uint64_t signed_size = 0;
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(30);
+       signed_size < head && absl::Now() < give_up; absl::SleepFor(absl::Milliseconds(20))) {
+    absl::StatusOr<std::vector<v1::Checkpoint>> checkpoints = reader->Checkpoints();
+    ASSERT_TRUE(checkpoints.ok()) << checkpoints.status();
+    signed_size = checkpoints->empty() ? 0 : checkpoints->back().tree_size();
+  }
+  ASSERT_EQ(signed_size, head) << "no checkpoint covers the game's events";
   absl::StatusOr<std::vector<v1::LedgerEntry>> stored = reader->ReadGame("big-1", 0, 1 << 20);
   ASSERT_TRUE(stored.ok()) << stored.status();
   ASSERT_EQ(stored->size(), 2u + 2 * kPairs);
@@ -333,18 +344,6 @@ TEST(BoundsTest, WatchersThatDoNotReadAreCutOffAndTheServerStaysBounded) {
   // Many MiB recorded while they do not read (each stream sees all of it).
   RecordNotedGame(*stub, "flood-1", 3000, writer);
   if (HasFatalFailure()) return;
-  absl::SleepFor(absl::Seconds(1));  // the streams' feeders are past the last event
-  const int64_t peak = ProcStatus(server->pid(), "VmHWM");
-  // 64 streams of at most 1 MiB of buffer each (plus the message being
-  // written, a read batch and a reader's page cache), and the recording
-  // itself: under this (measured: about 140 MiB). Unbounded, each stream
-  // would hold what was recorded, 64 times 6 MiB. Under AddressSanitizer the
-  // server's memory is not its own (shadow memory, quarantine).
-  constexpr int64_t kBoundKiB = (64 + 128) * 1024;
-  if (!kSanitized) {
-    EXPECT_LT(peak - rss_before, kBoundKiB)
-        << "the server grew from " << rss_before << " KiB to a peak of " << peak << " KiB";
-  }
 
   // Each reads at last: what was sent to it, then RESOURCE_EXHAUSTED.
   for (size_t i = 0; i < stalled.size(); ++i) {
@@ -358,6 +357,19 @@ TEST(BoundsTest, WatchersThatDoNotReadAreCutOffAndTheServerStaysBounded) {
     EXPECT_LT(s.error_message().size(), 1024u);
     EXPECT_GT(events, 0);
     EXPECT_LT(events, 3000) << "it was not cut off";
+  }
+  // Every stream has ended: the server has done all it does for them, so
+  // the high-water mark now holds the whole load's. 64 streams of at most
+  // 1 MiB of buffer each (plus the message being written, a read batch and
+  // a reader's page cache), and the recording itself: under this
+  // (measured: about 140 MiB). Unbounded, each stream would hold what was
+  // recorded, 64 times 6 MiB. Under AddressSanitizer the server's memory
+  // is not its own (shadow memory, quarantine).
+  const int64_t peak = ProcStatus(server->pid(), "VmHWM");
+  constexpr int64_t kBoundKiB = (64 + 128) * 1024;
+  if (!kSanitized) {
+    EXPECT_LT(peak - rss_before, kBoundKiB)
+        << "the server grew from " << rss_before << " KiB to a peak of " << peak << " KiB";
   }
 
   // A watcher that reads gets all of it, history included, without a cut;
@@ -785,7 +797,11 @@ TEST(BoundsTest, WatchResumesAfterTheServerCutsItOff) {
     ASSERT_EQ(kill(cli, SIGSTOP), 0);
     constexpr int kPairs = 3000;
     game.Add(kPairs, c.per_batch, c.pause);
-    absl::SleepFor(absl::Seconds(3));  // past a --watch-stall of 1s
+    // Time the test measures, not a wait for an event: the stopped client
+    // must stay stopped past a --watch-stall of 1s for the server to cancel
+    // it (the "stalled" case); whichever cut came is asserted below from
+    // what the client says on stderr.
+    absl::SleepFor(absl::Seconds(3));
     ASSERT_EQ(kill(cli, SIGCONT), 0);
     const uint64_t last = 4 + 2 * static_cast<uint64_t>(kPairs);
     const bool complete = AwaitCursor(dir, key, last);
@@ -805,8 +821,8 @@ TEST(BoundsTest, WatchResumesAfterTheServerCutsItOff) {
 }
 
 // 6. A stream whose client stops reading gives its place back after
-// --watch-stall: a caller's 16 stalled streams, then a 17th is admitted once
-// they are cancelled. Before, they kept their places until they
+// --watch-stall: a caller's 16 stalled streams, then a 17th is refused; 16
+// more are admitted once they are cancelled. Before, they kept their places until they
 // disconnected.
 TEST(BoundsTest, StalledWatchersAreCancelledAndTheirPlacesFreed) {
   TempDir dir("arbiter-bounds-stall");
@@ -855,10 +871,38 @@ TEST(BoundsTest, StalledWatchersAreCancelledAndTheirPlacesFreed) {
   EXPECT_EQ(status.error_code(), StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
   EXPECT_TRUE(absl::StrContains(status.error_message(), "per caller")) << status.error_message();
 
-  absl::SleepFor(absl::Seconds(3));  // past --watch-stall
-  std::tie(events, status) = seventeenth();
-  EXPECT_EQ(status.error_code(), StatusCode::CANCELLED) << status.error_message();
-  EXPECT_EQ(events, 4 + 2 * 199) << "the 17th stream was not admitted";
+  // Once the stall has passed, the server cancels the 16 and frees their
+  // places: 16 more are admitted, each read to caught_up and held until all
+  // are (so every stalled one has ended before it is read below).
+  std::vector<std::pair<std::unique_ptr<grpc::ClientContext>,
+                        std::unique_ptr<grpc::ClientReader<v1::WatchResponse>>>>
+      admitted;
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(30);
+       admitted.size() < stalled.size() && absl::Now() < give_up;) {
+    auto ctx = Context(watcher);
+    v1::WatchGameRequest req;
+    req.set_game("games/stall-1");
+    auto reader = stub->WatchGame(ctx.get(), req);
+    v1::WatchResponse m;
+    int events = 0;
+    while (reader->Read(&m) && !m.has_caught_up()) events += m.has_event() ? 1 : 0;
+    if (m.has_caught_up()) {
+      EXPECT_EQ(events, 4 + 2 * 199) << "an admitted stream did not get the whole game";
+      admitted.emplace_back(std::move(ctx), std::move(reader));
+      continue;
+    }
+    status = reader->Finish();
+    ASSERT_EQ(status.error_code(), StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  ASSERT_EQ(admitted.size(), stalled.size()) << "the stalled streams kept their places";
+  for (auto& [ctx, reader] : admitted) {
+    ctx->TryCancel();
+    v1::WatchResponse m;
+    while (reader->Read(&m)) {
+    }
+    EXPECT_EQ(reader->Finish().error_code(), StatusCode::CANCELLED);
+  }
 
   // The stalled ones: what reached them, then CANCELLED (by the server).
   for (size_t i = 0; i < stalled.size(); ++i) {

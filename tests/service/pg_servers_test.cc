@@ -58,11 +58,12 @@ class PgServersTest : public ::testing::Test {
 
   // A server with a state directory of its own; every server signs with
   // the same key (the first makes it, the others get a copy).
-  std::unique_ptr<ServerProcess> StartServer(const std::string& name) {
+  std::unique_ptr<ServerProcess> StartServer(const std::string& name,
+                                             const std::vector<std::string>& flags = {}) {
     const std::string state = dir_.File(name);
     std::filesystem::create_directories(state);
     if (!key_.empty()) WriteFile(state + "/ledger.key", key_);
-    std::unique_ptr<ServerProcess> s = ServerProcess::StartShared(uri_, state);
+    std::unique_ptr<ServerProcess> s = ServerProcess::StartShared(uri_, state, flags);
     if (s != nullptr && key_.empty()) key_ = ReadFile(state + "/ledger.key");
     return s;
   }
@@ -175,6 +176,34 @@ class PgServersTest : public ::testing::Test {
     return absl::InfiniteFuture();
   }
 
+  // Writes `game`'s creation through `writer` and waits (30 s at most) until
+  // `watched` sends it to a WatchAll opened before the write: `watched`
+  // learns of another server's commits only from its head poll, so it has
+  // polled since the write, and each poll first tries the signer's lease
+  // unless it holds it (ledger/postgres/store.cc). False if it never came.
+  static bool AwaitPollAfterWrite(const std::string& writer, const std::string& watched,
+                                  const std::string& game) {
+    auto stub = StubFor(watched);
+    grpc::ClientContext ctx;
+    ctx.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(30)));
+    std::unique_ptr<grpc::ClientReader<v1::WatchResponse>> reader =
+        stub->WatchAll(&ctx, v1::WatchAllRequest());
+    v1::WatchResponse m;
+    bool caught_up = false, seen = false;
+    while (!caught_up && reader->Read(&m)) caught_up = m.has_caught_up();
+    v1::AppendEventsResponse resp;
+    if (caught_up && Append(*StubFor(writer), game, {Created(game, T0())}, &resp).ok()) {
+      while (!seen && reader->Read(&m)) {
+        seen = m.has_event() && m.event().position() == resp.events(0).position();
+      }
+    }
+    ctx.TryCancel();
+    while (reader->Read(&m)) {
+    }
+    reader->Finish();
+    return seen;
+  }
+
   TempDir dir_{"arbiter-pg-servers"};
   std::string uri_;
   std::string key_;
@@ -255,8 +284,11 @@ TEST_F(PgServersTest, TheLeaseHolderSignsEveryServersWritesWithinTheBound) {
   ASSERT_EQ(SignerLeases(), 1);
   auto b = StartServer("b");
   ASSERT_NE(b, nullptr);
-  absl::SleepFor(absl::Milliseconds(300));  // b's polls have tried the lease
+  // b has polled since a's write (position 1), trying the lease: a keeps it.
+  ASSERT_TRUE(AwaitPollAfterWrite(a->address(), b->address(), "probe"));
   EXPECT_EQ(SignerLeases(), 1) << "one signer at a time";
+  v1::Checkpoint c;
+  ASSERT_NE(WaitForCheckpointCovering(1, &c), absl::InfiniteFuture()) << "a signed nothing";
 
   auto sb = StubFor(b->address());
   v1::AppendEventsResponse resp;
@@ -266,14 +298,13 @@ TEST_F(PgServersTest, TheLeaseHolderSignsEveryServersWritesWithinTheBound) {
                      &resp)
                   .ok());
   absl::Time written = absl::Now();
-  v1::Checkpoint c;
-  absl::Time signed_at = WaitForCheckpointCovering(4, &c);
+  absl::Time signed_at = WaitForCheckpointCovering(5, &c);
   ASSERT_NE(signed_at, absl::InfiniteFuture()) << "no checkpoint covered b's writes";
-  EXPECT_EQ(c.tree_size(), 4u);
+  EXPECT_EQ(c.tree_size(), 5u);
   EXPECT_EQ(c.reason(), v1::Checkpoint::TAIL_BOUND);
   // 1 s, plus the signer's poll of the head (100 ms) and its scheduling.
   EXPECT_LT(signed_at - written, absl::Milliseconds(1500));
-  EXPECT_EQ(Checkpoints().size(), 1u) << "one checkpoint, by the one signer";
+  EXPECT_EQ(Checkpoints().size(), 2u) << "one checkpoint each time, by the one signer";
   ProcessResult verify = RunArbiter({"verify", "--db", uri_, "--strict"});
   EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
   EXPECT_NE(verify.out.find("unsigned tail: 0 event(s)"), std::string::npos) << verify.out;
@@ -283,7 +314,7 @@ TEST_F(PgServersTest, TheLeaseHolderSignsEveryServersWritesWithinTheBound) {
   ASSERT_EQ(a->Stop(SIGKILL), -1);
   ASSERT_TRUE(Append(*sb, "tail", {MoveAt(T0() + S(30), v1::BLACK, "Q4")}, &resp, 4).ok());
   written = absl::Now();
-  signed_at = WaitForCheckpointCovering(5, &c);
+  signed_at = WaitForCheckpointCovering(6, &c);
   ASSERT_NE(signed_at, absl::InfiniteFuture()) << "no checkpoint after the holder died";
   EXPECT_EQ(c.reason(), v1::Checkpoint::TAIL_BOUND);
   EXPECT_LT(signed_at - written, absl::Milliseconds(1700)) << "one poll more for the lease";
@@ -293,15 +324,19 @@ TEST_F(PgServersTest, TheLeaseHolderSignsEveryServersWritesWithinTheBound) {
 // Without a bound (--sign-within 0s) no server takes the lease, the writes
 // stay unsigned, and `verify` says so (and fails under --strict).
 TEST_F(PgServersTest, WithoutABoundTheTailStaysUnsignedAndStrictFails) {
-  const std::string state = dir_.File("a");
-  std::filesystem::create_directories(state);
-  auto a = ServerProcess::StartShared(uri_, state, {"--sign-within", "0s"});
-  ASSERT_NE(a, nullptr);
-  auto stub = StubFor(a->address());
-  v1::AppendEventsResponse resp;
-  ASSERT_TRUE(Append(*stub, "open", {Created("open", T0()), Started(T0())}, &resp).ok());
-  absl::SleepFor(absl::Milliseconds(1200));
+  std::vector<std::unique_ptr<ServerProcess>> servers;
+  for (const std::string name : {"a", "b"}) {
+    servers.push_back(StartServer(name, {"--sign-within", "0s"}));
+    ASSERT_NE(servers.back(), nullptr);
+  }
+  // Each has polled since the other's write: a poll that would take the
+  // lease has come and gone.
+  ASSERT_TRUE(AwaitPollAfterWrite(servers[1]->address(), servers[0]->address(), "open"));
+  ASSERT_TRUE(AwaitPollAfterWrite(servers[0]->address(), servers[1]->address(), "other"));
   EXPECT_EQ(SignerLeases(), 0);
+  // Stopped, each has done all it ever will (a closing holder of the lease
+  // signs its tail before it stops): what is signed now is all there is.
+  for (auto& s : servers) EXPECT_EQ(s->Stop(SIGTERM), 0) << s->log();
   EXPECT_TRUE(Checkpoints().empty());
   ProcessResult verify = RunArbiter({"verify", "--db", uri_});
   EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;

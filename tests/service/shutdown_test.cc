@@ -3,6 +3,7 @@
 // game in progress is timed again after a restart.
 #include <atomic>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -46,14 +47,17 @@ TEST(ShutdownTest, SigtermLosesNoAcknowledgedEvent) {
       }
     });
   }
-  // Under load for a while, and until enough is acknowledged to mean
+  // Under load: every writer under way, and enough acknowledged to mean
   // something on a slow disk too.
-  absl::SleepFor(absl::Milliseconds(700));
-  for (const absl::Time give_up = absl::Now() + absl::Seconds(60); absl::Now() < give_up;
+  bool loaded = false;
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(60); !loaded && absl::Now() < give_up;
        absl::SleepFor(absl::Milliseconds(10))) {
     std::lock_guard<std::mutex> lock(mu);
-    if (acked.size() > 50) break;
+    std::set<std::string> writing;
+    for (const Ack& a : acked) writing.insert(a.game);
+    loaded = acked.size() > 50 && writing.size() == writers.size();
   }
+  EXPECT_TRUE(loaded) << "the load never came: " << acked.size() << " acknowledged";
   EXPECT_EQ(server->Stop(SIGTERM), 0) << server->log();
   stop = true;
   for (std::thread& t : writers) t.join();

@@ -22,6 +22,12 @@ grpc::Status Call(F f) {
   return f(&ctx);
 }
 
+// Waits until the clock (the server's too: one machine) reads a millisecond
+// past `t`: a stamp taken from then on is later than any taken by `t`.
+void AwaitClockPast(absl::Time t) {
+  while (absl::Now() <= t + absl::Milliseconds(1)) absl::SleepFor(absl::Milliseconds(1));
+}
+
 // 2. CreateGame and Decide with a request_id and no `at`: the server stamps
 // its clock the first time; the retry gets the original acknowledgement, not
 // ALREADY_EXISTS.
@@ -35,7 +41,7 @@ TEST(TrustTest, RetriesOfServerStampedRequestsGetTheOriginalAck) {
   create.set_request_id("create-stamped-1");
   v1::Game first, again;
   ASSERT_TRUE(Call([&](auto* c) { return stub->CreateGame(c, create, &first); }).ok());
-  absl::SleepFor(absl::Milliseconds(20));  // the clock moves on between the two
+  AwaitClockPast(absl::Now());  // the server stamped the first before it answered
   const grpc::Status retried = Call([&](auto* c) { return stub->CreateGame(c, create, &again); });
   ASSERT_TRUE(retried.ok()) << retried.error_code() << ": " << retried.error_message();
   EXPECT_EQ(again.revision(), 1u);
@@ -59,9 +65,9 @@ TEST(TrustTest, RetriesOfServerStampedRequestsGetTheOriginalAck) {
   decide.set_choice("WARNING");
   decide.set_request_id("decide-stamped-1");
   v1::AppendEventsResponse decided, decided_again;
-  absl::SleepFor(absl::Milliseconds(300));  // past the talk: the stamp is the server's now
+  AwaitClockPast(t + absl::Milliseconds(200));  // past the talk: the stamp is the server's now
   ASSERT_TRUE(Call([&](auto* c) { return stub->Decide(c, decide, &decided); }).ok());
-  absl::SleepFor(absl::Milliseconds(20));
+  AwaitClockPast(absl::Now());
   const grpc::Status redecided =
       Call([&](auto* c) { return stub->Decide(c, decide, &decided_again); });
   ASSERT_TRUE(redecided.ok()) << redecided.error_code() << ": " << redecided.error_message();

@@ -178,9 +178,14 @@ TEST(WatchFeedTest, ManyStreamsHoldNoThreadEach) {
   ASSERT_NE(server, nullptr);
   auto stub = StubFor(server->address());
   v1::AppendEventsResponse resp;
+  // Another game first, so that g's revisions are not the log's positions:
+  // g's events are positions 4 and 5, revisions 1 and 2.
+  ASSERT_TRUE(Append(*stub, "f", {Created("f", T0()), Started(T0()), Stone(0)}, &resp).ok());
   ASSERT_TRUE(Append(*stub, "g", {Created("g", T0()), Started(T0())}, &resp).ok());
   const int64_t before = Threads(server->pid());
 
+  // Half WatchAll from the log's head (position 5), half WatchGame of g
+  // from its head (revision 2): each is sent nothing until the new event.
   constexpr int kStreams = 600;
   std::vector<bool> by_game;
   for (int i = 0; i < kStreams; ++i) by_game.push_back(i % 2 == 1);
@@ -190,7 +195,7 @@ TEST(WatchFeedTest, ManyStreamsHoldNoThreadEach) {
     log.Add(i, m);
     if (m.has_caught_up()) ++caught_up;
   });
-  for (int i = 0; i < kStreams; ++i) pool.Open(by_game[i] ? "g" : "", by_game[i] ? 2 : 2);
+  for (int i = 0; i < kStreams; ++i) pool.Open(by_game[i] ? "g" : "", by_game[i] ? 2 : 5);
   const absl::Time deadline = absl::Now() + absl::Seconds(20);
   while (caught_up < kStreams && pool.ended() == 0 && absl::Now() < deadline) {
     absl::SleepFor(absl::Milliseconds(20));
@@ -199,9 +204,14 @@ TEST(WatchFeedTest, ManyStreamsHoldNoThreadEach) {
   const int64_t open = Threads(server->pid());
 
   AppendOne(*stub, "g", Stone(0));
-  ASSERT_TRUE(log.AwaitAll([](int) { return 3; }, absl::Seconds(20)))
-      << "not every stream got the new event";
+  auto last_of = [&](int i) -> uint64_t { return by_game[i] ? 3 : 6; };  // revision, position
+  ASSERT_TRUE(log.AwaitAll(last_of, absl::Seconds(20))) << "not every stream got the new event";
   const int64_t after = Threads(server->pid());
+  for (int i = 0; i < kStreams; ++i) {
+    const Received r = log.at(i);
+    EXPECT_EQ(r.cursors, std::vector<uint64_t>{last_of(i)}) << "stream " << i;
+    EXPECT_EQ(r.caught_up_at, 0) << "stream " << i;
+  }
   EXPECT_LT(std::max(open, after), before + 16)
       << "threads: " << before << " before, " << open << " with " << kStreams << " streams open, "
       << after << " after an event went to all";

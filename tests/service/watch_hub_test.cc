@@ -99,9 +99,18 @@ TEST(WatchHubTest, IdleWatchersLeaveTheHubAsleep) {
   OpenCaughtUp(pool, caught_up, kStreams);
   if (HasFatalFailure()) return;
 
-  absl::SleepFor(absl::Milliseconds(300));  // the caught_up messages' writes are done
-  const HubThreads asleep = HubThreadsOf(server->pid());
+  // The caught_up messages' writes done, the hub goes to sleep: wait until
+  // its threads are seen to stay switched out over 100 ms (the wake every
+  // 200 ms this guards against can pass that, not the two seconds below).
+  HubThreads asleep = HubThreadsOf(server->pid());
   ASSERT_GE(asleep.threads, 1) << "no thread named watch-hub";
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(10); absl::Now() < give_up;) {
+    absl::SleepFor(absl::Milliseconds(100));
+    const HubThreads now = HubThreadsOf(server->pid());
+    if (now.switches == asleep.switches) break;
+    asleep = now;
+  }
+  // Time the test measures, not a wait for an event: two seconds idle.
   absl::SleepFor(absl::Seconds(2));
   const HubThreads idle = HubThreadsOf(server->pid());
   EXPECT_EQ(idle.switches - asleep.switches, 0)
@@ -162,7 +171,9 @@ TEST(WatchHubTest, AStalledClientIsCancelledAtItsStallTimeout) {
   auto reader = slow->WatchAll(&ctx, v1::WatchAllRequest());
   reader->WaitForInitialMetadata();
   const absl::Time opened = absl::Now();
-  absl::SleepFor(absl::Seconds(3));  // past the stall, nothing recorded meanwhile
+  // Time the test measures, not a wait for an event: the client reads
+  // nothing for three times its stall timeout, nothing recorded meanwhile.
+  absl::SleepFor(absl::Seconds(3));
 
   v1::WatchResponse m;
   int events = 0;

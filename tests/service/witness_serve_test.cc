@@ -329,6 +329,32 @@ TEST_F(WitnessServeTest, AReceiptVerifiesOfflineAndFailsWhenAltered) {
     const ProcessResult r = verify(receipt, wrong, {witness_vkey_}, 1);
     EXPECT_EQ(r.exit, 1) << r.out << r.err;
   }
+  // A checkpoint note naming another log, signed by this log's key under
+  // this log's name (issue 43.14): the signature holds and the tree is
+  // this log's, but a receipt proves an entry of the log its note names,
+  // and the verifier was asked about this one.
+  {
+    const size_t blank = receipt.find("\n\n") + 2;
+    absl::StatusOr<ledger::SignedNote> note = ledger::ParseSignedNote(receipt.substr(blank));
+    ASSERT_TRUE(note.ok()) << note.status();
+    ASSERT_TRUE(absl::StartsWith(note->text, absl::StrCat(kOrigin, "\n"))) << note->text;
+    ledger::SignedNote renamed;
+    renamed.text = absl::StrCat("other.test/log", note->text.substr(note->text.find('\n')));
+    absl::StatusOr<ledger::Signer> log_key =
+        ledger::Signer::LoadOrCreate(venue_dir_ + "/ledger.key");
+    ASSERT_TRUE(log_key.ok()) << log_key.status();
+    absl::StatusOr<ledger::NoteSignature> signature =
+        ledger::SignNoteText(renamed.text, *log_key, kOrigin);
+    ASSERT_TRUE(signature.ok()) << signature.status();
+    renamed.signatures = {*signature};
+    absl::StatusOr<std::string> renamed_note = ledger::FormatSignedNote(renamed);
+    ASSERT_TRUE(renamed_note.ok()) << renamed_note.status();
+    // No witness policy: the log's key and the note's origin alone decide.
+    const ProcessResult r =
+        verify(receipt.substr(0, blank) + *renamed_note, venue_dir_ + "/ledger.vkey", {}, 0);
+    EXPECT_EQ(r.exit, 1) << r.out << r.err;
+    EXPECT_TRUE(absl::StrContains(r.out + r.err, "origin 'other.test/log'")) << r.out << r.err;
+  }
   // Too few cosignatures: two required of two witnesses, one cosigned; or
   // the one cosignature cut from the receipt.
   {
