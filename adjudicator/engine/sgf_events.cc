@@ -212,6 +212,87 @@ std::optional<v1::Color> Resigned(const std::string& result) {
   return re[0] == 'B' ? v1::WHITE : v1::BLACK;
 }
 
+// The adjudicator counts komi in quarter stones, i.e. half points, within
+// the board's area; refuse here what it would refuse (found by fuzzing).
+absl::Status CheckKomi(const SgfGame& game) {
+  if (!game.komi.has_value()) return absl::OkStatus();
+  const double half_points = *game.komi * 2;
+  if (!std::isfinite(half_points) || half_points != std::round(half_points) ||
+      std::abs(half_points) > 4.0 * game.board_size * game.board_size) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "KM[", *game.komi, "]: komi must be a whole number of half points within the board"));
+  }
+  return absl::OkStatus();
+}
+
+// The record's clocks: its main time, byo-yomi where declared and read
+// consistently, and each move's time used.
+struct SgfClocks {
+  bool timed = false;
+  absl::Duration main_time = absl::ZeroDuration();
+  std::optional<v1::ByoYomi> byo_yomi;  // set only when read consistently
+  RecordedTimes times;
+};
+
+SgfClocks ClocksOf(const SgfGame& game) {
+  SgfClocks c;
+  const std::optional<v1::ByoYomi> byo_yomi = ByoYomiOf(game.overtime);
+  // The main time is TM, or else the largest main-time remaining time seen
+  // rounded up to a whole minute (with byo-yomi, nodes with OB/OW are not
+  // main time).
+  for (const SgfMove& move : game.moves) {
+    if (!move.time_left.has_value()) continue;
+    c.timed = true;
+    if (!byo_yomi.has_value() || !move.overtime_count.has_value()) {
+      c.main_time = std::max(c.main_time, *move.time_left);
+    }
+  }
+  if (game.time_limit.has_value() && *game.time_limit >= c.main_time) {
+    c.main_time = *game.time_limit;
+  } else if (c.main_time > absl::ZeroDuration()) {
+    c.main_time = absl::Minutes(std::ceil(absl::ToDoubleMinutes(c.main_time)));
+  }
+  // A record that declares byo-yomi is read as byo-yomi or not at all: its
+  // period times are no main time. Either way the moves keep their times.
+  c.times = byo_yomi.has_value() ? ReadByoYomiTimes(game, c.main_time, *byo_yomi)
+                                 : ReadTimes(game, c.main_time);
+  if (!c.times.consistent && byo_yomi.has_value()) {
+    c.times.used = ReadTimes(game, c.main_time).used;
+  }
+  if (byo_yomi.has_value() && c.times.consistent) c.byo_yomi = byo_yomi;
+  c.timed = c.timed && (c.byo_yomi.has_value() || c.main_time > absl::ZeroDuration());
+  return c;
+}
+
+// The record's gameCreated: players, board, komi, setup, and its clocks
+// where they are known.
+v1::GameCreated CreatedOf(const SgfGame& game, std::string_view game_id, absl::Time start,
+                          v1::Color first, const SgfClocks& clocks) {
+  v1::GameCreated created;
+  created.set_game_id(std::string(game_id));
+  created.set_ruleset(kDefaultRuleset);
+  created.set_board_size(game.board_size);
+  created.mutable_black()->set_name(game.black_name);
+  created.mutable_black()->set_rank(game.black_rank);
+  created.mutable_white()->set_name(game.white_name);
+  created.mutable_white()->set_rank(game.white_rank);
+  created.set_venue(v1::GameCreated::SAME_SITE);
+  ToProto(start, created.mutable_scheduled_start());
+  if (clocks.timed && clocks.times.consistent) {
+    ToProto(clocks.main_time, created.mutable_time_control()->mutable_main_time());
+    if (clocks.byo_yomi.has_value())
+      *created.mutable_time_control()->mutable_byo_yomi() = *clocks.byo_yomi;
+  }
+  if (game.komi.has_value()) created.set_komi_stones(*game.komi / 2);  // a point is half a stone
+  if (!game.setup_black.empty() || !game.setup_white.empty() || first != v1::BLACK) {
+    v1::Setup& setup = *created.mutable_setup();
+    for (const int v : game.setup_black) setup.add_black(PointName(v, game.board_size));
+    for (const int v : game.setup_white) setup.add_white(PointName(v, game.board_size));
+    setup.set_first_to_move(first);
+  }
+  return created;
+}
+
 }  // namespace
 
 std::optional<absl::CivilDay> SgfDate(const SgfGame& game) {
@@ -235,16 +316,7 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::str
     first = !game.moves.empty() && game.moves[0].color == v1::WHITE ? v1::WHITE : v1::BLACK;
   }
   if (absl::Status s = CheckMoves(game, first); !s.ok()) return s;
-  // The adjudicator counts komi in quarter stones, i.e. half points, within
-  // the board's area; refuse here what it would refuse (found by fuzzing).
-  if (game.komi.has_value()) {
-    const double half_points = *game.komi * 2;
-    if (!std::isfinite(half_points) || half_points != std::round(half_points) ||
-        std::abs(half_points) > 4.0 * game.board_size * game.board_size) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "KM[", *game.komi, "]: komi must be a whole number of half points within the board"));
-    }
-  }
+  if (absl::Status s = CheckKomi(game); !s.ok()) return s;
 
   const std::optional<absl::CivilDay> day = SgfDate(game).has_value() ? SgfDate(game) : undated;
   if (!day.has_value()) {
@@ -255,58 +327,13 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::str
                            "] gives no date (YYYY-MM-DD), so its game cannot be dated"));
   }
   const absl::Time start = absl::FromCivil(*day, absl::UTCTimeZone());
-  const std::optional<v1::ByoYomi> byo_yomi = ByoYomiOf(game.overtime);
-  // The main time is TM, or else the largest main-time remaining time seen
-  // rounded up to a whole minute (with byo-yomi, nodes with OB/OW are not
-  // main time).
-  bool timed = false;
-  absl::Duration main_time = absl::ZeroDuration();
-  for (const SgfMove& move : game.moves) {
-    if (!move.time_left.has_value()) continue;
-    timed = true;
-    if (!byo_yomi.has_value() || !move.overtime_count.has_value()) {
-      main_time = std::max(main_time, *move.time_left);
-    }
-  }
-  if (game.time_limit.has_value() && *game.time_limit >= main_time) {
-    main_time = *game.time_limit;
-  } else if (main_time > absl::ZeroDuration()) {
-    main_time = absl::Minutes(std::ceil(absl::ToDoubleMinutes(main_time)));
-  }
-  // A record that declares byo-yomi is read as byo-yomi or not at all: its
-  // period times are no main time. Either way the moves keep their times.
-  RecordedTimes times = byo_yomi.has_value() ? ReadByoYomiTimes(game, main_time, *byo_yomi)
-                                             : ReadTimes(game, main_time);
-  if (!times.consistent && byo_yomi.has_value()) {
-    times.used = ReadTimes(game, main_time).used;
-  }
-  const bool with_byo_yomi = byo_yomi.has_value() && times.consistent;
-  timed = timed && (with_byo_yomi || main_time > absl::ZeroDuration());
+  const SgfClocks clocks = ClocksOf(game);
+  const bool timed = clocks.timed;
 
   std::vector<v1::Event> events;
   v1::Event& created_event = events.emplace_back();
   ToProto(start, created_event.mutable_at());
-  v1::GameCreated& created = *created_event.mutable_game_created();
-  created.set_game_id(std::string(game_id));
-  created.set_ruleset(kDefaultRuleset);
-  created.set_board_size(game.board_size);
-  created.mutable_black()->set_name(game.black_name);
-  created.mutable_black()->set_rank(game.black_rank);
-  created.mutable_white()->set_name(game.white_name);
-  created.mutable_white()->set_rank(game.white_rank);
-  created.set_venue(v1::GameCreated::SAME_SITE);
-  ToProto(start, created.mutable_scheduled_start());
-  if (timed && times.consistent) {
-    ToProto(main_time, created.mutable_time_control()->mutable_main_time());
-    if (with_byo_yomi) *created.mutable_time_control()->mutable_byo_yomi() = *byo_yomi;
-  }
-  if (game.komi.has_value()) created.set_komi_stones(*game.komi / 2);  // a point is half a stone
-  if (!game.setup_black.empty() || !game.setup_white.empty() || first != v1::BLACK) {
-    v1::Setup& setup = *created.mutable_setup();
-    for (const int v : game.setup_black) setup.add_black(PointName(v, game.board_size));
-    for (const int v : game.setup_white) setup.add_white(PointName(v, game.board_size));
-    setup.set_first_to_move(first);
-  }
+  *created_event.mutable_game_created() = CreatedOf(game, game_id, start, first, clocks);
 
   v1::Event& started = events.emplace_back();
   ToProto(start, started.mutable_at());
@@ -315,7 +342,7 @@ absl::StatusOr<std::vector<v1::Event>> SgfToEvents(const SgfGame& game, std::str
   absl::Time now = start;
   for (size_t i = 0; i < game.moves.size(); ++i) {
     const SgfMove& move = game.moves[i];
-    now += timed ? times.used[i] : absl::Seconds(1);
+    now += timed ? clocks.times.used[i] : absl::Seconds(1);
     // Remaining times that go up and down again add up without bound.
     if (absl::Status s = CheckNotPastTheCalendar(now, move.position); !s.ok()) return s;
     v1::Event& event = events.emplace_back();

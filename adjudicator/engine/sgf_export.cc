@@ -108,6 +108,70 @@ bool Has(const std::vector<v1::Ruling>& rulings, v1::Sanction s) {
   return false;
 }
 
+// The setup stones (AB, AW) and the first to move (PL) of a game with a setup.
+absl::StatusOr<std::string> SetupProps(const v1::GameCreated& g, int size) {
+  std::string root;
+  if (g.has_setup()) {
+    for (const auto& [stones, prop] :
+         {std::pair{&g.setup().black(), "AB"}, std::pair{&g.setup().white(), "AW"}}) {
+      if (stones->empty()) continue;
+      absl::StrAppend(&root, prop);
+      for (const std::string& p : *stones) {
+        absl::StatusOr<int> v = ParsePoint(p, size);
+        if (!v.ok()) return v.status();
+        absl::StrAppend(&root, "[", SgfPoint(*v, size), "]");
+      }
+    }
+    if (g.setup().first_to_move() == v1::WHITE) absl::StrAppend(&root, "PL[W]");
+  }
+  return root;
+}
+
+// The game comment: the rules pinned, the rulings, the result.
+std::string Summary(const Adjudicator& a, const std::string& rules_pin) {
+  const v1::Result* result = a.result();
+  const size_t ruling_count = a.rulings().size();
+  std::string summary =
+      absl::StrCat("Adjudicated under ", rules_pin.empty() ? a.rules().id() : rules_pin, ". ",
+                   ruling_count, ruling_count == 1 ? " ruling" : " rulings");
+  for (const v1::Ruling& r : a.rulings()) {
+    absl::StrAppend(&summary, "\n", r.number(), ". ", r.clause(), " ",
+                    v1::Ruling::Party_Name(r.against()), r.pending() ? " pending" : "",
+                    r.sanctions_size() > 0 ? absl::StrCat(": ", SanctionList(r)) : "");
+  }
+  absl::StrAppend(&summary, "\nResult: ", ResultLine(result));
+  if (a.cancelled()) {
+    absl::StrAppend(&summary, "\nCancelled by the chief arbiter: ", a.cancel_reason());
+  }
+  return summary;
+}
+
+// The root node's properties: the game, the players, the time, the result,
+// the setup and the summary.
+absl::StatusOr<std::string> RootProps(const std::vector<v1::Event>& events, const Adjudicator& a,
+                                      const std::string& rules_pin) {
+  const v1::GameCreated& g = events.front().game_created();
+  const int size = g.board_size() == 0 ? 19 : g.board_size();
+  std::string root = absl::StrCat("FF[4]GM[1]CA[UTF-8]AP[arbiter:0.1]SZ[", size, "]RU[Chinese]KM[",
+                                  Komi(g, a.rules()), "]");
+  if (!g.black().name().empty()) absl::StrAppend(&root, "PB[", SgfText(g.black().name()), "]");
+  if (!g.black().rank().empty()) absl::StrAppend(&root, "BR[", SgfText(g.black().rank()), "]");
+  if (!g.white().name().empty()) absl::StrAppend(&root, "PW[", SgfText(g.white().name()), "]");
+  if (!g.white().rank().empty()) absl::StrAppend(&root, "WR[", SgfText(g.white().rank()), "]");
+  const absl::Time start =
+      FromProto(g.has_scheduled_start() ? g.scheduled_start() : events.front().at());
+  absl::StrAppend(&root, "DT[", absl::FormatTime("%Y-%m-%d", start, absl::UTCTimeZone()), "]");
+  absl::StrAppend(&root, "GN[", SgfText(g.game_id()), "]");
+  if (g.has_time_control()) absl::StrAppend(&root, TimeProps(g.time_control()));
+  const v1::Result* result = a.result();
+  if (result != nullptr && !result->sgf().empty())
+    absl::StrAppend(&root, "RE[", result->sgf(), "]");
+  absl::StatusOr<std::string> setup = SetupProps(g, size);
+  if (!setup.ok()) return setup.status();
+  absl::StrAppend(&root, *setup, "GC[", SgfText(Summary(a, rules_pin)), "]");
+  return root;
+}
+
 }  // namespace
 
 std::string SgfText(const std::string& text) {
@@ -162,49 +226,9 @@ absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>&
     for (const v1::Ruling& r : *rulings) nodes.back().comments.push_back(RulingComment(r));
   }
 
-  // The root.
-  std::string root = absl::StrCat("FF[4]GM[1]CA[UTF-8]AP[arbiter:0.1]SZ[", size, "]RU[Chinese]KM[",
-                                  Komi(g, a->rules()), "]");
-  if (!g.black().name().empty()) absl::StrAppend(&root, "PB[", SgfText(g.black().name()), "]");
-  if (!g.black().rank().empty()) absl::StrAppend(&root, "BR[", SgfText(g.black().rank()), "]");
-  if (!g.white().name().empty()) absl::StrAppend(&root, "PW[", SgfText(g.white().name()), "]");
-  if (!g.white().rank().empty()) absl::StrAppend(&root, "WR[", SgfText(g.white().rank()), "]");
-  const absl::Time start =
-      FromProto(g.has_scheduled_start() ? g.scheduled_start() : events.front().at());
-  absl::StrAppend(&root, "DT[", absl::FormatTime("%Y-%m-%d", start, absl::UTCTimeZone()), "]");
-  absl::StrAppend(&root, "GN[", SgfText(g.game_id()), "]");
-  if (timed) absl::StrAppend(&root, TimeProps(g.time_control()));
-  const v1::Result* result = a->result();
-  if (result != nullptr && !result->sgf().empty())
-    absl::StrAppend(&root, "RE[", result->sgf(), "]");
-  if (g.has_setup()) {
-    for (const auto& [stones, prop] :
-         {std::pair{&g.setup().black(), "AB"}, std::pair{&g.setup().white(), "AW"}}) {
-      if (stones->empty()) continue;
-      absl::StrAppend(&root, prop);
-      for (const std::string& p : *stones) {
-        absl::StatusOr<int> v = ParsePoint(p, size);
-        if (!v.ok()) return v.status();
-        absl::StrAppend(&root, "[", SgfPoint(*v, size), "]");
-      }
-    }
-    if (g.setup().first_to_move() == v1::WHITE) absl::StrAppend(&root, "PL[W]");
-  }
-  const size_t ruling_count = a->rulings().size();
-  std::string summary =
-      absl::StrCat("Adjudicated under ", rules_pin.empty() ? a->rules().id() : rules_pin, ". ",
-                   ruling_count, ruling_count == 1 ? " ruling" : " rulings");
-  for (const v1::Ruling& r : a->rulings()) {
-    absl::StrAppend(&summary, "\n", r.number(), ". ", r.clause(), " ",
-                    v1::Ruling::Party_Name(r.against()), r.pending() ? " pending" : "",
-                    r.sanctions_size() > 0 ? absl::StrCat(": ", SanctionList(r)) : "");
-  }
-  absl::StrAppend(&summary, "\nResult: ", ResultLine(result));
-  if (a->cancelled()) {
-    absl::StrAppend(&summary, "\nCancelled by the chief arbiter: ", a->cancel_reason());
-  }
-  absl::StrAppend(&root, "GC[", SgfText(summary), "]");
-  nodes.front().props = std::move(root);
+  absl::StatusOr<std::string> root = RootProps(events, *a, rules_pin);
+  if (!root.ok()) return root.status();
+  nodes.front().props = *std::move(root);
 
   std::string out = "(";
   for (const Node& n : nodes) {

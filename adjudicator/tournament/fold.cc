@@ -180,19 +180,67 @@ absl::Status OnPlayerAdded(const v1::PlayerAdded& a, Tournament* t) {
   return absl::OkStatus();
 }
 
-absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
-  const v1::TournamentRound& r = e.round();
-  const std::string where = absl::StrCat("round ", r.round());
+// Why round `r` cannot be paired as a round, or OK: its number, or a round
+// paired already, or nothing in it.
+absl::Status CheckRound(const v1::TournamentRound& r, const std::string& where,
+                        const Tournament& t) {
   if (r.round() < 1) return Bad("round: rounds are numbered from 1");
-  if (t->settings().rounds() > 0 && r.round() > t->settings().rounds()) {
-    return Bad(absl::StrCat(where, ": the tournament has ", t->settings().rounds(), " rounds"));
+  if (t.settings().rounds() > 0 && r.round() > t.settings().rounds()) {
+    return Bad(absl::StrCat(where, ": the tournament has ", t.settings().rounds(), " rounds"));
   }
-  for (const v1::TournamentRound& done : t->rounds()) {
+  for (const v1::TournamentRound& done : t.rounds()) {
     if (done.round() == r.round()) {
       return absl::FailedPreconditionError(absl::StrCat(where, " is already paired"));
     }
   }
   if (r.pairings().empty() && r.byes().empty()) return Bad(absl::StrCat(where, ": no pairings"));
+  return absl::OkStatus();
+}
+
+// Why a pairing's entered result and team board are bad input, or OK.
+absl::Status CheckPairingEntries(const v1::Pairing& p, const std::string& at, bool teams) {
+  if (!p.replayed_game_ids().empty())
+    return Bad(absl::StrCat(at, ": replays are scheduled, not paired"));
+  if (!ValidOutcomeEntry(p.entered_outcome())) {
+    return Bad(
+        absl::StrCat(at, ": an entered result cannot be REPLAY (pair the replay's game instead)"));
+  }
+  if (p.entered_by_default() && p.entered_outcome() == v1::Result::OUTCOME_UNSPECIFIED) {
+    return Bad(absl::StrCat(at, ": byDefault without a result"));
+  }
+  if (p.team_board() < 0) return Bad(absl::StrCat(at, ": teamBoard must be 1 or more (0: none)"));
+  if (!teams && p.team_board() != 0) {
+    return Bad(absl::StrCat(at, ": teamBoard belongs to team events"));
+  }
+  return absl::OkStatus();
+}
+
+// The players round `r` gives a bye. A team event's bye may name the team:
+// its lineup for the round has it (matches.h), or, when it has none, its
+// players with a board.
+std::vector<std::string> ByePlayers(const v1::TournamentRound& r, const Tournament& t) {
+  std::vector<std::string> byes;
+  for (const std::string& id : r.byes()) {
+    if (t.settings().teams() && FindPlayer(t, id) == nullptr && FindTeam(t, id) != nullptr) {
+      absl::StatusOr<std::vector<std::string>> lineup = TeamLineup(t, r.round(), id);
+      if (lineup.ok()) {
+        byes.insert(byes.end(), lineup->begin(), lineup->end());
+        continue;
+      }
+      for (const v1::TournamentPlayer& p : t.players()) {
+        if (p.team() == id && p.board() > 0) byes.push_back(p.id());
+      }
+      continue;
+    }
+    byes.push_back(id);
+  }
+  return byes;
+}
+
+absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
+  const v1::TournamentRound& r = e.round();
+  const std::string where = absl::StrCat("round ", r.round());
+  if (absl::Status s = CheckRound(r, where, *t); !s.ok()) return s;
   const bool swiss = t->settings().system() == v1::TournamentSettings::SWISS;
   std::set<std::string> seated;
   std::set<int> boards;
@@ -227,37 +275,9 @@ absl::Status OnRoundPaired(const v1::RoundPaired& e, Tournament* t) {
         return Bad(absl::StrCat(at, ": game '", p.game_id(), "' already decides another pairing"));
       }
     }
-    if (!p.replayed_game_ids().empty())
-      return Bad(absl::StrCat(at, ": replays are scheduled, not paired"));
-    if (!ValidOutcomeEntry(p.entered_outcome())) {
-      return Bad(absl::StrCat(
-          at, ": an entered result cannot be REPLAY (pair the replay's game instead)"));
-    }
-    if (p.entered_by_default() && p.entered_outcome() == v1::Result::OUTCOME_UNSPECIFIED) {
-      return Bad(absl::StrCat(at, ": byDefault without a result"));
-    }
-    if (p.team_board() < 0) return Bad(absl::StrCat(at, ": teamBoard must be 1 or more (0: none)"));
-    if (!t->settings().teams() && p.team_board() != 0) {
-      return Bad(absl::StrCat(at, ": teamBoard belongs to team events"));
-    }
+    if (absl::Status s = CheckPairingEntries(p, at, t->settings().teams()); !s.ok()) return s;
   }
-  // A team event's bye may name the team: its lineup for the round has it
-  // (matches.h), or, when it has none, its players with a board.
-  std::vector<std::string> byes;
-  for (const std::string& id : r.byes()) {
-    if (t->settings().teams() && FindPlayer(*t, id) == nullptr && FindTeam(*t, id) != nullptr) {
-      absl::StatusOr<std::vector<std::string>> lineup = TeamLineup(*t, r.round(), id);
-      if (lineup.ok()) {
-        byes.insert(byes.end(), lineup->begin(), lineup->end());
-        continue;
-      }
-      for (const v1::TournamentPlayer& p : t->players()) {
-        if (p.team() == id && p.board() > 0) byes.push_back(p.id());
-      }
-      continue;
-    }
-    byes.push_back(id);
-  }
+  std::vector<std::string> byes = ByePlayers(r, *t);
   for (const std::string& id : byes) {
     if (absl::Status s = seat(id); !s.ok()) return s;
   }

@@ -110,8 +110,43 @@ std::string AgaToken(const ScoredPairing& p) {
   return "omitted";
 }
 
-absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
-                                        const v1::StandingsReport& report) {
+// The .h9 file's header: class, event, place, dates, komi, time,
+// corrections and the column heads.
+std::string EgdHeader(const v1::Tournament& t, absl::string_view second) {
+  const v1::TournamentSettings& s = t.settings();
+  std::string out;
+  absl::StrAppend(&out, "; CL[", s.egf_class(), "]\n; EV[", t.title(), "]\n; PC[", s.country(), ",",
+                  s.location(), "]\n");
+  if (!s.begin_date().empty()) {
+    absl::StrAppend(&out, "; DT[", s.begin_date(), ",",
+                    s.end_date().empty() ? s.begin_date() : s.end_date(), "]\n");
+  }
+  absl::StrAppend(&out, "; KM[", absl::StrFormat("%g", s.komi() * 2), "]\n; TM[",
+                  s.adjusted_time_minutes(), "]\n");
+  absl::StrAppend(&out, "; CM[standings per art. 27 of the ", Ruleset(t),
+                  " rules: Pts = 2 a win, 1 a draw; reasons are in the sidecar]\n");
+  for (const std::string& c : CorrectionLines(t, true))
+    absl::StrAppend(&out, "; correction ", c, "\n");
+  absl::StrAppend(&out, ";\n");
+  absl::StrAppend(&out, absl::StrFormat("; Pl %-30s Rk Co Club %4s %4s %4s %4s\n", "Name", "Pts",
+                                        second, "B", "-"));
+  return out;
+}
+
+// A player's round in the .h9 table: the opponent's place and the result,
+// a bye, or "0-" for none.
+std::string EgdRound(const v1::Tournament& t, const v1::StandingsReport& report,
+                     const std::map<std::string, int>& place, const std::string& id, int r) {
+  const ScoredPairing* sp = InRound(report, id, r);
+  if (sp == nullptr) return HadBye(t, id, r) ? ByeToken(t) : "0-";
+  if (!Counts(*sp)) return "0-";
+  const std::string& opp = sp->black() == id ? sp->white() : sp->black();
+  auto at = place.find(opp);
+  return absl::StrCat(at == place.end() ? 0 : at->second, EgdToken(*sp, id));
+}
+
+// Why the tournament's settings cannot be written as an EGD .h9 file, or OK.
+absl::Status CheckEgdSettings(const v1::Tournament& t) {
   const v1::TournamentSettings& s = t.settings();
   const auto refuse = [](absl::string_view why) {
     return absl::FailedPreconditionError(absl::StrCat("EGD .h9: ", why));
@@ -128,28 +163,22 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
     if (!IsPrintableAscii(*text))
       return refuse(absl::StrCat("the tournament's ", what, " \"", *text, "\" is not ASCII"));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
+                                        const v1::StandingsReport& report) {
+  const v1::TournamentSettings& s = t.settings();
+  const auto refuse = [](absl::string_view why) {
+    return absl::FailedPreconditionError(absl::StrCat("EGD .h9: ", why));
+  };
+  if (absl::Status st = CheckEgdSettings(t); !st.ok()) return st;
   const auto& rows = PlayerRows(t, report);
   std::map<std::string, int> place;
   for (int i = 0; i < rows.size(); ++i) place[rows[i].id()] = i + 1;
   const bool swiss = s.system() == v1::TournamentSettings::SWISS;
   const bool by_opponents = s.swiss_method() == v1::TournamentSettings::POINTS_THEN_OPPONENTS;
-  std::string out;
-  absl::StrAppend(&out, "; CL[", s.egf_class(), "]\n; EV[", t.title(), "]\n; PC[", s.country(), ",",
-                  s.location(), "]\n");
-  if (!s.begin_date().empty()) {
-    absl::StrAppend(&out, "; DT[", s.begin_date(), ",",
-                    s.end_date().empty() ? s.begin_date() : s.end_date(), "]\n");
-  }
-  absl::StrAppend(&out, "; KM[", absl::StrFormat("%g", s.komi() * 2), "]\n; TM[",
-                  s.adjusted_time_minutes(), "]\n");
-  absl::StrAppend(&out, "; CM[standings per art. 27 of the ", Ruleset(t),
-                  " rules: Pts = 2 a win, 1 a draw; reasons are in the sidecar]\n");
-  for (const std::string& c : CorrectionLines(t, true))
-    absl::StrAppend(&out, "; correction ", c, "\n");
-  absl::StrAppend(&out, ";\n");
-  const char* second = !swiss ? "A" : by_opponents ? "Opp" : "TS";
-  absl::StrAppend(&out, absl::StrFormat("; Pl %-30s Rk Co Club %4s %4s %4s %4s\n", "Name", "Pts",
-                                        second, "B", "-"));
+  std::string out = EgdHeader(t, !swiss ? "A" : by_opponents ? "Opp" : "TS");
   const std::vector<int> rounds = RoundNumbers(t);
   for (int i = 0; i < rows.size(); ++i) {
     const v1::Standing& st = rows[i];
@@ -179,22 +208,47 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
                         absl::StrCat(NoSpaces(name->family), " ", NoSpaces(name->given)), *rank,
                         country, club, st.points(), criterion, st.warnings(), 0);
     for (int r : rounds) {
-      const ScoredPairing* sp = InRound(report, st.id(), r);
-      std::string token;
-      if (sp == nullptr) {
-        token = HadBye(t, st.id(), r) ? ByeToken(t) : "0-";
-      } else if (!Counts(*sp)) {
-        token = "0-";
-      } else {
-        const std::string& opp = sp->black() == st.id() ? sp->white() : sp->black();
-        token = absl::StrCat(place[opp], EgdToken(*sp, st.id()));
-      }
-      absl::StrAppend(&line, absl::StrFormat(" %8s", token));
+      absl::StrAppend(&line, absl::StrFormat(" %8s", EgdRound(t, report, place, st.id(), r)));
     }
     // The EGD's own key for the player, where known: "|PIN" closes the line,
     // so the rating list need not match the player by name.
     if (!p->egf_pin().empty()) absl::StrAppend(&line, " |", p->egf_pin());
     absl::StrAppend(&out, line, "\n");
+  }
+  return out;
+}
+
+std::string AgaId(const std::map<std::string, std::string>& aga, const std::string& id) {
+  auto it = aga.find(id);
+  return it == aga.end() ? std::string() : it->second;
+}
+
+// The AGA results file's games of round `r`: a line a result AGA reads,
+// a comment for one it does not.
+std::string AgaGames(const v1::Tournament& t, const v1::StandingsReport& report,
+                     const std::map<std::string, std::string>& aga, int r) {
+  // Komi a whole number: the komi's points rounded down (7.5 -> 7) in an
+  // even game; 0 with a handicap, a handicap of 1 (no komi) written as 0.
+  const int even_komi = static_cast<int>(std::floor(t.settings().komi() * 2));
+  std::string out = absl::StrCat("\nGAMES ", r, "\n");
+  for (const ScoredPairing& p : report.pairings()) {
+    if (p.round() != r) continue;
+    const std::string token = AgaToken(p);
+    const std::string white = AgaId(aga, p.white());
+    const std::string black = AgaId(aga, p.black());
+    if (token != "omitted") {
+      const int handicap = p.handicap() == 1 ? 0 : p.handicap();
+      const int komi = p.handicap() >= 1 ? 0 : even_komi;
+      absl::StrAppend(&out, white, "\t", black, "\t", token, "\t", handicap, "\t", komi, "\n");
+    } else if (p.status() != ScoredPairing::PENDING) {
+      absl::StrAppend(&out, "# board ", p.board(), ": ", white, " (W) ", black, " (B) ",
+                      p.status() == ScoredPairing::MISMATCH ? "MISMATCH"
+                                                            : v1::Result::Outcome_Name(p.outcome()),
+                      p.status() == ScoredPairing::VOID ? " void"
+                      : p.by_default()                  ? " by default"
+                                                        : "",
+                      ": not an AGA result, see the sidecar\n");
+    }
   }
   return out;
 }
@@ -254,31 +308,7 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
   for (const std::string& c : CorrectionLines(t, true))
     absl::StrAppend(&out, "# correction ", c, "\n");
   absl::StrAppend(&out, "PLAYERS\n", players);
-  // Komi a whole number: the komi's points rounded down (7.5 -> 7) in an
-  // even game; 0 with a handicap, a handicap of 1 (no komi) written as 0.
-  const int even_komi = static_cast<int>(std::floor(s.komi() * 2));
-  for (int r : RoundNumbers(t)) {
-    absl::StrAppend(&out, "\nGAMES ", r, "\n");
-    for (const ScoredPairing& p : report.pairings()) {
-      if (p.round() != r) continue;
-      const std::string token = AgaToken(p);
-      if (token != "omitted") {
-        const int handicap = p.handicap() == 1 ? 0 : p.handicap();
-        const int komi = p.handicap() >= 1 ? 0 : even_komi;
-        absl::StrAppend(&out, aga[p.white()], "\t", aga[p.black()], "\t", token, "\t", handicap,
-                        "\t", komi, "\n");
-      } else if (p.status() != ScoredPairing::PENDING) {
-        absl::StrAppend(
-            &out, "# board ", p.board(), ": ", aga[p.white()], " (W) ", aga[p.black()], " (B) ",
-            p.status() == ScoredPairing::MISMATCH ? "MISMATCH"
-                                                  : v1::Result::Outcome_Name(p.outcome()),
-            p.status() == ScoredPairing::VOID ? " void"
-            : p.by_default()                  ? " by default"
-                                              : "",
-            ": not an AGA result, see the sidecar\n");
-      }
-    }
-  }
+  for (int r : RoundNumbers(t)) out += AgaGames(t, report, aga, r);
   out += "\nEND\n";
   return out;
 }

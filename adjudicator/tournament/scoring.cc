@@ -200,6 +200,65 @@ int RoundRobinRounds(const v1::Tournament& t) {
   return (n % 2 == 0 ? n - 1 : n) * cycles;
 }
 
+namespace {
+
+// Whether `id` had withdrawn before `round`.
+bool WithdrawnBy(const v1::Tournament& t, const std::string& id, int round) {
+  const v1::PlayerWithdrawn* w = FindWithdrawal(t, id);
+  return w != nullptr && round > w->after_round();
+}
+
+// 28.2, round robin: the withdrawn player's results void when fewer than
+// half the rounds were played, else the rest lost by default, games never
+// paired included (added to `out` with round 0).
+void RoundRobinWithdrawal(const v1::Tournament& t, const v1::PlayerWithdrawn& w,
+                          std::vector<ScoredPairing>& out) {
+  const std::string& id = w.player();
+  const int rr_rounds = RoundRobinRounds(t);
+  const std::string rr_clause = WithdrawalClause(t, "round robin");
+  int played = 0;
+  for (const ScoredPairing& s : out) {
+    if (Involves(s, id) && s.round() <= w.after_round() && s.status() == ScoredPairing::DECIDED)
+      ++played;
+  }
+  if (2 * played < rr_rounds) {
+    for (ScoredPairing& s : out) {
+      if (Involves(s, id)) {
+        Void(&s, absl::StrCat(id, " withdrew after ", played, " of ", rr_rounds, " rounds; ",
+                              rr_clause, ": fewer than half played, all their results are void"));
+      }
+    }
+    return;
+  }
+  const std::string note =
+      absl::StrCat(id, " withdrew after round ", w.after_round(), " (", played, " of ", rr_rounds,
+                   " played); ", rr_clause, ": the rest is lost by default");
+  std::map<std::string, int> met;  // games against each opponent that stand or are forfeited
+  for (ScoredPairing& s : out) {
+    if (!Involves(s, id) || s.status() == ScoredPairing::VOID) continue;
+    if (s.round() > w.after_round()) {
+      Forfeit(&s, id, WithdrawnBy(t, Opponent(s, id), s.round()), rr_clause, note);
+    }
+    if (Counts(s) || s.round() > w.after_round()) ++met[Opponent(s, id)];
+  }
+  const int cycles = std::max(1, t.settings().cycles());
+  for (const v1::TournamentPlayer& q : t.players()) {
+    if (q.id() == id) continue;
+    const v1::PlayerWithdrawn* qw = FindWithdrawal(t, q.id());
+    if (qw != nullptr) continue;  // no game is owed between two who left
+    for (int k = met[q.id()]; k < cycles; ++k) {
+      ScoredPairing s;
+      s.set_round(0);
+      s.set_black(id);
+      s.set_white(q.id());
+      Forfeit(&s, id, false, rr_clause, note);
+      out.push_back(std::move(s));
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<ScoredPairing> ScoreTournament(const v1::Tournament& t, const GameFactsMap& games) {
   std::vector<ScoredPairing> out;
   for (const v1::TournamentRound& r : t.rounds()) {
@@ -209,63 +268,18 @@ std::vector<ScoredPairing> ScoreTournament(const v1::Tournament& t, const GameFa
   const bool teams = t.settings().teams();
   if (system == v1::TournamentSettings::SWISS && !teams) return out;  // 28.3: results stand
 
-  auto withdrawn_by = [&](const std::string& id, int round) {
-    const v1::PlayerWithdrawn* w = FindWithdrawal(t, id);
-    return w != nullptr && round > w->after_round();
-  };
-  const int rr_rounds = RoundRobinRounds(t);
-  const std::string rr_clause = WithdrawalClause(t, "round robin");
   const std::string team_clause = WithdrawalClause(t, "team");
   const bool y1988 = Ruleset(t) == "cn-1988";
   for (const v1::PlayerWithdrawn& w : t.withdrawals()) {
     const std::string& id = w.player();
-    if (teams) {  // 28.4; 1988 29.4
-      for (ScoredPairing& s : out) {
-        if (Involves(s, id) && s.round() > w.after_round()) {
-          TeamUnplayed(&s, id, withdrawn_by(Opponent(s, id), s.round()), y1988, team_clause,
-                       w.after_round());
-        }
-      }
+    if (!teams) {
+      RoundRobinWithdrawal(t, w, out);
       continue;
     }
-    // 28.2, round robin.
-    int played = 0;
-    for (const ScoredPairing& s : out) {
-      if (Involves(s, id) && s.round() <= w.after_round() && s.status() == ScoredPairing::DECIDED)
-        ++played;
-    }
-    if (2 * played < rr_rounds) {
-      for (ScoredPairing& s : out) {
-        if (Involves(s, id)) {
-          Void(&s, absl::StrCat(id, " withdrew after ", played, " of ", rr_rounds, " rounds; ",
-                                rr_clause, ": fewer than half played, all their results are void"));
-        }
-      }
-      continue;
-    }
-    const std::string note =
-        absl::StrCat(id, " withdrew after round ", w.after_round(), " (", played, " of ", rr_rounds,
-                     " played); ", rr_clause, ": the rest is lost by default");
-    std::map<std::string, int> met;  // games against each opponent that stand or are forfeited
-    for (ScoredPairing& s : out) {
-      if (!Involves(s, id) || s.status() == ScoredPairing::VOID) continue;
-      if (s.round() > w.after_round()) {
-        Forfeit(&s, id, withdrawn_by(Opponent(s, id), s.round()), rr_clause, note);
-      }
-      if (Counts(s) || s.round() > w.after_round()) ++met[Opponent(s, id)];
-    }
-    const int cycles = std::max(1, t.settings().cycles());
-    for (const v1::TournamentPlayer& q : t.players()) {
-      if (q.id() == id) continue;
-      const v1::PlayerWithdrawn* qw = FindWithdrawal(t, q.id());
-      if (qw != nullptr) continue;  // no game is owed between two who left
-      for (int k = met[q.id()]; k < cycles; ++k) {
-        ScoredPairing s;
-        s.set_round(0);
-        s.set_black(id);
-        s.set_white(q.id());
-        Forfeit(&s, id, false, rr_clause, note);
-        out.push_back(std::move(s));
+    for (ScoredPairing& s : out) {  // 28.4; 1988 29.4
+      if (Involves(s, id) && s.round() > w.after_round()) {
+        TeamUnplayed(&s, id, WithdrawnBy(t, Opponent(s, id), s.round()), y1988, team_clause,
+                     w.after_round());
       }
     }
   }

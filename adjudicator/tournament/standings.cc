@@ -329,19 +329,10 @@ void Individual(const v1::Tournament& t, const GameFactsMap& games, v1::Standing
   Rank(entries, names, t, report->mutable_standings());
 }
 
-void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsReport* report,
-           const std::vector<ScoredPairing>& scored) {
-  std::map<std::string, std::vector<Record>> records;
-  std::map<std::string, Standing> players = PlayerRecords(t, games, scored, &records);
-  std::map<std::string, const v1::TournamentPlayer*> who;
-  int boards = 0;
-  for (const v1::TournamentPlayer& p : t.players()) {
-    who[p.id()] = &p;
-    boards = std::max(boards, p.board());
-  }
-  for (const v1::TournamentRound& r : t.rounds()) {
-    for (const v1::Pairing& p : r.pairings()) boards = std::max(boards, p.team_board());
-  }
+using Who = std::map<std::string, const v1::TournamentPlayer*>;
+
+// The teams' standings, each with a place for every board's points.
+std::map<std::string, Standing> TeamTables(const v1::Tournament& t, int boards) {
   std::map<std::string, Standing> teams;
   for (const v1::TournamentTeam& team : t.teams()) {
     Standing& s = teams[team.id()];
@@ -349,45 +340,67 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     s.set_name(team.name());
     for (int b = 0; b < boards; ++b) s.add_board_by_board(0);
   }
+  return teams;
+}
+
+// Each counted game's points to its players' teams, in all and board by board.
+void AddBoardPoints(const v1::Tournament& t, const std::vector<ScoredPairing>& scored,
+                    const Who& who, std::map<std::string, Standing>& teams) {
   for (const ScoredPairing& sp : scored) {
     if (!Counts(sp) || sp.round() == 0) continue;
-    const std::string& tb = who[sp.black()]->team();
-    const std::string& tw = who[sp.white()]->team();
+    const std::string& tb = who.at(sp.black())->team();
+    const std::string& tw = who.at(sp.white())->team();
     // A player outside any team, or team-mates (a game from tournament
     // software's file): no match.
     if (tb.empty() || tw.empty() || tb == tw) continue;
     for (const auto& [id, pts] :
          {std::pair{sp.black(), sp.black_points()}, std::pair{sp.white(), sp.white_points()}}) {
-      Standing& s = teams[who[id]->team()];
+      Standing& s = teams[who.at(id)->team()];
       s.set_board_points(s.board_points() + pts);
-      const int board = TeamBoard(t, sp, *who[id]);
+      const int board = TeamBoard(t, sp, *who.at(id));
       if (board > 0) s.set_board_by_board(board - 1, s.board_by_board(board - 1) + pts);
     }
   }
-  // A match counts once all its boards have a result (match_scores.h).
-  const std::vector<MatchScore> matches = MatchScores(t, report->pairings());
-  std::map<std::string, std::vector<Record>> team_records;
-  for (const MatchScore& m : matches) {
-    if (!m.Complete()) continue;
-    team_records[m.teams[0]].push_back({m.teams[1], m.MatchPoints(0), m.MatchPoints(1)});
-    team_records[m.teams[1]].push_back({m.teams[0], m.MatchPoints(1), m.MatchPoints(0)});
-  }
-  for (auto& [id, recs] : team_records) {
-    for (const Record& r : recs) {
-      teams[id].set_points(teams[id].points() + r.mine);
-      Tally(r, &teams[id]);
+}
+
+// A team's bye (its players listed as the round's byes, no match of its
+// own): each player is credited the setting, as in the players' table
+// (局分 "的记法和个人赛相同"), and the team's match is scored against those
+// board points as against an opponent's (2 - setting) a board: a setting
+// of 2 is a won match, 1 a drawn one, 0 a lost one. A bye has no opponent,
+// so it adds nothing to the opponents' points.
+void CreditTeamBye(const v1::Tournament& t, int round, const std::string& team,
+                   const std::vector<const v1::TournamentPlayer*>& members, Standing& s) {
+  const int bye = t.settings().bye_points();
+  // Each player's board is the one the team's lineup for the round gives
+  // (matches.h: a substitute takes a board, those below a player left out
+  // move up), else the registered one.
+  const absl::StatusOr<std::vector<std::string>> lineup = TeamLineup(t, round, team);
+  for (const v1::TournamentPlayer* p : members) {
+    s.set_board_points(s.board_points() + bye);
+    int board = p->board();
+    if (lineup.ok()) {
+      auto at = std::find(lineup->begin(), lineup->end(), p->id());
+      if (at != lineup->end()) board = static_cast<int>(at - lineup->begin()) + 1;
+    }
+    if (board > 0 && board <= s.board_by_board_size()) {
+      s.set_board_by_board(board - 1, s.board_by_board(board - 1) + bye);
     }
   }
-  // A team's bye (its players listed as the round's byes, no match of its
-  // own): each player is credited the setting, as in the players' table
-  // (局分 "的记法和个人赛相同"), and the team's match is scored against those
-  // board points as against an opponent's (2 - setting) a board: a setting
-  // of 2 is a won match, 1 a drawn one, 0 a lost one. A bye has no opponent,
-  // so it adds nothing to the opponents' points.
+  const int mine = bye == 2 ? 2 : bye == 1 ? 1 : 0;
+  s.set_points(s.points() + mine);
+  Tally({"", mine, 2 - mine}, &s);
+}
+
+// Every round's team byes (CreditTeamBye).
+void CreditTeamByes(const v1::Tournament& t, const std::vector<MatchScore>& matches, const Who& who,
+                    std::map<std::string, Standing>& teams) {
   for (const v1::TournamentRound& r : t.rounds()) {
     std::map<std::string, std::vector<const v1::TournamentPlayer*>> on_bye;
     for (const std::string& id : r.byes()) {
-      if (who.contains(id) && !who[id]->team().empty()) on_bye[who[id]->team()].push_back(who[id]);
+      auto p = who.find(id);
+      if (p != who.end() && !p->second->team().empty())
+        on_bye[p->second->team()].push_back(p->second);
     }
     for (const auto& [team, members] : on_bye) {
       bool has_match = false;
@@ -395,47 +408,14 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
         has_match =
             has_match || (m.round == r.round() && (m.teams[0] == team || m.teams[1] == team));
       }
-      if (has_match) continue;
-      const int bye = t.settings().bye_points();
-      Standing& s = teams[team];
-      // Each player's board is the one the team's lineup for the round gives
-      // (matches.h: a substitute takes a board, those below a player left out
-      // move up), else the registered one.
-      const absl::StatusOr<std::vector<std::string>> lineup = TeamLineup(t, r.round(), team);
-      for (const v1::TournamentPlayer* p : members) {
-        s.set_board_points(s.board_points() + bye);
-        int board = p->board();
-        if (lineup.ok()) {
-          auto at = std::find(lineup->begin(), lineup->end(), p->id());
-          if (at != lineup->end()) board = static_cast<int>(at - lineup->begin()) + 1;
-        }
-        if (board > 0 && board <= s.board_by_board_size()) {
-          s.set_board_by_board(board - 1, s.board_by_board(board - 1) + bye);
-        }
-      }
-      const int mine = bye == 2 ? 2 : bye == 1 ? 1 : 0;
-      s.set_points(s.points() + mine);
-      Tally({"", mine, 2 - mine}, &s);
+      if (!has_match) CreditTeamBye(t, r.round(), team, members, teams[team]);
     }
   }
-  std::map<std::string, std::set<int>> awaited;  // a match's round counts once it is complete
-  for (const MatchScore& m : matches) {
-    if (m.Complete()) continue;
-    awaited[m.teams[0]].insert(m.round);
-    awaited[m.teams[1]].insert(m.round);
-  }
-  for (auto& [id, s] : teams) SetCountedRounds(t, awaited[id], &s);
-  for (auto& [id, recs] : team_records) {
-    int opp = 0;
-    for (const Record& r : recs) opp += teams[r.opponent].points();
-    teams[id].set_opponents_points(opp);
-    teams[id].set_opponents_score(opp);
-  }
-  for (const auto& [id, s] : players) {
-    if (who[id]->team().empty()) continue;
-    Standing& team = teams[who[id]->team()];
-    team.set_warnings(team.warnings() + s.warnings());
-  }
+}
+
+// The teams ranked (art. 27, team events) into `out`.
+void RankTeams(const v1::Tournament& t, int boards, std::map<std::string, Standing>& teams,
+               google::protobuf::RepeatedPtrField<Standing>* out) {
   const int64_t common = CommonRounds(teams);
   const bool swiss = t.settings().system() == TournamentSettings::SWISS;
   const bool by_opponents =
@@ -468,7 +448,57 @@ void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsRepo
     e.standing = s;
     entries.push_back(std::move(e));
   }
-  Rank(entries, names, t, report->mutable_standings());
+  Rank(entries, names, t, out);
+}
+
+void Teams(const v1::Tournament& t, const GameFactsMap& games, v1::StandingsReport* report,
+           const std::vector<ScoredPairing>& scored) {
+  std::map<std::string, std::vector<Record>> records;
+  std::map<std::string, Standing> players = PlayerRecords(t, games, scored, &records);
+  Who who;
+  int boards = 0;
+  for (const v1::TournamentPlayer& p : t.players()) {
+    who[p.id()] = &p;
+    boards = std::max(boards, p.board());
+  }
+  for (const v1::TournamentRound& r : t.rounds()) {
+    for (const v1::Pairing& p : r.pairings()) boards = std::max(boards, p.team_board());
+  }
+  std::map<std::string, Standing> teams = TeamTables(t, boards);
+  AddBoardPoints(t, scored, who, teams);
+  // A match counts once all its boards have a result (match_scores.h).
+  const std::vector<MatchScore> matches = MatchScores(t, report->pairings());
+  std::map<std::string, std::vector<Record>> team_records;
+  std::map<std::string, std::set<int>> awaited;  // a match's round counts once it is complete
+  for (const MatchScore& m : matches) {
+    if (!m.Complete()) {
+      awaited[m.teams[0]].insert(m.round);
+      awaited[m.teams[1]].insert(m.round);
+      continue;
+    }
+    team_records[m.teams[0]].push_back({m.teams[1], m.MatchPoints(0), m.MatchPoints(1)});
+    team_records[m.teams[1]].push_back({m.teams[0], m.MatchPoints(1), m.MatchPoints(0)});
+  }
+  for (auto& [id, recs] : team_records) {
+    for (const Record& r : recs) {
+      teams[id].set_points(teams[id].points() + r.mine);
+      Tally(r, &teams[id]);
+    }
+  }
+  CreditTeamByes(t, matches, who, teams);
+  for (auto& [id, s] : teams) SetCountedRounds(t, awaited[id], &s);
+  for (auto& [id, recs] : team_records) {
+    int opp = 0;
+    for (const Record& r : recs) opp += teams[r.opponent].points();
+    teams[id].set_opponents_points(opp);
+    teams[id].set_opponents_score(opp);
+  }
+  for (const auto& [id, s] : players) {
+    if (who[id]->team().empty()) continue;
+    Standing& team = teams[who[id]->team()];
+    team.set_warnings(team.warnings() + s.warnings());
+  }
+  RankTeams(t, boards, teams, report->mutable_standings());
   // Each player's own record, ranked by game points only (for information).
   std::vector<Entry> individual;
   for (auto& [id, s] : players) {
