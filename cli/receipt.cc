@@ -26,15 +26,17 @@
 namespace arbiter::cli {
 namespace {
 
-// The cosignatures kept beside a SQLite ledger (none for PostgreSQL: a
-// federation's servers keep theirs in their own --state folders).
-absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> CosignaturesBeside(
-    const std::string& db) {
-  if (ledger::IsSharedStore(db)) return nullptr;
-  const std::filesystem::path dir = std::filesystem::path(db).parent_path();
-  return ledger::CosignatureStore::OpenForReading(
-      ((dir.empty() ? std::filesystem::path(".") : dir) / ledger::CosignatureStore::kFileName)
-          .string());
+// The cosignatures kept in the ledger's database at `db` (with those of a
+// cosignatures.db an older release left beside a SQLite ledger), only read.
+absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> CosignaturesOf(const std::string& db) {
+  absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(db);
+  if (!store.ok()) return store.status();
+  std::string own_dir;
+  if (!ledger::IsSharedStore(db)) {
+    const std::filesystem::path dir = std::filesystem::path(db).parent_path();
+    own_dir = dir.empty() ? "." : dir.string();
+  }
+  return ledger::CosignatureStore::OpenForReading(**store, own_dir);
 }
 
 // The reader of the ledger at `location` (a data directory, its ledger.db or
@@ -133,7 +135,7 @@ int RunReceiptExport(const CommandSpec& spec, const Args& args) {
     return Complain("export", absl::StrCat("the event of ruling ", n, " cannot be read"),
                     kExitUnavailable);
   }
-  absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store = CosignaturesBeside(db);
+  absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store = CosignaturesOf(db);
   if (!store.ok()) return Complain("export", store.status().message(), ExitCodeOf(store.status()));
   absl::StatusOr<std::string> receipt =
       ledger::ExportReceipt(**reader, store->get(), entry->front().position());
@@ -215,11 +217,8 @@ int VerifyWitnessed(const CommandSpec& spec, const Args& args, ledger::Store& le
   if (!reader.ok())
     return Complain("verify", reader.status().message(), ExitCodeOf(reader.status()));
   absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store =
-      CosignaturesBeside(ledger_store.database());
+      CosignaturesOf(ledger_store.database());
   if (!store.ok()) return Complain("verify", store.status().message(), ExitCodeOf(store.status()));
-  if (*store == nullptr) {
-    return UsageError(spec, "--witnesses: a PostgreSQL ledger keeps no cosignatures here");
-  }
   absl::StatusOr<std::vector<v1::Checkpoint>> checkpoints = (*reader)->Checkpoints();
   absl::StatusOr<uint64_t> head = (*reader)->Head();
   if (!checkpoints.ok() || !head.ok()) {

@@ -44,7 +44,8 @@ constexpr FlagSpec kFlags[] = {
      "database shared by several servers, postgresql://USER@HOST:PORT/DB"},
     {"state", "DIR",
      "with a PostgreSQL --db: this server's own files, the signing key ledger.key (the same on "
-     "every server), tokens, tournaments (default $ARBITER_DATA, else ./arbiter-data)"},
+     "every server) and witness keys; tokens, sessions, cosignatures and the log's origin are "
+     "the database's (default $ARBITER_DATA, else ./arbiter-data)"},
     {"listen", "HOST:PORT", "the address to serve on (default 127.0.0.1:50051; port 0: any free)"},
     {"http", "HOST:PORT",
      "also serve the web console here (port 0: any free); HTTPS with --tls-cert, else loopback "
@@ -60,7 +61,7 @@ constexpr FlagSpec kFlags[] = {
     {"checkpoint-every", "N", "sign a checkpoint every N events"},
     {"log-origin", "NAME",
      "the log's name in its C2SP checkpoints and verifier key (default: this host and the data "
-     "folder); fixed once chosen (ledger.origin)"},
+     "folder); kept in the database by the first server, fixed once chosen"},
     {"sign-within", "DURATION",
      "sign a checkpoint at most this long after any write (default 1s; 0s: only at game ends and "
      "every N events)"},
@@ -89,7 +90,7 @@ constexpr FlagSpec kFlags[] = {
      false},
     {"witness", "URL=VKEY",
      "send each new checkpoint to the tlog-witness at URL (http://HOST:PORT[/PREFIX]), whose "
-     "cosignatures VKEY checks; kept in cosignatures.db",
+     "cosignatures VKEY checks; kept in the ledger's database",
      true},
     {"witness-name", "NAME", "the witness's key name (default HOSTNAME/witness)"},
     {"witness-for", "ORIGIN=VKEY",

@@ -1,13 +1,16 @@
-// `arbiter token`: the bearer tokens of a server's data directory (see
+// `arbiter token`: the bearer tokens of a server's store (see
 // adjudicator/service/auth_tokens.h and .github/SECURITY.md).
 //
-// The data directory is --db, else $ARBITER_DATA, else ./arbiter-data, as
-// for `arbiter serve`; tokens take effect on a running server at once.
-// `create` prints the secret token once, on stdout; only its hash is kept.
-// It expires after --ttl (absl duration: 720h, 90m; "none" for never),
-// by default service::kDefaultTokenTtl (30 days).
-// Once any token exists the server requires one on every call.
+// The store is --db: a data directory (default $ARBITER_DATA, else
+// ./arbiter-data), as for `arbiter serve`, whose ledger.db holds the tokens
+// (opened beside a running server, without the ledger's lock), or a
+// PostgreSQL database, postgresql://..., whose every server takes the
+// token at once. `create` prints the secret token once, on stdout; only its
+// hash is kept. It expires after --ttl (absl duration: 720h, 90m; "none"
+// for never), by default service::kDefaultTokenTtl (30 days). Once any
+// token exists the server requires one on every call.
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,12 +23,15 @@
 #include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "cli/ledger_path.h"
+#include "ledger/store.h"
 
 namespace arbiter::cli {
 namespace {
 
 constexpr FlagSpec kDbFlag = {
-    "db", "DIR", "the server's data directory (default $ARBITER_DATA, else ./arbiter-data)"};
+    "db", "DIR|URI",
+    "the server's data directory (default $ARBITER_DATA, else ./arbiter-data), or the "
+    "PostgreSQL database its servers share, postgresql://USER@HOST:PORT/DB"};
 
 constexpr FlagSpec kCreateFlags[] = {
     {"role", "ROLE", "ARBITER, CHIEF_ARBITER, AUDITOR, SOFTWARE or VENUE", false, true},
@@ -71,13 +77,35 @@ std::string Expiry(const service::TokenInfo& t, absl::Time now) {
   return (now >= *t.expires ? "expired " : "expires ") + Utc(*t.expires);
 }
 
-// The token store of the data directory, as for `arbiter serve`; nullptr
-// after printing why.
-std::unique_ptr<service::TokenStore> OpenStore(const Args& args) {
-  absl::StatusOr<std::unique_ptr<service::TokenStore>> store =
-      service::TokenStore::Open(DataDirectory(args));
+// A folder with a signing key and no ledger is a PostgreSQL server's --state
+// folder: its tokens are the database's, and a ledger.db made here would be
+// read by no server. FAILED_PRECONDITION saying so.
+absl::Status CheckNotAStateFolder(const std::string& location) {
+  absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(location);
+  if (!store.ok() || (*store)->shared()) return absl::OkStatus();
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::path(location) / "ledger.key", ec)) {
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = (*store)->OpenReader();
+  if (!absl::IsNotFound(reader.status())) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat(location,
+                   " holds a signing key but no ledger: a PostgreSQL server's --state folder? Its "
+                   "tokens are its database's: --db postgresql://USER@HOST:PORT/DB"));
+}
+
+// The token store of the data directory or database, as for `arbiter
+// serve`; nullptr after printing why, with `*exit` the exit code.
+std::unique_ptr<service::TokenStore> OpenStore(const Args& args, int* exit) {
+  const std::string location = DataDirectory(args);
+  if (absl::Status s = CheckNotAStateFolder(location); !s.ok()) {
+    *exit = Complain("token", s.message(), kExitBadInput);
+    return nullptr;
+  }
+  absl::StatusOr<std::unique_ptr<service::TokenStore>> store = service::TokenStore::Open(location);
   if (!store.ok()) {
-    Complain("token", store.status().message(), kExitUnavailable);
+    *exit = Complain("token", store.status().message(), kExitUnavailable);
     return nullptr;
   }
   return *std::move(store);
@@ -106,8 +134,9 @@ int Create(const Args& args) {
     }
     ttl = d;
   }
-  std::unique_ptr<service::TokenStore> store = OpenStore(args);
-  if (store == nullptr) return kExitUnavailable;
+  int exit = kExitUnavailable;
+  std::unique_ptr<service::TokenStore> store = OpenStore(args, &exit);
+  if (store == nullptr) return exit;
   absl::StatusOr<std::string> secret = store->Create(*role, name, args.Values("game"), ttl);
   if (!secret.ok()) return Fail(secret.status());
   std::printf("%s\n", secret->c_str());
@@ -118,8 +147,9 @@ int Create(const Args& args) {
 }
 
 int Revoke(const Args& args) {
-  std::unique_ptr<service::TokenStore> store = OpenStore(args);
-  if (store == nullptr) return kExitUnavailable;
+  int exit = kExitUnavailable;
+  std::unique_ptr<service::TokenStore> store = OpenStore(args, &exit);
+  if (store == nullptr) return exit;
   const std::string& id = args.positionals()[0];
   if (absl::Status s = store->Revoke(id); !s.ok()) return Fail(s);
   std::printf("revoked %s\n", id.c_str());
@@ -127,10 +157,13 @@ int Revoke(const Args& args) {
 }
 
 int List(const Args& args) {
-  std::unique_ptr<service::TokenStore> store = OpenStore(args);
-  if (store == nullptr) return kExitUnavailable;
+  int exit = kExitUnavailable;
+  std::unique_ptr<service::TokenStore> store = OpenStore(args, &exit);
+  if (store == nullptr) return exit;
   const absl::Time now = absl::Now();
-  for (const service::TokenInfo& t : store->List()) {
+  absl::StatusOr<std::vector<service::TokenInfo>> tokens = store->List();
+  if (!tokens.ok()) return Fail(tokens.status());
+  for (const service::TokenInfo& t : *tokens) {
     std::string games_text;
     for (const std::string& g : t.games) games_text += (games_text.empty() ? "" : ",") + g;
     const std::string state = t.revoked.has_value() ? "revoked " + Utc(*t.revoked) : "active";
@@ -145,7 +178,8 @@ int List(const Args& args) {
 constexpr Subcommand kSubcommands[] = {{&kCreate, Create}, {&kRevoke, Revoke}, {&kList, List}};
 constexpr CommandGroup kToken = {
     .name = "token",
-    .summary = "the bearer tokens of a server's data directory (see .github/SECURITY.md)",
+    .summary =
+        "the bearer tokens of a server's data directory or database (see .github/SECURITY.md)",
     .subcommands = kSubcommands,
 };
 

@@ -1,10 +1,12 @@
 // The witnesses' cosignatures of this server's checkpoints (`serve
-// --witness`), kept beside the checkpoints: `cosignatures.db` in the data
-// folder, one row per signature line a witness answered, under the tree
-// size of the checkpoint it cosigns. Its own SQLite file, not a table of
-// ledger.db: the ledger's rows are what its audit proves append-only, and a
+// --witness`): a table of the ledger's database (server_tables.h), one row
+// per signature line a witness answered, under the tree size of the
+// checkpoint it cosigns, so every server of a PostgreSQL database and the
+// offline commands read the same. Not one of the ledger's audited tables: a
 // cosignature arrives later, from outside, and proves nothing by itself
 // until checked against a witness key (which `verify --witnesses` does).
+// Earlier releases kept them in `cosignatures.db` beside: imported once by
+// the server that opens the folder, and read meanwhile by OpenForReading.
 #ifndef ARBITER_LEDGER_COSIGNATURE_STORE_H_
 #define ARBITER_LEDGER_COSIGNATURE_STORE_H_
 
@@ -16,21 +18,26 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
-#include "ledger/sqlite.h"
+#include "ledger/server_tables.h"
+#include "ledger/store.h"
 
 namespace arbiter::ledger {
 
 class CosignatureStore {
  public:
-  // The file name in a data folder.
+  // The file an earlier release kept them in, in a data folder.
   static constexpr char kFileName[] = "cosignatures.db";
 
-  // Opens (creating) `path` to add to it. UNAVAILABLE when it cannot.
-  static absl::StatusOr<std::unique_ptr<CosignatureStore>> Open(const std::string& path);
-  // Opens `path` only to read it; an absent file reads as no cosignature.
-  // UNAVAILABLE when it exists and cannot be read.
-  static absl::StatusOr<std::unique_ptr<CosignatureStore>> OpenForReading(const std::string& path);
+  // The cosignatures of `store`, to add to, after importing once a
+  // cosignatures.db of an older release in `own_dir` (the file is then
+  // left read-only). UNAVAILABLE when the database or the file cannot be
+  // read or written.
+  static absl::StatusOr<std::unique_ptr<CosignatureStore>> Open(Store& store,
+                                                                const std::string& own_dir);
+  // The cosignatures of `store`, only to read them, with those of a
+  // cosignatures.db not yet imported in `own_dir` (empty: none).
+  static absl::StatusOr<std::unique_ptr<CosignatureStore>> OpenForReading(
+      Store& store, const std::string& own_dir);
 
   // Keeps `line` (a note signature line, "— NAME base64\n") as a
   // cosignature of the checkpoint of `tree_size`; a line kept already is
@@ -43,9 +50,11 @@ class CosignatureStore {
   absl::StatusOr<std::map<uint64_t, int>> Counts();
 
  private:
-  explicit CosignatureStore(Db db) : db_(std::move(db)) {}
-  absl::Mutex mu_;
-  Db db_ ABSL_GUARDED_BY(mu_);
+  using Legacy = std::map<uint64_t, std::vector<std::string>>;
+  CosignatureStore(std::unique_ptr<ServerTables> tables, Legacy legacy)
+      : tables_(std::move(tables)), legacy_(std::move(legacy)) {}
+  std::unique_ptr<ServerTables> tables_;
+  const Legacy legacy_;  // a cosignatures.db not yet imported (reading only)
 };
 
 }  // namespace arbiter::ledger

@@ -50,9 +50,9 @@ struct LedgerOptions {
   // same key; the database refuses any other.
   std::string key_dir;
   // The log's origin, the name its C2SP checkpoint notes give it
-  // (log_origin.h): kept in ledger.origin beside the key once chosen; empty:
-  // the one kept, else DefaultLogOrigin. FAILED_PRECONDITION at Open when it
-  // differs from the kept one.
+  // (log_origin.h): kept in the database once chosen; empty: the one kept,
+  // else DefaultLogOrigin. FAILED_PRECONDITION at Open when it differs from
+  // the kept one.
   std::string log_origin;
   Judge* judge = nullptr;  // required; not owned; must outlive the ledger
   // The read connections of the store at `dir`, when they were opened

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "absl/strings/ascii.h"
@@ -12,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "ledger/note_key.h"
 #include "ledger/note_utf8.h"
+#include "ledger/server_tables.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -57,38 +59,72 @@ std::string DefaultLogOrigin(absl::string_view place) {
   return AsKeyName(absl::StrCat(absl::AsciiStrToLower(host), path));
 }
 
-absl::StatusOr<std::string> LoadLogOrigin(const std::string& dir, absl::string_view requested,
-                                          absl::string_view fallback) {
+namespace {
+
+// The meta row of the log's origin.
+constexpr char kOriginKey[] = "log_origin";
+
+// The origin a `ledger.origin` file of an older release holds; none when
+// there is no such file.
+absl::StatusOr<std::optional<std::string>> LegacyOrigin(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  std::string kept(absl::StripTrailingAsciiWhitespace(s.str()));
+  if (!IsValidNoteName(kept)) {
+    return absl::UnavailableError(absl::StrCat(path, " holds no valid log origin"));
+  }
+  return kept;
+}
+
+absl::Status Differs(absl::string_view kept, absl::string_view where, absl::string_view other) {
+  return absl::FailedPreconditionError(absl::StrCat("the log's origin is '", kept, "' (", where,
+                                                    "), fixed once its checkpoints name it; '",
+                                                    other, "' would make it another log"));
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> SettleLogOrigin(ServerTables& tables, const std::string& key_dir,
+                                            absl::string_view requested,
+                                            absl::string_view fallback) {
   if (!requested.empty() && !IsValidNoteName(requested)) {
     return absl::InvalidArgumentError(
         absl::StrCat("log origin '", requested, "': a non-empty name with no spaces and no '+'"));
   }
-  const std::string path = dir + "/ledger.origin";
-  std::ifstream in(path, std::ios::binary);
-  if (in) {
-    std::ostringstream s;
-    s << in.rdbuf();
-    std::string kept(absl::StripTrailingAsciiWhitespace(s.str()));
-    if (!IsValidNoteName(kept)) {
-      return absl::UnavailableError(absl::StrCat(path, " holds no valid log origin"));
+  const std::string file = key_dir + "/ledger.origin";
+  absl::StatusOr<std::optional<std::string>> legacy = LegacyOrigin(file);
+  if (!legacy.ok()) return legacy.status();
+  absl::StatusOr<std::optional<std::string>> kept = tables.Meta(kOriginKey);
+  if (!kept.ok()) return kept.status();
+  if (!kept->has_value()) {
+    if (legacy->has_value() && !requested.empty() && requested != **legacy) {
+      return Differs(**legacy, file, requested);
     }
-    if (!requested.empty() && requested != kept) {
-      return absl::FailedPreconditionError(absl::StrCat("the log's origin is '", kept, "' (", path,
-                                                        "), fixed once its checkpoints name it; '",
-                                                        requested, "' would make it another log"));
+    const std::string origin(legacy->has_value()  ? **legacy
+                             : !requested.empty() ? std::string(requested)
+                                                  : std::string(fallback));
+    if (!IsValidNoteName(origin)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("log origin '", origin, "' is not a key name"));
     }
-    return kept;
+    // Another server may keep its own first: each gets the one kept.
+    absl::StatusOr<std::string> first = tables.KeepMeta(kOriginKey, origin);
+    if (!first.ok()) return first.status();
+    *kept = *std::move(first);
   }
-  const std::string origin(requested.empty() ? fallback : requested);
-  if (!IsValidNoteName(origin)) {
-    return absl::InvalidArgumentError(absl::StrCat("log origin '", origin, "' is not a key name"));
+  const std::string& origin = **kept;
+  if (legacy->has_value() && **legacy != origin) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        file, " names the log '", **legacy, "', but its database's origin is '", origin,
+        "': this folder's server signed another log; remove the file only if that is wrong"));
   }
-  const std::string tmp = path + ".tmp";
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  out << origin << "\n";
-  out.close();
-  if (!out || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    return absl::UnavailableError(absl::StrCat("cannot write ", path));
+  if (!requested.empty() && requested != origin) return Differs(origin, "the database", requested);
+  if (legacy->has_value()) {
+    // Moved: the database holds it now, and is the one place it is read.
+    std::error_code ec;
+    std::filesystem::remove(file, ec);
   }
   return origin;
 }

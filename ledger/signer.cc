@@ -221,10 +221,14 @@ absl::StatusOr<Signer> LoadSigningKey(const std::string& dir, absl::string_view 
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir, ": ", ec.message()));
-  absl::StatusOr<std::string> origin = LoadLogOrigin(
-      dir, requested_origin, default_origin.empty() ? DefaultLogOrigin(dir) : default_origin);
-  if (!origin.ok()) return origin.status();
-  absl::StatusOr<Signer> signer = Signer::LoadOrCreate(dir + "/ledger.key", *std::move(origin));
+  std::string origin(!requested_origin.empty() ? requested_origin
+                     : !default_origin.empty() ? default_origin
+                                               : DefaultLogOrigin(dir));
+  if (!IsValidNoteName(origin)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("log origin '", origin, "': a non-empty name with no spaces and no '+'"));
+  }
+  absl::StatusOr<Signer> signer = Signer::LoadOrCreate(dir + "/ledger.key", std::move(origin));
   if (!signer.ok()) return signer.status();
   std::string pub = dir + "/ledger.pub";
   if (access(pub.c_str(), F_OK) != 0) {

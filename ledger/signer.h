@@ -48,11 +48,12 @@ class Signer {
 };
 
 // The ledger's key in `dir`: ledger.key, made if absent (as LoadOrCreate),
-// its public half written beside it as ledger.pub if that is absent, its
-// origin kept in ledger.origin (LoadLogOrigin: `requested_origin`, else
-// the one kept, else `default_origin`, else DefaultLogOrigin(dir)) and its
-// verifier key in ledger.vkey. UNAVAILABLE when a file cannot be read or
-// written; LoadLogOrigin's INVALID_ARGUMENT and FAILED_PRECONDITION.
+// its public half written beside it as ledger.pub if that is absent, and
+// its verifier key, under the origin `requested_origin` (else
+// `default_origin`, else DefaultLogOrigin(dir)), in ledger.vkey. A ledger
+// settles its origin first (SettleLogOrigin, log_origin.h). UNAVAILABLE
+// when a file cannot be read or written; INVALID_ARGUMENT when the origin
+// is not a key name.
 absl::StatusOr<Signer> LoadSigningKey(const std::string& dir,
                                       absl::string_view requested_origin = "",
                                       absl::string_view default_origin = "");

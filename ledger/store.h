@@ -2,8 +2,8 @@
 // a SQLite ledger (a data directory, or its ledger.db file) from a
 // PostgreSQL one (a postgresql:// URI). Each backend is a folder of its own
 // (ledger/sqlite/, ledger/postgres/) listed once in backends.h; a Store
-// opened here hands out its readers, its audit snapshot, its venue tables
-// and, to Ledger::Open, its writer. The recipe for another backend is in
+// opened here hands out its readers, its audit snapshot, its venue tables,
+// a server's own tables and, to Ledger::Open, its writer. The recipe for another backend is in
 // ledger/README.md ("A new backend").
 #ifndef ARBITER_LEDGER_STORE_H_
 #define ARBITER_LEDGER_STORE_H_
@@ -19,6 +19,7 @@ namespace arbiter::ledger {
 
 class AuditSource;     // audit_source.h (internal)
 struct LedgerOptions;  // ledger.h
+class ServerTables;    // server_tables.h
 class StoreWriter;     // store_writer.h (internal)
 class VenueTables;     // venue_tables.h (internal)
 
@@ -57,6 +58,16 @@ class Store {
   // The venue tables' statements in the backend's dialect (venue_proofs.h
   // uses them); UNAVAILABLE when the database cannot be opened.
   virtual absl::StatusOr<std::unique_ptr<VenueTables>> OpenVenueTables(bool read_only) = 0;
+
+  // What a server keeps besides the log (server_tables.h): its tokens,
+  // console sessions, cosignatures and set-once meta rows, in the
+  // ledger's database, created with the ledger's tables if absent. Opened
+  // without the ledger's writer (a SQLite data folder's lock is not taken),
+  // so `arbiter token` works while a server runs. `read_only`: only to read
+  // them (a SQLite ledger is then opened as its audit opens it, writing
+  // nothing; a table it lacks reads as empty). UNAVAILABLE when the
+  // database cannot be opened or reached.
+  virtual absl::StatusOr<std::unique_ptr<ServerTables>> OpenServerTables(bool read_only) = 0;
 
   // The store's writer, for Ledger::Open (ledger.h documents the errors).
   virtual absl::StatusOr<std::unique_ptr<StoreWriter>> OpenWriter(LedgerOptions options) = 0;

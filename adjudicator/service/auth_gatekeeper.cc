@@ -62,16 +62,7 @@ bool Gatekeeper::Take(absl::flat_hash_map<std::string, Bucket>& buckets, const s
 absl::StatusOr<Caller> Gatekeeper::Admit(absl::string_view method,
                                          std::optional<absl::string_view> authorization,
                                          absl::string_view peer) {
-  const v1::Access access = MethodAccess(method);
-  if (access == v1::ACCESS_UNSPECIFIED) {
-    return absl::PermissionDeniedError(absl::StrCat(method, " is not a method this server admits"));
-  }
-  Caller caller;
-  absl::StatusOr<bool> secured = tokens_->Any();
-  if (!secured.ok()) return secured.status();
-  if (!*secured) {
-    caller.key = PeerHost(std::string(peer));
-  } else if (access != v1::PUBLIC) {
+  return AdmitWith(method, peer, [&]() -> absl::StatusOr<TokenInfo> {
     if (!authorization.has_value()) {
       return absl::UnauthenticatedError(
           "this server needs a bearer token (authorization: Bearer <token>; "
@@ -82,7 +73,33 @@ absl::StatusOr<Caller> Gatekeeper::Admit(absl::string_view method,
       return absl::UnauthenticatedError("the authorization header is not 'Bearer <token>'");
     }
     // UNAUTHENTICATED (unknown, revoked, expired) or a storage error.
-    absl::StatusOr<TokenInfo> token = tokens_->Verify(authorization->substr(kBearer.size()));
+    return tokens_->Verify(authorization->substr(kBearer.size()));
+  });
+}
+
+absl::StatusOr<Caller> Gatekeeper::AdmitSession(absl::string_view method,
+                                                const std::optional<std::string>& token_id,
+                                                absl::string_view peer) {
+  return AdmitWith(method, peer, [&]() -> absl::StatusOr<TokenInfo> {
+    if (!token_id.has_value()) {
+      return absl::UnauthenticatedError("sign in with a token first (/login)");
+    }
+    return tokens_->VerifyId(*token_id);
+  });
+}
+
+absl::StatusOr<Caller> Gatekeeper::AdmitWith(
+    absl::string_view method, absl::string_view peer,
+    absl::FunctionRef<absl::StatusOr<TokenInfo>()> lookup) {
+  const v1::Access access = MethodAccess(method);
+  if (access == v1::ACCESS_UNSPECIFIED) {
+    return absl::PermissionDeniedError(absl::StrCat(method, " is not a method this server admits"));
+  }
+  Caller caller;
+  absl::StatusOr<bool> secured = tokens_->Any();
+  if (!secured.ok()) return secured.status();
+  if (*secured && access != v1::PUBLIC) {
+    absl::StatusOr<TokenInfo> token = lookup();
     if (!token.ok()) return token.status();
     if (!Permits(token->role, access)) {
       return absl::PermissionDeniedError(

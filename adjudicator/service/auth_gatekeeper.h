@@ -24,6 +24,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -100,6 +101,13 @@ class Gatekeeper {
                                std::optional<absl::string_view> authorization,
                                absl::string_view peer);
 
+  // As Admit, for a console session signed in with the token of id
+  // `token_id` (none: a session of a server without tokens): the token is
+  // looked up by its id, so a session carries no secret (console/sessions.h).
+  absl::StatusOr<Caller> AdmitSession(absl::string_view method,
+                                      const std::optional<std::string>& token_id,
+                                      absl::string_view peer);
+
   // A stream of `kind` opening (RESOURCE_EXHAUSTED beyond its caps) and
   // closing.
   absl::Status OpenStream(const Caller& caller, StreamKind kind);
@@ -110,6 +118,10 @@ class Gatekeeper {
     double tokens;
     absl::Time refilled;
   };
+  // Admit's and AdmitSession's common part: `lookup` gives the caller's
+  // token when the server has tokens and the method is not PUBLIC.
+  absl::StatusOr<Caller> AdmitWith(absl::string_view method, absl::string_view peer,
+                                   absl::FunctionRef<absl::StatusOr<TokenInfo>()> lookup);
   // Charges one request to the caller's rate; RESOURCE_EXHAUSTED when it
   // is spent.
   absl::Status Charge(const Caller& caller, v1::Access access);

@@ -1,5 +1,8 @@
-// The bearer tokens of one server, in `<data dir>/tokens.db` (SQLite, apart
-// from the ledger so that `arbiter token` works while the server runs).
+// The bearer tokens of a server: a table of its store (ledger/server_tables.h),
+// in the data folder's ledger.db or in the PostgreSQL database every server
+// of a federation shares, so a token made or revoked through one is every
+// server's at once. `arbiter token` opens the table without the ledger, so
+// it works while a server runs.
 //
 // A token is "arb_" + 32 random bytes in hex, shown once when created. Only
 // its SHA-256 is stored, so a copy of the database does not let anyone in.
@@ -8,9 +11,9 @@
 // So does an expired one: a token may carry an expiry (`arbiter token create
 // --ttl`), after which it is refused with a message saying it expired.
 //
-// Schema versions (PRAGMA user_version): 0 the first store, without
-// expiries; 1 adds the `expires` column. Open migrates an older store in
-// place (its tokens keep no expiry) and refuses a newer one.
+// Earlier releases kept tokens in `<data dir>/tokens.db` (schema 0 without
+// expiries, 1 with): Open imports such a file once, its tokens keeping
+// their ids, hashes and times, and leaves it beside, read-only.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_AUTH_TOKENS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_AUTH_TOKENS_H_
 
@@ -22,10 +25,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/auth_role.h"
-#include "ledger/sqlite.h"
+#include "ledger/server_tables.h"
 
 namespace arbiter::service {
 
@@ -49,11 +51,16 @@ class TokenStore {
  public:
   using Clock = std::function<absl::Time()>;
 
-  // Opens (creating if absent, migrating if older) `<data_dir>/tokens.db`.
-  // FAILED_PRECONDITION for a store of a newer schema. `now` tells the time
-  // for creation, revocation and expiry (tests pass their own).
-  static absl::StatusOr<std::unique_ptr<TokenStore>> Open(const std::string& data_dir,
+  // The tokens of the store at `location` (a data folder, or a PostgreSQL
+  // URI), after importing a tokens.db an older release left in `own_dir`
+  // (for a data folder, by default itself). FAILED_PRECONDITION for a
+  // tokens.db of a newer schema, or one whose token ids clash with the
+  // store's; the store's errors. `now` tells the time for creation,
+  // revocation and expiry (tests pass their own).
+  static absl::StatusOr<std::unique_ptr<TokenStore>> Open(const std::string& location,
                                                           Clock now = absl::Now);
+  static absl::StatusOr<std::unique_ptr<TokenStore>> Open(const std::string& location,
+                                                          const std::string& own_dir, Clock now);
 
   // Issues a token, valid for `ttl` from now (none: until revoked); returns
   // the secret (never stored). INVALID_ARGUMENT for an empty or unprintable
@@ -65,29 +72,30 @@ class TokenStore {
   // NOT_FOUND when no token has `id`; revoking twice is fine.
   absl::Status Revoke(const std::string& id);
 
-  std::vector<TokenInfo> List();
+  absl::StatusOr<std::vector<TokenInfo>> List();
 
   // The live token `secret` is. UNAUTHENTICATED when it is unknown, revoked
   // or expired (the message says which of expired or unknown-or-revoked).
   absl::StatusOr<TokenInfo> Verify(absl::string_view secret);
+  // The live token of id `id` (a console session's), with Verify's errors.
+  absl::StatusOr<TokenInfo> VerifyId(const std::string& id);
 
   // Whether any token has ever been issued: a server with none runs open
   // (revoked and expired tokens count: they never reopen a server).
   absl::StatusOr<bool> Any();
 
- private:
-  TokenStore(ledger::Db db, Clock now) : db_(std::move(db)), now_(std::move(now)) {}
-  // `kept`, prepared from `sql` on first use; the caller resets it after
-  // reading, so no read stays open between calls.
-  absl::StatusOr<ledger::Stmt*> Kept(std::optional<ledger::Stmt>& kept, absl::string_view sql)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The store's tables, which the console's sessions share.
+  ledger::ServerTables& tables() { return *tables_; }
+  absl::Time Now() const { return now_(); }
 
-  absl::Mutex mu_;
-  ledger::Db db_;
+ private:
+  TokenStore(std::unique_ptr<ledger::ServerTables> tables, Clock now)
+      : tables_(std::move(tables)), now_(std::move(now)) {}
+  // Verify's and VerifyId's checks of a row found (or not).
+  absl::StatusOr<TokenInfo> Live(absl::StatusOr<std::optional<ledger::TokenRow>> row);
+
+  std::unique_ptr<ledger::ServerTables> tables_;
   const Clock now_;
-  // The statements every call runs, compiled once (Verify, Any).
-  std::optional<ledger::Stmt> by_hash_ ABSL_GUARDED_BY(mu_);
-  std::optional<ledger::Stmt> any_query_ ABSL_GUARDED_BY(mu_);
   std::atomic<bool> any_{false};  // a token has been seen
 };
 

@@ -88,8 +88,11 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
       ServerCredentialsFor(options.tls);
   if (!credentials.ok()) return credentials.status();
+  // Everything but keys lives in the store (a PostgreSQL ledger's is every
+  // server's): its tokens first, importing a tokens.db of an older release.
+  const std::string location = options.ledger.empty() ? options.data_dir : options.ledger;
   absl::StatusOr<std::unique_ptr<TokenStore>> tokens =
-      TokenStore::Open(options.data_dir, options.token_clock);
+      TokenStore::Open(location, options.data_dir, options.token_clock);
   if (!tokens.ok()) return tokens.status();
   parts->tokens = *std::move(tokens);
   absl::StatusOr<bool> secured = parts->tokens->Any();
@@ -103,7 +106,6 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   // The store and its readers first: the read model reads the ledger
   // through them and is the ledger's judge, so it is made before the
   // ledger, which then shares them (no wiring after construction).
-  const std::string location = options.ledger.empty() ? options.data_dir : options.ledger;
   absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(location);
   if (!store.ok()) return store.status();
   auto readers = std::make_shared<ledger::ReaderPool>(*std::move(store));
@@ -119,10 +121,12 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     parts->witness = *std::move(witness);
   }
   if (!options.witnesses.empty()) {
+    // In the ledger's database, with those of an older release's
+    // cosignatures.db in the data folder imported once.
+    absl::StatusOr<std::unique_ptr<ledger::Store>> at = ledger::OpenStore(location);
+    if (!at.ok()) return at.status();
     absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store =
-        ledger::CosignatureStore::Open(
-            (std::filesystem::path(options.data_dir) / ledger::CosignatureStore::kFileName)
-                .string());
+        ledger::CosignatureStore::Open(**at, options.data_dir);
     if (!store.ok()) return store.status();
     parts->cosignatures = *std::move(store);
   }

@@ -27,10 +27,11 @@ struct ServerOptions {
   // A PostgreSQL ledger (postgresql://...) shared with other servers, or
   // empty for the SQLite ledger in data_dir. With one, data_dir keeps only
   // this server's own files: the signing key (the same on every server),
-  // tokens and tournaments.
+  // witness keys and tournaments (tokens, sessions, cosignatures and the
+  // log's origin are the database's).
   std::string ledger;
   // The log's origin in its C2SP checkpoints (ledger/log_origin.h); empty:
-  // the one kept in ledger.origin, else from the host and the data folder.
+  // the one kept in the database, else from the host and the data folder.
   std::string log_origin;
   std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one
   uint64_t checkpoint_every = 1000;        // events between periodic checkpoints
@@ -63,7 +64,7 @@ struct ServerOptions {
   // http_listen. Its state is `witness/` in data_dir.
   WitnessOptions witness;
   // The witnesses this server's checkpoints are sent to (witness_feed.h),
-  // URL=VKEY each; their cosignatures go to cosignatures.db in data_dir.
+  // URL=VKEY each; their cosignatures are kept in the ledger's database.
   std::vector<std::string> witnesses;
 };
 

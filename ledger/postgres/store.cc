@@ -43,6 +43,7 @@
 #include "ledger/postgres/audit_source.h"
 #include "ledger/postgres/log_reader.h"
 #include "ledger/postgres/pg.h"
+#include "ledger/postgres/server_tables.h"
 #include "ledger/postgres/venue_tables.h"
 #include "ledger/store_writer.h"
 #include "ledger/unsigned_tail.h"
@@ -423,6 +424,12 @@ class PostgresStore final : public Store {
     return PgVenueTablesOn(*std::move(conn));
   }
 
+  // Read or not, the tables are made if absent (as the readers make the
+  // ledger's): a database without them is a new one.
+  absl::StatusOr<std::unique_ptr<ServerTables>> OpenServerTables(bool /*read_only*/) override {
+    return OpenPgServerTables(uri_);
+  }
+
   absl::StatusOr<std::unique_ptr<StoreWriter>> OpenWriter(LedgerOptions options) override;
 
  private:
@@ -436,8 +443,14 @@ absl::StatusOr<std::unique_ptr<StoreWriter>> PostgresStore::OpenWriter(LedgerOpt
         "a PostgreSQL ledger needs the directory of its signing key (key_dir)");
   }
   options.max_batch = std::max<size_t>(1, options.max_batch);
-  absl::StatusOr<Signer> signer =
-      LoadSigningKey(options.key_dir, options.log_origin, DefaultLogOrigin(options.dir));
+  // The origin is the database's: the first server keeps it, every other
+  // one signs under it whatever it calls its host.
+  absl::StatusOr<std::unique_ptr<ServerTables>> tables = OpenServerTables(false);
+  if (!tables.ok()) return tables.status();
+  absl::StatusOr<std::string> origin =
+      SettleLogOrigin(**tables, options.key_dir, options.log_origin, DefaultLogOrigin(options.dir));
+  if (!origin.ok()) return origin.status();
+  absl::StatusOr<Signer> signer = LoadSigningKey(options.key_dir, *origin);
   if (!signer.ok()) return signer.status();
   absl::StatusOr<PgConn> conn = PgConn::Connect(options.dir);
   if (!conn.ok()) return conn.status();

@@ -16,8 +16,11 @@
 #include "absl/strings/str_cat.h"
 #include "ledger/ledger.h"
 #include "ledger/sqlite/audit_source.h"
+#include "ledger/log_origin.h"
+#include "ledger/server_tables.h"
 #include "ledger/sqlite/log_reader.h"
 #include "ledger/sqlite/schema.h"
+#include "ledger/sqlite/server_tables.h"
 #include "ledger/sqlite/venue_tables.h"
 #include "ledger/sqlite/writer.h"
 #include "ledger/store_writer.h"
@@ -123,9 +126,24 @@ class SqliteStore final : public Store {
     return SqliteVenueTablesOn(*std::move(db));
   }
 
+  absl::StatusOr<std::unique_ptr<ServerTables>> OpenServerTables(bool read_only) override {
+    if (read_only) return OpenSqliteServerTablesToRead(database_, options_.vfs);
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir_, ": ", ec.message()));
+    return OpenSqliteServerTables(database_, options_.vfs);
+  }
+
   absl::StatusOr<std::unique_ptr<StoreWriter>> OpenWriter(LedgerOptions options) override;
 
  private:
+  // The log's origin, kept in ledger.db (log_origin.h).
+  absl::StatusOr<std::string> SettledOrigin(const std::string& requested) {
+    absl::StatusOr<std::unique_ptr<ServerTables>> tables = OpenServerTables(false);
+    if (!tables.ok()) return tables.status();
+    return SettleLogOrigin(**tables, dir_, requested, DefaultLogOrigin(dir_));
+  }
+
   absl::StatusOr<LogReader> Open() {
     std::error_code ec;
     if (!std::filesystem::exists(database_, ec)) return NoDatabase();
@@ -146,7 +164,9 @@ absl::StatusOr<std::unique_ptr<StoreWriter>> SqliteStore::OpenWriter(LedgerOptio
   if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir_, ": ", ec.message()));
   absl::StatusOr<DirLock> lock = DirLock::Acquire(dir_ + "/ledger.lock");
   if (!lock.ok()) return lock.status();
-  absl::StatusOr<Signer> signer = LoadSigningKey(dir_, options.log_origin);
+  absl::StatusOr<std::string> origin = SettledOrigin(options.log_origin);
+  if (!origin.ok()) return origin.status();
+  absl::StatusOr<Signer> signer = LoadSigningKey(dir_, *origin);
   if (!signer.ok()) return signer.status();
 
   auto impl = std::make_unique<SqliteWriter>(*std::move(lock), *std::move(signer));

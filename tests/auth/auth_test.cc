@@ -65,7 +65,7 @@ TEST(TokenStoreTest, CreateAuthenticateRevoke) {
   EXPECT_TRUE(absl::IsUnauthenticated(revoked.status()));
   EXPECT_TRUE(absl::StrContains(revoked.status().message(), "revoked")) << revoked.status();
   EXPECT_TRUE(absl::IsNotFound((*store)->Revoke("nope")));
-  auto listed = (*store)->List();
+  auto listed = (*store)->List().value();
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_TRUE(listed[0].revoked.has_value());
   EXPECT_TRUE(*(*store)->Any()) << "revoking every token must not open the server";
@@ -79,7 +79,7 @@ TEST(TokenStoreTest, ExpiresAfterItsTtl) {
   auto day = (*store)->Create(Role::kSoftware, "broadcast", {}, absl::Hours(24));
   auto forever = (*store)->Create(Role::kAuditor, "KPMG", {});
   ASSERT_TRUE(day.ok() && forever.ok());
-  for (const TokenInfo& t : (*store)->List()) {
+  for (const TokenInfo& t : std::vector<TokenInfo>((*store)->List().value())) {
     if (t.name == "broadcast") {
       EXPECT_EQ(t.expires, now + absl::Hours(24));
     } else {
@@ -104,7 +104,7 @@ TEST(TokenStoreTest, ExpiresAfterItsTtl) {
       (*store)->Create(Role::kSoftware, "x", {}, absl::ZeroDuration()).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
       (*store)->Create(Role::kSoftware, "x", {}, -absl::Hours(1)).status()));
-  EXPECT_EQ((*store)->List().size(), 2u) << "a refused token writes nothing";
+  EXPECT_EQ((*store)->List()->size(), 2u) << "a refused token writes nothing";
 }
 
 // A tokens.db of schema version 0 (before expiries), as the first release
@@ -136,7 +136,10 @@ int64_t UserVersion(const std::string& dir) {
   return q->Int(0);
 }
 
-TEST(TokenStoreTest, MigratesAStoreWithoutExpiries) {
+// An earlier release's tokens.db (here of schema 0) is imported into the
+// ledger's database once: its tokens keep working, and the file is left
+// beside, unchanged and read-only.
+TEST(TokenStoreTest, ImportsAnEarlierReleasesStoreOnce) {
   TempDir dir;
   const std::string secret = "arb_" + std::string(64, '7');
   WriteVersion0Store(dir.path(), secret);
@@ -149,22 +152,26 @@ TEST(TokenStoreTest, MigratesAStoreWithoutExpiries) {
     EXPECT_EQ(who->name, "Li Wei");
     EXPECT_EQ(who->games, (std::vector<std::string>{"g1", "g2"}));
     EXPECT_FALSE(who->expires.has_value()) << "an old token keeps no expiry";
+    EXPECT_EQ(who->created, absl::FromUnixSeconds(1'700'000'000));
     auto fresh = (*store)->Create(Role::kSoftware, "new", {}, absl::Hours(1));
     ASSERT_TRUE(fresh.ok()) << fresh.status();
-    EXPECT_TRUE((*store)->List().back().expires.has_value());
+    EXPECT_TRUE((*store)->List()->back().expires.has_value());
+    ASSERT_TRUE((*store)->Revoke(who->id).ok());
   }
-  EXPECT_EQ(UserVersion(dir.path()), 1);
+  EXPECT_EQ(UserVersion(dir.path()), 0) << "the old file is left as it was";
+  EXPECT_EQ(fs::status(dir.File("tokens.db")).permissions() & fs::perms::owner_write,
+            fs::perms::none)
+      << "and read-only";
   auto again = TokenStore::Open(dir.path());
-  ASSERT_TRUE(again.ok()) << again.status() << ": opening a migrated store again";
-  EXPECT_EQ((*again)->List().size(), 2u);
+  ASSERT_TRUE(again.ok()) << again.status() << ": opening an imported folder again";
+  EXPECT_EQ((*again)->List()->size(), 2u);
+  EXPECT_TRUE(absl::IsUnauthenticated((*again)->Verify(secret).status()))
+      << "imported once: a revocation since stays";
 }
 
 TEST(TokenStoreTest, RefusesAStoreOfANewerSchema) {
   TempDir dir;
-  {
-    auto store = TokenStore::Open(dir.path());
-    ASSERT_TRUE(store.ok());
-  }
+  WriteVersion0Store(dir.path(), "arb_" + std::string(64, '8'));
   {
     auto db = ledger::Db::Open(dir.path() + "/tokens.db", SQLITE_OPEN_READWRITE);
     ASSERT_TRUE(db.ok() && db->Exec("PRAGMA user_version = 9").ok());
@@ -347,7 +354,7 @@ TEST_F(AuthServiceTest, RolesDecideAndNothingIsWrittenOnRefusal) {
   }
 
   // Revocation takes effect on the next call.
-  for (const TokenInfo& t : tokens_->List()) {
+  for (const TokenInfo& t : std::vector<TokenInfo>(tokens_->List().value())) {
     if (t.name == "Li Wei") {
       ASSERT_TRUE(tokens_->Revoke(t.id).ok());
     }

@@ -175,7 +175,7 @@ TEST_F(RecordStreamTest, ARevokedTokenEndsTheStreamAtItsNextRequest) {
   OpenStream s = Open(arbiter);
   v1::AppendEventsResponse answer;
   ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'010), &answer));
-  for (const TokenInfo& t : tokens_->List()) {
+  for (const TokenInfo& t : std::vector<TokenInfo>(tokens_->List().value())) {
     if (t.name == "Li Wei") {
       ASSERT_TRUE(tokens_->Revoke(t.id).ok());
     }

@@ -229,7 +229,8 @@ TEST_F(TournamentAuthTest, OnlyTheChiefArbiterOrganisesAndIsRecordedAsActor) {
 TEST_F(TournamentAuthTest, RevokedTokenIsRefusedAtTheNextCall) {
   const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
   ASSERT_TRUE(NewTournament(chief, "cup").ok());
-  for (const TokenInfo& t : tokens_->List()) ASSERT_TRUE(tokens_->Revoke(t.id).ok());
+  for (const TokenInfo& t : std::vector<TokenInfo>(tokens_->List().value()))
+    ASSERT_TRUE(tokens_->Revoke(t.id).ok());
   EXPECT_EQ(AddPlayer(chief, "C").error_code(), grpc::StatusCode::UNAUTHENTICATED);
   EXPECT_EQ(NewTournament("", "other").error_code(), grpc::StatusCode::UNAUTHENTICATED)
       << "revoking every token does not reopen the server";

@@ -186,8 +186,11 @@ class BenchServer {
     server_.reset();
     if (witness_ != nullptr) {
       // What was witnessed: so a run shows the witness was reached.
+      absl::StatusOr<std::unique_ptr<ledger::Store>> ledger_store =
+          ledger::OpenStore(dir_.File("data"));
       absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store =
-          ledger::CosignatureStore::OpenForReading(dir_.File("data/cosignatures.db"));
+          ledger_store.ok() ? ledger::CosignatureStore::OpenForReading(**ledger_store, "")
+                            : ledger_store.status();
       absl::StatusOr<std::map<uint64_t, int>> counts =
           store.ok() ? (*store)->Counts() : store.status();
       std::fprintf(stderr, "witnessed: %zu checkpoint(s) cosigned, the last at size %llu\n",

@@ -16,6 +16,10 @@
 #include "adjudicator/service/console/sessions.h"
 #include "arbiter/v1/events.pb.h"
 #include "gtest/gtest.h"
+#include "ledger/server_tables.h"
+#include "ledger/store.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace arbiter::service::console {
 namespace {
@@ -91,20 +95,36 @@ TEST(RequestHeadTest, ASignInsOriginMustBeThisConsole) {
   EXPECT_FALSE(IsOwnOrigin("http://[::2]:8080", "http", 8080, v6));
 }
 
+// Kept in the ledger's tables (here a data folder's ledger.db), with caps
+// small enough to reach: 4 per token, 12 in all.
 TEST(SessionsTest, ATokenHoldsAtMostItsCapAndEvictsOnlyItsOwn) {
-  Sessions sessions;
-  absl::StatusOr<Session> chief = sessions.Open("arb_chief");
-  ASSERT_TRUE(chief.ok());
-  absl::StatusOr<Session> first = sessions.Open("arb_other");
+  ::arbiter::testing::TempDir dir("sessions-caps");
+  absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(dir.path());
+  ASSERT_TRUE(store.ok()) << store.status();
+  absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables = (*store)->OpenServerTables(false);
+  ASSERT_TRUE(tables.ok()) << tables.status();
+  Sessions sessions(tables->get(), 4, 12);
+  auto live = [&](const Session& s) { return sessions.Find(s.id).value().has_value(); };
+  absl::StatusOr<Session> chief = sessions.Open("1a2b3c4d");
+  ASSERT_TRUE(chief.ok()) << chief.status();
+  absl::StatusOr<Session> first = sessions.Open("99aa99aa");
   ASSERT_TRUE(first.ok());
-  for (size_t i = 0; i < Sessions::kMaxPerToken; ++i) ASSERT_TRUE(sessions.Open("arb_other").ok());
-  EXPECT_FALSE(sessions.Find(first->id).has_value());  // its own oldest went
-  EXPECT_TRUE(sessions.Find(chief->id).has_value());
+  for (size_t i = 0; i < 4; ++i) ASSERT_TRUE(sessions.Open("99aa99aa").ok());
+  EXPECT_FALSE(live(*first));  // its own oldest went
+  EXPECT_TRUE(live(*chief));
   // Open sessions (no token) fill the server: the largest group pays.
-  for (size_t i = 0; i < Sessions::kMaxSessions + 10; ++i) {
-    ASSERT_TRUE(sessions.Open(std::nullopt).ok());
+  for (size_t i = 0; i < 12 + 3; ++i) ASSERT_TRUE(sessions.Open(std::nullopt).ok());
+  EXPECT_TRUE(live(*chief));
+  // Only the secret's hash is stored; the CSRF token is derived from it.
+  for (const char* file : {"ledger.db", "ledger.db-wal"}) {
+    EXPECT_EQ(::arbiter::testing::ReadFile(dir.File(file)).find(chief->id), std::string::npos);
   }
-  EXPECT_TRUE(sessions.Find(chief->id).has_value());
+  absl::StatusOr<std::optional<Session>> again = sessions.Find(chief->id);
+  ASSERT_TRUE(again.ok() && again->has_value());
+  EXPECT_EQ((*again)->csrf, chief->csrf);
+  EXPECT_EQ((*again)->token_id, "1a2b3c4d");
+  ASSERT_TRUE(sessions.Close(chief->id).ok());
+  EXPECT_FALSE(live(*chief));
 }
 
 // SECURITY.md: "at most 20 sign-ins per client address in a burst, then one

@@ -340,14 +340,12 @@ async function main() {
   server = await serve(httpPort);
   // The first entry reached the ledger before the server's answer was lost.
   cli(['record', '--game', 'cup-r1-b8', '-'], { input: `${JSON.stringify(queue[0].event)}\n`, token: referee });
-  // A restarted server knows no session: the page, retrying, is sent to
-  // sign in again; back at the table it sends what waits.
-  await phone.waitForFunction(() => location.pathname === '/login', { timeout: 10000 });
-  await phone.waitForSelector('#token');
-  await phone.type('#token', referee);
-  await Promise.all([phone.waitForNavigation(), phone.click('#sign-in')]);
-  await openTable(phone, 8);
+  // Sessions are kept in the ledger's database (hashed): the restarted
+  // server knows the phone's, and the page, retrying, sends what waits
+  // with no new sign-in.
   await phone.waitForFunction(() => !document.querySelector('#outbox li'), { timeout: 10000 });
+  const where = await phone.evaluate(() => location.pathname);
+  check(path !== '/login', `the restarted server knows the session: no sign-in asked (${where})`);
   const t8 = history('cup-r1-b8', chief);
   kinds = t8.events.map(kindOf).slice(-4);
   check(JSON.stringify(kinds) === JSON.stringify(['leftSeat', 'adjourned', 'resumed', 'leftSeat']),

@@ -19,6 +19,7 @@
 #include "ledger/ledger.h"
 #include "ledger/log_origin.h"
 #include "ledger/note_key.h"
+#include "ledger/server_tables.h"
 #include "ledger/signed_note.h"
 #include "ledger/sqlite/log_reader.h"
 #include "ledger/store.h"
@@ -75,7 +76,15 @@ TEST(CheckpointNoteTest, NewCheckpointsAreNotesTheVerifierKeyOpens) {
     EXPECT_EQ((*ledger)->log_origin(), "venue.example/tokyo-2026");
     EXPECT_EQ((*ledger)->VerifierKey() + "\n", Slurp(dir.File("ledger.vkey")));
   }
-  EXPECT_EQ(Slurp(dir.File("ledger.origin")), "venue.example/tokyo-2026\n");
+  // Kept in the database, not in a file beside it.
+  EXPECT_FALSE(std::filesystem::exists(dir.File("ledger.origin")));
+  {
+    absl::StatusOr<std::unique_ptr<Store>> store = OpenStore(dir.path());
+    ASSERT_TRUE(store.ok());
+    absl::StatusOr<std::unique_ptr<ServerTables>> tables = (*store)->OpenServerTables(true);
+    ASSERT_TRUE(tables.ok()) << tables.status();
+    EXPECT_EQ((*tables)->Meta("log_origin").value(), "venue.example/tokyo-2026");
+  }
   const NoteVerifierKey key = VkeyIn(dir.path());
   EXPECT_EQ(key.name, "venue.example/tokyo-2026");
   absl::StatusOr<LogReader> reader = LogReader::Open(dir.File("ledger.db"));
@@ -114,6 +123,31 @@ TEST(CheckpointNoteTest, NewCheckpointsAreNotesTheVerifierKeyOpens) {
   auto kept = OpenLedger(dir.path(), &judge);
   ASSERT_TRUE(kept.ok()) << kept.status();
   EXPECT_EQ((*kept)->log_origin(), "venue.example/tokyo-2026");
+}
+
+// A data folder of an earlier release kept its origin in ledger.origin: it
+// keeps it, moved into the database once (issue 44.5), and a folder whose
+// file names another log than its database's is refused by name.
+TEST(CheckpointNoteTest, AnEarlierReleasesOriginFileMovesIntoTheDatabase) {
+  testing::TempDir dir;
+  AdjudicatorJudge judge;
+  { std::ofstream(dir.File("ledger.origin")) << "venue.example/nagoya-2025\n"; }
+  {
+    auto ledger = OpenLedger(dir.path(), &judge);
+    ASSERT_TRUE(ledger.ok()) << ledger.status();
+    EXPECT_EQ((*ledger)->log_origin(), "venue.example/nagoya-2025");
+    RecordScenario(**ledger, "phone-twice");
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.File("ledger.origin"))) << "moved, not copied";
+  auto kept = OpenLedger(dir.path(), &judge);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ((*kept)->log_origin(), "venue.example/nagoya-2025");
+  kept->reset();
+  { std::ofstream(dir.File("ledger.origin")) << "venue.example/elsewhere\n"; }
+  auto clash = OpenLedger(dir.path(), &judge);
+  EXPECT_EQ(clash.status().code(), absl::StatusCode::kFailedPrecondition) << clash.status();
+  EXPECT_NE(clash.status().message().find("venue.example/elsewhere"), std::string::npos);
+  EXPECT_NE(clash.status().message().find("venue.example/nagoya-2025"), std::string::npos);
 }
 
 // The audit checks each checkpoint's note once, with the key decoded once

@@ -380,7 +380,7 @@ TEST_F(SyncTest, FromTheVenuesServerAGameLargerThanAPage) {
 class PushTest : public SyncTest {
  protected:
   void StartFederation(const std::string& venue_key = "", const std::string& sqlite_dir = "") {
-    tokens_ = sqlite_dir.empty() ? state_.path() : sqlite_dir;
+    tokens_ = sqlite_dir.empty() ? federation_ : sqlite_dir;  // the database's tokens
     venue_token_ = Token("VENUE", "tokyo sync");
     chief_token_ = Token("CHIEF_ARBITER", "federation chief");
     const std::vector<std::string> flags = {

@@ -97,6 +97,7 @@ struct Console::Impl {
         gate(parts.gate),
         tournaments(parts.tournaments),
         recorder(parts.recorder),
+        sessions(&parts.tokens->tables()),
         insecure(o.insecure),
         witness(o.witness),
         cosignatures(o.cosignatures),
@@ -152,41 +153,47 @@ struct Console::Impl {
   bool stopped = false;
 };
 
+namespace {
+
+// The session the request's cookie names; none without a cookie, or when
+// it names no live session.
+absl::StatusOr<std::optional<Session>> SessionOf(Sessions& sessions, const httplib::Request& req) {
+  std::optional<std::string> id = CookieValue(req.get_header_value("Cookie"), kSessionCookie);
+  if (!id.has_value()) return std::nullopt;
+  return sessions.Find(*id);
+}
+
+}  // namespace
+
 absl::StatusOr<Console::Impl::Visitor> Console::Impl::Admit(const httplib::Request& req,
                                                             httplib::Response& res,
                                                             absl::string_view method) {
   absl::StatusOr<bool> secured = tokens->Any();
   if (!secured.ok()) return secured.status();
-  std::optional<Session> session;
-  if (std::optional<std::string> id = CookieValue(req.get_header_value("Cookie"), kSessionCookie)) {
-    session = sessions.Find(*id);
-  }
-  if (*secured && (!session.has_value() || !session->secret.has_value())) {
+  absl::StatusOr<std::optional<Session>> session = SessionOf(sessions, req);
+  if (!session.ok()) return session.status();
+  if (*secured && (!session->has_value() || !(*session)->token_id.has_value())) {
     return absl::UnauthenticatedError("sign in with a token first (/login)");
   }
-  if (!session.has_value()) {
+  if (!session->has_value()) {
     absl::StatusOr<Session> opened = sessions.Open(std::nullopt);
     if (!opened.ok()) return opened.status();
-    session = *std::move(opened);
-    res.set_header("Set-Cookie", SessionCookieHeader(session->id, http.secure()));
+    *session = *std::move(opened);
+    res.set_header("Set-Cookie", SessionCookieHeader((*session)->id, http.secure()));
   }
-  std::optional<std::string> authorization;
-  if (*secured) authorization = absl::StrCat("Bearer ", *session->secret);
-  absl::StatusOr<Caller> caller = gate->Admit(
-      method, authorization, absl::StrCat("ipv4:", req.remote_addr, ":", req.remote_port));
+  absl::StatusOr<Caller> caller = gate->AdmitSession(
+      method, (*session)->token_id, absl::StrCat("ipv4:", req.remote_addr, ":", req.remote_port));
   if (!caller.ok()) return caller.status();
-  return Visitor{*std::move(session), *std::move(caller)};
+  return Visitor{**std::move(session), *std::move(caller)};
 }
 
 absl::StatusOr<Console::Impl::Visitor> Console::Impl::AdmitWrite(const httplib::Request& req,
                                                                  httplib::Response& res,
                                                                  absl::string_view method) {
-  std::optional<Session> session;
-  if (std::optional<std::string> id = CookieValue(req.get_header_value("Cookie"), kSessionCookie)) {
-    session = sessions.Find(*id);
-  }
+  absl::StatusOr<std::optional<Session>> session = SessionOf(sessions, req);
+  if (!session.ok()) return session.status();
   const std::string csrf = req.get_header_value("X-CSRF-Token");
-  if (!session.has_value() || csrf.empty() || !SameSecret(csrf, session->csrf)) {
+  if (!session->has_value() || csrf.empty() || !SameSecret(csrf, (*session)->csrf)) {
     return absl::PermissionDeniedError(
         "a write needs this session's CSRF token in X-CSRF-Token (reload the page)");
   }
@@ -464,7 +471,7 @@ void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
   if (absl::Duration wait = logins.TakeToken(token->id, absl::Now()); wait > absl::ZeroDuration()) {
     return Busy(res, wait);
   }
-  absl::StatusOr<Session> session = sessions.Open(secret);
+  absl::StatusOr<Session> session = sessions.Open(token->id);
   if (!session.ok()) return SendError(res, session.status());
   res.set_header("Set-Cookie", SessionCookieHeader(session->id, http.secure()));
   res.set_redirect("/", 303);
@@ -522,7 +529,9 @@ void Console::Impl::Routes() {
     if (!visitor.ok() && !absl::IsUnauthenticated(visitor.status())) {
       return SendError(res, visitor.status());
     }
-    if (visitor.ok()) sessions.Close(visitor->session.id);
+    if (visitor.ok()) {
+      if (absl::Status s = sessions.Close(visitor->session.id); !s.ok()) return SendError(res, s);
+    }
     res.set_header("Set-Cookie", ClearedCookieHeader(http.secure()));
     res.status = 204;
   });

@@ -3,13 +3,13 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
-#include <algorithm>
 #include <utility>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "proto/canonical/sha256.h"
 
 namespace arbiter::service::console {
 namespace {
@@ -23,55 +23,44 @@ absl::StatusOr<std::string> RandomHex() {
       absl::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
 }
 
+// The stored form of a session id: its SHA-256, never the id itself.
+std::string Stored(absl::string_view id) { return std::string(AsBytes(Sha256(id))); }
+
+// The CSRF token of session `id`: a hash of it under a label of its own, so
+// it is not the stored hash and tells nothing of the id.
+std::string CsrfOf(absl::string_view id) {
+  return ToHex(Sha256(absl::StrCat("arbiter console csrf\n", id)));
+}
+
 }  // namespace
 
-absl::StatusOr<Session> Sessions::Open(std::optional<std::string> secret) {
+absl::StatusOr<Session> Sessions::Open(std::optional<std::string> token_id) {
   absl::StatusOr<std::string> id = RandomHex();
   if (!id.ok()) return id.status();
-  absl::StatusOr<std::string> csrf = RandomHex();
-  if (!csrf.ok()) return csrf.status();
-  Session session{*std::move(id), *std::move(csrf), std::move(secret), absl::Now()};
-  absl::MutexLock lock(&mu_);
-  const std::string owner = session.secret.value_or("");
-  std::deque<std::string>& own = by_token_[owner];
-  if (session.secret.has_value() && own.size() >= kMaxPerToken) Drop(std::string(own.front()));
-  if (sessions_.size() >= kMaxSessions) {
-    auto most = std::max_element(
-        by_token_.begin(), by_token_.end(),
-        [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
-    Drop(std::string(most->second.front()));
-  }
-  by_token_[owner].push_back(session.id);
-  sessions_[session.id] = session;
-  return session;
+  const absl::Time now = absl::Now();
+  ledger::SessionRow row{Stored(*id), token_id.value_or(""), absl::ToUnixMicros(now)};
+  ledger::SessionBounds bounds{static_cast<int64_t>(per_token_), static_cast<int64_t>(in_all_),
+                               absl::ToUnixMicros(now - kLifetime)};
+  if (absl::Status s = tables_->OpenSession(row, bounds); !s.ok()) return s;
+  std::string csrf = CsrfOf(*id);
+  return Session{*std::move(id), std::move(csrf), std::move(token_id), now};
 }
 
-void Sessions::Drop(const std::string& id) {
-  auto it = sessions_.find(id);
-  if (it == sessions_.end()) return;
-  const std::string owner = it->second.secret.value_or("");
-  sessions_.erase(it);
-  auto list = by_token_.find(owner);
-  if (list == by_token_.end()) return;
-  list->second.erase(std::remove(list->second.begin(), list->second.end(), id), list->second.end());
-  if (list->second.empty()) by_token_.erase(list);
-}
-
-std::optional<Session> Sessions::Find(absl::string_view id) {
-  absl::MutexLock lock(&mu_);
-  auto it = sessions_.find(id);
-  if (it == sessions_.end()) return std::nullopt;
-  if (absl::Now() - it->second.started > kLifetime) {
-    Drop(it->second.id);
+absl::StatusOr<std::optional<Session>> Sessions::Find(absl::string_view id) {
+  absl::StatusOr<std::optional<ledger::SessionRow>> row = tables_->SessionByHash(Stored(id));
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) return std::nullopt;
+  const absl::Time started = absl::FromUnixMicros((*row)->started);
+  if (absl::Now() - started > kLifetime) {
+    if (absl::Status s = tables_->CloseSession(Stored(id)); !s.ok()) return s;
     return std::nullopt;
   }
-  return it->second;
+  std::optional<std::string> token;
+  if (!(*row)->token_id.empty()) token = (*row)->token_id;
+  return Session{std::string(id), CsrfOf(id), std::move(token), started};
 }
 
-void Sessions::Close(absl::string_view id) {
-  absl::MutexLock lock(&mu_);
-  Drop(std::string(id));
-}
+absl::Status Sessions::Close(absl::string_view id) { return tables_->CloseSession(Stored(id)); }
 
 std::string SessionCookieHeader(absl::string_view id, bool secure) {
   return absl::StrCat(kSessionCookie, "=", id, "; Path=/; HttpOnly; SameSite=Strict; Max-Age=",

@@ -2,38 +2,41 @@
 // every write from that browser must carry.
 //
 // Signing in hands over a bearer token (the same tokens the gRPC service
-// takes, `arbiter token create`); the session keeps it in memory only and
-// every request is admitted with it again (auth_gatekeeper.h), so a revoked
-// or expired token stops the session at once. The browser holds only a
-// random session id, in an HttpOnly, SameSite=Strict cookie that scripts
-// cannot read and other sites cannot send. On a server with no tokens a
-// session carries no token: it exists for its CSRF token.
+// takes, `arbiter token create`). The session keeps the token's id, never
+// its secret, and every request is admitted with that token looked up
+// again (auth_gatekeeper.h), so a revoked or expired token stops the
+// session at once. The browser holds a random session secret, in an
+// HttpOnly, SameSite=Strict cookie that scripts cannot read and other sites
+// cannot send; the store keeps only its SHA-256 (a table of the ledger's
+// database, ledger/server_tables.h), so a session opened on one server is
+// every server's of that database, and a copy of the database opens none.
+// The CSRF token is derived from the secret (a hash of it under its own
+// label), so every server gives the same one without storing it. On a
+// server with no tokens a session carries no token: it exists for its CSRF
+// token.
 //
-// Sessions end on logout, after kLifetime, or when the process stops. One
-// token holds at most kMaxPerToken of them: signing in again beyond that
-// ends that token's oldest, so a flood of sign-ins with one token evicts its
-// own sessions and nobody else's. When kMaxSessions are open in all, the
-// oldest session of the token holding the most goes.
+// Sessions end on logout (on every server), after kLifetime. One token
+// holds at most kMaxPerToken of them: signing in again beyond that ends that
+// token's oldest, so a flood of sign-ins with one token evicts its own
+// sessions and nobody else's. When kMaxSessions are open in all, the oldest
+// session of the token holding the most goes.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_SESSIONS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_SESSIONS_H_
 
-#include <deque>
 #include <optional>
 #include <string>
 
-#include "absl/base/thread_annotations.h"
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "ledger/server_tables.h"
 
 namespace arbiter::service::console {
 
 struct Session {
-  std::string id;                     // the cookie's value: 32 random bytes, hex
-  std::string csrf;                   // the X-CSRF-Token every write carries
-  std::optional<std::string> secret;  // the bearer token signed in with; none when open
+  std::string id;                       // the cookie's value: 32 random bytes, hex
+  std::string csrf;                     // the X-CSRF-Token every write carries
+  std::optional<std::string> token_id;  // the token signed in with; none when open
   absl::Time started;
 };
 
@@ -43,21 +46,24 @@ class Sessions {
   static constexpr size_t kMaxSessions = 10000;
   static constexpr size_t kMaxPerToken = 16;
 
-  // A new session holding `secret`. INTERNAL when the system has no
-  // randomness to give.
-  absl::StatusOr<Session> Open(std::optional<std::string> secret);
+  // Sessions kept in `tables` (not owned), at most `per_token` per token
+  // and `in_all` in all.
+  explicit Sessions(ledger::ServerTables* tables, size_t per_token = kMaxPerToken,
+                    size_t in_all = kMaxSessions)
+      : tables_(tables), per_token_(per_token), in_all_(in_all) {}
+
+  // A new session signed in with the token `token_id` (none: the server has
+  // no tokens). INTERNAL when the system has no randomness to give; the
+  // store's errors.
+  absl::StatusOr<Session> Open(std::optional<std::string> token_id);
   // The live session `id` names; none when unknown, closed or too old.
-  std::optional<Session> Find(absl::string_view id);
-  void Close(absl::string_view id);
+  absl::StatusOr<std::optional<Session>> Find(absl::string_view id);
+  absl::Status Close(absl::string_view id);
 
  private:
-  absl::Mutex mu_;
-  // Ends session `id`, which is open.
-  void Drop(const std::string& id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-
-  absl::flat_hash_map<std::string, Session> sessions_ ABSL_GUARDED_BY(mu_);
-  // Each token's open sessions, oldest first (open sessions under "").
-  absl::flat_hash_map<std::string, std::deque<std::string>> by_token_ ABSL_GUARDED_BY(mu_);
+  ledger::ServerTables* const tables_;
+  const size_t per_token_;
+  const size_t in_all_;
 };
 
 // The cookie that carries a session id.

@@ -1,0 +1,341 @@
+// The server's tables (server_tables.h) in a PostgreSQL ledger, on a
+// connection of their own, shared by every server of the database: a token
+// created or revoked through any of them is every server's at once.
+#include "ledger/postgres/server_tables.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "ledger/postgres/log_reader.h"
+
+namespace arbiter::ledger {
+namespace {
+
+// The advisory lock under which these tables are made, a session is opened
+// (its bounds counted and kept by one server at a time) and tokens are
+// imported ("arbiter\x05"; the ledger's own are others).
+constexpr int64_t kServerTablesLock = 0x6172626974657205;
+
+// As in the SQLite ledger (sqlite/server_tables.cc); `seq` keeps the order
+// in which cosignatures were added.
+constexpr const char* kTables = R"sql(
+CREATE TABLE IF NOT EXISTS tokens(
+  id TEXT PRIMARY KEY,
+  sha256 BYTEA NOT NULL UNIQUE,
+  role TEXT NOT NULL,
+  name TEXT NOT NULL,
+  games TEXT NOT NULL,
+  created BIGINT NOT NULL,
+  revoked BIGINT,
+  expires BIGINT);
+CREATE TABLE IF NOT EXISTS sessions(
+  sha256 BYTEA PRIMARY KEY,
+  token_id TEXT NOT NULL,
+  started BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS sessions_by_token ON sessions(token_id, started);
+CREATE TABLE IF NOT EXISTS cosignatures(
+  tree_size BIGINT NOT NULL,
+  line TEXT NOT NULL,
+  seq BIGSERIAL,
+  PRIMARY KEY(tree_size, line));
+)sql";
+
+constexpr char kTokenColumns[] = "id, sha256, role, name, games, created, revoked, expires";
+
+TokenRow ReadToken(const PgResult& r, int i) {
+  TokenRow t;
+  t.id = r.Bytes(i, 0);
+  t.sha256 = r.Bytes(i, 1);
+  t.role = r.Bytes(i, 2);
+  t.name = r.Bytes(i, 3);
+  t.games = r.Bytes(i, 4);
+  t.created = r.Int(i, 5);
+  if (!r.IsNull(i, 6)) t.revoked = r.Int(i, 6);
+  if (!r.IsNull(i, 7)) t.expires = r.Int(i, 7);
+  return t;
+}
+
+PgParams& Optional(PgParams& p, const std::optional<int64_t>& v) {
+  return v.has_value() ? p.Int(*v) : p.Null();
+}
+
+class PgServerTables final : public ServerTables {
+ public:
+  PgServerTables(std::string uri, PgConn conn) : uri_(std::move(uri)), conn_(std::move(conn)) {}
+
+  absl::Status InsertToken(const TokenRow& t) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    return Insert(t);
+  }
+
+  absl::StatusOr<int> ImportTokens(const std::vector<TokenRow>& tokens) override;
+
+  absl::StatusOr<std::optional<TokenRow>> TokenByHash(const std::string& sha256) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    return Find("sha256", PgParams().Bytes(sha256));
+  }
+
+  absl::StatusOr<std::optional<TokenRow>> TokenById(const std::string& id) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    return Find("id", PgParams().Text(id));
+  }
+
+  absl::StatusOr<bool> RevokeToken(const std::string& id, int64_t at) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> r =
+        conn_.Exec("UPDATE tokens SET revoked = coalesce(revoked, $1) WHERE id = $2 RETURNING 1",
+                   PgParams().Int(at).Text(id));
+    if (!r.ok()) return r.status();
+    return r->rows() > 0;
+  }
+
+  absl::StatusOr<std::vector<TokenRow>> Tokens() override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> r =
+        conn_.Exec(absl::StrCat("SELECT ", kTokenColumns, " FROM tokens ORDER BY created, id"));
+    if (!r.ok()) return r.status();
+    std::vector<TokenRow> out;
+    for (int i = 0; i < r->rows(); ++i) out.push_back(ReadToken(*r, i));
+    return out;
+  }
+
+  absl::StatusOr<bool> AnyToken() override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> r = conn_.Exec("SELECT EXISTS(SELECT 1 FROM tokens)::int");
+    if (!r.ok()) return r.status();
+    return r->Int(0, 0) != 0;
+  }
+
+  absl::Status OpenSession(const SessionRow& session, const SessionBounds& bounds) override;
+
+  absl::StatusOr<std::optional<SessionRow>> SessionByHash(const std::string& sha256) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> r =
+        conn_.Exec("SELECT sha256, token_id, started FROM sessions WHERE sha256 = $1",
+                   PgParams().Bytes(sha256));
+    if (!r.ok()) return r.status();
+    if (r->rows() == 0) return std::nullopt;
+    return SessionRow{r->Bytes(0, 0), r->Bytes(0, 1), r->Int(0, 2)};
+  }
+
+  absl::Status CloseSession(const std::string& sha256) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    return conn_.Exec("DELETE FROM sessions WHERE sha256 = $1", PgParams().Bytes(sha256)).status();
+  }
+
+  absl::StatusOr<std::string> KeepMeta(const std::string& key, const std::string& value) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> ins =
+        conn_.Exec("INSERT INTO meta(key, value) VALUES($1, $2) ON CONFLICT (key) DO NOTHING",
+                   PgParams().Text(key).Bytes(value));
+    if (!ins.ok()) return ins.status();
+    absl::StatusOr<std::optional<std::string>> kept = ReadMeta(key);
+    if (!kept.ok()) return kept.status();
+    if (!kept->has_value()) return absl::InternalError("meta row " + key + " vanished");
+    return **kept;
+  }
+
+  absl::StatusOr<std::optional<std::string>> Meta(const std::string& key) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    return ReadMeta(key);
+  }
+
+  absl::Status AddCosignature(uint64_t tree_size, const std::string& line) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    return conn_
+        .Exec("INSERT INTO cosignatures(tree_size, line) VALUES($1, $2) ON CONFLICT DO NOTHING",
+              PgParams().Int(static_cast<int64_t>(tree_size)).Text(line))
+        .status();
+  }
+
+  absl::StatusOr<std::vector<std::string>> Cosignatures(uint64_t tree_size) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> r =
+        conn_.Exec("SELECT line FROM cosignatures WHERE tree_size = $1 ORDER BY seq",
+                   PgParams().Int(static_cast<int64_t>(tree_size)));
+    if (!r.ok()) return r.status();
+    std::vector<std::string> lines;
+    for (int i = 0; i < r->rows(); ++i) lines.push_back(r->Bytes(i, 0));
+    return lines;
+  }
+
+  absl::StatusOr<std::map<uint64_t, int>> CosignatureCounts() override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> r =
+        conn_.Exec("SELECT tree_size, count(*) FROM cosignatures GROUP BY tree_size");
+    if (!r.ok()) return r.status();
+    std::map<uint64_t, int> counts;
+    for (int i = 0; i < r->rows(); ++i) {
+      counts[static_cast<uint64_t>(r->Int(i, 0))] = static_cast<int>(r->Int(i, 1));
+    }
+    return counts;
+  }
+
+ private:
+  // A lost connection (the database restarted) is made again before the
+  // next statement, so a server does not refuse every call from then on.
+  absl::Status Reconnect() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (conn_.ok()) return absl::OkStatus();
+    absl::StatusOr<PgConn> conn = PgConn::Connect(uri_);
+    if (!conn.ok()) return conn.status();
+    conn_ = *std::move(conn);
+    return absl::OkStatus();
+  }
+
+  absl::Status Lock() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return conn_.Exec("SELECT pg_advisory_xact_lock($1)", PgParams().Int(kServerTablesLock))
+        .status();
+  }
+
+  absl::Status Insert(const TokenRow& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    PgParams p;
+    p.Text(t.id).Bytes(t.sha256).Text(t.role).Text(t.name).Text(t.games).Int(t.created);
+    Optional(p, t.revoked);
+    Optional(p, t.expires);
+    return conn_
+        .Exec(absl::StrCat("INSERT INTO tokens (", kTokenColumns,
+                           ") VALUES ($1, $2, $3, $4, $5, $6, $7::bigint, $8::bigint)"),
+              p)
+        .status();
+  }
+
+  absl::StatusOr<std::optional<TokenRow>> Find(const char* column, const PgParams& value)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<PgResult> r = conn_.Exec(
+        absl::StrCat("SELECT ", kTokenColumns, " FROM tokens WHERE ", column, " = $1"), value);
+    if (!r.ok()) return r.status();
+    if (r->rows() == 0) return std::nullopt;
+    return ReadToken(*r, 0);
+  }
+
+  absl::StatusOr<int64_t> Count(absl::string_view sql, const PgParams& params)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<PgResult> r = conn_.Exec(sql, params);
+    if (!r.ok()) return r.status();
+    return r->Int(0, 0);
+  }
+
+  absl::StatusOr<std::optional<std::string>> ReadMeta(const std::string& key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<PgResult> r =
+        conn_.Exec("SELECT value FROM meta WHERE key = $1", PgParams().Text(key));
+    if (!r.ok()) return r.status();
+    if (r->rows() == 0) return std::nullopt;
+    return r->Bytes(0, 0);
+  }
+
+  const std::string uri_;
+  absl::Mutex mu_;
+  PgConn conn_ ABSL_GUARDED_BY(mu_);
+};
+
+absl::StatusOr<int> PgServerTables::ImportTokens(const std::vector<TokenRow>& tokens) {
+  absl::MutexLock lock(&mu_);
+  if (absl::Status s = Reconnect(); !s.ok()) return s;
+  absl::StatusOr<PgTransaction> tx = PgTransaction::Begin(conn_);
+  if (!tx.ok()) return tx.status();
+  if (absl::Status s = Lock(); !s.ok()) return s;
+  int added = 0;
+  for (const TokenRow& t : tokens) {
+    absl::StatusOr<std::optional<TokenRow>> by_id = Find("id", PgParams().Text(t.id));
+    if (!by_id.ok()) return by_id.status();
+    absl::StatusOr<std::optional<TokenRow>> by_hash = Find("sha256", PgParams().Bytes(t.sha256));
+    if (!by_hash.ok()) return by_hash.status();
+    if (by_id->has_value() && (*by_id)->sha256 == t.sha256) continue;  // imported before
+    if (by_id->has_value() || by_hash->has_value()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("token ", t.id, " clashes with another token of the database"));
+    }
+    if (absl::Status s = Insert(t); !s.ok()) return s;
+    ++added;
+  }
+  if (absl::Status s = tx->Commit(); !s.ok()) return s;
+  return added;
+}
+
+absl::Status PgServerTables::OpenSession(const SessionRow& session, const SessionBounds& bounds) {
+  absl::MutexLock lock(&mu_);
+  if (absl::Status s = Reconnect(); !s.ok()) return s;
+  absl::StatusOr<PgTransaction> tx = PgTransaction::Begin(conn_);
+  if (!tx.ok()) return tx.status();
+  if (absl::Status s = Lock(); !s.ok()) return s;
+  if (absl::StatusOr<PgResult> r = conn_.Exec("DELETE FROM sessions WHERE started < $1",
+                                              PgParams().Int(bounds.started_after));
+      !r.ok()) {
+    return r.status();
+  }
+  // As in the SQLite ledger: the token's own oldest first, then the oldest
+  // of the token holding the most.
+  if (!session.token_id.empty()) {
+    for (;;) {
+      absl::StatusOr<int64_t> own = Count("SELECT count(*) FROM sessions WHERE token_id = $1",
+                                          PgParams().Text(session.token_id));
+      if (!own.ok()) return own.status();
+      if (*own < bounds.per_token) break;
+      if (absl::StatusOr<PgResult> r = conn_.Exec(
+              "DELETE FROM sessions WHERE sha256 = (SELECT sha256 FROM sessions WHERE token_id = "
+              "$1 ORDER BY started LIMIT 1)",
+              PgParams().Text(session.token_id));
+          !r.ok()) {
+        return r.status();
+      }
+    }
+  }
+  for (;;) {
+    absl::StatusOr<int64_t> all = Count("SELECT count(*) FROM sessions", PgParams());
+    if (!all.ok()) return all.status();
+    if (*all < bounds.in_all) break;
+    if (absl::StatusOr<PgResult> r = conn_.Exec(
+            "DELETE FROM sessions WHERE sha256 = (SELECT sha256 FROM sessions WHERE token_id = "
+            "(SELECT token_id FROM sessions GROUP BY token_id ORDER BY count(*) DESC LIMIT 1) "
+            "ORDER BY started LIMIT 1)");
+        !r.ok()) {
+      return r.status();
+    }
+  }
+  if (absl::StatusOr<PgResult> r =
+          conn_.Exec("INSERT INTO sessions(sha256, token_id, started) VALUES($1, $2, $3)",
+                     PgParams().Bytes(session.sha256).Text(session.token_id).Int(session.started));
+      !r.ok()) {
+    return r.status();
+  }
+  return tx->Commit();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ServerTables>> OpenPgServerTables(const std::string& uri) {
+  absl::StatusOr<PgConn> conn = PgConn::Connect(uri);
+  if (!conn.ok()) return conn.status();
+  // The ledger's tables too (its meta holds the origin): `arbiter token
+  // create` may be the first to reach a new database.
+  if (absl::Status s = PreparePgSchema(*conn); !s.ok()) return s;
+  {
+    absl::StatusOr<PgTransaction> tx = PgTransaction::Begin(*conn);
+    if (!tx.ok()) return tx.status();
+    if (absl::StatusOr<PgResult> r =
+            conn->Exec("SELECT pg_advisory_xact_lock($1)", PgParams().Int(kServerTablesLock));
+        !r.ok()) {
+      return r.status();
+    }
+    if (absl::Status s = conn->Run(kTables); !s.ok()) return s;
+    if (absl::Status s = tx->Commit(); !s.ok()) return s;
+  }
+  return std::unique_ptr<ServerTables>(new PgServerTables(uri, *std::move(conn)));
+}
+
+}  // namespace arbiter::ledger

@@ -1,0 +1,94 @@
+// What a server keeps besides the log, as tables of its store (issue 44.5):
+// its bearer tokens, its console sessions, the witnesses' cosignatures of
+// its checkpoints, and the meta rows that are set once (the log's origin).
+// A SQLite ledger keeps them in its ledger.db, a PostgreSQL one in its
+// database, so every server of one database sees the same rows at once and
+// a server's own folder holds nothing but keys. A Store hands them out
+// (Store::OpenServerTables); each backend implements them in its folder.
+//
+// The ledger knows no service: rows are plain values (a token's role is the
+// service's name for it). Secrets never reach a table: a token or a session
+// is stored as the SHA-256 of its secret.
+//
+// Errors of every statement: UNAVAILABLE when the database cannot be
+// reached or is busy beyond its timeout (with its message); DATA_LOSS when
+// it is corrupt. Those of a statement in particular are named with it.
+#ifndef ARBITER_LEDGER_SERVER_TABLES_H_
+#define ARBITER_LEDGER_SERVER_TABLES_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace arbiter::ledger {
+
+struct TokenRow {
+  std::string id;       // the public handle, unique
+  std::string sha256;   // of the secret (32 bytes), unique
+  std::string role;     // as the service names it
+  std::string name;     // who holds it
+  std::string games;    // comma-separated (an ARBITER's games)
+  int64_t created = 0;  // unix seconds, as the times below
+  std::optional<int64_t> revoked;
+  std::optional<int64_t> expires;  // none: until revoked
+};
+
+struct SessionRow {
+  std::string sha256;    // of the session's secret (the cookie's value)
+  std::string token_id;  // the token signed in with; empty on a server that has none
+  int64_t started = 0;   // unix seconds
+};
+
+// How many sessions OpenSession keeps, and from when.
+struct SessionBounds {
+  int64_t per_token = 16;     // beyond: the token's oldest goes
+  int64_t in_all = 10000;     // beyond: the oldest of the token holding the most goes
+  int64_t started_after = 0;  // sessions started before are gone (expired)
+};
+
+class ServerTables {
+ public:
+  virtual ~ServerTables() = default;
+
+  // Tokens. InsertToken: FAILED_PRECONDITION when its id or hash is taken.
+  virtual absl::Status InsertToken(const TokenRow& token) = 0;
+  // Each row not already there, in one transaction; a row whose id is there
+  // with another hash (or hash with another id) refuses them all,
+  // FAILED_PRECONDITION naming the id. Returns how many were added.
+  virtual absl::StatusOr<int> ImportTokens(const std::vector<TokenRow>& tokens) = 0;
+  virtual absl::StatusOr<std::optional<TokenRow>> TokenByHash(const std::string& sha256) = 0;
+  virtual absl::StatusOr<std::optional<TokenRow>> TokenById(const std::string& id) = 0;
+  // Sets `revoked` to `at` unless set; false when no token has `id`.
+  virtual absl::StatusOr<bool> RevokeToken(const std::string& id, int64_t at) = 0;
+  // Every token, by creation time then id.
+  virtual absl::StatusOr<std::vector<TokenRow>> Tokens() = 0;
+  virtual absl::StatusOr<bool> AnyToken() = 0;
+
+  // Sessions. OpenSession adds `session` within `bounds`, in one
+  // transaction; FAILED_PRECONDITION when its hash is taken.
+  virtual absl::Status OpenSession(const SessionRow& session, const SessionBounds& bounds) = 0;
+  virtual absl::StatusOr<std::optional<SessionRow>> SessionByHash(const std::string& sha256) = 0;
+  virtual absl::Status CloseSession(const std::string& sha256) = 0;
+
+  // The meta row `key` (rows set once, never changed): the value kept, or,
+  // when none is, `value` kept now (by whichever of several servers is
+  // first: each gets the one kept).
+  virtual absl::StatusOr<std::string> KeepMeta(const std::string& key,
+                                               const std::string& value) = 0;
+  virtual absl::StatusOr<std::optional<std::string>> Meta(const std::string& key) = 0;
+
+  // Cosignatures (cosignature_store.h): a line kept once per tree size.
+  virtual absl::Status AddCosignature(uint64_t tree_size, const std::string& line) = 0;
+  // The lines of `tree_size`, in the order added.
+  virtual absl::StatusOr<std::vector<std::string>> Cosignatures(uint64_t tree_size) = 0;
+  virtual absl::StatusOr<std::map<uint64_t, int>> CosignatureCounts() = 0;
+};
+
+}  // namespace arbiter::ledger
+
+#endif  // ARBITER_LEDGER_SERVER_TABLES_H_

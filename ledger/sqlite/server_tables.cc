@@ -1,0 +1,350 @@
+// The server's tables (server_tables.h) in a SQLite ledger's ledger.db, on
+// a connection of their own, so `arbiter token` writes them while a server
+// holds the ledger: SQLite lets one transaction write at a time and each
+// waits out the other's (the busy timeout of Db::Open).
+#include "ledger/sqlite/server_tables.h"
+
+#include <string_view>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "ledger/sqlite/schema.h"
+
+namespace arbiter::ledger {
+namespace {
+
+// Not append-only, unlike the ledger's: a token is revoked, a session ends.
+// Nothing here is audited; what a token wrote is, under its actor's name.
+constexpr const char* kTables = R"sql(
+CREATE TABLE IF NOT EXISTS tokens(
+  id TEXT PRIMARY KEY,
+  sha256 BLOB NOT NULL UNIQUE,
+  role TEXT NOT NULL,
+  name TEXT NOT NULL,
+  games TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  revoked INTEGER,
+  expires INTEGER);
+CREATE TABLE IF NOT EXISTS sessions(
+  sha256 BLOB PRIMARY KEY,
+  token_id TEXT NOT NULL,
+  started INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS sessions_by_token ON sessions(token_id, started);
+CREATE TABLE IF NOT EXISTS cosignatures(
+  tree_size INTEGER NOT NULL,
+  line TEXT NOT NULL,
+  PRIMARY KEY(tree_size, line));
+)sql";
+
+constexpr char kTokenColumns[] = "id, sha256, role, name, games, created, revoked, expires";
+
+TokenRow ReadToken(const Stmt& s) {
+  TokenRow t;
+  t.id = s.Text(0);
+  t.sha256 = s.Text(1);
+  t.role = s.Text(2);
+  t.name = s.Text(3);
+  t.games = s.Text(4);
+  t.created = s.Int(5);
+  if (!s.IsNull(6)) t.revoked = s.Int(6);
+  if (!s.IsNull(7)) t.expires = s.Int(7);
+  return t;
+}
+
+class SqliteServerTables final : public ServerTables {
+ public:
+  explicit SqliteServerTables(Db db) : db_(std::move(db)) {}
+
+  absl::Status InsertToken(const TokenRow& t) override {
+    absl::MutexLock lock(&mu_);
+    return Insert(t);
+  }
+
+  absl::StatusOr<int> ImportTokens(const std::vector<TokenRow>& tokens) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Transaction> tx = Transaction::Write(db_);
+    if (!tx.ok()) return tx.status();
+    int added = 0;
+    for (const TokenRow& t : tokens) {
+      absl::StatusOr<std::optional<TokenRow>> by_id = Find("id", t.id);
+      if (!by_id.ok()) return by_id.status();
+      if (by_id->has_value() && (*by_id)->sha256 == t.sha256) continue;  // imported before
+      if (by_id->has_value()) return Clash(t.id);
+      absl::Status s = Insert(t);
+      if (absl::IsFailedPrecondition(s)) return Clash(t.id);  // its hash, under another id
+      if (!s.ok()) return s;
+      ++added;
+    }
+    if (absl::Status s = tx->Commit(); !s.ok()) return s;
+    return added;
+  }
+
+  absl::StatusOr<std::optional<TokenRow>> TokenByHash(const std::string& sha256) override {
+    absl::MutexLock lock(&mu_);
+    return Find("sha256", sha256);
+  }
+
+  absl::StatusOr<std::optional<TokenRow>> TokenById(const std::string& id) override {
+    absl::MutexLock lock(&mu_);
+    return Find("id", id);
+  }
+
+  absl::StatusOr<bool> RevokeToken(const std::string& id, int64_t at) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, "UPDATE tokens SET revoked = coalesce(revoked, ?) WHERE id = ?");
+    if (!s.ok()) return s.status();
+    if (absl::Status r = s->Bind(1, at).Bind(2, id).Run(); !r.ok()) return r;
+    return sqlite3_changes(db_.get()) > 0;
+  }
+
+  absl::StatusOr<std::vector<TokenRow>> Tokens() override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s = Stmt::Prepare(
+        db_, absl::StrCat("SELECT ", kTokenColumns, " FROM tokens ORDER BY created, id"));
+    if (!s.ok()) return s.status();
+    std::vector<TokenRow> out;
+    for (;;) {
+      absl::StatusOr<bool> row = s->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return out;
+      out.push_back(ReadToken(*s));
+    }
+  }
+
+  absl::StatusOr<bool> AnyToken() override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<int64_t> n = Count("SELECT EXISTS(SELECT 1 FROM tokens)", "");
+    if (!n.ok()) return n.status();
+    return *n != 0;
+  }
+
+  absl::Status OpenSession(const SessionRow& session, const SessionBounds& bounds) override;
+
+  absl::StatusOr<std::optional<SessionRow>> SessionByHash(const std::string& sha256) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, "SELECT sha256, token_id, started FROM sessions WHERE sha256 = ?");
+    if (!s.ok()) return s.status();
+    s->BindBlob(1, sha256);
+    absl::StatusOr<bool> row = s->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return std::nullopt;
+    return SessionRow{s->Text(0), s->Text(1), s->Int(2)};
+  }
+
+  absl::Status CloseSession(const std::string& sha256) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s = Stmt::Prepare(db_, "DELETE FROM sessions WHERE sha256 = ?");
+    if (!s.ok()) return s.status();
+    return s->BindBlob(1, sha256).Run();
+  }
+
+  absl::StatusOr<std::string> KeepMeta(const std::string& key, const std::string& value) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, "INSERT OR IGNORE INTO meta(key, value) VALUES(?, ?)");
+    if (!s.ok()) return s.status();
+    if (absl::Status r = s->Bind(1, key).BindBlob(2, value).Run(); !r.ok()) return r;
+    absl::StatusOr<std::optional<std::string>> kept = ReadMeta(key);
+    if (!kept.ok()) return kept.status();
+    if (!kept->has_value()) return absl::InternalError("meta row " + key + " vanished");
+    return **kept;
+  }
+
+  absl::StatusOr<std::optional<std::string>> Meta(const std::string& key) override {
+    absl::MutexLock lock(&mu_);
+    return ReadMeta(key);
+  }
+
+  absl::Status AddCosignature(uint64_t tree_size, const std::string& line) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, "INSERT OR IGNORE INTO cosignatures(tree_size, line) VALUES (?, ?)");
+    if (!s.ok()) return s.status();
+    return s->Bind(1, static_cast<int64_t>(tree_size)).Bind(2, line).Run();
+  }
+
+  absl::StatusOr<std::vector<std::string>> Cosignatures(uint64_t tree_size) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, "SELECT line FROM cosignatures WHERE tree_size = ? ORDER BY rowid");
+    if (!s.ok()) return s.status();
+    s->Bind(1, static_cast<int64_t>(tree_size));
+    std::vector<std::string> lines;
+    for (;;) {
+      absl::StatusOr<bool> row = s->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return lines;
+      lines.push_back(s->Text(0));
+    }
+  }
+
+  absl::StatusOr<std::map<uint64_t, int>> CosignatureCounts() override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, "SELECT tree_size, count(*) FROM cosignatures GROUP BY tree_size");
+    if (!s.ok()) return s.status();
+    std::map<uint64_t, int> counts;
+    for (;;) {
+      absl::StatusOr<bool> row = s->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return counts;
+      counts[static_cast<uint64_t>(s->Int(0))] = static_cast<int>(s->Int(1));
+    }
+  }
+
+ private:
+  absl::Status Insert(const TokenRow& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<Stmt> s = Stmt::Prepare(
+        db_, absl::StrCat("INSERT INTO tokens (", kTokenColumns, ") VALUES (?,?,?,?,?,?,?,?)"));
+    if (!s.ok()) return s.status();
+    s->Bind(1, t.id).BindBlob(2, t.sha256).Bind(3, t.role).Bind(4, t.name).Bind(5, t.games);
+    s->Bind(6, t.created);
+    t.revoked.has_value() ? s->Bind(7, *t.revoked) : s->BindNull(7);
+    t.expires.has_value() ? s->Bind(8, *t.expires) : s->BindNull(8);
+    return s->Run();
+  }
+
+  static absl::Status Clash(const std::string& id) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("token ", id, " clashes with another token of the database"));
+  }
+
+  absl::StatusOr<std::optional<TokenRow>> Find(const char* column, const std::string& value)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<Stmt> s = Stmt::Prepare(
+        db_, absl::StrCat("SELECT ", kTokenColumns, " FROM tokens WHERE ", column, " = ?"));
+    if (!s.ok()) return s.status();
+    if (std::string_view(column) == "sha256") {
+      s->BindBlob(1, value);
+    } else {
+      s->Bind(1, value);
+    }
+    absl::StatusOr<bool> row = s->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return std::nullopt;
+    return ReadToken(*s);
+  }
+
+  // The one integer `sql` selects, with `text` bound to its parameter when
+  // it has one.
+  absl::StatusOr<int64_t> Count(const char* sql, const std::string& text)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<Stmt> s = Stmt::Prepare(db_, sql);
+    if (!s.ok()) return s.status();
+    if (!text.empty()) s->Bind(1, text);
+    absl::StatusOr<bool> row = s->Step();
+    if (!row.ok()) return row.status();
+    return *row ? s->Int(0) : 0;
+  }
+
+  absl::Status Delete(const char* sql, const std::string& text) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<Stmt> s = Stmt::Prepare(db_, sql);
+    if (!s.ok()) return s.status();
+    if (!text.empty()) s->Bind(1, text);
+    return s->Run();
+  }
+
+  absl::StatusOr<std::optional<std::string>> ReadMeta(const std::string& key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<Stmt> s = Stmt::Prepare(db_, "SELECT value FROM meta WHERE key = ?");
+    if (!s.ok()) return s.status();
+    s->Bind(1, key);
+    absl::StatusOr<bool> row = s->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return std::nullopt;
+    return s->Text(0);
+  }
+
+  absl::Mutex mu_;
+  Db db_ ABSL_GUARDED_BY(mu_);
+};
+
+absl::Status SqliteServerTables::OpenSession(const SessionRow& session,
+                                             const SessionBounds& bounds) {
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<Transaction> tx = Transaction::Write(db_);
+  if (!tx.ok()) return tx.status();
+  absl::StatusOr<Stmt> expired = Stmt::Prepare(db_, "DELETE FROM sessions WHERE started < ?");
+  if (!expired.ok()) return expired.status();
+  if (absl::Status s = expired->Bind(1, bounds.started_after).Run(); !s.ok()) return s;
+  // A token's own sessions first, so a flood of sign-ins with one token
+  // evicts only its own; then, when the table is full, the oldest of the
+  // token holding the most.
+  if (!session.token_id.empty()) {
+    for (;;) {
+      absl::StatusOr<int64_t> own =
+          Count("SELECT count(*) FROM sessions WHERE token_id = ?", session.token_id);
+      if (!own.ok()) return own.status();
+      if (*own < bounds.per_token) break;
+      if (absl::Status s = Delete(
+              "DELETE FROM sessions WHERE sha256 = (SELECT sha256 FROM sessions WHERE token_id = ? "
+              "ORDER BY started LIMIT 1)",
+              session.token_id);
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  for (;;) {
+    absl::StatusOr<int64_t> all = Count("SELECT count(*) FROM sessions", "");
+    if (!all.ok()) return all.status();
+    if (*all < bounds.in_all) break;
+    if (absl::Status s = Delete(
+            "DELETE FROM sessions WHERE sha256 = (SELECT sha256 FROM sessions WHERE token_id = "
+            "(SELECT token_id FROM sessions GROUP BY token_id ORDER BY count(*) DESC LIMIT 1) "
+            "ORDER BY started LIMIT 1)",
+            "");
+        !s.ok()) {
+      return s;
+    }
+  }
+  absl::StatusOr<Stmt> insert =
+      Stmt::Prepare(db_, "INSERT INTO sessions(sha256, token_id, started) VALUES(?, ?, ?)");
+  if (!insert.ok()) return insert.status();
+  insert->BindBlob(1, session.sha256).Bind(2, session.token_id).Bind(3, session.started);
+  if (absl::Status s = insert->Run(); !s.ok()) return s;
+  return tx->Commit();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTables(const std::string& database,
+                                                                     const char* vfs) {
+  absl::StatusOr<Db> db = Db::Open(database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs);
+  if (!db.ok()) return db.status();
+  // The ledger's tables too: a folder where `arbiter token create` ran
+  // first is a ledger like any other.
+  if (absl::Status s = PrepareSchema(*db); !s.ok()) return s;
+  absl::StatusOr<Transaction> tx = Transaction::Write(*db);
+  if (!tx.ok()) return tx.status();
+  if (absl::Status s = db->Exec(kTables); !s.ok()) return s;
+  if (absl::Status s = tx->Commit(); !s.ok()) return s;
+  return std::unique_ptr<ServerTables>(new SqliteServerTables(*std::move(db)));
+}
+
+absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTablesToRead(
+    const std::string& database, const char* vfs) {
+  absl::StatusOr<Db> db = Db::OpenReadOnly(database, vfs);
+  if (!db.ok()) return db.status();
+  absl::StatusOr<Stmt> s = Stmt::Prepare(
+      *db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'cosignatures'");
+  if (!s.ok()) return s.status();
+  absl::StatusOr<bool> row = s->Step();
+  if (!row.ok()) return row.status();
+  if (s->Int(0) > 0) return std::unique_ptr<ServerTables>(new SqliteServerTables(*std::move(db)));
+  // A ledger of an older release, without these tables: they read as
+  // empty, from an empty database of their own.
+  absl::StatusOr<Db> empty = Db::Open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  if (!empty.ok()) return empty.status();
+  if (absl::Status st = empty->Exec(
+          absl::StrCat("CREATE TABLE meta(key TEXT PRIMARY KEY, value BLOB NOT NULL);", kTables));
+      !st.ok()) {
+    return st;
+  }
+  return std::unique_ptr<ServerTables>(new SqliteServerTables(*std::move(empty)));
+}
+
+}  // namespace arbiter::ledger
