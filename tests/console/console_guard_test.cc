@@ -440,6 +440,39 @@ TEST_F(ConsoleGuardTest, OneCallerCannotTakeEveryPlaceOnTheLiveFeed) {
   EXPECT_TRUE(absl::StrContains(again, ": following")) << again;
 }
 
+// However many tokens scoreboards and other software hold, they fill at most
+// all but the last eighth of the live feed's places: those are the
+// officials' (ARBITER and CHIEF_ARBITER), so the chief arbiter's page always
+// gets one. 8 places: 7 for anyone, 1 for the officials only.
+TEST_F(ConsoleGuardTest, TheLastPlacesOnTheLiveFeedAreTheArbitersPages) {
+  const std::string chief = Token("CHIEF_ARBITER", "Wang Ru");
+  std::vector<std::string> tokens;
+  for (int i = 0; i < 3; ++i) tokens.push_back(Token("SOFTWARE", absl::StrCat("Board ", i)));
+  Serve({"--http-feeds", "8", "--http-feeds-per-caller", "3"});
+  std::vector<std::string> boards;
+  for (const std::string& token : tokens) boards.push_back(SignIn(token));
+  const std::string wang = SignIn(chief);
+  int followed = 0;
+  for (int i = 0; i < 7; ++i) {
+    const std::string page = OpenFeed(boards[i % 3]);
+    ASSERT_TRUE(absl::StrContains(page, ": following")) << i << ": " << page;
+    ++followed;
+  }
+  ASSERT_EQ(followed, 7);
+  // The eighth place is the officials': a third token's page is refused
+  // though neither its own cap (3) nor the server's (8) is reached.
+  const std::string eighth = OpenFeed(boards[2]);
+  EXPECT_TRUE(absl::StartsWith(eighth, "HTTP/1.1 503 ")) << eighth;
+  EXPECT_TRUE(absl::StrContains(eighth, "\r\nRetry-After: 10\r\n")) << eighth;
+  EXPECT_TRUE(absl::StrContains(eighth, "kept for the arbiters' pages")) << eighth;
+  const std::string own = OpenFeed(wang);
+  EXPECT_TRUE(absl::StrContains(own, ": following")) << "the chief arbiter's page: " << own;
+  // Now the server is full, for the chief arbiter too.
+  const std::string full = OpenFeed(wang);
+  EXPECT_TRUE(absl::StartsWith(full, "HTTP/1.1 503 ")) << full;
+  EXPECT_TRUE(absl::StrContains(full, "--http-feeds)")) << full;
+}
+
 // Login CSRF (issue 43.11): a form on another site posting the attacker's
 // token would sign this browser in under the attacker's name. A sign-in
 // whose Origin (without one, its Referer) is not the console's own address

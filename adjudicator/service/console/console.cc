@@ -318,7 +318,10 @@ void Console::Impl::Feed(const httplib::Request& req, httplib::Response& res) {
   // Per caller too, so that one token's pages cannot take every place and
   // the chief arbiter's and the floor's pages still get one.
   const std::string caller = visitor->caller.key;
-  if (absl::Status s = followers.Reserve(caller); !s.ok()) {
+  const std::optional<Role>& role = visitor->caller.role;
+  const bool official = !role.has_value() || *role == Role::kArbiter ||
+                        *role == Role::kChiefArbiter;  // an open server has no roles to tell apart
+  if (absl::Status s = followers.Reserve(caller, official); !s.ok()) {
     res.set_header("Retry-After", absl::StrCat(absl::ToInt64Seconds(kFeedRetryAfter)));
     return SendError(res, s);
   }

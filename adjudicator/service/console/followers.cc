@@ -65,7 +65,7 @@ Followers::~Followers() {
   close(epoll_);
 }
 
-absl::Status Followers::Reserve(const std::string& caller) {
+absl::Status Followers::Reserve(const std::string& caller, bool official) {
   absl::MutexLock lock(&places_mu_);
   // Checked first, so that a caller at its own cap is told so even when
   // the server is full too: waiting for others would not help it.
@@ -79,6 +79,11 @@ absl::Status Followers::Reserve(const std::string& caller) {
     return absl::UnavailableError(
         absl::StrCat("at most ", limits_.in_all,
                      " pages follow the live feed at once (arbiter serve --http-feeds)"));
+  }
+  if (!official && places_ >= limits_.in_all - limits_.ForOfficialsOnly()) {
+    return absl::UnavailableError(
+        absl::StrCat("the live feed's last ", limits_.ForOfficialsOnly(), " of ", limits_.in_all,
+                     " places are kept for the arbiters' pages (arbiter serve --http-feeds)"));
   }
   ++places_;
   ++places_by_caller_[caller];

@@ -62,8 +62,10 @@ class Followers {
 
   // Takes one place for a page of `caller` (Caller::key) about to be
   // parked; UNAVAILABLE, saying which cap, when the caller holds
-  // `per_caller` or the server `in_all`.
-  absl::Status Reserve(const std::string& caller);
+  // `per_caller`, or the server `in_all`, or, for a caller who is not an
+  // `official` (an ARBITER or CHIEF_ARBITER token), all but the places
+  // kept for the officials (FeedLimits::ForOfficialsOnly).
+  absl::Status Reserve(const std::string& caller, bool official);
   // Gives back a place Reserve()d for a page of `caller` not parked.
   void Unreserve(const std::string& caller);
 

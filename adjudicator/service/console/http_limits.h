@@ -58,6 +58,11 @@ inline constexpr absl::Duration kWriteStall = absl::Seconds(10);
 struct FeedLimits {
   int in_all = 8192;
   int per_caller = 1024;
+  // The last eighth of `in_all` (rounded down) is kept for the officials'
+  // pages (ARBITER and CHIEF_ARBITER tokens): scoreboards and other
+  // software, however many tokens they hold, fill at most the rest, so the
+  // chief arbiter's and the floor's pages always get a place.
+  int ForOfficialsOnly() const { return in_all / 8; }
 };
 // The Retry-After of a page refused a place: a closed page's place is free
 // at once, a stalled one's within kWriteStall.
