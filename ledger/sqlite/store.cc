@@ -15,9 +15,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "ledger/ledger.h"
-#include "ledger/sqlite/audit_source.h"
 #include "ledger/log_origin.h"
 #include "ledger/server_tables.h"
+#include "ledger/sqlite/audit_source.h"
 #include "ledger/sqlite/log_reader.h"
 #include "ledger/sqlite/schema.h"
 #include "ledger/sqlite/server_tables.h"
