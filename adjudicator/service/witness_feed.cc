@@ -11,6 +11,7 @@
 #include "absl/time/clock.h"
 #include "httplib.h"
 #include "ledger/signed_note.h"
+#include "ledger/thread_name.h"
 
 namespace arbiter::service {
 namespace {
@@ -85,7 +86,10 @@ WitnessFeed::WitnessFeed(ledger::Ledger* ledger, std::vector<Target> targets,
     absl::MutexLock lock(&mu_);
     committed_ = true;
   });
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] {
+    NameThisThread("witness");
+    Run();
+  });
 }
 
 WitnessFeed::~WitnessFeed() { Stop(); }

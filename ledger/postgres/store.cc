@@ -45,6 +45,7 @@
 #include "ledger/postgres/snapshot.h"
 #include "ledger/postgres/venue_tables.h"
 #include "ledger/store_writer.h"
+#include "ledger/thread_name.h"
 #include "ledger/unsigned_tail.h"
 
 namespace arbiter::ledger {
@@ -85,8 +86,14 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
     absl::StatusOr<PgConn> conn = PgConn::Connect(options_.dir);
     if (!conn.ok()) return conn.status();
     conn_ = *std::move(conn);
-    thread_ = std::thread([this] { Run(); });
-    poller_ = std::thread([this] { PollHead(); });
+    thread_ = std::thread([this] {
+      NameThisThread("pg-writer");
+      Run();
+    });
+    poller_ = std::thread([this] {
+      NameThisThread("pg-poller");
+      PollHead();
+    });
     return absl::OkStatus();
   }
 

@@ -351,7 +351,7 @@ TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
                            answered.Notify();
                          });
     answered.WaitForNotification();
-    EXPECT_NE(answered_by, "ledger-answer") << "a batch of one was handed to the answerer";
+    EXPECT_NE(answered_by, "arb-answerer") << "a batch of one was handed to the answerer";
   }
 
   // A batch of the writer's thread (asynchronous appends never run on
@@ -379,7 +379,7 @@ TEST_P(LedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
   ledger_->AppendAsync("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}, record);
   release_thread.Notify();
   three.Wait();
-  EXPECT_EQ(answered_by, std::vector<std::string>(3, "ledger-answer"));
+  EXPECT_EQ(answered_by, std::vector<std::string>(3, "arb-answerer"));
   EXPECT_TRUE(Audit().intact);
 }
 
