@@ -191,19 +191,6 @@ absl::StatusOr<std::vector<Hash>> Ledger::PerfectSubtrees(int height, uint64_t f
       tree_size, [&](const MerkleTree& t) { return t.PerfectSubtrees(height, first, count); });
 }
 
-absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeLog(uint64_t after_position) {
-  absl::StatusOr<std::unique_ptr<LogSource>> r = impl_->store_->OpenReader();
-  if (!r.ok()) return r.status();
-  return Subscription::ForLog(*std::move(r), impl_->writer_->watch(), after_position);
-}
-
-absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeGame(const std::string& game_id,
-                                                                    uint64_t after_revision) {
-  absl::StatusOr<std::unique_ptr<LogSource>> r = impl_->store_->OpenReader();
-  if (!r.ok()) return r.status();
-  return Subscription::ForGame(*std::move(r), impl_->writer_->watch(), game_id, after_revision);
-}
-
 bool Ledger::shared() const { return impl_->store_->shared(); }
 
 const std::string& Ledger::public_key_der() const {

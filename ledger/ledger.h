@@ -6,8 +6,8 @@
 // 6962 Merkle tree is kept and signed (Ed25519) in checkpoints: at every
 // game's end and every `checkpoint_every` events. Appends go through one
 // writer thread that commits concurrent appends together (group commit,
-// WAL, synchronous=FULL); an append returns only after its COMMIT. Reads and
-// subscriptions run on their own connections.
+// WAL, synchronous=FULL); an append returns only after its COMMIT. Reads run
+// on their own connections; live followers read the commit feed.
 //
 // Data directory layout: ledger.db (+ -wal, -shm), ledger.key (the private
 // key, 0600, made on first start), ledger.pub (its public half, PEM),
@@ -29,11 +29,12 @@
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/append_callback.h"
 #include "ledger/audit.h"
+#include "ledger/commit_feed.h"
 #include "ledger/entry_bounds.h"
 #include "ledger/expected_revision.h"
 #include "ledger/hash.h"
 #include "ledger/judge.h"
-#include "ledger/subscription.h"
+#include "ledger/log_source.h"
 
 namespace arbiter::ledger {
 
@@ -192,15 +193,11 @@ class Ledger {
   // the log holds all of them.
   absl::StatusOr<std::vector<Hash>> PerfectSubtrees(int height, uint64_t first, uint64_t count);
 
-  // Subscriptions (see subscription.h); each holds its own connection.
   // The feed of this process's commits (commit_feed.h), for live followers
   // that read history with ReadLog / ReadGame and then join it. Shared: a
   // follower that holds it may outlive the ledger (a closed ledger publishes
   // nothing more).
   std::shared_ptr<CommitFeed> commit_feed();
-  absl::StatusOr<std::unique_ptr<Subscription>> SubscribeLog(uint64_t after_position);
-  absl::StatusOr<std::unique_ptr<Subscription>> SubscribeGame(const std::string& game_id,
-                                                              uint64_t after_revision);
 
   // True when other processes may append to this ledger meanwhile (a
   // PostgreSQL ledger): a cache of what it holds must check GameRevision.

@@ -391,7 +391,7 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
 
   const LedgerOptions options_;
   const Signer signer_;
-  std::shared_ptr<CommitWatch> watch_ = std::make_shared<CommitWatch>(0);
+  std::shared_ptr<CommitWatch> watch_ = std::make_shared<CommitWatch>();
 
   // Owned by the writer thread.
   PgConn conn_;
