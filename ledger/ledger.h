@@ -29,6 +29,7 @@
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/append_callback.h"
 #include "ledger/audit.h"
+#include "ledger/checkpoint_index.h"
 #include "ledger/commit_feed.h"
 #include "ledger/entry_bounds.h"
 #include "ledger/expected_revision.h"
@@ -174,6 +175,9 @@ class Ledger {
   // The rules pin recorded at the game's creation; NOT_FOUND if no game.
   absl::StatusOr<std::string> RulesPin(const std::string& game_id);
   absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints();
+  // The checkpoints indexed (checkpoint_index.h): the latest, the one
+  // covering a position, without reading them all.
+  CheckpointIndex& checkpoint_index();
 
   // The audit of everything committed (audit.h), on a snapshot of its own.
   absl::StatusOr<AuditReport> Audit(const AuditOptions& options);

@@ -20,6 +20,7 @@
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/checkpoint.h"
+#include "ledger/checkpoint_index.h"
 #include "ledger/commit_feed.h"
 #include "ledger/merkle.h"
 #include "ledger/postgres/pg.h"
@@ -1056,6 +1057,53 @@ TEST_P(LedgerTest, FollowersOfTheCommitFeedNeverSkip) {
   late.join();
   ASSERT_EQ(woken.size(), 1u);
   EXPECT_EQ(woken.front().revision(), kPasses + 2u);
+}
+
+// Issue 45.1: the checkpoints indexed by tree size (checkpoint_index.h):
+// the latest, the one covering a position and the one of a size are found
+// by a binary search, and a checkpoint signed is in the index as soon as
+// its commit is, with no request reading every checkpoint.
+TEST_P(LedgerTest, TheCheckpointIndexFindsTheLatestAndTheCovering) {
+  Open();
+  CheckpointIndex& index = ledger_->checkpoint_index();
+  EXPECT_TRUE(absl::IsNotFound(index.Latest().status())) << index.Latest().status();
+  std::vector<v1::Checkpoint> signed_ones;
+  for (int g = 0; g < 4; ++g) {  // checkpoints of sizes 2, 4, 6, 8
+    const std::string id = absl::StrCat("g", g);
+    ASSERT_TRUE(
+        ledger_->Append(id, ExpectedRevision::NoStream(), {Created(id), Pass(v1::BLACK)}).ok());
+    absl::StatusOr<v1::Checkpoint> cp = ledger_->Checkpoint();
+    ASSERT_TRUE(cp.ok()) << cp.status();
+    signed_ones.push_back(*cp);
+    absl::StatusOr<v1::Checkpoint> latest = index.Latest();
+    ASSERT_TRUE(latest.ok()) << latest.status();
+    EXPECT_EQ(latest->SerializeAsString(), cp->SerializeAsString()) << "at once, not later";
+  }
+  ASSERT_EQ(signed_ones.back().tree_size(), 8u);
+  auto covering = [&](uint64_t position) -> uint64_t {
+    absl::StatusOr<std::optional<v1::Checkpoint>> c = index.Covering(position);
+    EXPECT_TRUE(c.ok()) << c.status();
+    return c.ok() && c->has_value() ? (*c)->tree_size() : 0;
+  };
+  EXPECT_EQ(covering(1), 2u);
+  EXPECT_EQ(covering(2), 2u);
+  EXPECT_EQ(covering(3), 4u);
+  EXPECT_EQ(covering(7), 8u);
+  EXPECT_EQ(covering(9), 0u) << "no checkpoint covers position 9 yet";
+  absl::StatusOr<std::optional<v1::Checkpoint>> six = index.OfSize(6);
+  ASSERT_TRUE(six.ok() && six->has_value());
+  EXPECT_EQ((*six)->SerializeAsString(), signed_ones[2].SerializeAsString());
+  absl::StatusOr<std::optional<v1::Checkpoint>> five = index.OfSize(5);
+  ASSERT_TRUE(five.ok());
+  EXPECT_FALSE(five->has_value());
+  absl::StatusOr<std::vector<uint64_t>> from5 = index.SizesCovering(5);
+  ASSERT_TRUE(from5.ok());
+  EXPECT_EQ(*from5, (std::vector<uint64_t>{6, 8}));
+  // A ledger opened again indexes what is stored.
+  Open();
+  absl::StatusOr<std::optional<v1::Checkpoint>> reopened = ledger_->checkpoint_index().Covering(3);
+  ASSERT_TRUE(reopened.ok() && reopened->has_value());
+  EXPECT_EQ((*reopened)->SerializeAsString(), signed_ones[1].SerializeAsString());
 }
 
 // Where a ledger lives is told in one place (OpenStore, store.h): the
