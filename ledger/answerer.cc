@@ -1,15 +1,16 @@
 #include "ledger/answerer.h"
 
-#include <pthread.h>
-
 #include <utility>
+
+#include "ledger/thread_name.h"
 
 namespace arbiter::ledger {
 
-Answerer::Answerer() : thread_([this] { Run(); }) {
-  // Named, so that it can be told apart (ps -L, /proc/PID/task/*/comm).
-  pthread_setname_np(thread_.native_handle(), "ledger-answer");
-}
+Answerer::Answerer()
+    : thread_([this] {
+        NameThisThread("answerer");
+        Run();
+      }) {}
 
 Answerer::~Answerer() {
   {

@@ -20,10 +20,10 @@
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/append_job.h"
 #include "ledger/append_rows.h"
+#include "ledger/commit_watch.h"
 #include "ledger/judge.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
-#include "ledger/subscription.h"
 
 namespace arbiter::ledger {
 

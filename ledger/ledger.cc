@@ -16,7 +16,14 @@ namespace arbiter::ledger {
 class Ledger::Impl {
  public:
   Impl(std::shared_ptr<ReaderPool> readers, std::unique_ptr<StoreWriter> writer)
-      : readers_(std::move(readers)), store_(&readers_->store()), writer_(std::move(writer)) {}
+      : readers_(std::move(readers)),
+        store_(&readers_->store()),
+        writer_(std::move(writer)),
+        checkpoints_(
+            [this](uint64_t first, uint64_t last) {
+              return WithReader([&](LogSource& r) { return r.CheckpointsBetween(first, last); });
+            },
+            std::shared_ptr<CommitFeed>(writer_->watch(), &writer_->watch()->feed())) {}
 
   // Runs `fn` on a pooled read connection.
   template <typename Fn>
@@ -45,6 +52,7 @@ class Ledger::Impl {
   const std::shared_ptr<ReaderPool> readers_;  // shared with the judge's reads, maybe
   Store* const store_;                         // the readers' store
   std::unique_ptr<StoreWriter> writer_;
+  CheckpointIndex checkpoints_;
   absl::Mutex proof_tree_mu_;
   MerkleTree proof_tree_ ABSL_GUARDED_BY(proof_tree_mu_);
 };
@@ -206,6 +214,8 @@ absl::StatusOr<std::vector<Hash>> Ledger::ProveConsistency(uint64_t old_size, ui
       new_size, [&](const MerkleTree& t) { return t.ConsistencyProof(old_size, new_size); });
 }
 
+CheckpointIndex& Ledger::checkpoint_index() { return impl_->checkpoints_; }
+
 std::shared_ptr<CommitFeed> Ledger::commit_feed() {
   std::shared_ptr<CommitWatch> watch = impl_->writer_->watch();
   return std::shared_ptr<CommitFeed>(watch, &watch->feed());
@@ -226,19 +236,6 @@ absl::StatusOr<std::vector<Hash>> Ledger::PerfectSubtrees(int height, uint64_t f
   }
   return impl_->WithProofTree(
       tree_size, [&](const MerkleTree& t) { return t.PerfectSubtrees(height, first, count); });
-}
-
-absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeLog(uint64_t after_position) {
-  absl::StatusOr<std::unique_ptr<LogSource>> r = impl_->store_->OpenReader();
-  if (!r.ok()) return r.status();
-  return Subscription::ForLog(*std::move(r), impl_->writer_->watch(), after_position);
-}
-
-absl::StatusOr<std::unique_ptr<Subscription>> Ledger::SubscribeGame(const std::string& game_id,
-                                                                    uint64_t after_revision) {
-  absl::StatusOr<std::unique_ptr<LogSource>> r = impl_->store_->OpenReader();
-  if (!r.ok()) return r.status();
-  return Subscription::ForGame(*std::move(r), impl_->writer_->watch(), game_id, after_revision);
 }
 
 bool Ledger::shared() const { return impl_->store_->shared(); }

@@ -6,8 +6,8 @@
 // 6962 Merkle tree is kept and signed (Ed25519) in checkpoints: at every
 // game's end and every `checkpoint_every` events. Appends go through one
 // writer thread that commits concurrent appends together (group commit,
-// WAL, synchronous=FULL); an append returns only after its COMMIT. Reads and
-// subscriptions run on their own connections.
+// WAL, synchronous=FULL); an append returns only after its COMMIT. Reads run
+// on their own connections; live followers read the commit feed.
 //
 // Data directory layout: ledger.db (+ -wal, -shm), ledger.key (the private
 // key, 0600, made on first start), ledger.pub (its public half, PEM),
@@ -30,11 +30,13 @@
 #include "arbiter/v1/tournament.pb.h"
 #include "ledger/append_callback.h"
 #include "ledger/audit.h"
+#include "ledger/checkpoint_index.h"
+#include "ledger/commit_feed.h"
 #include "ledger/entry_bounds.h"
 #include "ledger/expected_revision.h"
 #include "ledger/hash.h"
 #include "ledger/judge.h"
-#include "ledger/subscription.h"
+#include "ledger/log_source.h"
 
 namespace arbiter::ledger {
 
@@ -201,6 +203,9 @@ class Ledger {
   // The rules pin recorded at the game's creation; NOT_FOUND if no game.
   absl::StatusOr<std::string> RulesPin(const std::string& game_id);
   absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints();
+  // The checkpoints indexed (checkpoint_index.h): the latest, the one
+  // covering a position, without reading them all.
+  CheckpointIndex& checkpoint_index();
 
   // The audit of everything committed (audit.h), on a snapshot of its own.
   absl::StatusOr<AuditReport> Audit(const AuditOptions& options);
@@ -220,15 +225,11 @@ class Ledger {
   // the log holds all of them.
   absl::StatusOr<std::vector<Hash>> PerfectSubtrees(int height, uint64_t first, uint64_t count);
 
-  // Subscriptions (see subscription.h); each holds its own connection.
   // The feed of this process's commits (commit_feed.h), for live followers
   // that read history with ReadLog / ReadGame and then join it. Shared: a
   // follower that holds it may outlive the ledger (a closed ledger publishes
   // nothing more).
   std::shared_ptr<CommitFeed> commit_feed();
-  absl::StatusOr<std::unique_ptr<Subscription>> SubscribeLog(uint64_t after_position);
-  absl::StatusOr<std::unique_ptr<Subscription>> SubscribeGame(const std::string& game_id,
-                                                              uint64_t after_revision);
 
   // True when other processes may append to this ledger meanwhile (a
   // PostgreSQL ledger): a cache of what it holds must check GameRevision.

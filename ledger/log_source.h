@@ -57,6 +57,18 @@ class LogSource {
 
   // All checkpoints, by tree size.
   virtual absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints() = 0;
+  // Those whose tree size is in [first, last], by size (what the checkpoint
+  // index reads: the ones signed since it last looked, or one).
+  virtual absl::StatusOr<std::vector<v1::Checkpoint>> CheckpointsBetween(uint64_t first,
+                                                                         uint64_t last) {
+    absl::StatusOr<std::vector<v1::Checkpoint>> all = Checkpoints();
+    if (!all.ok()) return all.status();
+    std::vector<v1::Checkpoint> out;
+    for (v1::Checkpoint& c : *all) {
+      if (c.tree_size() >= first && c.tree_size() <= last) out.push_back(std::move(c));
+    }
+    return out;
+  }
 
   // The stored leaf hashes of positions after + 1 .. tree_size.
   virtual absl::StatusOr<std::vector<Hash>> LeafHashes(uint64_t tree_size, uint64_t after = 0) = 0;

@@ -57,6 +57,11 @@ absl::StatusOr<std::vector<v1::Checkpoint>> ReaderPool::Checkpoints() {
   return With([](LogSource& r) { return r.Checkpoints(); });
 }
 
+absl::StatusOr<std::vector<v1::Checkpoint>> ReaderPool::CheckpointsBetween(uint64_t first,
+                                                                           uint64_t last) {
+  return With([&](LogSource& r) { return r.CheckpointsBetween(first, last); });
+}
+
 absl::StatusOr<std::vector<Hash>> ReaderPool::LeafHashes(uint64_t tree_size, uint64_t after) {
   return With([&](LogSource& r) { return r.LeafHashes(tree_size, after); });
 }

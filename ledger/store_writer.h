@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "ledger/append_job.h"
+#include "ledger/commit_watch.h"
 #include "ledger/signer.h"
-#include "ledger/subscription.h"
 
 namespace arbiter::ledger {
 

@@ -1,6 +1,7 @@
 // The audit, export and rules methods: VerifyGame, GetCheckpoint,
 // GetInclusionProof, ExportGame, GetRuleset and GetClause.
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -36,12 +37,12 @@ grpc::Status ArbiterService::GetCheckpoint(grpc::ServerContext* context,
       if (!c.ok()) return c.status();
       *out->mutable_checkpoint() = *std::move(c);
     } else {
-      absl::StatusOr<std::vector<v1::Checkpoint>> all = ledger_->Checkpoints();
-      if (!all.ok()) return all.status();
-      if (all->empty()) {
+      absl::StatusOr<v1::Checkpoint> latest = ledger_->checkpoint_index().Latest();
+      if (absl::IsNotFound(latest.status())) {
         return absl::NotFoundError("no checkpoint has been signed yet (ask with at_head)");
       }
-      *out->mutable_checkpoint() = all->back();
+      if (!latest.ok()) return latest.status();
+      *out->mutable_checkpoint() = *std::move(latest);
     }
     out->set_public_key(ledger_->public_key_der());
     out->set_public_key_pem(ledger_->PublicKeyPem());
@@ -81,19 +82,14 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext* context,
     if (!c.ok()) return ToGrpc(c.status());
     checkpoint = *std::move(c);
   } else {
-    absl::StatusOr<std::vector<v1::Checkpoint>> all = ledger_->Checkpoints();
-    if (!all.ok()) return ToGrpc(all.status());
-    bool found = false;
-    for (const v1::Checkpoint& c : *all) {
-      if (c.tree_size() == req->tree_size()) {
-        checkpoint = c;
-        found = true;
-      }
-    }
-    if (!found) {
+    absl::StatusOr<std::optional<v1::Checkpoint>> c =
+        ledger_->checkpoint_index().OfSize(req->tree_size());
+    if (!c.ok()) return ToGrpc(c.status());
+    if (!c->has_value()) {
       return ToGrpc(
           absl::NotFoundError(absl::StrCat("no checkpoint of tree size ", req->tree_size())));
     }
+    checkpoint = **std::move(c);
     if (checkpoint.tree_size() < entry.position()) {
       return ToGrpc(absl::InvalidArgumentError(
           absl::StrCat("tree_size: the checkpoint of size ", req->tree_size(),

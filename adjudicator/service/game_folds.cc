@@ -12,18 +12,6 @@ GameFolds::GameFolds(std::shared_ptr<ledger::ReaderPool> reads, size_t max_games
       shared_(reads_->store().shared()),
       max_games_(max_games < 1 ? 1 : max_games) {}
 
-int GameFolds::AddListener(CommitListener listener) {
-  absl::MutexLock lock(&listeners_mu_);
-  const int id = next_listener_++;
-  listeners_.emplace(id, std::move(listener));
-  return id;
-}
-
-void GameFolds::RemoveListener(int id) {
-  absl::MutexLock lock(&listeners_mu_);
-  listeners_.erase(id);
-}
-
 absl::StatusOr<std::unique_ptr<ledger::GameJudge>> GameFolds::Open(absl::string_view game_id,
                                                                    const v1::GameCreated& created) {
   return judge_.Open(game_id, created);
@@ -52,12 +40,8 @@ void GameFolds::OnCommit(const std::vector<ledger::CommittedFold>& folds) {
     views.push_back(
         GameView{f.game_id, f.revision, std::static_pointer_cast<const AdjudicatorFold>(f.fold)});
   }
-  {
-    absl::MutexLock lock(&mu_);
-    for (const GameView& v : views) KeepLocked(v);
-  }
-  absl::MutexLock lock(&listeners_mu_);
-  for (const auto& [id, listener] : listeners_) listener(views);
+  absl::MutexLock lock(&mu_);
+  for (const GameView& v : views) KeepLocked(v);
 }
 
 void GameFolds::KeepLocked(GameView view) {

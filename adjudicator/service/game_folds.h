@@ -27,7 +27,6 @@
 #define ARBITER_ADJUDICATOR_SERVICE_GAME_FOLDS_H_
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,19 +61,6 @@ class GameFolds final : public ledger::Judge {
   explicit GameFolds(std::shared_ptr<ledger::ReaderPool> reads,
                      size_t max_games = kDefaultMaxGames);
 
-  // A listener is called on the thread that committed (the ledger's writer,
-  // or an appending caller's) with the games each commit advanced, after
-  // the read model holds them. It must be quick (the timekeeper only queues
-  // them) and must not add or remove a listener.
-  using CommitListener = std::function<void(const std::vector<GameView>&)>;
-  // Adds one, at any time: it hears every commit after this returns (a
-  // listener that must know earlier ones reads the log once it listens).
-  // Returns its id for RemoveListener.
-  int AddListener(CommitListener listener);
-  // Once this returns the listener is not running and is never called
-  // again, so what it refers to may go.
-  void RemoveListener(int id);
-
   // The game as last committed. NOT_FOUND when it has no events; DATA_LOSS
   // when a stored event no longer folds or the game's rules no longer load
   // as pinned (the ledger's audit will say more); the ledger's read errors.
@@ -107,10 +93,6 @@ class GameFolds final : public ledger::Judge {
   const std::shared_ptr<ledger::ReaderPool> reads_;
   const bool shared_;  // other processes write the store too
   const size_t max_games_;
-  // Held while listeners run: RemoveListener waits for a call in progress.
-  absl::Mutex listeners_mu_;
-  int next_listener_ ABSL_GUARDED_BY(listeners_mu_) = 0;
-  absl::flat_hash_map<int, CommitListener> listeners_ ABSL_GUARDED_BY(listeners_mu_);
   mutable absl::Mutex mu_;
   uint64_t uses_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<std::string, Entry> entries_ ABSL_GUARDED_BY(mu_);

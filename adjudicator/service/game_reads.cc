@@ -113,11 +113,9 @@ absl::StatusOr<v1::VerifyGameResponse> VerifyGame(ledger::Ledger& ledger, GameFo
 }
 
 absl::StatusOr<v1::Checkpoint> CheckpointCovering(ledger::Ledger& ledger, uint64_t position) {
-  absl::StatusOr<std::vector<v1::Checkpoint>> all = ledger.Checkpoints();
-  if (!all.ok()) return all.status();
-  for (const v1::Checkpoint& c : *all) {
-    if (c.tree_size() >= position) return c;
-  }
+  absl::StatusOr<std::optional<v1::Checkpoint>> c = ledger.checkpoint_index().Covering(position);
+  if (!c.ok()) return c.status();
+  if (c->has_value()) return **std::move(c);
   // None yet: sign one at the head, which covers every committed event.
   return ledger.Checkpoint();
 }

@@ -1,18 +1,19 @@
 #include "adjudicator/service/timekeeper.h"
 
-#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "ledger/stream.h"
+#include "ledger/thread_name.h"
 
 namespace arbiter::service {
 namespace {
 
-// How long the thread sleeps at most with no deadline due: also how quickly
-// Stop() is noticed.
-constexpr absl::Duration kPoll = absl::Milliseconds(200);
+// Entries read at a time while following the log.
+constexpr size_t kBatch = 1024;
 
 // The server's log is its stderr.
 void LogError(const std::string& what, const absl::Status& s) {
@@ -27,12 +28,17 @@ Timekeeper::Timekeeper(ledger::Ledger* ledger, GameFolds* folds, Recorder* recor
       folds_(folds),
       recorder_(recorder),
       now_(std::move(now)),
-      listener_(
-          folds_->AddListener([this](const std::vector<GameView>& games) { Committed(games); })) {}
+      commits_(ledger->commit_feed()) {
+  // On the committing thread: only flag (the thread reads the entries).
+  listener_ = commits_->AddListener([this](uint64_t) {
+    absl::MutexLock lock(&mu_);
+    committed_ = true;
+  });
+}
 
 Timekeeper::~Timekeeper() {
   Stop();
-  folds_->RemoveListener(listener_);
+  commits_->RemoveListener(listener_);
 }
 
 Caller Timekeeper::ServerClock() {
@@ -42,46 +48,11 @@ Caller Timekeeper::ServerClock() {
   return clock;
 }
 
-void Timekeeper::Committed(const std::vector<GameView>& games) {
-  absl::MutexLock lock(&mu_);
-  if (!started_ || stop_) return;  // Start() reads what is already there
-  for (const GameView& g : games) {
-    if (g.game().game().live()) committed_.push_back(g);
-  }
-}
-
 void Timekeeper::Start() {
-  {
-    absl::MutexLock lock(&mu_);
-    started_ = true;
-  }
-  // The live games in progress: every gameCreated with `live`, once.
-  std::vector<std::string> live;
-  for (uint64_t after = 0;;) {
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadLog(after, 1024);
-    if (!entries.ok()) {
-      LogError("cannot read the log", entries.status());
-      break;
-    }
-    if (entries->empty()) break;
-    for (const v1::LedgerEntry& entry : *entries) {
-      after = entry.position();
-      if (entry.revision() != 1 || ledger::IsTournamentStream(entry.game_id())) continue;
-      v1::Event event;
-      if (event.ParseFromString(entry.event()) && event.game_created().live()) {
-        live.push_back(entry.game_id());
-      }
-    }
-  }
-  for (const std::string& game : live) {
-    absl::StatusOr<GameView> view = folds_->Get(game);
-    if (!view.ok()) {
-      LogError(absl::StrCat("game ", game), view.status());
-      continue;
-    }
-    Recompute(*view);
-  }
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] {
+    NameThisThread("timekeeper");
+    Run();
+  });
 }
 
 void Timekeeper::Stop() {
@@ -93,43 +64,91 @@ void Timekeeper::Stop() {
 }
 
 void Timekeeper::Run() {
-  for (;;) {
-    // Sleep until the earliest deadline, a commit, or a poll interval.
-    absl::Duration wait = kPoll;
-    std::vector<std::pair<std::string, Timer>> due;
-    const absl::Time now = now_();
-    for (const auto& [game, timer] : timers_) {
-      if (timer.deadline.fire_at <= now) {
-        due.emplace_back(game, timer);
-      } else {
-        wait = std::min(wait, timer.deadline.fire_at - now);
-      }
-    }
-    for (const auto& [game, timer] : due) Fire(game, timer);
-    if (!due.empty()) wait = absl::ZeroDuration();
+  do {
+    FollowLog();
+    FireDue();
+  } while (Sleep());
+}
 
-    std::vector<GameView> committed;
-    {
-      absl::MutexLock lock(&mu_);
-      auto woken = [this]()
-                       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stop_ || !committed_.empty(); };
-      mu_.AwaitWithTimeout(absl::Condition(&woken), wait);
-      if (stop_) return;
-      committed.swap(committed_);
-    }
-    for (const GameView& g : committed) Recompute(g);
+bool Timekeeper::Sleep() {
+  absl::MutexLock lock(&mu_);
+  auto woken = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stop_ || committed_; };
+  if (queue_.empty()) {
+    mu_.Await(absl::Condition(&woken));  // no deadline: only a commit matters
+  } else {
+    mu_.AwaitWithTimeout(absl::Condition(&woken), queue_.begin()->first - now_());
   }
+  if (stop_) return false;
+  committed_ = false;  // FollowLog reads whatever it flagged
+  return true;
+}
+
+void Timekeeper::FollowLog() {
+  absl::flat_hash_set<std::string> advanced;
+  while (ReadBatch(&advanced)) {
+  }
+  for (const std::string& game : advanced) {
+    absl::StatusOr<GameView> view = folds_->Get(game);
+    if (!view.ok()) {
+      LogError(absl::StrCat("game ", game), view.status());
+      continue;
+    }
+    Recompute(*view);
+  }
+}
+
+bool Timekeeper::ReadBatch(absl::flat_hash_set<std::string>* advanced) {
+  ledger::CommitFeed::Slice slice = commits_->Read(read_through_, kBatch);
+  if (slice.in_window) {
+    for (const auto& entry : slice.entries) Note(*entry, advanced);
+    return !slice.entries.empty();
+  }
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadLog(read_through_, kBatch);
+  if (!entries.ok()) {
+    // Read again at the next commit.
+    LogError("cannot read the log", entries.status());
+    return false;
+  }
+  for (const v1::LedgerEntry& entry : *entries) Note(entry, advanced);
+  return !entries->empty();
+}
+
+void Timekeeper::Note(const v1::LedgerEntry& entry, absl::flat_hash_set<std::string>* advanced) {
+  read_through_ = entry.position();
+  if (entry.revision() == 1 && !ledger::IsTournamentStream(entry.game_id())) {
+    v1::Event event;
+    if (event.ParseFromString(entry.event()) && event.game_created().live()) {
+      live_.insert(entry.game_id());
+    }
+  }
+  if (live_.contains(entry.game_id())) advanced->insert(entry.game_id());
 }
 
 void Timekeeper::Recompute(const GameView& game) {
   auto it = timers_.find(game.game_id);
-  // Commits may arrive out of order relative to a fold read at Start().
+  // A fold read for an earlier batch may be older than a timer's.
   if (it != timers_.end() && it->second.revision > game.revision) return;
+  Forget(game.game_id);
   if (std::optional<Deadline> d = NextDeadline(game.game()); d.has_value()) {
+    queue_.emplace(d->fire_at, game.game_id);
     timers_[game.game_id] = Timer{game.revision, *std::move(d)};
-  } else if (it != timers_.end()) {
-    timers_.erase(it);
   }
+}
+
+void Timekeeper::Forget(const std::string& game_id) {
+  auto it = timers_.find(game_id);
+  if (it == timers_.end()) return;
+  queue_.erase({it->second.deadline.fire_at, game_id});
+  timers_.erase(it);
+}
+
+void Timekeeper::FireDue() {
+  const absl::Time now = now_();
+  std::vector<std::pair<std::string, Timer>> due;
+  for (auto it = queue_.begin(); it != queue_.end() && it->first <= now; ++it) {
+    due.emplace_back(it->second, timers_.at(it->second));
+  }
+  for (const auto& [game, timer] : due) Fire(game, timer);
 }
 
 void Timekeeper::Fire(const std::string& game_id, const Timer& timer) {
@@ -142,7 +161,7 @@ void Timekeeper::Fire(const std::string& game_id, const Timer& timer) {
   auto it = timers_.find(game_id);
   // Whatever happened, this timer is spent: success and a lost race both
   // bring a new commit that recomputes the deadline.
-  if (it != timers_.end() && it->second.revision == timer.revision) timers_.erase(it);
+  if (it != timers_.end() && it->second.revision == timer.revision) Forget(game_id);
   if (!r.ok() && !absl::IsAborted(r.status())) {
     LogError(absl::StrCat("game ", game_id, ": appending the ", timer.deadline.predicted.clause(),
                           " flag"),

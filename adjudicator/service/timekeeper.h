@@ -2,17 +2,20 @@
 // `timeExpired` that a flag fall or a lateness forfeit calls for, at the
 // instant the rules say, so a flag falls even if nobody reports it.
 //
-// It learns of commits from the read model (a GameFolds listener), which
-// hands it each advanced game's fold, so it never reads the log for them;
-// at Start() it reads the log once to find the live games already in
-// progress (a server that restarts times them again), after it listens, so
-// it may be made at any time: a commit it was not told of is in the log. After each commit of
-// a live game it recomputes that game's deadline (deadline.h); when the wall
-// clock reaches it, it appends the event with the revision it was computed
-// from as the expected revision: if an arbiter's event got in first the
-// append is ABORTED and the deadline is recomputed from the new event. The
-// appended event carries the deadline's time, so replay stays
-// deterministic; games that are not live get no timers.
+// It follows the log like every other follower: it listens to the ledger's
+// commit feed (commit_feed.h) from its construction, reads the log from the
+// start once (a server that restarts times the live games in progress
+// again), then reads each commit's entries from the feed (or, behind its
+// window, from the database: another server's commits on a shared ledger
+// too). After each commit of a live game it recomputes that game's deadline
+// (deadline.h) from the read model's fold. The deadlines wait in a queue
+// ordered by time; the thread sleeps until the earliest one or a commit, and
+// with no deadline pending it sleeps until a commit: an idle server's clock
+// never wakes. When the wall clock reaches a deadline, it appends the event
+// with the revision it was computed from as the expected revision: if an
+// arbiter's event got in first the append is ABORTED and the deadline is
+// recomputed from the new event. The appended event carries the deadline's
+// time, so replay stays deterministic; games that are not live get no timers.
 //
 // It appends through the Recorder, the one write path, as the server's own
 // clock (ServerClock(): actor `server:clock`, no role): its events pass the
@@ -23,27 +26,32 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <set>
 #include <string>
 #include <thread>
-#include <vector>
+#include <utility>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/deadline.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/recorder.h"
+#include "ledger/commit_feed.h"
 #include "ledger/ledger.h"
 
 namespace arbiter::service {
 
 class Timekeeper {
  public:
-  // `now` is the wall clock (tests may pass another). Listens to `folds`'s
-  // commits (`folds` judges `ledger`) from here to its destruction. Appends
-  // through `recorder`. None is owned; all must outlive this.
+  // `now` is the wall clock (tests may pass another). Listens to `ledger`'s
+  // commit feed from here to its destruction; reads the games from `folds`
+  // (which judges `ledger`). Appends through `recorder`. None is owned; all
+  // must outlive this.
   Timekeeper(
       ledger::Ledger* ledger, GameFolds* folds, Recorder* recorder,
       std::function<absl::Time()> now = [] { return absl::Now(); });
@@ -53,7 +61,7 @@ class Timekeeper {
   static Caller ServerClock();
   ~Timekeeper();  // Stop()s
 
-  // Finds the live games in progress, then starts the thread.
+  // Starts the thread, which first finds the live games in progress.
   void Start();
   // Returns once the thread has finished any append in progress.
   void Stop();
@@ -63,26 +71,40 @@ class Timekeeper {
     uint64_t revision = 0;  // the revision it was computed at
     Deadline deadline;
   };
-  // The listener: queues the live games a commit advanced.
-  void Committed(const std::vector<GameView>& games);
   void Run();
+  // Reads the log after read_through_ to its end; recomputes the live games
+  // it advanced.
+  void FollowLog();
+  // One batch after read_through_ (from the feed, or the database behind
+  // its window); false when there was none (or it could not be read).
+  bool ReadBatch(absl::flat_hash_set<std::string>* advanced);
+  void Note(const v1::LedgerEntry& entry, absl::flat_hash_set<std::string>* advanced);
   void Recompute(const GameView& game);
+  // Appends what the deadlines due by now call for.
+  void FireDue();
   void Fire(const std::string& game_id, const Timer& timer);
+  void Forget(const std::string& game_id);
+  // Sleeps until a commit, Stop(), or the earliest deadline; false on Stop().
+  bool Sleep();
 
   ledger::Ledger* ledger_;
   GameFolds* folds_;
   Recorder* recorder_;
   std::function<absl::Time()> now_;
-  const int listener_;  // in folds_
+  const std::shared_ptr<ledger::CommitFeed> commits_;
+  int listener_ = -1;  // in commits_
   std::thread thread_;
 
   absl::Mutex mu_;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
-  bool started_ ABSL_GUARDED_BY(mu_) = false;
-  std::vector<GameView> committed_ ABSL_GUARDED_BY(mu_);
+  // A commit since the thread last read the feed (true: read the log first).
+  bool committed_ ABSL_GUARDED_BY(mu_) = true;
 
   // Touched only by the timekeeper's thread.
+  uint64_t read_through_ = 0;              // the last position read
+  absl::flat_hash_set<std::string> live_;  // games created live
   absl::flat_hash_map<std::string, Timer> timers_;
+  std::set<std::pair<absl::Time, std::string>> queue_;  // timers_ by fire_at
 };
 
 }  // namespace arbiter::service

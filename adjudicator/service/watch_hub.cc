@@ -1,13 +1,12 @@
 #include "adjudicator/service/watch_hub.h"
 
-#include <pthread.h>
-
 #include <algorithm>
 #include <string>
 
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/watch_stream.h"
 #include "grpcpp/support/slice.h"
+#include "ledger/thread_name.h"
 
 namespace arbiter::service {
 namespace {
@@ -48,9 +47,10 @@ WatchHub::WatchHub(ledger::Ledger* ledger, size_t max_buffer, absl::Duration sta
     }
   });
   for (auto& shard : shards_) {
-    shard->thread = std::thread([this, s = shard.get()] { Run(*s); });
-    // Named, so that they can be told apart (ps -L, /proc/PID/task/*/comm).
-    pthread_setname_np(shard->thread.native_handle(), "watch-hub");
+    shard->thread = std::thread([this, s = shard.get()] {
+      NameThisThread("watch-hub");
+      Run(*s);
+    });
   }
 }
 

@@ -11,6 +11,7 @@
 #include "absl/time/clock.h"
 #include "httplib.h"
 #include "ledger/signed_note.h"
+#include "ledger/thread_name.h"
 
 namespace arbiter::service {
 namespace {
@@ -85,7 +86,10 @@ WitnessFeed::WitnessFeed(ledger::Ledger* ledger, std::vector<Target> targets,
     absl::MutexLock lock(&mu_);
     committed_ = true;
   });
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] {
+    NameThisThread("witness");
+    Run();
+  });
 }
 
 WitnessFeed::~WitnessFeed() { Stop(); }
@@ -122,16 +126,16 @@ void WitnessFeed::Run() {
     // Most commits sign no checkpoint: then nothing is read.
     const uint64_t signed_size = commits_->checkpointed();
     if (must_read || signed_size > read_for) {
-      absl::StatusOr<std::vector<v1::Checkpoint>> all = ledger_->Checkpoints();
-      must_read = !all.ok();
+      // The newest one, from the index (none signed yet is no error).
+      absl::StatusOr<v1::Checkpoint> newest = ledger_->checkpoint_index().Latest();
+      must_read = !newest.ok() && !absl::IsNotFound(newest.status());
       if (must_read) {
         wake_at = absl::Now() + kFirstBackoff;
       } else {
         read_for = signed_size;
         // A checkpoint signed before notes has none: the next one will.
-        if (!all->empty() && all->back().tree_size() > latest.tree_size() &&
-            !all->back().note().empty()) {
-          latest = all->back();
+        if (newest.ok() && newest->tree_size() > latest.tree_size() && !newest->note().empty()) {
+          latest = *std::move(newest);
           note = latest.note();
         }
       }

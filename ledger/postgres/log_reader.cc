@@ -1,5 +1,8 @@
 #include "ledger/postgres/log_reader.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "absl/strings/str_cat.h"
 #include "ledger/log_rows.h"
 #include "ledger/schema_version.h"
@@ -217,9 +220,19 @@ absl::StatusOr<std::string> PgLogReader::RulesPin(const std::string& game_id) {
 }
 
 absl::StatusOr<std::vector<v1::Checkpoint>> PgLogReader::Checkpoints() {
+  return CheckpointsBetween(0, std::numeric_limits<int64_t>::max());
+}
+
+absl::StatusOr<std::vector<v1::Checkpoint>> PgLogReader::CheckpointsBetween(uint64_t first,
+                                                                            uint64_t last) {
+  constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
   if (absl::Status s = Reconnect(); !s.ok()) return s;
-  absl::StatusOr<PgResult> r =
-      conn_.Exec("SELECT tree_size, checkpoint FROM checkpoints ORDER BY tree_size");
+  absl::StatusOr<PgResult> r = conn_.Exec(
+      "SELECT tree_size, checkpoint FROM checkpoints WHERE tree_size >= $1 AND tree_size <= $2 "
+      "ORDER BY tree_size",
+      PgParams()
+          .Int(static_cast<int64_t>(std::min(first, kMax)))
+          .Int(static_cast<int64_t>(std::min(last, kMax))));
   if (!r.ok()) return r.status();
   std::vector<v1::Checkpoint> out;
   for (int i = 0; i < r->rows(); ++i) {

@@ -124,6 +124,20 @@ absl::StatusOr<PgResult> PgConn::Exec(absl::string_view sql, const PgParams& par
   return PgResult(r);
 }
 
+absl::StatusOr<int> PgConn::TakeNotifications() {
+  if (conn_ == nullptr) return absl::UnavailableError("not connected to PostgreSQL");
+  if (PQconsumeInput(conn_.get()) == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("PostgreSQL connection lost: ", PQerrorMessage(conn_.get())));
+  }
+  int n = 0;
+  while (PGnotify* notify = PQnotifies(conn_.get())) {
+    PQfreemem(notify);
+    ++n;
+  }
+  return n;
+}
+
 absl::Status PgConn::Run(absl::string_view sql) {
   if (conn_ == nullptr) return absl::UnavailableError("not connected to PostgreSQL");
   std::string text(sql);

@@ -69,6 +69,13 @@ class PgConn {
   // False once the connection is lost: reconnect.
   bool ok() const { return conn_ != nullptr && PQstatus(conn_.get()) == CONNECTION_OK; }
 
+  // After LISTEN: the descriptor that becomes readable when the server
+  // sends something (a notification), -1 when not connected.
+  int socket() const { return conn_ != nullptr ? PQsocket(conn_.get()) : -1; }
+  // Reads what the server sent and drops the notifications that came: how
+  // many. UNAVAILABLE when the connection broke.
+  absl::StatusOr<int> TakeNotifications();
+
  private:
   std::unique_ptr<PGconn, void (*)(PGconn*)> conn_;
 };

@@ -25,6 +25,11 @@
 // seen was committed, by any server, and its writer signs a TAIL_BOUND
 // checkpoint, under the sequencer's lease as every checkpoint, once the
 // oldest unsigned event has waited `sign_within`.
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <optional>
 #include <thread>
 
@@ -46,6 +51,7 @@
 #include "ledger/postgres/server_tables.h"
 #include "ledger/postgres/venue_tables.h"
 #include "ledger/store_writer.h"
+#include "ledger/thread_name.h"
 #include "ledger/unsigned_tail.h"
 
 namespace arbiter::ledger {
@@ -59,9 +65,18 @@ constexpr int64_t kSequencerLock = 0x6172626974657202;
 // the one server that signs the unsigned tail ("arbiter\x03").
 constexpr int64_t kSignerLock = 0x6172626974657203;
 
-// How often a server looks for what other servers committed, to wake its
-// subscriptions and, holding the signer's lease, to see the unsigned tail.
+// How often a server with a bound on the unsigned tail looks for the
+// signer's lease and, holding it, at the tail (and how soon a lost
+// connection is tried again). Other servers' commits do not wait for it:
+// each server's poller announces its own commits (NOTIFY kCommitChannel)
+// and hears the others' (LISTEN), so a server with no bound sleeps until
+// something is committed.
 constexpr absl::Duration kHeadPoll = absl::Milliseconds(100);
+constexpr char kCommitChannel[] = "arbiter_commits";
+
+// Set on the poller's thread: what it publishes itself (other servers'
+// heads) is not announced again.
+thread_local bool on_poller = false;
 
 class PgWriter final : public StoreWriter, private BatchTransaction {
  public:
@@ -77,17 +92,33 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
       absl::MutexLock lock(&mu_);
       stopping_ = true;
     }
+    WakePoller();
     if (thread_.joinable()) thread_.join();
     if (poller_.joinable()) poller_.join();
+    if (announcer_ >= 0) watch_->feed().RemoveListener(announcer_);
     watch_->Close();
+    if (poller_wake_ >= 0) close(poller_wake_);
   }
 
   absl::Status Start() {
     absl::StatusOr<PgConn> conn = PgConn::Connect(options_.dir);
     if (!conn.ok()) return conn.status();
     conn_ = *std::move(conn);
-    thread_ = std::thread([this] { Run(); });
-    poller_ = std::thread([this] { PollHead(); });
+    thread_ = std::thread([this] {
+      NameThisThread("pg-writer");
+      Run();
+    });
+    // This process's commits (and checkpoints), for the poller to announce.
+    announcer_ = watch_->feed().AddListener([this](uint64_t) {
+      if (on_poller) return;
+      announce_.store(true, std::memory_order_release);
+      WakePoller();
+    });
+    poller_ = std::thread([this] {
+      NameThisThread("pg-poller");
+      on_poller = true;
+      PollHead();
+    });
     return absl::OkStatus();
   }
 
@@ -126,10 +157,31 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
     return holds_lease_;
   }
 
-  // Every kHeadPoll, on a connection of its own: publishes the head (other
-  // servers' commits wake this one's subscriptions) and, with a bound on
-  // the unsigned tail, takes the signer's lease when it is free and, while
-  // holding it, tells the writer when the tail is due.
+  void WakePoller() {
+    const uint64_t one = 1;
+    [[maybe_unused]] const ssize_t n = write(poller_wake_, &one, sizeof one);
+  }
+
+  // Sleeps until a notification on `conn`, this process's commit, the
+  // writer's close, or `timeout` (InfiniteDuration: none); false once closing.
+  bool AwaitNews(PgConn& conn, absl::Duration timeout) {
+    pollfd fds[2] = {{poller_wake_, POLLIN, 0}, {conn.ok() ? conn.socket() : -1, POLLIN, 0}};
+    const int ms = timeout == absl::InfiniteDuration()
+                       ? -1
+                       : static_cast<int>(absl::ToInt64Milliseconds(timeout));
+    [[maybe_unused]] const int ready = poll(fds, 2, ms);  // EINTR: look again
+    uint64_t wakes = 0;
+    [[maybe_unused]] const ssize_t n = read(poller_wake_, &wakes, sizeof wakes);
+    absl::MutexLock lock(&mu_);
+    return !stopping_;
+  }
+
+  // On a connection of its own, whenever a server commits (a notification,
+  // or this process's commit, which it announces to the others) and, with a
+  // bound on the unsigned tail, every kHeadPoll besides: publishes the head
+  // (other servers' commits wake this one's followers) and, with the bound,
+  // takes the signer's lease when it is free and, while holding it, tells
+  // the writer when the tail is due.
   void PollHead() {
     PgConn conn;
     bool signer = false;  // `conn` holds the signer's lease
@@ -143,17 +195,28 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
     };
     // The first poll at once: the writes after the start are then bounded
     // by when it began.
+    const bool bounded = options_.sign_within > absl::ZeroDuration();
     for (bool first = true;; first = false) {
       if (!first) {
-        absl::MutexLock lock(&mu_);
-        auto stop = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_; };
-        if (mu_.AwaitWithTimeout(absl::Condition(&stop), kHeadPoll)) return;
+        const bool timed = bounded || !conn.ok();
+        if (!AwaitNews(conn, timed ? kHeadPoll : absl::InfiniteDuration())) return;
+        if (conn.ok() && !conn.TakeNotifications().ok()) lose_lease();
       }
       if (!conn.ok()) {
         lose_lease();
         absl::StatusOr<PgConn> c = PgConn::Connect(options_.dir);
         if (!c.ok()) continue;
         conn = *std::move(c);
+        if (!conn.Run(absl::StrCat("LISTEN ", kCommitChannel)).ok()) {
+          lose_lease();
+          continue;
+        }
+      }
+      if (announce_.exchange(false, std::memory_order_acq_rel) &&
+          !conn.Run(absl::StrCat("NOTIFY ", kCommitChannel)).ok()) {
+        announce_.store(true, std::memory_order_release);  // announced once connected again
+        lose_lease();
+        continue;
       }
       if (!signer && options_.sign_within > absl::ZeroDuration()) {
         absl::StatusOr<PgResult> r =
@@ -385,7 +448,7 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
 
   const LedgerOptions options_;
   const Signer signer_;
-  std::shared_ptr<CommitWatch> watch_ = std::make_shared<CommitWatch>(0);
+  std::shared_ptr<CommitWatch> watch_ = std::make_shared<CommitWatch>();
 
   // Owned by the writer thread.
   PgConn conn_;
@@ -399,6 +462,10 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
   UnsignedTail tail_ ABSL_GUARDED_BY(mu_);         // known only to the signer
   std::thread thread_;
   std::thread poller_;
+  // Wakes the poller (eventfd): this process committed, or the writer closes.
+  const int poller_wake_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  std::atomic<bool> announce_{false};  // a commit of this process not yet announced
+  int announcer_ = -1;                 // the feed listener that sets it
 };
 
 class PostgresStore final : public Store {

@@ -1,5 +1,8 @@
 #include "ledger/sqlite/log_reader.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "absl/strings/str_cat.h"
 #include "ledger/log_rows.h"
 
@@ -142,9 +145,18 @@ absl::StatusOr<std::string> LogReader::RulesPin(const std::string& game_id) {
 }
 
 absl::StatusOr<std::vector<v1::Checkpoint>> LogReader::Checkpoints() {
-  absl::StatusOr<Stmt> q =
-      Stmt::Prepare(db_, "SELECT tree_size, checkpoint FROM checkpoints ORDER BY tree_size");
+  return CheckpointsBetween(0, std::numeric_limits<int64_t>::max());
+}
+
+absl::StatusOr<std::vector<v1::Checkpoint>> LogReader::CheckpointsBetween(uint64_t first,
+                                                                          uint64_t last) {
+  constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
+  absl::StatusOr<Stmt> q = Stmt::Prepare(db_,
+                                         "SELECT tree_size, checkpoint FROM checkpoints WHERE "
+                                         "tree_size >= ? AND tree_size <= ? ORDER BY tree_size");
   if (!q.ok()) return q.status();
+  q->Bind(1, static_cast<int64_t>(std::min(first, kMax)));
+  q->Bind(2, static_cast<int64_t>(std::min(last, kMax)));
   std::vector<v1::Checkpoint> out;
   for (;;) {
     absl::StatusOr<bool> row = q->Step();

@@ -35,6 +35,8 @@ class LogReader final : public LogSource {
   absl::StatusOr<std::vector<std::string>> ListTournaments() override;
   absl::StatusOr<std::string> RulesPin(const std::string& game_id) override;
   absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints() override;
+  absl::StatusOr<std::vector<v1::Checkpoint>> CheckpointsBetween(uint64_t first,
+                                                                 uint64_t last) override;
   absl::StatusOr<std::vector<Hash>> LeafHashes(uint64_t tree_size, uint64_t after = 0) override;
   absl::StatusOr<std::string> RecordedPublicKey() override;
 

@@ -91,7 +91,7 @@ class SqliteWriter final : public StoreWriter {
 
   DirLock lock_;
   Signer signer_;
-  std::shared_ptr<CommitWatch> watch_ = std::make_shared<CommitWatch>(0);
+  std::shared_ptr<CommitWatch> watch_ = std::make_shared<CommitWatch>();
   std::unique_ptr<Writer> writer_;
 };
 

@@ -10,6 +10,7 @@
 #include "ledger/hash.h"
 #include "ledger/sqlite/schema.h"
 #include "ledger/sqlite/writer_internal.h"
+#include "ledger/thread_name.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -46,7 +47,10 @@ absl::StatusOr<std::unique_ptr<Writer>> Writer::Start(Config config) {
   if (absl::Status s = w->Recover(); !s.ok()) return s;
   w->config_.watch->Publish(w->loop_.committed().head);
   w->due_ns_.store(DueNanos(w->TailDue()), std::memory_order_relaxed);
-  w->thread_ = std::thread([p = w.get()] { p->Run(); });
+  w->thread_ = std::thread([p = w.get()] {
+    NameThisThread("writer");
+    p->Run();
+  });
   return w;
 }
 

@@ -47,13 +47,13 @@
 #include "ledger/append_job.h"
 #include "ledger/append_rows.h"
 #include "ledger/batch.h"
+#include "ledger/commit_watch.h"
 #include "ledger/judge.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
 #include "ledger/sqlite/wal_checkpointer.h"
 #include "ledger/store_writer.h"
-#include "ledger/subscription.h"
 
 namespace arbiter::ledger {
 

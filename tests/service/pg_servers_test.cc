@@ -23,6 +23,7 @@
 #include "tests/support/files.h"
 #include "tests/support/pg_cluster.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/thread_switches.h"
 
 namespace arbiter::testing {
 namespace {
@@ -343,6 +344,51 @@ TEST_F(PgServersTest, WithoutABoundTheTailStaysUnsignedAndStrictFails) {
   EXPECT_NE(verify.out.find("unsigned tail: 2 event(s)"), std::string::npos) << verify.out;
   verify = RunArbiter({"verify", "--db", uri_, "--strict"});
   EXPECT_EQ(verify.exit, 1) << verify.out << verify.err;
+}
+
+// Issue 45.2: other servers' commits arrive by LISTEN/NOTIFY, not by a poll
+// of the head. With no bound on the unsigned tail (nothing to look for on a
+// timer), an idle server's poller sleeps: no context switch in 3 idle
+// seconds (a poll every 100 ms made 30); and another server's commit still
+// reaches its watch streams, which only a notification can now bring.
+TEST_F(PgServersTest, AnotherServersCommitArrivesByNotifyAndAnIdlePollerSleeps) {
+  auto a = StartServer("a", {"--sign-within", "0s"});
+  ASSERT_NE(a, nullptr);
+  auto b = StartServer("b", {"--sign-within", "0s"});
+  ASSERT_NE(b, nullptr);
+  const std::string poller = "arb-pg-poller";
+  std::map<std::string, uint64_t> before = ThreadSwitches(b->pid(), poller);
+  ASSERT_EQ(before.size(), 1u) << "no thread named " << poller;
+  // Idle: the poller made no switch in the last half second (bounded wait).
+  for (const absl::Time give_up = absl::Now() + S(20); absl::Now() < give_up;) {
+    absl::SleepFor(absl::Milliseconds(500));
+    const std::map<std::string, uint64_t> now = ThreadSwitches(b->pid(), poller);
+    const bool settled = now == before;
+    before = now;
+    if (settled) break;
+  }
+  absl::SleepFor(S(3));  // the idle window measured, not a wait
+  uint64_t made = 0;
+  SwitchesSince(before, ThreadSwitches(b->pid(), poller), &made);
+  EXPECT_LE(made, 1u) << "b's idle poller woke " << made << " times in 3 s";
+
+  // b's stream, caught up, then a's commit.
+  auto sb = StubFor(b->address());
+  grpc::ClientContext ctx;
+  ctx.set_deadline(absl::ToChronoTime(absl::Now() + S(20)));
+  v1::WatchAllRequest req;
+  auto reader = sb->WatchAll(&ctx, req);
+  v1::WatchResponse msg;
+  ASSERT_TRUE(reader->Read(&msg));
+  ASSERT_TRUE(msg.has_caught_up()) << msg.DebugString();
+  auto sa = StubFor(a->address());
+  v1::AppendEventsResponse resp;
+  ASSERT_TRUE(Append(*sa, "n", {Created("n", T0())}, &resp).ok());
+  ASSERT_TRUE(reader->Read(&msg)) << "b never heard of a's commit";
+  ASSERT_TRUE(msg.has_event()) << msg.DebugString();
+  EXPECT_EQ(msg.event().position(), 1u);
+  ctx.TryCancel();
+  (void)reader->Finish();
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Issue 32.1: the watch hub's threads wake the streams only when something
 // happens (a commit, the server's shutdown, the stall deadline of a write
 // in flight), never on a timer. Through a real `arbiter serve` child
-// process; its hub threads are the ones named "watch-hub".
+// process; its hub threads are the ones named "arb-watch-hub".
 #include <dirent.h>
 
 #include <atomic>
@@ -38,7 +38,7 @@ HubThreads HubThreadsOf(pid_t pid) {
     const std::string task = absl::StrCat(tasks, "/", d->d_name);
     std::ifstream comm(task + "/comm");
     std::string name;
-    if (!std::getline(comm, name) || name != "watch-hub") continue;
+    if (!std::getline(comm, name) || name != "arb-watch-hub") continue;
     ++out.threads;
     std::ifstream status(task + "/status");
     std::string line;
@@ -103,7 +103,7 @@ TEST(WatchHubTest, IdleWatchersLeaveTheHubAsleep) {
   // its threads are seen to stay switched out over 100 ms (the wake every
   // 200 ms this guards against can pass that, not the two seconds below).
   HubThreads asleep = HubThreadsOf(server->pid());
-  ASSERT_GE(asleep.threads, 1) << "no thread named watch-hub";
+  ASSERT_GE(asleep.threads, 1) << "no thread named arb-watch-hub";
   for (const absl::Time give_up = absl::Now() + absl::Seconds(10); absl::Now() < give_up;) {
     absl::SleepFor(absl::Milliseconds(100));
     const HubThreads now = HubThreadsOf(server->pid());
@@ -135,7 +135,7 @@ TEST(WatchHubTest, CommitsWakeNoHubThreadWhileNoOneWatches) {
   AppendAll(*stub, "g", {Created("g", T0()), Started(T0())});
   if (HasFatalFailure()) return;
   const HubThreads before = HubThreadsOf(server->pid());
-  ASSERT_GE(before.threads, 1) << "no thread named watch-hub";
+  ASSERT_GE(before.threads, 1) << "no thread named arb-watch-hub";
   for (int i = 0; i < 20; ++i) {
     AppendAll(*stub, "g", {StoneAt(i)});
     if (HasFatalFailure()) return;

@@ -22,6 +22,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/service.grpc.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
@@ -369,6 +370,45 @@ TEST_F(WitnessServeTest, AReceiptVerifiesOfflineAndFailsWhenAltered) {
     EXPECT_EQ(r2.exit, 1) << r2.out << r2.err;
     // Without a witness policy, the log's signature alone still holds.
     EXPECT_EQ(verify(cut, venue_dir_ + "/ledger.vkey", {}, 0).exit, 0);
+  }
+}
+
+// Issue 45.1: the tiled log's /checkpoint is the ledger's latest, from its
+// checkpoint index: a checkpoint signed is served by the next request (it
+// was cached for a quarter second, so a client told of a new checkpoint
+// could be served the one before).
+TEST(TiledLogTest, ServesACheckpointAsSoonAsItIsSigned) {
+  const TempDir temp("arbiter-tiles-latest");
+  auto server = ServerProcess::Start(temp.path() + "/data", {"--http", "127.0.0.1:0"});
+  ASSERT_NE(server, nullptr);
+  auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
+  auto stub = v1::Arbiter::NewStub(channel);
+  httplib::Client console(absl::StrCat("http://", server->console_address()));
+  for (int g = 0; g < 3; ++g) {
+    const std::string id = absl::StrCat("tiles-", g);
+    v1::AppendEventsRequest req;
+    req.set_game(absl::StrCat("games/", id));
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(
+                    absl::StrCat(R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": ")",
+                                 id, R"(", "ruleset": "cn-2002", "boardSize": 19,)",
+                                 R"( "venue": "SAME_SITE"}})"),
+                    req.add_events())
+                    .ok());
+    v1::AppendEventsResponse resp;
+    grpc::ClientContext append_ctx;
+    ASSERT_TRUE(stub->AppendEvents(&append_ctx, req, &resp).ok());
+    v1::GetCheckpointRequest creq;
+    creq.set_at_head(true);
+    v1::SignedCheckpoint signed_cp;
+    grpc::ClientContext cp_ctx;
+    ASSERT_TRUE(stub->GetCheckpoint(&cp_ctx, creq, &signed_cp).ok());
+    httplib::Result served = console.Get("/checkpoint");
+    ASSERT_TRUE(served);
+    ASSERT_EQ(served->status, 200) << served->body;
+    const std::vector<std::string> lines = absl::StrSplit(served->body, '\n');
+    ASSERT_GE(lines.size(), 2u) << served->body;
+    EXPECT_EQ(lines[1], absl::StrCat(signed_cp.checkpoint().tree_size()))
+        << "checkpoint " << g << ": /checkpoint served an older tree";
   }
 }
 

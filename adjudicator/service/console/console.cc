@@ -36,6 +36,7 @@
 #include "adjudicator/service/listen_address.h"
 #include "adjudicator/service/recorder.h"
 #include "httplib.h"
+#include "ledger/thread_name.h"
 #include "proto/names/resource_name.h"
 
 namespace arbiter::service::console {
@@ -90,7 +91,7 @@ absl::StatusOr<std::string> GameOf(const httplib::Request& req) {
 struct Console::Impl {
   Impl(const ConsoleParts& parts, ConsoleOptions o)
       : folds(parts.folds),
-        feed(parts.folds),
+        feed(parts.folds, parts.ledger->commit_feed()),
         followers(&feed, o.feeds),
         ledger(parts.ledger),
         tokens(parts.tokens),
@@ -631,11 +632,12 @@ absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& liste
   p.http.WidenBacklog();
   p.address = absl::StrCat(listen.substr(0, colon), ":", bound);
   RaiseOpenFileLimit();
-  p.feed.Start(ledger->commit_feed().get());
-  p.thread = std::thread([&p] { p.http.listen_after_bind(); });
+  p.thread = std::thread([&p] {
+    NameThisThread("console");
+    p.http.Listen();
+  });
   // Stop() ends the accept loop only once it runs: wait for it.
-  const absl::Time give_up = absl::Now() + absl::Seconds(5);
-  while (!p.http.is_running() && absl::Now() < give_up) absl::SleepFor(absl::Milliseconds(1));
+  p.http.AwaitRunning();
   return console;
 }
 

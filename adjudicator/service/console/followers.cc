@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "adjudicator/service/console/http_limits.h"
+#include "ledger/thread_name.h"
 
 namespace arbiter::service::console {
 namespace {
@@ -56,7 +57,10 @@ Followers::Followers(LiveFeed* feed, FeedLimits limits)
   epoll_ctl(epoll_, EPOLL_CTL_ADD, feed_->wake_fd(), &ev);
   ev.data.ptr = &wake_tag;
   epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &ev);
-  thread_ = std::thread([this] { Run(); });
+  thread_ = std::thread([this] {
+    NameThisThread("followers");
+    Run();
+  });
 }
 
 Followers::~Followers() {
@@ -235,9 +239,10 @@ void Followers::Run() {
   std::vector<epoll_event> events(256);
   absl::Time tick = absl::Now() + kKeepAlive;
   for (;;) {
+    // With no page to keep alive, only the feed or an arrival wakes it.
     const absl::Duration left = std::max(tick - absl::Now(), absl::ZeroDuration());
-    const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()),
-                             static_cast<int>(absl::ToInt64Milliseconds(left)) + 1);
+    const int timeout = pages_.empty() ? -1 : static_cast<int>(absl::ToInt64Milliseconds(left)) + 1;
+    const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), timeout);
     bool news = false;
     bool adopt = false;
     Steps steps;
@@ -279,6 +284,7 @@ void Followers::Run() {
       }
     }
     const absl::Time now = absl::Now();
+    if (pages_.empty()) tick = now + kKeepAlive;  // counted from the first page's arrival
     if (now >= tick) {
       tick = now + kKeepAlive;
       for (auto& [p, page] : pages_) {

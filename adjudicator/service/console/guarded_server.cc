@@ -16,6 +16,7 @@
 #include "absl/time/clock.h"
 #include "adjudicator/service/console/http_limits.h"
 #include "adjudicator/service/console/request_head.h"
+#include "ledger/thread_name.h"
 
 namespace arbiter::service::console {
 namespace {
@@ -38,7 +39,12 @@ thread_local GuardedServer::Keeper* handover = nullptr;
 class ConnectionPool : public httplib::TaskQueue {
  public:
   explicit ConnectionPool(std::atomic<int>* waiting) : waiting_(waiting) {
-    for (int i = 0; i < kServerThreads; ++i) threads_.emplace_back([this] { Work(); });
+    for (int i = 0; i < kServerThreads; ++i) {
+      threads_.emplace_back([this] {
+        NameThisThread("http");
+        Work();
+      });
+    }
   }
 
   void enqueue(std::function<void()> fn) override {
@@ -122,9 +128,26 @@ std::vector<std::string> Lower(std::vector<std::string> names) {
 
 }  // namespace
 
+bool GuardedServer::Listen() {
+  const bool ok = listen_after_bind();
+  absl::MutexLock lock(&running_mu_);
+  ended_ = true;
+  return ok;
+}
+
+void GuardedServer::AwaitRunning() {
+  absl::MutexLock lock(&running_mu_);
+  auto up = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(running_mu_) { return running_ || ended_; };
+  running_mu_.Await(absl::Condition(&up));
+}
+
 GuardedServer::GuardedServer(std::vector<std::string> host_names, TlsContext tls)
     : host_names_(Lower(std::move(host_names))), tls_(std::move(tls)) {
-  new_task_queue = [this] { return new ConnectionPool(&waiting_); };
+  new_task_queue = [this] {
+    absl::MutexLock lock(&running_mu_);
+    running_ = true;
+    return new ConnectionPool(&waiting_);
+  };
   // httplib reads only what the guard framed; these keep its own checks and
   // its Keep-Alive header in line with the guard's.
   set_payload_max_length(kMaxBodyBytes);

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "adjudicator/service/console/connection.h"
 #include "adjudicator/service/console/http_tls.h"
 #include "httplib.h"
@@ -41,6 +43,11 @@ class GuardedServer : public httplib::Server {
 
   // Once bound: lets kListenBacklog connections wait for accept.
   void WidenBacklog();
+  // httplib's listen_after_bind(), for the thread that serves; AwaitRunning
+  // returns once it runs its accept loop (from when stop() ends it) or has
+  // returned: a condition, not a poll of is_running().
+  bool Listen();
+  void AwaitRunning();
 
   // The connection's next owner, given it with the answer's head written
   // and nothing more of the request to read.
@@ -64,6 +71,10 @@ class GuardedServer : public httplib::Server {
   const std::vector<std::string> host_names_;
   const TlsContext tls_;
   std::atomic<int> waiting_{0};  // connections accepted, not yet on a thread
+  absl::Mutex running_mu_;
+  // httplib makes its task queue once running, just before its accept loop.
+  bool running_ ABSL_GUARDED_BY(running_mu_) = false;
+  bool ended_ ABSL_GUARDED_BY(running_mu_) = false;  // Listen() returned
 };
 
 }  // namespace arbiter::service::console

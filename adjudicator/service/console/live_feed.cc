@@ -10,6 +10,7 @@
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/game_reads.h"
 #include "ledger/stream.h"
+#include "ledger/thread_name.h"
 
 namespace arbiter::service::console {
 
@@ -17,8 +18,18 @@ std::string ServerSentEvent(uint64_t id, absl::string_view kind, absl::string_vi
   return absl::StrCat("id: ", id, "\nevent: ", kind, "\ndata: ", data, "\n\n");
 }
 
-LiveFeed::LiveFeed(GameFolds* folds)
-    : folds_(folds), wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+LiveFeed::LiveFeed(GameFolds* folds, std::shared_ptr<ledger::CommitFeed> commits)
+    : folds_(folds), wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)), commits_(std::move(commits)) {
+  // On the committing thread: only flag (the thread reads the commits).
+  listener_ = commits_->AddListener([this](uint64_t) {
+    absl::MutexLock lock(&mu_);
+    committed_ = true;
+  });
+  thread_ = std::thread([this, from = commits_->head()] {
+    NameThisThread("live-feed");
+    Run(from);
+  });
+}
 
 LiveFeed::~LiveFeed() {
   Stop();
@@ -31,21 +42,6 @@ void LiveFeed::Wake() {
   [[maybe_unused]] const ssize_t n = write(wake_, &one, sizeof one);
 }
 
-void LiveFeed::Start(ledger::CommitFeed* commits) {
-  {
-    absl::MutexLock lock(&mu_);
-    if (started_ || stopping_) return;
-    started_ = true;
-    commits_ = commits;
-  }
-  // Outside mu_: the listener takes it under the commit feed's lock.
-  listener_ = commits->AddListener([this](uint64_t) {
-    absl::MutexLock lock(&mu_);
-    committed_ = true;
-  });
-  thread_ = std::thread([this, from = commits->head()] { Run(from); });
-}
-
 void LiveFeed::Stop() {
   {
     absl::MutexLock lock(&mu_);
@@ -53,7 +49,7 @@ void LiveFeed::Stop() {
   }
   Wake();
   if (thread_.joinable()) thread_.join();
-  if (commits_ != nullptr && listener_ >= 0) {
+  if (listener_ >= 0) {
     commits_->RemoveListener(listener_);
     listener_ = -1;
   }

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,13 +42,11 @@ class LiveFeed {
  public:
   static constexpr size_t kWindow = 4096;  // messages kept for pages that lag
 
-  // `folds` is not owned and must outlive the feed.
-  explicit LiveFeed(GameFolds* folds);
+  // Follows `commits` from its head on, from here to Stop(). `folds` is
+  // not owned and must outlive the feed.
+  LiveFeed(GameFolds* folds, std::shared_ptr<ledger::CommitFeed> commits);
   ~LiveFeed();  // Stop()s
 
-  // Follows `commits` from its head on (not owned; it must outlive the
-  // feed, or this Stop()).
-  void Start(ledger::CommitFeed* commits);
   // Ends the feed: every Next returns `closed` from now on. Idempotent.
   void Stop();
 
@@ -83,12 +82,11 @@ class LiveFeed {
 
   GameFolds* folds_;
   const int wake_;
-  ledger::CommitFeed* commits_ = nullptr;
+  const std::shared_ptr<ledger::CommitFeed> commits_;
   int listener_ = -1;
   std::thread thread_;
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
-  bool started_ ABSL_GUARDED_BY(mu_) = false;
   bool committed_ ABSL_GUARDED_BY(mu_) = false;  // the commit feed moved
   // Messages [first_, first_ + messages_.size()), numbered from 1; an empty
   // one tells the pages to reload.

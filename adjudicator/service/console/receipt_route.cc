@@ -1,5 +1,8 @@
 #include "adjudicator/service/console/receipt_route.h"
 
+#include <algorithm>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -10,6 +13,38 @@
 
 namespace arbiter::service::console {
 namespace {
+
+// ReceiptCheckpoint's choice (ledger/receipt.h) through the checkpoint
+// index: of the checkpoints covering `position` that have a note, the one
+// with the most cosignatures kept, the earliest among equals. Reads the
+// cosignature counts once and only the checkpoints it looks at (one,
+// unless some predate notes), not every checkpoint.
+absl::StatusOr<v1::Checkpoint> ReceiptCheckpointOf(ledger::Ledger& ledger, uint64_t position,
+                                                   ledger::CosignatureStore* cosignatures) {
+  ledger::CheckpointIndex& index = ledger.checkpoint_index();
+  absl::StatusOr<std::vector<uint64_t>> sizes = index.SizesCovering(position);
+  if (!sizes.ok()) return sizes.status();
+  std::map<uint64_t, int> counts;
+  if (cosignatures != nullptr) {
+    absl::StatusOr<std::map<uint64_t, int>> kept = cosignatures->Counts();
+    if (!kept.ok()) return kept.status();
+    counts = *std::move(kept);
+  }
+  auto count = [&counts](uint64_t size) {
+    auto it = counts.find(size);
+    return it == counts.end() ? 0 : it->second;
+  };
+  std::stable_sort(sizes->begin(), sizes->end(),
+                   [&](uint64_t a, uint64_t b) { return count(a) > count(b); });
+  for (uint64_t size : *sizes) {
+    absl::StatusOr<std::optional<v1::Checkpoint>> c = index.OfSize(size);
+    if (!c.ok()) return c.status();
+    if (c->has_value() && !(*c)->note().empty()) return **std::move(c);
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("no signed checkpoint covers position ", position,
+                   " yet (a server signs within --sign-within of a write)"));
+}
 
 // The receipt of ruling `n` of `game_id`, or the error to answer.
 absl::StatusOr<std::string> Receipt(ledger::Ledger& ledger, GameFolds& folds,
@@ -27,10 +62,7 @@ absl::StatusOr<std::string> Receipt(ledger::Ledger& ledger, GameFolds& folds,
   if (!entry.ok()) return entry.status();
   if (entry->empty()) return absl::InternalError("the ruling's event vanished");
   const uint64_t position = entry->front().position();
-  absl::StatusOr<std::vector<v1::Checkpoint>> checkpoints = ledger.Checkpoints();
-  if (!checkpoints.ok()) return checkpoints.status();
-  absl::StatusOr<v1::Checkpoint> checkpoint =
-      ledger::ReceiptCheckpoint(*checkpoints, position, cosignatures);
+  absl::StatusOr<v1::Checkpoint> checkpoint = ReceiptCheckpointOf(ledger, position, cosignatures);
   if (!checkpoint.ok()) return checkpoint.status();
   absl::StatusOr<ledger::InclusionProofResult> proof =
       ledger.ProveInclusion(position, checkpoint->tree_size());

@@ -12,7 +12,6 @@ namespace {
 constexpr char kImmutable[] = "public, max-age=31536000, immutable";
 constexpr char kPartial[] = "public, max-age=10";
 constexpr char kCheckpoint[] = "public, max-age=2";
-constexpr absl::Duration kRecheck = absl::Milliseconds(250);
 
 void SendText(httplib::Response& res, int status, const std::string& text) {
   res.status = status;
@@ -24,28 +23,24 @@ void SendText(httplib::Response& res, int status, const std::string& text) {
 
 TlogTiles::TlogTiles(ledger::Ledger* ledger) : ledger_(ledger) {}
 
-absl::StatusOr<TlogTiles::Published> TlogTiles::Latest(uint64_t at_least) {
+absl::StatusOr<TlogTiles::Published> TlogTiles::Latest() {
+  absl::StatusOr<v1::Checkpoint> newest = ledger_->checkpoint_index().Latest();
+  if (absl::IsNotFound(newest.status()))
+    return absl::NotFoundError("the log has no checkpoint yet");
+  if (!newest.ok()) return newest.status();
   absl::MutexLock lock(&mu_);
-  const absl::Time now = absl::Now();
-  if (cached_.tree_size >= at_least && now - read_at_ < kRecheck && !cached_.note.empty()) {
-    return cached_;
-  }
-  absl::StatusOr<std::vector<v1::Checkpoint>> all = ledger_->Checkpoints();
-  if (!all.ok()) return all.status();
-  if (all->empty()) return absl::NotFoundError("the log has no checkpoint yet");
-  if (all->back().tree_size() != cached_.tree_size || cached_.note.empty()) {
-    absl::StatusOr<std::string> note = ledger_->CheckpointNote(all->back());
+  if (newest->tree_size() != cached_.tree_size || cached_.note.empty()) {
+    absl::StatusOr<std::string> note = ledger_->CheckpointNote(*newest);
     if (!note.ok()) return note.status();
-    cached_ = Published{all->back().tree_size(), *std::move(note)};
+    cached_ = Published{newest->tree_size(), *std::move(note)};
   }
-  read_at_ = now;
   return cached_;
 }
 
 absl::StatusOr<std::string> TlogTiles::Tile(const ledger::TileAddress& tile) {
   const std::optional<uint64_t> needed = tile.EventsNeeded();
   if (!needed) return absl::NotFoundError("no log holds this tile");
-  absl::StatusOr<Published> latest = Latest(*needed);
+  absl::StatusOr<Published> latest = Latest();
   if (!latest.ok()) return latest.status();
   if (latest->tree_size < *needed) {
     return absl::NotFoundError(absl::StrCat("the latest checkpoint covers ", latest->tree_size,

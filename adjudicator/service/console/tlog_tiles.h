@@ -46,14 +46,13 @@ class TlogTiles {
     uint64_t tree_size = 0;
     std::string note;
   };
-  // The latest checkpoint, read again when `at_least` is more than the
-  // cached one covers or the cached one is older than a second's quarter.
-  absl::StatusOr<Published> Latest(uint64_t at_least = 0);
+  // The latest checkpoint, from the ledger's checkpoint index (which sees
+  // each one signed as it is committed); its note made once per checkpoint.
+  absl::StatusOr<Published> Latest();
 
   ledger::Ledger* const ledger_;
   absl::Mutex mu_;
-  Published cached_ ABSL_GUARDED_BY(mu_);
-  absl::Time read_at_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  Published cached_ ABSL_GUARDED_BY(mu_);  // the note of the latest seen
 };
 
 }  // namespace arbiter::service::console
