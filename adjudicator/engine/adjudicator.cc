@@ -1,7 +1,7 @@
-// The fold's core: the turn and its clocks, a stone placed under the rules,
-// a late arrival, and how a ruling is issued. The event envelope and the
-// table of event kinds are adjudicator_kinds.cc; the handlers are in their
-// families' files (attendance.cc, play_events.cc, board_incidents.cc, ...).
+// The fold's core: the turn and its clocks, a late arrival, and how a ruling
+// is issued. The event envelope and the table of event kinds are
+// adjudicator_kinds.cc; the handlers are in their families' files
+// (attendance.cc, play_events.cc, board_incidents.cc, ...).
 #include "adjudicator/engine/adjudicator.h"
 
 #include <utility>
@@ -206,34 +206,6 @@ void Adjudicator::EndGame(v1::Result result, absl::Time at, uint32_t ruling) {
 bool Adjudicator::Imposed(int index, v1::Sanction sanction) const {
   return index >= 0 && !history_.ruling(index).pending() &&
          Imposes(history_.ruling(index), sanction);
-}
-
-void Adjudicator::PlayMove(v1::Color c, int v) {
-  int index = -1;
-  switch (board_->Check(c, v)) {
-    case Legality::kLegal:
-      last_captures_ = board_->Play(c, v);
-      last_point_ = v;
-      last_stone_by_ = c;
-      ++move_number_;
-      consecutive_passes_ = 0;
-      to_move_ = Opponent(c);
-      clocks_.Moved(at_);
-      return;
-    case Legality::kOccupied:  // the callers place stones on empty points only
-      return;
-    case Legality::kSuicide:
-      index = Rule(v1::SUICIDE, c);
-      break;
-    case Legality::kKoRecapture:
-      index = Rule(v1::KO_RECAPTURE, c);
-      break;
-    case Legality::kRepetition:
-      index = Rule(v1::OTHER_REPETITION, c, std::nullopt, &rules_.params().repetition_preset());
-      break;
-  }
-  // An illegal move is never played; it may count as a pass.
-  if (Imposed(index, v1::COUNTS_AS_PASS) && !result_.has_value()) PlayPass(c);
 }
 
 void Adjudicator::Arrive(v1::Color c) {

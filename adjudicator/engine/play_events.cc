@@ -175,4 +175,35 @@ absl::Status PlayEvents::OnSealedMoveOpened(Adjudicator& a, const v1::SealedMove
   return absl::OkStatus();
 }
 
+// The fold's own placing of a stone, defined beside the move's handler so that
+// the two compile together (one translation unit: inlined, as engine_bench
+// measures).
+void Adjudicator::PlayMove(v1::Color c, int v) {
+  int index = -1;
+  switch (board_->Check(c, v)) {
+    case Legality::kLegal:
+      last_captures_ = board_->Play(c, v);
+      last_point_ = v;
+      last_stone_by_ = c;
+      ++move_number_;
+      consecutive_passes_ = 0;
+      to_move_ = Opponent(c);
+      clocks_.Moved(at_);
+      return;
+    case Legality::kOccupied:  // the callers place stones on empty points only
+      return;
+    case Legality::kSuicide:
+      index = Rule(v1::SUICIDE, c);
+      break;
+    case Legality::kKoRecapture:
+      index = Rule(v1::KO_RECAPTURE, c);
+      break;
+    case Legality::kRepetition:
+      index = Rule(v1::OTHER_REPETITION, c, std::nullopt, &rules_.params().repetition_preset());
+      break;
+  }
+  // An illegal move is never played; it may count as a pass.
+  if (Imposed(index, v1::COUNTS_AS_PASS) && !result_.has_value()) PlayPass(c);
+}
+
 }  // namespace arbiter
