@@ -1,6 +1,7 @@
-// The fold's core: the turn and its clocks, and how a ruling is issued. The
-// event envelope and the table of event kinds are adjudicator_kinds.cc; the
-// handlers are in adjudicator_{attendance,play,conduct,time,appeal,...}.cc.
+// The fold's core: the turn and its clocks, a late arrival, and how a ruling
+// is issued. The event envelope and the table of event kinds are
+// adjudicator_kinds.cc; the handlers are in their families' files
+// (attendance.cc, play_events.cc, board_incidents.cc, ...).
 #include "adjudicator/engine/adjudicator.h"
 
 #include <utility>
@@ -207,6 +208,32 @@ bool Adjudicator::Imposed(int index, v1::Sanction sanction) const {
          Imposes(history_.ruling(index), sanction);
 }
 
+void Adjudicator::Arrive(v1::Color c) {
+  const std::optional<Lateness::Arrival> arrival = lateness_.Arrive(c, at_);
+  // RAPID (22.4): no forfeit and no deduction; the clock simply ran.
+  if (!arrival || game_.venue() == v1::GameCreated::RAPID) return;
+  // Late after a resumption: where the ruleset says so (22.1, third
+  // sentence: 一律打开计时器进入自然计时状态) the clock simply ran.
+  if (arrival->after_resumption && rules_.params().late_after_resumption_runs_clock()) return;
+  const int index = Rule(v1::LATE_WITHIN_LIMIT, c);
+  if (!Imposed(index, v1::TIME_DEDUCTED) || result_.has_value()) return;
+  // The late player's used time becomes multiplier × lateness, whatever
+  // their clock ran while they were away (22.1-22.2; 1988 23.3).
+  const absl::Duration deducted = rules_.params().late_deduction_multiplier() * arrival->late;
+  ToProto(deducted, history_.mutable_ruling(index).mutable_time_deducted());
+  // A mover who has not pressed is taken to have pressed at their move: the
+  // late player's clock has been running since.
+  if (clocks_.running() && clocks_.awaiting_press() && clocks_.owner() != c)
+    clocks_.Press(clocks_.move_at());
+  // What the clock ran since the lateness began is replaced by the
+  // deduction; a turn's time from before an adjournment stays.
+  if (clocks_.running() && !clocks_.awaiting_press() && clocks_.owner() == c)
+    clocks_.RestartStretch(at_);
+  PlayerClock& clock = clocks_.clock(c);
+  clock.Deduct(deducted);
+  if (clock.flagged()) FlagFalls(c, at_);
+}
+
 // --- state ---
 
 v1::GameState Adjudicator::State() const {
@@ -233,6 +260,22 @@ v1::GameState Adjudicator::State() const {
   // The clocks as of the last event: the running one charged up to it.
   *s.mutable_clocks() = clocks_.AsOf(last_at_);
   return s;
+}
+
+bool Adjudicator::ClockKnown() const {
+  // A live game's clocks are the server's, pressed as play goes.
+  return play_recorded_ || game_.live() || lateness_.absent(clocks_.owner());
+}
+
+std::string Adjudicator::NotRecordedNote() const {
+  if (play_recorded_) return "";
+  return ": no move of this game is recorded, so only the first player to move is known; "
+         "record the moves up to here";
+}
+
+const std::string& Adjudicator::cancel_reason() const {
+  static const std::string* const kNone = new std::string();
+  return cancelled_.has_value() ? *cancelled_ : *kNone;
 }
 
 }  // namespace arbiter

@@ -111,6 +111,19 @@ class Adjudicator {
   static bool Handles(v1::Event::KindCase kind);
 
  private:
+  // The handlers of the table of event kinds, by family, each a class of
+  // its own file (README.md, "The fold's parts"); they change the fold's
+  // state through its mechanics below.
+  friend class Appeals;
+  friend class Attendance;
+  friend class BoardIncidents;
+  friend class Corrections;
+  friend class Decisions;
+  friend class DisciplineIncidents;
+  friend class GameEnd;
+  friend class PlayEvents;
+  friend class TimeReports;
+
   // A row of the table of event kinds: the handler, the envelope's checks
   // that apply, who may record it (adjudicator_kinds.cc).
   struct Kind;
@@ -130,52 +143,6 @@ class Adjudicator {
   // second (a server's stamp), `previous` (DOMAIN.md §3).
   static absl::Time TakenAt(const v1::Event& event, absl::Time previous);
 
-  // One handler per event kind, called from its row of the table. Each
-  // checks everything that can make the event bad input before it changes
-  // anything.
-  absl::Status OnGameCreated(const v1::GameCreated& g);
-  absl::Status OnGameStarted(const v1::GameStarted& g);
-  absl::Status OnPlayerArrived(const v1::PlayerArrived& p);
-  absl::Status OnMove(const v1::Move& m);
-  absl::Status OnPass(const v1::Pass& p);
-  absl::Status OnClockPress(const v1::ClockPress& p);
-  // Why a press by `c` reporting captures not cleared (22.6) is contradicted
-  // by the record (it ends no move of `c`'s, or one that took nothing), or OK.
-  absl::Status CheckCapturesToClear(v1::Color c) const;
-  absl::Status OnTakeback(const v1::Takeback& t);
-  absl::Status OnCaptureError(const v1::CaptureError& c);
-  absl::Status OnStonesDisplaced(const v1::StonesDisplaced& s);
-  absl::Status OnBoardScattered(const v1::BoardScattered& b);
-  // A phone ring, a look at a phone, smoking: an offence by `c`.
-  absl::Status OnOffence(v1::Color c, v1::Incident incident);
-  absl::Status OnMisconduct(const v1::Misconduct& m);
-  absl::Status OnLeftSeat(const v1::LeftSeat& l);
-  absl::Status OnTimeExpired(const v1::TimeExpired& t);
-  // Why a flag report for `c` is contradicted by the record (an untimed
-  // game; a player whose clock is not running), or OK.
-  absl::Status CheckFlagReport(v1::Color c) const;
-  absl::Status OnClockMalfunction(const v1::ClockMalfunction& c);
-  absl::Status OnAdjourned();
-  absl::Status OnResumed();
-  absl::Status OnResign(const v1::Resign& r);
-  absl::Status OnDeadStones(const v1::DeadStones& d);
-  absl::Status OnArbiterDecision(const v1::ArbiterDecision& d);
-  absl::Status OnWrongColors();
-  absl::Status OnMoveSealed(const v1::MoveSealed& m);
-  absl::Status OnSealedMoveOpened(const v1::SealedMoveOpened& o);
-  absl::Status OnStoneDropped(const v1::StoneDropped& d);
-  absl::Status OnFirstHalfUnrecorded();
-  absl::Status OnContestAbandoned(const v1::ContestAbandoned& c);
-  absl::Status OnTimeWasting(const v1::TimeWasting& t);
-  absl::Status OnWithdrew(const v1::Withdrew& w);
-  absl::Status OnAppealLodged(const v1::AppealLodged& a);
-  absl::Status OnAppealDecided(const v1::AppealDecided& d);
-  absl::Status OnResultConfirmed();
-  // The count without the moves (adjudicator_count.cc).
-  absl::Status OnCountRecorded(const v1::CountRecorded& c);
-  // Ends the game by the count: `black_halves` is Black's stones and points
-  // in half stones, turned into the margin with komi and penalty stones.
-  void EndByCount(int black_halves);
   // Whether the engine knows whose clock runs: once play (a move, a pass, a
   // press) is recorded, in a live game (the server's clocks), or while the
   // clock's owner is absent. In a game recorded without its moves no press
@@ -185,10 +152,6 @@ class Adjudicator {
   // For a refusal that needs to know who is to move: in a game recorded
   // without its moves, why only Black (who moves first, art. 2) is known.
   std::string NotRecordedNote() const;
-  // A game created by mistake (adjudicator_cancel.cc).
-  absl::Status OnGameCancelled(const v1::GameCancelled& c);
-  // Corrections (adjudicator_correction.cc).
-  absl::Status OnEventVoided(const v1::EventVoided& v);
   // The fold of the events so far with event `voided` skipped, its
   // `notices` appended to the ruling history before any ruling it issues;
   // rulings the history already holds are reused, by number, when the
@@ -199,17 +162,6 @@ class Adjudicator {
   // Rules what the passing of time decided by `correction`'s instant, as a
   // ruling of the correction (it must be the next event).
   void SettleAtCorrection(const v1::Event& correction);
-  // Why overturning the ruling at `index` cannot be carried out, or OK.
-  absl::Status CheckOverturnable(int index) const;
-  // Issues the chief arbiter's decision on the appeal against ruling
-  // `appealed`, citing `cited` (the ruling it upholds or supersedes);
-  // `supersedes` is the overturned ruling, 0 when upheld. Returns its index.
-  int IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, uint32_t supersedes,
-                        const std::string& note);
-  // Lifts the warnings and penalty stones the ruling at `index` imposed and
-  // withdraws or restores the result it caused; `decision` is the index of
-  // the ruling that overturns it.
-  void Overturn(int index, int decision);
 
   // Rules on what the passing of time decided before the current event: a
   // flag that fell, a forfeit limit that passed, each at its own instant.
@@ -230,10 +182,6 @@ class Adjudicator {
   void PlayMove(v1::Color c, int v);
   // `c` passes (or a void move counts as a pass).
   void PlayPass(v1::Color c);
-  // Whether the stones at each `from` can be moved to their `to` (the
-  // `to` points empty or themselves vacated), and moving them.
-  bool CanDisplace(const std::vector<std::pair<int, int>>& moves) const;
-  void Displace(const std::vector<std::pair<int, int>>& moves);
 
   // Counts the incident, looks up its sanctioning and issues the ruling;
   // returns the ruling's index in rulings_, or -1 when the ruleset has no

@@ -1,20 +1,7 @@
-// Corrections (DOMAIN.md §3.1): the chief arbiter voids a mistaken event with
-// an `eventVoided` that cites its position and a reason. The ledger is
-// append-only, so the voided event stays in the log; the fold is rebuilt
-// from the game's events without it, and the events after it are judged
-// again as if it had never been recorded.
-//
-// The ruling history is append-only too. The rebuild reuses the number of
-// every ruling it issues again unchanged (same event, same content), so the
-// decisions and appeals that cite rulings by number still find them. Each
-// ruling of the history that the rebuild does not issue again is superseded
-// by one ruling of the correction (`voided`, `supersedes`, the reason as
-// `note`), and the rulings the rebuild issues anew follow, under new numbers.
-// What time alone decided by the correction's instant in the re-judged game
-// (a flag, a lateness limit) is ruled at the correction itself.
-// Voiding is a procedure of the record, not an article: no sanctioning in
-// the rules data governs it, and the superseding rulings cite the clause of
-// the ruling they supersede.
+// The fold's part of a correction (`eventVoided`; what one is: corrections.h):
+// the replay of the game's events without the voided one, reusing the numbers
+// of the rulings it issues again unchanged, and the ruling at the correction
+// of what time alone decided by its instant.
 #include <algorithm>
 #include <utility>
 
@@ -64,72 +51,6 @@ void Adjudicator::SettleAtCorrection(const v1::Event& correction) {
   at_ = TakenAt(correction, last_at_);
   SettleTime(true);
   event_ = event;
-}
-
-absl::Status Adjudicator::OnEventVoided(const v1::EventVoided& v) {
-  const uint32_t self = events_ + 1;
-  if (v.event() == 0 || v.event() >= self) {
-    return absl::NotFoundError(absl::StrCat("eventVoided: there is no event ", v.event(),
-                                            " before this one (", events_, " so far)"));
-  }
-  if (v.reason().empty()) {
-    return absl::InvalidArgumentError("eventVoided: a reason is required");
-  }
-  const v1::Event& target = log_[v.event() - 1];
-  if (target.has_game_created()) {
-    return absl::FailedPreconditionError(
-        "eventVoided: the gameCreated cannot be voided; a game created by mistake stays as "
-        "recorded");
-  }
-  if (target.has_event_voided()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "eventVoided: event ", v.event(), " is itself a correction, which cannot be voided"));
-  }
-  if (voided_.contains(v.event())) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("eventVoided: event ", v.event(), " is already voided"));
-  }
-  // First the rebuild alone, to learn which rulings it does not issue again;
-  // then again with a superseding ruling for each of those ahead of the
-  // rulings it issues anew, so that the history reads in that order.
-  absl::StatusOr<Adjudicator> trial = Replay(v.event(), {});
-  if (!trial.ok()) return trial.status();
-  std::vector<v1::Ruling> notices;
-  for (const uint32_t n : trial->history_.reusable()) {
-    const v1::Ruling& superseded = history_.ruling(n - 1);
-    v1::Ruling r;
-    r.set_number(static_cast<uint32_t>(history_.size() + notices.size() + 1));
-    r.set_event(self);
-    ToProto(at_, r.mutable_at());
-    r.set_clause(superseded.clause());
-    r.mutable_also_cites()->CopyFrom(superseded.also_cites());
-    r.set_against(superseded.against());
-    r.set_decided_by(v1::CHIEF_ARBITER);
-    r.set_supersedes(n);
-    r.set_voided(v.event());
-    r.set_note(v.reason());
-    r.set_text_zh(superseded.text_zh());
-    r.set_text_en(superseded.text_en());
-    notices.push_back(std::move(r));
-  }
-  absl::StatusOr<Adjudicator> fresh = Replay(v.event(), notices);
-  if (!fresh.ok()) return fresh.status();
-  const absl::Time at = TakenAt(*event_, fresh->last_at_);
-  if (at < fresh->last_at_) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "eventVoided: time ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
-        " is earlier than the last event it keeps, at ",
-        absl::FormatTime(absl::RFC3339_full, fresh->last_at_, absl::UTCTimeZone())));
-  }
-  const v1::Event* event = event_;
-  // The consequences come at once (§3.1): a flag or a lateness limit that
-  // the re-judged game has already passed is ruled at the correction.
-  fresh->history_.EndReuse();
-  fresh->SettleAtCorrection(*event);
-  *this = *std::move(fresh);
-  event_ = event;
-  at_ = at;
-  return absl::OkStatus();
 }
 
 }  // namespace arbiter

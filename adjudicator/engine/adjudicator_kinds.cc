@@ -8,8 +8,17 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/engine/appeals.h"
+#include "adjudicator/engine/attendance.h"
+#include "adjudicator/engine/board_incidents.h"
+#include "adjudicator/engine/corrections.h"
+#include "adjudicator/engine/decisions.h"
+#include "adjudicator/engine/discipline_incidents.h"
 #include "adjudicator/engine/event_checks.h"
+#include "adjudicator/engine/game_end.h"
+#include "adjudicator/engine/play_events.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/time_reports.h"
 
 namespace arbiter {
 
@@ -45,48 +54,48 @@ const Adjudicator::Kind* Adjudicator::KindOf(v1::Event::KindCase kind) {
   constexpr const char* kAnyone = nullptr;
   // clang-format off
   static constexpr Kind kKinds[] = {
-    {v1::Event::kGameCreated, [](Adjudicator& a, const v1::Event& e) { return a.OnGameCreated(e.game_created()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kGameStarted, [](Adjudicator& a, const v1::Event& e) { return a.OnGameStarted(e.game_started()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kPlayerArrived, [](Adjudicator& a, const v1::Event& e) { return a.OnPlayerArrived(e.player_arrived()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kMove, [](Adjudicator& a, const v1::Event& e) { return a.OnMove(e.move()); }, kRefused, kPlay, kEvent, kAnyone},
-    {v1::Event::kPass, [](Adjudicator& a, const v1::Event& e) { return a.OnPass(e.pass()); }, kRefused, kPlay, kEvent, kAnyone},
-    {v1::Event::kClockPress, [](Adjudicator& a, const v1::Event& e) { return a.OnClockPress(e.clock_press()); }, kRefused, kPlay, kEvent, kAnyone},
-    {v1::Event::kTakeback, [](Adjudicator& a, const v1::Event& e) { return a.OnTakeback(e.takeback()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kCaptureError, [](Adjudicator& a, const v1::Event& e) { return a.OnCaptureError(e.capture_error()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kStonesDisplaced, [](Adjudicator& a, const v1::Event& e) { return a.OnStonesDisplaced(e.stones_displaced()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kBoardScattered, [](Adjudicator& a, const v1::Event& e) { return a.OnBoardScattered(e.board_scattered()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kPhoneRang, [](Adjudicator& a, const v1::Event& e) { return a.OnOffence(e.phone_rang().color(), v1::PHONE_RANG); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kPhoneViewed, [](Adjudicator& a, const v1::Event& e) { return a.OnOffence(e.phone_viewed().color(), v1::PHONE_VIEWED); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kSmoking, [](Adjudicator& a, const v1::Event& e) { return a.OnOffence(e.smoking().color(), v1::SMOKING); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kMisconduct, [](Adjudicator& a, const v1::Event& e) { return a.OnMisconduct(e.misconduct()); }, After::kIfCheating, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kLeftSeat, [](Adjudicator& a, const v1::Event& e) { return a.OnLeftSeat(e.left_seat()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kGameCreated, [](Adjudicator& a, const v1::Event& e) { return Attendance::OnGameCreated(a, e.game_created()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kGameStarted, [](Adjudicator& a, const v1::Event& e) { return Attendance::OnGameStarted(a, e.game_started()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kPlayerArrived, [](Adjudicator& a, const v1::Event& e) { return Attendance::OnPlayerArrived(a, e.player_arrived()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kMove, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnMove(a, e.move()); }, kRefused, kPlay, kEvent, kAnyone},
+    {v1::Event::kPass, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnPass(a, e.pass()); }, kRefused, kPlay, kEvent, kAnyone},
+    {v1::Event::kClockPress, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnClockPress(a, e.clock_press()); }, kRefused, kPlay, kEvent, kAnyone},
+    {v1::Event::kTakeback, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnTakeback(a, e.takeback()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kCaptureError, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnCaptureError(a, e.capture_error()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kStonesDisplaced, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnStonesDisplaced(a, e.stones_displaced()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kBoardScattered, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnBoardScattered(a, e.board_scattered()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kPhoneRang, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.phone_rang().color(), v1::PHONE_RANG); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kPhoneViewed, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.phone_viewed().color(), v1::PHONE_VIEWED); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kSmoking, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.smoking().color(), v1::SMOKING); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kMisconduct, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnMisconduct(a, e.misconduct()); }, After::kIfCheating, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kLeftSeat, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnLeftSeat(a, e.left_seat()); }, kRefused, kNotPlay, kEvent, kAnyone},
     {v1::Event::kReturnedSeat, [](Adjudicator& a, const v1::Event& e) {
       absl::Status s = CheckColor(e.returned_seat().color(), "returnedSeat.color");
       if (s.ok()) a.SettleTime(true);
       return s;
     }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kTimeExpired, [](Adjudicator& a, const v1::Event& e) { return a.OnTimeExpired(e.time_expired()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kClockMalfunction, [](Adjudicator& a, const v1::Event& e) { return a.OnClockMalfunction(e.clock_malfunction()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kAdjourned, [](Adjudicator& a, const v1::Event&) { return a.OnAdjourned(); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kResumed, [](Adjudicator& a, const v1::Event&) { return a.OnResumed(); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kResign, [](Adjudicator& a, const v1::Event& e) { return a.OnResign(e.resign()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kDeadStones, [](Adjudicator& a, const v1::Event& e) { return a.OnDeadStones(e.dead_stones()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kArbiterDecision, [](Adjudicator& a, const v1::Event& e) { return a.OnArbiterDecision(e.arbiter_decision()); }, kAccepted, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kWrongColors, [](Adjudicator& a, const v1::Event&) { return a.OnWrongColors(); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kAppealLodged, [](Adjudicator& a, const v1::Event& e) { return a.OnAppealLodged(e.appeal_lodged()); }, kAccepted, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kAppealDecided, [](Adjudicator& a, const v1::Event& e) { return a.OnAppealDecided(e.appeal_decided()); }, kAccepted, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kResultConfirmed, [](Adjudicator& a, const v1::Event&) { return a.OnResultConfirmed(); }, kAccepted, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kMoveSealed, [](Adjudicator& a, const v1::Event& e) { return a.OnMoveSealed(e.move_sealed()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kSealedMoveOpened, [](Adjudicator& a, const v1::Event& e) { return a.OnSealedMoveOpened(e.sealed_move_opened()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kStoneDropped, [](Adjudicator& a, const v1::Event& e) { return a.OnStoneDropped(e.stone_dropped()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kFirstHalfUnrecorded, [](Adjudicator& a, const v1::Event&) { return a.OnFirstHalfUnrecorded(); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kContestAbandoned, [](Adjudicator& a, const v1::Event& e) { return a.OnContestAbandoned(e.contest_abandoned()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kTimeWasting, [](Adjudicator& a, const v1::Event& e) { return a.OnTimeWasting(e.time_wasting()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kWithdrew, [](Adjudicator& a, const v1::Event& e) { return a.OnWithdrew(e.withdrew()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kEventVoided, [](Adjudicator& a, const v1::Event& e) { return a.OnEventVoided(e.event_voided()); }, kAccepted, kNotPlay, kCorrection,
+    {v1::Event::kTimeExpired, [](Adjudicator& a, const v1::Event& e) { return TimeReports::OnTimeExpired(a, e.time_expired()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kClockMalfunction, [](Adjudicator& a, const v1::Event& e) { return TimeReports::OnClockMalfunction(a, e.clock_malfunction()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kAdjourned, [](Adjudicator& a, const v1::Event&) { return Attendance::OnAdjourned(a); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kResumed, [](Adjudicator& a, const v1::Event&) { return Attendance::OnResumed(a); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kResign, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnResign(a, e.resign()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kDeadStones, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnDeadStones(a, e.dead_stones()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kArbiterDecision, [](Adjudicator& a, const v1::Event& e) { return Decisions::OnArbiterDecision(a, e.arbiter_decision()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kWrongColors, [](Adjudicator& a, const v1::Event&) { return DisciplineIncidents::OnWrongColors(a); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kAppealLodged, [](Adjudicator& a, const v1::Event& e) { return Appeals::OnAppealLodged(a, e.appeal_lodged()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kAppealDecided, [](Adjudicator& a, const v1::Event& e) { return Appeals::OnAppealDecided(a, e.appeal_decided()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kResultConfirmed, [](Adjudicator& a, const v1::Event&) { return Appeals::OnResultConfirmed(a); }, kAccepted, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kMoveSealed, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnMoveSealed(a, e.move_sealed()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kSealedMoveOpened, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnSealedMoveOpened(a, e.sealed_move_opened()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kStoneDropped, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnStoneDropped(a, e.stone_dropped()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kFirstHalfUnrecorded, [](Adjudicator& a, const v1::Event&) { return TimeReports::OnFirstHalfUnrecorded(a); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kContestAbandoned, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnContestAbandoned(a, e.contest_abandoned()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kTimeWasting, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnTimeWasting(a, e.time_wasting()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kWithdrew, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnWithdrew(a, e.withdrew()); }, kRefused, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kEventVoided, [](Adjudicator& a, const v1::Event& e) { return Corrections::OnEventVoided(a, e.event_voided()); }, kAccepted, kNotPlay, kCorrection,
      "eventVoided: voiding an event is the chief arbiter's correction"},
-    {v1::Event::kCountRecorded, [](Adjudicator& a, const v1::Event& e) { return a.OnCountRecorded(e.count_recorded()); }, kAccepted, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kGameCancelled, [](Adjudicator& a, const v1::Event& e) { return a.OnGameCancelled(e.game_cancelled()); }, kAccepted, kNotPlay, kEvent,
+    {v1::Event::kCountRecorded, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnCountRecorded(a, e.count_recorded()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+    {v1::Event::kGameCancelled, [](Adjudicator& a, const v1::Event& e) { return Corrections::OnGameCancelled(a, e.game_cancelled()); }, kAccepted, kNotPlay, kEvent,
      "gameCancelled: cancelling a game is the chief arbiter's correction"},
   };
   // clang-format on

@@ -12,12 +12,15 @@
 //
 // The decision cites the clause of the ruling it upholds or supersedes: the
 // rules data has no sanctioning for an appeal, because it sanctions nobody.
+#include "adjudicator/engine/appeals.h"
+
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/adjudicator.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/engine/ruling_text.h"
 
 namespace arbiter {
+
 namespace {
 
 // Sanctions an overturn can lift: the disciplinary record and the result.
@@ -43,42 +46,44 @@ bool Liftable(int sanction) {
 
 }  // namespace
 
-absl::Status Adjudicator::OnAppealLodged(const v1::AppealLodged& a) {
-  if (absl::Status s = CheckColor(a.by_color(), "appealLodged.byColor"); !s.ok()) return s;
-  if (absl::Status s = history_.CheckAppealable(a.ruling(), "appealLodged"); !s.ok()) return s;
-  if (absl::Status s = history_.CheckNotAppealed(a.ruling()); !s.ok()) return s;
-  SettleTime(true);
-  history_.Lodge(a.ruling());
+absl::Status Appeals::OnAppealLodged(Adjudicator& a, const v1::AppealLodged& lodged) {
+  if (absl::Status s = Adjudicator::CheckColor(lodged.by_color(), "appealLodged.byColor"); !s.ok())
+    return s;
+  if (absl::Status s = a.history_.CheckAppealable(lodged.ruling(), "appealLodged"); !s.ok())
+    return s;
+  if (absl::Status s = a.history_.CheckNotAppealed(lodged.ruling()); !s.ok()) return s;
+  a.SettleTime(true);
+  a.history_.Lodge(lodged.ruling());
   return absl::OkStatus();
 }
 
-absl::Status Adjudicator::OnAppealDecided(const v1::AppealDecided& d) {
-  if (absl::Status s = history_.CheckAppealable(d.ruling(), "appealDecided"); !s.ok()) return s;
-  if (absl::Status s = history_.CheckAppealAwaits(d.ruling()); !s.ok()) return s;
+absl::Status Appeals::OnAppealDecided(Adjudicator& a, const v1::AppealDecided& d) {
+  if (absl::Status s = a.history_.CheckAppealable(d.ruling(), "appealDecided"); !s.ok()) return s;
+  if (absl::Status s = a.history_.CheckAppealAwaits(d.ruling()); !s.ok()) return s;
   const int index = static_cast<int>(d.ruling()) - 1;
   if (!d.upheld()) {
-    if (absl::Status s = CheckOverturnable(index); !s.ok()) return s;
+    if (absl::Status s = CheckOverturnable(a, index); !s.ok()) return s;
   }
-  SettleTime(true);
-  history_.Decide(d.ruling());
-  const v1::Ruling appealed = history_.ruling(index);
-  const int decision =
-      IssueAppealRuling(appealed, appealed.number(), d.upheld() ? 0 : appealed.number(), d.note());
+  a.SettleTime(true);
+  a.history_.Decide(d.ruling());
+  const v1::Ruling appealed = a.history_.ruling(index);
+  const int decision = IssueAppealRuling(a, appealed, appealed.number(),
+                                         d.upheld() ? 0 : appealed.number(), d.note());
   if (d.upheld()) return absl::OkStatus();
-  Overturn(index, decision);
+  Overturn(a, index, decision);
   // The 24.2 loss the lifted warning led to goes with it, in a ruling of
   // its own so that the history shows each superseded ruling.
-  if (const uint32_t f = history_.follow_on(appealed.number()); f != 0) {
-    const v1::Ruling follow_on = history_.ruling(static_cast<int>(f) - 1);
+  if (const uint32_t f = a.history_.follow_on(appealed.number()); f != 0) {
+    const v1::Ruling follow_on = a.history_.ruling(static_cast<int>(f) - 1);
     const int lifted =
-        IssueAppealRuling(follow_on, appealed.number(), follow_on.number(), d.note());
-    Overturn(static_cast<int>(follow_on.number()) - 1, lifted);
+        IssueAppealRuling(a, follow_on, appealed.number(), follow_on.number(), d.note());
+    Overturn(a, static_cast<int>(follow_on.number()) - 1, lifted);
   }
   return absl::OkStatus();
 }
 
-absl::Status Adjudicator::CheckOverturnable(int index) const {
-  const v1::Ruling& r = history_.ruling(index);
+absl::Status Appeals::CheckOverturnable(const Adjudicator& a, int index) {
+  const v1::Ruling& r = a.history_.ruling(index);
   for (const int sanction : r.sanctions()) {
     if (!Liftable(sanction)) {
       return absl::FailedPreconditionError(
@@ -88,35 +93,35 @@ absl::Status Adjudicator::CheckOverturnable(int index) const {
                        "correction as its own event"));
     }
   }
-  if (history_.placed_stone(r.number())) {
+  if (a.history_.placed_stone(r.number())) {
     return absl::FailedPreconditionError(absl::StrCat(
         "appealDecided: ruling ", r.number(),
         " put a dropped stone on the board, which the engine cannot take back; record the "
         "correction as its own event"));
   }
-  const bool caused = result_.has_value() && result_->ruling() == r.number();
+  const bool caused = a.result_.has_value() && a.result_->ruling() == r.number();
   if (caused &&
-      (result_->reason() == v1::Result::TIME || result_->reason() == v1::Result::LATENESS)) {
+      (a.result_->reason() == v1::Result::TIME || a.result_->reason() == v1::Result::LATENESS)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "appealDecided: ruling ", r.number(),
         " ended the game on time or lateness; a fallen flag cannot be restored by the engine"));
   }
-  const uint32_t f = history_.follow_on(r.number());
-  const bool caused_follow_on = f != 0 && result_.has_value() && result_->ruling() == f;
-  if (result_.has_value() && !caused && !caused_follow_on && Imposes(r, v1::PENALTY_STONE) &&
-      result_->reason() == v1::Result::COUNT) {
+  const uint32_t f = a.history_.follow_on(r.number());
+  const bool caused_follow_on = f != 0 && a.result_.has_value() && a.result_->ruling() == f;
+  if (a.result_.has_value() && !caused && !caused_follow_on && Imposes(r, v1::PENALTY_STONE) &&
+      a.result_->reason() == v1::Result::COUNT) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "appealDecided: the count (", result_->sgf(), ") already included ruling ", r.number(),
+        "appealDecided: the count (", a.result_->sgf(), ") already included ruling ", r.number(),
         "'s penalty stones; overturning it needs a recount, which the engine does not redo"));
   }
   return absl::OkStatus();
 }
 
-int Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, uint32_t supersedes,
-                                   const std::string& note) {
+int Appeals::IssueAppealRuling(Adjudicator& a, const v1::Ruling& cited, uint32_t appealed,
+                               uint32_t supersedes, const std::string& note) {
   v1::Ruling r;
-  r.set_event(events_ + 1);
-  ToProto(at_, r.mutable_at());
+  r.set_event(a.events_ + 1);
+  ToProto(a.at_, r.mutable_at());
   r.set_clause(cited.clause());
   r.mutable_also_cites()->CopyFrom(cited.also_cites());
   r.set_against(cited.against());
@@ -126,61 +131,61 @@ int Adjudicator::IssueAppealRuling(const v1::Ruling& cited, uint32_t appealed, u
   r.set_note(note);
   r.set_text_zh(cited.text_zh());
   r.set_text_en(cited.text_en());
-  const int index = history_.Record(std::move(r));
-  history_.AppealRuling(history_.ruling(index).number());
+  const int index = a.history_.Record(std::move(r));
+  a.history_.AppealRuling(a.history_.ruling(index).number());
   return index;
 }
 
-void Adjudicator::Overturn(int index, int decision) {
-  const v1::Ruling& r = history_.ruling(index);
+void Appeals::Overturn(Adjudicator& a, int index, int decision) {
+  const v1::Ruling& r = a.history_.ruling(index);
   const v1::Color offender = PartyColor(r.against());
   if (offender != v1::COLOR_UNSPECIFIED) {
     for (const int sanction : r.sanctions()) {
-      if (sanction == v1::WARNING) discipline_.LiftWarning(offender);
-      if (sanction == v1::PENALTY_STONE) discipline_.LiftPenaltyStone(offender);
+      if (sanction == v1::WARNING) a.discipline_.LiftWarning(offender);
+      if (sanction == v1::PENALTY_STONE) a.discipline_.LiftPenaltyStone(offender);
     }
   }
   // The decision's warnings count is the party's after the lift.
   if (offender != v1::COLOR_UNSPECIFIED)
-    history_.mutable_ruling(decision).set_warnings(discipline_.warnings(offender));
+    a.history_.mutable_ruling(decision).set_warnings(a.discipline_.warnings(offender));
   // The incident is held not to have happened: the next one escalates from
   // one occurrence fewer. (A decision on a pending ruling counted the
   // pending ruling's occurrence.) Later rulings of the same incident stand
   // as ruled; each can be appealed in its turn.
   const uint32_t counted = r.resolves() != 0 ? r.resolves() : r.number();
-  if (const auto it = history_.TakeCounted(counted); it.has_value()) {
+  if (const auto it = a.history_.TakeCounted(counted); it.has_value()) {
     const auto [incident, by] = *it;
     if (by == v1::COLOR_UNSPECIFIED) {
-      discipline_.Unrecord(v1::BLACK, incident);
-      discipline_.Unrecord(v1::WHITE, incident);
+      a.discipline_.Unrecord(v1::BLACK, incident);
+      a.discipline_.Unrecord(v1::WHITE, incident);
     } else {
-      discipline_.Unrecord(by, incident);
+      a.discipline_.Unrecord(by, incident);
     }
   }
-  history_.Supersede(r.number());
-  if (!result_.has_value() || result_->ruling() != r.number()) return;
+  a.history_.Supersede(r.number());
+  if (!a.result_.has_value() || a.result_->ruling() != r.number()) return;
   // Back to the result the ruling had replaced, skipping any that a ruling
   // overturned meanwhile gave.
-  std::optional<v1::Result> restored = history_.ResultBefore(r.number());
+  std::optional<v1::Result> restored = a.history_.ResultBefore(r.number());
   if (restored.has_value()) {
-    result_ = std::move(restored);
+    a.result_ = std::move(restored);
     return;
   }
-  result_.reset();
+  a.result_.reset();
   // The game goes on from the decision: the time between the ruling and the
   // decision is nobody's, as during an adjournment.
-  if (started_ && !clocks_.adjourned() && consecutive_passes_ < 2) {
-    clocks_.Run(at_);
-    clocks_.RestartTurn(at_);
+  if (a.started_ && !a.clocks_.adjourned() && a.consecutive_passes_ < 2) {
+    a.clocks_.Run(a.at_);
+    a.clocks_.RestartTurn(a.at_);
   }
 }
 
-absl::Status Adjudicator::OnResultConfirmed() {
-  if (!result_.has_value()) {
+absl::Status Appeals::OnResultConfirmed(Adjudicator& a) {
+  if (!a.result_.has_value()) {
     return absl::FailedPreconditionError("resultConfirmed: the game has no result yet");
   }
-  if (absl::Status s = history_.CheckConfirmable(); !s.ok()) return s;
-  history_.Confirm();
+  if (absl::Status s = a.history_.CheckConfirmable(); !s.ok()) return s;
+  a.history_.Confirm();
   return absl::OkStatus();
 }
 

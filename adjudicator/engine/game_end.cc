@@ -1,0 +1,142 @@
+// The end of the game: resignation, a contest given up on the board
+// (12.4(4)), and the count (arts. 9, 11, 24.1; 1988 9, 11): from the board
+// after the agreed dead stones (`deadStones`), or the arbiter's own count
+// (`countRecorded`), for the many games whose moves nobody records. Either way
+// the result is the margin of DOMAIN.md §2 under the game's komi and penalty
+// stones, and cites the ruleset's COUNTED sanctioning (9 with 11; after a
+// contest given up, 12.4(4)).
+#include "adjudicator/engine/game_end.h"
+
+#include <cmath>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/engine/area_count.h"
+#include "adjudicator/engine/event_checks.h"
+#include "adjudicator/engine/game_result.h"
+
+namespace arbiter {
+
+namespace {
+
+// "184.5", "185": a count in half stones as the arbiter writes it.
+std::string Stones(int halves) { return absl::StrCat(halves / 2, halves % 2 ? ".5" : ""); }
+
+}  // namespace
+
+void GameEnd::EndByCount(Adjudicator& a, int black_halves) {
+  const int pb = a.discipline_.penalty_stones(v1::BLACK);
+  const int pw = a.discipline_.penalty_stones(v1::WHITE);
+  const int size = a.board_->size();
+  const int margin = MarginQuarters(AreaCount{black_halves, size * size * 2 - black_halves},
+                                    size * size, a.komi_quarters_, pb, pw);
+  v1::Result result = CountResult(black_halves, margin, pb, pw);
+  // 9 with 11; after a contest given up, 12.4(4) with them.
+  a.Cite(a.abandoned_by_ != v1::COLOR_UNSPECIFIED ? v1::CONTEST_ABANDONED : v1::COUNTED, &result);
+  a.EndGame(std::move(result), a.at_, 0);
+}
+
+absl::Status GameEnd::OnDeadStones(Adjudicator& a, const v1::DeadStones& d) {
+  const bool abandoned = a.abandoned_by_ != v1::COLOR_UNSPECIFIED;
+  if (!a.play_recorded_ && !abandoned) {
+    return absl::FailedPreconditionError(
+        "deadStones: no move of this game is recorded, so there is no board to count; record "
+        "the arbiter's count instead (countRecorded {blackCount})");
+  }
+  if (a.consecutive_passes_ < 2 && !abandoned) {
+    return absl::FailedPreconditionError(
+        "deadStones: play has not ended with two passes (or a contest given up, 12.4(4))");
+  }
+  std::vector<int> dead;
+  for (const std::string& p : d.points()) {
+    absl::StatusOr<int> v = ParsePointField(p, a.board_->size(), "deadStones.points");
+    if (!v.ok()) return v.status();
+    dead.push_back(*v);
+  }
+  // 12.4(4): the contested points (双方可争之点) go to the one who did not
+  // give up; otherwise a region touching both colours is shared.
+  absl::StatusOr<AreaCount> count =
+      CountArea(*a.board_, dead, abandoned ? Opponent(a.abandoned_by_) : v1::COLOR_UNSPECIFIED);
+  if (!count.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("deadStones: ", count.status().message()));
+  }
+  a.board_counted_ = true;
+  EndByCount(a, count->black_halves);
+  return absl::OkStatus();
+}
+
+absl::Status GameEnd::OnCountRecorded(Adjudicator& a, const v1::CountRecorded& c) {
+  const int points = a.board_->size() * a.board_->size();
+  const double halves = c.black_count() * 2;
+  if (!std::isfinite(halves) || halves != std::round(halves) || halves < 0 || halves > 2 * points) {
+    return absl::InvalidArgumentError(absl::StrCat("countRecorded.blackCount ", c.black_count(),
+                                                   " is not a multiple of 1/2 from 0 to ", points,
+                                                   " (the board's points)"));
+  }
+  const int black_halves = static_cast<int>(halves);
+  if (a.result_.has_value()) {
+    // The count of a game already counted is the same count written down
+    // again, or a mistake: the board's count (or the first one) stands.
+    if (a.result_->reason() != v1::Result::COUNT || a.result_->ruling() != 0) {
+      return absl::FailedPreconditionError(absl::StrCat("countRecorded: the result is final (",
+                                                        a.result_->sgf(),
+                                                        ") and was not decided by a count"));
+    }
+    const int counted = static_cast<int>(std::lround(a.result_->black_count() * 2));
+    if (counted != black_halves) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "countRecorded: blackCount ", Stones(black_halves), " contradicts ",
+          a.board_counted_ ? "the board's own area count " : "the count already recorded, ",
+          Stones(counted), a.board_counted_ ? " (after deadStones)" : ""));
+    }
+    return absl::OkStatus();  // it agrees: recorded, nothing changes
+  }
+  a.SettleTime(true);  // a flag or a forfeit before the count decides first
+  if (a.result_.has_value()) return absl::OkStatus();
+  EndByCount(a, black_halves);
+  return absl::OkStatus();
+}
+
+absl::Status GameEnd::OnResign(Adjudicator& a, const v1::Resign& r) {
+  if (absl::Status s = Adjudicator::CheckColor(r.color(), "resign.color"); !s.ok()) return s;
+  a.SettleTime(true);
+  if (a.result_.has_value()) return absl::OkStatus();
+  v1::Result result = Loss(r.color(), v1::Result::RESIGNATION);
+  a.Cite(v1::RESIGNED, &result);  // 7.2 where the ruleset names it
+  a.EndGame(std::move(result), a.at_, 0);
+  return absl::OkStatus();
+}
+
+absl::Status GameEnd::OnContestAbandoned(Adjudicator& a, const v1::ContestAbandoned& abandoned) {
+  const v1::Color c = abandoned.color();
+  if (absl::Status s = Adjudicator::CheckColor(c, "contestAbandoned.color"); !s.ok()) return s;
+  if (!a.clocks_.Absolute()) {
+    return absl::FailedPreconditionError(
+        "contestAbandoned: giving up the contest on the board is a rule of absolute time "
+        "(a main time with no byo-yomi); here the player passes");
+  }
+  if (a.rules_.Find(v1::CONTEST_ABANDONED, 1, a.game_.venue()) == nullptr) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("contestAbandoned: ", a.rules_.id(),
+                     " has no clause for giving up the contest on the board"));
+  }
+  if (c != a.to_move_ || a.consecutive_passes_ >= 2 || a.abandoned_by_ != v1::COLOR_UNSPECIFIED ||
+      a.clocks_.adjourned()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "contestAbandoned: only the player to move, in play, can give up the contest (",
+        v1::Color_Name(a.to_move_), " to move", a.NotRecordedNote(), ")"));
+  }
+  a.EnsureStarted();
+  a.SettleTime(true);
+  if (a.result_.has_value()) return absl::OkStatus();
+  // Giving up the right to move ends play; the timing stops (允许终止计时).
+  a.clocks_.Stop(a.at_);
+  a.abandoned_by_ = c;
+  a.Rule(v1::CONTEST_ABANDONED, c);
+  return absl::OkStatus();
+}
+
+}  // namespace arbiter
