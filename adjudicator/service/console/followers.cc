@@ -233,9 +233,30 @@ void Followers::Drop(Page* page) {
   Unreserve(caller);
 }
 
-void Followers::Run() {
+void Followers::KeepAlive(absl::Time now, Steps& steps) {
   static const Chunk kKeepAliveComment =
       std::make_shared<const std::string>(Framed(": keep-alive\n\n"));
+  for (auto& [p, page] : pages_) {
+    if (page->dead) continue;
+    if (page->queued > 0 && now - page->progress > kWriteStall) {
+      page->dead = true;  // took nothing for kWriteStall
+      continue;
+    }
+    if (!page->sent) Queue(*page, kKeepAliveComment);
+    page->sent = false;
+    Pump(*page, steps);
+  }
+}
+
+void Followers::DropTheDead() {
+  std::vector<Page*> dead;
+  for (auto& [p, page] : pages_) {
+    if (page->dead) dead.push_back(p);
+  }
+  for (Page* p : dead) Drop(p);
+}
+
+void Followers::Run() {
   std::vector<epoll_event> events(256);
   absl::Time tick = absl::Now() + kKeepAlive;
   for (;;) {
@@ -287,22 +308,9 @@ void Followers::Run() {
     if (pages_.empty()) tick = now + kKeepAlive;  // counted from the first page's arrival
     if (now >= tick) {
       tick = now + kKeepAlive;
-      for (auto& [p, page] : pages_) {
-        if (page->dead) continue;
-        if (page->queued > 0 && now - page->progress > kWriteStall) {
-          page->dead = true;  // took nothing for kWriteStall
-          continue;
-        }
-        if (!page->sent) Queue(*page, kKeepAliveComment);
-        page->sent = false;
-        Pump(*page, steps);
-      }
+      KeepAlive(now, steps);
     }
-    std::vector<Page*> dead;
-    for (auto& [p, page] : pages_) {
-      if (page->dead) dead.push_back(p);
-    }
-    for (Page* p : dead) Drop(p);
+    DropTheDead();
     if (stopping) {
       absl::MutexLock lock(&mu_);
       for (Arrival& parked : inbox_) {

@@ -108,6 +108,12 @@ class Followers {
   // Sends the last chunk if the socket takes it now, and closes the page.
   void End(Page& page);
   void Drop(Page* page);
+  // Every kKeepAlive: a comment to each page that was sent nothing since
+  // the last, and the cut-off of one whose socket took nothing for
+  // kWriteStall.
+  void KeepAlive(absl::Time now, Steps& steps);
+  // Drops the pages marked dead this turn.
+  void DropTheDead();
 
   // A page handed to Park(), for the loop to adopt.
   struct Arrival {
