@@ -73,20 +73,23 @@ absl::Status ClaimForVenue(const AppendJob& job, AppendRows& rows) {
   return rows.InsertVenueGame(job.game_id, VenueId(job.venue_key_der), job.venue_key_der);
 }
 
+// The stream's revision as this batch leaves it: its own appends so far,
+// else the committed one.
+absl::StatusOr<uint64_t> StreamRevision(const std::string& stream, const AppendBatch& batch,
+                                        AppendRows& rows) {
+  if (auto it = batch.revisions.find(stream); it != batch.revisions.end()) return it->second;
+  return rows.CommittedRevision(stream);
+}
+
 // A tournament's append (Ledger::AppendTournament): the same stream,
 // expected-revision and byte-bound checks as a game's, no judge, no
 // rulings, no games row. Its events carry no idempotency key.
 absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournamentOnto(AppendJob& job,
                                                                   AppendBatch& batch,
                                                                   AppendRows& rows) {
-  uint64_t current = 0;
-  if (auto it = batch.revisions.find(job.game_id); it != batch.revisions.end()) {
-    current = it->second;
-  } else {
-    absl::StatusOr<uint64_t> committed = rows.CommittedRevision(job.game_id);
-    if (!committed.ok()) return committed.status();
-    current = *committed;
-  }
+  absl::StatusOr<uint64_t> head = StreamRevision(job.game_id, batch, rows);
+  if (!head.ok()) return head.status();
+  const uint64_t current = *head;
   if (absl::Status s =
           CheckAgainstTournamentStream(job.game_id, job.tournament_events, current, job.expected);
       !s.ok()) {
@@ -145,14 +148,9 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
     return out;
   }
 
-  uint64_t current = 0;
-  if (auto it = batch.revisions.find(job.game_id); it != batch.revisions.end()) {
-    current = it->second;
-  } else {
-    absl::StatusOr<uint64_t> committed = rows.CommittedRevision(job.game_id);
-    if (!committed.ok()) return committed.status();
-    current = *committed;
-  }
+  absl::StatusOr<uint64_t> head = StreamRevision(job.game_id, batch, rows);
+  if (!head.ok()) return head.status();
+  const uint64_t current = *head;
   if (absl::Status s = CheckAgainstStream(job.game_id, job.events, current, job.expected);
       !s.ok()) {
     return s;
