@@ -25,28 +25,8 @@ constexpr CommandSpec kHistory = {
         "--json: one arbiter.v1.GameRecord {gameId, rulesPin, events, rulings, result, state}\n",
 };
 
-}  // namespace
-
-int RunHistory(int argc, char** argv) {
-  Args args;
-  if (std::optional<int> exit = ParseArgs(kHistory, argc, argv, &args)) return *exit;
-  const std::string name = GameResource(args.positionals()[0]);
-  const std::string server = ServerOf(args);
-  auto stub = Connect(server);
-
-  v1::Game game;
-  {
-    grpc::ClientContext context;
-    SetDeadline(&context);
-    v1::GetGameRequest req;
-    req.set_name(name);
-    if (grpc::Status s = stub->GetGame(&context, req, &game); !s.ok()) {
-      return Fail("history", server, s);
-    }
-  }
-  v1::GameRecord record;
-  record.set_game_id(game.game_id());
-  record.set_rules_pin(game.rules_pin());
+// The game's events, every page in revision order, onto `record`.
+grpc::Status ReadEvents(v1::Arbiter::Stub& stub, const std::string& name, v1::GameRecord& record) {
   std::string token;
   do {
     grpc::ClientContext context;
@@ -56,12 +36,17 @@ int RunHistory(int argc, char** argv) {
     req.set_page_size(1000);
     req.set_page_token(token);
     v1::ListEventsResponse resp;
-    if (grpc::Status s = stub->ListEvents(&context, req, &resp); !s.ok()) {
-      return Fail("history", server, s);
-    }
+    if (grpc::Status s = stub.ListEvents(&context, req, &resp); !s.ok()) return s;
     for (const v1::RecordedEvent& e : resp.events()) *record.add_events() = e;
     token = resp.next_page_token();
   } while (!token.empty());
+  return grpc::Status::OK;
+}
+
+// The game's ruling history, every page in order, and its result (which
+// comes with the rulings) onto `record`.
+grpc::Status ReadRulings(v1::Arbiter::Stub& stub, const std::string& name, v1::GameRecord& record) {
+  std::string token;
   do {
     grpc::ClientContext context;
     SetDeadline(&context);
@@ -70,19 +55,17 @@ int RunHistory(int argc, char** argv) {
     req.set_page_size(1000);
     req.set_page_token(token);
     v1::ListRulingsResponse resp;
-    if (grpc::Status s = stub->ListRulings(&context, req, &resp); !s.ok()) {
-      return Fail("history", server, s);
-    }
+    if (grpc::Status s = stub.ListRulings(&context, req, &resp); !s.ok()) return s;
     for (const v1::Ruling& r : resp.rulings()) *record.add_rulings() = r;
     if (resp.has_result()) *record.mutable_result() = resp.result();
     token = resp.next_page_token();
   } while (!token.empty());
-  *record.mutable_state() = game.state();
+  return grpc::Status::OK;
+}
 
-  if (args.Has("json")) {
-    std::printf("%s\n", ToJson(record).c_str());
-    return 0;
-  }
+// The record for a reader: the players, each event with the ruling it drew,
+// each ruling with its clause texts, then the result and its SGF RE value.
+void PrintRecord(const v1::Game& game, const v1::GameRecord& record) {
   const v1::GameCreated& g = game.created();
   std::printf("game %s: %s (B) vs %s (W), %s\n", game.game_id().c_str(), g.black().name().c_str(),
               g.white().name().c_str(), game.rules_pin().c_str());
@@ -107,6 +90,41 @@ int RunHistory(int argc, char** argv) {
                     ? ""
                     : absl::StrCat(" per ", record.result().clause()).c_str());
   }
+}
+
+}  // namespace
+
+int RunHistory(int argc, char** argv) {
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kHistory, argc, argv, &args)) return *exit;
+  const std::string name = GameResource(args.positionals()[0]);
+  const std::string server = ServerOf(args);
+  auto stub = Connect(server);
+
+  v1::Game game;
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::GetGameRequest req;
+    req.set_name(name);
+    if (grpc::Status s = stub->GetGame(&context, req, &game); !s.ok()) {
+      return Fail("history", server, s);
+    }
+  }
+  v1::GameRecord record;
+  record.set_game_id(game.game_id());
+  record.set_rules_pin(game.rules_pin());
+  if (grpc::Status s = ReadEvents(*stub, name, record); !s.ok()) return Fail("history", server, s);
+  if (grpc::Status s = ReadRulings(*stub, name, record); !s.ok()) {
+    return Fail("history", server, s);
+  }
+  *record.mutable_state() = game.state();
+
+  if (args.Has("json")) {
+    std::printf("%s\n", ToJson(record).c_str());
+    return 0;
+  }
+  PrintRecord(game, record);
   return 0;
 }
 
