@@ -127,6 +127,86 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournamentOnto(AppendJob& job
   return out;
 }
 
+// The answer to a retry whose every event is recorded already: the entries
+// at the positions its keys name, as the first append answered them.
+absl::StatusOr<std::vector<v1::LedgerEntry>> RecordedEntries(const std::vector<uint64_t>& positions,
+                                                             AppendRows& rows) {
+  std::vector<v1::LedgerEntry> out;
+  for (uint64_t pos : positions) {
+    absl::StatusOr<v1::LedgerEntry> e = rows.EntryAt(pos);
+    if (!e.ok()) return e.status();
+    out.push_back(*std::move(e));
+  }
+  return out;
+}
+
+// What the judge decided is bounded too, before anything of it is written:
+// every answer that carries entries then stays under a message's limit
+// (ledger.h, kMaxEntryBytes). `append_bytes` is the append's total so far.
+absl::Status CheckJudgedBytes(size_t i, const std::string& canonical, const Verdict& verdict,
+                              size_t& append_bytes) {
+  size_t entry_bytes = canonical.size();
+  for (const v1::Ruling& r : verdict.rulings) entry_bytes += r.ByteSizeLong();
+  append_bytes += entry_bytes;
+  if (entry_bytes > kMaxEntryBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "events[", i, "]: the event and its ", verdict.rulings.size(), " rulings come to ",
+        entry_bytes, " bytes; an entry holds at most ", kMaxEntryBytes));
+  }
+  if (append_bytes > kMaxAppendBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "events[0..", i, "]: the events and their rulings come to ", append_bytes,
+        " bytes; an append holds at most ", kMaxAppendBytes, ": send smaller batches"));
+  }
+  return absl::OkStatus();
+}
+
+// Writes the job's event `i`, judged, at `position` and `revision`: the
+// games row with the game's first event, the event, its rulings; and fills
+// `entry` as the append answers it. The event's bytes move into the entry:
+// once written they are not needed again.
+absl::Status WriteJudgedEvent(AppendJob& job, size_t i, uint64_t position, uint64_t revision,
+                              const GameJudge& judge, Verdict& verdict, AppendRows& rows,
+                              v1::LedgerEntry& entry) {
+  if (revision == 1) {
+    if (absl::Status s = rows.InsertGame(job.game_id, position, judge.RulesPin()); !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s =
+          rows.InsertEvent(position, job.game_id, revision, job.events[i].idempotency_key(),
+                           job.canonical[i], job.leaves[i]);
+      !s.ok()) {
+    return s;
+  }
+  for (size_t k = 0; k < verdict.rulings.size(); ++k) {
+    if (absl::Status s = rows.InsertRuling(position, k, CanonicalBytes(verdict.rulings[k]));
+        !s.ok()) {
+      return s;
+    }
+    *entry.add_rulings() = std::move(verdict.rulings[k]);
+  }
+  entry.set_position(position);
+  entry.set_game_id(job.game_id);
+  entry.set_revision(revision);
+  entry.set_event(std::move(job.canonical[i]));
+  return absl::OkStatus();
+}
+
+// A written (not dry-run) append becomes part of the batch: its head, its
+// Merkle range, the stream's revision and the game's fold, which the next
+// append to the game in this batch is judged on.
+void KeepInBatch(AppendJob& job, std::unique_ptr<GameJudge> fold, bool game_over, uint64_t revision,
+                 AppendBatch& batch) {
+  batch.head += job.events.size();
+  for (const Hash& leaf : job.leaves) batch.range.Append(leaf);
+  if (game_over) batch.ended_games.push_back(job.game_id);
+  batch.revisions[job.game_id] = revision;
+  std::shared_ptr<GameJudge> kept = std::move(fold);
+  job.fold = kept;
+  batch.folds[job.game_id] = std::move(kept);
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBatch& batch,
@@ -139,13 +219,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
   if (!recorded.ok()) return recorded.status();
   if (!recorded->empty()) {
     job.recorded = true;
-    std::vector<v1::LedgerEntry> out;
-    for (uint64_t pos : *recorded) {
-      absl::StatusOr<v1::LedgerEntry> e = rows.EntryAt(pos);
-      if (!e.ok()) return e.status();
-      out.push_back(*std::move(e));
-    }
-    return out;
+    return RecordedEntries(*recorded, rows);
   }
 
   absl::StatusOr<uint64_t> head = StreamRevision(job.game_id, batch, rows);
@@ -171,47 +245,14 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
   for (size_t i = 0; i < job.events.size(); ++i) {
     absl::StatusOr<Verdict> verdict = judge->Apply(job.events[i]);
     if (!verdict.ok()) return verdict.status();
-    // What the judge decided is bounded too, before anything of it is
-    // written: every answer that carries entries then stays under a
-    // message's limit (ledger.h, kMaxEntryBytes).
-    size_t entry_bytes = job.canonical[i].size();
-    for (const v1::Ruling& r : verdict->rulings) entry_bytes += r.ByteSizeLong();
-    append_bytes += entry_bytes;
-    if (entry_bytes > kMaxEntryBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "events[", i, "]: the event and its ", verdict->rulings.size(), " rulings come to ",
-          entry_bytes, " bytes; an entry holds at most ", kMaxEntryBytes));
+    if (absl::Status s = CheckJudgedBytes(i, job.canonical[i], *verdict, append_bytes); !s.ok()) {
+      return s;
     }
-    if (append_bytes > kMaxAppendBytes) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "events[0..", i, "]: the events and their rulings come to ", append_bytes,
-          " bytes; an append holds at most ", kMaxAppendBytes, ": send smaller batches"));
-    }
-    const uint64_t position = batch.head + 1 + i;
-    const uint64_t event_revision = current + 1 + i;
-    if (event_revision == 1) {
-      if (absl::Status s = rows.InsertGame(job.game_id, position, judge->RulesPin()); !s.ok()) {
-        return s;
-      }
-    }
-    if (absl::Status s =
-            rows.InsertEvent(position, job.game_id, event_revision, job.events[i].idempotency_key(),
-                             job.canonical[i], job.leaves[i]);
+    if (absl::Status s = WriteJudgedEvent(job, i, batch.head + 1 + i, current + 1 + i, *judge,
+                                          *verdict, rows, out.emplace_back());
         !s.ok()) {
       return s;
     }
-    v1::LedgerEntry& entry = out.emplace_back();
-    for (size_t k = 0; k < verdict->rulings.size(); ++k) {
-      if (absl::Status s = rows.InsertRuling(position, k, CanonicalBytes(verdict->rulings[k]));
-          !s.ok()) {
-        return s;
-      }
-      *entry.add_rulings() = std::move(verdict->rulings[k]);
-    }
-    entry.set_position(position);
-    entry.set_game_id(job.game_id);
-    entry.set_revision(event_revision);
-    entry.set_event(std::move(job.canonical[i]));  // written: not needed again
     game_over = game_over || verdict->game_over;
   }
   if (job.dry_run) {
@@ -220,13 +261,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
     if (const v1::Result* result = judge->result(); result != nullptr) job.result = *result;
     return out;
   }
-  batch.head += job.events.size();
-  for (const Hash& leaf : job.leaves) batch.range.Append(leaf);
-  if (game_over) batch.ended_games.push_back(job.game_id);
-  batch.revisions[job.game_id] = revision;
-  std::shared_ptr<GameJudge> kept = *std::move(fold);
-  job.fold = kept;
-  batch.folds[job.game_id] = std::move(kept);
+  KeepInBatch(job, *std::move(fold), game_over, revision, batch);
   return out;
 }
 
