@@ -7,6 +7,33 @@
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
+namespace {
+
+// One job's append inside its own savepoint: released when it is judged and
+// written, rolled back when it fails or is a dry run, so that one refused
+// append never spoils the others in the batch. The job gets its entries or
+// its error; the status returned is the transaction's, not OK only when
+// the transaction itself failed.
+absl::Status AppendInSavepoint(AppendJob& job, AppendBatch& batch, Judge& judge,
+                               BatchTransaction& tx) {
+  if (absl::Status s = tx.Savepoint(); !s.ok()) return s;
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entries = AppendOnto(job, batch, judge, tx);
+  if (entries.ok() && !job.dry_run) {
+    job.entries = *std::move(entries);
+    return tx.Release();
+  }
+  if (entries.ok()) {
+    // A dry run: judged and written as any append, then undone.
+    job.entries = *std::move(entries);
+  } else {
+    // The append was judged on a copy, which is dropped with it.
+    job.status = entries.status();
+    if (!tx.Alive()) return entries.status();
+  }
+  return tx.RollBack();
+}
+
+}  // namespace
 
 void BatchLoop::FailAll(std::vector<AppendJob*>& jobs, const absl::Status& s) {
   for (AppendJob* job : jobs) {
@@ -32,26 +59,7 @@ BatchLoop::Outcome BatchLoop::Run(std::vector<AppendJob*>& jobs, BatchTransactio
       (job->tail_bound ? tail_bound : checkpoint_asked) = true;
       continue;
     }
-    if (broken = tx.Savepoint(); !broken.ok()) break;
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        AppendOnto(*job, batch, *config_.judge, tx);
-    if (entries.ok() && !job->dry_run) {
-      job->entries = *std::move(entries);
-      broken = tx.Release();
-      continue;
-    }
-    if (entries.ok()) {
-      // A dry run: judged and written as any append, then undone.
-      job->entries = *std::move(entries);
-    } else {
-      // The append was judged on a copy, which is dropped with it.
-      job->status = entries.status();
-      if (!tx.Alive()) {
-        broken = entries.status();
-        break;
-      }
-    }
-    broken = tx.RollBack();
+    broken = AppendInSavepoint(*job, batch, *config_.judge, tx);
   }
 
   v1::Checkpoint made;
