@@ -71,45 +71,31 @@ bool ParseRequest(absl::string_view body, Request* r, std::string* why) {
   return true;
 }
 
-}  // namespace
-
-Witness::Witness(Cosigner cosigner, Logs logs, std::unique_ptr<WitnessState> state)
-    : cosigner_(std::move(cosigner)), logs_(std::move(logs)), state_(std::move(state)) {}
-
-WitnessAnswer Witness::AddCheckpoint(absl::string_view request) {
-  Request req;
-  std::string why;
-  if (!ParseRequest(request, &req, &why)) return Answer(400, why);
-  absl::StatusOr<SignedNote> note = ParseSignedNote(req.note);
-  if (!note.ok()) return Answer(400, note.status().message());
-  absl::StatusOr<CheckpointBody> body = ParseCheckpointBody(note->text);
-  if (!body.ok()) return Answer(400, body.status().message());
-  const CheckpointBody& cp = *body;
-  auto log = logs_.find(cp.origin);
-  if (log == logs_.end()) return Answer(404, absl::StrCat("unknown log: ", cp.origin));
-  // Signatures by keys this witness does not trust for the origin are
-  // ignored; one by a trusted key that fails makes the note malformed.
+// Signatures by keys this witness does not trust for the origin are
+// ignored; one by a trusted key that fails makes the note malformed (403).
+// The refusal, or none when a trusted key signed the note.
+std::optional<WitnessAnswer> CheckTrustedSignature(absl::string_view note,
+                                                   const std::vector<NoteVerifierKey>& keys,
+                                                   const std::string& origin) {
   bool signed_by_trusted = false;
-  for (const NoteVerifierKey& key : log->second) {
-    absl::StatusOr<SignedNote> opened = OpenSignedNote(req.note, key);
+  for (const NoteVerifierKey& key : keys) {
+    absl::StatusOr<SignedNote> opened = OpenSignedNote(note, key);
     if (absl::IsNotFound(opened.status())) continue;
     if (!opened.ok()) return Answer(403, opened.status().message());
     signed_by_trusted = true;
   }
   if (!signed_by_trusted) {
-    return Answer(403, absl::StrCat("no signature by a key trusted for ", cp.origin));
+    return Answer(403, absl::StrCat("no signature by a key trusted for ", origin));
   }
-  if (req.old_size > cp.tree_size) {
-    return Answer(
-        400, absl::StrCat("old size ", req.old_size, " is above the checkpoint's ", cp.tree_size));
-  }
+  return std::nullopt;
+}
 
-  absl::MutexLock lock(&mu_);
-  const std::optional<WitnessedCheckpoint> latest = state_->Get(cp.origin);
-  const uint64_t latest_size = latest.has_value() ? latest->size : 0;
-  if (req.old_size != latest_size) {
-    return WitnessAnswer{409, "text/x.tlog.size", absl::StrCat(latest_size, "\n")};
-  }
+// The new checkpoint extends the one last cosigned for its log (of size
+// `req.old_size`, `latest` when above 0): the empty tree's root at size 0,
+// the same root at the same size (else a fork), a valid consistency proof
+// between them otherwise (tlog-witness: 422 when not). The refusal, or none.
+std::optional<WitnessAnswer> CheckConsistent(const Request& req, const CheckpointBody& cp,
+                                             const std::optional<WitnessedCheckpoint>& latest) {
   if (cp.tree_size == 0 && cp.root != EmptyRoot()) {
     return Answer(422, "a checkpoint of size 0 must have the empty tree's root");
   }
@@ -126,6 +112,43 @@ WitnessAnswer Witness::AddCheckpoint(absl::string_view request) {
              !s.ok()) {
     return Answer(422, absl::StrCat("not consistent with the checkpoint cosigned at size ",
                                     req.old_size, ": ", s.message()));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Witness::Witness(Cosigner cosigner, Logs logs, std::unique_ptr<WitnessState> state)
+    : cosigner_(std::move(cosigner)), logs_(std::move(logs)), state_(std::move(state)) {}
+
+WitnessAnswer Witness::AddCheckpoint(absl::string_view request) {
+  Request req;
+  std::string why;
+  if (!ParseRequest(request, &req, &why)) return Answer(400, why);
+  absl::StatusOr<SignedNote> note = ParseSignedNote(req.note);
+  if (!note.ok()) return Answer(400, note.status().message());
+  absl::StatusOr<CheckpointBody> body = ParseCheckpointBody(note->text);
+  if (!body.ok()) return Answer(400, body.status().message());
+  const CheckpointBody& cp = *body;
+  auto log = logs_.find(cp.origin);
+  if (log == logs_.end()) return Answer(404, absl::StrCat("unknown log: ", cp.origin));
+  if (std::optional<WitnessAnswer> refused =
+          CheckTrustedSignature(req.note, log->second, cp.origin)) {
+    return *std::move(refused);
+  }
+  if (req.old_size > cp.tree_size) {
+    return Answer(
+        400, absl::StrCat("old size ", req.old_size, " is above the checkpoint's ", cp.tree_size));
+  }
+
+  absl::MutexLock lock(&mu_);
+  const std::optional<WitnessedCheckpoint> latest = state_->Get(cp.origin);
+  const uint64_t latest_size = latest.has_value() ? latest->size : 0;
+  if (req.old_size != latest_size) {
+    return WitnessAnswer{409, "text/x.tlog.size", absl::StrCat(latest_size, "\n")};
+  }
+  if (std::optional<WitnessAnswer> refused = CheckConsistent(req, cp, latest)) {
+    return *std::move(refused);
   }
   absl::StatusOr<std::string> cosignature = cosigner_.CosignatureLine(note->text, absl::Now());
   if (!cosignature.ok()) return Answer(500, cosignature.status().message());
