@@ -21,6 +21,55 @@ std::string NewGameId() {
   return absl::StrFormat("game-%016x", absl::Uniform<uint64_t>(gen));
 }
 
+// The batch's size, in events and in bytes. The acknowledgement echoes the
+// batch with its rulings: bounded in bytes too, so it stays far under gRPC's
+// message limit (field_bounds.h).
+absl::Status CheckBatchSize(const std::vector<v1::Event>& events) {
+  if (events.empty()) return absl::InvalidArgumentError("events: the batch is empty");
+  if (events.size() > Recorder::kMaxBatch) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("events: at most ", Recorder::kMaxBatch, " per batch"));
+  }
+  size_t batch_bytes = 0;
+  for (const v1::Event& e : events) batch_bytes += e.ByteSizeLong();
+  if (batch_bytes > kMaxBatchBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("events: ", batch_bytes,
+                                                   " bytes in one batch, at most ", kMaxBatchBytes,
+                                                   "; send smaller batches"));
+  }
+  return absl::OkStatus();
+}
+
+// A time ahead of the clock is a typing mistake unless a record is
+// replayed: seen here, before it rules a lateness loss and makes every
+// later event "earlier than the previous one".
+absl::Status CheckNotAhead(const v1::Event& e, const std::string& where,
+                           const Recorder::Rules& rules) {
+  if (rules.max_skew == absl::InfiniteDuration()) return absl::OkStatus();
+  const absl::Time now = rules.now();
+  if (const absl::Time at = FromProto(e.at()); at > now + rules.max_skew) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, "`at` ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
+        " is more than ", absl::FormatDuration(rules.max_skew), " ahead of the server's clock (",
+        absl::FormatTime(absl::RFC3339_sec, now, absl::UTCTimeZone()),
+        "); if the events replay an earlier record, say so (AppendEventsRequest.replay, "
+        "`arbiter record --replay`)"));
+  }
+  return absl::OkStatus();
+}
+
+// A gameCreated belongs to the game it is recorded in: one naming no game
+// is given this one's id, one naming another is refused.
+absl::Status CheckGameNamed(v1::Event& e, const std::string& game_id, const std::string& where) {
+  if (!e.has_game_created()) return absl::OkStatus();
+  if (e.game_created().game_id().empty()) e.mutable_game_created()->set_game_id(game_id);
+  if (e.game_created().game_id() != game_id) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, "gameCreated names game '", e.game_created().game_id(), "', not '", game_id, "'"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<v1::RecordedEvent> Decode(const v1::LedgerEntry& entry) {
@@ -96,19 +145,7 @@ absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, b
   // What the gRPC interceptor checks before an ARBITER's record call, here
   // again for every front end.
   if (absl::Status s = caller.MayRecordIn(game_id); !s.ok()) return s;
-  if (events.empty()) return absl::InvalidArgumentError("events: the batch is empty");
-  if (events.size() > kMaxBatch) {
-    return absl::InvalidArgumentError(absl::StrCat("events: at most ", kMaxBatch, " per batch"));
-  }
-  // The acknowledgement echoes the batch with its rulings: bounded in bytes
-  // too, so it stays far under gRPC's message limit (field_bounds.h).
-  size_t batch_bytes = 0;
-  for (const v1::Event& e : events) batch_bytes += e.ByteSizeLong();
-  if (batch_bytes > kMaxBatchBytes) {
-    return absl::InvalidArgumentError(absl::StrCat("events: ", batch_bytes,
-                                                   " bytes in one batch, at most ", kMaxBatchBytes,
-                                                   "; send smaller batches"));
-  }
+  if (absl::Status s = CheckBatchSize(events); !s.ok()) return s;
   for (size_t i = 0; i < events.size(); ++i) {
     v1::Event& e = events[i];
     // Bounded before anything else looks at it (field_bounds.h).
@@ -129,29 +166,10 @@ absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, b
     }
     if (!e.has_at())
       return absl::InvalidArgumentError(absl::StrCat(where, "the event has no time (`at`)"));
-    // A time ahead of the clock is a typing mistake unless a record is
-    // replayed: seen here, before it rules a lateness loss and makes every
-    // later event "earlier than the previous one".
-    if (!replay && rules_.max_skew != absl::InfiniteDuration()) {
-      const absl::Time now = rules_.now();
-      if (const absl::Time at = FromProto(e.at()); at > now + rules_.max_skew) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            where, "`at` ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
-            " is more than ", absl::FormatDuration(rules_.max_skew),
-            " ahead of the server's clock (",
-            absl::FormatTime(absl::RFC3339_sec, now, absl::UTCTimeZone()),
-            "); if the events replay an earlier record, say so (AppendEventsRequest.replay, "
-            "`arbiter record --replay`)"));
-      }
+    if (!replay) {
+      if (absl::Status s = CheckNotAhead(e, where, rules_); !s.ok()) return s;
     }
-    if (e.has_game_created()) {
-      if (e.game_created().game_id().empty()) e.mutable_game_created()->set_game_id(game_id);
-      if (e.game_created().game_id() != game_id) {
-        return absl::InvalidArgumentError(absl::StrCat(where, "gameCreated names game '",
-                                                       e.game_created().game_id(), "', not '",
-                                                       game_id, "'"));
-      }
-    }
+    if (absl::Status s = CheckGameNamed(e, game_id, where); !s.ok()) return s;
   }
   if (rules_.venue_games != nullptr) {
     absl::Status s = rules_.venue_games->CheckWritable(game_id, [&]() -> absl::StatusOr<bool> {
