@@ -87,67 +87,71 @@ void WatchStream::OnDone() {
 }
 
 absl::Time WatchStream::Step(absl::Time now) {
-  const grpc::ByteBuffer* next = nullptr;
-  std::optional<absl::Status> finish;
-  bool cancel = false;
-  absl::Time deadline = absl::InfiniteFuture();
+  StepAction action;
   {
     absl::MutexLock lock(&mu_);
-    const absl::Duration stall = hub_->stall_timeout();
-    if (done_) {
-      return deadline;
-    } else if (finished_ || writing_) {
-      // The end goes out after the message being written (and the status
-      // after what the transport still holds); a client that never reads
-      // them would keep the stream until it disconnects.
-      const absl::Time waiting_since = finished_ ? finish_started_ : write_started_;
-      if (now - waiting_since >= stall && !cancelled_) {
-        cancelled_ = cancel = true;
-        if (!end_.has_value()) {
-          end_ = absl::DeadlineExceededError(absl::StrCat(
-              "this watcher's client read nothing for ", absl::FormatDuration(stall),
-              " while a message waited for it; watch again with ", resume_field(), delivered_));
-        }
-      } else if (!finished_ && live_from_.has_value() && !end_.has_value() &&
-                 hub_->feed().BytesAfter(std::max(queue_.front().position, *live_from_)) >
-                     hub_->max_buffer()) {
-        // Live, and the client does not keep up: drop what it was not sent.
-        queue_.erase(queue_.begin() + 1, queue_.end());
-        end_ = absl::ResourceExhaustedError(absl::StrCat(
-            "this watcher fell more than ", hub_->max_buffer(),
-            " bytes behind the live events (its client does not read them); watch again with ",
-            resume_field(), queue_.front().cursor));
-      }
-      if (!cancelled_) deadline = (finished_ ? finish_started_ : write_started_) + stall;
-    } else {
-      if (!end_.has_value() && gone_) end_ = absl::CancelledError("the client went away");
-      if (!end_.has_value() && hub_->shutting_down()) {
-        end_ = absl::UnavailableError("the server is shutting down");
-      }
-      if (!end_.has_value() && queue_.empty()) Refill();
-      if (end_.has_value()) {
-        queue_.clear();
-        finished_ = true;
-        finish_started_ = now;
-        finish = *end_;
-        deadline = now + stall;
-      } else if (!queue_.empty()) {
-        writing_ = true;
-        write_started_ = now;
-        next = queue_.front().message.get();  // stays put until OnWriteDone pops it
-        deadline = now + stall;
-      }
-    }
+    if (done_) return action.deadline;
+    action = finished_ || writing_ ? WatchOutstanding(now) : TakeNext(now);
   }
   // Without the lock: gRPC may run OnCancel and OnWriteDone inline.
-  if (cancel) {
+  if (action.cancel) {
     context_->TryCancel();
-  } else if (next != nullptr) {
-    StartWrite(next);
-  } else if (finish.has_value()) {
-    Finish(ToGrpc(*finish));
+  } else if (action.next != nullptr) {
+    StartWrite(action.next);
+  } else if (action.finish.has_value()) {
+    Finish(ToGrpc(*action.finish));
   }
-  return deadline;
+  return action.deadline;
+}
+
+WatchStream::StepAction WatchStream::WatchOutstanding(absl::Time now) {
+  StepAction action;
+  const absl::Duration stall = hub_->stall_timeout();
+  // The end goes out after the message being written (and the status after
+  // what the transport still holds); a client that never reads them would
+  // keep the stream until it disconnects.
+  const absl::Time waiting_since = finished_ ? finish_started_ : write_started_;
+  if (now - waiting_since >= stall && !cancelled_) {
+    cancelled_ = action.cancel = true;
+    if (!end_.has_value()) {
+      end_ = absl::DeadlineExceededError(absl::StrCat(
+          "this watcher's client read nothing for ", absl::FormatDuration(stall),
+          " while a message waited for it; watch again with ", resume_field(), delivered_));
+    }
+  } else if (!finished_ && live_from_.has_value() && !end_.has_value() &&
+             hub_->feed().BytesAfter(std::max(queue_.front().position, *live_from_)) >
+                 hub_->max_buffer()) {
+    // Live, and the client does not keep up: drop what it was not sent.
+    queue_.erase(queue_.begin() + 1, queue_.end());
+    end_ = absl::ResourceExhaustedError(absl::StrCat(
+        "this watcher fell more than ", hub_->max_buffer(),
+        " bytes behind the live events (its client does not read them); watch again with ",
+        resume_field(), queue_.front().cursor));
+  }
+  if (!cancelled_) action.deadline = waiting_since + stall;
+  return action;
+}
+
+WatchStream::StepAction WatchStream::TakeNext(absl::Time now) {
+  StepAction action;
+  if (!end_.has_value() && gone_) end_ = absl::CancelledError("the client went away");
+  if (!end_.has_value() && hub_->shutting_down()) {
+    end_ = absl::UnavailableError("the server is shutting down");
+  }
+  if (!end_.has_value() && queue_.empty()) Refill();
+  if (end_.has_value()) {
+    queue_.clear();
+    finished_ = true;
+    finish_started_ = now;
+    action.finish = *end_;
+    action.deadline = now + hub_->stall_timeout();
+  } else if (!queue_.empty()) {
+    writing_ = true;
+    write_started_ = now;
+    action.next = queue_.front().message.get();  // stays put until OnWriteDone pops it
+    action.deadline = now + hub_->stall_timeout();
+  }
+  return action;
 }
 
 void WatchStream::Refill() {

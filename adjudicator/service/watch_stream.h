@@ -107,6 +107,21 @@ class WatchStream final : public grpc::ServerWriteReactor<grpc::ByteBuffer> {
   // Step, from a reaction of gRPC's (not the hub's): the hub is told the
   // deadline.
   void StepAndReport();
+  // What a Step does once it lets go of the lock (at most one of the three),
+  // and the stall deadline it returns.
+  struct StepAction {
+    bool cancel = false;                     // TryCancel: the client stalled
+    const grpc::ByteBuffer* next = nullptr;  // StartWrite
+    std::optional<absl::Status> finish;      // Finish
+    absl::Time deadline = absl::InfiniteFuture();
+  };
+  // A write or the end is out: cancels the call once the client has read
+  // nothing for the stall timeout, and ends a live stream whose client
+  // falls too far behind the feed (it is sent nothing more).
+  StepAction WatchOutstanding(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Nothing is out: the next message to write, else the end to finish with
+  // (the client gone, the server shutting down, or end_ set while reading).
+  StepAction TakeNext(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Fills queue_ from the history or the feed; may set end_.
   void Refill() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ReadHistory() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
