@@ -118,6 +118,27 @@ bool Int(absl::string_view s, int* n) { return absl::SimpleAtoi(s, n); }
 bool Uint(absl::string_view s, uint64_t* n) { return absl::SimpleAtoi(s, n); }
 bool Real(absl::string_view s, double* n) { return absl::SimpleAtod(s, n); }
 
+// What the command line lacks or has too many of, read whole: the first
+// required flag left out, else too few or too many positionals (the last
+// one named when too many, as the likeliest slip). Empty when nothing.
+std::string MissingOrExtraArguments(const CommandSpec& spec, const Args& args) {
+  for (const FlagSpec& f : spec.flags) {
+    if (f.required && !args.Has(f.name)) return absl::StrCat("missing ", FlagText(f));
+  }
+  const int n = static_cast<int>(args.positionals().size());
+  if (n >= spec.min_positionals &&
+      (spec.max_positionals == kAnyNumber || n <= spec.max_positionals)) {
+    return "";
+  }
+  return absl::StrCat("expects ", PositionalCount(spec),
+                      spec.positionals.empty() ? "" : absl::StrCat(" (", spec.positionals, ")"),
+                      ", got ", n,
+                      n > 0 && n > spec.max_positionals && spec.max_positionals != kAnyNumber
+                          ? absl::StrCat(": '", args.positionals().back(), "'")
+                          : "",
+                      " (usage: ", Synopsis(spec), ")");
+}
+
 }  // namespace
 
 absl::Status Args::Number(absl::string_view flag, int* out) const {
@@ -183,20 +204,7 @@ std::optional<int> ParseArgs(const CommandSpec& spec, int argc, char** argv, Arg
     }
     args->flags_.emplace_back(std::string(name), std::move(value));
   }
-  for (const FlagSpec& f : spec.flags) {
-    if (f.required && !args->Has(f.name)) refuse(absl::StrCat("missing ", FlagText(f)));
-  }
-  const int n = static_cast<int>(args->positionals_.size());
-  if (n < spec.min_positionals ||
-      (spec.max_positionals != kAnyNumber && n > spec.max_positionals)) {
-    refuse(absl::StrCat("expects ", PositionalCount(spec),
-                        spec.positionals.empty() ? "" : absl::StrCat(" (", spec.positionals, ")"),
-                        ", got ", n,
-                        n > 0 && n > spec.max_positionals && spec.max_positionals != kAnyNumber
-                            ? absl::StrCat(": '", args->positionals_.back(), "'")
-                            : "",
-                        " (usage: ", Synopsis(spec), ")"));
-  }
+  if (std::string missing = MissingOrExtraArguments(spec, *args); !missing.empty()) refuse(missing);
   if (!error.empty()) return UsageError(spec, error);
   return std::nullopt;
 }
