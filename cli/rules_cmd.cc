@@ -131,6 +131,64 @@ const v1::Article* ArticleOf(const Rules& rules, const std::string& id) {
   return nullptr;
 }
 
+// The sanctionings that govern clause `id` (it is theirs) and those that
+// only cite it alongside their own.
+struct ClauseSanctionings {
+  std::vector<const v1::Sanctioning*> governs;
+  std::vector<const v1::Sanctioning*> cites;
+};
+
+ClauseSanctionings SanctioningsOf(const Rules& rules, const std::string& id) {
+  ClauseSanctionings out;
+  for (const v1::Sanctioning& s : rules.sanctionings()) {
+    if (s.clause() == id) out.governs.push_back(&s);
+    for (const std::string& c : s.also_cites()) {
+      if (c == id) out.cites.push_back(&s);
+    }
+  }
+  return out;
+}
+
+// `arbiter rules show --json`: the clause with its ruleset, its article's
+// heading (not the article's other clauses) and its sanctionings.
+v1::ClauseReport ClauseReportOf(const Rules& rules, const v1::Clause& clause,
+                                const v1::Article* article,
+                                const ClauseSanctionings& sanctionings) {
+  v1::ClauseReport report;
+  report.set_ruleset(rules.id());
+  report.set_ruleset_version(rules.ruleset().version());
+  report.set_ruleset_hash(rules.hash());
+  *report.mutable_clause() = clause;
+  if (article != nullptr) {
+    report.mutable_article()->set_number(article->number());
+    report.mutable_article()->set_id(article->id());
+    report.mutable_article()->set_title_zh(article->title_zh());
+    report.mutable_article()->set_title_en(article->title_en());
+  }
+  for (const v1::Sanctioning* s : sanctionings.governs) *report.add_sanctionings() = *s;
+  for (const v1::Sanctioning* s : sanctionings.cites) *report.add_also_cited_by() = *s;
+  return report;
+}
+
+// The sanctions a clause governs, each with the incident, offence and venue
+// it applies to, then the sanctionings that cite the clause too.
+void PrintSanctionings(const ClauseSanctionings& sanctionings) {
+  if (!sanctionings.governs.empty()) std::printf("\nsanctions:\n");
+  for (const v1::Sanctioning* s : sanctionings.governs) {
+    std::string when = v1::Incident_Name(s->incident());
+    if (s->occurrence() > 1) absl::StrAppend(&when, " from offence ", s->occurrence());
+    if (s->venue() != v1::GameCreated::VENUE_UNSPECIFIED) {
+      absl::StrAppend(&when, " at ", v1::GameCreated::Venue_Name(s->venue()));
+    }
+    std::printf("  %s: %s\n", when.c_str(), DescribeSanctioning(*s).c_str());
+    if (!s->note().empty()) std::printf("    %s\n", s->note().c_str());
+  }
+  for (const v1::Sanctioning* s : sanctionings.cites) {
+    std::printf("  also cited by %s: %s\n", v1::Incident_Name(s->incident()).c_str(),
+                DescribeSanctioning(*s).c_str());
+  }
+}
+
 int Show(const Args& args) {
   const std::string& id = args.positionals()[0];
   absl::StatusOr<Rules> rules = LoadRules(RulesetOf(id));
@@ -142,28 +200,9 @@ int Show(const Args& args) {
                              " (see: arbiter rules list --ruleset ", rules->id(), ")"));
   }
   const v1::Article* article = ArticleOf(*rules, id);
-  std::vector<const v1::Sanctioning*> governs, cites;
-  for (const v1::Sanctioning& s : rules->sanctionings()) {
-    if (s.clause() == id) governs.push_back(&s);
-    for (const std::string& c : s.also_cites()) {
-      if (c == id) cites.push_back(&s);
-    }
-  }
+  const ClauseSanctionings sanctionings = SanctioningsOf(*rules, id);
   if (args.Has("json")) {
-    v1::ClauseReport report;
-    report.set_ruleset(rules->id());
-    report.set_ruleset_version(rules->ruleset().version());
-    report.set_ruleset_hash(rules->hash());
-    *report.mutable_clause() = *clause;
-    if (article != nullptr) {
-      report.mutable_article()->set_number(article->number());
-      report.mutable_article()->set_id(article->id());
-      report.mutable_article()->set_title_zh(article->title_zh());
-      report.mutable_article()->set_title_en(article->title_en());
-    }
-    for (const v1::Sanctioning* s : governs) *report.add_sanctionings() = *s;
-    for (const v1::Sanctioning* s : cites) *report.add_also_cited_by() = *s;
-    return PrintJson(report, true);
+    return PrintJson(ClauseReportOf(*rules, *clause, article, sanctionings), true);
   }
   std::printf("%s  %s\n", id.c_str(), clause->title_en().c_str());
   if (article != nullptr) {
@@ -180,21 +219,59 @@ int Show(const Args& args) {
   if (!clause->interpretation().empty()) {
     std::printf("\ninterpretation: %s\n", clause->interpretation().c_str());
   }
-  if (!governs.empty()) std::printf("\nsanctions:\n");
-  for (const v1::Sanctioning* s : governs) {
-    std::string when = v1::Incident_Name(s->incident());
-    if (s->occurrence() > 1) absl::StrAppend(&when, " from offence ", s->occurrence());
-    if (s->venue() != v1::GameCreated::VENUE_UNSPECIFIED) {
-      absl::StrAppend(&when, " at ", v1::GameCreated::Venue_Name(s->venue()));
-    }
-    std::printf("  %s: %s\n", when.c_str(), DescribeSanctioning(*s).c_str());
-    if (!s->note().empty()) std::printf("    %s\n", s->note().c_str());
-  }
-  for (const v1::Sanctioning* s : cites) {
-    std::printf("  also cited by %s: %s\n", v1::Incident_Name(s->incident()).c_str(),
-                DescribeSanctioning(*s).c_str());
-  }
+  PrintSanctionings(sanctionings);
   return 0;
+}
+
+// The sanctions that differ, by incident (and offence and venues): added,
+// removed, changed, or the same ones moved to another clause.
+void PrintSanctionChanges(const std::vector<RulesetDiff::Sanction>& sanctions) {
+  std::printf("\nsanctions (by incident):\n");
+  if (sanctions.empty()) std::printf("  (none)\n");
+  for (const RulesetDiff::Sanction& s : sanctions) {
+    std::string what = v1::Incident_Name(s.incident);
+    if (s.occurrence > 1) absl::StrAppend(&what, " (offence ", s.occurrence, ")");
+    if (!s.venues.empty()) absl::StrAppend(&what, " [", s.venues, "]");
+    switch (s.kind) {
+      case RulesetDiff::Sanction::kAdded:
+        std::printf("  + %s: %s\n", what.c_str(), s.after.c_str());
+        break;
+      case RulesetDiff::Sanction::kRemoved:
+        std::printf("  - %s: %s\n", what.c_str(), s.before.c_str());
+        break;
+      case RulesetDiff::Sanction::kChanged:
+        std::printf("  ~ %s: %s -> %s\n", what.c_str(), s.before.c_str(), s.after.c_str());
+        break;
+      case RulesetDiff::Sanction::kMoved:
+        std::printf("  > %s: %s -> %s (same sanctions, another clause)\n", what.c_str(),
+                    s.before.c_str(), s.after.c_str());
+        break;
+    }
+  }
+}
+
+// The clauses that differ, by number, in three lines: only in `a`, only in
+// `b`, and in both with other text.
+void PrintClauseChanges(const std::vector<RulesetDiff::Clause>& clauses, const Rules& a,
+                        const Rules& b) {
+  std::vector<std::string> added, removed, changed;
+  for (const RulesetDiff::Clause& c : clauses) {
+    (c.kind == RulesetDiff::Clause::kAdded     ? added
+     : c.kind == RulesetDiff::Clause::kRemoved ? removed
+                                               : changed)
+        .push_back(c.number);
+  }
+  std::printf("\nclauses (by number):\n");
+  if (clauses.empty()) std::printf("  (none)\n");
+  if (!added.empty()) {
+    std::printf("  + only in %s: %s\n", b.id().c_str(), absl::StrJoin(added, " ").c_str());
+  }
+  if (!removed.empty()) {
+    std::printf("  - only in %s: %s\n", a.id().c_str(), absl::StrJoin(removed, " ").c_str());
+  }
+  if (!changed.empty()) {
+    std::printf("  ~ text differs: %s\n", absl::StrJoin(changed, " ").c_str());
+  }
 }
 
 int Diff(const Args& args) {
@@ -220,46 +297,8 @@ int Diff(const Args& args) {
   for (const RulesetDiff::Parameter& p : diff.parameters) {
     std::printf("  ~ %s: %s -> %s\n", p.name.c_str(), p.before.c_str(), p.after.c_str());
   }
-  std::printf("\nsanctions (by incident):\n");
-  if (diff.sanctions.empty()) std::printf("  (none)\n");
-  for (const RulesetDiff::Sanction& s : diff.sanctions) {
-    std::string what = v1::Incident_Name(s.incident);
-    if (s.occurrence > 1) absl::StrAppend(&what, " (offence ", s.occurrence, ")");
-    if (!s.venues.empty()) absl::StrAppend(&what, " [", s.venues, "]");
-    switch (s.kind) {
-      case RulesetDiff::Sanction::kAdded:
-        std::printf("  + %s: %s\n", what.c_str(), s.after.c_str());
-        break;
-      case RulesetDiff::Sanction::kRemoved:
-        std::printf("  - %s: %s\n", what.c_str(), s.before.c_str());
-        break;
-      case RulesetDiff::Sanction::kChanged:
-        std::printf("  ~ %s: %s -> %s\n", what.c_str(), s.before.c_str(), s.after.c_str());
-        break;
-      case RulesetDiff::Sanction::kMoved:
-        std::printf("  > %s: %s -> %s (same sanctions, another clause)\n", what.c_str(),
-                    s.before.c_str(), s.after.c_str());
-        break;
-    }
-  }
-  std::vector<std::string> added, removed, changed;
-  for (const RulesetDiff::Clause& c : diff.clauses) {
-    (c.kind == RulesetDiff::Clause::kAdded     ? added
-     : c.kind == RulesetDiff::Clause::kRemoved ? removed
-                                               : changed)
-        .push_back(c.number);
-  }
-  std::printf("\nclauses (by number):\n");
-  if (diff.clauses.empty()) std::printf("  (none)\n");
-  if (!added.empty()) {
-    std::printf("  + only in %s: %s\n", b->id().c_str(), absl::StrJoin(added, " ").c_str());
-  }
-  if (!removed.empty()) {
-    std::printf("  - only in %s: %s\n", a->id().c_str(), absl::StrJoin(removed, " ").c_str());
-  }
-  if (!changed.empty()) {
-    std::printf("  ~ text differs: %s\n", absl::StrJoin(changed, " ").c_str());
-  }
+  PrintSanctionChanges(diff.sanctions);
+  PrintClauseChanges(diff.clauses, *a, *b);
   return 0;
 }
 
