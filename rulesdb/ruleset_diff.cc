@@ -132,21 +132,86 @@ std::string DescribeSanctioning(const v1::Sanctioning& s) {
   return text;
 }
 
-RulesetDiff DiffRules(const Rules& a, const Rules& b) {
-  RulesetDiff diff;
-  diff.a = a.id();
-  diff.b = b.id();
+namespace {
+
+// The parameters that differ, each printed as its ruleset file writes it,
+// and whether a warning costs a stone at the count, which the sanctionings
+// decide rather than a parameter.
+void DiffParameters(const Rules& a, const Rules& b, std::vector<RulesetDiff::Parameter>& out) {
   const google::protobuf::Descriptor* params = v1::Parameters::descriptor();
   for (int i = 0; i < params->field_count(); ++i) {
     const FieldDescriptor* f = params->field(i);
     std::string before = FieldText(a.params(), f), after = FieldText(b.params(), f);
-    if (before != after) diff.parameters.push_back({f->name(), before, after});
+    if (before != after) out.push_back({f->name(), before, after});
   }
-
   const std::string stones_a = PenaltyStonePerWarning(a), stones_b = PenaltyStonePerWarning(b);
-  if (stones_a != stones_b)
-    diff.parameters.push_back({"penalty_stone_per_warning", stones_a, stones_b});
+  if (stones_a != stones_b) out.push_back({"penalty_stone_per_warning", stones_a, stones_b});
+}
 
+// The sanctionings that differ for one incident at one escalation step,
+// one change for each group of venues that sees the same pair of them (no
+// venues named when all do).
+void DiffSanctionStep(const Rules& a, const Rules& b, v1::Incident incident, int occurrence,
+                      std::vector<RulesetDiff::Sanction>& out) {
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;
+  std::map<std::pair<std::string, std::string>,
+           std::pair<const v1::Sanctioning*, const v1::Sanctioning*>>
+      found;
+  for (GameCreated::Venue venue : kVenues) {
+    const v1::Sanctioning* x = a.Find(incident, occurrence, venue);
+    const v1::Sanctioning* y = b.Find(incident, occurrence, venue);
+    if (Essence(x) == Essence(y)) continue;
+    // Only steps where a new entry starts are worth a line of their own.
+    if (occurrence > 1 && (x == nullptr || std::max(x->occurrence(), 1) < occurrence) &&
+        (y == nullptr || std::max(y->occurrence(), 1) < occurrence)) {
+      continue;
+    }
+    auto key = std::make_pair(Essence(x), Essence(y));
+    groups[key].push_back(GameCreated::Venue_Name(venue));
+    found[key] = {x, y};
+  }
+  for (const auto& [key, venues] : groups) {
+    const auto [x, y] = found[key];
+    RulesetDiff::Sanction change;
+    change.kind = x == nullptr                             ? RulesetDiff::Sanction::kAdded
+                  : y == nullptr                           ? RulesetDiff::Sanction::kRemoved
+                  : Essence(x, false) == Essence(y, false) ? RulesetDiff::Sanction::kMoved
+                                                           : RulesetDiff::Sanction::kChanged;
+    change.incident = incident;
+    change.occurrence = occurrence;
+    change.venues = venues.size() == std::size(kVenues) ? "" : absl::StrJoin(venues, ",");
+    if (x != nullptr) change.before = DescribeSanctioning(*x);
+    if (y != nullptr) change.after = DescribeSanctioning(*y);
+    out.push_back(std::move(change));
+  }
+}
+
+// The clauses by number (the ruleset prefix dropped), in numeric order:
+// those only in `b`, only in `a`, and those whose Chinese text differs.
+void DiffClauses(const Rules& a, const Rules& b, std::vector<RulesetDiff::Clause>& out) {
+  const auto xs = ClausesByNumber(a), ys = ClausesByNumber(b);
+  std::set<std::string, decltype(&ByNumber)> numbers(&ByNumber);
+  for (const auto& [n, c] : xs) numbers.insert(n);
+  for (const auto& [n, c] : ys) numbers.insert(n);
+  for (const std::string& n : numbers) {
+    auto x = xs.find(n), y = ys.find(n);
+    if (x == xs.end()) {
+      out.push_back({RulesetDiff::Clause::kAdded, n});
+    } else if (y == ys.end()) {
+      out.push_back({RulesetDiff::Clause::kRemoved, n});
+    } else if (x->second->text_zh() != y->second->text_zh()) {
+      out.push_back({RulesetDiff::Clause::kTextChanged, n});
+    }
+  }
+}
+
+}  // namespace
+
+RulesetDiff DiffRules(const Rules& a, const Rules& b) {
+  RulesetDiff diff;
+  diff.a = a.id();
+  diff.b = b.id();
+  DiffParameters(a, b, diff.parameters);
   // Every incident and escalation step either side knows.
   std::map<int, int> steps;  // incident -> highest occurrence
   for (const Rules* r : {&a, &b}) {
@@ -156,57 +221,12 @@ RulesetDiff DiffRules(const Rules& a, const Rules& b) {
     }
   }
   for (const auto& [incident_number, top] : steps) {
-    const auto incident = static_cast<v1::Incident>(incident_number);
     for (int occurrence = 1; occurrence <= top; ++occurrence) {
-      // Group the venues that see the same pair of sanctionings.
-      std::map<std::pair<std::string, std::string>, std::vector<std::string>> groups;
-      std::map<std::pair<std::string, std::string>,
-               std::pair<const v1::Sanctioning*, const v1::Sanctioning*>>
-          found;
-      for (GameCreated::Venue venue : kVenues) {
-        const v1::Sanctioning* x = a.Find(incident, occurrence, venue);
-        const v1::Sanctioning* y = b.Find(incident, occurrence, venue);
-        if (Essence(x) == Essence(y)) continue;
-        // Only steps where a new entry starts are worth a line of their own.
-        if (occurrence > 1 && (x == nullptr || std::max(x->occurrence(), 1) < occurrence) &&
-            (y == nullptr || std::max(y->occurrence(), 1) < occurrence)) {
-          continue;
-        }
-        auto key = std::make_pair(Essence(x), Essence(y));
-        groups[key].push_back(GameCreated::Venue_Name(venue));
-        found[key] = {x, y};
-      }
-      for (const auto& [key, venues] : groups) {
-        const auto [x, y] = found[key];
-        RulesetDiff::Sanction change;
-        change.kind = x == nullptr                             ? RulesetDiff::Sanction::kAdded
-                      : y == nullptr                           ? RulesetDiff::Sanction::kRemoved
-                      : Essence(x, false) == Essence(y, false) ? RulesetDiff::Sanction::kMoved
-                                                               : RulesetDiff::Sanction::kChanged;
-        change.incident = incident;
-        change.occurrence = occurrence;
-        change.venues = venues.size() == std::size(kVenues) ? "" : absl::StrJoin(venues, ",");
-        if (x != nullptr) change.before = DescribeSanctioning(*x);
-        if (y != nullptr) change.after = DescribeSanctioning(*y);
-        diff.sanctions.push_back(std::move(change));
-      }
+      DiffSanctionStep(a, b, static_cast<v1::Incident>(incident_number), occurrence,
+                       diff.sanctions);
     }
   }
-
-  const auto xs = ClausesByNumber(a), ys = ClausesByNumber(b);
-  std::set<std::string, decltype(&ByNumber)> numbers(&ByNumber);
-  for (const auto& [n, c] : xs) numbers.insert(n);
-  for (const auto& [n, c] : ys) numbers.insert(n);
-  for (const std::string& n : numbers) {
-    auto x = xs.find(n), y = ys.find(n);
-    if (x == xs.end()) {
-      diff.clauses.push_back({RulesetDiff::Clause::kAdded, n});
-    } else if (y == ys.end()) {
-      diff.clauses.push_back({RulesetDiff::Clause::kRemoved, n});
-    } else if (x->second->text_zh() != y->second->text_zh()) {
-      diff.clauses.push_back({RulesetDiff::Clause::kTextChanged, n});
-    }
-  }
+  DiffClauses(a, b, diff.clauses);
   return diff;
 }
 
