@@ -40,6 +40,52 @@ int CompareVersions(std::string_view a, std::string_view b) {
   return xs.size() == ys.size() ? 0 : xs.size() < ys.size() ? -1 : 1;
 }
 
+namespace {
+
+// Sorts the rulesets by id, then version (CompareVersions); two versions of
+// a ruleset that compare equal ("2.0" and "2.00") are one version given
+// twice, and refused.
+absl::Status SortVersions(std::vector<v1::Ruleset>& rulesets) {
+  std::sort(rulesets.begin(), rulesets.end(), [](const v1::Ruleset& a, const v1::Ruleset& b) {
+    return a.id() != b.id() ? a.id() < b.id() : CompareVersions(a.version(), b.version()) < 0;
+  });
+  for (size_t i = 1; i < rulesets.size(); ++i) {
+    const v1::Ruleset& a = rulesets[i - 1];
+    const v1::Ruleset& b = rulesets[i];
+    if (a.id() == b.id() && CompareVersions(a.version(), b.version()) == 0) {
+      return absl::InvalidArgumentError(absl::StrCat("ruleset ", a.id(), " versions \"",
+                                                     a.version(), "\" and \"", b.version(),
+                                                     "\" are the same version"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Every supplement applies to each version of the ruleset it is based on
+// (ValidateSupplement), and that ruleset is in the data. `files` names each
+// supplement's file for the errors.
+absl::Status CheckSupplementBases(const RulesData& data,
+                                  const std::map<std::string, std::string>& files) {
+  for (const v1::Supplement& s : data.supplements) {
+    const std::string& path = files.at(s.id());
+    bool based = false;
+    for (const v1::Ruleset& base : data.rulesets) {
+      if (base.id() != s.base_ruleset()) continue;
+      based = true;
+      if (absl::Status st = ValidateSupplement(s, base); !st.ok()) {
+        return Prefixed(absl::StrCat(path, " (on ", base.id(), " ", base.version(), ")"), st);
+      }
+    }
+    if (!based) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": unknown base ruleset \"", s.base_ruleset(), "\""));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<RulesData> ParseRulesData(std::vector<DataFile> files) {
   // Path order fixes the order of merged repeated fields, hence the hash.
   std::sort(files.begin(), files.end(),
@@ -79,36 +125,10 @@ absl::StatusOr<RulesData> ParseRulesData(std::vector<DataFile> files) {
     if (absl::Status st = ValidateRuleset(ruleset); !st.ok()) return Prefixed(dir + "/", st);
     data.rulesets.push_back(std::move(ruleset));
   }
-  std::sort(
-      data.rulesets.begin(), data.rulesets.end(), [](const v1::Ruleset& a, const v1::Ruleset& b) {
-        return a.id() != b.id() ? a.id() < b.id() : CompareVersions(a.version(), b.version()) < 0;
-      });
-  for (size_t i = 1; i < data.rulesets.size(); ++i) {
-    const v1::Ruleset& a = data.rulesets[i - 1];
-    const v1::Ruleset& b = data.rulesets[i];
-    if (a.id() == b.id() && CompareVersions(a.version(), b.version()) == 0) {
-      return absl::InvalidArgumentError(absl::StrCat("ruleset ", a.id(), " versions \"",
-                                                     a.version(), "\" and \"", b.version(),
-                                                     "\" are the same version"));
-    }
-  }
+  if (absl::Status st = SortVersions(data.rulesets); !st.ok()) return st;
   std::sort(data.supplements.begin(), data.supplements.end(),
             [](const v1::Supplement& a, const v1::Supplement& b) { return a.id() < b.id(); });
-  for (const v1::Supplement& s : data.supplements) {
-    const std::string& path = supplement_files[s.id()];
-    bool based = false;
-    for (const v1::Ruleset& base : data.rulesets) {
-      if (base.id() != s.base_ruleset()) continue;
-      based = true;
-      if (absl::Status st = ValidateSupplement(s, base); !st.ok()) {
-        return Prefixed(absl::StrCat(path, " (on ", base.id(), " ", base.version(), ")"), st);
-      }
-    }
-    if (!based) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ": unknown base ruleset \"", s.base_ruleset(), "\""));
-    }
-  }
+  if (absl::Status st = CheckSupplementBases(data, supplement_files); !st.ok()) return st;
   return data;
 }
 
