@@ -131,6 +131,53 @@ absl::Status CheckRecordedPlayers(const v1::Tournament& t, const v1::Pairing& p,
       swapped ? ": the colours differ" : ": the players differ"));
 }
 
+namespace {
+
+// A pairing with no game of its own in the ledger (none attached, not
+// recorded yet, or one the chief arbiter cancelled, DOMAIN.md §3.2, which
+// was never the pairing's): decided only by a result entered for it, from
+// the file of tournament software or from the paper score sheet by a
+// director's correction (a recorded game's result is always its record's).
+// `cancelled`: the cancellation's reason, when the game was cancelled.
+void ScoreWithoutGame(const v1::Pairing& p, const std::string* cancelled, ScoredPairing& s) {
+  if (p.entered_outcome() != Result::OUTCOME_UNSPECIFIED) {
+    s.set_status(ScoredPairing::DECIDED);
+    SetPoints(p.entered_outcome(), &s);
+    s.set_by_default(p.entered_by_default());
+    s.set_note(p.from_score_sheet() ? "from the paper score sheet (no game recorded)"
+                                    : "entered (no game in the ledger)");
+  } else if (cancelled != nullptr) {
+    s.set_note(absl::StrCat("game ", p.game_id(), " was cancelled by the chief arbiter (",
+                            *cancelled, "); the pairing awaits a game"));
+  } else if (!p.game_id().empty()) {
+    s.set_note(absl::StrCat("game ", p.game_id(), " is not in the ledger yet"));
+  }
+}
+
+// A finished game's result, its players checked: the pairing's points (a
+// lateness loss counts as a loss by default), or pending again when the
+// game is to be replayed.
+void ScoreRecordedResult(const v1::Pairing& p, const Result& r, ScoredPairing& s) {
+  s.set_reason(r.reason());
+  s.set_clause(r.clause());
+  s.set_ruling(r.ruling());
+  if (r.outcome() == Result::REPLAY) {
+    s.set_outcome(Result::REPLAY);
+    s.set_note(
+        absl::StrCat("game ", p.game_id(), " is to be replayed; awaiting the replay's game"));
+    return;
+  }
+  s.set_status(ScoredPairing::DECIDED);
+  SetPoints(r.outcome(), &s);
+  s.set_by_default(r.reason() == Result::LATENESS);
+  if (!p.replayed_game_ids().empty()) {
+    s.set_note(
+        absl::StrCat("replay of game ", p.replayed_game_ids(p.replayed_game_ids_size() - 1)));
+  }
+}
+
+}  // namespace
+
 ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,
                            const GameFactsMap& games) {
   ScoredPairing s;
@@ -141,26 +188,9 @@ ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,
   s.set_game_id(p.game_id());
   s.set_handicap(p.handicap());
   s.set_status(ScoredPairing::PENDING);
-  // A result entered for a pairing whose game is not in the ledger: from
-  // the file of tournament software, or from the paper score sheet by a
-  // director's correction (a recorded game's result is always its record's).
   auto it = p.game_id().empty() ? games.end() : games.find(p.game_id());
-  // A game the chief arbiter cancelled (DOMAIN.md §3.2) was never the
-  // pairing's: as if no game were attached.
-  const bool cancelled = it != games.end() && it->second.cancelled.has_value();
-  if (it == games.end() || cancelled) {
-    if (p.entered_outcome() != Result::OUTCOME_UNSPECIFIED) {
-      s.set_status(ScoredPairing::DECIDED);
-      SetPoints(p.entered_outcome(), &s);
-      s.set_by_default(p.entered_by_default());
-      s.set_note(p.from_score_sheet() ? "from the paper score sheet (no game recorded)"
-                                      : "entered (no game in the ledger)");
-    } else if (cancelled) {
-      s.set_note(absl::StrCat("game ", p.game_id(), " was cancelled by the chief arbiter (",
-                              *it->second.cancelled, "); the pairing awaits a game"));
-    } else if (!p.game_id().empty()) {
-      s.set_note(absl::StrCat("game ", p.game_id(), " is not in the ledger yet"));
-    }
+  if (it == games.end() || it->second.cancelled.has_value()) {
+    ScoreWithoutGame(p, it == games.end() ? nullptr : &*it->second.cancelled, s);
     return s;
   }
   if (!it->second.result.has_value()) {
@@ -173,23 +203,7 @@ ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,
     s.set_note(absl::StrCat(check.message(), "; its result is not counted"));
     return s;
   }
-  const Result& r = *facts.result;
-  s.set_reason(r.reason());
-  s.set_clause(r.clause());
-  s.set_ruling(r.ruling());
-  if (r.outcome() == Result::REPLAY) {
-    s.set_outcome(Result::REPLAY);
-    s.set_note(
-        absl::StrCat("game ", p.game_id(), " is to be replayed; awaiting the replay's game"));
-    return s;
-  }
-  s.set_status(ScoredPairing::DECIDED);
-  SetPoints(r.outcome(), &s);
-  s.set_by_default(r.reason() == Result::LATENESS);
-  if (!p.replayed_game_ids().empty()) {
-    s.set_note(
-        absl::StrCat("replay of game ", p.replayed_game_ids(p.replayed_game_ids_size() - 1)));
-  }
+  ScoreRecordedResult(p, *facts.result, s);
   return s;
 }
 
