@@ -41,7 +41,7 @@ absl::Status Corrections::OnGameCancelled(Adjudicator& a, const v1::GameCancelle
   return absl::OkStatus();
 }
 
-absl::Status Corrections::OnEventVoided(Adjudicator& a, const v1::EventVoided& v) {
+absl::Status Corrections::CheckVoidable(const Adjudicator& a, const v1::EventVoided& v) {
   const uint32_t self = a.events_ + 1;
   if (v.event() == 0 || v.event() >= self) {
     return absl::NotFoundError(absl::StrCat("eventVoided: there is no event ", v.event(),
@@ -64,17 +64,18 @@ absl::Status Corrections::OnEventVoided(Adjudicator& a, const v1::EventVoided& v
     return absl::FailedPreconditionError(
         absl::StrCat("eventVoided: event ", v.event(), " is already voided"));
   }
-  // First the rebuild alone, to learn which rulings it does not issue again;
-  // then again with a superseding ruling for each of those ahead of the
-  // rulings it issues anew, so that the history reads in that order.
-  absl::StatusOr<Adjudicator> trial = a.Replay(v.event(), {});
-  if (!trial.ok()) return trial.status();
+  return absl::OkStatus();
+}
+
+std::vector<v1::Ruling> Corrections::SupersedingRulings(const Adjudicator& a,
+                                                        const Adjudicator& trial,
+                                                        const v1::EventVoided& v) {
   std::vector<v1::Ruling> notices;
-  for (const uint32_t n : trial->history_.reusable()) {
+  for (const uint32_t n : trial.history_.reusable()) {
     const v1::Ruling& superseded = a.history_.ruling(n - 1);
     v1::Ruling r;
     r.set_number(static_cast<uint32_t>(a.history_.size() + notices.size() + 1));
-    r.set_event(self);
+    r.set_event(a.events_ + 1);
     ToProto(a.at_, r.mutable_at());
     r.set_clause(superseded.clause());
     r.mutable_also_cites()->CopyFrom(superseded.also_cites());
@@ -87,7 +88,17 @@ absl::Status Corrections::OnEventVoided(Adjudicator& a, const v1::EventVoided& v
     r.set_text_en(superseded.text_en());
     notices.push_back(std::move(r));
   }
-  absl::StatusOr<Adjudicator> fresh = a.Replay(v.event(), notices);
+  return notices;
+}
+
+absl::Status Corrections::OnEventVoided(Adjudicator& a, const v1::EventVoided& v) {
+  if (absl::Status s = CheckVoidable(a, v); !s.ok()) return s;
+  // First the rebuild alone, to learn which rulings it does not issue again;
+  // then again with a superseding ruling for each of those ahead of the
+  // rulings it issues anew, so that the history reads in that order.
+  absl::StatusOr<Adjudicator> trial = a.Replay(v.event(), {});
+  if (!trial.ok()) return trial.status();
+  absl::StatusOr<Adjudicator> fresh = a.Replay(v.event(), SupersedingRulings(a, *trial, v));
   if (!fresh.ok()) return fresh.status();
   const absl::Time at = Adjudicator::TakenAt(*a.event_, fresh->last_at_);
   if (at < fresh->last_at_) {

@@ -29,6 +29,8 @@
 #ifndef ARBITER_ADJUDICATOR_ENGINE_CORRECTIONS_H_
 #define ARBITER_ADJUDICATOR_ENGINE_CORRECTIONS_H_
 
+#include <vector>
+
 #include "absl/status/status.h"
 #include "adjudicator/engine/adjudicator.h"
 #include "arbiter/v1/events.pb.h"
@@ -43,6 +45,16 @@ class Corrections {
   static absl::Status OnEventVoided(Adjudicator& a, const v1::EventVoided& v);
   // Cancels the game: the clocks stop where they are, nothing is ruled.
   static absl::Status OnGameCancelled(Adjudicator& a, const v1::GameCancelled& c);
+
+ private:
+  // Whether `v` names an event that may be voided: an earlier one, neither
+  // the gameCreated nor a correction, not voided already; a reason given.
+  static absl::Status CheckVoidable(const Adjudicator& a, const v1::EventVoided& v);
+  // One ruling of the correction for each ruling of `a`'s history that the
+  // rebuild `trial` does not issue again, superseding it under the next
+  // numbers.
+  static std::vector<v1::Ruling> SupersedingRulings(const Adjudicator& a, const Adjudicator& trial,
+                                                    const v1::EventVoided& v);
 };
 
 }  // namespace arbiter
