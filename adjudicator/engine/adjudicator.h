@@ -127,6 +127,7 @@ class Adjudicator {
   // A row of the table of event kinds: the handler, the envelope's checks
   // that apply, who may record it (adjudicator_kinds.cc).
   struct Kind;
+  static const Kind kKinds[];
   static const Kind* KindOf(v1::Event::KindCase kind);
   using Pending = RulingHistory::Pending;
 

@@ -21,6 +21,19 @@
 #include "adjudicator/engine/time_reports.h"
 
 namespace arbiter {
+namespace {
+
+// Whether a kind is accepted once the game has a result (Kind::after_result).
+enum class AfterResult { kRefused, kAccepted, kIfCheating };
+
+// The words of the table's columns.
+constexpr AfterResult kRefused = AfterResult::kRefused;
+constexpr AfterResult kAccepted = AfterResult::kAccepted;
+constexpr bool kPlay = true, kNotPlay = false;
+constexpr bool kCorrection = true, kEvent = false;
+constexpr const char* kAnyone = nullptr;
+
+}  // namespace
 
 // One row. Handlers check everything that can make the event bad input
 // before they change anything (adjudicator.h).
@@ -30,7 +43,7 @@ struct Adjudicator::Kind {
   // Accepted once the game has a result: the procedures of the record
   // (decisions, appeals, the confirmation, the count, a cancellation) and a
   // cheating misconduct (23.1 reopens even a confirmed result).
-  enum class AfterResult { kRefused, kAccepted, kIfCheating } after_result;
+  AfterResult after_result;
   // Play (a move, a pass, a press): refused while the game is adjourned, a
   // sealed move awaits opening, or the contest was given up on the board.
   bool play;
@@ -45,60 +58,57 @@ struct Adjudicator::Kind {
   const char* chief_arbiter_only;
 };
 
+// The table itself, a row a kind in any order: data, apart from KindOf's
+// lookup, so that adding a kind touches only its row.
+// clang-format off
+const Adjudicator::Kind Adjudicator::kKinds[] = {
+  {v1::Event::kGameCreated, [](Adjudicator& a, const v1::Event& e) { return Attendance::OnGameCreated(a, e.game_created()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kGameStarted, [](Adjudicator& a, const v1::Event& e) { return Attendance::OnGameStarted(a, e.game_started()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kPlayerArrived, [](Adjudicator& a, const v1::Event& e) { return Attendance::OnPlayerArrived(a, e.player_arrived()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kMove, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnMove(a, e.move()); }, kRefused, kPlay, kEvent, kAnyone},
+  {v1::Event::kPass, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnPass(a, e.pass()); }, kRefused, kPlay, kEvent, kAnyone},
+  {v1::Event::kClockPress, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnClockPress(a, e.clock_press()); }, kRefused, kPlay, kEvent, kAnyone},
+  {v1::Event::kTakeback, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnTakeback(a, e.takeback()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kCaptureError, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnCaptureError(a, e.capture_error()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kStonesDisplaced, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnStonesDisplaced(a, e.stones_displaced()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kBoardScattered, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnBoardScattered(a, e.board_scattered()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kPhoneRang, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.phone_rang().color(), v1::PHONE_RANG); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kPhoneViewed, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.phone_viewed().color(), v1::PHONE_VIEWED); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kSmoking, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.smoking().color(), v1::SMOKING); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kMisconduct, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnMisconduct(a, e.misconduct()); }, AfterResult::kIfCheating, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kLeftSeat, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnLeftSeat(a, e.left_seat()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kReturnedSeat, [](Adjudicator& a, const v1::Event& e) {
+    absl::Status s = CheckColor(e.returned_seat().color(), "returnedSeat.color");
+    if (s.ok()) a.SettleTime(true);
+    return s;
+  }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kTimeExpired, [](Adjudicator& a, const v1::Event& e) { return TimeReports::OnTimeExpired(a, e.time_expired()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kClockMalfunction, [](Adjudicator& a, const v1::Event& e) { return TimeReports::OnClockMalfunction(a, e.clock_malfunction()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kAdjourned, [](Adjudicator& a, const v1::Event&) { return Attendance::OnAdjourned(a); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kResumed, [](Adjudicator& a, const v1::Event&) { return Attendance::OnResumed(a); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kResign, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnResign(a, e.resign()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kDeadStones, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnDeadStones(a, e.dead_stones()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kArbiterDecision, [](Adjudicator& a, const v1::Event& e) { return Decisions::OnArbiterDecision(a, e.arbiter_decision()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kWrongColors, [](Adjudicator& a, const v1::Event&) { return DisciplineIncidents::OnWrongColors(a); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kAppealLodged, [](Adjudicator& a, const v1::Event& e) { return Appeals::OnAppealLodged(a, e.appeal_lodged()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kAppealDecided, [](Adjudicator& a, const v1::Event& e) { return Appeals::OnAppealDecided(a, e.appeal_decided()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kResultConfirmed, [](Adjudicator& a, const v1::Event&) { return Appeals::OnResultConfirmed(a); }, kAccepted, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kMoveSealed, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnMoveSealed(a, e.move_sealed()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kSealedMoveOpened, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnSealedMoveOpened(a, e.sealed_move_opened()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kStoneDropped, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnStoneDropped(a, e.stone_dropped()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kFirstHalfUnrecorded, [](Adjudicator& a, const v1::Event&) { return TimeReports::OnFirstHalfUnrecorded(a); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kContestAbandoned, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnContestAbandoned(a, e.contest_abandoned()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kTimeWasting, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnTimeWasting(a, e.time_wasting()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kWithdrew, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnWithdrew(a, e.withdrew()); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kEventVoided, [](Adjudicator& a, const v1::Event& e) { return Corrections::OnEventVoided(a, e.event_voided()); }, kAccepted, kNotPlay, kCorrection,
+   "eventVoided: voiding an event is the chief arbiter's correction"},
+  {v1::Event::kCountRecorded, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnCountRecorded(a, e.count_recorded()); }, kAccepted, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kGameCancelled, [](Adjudicator& a, const v1::Event& e) { return Corrections::OnGameCancelled(a, e.game_cancelled()); }, kAccepted, kNotPlay, kEvent,
+   "gameCancelled: cancelling a game is the chief arbiter's correction"},
+};
+// clang-format on
+
 const Adjudicator::Kind* Adjudicator::KindOf(v1::Event::KindCase kind) {
-  using After = Kind::AfterResult;
-  constexpr After kRefused = After::kRefused;
-  constexpr After kAccepted = After::kAccepted;
-  constexpr bool kPlay = true, kNotPlay = false;
-  constexpr bool kCorrection = true, kEvent = false;
-  constexpr const char* kAnyone = nullptr;
-  // clang-format off
-  static constexpr Kind kKinds[] = {
-    {v1::Event::kGameCreated, [](Adjudicator& a, const v1::Event& e) { return Attendance::OnGameCreated(a, e.game_created()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kGameStarted, [](Adjudicator& a, const v1::Event& e) { return Attendance::OnGameStarted(a, e.game_started()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kPlayerArrived, [](Adjudicator& a, const v1::Event& e) { return Attendance::OnPlayerArrived(a, e.player_arrived()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kMove, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnMove(a, e.move()); }, kRefused, kPlay, kEvent, kAnyone},
-    {v1::Event::kPass, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnPass(a, e.pass()); }, kRefused, kPlay, kEvent, kAnyone},
-    {v1::Event::kClockPress, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnClockPress(a, e.clock_press()); }, kRefused, kPlay, kEvent, kAnyone},
-    {v1::Event::kTakeback, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnTakeback(a, e.takeback()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kCaptureError, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnCaptureError(a, e.capture_error()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kStonesDisplaced, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnStonesDisplaced(a, e.stones_displaced()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kBoardScattered, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnBoardScattered(a, e.board_scattered()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kPhoneRang, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.phone_rang().color(), v1::PHONE_RANG); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kPhoneViewed, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.phone_viewed().color(), v1::PHONE_VIEWED); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kSmoking, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.smoking().color(), v1::SMOKING); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kMisconduct, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnMisconduct(a, e.misconduct()); }, After::kIfCheating, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kLeftSeat, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnLeftSeat(a, e.left_seat()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kReturnedSeat, [](Adjudicator& a, const v1::Event& e) {
-      absl::Status s = CheckColor(e.returned_seat().color(), "returnedSeat.color");
-      if (s.ok()) a.SettleTime(true);
-      return s;
-    }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kTimeExpired, [](Adjudicator& a, const v1::Event& e) { return TimeReports::OnTimeExpired(a, e.time_expired()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kClockMalfunction, [](Adjudicator& a, const v1::Event& e) { return TimeReports::OnClockMalfunction(a, e.clock_malfunction()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kAdjourned, [](Adjudicator& a, const v1::Event&) { return Attendance::OnAdjourned(a); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kResumed, [](Adjudicator& a, const v1::Event&) { return Attendance::OnResumed(a); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kResign, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnResign(a, e.resign()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kDeadStones, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnDeadStones(a, e.dead_stones()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kArbiterDecision, [](Adjudicator& a, const v1::Event& e) { return Decisions::OnArbiterDecision(a, e.arbiter_decision()); }, kAccepted, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kWrongColors, [](Adjudicator& a, const v1::Event&) { return DisciplineIncidents::OnWrongColors(a); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kAppealLodged, [](Adjudicator& a, const v1::Event& e) { return Appeals::OnAppealLodged(a, e.appeal_lodged()); }, kAccepted, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kAppealDecided, [](Adjudicator& a, const v1::Event& e) { return Appeals::OnAppealDecided(a, e.appeal_decided()); }, kAccepted, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kResultConfirmed, [](Adjudicator& a, const v1::Event&) { return Appeals::OnResultConfirmed(a); }, kAccepted, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kMoveSealed, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnMoveSealed(a, e.move_sealed()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kSealedMoveOpened, [](Adjudicator& a, const v1::Event& e) { return PlayEvents::OnSealedMoveOpened(a, e.sealed_move_opened()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kStoneDropped, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnStoneDropped(a, e.stone_dropped()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kFirstHalfUnrecorded, [](Adjudicator& a, const v1::Event&) { return TimeReports::OnFirstHalfUnrecorded(a); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kContestAbandoned, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnContestAbandoned(a, e.contest_abandoned()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kTimeWasting, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnTimeWasting(a, e.time_wasting()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kWithdrew, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnWithdrew(a, e.withdrew()); }, kRefused, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kEventVoided, [](Adjudicator& a, const v1::Event& e) { return Corrections::OnEventVoided(a, e.event_voided()); }, kAccepted, kNotPlay, kCorrection,
-     "eventVoided: voiding an event is the chief arbiter's correction"},
-    {v1::Event::kCountRecorded, [](Adjudicator& a, const v1::Event& e) { return GameEnd::OnCountRecorded(a, e.count_recorded()); }, kAccepted, kNotPlay, kEvent, kAnyone},
-    {v1::Event::kGameCancelled, [](Adjudicator& a, const v1::Event& e) { return Corrections::OnGameCancelled(a, e.game_cancelled()); }, kAccepted, kNotPlay, kEvent,
-     "gameCancelled: cancelling a game is the chief arbiter's correction"},
-  };
-  // clang-format on
   // By field number, for a lookup as cheap as the switch it replaces.
   static const std::array<const Kind*, 64> kByNumber = [] {
     std::array<const Kind*, 64> by{};
@@ -140,8 +150,8 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e, const Kind* kind) co
                      " is earlier than the previous event's ",
                      absl::FormatTime(absl::RFC3339_full, last_at_, absl::UTCTimeZone())));
   }
-  const bool after_result = kind->after_result == Kind::AfterResult::kAccepted ||
-                            (kind->after_result == Kind::AfterResult::kIfCheating &&
+  const bool after_result = kind->after_result == AfterResult::kAccepted ||
+                            (kind->after_result == AfterResult::kIfCheating &&
                              e.misconduct().kind() == v1::Misconduct::CHEATING);
   if (result_.has_value() && !after_result) {
     return absl::FailedPreconditionError(
