@@ -111,8 +111,8 @@ struct TiledLog {
     tiles->Route(*http);
     port = http->bind_to_any_port("127.0.0.1");
     http->WidenBacklog();
-    thread = std::thread([this] { http->listen_after_bind(); });
-    while (!http->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    thread = std::thread([this] { http->Listen(); });
+    http->AwaitRunning();
     // The first tile, the last full one: the ledger reads every leaf hash
     // and hashes its proof tree up to there.
     const absl::Time first = absl::Now();
@@ -127,7 +127,7 @@ struct TiledLog {
     first_tile_ms = absl::ToDoubleMilliseconds(absl::Now() - first);
   }
   ~TiledLog() {
-    http->stop();
+    http->Stop();
     thread.join();
   }
 };

@@ -4,14 +4,12 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <openssl/err.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
 
 #include "absl/strings/str_cat.h"
-#include "adjudicator/service/console/http_limits.h"
 #include "adjudicator/service/console/request_head.h"
 
 namespace arbiter::service::console {
@@ -30,12 +28,6 @@ void Describe(const sockaddr_storage& a, std::string& ip, int& port) {
     port = ntohs(in6->sin6_port);
   }
   ip = text;
-}
-
-int Millis(absl::Time deadline) {
-  const absl::Duration left = deadline - absl::Now();
-  if (left <= absl::ZeroDuration()) return 0;
-  return static_cast<int>(absl::ToInt64Milliseconds(left)) + 1;
 }
 
 }  // namespace
@@ -64,52 +56,43 @@ Connection::~Connection() {
   close(fd_);
 }
 
-bool Connection::Await(bool write, absl::Time deadline) const {
-  pollfd p{fd_, static_cast<short>(write ? POLLOUT : POLLIN), 0};
-  for (;;) {
-    const int n = poll(&p, 1, Millis(deadline));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    // A hang-up still lets a reader see the end of the stream.
-    return write ? (p.revents & POLLOUT) != 0 && (p.revents & (POLLERR | POLLHUP)) == 0 : true;
+Connection::Io Connection::TlsWants(int r) const {
+  switch (SSL_get_error(ssl_, r)) {
+    case SSL_ERROR_WANT_READ:
+      return Io::kWantRead;
+    case SSL_ERROR_WANT_WRITE:
+      return Io::kWantWrite;
+    default:
+      return Io::kClosed;
   }
 }
 
-Connection::Read Connection::Handshake(absl::Time deadline) {
-  if (ssl_ == nullptr) return Read::kClosed;
-  for (;;) {
-    const int r = SSL_accept(ssl_);
-    if (r == 1) return Read::kMore;
-    const int e = SSL_get_error(ssl_, r);
-    if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE) return Read::kClosed;
-    if (!Await(e == SSL_ERROR_WANT_WRITE, deadline)) return Read::kTimedOut;
-  }
+Connection::Io Connection::Handshake() {
+  if (ssl_ == nullptr) return Io::kClosed;
+  // One thread serves every connection: another's failed handshake must
+  // not be read as this one's error.
+  ERR_clear_error();
+  const int r = SSL_accept(ssl_);
+  return r == 1 ? Io::kDone : TlsWants(r);
 }
 
-Connection::Read Connection::ReadMore(absl::Time deadline) {
+Connection::Io Connection::ReadSome() {
   char chunk[4096];
   for (;;) {
-    ssize_t n;
-    bool want_write = false;
     if (ssl_ != nullptr) {
-      n = SSL_read(ssl_, chunk, sizeof chunk);
-      if (n <= 0) {
-        const int e = SSL_get_error(ssl_, static_cast<int>(n));
-        if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE) return Read::kClosed;
-        want_write = e == SSL_ERROR_WANT_WRITE;
-      }
-    } else {
-      n = recv(fd_, chunk, sizeof chunk, 0);
-      if (n == 0) return Read::kClosed;
-      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-        return Read::kClosed;
-      }
+      ERR_clear_error();
+      const int n = SSL_read(ssl_, chunk, sizeof chunk);
+      if (n <= 0) return TlsWants(n);
+      buffer_.append(chunk, static_cast<size_t>(n));
+      return Io::kDone;
     }
+    const ssize_t n = recv(fd_, chunk, sizeof chunk, 0);
     if (n > 0) {
       buffer_.append(chunk, static_cast<size_t>(n));
-      return Read::kMore;
+      return Io::kDone;
     }
-    if (!Await(want_write, deadline)) return Read::kTimedOut;
+    if (n < 0 && errno == EINTR) continue;
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? Io::kWantRead : Io::kClosed;
   }
 }
 
@@ -129,6 +112,7 @@ ssize_t Connection::WriteNow(absl::string_view bytes, bool* want_read) {
   *want_read = false;
   for (;;) {
     if (ssl_ != nullptr) {
+      ERR_clear_error();
       const int n = SSL_write(ssl_, bytes.data(), static_cast<int>(bytes.size()));
       if (n > 0) return n;
       const int e = SSL_get_error(ssl_, n);
@@ -143,24 +127,33 @@ ssize_t Connection::WriteNow(absl::string_view bytes, bool* want_read) {
   }
 }
 
-bool Connection::WriteAll(absl::string_view bytes, absl::Duration stall) {
-  while (!bytes.empty()) {
+Connection::Io Connection::Flush(bool* progressed) {
+  *progressed = false;
+  while (has_output()) {
     bool want_read = false;
-    const ssize_t n = WriteNow(bytes, &want_read);
-    if (n < 0) return false;
-    if (n > 0) {
-      bytes.remove_prefix(static_cast<size_t>(n));
-      continue;
-    }
-    if (!Await(!want_read, absl::Now() + stall)) return false;
+    const ssize_t n = WriteNow(absl::string_view(out_).substr(sent_), &want_read);
+    if (n < 0) return Io::kClosed;
+    if (n == 0) return want_read ? Io::kWantRead : Io::kWantWrite;
+    *progressed = true;
+    sent_ += static_cast<size_t>(n);
   }
-  return true;
+  std::string().swap(out_);  // an answer's bytes are not kept with an idle connection
+  sent_ = 0;
+  return Io::kDone;
+}
+
+std::string Connection::TakeOutput() {
+  std::string rest = out_.substr(sent_);
+  std::string().swap(out_);
+  sent_ = 0;
+  return rest;
 }
 
 bool Connection::DropInput() {
   char chunk[4096];
   for (;;) {
     if (ssl_ != nullptr) {
+      ERR_clear_error();
       const int n = SSL_read(ssl_, chunk, sizeof chunk);
       if (n > 0) continue;
       const int e = SSL_get_error(ssl_, n);
@@ -184,16 +177,16 @@ void Connection::Quiet() {
 
 void Connection::Answer(int status, absl::string_view reason, absl::string_view message) {
   const std::string body = absl::StrCat(message, "\n");
-  WriteAll(
-      absl::StrCat("HTTP/1.1 ", status, " ", reason,
-                   "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ", body.size(),
-                   "\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n", body),
-      absl::Seconds(1));
+  absl::StrAppend(&out_, "HTTP/1.1 ", status, " ", reason,
+                  "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ", body.size(),
+                  "\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n", body);
 }
 
 bool Connection::is_readable() const { return read_ < frame_; }
 
-bool Connection::is_writable() const { return Await(true, absl::Now() + kWriteStall); }
+// Output is buffered: the loop sends it, and cuts off a client that takes
+// none of it for kWriteStall.
+bool Connection::is_writable() const { return true; }
 
 ssize_t Connection::read(char* ptr, size_t size) {
   const size_t n = std::min(size, frame_ - read_);
@@ -203,7 +196,8 @@ ssize_t Connection::read(char* ptr, size_t size) {
 }
 
 ssize_t Connection::write(const char* ptr, size_t size) {
-  return WriteAll(absl::string_view(ptr, size), kWriteStall) ? static_cast<ssize_t>(size) : -1;
+  out_.append(ptr, size);
+  return static_cast<ssize_t>(size);
 }
 
 void Connection::get_remote_ip_and_port(std::string& ip, int& port) const {

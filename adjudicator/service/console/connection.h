@@ -1,22 +1,23 @@
 // One client connection of the console's server, plaintext or TLS, as the
 // httplib::Stream that cpp-httplib reads a request from and writes its
-// answer to. The socket is non-blocking and every wait has a deadline, so
-// no client holds a server thread longer than http_limits.h allows.
+// answer to. The socket is non-blocking and nothing here waits: the
+// server's loop (guarded_server.h) reads, handshakes and writes when epoll
+// says the socket is ready, and holds each step to the deadlines of
+// http_limits.h.
 //
-// Reading is framed: the guard (guarded_server.h) buffers a whole request
-// itself, checks it (request_head.h), then Frame()s it; httplib reads only
-// those bytes (0, end of stream, beyond them) and never touches the socket.
+// Reading is framed: the loop buffers a whole request itself, checks it
+// (request_head.h), then Frame()s it; httplib reads only those bytes (0, end
+// of stream, beyond them) and never touches the socket. Writing is
+// buffered: what httplib writes (on a worker thread) is kept as output,
+// which the loop sends as the socket takes it.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_CONNECTION_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_CONNECTION_H_
 
 #include <openssl/ssl.h>
 
-#include <algorithm>
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "absl/time/clock.h"
-#include "absl/time/time.h"
 #include "httplib.h"
 
 namespace arbiter::service::console {
@@ -29,33 +30,28 @@ class Connection : public httplib::Stream {
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  enum class Read { kMore, kClosed, kTimedOut };
-  // TLS only: completes the handshake by `deadline`.
-  Read Handshake(absl::Time deadline);
-  // Appends what the client sends next to buffered(), waiting until
-  // `deadline` for it.
-  Read ReadMore(absl::Time deadline);
-  // Waits until the client sends something, at most until `deadline`, or
-  // until `give_up()` (asked every 100 ms) says to stop; whether it did.
-  template <typename Fn>
-  bool AwaitRequest(absl::Time deadline, Fn give_up) {
-    while (buffered().empty()) {
-      if (absl::Now() >= deadline || give_up()) return false;
-      if (ReadMore(std::min(deadline, absl::Now() + absl::Milliseconds(100))) == Read::kClosed) {
-        return false;
-      }
-    }
-    return true;
-  }
+  // What a step that does not wait came to: done, or it needs the socket
+  // readable (or writable) first, or the connection broke or closed.
+  enum class Io { kDone, kWantRead, kWantWrite, kClosed };
+  // TLS only: the handshake, as far as it goes now.
+  Io Handshake();
+  // Appends what the client sent to buffered(): kDone once some came.
+  Io ReadSome();
   // What the client has sent and httplib has not been given yet.
   absl::string_view buffered() const;
   // Gives httplib the next `size` buffered bytes to read; Consume() drops
   // them once it has answered.
   void Frame(size_t size);
   void Consume();
-  // Writes a whole answer of our own (a refusal), then the connection is
-  // to be closed.
+  // Adds a whole answer of our own (a refusal) to the output; the
+  // connection is to be closed once it is sent.
   void Answer(int status, absl::string_view reason, absl::string_view message);
+  // Sends what the socket takes of the output now: kDone once all is sent;
+  // `*progressed` when it took some.
+  Io Flush(bool* progressed);
+  bool has_output() const { return sent_ < out_.size(); }
+  // The output not yet sent, which the caller sends from now on.
+  std::string TakeOutput();
   // Without waiting: writes what the socket takes of `bytes` now. The
   // bytes taken; 0 when it takes none now (retry with the same bytes once
   // the socket is writable, or readable when `*want_read`: TLS); -1 once
@@ -81,15 +77,16 @@ class Connection : public httplib::Stream {
   socket_t socket() const override { return fd_; }
 
  private:
-  // Waits for the socket to be readable (or writable) until `deadline`.
-  bool Await(bool write, absl::Time deadline) const;
-  bool WriteAll(absl::string_view bytes, absl::Duration stall);
+  // What SSL_get_error makes of a TLS call's result `r`.
+  Io TlsWants(int r) const;
 
   int fd_;
   SSL* ssl_ = nullptr;
   std::string buffer_;
   size_t read_ = 0;   // how far httplib has read the frame
   size_t frame_ = 0;  // the frame's end in buffer_
+  std::string out_;   // written by httplib, to be sent
+  size_t sent_ = 0;   // of out_
   std::string local_ip_;
   int local_port_ = 0;
   bool loopback_ = false;

@@ -327,8 +327,8 @@ void Console::Impl::Feed(const httplib::Request& req, httplib::Response& res) {
     return SendError(res, s);
   }
   // httplib writes the head (a chunked text/event-stream), then calls the
-  // provider, which hands the connection to the followers' loop: the thread
-  // goes back to the pool (guarded_server.h).
+  // provider, which hands the connection to the followers' loop: the server
+  // serves it no further (guarded_server.h).
   auto parked = std::make_shared<bool>(false);
   res.set_header("Cache-Control", "no-store");
   res.set_chunked_content_provider(
@@ -636,7 +636,6 @@ absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& liste
     NameThisThread("console");
     p.http.Listen();
   });
-  // Stop() ends the accept loop only once it runs: wait for it.
   p.http.AwaitRunning();
   return console;
 }
@@ -647,7 +646,7 @@ void Console::Stop() {
   p.stopped = true;
   p.feed.Stop();
   p.followers.Stop();  // every following page's stream ends
-  p.http.stop();
+  p.http.Stop();
   if (p.thread.joinable()) p.thread.join();
 }
 

@@ -155,6 +155,10 @@ void Followers::Adopt() {
     }
     pages_.emplace(page, std::move(owned));
     parked_.store(static_cast<int>(pages_.size()));
+    // The answer's head, as far as the server had not sent it yet.
+    if (std::string head = page->connection->TakeOutput(); !head.empty()) {
+      Queue(*page, std::make_shared<const std::string>(std::move(head)));
+    }
     Queue(*page, kHello);
     if (!Catch(*page, steps)) {
       End(*page);

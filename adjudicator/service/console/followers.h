@@ -1,8 +1,8 @@
 // The pages following the live feed (/api/feed, live_feed.h), parked on
 // one loop. Once a page's request is admitted and its answer's head is
-// written, the HTTP server hands its connection over (GuardedServer::
-// HandOver) with its TLS state and its place in the feed, and its thread
-// goes back to the pool. One thread and one epoll set hold every page: it
+// written (perhaps not yet sent: the page sends it first), the HTTP server
+// hands its connection over (GuardedServer::HandOver) with its TLS state and
+// its place in the feed. One thread and one epoll set hold every page: it
 // wakes when the feed has a message (the feed's eventfd), when a page's
 // socket takes more or closes, and once every kKeepAlive for all pages
 // together (a keep-alive comment to each page sent nothing meanwhile, and

@@ -21,13 +21,16 @@ inline constexpr int kMaxHeaderLines = 64;
 // (under 2 KiB). Bodies must say their length (411 for chunked ones).
 inline constexpr size_t kMaxBodyBytes = 64 * 1024;
 
-// Threads serving connections. A page following the live feed gives its
-// thread back once its answer's head is written (followers.h).
-inline constexpr int kServerThreads = 256;
-// Connections accepted and waiting for a thread; beyond, a new connection
-// is answered 503 and closed. With kServerThreads: at most 512 open, besides
-// the pages following the live feed (at most FeedLimits::in_all).
-inline constexpr int kMaxWaitingConnections = 256;
+// Connections are held by one loop thread (guarded_server.h), which reads
+// and checks each request and sends each answer without waiting; a whole
+// request is answered by one of kWorkerThreads threads (httplib's routing
+// and the handlers). A page following the live feed leaves the server once
+// its answer's head is written (followers.h).
+inline constexpr int kWorkerThreads = 4;
+// Connections open at once, besides the pages following the live feed (at
+// most FeedLimits::in_all). A new one beyond closes the connection kept
+// alive idle the longest, or, with none, is answered 503 and closed.
+inline constexpr int kMaxConnections = 512;
 
 // Connections the kernel completes before the server accepts them
 // (cpp-httplib listens with 5, so a burst of phones reconnecting at once
@@ -36,17 +39,16 @@ inline constexpr int kListenBacklog = 256;
 
 // A request must arrive whole (TLS handshake, head and body) within this
 // long of its connection being accepted, or of its first byte on a kept-alive
-// connection; else 408 and the connection closes. A connection that waited
-// for a thread still gets kLateGrace from when a thread takes it up.
+// connection; else 408 and the connection closes.
 inline constexpr absl::Duration kRequestTime = absl::Seconds(10);
-inline constexpr absl::Duration kLateGrace = absl::Seconds(1);
-// A kept-alive connection waits this long for its next request, and not at
-// all while other connections wait for a thread.
+// A kept-alive connection waits this long for its next request (and less
+// when kMaxConnections are open: the idlest gives way to a new one).
 inline constexpr absl::Duration kIdleTime = absl::Seconds(5);
 inline constexpr int kMaxRequestsPerConnection = 100;
 // An answer's bytes must be taken by the client within this long of each
-// other, or the connection closes.
+// other, or the connection closes (a refusal's: within kRefusalStall).
 inline constexpr absl::Duration kWriteStall = absl::Seconds(10);
+inline constexpr absl::Duration kRefusalStall = absl::Seconds(1);
 
 // Pages following the live feed (/api/feed) at once, `arbiter serve
 // --http-feeds N --http-feeds-per-caller N`. A page holds no thread, only
