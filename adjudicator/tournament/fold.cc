@@ -491,6 +491,11 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t) {
       break;
     case v1::TournamentEvent::kMigrated:  // where the events before it came from
       break;
+    case v1::TournamentEvent::kStandingsRecorded:  // derived: `verify` derives it again
+      if (event.standings_recorded().round() < 1) {
+        s = Bad("standingsRecorded: rounds are numbered from 1");
+      }
+      break;
     case v1::TournamentEvent::KIND_NOT_SET:
       break;
   }
