@@ -108,10 +108,10 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(
     const service::Caller& caller, const std::string& id, std::vector<v1::TournamentEvent> events,
     bool must_exist) {
   absl::MutexLock lock(&write_mu_);
-  return RecordLocked(caller, id, std::move(events), must_exist);
+  return FoldAndAppend(caller, id, std::move(events), must_exist);
 }
 
-absl::StatusOr<v1::Tournament> TournamentServiceImpl::RecordLocked(
+absl::StatusOr<v1::Tournament> TournamentServiceImpl::FoldAndAppend(
     const service::Caller& caller, const std::string& id, std::vector<v1::TournamentEvent> events,
     bool must_exist) {
   v1::Tournament t;
@@ -123,6 +123,12 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::RecordLocked(
   } else if (current.status().code() != absl::StatusCode::kNotFound || must_exist) {
     return current.status();
   }
+  return AppendOnto(caller, id, std::move(t), std::move(events));
+}
+
+absl::StatusOr<v1::Tournament> TournamentServiceImpl::AppendOnto(
+    const service::Caller& caller, const std::string& id, v1::Tournament t,
+    std::vector<v1::TournamentEvent> events) {
   const uint64_t expected = t.revision();
   const absl::Time at = now_();
   for (size_t i = 0; i < events.size(); ++i) {
