@@ -13,6 +13,7 @@
 #include "adjudicator/tournament/scoring.h"
 #include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
+#include "adjudicator/tournament/standings_rules.h"
 #include "adjudicator/tournament/withdrawals.h"
 #include "proto/names/resource_name.h"
 
@@ -131,6 +132,10 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::AppendOnto(
     std::vector<v1::TournamentEvent> events) {
   const uint64_t expected = t.revision();
   const absl::Time at = now_();
+  // A new tournament is scored under the standings rules of today, for good.
+  if (!events.empty() && events[0].has_created() && events[0].created().standings_rules().empty()) {
+    events[0].mutable_created()->set_standings_rules(std::string(CurrentStandingsRules()));
+  }
   for (size_t i = 0; i < events.size(); ++i) {
     Stamp(at, &events[i]);
     // The authenticated caller (empty when the server runs open), never

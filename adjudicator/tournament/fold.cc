@@ -9,6 +9,7 @@
 #include "adjudicator/tournament/corrections.h"
 #include "adjudicator/tournament/matches.h"
 #include "adjudicator/tournament/names.h"
+#include "adjudicator/tournament/standings_rules.h"
 #include "proto/names/resource_name.h"
 
 namespace arbiter::tournament {
@@ -102,6 +103,9 @@ absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
         "(cn-1988/28: 团体成绩根据总得分的高低区分名次): TOTAL_SCORE");
   }
   if (absl::Status team = CheckTeamSettings(s); !team.ok()) return team;
+  absl::StatusOr<std::string> rules = PinnedStandingsRules(c);
+  if (!rules.ok()) return rules.status();
+  t->set_standings_rules(*std::move(rules));
   t->set_name(absl::StrCat("tournaments/", c.tournament_id()));
   t->set_tournament_id(c.tournament_id());
   t->set_title(c.title());

@@ -18,6 +18,7 @@
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/standings_recorder.h"
 #include "adjudicator/service/tournament_referee.h"
+#include "adjudicator/tournament/fold.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -268,6 +269,26 @@ TEST_F(RecordedStandings, VerifyNamesATournamentWhoseStartedGameIsNotInTheLog) {
   EXPECT_FALSE(audit.intact);
   EXPECT_THAT(audit.why, HasSubstr("tournament 'T' round 1 board 1: game 'T-r1-b1'"));
   EXPECT_THAT(audit.why, HasSubstr("not in the log"));
+}
+
+// Issue 44.1: the standings rules' version pin. A tournament whose created
+// names none (recorded before the pin) is scored under the first version; a
+// version this binary does not have is refused by name, never scored under
+// another.
+TEST(StandingsRulesPin, ATournamentRecordedBeforeThePinReadsAsTheFirstVersion) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.Player("A").Player("B");
+  EXPECT_EQ(b.Build().standings_rules(), "tournament-2026.1");
+}
+
+TEST(StandingsRulesPin, AVersionThisBinaryDoesNotHaveIsRefused) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  std::vector<v1::TournamentEvent> events = b.events();
+  events[0].mutable_created()->set_standings_rules("tournament-2099.1");
+  absl::StatusOr<v1::Tournament> t = Fold(events);
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(t.status().message(), HasSubstr("'tournament-2099.1'"));
+  EXPECT_THAT(t.status().message(), HasSubstr("tournament-2026.1"));
 }
 
 }  // namespace
