@@ -30,7 +30,9 @@ const FlagSpec kFlags[] = {
     {"out", "FILE", "from a server: write to FILE (default stdout; a bundle needs it)"},
     {"db", "PATH", "offline: the ledger (the data directory of `arbiter serve`, or its ledger.db)"},
     {"bundle", "FILE", "offline: write the audit bundle to FILE"},
-    {"receipt", "N", "offline: ruling N's receipt, a C2SP tlog-proof (to --out FILE or stdout)"},
+    {"receipt", "N",
+     "offline: ruling N's receipt, a C2SP tlog-proof (to --out FILE or stdout); for "
+     "tournaments/T, its event at revision N"},
     kServerFlag,
 };
 const CommandSpec kExport = {
@@ -44,6 +46,7 @@ const CommandSpec kExport = {
         "  arbiter export GAME --format FORMAT [--out FILE] [--server ADDR]\n"
         "  arbiter export GAME --db PATH --bundle FILE      (offline, no server)\n"
         "  arbiter export GAME --db PATH --receipt N [--out FILE]   (ruling N's receipt)\n"
+        "  arbiter export tournaments/T --db PATH --receipt N [--out FILE]   (its event N)\n"
         "An audit bundle holds the game's events and rulings with inclusion proofs against\n"
         "a signed checkpoint; `arbiter verify --bundle FILE` checks it with no database.\n"
         "Offline, exit 1 when the ledger does not match its checkpoint.\n",

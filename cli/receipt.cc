@@ -88,6 +88,28 @@ std::string KindOf(const std::string& bytes) {
   return OneofKind(event);
 }
 
+// The revision of the event ruling `n` of `game` was given on; nullopt
+// when the game has no such ruling.
+absl::StatusOr<std::optional<uint64_t>> RulingEvent(ledger::LogSource& reader,
+                                                    const std::string& game, uint64_t n) {
+  for (uint64_t after = 0;;) {
+    absl::StatusOr<std::vector<v1::LedgerEntry>> page = reader.ReadGame(game, after, 256);
+    if (!page.ok()) return page.status();
+    if (page->empty()) return std::nullopt;
+    for (const v1::LedgerEntry& e : *page) {
+      for (const v1::Ruling& r : e.rulings()) {
+        if (r.number() == n) return r.event();
+      }
+      after = e.revision();
+    }
+  }
+}
+
+// OK when `name` ("tournaments/T") names a tournament by a valid id.
+absl::Status CheckTournamentName(const std::string& name) {
+  return ledger::TournamentStream(name.substr(ledger::kTournamentStreamPrefix.size())).status();
+}
+
 }  // namespace
 
 int RunReceiptExport(const CommandSpec& spec, const Args& args) {
@@ -96,11 +118,19 @@ int RunReceiptExport(const CommandSpec& spec, const Args& args) {
     if (args.Has(other))
       return UsageError(spec, absl::StrCat("--", other, " is not for --receipt"));
   }
+  const std::string& game = args.positionals()[0];
+  // A tournament's event is named by its stream and revision
+  // (tournaments/T --receipt N); a game's by its ruling.
+  const bool tournament = ledger::IsTournamentStream(game);
   uint64_t n = 0;
   if (absl::Status s = args.Number("receipt", &n); !s.ok() || n == 0) {
-    return UsageError(spec, "--receipt N: the ruling's number (1, 2, ...), as on its slip");
+    return UsageError(spec, tournament
+                                ? "--receipt N: the tournament event's revision (1, 2, ...)"
+                                : "--receipt N: the ruling's number (1, 2, ...), as on its slip");
   }
-  const std::string& game = args.positionals()[0];
+  if (absl::Status s = tournament ? CheckTournamentName(game) : absl::OkStatus(); !s.ok()) {
+    return UsageError(spec, absl::StrCat(game, ": ", s.message()));
+  }
   std::string db = *args.Value("db");
   const std::string out = args.ValueOr("out", "");
   if (!out.empty()) {
@@ -115,22 +145,22 @@ int RunReceiptExport(const CommandSpec& spec, const Args& args) {
         absl::IsNotFound(reader.status()) ? kExitBadInput : ExitCodeOf(reader.status()));
   }
   // The ruling numbered N, and the entry of the event it was given on.
-  std::optional<uint64_t> revision;
-  for (uint64_t after = 0; !revision.has_value();) {
-    absl::StatusOr<std::vector<v1::LedgerEntry>> page = (*reader)->ReadGame(game, after, 256);
-    if (!page.ok()) return Complain("export", page.status().message(), ExitCodeOf(page.status()));
-    if (page->empty()) break;
-    for (const v1::LedgerEntry& e : *page) {
-      for (const v1::Ruling& r : e.rulings()) {
-        if (r.number() == n) revision = r.event();
-      }
-      after = e.revision();
-    }
+  absl::StatusOr<std::optional<uint64_t>> revision =
+      tournament ? std::optional<uint64_t>(n) : RulingEvent(**reader, game, n);
+  if (!revision.ok()) {
+    return Complain("export", revision.status().message(), ExitCodeOf(revision.status()));
   }
-  if (!revision.has_value()) {
+  if (!revision->has_value()) {
     return Complain("export", absl::StrCat("game '", game, "' has no ruling ", n), kExitBadInput);
   }
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entry = (*reader)->ReadGame(game, *revision - 1, 1);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entry = (*reader)->ReadGame(game, **revision - 1, 1);
+  if (tournament && entry.ok() && entry->empty()) {
+    return Complain(
+        "export",
+        absl::StrCat("tournament '", game.substr(ledger::kTournamentStreamPrefix.size()),
+                     "' has no revision ", n),
+        kExitBadInput);
+  }
   if (!entry.ok() || entry->empty()) {
     return Complain("export", absl::StrCat("the event of ruling ", n, " cannot be read"),
                     kExitUnavailable);
@@ -152,8 +182,10 @@ int RunReceiptExport(const CommandSpec& spec, const Args& args) {
   if (absl::Status s = WriteFileAtomically(out, *receipt); !s.ok()) {
     return Complain("export", absl::StrCat("--out: ", s.message()), ExitCodeOf(s));
   }
-  std::printf("wrote the receipt of ruling %llu of game '%s' (position %llu) to %s\n",
-              static_cast<unsigned long long>(n), game.c_str(),
+  std::printf("wrote the receipt of %s %llu of %s '%s' (position %llu) to %s\n",
+              tournament ? "revision" : "ruling", static_cast<unsigned long long>(n),
+              tournament ? "tournament" : "game",
+              game.substr(tournament ? ledger::kTournamentStreamPrefix.size() : 0).c_str(),
               static_cast<unsigned long long>(entry->front().position()), out.c_str());
   return 0;
 }

@@ -23,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "adjudicator/judge/adjudicator_judge.h"
+#include "adjudicator/service/tournament_referee.h"
 #include "cli/client.h"
 #include "cli/commands.h"
 #include "cli/complaint.h"
@@ -119,6 +120,12 @@ int Report(const ledger::AuditReport& r, const std::string& what, const std::str
   if (r.readjudicated) {
     std::printf("re-adjudicated %llu game(s) under their pinned rules: every ruling matches\n",
                 static_cast<unsigned long long>(r.games_readjudicated));
+    if (r.tournaments_rederived > 0) {
+      std::printf(
+          "re-derived %llu tournament(s): each folds, its recorded standings match, its "
+          "games are its pairings'\n",
+          static_cast<unsigned long long>(r.tournaments_rederived));
+    }
   } else {
     std::printf("rulings were not re-adjudicated (--no-readjudicate)\n");
   }
@@ -220,7 +227,11 @@ int RunVerify(int argc, char** argv) {
   ledger::AuditOptions options;
   options.game_id = game;
   AdjudicatorJudge judge;
-  if (readjudicate) options.judge = &judge;
+  tournament::TournamentReferee tournaments;  // folds and derives each tournament again
+  if (readjudicate) {
+    options.judge = &judge;
+    options.tournaments = &tournaments;
+  }
   std::string key_source;
   if (pubkey.empty() && store != nullptr && !store->shared()) {
     std::filesystem::path dir = std::filesystem::path(db).parent_path();

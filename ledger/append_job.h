@@ -44,6 +44,9 @@ struct AppendJob {
   // stream ("tournaments/{id}", stream.h), `events` is empty and these are
   // its events. No judge sees them.
   std::vector<v1::TournamentEvent> tournament_events;
+  // A tournament's append: the streams it was derived from, which must stand
+  // at these revisions (Ledger::AppendTournament).
+  std::vector<StreamAt> derived_from;
   // Set by a venue's sync (Ledger::AppendFromVenue): the venue's public key,
   // whose claim on the game is written with its first events.
   std::string venue_key_der;
@@ -124,7 +127,8 @@ class AppendQueue {
   absl::StatusOr<v1::Checkpoint> Checkpoint();
   // As Ledger::AppendTournament: `stream` is the tournament's stream name.
   absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournament(
-      std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events);
+      std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events,
+      std::vector<StreamAt> derived_from);
 
   // For a running batch: waits until a job is queued, the queue is closed
   // or `deadline` passes (InfinitePast: no wait), then moves queued jobs

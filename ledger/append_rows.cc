@@ -95,6 +95,14 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournamentOnto(AppendJob& job
       !s.ok()) {
     return s;
   }
+  for (const StreamAt& from : job.derived_from) {
+    absl::StatusOr<uint64_t> at = StreamRevision(from.stream, batch, rows);
+    if (!at.ok()) return at.status();
+    if (absl::Status s = ExpectedRevision::Exactly(from.revision).Check(from.stream, *at);
+        !s.ok()) {
+      return s;
+    }
+  }
   size_t append_bytes = 0;
   for (size_t i = 0; i < job.canonical.size(); ++i) {
     append_bytes += job.canonical[i].size();

@@ -196,6 +196,12 @@ class LogWalk {
   // stream, never judged; false after reporting.
   bool TakeTournamentEntry(uint64_t position, const std::string& stream, uint64_t revision,
                            bool keyed, const std::string& bytes);
+  // The tournaments' referee while the games are re-judged whole: nullptr
+  // without one, for one game only, or once re-adjudication has failed.
+  TournamentReferee* Referee() const {
+    return options_.judge != nullptr && !options_.game_id && !readjudication_ ? options_.tournaments
+                                                                              : nullptr;
+  }
   // Re-judges one event of its game, or checks its ruling rows alone.
   void JudgeEvent(uint64_t position, const std::string& game_id, uint64_t revision,
                   const v1::Event& event);
@@ -270,7 +276,10 @@ void LogWalk::JudgeEvent(uint64_t position, const std::string& game_id, uint64_t
     absl::Status s = Rejudge(*fold, game_id, revision, event, recorded_, &ended);
     // Rulings equal to the re-judged ones are canonical; others are parsed
     // below, to tell a damaged row from a ruling that differs.
-    if (s.ok()) return;
+    if (s.ok()) {
+      if (TournamentReferee* referee = Referee()) referee->GameAdvanced(game_id, *fold);
+      return;
+    }
     Note(readjudication_, position, std::string(s.message()));
   }
   // Canonical, as the writer stores them: bytes with unknown fields in them
@@ -287,6 +296,13 @@ bool LogWalk::TakeTournamentEntry(uint64_t position, const std::string& stream, 
                                   bool keyed, const std::string& bytes) {
   if (std::optional<std::string> why = tournaments_.Add(stream, revision, keyed, bytes)) {
     return Fail(report_, position, *std::move(why));
+  }
+  if (TournamentReferee* referee = Referee()) {
+    const std::string id = stream.substr(kTournamentStreamPrefix.size());
+    if (std::optional<std::string> why =
+            referee->Apply(id, revision, tournaments_.streams().at(id).back())) {
+      Note(readjudication_, position, *std::move(why));
+    }
   }
   return true;
 }
@@ -395,6 +411,13 @@ absl::Status LogWalk::Run(AuditSource& source, MerkleTree& tree,
   }
   for (const auto& [game, g] : games_) report.games_readjudicated += g.fold != nullptr ? 1 : 0;
   report.tournaments = tournaments_.streams().size();
+  if (TournamentReferee* referee = Referee()) {
+    if (std::optional<std::string> why = referee->Finish()) {
+      Note(readjudication_, 0, *std::move(why));
+    } else {
+      report.tournaments_rederived = report.tournaments;
+    }
+  }
   return absl::OkStatus();
 }
 

@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/judge.h"
+#include "ledger/tournament_referee.h"
 
 namespace arbiter::ledger {
 
@@ -38,6 +39,9 @@ struct AuditOptions {
   std::string log_origin;
   // Re-adjudicates the games when set; the report says if it was not.
   Judge* judge = nullptr;
+  // With `judge` (and no `game_id`): re-derives the tournaments, each
+  // finding reported as a re-adjudication's (tournament_referee.h).
+  TournamentReferee* tournaments = nullptr;
   // Called as events are checked: (done, total).
   std::function<void(uint64_t, uint64_t)> progress;
 };
@@ -52,9 +56,10 @@ struct AuditReport {
   uint64_t rulings = 0;
   uint64_t checkpoints = 0;
   uint64_t games_readjudicated = 0;
-  uint64_t tournaments = 0;    // tournament streams checked (stream.h)
-  bool readjudicated = false;  // a judge was given
-  bool key_trusted = false;    // the key came from the caller
+  uint64_t tournaments = 0;            // tournament streams checked (stream.h)
+  uint64_t tournaments_rederived = 0;  // folded again with a TournamentReferee
+  bool readjudicated = false;          // a judge was given
+  bool key_trusted = false;            // the key came from the caller
   std::string key_id_hex;
   uint64_t signed_size = 0;  // the latest checkpoint's tree size
   // Events after the latest signed checkpoint: their hashes chain, but no

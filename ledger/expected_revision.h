@@ -32,6 +32,14 @@ class ExpectedRevision {
   uint64_t value_;
 };
 
+// Another stream an append was derived from, at the revision it was read
+// (0: no stream yet): a tournament's derived event (its standings) is
+// appended only while every stream it was derived from still stands there.
+struct StreamAt {
+  std::string stream;
+  uint64_t revision = 0;
+};
+
 }  // namespace arbiter::ledger
 
 #endif  // ARBITER_LEDGER_EXPECTED_REVISION_H_

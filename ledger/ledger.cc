@@ -92,10 +92,11 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendFromVenue(
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendTournament(
     const std::string& tournament_id, ExpectedRevision expected,
-    std::vector<v1::TournamentEvent> events) {
+    std::vector<v1::TournamentEvent> events, std::vector<StreamAt> derived_from) {
   absl::StatusOr<std::string> stream = TournamentStream(tournament_id);
   if (!stream.ok()) return stream.status();
-  return impl_->writer_->queue().AppendTournament(*std::move(stream), expected, std::move(events));
+  return impl_->writer_->queue().AppendTournament(*std::move(stream), expected, std::move(events),
+                                                  std::move(derived_from));
 }
 
 void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,

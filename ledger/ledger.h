@@ -146,9 +146,13 @@ class Ledger {
   //  - UNAVAILABLE / RESOURCE_EXHAUSTED: the storage failed the commit.
   // Tournament events carry no idempotency key: a retry is made safe by
   // `expected` (a second attempt finds the stream moved: ABORTED).
+  // `derived_from` names the other streams (games) the events were derived
+  // from, at the revisions read: ABORTED, naming the first that moved, unless
+  // each stands there in the append's transaction, so what is derived is a
+  // function of the log up to the events' position.
   absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournament(
       const std::string& tournament_id, ExpectedRevision expected,
-      std::vector<v1::TournamentEvent> events);
+      std::vector<v1::TournamentEvent> events, std::vector<StreamAt> derived_from = {});
 
   // Append without blocking: queues the append and returns at once. `done`
   // gets what Append would return, on the thread that ran its batch (the

@@ -16,21 +16,28 @@
 #include "absl/status/statusor.h"
 #include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/standings_recorder.h"
 #include "adjudicator/service/tournament_service.h"
 #include "adjudicator/service/tournament_store.h"
 #include "grpcpp/server_builder.h"
 
 namespace arbiter::tournament {
 
-// The store and the service, owned together.
+// The store, the service and the recorder of standings, owned together.
+// The server starts `standings` once it serves and stops it before the
+// ledger closes.
 struct TournamentHost {
   std::unique_ptr<TournamentStore> store;
   std::unique_ptr<TournamentServiceImpl> service;
+  std::unique_ptr<StandingsRecorder> standings;
 };
 
 // A game's facts from the read model: its result, the WARNING sanctions per
 // colour, the deciding ruling and the players it was created with.
 GameSource GamesFrom(service::GameFolds* folds);
+// The same facts of one game's fold (GamesFrom's, and `verify`'s
+// re-derivation of the tournaments: tournament_referee.h).
+GameFacts FactsOf(const Adjudicator& game);
 
 // Opens the tournaments of `ledger` (moving those of `data_dir`/tournaments.db,
 // of an earlier release, into it first: tournament_migration.h) and

@@ -240,6 +240,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     return s;
   }
   if (parts->timekeeper != nullptr) parts->timekeeper->Start();
+  parts->tournaments->standings->Start();
   return std::unique_ptr<Server>(new Server(std::move(parts)));
 }
 
@@ -255,6 +256,7 @@ void Server::Shutdown(absl::Duration grace) {
   if (p.console != nullptr) p.console->Stop();  // its live pages end, then its server
   p.server->Shutdown(absl::ToChronoTime(deadline));
   if (p.timekeeper != nullptr) p.timekeeper->Stop();
+  p.tournaments->standings->Stop();
   if (p.witness_feed != nullptr) p.witness_feed->Stop();
   p.ledger.reset();  // commits what is queued, then closes
 }

@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
+
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/tournament_service.h"
 #include "adjudicator/tournament/fold.h"
@@ -15,6 +17,9 @@
 
 namespace arbiter::tournament {
 namespace {
+
+// Plans of a start made again after another writer got in first.
+constexpr int kStartAttempts = 5;
 
 // The pairing other than round `round` board `board` that names `game_id`
 // (as its game or a replayed one), or nullptr.
@@ -135,16 +140,28 @@ absl::StatusOr<v1::StartRoundResponse> TournamentServiceImpl::StartRoundAs(
     const service::Caller& caller, const v1::StartRoundRequest& req) {
   absl::StatusOr<std::string> id = ParseResourceName("tournaments", req.tournament(), "tournament");
   if (!id.ok()) return id.status();
-  const int n = req.round();
-  if (n < 1) return absl::InvalidArgumentError("round: rounds are numbered from 1");
+  if (req.round() < 1) return absl::InvalidArgumentError("round: rounds are numbered from 1");
   if (!make_game_) return absl::FailedPreconditionError("this server creates no games");
-  // One start at a time, and no other write of the tournament between the
-  // games' creation and their attachment.
-  absl::MutexLock lock(&write_mu_);
-  absl::StatusOr<v1::Tournament> t = Current(*id);
+  // Another start (or write) of the tournament, on this server or another
+  // of the same database, got in between the read and the append: the
+  // ledger refused the stale revision (ABORTED), and the round is planned
+  // again from what was recorded (its games attached by the other start are
+  // found, not made twice).
+  absl::Status conflict;
+  for (int attempt = 0; attempt < kStartAttempts; ++attempt) {
+    absl::StatusOr<v1::StartRoundResponse> r = StartRoundOnce(caller, *id, req.round());
+    if (!absl::IsAborted(r.status())) return r;
+    conflict = r.status();
+  }
+  return conflict;
+}
+
+absl::StatusOr<v1::StartRoundResponse> TournamentServiceImpl::StartRoundOnce(
+    const service::Caller& caller, const std::string& id, int n) {
+  absl::StatusOr<v1::Tournament> t = Current(id);
   if (!t.ok()) return t.status();
   if (t->settings().rounds() > 0 && n > t->settings().rounds()) {
-    return absl::InvalidArgumentError(absl::StrCat("round ", n, ": tournament '", *id, "' has ",
+    return absl::InvalidArgumentError(absl::StrCat("round ", n, ": tournament '", id, "' has ",
                                                    t->settings().rounds(), " rounds"));
   }
   const v1::TournamentRound* round = nullptr;
@@ -153,7 +170,7 @@ absl::StatusOr<v1::StartRoundResponse> TournamentServiceImpl::StartRoundAs(
   }
   if (round == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "round ", n, " of tournament '", *id,
+        "round ", n, " of tournament '", id,
         "' is not paired (tournament pair, or tournament import-round from OpenGotha)"));
   }
   if (round->pairings().empty()) {
@@ -171,8 +188,11 @@ absl::StatusOr<v1::StartRoundResponse> TournamentServiceImpl::StartRoundAs(
   }
   for (const v1::CreateGameRequest& create : to_create) {
     if (absl::Status s = make_game_(caller, create); !s.ok()) {
+      // Made meanwhile by another start: planned again, it is found.
+      const absl::StatusCode code =
+          absl::IsAlreadyExists(s) ? absl::StatusCode::kAborted : s.code();
       return absl::Status(
-          s.code(), absl::StrCat("creating game ", create.game().game_id(), ": ", s.message()));
+          code, absl::StrCat("creating game ", create.game().game_id(), ": ", s.message()));
     }
   }
   if (attach.round_started().games().empty()) {
@@ -181,7 +201,9 @@ absl::StatusOr<v1::StartRoundResponse> TournamentServiceImpl::StartRoundAs(
   }
   std::vector<v1::TournamentEvent> events;
   events.push_back(std::move(attach));
-  absl::StatusOr<v1::Tournament> after = RecordLocked(caller, *id, std::move(events), true);
+  // At the revision the plan was made from: a start that got in meanwhile
+  // makes it ABORTED, and it is planned again.
+  absl::StatusOr<v1::Tournament> after = AppendOnto(caller, id, *std::move(t), std::move(events));
   if (!after.ok()) return after.status();
   *answer.mutable_tournament() = *std::move(after);
   return answer;

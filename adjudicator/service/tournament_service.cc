@@ -13,6 +13,7 @@
 #include "adjudicator/tournament/scoring.h"
 #include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
+#include "adjudicator/tournament/standings_rules.h"
 #include "adjudicator/tournament/withdrawals.h"
 #include "proto/names/resource_name.h"
 
@@ -108,10 +109,10 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(
     const service::Caller& caller, const std::string& id, std::vector<v1::TournamentEvent> events,
     bool must_exist) {
   absl::MutexLock lock(&write_mu_);
-  return RecordLocked(caller, id, std::move(events), must_exist);
+  return FoldAndAppend(caller, id, std::move(events), must_exist);
 }
 
-absl::StatusOr<v1::Tournament> TournamentServiceImpl::RecordLocked(
+absl::StatusOr<v1::Tournament> TournamentServiceImpl::FoldAndAppend(
     const service::Caller& caller, const std::string& id, std::vector<v1::TournamentEvent> events,
     bool must_exist) {
   v1::Tournament t;
@@ -123,8 +124,18 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::RecordLocked(
   } else if (current.status().code() != absl::StatusCode::kNotFound || must_exist) {
     return current.status();
   }
+  return AppendOnto(caller, id, std::move(t), std::move(events));
+}
+
+absl::StatusOr<v1::Tournament> TournamentServiceImpl::AppendOnto(
+    const service::Caller& caller, const std::string& id, v1::Tournament t,
+    std::vector<v1::TournamentEvent> events) {
   const uint64_t expected = t.revision();
   const absl::Time at = now_();
+  // A new tournament is scored under the standings rules of today, for good.
+  if (!events.empty() && events[0].has_created() && events[0].created().standings_rules().empty()) {
+    events[0].mutable_created()->set_standings_rules(std::string(CurrentStandingsRules()));
+  }
   for (size_t i = 0; i < events.size(); ++i) {
     Stamp(at, &events[i]);
     // The authenticated caller (empty when the server runs open), never

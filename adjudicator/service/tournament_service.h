@@ -106,7 +106,10 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   // FAILED_PRECONDITION (the round not paired or with byes only, a handicap
   // board, a game under the board's id or name that is not the board's or
   // that another pairing names); the ledger's own as creating a game meets them
-  // (games created before it stay and are attached by the next call).
+  // (games created before it stay and are attached by the next call). Safe
+  // across servers of one database without a lock: a start that finds the
+  // tournament moved since its read (another start got in first) plans
+  // again from what is recorded, a few times, then is ABORTED.
   absl::StatusOr<v1::StartRoundResponse> StartRoundAs(const service::Caller& caller,
                                                       const v1::StartRoundRequest& request);
 
@@ -116,11 +119,22 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   // creation.
   absl::StatusOr<v1::Tournament> Record(const service::Caller& caller, const std::string& id,
                                         std::vector<v1::TournamentEvent> events, bool must_exist);
-  // Record's work, with write_mu_ held.
-  absl::StatusOr<v1::Tournament> RecordLocked(const service::Caller& caller, const std::string& id,
-                                              std::vector<v1::TournamentEvent> events,
-                                              bool must_exist)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(write_mu_);
+  // Record's work: appends expecting the revision it read, so a writer on
+  // another server (or another thread) that got in first makes it ABORTED,
+  // writing nothing; write_mu_ only spares this server's own writers that.
+  absl::StatusOr<v1::Tournament> FoldAndAppend(const service::Caller& caller, const std::string& id,
+                                               std::vector<v1::TournamentEvent> events,
+                                               bool must_exist);
+  // Applies `events` (stamped now, with `caller` as their actor) onto `t`,
+  // tournament `id` as read, and appends them expecting the revision read:
+  // ABORTED, writing nothing, when the tournament moved since.
+  absl::StatusOr<v1::Tournament> AppendOnto(const service::Caller& caller, const std::string& id,
+                                            v1::Tournament t,
+                                            std::vector<v1::TournamentEvent> events);
+  // One plan and start of round `n` (StartRoundAs); ABORTED when another
+  // writer got in between its read and its append.
+  absl::StatusOr<v1::StartRoundResponse> StartRoundOnce(const service::Caller& caller,
+                                                        const std::string& tournament_id, int n);
   // Records one event into the existing tournament named `name`
   // ("tournaments/ID") and answers with the tournament after it.
   absl::Status RecordInto(const service::Caller& caller, const std::string& name,
@@ -141,7 +155,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   const service::Callers* callers_;
   std::function<absl::Time()> now_;
   GameMaker make_game_;
-  absl::Mutex write_mu_;        // one read-fold-append at a time
+  absl::Mutex write_mu_;        // this server's writes one at a time (Record)
   service::AnswerPages pages_;  // GetStandings' and ExportTournament's, kept between pages
 };
 

@@ -9,6 +9,7 @@
 #include "adjudicator/tournament/corrections.h"
 #include "adjudicator/tournament/matches.h"
 #include "adjudicator/tournament/names.h"
+#include "adjudicator/tournament/standings_rules.h"
 #include "proto/names/resource_name.h"
 
 namespace arbiter::tournament {
@@ -102,6 +103,9 @@ absl::Status OnCreated(const v1::TournamentCreated& c, Tournament* t) {
         "(cn-1988/28: 团体成绩根据总得分的高低区分名次): TOTAL_SCORE");
   }
   if (absl::Status team = CheckTeamSettings(s); !team.ok()) return team;
+  absl::StatusOr<std::string> rules = PinnedStandingsRules(c);
+  if (!rules.ok()) return rules.status();
+  t->set_standings_rules(*std::move(rules));
   t->set_name(absl::StrCat("tournaments/", c.tournament_id()));
   t->set_tournament_id(c.tournament_id());
   t->set_title(c.title());
@@ -491,7 +495,10 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t) {
       break;
     case v1::TournamentEvent::kMigrated:  // where the events before it came from
       break;
-    case v1::TournamentEvent::kStandingsRecorded:  // derived: verify compares it
+    case v1::TournamentEvent::kStandingsRecorded:  // derived: `verify` derives it again
+      if (event.standings_recorded().round() < 1) {
+        s = Bad("standingsRecorded: rounds are numbered from 1");
+      }
       break;
     case v1::TournamentEvent::KIND_NOT_SET:
       break;

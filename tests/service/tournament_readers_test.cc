@@ -207,6 +207,19 @@ TEST_F(TournamentReadersTest, BundleReceiptAndVerify) {
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(r.out, "the event at position 4 (tournament created)")) << r.out;
 
+  // The CLI names a tournament's event by its stream and revision (issue
+  // 44.2): revision 3 of T1 is at position 6.
+  const std::string t1 = dir_->File("t1-r3.tlog-proof");
+  r = RunArbiter({"export", "tournaments/T1", "--db", data_, "--receipt", "3", "--out", t1});
+  ASSERT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "revision 3 of tournament 'T1' (position 6)")) << r.out;
+  r = RunArbiter({"verify", "--receipt", t1, "--key", vkey});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "the event at position 6 (tournament ")) << r.out;
+  r = RunArbiter({"export", "tournaments/T1", "--db", data_, "--receipt", "99"});
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "tournament 'T1' has no revision 99")) << r.err;
+
   r = RunArbiter({"verify", "--db", data_});
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(r.out, "intact: 27 events in 2 game(s)")) << r.out;

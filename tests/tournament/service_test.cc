@@ -130,6 +130,21 @@ TEST_F(Service, CreatePairStandingsAndPersistence) {
   EXPECT_EQ((*events)[0].at().seconds(), 1800000000);
 }
 
+// Issue 44.1: a tournament pins the standings rules it is scored under at
+// its creation, as a game pins its rules: the current version, recorded in
+// its created event.
+TEST_F(Service, ANewTournamentPinsTheCurrentStandingsRules) {
+  ASSERT_TRUE(Create().ok());
+  absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load("cup");
+  ASSERT_TRUE(events.ok()) << events.status();
+  EXPECT_EQ((*events)[0].created().standings_rules(), "tournament-2026.1");
+  v1::GetTournamentRequest get;
+  get.set_name("tournaments/cup");
+  v1::Tournament t;
+  ASSERT_TRUE(service_->GetTournament(&ctx_, &get, &t).ok());
+  EXPECT_EQ(t.standings_rules(), "tournament-2026.1");
+}
+
 TEST_F(Service, BadRequestsAreRefusedAndNothingIsRecorded) {
   ASSERT_TRUE(Create().ok());
   grpc::Status s = Pair(1, {{"A", "Z", "G1"}});

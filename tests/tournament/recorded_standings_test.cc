@@ -1,0 +1,295 @@
+// Recorded standings (issue 44.1, proto/DOMAIN.md "Tournaments in the
+// ledger"): the server appends a round's standings to the tournament's
+// stream once the round's last result is in the log, again after each
+// correction that changes them, never twice for the same log; and
+// `arbiter verify`'s audit (issue 44.2) folds each tournament again, derives
+// each recorded standings from the log up to its position, and names a
+// tournament whose standings differ, whose started game is missing, or whose
+// game was recorded under another pairing.
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "adjudicator/judge/adjudicator_judge.h"
+#include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/standings_recorder.h"
+#include "adjudicator/service/tournament_referee.h"
+#include "adjudicator/tournament/fold.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+#include "ledger/ledger.h"
+#include "ledger/reader_pool.h"
+#include "ledger/store.h"
+#include "tests/support/temp_dir.h"
+#include "tests/tournament/builders.h"
+
+namespace arbiter::tournament {
+namespace {
+
+using testing::Board;
+using ::testing::HasSubstr;
+using testing::Row;
+using testing::TournamentBuilder;
+
+v1::Event Parse(const std::string& json) {
+  v1::Event e;
+  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(json, &e).ok()) << json;
+  return e;
+}
+
+class RecordedStandings : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = ledger::OpenStore(dir_.path());
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto readers = std::make_shared<ledger::ReaderPool>(*std::move(store));
+    folds_ = std::make_unique<service::GameFolds>(readers);
+    ledger::LedgerOptions o;
+    o.dir = dir_.path();
+    o.judge = folds_.get();
+    o.readers = readers;
+    auto l = ledger::Ledger::Open(o);
+    ASSERT_TRUE(l.ok()) << l.status();
+    ledger_ = *std::move(l);
+    recorder_ = std::make_unique<StandingsRecorder>(ledger_.get(), folds_.get());
+  }
+  void TearDown() override {
+    recorder_.reset();
+    ledger_.reset();
+  }
+
+  // A Swiss of four; round 1: A-B played as game g1, C-D as `cd_game`
+  // (empty: on paper, its result entered from the score sheet).
+  void CreateCup(const std::string& cd_game = "g2") {
+    TournamentBuilder b(v1::TournamentSettings::SWISS);
+    b.settings()->set_rounds(3);
+    b.Player("A").Player("B").Player("C").Player("D");
+    b.Round(1, {Board{"A", "B", "g1"}, Board{"C", "D", cd_game}});
+    Append(b.events());
+  }
+  void Append(std::vector<v1::TournamentEvent> events) {
+    absl::StatusOr<std::vector<v1::TournamentEvent>> now = ledger_->ReadTournament("T");
+    const uint64_t at = now.ok() ? now->size() : 0;
+    auto r =
+        ledger_->AppendTournament("T", ledger::ExpectedRevision::Exactly(at), std::move(events));
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
+  // Game `id` created with `black` and `white`, begun.
+  void Game(const std::string& id, const std::string& black, const std::string& white) {
+    auto r = ledger_->Append(
+        id, ledger::ExpectedRevision::NoStream(),
+        {Parse(absl::StrCat(R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": ")", id,
+                            R"(", "ruleset": "cn-2002", "boardSize": 19, "venue": "SAME_SITE",)",
+                            R"( "black": {"name": ")", black, R"("}, "white": {"name": ")", white,
+                            R"("}, "scheduledStart": "2026-05-01T09:00:00Z",)",
+                            R"( "timeControl": {"mainTime": "600s"}}})")),
+         Parse(R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})")});
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
+  void Resign(const std::string& id, const std::string& color) {
+    auto r = ledger_->Append(id, ledger::ExpectedRevision::Any(),
+                             {Parse(absl::StrCat(R"({"at": "2026-05-01T09:30:00Z", "resign": )",
+                                                 R"({"color": ")", color, R"("}})"))});
+    ASSERT_TRUE(r.ok()) << r.status();
+  }
+  void Enter(int board, v1::Result::Outcome outcome) {
+    v1::TournamentEvent e;
+    e.mutable_corrected()->set_reason("score sheet");
+    v1::ResultEntered* r = e.mutable_corrected()->mutable_result_entered();
+    r->set_round(1);
+    r->set_board(board);
+    r->set_outcome(outcome);
+    Append({e});
+  }
+  // The standings_recorded events of T, in order.
+  std::vector<v1::StandingsRecorded> Recorded() {
+    absl::StatusOr<std::vector<v1::TournamentEvent>> events = ledger_->ReadTournament("T");
+    EXPECT_TRUE(events.ok()) << events.status();
+    std::vector<v1::StandingsRecorded> out;
+    for (const v1::TournamentEvent& e :
+         events.ok() ? *events : std::vector<v1::TournamentEvent>{}) {
+      if (e.has_standings_recorded()) out.push_back(e.standings_recorded());
+    }
+    return out;
+  }
+  ledger::AuditReport Audit() {
+    AdjudicatorJudge judge;
+    TournamentReferee referee;
+    ledger::AuditOptions o;
+    o.judge = &judge;
+    o.tournaments = &referee;
+    absl::StatusOr<ledger::AuditReport> r = ledger_->Audit(o);
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.ok() ? *r : ledger::AuditReport{};
+  }
+
+  ::arbiter::testing::TempDir dir_{"recorded-standings"};
+  std::unique_ptr<service::GameFolds> folds_;
+  std::unique_ptr<ledger::Ledger> ledger_;
+  std::unique_ptr<StandingsRecorder> recorder_;
+};
+
+TEST_F(RecordedStandings, TheRoundsLastResultRecordsItsStandingsOnce) {
+  CreateCup();
+  Game("g1", "A", "B");
+  Game("g2", "C", "D");
+  Resign("g1", "WHITE");  // A wins
+  ASSERT_TRUE(recorder_->Update("T").ok());
+  EXPECT_TRUE(Recorded().empty()) << "round 1 is not over: C-D goes on";
+
+  Resign("g2", "BLACK");  // D wins
+  ASSERT_TRUE(recorder_->Update("T").ok());
+  std::vector<v1::StandingsRecorded> recorded = Recorded();
+  ASSERT_EQ(recorded.size(), 1u);
+  EXPECT_EQ(recorded[0].round(), 1);
+  // Art. 27: a win is 2 points, a loss 0.
+  EXPECT_EQ(Row(recorded[0].standings().standings(), "A").points(), 2);
+  EXPECT_EQ(Row(recorded[0].standings().standings(), "D").points(), 2);
+  EXPECT_EQ(Row(recorded[0].standings().standings(), "B").points(), 0);
+  EXPECT_EQ(recorded[0].standings().tournament(), "tournaments/T");
+
+  // A retry, and a second server's recorder on the same log: nothing more.
+  ASSERT_TRUE(recorder_->Update("T").ok());
+  StandingsRecorder second(ledger_.get(), folds_.get());
+  ASSERT_TRUE(second.Update("T").ok());
+  EXPECT_EQ(Recorded().size(), 1u);
+  EXPECT_TRUE(Audit().intact) << Audit().why;
+}
+
+TEST_F(RecordedStandings, ACorrectionAfterTheRoundRecordsThemAgain) {
+  CreateCup(/*cd_game=*/"");
+  Game("g1", "A", "B");
+  Resign("g1", "WHITE");
+  Enter(2, v1::Result::BLACK_WINS);  // the score sheet: C wins
+  ASSERT_TRUE(recorder_->Update("T").ok());
+  ASSERT_EQ(Recorded().size(), 1u);
+  EXPECT_EQ(Row(Recorded()[0].standings().standings(), "C").points(), 2);
+
+  Enter(2, v1::Result::WHITE_WINS);  // the sheet read again: D won
+  ASSERT_TRUE(recorder_->Update("T").ok());
+  std::vector<v1::StandingsRecorded> recorded = Recorded();
+  ASSERT_EQ(recorded.size(), 2u);
+  EXPECT_EQ(recorded[1].round(), 1);
+  EXPECT_EQ(Row(recorded[1].standings().standings(), "C").points(), 0);
+  EXPECT_EQ(Row(recorded[1].standings().standings(), "D").points(), 2);
+  ledger::AuditReport audit = Audit();
+  EXPECT_TRUE(audit.intact) << audit.why;
+  EXPECT_EQ(audit.tournaments_rederived, 1u);
+}
+
+TEST_F(RecordedStandings, TheRecorderFollowsTheCommitFeed) {
+  CreateCup();
+  Game("g1", "A", "B");
+  Game("g2", "C", "D");
+  Resign("g1", "WHITE");
+  // Woken by each commit, to look again (no sleep stands for the wait).
+  absl::Mutex mu;
+  bool committed = false;
+  const int listener = ledger_->commit_feed()->AddListener([&](uint64_t) {
+    absl::MutexLock lock(&mu);
+    committed = true;
+  });
+  recorder_->Start();
+  Resign("g2", "BLACK");  // the round's last result, through the ledger alone
+  const absl::Time give_up = absl::Now() + absl::Seconds(30);
+  while (Recorded().empty() && absl::Now() < give_up) {
+    absl::MutexLock lock(&mu);
+    mu.AwaitWithDeadline(absl::Condition(&committed), give_up);
+    committed = false;
+  }
+  recorder_->Stop();
+  ledger_->commit_feed()->RemoveListener(listener);
+  ASSERT_EQ(Recorded().size(), 1u);
+  EXPECT_EQ(Recorded()[0].round(), 1);
+}
+
+TEST_F(RecordedStandings, TheAppendIsRefusedWhenAGameItWasDerivedFromMoved) {
+  CreateCup();
+  Game("g1", "A", "B");
+  v1::TournamentEvent e;
+  e.mutable_standings_recorded()->set_round(1);
+  auto r = ledger_->AppendTournament("T", ledger::ExpectedRevision::Exactly(6), {e},
+                                     {{"g1", 1}, {"g2", 0}});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kAborted) << r.status();
+  EXPECT_THAT(r.status().message(), HasSubstr("'g1' is at revision 2"));
+  r = ledger_->AppendTournament("T", ledger::ExpectedRevision::Exactly(6), {e},
+                                {{"g1", 2}, {"g2", 1}});
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kAborted) << r.status();
+  EXPECT_TRUE(Recorded().empty());
+}
+
+TEST_F(RecordedStandings, VerifyNamesATournamentWhoseRecordedStandingsAreNotTheLogs) {
+  CreateCup();
+  Game("g1", "A", "B");
+  Game("g2", "C", "D");
+  Resign("g1", "WHITE");
+  Resign("g2", "BLACK");
+  ASSERT_TRUE(recorder_->Update("T").ok());
+  ASSERT_TRUE(Audit().intact);
+  // Standings that credit B with A's win, appended as the server would.
+  v1::TournamentEvent forged;
+  *forged.mutable_standings_recorded() = Recorded()[0];
+  for (v1::Standing& s :
+       *forged.mutable_standings_recorded()->mutable_standings()->mutable_standings()) {
+    if (s.id() == "B") s.set_points(2);
+    if (s.id() == "A") s.set_points(0);
+  }
+  Append({forged});
+  ledger::AuditReport audit = Audit();
+  EXPECT_FALSE(audit.intact);
+  EXPECT_THAT(audit.why, HasSubstr("tournament 'T' round 1"));
+  EXPECT_THAT(audit.why, HasSubstr("differ from those the log gives"));
+}
+
+TEST_F(RecordedStandings, VerifyNamesATournamentWhoseGameWasRecordedUnderAnotherPairing) {
+  CreateCup();
+  Game("g1", "B", "A");  // the colours the other way round
+  ledger::AuditReport audit = Audit();
+  EXPECT_FALSE(audit.intact);
+  EXPECT_THAT(audit.why, HasSubstr("tournament 'T' round 1 board 1: game 'g1'"));
+}
+
+TEST_F(RecordedStandings, VerifyNamesATournamentWhoseStartedGameIsNotInTheLog) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.Player("A").Player("B");
+  b.Round(1, {Board{"A", "B", ""}});
+  Append(b.events());
+  v1::TournamentEvent started;
+  started.mutable_round_started()->set_round(1);
+  v1::RoundStarted::BoardGame* g = started.mutable_round_started()->add_games();
+  g->set_board(1);
+  g->set_game_id("T-r1-b1");
+  Append({started});
+  ledger::AuditReport audit = Audit();
+  EXPECT_FALSE(audit.intact);
+  EXPECT_THAT(audit.why, HasSubstr("tournament 'T' round 1 board 1: game 'T-r1-b1'"));
+  EXPECT_THAT(audit.why, HasSubstr("not in the log"));
+}
+
+// Issue 44.1: the standings rules' version pin. A tournament whose created
+// names none (recorded before the pin) is scored under the first version; a
+// version this binary does not have is refused by name, never scored under
+// another.
+TEST(StandingsRulesPin, ATournamentRecordedBeforeThePinReadsAsTheFirstVersion) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.Player("A").Player("B");
+  EXPECT_EQ(b.Build().standings_rules(), "tournament-2026.1");
+}
+
+TEST(StandingsRulesPin, AVersionThisBinaryDoesNotHaveIsRefused) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  std::vector<v1::TournamentEvent> events = b.events();
+  events[0].mutable_created()->set_standings_rules("tournament-2099.1");
+  absl::StatusOr<v1::Tournament> t = Fold(events);
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(t.status().message(), HasSubstr("'tournament-2099.1'"));
+  EXPECT_THAT(t.status().message(), HasSubstr("tournament-2026.1"));
+}
+
+}  // namespace
+}  // namespace arbiter::tournament
