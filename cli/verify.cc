@@ -31,6 +31,7 @@
 #include "cli/files.h"
 #include "cli/ledger_path.h"
 #include "cli/receipt.h"
+#include "cli/verify_export.h"
 #include "ledger/audit.h"
 #include "ledger/note_key.h"
 #include "ledger/signer.h"
@@ -53,6 +54,9 @@ constexpr FlagSpec kFlags[] = {
     {"key", "VKEY|FILE", "with --receipt: the log's verifier key (its ledger.vkey)"},
     {"witnesses", "K", "offline: require K valid cosignatures by the witnesses given"},
     {"witness", "VKEY", "with --witnesses: a trusted witness's verifier key", true},
+    {"export", "FILE",
+     "a tournament's exported file (.h9, AGA, OpenGotha, CSV, JSON): is it what the log gives "
+     "at the checkpoint it names? (with --db or --server)"},
     kJsonFlag,
     kServerFlag,
 };
@@ -70,6 +74,8 @@ constexpr CommandSpec kVerify = {
         "                [GAME]\n"
         "  arbiter verify --bundle FILE [--pubkey FILE] [--no-readjudicate]\n"
         "  arbiter verify --receipt FILE --key VKEY [--witnesses K --witness VKEY...]\n"
+        "  arbiter verify --export FILE --db PATH|postgresql://... [--pubkey FILE]\n"
+        "  arbiter verify --export FILE [--server ADDR]\n"
         "--witnesses K with --db: the latest checkpoint K of the witnesses cosigned.\n"
         "Exit 1 when not intact, with the first bad position and why. --db prints how\n"
         "many events lie after the last signed checkpoint: no signature covers them\n"
@@ -193,6 +199,7 @@ int RunVerify(int argc, char** argv) {
   const std::string bundle_path = args.ValueOr("bundle", "");
   std::string pubkey = args.ValueOr("pubkey", "");
   if (args.Has("receipt")) return RunReceiptVerify(kVerify, args);
+  if (args.Has("export")) return RunExportVerify(kVerify, args);
   if (args.Has("key")) return UsageError(kVerify, "--key is for --receipt");
   if (args.Has("witnesses") && db.empty()) {
     return UsageError(kVerify, "--witnesses is for --db or --receipt");

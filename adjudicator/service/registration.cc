@@ -2,37 +2,16 @@
 
 #include <utility>
 
+#include "adjudicator/service/tournament_at.h"
+
 namespace arbiter::tournament {
 
 GameSource GamesFrom(service::GameFolds* folds) {
   return [folds](const std::string& game_id) -> absl::StatusOr<GameFacts> {
     absl::StatusOr<service::GameView> view = folds->Get(game_id);
     if (!view.ok()) return view.status();
-    return FactsOf(view->game());
+    return GameFactsOf(view->game());
   };
-}
-
-GameFacts FactsOf(const Adjudicator& game) {
-  GameFacts facts;
-  if (game.cancelled()) {
-    facts.cancelled = game.cancel_reason();  // nothing else of it counts
-    return facts;
-  }
-  if (game.result() != nullptr) facts.result = *game.result();
-  const google::protobuf::RepeatedPtrField<v1::Ruling> rulings(game.rulings().begin(),
-                                                               game.rulings().end());
-  CountWarnings(rulings, &facts);
-  // Who the game was created with, for the pairing's check (scoring.h).
-  facts.recorded_black = game.game().black().name();
-  facts.recorded_white = game.game().white().name();
-  facts.withdrew_black = game.withdrew(v1::BLACK);
-  facts.withdrew_white = game.withdrew(v1::WHITE);
-  if (facts.result.has_value()) {
-    for (const v1::Ruling& r : game.rulings()) {
-      if (r.number() == facts.result->ruling()) facts.deciding_ruling = r;
-    }
-  }
-  return facts;
 }
 
 absl::StatusOr<std::unique_ptr<TournamentHost>> RegisterTournamentService(

@@ -35,9 +35,6 @@ struct TournamentHost {
 // A game's facts from the read model: its result, the WARNING sanctions per
 // colour, the deciding ruling and the players it was created with.
 GameSource GamesFrom(service::GameFolds* folds);
-// The same facts of one game's fold (GamesFrom's, and `verify`'s
-// re-derivation of the tournaments: tournament_referee.h).
-GameFacts FactsOf(const Adjudicator& game);
 
 // Opens the tournaments of `ledger` (moving those of `data_dir`/tournaments.db,
 // of an earlier release, into it first: tournament_migration.h) and

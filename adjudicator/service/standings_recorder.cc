@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "adjudicator/service/registration.h"
+#include "adjudicator/service/tournament_at.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/recorded_standings.h"
 #include "ledger/stream.h"
@@ -40,7 +40,7 @@ absl::Status ReadGames(service::GameFolds& folds, const v1::Tournament& t, GameF
   for (const std::string& id : GamesOf(t)) {
     absl::StatusOr<service::GameView> view = folds.Get(id);
     if (view.ok()) {
-      (*games)[id] = FactsOf(view->game());
+      (*games)[id] = GameFactsOf(view->game());
       from->push_back({id, view->revision});
     } else if (absl::IsNotFound(view.status())) {
       from->push_back({id, 0});

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/judge/adjudicator_judge.h"
-#include "adjudicator/service/registration.h"
+#include "adjudicator/service/tournament_at.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/recorded_standings.h"
 #include "adjudicator/tournament/scoring.h"
@@ -11,7 +11,7 @@ namespace arbiter::tournament {
 
 void TournamentReferee::GameAdvanced(const std::string& game_id, const ledger::GameJudge& fold) {
   if (const auto* game = dynamic_cast<const AdjudicatorFold*>(&fold)) {
-    games_[game_id] = FactsOf(game->adjudicator());
+    games_[game_id] = GameFactsOf(game->adjudicator());
   }
 }
 

@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/field_bounds.h"
+#include "adjudicator/service/tournament_at.h"
 #include "adjudicator/tournament/export_formats.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/matches.h"
@@ -458,25 +459,19 @@ grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
 }
 
 absl::StatusOr<v1::ExportTournamentResponse> TournamentServiceImpl::WholeExport(
-    const std::string& id, v1::ExportTournamentRequest::Format format) {
-  v1::Tournament t;
-  GameFactsMap games;
-  absl::StatusOr<v1::StandingsReport> standings = Standings(id, &t, &games);
-  if (!standings.ok()) return standings.status();
-  const v1::StandingsReport& report = *standings;
-  const TournamentExportFormat* f = FindTournamentExport(format);
-  if (f == nullptr) {
+    const std::string& id, v1::ExportTournamentRequest::Format format, uint64_t at_tree_size) {
+  if (FindTournamentExport(format) == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("format: ", TournamentExportNames()));
   }
-  absl::StatusOr<std::string> content = f->write(t, report);
-  if (!content.ok()) return content.status();
-  v1::ExportTournamentResponse out;
-  out.set_filename(absl::StrCat(id, f->extension));
-  out.set_content_type(std::string(f->content_type));
-  out.set_content(*std::move(content));
-  *out.mutable_sidecar() = BuildSidecar(t, report, games, format);
-  out.set_sidecar_json(SidecarJson(out.sidecar()));
-  return out;
+  // Derived from the log at a signed checkpoint's size, never from the
+  // read model as it is now: the file names that checkpoint, and everything
+  // it was derived from is in it (DOMAIN.md, "Exports name the record they
+  // came from").
+  absl::StatusOr<v1::ExportCheckpoint> checkpoint = store_->ExportCheckpoint(at_tree_size);
+  if (!checkpoint.ok()) return checkpoint.status();
+  absl::StatusOr<ExportAtSize> at = ExportAt(store_->Reads(), id, format, *checkpoint);
+  if (!at.ok()) return at.status();
+  return std::move(at->response);
 }
 
 grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* context,
@@ -487,13 +482,15 @@ grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* contex
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
     auto make = [&]() -> absl::StatusOr<service::AnswerPageList> {
-      absl::StatusOr<v1::ExportTournamentResponse> whole = WholeExport(*id, req->format());
+      absl::StatusOr<v1::ExportTournamentResponse> whole =
+          WholeExport(*id, req->format(), req->at_tree_size());
       if (!whole.ok()) return whole.status();
       return CutExport(*whole);
     };
     std::string next;
     absl::StatusOr<std::string> page =
-        pages_.Page(absl::StrCat(*id, " ", v1::ExportTournamentRequest::Format_Name(req->format())),
+        pages_.Page(absl::StrCat(*id, " ", v1::ExportTournamentRequest::Format_Name(req->format()),
+                                 " ", req->at_tree_size()),
                     req->page_token(), make, &next);
     if (!page.ok()) return page.status();
     if (!out->ParseFromString(*page)) return absl::InternalError("a kept page does not parse");

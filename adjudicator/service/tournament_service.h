@@ -146,9 +146,11 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   // The facts of every game the tournament names.
   absl::StatusOr<GameFactsMap> Games(const v1::Tournament& t);
 
-  // The whole export of `id` in `format`, unpaged.
+  // The whole export of `id` in `format`, unpaged, derived from the log at
+  // the signed checkpoint of `at_tree_size` (0: one signed at the head now;
+  // TournamentStore::ExportCheckpoint).
   absl::StatusOr<v1::ExportTournamentResponse> WholeExport(
-      const std::string& id, v1::ExportTournamentRequest::Format format);
+      const std::string& id, v1::ExportTournamentRequest::Format format, uint64_t at_tree_size);
 
   TournamentStore* store_;
   GameSource games_;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "adjudicator/service/tournament_at.h"
 #include "arbiter/v1/tournament.pb.h"
 #include "ledger/ledger.h"
 
@@ -41,6 +42,15 @@ class TournamentStore {
   // (Ledger::AppendTournament).
   absl::Status Append(const std::string& tournament_id, uint64_t expected,
                       const std::vector<v1::TournamentEvent>& events);
+
+  // The signed checkpoint an export is derived at (tournament_at.h), as the
+  // export names it: for `tree_size` 0 one covering the whole log now
+  // (signed at the head unless the head has not moved since the latest,
+  // Ledger::Checkpoint), else the one of exactly `tree_size`, NOT_FOUND
+  // when the log has none of that size.
+  absl::StatusOr<v1::ExportCheckpoint> ExportCheckpoint(uint64_t tree_size);
+  // The reads a derivation makes (tournament_at.h), on the ledger.
+  LogReads Reads() { return ReadsOf(*ledger_); }
 
  private:
   explicit TournamentStore(ledger::Ledger* ledger) : ledger_(ledger) {}

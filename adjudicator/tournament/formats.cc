@@ -15,6 +15,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "adjudicator/tournament/corrections.h"
+#include "adjudicator/tournament/export_checkpoint.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/opengotha.h"
@@ -112,7 +113,8 @@ std::string AgaToken(const ScoredPairing& p) {
 
 // The .h9 file's header: class, event, place, dates, komi, time,
 // corrections and the column heads.
-std::string EgdHeader(const v1::Tournament& t, absl::string_view second) {
+std::string EgdHeader(const v1::Tournament& t, const v1::StandingsReport& report,
+                      absl::string_view second) {
   const v1::TournamentSettings& s = t.settings();
   std::string out;
   absl::StrAppend(&out, "; CL[", s.egf_class(), "]\n; EV[", t.title(), "]\n; PC[", s.country(), ",",
@@ -125,6 +127,7 @@ std::string EgdHeader(const v1::Tournament& t, absl::string_view second) {
                   s.adjusted_time_minutes(), "]\n");
   absl::StrAppend(&out, "; CM[standings per art. 27 of the ", Ruleset(t),
                   " rules: Pts = 2 a win, 1 a draw; reasons are in the sidecar]\n");
+  if (report.has_checkpoint()) absl::StrAppend(&out, "; ", DerivedFromWords(report), "\n");
   for (const std::string& c : CorrectionLines(t, true))
     absl::StrAppend(&out, "; correction ", c, "\n");
   absl::StrAppend(&out, ";\n");
@@ -178,7 +181,7 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
   for (int i = 0; i < rows.size(); ++i) place[rows[i].id()] = i + 1;
   const bool swiss = s.system() == v1::TournamentSettings::SWISS;
   const bool by_opponents = s.swiss_method() == v1::TournamentSettings::POINTS_THEN_OPPONENTS;
-  std::string out = EgdHeader(t, !swiss ? "A" : by_opponents ? "Opp" : "TS");
+  std::string out = EgdHeader(t, report, !swiss ? "A" : by_opponents ? "Opp" : "TS");
   const std::vector<int> rounds = RoundNumbers(t);
   for (int i = 0; i < rows.size(); ++i) {
     const v1::Standing& st = rows[i];
@@ -305,6 +308,7 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
                   "\n");
   if (!s.begin_date().empty()) absl::StrAppend(&out, "\tstart=", s.begin_date(), "\n");
   if (!s.end_date().empty()) absl::StrAppend(&out, "\tfinish=", s.end_date(), "\n");
+  if (report.has_checkpoint()) absl::StrAppend(&out, "# ", DerivedFromWords(report), "\n");
   for (const std::string& c : CorrectionLines(t, true))
     absl::StrAppend(&out, "# correction ", c, "\n");
   absl::StrAppend(&out, "PLAYERS\n", players);
@@ -326,6 +330,8 @@ std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report
   if (!teams) {
     for (int r : rounds) header.push_back(absl::StrCat("round_", r));
   }
+  // The record it came from, last, so positional readers keep their columns.
+  if (report.has_checkpoint()) header.emplace_back(kDerivedFromColumn);
   std::string out = absl::StrJoin(header, ",") + "\r\n";
   for (const v1::Standing& st : report.standings()) {
     std::vector<std::string> row = {absl::StrCat(st.rank()), st.id(), st.name()};
@@ -345,6 +351,7 @@ std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report
         }
       }
     }
+    if (report.has_checkpoint()) row.push_back(RecordWords(report));
     for (std::string& f : row) f = CsvField(f);
     out += absl::StrJoin(row, ",") + "\r\n";
   }

@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "adjudicator/tournament/corrections.h"
+#include "adjudicator/tournament/export_checkpoint.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/scoring.h"
@@ -1084,6 +1085,8 @@ absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t,
   if (!byes.ok()) return byes.status();
 
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
+  // The record it came from (export_checkpoint.h: the words hold no "--").
+  if (report.has_checkpoint()) absl::StrAppend(&out, "<!-- ", DerivedFromWords(report), " -->\n");
   // The director's corrections, as comments OpenGotha skips ("--" may not
   // stand inside one).
   for (const std::string& c : CorrectionLines(t, false)) {

@@ -6,7 +6,9 @@
 
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/tournament_store.h"
+#include "adjudicator/tournament/export_checkpoint.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/json_util.h"
 #include "grpcpp/server_context.h"
 #include "gtest/gtest.h"
 #include "tests/support/temp_dir.h"
@@ -224,14 +226,39 @@ TEST_F(Service, AGameRecordedWithOtherPlayersOrColoursIsNotAttached) {
 TEST_F(Service, ExportCarriesTheSidecar) {
   ASSERT_TRUE(Create().ok());
   ASSERT_TRUE(Pair(1, {{"A", "B", "G1"}, {"C", "D", "G2"}}).ok());
-  games_["G1"] = testing::Decided(v1::Result::BLACK_WINS, v1::Result::LATENESS);
-  games_["G1"].result->set_ruling(1);
+  // An export is derived from the log (tournament_at.h), so G1 is recorded
+  // there: White arrives 15 min 1 s late, Black wins by lateness (22.2).
+  std::vector<v1::Event> g1(4);
+  for (auto [event, json] :
+       {std::pair{&g1[0], R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "G1",
+              "ruleset": "cn-2002", "boardSize": 19, "black": {"name": "A"},
+              "white": {"name": "B"}, "venue": "SAME_SITE",
+              "scheduledStart": "2026-05-01T09:00:00Z", "timeControl": {"mainTime": "3600s"}}})"},
+        std::pair{&g1[1],
+                  R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {"absent": ["WHITE"]}})"},
+        std::pair{&g1[2],
+                  R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})"},
+        std::pair{&g1[3],
+                  R"({"at": "2026-05-01T09:15:01Z", "playerArrived": {"color": "WHITE"}})"}}) {
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(json, event).ok()) << json;
+  }
+  ASSERT_TRUE(ledger_->Append("G1", ledger::ExpectedRevision::NoStream(), g1).ok());
   v1::ExportTournamentRequest req;
   req.set_tournament("tournaments/cup");
   req.set_format(v1::ExportTournamentRequest::OPENGOTHA_XML);
   v1::ExportTournamentResponse resp;
   ASSERT_TRUE(service_->ExportTournament(&ctx_, &req, &resp).ok());
   EXPECT_THAT(resp.content(), HasSubstr("RESULT_BLACKWINS_BYDEF"));
+  // The file names the record it came from: the stream, and a checkpoint
+  // signed for it at the head, so covering every event it read.
+  EXPECT_THAT(resp.content(), HasSubstr("<!-- derived from tournaments/cup at checkpoint "));
+  absl::StatusOr<NamedRecord> named = ReadNamedRecord(resp.content());
+  ASSERT_TRUE(named.ok()) << named.status();
+  EXPECT_EQ(named->checkpoint.tree_size(), *ledger_->Head());
+  EXPECT_EQ(named->checkpoint.origin(), ledger_->log_origin());
+  absl::StatusOr<std::optional<v1::Checkpoint>> signed_one =
+      ledger_->checkpoint_index().OfSize(*ledger_->Head());
+  ASSERT_TRUE(signed_one.ok() && signed_one->has_value());
   EXPECT_EQ(resp.filename(), "cup.xml");
   EXPECT_EQ(resp.sidecar().entries().at("games/G1/rulings/1").reason(), v1::Result::LATENESS);
   EXPECT_THAT(resp.sidecar_json(), HasSubstr("games/G1/rulings/1"));

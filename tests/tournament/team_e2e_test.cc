@@ -114,14 +114,16 @@ TEST_F(TeamE2E, RoundRobin2002EveryTieBreakDecidesAPair) {
   // The legend names each criterion in the text's words.
   EXPECT_THAT(r.out, HasSubstr("MP     场分"));
   EXPECT_THAT(r.out, HasSubstr("BP     局分"));
-  // The CSV export names them too.
+  // The CSV export names them too (and, last, the record it came from).
   r = Cli({"tournament", "export", "rr", "--format", "csv"});
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("rank,id,name,match_points,board_points,board_1,board_2,board_3,"
-                               "wins,draws,losses,decided_by\r\n"));
-  EXPECT_THAT(r.out, HasSubstr("2,B,Team B,3,10,3,3,4,1,1,1,board 1\r\n"));
-  EXPECT_THAT(r.out, HasSubstr("3,C,Team C,3,8,2,4,2,1,1,1,board points\r\n"));
-  EXPECT_THAT(r.out, HasSubstr("4,D,Team D,3,8,2,2,4,1,1,1,board 2\r\n"));
+                               "wins,draws,losses,decided_by,derived_from\r\n"));
+  EXPECT_THAT(r.out,
+              HasSubstr("2,B,Team B,3,10,3,3,4,1,1,1,board 1,tournaments/rr at checkpoint "));
+  EXPECT_THAT(r.out,
+              HasSubstr("3,C,Team C,3,8,2,4,2,1,1,1,board points,tournaments/rr at checkpoint "));
+  EXPECT_THAT(r.out, HasSubstr("4,D,Team D,3,8,2,2,4,1,1,1,board 2,tournaments/rr at checkpoint "));
 
   // 团体赛 3: "如比赛不允许名次并列，可安排加赛": a team tie is broken by an
   // extra match, not by lots (those are the individual events' C).

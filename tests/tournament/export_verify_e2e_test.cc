@@ -1,0 +1,239 @@
+// Exports name the record they came from (DOMAIN.md, "Exports name the
+// record they came from"), checked from the outside: files written by
+// `arbiter tournament export` through a real `arbiter serve`, one result
+// line edited by hand as a venue could, and `arbiter verify --export FILE`
+// run against the server's ledger (--db) and through the server (--server).
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/files.h"
+#include "tests/support/pg_cluster.h"
+#include "tests/tournament/e2e_fixture.h"
+
+namespace arbiter {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::ProcessResult;
+using testing::ReadFile;
+using tournament_e2e::Created;
+
+class ExportVerify : public tournament_e2e::E2E {
+ protected:
+  // Two games adjudicated by the server and a round robin pairing them:
+  // 李伟 (A) beats Wang Ming (B) by resignation, Chen Jie (C) loses to
+  // Zhou Yu (D) for looking at a phone (art. 23.7).
+  void SetUpCup() {
+    Record("g1", Created("G1", "李伟", "Wang Ming") +
+                     "{\"at\": \"2026-05-01T09:00:30Z\", \"resign\": {\"color\": \"WHITE\"}}\n");
+    Record("g2", Created("G2", "Chen Jie", "Zhou Yu") +
+                     "{\"at\": \"2026-05-01T09:00:20Z\", \"phoneViewed\": {\"color\": "
+                     "\"BLACK\"}}\n");
+    ProcessResult r = Cli({"tournament",
+                           "create",
+                           "--id",
+                           "cup",
+                           "--system",
+                           "round-robin",
+                           "--title",
+                           "Spring Cup",
+                           "--player",
+                           "A:李,伟:5D",
+                           "--romanized",
+                           "A:Li,Wei",
+                           "--player",
+                           "B:Wang,Ming:4D",
+                           "--player",
+                           "C:Chen,Jie:1K",
+                           "--player",
+                           "D:Zhou,Yu:2K",
+                           "--location",
+                           "Beijing",
+                           "--country",
+                           "CN",
+                           "--dates",
+                           "2026-05-01",
+                           "--egf-class",
+                           "B",
+                           "--adjusted-time",
+                           "60"});
+    ASSERT_EQ(r.exit, 0) << r.err;
+    r = Cli(
+        {"tournament", "pair", "cup", "--round", "1", "--board", "A,B,G1", "--board", "C,D,G2"});
+    ASSERT_EQ(r.exit, 0) << r.err;
+  }
+
+  std::string Export(const std::string& format) {
+    const std::string path = dir_.File("cup." + format);
+    ProcessResult r = Cli({"tournament", "export", "cup", "--format", format, "--out", path});
+    EXPECT_EQ(r.exit, 0) << r.err;
+    return path;
+  }
+
+  // `verify --export FILE --db <the server's data>`.
+  ProcessResult VerifyDb(const std::string& file, const std::string& db = "") {
+    return Run({"verify", "--export", file, "--db", db.empty() ? dir_.File("data") : db});
+  }
+  ProcessResult VerifyServer(const std::string& file) { return Cli({"verify", "--export", file}); }
+
+  // Replaces `from` by `to` in the first line of `path` holding `from`;
+  // that line's 1-based number, its text before and after.
+  struct Edit {
+    int line = 0;
+    std::string before, after;
+  };
+  Edit EditLine(const std::string& path, const std::string& from, const std::string& to) {
+    std::vector<std::string> lines = absl::StrSplit(ReadFile(path), '\n');
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].find(from) == std::string::npos) continue;
+      Edit e{static_cast<int>(i + 1), lines[i], absl::StrReplaceAll(lines[i], {{from, to}})};
+      lines[i] = e.after;
+      testing::WriteFile(path, absl::StrJoin(lines, "\n"));
+      return e;
+    }
+    ADD_FAILURE() << "no line of " << path << " holds " << from;
+    return {};
+  }
+
+  // The changed file is refused, naming the edited line and both texts.
+  void ExpectRefusedAt(const ProcessResult& r, const Edit& e) {
+    EXPECT_EQ(r.exit, 1) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr(absl::StrCat("line ", e.line, " differs")));
+    // A CSV line's CR is not part of its text.
+    EXPECT_THAT(r.out,
+                HasSubstr(absl::StrCat("the file has:  ", absl::StripSuffix(e.after, "\r"))));
+    EXPECT_THAT(r.out,
+                HasSubstr(absl::StrCat("the log gives: ", absl::StripSuffix(e.before, "\r"))));
+  }
+};
+
+TEST_F(ExportVerify, EveryFormatVerifiesAgainstTheLogOfflineAndThroughTheServer) {
+  ASSERT_NO_FATAL_FAILURE(SetUpCup());
+  for (const char* format : {"h9", "aga", "opengotha", "csv", "json"}) {
+    SCOPED_TRACE(format);
+    const std::string file = Export(format);
+    EXPECT_THAT(ReadFile(file),
+                HasSubstr(std::string(format) == "json" ? "\"checkpoint\": {"
+                                                        : "tournaments/cup at checkpoint "))
+        << "names its record";
+    ProcessResult r = VerifyDb(file);
+    EXPECT_EQ(r.exit, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("matches"));
+    r = VerifyServer(file);
+    EXPECT_EQ(r.exit, 0) << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("matches"));
+  }
+}
+
+TEST_F(ExportVerify, LaterEventsDoNotChangeWhatAnExportIsCheckedAgainst) {
+  ASSERT_NO_FATAL_FAILURE(SetUpCup());
+  const std::string file = Export("h9");
+  // Round 2 paired and a game played after the export: the file was derived
+  // at its checkpoint, and is checked against the log at that size.
+  Record("g3", Created("G3", "李伟", "Chen Jie") +
+                   "{\"at\": \"2026-05-01T09:00:30Z\", \"resign\": {\"color\": \"BLACK\"}}\n");
+  ProcessResult r =
+      Cli({"tournament", "pair", "cup", "--round", "2", "--board", "A,C,G3", "--board", "B,D"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = VerifyDb(file);
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  r = VerifyServer(file);
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  // A new export names a later checkpoint and holds round 2.
+  const std::string later = dir_.File("later.h9");
+  ASSERT_EQ(Cli({"tournament", "export", "cup", "--format", "h9", "--out", later}).exit, 0);
+  EXPECT_NE(ReadFile(later), ReadFile(file));
+  EXPECT_EQ(VerifyDb(later).exit, 0);
+}
+
+TEST_F(ExportVerify, AChangedResultLineIsNamed) {
+  ASSERT_NO_FATAL_FAILURE(SetUpCup());
+  // .h9: Li Wei's round 1, a win with Black, made a loss.
+  std::string file = Export("h9");
+  Edit e = EditLine(file, "+/b0", "-/b0");
+  ExpectRefusedAt(VerifyDb(file), e);
+  ExpectRefusedAt(VerifyServer(file), e);
+  // AGA: "white black winner handicap komi": G1 (B white, A black) won by
+  // Black, made White's win.
+  file = Export("aga");
+  e = EditLine(file, "99998\t99999\tB\t", "99998\t99999\tW\t");
+  ExpectRefusedAt(VerifyDb(file), e);
+  ExpectRefusedAt(VerifyServer(file), e);
+  // OpenGotha: G1's Game element, Black's win made White's.
+  file = Export("opengotha");
+  e = EditLine(file, "RESULT_BLACKWINS\"", "RESULT_WHITEWINS\"");
+  ExpectRefusedAt(VerifyDb(file), e);
+  ExpectRefusedAt(VerifyServer(file), e);
+  // CSV: Chen Jie's points.
+  file = Export("csv");
+  e = EditLine(file, ",C,Chen Jie,0,", ",C,Chen Jie,2,");
+  ExpectRefusedAt(VerifyDb(file), e);
+}
+
+TEST_F(ExportVerify, AFileOfAnotherLogOrOfNoCheckpointIsRefused) {
+  ASSERT_NO_FATAL_FAILURE(SetUpCup());
+  const std::string file = Export("h9");
+  // Another venue's ledger (its own data folder, so its own origin).
+  const std::string other = dir_.File("other");
+  std::unique_ptr<testing::ServerProcess> venue = testing::ServerProcess::Start(other);
+  ASSERT_NE(venue, nullptr);
+  testing::WriteFile(dir_.File("o1.jsonl"), Created("O1", "Li", "Wang"));
+  ASSERT_EQ(Run({"record", dir_.File("o1.jsonl"), "--server", venue->address()}).exit, 0);
+  ProcessResult r = VerifyDb(file, other);
+  EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("not this log's record"));
+  EXPECT_THAT(r.out, HasSubstr("is log '"));
+
+  // The words cut from the file: it names no checkpoint.
+  const std::string cut = dir_.File("cut.h9");
+  std::string text = ReadFile(file);
+  const size_t at = text.find("; derived from ");
+  ASSERT_NE(at, std::string::npos);
+  text.erase(at, text.find('\n', at) + 1 - at);
+  testing::WriteFile(cut, text);
+  r = VerifyDb(cut);
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("names no record it came from"));
+  // A size the log has no checkpoint of.
+  const std::string moved = dir_.File("moved.h9");
+  testing::WriteFile(moved, ReadFile(file));
+  // "; derived from tournaments/cup at checkpoint ORIGIN SIZE ROOT"
+  std::vector<std::string> words = absl::StrSplit(ReadFile(file).substr(at), ' ');
+  ASSERT_GE(words.size(), 8u);
+  EditLine(moved, absl::StrCat("checkpoint ", words[6], " ", words[7], " "),
+           absl::StrCat("checkpoint ", words[6], " 999999 "));
+  r = VerifyDb(moved);
+  EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("no signed checkpoint of size 999999"));
+  r = VerifyServer(moved);
+  EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("no signed checkpoint of tree size 999999"));
+}
+
+// The same on a federation's ledger in PostgreSQL: the file verified
+// offline against the database, and a changed line named.
+TEST_F(ExportVerify, OnAPostgresqlLedgerToo) {
+  absl::StatusOr<std::string> uri = testing::SharedPgCluster().NewDatabase();
+  ASSERT_TRUE(uri.ok()) << uri.status();
+  server_ = testing::ServerProcess::StartShared(*uri, dir_.File("state"));
+  ASSERT_NE(server_, nullptr);
+  ASSERT_NO_FATAL_FAILURE(SetUpCup());
+  const std::string file = Export("h9");
+  ProcessResult r = VerifyDb(file, *uri);
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("matches"));
+  EXPECT_EQ(VerifyServer(file).exit, 0);
+  const Edit e = EditLine(file, "+/b0", "-/b0");
+  ExpectRefusedAt(VerifyDb(file, *uri), e);
+}
+
+}  // namespace
+}  // namespace arbiter
