@@ -83,11 +83,13 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::Append(std::string gam
 }
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::AppendTournament(
-    std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events) {
+    std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events,
+    std::string venue_key_der) {
   AppendJob job;
   job.game_id = std::move(stream);
   job.expected = expected;
   job.tournament_events = std::move(events);
+  job.venue_key_der = std::move(venue_key_der);
   if (absl::Status s = job.Prepare(); !s.ok()) return s;
   if (absl::Status s = Submit(&job); !s.ok()) return s;
   return std::move(job.entries);
