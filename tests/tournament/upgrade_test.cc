@@ -7,7 +7,7 @@
 // server said; its token still works; `arbiter verify` checks the
 // tournament, and a one-byte change to it fails naming it. Then the move
 // itself: one cut off is finished, a second moves nothing, a clashing id is
-// refused by name.
+// refused by name. Then several servers' folders merged into one store.
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -116,21 +116,19 @@ bool Writable(const std::string& path) {
   return stat(path.c_str(), &st) != 0 || (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) != 0;
 }
 
-// The old folder under a new `arbiter serve`, checked through the CLI.
-TEST(UpgradeTest, TheOldFoldersTournamentMovesIntoTheLedgerOnce) {
-  testing::TempDir dir("arbiter-upgrade");
-  const std::string data = CopyOldFolder(dir);
-  const std::string old_file = data + "/tournaments.db";
-  const std::string old_dump = DumpSha256(old_file);
-  ASSERT_EQ(old_dump.size(), 64u) << old_dump;
-  const std::string token(
-      absl::StripTrailingAsciiWhitespace(ReadFile(testing::TestDataPath("upgrade/chief.token"))));
-  const std::vector<std::pair<std::string, std::string>> chief = {{"ARBITER_TOKEN", token}};
+// The old chief arbiter's token, as $ARBITER_TOKEN.
+std::vector<std::pair<std::string, std::string>> Chief() {
+  return {{"ARBITER_TOKEN", std::string(absl::StripTrailingAsciiWhitespace(
+                                ReadFile(testing::TestDataPath("upgrade/chief.token"))))}};
+}
+
+// What the upgraded server at `address` says of `spring`: the old release's
+// standings, and the old chief arbiter's token (tokens.db) still writes.
+void CheckStandingsAndToken(const std::string& address) {
+  const std::vector<std::pair<std::string, std::string>> chief = Chief();
   {
-    auto server = testing::ServerProcess::Start(data);
-    ASSERT_NE(server, nullptr);
-    ProcessResult r = testing::RunCli({"tournament", "standings", "--json", "spring"}, "",
-                                      server->address(), chief);
+    ProcessResult r =
+        testing::RunCli({"tournament", "standings", "--json", "spring"}, "", address, chief);
     ASSERT_EQ(r.exit, 0) << r.err;
     // The same standings as the old release gave, but for what issue 43.6
     // corrected in the scoring since (DOMAIN.md §8): a total counts only the
@@ -149,16 +147,30 @@ TEST(UpgradeTest, TheOldFoldersTournamentMovesIntoTheLedgerOnce) {
                                   "\"name\":\"Li Wei\",\"points\":2,\"tieBreakA\":0,"
                                   "\"opponentsPoints\":0,\"totalScore\":1,"))
         << r.out;
-    r = testing::RunCli({"tournament", "standings", "spring"}, "", server->address(), chief);
+    r = testing::RunCli({"tournament", "standings", "spring"}, "", address, chief);
     ASSERT_EQ(r.exit, 0) << r.err;
     EXPECT_EQ(r.out, ReadFile(testing::TestDataPath("upgrade/standings.txt")));
     // The old chief arbiter's token (tokens.db) still writes; without it, no write.
     const std::vector<std::string> update = {
         "tournament", "update", "--player", "c", "--rank", "2D", "--reason", "re-rated", "spring"};
-    r = testing::RunCli(update, "", server->address());
+    r = testing::RunCli(update, "", address);
     EXPECT_NE(r.exit, 0) << r.out;
-    r = testing::RunCli(update, "", server->address(), chief);
+    r = testing::RunCli(update, "", address, chief);
     EXPECT_EQ(r.exit, 0) << r.err;
+  }
+}
+
+// The old folder under a new `arbiter serve`, checked through the CLI.
+TEST(UpgradeTest, TheOldFoldersTournamentMovesIntoTheLedgerOnce) {
+  testing::TempDir dir("arbiter-upgrade");
+  const std::string data = CopyOldFolder(dir);
+  const std::string old_file = data + "/tournaments.db";
+  const std::string old_dump = DumpSha256(old_file);
+  ASSERT_EQ(old_dump.size(), 64u) << old_dump;
+  {
+    auto server = testing::ServerProcess::Start(data);
+    ASSERT_NE(server, nullptr);
+    CheckStandingsAndToken(server->address());
   }
   // The file's rows, then `migrated` with their dump's hash, then the update.
   std::vector<v1::TournamentEvent> stored = StoredEvents(data, "spring");
@@ -187,6 +199,118 @@ TEST(UpgradeTest, TheOldFoldersTournamentMovesIntoTheLedgerOnce) {
   EXPECT_EQ(r.exit, 1) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(r.out, "NOT intact")) << r.out;
   EXPECT_TRUE(absl::StrContains(r.out, "tournament 'spring'")) << r.out;
+}
+
+// The events of tournament `id` in the ledger at `location`, through the
+// ledger (either backend); none when it has no such tournament.
+std::vector<v1::TournamentEvent> LedgerEvents(const std::string& location,
+                                              const std::string& key_dir, const std::string& id) {
+  AdjudicatorJudge judge;
+  ledger::LedgerOptions o;
+  o.dir = location;
+  o.key_dir = key_dir;
+  o.judge = &judge;
+  absl::StatusOr<std::unique_ptr<ledger::Ledger>> l = ledger::Ledger::Open(o);
+  EXPECT_TRUE(l.ok()) << l.status();
+  if (!l.ok()) return {};
+  absl::StatusOr<std::vector<v1::TournamentEvent>> events = (*l)->ReadTournament(id);
+  EXPECT_TRUE(events.ok() || absl::IsNotFound(events.status())) << events.status();
+  return events.value_or(std::vector<v1::TournamentEvent>());
+}
+
+// Issue 44.7: several --state folders of the release before (each a
+// server's, each with its tournaments.db and tokens.db) merged into one
+// store by `arbiter state merge`: tests/data/upgrade (the tournament
+// `spring`, the director's token) and tests/data/upgrade-tokens (two
+// tokens, one revoked).
+class StateMergeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    first_ = CopyOldFolder(first_dir_);
+    second_ = second_dir_.File("data");
+    std::filesystem::copy(testing::TestDataPath("upgrade-tokens/data"), second_);
+  }
+  ProcessResult Merge(const std::vector<std::string>& folders) {
+    std::vector<std::string> args = {"state", "merge", "--into", into_.path()};
+    args.insert(args.end(), folders.begin(), folders.end());
+    return testing::RunArbiter(args);
+  }
+  // The store writes nothing on a refusal: no tournament, no token, every
+  // old file still to merge.
+  void ExpectNothingWritten() {
+    EXPECT_TRUE(LedgerEvents(into_.path(), "", "spring").empty());
+    ProcessResult r = testing::RunArbiter({"token", "list", "--db", into_.path()});
+    EXPECT_EQ(r.exit, 0) << r.err;
+    EXPECT_EQ(r.out, "");
+    for (const std::string& f :
+         {first_ + "/tournaments.db", first_ + "/tokens.db", second_ + "/tokens.db"}) {
+      EXPECT_TRUE(Writable(f)) << f;
+    }
+  }
+  // `tournament standings spring` on a server of the store, with `token`.
+  int StandingsWith(const std::string& token_file) {
+    auto server = testing::ServerProcess::Start(into_.path());
+    EXPECT_NE(server, nullptr);
+    if (server == nullptr) return -1;
+    const std::string token(
+        absl::StripTrailingAsciiWhitespace(ReadFile(testing::TestDataPath(token_file))));
+    return testing::RunCli({"tournament", "standings", "spring"}, "", server->address(),
+                           {{"ARBITER_TOKEN", token}})
+        .exit;
+  }
+
+  testing::TempDir first_dir_{"arbiter-state-a"};
+  testing::TempDir second_dir_{"arbiter-state-b"};
+  testing::TempDir into_{"arbiter-store"};
+  std::string first_, second_;
+};
+
+TEST_F(StateMergeTest, TwoFoldersMergeIntoOneStore) {
+  const std::string dump = DumpSha256(first_ + "/tournaments.db");
+  ProcessResult r = Merge({first_, second_});
+  ASSERT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "merged 2 folder(s): 1 tournament(s), 3 token(s)\n");
+  std::vector<v1::TournamentEvent> stored = LedgerEvents(into_.path(), "", "spring");
+  ASSERT_EQ(stored.size(), kOldRows + 1);
+  EXPECT_EQ(stored[kOldRows].migrated().dump_sha256(), dump);
+  for (const std::string& f :
+       {first_ + "/tournaments.db", first_ + "/tokens.db", second_ + "/tokens.db"}) {
+    EXPECT_FALSE(Writable(f)) << f;
+  }
+  // Both folders' tokens are the store's: each folder's chief arbiter reads,
+  // the revoked token is still refused.
+  EXPECT_EQ(StandingsWith("upgrade/chief.token"), 0);
+  EXPECT_EQ(StandingsWith("upgrade-tokens/live.token"), 0);
+  EXPECT_NE(StandingsWith("upgrade-tokens/revoked.token"), 0);
+  // Again: nothing moves twice.
+  r = Merge({first_, second_});
+  ASSERT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_EQ(LedgerEvents(into_.path(), "", "spring").size(), kOldRows + 1);
+}
+
+TEST_F(StateMergeTest, ATournamentIdInTwoFoldersIsRefusedNamingBoth) {
+  testing::TempDir third_dir("arbiter-state-c");
+  const std::string third = CopyOldFolder(third_dir);
+  // The same tournament, but not the same token: the tokens.db left out.
+  std::filesystem::remove(third + "/tokens.db");
+  ProcessResult r = Merge({first_, third});
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(
+      r.err, absl::StrCat("tournament 'spring' is in both ", first_, " and ", third)))
+      << r.err;
+  ExpectNothingWritten();
+}
+
+TEST_F(StateMergeTest, ATokenIdInTwoFoldersIsRefusedNamingBoth) {
+  testing::TempDir third_dir("arbiter-state-c");
+  const std::string third = third_dir.File("data");
+  std::filesystem::copy(testing::TestDataPath("upgrade-tokens/data"), third);
+  ProcessResult r = Merge({first_, second_, third});
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "token '")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, absl::StrCat("' is in both ", second_, " and ", third)))
+      << r.err;
+  ExpectNothingWritten();
 }
 
 class MigrationTest : public ::testing::Test {
