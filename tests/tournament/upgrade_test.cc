@@ -7,7 +7,8 @@
 // server said; its token still works; `arbiter verify` checks the
 // tournament, and a one-byte change to it fails naming it. Then the move
 // itself: one cut off is finished, a second moves nothing, a clashing id is
-// refused by name. Then several servers' folders merged into one store.
+// refused by name. The same upgrade for a PostgreSQL server's --state
+// folder; several servers' folders merged into one store (state merge).
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -24,11 +25,13 @@
 #include "arbiter/v1/tournament.pb.h"
 #include "gtest/gtest.h"
 #include "ledger/ledger.h"
+#include "ledger/postgres/pg.h"
 #include "ledger/sqlite.h"
 #include "proto/canonical/canonical_bytes.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
+#include "tests/support/pg_cluster.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/temp_dir.h"
 
@@ -216,6 +219,112 @@ std::vector<v1::TournamentEvent> LedgerEvents(const std::string& location,
   absl::StatusOr<std::vector<v1::TournamentEvent>> events = (*l)->ReadTournament(id);
   EXPECT_TRUE(events.ok() || absl::IsNotFound(events.status())) << events.status();
   return events.value_or(std::vector<v1::TournamentEvent>());
+}
+
+// The old release's ledger as a federation kept it in PostgreSQL: the
+// fixture's ledger.db rows (events, rulings, games, checkpoints, and each
+// game's stream head), the same bytes, in the database at `uri`, whose
+// tables a ledger opened with the folder's key in `key_dir` makes first.
+// Each table's columns are typed by a letter: I integer, T text, K text or
+// NULL, B bytes.
+void CopyOldLedgerInto(const std::string& uri, const std::string& key_dir,
+                       const std::string& ledger_db) {
+  ASSERT_TRUE(LedgerEvents(uri, key_dir, "spring").empty());  // the tables made, empty
+  absl::StatusOr<ledger::Db> db = ledger::Db::OpenReadOnly(ledger_db);
+  ASSERT_TRUE(db.ok()) << db.status();
+  absl::StatusOr<ledger::PgConn> pg = ledger::PgConn::Connect(uri);
+  ASSERT_TRUE(pg.ok()) << pg.status();
+  struct Table {
+    const char* select;
+    const char* insert;
+    const char* columns;
+  };
+  const Table kTables[] = {
+      {"SELECT position, game_id, revision, idempotency_key, event, leaf_hash FROM events",
+       "INSERT INTO events VALUES ($1, $2, $3, $4, $5, $6)", "ITIKBB"},
+      {"SELECT position, seq, ruling FROM rulings", "INSERT INTO rulings VALUES ($1, $2, $3)",
+       "IIB"},
+      {"SELECT game_id, first_position, rules_pin FROM games",
+       "INSERT INTO games VALUES ($1, $2, $3)", "TIT"},
+      {"SELECT tree_size, checkpoint FROM checkpoints", "INSERT INTO checkpoints VALUES ($1, $2)",
+       "IB"},
+      {"SELECT game_id, max(revision) FROM events GROUP BY game_id",
+       "INSERT INTO streams VALUES ($1, $2)", "TI"},
+  };
+  for (const Table& t : kTables) {
+    absl::StatusOr<ledger::Stmt> q = ledger::Stmt::Prepare(*db, t.select);
+    ASSERT_TRUE(q.ok()) << q.status();
+    while (q->Step().value_or(false)) {
+      ledger::PgParams params;
+      for (int col = 0; t.columns[col] != '\0'; ++col) {
+        switch (t.columns[col]) {
+          case 'I':
+            params.Int(q->Int(col));
+            break;
+          case 'B':
+            params.Bytes(q->Text(col));
+            break;
+          default:
+            if (t.columns[col] == 'K' && q->IsNull(col)) {
+              params.Null();
+            } else {
+              params.Text(q->Text(col));
+            }
+        }
+      }
+      absl::StatusOr<ledger::PgResult> r = pg->Exec(t.insert, params);
+      ASSERT_TRUE(r.ok()) << t.insert << ": " << r.status();
+    }
+  }
+}
+
+// The same upgrade for a federation on PostgreSQL: the old folder is a
+// server's --state (its tournaments.db, tokens.db and ledger.key), the
+// ledger a PostgreSQL database holding the old release's games. A new
+// server moves the tournament into the database once, with the old
+// server's standings; its token still works; `verify` checks the
+// tournament and catches a one-byte change to it.
+TEST(UpgradeTest, OnPostgreSQLTheOldStateFoldersTournamentMovesIntoTheDatabaseOnce) {
+  testing::TempDir dir("arbiter-upgrade-pg");
+  const std::string state = CopyOldFolder(dir);
+  const std::string old_file = state + "/tournaments.db";
+  const std::string old_dump = DumpSha256(old_file);
+  absl::StatusOr<std::string> uri = testing::SharedPgCluster().NewDatabase();
+  ASSERT_TRUE(uri.ok()) << uri.status();
+  CopyOldLedgerInto(*uri, state, state + "/ledger.db");
+  {
+    auto server = testing::ServerProcess::StartShared(*uri, state);
+    ASSERT_NE(server, nullptr);
+    CheckStandingsAndToken(server->address());
+  }
+  std::vector<v1::TournamentEvent> stored = LedgerEvents(*uri, state, "spring");
+  ASSERT_EQ(stored.size(), kOldRows + 2);
+  ASSERT_TRUE(stored[kOldRows].has_migrated());
+  EXPECT_EQ(stored[kOldRows].migrated().dump_sha256(), old_dump);
+  EXPECT_EQ(stored[kOldRows].migrated().dump_rows(), kOldRows);
+  EXPECT_FALSE(Writable(old_file));
+  EXPECT_FALSE(Writable(state + "/tokens.db"));
+  {
+    auto server = testing::ServerProcess::StartShared(*uri, state);
+    ASSERT_NE(server, nullptr);
+  }
+  EXPECT_EQ(LedgerEvents(*uri, state, "spring").size(), kOldRows + 2);
+
+  ProcessResult r = testing::RunArbiter({"verify", "--db", *uri});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "1 tournament(s) checked")) << r.out;
+  // One byte of the stored `created` (its title's first letter), triggers off.
+  absl::StatusOr<ledger::PgConn> pg = ledger::PgConn::Connect(*uri);
+  ASSERT_TRUE(pg.ok()) << pg.status();
+  ASSERT_TRUE(pg->Run("ALTER TABLE events DISABLE TRIGGER USER;"
+                      "UPDATE events SET event = overlay(event placing 's'::bytea from "
+                      "position('Spring Open'::bytea in event) for 1) "
+                      "WHERE game_id = 'tournaments/spring' AND revision = 1")
+                  .ok());
+  r = testing::RunArbiter({"verify", "--db", *uri});
+  EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "NOT intact")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "tournament 'spring'")) << r.out;
 }
 
 // Issue 44.7: several --state folders of the release before (each a
