@@ -759,6 +759,37 @@ TEST_P(TournamentSyncTest, ATournamentTheFederationRecordedItselfIsRefused) {
   EXPECT_NE(standings.out.find("Sun Yue"), std::string::npos) << standings.out;
 }
 
+// A venue's tournament that does not prove itself writes nothing of it:
+// under another key than the venue's, or with an event altered after the
+// venue signed it.
+TEST_P(TournamentSyncTest, AVenueRecordThatDoesNotProveItselfWritesNoTournament) {
+  testing::TempDir other{"arbiter-other-venue"};
+  ASSERT_TRUE(LoadSigningKey(other.path()).ok());
+  std::vector<std::string> args = {"sync",      "--from",         venue_.path(),           "--to",
+                                   federation_, "--venue-pubkey", other.File("ledger.pub")};
+  if (GetParam()) args.insert(args.end(), {"--state", state_.path()});
+  ProcessResult r = Arbiter(args);
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("tournament 'spring': NOT synced: the venue's record of tournament "
+                       "'spring' does not prove itself"),
+            std::string::npos)
+      << r.out;
+  {
+    absl::StatusOr<Db> db = Db::Open(venue_.File("ledger.db"), SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_TRUE(db->Exec("DROP TRIGGER events_no_UPDATE;"
+                         "UPDATE events SET event = CAST(event AS BLOB) || x'00' WHERE "
+                         "game_id = 'tournaments/spring' AND revision = 2")
+                    .ok());
+  }
+  r = Sync();
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("tournament 'spring': NOT synced"), std::string::npos) << r.out;
+  ProcessResult standings = FederationStandings();
+  EXPECT_NE(standings.exit, 0) << standings.out;
+  EXPECT_NE(standings.err.find("NOT_FOUND"), std::string::npos) << standings.err;
+}
+
 INSTANTIATE_TEST_SUITE_P(Federations, TournamentSyncTest, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool>& p) {
                            return p.param ? "PostgreSQL" : "SQLite";
