@@ -34,9 +34,11 @@ GameSource GamesFrom(service::GameFolds* folds) {
 
 absl::StatusOr<std::unique_ptr<TournamentHost>> RegisterTournamentService(
     grpc::ServerBuilder& builder, ledger::Ledger* ledger, const std::string& data_dir,
-    service::GameFolds* folds, const service::Callers* callers, GameMaker make_game) {
+    const std::string& location, service::GameFolds* folds, const service::Callers* callers,
+    GameMaker make_game) {
   auto host = std::make_unique<TournamentHost>();
-  absl::StatusOr<std::unique_ptr<TournamentStore>> store = TournamentStore::Open(ledger, data_dir);
+  absl::StatusOr<std::unique_ptr<TournamentStore>> store =
+      TournamentStore::Open(ledger, data_dir, location);
   if (!store.ok()) return store.status();
   host->store = *std::move(store);
   host->service = std::make_unique<TournamentServiceImpl>(

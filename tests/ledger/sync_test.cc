@@ -757,6 +757,33 @@ TEST_P(TournamentSyncTest, ATournamentTheFederationRecordedItselfIsRefused) {
       << r.out;
   ProcessResult standings = FederationStandings();
   EXPECT_NE(standings.out.find("Sun Yue"), std::string::npos) << standings.out;
+  // Still the federation's own to write.
+  std::unique_ptr<testing::ServerProcess> server = FederationServer();
+  ASSERT_NE(server, nullptr);
+  r = testing::RunCli(
+      {"tournament", "update", "--player", "a", "--rank", "2D", "--reason", "re-rated", "spring"},
+      "", server->address());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+}
+
+// A synced tournament is the venue's record: the federation's own server
+// refuses to write it (as it refuses a synced game), so every event stays
+// covered by the venue's proofs and a later sync still finds its copy.
+TEST_P(TournamentSyncTest, ASyncedTournamentIsWrittenByNobodyElse) {
+  ASSERT_EQ(Sync().exit, 0);
+  {
+    std::unique_ptr<testing::ServerProcess> server = FederationServer();
+    ASSERT_NE(server, nullptr);
+    ProcessResult r = testing::RunCli(
+        {"tournament", "update", "--player", "c", "--rank", "2D", "--reason", "re-rated", "spring"},
+        "", server->address());
+    EXPECT_EQ(r.exit, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("tournament 'spring' was synced from venue"), std::string::npos) << r.err;
+  }
+  ProcessResult r = Arbiter({"verify", "--db", federation_});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  r = Sync();
+  EXPECT_EQ(r.exit, 0) << r.out;
 }
 
 // A venue's tournament that does not prove itself writes nothing of it:
