@@ -35,6 +35,8 @@ int RunWatch(int argc, char** argv);
 int RunDecide(int argc, char** argv);
 int RunVoid(int argc, char** argv);
 int RunToken(int argc, char** argv);  // cli/token.cc
+// --state folders of an earlier release merged into the store (cli/state.cc).
+int RunState(int argc, char** argv);
 // `export` and `verify` against a server (cli/client_remote.cc): RunExport /
 // RunVerify parse the command line against `spec` and hand over to these
 // when neither --db nor --bundle is given.

@@ -1,9 +1,11 @@
-// `arbiter sync --from DIR|ADDR --to postgresql://...|ADDR`: copies a
-// venue's games into a federation's ledger (ledger/venue_sync.h), each with
-// the venue's proof, so that `arbiter verify --db postgresql://...` proves
-// every synced game against the venue's own signed checkpoints. Resumable
-// and idempotent: rerun it, after a full run or a cut-off one, and each
-// event is there exactly once.
+// `arbiter sync --from DIR|ADDR --to postgresql://...|DIR|ADDR`: copies a
+// venue's games, then its tournaments, into a federation's ledger
+// (ledger/venue_sync.h), each with the venue's proof, so that `arbiter
+// verify --db postgresql://...` proves every synced game and tournament
+// against the venue's own signed checkpoints. Resumable and idempotent:
+// rerun it, after a full run or a cut-off one, and each event is there
+// exactly once. Tournaments travel from a venue's data directory into a
+// federation's database or data directory (not yet through a server).
 //
 // The venue is read as audit bundles, one per game: from its data
 // directory (offline; the events its checkpoints cover), or from its server
@@ -47,6 +49,7 @@
 #include "ledger/ledger.h"
 #include "ledger/signer.h"
 #include "ledger/store.h"
+#include "ledger/stream.h"
 #include "ledger/venue_proofs.h"
 #include "ledger/venue_sync.h"
 
@@ -56,8 +59,9 @@ namespace {
 constexpr FlagSpec kFlags[] = {
     {"from", "DIR|ADDR", "the venue: its data directory (or ledger.db), or its server", false,
      true},
-    {"to", "URI|ADDR",
-     "the federation's ledger, postgresql://USER@HOST:PORT/DB, or its server (a VENUE token)",
+    {"to", "URI|DIR|ADDR",
+     "the federation's ledger, postgresql://USER@HOST:PORT/DB or a data directory no server "
+     "has open, or its server (a VENUE token)",
      false, true},
     {"state", "DIR",
      "with a postgresql:// --to: the federation's signing key ledger.key, as for `serve` (default "
@@ -69,7 +73,7 @@ constexpr FlagSpec kFlags[] = {
 constexpr CommandSpec kSync = {
     .name = "sync",
     .positionals = "",
-    .summary = "copy a venue's games, with its proofs, into a federation's ledger",
+    .summary = "copy a venue's games and tournaments, with its proofs, into a federation's ledger",
     .min_positionals = 0,
     .max_positionals = 0,
     .flags = kFlags,
@@ -84,7 +88,9 @@ constexpr CommandSpec kSync = {
         "needs a VENUE token ($ARBITER_FEDERATION_TOKEN, else $ARBITER_TOKEN). From a\n"
         "server, $ARBITER_TOKEN needs AUDIT (AUDITOR or CHIEF_ARBITER). Exit 1 when a\n"
         "game is not proven by the venue or its id is another venue's (the others still\n"
-        "sync).\n",
+        "sync). Then each tournament, the same way under the venue's tournament id, its\n"
+        "events byte for byte (their game ids are the synced games'): from a venue's\n"
+        "directory into a federation's database or directory only.\n",
 };
 
 // A venue's games, each as its audit bundle.
@@ -92,7 +98,10 @@ class Venue {
  public:
   virtual ~Venue() = default;
   virtual absl::StatusOr<std::vector<std::string>> Games() = 0;
-  // FAILED_PRECONDITION when no checkpoint covers the game's last event.
+  // The streams of its tournaments ("tournaments/{id}"); UNIMPLEMENTED when
+  // this venue cannot give them.
+  virtual absl::StatusOr<std::vector<std::string>> Tournaments() = 0;
+  // FAILED_PRECONDITION when no checkpoint covers the stream's last event.
   virtual absl::StatusOr<v1::AuditBundle> Bundle(const std::string& game) = 0;
 };
 
@@ -110,6 +119,15 @@ class DirectoryVenue final : public Venue {
       for (const ledger::GameListing& g : *page) games.push_back(g.game_id);
       after = page->back().first_position;
     }
+  }
+  absl::StatusOr<std::vector<std::string>> Tournaments() override {
+    absl::StatusOr<std::vector<std::string>> ids = reader_->ListTournaments();
+    if (!ids.ok()) return ids.status();
+    std::vector<std::string> streams;
+    for (const std::string& id : *ids) {
+      streams.push_back(absl::StrCat(ledger::kTournamentStreamPrefix, id));
+    }
+    return streams;
   }
   absl::StatusOr<v1::AuditBundle> Bundle(const std::string& game) override {
     return exporter_.Export(game);  // the log hashed once for all games
@@ -146,6 +164,10 @@ class ServerVenue final : public Venue {
     }
     return games;
   }
+  absl::StatusOr<std::vector<std::string>> Tournaments() override {
+    return absl::UnimplementedError(
+        "tournaments are carried from a venue's data directory only, not from its server");
+  }
   absl::StatusOr<v1::AuditBundle> Bundle(const std::string& game) override {
     v1::ExportGameRequest req;
     req.set_name(GameResource(game));
@@ -174,11 +196,14 @@ class Federation {
   virtual ~Federation() = default;
   // As ledger::SyncVenueGame.
   virtual absl::StatusOr<ledger::VenueSyncResult> Sync(const v1::AuditBundle& bundle) = 0;
+  // As ledger::SyncVenueTournament; UNIMPLEMENTED where not carried.
+  virtual absl::StatusOr<ledger::VenueSyncResult> SyncTournament(const v1::AuditBundle& bundle) = 0;
   // After the last game: signs the head if the games added to it.
   virtual absl::Status Finish(uint64_t appended) = 0;
 };
 
-// The federation's PostgreSQL ledger, written as one more of its servers.
+// The federation's ledger (PostgreSQL, or a data directory no server has
+// open), written as one more of its servers.
 class DatabaseFederation final : public Federation {
  public:
   DatabaseFederation(std::unique_ptr<ledger::Ledger> ledger,
@@ -186,6 +211,9 @@ class DatabaseFederation final : public Federation {
       : ledger_(std::move(ledger)), proofs_(std::move(proofs)), options_(std::move(options)) {}
   absl::StatusOr<ledger::VenueSyncResult> Sync(const v1::AuditBundle& bundle) override {
     return ledger::SyncVenueGame(bundle, *ledger_, *proofs_, options_);
+  }
+  absl::StatusOr<ledger::VenueSyncResult> SyncTournament(const v1::AuditBundle& bundle) override {
+    return ledger::SyncVenueTournament(bundle, *ledger_, *proofs_, options_);
   }
   absl::Status Finish(uint64_t appended) override {
     if (appended == 0) return absl::OkStatus();
@@ -268,6 +296,11 @@ class ServerFederation final : public Federation {
     result.revision = *held;
     return result;
   }
+  absl::StatusOr<ledger::VenueSyncResult> SyncTournament(const v1::AuditBundle&) override {
+    return absl::UnimplementedError(
+        "tournaments are carried into a federation's database or data directory only, not "
+        "through its server");
+  }
   absl::Status Finish(uint64_t) override { return absl::OkStatus(); }  // the server signs
 
  private:
@@ -307,6 +340,76 @@ int Failed(const absl::Status& s) {
                   ExitCodeOf(s));
 }
 
+// What the tournaments' part of a sync did.
+struct TournamentTally {
+  uint64_t synced = 0, appended = 0, already = 0, waiting = 0;
+  int exit = kExitOk;
+};
+
+// One venue tournament into the federation, its line printed; an error
+// only when the sync cannot go on.
+absl::Status SyncOneTournament(Venue& venue, Federation& federation, const std::string& stream,
+                               TournamentTally& tally) {
+  const std::string id = stream.substr(ledger::kTournamentStreamPrefix.size());
+  absl::StatusOr<v1::AuditBundle> bundle = venue.Bundle(stream);
+  if (absl::IsFailedPrecondition(bundle.status())) {
+    std::printf("tournament '%s': not yet covered by a venue checkpoint; left for a later sync\n",
+                id.c_str());
+    ++tally.waiting;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<ledger::VenueSyncResult> r =
+      bundle.ok() ? federation.SyncTournament(*bundle)
+                  : absl::StatusOr<ledger::VenueSyncResult>(bundle.status());
+  if (absl::IsDataLoss(r.status()) || absl::IsAlreadyExists(r.status()) ||
+      absl::IsFailedPrecondition(r.status())) {
+    std::printf("tournament '%s': NOT synced: %s\n", id.c_str(),
+                std::string(r.status().message()).c_str());
+    tally.exit = kExitNegative;
+    return absl::OkStatus();
+  }
+  if (!r.ok()) return r.status();
+  std::printf(
+      "tournament '%s': %llu new event(s), %llu already here; venue checkpoint at size %llu\n",
+      id.c_str(), static_cast<unsigned long long>(r->appended),
+      static_cast<unsigned long long>(r->already),
+      static_cast<unsigned long long>(r->venue_tree_size));
+  tally.appended += r->appended;
+  tally.already += r->already;
+  ++tally.synced;
+  return absl::OkStatus();
+}
+
+// The venue's tournaments, after its games (their events name the games).
+absl::StatusOr<TournamentTally> SyncTournaments(Venue& venue, Federation& federation) {
+  TournamentTally tally;
+  absl::StatusOr<std::vector<std::string>> streams = venue.Tournaments();
+  if (absl::IsUnimplemented(streams.status())) {
+    std::printf("tournaments: not carried: %s\n", std::string(streams.status().message()).c_str());
+    return tally;
+  }
+  if (!streams.ok()) return streams.status();
+  for (const std::string& stream : *streams) {
+    absl::Status s = SyncOneTournament(venue, federation, stream, tally);
+    if (absl::IsUnimplemented(s)) {
+      std::printf("tournaments: not carried: %s\n", std::string(s.message()).c_str());
+      return tally;
+    }
+    if (!s.ok()) return s;
+  }
+  if (!streams->empty()) {
+    std::printf("synced %llu tournament(s): %llu new event(s), %llu already here",
+                static_cast<unsigned long long>(tally.synced),
+                static_cast<unsigned long long>(tally.appended),
+                static_cast<unsigned long long>(tally.already));
+    if (tally.waiting > 0) {
+      std::printf("; %llu left for a later sync", static_cast<unsigned long long>(tally.waiting));
+    }
+    std::printf("\n");
+  }
+  return tally;
+}
+
 }  // namespace
 
 int RunSync(int argc, char** argv) {
@@ -314,9 +417,14 @@ int RunSync(int argc, char** argv) {
   if (std::optional<int> exit = ParseArgs(kSync, argc, argv, &args)) return *exit;
   const std::string from = *args.Value("from");
   const std::string to = *args.Value("to");
-  const bool direct = ledger::IsSharedStore(to);
-  if (!direct && args.Has("state")) {
-    return UsageError(kSync, "--state is for a postgresql:// --to (a server has its own key)");
+  // A database, or a data directory (its own key in it): written directly.
+  std::error_code exists_error;
+  const bool shared = ledger::IsSharedStore(to);
+  const bool direct = shared || std::filesystem::exists(to, exists_error);
+  if (!shared && args.Has("state")) {
+    return UsageError(kSync,
+                      "--state is for a postgresql:// --to (a server or a data directory has its "
+                      "own key)");
   }
   const char* env = std::getenv("ARBITER_DATA");
   const std::string state =
@@ -372,7 +480,7 @@ int RunSync(int argc, char** argv) {
   if (direct) {
     ledger::LedgerOptions lo;
     lo.dir = to;
-    lo.key_dir = state;
+    if (shared) lo.key_dir = state;
     lo.judge = &judge;
     absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
     if (!ledger.ok()) return Failed(ledger.status());
@@ -445,7 +553,12 @@ int RunSync(int argc, char** argv) {
     before = appended;
     ++synced;
   }
-  if (absl::Status s = federation->Finish(appended); !s.ok()) return Failed(s);
+  absl::StatusOr<TournamentTally> tournaments = SyncTournaments(*venue, *federation);
+  if (!tournaments.ok()) return Failed(tournaments.status());
+  if (tournaments->exit != kExitOk) exit = tournaments->exit;
+  if (absl::Status s = federation->Finish(appended + tournaments->appended); !s.ok()) {
+    return Failed(s);
+  }
   std::printf("synced %llu game(s): %llu new event(s), %llu already here",
               static_cast<unsigned long long>(synced), static_cast<unsigned long long>(appended),
               static_cast<unsigned long long>(already));

@@ -36,6 +36,7 @@
 #include "ledger/note_key.h"
 #include "ledger/signer.h"
 #include "ledger/store.h"
+#include "ledger/stream.h"
 #include "ledger/venue_audit.h"
 #include "ledger/venue_proofs.h"
 
@@ -160,16 +161,22 @@ int VerifyVenueProofs(ledger::Store& store, const ledger::AuditOptions& options)
                      : ledger::AuditVenueProofs(**reader, **proofs, options);
   if (!r.ok()) return Complain("verify", r.status().message(), ExitCodeOf(r.status()));
   if (!r->intact) {
-    std::printf("synced game '%s' is NOT proven by its venue: %s\n", r->game_id.c_str(),
+    const bool tournament = ledger::IsTournamentStream(r->game_id);
+    std::printf("synced %s '%s' is NOT proven by its venue: %s\n",
+                tournament ? "tournament" : "game",
+                tournament ? r->game_id.substr(ledger::kTournamentStreamPrefix.size()).c_str()
+                           : r->game_id.c_str(),
                 r->why.c_str());
     return kExitNegative;
   }
-  if (r->games == 0) return 0;
+  if (r->games + r->tournaments == 0) return 0;
   std::printf(
-      "venue proofs: %llu synced game(s), %llu event(s) in %llu proof(s), each proven in its "
+      "venue proofs: %llu synced game(s), %s%llu event(s) in %llu proof(s), each proven in its "
       "venue's signed log; venue key(s) %s\n",
-      static_cast<unsigned long long>(r->games), static_cast<unsigned long long>(r->events),
-      static_cast<unsigned long long>(r->proofs), absl::StrJoin(r->venues, ", ").c_str());
+      static_cast<unsigned long long>(r->games),
+      r->tournaments == 0 ? "" : absl::StrCat(r->tournaments, " tournament(s), ").c_str(),
+      static_cast<unsigned long long>(r->events), static_cast<unsigned long long>(r->proofs),
+      absl::StrJoin(r->venues, ", ").c_str());
   return 0;
 }
 

@@ -84,12 +84,13 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::Append(std::string gam
 
 absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::AppendTournament(
     std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events,
-    std::vector<StreamAt> derived_from) {
+    std::vector<StreamAt> derived_from, std::string venue_key_der) {
   AppendJob job;
   job.game_id = std::move(stream);
   job.expected = expected;
   job.tournament_events = std::move(events);
   job.derived_from = std::move(derived_from);
+  job.venue_key_der = std::move(venue_key_der);
   if (absl::Status s = job.Prepare(); !s.ok()) return s;
   if (absl::Status s = Submit(&job); !s.ok()) return s;
   return std::move(job.entries);

@@ -47,8 +47,9 @@ struct AppendJob {
   // A tournament's append: the streams it was derived from, which must stand
   // at these revisions (Ledger::AppendTournament).
   std::vector<StreamAt> derived_from;
-  // Set by a venue's sync (Ledger::AppendFromVenue): the venue's public key,
-  // whose claim on the game is written with its first events.
+  // Set by a venue's sync (Ledger::AppendFromVenue, AppendTournamentFromVenue):
+  // the venue's public key, whose claim on the stream is written with its
+  // first events.
   std::string venue_key_der;
   // A dry run (Ledger::PreviewAsync): judged and written as any
   // append, then its savepoint rolled back; the batch is left as it was.
@@ -125,10 +126,11 @@ class AppendQueue {
   void PreviewAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
                     PreviewCallback done);
   absl::StatusOr<v1::Checkpoint> Checkpoint();
-  // As Ledger::AppendTournament: `stream` is the tournament's stream name.
+  // As Ledger::AppendTournament: `stream` is the tournament's stream name;
+  // with `venue_key_der`, as Ledger::AppendTournamentFromVenue.
   absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournament(
       std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events,
-      std::vector<StreamAt> derived_from);
+      std::vector<StreamAt> derived_from, std::string venue_key_der = "");
 
   // For a running batch: waits until a job is queued, the queue is closed
   // or `deadline` passes (InfinitePast: no wait), then moves queued jobs

@@ -56,19 +56,21 @@ absl::StatusOr<std::unique_ptr<GameJudge>> WorkingFold(const AppendJob& job, uin
   return rows.Replay(job.game_id);
 }
 
-// A venue's first append (Ledger::AppendFromVenue, which expects revision
-// 0) writes the venue's claim on the game inside its own savepoint, once the
-// stream checks found the game new: nothing to write when that venue has
-// claimed it already (a claim an older server wrote before its first
-// append), ALREADY_EXISTS when another venue has.
+// A venue's first append (Ledger::AppendFromVenue and
+// AppendTournamentFromVenue, which expect revision 0) writes the venue's
+// claim on the stream inside its own savepoint, once the stream checks found
+// it new: nothing to write when that venue has claimed it already (a claim
+// an older server wrote before its first append), ALREADY_EXISTS when
+// another venue has.
 absl::Status ClaimForVenue(const AppendJob& job, AppendRows& rows) {
   absl::StatusOr<std::optional<std::string>> claimed = rows.VenueKeyOf(job.game_id);
   if (!claimed.ok()) return claimed.status();
   if (*claimed) {
     if (**claimed == job.venue_key_der) return absl::OkStatus();
-    return absl::AlreadyExistsError(absl::StrCat("game '", job.game_id,
-                                                 "' was synced from another venue (",
-                                                 VenueId(**claimed).substr(0, 16), "…)"));
+    return absl::AlreadyExistsError(absl::StrCat(
+        job.tournament() ? "tournament '" : "game '",
+        job.tournament() ? job.game_id.substr(kTournamentStreamPrefix.size()) : job.game_id,
+        "' was synced from another venue (", VenueId(**claimed).substr(0, 16), "…)"));
   }
   return rows.InsertVenueGame(job.game_id, VenueId(job.venue_key_der), job.venue_key_der);
 }
@@ -102,6 +104,9 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournamentOnto(AppendJob& job
         !s.ok()) {
       return s;
     }
+  }
+  if (!job.venue_key_der.empty()) {
+    if (absl::Status s = ClaimForVenue(job, rows); !s.ok()) return s;
   }
   size_t append_bytes = 0;
   for (size_t i = 0; i < job.canonical.size(); ++i) {

@@ -31,13 +31,17 @@ absl::Status BundleExporter::Grow(uint64_t tree_size) {
 }
 
 absl::StatusOr<v1::AuditBundle> BundleExporter::Export(const std::string& game_id) {
-  absl::StatusOr<std::string> pin = reader_.RulesPin(game_id);
+  // A tournament's stream has no rules pin: no judge reads it.
+  const bool tournament = IsTournamentStream(game_id);
+  absl::StatusOr<std::string> pin = tournament ? std::string() : reader_.RulesPin(game_id);
   if (!pin.ok()) return pin.status();
   absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
       reader_.ReadGame(game_id, 0, std::numeric_limits<int64_t>::max());
   if (!entries.ok()) return entries.status();
-  if (entries->empty())
-    return absl::NotFoundError(absl::StrCat("game '", game_id, "' has no events"));
+  if (entries->empty()) {
+    return absl::NotFoundError(
+        absl::StrCat(tournament ? "" : "game '", game_id, "' has no events"));
+  }
   uint64_t last = entries->back().position();
 
   // The earliest checkpoint covering the game; the list is read again only

@@ -17,6 +17,8 @@ namespace arbiter::ledger {
 
 // Builds the bundle for `game_id` against the earliest checkpoint that
 // covers the game's last event (its game-end checkpoint, if it ended).
+// `game_id` may name a tournament's stream ("tournaments/{id}", stream.h):
+// its bundle has no rules pin, its entries no rulings.
 // FAILED_PRECONDITION if no checkpoint covers it yet; DATA_LOSS if the log
 // does not match the checkpoint (run the audit). Leaves are recomputed from
 // the stored event bytes, never taken on trust.

@@ -99,6 +99,16 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendTournament(
                                                   std::move(derived_from));
 }
 
+absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendTournamentFromVenue(
+    const std::string& tournament_id, std::vector<v1::TournamentEvent> events,
+    const std::string& venue_key_der) {
+  if (venue_key_der.empty()) return absl::InvalidArgumentError("a venue's append names its key");
+  absl::StatusOr<std::string> stream = TournamentStream(tournament_id);
+  if (!stream.ok()) return stream.status();
+  return impl_->writer_->queue().AppendTournament(*std::move(stream), ExpectedRevision::Exactly(0),
+                                                  std::move(events), {}, venue_key_der);
+}
+
 void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,
                          std::vector<v1::Event> events, AppendCallback done) {
   impl_->writer_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done));

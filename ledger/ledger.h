@@ -154,6 +154,15 @@ class Ledger {
       const std::string& tournament_id, ExpectedRevision expected,
       std::vector<v1::TournamentEvent> events, std::vector<StreamAt> derived_from = {});
 
+  // A venue's sync of a tournament (venue_sync.h): its first events, as
+  // AppendTournament with ExpectedRevision::Exactly(0), and in the same
+  // transaction the venue's claim on the stream "tournaments/{id}" (a
+  // venue_games row, as AppendFromVenue writes a game's). Errors: as
+  // AppendTournament; ALREADY_EXISTS when another venue has claimed it.
+  absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournamentFromVenue(
+      const std::string& tournament_id, std::vector<v1::TournamentEvent> events,
+      const std::string& venue_key_der);
+
   // Append without blocking: queues the append and returns at once. `done`
   // gets what Append would return, on the thread that ran its batch (the
   // writer thread, or a caller of Append), once the append is durable or

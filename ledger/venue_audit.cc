@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ledger/stream.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -60,7 +61,7 @@ bool CheckGame(VenueAuditReport& report, LogSource& federation, VenueProofs& pro
                 absl::StrCat("revisions ", proven + 1, "..", entries->size(),
                              " are covered by no venue proof (a sync cut off: rerun it)"));
   }
-  ++report.games;
+  ++(IsTournamentStream(game) ? report.tournaments : report.games);
   report.events += proven;
   report.venues.insert(venue.venue_id);
   return true;

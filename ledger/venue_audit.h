@@ -25,14 +25,16 @@ struct VenueAuditReport {
   bool intact = true;
   std::string game_id;  // the first game not proven; empty when intact
   std::string why;
-  uint64_t games = 0;   // synced games checked
-  uint64_t events = 0;  // their events, each proven in its venue's signed log
+  uint64_t games = 0;        // synced games checked
+  uint64_t tournaments = 0;  // synced tournaments (stream.h) checked, as games are
+  uint64_t events = 0;       // their events, each proven in its venue's signed log
   uint64_t proofs = 0;
   std::set<std::string> venues;  // venue ids (hex key ids) of the games checked
 };
 
-// Checks every synced game of the federation behind `federation` (or only
-// `options.game_id`, if it is one); `options.judge` re-adjudicates, the
+// Checks every synced game and tournament of the federation behind
+// `federation` (or only `options.game_id`, if it is one; a tournament's
+// game_id is its stream name, "tournaments/{id}"); `options.judge` re-adjudicates, the
 // key in `options` is ignored (each game's venue key is stored with it).
 // A Status error only when the database cannot be read; every finding is
 // in the report.

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ledger/audit.h"
+#include "ledger/stream.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {
@@ -44,7 +45,103 @@ absl::Status CheckPin(const v1::AuditBundle& bundle, const v1::GameCreated& crea
   return absl::OkStatus();
 }
 
+// The venue's events of a tournament from revision `at` on, `n` of them.
+absl::StatusOr<std::vector<v1::TournamentEvent>> TournamentBatch(const v1::AuditBundle& bundle,
+                                                                 uint64_t at, uint64_t n) {
+  std::vector<v1::TournamentEvent> batch;
+  for (uint64_t i = at; i < at + n; ++i) {
+    absl::StatusOr<v1::TournamentEvent> event =
+        ParseCanonical<v1::TournamentEvent>(bundle.entries(i).entry().event());
+    if (!event.ok()) return event.status();
+    batch.push_back(*std::move(event));
+  }
+  return batch;
+}
+
+// Appends the venue's tournament events after the `held` the federation
+// has, each batch with the revision before it expected (the first claiming
+// the stream when `claim`), checked to be the venue's bytes.
+absl::Status AppendTournamentEvents(const v1::AuditBundle& bundle, const std::string& id,
+                                    uint64_t held, bool claim, const std::string& venue_key,
+                                    Ledger& federation, const VenueSyncOptions& options,
+                                    VenueSyncResult& result) {
+  const uint64_t venue_revisions = bundle.entries_size();
+  for (uint64_t at = held; at < venue_revisions;) {
+    const uint64_t n = std::min<uint64_t>(venue_revisions - at, std::max<size_t>(options.batch, 1));
+    absl::StatusOr<std::vector<v1::TournamentEvent>> batch = TournamentBatch(bundle, at, n);
+    if (!batch.ok()) return batch.status();
+    absl::StatusOr<std::vector<v1::LedgerEntry>> appended =
+        claim && at == 0
+            ? federation.AppendTournamentFromVenue(id, *std::move(batch), venue_key)
+            : federation.AppendTournament(id, ExpectedRevision::Exactly(at), *std::move(batch));
+    if (!appended.ok()) return appended.status();
+    for (size_t k = 0; k < appended->size(); ++k) {
+      if ((*appended)[k].event() != bundle.entries(at + k).entry().event()) {
+        return absl::DataLossError(absl::StrCat("tournament '", id, "' revision ", at + k + 1,
+                                                " was recorded here with other bytes than the "
+                                                "venue's"));
+      }
+    }
+    result.appended += appended->size();
+    at += n;
+    if (options.appended) options.appended(result.appended);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+absl::StatusOr<VenueSyncResult> SyncVenueTournament(v1::AuditBundle bundle, Ledger& federation,
+                                                    VenueProofs& proofs,
+                                                    const VenueSyncOptions& options) {
+  const std::string stream = bundle.game_id();
+  if (!IsTournamentStream(stream) || bundle.entries_size() == 0) {
+    return absl::InvalidArgumentError("not a venue's bundle of a tournament");
+  }
+  const std::string id = stream.substr(kTournamentStreamPrefix.size());
+  absl::StatusOr<std::optional<VenueGame>> claimed = proofs.Find(stream);
+  if (!claimed.ok()) return claimed.status();
+  absl::StatusOr<std::vector<v1::LedgerEntry>> held =
+      federation.ReadGame(stream, 0, std::numeric_limits<int64_t>::max());
+  if (!held.ok()) return held.status();
+  if (held->size() > static_cast<size_t>(bundle.entries_size())) {
+    return absl::DataLossError(absl::StrCat("the federation holds ", held->size(),
+                                            " event(s) of tournament '", id,
+                                            "', the venue's record ", bundle.entries_size()));
+  }
+  if (!*claimed && !held->empty()) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "tournament '", id, "' is the federation's own (recorded there, not synced from a venue)"));
+  }
+  AuditOptions audit;
+  audit.public_key_der = !options.venue_key_der.empty() ? options.venue_key_der
+                         : *claimed                     ? (*claimed)->public_key_der
+                                                        : bundle.public_key();
+  if (*claimed && (*claimed)->public_key_der != audit.public_key_der) {
+    return absl::AlreadyExistsError(absl::StrCat("tournament '", id,
+                                                 "' was synced from another venue (",
+                                                 (*claimed)->venue_id.substr(0, 16), "…)"));
+  }
+  if (absl::Status s = FillHeldEntries(bundle, *held); !s.ok()) return s;
+  // The venue's proof first: nothing is written for a record it does not prove.
+  absl::StatusOr<AuditReport> report = AuditBundle(bundle, audit);
+  if (!report.ok()) return report.status();
+  if (!report->intact) {
+    return absl::DataLossError(absl::StrCat("the venue's record of tournament '", id,
+                                            "' does not prove itself: ", report->why));
+  }
+  VenueSyncResult result;
+  result.venue_tree_size = bundle.checkpoint().tree_size();
+  result.already = held->size();
+  if (absl::Status s = AppendTournamentEvents(bundle, id, held->size(), !*claimed,
+                                              audit.public_key_der, federation, options, result);
+      !s.ok()) {
+    return s;
+  }
+  result.revision = bundle.entries_size();
+  if (absl::Status s = proofs.Store(bundle); !s.ok()) return s;
+  return result;
+}
 
 absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& federation,
                                               VenueProofs& proofs,
@@ -52,6 +149,9 @@ absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& fe
   if (options.judge == nullptr) return absl::InvalidArgumentError("a venue sync needs a judge");
   if (bundle.entries_size() == 0) {
     return absl::InvalidArgumentError("the venue's bundle has no entries");
+  }
+  if (IsTournamentStream(bundle.game_id())) {
+    return absl::InvalidArgumentError("a tournament's bundle is synced by SyncVenueTournament");
   }
   const std::string game = bundle.game_id();
   absl::StatusOr<std::optional<VenueGame>> held = proofs.Find(game);

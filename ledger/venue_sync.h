@@ -80,6 +80,21 @@ struct VenueSyncResult {
 absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& federation,
                                               VenueProofs& proofs, const VenueSyncOptions& options);
 
+// Copies `bundle`'s tournament (its game_id the stream's name,
+// "tournaments/{id}", stream.h) into `federation` as SyncVenueGame copies a
+// game: the bundle audited first (the venue's signature and every event's
+// inclusion under the venue's key, the stream's shape), then the events
+// the federation lacks appended byte for byte under the venue's tournament
+// id (the first batch claiming the stream for the venue, in its
+// transaction), then the proof stored. A tournament has no rulings, rules
+// pin or end: nothing is re-derived (a recorded standings event is copied
+// as any other), and every covered event is copied. Errors as
+// SyncVenueGame's (DATA_LOSS, ALREADY_EXISTS, FAILED_PRECONDITION,
+// INVALID_ARGUMENT, ABORTED); `options.judge` and `partial` are not used.
+absl::StatusOr<VenueSyncResult> SyncVenueTournament(v1::AuditBundle bundle, Ledger& federation,
+                                                    VenueProofs& proofs,
+                                                    const VenueSyncOptions& options);
+
 }  // namespace arbiter::ledger
 
 #endif  // ARBITER_LEDGER_VENUE_SYNC_H_

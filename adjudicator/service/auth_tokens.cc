@@ -77,23 +77,23 @@ absl::StatusOr<std::vector<ledger::TokenRow>> ReadLegacy(const std::string& path
   }
 }
 
+std::string LegacyPath(const std::string& dir) {
+  return (std::filesystem::path(dir) / kLegacyFile).string();
+}
+
 // Imports `dir`/tokens.db into `tables` once: a file still writable has not
 // been imported; once it has, it is made read-only and left beside, for
 // whoever wants to see what it held.
 absl::Status ImportLegacy(ledger::ServerTables& tables, const std::string& dir) {
-  const std::string path = (std::filesystem::path(dir) / kLegacyFile).string();
-  struct stat st;
-  if (stat(path.c_str(), &st) != 0 || (st.st_mode & S_IWUSR) == 0) return absl::OkStatus();
-  absl::StatusOr<std::vector<ledger::TokenRow>> rows = ReadLegacy(path);
+  absl::StatusOr<std::vector<ledger::TokenRow>> rows = ReadLegacyTokens(dir);
   if (!rows.ok()) return rows.status();
+  if (rows->empty()) return MarkLegacyTokensImported(dir);
   absl::StatusOr<int> added = tables.ImportTokens(*rows);
   if (!added.ok()) {
-    return absl::Status(added.status().code(), absl::StrCat(path, ": ", added.status().message()));
+    return absl::Status(added.status().code(),
+                        absl::StrCat(LegacyPath(dir), ": ", added.status().message()));
   }
-  if (chmod(path.c_str(), S_IRUSR) != 0) {
-    return absl::UnavailableError(absl::StrCat("cannot make ", path, " read-only once imported"));
-  }
-  return absl::OkStatus();
+  return MarkLegacyTokensImported(dir);
 }
 
 std::string Utc(absl::Time t) {
@@ -130,6 +130,25 @@ absl::Status CheckNewToken(Role role, const std::string& name,
 }
 
 }  // namespace
+
+absl::StatusOr<std::vector<ledger::TokenRow>> ReadLegacyTokens(const std::string& dir) {
+  const std::string path = LegacyPath(dir);
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || (st.st_mode & S_IWUSR) == 0) {
+    return std::vector<ledger::TokenRow>();
+  }
+  return ReadLegacy(path);
+}
+
+absl::Status MarkLegacyTokensImported(const std::string& dir) {
+  const std::string path = LegacyPath(dir);
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || (st.st_mode & S_IWUSR) == 0) return absl::OkStatus();
+  if (chmod(path.c_str(), S_IRUSR) != 0) {
+    return absl::UnavailableError(absl::StrCat("cannot make ", path, " read-only once imported"));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::unique_ptr<TokenStore>> TokenStore::Open(const std::string& location,
                                                              Clock now) {

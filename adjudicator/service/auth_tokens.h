@@ -47,6 +47,14 @@ struct TokenInfo {
 // its own (SECURITY.md).
 inline constexpr absl::Duration kDefaultTokenTtl = absl::Hours(30 * 24);
 
+// The tokens of the tokens.db an earlier release left in `dir`, not yet
+// imported: none when there is no such file or it is read-only (imported
+// already). FAILED_PRECONDITION for a file of a newer schema.
+absl::StatusOr<std::vector<ledger::TokenRow>> ReadLegacyTokens(const std::string& dir);
+// Makes `dir`/tokens.db read-only, the mark that its tokens are imported
+// (nothing to do when there is none).
+absl::Status MarkLegacyTokensImported(const std::string& dir);
+
 class TokenStore {
  public:
   using Clock = std::function<absl::Time()>;

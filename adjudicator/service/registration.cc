@@ -16,16 +16,18 @@ GameSource GamesFrom(service::GameFolds* folds) {
 
 absl::StatusOr<std::unique_ptr<TournamentHost>> RegisterTournamentService(
     grpc::ServerBuilder& builder, ledger::Ledger* ledger, const std::string& data_dir,
-    service::GameFolds* folds, const service::Callers* callers, GameMaker make_game) {
+    const std::string& location, service::GameFolds* folds, const service::Callers* callers,
+    GameMaker make_game) {
   auto host = std::make_unique<TournamentHost>();
-  absl::StatusOr<std::unique_ptr<TournamentStore>> store = TournamentStore::Open(ledger, data_dir);
+  absl::StatusOr<std::unique_ptr<TournamentStore>> store =
+      TournamentStore::Open(ledger, data_dir, location);
   if (!store.ok()) return store.status();
   host->store = *std::move(store);
   host->service = std::make_unique<TournamentServiceImpl>(
       host->store.get(), GamesFrom(folds), callers, [] { return absl::Now(); },
       std::move(make_game));
   builder.RegisterService(host->service.get());
-  host->standings = std::make_unique<StandingsRecorder>(ledger, folds);
+  host->standings = std::make_unique<StandingsRecorder>(ledger, folds, host->store.get());
   return host;
 }
 

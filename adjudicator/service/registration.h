@@ -1,7 +1,8 @@
 // Plugging the TournamentService into a gRPC server beside arbiter.v1.Arbiter:
 //
 //   absl::StatusOr<std::unique_ptr<TournamentHost>> host =
-//       RegisterTournamentService(builder, ledger, options.data_dir, folds, callers, make_game);
+//       RegisterTournamentService(builder, ledger, options.data_dir, location, folds, callers,
+//                                 make_game);
 //
 // before builder.BuildAndStart(), keeping `host` alive as long as the server.
 // Its calls are admitted by the server's one authorization interceptor, like
@@ -38,12 +39,15 @@ GameSource GamesFrom(service::GameFolds* folds);
 
 // Opens the tournaments of `ledger` (moving those of `data_dir`/tournaments.db,
 // of an earlier release, into it first: tournament_migration.h) and
-// registers the service on `builder`. `ledger`, `folds` and `callers` are
+// registers the service on `builder`. `location` is the ledger's (a data
+// folder or a PostgreSQL URI): a tournament a venue synced there is kept
+// the venue's (TournamentStore::Append). `ledger`, `folds` and `callers` are
 // not owned and must outlive the host; `make_game` creates the games
 // StartRound starts (the server's Recorder).
 absl::StatusOr<std::unique_ptr<TournamentHost>> RegisterTournamentService(
     grpc::ServerBuilder& builder, ledger::Ledger* ledger, const std::string& data_dir,
-    service::GameFolds* folds, const service::Callers* callers, GameMaker make_game);
+    const std::string& location, service::GameFolds* folds, const service::Callers* callers,
+    GameMaker make_game);
 
 }  // namespace arbiter::tournament
 

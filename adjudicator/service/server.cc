@@ -203,9 +203,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     return recorder->CreateGame(caller, req).status();
   };
   absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> tournaments =
-      tournament::RegisterTournamentService(builder, parts->ledger.get(), options.data_dir,
-                                            parts->folds.get(), parts->callers.get(),
-                                            std::move(make_game));
+      tournament::RegisterTournamentService(
+          builder, parts->ledger.get(), options.data_dir,
+          options.ledger.empty() ? options.data_dir : options.ledger, parts->folds.get(),
+          parts->callers.get(), std::move(make_game));
   if (!tournaments.ok()) return tournaments.status();
   parts->tournaments = *std::move(tournaments);
   // The console after the tournaments, whose pages it shows and whose rounds

@@ -54,8 +54,12 @@ absl::Status ReadGames(service::GameFolds& folds, const v1::Tournament& t, GameF
 }  // namespace
 
 StandingsRecorder::StandingsRecorder(ledger::Ledger* ledger, service::GameFolds* folds,
-                                     std::function<absl::Time()> now)
-    : ledger_(ledger), folds_(folds), now_(std::move(now)), commits_(ledger->commit_feed()) {
+                                     TournamentStore* store, std::function<absl::Time()> now)
+    : ledger_(ledger),
+      folds_(folds),
+      store_(store),
+      now_(std::move(now)),
+      commits_(ledger->commit_feed()) {
   listener_ = commits_->AddListener([this](uint64_t) {
     absl::MutexLock lock(&mu_);
     committed_ = true;
@@ -83,6 +87,9 @@ void StandingsRecorder::Stop() {
 }
 
 absl::Status StandingsRecorder::Update(const std::string& tournament_id) {
+  if (absl::Status s = store_->CheckNotAVenues(tournament_id); !s.ok()) {
+    return absl::IsFailedPrecondition(s) ? absl::OkStatus() : s;  // the venue's to record
+  }
   absl::Status last;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     absl::StatusOr<std::vector<v1::TournamentEvent>> events =

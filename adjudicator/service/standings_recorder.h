@@ -32,6 +32,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/game_folds.h"
+#include "adjudicator/service/tournament_store.h"
 #include "arbiter/v1/tournament.pb.h"
 #include "ledger/commit_feed.h"
 #include "ledger/ledger.h"
@@ -44,10 +45,12 @@ class StandingsRecorder {
   static constexpr char kActor[] = "server:standings";
 
   // Reads tournaments from `ledger` and games from `folds` (which judges
-  // `ledger`); neither is owned, both must outlive this. Listens to the
-  // commit feed from here to its destruction.
+  // `ledger`); records nothing in a tournament `store` says a venue synced
+  // (TournamentStore::CheckNotAVenues: the venue's own standings arrive with
+  // its sync). None is owned; all must outlive this. Listens to the commit
+  // feed from here to its destruction.
   StandingsRecorder(
-      ledger::Ledger* ledger, service::GameFolds* folds,
+      ledger::Ledger* ledger, service::GameFolds* folds, TournamentStore* store,
       std::function<absl::Time()> now = [] { return absl::Now(); });
   ~StandingsRecorder();  // Stop()s
 
@@ -75,6 +78,7 @@ class StandingsRecorder {
 
   ledger::Ledger* ledger_;
   service::GameFolds* folds_;
+  TournamentStore* store_;
   std::function<absl::Time()> now_;
   const std::shared_ptr<ledger::CommitFeed> commits_;
   int listener_ = -1;

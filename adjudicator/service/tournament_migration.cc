@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include "absl/strings/ascii.h"
@@ -76,19 +77,20 @@ bool BeginsWith(const std::vector<v1::TournamentEvent>& held,
   return true;
 }
 
-// One tournament of the file into the ledger. The stream holds the file's
-// events then `migrated` once moved (and may have grown since): nothing to
-// do. It holds a prefix of them (a move cut off): the rest is appended.
-// Anything else is another tournament of the same id.
-absl::Status MigrateOne(ledger::Ledger& ledger, const std::string& id,
-                        std::vector<v1::TournamentEvent> events, const v1::TournamentEvent& note) {
+// Where one tournament of the file stands in the ledger. The stream holds
+// the file's events then `migrated` once moved (and may have grown since):
+// nullopt, nothing to do. It holds a prefix of them (a move cut off): the
+// revision to append after. Anything else is another tournament of the
+// same id: FAILED_PRECONDITION naming it.
+absl::StatusOr<std::optional<size_t>> MovedSoFar(ledger::Ledger& ledger, const std::string& id,
+                                                 const std::vector<v1::TournamentEvent>& events) {
   absl::StatusOr<std::vector<v1::TournamentEvent>> held = ledger.ReadTournament(id);
   if (!held.ok() && !absl::IsNotFound(held.status())) return held.status();
   std::vector<v1::TournamentEvent> have;
   if (held.ok()) have = *std::move(held);
   const size_t n = events.size();
   if (have.size() > n && have[n].has_migrated() && BeginsWith(have, events, n)) {
-    return absl::OkStatus();
+    return std::nullopt;
   }
   if (have.size() > n || !BeginsWith(have, events, have.size())) {
     return absl::FailedPreconditionError(
@@ -96,8 +98,17 @@ absl::Status MigrateOne(ledger::Ledger& ledger, const std::string& id,
                      " cannot move into the ledger: the ledger holds a tournament '", id,
                      "' with other events (merge clashing ids by hand: rename one of them)"));
   }
+  return have.size();
+}
+
+// One tournament of the file into the ledger, from where it stands.
+absl::Status MigrateOne(ledger::Ledger& ledger, const std::string& id,
+                        std::vector<v1::TournamentEvent> events, const v1::TournamentEvent& note) {
+  absl::StatusOr<std::optional<size_t>> from = MovedSoFar(ledger, id, events);
+  if (!from.ok()) return from.status();
+  if (!from->has_value()) return absl::OkStatus();
   events.push_back(note);
-  return AppendFrom(ledger, id, events, have.size());
+  return AppendFrom(ledger, id, events, **from);
 }
 
 }  // namespace
@@ -134,6 +145,13 @@ absl::StatusOr<LegacyTournaments> ReadLegacyTournaments(const std::string& path)
   }
   out.dump_sha256 = Sha256Hex(dump);
   return out;
+}
+
+absl::Status CheckLegacyTournaments(ledger::Ledger& ledger, const LegacyTournaments& legacy) {
+  for (const auto& [id, events] : legacy.streams) {
+    if (absl::Status s = MovedSoFar(ledger, id, events).status(); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 absl::Status MigrateLegacyTournaments(ledger::Ledger& ledger, const std::string& dir) {

@@ -47,6 +47,12 @@ absl::StatusOr<LegacyTournaments> ReadLegacyTournaments(const std::string& path)
 // the same id with other events; the ledger's.
 absl::Status MigrateLegacyTournaments(ledger::Ledger& ledger, const std::string& dir);
 
+// What MigrateLegacyTournaments would refuse, without writing: OK when each
+// of `legacy`'s tournaments is new to the ledger, moved already, or moved
+// in part; FAILED_PRECONDITION naming the first the ledger holds with other
+// events; the ledger's errors.
+absl::Status CheckLegacyTournaments(ledger::Ledger& ledger, const LegacyTournaments& legacy);
+
 }  // namespace arbiter::tournament
 
 #endif  // ARBITER_ADJUDICATOR_SERVICE_TOURNAMENT_MIGRATION_H_

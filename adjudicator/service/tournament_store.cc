@@ -5,15 +5,43 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/tournament_migration.h"
+#include "ledger/stream.h"
 
 namespace arbiter::tournament {
 
 absl::StatusOr<std::unique_ptr<TournamentStore>> TournamentStore::Open(
-    ledger::Ledger* ledger, const std::string& legacy_dir) {
+    ledger::Ledger* ledger, const std::string& legacy_dir, const std::string& location) {
   if (!legacy_dir.empty()) {
     if (absl::Status s = MigrateLegacyTournaments(*ledger, legacy_dir); !s.ok()) return s;
   }
-  return std::unique_ptr<TournamentStore>(new TournamentStore(ledger));
+  std::unique_ptr<ledger::VenueProofs> venues;
+  if (!location.empty()) {
+    // Made here if absent, so a sync that comes later is seen.
+    absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> opened =
+        ledger::VenueProofs::Open(location);
+    if (!opened.ok()) return opened.status();
+    venues = *std::move(opened);
+  }
+  return std::unique_ptr<TournamentStore>(new TournamentStore(ledger, std::move(venues)));
+}
+
+absl::Status TournamentStore::CheckNotAVenues(const std::string& tournament_id) {
+  absl::MutexLock lock(&mu_);
+  if (venues_ == nullptr || own_.contains(tournament_id)) return absl::OkStatus();
+  auto it = synced_.find(tournament_id);
+  if (it == synced_.end()) {
+    absl::StatusOr<std::optional<ledger::VenueGame>> venue =
+        venues_->Find(absl::StrCat(ledger::kTournamentStreamPrefix, tournament_id));
+    if (!venue.ok()) return venue.status();
+    if (!*venue) {
+      own_.insert(tournament_id);
+      return absl::OkStatus();
+    }
+    it = synced_.emplace(tournament_id, (*venue)->venue_id.substr(0, 16)).first;
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("tournament '", tournament_id, "' was synced from venue (key ", it->second,
+                   "…): it is that venue's record, written only by its sync"));
 }
 
 absl::StatusOr<std::vector<v1::TournamentEvent>> TournamentStore::Load(
@@ -27,6 +55,9 @@ absl::StatusOr<std::vector<std::string>> TournamentStore::Ids() {
 
 absl::Status TournamentStore::Append(const std::string& tournament_id, uint64_t expected,
                                      const std::vector<v1::TournamentEvent>& events) {
+  if (expected > 0) {  // a new tournament is nobody's yet
+    if (absl::Status s = CheckNotAVenues(tournament_id); !s.ok()) return s;
+  }
   return ledger_
       ->AppendTournament(tournament_id,
                          expected == 0 ? ledger::ExpectedRevision::NoStream()

@@ -14,10 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "adjudicator/service/tournament_at.h"
 #include "arbiter/v1/tournament.pb.h"
 #include "ledger/ledger.h"
+#include "ledger/venue_proofs.h"
 
 namespace arbiter::tournament {
 
@@ -26,9 +31,12 @@ class TournamentStore {
   // The tournaments of `ledger` (not owned; it must outlive the store).
   // When `legacy_dir` is not empty and holds a tournaments.db of an earlier
   // release, its tournaments are moved into the ledger first, once
-  // (MigrateLegacyTournaments); its error, if any.
+  // (MigrateLegacyTournaments); its error, if any. With `location` (the
+  // ledger's, as OpenStore takes it), a tournament a venue's sync copied in
+  // (venue_proofs.h) is that venue's record: Append refuses it.
   static absl::StatusOr<std::unique_ptr<TournamentStore>> Open(ledger::Ledger* ledger,
-                                                               const std::string& legacy_dir);
+                                                               const std::string& legacy_dir,
+                                                               const std::string& location = "");
 
   // The tournament's events in order; NOT_FOUND when it has none.
   absl::StatusOr<std::vector<v1::TournamentEvent>> Load(const std::string& tournament_id);
@@ -39,9 +47,19 @@ class TournamentStore {
   // Appends `events` at revisions expected+1..., atomically and durably.
   // ABORTED when the tournament's revision is not `expected` (someone else
   // appended since it was read); the ledger's other errors
-  // (Ledger::AppendTournament).
+  // (Ledger::AppendTournament); FAILED_PRECONDITION naming the venue for a
+  // tournament synced from one (written only by its sync, so that the
+  // venue's proofs go on covering every event).
   absl::Status Append(const std::string& tournament_id, uint64_t expected,
                       const std::vector<v1::TournamentEvent>& events);
+
+  // OK unless `tournament_id`, which holds events, was synced from a venue
+  // (FAILED_PRECONDITION naming it): this server writes nothing to it, not
+  // even the standings it derives (standings_recorder.h), which the venue
+  // records and its sync carries. The answer is kept: a claim is never
+  // undone (the tables are append-only), and a sync claims a tournament only
+  // with its first events.
+  absl::Status CheckNotAVenues(const std::string& tournament_id);
 
   // The signed checkpoint an export is derived at (tournament_at.h), as the
   // export names it: for `tree_size` 0 one covering the whole log now
@@ -53,8 +71,14 @@ class TournamentStore {
   LogReads Reads() { return ReadsOf(*ledger_); }
 
  private:
-  explicit TournamentStore(ledger::Ledger* ledger) : ledger_(ledger) {}
+  TournamentStore(ledger::Ledger* ledger, std::unique_ptr<ledger::VenueProofs> venues)
+      : ledger_(ledger), venues_(std::move(venues)) {}
+
   ledger::Ledger* const ledger_;
+  absl::Mutex mu_;
+  std::unique_ptr<ledger::VenueProofs> venues_ ABSL_GUARDED_BY(mu_);           // null: none checked
+  absl::flat_hash_map<std::string, std::string> synced_ ABSL_GUARDED_BY(mu_);  // id -> venue id
+  absl::flat_hash_set<std::string> own_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace arbiter::tournament

@@ -9,11 +9,15 @@
 // federation's verify. The same through the federation's server (`sync
 // --to ADDR`, SyncVenueGame with a VENUE token), which then refuses every
 // other write to a synced game.
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "grpcpp/client_context.h"
@@ -31,6 +35,7 @@
 #include "proto/canonical/sha256.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/event_lines.h"
+#include "tests/support/files.h"
 #include "tests/support/paths.h"
 #include "tests/support/pg_cluster.h"
 #include "tests/support/temp_dir.h"
@@ -572,6 +577,250 @@ TEST_F(PushTest, AFederationServerOnSQLiteTakesThemAndKeepsThemTheVenues) {
   EXPECT_EQ(verified.exit, 0) << verified.out;
   EXPECT_NE(verified.out.find("venue proofs: 5 synced game(s)"), std::string::npos) << verified.out;
 }
+
+// Issue 44.4: a venue's tournaments travel with its games. The venue (as
+// tests/data/upgrade/make.sh makes one, with today's server): a round robin
+// `spring` of four, round 1 started, game spring-r1-b1 resigned by White,
+// spring-r1-b2 in play. Synced into a federation on SQLite or on
+// PostgreSQL, the federation's server answers `tournament standings
+// --json` with the venue's bytes; a rerun carries nothing new; a
+// correction made at the venue afterwards, and the end of the game in
+// play, arrive as the new events, after which the standings agree again.
+class TournamentSyncTest : public ::testing::TestWithParam<bool> {
+ protected:
+  // A command run against the venue's server; `resign`: it reads a
+  // resignation by that colour on stdin, dated as it runs.
+  struct Step {
+    std::vector<std::string> args;
+    const char* resign = nullptr;
+  };
+  // A resignation by `color`, dated now.
+  static std::string Resign(const char* color) {
+    return absl::StrCat("{\"at\": \"",
+                        absl::FormatTime("%Y-%m-%dT%H:%M:%E6SZ", absl::Now(), absl::UTCTimeZone()),
+                        "\", \"resign\": {\"color\": \"", color, "\"}}\n");
+  }
+
+  void SetUp() override {
+    if (GetParam()) {
+      absl::StatusOr<std::string> uri = testing::SharedPgCluster().NewDatabase();
+      ASSERT_TRUE(uri.ok()) << uri.status();
+      federation_ = *uri;
+    } else {
+      federation_ = federation_dir_.path();
+    }
+    chief_ = {{"ARBITER_TOKEN", testing::CreateToken(venue_.path(), "CHIEF_ARBITER", "director")}};
+    ASSERT_FALSE(chief_[0].second.empty());
+    venue_json_ = VenueStandings(
+        {{{"tournament", "create", "--id", "spring", "--system", "round-robin", "--title",
+           "Spring Open", "--player", "a:Li,Wei:3D", "--player", "b:Wang,Fang:2D", "--player",
+           "c:Chen,Jie:1D", "--player", "d:Zhao,Min:1K"}},
+         {{"tournament", "pair", "--round", "1", "spring", "--board", "a,b", "--board", "c,d"}},
+         {{"tournament", "start-round", "--round", "1", "spring"}},
+         {{"record", "--game", "spring-r1-b1", "-"}, "WHITE"}});
+  }
+
+  // `tournament standings --json spring` as the venue's server answers it
+  // (the steps, if any, run against it first, with the chief arbiter's token).
+  std::string VenueStandings(const std::vector<Step>& before = {}) {
+    std::unique_ptr<testing::ServerProcess> server = testing::ServerProcess::Start(venue_.path());
+    EXPECT_NE(server, nullptr);
+    if (server == nullptr) return "";
+    for (const Step& step : before) {
+      ProcessResult r = testing::RunCli(step.args, step.resign ? Resign(step.resign) : "",
+                                        server->address(), chief_);
+      EXPECT_EQ(r.exit, 0) << step.args[1] << ": " << r.out << r.err;
+    }
+    ProcessResult r = testing::RunCli({"tournament", "standings", "--json", "spring"}, "",
+                                      server->address(), chief_);
+    EXPECT_EQ(r.exit, 0) << r.err;
+    EXPECT_EQ(server->Stop(), 0) << server->log();  // it signs its tail as it stops
+    return r.out;
+  }
+  // A server of the federation.
+  std::unique_ptr<testing::ServerProcess> FederationServer() {
+    return GetParam() ? testing::ServerProcess::StartShared(federation_, state_.path())
+                      : testing::ServerProcess::Start(federation_);
+  }
+  // The same as the federation's server answers it.
+  ProcessResult FederationStandings() {
+    std::unique_ptr<testing::ServerProcess> server = FederationServer();
+    EXPECT_NE(server, nullptr);
+    if (server == nullptr) return ProcessResult{};
+    return testing::RunCli({"tournament", "standings", "--json", "spring"}, "", server->address());
+  }
+  // The events of `spring` the venue's ledger holds.
+  uint64_t VenueTournamentEvents() {
+    absl::StatusOr<LogReader> reader = LogReader::Open(venue_.File("ledger.db"));
+    EXPECT_TRUE(reader.ok()) << reader.status();
+    if (!reader.ok()) return 0;
+    absl::StatusOr<std::vector<v1::LedgerEntry>> events =
+        reader->ReadGame("tournaments/spring", 0, 1 << 20);
+    EXPECT_TRUE(events.ok()) << events.status();
+    return events.ok() ? events->size() : 0;
+  }
+  ProcessResult Sync() {
+    std::vector<std::string> args = {"sync", "--from", venue_.path(), "--to", federation_};
+    if (GetParam()) {
+      args.push_back("--state");
+      args.push_back(state_.path());
+    }
+    return Arbiter(args);
+  }
+
+  testing::TempDir venue_{"arbiter-venue"};
+  testing::TempDir federation_dir_{"arbiter-federation-data"};
+  testing::TempDir state_{"arbiter-federation"};
+  std::string federation_;
+  std::vector<std::pair<std::string, std::string>> chief_;
+  std::string venue_json_;  // the venue's standings once set up
+  testing::TempDir other_dir_{"arbiter-federation-other"};
+};
+
+TEST_P(TournamentSyncTest, TheFederationsStandingsAreTheVenuesByteForByte) {
+  const std::string& venue_json = venue_json_;
+  ASSERT_NE(venue_json.find("\"name\":\"Li Wei\",\"points\":2"), std::string::npos) << venue_json;
+  // created, four players, round 1 paired and started (and whatever the
+  // server derived meanwhile).
+  const uint64_t events = VenueTournamentEvents();
+  ASSERT_GE(events, 7u);
+
+  ProcessResult r = Sync();
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(
+      r.out.find(absl::StrCat("tournament 'spring': ", events, " new event(s), 0 already here")),
+      std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("synced 2 game(s)"), std::string::npos) << r.out;
+  ProcessResult standings = FederationStandings();
+  ASSERT_EQ(standings.exit, 0) << standings.out << standings.err;
+  EXPECT_EQ(standings.out, venue_json);
+
+  // Again: nothing new, and every event is proven against the venue.
+  r = Sync();
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(
+      r.out.find(absl::StrCat("tournament 'spring': 0 new event(s), ", events, " already here")),
+      std::string::npos)
+      << r.out;
+  r = Arbiter({"verify", "--db", federation_});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("venue proofs: 2 synced game(s), 1 tournament(s), "), std::string::npos)
+      << r.out;
+
+  // At the venue: the game in play ends, and a player's rank is corrected.
+  const std::string corrected =
+      VenueStandings({{{"record", "--game", "spring-r1-b2", "-"}, "BLACK"},
+                      {{"tournament", "update", "--player", "c", "--rank", "2D", "--reason",
+                        "re-rated", "spring"}}});
+  ASSERT_NE(corrected, venue_json);
+  const uint64_t later = VenueTournamentEvents();
+  ASSERT_GT(later, events);
+  r = Sync();
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find(absl::StrCat("tournament 'spring': ", later - events, " new event(s), ",
+                                    events, " already here")),
+            std::string::npos)
+      << r.out;
+  standings = FederationStandings();
+  ASSERT_EQ(standings.exit, 0) << standings.out << standings.err;
+  EXPECT_EQ(standings.out, corrected);
+  r = Arbiter({"verify", "--db", federation_});
+  EXPECT_EQ(r.exit, 0) << r.out;
+}
+
+// A tournament id the federation recorded itself is not a venue's to fill:
+// refused by name, nothing of it written.
+TEST_P(TournamentSyncTest, ATournamentTheFederationRecordedItselfIsRefused) {
+  // A fresh federation, its own `spring` created before any sync.
+  if (GetParam()) {
+    absl::StatusOr<std::string> uri = testing::SharedPgCluster().NewDatabase();
+    ASSERT_TRUE(uri.ok()) << uri.status();
+    federation_ = *uri;
+  } else {
+    federation_ = other_dir_.path();
+  }
+  {
+    std::unique_ptr<testing::ServerProcess> server = FederationServer();
+    ASSERT_NE(server, nullptr);
+    ProcessResult r = testing::RunCli(
+        {"tournament", "create", "--id", "spring", "--system", "round-robin", "--title",
+         "Another Spring", "--player", "a:Sun,Yue:1D", "--player", "b:Ma,Lin:2D"},
+        "", server->address());
+    ASSERT_EQ(r.exit, 0) << r.out << r.err;
+  }
+  ProcessResult r = Sync();
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("tournament 'spring': NOT synced: tournament 'spring' is the "
+                       "federation's own"),
+            std::string::npos)
+      << r.out;
+  ProcessResult standings = FederationStandings();
+  EXPECT_NE(standings.out.find("Sun Yue"), std::string::npos) << standings.out;
+  // Still the federation's own to write.
+  std::unique_ptr<testing::ServerProcess> server = FederationServer();
+  ASSERT_NE(server, nullptr);
+  r = testing::RunCli(
+      {"tournament", "update", "--player", "a", "--rank", "2D", "--reason", "re-rated", "spring"},
+      "", server->address());
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+}
+
+// A synced tournament is the venue's record: the federation's own server
+// refuses to write it (as it refuses a synced game), so every event stays
+// covered by the venue's proofs and a later sync still finds its copy.
+TEST_P(TournamentSyncTest, ASyncedTournamentIsWrittenByNobodyElse) {
+  ASSERT_EQ(Sync().exit, 0);
+  {
+    std::unique_ptr<testing::ServerProcess> server = FederationServer();
+    ASSERT_NE(server, nullptr);
+    ProcessResult r = testing::RunCli(
+        {"tournament", "update", "--player", "c", "--rank", "2D", "--reason", "re-rated", "spring"},
+        "", server->address());
+    EXPECT_EQ(r.exit, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("tournament 'spring' was synced from venue"), std::string::npos) << r.err;
+  }
+  ProcessResult r = Arbiter({"verify", "--db", federation_});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  r = Sync();
+  EXPECT_EQ(r.exit, 0) << r.out;
+}
+
+// A venue's tournament that does not prove itself writes nothing of it:
+// under another key than the venue's, or with an event altered after the
+// venue signed it.
+TEST_P(TournamentSyncTest, AVenueRecordThatDoesNotProveItselfWritesNoTournament) {
+  testing::TempDir other{"arbiter-other-venue"};
+  ASSERT_TRUE(LoadSigningKey(other.path()).ok());
+  std::vector<std::string> args = {"sync",      "--from",         venue_.path(),           "--to",
+                                   federation_, "--venue-pubkey", other.File("ledger.pub")};
+  if (GetParam()) args.insert(args.end(), {"--state", state_.path()});
+  ProcessResult r = Arbiter(args);
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("tournament 'spring': NOT synced: the venue's record of tournament "
+                       "'spring' does not prove itself"),
+            std::string::npos)
+      << r.out;
+  {
+    absl::StatusOr<Db> db = Db::Open(venue_.File("ledger.db"), SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_TRUE(db->Exec("DROP TRIGGER events_no_UPDATE;"
+                         "UPDATE events SET event = CAST(event AS BLOB) || x'00' WHERE "
+                         "game_id = 'tournaments/spring' AND revision = 2")
+                    .ok());
+  }
+  r = Sync();
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("tournament 'spring': NOT synced"), std::string::npos) << r.out;
+  ProcessResult standings = FederationStandings();
+  EXPECT_NE(standings.exit, 0) << standings.out;
+  EXPECT_NE(standings.err.find("NOT_FOUND"), std::string::npos) << standings.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Federations, TournamentSyncTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& p) {
+                           return p.param ? "PostgreSQL" : "SQLite";
+                         });
 
 }  // namespace
 }  // namespace arbiter::ledger

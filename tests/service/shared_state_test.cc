@@ -8,7 +8,8 @@
 // revoked, refused by both within a second; a console session opened on one
 // works on the other and ends on both; the second requires tokens exactly
 // when the first does; both sign under the database's origin, whatever URI
-// each was given. Their --state folders hold keys only. And a --state folder
+// each was given; a witness's cosignature one keeps is in the other's
+// receipts. Their --state folders hold keys only. And a --state folder
 // of the previous release (tests/data/upgrade-tokens) brings its tokens into
 // the database (issue 44.7).
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
@@ -244,6 +246,59 @@ TEST_F(PgSharedStateTest, AnEarlierReleasesStateFolderBringsItsTokens) {
       << listed.out;
   EXPECT_TRUE(absl::StrContains(listed.out, "revoked 2026-")) << listed.out;
   EXPECT_FALSE(fs::exists(old + "/ledger.origin")) << "the origin moved into the database";
+}
+
+// Cosignatures are the database's (issue 44.5): a witness cosigns what
+// server A sends it and A keeps the cosignature in the database; server B,
+// whose own witness never answers (nothing listens where it sends), serves
+// a ruling's receipt carrying that cosignature, which verifies offline with
+// the witness's key.
+TEST_F(PgSharedStateTest, ACosignatureOneServerKeptIsInTheOthersReceipts) {
+  {
+    auto first = StartServer(uri_, "a");  // makes the log's key, origin and ledger.vkey
+    ASSERT_NE(first, nullptr);
+  }
+  const std::string log_vkey_file = dir_.File("a") + "/ledger.vkey";
+  const std::string log_vkey(absl::StripTrailingAsciiWhitespace(ReadFile(log_vkey_file)));
+  const std::string origin = log_vkey.substr(0, log_vkey.find('+'));
+  auto witness = ServerProcess::Start(
+      dir_.File("witness"),
+      {"--http", "127.0.0.1:0", "--witness-key", dir_.File("w.key"), "--witness-name",
+       "federation.test/w", "--witness-for", absl::StrCat(origin, "=", log_vkey)});
+  ASSERT_NE(witness, nullptr);
+  const std::string witness_vkey(
+      absl::StripTrailingAsciiWhitespace(ReadFile(dir_.File("w.key.vkey"))));
+  auto a = StartServer(uri_, "a",
+                       {"--sign-within", "200ms", "--witness",
+                        absl::StrCat("http://", witness->console_address(), "=", witness_vkey)});
+  ASSERT_NE(a, nullptr);
+  auto b = StartServer(uri_, "b",
+                       {"--http", "127.0.0.1:0", "--sign-within", "200ms", "--witness",
+                        absl::StrCat("http://127.0.0.1:9=", witness_vkey)});
+  ASSERT_NE(b, nullptr);
+  const ProcessResult recorded = RunCli(
+      {"record", "--replay", TestDataPath("scenarios/public/phone-twice.jsonl")}, "", a->address());
+  ASSERT_EQ(recorded.exit, 0) << recorded.err;
+  // A's witness cosigns the checkpoint covering the game, and A keeps it.
+  ProcessResult witnessed;
+  for (int i = 0; i < 100; ++i) {
+    witnessed = RunArbiter({"verify", "--db", uri_, "--no-readjudicate", "--witnesses", "1",
+                            "--witness", witness_vkey});
+    if (witnessed.exit == 0) break;
+    absl::SleepFor(absl::Milliseconds(200));  // a poll of the database, bounded
+  }
+  ASSERT_EQ(witnessed.exit, 0) << witnessed.out << witnessed.err << a->log();
+  // B's receipt of the game's first ruling carries it.
+  httplib::Client on_b(absl::StrCat("http://", b->console_address()));
+  httplib::Result receipt = on_b.Get("/games/phone-twice/rulings/1/receipt");
+  ASSERT_TRUE(receipt);
+  ASSERT_EQ(receipt->status, 200) << receipt->body;
+  EXPECT_TRUE(absl::StrContains(receipt->body, "federation.test/w")) << receipt->body;
+  const std::string file = dir_.File("phone-twice-1.tlog-proof");
+  WriteFile(file, receipt->body);
+  const ProcessResult verified = RunArbiter({"verify", "--receipt", file, "--key", log_vkey_file,
+                                             "--witnesses", "1", "--witness", witness_vkey});
+  EXPECT_EQ(verified.exit, 0) << verified.out << verified.err;
 }
 
 // `arbiter token create` beside a running SQLite server: into the ledger's

@@ -56,10 +56,14 @@ class RecordedStandings : public ::testing::Test {
     auto l = ledger::Ledger::Open(o);
     ASSERT_TRUE(l.ok()) << l.status();
     ledger_ = *std::move(l);
-    recorder_ = std::make_unique<StandingsRecorder>(ledger_.get(), folds_.get());
+    auto store = TournamentStore::Open(ledger_.get(), "", dir_.path());
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+    recorder_ = std::make_unique<StandingsRecorder>(ledger_.get(), folds_.get(), store_.get());
   }
   void TearDown() override {
     recorder_.reset();
+    store_.reset();
     ledger_.reset();
   }
 
@@ -131,6 +135,7 @@ class RecordedStandings : public ::testing::Test {
   ::arbiter::testing::TempDir dir_{"recorded-standings"};
   std::unique_ptr<service::GameFolds> folds_;
   std::unique_ptr<ledger::Ledger> ledger_;
+  std::unique_ptr<TournamentStore> store_;
   std::unique_ptr<StandingsRecorder> recorder_;
 };
 
@@ -155,7 +160,7 @@ TEST_F(RecordedStandings, TheRoundsLastResultRecordsItsStandingsOnce) {
 
   // A retry, and a second server's recorder on the same log: nothing more.
   ASSERT_TRUE(recorder_->Update("T").ok());
-  StandingsRecorder second(ledger_.get(), folds_.get());
+  StandingsRecorder second(ledger_.get(), folds_.get(), store_.get());
   ASSERT_TRUE(second.Update("T").ok());
   EXPECT_EQ(Recorded().size(), 1u);
   EXPECT_TRUE(Audit().intact) << Audit().why;
@@ -293,3 +298,23 @@ TEST(StandingsRulesPin, AVersionThisBinaryDoesNotHaveIsRefused) {
 
 }  // namespace
 }  // namespace arbiter::tournament
+
+// A tournament a venue synced is the venue's record (DOMAIN.md §3.8): its
+// standings are the venue's, carried by the sync. The federation's own
+// recorder appends nothing to it, or the venue's next events would no longer
+// follow on and its proofs would stop covering the stream.
+TEST_F(RecordedStandings, NothingIsRecordedInATournamentAVenueSynced) {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.settings()->set_rounds(3);
+  b.Player("A").Player("B").Player("C").Player("D");
+  b.Round(1, {Board{"A", "B", "g1"}, Board{"C", "D", "g2"}});
+  auto claimed = ledger_->AppendTournamentFromVenue("T", b.events(), "venue-key-der");
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  Game("g1", "A", "B");
+  Game("g2", "C", "D");
+  Resign("g1", "WHITE");
+  Resign("g2", "BLACK");  // round 1 is over: standings would be due
+
+  ASSERT_TRUE(recorder_->Update("T").ok());
+  EXPECT_TRUE(Recorded().empty());
+}

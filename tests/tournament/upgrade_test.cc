@@ -7,7 +7,8 @@
 // server said; its token still works; `arbiter verify` checks the
 // tournament, and a one-byte change to it fails naming it. Then the move
 // itself: one cut off is finished, a second moves nothing, a clashing id is
-// refused by name.
+// refused by name. The same upgrade for a PostgreSQL server's --state
+// folder; several servers' folders merged into one store (state merge).
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -24,11 +25,13 @@
 #include "arbiter/v1/tournament.pb.h"
 #include "gtest/gtest.h"
 #include "ledger/ledger.h"
+#include "ledger/postgres/pg.h"
 #include "ledger/sqlite.h"
 #include "proto/canonical/canonical_bytes.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
+#include "tests/support/pg_cluster.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/temp_dir.h"
 
@@ -116,21 +119,19 @@ bool Writable(const std::string& path) {
   return stat(path.c_str(), &st) != 0 || (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) != 0;
 }
 
-// The old folder under a new `arbiter serve`, checked through the CLI.
-TEST(UpgradeTest, TheOldFoldersTournamentMovesIntoTheLedgerOnce) {
-  testing::TempDir dir("arbiter-upgrade");
-  const std::string data = CopyOldFolder(dir);
-  const std::string old_file = data + "/tournaments.db";
-  const std::string old_dump = DumpSha256(old_file);
-  ASSERT_EQ(old_dump.size(), 64u) << old_dump;
-  const std::string token(
-      absl::StripTrailingAsciiWhitespace(ReadFile(testing::TestDataPath("upgrade/chief.token"))));
-  const std::vector<std::pair<std::string, std::string>> chief = {{"ARBITER_TOKEN", token}};
+// The old chief arbiter's token, as $ARBITER_TOKEN.
+std::vector<std::pair<std::string, std::string>> Chief() {
+  return {{"ARBITER_TOKEN", std::string(absl::StripTrailingAsciiWhitespace(
+                                ReadFile(testing::TestDataPath("upgrade/chief.token"))))}};
+}
+
+// What the upgraded server at `address` says of `spring`: the old release's
+// standings, and the old chief arbiter's token (tokens.db) still writes.
+void CheckStandingsAndToken(const std::string& address) {
+  const std::vector<std::pair<std::string, std::string>> chief = Chief();
   {
-    auto server = testing::ServerProcess::Start(data);
-    ASSERT_NE(server, nullptr);
-    ProcessResult r = testing::RunCli({"tournament", "standings", "--json", "spring"}, "",
-                                      server->address(), chief);
+    ProcessResult r =
+        testing::RunCli({"tournament", "standings", "--json", "spring"}, "", address, chief);
     ASSERT_EQ(r.exit, 0) << r.err;
     // The same standings as the old release gave, but for what issue 43.6
     // corrected in the scoring since (DOMAIN.md §8): a total counts only the
@@ -149,16 +150,30 @@ TEST(UpgradeTest, TheOldFoldersTournamentMovesIntoTheLedgerOnce) {
                                   "\"name\":\"Li Wei\",\"points\":2,\"tieBreakA\":0,"
                                   "\"opponentsPoints\":0,\"totalScore\":1,"))
         << r.out;
-    r = testing::RunCli({"tournament", "standings", "spring"}, "", server->address(), chief);
+    r = testing::RunCli({"tournament", "standings", "spring"}, "", address, chief);
     ASSERT_EQ(r.exit, 0) << r.err;
     EXPECT_EQ(r.out, ReadFile(testing::TestDataPath("upgrade/standings.txt")));
     // The old chief arbiter's token (tokens.db) still writes; without it, no write.
     const std::vector<std::string> update = {
         "tournament", "update", "--player", "c", "--rank", "2D", "--reason", "re-rated", "spring"};
-    r = testing::RunCli(update, "", server->address());
+    r = testing::RunCli(update, "", address);
     EXPECT_NE(r.exit, 0) << r.out;
-    r = testing::RunCli(update, "", server->address(), chief);
+    r = testing::RunCli(update, "", address, chief);
     EXPECT_EQ(r.exit, 0) << r.err;
+  }
+}
+
+// The old folder under a new `arbiter serve`, checked through the CLI.
+TEST(UpgradeTest, TheOldFoldersTournamentMovesIntoTheLedgerOnce) {
+  testing::TempDir dir("arbiter-upgrade");
+  const std::string data = CopyOldFolder(dir);
+  const std::string old_file = data + "/tournaments.db";
+  const std::string old_dump = DumpSha256(old_file);
+  ASSERT_EQ(old_dump.size(), 64u) << old_dump;
+  {
+    auto server = testing::ServerProcess::Start(data);
+    ASSERT_NE(server, nullptr);
+    CheckStandingsAndToken(server->address());
   }
   // The file's rows, then `migrated` with their dump's hash, then the update.
   std::vector<v1::TournamentEvent> stored = StoredEvents(data, "spring");
@@ -187,6 +202,224 @@ TEST(UpgradeTest, TheOldFoldersTournamentMovesIntoTheLedgerOnce) {
   EXPECT_EQ(r.exit, 1) << r.out << r.err;
   EXPECT_TRUE(absl::StrContains(r.out, "NOT intact")) << r.out;
   EXPECT_TRUE(absl::StrContains(r.out, "tournament 'spring'")) << r.out;
+}
+
+// The events of tournament `id` in the ledger at `location`, through the
+// ledger (either backend); none when it has no such tournament.
+std::vector<v1::TournamentEvent> LedgerEvents(const std::string& location,
+                                              const std::string& key_dir, const std::string& id) {
+  AdjudicatorJudge judge;
+  ledger::LedgerOptions o;
+  o.dir = location;
+  o.key_dir = key_dir;
+  o.judge = &judge;
+  absl::StatusOr<std::unique_ptr<ledger::Ledger>> l = ledger::Ledger::Open(o);
+  EXPECT_TRUE(l.ok()) << l.status();
+  if (!l.ok()) return {};
+  absl::StatusOr<std::vector<v1::TournamentEvent>> events = (*l)->ReadTournament(id);
+  EXPECT_TRUE(events.ok() || absl::IsNotFound(events.status())) << events.status();
+  return events.value_or(std::vector<v1::TournamentEvent>());
+}
+
+// The old release's ledger as a federation kept it in PostgreSQL: the
+// fixture's ledger.db rows (events, rulings, games, checkpoints, and each
+// game's stream head), the same bytes, in the database at `uri`, whose
+// tables a ledger opened with the folder's key in `key_dir` makes first.
+// Each table's columns are typed by a letter: I integer, T text, K text or
+// NULL, B bytes.
+void CopyOldLedgerInto(const std::string& uri, const std::string& key_dir,
+                       const std::string& ledger_db) {
+  ASSERT_TRUE(LedgerEvents(uri, key_dir, "spring").empty());  // the tables made, empty
+  absl::StatusOr<ledger::Db> db = ledger::Db::OpenReadOnly(ledger_db);
+  ASSERT_TRUE(db.ok()) << db.status();
+  absl::StatusOr<ledger::PgConn> pg = ledger::PgConn::Connect(uri);
+  ASSERT_TRUE(pg.ok()) << pg.status();
+  struct Table {
+    const char* select;
+    const char* insert;
+    const char* columns;
+  };
+  const Table kTables[] = {
+      {"SELECT position, game_id, revision, idempotency_key, event, leaf_hash FROM events",
+       "INSERT INTO events VALUES ($1, $2, $3, $4, $5, $6)", "ITIKBB"},
+      {"SELECT position, seq, ruling FROM rulings", "INSERT INTO rulings VALUES ($1, $2, $3)",
+       "IIB"},
+      {"SELECT game_id, first_position, rules_pin FROM games",
+       "INSERT INTO games VALUES ($1, $2, $3)", "TIT"},
+      {"SELECT tree_size, checkpoint FROM checkpoints", "INSERT INTO checkpoints VALUES ($1, $2)",
+       "IB"},
+      {"SELECT game_id, max(revision) FROM events GROUP BY game_id",
+       "INSERT INTO streams VALUES ($1, $2)", "TI"},
+  };
+  for (const Table& t : kTables) {
+    absl::StatusOr<ledger::Stmt> q = ledger::Stmt::Prepare(*db, t.select);
+    ASSERT_TRUE(q.ok()) << q.status();
+    while (q->Step().value_or(false)) {
+      ledger::PgParams params;
+      for (int col = 0; t.columns[col] != '\0'; ++col) {
+        switch (t.columns[col]) {
+          case 'I':
+            params.Int(q->Int(col));
+            break;
+          case 'B':
+            params.Bytes(q->Text(col));
+            break;
+          default:
+            if (t.columns[col] == 'K' && q->IsNull(col)) {
+              params.Null();
+            } else {
+              params.Text(q->Text(col));
+            }
+        }
+      }
+      absl::StatusOr<ledger::PgResult> r = pg->Exec(t.insert, params);
+      ASSERT_TRUE(r.ok()) << t.insert << ": " << r.status();
+    }
+  }
+}
+
+// The same upgrade for a federation on PostgreSQL: the old folder is a
+// server's --state (its tournaments.db, tokens.db and ledger.key), the
+// ledger a PostgreSQL database holding the old release's games. A new
+// server moves the tournament into the database once, with the old
+// server's standings; its token still works; `verify` checks the
+// tournament and catches a one-byte change to it.
+TEST(UpgradeTest, OnPostgreSQLTheOldStateFoldersTournamentMovesIntoTheDatabaseOnce) {
+  testing::TempDir dir("arbiter-upgrade-pg");
+  const std::string state = CopyOldFolder(dir);
+  const std::string old_file = state + "/tournaments.db";
+  const std::string old_dump = DumpSha256(old_file);
+  absl::StatusOr<std::string> uri = testing::SharedPgCluster().NewDatabase();
+  ASSERT_TRUE(uri.ok()) << uri.status();
+  CopyOldLedgerInto(*uri, state, state + "/ledger.db");
+  {
+    auto server = testing::ServerProcess::StartShared(*uri, state);
+    ASSERT_NE(server, nullptr);
+    CheckStandingsAndToken(server->address());
+  }
+  std::vector<v1::TournamentEvent> stored = LedgerEvents(*uri, state, "spring");
+  ASSERT_EQ(stored.size(), kOldRows + 2);
+  ASSERT_TRUE(stored[kOldRows].has_migrated());
+  EXPECT_EQ(stored[kOldRows].migrated().dump_sha256(), old_dump);
+  EXPECT_EQ(stored[kOldRows].migrated().dump_rows(), kOldRows);
+  EXPECT_FALSE(Writable(old_file));
+  EXPECT_FALSE(Writable(state + "/tokens.db"));
+  {
+    auto server = testing::ServerProcess::StartShared(*uri, state);
+    ASSERT_NE(server, nullptr);
+  }
+  EXPECT_EQ(LedgerEvents(*uri, state, "spring").size(), kOldRows + 2);
+
+  ProcessResult r = testing::RunArbiter({"verify", "--db", *uri});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "1 tournament(s) checked")) << r.out;
+  // One byte of the stored `created` (its title's first letter), triggers off.
+  absl::StatusOr<ledger::PgConn> pg = ledger::PgConn::Connect(*uri);
+  ASSERT_TRUE(pg.ok()) << pg.status();
+  ASSERT_TRUE(pg->Run("ALTER TABLE events DISABLE TRIGGER USER;"
+                      "UPDATE events SET event = overlay(event placing 's'::bytea from "
+                      "position('Spring Open'::bytea in event) for 1) "
+                      "WHERE game_id = 'tournaments/spring' AND revision = 1")
+                  .ok());
+  r = testing::RunArbiter({"verify", "--db", *uri});
+  EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "NOT intact")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "tournament 'spring'")) << r.out;
+}
+
+// Issue 44.7: several --state folders of the release before (each a
+// server's, each with its tournaments.db and tokens.db) merged into one
+// store by `arbiter state merge`: tests/data/upgrade (the tournament
+// `spring`, the director's token) and tests/data/upgrade-tokens (two
+// tokens, one revoked).
+class StateMergeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    first_ = CopyOldFolder(first_dir_);
+    second_ = second_dir_.File("data");
+    std::filesystem::copy(testing::TestDataPath("upgrade-tokens/data"), second_);
+  }
+  ProcessResult Merge(const std::vector<std::string>& folders) {
+    std::vector<std::string> args = {"state", "merge", "--into", into_.path()};
+    args.insert(args.end(), folders.begin(), folders.end());
+    return testing::RunArbiter(args);
+  }
+  // The store writes nothing on a refusal: no tournament, no token, every
+  // old file still to merge.
+  void ExpectNothingWritten() {
+    EXPECT_TRUE(LedgerEvents(into_.path(), "", "spring").empty());
+    ProcessResult r = testing::RunArbiter({"token", "list", "--db", into_.path()});
+    EXPECT_EQ(r.exit, 0) << r.err;
+    EXPECT_EQ(r.out, "");
+    for (const std::string& f :
+         {first_ + "/tournaments.db", first_ + "/tokens.db", second_ + "/tokens.db"}) {
+      EXPECT_TRUE(Writable(f)) << f;
+    }
+  }
+  // `tournament standings spring` on a server of the store, with `token`.
+  int StandingsWith(const std::string& token_file) {
+    auto server = testing::ServerProcess::Start(into_.path());
+    EXPECT_NE(server, nullptr);
+    if (server == nullptr) return -1;
+    const std::string token(
+        absl::StripTrailingAsciiWhitespace(ReadFile(testing::TestDataPath(token_file))));
+    return testing::RunCli({"tournament", "standings", "spring"}, "", server->address(),
+                           {{"ARBITER_TOKEN", token}})
+        .exit;
+  }
+
+  testing::TempDir first_dir_{"arbiter-state-a"};
+  testing::TempDir second_dir_{"arbiter-state-b"};
+  testing::TempDir into_{"arbiter-store"};
+  std::string first_, second_;
+};
+
+TEST_F(StateMergeTest, TwoFoldersMergeIntoOneStore) {
+  const std::string dump = DumpSha256(first_ + "/tournaments.db");
+  ProcessResult r = Merge({first_, second_});
+  ASSERT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "merged 2 folder(s): 1 tournament(s), 3 token(s)\n");
+  std::vector<v1::TournamentEvent> stored = LedgerEvents(into_.path(), "", "spring");
+  ASSERT_EQ(stored.size(), kOldRows + 1);
+  EXPECT_EQ(stored[kOldRows].migrated().dump_sha256(), dump);
+  for (const std::string& f :
+       {first_ + "/tournaments.db", first_ + "/tokens.db", second_ + "/tokens.db"}) {
+    EXPECT_FALSE(Writable(f)) << f;
+  }
+  // Both folders' tokens are the store's: each folder's chief arbiter reads,
+  // the revoked token is still refused.
+  EXPECT_EQ(StandingsWith("upgrade/chief.token"), 0);
+  EXPECT_EQ(StandingsWith("upgrade-tokens/live.token"), 0);
+  EXPECT_NE(StandingsWith("upgrade-tokens/revoked.token"), 0);
+  // Again: nothing moves twice.
+  r = Merge({first_, second_});
+  ASSERT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_EQ(LedgerEvents(into_.path(), "", "spring").size(), kOldRows + 1);
+}
+
+TEST_F(StateMergeTest, ATournamentIdInTwoFoldersIsRefusedNamingBoth) {
+  testing::TempDir third_dir("arbiter-state-c");
+  const std::string third = CopyOldFolder(third_dir);
+  // The same tournament, but not the same token: the tokens.db left out.
+  std::filesystem::remove(third + "/tokens.db");
+  ProcessResult r = Merge({first_, third});
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(
+      r.err, absl::StrCat("tournament 'spring' is in both ", first_, " and ", third)))
+      << r.err;
+  ExpectNothingWritten();
+}
+
+TEST_F(StateMergeTest, ATokenIdInTwoFoldersIsRefusedNamingBoth) {
+  testing::TempDir third_dir("arbiter-state-c");
+  const std::string third = third_dir.File("data");
+  std::filesystem::copy(testing::TestDataPath("upgrade-tokens/data"), third);
+  ProcessResult r = Merge({first_, second_, third});
+  EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "token '")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, absl::StrCat("' is in both ", second_, " and ", third)))
+      << r.err;
+  ExpectNothingWritten();
 }
 
 class MigrationTest : public ::testing::Test {
