@@ -114,6 +114,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournamentOnto(AppendJob& job
         !s.ok()) {
       return s;
     }
+    if (absl::Status s = rows.InsertArrival(position, job.received_at); !s.ok()) return s;
     v1::LedgerEntry& entry = out.emplace_back();
     entry.set_position(position);
     entry.set_game_id(job.game_id);
@@ -200,6 +201,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
         !s.ok()) {
       return s;
     }
+    if (absl::Status s = rows.InsertArrival(position, job.received_at); !s.ok()) return s;
     v1::LedgerEntry& entry = out.emplace_back();
     for (size_t k = 0; k < verdict->rulings.size(); ++k) {
       if (absl::Status s = rows.InsertRuling(position, k, CanonicalBytes(verdict->rulings[k]));
