@@ -307,6 +307,8 @@ TEST_F(BroadcastHttpTest, TheStreamResumesAcrossARestartAndRefusesAnotherLog) {
   const std::string before =
       ReadFor(server_->console_address(), "/broadcast/events",
               absl::StrCat("Last-Event-ID: ", origin, "/0\r\n"), absl::Seconds(3));
+  EXPECT_THAT(before, HasSubstr("X-Accel-Buffering: no")) << "a proxy would hold the events back";
+  EXPECT_THAT(before, HasSubstr("Cache-Control: no-store"));
   const std::vector<std::string> seen = Ids(before);
   ASSERT_GE(seen.size(), 4u) << before;
   // The viewer had the first three when the server stopped.

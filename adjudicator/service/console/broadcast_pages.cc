@@ -260,9 +260,10 @@ void BroadcastPages::Round(const httplib::Request& req, httplib::Response& res, 
     }
     const bool timed = g->created.has_time_control();
     absl::StrAppend(&rows, "<tr><td><a href=\"/broadcast/", Escape(key->first), "/", key->second,
-                    "/", board, LangQuery(lang), "\">", board, "</a></td><td>",
-                    PlayerCell(g->created.black()), "</td><td>", PlayerCell(g->created.white()),
-                    "</td><td class=\"num\">", g->state.move_number(), "</td><td class=\"num\">",
+                    "/", board, LangQuery(lang), "\">", board, "</a></td><td class=\"player\">",
+                    PlayerCell(g->created.black()), "</td><td class=\"player\">",
+                    PlayerCell(g->created.white()), "</td><td class=\"num\">",
+                    g->state.move_number(), "</td><td class=\"num\">",
                     timed ? absl::StrCat(Clock(g->state.clocks().black(), lang), " / ",
                                          Clock(g->state.clocks().white(), lang))
                           : "",
@@ -349,6 +350,8 @@ void BroadcastPages::Events(const httplib::Request& req, httplib::Response& res)
   }
   auto parked = std::make_shared<bool>(false);
   res.set_header("Cache-Control", "no-store");
+  // A proxy in front (nginx) passes each event on as it comes, unbuffered.
+  res.set_header("X-Accel-Buffering", "no");
   res.set_chunked_content_provider(
       "text/event-stream",
       [this, after, parked, viewer](size_t, httplib::DataSink&) {
