@@ -182,6 +182,9 @@ void Broadcast::Run(absl::Time due) {
 
 absl::StatusOr<absl::Time> Broadcast::Advance() {
   absl::MutexLock serial(&advance_mu_);
+  // The entry held last time holds back every later one until it is due:
+  // a commit meanwhile changes nothing, and the log is not read for it.
+  if (options_.now() < held_until_) return held_until_;
   for (;;) {
     uint64_t from;
     {
@@ -205,7 +208,8 @@ absl::StatusOr<absl::Time> Broadcast::Advance() {
       auto it = arrived.find(e.position());
       if (it != arrived.end() && it->second + options_.delay > now) {
         if (released) Wake();
-        return it->second + options_.delay;
+        held_until_ = it->second + options_.delay;
+        return held_until_;
       }
       if (absl::Status s = Release(e); !s.ok()) return s;
       released = true;

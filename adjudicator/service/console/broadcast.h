@@ -135,6 +135,8 @@ class Broadcast final : public FeedSource {
   std::thread thread_;
 
   absl::Mutex advance_mu_;  // one Advance at a time
+  // When the entry Advance last held falls due.
+  absl::Time held_until_ ABSL_GUARDED_BY(advance_mu_) = absl::InfinitePast();
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   bool committed_ ABSL_GUARDED_BY(mu_) = false;
