@@ -15,6 +15,7 @@
 // acknowledged), watch streams end, and the ledger commits what is queued. Exit 0 after a clean
 // shutdown, 2 on bad usage, 3 when the ledger cannot be opened or the
 // address bound.
+#include <arpa/inet.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -24,6 +25,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "adjudicator/service/console/broadcast.h"
 #include "adjudicator/service/server.h"
 #include "adjudicator/service/witness_feed.h"
 #include "cli/commands.h"
@@ -58,6 +60,15 @@ constexpr FlagSpec kFlags[] = {
     {"http-feeds", "N", "pages following the console's live feed at once (default 8192)"},
     {"http-feeds-per-caller", "N",
      "pages of one caller following the console's live feed at once (default 1024)"},
+    {"broadcast", "",
+     "serve the public broadcast on the console (/broadcast: rounds, boards, SGF, events), "
+     "without sign-in; needs --http"},
+    {"broadcast-delay", "DURATION",
+     "the broadcast shows each game as it stood this long ago, 0s to 60m (default 0s)"},
+    {"trusted-proxy", "ADDR",
+     "a proxy (an HTTP cache) in front of the console: the broadcast's viewer is the address its "
+     "X-Forwarded-For names",
+     true},
     {"checkpoint-every", "N", "sign a checkpoint every N events"},
     {"log-origin", "NAME",
      "the log's name in its C2SP checkpoints and verifier key (default: this host and the data "
@@ -203,6 +214,28 @@ int RunServe(int argc, char** argv) {
   }
   if (options.http_feeds.in_all < 1 || options.http_feeds.per_caller < 1) {
     return UsageError(kServe, "--http-feeds, --http-feeds-per-caller: at least 1");
+  }
+  options.broadcast = args.Has("broadcast");
+  if (auto v = args.Value("broadcast-delay")) {
+    absl::StatusOr<absl::Duration> delay = service::console::ParseBroadcastDelay(*v);
+    if (!delay.ok()) return UsageError(kServe, delay.status().message());
+    options.broadcast_delay = *delay;
+  }
+  options.trusted_proxies = args.Values("trusted-proxy");
+  for (const std::string& proxy : options.trusted_proxies) {
+    in6_addr address;
+    if (inet_pton(AF_INET, proxy.c_str(), &address) != 1 &&
+        inet_pton(AF_INET6, proxy.c_str(), &address) != 1) {
+      return UsageError(kServe, absl::StrCat("--trusted-proxy: an IP address (as the proxy "
+                                             "connects from), not '",
+                                             proxy.substr(0, 64), "'"));
+    }
+  }
+  if (!options.broadcast && (args.Has("broadcast-delay") || args.Has("trusted-proxy"))) {
+    return UsageError(kServe, "--broadcast-delay and --trusted-proxy need --broadcast");
+  }
+  if (options.broadcast && options.http_listen.empty()) {
+    return UsageError(kServe, "--broadcast: the broadcast is served on the console; give --http");
   }
   if (auto v = args.Value("max-skew")) {
     if (!absl::ParseDuration(*v, &options.max_skew) || options.max_skew < absl::ZeroDuration() ||

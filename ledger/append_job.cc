@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/time/clock.h"
 #include "ledger/append_checks.h"
 #include "ledger/checkpoint.h"
 #include "ledger/stream.h"
@@ -10,6 +11,7 @@
 namespace arbiter::ledger {
 
 absl::Status AppendJob::Prepare() {
+  received_at = absl::Now();
   if (tournament()) {
     if (absl::Status s = ValidateTournamentAppend(game_id, tournament_events); !s.ok()) return s;
     for (const v1::TournamentEvent& e : tournament_events) {

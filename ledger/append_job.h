@@ -59,6 +59,9 @@ struct AppendJob {
   // the canonical bytes of each event and their Merkle leaf hashes.
   std::vector<std::string> canonical;
   std::vector<Hash> leaves;
+  // When the ledger received the append (Prepare): each of its events'
+  // arrival (log_source.h), what the public broadcast's delay counts from.
+  absl::Time received_at;
 
   absl::Status status;
   std::vector<v1::LedgerEntry> entries;

@@ -127,6 +127,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournamentOnto(AppendJob& job
         !s.ok()) {
       return s;
     }
+    if (absl::Status s = rows.InsertArrival(position, job.received_at); !s.ok()) return s;
     v1::LedgerEntry& entry = out.emplace_back();
     entry.set_position(position);
     entry.set_game_id(job.game_id);
@@ -192,6 +193,7 @@ absl::Status WriteJudgedEvent(AppendJob& job, size_t i, uint64_t position, uint6
       !s.ok()) {
     return s;
   }
+  if (absl::Status s = rows.InsertArrival(position, job.received_at); !s.ok()) return s;
   for (size_t k = 0; k < verdict.rulings.size(); ++k) {
     if (absl::Status s = rows.InsertRuling(position, k, CanonicalBytes(verdict.rulings[k]));
         !s.ok()) {

@@ -68,6 +68,9 @@ class AppendRows {
                                    const Hash& leaf) = 0;
   virtual absl::Status InsertRuling(uint64_t position, uint64_t seq,
                                     const std::string& canonical) = 0;
+  // When the server received the event at `position` (the arrivals table,
+  // log_source.h Arrival), in the event's transaction.
+  virtual absl::Status InsertArrival(uint64_t position, absl::Time received_at) = 0;
 };
 
 // Appends `job` on top of `batch` through `rows`, judged by `judge`; the

@@ -134,6 +134,10 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::ReadLog(uint64_t after_posi
   return impl_->WithReader([&](LogSource& r) { return r.ReadLog(after_position, max); });
 }
 
+absl::StatusOr<std::vector<Arrival>> Ledger::Arrivals(uint64_t after_position, size_t max) {
+  return impl_->WithReader([&](LogSource& r) { return r.Arrivals(after_position, max); });
+}
+
 absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::ReadGame(const std::string& game_id,
                                                               uint64_t after_revision, size_t max) {
   return impl_->WithReader([&](LogSource& r) { return r.ReadGame(game_id, after_revision, max); });

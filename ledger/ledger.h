@@ -198,6 +198,8 @@ class Ledger {
   // Reads of committed data.
   absl::StatusOr<uint64_t> Head();
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadLog(uint64_t after_position, size_t max);
+  // When the server received each event after `after_position` (log_source.h).
+  absl::StatusOr<std::vector<Arrival>> Arrivals(uint64_t after_position, size_t max);
   absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string& game_id,
                                                         uint64_t after_revision, size_t max);
   absl::StatusOr<uint64_t> GameRevision(const std::string& game_id);

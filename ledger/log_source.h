@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "ledger/hash.h"
 
@@ -20,6 +21,15 @@ namespace arbiter::ledger {
 struct GameListing {
   std::string game_id;
   uint64_t first_position = 0;  // where its gameCreated stands in the log
+};
+
+// When the server received the event at `position` (its clock as the
+// ledger took the append), kept beside the log: not hashed, not signed,
+// not in bundles (DOMAIN.md, "The public broadcast"). Events recorded
+// before the ledger kept arrivals have none.
+struct Arrival {
+  uint64_t position = 0;
+  absl::Time received_at;
 };
 
 class LogSource {
@@ -75,6 +85,10 @@ class LogSource {
 
   // The public key recorded when the ledger was made (DER); NOT_FOUND if none.
   virtual absl::StatusOr<std::string> RecordedPublicKey() = 0;
+
+  // Up to `max` arrivals of positions > `after`, in position order (a
+  // position recorded before arrivals were kept has none: skipped).
+  virtual absl::StatusOr<std::vector<Arrival>> Arrivals(uint64_t after, size_t max) = 0;
 };
 
 }  // namespace arbiter::ledger

@@ -70,4 +70,8 @@ absl::StatusOr<std::string> ReaderPool::RecordedPublicKey() {
   return With([](LogSource& r) { return r.RecordedPublicKey(); });
 }
 
+absl::StatusOr<std::vector<Arrival>> ReaderPool::Arrivals(uint64_t after, size_t max) {
+  return With([&](LogSource& r) { return r.Arrivals(after, max); });
+}
+
 }  // namespace arbiter::ledger

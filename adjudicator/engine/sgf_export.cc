@@ -149,7 +149,7 @@ std::string Summary(const Adjudicator& a, const std::string& rules_pin) {
 // The root node's properties: the game, the players, the time, the result,
 // the setup and the summary.
 absl::StatusOr<std::string> RootProps(const std::vector<v1::Event>& events, const Adjudicator& a,
-                                      const std::string& rules_pin) {
+                                      const std::string& rules_pin, bool with_rulings) {
   const v1::GameCreated& g = events.front().game_created();
   const int size = g.board_size() == 0 ? 19 : g.board_size();
   std::string root = absl::StrCat("FF[4]GM[1]CA[UTF-8]AP[arbiter:0.1]SZ[", size, "]RU[Chinese]KM[",
@@ -168,7 +168,8 @@ absl::StatusOr<std::string> RootProps(const std::vector<v1::Event>& events, cons
     absl::StrAppend(&root, "RE[", result->sgf(), "]");
   absl::StatusOr<std::string> setup = SetupProps(g, size);
   if (!setup.ok()) return setup.status();
-  absl::StrAppend(&root, *setup, "GC[", SgfText(Summary(a, rules_pin)), "]");
+  absl::StrAppend(&root, *setup);
+  if (with_rulings) absl::StrAppend(&root, "GC[", SgfText(Summary(a, rules_pin)), "]");
   return root;
 }
 
@@ -184,8 +185,10 @@ std::string SgfText(const std::string& text) {
   return out;
 }
 
-absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>& events,
-                                      const std::string& rules_pin) {
+namespace {
+
+absl::StatusOr<std::string> WriteSgf(Rules rules, const std::vector<v1::Event>& events,
+                                     const std::string& rules_pin, bool with_rulings) {
   if (events.empty() || !events.front().has_game_created()) {
     return absl::InvalidArgumentError("the first event must be gameCreated");
   }
@@ -223,10 +226,11 @@ absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>&
           {}});
     }
     moves = state.move_number();
+    if (!with_rulings) continue;
     for (const v1::Ruling& r : *rulings) nodes.back().comments.push_back(RulingComment(r));
   }
 
-  absl::StatusOr<std::string> root = RootProps(events, *a, rules_pin);
+  absl::StatusOr<std::string> root = RootProps(events, *a, rules_pin, with_rulings);
   if (!root.ok()) return root.status();
   nodes.front().props = *std::move(root);
 
@@ -240,6 +244,17 @@ absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>&
   out.back() = ')';
   out.push_back('\n');
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>& events,
+                                      const std::string& rules_pin) {
+  return WriteSgf(std::move(rules), events, rules_pin, /*with_rulings=*/true);
+}
+
+absl::StatusOr<std::string> ExportPublicSgf(Rules rules, const std::vector<v1::Event>& events) {
+  return WriteSgf(std::move(rules), events, "", /*with_rulings=*/false);
 }
 
 }  // namespace arbiter

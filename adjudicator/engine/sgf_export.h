@@ -26,6 +26,12 @@ namespace arbiter {
 absl::StatusOr<std::string> ExportSgf(Rules rules, const std::vector<v1::Event>& events,
                                       const std::string& rules_pin);
 
+// The same game as the public broadcast gives it out (DOMAIN.md, "The
+// public broadcast"): players, time, result, setup, the moves with their
+// clocks, and nothing of the rulings: no C[] comment, no GC[] summary (a
+// ruling's note is the arbiter's, not the public's).
+absl::StatusOr<std::string> ExportPublicSgf(Rules rules, const std::vector<v1::Event>& events);
+
 // Escapes SGF text: '\' and ']' get a backslash.
 std::string SgfText(const std::string& text);
 

@@ -224,7 +224,10 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
                                 .insecure = options.http_insecure,
                                 .feeds = options.http_feeds,
                                 .witness = parts->witness.get(),
-                                .cosignatures = parts->cosignatures.get()});
+                                .cosignatures = parts->cosignatures.get(),
+                                .broadcast = options.broadcast,
+                                .broadcast_delay = options.broadcast_delay,
+                                .trusted_proxies = options.trusted_proxies});
     if (!console.ok()) return console.status();
     parts->console = *std::move(console);
   }

@@ -57,6 +57,12 @@ struct ServerOptions {
   // How many pages follow the console's live feed at once, in all and per
   // caller (`--http-feeds`, `--http-feeds-per-caller`).
   console::FeedLimits http_feeds;
+  // The public broadcast on the console (`--broadcast`, console/broadcast.h):
+  // its delay (0 to 60 min) and the proxies whose X-Forwarded-For names
+  // the viewer (`--trusted-proxy`). Its viewers have caps of http_feeds' size.
+  bool broadcast = false;
+  absl::Duration broadcast_delay = absl::ZeroDuration();
+  std::vector<std::string> trusted_proxies;
   // The venues whose games this server takes (SyncVenueGame, venue_games.h):
   // name → public key (DER).
   VenueGames::Keys venue_keys;

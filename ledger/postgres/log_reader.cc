@@ -41,6 +41,11 @@ CREATE TABLE IF NOT EXISTS rulings(
 CREATE TABLE IF NOT EXISTS checkpoints(
   tree_size BIGINT PRIMARY KEY,
   checkpoint BYTEA NOT NULL);
+-- When the server received each event (the public broadcast's delay,
+-- DOMAIN.md): beside the log, not hashed; written with the event.
+CREATE TABLE IF NOT EXISTS arrivals(
+  position BIGINT PRIMARY KEY,
+  received_micros BIGINT NOT NULL);
 -- Each game's stream head: the row an append locks (FOR UPDATE) to decide
 -- the game's order across servers. Derived from events, so not audited.
 CREATE TABLE IF NOT EXISTS streams(
@@ -71,7 +76,7 @@ absl::Status PreparePgSchema(PgConn& conn) {
       !s.ok()) {
     return s;
   }
-  for (const char* t : {"meta", "events", "games", "rulings", "checkpoints"}) {
+  for (const char* t : {"meta", "events", "games", "rulings", "checkpoints", "arrivals"}) {
     absl::Status s = conn.Run(absl::StrCat("CREATE OR REPLACE TRIGGER ", t,
                                            "_append_only BEFORE UPDATE OR DELETE ON ", t,
                                            " FOR EACH ROW EXECUTE FUNCTION arbiter_append_only()"));
@@ -263,6 +268,23 @@ absl::StatusOr<std::string> PgLogReader::RecordedPublicKey() {
   if (!r.ok()) return r.status();
   if (r->rows() == 0) return NoPublicKey();
   return r->Bytes(0, 0);
+}
+
+absl::StatusOr<std::vector<Arrival>> PgLogReader::Arrivals(uint64_t after, size_t max) {
+  if (absl::Status s = Reconnect(); !s.ok()) return s;
+  absl::StatusOr<PgResult> r = conn_.Exec(
+      "SELECT position, received_micros FROM arrivals WHERE position > $1 ORDER BY position "
+      "LIMIT $2",
+      PgParams()
+          .Int(static_cast<int64_t>(after))
+          .Int(static_cast<int64_t>(std::min<uint64_t>(max, INT64_MAX))));
+  if (!r.ok()) return r.status();
+  std::vector<Arrival> out;
+  out.reserve(r->rows());
+  for (int i = 0; i < r->rows(); ++i) {
+    out.push_back(Arrival{static_cast<uint64_t>(r->Int(i, 0)), absl::FromUnixMicros(r->Int(i, 1))});
+  }
+  return out;
 }
 
 }  // namespace arbiter::ledger

@@ -446,6 +446,13 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
         .status();
   }
 
+  absl::Status InsertArrival(uint64_t position, absl::Time received_at) override {
+    return conn_
+        .Exec("INSERT INTO arrivals(position, received_micros) VALUES($1, $2)",
+              PgParams().Int(static_cast<int64_t>(position)).Int(absl::ToUnixMicros(received_at)))
+        .status();
+  }
+
   const LedgerOptions options_;
   const Signer signer_;
   std::shared_ptr<CommitWatch> watch_ = std::make_shared<CommitWatch>();

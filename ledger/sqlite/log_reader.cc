@@ -193,4 +193,19 @@ absl::StatusOr<std::string> LogReader::RecordedPublicKey() {
   return q->Text(0);
 }
 
+absl::StatusOr<std::vector<Arrival>> LogReader::Arrivals(uint64_t after, size_t max) {
+  absl::StatusOr<Stmt> q = Stmt::Prepare(db_,
+                                         "SELECT position, received_micros FROM arrivals WHERE "
+                                         "position > ? ORDER BY position LIMIT ?");
+  if (!q.ok()) return q.status();
+  q->Bind(1, static_cast<int64_t>(after)).Bind(2, static_cast<int64_t>(max));
+  std::vector<Arrival> out;
+  for (;;) {
+    absl::StatusOr<bool> row = q->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return out;
+    out.push_back(Arrival{static_cast<uint64_t>(q->Int(0)), absl::FromUnixMicros(q->Int(1))});
+  }
+}
+
 }  // namespace arbiter::ledger

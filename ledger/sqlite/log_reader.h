@@ -39,6 +39,7 @@ class LogReader final : public LogSource {
                                                                  uint64_t last) override;
   absl::StatusOr<std::vector<Hash>> LeafHashes(uint64_t tree_size, uint64_t after = 0) override;
   absl::StatusOr<std::string> RecordedPublicKey() override;
+  absl::StatusOr<std::vector<Arrival>> Arrivals(uint64_t after, size_t max) override;
 
   Db& db() { return db_; }
 

@@ -42,6 +42,13 @@ CREATE TABLE IF NOT EXISTS rulings(
 CREATE TABLE IF NOT EXISTS checkpoints(
   tree_size INTEGER PRIMARY KEY,
   checkpoint BLOB NOT NULL);
+
+-- When the server received each event (unix microseconds), for the public
+-- broadcast's delay (DOMAIN.md): beside the log, not hashed; written in the
+-- event's transaction. A ledger made before it has none for older events.
+CREATE TABLE IF NOT EXISTS arrivals(
+  position INTEGER PRIMARY KEY,
+  received_micros INTEGER NOT NULL);
 )sql";
 
 absl::Status CreateAppendOnlyTriggers(Db& db, const char* table) {
@@ -85,7 +92,7 @@ absl::Status PrepareSchema(Db& db) {
   absl::Status s = db.Exec(kTables);
   if (s.ok()) s = MigrateFrom1(db);
   if (s.ok()) s = MigrateFrom2(db);
-  for (const char* t : {"meta", "events", "games", "rulings", "checkpoints"}) {
+  for (const char* t : {"meta", "events", "games", "rulings", "checkpoints", "arrivals"}) {
     if (s.ok()) s = CreateAppendOnlyTriggers(db, t);
   }
   if (s.ok()) {

@@ -135,6 +135,7 @@ class Writer final : private BatchTransaction {
                            const std::string& key, const std::string& canonical,
                            const Hash& leaf) override;
   absl::Status InsertRuling(uint64_t position, uint64_t seq, const std::string& canonical) override;
+  absl::Status InsertArrival(uint64_t position, absl::Time received_at) override;
   absl::StatusOr<std::optional<std::string>> VenueKeyOf(const std::string& game_id) override;
   absl::Status InsertVenueGame(const std::string& game_id, const std::string& venue_id,
                                const std::string& public_key_der) override;

@@ -13,8 +13,9 @@
 namespace arbiter::ledger {
 
 struct Writer::Statements {
-  Stmt find_key, max_revision, insert_event, insert_ruling, insert_game, insert_checkpoint,
-      game_events, event_at, rulings_at, game_pin, savepoint, release, rollback_to;
+  Stmt find_key, max_revision, insert_event, insert_ruling, insert_arrival, insert_game,
+      insert_checkpoint, game_events, event_at, rulings_at, game_pin, savepoint, release,
+      rollback_to;
 
   static absl::StatusOr<std::unique_ptr<Statements>> Prepare(const Db& db) {
     auto s = std::make_unique<Statements>();
@@ -26,6 +27,7 @@ struct Writer::Statements {
          "INSERT INTO events(position, game_id, revision, idempotency_key, event, leaf_hash) "
          "VALUES(?, ?, ?, ?, ?, ?)"},
         {&s->insert_ruling, "INSERT INTO rulings(position, seq, ruling) VALUES(?, ?, ?)"},
+        {&s->insert_arrival, "INSERT INTO arrivals(position, received_micros) VALUES(?, ?)"},
         {&s->insert_game, "INSERT INTO games(game_id, first_position, rules_pin) VALUES(?, ?, ?)"},
         {&s->insert_checkpoint, "INSERT INTO checkpoints(tree_size, checkpoint) VALUES(?, ?)"},
         {&s->game_events, "SELECT event FROM events WHERE game_id = ? ORDER BY revision"},

@@ -118,6 +118,12 @@ absl::Status Writer::InsertEvent(uint64_t position, const std::string& game_id, 
   return ins.Run();
 }
 
+absl::Status Writer::InsertArrival(uint64_t position, absl::Time received_at) {
+  stmts_->insert_arrival.Bind(1, static_cast<int64_t>(position))
+      .Bind(2, absl::ToUnixMicros(received_at));
+  return stmts_->insert_arrival.Run();
+}
+
 absl::Status Writer::InsertRuling(uint64_t position, uint64_t seq, const std::string& canonical) {
   stmts_->insert_ruling.Bind(1, static_cast<int64_t>(position))
       .Bind(2, static_cast<int64_t>(seq))

@@ -17,6 +17,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/synchronization/blocking_counter.h"
 #include "absl/synchronization/notification.h"
+#include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/checkpoint.h"
@@ -168,6 +169,33 @@ TEST_P(LedgerTest, AppendsGetGaplessPositionsAndContiguousRevisions) {
   EXPECT_EQ(*ledger_->GameRevision("g1"), 4u);
   EXPECT_EQ(*ledger_->GameRevision("nope"), 0u);
   EXPECT_TRUE(Audit().intact);
+}
+
+// Issue 46.4: when the server received each event (the public broadcast's
+// delay counts from it), recorded with the event on both backends, in
+// position order, each append's between the clock before and after it; a
+// retry records nothing new.
+TEST_P(LedgerTest, EachEventsArrivalIsRecordedWithIt) {
+  Open();
+  const absl::Time before = absl::Now();
+  ASSERT_TRUE(
+      ledger_->Append("g1", ExpectedRevision::NoStream(), {Created("g1"), Move(v1::BLACK, "Q16")})
+          .ok());
+  const absl::Time between = absl::Now();
+  ASSERT_TRUE(ledger_->Append("g1", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)}).ok());
+  const absl::Time after = absl::Now();
+  absl::StatusOr<std::vector<Arrival>> arrivals = ledger_->Arrivals(0, 10);
+  ASSERT_TRUE(arrivals.ok()) << arrivals.status();
+  ASSERT_EQ(arrivals->size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ((*arrivals)[i].position, i + 1);
+  EXPECT_GE((*arrivals)[0].received_at, before - absl::Microseconds(1));
+  EXPECT_LE((*arrivals)[1].received_at, between);
+  EXPECT_GE((*arrivals)[2].received_at, between - absl::Microseconds(1));
+  EXPECT_LE((*arrivals)[2].received_at, after);
+  absl::StatusOr<std::vector<Arrival>> later = ledger_->Arrivals(2, 10);
+  ASSERT_TRUE(later.ok());
+  ASSERT_EQ(later->size(), 1u);
+  EXPECT_EQ(later->front().position, 3u);
 }
 
 TEST_P(LedgerTest, ExpectedRevisionMismatchNamesTheCurrentRevision) {

@@ -15,6 +15,8 @@
 #include "absl/time/clock.h"
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/console/assets.h"
+#include "adjudicator/service/console/broadcast.h"
+#include "adjudicator/service/console/broadcast_pages.h"
 #include "adjudicator/service/console/floor.h"
 #include "adjudicator/service/console/followers.h"
 #include "adjudicator/service/console/guarded_server.h"
@@ -102,6 +104,7 @@ struct Console::Impl {
         insecure(o.insecure),
         witness(o.witness),
         cosignatures(o.cosignatures),
+        broadcast_options{o.broadcast, o.broadcast_delay, o.trusted_proxies, o.feeds},
         http(std::move(o.host_names), std::move(o.tls)) {}
 
   // Who is asking: the session (opened on an open server when there is
@@ -143,11 +146,20 @@ struct Console::Impl {
   Recorder* recorder = nullptr;       // the server's, shared with gRPC
   std::unique_ptr<FloorPages> floor;  // /tables (floor.h)
   std::unique_ptr<TlogTiles> tiles;   // /checkpoint, /tile/... (tlog_tiles.h)
+  // With --broadcast: the delayed view, then its pages (which follow it).
+  std::unique_ptr<Broadcast> broadcast;
+  std::unique_ptr<BroadcastPages> broadcast_pages;
   Sessions sessions;
   LoginThrottle logins;
   const bool insecure;
   ledger::Witness* const witness;                // null: not a witness
   ledger::CosignatureStore* const cosignatures;  // null: receipts carry no cosignature
+  struct BroadcastOptions {
+    bool on = false;
+    absl::Duration delay;
+    std::vector<std::string> trusted_proxies;
+    FeedLimits viewers;
+  } broadcast_options;
   GuardedServer http;
   std::thread thread;
   std::string address;
@@ -561,6 +573,7 @@ void Console::Impl::Routes() {
   });
   floor->Route(http);
   tiles->Route(http);
+  if (broadcast_pages != nullptr) broadcast_pages->Route(http);
   if (witness != nullptr) RouteWitness(http, witness);
   RouteReceipts(http, ledger, folds, cosignatures);
 }
@@ -585,6 +598,15 @@ absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& liste
   ledger::Ledger* ledger = parts.ledger;
   TokenStore* tokens = parts.tokens;
   p.tiles = std::make_unique<TlogTiles>(ledger);
+  if (p.broadcast_options.on) {
+    absl::StatusOr<std::unique_ptr<Broadcast>> broadcast =
+        Broadcast::Open(ledger, Broadcast::Options{.delay = p.broadcast_options.delay});
+    if (!broadcast.ok()) return broadcast.status();
+    p.broadcast = *std::move(broadcast);
+    p.broadcast_pages = std::make_unique<BroadcastPages>(p.broadcast.get(), parts.tournaments,
+                                                         p.broadcast_options.viewers,
+                                                         p.broadcast_options.trusted_proxies);
+  }
   p.floor = std::make_unique<FloorPages>(
       p.recorder,
       [&p](const httplib::Request& req, httplib::Response& res, absl::string_view method,
@@ -646,6 +668,8 @@ void Console::Stop() {
   p.stopped = true;
   p.feed.Stop();
   p.followers.Stop();  // every following page's stream ends
+  if (p.broadcast_pages != nullptr) p.broadcast_pages->Stop();
+  if (p.broadcast != nullptr) p.broadcast->Stop();
   p.http.Stop();
   if (p.thread.joinable()) p.thread.join();
 }

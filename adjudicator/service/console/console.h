@@ -11,6 +11,8 @@
 //   /api/...                         the JSON the pages read (proto3 JSON mapping)
 //   /api/feed                        Server-Sent Events: each game as each commit leaves it
 //   POST /api/tournaments/{id}/rounds/{n}/start   the chief arbiter starts a round (round_start.h)
+//   /broadcast/...                   with --broadcast: the public broadcast, no sign-in
+//   (broadcast_pages.h)
 //
 // Reads come from the read model (game_reads.h); the one write, deciding a
 // pending ruling, goes through the Recorder (recorder.h), as the gRPC Decide
@@ -36,6 +38,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/time/time.h"
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/console/http_limits.h"
@@ -59,6 +62,11 @@ struct ConsoleOptions {
   ledger::Witness* witness = nullptr;
   // --witness: the cosignatures its receipts carry (receipt_route.h); not owned, may be null.
   ledger::CosignatureStore* cosignatures = nullptr;
+  // --broadcast, --broadcast-delay, --trusted-proxy: the public broadcast
+  // (broadcast_pages.h), its viewers under the caps of `feeds`.
+  bool broadcast = false;
+  absl::Duration broadcast_delay = absl::ZeroDuration();
+  std::vector<std::string> trusted_proxies;
 };
 
 // The server's parts the console shows and writes through. None is owned;

@@ -46,7 +46,7 @@ struct Followers::Page {
   bool dead = false;    // to be dropped at the end of this turn
 };
 
-Followers::Followers(LiveFeed* feed, FeedLimits limits)
+Followers::Followers(FeedSource* feed, FeedLimits limits)
     : feed_(feed),
       limits_(limits),
       epoll_(epoll_create1(EPOLL_CLOEXEC)),
@@ -172,7 +172,7 @@ bool Followers::Catch(Page& page, Steps& steps) {
   auto [it, fresh] = steps.try_emplace(page.after);
   Step& step = it->second;
   if (fresh) {
-    LiveFeed::Batch batch = feed_->Next(page.after, kStepBytes);
+    FeedBatch batch = feed_->Next(page.after, kStepBytes);
     step.closed = batch.closed;
     step.next = batch.next;
     step.more = batch.more;

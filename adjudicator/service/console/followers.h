@@ -1,5 +1,6 @@
-// The pages following the live feed (/api/feed, live_feed.h), parked on
-// one loop. Once a page's request is admitted and its answer's head is
+// The pages following the live feed (/api/feed, live_feed.h), or the
+// public broadcast (/broadcast/events, broadcast.h), parked on one loop
+// per feed. Once a page's request is admitted and its answer's head is
 // written (perhaps not yet sent: the page sends it first), the HTTP server
 // hands its connection over (GuardedServer::HandOver) with its TLS state and
 // its place in the feed. One thread and one epoll set hold every page: it
@@ -39,8 +40,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/console/connection.h"
+#include "adjudicator/service/console/feed_source.h"
 #include "adjudicator/service/console/http_limits.h"
-#include "adjudicator/service/console/live_feed.h"
 
 namespace arbiter::service::console {
 
@@ -57,7 +58,7 @@ class Followers {
   // Follows `feed` (not owned; it must outlive this) for at most
   // `limits.in_all` pages at once, `limits.per_caller` of them one
   // caller's; starts the loop's thread.
-  Followers(LiveFeed* feed, FeedLimits limits);
+  Followers(FeedSource* feed, FeedLimits limits);
   ~Followers();  // Stop()s
 
   // Takes one place for a page of `caller` (Caller::key) about to be
@@ -122,7 +123,7 @@ class Followers {
     std::string caller;
   };
 
-  LiveFeed* const feed_;
+  FeedSource* const feed_;
   const FeedLimits limits_;
   const int epoll_;
   const int wake_;  // an eventfd: Park() or Stop() has something for the loop

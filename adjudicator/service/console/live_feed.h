@@ -33,12 +33,13 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
+#include "adjudicator/service/console/feed_source.h"
 #include "adjudicator/service/game_folds.h"
 #include "ledger/commit_feed.h"
 
 namespace arbiter::service::console {
 
-class LiveFeed {
+class LiveFeed final : public FeedSource {
  public:
   static constexpr size_t kWindow = 4096;  // messages kept for pages that lag
 
@@ -52,7 +53,7 @@ class LiveFeed {
 
   // An eventfd (non-blocking) that becomes readable when messages come or
   // the feed stops; its one reader reads it to clear it, then calls Next.
-  int wake_fd() const { return wake_; }
+  int wake_fd() const override { return wake_; }
 
   // The number of the last message sent; a page that loaded its data now
   // follows from here.
@@ -62,13 +63,8 @@ class LiveFeed {
   // text of the events (empty when none came; at most about `max_bytes`,
   // whole events, at least one), and the number to follow from after them;
   // `more` when messages after those are kept.
-  struct Batch {
-    std::string text;
-    uint64_t next = 0;
-    bool closed = false;
-    bool more = false;
-  };
-  Batch Next(uint64_t after, size_t max_bytes);
+  using Batch = FeedBatch;
+  Batch Next(uint64_t after, size_t max_bytes) override;
 
  private:
   void Run(uint64_t position);

@@ -141,6 +141,8 @@ std::string WhoWord(absl::string_view who, Lang lang) { return Word("who", who, 
 
 std::string TeamMatchWord(absl::string_view key, Lang lang) { return Word("teamMatch", key, lang); }
 
+std::string BroadcastWord(absl::string_view key, Lang lang) { return Word("broadcast", key, lang); }
+
 std::string EventWords(const v1::Event& event, Lang lang) {
   const auto* field = event.GetDescriptor()->FindFieldByNumber(event.kind_case());
   if (field == nullptr) return "?";

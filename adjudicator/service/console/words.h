@@ -46,6 +46,11 @@ std::string ResultWords(const v1::Result& result, Lang lang);
 // the key itself when the table has none.
 std::string TeamMatchWord(absl::string_view key, Lang lang);
 
+// A word of the public broadcast's pages (words.json "broadcast": "title",
+// "round"...; a template's {n} left for the caller); the key itself when
+// the table has none.
+std::string BroadcastWord(absl::string_view key, Lang lang);
+
 }  // namespace arbiter::service::console
 
 #endif  // ARBITER_ADJUDICATOR_SERVICE_CONSOLE_WORDS_H_

@@ -1,0 +1,365 @@
+#include "adjudicator/service/console/broadcast.h"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/sgf_export.h"
+#include "adjudicator/service/console/json.h"
+#include "adjudicator/service/console/live_feed.h"
+#include "google/protobuf/struct.pb.h"
+#include "ledger/stream.h"
+#include "ledger/thread_name.h"
+
+namespace arbiter::service::console {
+namespace {
+
+// Entries read from the ledger at once.
+constexpr size_t kReadBatch = 256;
+
+using google::protobuf::Struct;
+using google::protobuf::Value;
+
+Value Number(double v) {
+  Value out;
+  out.set_number_value(v);
+  return out;
+}
+
+Value Text(const std::string& v) {
+  Value out;
+  out.set_string_value(v);
+  return out;
+}
+
+// A clock in JGOF's fields (ms): main time left, byo-yomi periods left (for
+// 定时限步制, the moves still owed), and the current period's time left.
+Value JgofClock(const v1::Clock& c) {
+  Value out;
+  Struct& s = *out.mutable_struct_value();
+  const bool moves = c.moves_remaining() > 0;
+  (*s.mutable_fields())["main_time"] =
+      Number(absl::ToDoubleMilliseconds(FromProto(c.main_remaining())));
+  (*s.mutable_fields())["periods_left"] =
+      Number(moves ? c.moves_remaining() : c.periods_remaining());
+  (*s.mutable_fields())["period_time_left"] = Number(absl::ToDoubleMilliseconds(
+      FromProto(c.has_period_remaining() ? c.period_remaining() : c.period_time())));
+  (*s.mutable_fields())["running"].set_bool_value(c.running());
+  return out;
+}
+
+Value PlayerValue(const v1::Player& p) {
+  Value out;
+  (*out.mutable_struct_value()->mutable_fields())["name"] = Text(p.name());
+  (*out.mutable_struct_value()->mutable_fields())["rank"] = Text(p.rank());
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<absl::Duration> ParseBroadcastDelay(absl::string_view text) {
+  absl::Duration d;
+  if (!absl::ParseDuration(text, &d) || d < absl::ZeroDuration() || d > kMaxBroadcastDelay) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--broadcast-delay: a duration from 0s to 60m (such as 15m or 90s), not '",
+                     text.substr(0, 32), "'"));
+  }
+  return d;
+}
+
+std::string PublicGameJson(const PublicGame& game) {
+  Struct s;
+  auto& f = *s.mutable_fields();
+  f["game"] = Text(game.game_id);
+  f["position"] = Number(static_cast<double>(game.position));
+  f["black"] = PlayerValue(game.created.black());
+  f["white"] = PlayerValue(game.created.white());
+  f["moveNumber"] = Number(game.state.move_number());
+  f["toMove"] = Text(v1::Color_Name(game.state.to_move()));
+  Value& board = f["board"];
+  for (const std::string& row : game.state.board()) {
+    *board.mutable_list_value()->add_values() = Text(row);
+  }
+  if (game.created.has_time_control()) {
+    Value& clocks = f["clocks"];
+    (*clocks.mutable_struct_value()->mutable_fields())["black"] =
+        JgofClock(game.state.clocks().black());
+    (*clocks.mutable_struct_value()->mutable_fields())["white"] =
+        JgofClock(game.state.clocks().white());
+  }
+  Value& penalty = f["penaltyStones"];
+  (*penalty.mutable_struct_value()->mutable_fields())["black"] =
+      Number(game.state.penalty_stones().black());
+  (*penalty.mutable_struct_value()->mutable_fields())["white"] =
+      Number(game.state.penalty_stones().white());
+  if (game.result.has_value()) {
+    // The result as the contract's JSON names it (outcome, reason, sgf...).
+    (void)FromJson(ToJson(*game.result), f["result"].mutable_struct_value());
+  }
+  if (game.cancelled) f["cancelled"].set_bool_value(true);
+  return ToJson(s);
+}
+
+Broadcast::Broadcast(ledger::Ledger* ledger, Options options)
+    : ledger_(ledger),
+      options_(std::move(options)),
+      origin_(ledger->log_origin()),
+      wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+
+absl::StatusOr<std::unique_ptr<Broadcast>> Broadcast::Open(ledger::Ledger* ledger,
+                                                           Options options) {
+  std::unique_ptr<Broadcast> b(new Broadcast(ledger, std::move(options)));
+  absl::StatusOr<uint64_t> head = ledger->Head();
+  if (!head.ok()) return head.status();
+  {
+    absl::MutexLock lock(&b->mu_);
+    // History before the window is folded, not kept as events.
+    b->floor_ = *head > kWindow ? *head - kWindow : 0;
+  }
+  Broadcast* self = b.get();
+  if (b->options_.follow) {
+    // Listening before the first Advance: a commit meanwhile is not missed.
+    b->listener_ = ledger->commit_feed()->AddListener([self](uint64_t) {
+      absl::MutexLock lock(&self->mu_);
+      self->committed_ = true;
+    });
+  }
+  absl::StatusOr<absl::Time> due = b->Advance();
+  if (!due.ok()) return due.status();
+  if (b->options_.follow) {
+    b->thread_ = std::thread([self, first = *due] {
+      NameThisThread("broadcast");
+      self->Run(first);
+    });
+  }
+  return b;
+}
+
+Broadcast::~Broadcast() {
+  Stop();
+  if (wake_ >= 0) close(wake_);
+}
+
+void Broadcast::Stop() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+  }
+  Wake();
+  if (thread_.joinable()) thread_.join();
+  if (listener_ >= 0) {
+    ledger_->commit_feed()->RemoveListener(listener_);
+    listener_ = -1;
+  }
+}
+
+void Broadcast::Wake() {
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = write(wake_, &one, sizeof one);
+}
+
+void Broadcast::Run(absl::Time due) {
+  for (;;) {
+    {
+      absl::MutexLock lock(&mu_);
+      auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || committed_; };
+      // The next held entry's due time, on the real clock the thread sleeps by.
+      const absl::Duration left = due - options_.now();
+      mu_.AwaitWithTimeout(absl::Condition(&ready), left);
+      if (stopping_) return;
+      committed_ = false;
+    }
+    absl::StatusOr<absl::Time> next = Advance();
+    // A read error (the database away a moment): tried again within a second.
+    due = next.ok() ? *next : options_.now() + absl::Seconds(1);
+  }
+}
+
+absl::StatusOr<absl::Time> Broadcast::Advance() {
+  absl::MutexLock serial(&advance_mu_);
+  // The entry held last time holds back every later one until it is due:
+  // a commit meanwhile changes nothing, and the log is not read for it.
+  if (options_.now() < held_until_) return held_until_;
+  for (;;) {
+    uint64_t from;
+    {
+      absl::MutexLock lock(&mu_);
+      from = released_;
+    }
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadLog(from, kReadBatch);
+    if (!entries.ok()) return entries.status();
+    if (entries->empty()) return absl::InfiniteFuture();
+    // Read after the entries: an entry's arrival is written in its own
+    // transaction, so every entry read has its arrival here (or none ever).
+    absl::StatusOr<std::vector<ledger::Arrival>> arrivals =
+        ledger_->Arrivals(from, entries->size());
+    if (!arrivals.ok()) return arrivals.status();
+    absl::flat_hash_map<uint64_t, absl::Time> arrived;
+    for (const ledger::Arrival& a : *arrivals) arrived[a.position] = a.received_at;
+    const absl::Time now = options_.now();
+    bool released = false;
+    absl::MutexLock lock(&mu_);
+    for (const v1::LedgerEntry& e : *entries) {
+      auto it = arrived.find(e.position());
+      if (it != arrived.end() && it->second + options_.delay > now) {
+        if (released) Wake();
+        held_until_ = it->second + options_.delay;
+        return held_until_;
+      }
+      if (absl::Status s = Release(e); !s.ok()) return s;
+      released = true;
+    }
+    if (released) Wake();
+  }
+}
+
+absl::Status Broadcast::Release(const v1::LedgerEntry& entry) {
+  released_ = entry.position();
+  if (ledger::IsTournamentStream(entry.game_id())) return absl::OkStatus();
+  Folded& game = games_[entry.game_id()];
+  if (game.broken) return absl::OkStatus();
+  v1::Event event;
+  if (!event.ParseFromString(entry.event())) {
+    game.broken = true;
+    return absl::OkStatus();
+  }
+  if (game.fold == nullptr) {
+    if (!event.has_game_created()) {
+      game.broken = true;
+      return absl::OkStatus();
+    }
+    absl::StatusOr<std::string> pin = ledger_->RulesPin(entry.game_id());
+    if (!pin.ok()) return pin.status();
+    absl::StatusOr<std::unique_ptr<ledger::GameJudge>> fold =
+        judge_.Reopen(entry.game_id(), event.game_created(), *pin);
+    if (!fold.ok()) {
+      game.broken = true;
+      return absl::OkStatus();
+    }
+    game.pin = *std::move(pin);
+    game.fold = *std::move(fold);
+  }
+  if (!game.fold->Apply(event).ok()) {
+    game.broken = true;  // the ledger took it: `arbiter verify` says why it no longer folds
+    return absl::OkStatus();
+  }
+  game.events.push_back(std::move(event));
+  game.position = entry.position();
+  if (entry.position() > floor_) {
+    const PublicGame shown = PublicOf(entry.game_id(), game);
+    events_.emplace_back(entry.position(), ServerSentEvent(0, "board", PublicGameJson(shown)));
+    // ServerSentEvent numbers by message; the broadcast's ids name the log.
+    std::string& text = events_.back().second;
+    text.replace(0, text.find('\n'), absl::StrCat("id: ", EventId(entry.position())));
+    if (events_.size() > kWindow) {
+      floor_ = events_.front().first;
+      events_.pop_front();
+    }
+  }
+  return absl::OkStatus();
+}
+
+PublicGame Broadcast::PublicOf(const std::string& game_id, const Folded& game) const {
+  PublicGame out;
+  out.game_id = game_id;
+  out.position = game.position;
+  const Adjudicator& a = static_cast<const AdjudicatorFold&>(*game.fold).adjudicator();
+  out.created = a.game();
+  out.state = a.State();
+  // Incidents appear only as their public outcome: penalty stones and the
+  // result stay, warnings and pending rulings (an arbiter's business) go.
+  out.state.clear_warnings();
+  out.state.clear_pending_rulings();
+  out.state.clear_cancelled_reason();
+  out.cancelled = a.cancelled();
+  if (const v1::Result* r = a.result(); r != nullptr) {
+    v1::Result& pub = out.result.emplace();
+    pub.set_outcome(r->outcome());
+    pub.set_reason(r->reason());
+    if (r->has_black_count()) pub.set_black_count(r->black_count());
+    if (r->has_margin_stones()) pub.set_margin_stones(r->margin_stones());
+    *pub.mutable_penalty_stones() = r->penalty_stones();
+    pub.set_sgf(r->sgf());
+    *pub.mutable_at() = r->at();
+  }
+  return out;
+}
+
+uint64_t Broadcast::released() {
+  absl::MutexLock lock(&mu_);
+  return released_;
+}
+
+absl::StatusOr<PublicGame> Broadcast::Game(const std::string& game_id, bool with_sgf) {
+  std::vector<v1::Event> events;
+  std::string pin;
+  PublicGame out;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = games_.find(game_id);
+    if (it == games_.end() || it->second.fold == nullptr) {
+      return absl::NotFoundError(absl::StrCat("no game '", game_id, "' on the broadcast"));
+    }
+    out = PublicOf(game_id, it->second);
+    if (!with_sgf) return out;
+    events = it->second.events;
+    pin = it->second.pin;
+  }
+  absl::StatusOr<Rules> rules = RulesOf(events.front().game_created(), pin);
+  if (!rules.ok()) return rules.status();
+  absl::StatusOr<std::string> sgf = ExportPublicSgf(*std::move(rules), events);
+  if (!sgf.ok()) return sgf.status();
+  out.sgf = *std::move(sgf);
+  return out;
+}
+
+std::string Broadcast::EventId(uint64_t position) const {
+  return absl::StrCat(origin_, "/", position);
+}
+
+absl::StatusOr<uint64_t> Broadcast::ParseEventId(absl::string_view id) const {
+  const size_t slash = id.rfind('/');
+  uint64_t position = 0;
+  if (slash == absl::string_view::npos || !absl::SimpleAtoi(id.substr(slash + 1), &position)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Last-Event-ID: '", id.substr(0, 200), "' is not ORIGIN/POSITION (an id of this stream)"));
+  }
+  if (id.substr(0, slash) != origin_) {
+    return absl::InvalidArgumentError(absl::StrCat("Last-Event-ID: '", id.substr(0, 200),
+                                                   "' is of another log; this broadcast is of '",
+                                                   origin_, "': reload the page"));
+  }
+  return position;
+}
+
+FeedBatch Broadcast::Next(uint64_t after, size_t max_bytes) {
+  absl::MutexLock lock(&mu_);
+  FeedBatch batch;
+  batch.closed = stopping_;
+  batch.next = after;
+  if (batch.closed || after >= released_) return batch;
+  if (after < floor_) {
+    // Fell behind what is kept: the viewer reads the pages again.
+    batch.text = absl::StrCat("id: ", EventId(released_), "\nevent: reload\ndata: {}\n\n");
+    batch.next = released_;
+    return batch;
+  }
+  auto it = std::upper_bound(events_.begin(), events_.end(), after,
+                             [](uint64_t p, const auto& e) { return p < e.first; });
+  for (; it != events_.end(); ++it) {
+    absl::StrAppend(&batch.text, it->second);
+    batch.next = it->first;
+    if (batch.text.size() >= max_bytes) break;
+  }
+  // Entries that gave no event (a tournament's) are passed over too.
+  if (it == events_.end()) batch.next = released_;
+  batch.more = it != events_.end() && std::next(it) != events_.end();
+  return batch;
+}
+
+}  // namespace arbiter::service::console

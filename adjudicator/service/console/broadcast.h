@@ -1,0 +1,159 @@
+// The public broadcast's view of the log (`arbiter serve --broadcast`,
+// DOMAIN.md "The public broadcast"): each game folded up to the last entry
+// the server received at least `delay` ago, and a Server-Sent Event per
+// entry released, for the viewers that follow (followers.h).
+//
+// Entries are released in position order, never one before an earlier
+// one: an entry not yet due holds back every later entry, of any game, so
+// a viewer resuming after position P is sent every later release and none
+// is skipped. The time an entry was played is its arrival in the ledger
+// (ledger/log_source.h Arrival, the server's clock), not its `at`, which
+// the recorder may date up to --max-skew away. An entry recorded before
+// the ledger kept arrivals is released at once.
+//
+// What leaves is public only (public_board.h): players, the position,
+// clocks, penalty stones, the result; never a ruling's note, an event's
+// actor or a token's name. Its own folds judge the released events with
+// the rules each game pinned, so the broadcast never reads the live read
+// model (which is ahead by the delay).
+//
+// Event ids name the log and the position: "<origin>/<position>", so a
+// viewer's Last-Event-ID resumes it on this server after a restart, or on
+// any server of the same log, and one from another log is refused.
+#ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_BROADCAST_H_
+#define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_BROADCAST_H_
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "adjudicator/judge/adjudicator_judge.h"
+#include "adjudicator/service/console/feed_source.h"
+#include "arbiter/v1/events.pb.h"
+#include "arbiter/v1/rulings.pb.h"
+#include "ledger/ledger.h"
+
+namespace arbiter::service::console {
+
+// `arbiter serve --broadcast-delay`: 0 to 60 minutes.
+inline constexpr absl::Duration kMaxBroadcastDelay = absl::Minutes(60);
+
+// The delay as the flag gives it ("15m", "90s"); INVALID_ARGUMENT, saying
+// the range, for anything else or out of range.
+absl::StatusOr<absl::Duration> ParseBroadcastDelay(absl::string_view text);
+
+// One game as released: what the public sees of it.
+struct PublicGame {
+  std::string game_id;
+  uint64_t position = 0;  // its last released entry's
+  v1::GameCreated created;
+  v1::GameState state;               // warnings and pending rulings cleared
+  std::optional<v1::Result> result;  // its public part (no clause, no ruling)
+  bool cancelled = false;
+  std::string sgf;  // the game so far, without notes (ExportPublicSgf)
+};
+
+class Broadcast final : public FeedSource {
+ public:
+  static constexpr size_t kWindow = 4096;  // events kept for viewers resuming
+
+  struct Options {
+    absl::Duration delay = absl::ZeroDuration();
+    std::function<absl::Time()> now = [] { return absl::Now(); };
+    // A thread releases entries as they fall due and as commits come;
+    // false: only Advance() does (tests, on a clock they move).
+    bool follow = true;
+  };
+
+  // The broadcast of `ledger` (not owned; it must outlive this), with what
+  // is due now released. The ledger's read errors.
+  static absl::StatusOr<std::unique_ptr<Broadcast>> Open(ledger::Ledger* ledger, Options options);
+  ~Broadcast() override;  // Stop()s
+
+  // Ends the thread; followers' Next says `closed` from now on. Idempotent.
+  void Stop();
+
+  // Releases, in position order, every entry received at least `delay`
+  // before now; answers when the next held entry falls due
+  // (InfiniteFuture: none is held). The ledger's read errors.
+  absl::StatusOr<absl::Time> Advance();
+
+  // The last position released.
+  uint64_t released();
+  const std::string& origin() const { return origin_; }
+  absl::Duration delay() const { return options_.delay; }
+
+  // The game as released (its `sgf` only `with_sgf`); NOT_FOUND when
+  // nothing of it is.
+  absl::StatusOr<PublicGame> Game(const std::string& game_id, bool with_sgf = false);
+
+  // "<origin>/<position>", and back: INVALID_ARGUMENT for an id of another
+  // log or one that names no position.
+  std::string EventId(uint64_t position) const;
+  absl::StatusOr<uint64_t> ParseEventId(absl::string_view id) const;
+
+  // FeedSource: `after` and `next` are ledger positions.
+  int wake_fd() const override { return wake_; }
+  FeedBatch Next(uint64_t after, size_t max_bytes) override;
+
+ private:
+  struct Folded {
+    std::string pin;
+    std::vector<v1::Event> events;
+    std::unique_ptr<ledger::GameJudge> fold;
+    uint64_t position = 0;
+    bool broken = false;  // an event did not fold (the audit says why): shown as it stood
+  };
+
+  Broadcast(ledger::Ledger* ledger, Options options);
+  // Releases what falls due from `due` on, and what commits bring.
+  void Run(absl::Time due);
+  // Folds `entry` into its game and keeps its event (when at or after
+  // `messages_from_`); the ledger's errors.
+  absl::Status Release(const v1::LedgerEntry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  PublicGame PublicOf(const std::string& game_id, const Folded& game) const;
+  void Wake();
+
+  ledger::Ledger* const ledger_;
+  const Options options_;
+  const std::string origin_;
+  const int wake_;
+  AdjudicatorJudge judge_;
+  int listener_ = -1;
+  std::thread thread_;
+
+  absl::Mutex advance_mu_;  // one Advance at a time
+  // When the entry Advance last held falls due.
+  absl::Time held_until_ ABSL_GUARDED_BY(advance_mu_) = absl::InfinitePast();
+  absl::Mutex mu_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool committed_ ABSL_GUARDED_BY(mu_) = false;
+  uint64_t released_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::flat_hash_map<std::string, Folded> games_ ABSL_GUARDED_BY(mu_);
+  // Events of the positions after floor_, by position; those at or before
+  // floor_ were not kept (history before the window, or dropped from it).
+  std::deque<std::pair<uint64_t, std::string>> events_ ABSL_GUARDED_BY(mu_);
+  uint64_t floor_ ABSL_GUARDED_BY(mu_) = 0;
+};
+
+// The public game as one line of JSON (the SSE events' data): the game,
+// its position, the players, move number, side to move, the board rows,
+// each clock in JGOF's fields (main_time, periods_left, period_time_left,
+// in ms), penalty stones and the result.
+std::string PublicGameJson(const PublicGame& game);
+
+}  // namespace arbiter::service::console
+
+#endif  // ARBITER_ADJUDICATOR_SERVICE_CONSOLE_BROADCAST_H_
