@@ -491,6 +491,8 @@ absl::Status Apply(const v1::TournamentEvent& event, v1::Tournament* t) {
       break;
     case v1::TournamentEvent::kMigrated:  // where the events before it came from
       break;
+    case v1::TournamentEvent::kStandingsRecorded:  // derived: verify compares it
+      break;
     case v1::TournamentEvent::KIND_NOT_SET:
       break;
   }
