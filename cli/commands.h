@@ -34,7 +34,8 @@ int RunShow(int argc, char** argv);
 int RunWatch(int argc, char** argv);
 int RunDecide(int argc, char** argv);
 int RunVoid(int argc, char** argv);
-int RunToken(int argc, char** argv);  // cli/token.cc
+int RunToken(int argc, char** argv);    // cli/token.cc
+int RunWebhook(int argc, char** argv);  // cli/webhook.cc
 // `export` and `verify` against a server (cli/client_remote.cc): RunExport /
 // RunVerify parse the command line against `spec` and hand over to these
 // when neither --db nor --bundle is given.

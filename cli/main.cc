@@ -36,6 +36,7 @@ constexpr Command kCommands[] = {
     {"decide", RunDecide, "resolve a pending ruling (an arbiterDecision)"},
     {"void", RunVoid, "void a mistaken event with a reason (an eventVoided; chief arbiter)"},
     {"token", RunToken, "bearer tokens of a server: create, revoke, list (roles)"},
+    {"webhook", RunWebhook, "signed webhooks: add, list, remove, retry, verify a delivery"},
     {"tournament", RunTournament,
      "tournaments: create, import, pair, standings, export (art. 27-28)"},
 };

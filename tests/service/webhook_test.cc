@@ -1,0 +1,263 @@
+// Signed webhooks (issue 46.1-2) through real `arbiter serve` processes and
+// a receiver in the test (an HTTP server on 127.0.0.1): every delivery's
+// Standard Webhooks signature (v1a, with the whpk_ written beside the
+// key) and proof (a tlog-proof against ledger.vkey) is checked as it
+// arrives; a server killed (SIGKILL) mid-delivery and started again loses
+// none and sends no id with two bodies; a 410 disables an endpoint.
+#include <signal.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+#include "httplib.h"
+#include "ledger/note_key.h"
+#include "ledger/receipt.h"
+#include "ledger/webhook_signature.h"
+#include "tests/support/arbiter_process.h"
+#include "tests/support/event_lines.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
+
+namespace arbiter::testing {
+namespace {
+
+constexpr absl::Duration kPatience = absl::Seconds(60);
+
+struct Delivery {
+  std::string id;
+  std::string timestamp;
+  std::string signature;
+  std::string body;
+  std::string type;
+  std::string stream;  // data.game or data.tournament
+  std::string check;   // "" when its signature and proof verify, else why not
+};
+
+// An HTTP server on 127.0.0.1 that keeps every request to /hook and checks it.
+class Receiver {
+ public:
+  Receiver(std::string whpk, std::string vkey) : whpk_(std::move(whpk)), vkey_(std::move(vkey)) {
+    server_.Post("/hook", [this](const httplib::Request& req, httplib::Response& res) {
+      Delivery d = Check(req);
+      absl::MutexLock lock(&mu_);
+      deliveries_.push_back(d);
+      if (hang_at_ == static_cast<int>(deliveries_.size())) {
+        hung_ = true;  // the test kills the server now
+        mu_.Await(absl::Condition(&released_));
+      }
+      res.status = status_;
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~Receiver() {
+    Release();
+    server_.stop();
+    thread_.join();
+  }
+  std::string url() const { return absl::StrCat("http://127.0.0.1:", port_, "/hook"); }
+  void AnswerWith(int status) {
+    absl::MutexLock lock(&mu_);
+    status_ = status;
+  }
+  // The n-th request (from 1) is held until Release().
+  void HangAt(int n) {
+    absl::MutexLock lock(&mu_);
+    hang_at_ = n;
+  }
+  bool AwaitHung() {
+    absl::MutexLock lock(&mu_);
+    return mu_.AwaitWithTimeout(absl::Condition(&hung_), kPatience);
+  }
+  void Release() {
+    absl::MutexLock lock(&mu_);
+    released_ = true;
+  }
+  // Waits until `done` holds of the deliveries; false after kPatience.
+  bool AwaitDeliveries(std::function<bool(const std::vector<Delivery>&)> done) {
+    absl::MutexLock lock(&mu_);
+    auto met = [&]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return done(deliveries_); };
+    return mu_.AwaitWithTimeout(absl::Condition(&met), kPatience);
+  }
+  std::vector<Delivery> deliveries() {
+    absl::MutexLock lock(&mu_);
+    return deliveries_;
+  }
+
+ private:
+  Delivery Check(const httplib::Request& req) const {
+    Delivery d{req.get_header_value("webhook-id"), req.get_header_value("webhook-timestamp"),
+               req.get_header_value("webhook-signature"), req.body};
+    if (absl::Status s =
+            ledger::VerifyWebhookSignature(whpk_, d.id, d.timestamp, d.body, d.signature);
+        !s.ok()) {
+      d.check = absl::StrCat("signature: ", s.message());
+      return d;
+    }
+    int64_t ts = 0;
+    if (!absl::SimpleAtoi(d.timestamp, &ts) ||
+        absl::AbsDuration(absl::Now() - absl::FromUnixSeconds(ts)) > absl::Minutes(5)) {
+      d.check = "timestamp out of tolerance";
+      return d;
+    }
+    google::protobuf::Struct body;
+    if (!google::protobuf::util::JsonStringToMessage(d.body, &body).ok()) {
+      d.check = "body is not JSON";
+      return d;
+    }
+    d.type = body.fields().at("type").string_value();
+    const auto& data = body.fields().at("data").struct_value().fields();
+    d.stream = data.contains("game") ? data.at("game").string_value()
+                                     : data.at("tournament").string_value();
+    absl::StatusOr<ledger::NoteVerifierKey> key = ledger::ParseVerifierKey(vkey_);
+    absl::StatusOr<ledger::VerifiedReceipt> v =
+        ledger::VerifyReceipt(data.at("proof").string_value(), *key, nullptr);
+    if (!v.ok()) {
+      d.check = absl::StrCat("proof: ", v.status().message());
+    } else if (absl::StrCat(v->position) != data.at("position").string_value()) {
+      d.check = "proof of another position";
+    }
+    return d;
+  }
+
+  const std::string whpk_;
+  const std::string vkey_;
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+  absl::Mutex mu_;
+  std::vector<Delivery> deliveries_ ABSL_GUARDED_BY(mu_);
+  int status_ ABSL_GUARDED_BY(mu_) = 200;
+  int hang_at_ ABSL_GUARDED_BY(mu_) = 0;
+  bool hung_ ABSL_GUARDED_BY(mu_) = false;
+  bool released_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+class WebhookTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<ServerProcess> Serve() {
+    return ServerProcess::Start(data_, {"--webhook-key", key_, "--webhook-allow-private"});
+  }
+  std::string Whpk() {
+    return std::string(absl::StripAsciiWhitespace(ReadFile(temp_.File("webhook.pub"))));
+  }
+  std::string Vkey() {
+    return std::string(absl::StripAsciiWhitespace(ReadFile(data_ + "/ledger.vkey")));
+  }
+  std::string AddWebhook(const std::string& url, const std::string& kinds) {
+    ProcessResult r = RunArbiter({"webhook", "add", "--db", data_, "--url", url, "--kind", kinds});
+    EXPECT_EQ(r.exit, 0) << r.err;
+    return std::string(absl::StripAsciiWhitespace(r.out));
+  }
+  // A game whose 4th event gives ruling 1 (ruling.issued).
+  void RecordRulingGame(const ServerProcess& server, const std::string& id) {
+    const std::string path = temp_.File(id + ".jsonl");
+    WriteFile(path, ClockFailureGame(id));
+    ProcessResult r = RunCli({"record", path}, "", server.address());
+    ASSERT_EQ(r.exit, 0) << r.err;
+  }
+
+  const TempDir temp_{"arbiter-webhook"};
+  const std::string data_ = temp_.File("data");
+  const std::string key_ = temp_.File("webhook.key");
+};
+
+// Distinct games among the deliveries.
+std::set<std::string> Games(const std::vector<Delivery>& ds) {
+  std::set<std::string> out;
+  for (const Delivery& d : ds) out.insert(d.stream);
+  return out;
+}
+
+TEST_F(WebhookTest, KilledMidDeliveryLosesNoneAndKeepsEachIdsBody) {
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  Receiver receiver(Whpk(), Vkey());
+  AddWebhook(receiver.url(), "ruling.issued");
+  receiver.HangAt(2);  // the second delivery is in flight when the server dies
+  for (int i = 1; i <= 3; ++i) RecordRulingGame(*server, absl::StrCat("g", i));
+  ASSERT_TRUE(receiver.AwaitHung()) << server->log();
+  EXPECT_EQ(server->Stop(SIGKILL), -1);
+  receiver.Release();
+  server = Serve();
+  ASSERT_NE(server, nullptr);
+  for (int i = 4; i <= 5; ++i) RecordRulingGame(*server, absl::StrCat("g", i));
+  ASSERT_TRUE(receiver.AwaitDeliveries([](const std::vector<Delivery>& ds) {
+    return Games(ds).size() == 5;
+  })) << server->log();
+  std::map<std::string, std::string> body_of;
+  std::map<std::string, int> times;
+  for (const Delivery& d : receiver.deliveries()) {
+    EXPECT_EQ(d.check, "") << d.id;
+    EXPECT_EQ(d.type, "ruling.issued");
+    auto [it, first] = body_of.emplace(d.id, d.body);
+    EXPECT_EQ(it->second, d.body) << d.id << " delivered with two bodies";
+    ++times[d.id];
+  }
+  EXPECT_EQ(body_of.size(), 5u);
+  // The delivery cut off by the kill was sent again, the same.
+  int again = 0;
+  for (const auto& [id, n] : times) again += n > 1 ? 1 : 0;
+  EXPECT_GE(again, 1);
+}
+
+TEST_F(WebhookTest, A410DisablesTheEndpoint) {
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  Receiver gone(Whpk(), Vkey());
+  gone.AnswerWith(410);
+  Receiver witness(Whpk(), Vkey());
+  const std::string id = AddWebhook(gone.url(), "ruling.issued");
+  // Made after `gone`'s, so served after it in every pass of the deliverer.
+  AddWebhook(witness.url(), "ruling.issued");
+  RecordRulingGame(*server, "g1");
+  ASSERT_TRUE(gone.AwaitDeliveries([](const auto& ds) { return ds.size() == 1; }));
+  RecordRulingGame(*server, "g2");
+  // The later endpoint has g2's ruling: the pass that sent it would have
+  // sent `gone` its own first, had it not been disabled.
+  ASSERT_TRUE(witness.AwaitDeliveries([](const auto& ds) { return Games(ds).contains("g2"); }));
+  EXPECT_EQ(gone.deliveries().size(), 1u);
+  ProcessResult list = RunArbiter({"webhook", "list", "--db", data_});
+  EXPECT_NE(list.out.find(id + "  " + gone.url()), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("disabled"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("410 Gone"), std::string::npos) << list.out;
+}
+
+TEST_F(WebhookTest, AddRefusesBadUrlsKindsAndSecretsAndListNeverShowsTheSecret) {
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"--url", "ftp://x/", "--kind", "game.result"},
+           {"--url", "http://x/", "--kind", "game.over"},
+           {"--url", "http://x/", "--kind", "game.result", "--secret", "hunter2"}}) {
+    std::vector<std::string> args = {"webhook", "add", "--db", data_};
+    args.insert(args.end(), bad.begin(), bad.end());
+    ProcessResult r = RunArbiter(args);
+    EXPECT_EQ(r.exit, 2) << r.out << r.err;
+  }
+  EXPECT_NE(
+      RunArbiter({"webhook", "add", "--db", data_, "--url", "ftp://x/", "--kind", "game.result"})
+          .err.find("only http:// and https://"),
+      std::string::npos);
+  const std::string secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  ProcessResult ok = RunArbiter({"webhook", "add", "--db", data_, "--url", "https://x.example/h",
+                                 "--kind", "game.result,round.standings", "--secret", secret});
+  ASSERT_EQ(ok.exit, 0) << ok.err;
+  ProcessResult list = RunArbiter({"webhook", "list", "--db", data_});
+  EXPECT_EQ(list.out.find("MfKQ9r8G"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("secret set"), std::string::npos) << list.out;
+}
+
+}  // namespace
+}  // namespace arbiter::testing
