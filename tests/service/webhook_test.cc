@@ -4,7 +4,11 @@
 // key) and proof (a tlog-proof against ledger.vkey) is checked as it
 // arrives; a server killed (SIGKILL) mid-delivery and started again loses
 // none and sends no id with two bodies; a 410 disables an endpoint.
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <map>
 #include <memory>
@@ -19,16 +23,21 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "adjudicator/judge/adjudicator_judge.h"
+#include "arbiter/v1/tournament.pb.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
+#include "ledger/ledger.h"
 #include "ledger/note_key.h"
 #include "ledger/receipt.h"
 #include "ledger/webhook_signature.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/event_lines.h"
 #include "tests/support/files.h"
+#include "tests/support/paths.h"
+#include "tests/support/subprocess.h"
 #include "tests/support/temp_dir.h"
 
 namespace arbiter::testing {
@@ -257,6 +266,125 @@ TEST_F(WebhookTest, AddRefusesBadUrlsKindsAndSecretsAndListNeverShowsTheSecret) 
   ProcessResult list = RunArbiter({"webhook", "list", "--db", data_});
   EXPECT_EQ(list.out.find("MfKQ9r8G"), std::string::npos) << list.out;
   EXPECT_NE(list.out.find("secret set"), std::string::npos) << list.out;
+}
+
+// Round 1's standings appended to the log as their producer will append
+// them (Ledger::AppendTournament, with the server stopped), and signed.
+void AppendStandings(const std::string& data) {
+  AdjudicatorJudge judge;
+  ledger::LedgerOptions o;
+  o.dir = data;
+  o.key_dir = data;
+  o.judge = &judge;
+  absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(o);
+  ASSERT_TRUE(ledger.ok()) << ledger.status();
+  v1::TournamentEvent created;
+  created.mutable_created()->set_tournament_id("T1");
+  created.mutable_created()->set_title("Spring Open");
+  v1::TournamentEvent standings;
+  standings.mutable_standings_recorded()->set_round(1);
+  ASSERT_TRUE(
+      (*ledger)
+          ->AppendTournament("T1", ledger::ExpectedRevision::NoStream(), {created, standings})
+          .ok());
+  ASSERT_TRUE((*ledger)->Checkpoint().ok());
+}
+
+// `arbiter webhook verify` of files holding a delivery.
+ProcessResult VerifyDelivery(const TempDir& temp, const Delivery& d, const std::string& whpk,
+                             const std::string& vkey_file) {
+  WriteFile(temp.File("headers"),
+            absl::StrCat("webhook-id: ", d.id, "\nwebhook-timestamp: ", d.timestamp,
+                         "\nwebhook-signature: ", d.signature, "\n"));
+  WriteFile(temp.File("body"), d.body);
+  return RunArbiter({"webhook", "verify", "--key", whpk, "--headers", temp.File("headers"),
+                     "--body", temp.File("body"), "--verifier-key", vkey_file});
+}
+
+TEST_F(WebhookTest, StandingsInTheLogAreDeliveredAndVerifiedWithTheirProof) {
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  Receiver receiver(Whpk(), Vkey());
+  AddWebhook(receiver.url(), "round.standings");
+  ASSERT_EQ(server->Stop(SIGTERM), 0) << server->log();
+  AppendStandings(data_);
+  server = Serve();
+  ASSERT_NE(server, nullptr);
+  ASSERT_TRUE(receiver.AwaitDeliveries([](const auto& ds) { return !ds.empty(); }))
+      << server->log();
+  const Delivery d = receiver.deliveries().front();
+  EXPECT_EQ(d.check, "");
+  EXPECT_EQ(d.type, "round.standings");
+  EXPECT_EQ(d.stream, "T1");
+  const ProcessResult ok = VerifyDelivery(temp_, d, Whpk(), data_ + "/ledger.vkey");
+  EXPECT_EQ(ok.exit, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("valid"), std::string::npos) << ok.out;
+  Delivery forged = d;
+  forged.body.replace(forged.body.find("T1"), 2, "T2");
+  const ProcessResult bad = VerifyDelivery(temp_, forged, Whpk(), data_ + "/ledger.vkey");
+  EXPECT_EQ(bad.exit, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("NOT valid"), std::string::npos) << bad.out;
+}
+
+// cli/examples/webhook_receiver.py takes a real delivery, once per id, and
+// refuses one whose body was changed.
+TEST_F(WebhookTest, ThePythonReceiverAcceptsARealDelivery) {
+  if (testing::Run({"/usr/bin/python3", "-c", "import cryptography"}).exit != 0) {
+    GTEST_SKIP() << "no python3 with cryptography";
+  }
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  Receiver receiver(Whpk(), Vkey());
+  AddWebhook(receiver.url(), "ruling.issued");
+  RecordRulingGame(*server, "g1");
+  ASSERT_TRUE(receiver.AwaitDeliveries([](const auto& ds) { return !ds.empty(); }));
+  const Delivery d = receiver.deliveries().front();
+  // A free port for it: bound, then closed.
+  int port = 0;
+  {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t size = sizeof a;
+    ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), size), 0);
+    ASSERT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size), 0);
+    port = ntohs(a.sin_port);
+    close(fd);
+  }
+  const std::string db = temp_.File("received.db");
+  const pid_t python = Spawn({"/usr/bin/python3", SourcePath("cli/examples/webhook_receiver.py"),
+                              "--key", Whpk(), "--port", absl::StrCat(port), "--db", db});
+  ASSERT_GT(python, 0);
+  httplib::Client client("127.0.0.1", port);
+  httplib::Headers headers = {
+      {"webhook-id", d.id}, {"webhook-timestamp", d.timestamp}, {"webhook-signature", d.signature}};
+  // Ready once it answers (it binds after importing its modules).
+  int status = 0;
+  for (const absl::Time give_up = absl::Now() + kPatience; absl::Now() < give_up && status == 0;) {
+    if (httplib::Result first = client.Post("/", headers, d.body, "application/json")) {
+      status = first->status;
+    } else {
+      absl::SleepFor(absl::Milliseconds(50));
+    }
+  }
+  EXPECT_EQ(status, 204);
+  httplib::Result again = client.Post("/", headers, d.body, "application/json");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->status, 204);
+  std::string forged = d.body;
+  forged.replace(forged.find("g1"), 2, "g9");
+  httplib::Result refused = client.Post("/", headers, forged, "application/json");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 401);
+  kill(python, SIGTERM);
+  Wait(python);
+  const ProcessResult rows =
+      testing::Run({"/usr/bin/python3", "-c",
+                    absl::StrCat("import sqlite3; print(sqlite3.connect('", db,
+                                 "').execute('SELECT count(*), min(id) FROM "
+                                 "received').fetchone())")});
+  EXPECT_EQ(rows.out, absl::StrCat("(1, '", d.id, "')\n"));
 }
 
 }  // namespace
