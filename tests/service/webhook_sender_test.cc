@@ -9,10 +9,13 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
+#include "ledger/signer.h"
+#include "ledger/webhook_signature.h"
 
 namespace arbiter::service {
 namespace {
@@ -130,6 +133,24 @@ TEST(WebhookSenderTest, FollowsNoRedirectAndReadsLittleOfTheAnswer) {
   server.stop();
   t.join();
   EXPECT_EQ(elsewhere.load(), 0);
+}
+
+// The v1 signature is the specification's: its published example (the
+// Standard Webhooks README's secret, id, timestamp and payload).
+TEST(WebhookSignatureTest, V1IsTheSpecificationsHmacAndV1aVerifies) {
+  absl::StatusOr<ledger::Signer> key = ledger::Signer::FromEd25519Seed(std::string(32, '\x07'));
+  ASSERT_TRUE(key.ok());
+  const std::string id = "msg_p5jXN8AQM9LWM0D4loKWxJek";
+  const std::string ts = "1614265330";
+  const std::string body = R"({"test": 2432232314})";
+  absl::StatusOr<std::string> sig =
+      ledger::SignWebhook(*key, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", id, ts, body);
+  ASSERT_TRUE(sig.ok()) << sig.status();
+  EXPECT_TRUE(absl::EndsWith(*sig, " v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")) << *sig;
+  const std::string whpk = ledger::WebhookPublicKey(*key);
+  EXPECT_TRUE(ledger::VerifyWebhookSignature(whpk, id, ts, body, *sig).ok());
+  EXPECT_TRUE(absl::IsDataLoss(ledger::VerifyWebhookSignature(whpk, id, "1614265331", body, *sig)));
+  EXPECT_TRUE(absl::IsInvalidArgument(ledger::SignWebhook(*key, "hunter2", id, ts, body).status()));
 }
 
 }  // namespace

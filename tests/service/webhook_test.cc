@@ -268,6 +268,36 @@ TEST_F(WebhookTest, AddRefusesBadUrlsKindsAndSecretsAndListNeverShowsTheSecret) 
   EXPECT_NE(list.out.find("secret set"), std::string::npos) << list.out;
 }
 
+// A game Black wins by resignation on its 4th event (art. 13), with a
+// clock malfunction's ruling before it.
+TEST_F(WebhookTest, AGamesResultIsDeliveredOnceFromTheEventThatGaveIt) {
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  Receiver receiver(Whpk(), Vkey());
+  AddWebhook(receiver.url(), "game.result");
+  const std::string path = temp_.File("r1.jsonl");
+  WriteFile(path,
+            absl::StrCat(ClockFailureGame("r1"),
+                         R"({"at": "2026-06-02T09:00:30Z", "resign": {"color": "WHITE"}})", "\n"));
+  ProcessResult r = RunCli({"record", path}, "", server->address());
+  ASSERT_EQ(r.exit, 0) << r.err;
+  RecordRulingGame(*server, "after");  // a later game's events: no result of r1 again
+  Receiver later(Whpk(), Vkey());
+  AddWebhook(later.url(), "ruling.issued");
+  RecordRulingGame(*server, "last");
+  // `later` is served after the first endpoint in each pass: once it has
+  // the last game's ruling, the first endpoint was given every result.
+  ASSERT_TRUE(later.AwaitDeliveries([](const auto& ds) { return !ds.empty(); }));
+  ASSERT_TRUE(receiver.AwaitDeliveries([](const auto& ds) { return !ds.empty(); }));
+  const std::vector<Delivery> ds = receiver.deliveries();
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].check, "");
+  EXPECT_EQ(ds[0].type, "game.result");
+  EXPECT_EQ(ds[0].stream, "r1");
+  EXPECT_NE(ds[0].body.find(R"("outcome":"BLACK_WINS")"), std::string::npos) << ds[0].body;
+  EXPECT_NE(ds[0].body.find(R"("revision":"5")"), std::string::npos) << ds[0].body;
+}
+
 // Round 1's standings appended to the log as their producer will append
 // them (Ledger::AppendTournament, with the server stopped), and signed.
 void AppendStandings(const std::string& data) {
