@@ -47,7 +47,8 @@ struct Server::Parts {
   std::unique_ptr<ledger::Witness> witness;   // of other logs, when asked for (outlives console)
   std::unique_ptr<console::Console> console;  // the web console, when asked for (stops first)
   std::unique_ptr<Timekeeper> timekeeper;
-  std::unique_ptr<WebhookDeliverer> webhooks;  // with --webhook-key
+  std::unique_ptr<WebhookDeliverer> webhooks;   // with --webhook-key
+  std::unique_ptr<WebhookAdmin> webhook_admin;  // the webhook methods' endpoints
   std::unique_ptr<TokenStore> tokens;
   std::unique_ptr<Gatekeeper> gate;
   std::unique_ptr<Callers> callers;
@@ -199,9 +200,20 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     if (!webhooks.ok()) return webhooks.status();
     parts->webhooks = *std::move(webhooks);
   }
-  parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), parts->folds.get(),
-                                                    parts->callers.get(), parts->recorder.get(),
-                                                    parts->venue_games.get(), options.watch_stall);
+  {
+    absl::StatusOr<std::unique_ptr<ledger::Store>> at = ledger::OpenStore(location);
+    if (!at.ok()) return at.status();
+    absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables =
+        (*at)->OpenServerTables(/*read_only=*/false);
+    if (!tables.ok()) return tables.status();
+    WebhookDeliverer* deliverer = parts->webhooks.get();
+    parts->webhook_admin = std::make_unique<WebhookAdmin>(
+        parts->ledger.get(), *std::move(tables),
+        deliverer == nullptr ? std::function<void()>() : [deliverer] { deliverer->Wake(); });
+  }
+  parts->service = std::make_unique<ArbiterService>(
+      parts->ledger.get(), parts->folds.get(), parts->callers.get(), parts->recorder.get(),
+      parts->venue_games.get(), options.watch_stall, parts->webhook_admin.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

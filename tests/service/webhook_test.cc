@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -24,9 +25,12 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "adjudicator/judge/adjudicator_judge.h"
+#include "arbiter/v1/service.grpc.pb.h"
 #include "arbiter/v1/tournament.pb.h"
 #include "google/protobuf/struct.pb.h"
 #include "google/protobuf/util/json_util.h"
+#include "grpcpp/create_channel.h"
+#include "grpcpp/security/credentials.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "ledger/ledger.h"
@@ -37,6 +41,7 @@
 #include "tests/support/event_lines.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
+#include "tests/support/pg_cluster.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/temp_dir.h"
 
@@ -296,6 +301,86 @@ TEST_F(WebhookTest, AGamesResultIsDeliveredOnceFromTheEventThatGaveIt) {
   EXPECT_EQ(ds[0].stream, "r1");
   EXPECT_NE(ds[0].body.find(R"("outcome":"BLACK_WINS")"), std::string::npos) << ds[0].body;
   EXPECT_NE(ds[0].body.find(R"("revision":"5")"), std::string::npos) << ds[0].body;
+}
+
+// The gRPC methods are the chief arbiter's; they refuse what `webhook add`
+// refuses, and list an endpoint without its secret.
+TEST_F(WebhookTest, TheWebhookMethodsAreTheChiefArbitersAndNeverShowTheSecret) {
+  const std::string chief = CreateToken(data_, "CHIEF_ARBITER", "Chief");
+  const std::string software = CreateToken(data_, "SOFTWARE", "Pairgoth");
+  ASSERT_FALSE(chief.empty());
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  auto stub = v1::Arbiter::NewStub(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  auto call = [&](const std::string& token, const v1::AddWebhookRequest& req) {
+    grpc::ClientContext c;
+    c.AddMetadata("authorization", "Bearer " + token);
+    v1::Webhook out;
+    return stub->AddWebhook(&c, req, &out);
+  };
+  v1::AddWebhookRequest req;
+  req.set_url("https://results.example/hook");
+  req.add_kinds("game.result");
+  req.set_secret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+  EXPECT_EQ(call(software, req).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  v1::AddWebhookRequest bad = req;
+  bad.set_url("ftp://results.example/");
+  EXPECT_EQ(call(chief, bad).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  bad = req;
+  bad.add_kinds("game.over");
+  EXPECT_EQ(call(chief, bad).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  ASSERT_TRUE(call(chief, req).ok());
+  grpc::ClientContext c;
+  c.AddMetadata("authorization", "Bearer " + chief);
+  v1::ListWebhooksResponse list;
+  ASSERT_TRUE(stub->ListWebhooks(&c, {}, &list).ok());
+  ASSERT_EQ(list.webhooks_size(), 1);
+  EXPECT_TRUE(list.webhooks(0).has_secret());
+  EXPECT_EQ(list.DebugString().find("MfKQ9r8G"), std::string::npos);
+  grpc::ClientContext r;
+  r.AddMetadata("authorization", "Bearer " + chief);
+  v1::RemoveWebhookRequest remove;
+  remove.set_id(list.webhooks(0).id());
+  v1::RemoveWebhookResponse removed;
+  EXPECT_TRUE(stub->RemoveWebhook(&r, remove, &removed).ok());
+}
+
+// Two servers of one PostgreSQL database, both sending webhooks with the
+// same key, both taking games: each delivery is made by one server at a
+// time (the endpoint's lease), so no id arrives twice.
+TEST_F(WebhookTest, TwoServersOfOneDatabaseSendEachDeliveryOnce) {
+  absl::StatusOr<std::string> uri = SharedPgCluster().NewDatabase();
+  ASSERT_TRUE(uri.ok()) << uri.status();
+  const std::vector<std::string> flags = {"--webhook-key", key_, "--webhook-allow-private"};
+  std::filesystem::create_directories(temp_.File("a"));
+  auto a = ServerProcess::StartShared(*uri, temp_.File("a"), flags);
+  ASSERT_NE(a, nullptr);
+  std::filesystem::create_directories(temp_.File("b"));
+  WriteFile(temp_.File("b") + "/ledger.key", ReadFile(temp_.File("a") + "/ledger.key"));
+  auto b = ServerProcess::StartShared(*uri, temp_.File("b"), flags);
+  ASSERT_NE(b, nullptr);
+  Receiver receiver(
+      Whpk(), std::string(absl::StripAsciiWhitespace(ReadFile(temp_.File("a") + "/ledger.vkey"))));
+  ProcessResult add = RunArbiter(
+      {"webhook", "add", "--db", *uri, "--url", receiver.url(), "--kind", "ruling.issued"});
+  ASSERT_EQ(add.exit, 0) << add.err;
+  for (int i = 1; i <= 6; ++i) RecordRulingGame(i % 2 ? *a : *b, absl::StrCat("g", i));
+  ASSERT_TRUE(receiver.AwaitDeliveries([](const std::vector<Delivery>& ds) {
+    return Games(ds).size() == 6;
+  })) << a->log()
+      << b->log();
+  // A last game: once it is in, every delivery before it was made (in
+  // order), by whichever server made it.
+  RecordRulingGame(*b, "z");
+  ASSERT_TRUE(receiver.AwaitDeliveries(
+      [](const std::vector<Delivery>& ds) { return Games(ds).contains("z"); }));
+  std::map<std::string, int> times;
+  for (const Delivery& d : receiver.deliveries()) {
+    EXPECT_EQ(d.check, "") << d.id;
+    ++times[d.id];
+  }
+  for (const auto& [id, n] : times) EXPECT_EQ(n, 1) << id;
 }
 
 // Round 1's standings appended to the log as their producer will append
