@@ -273,7 +273,8 @@ bool WebhookDeliverer::Attempt(const ledger::WebhookRow& endpoint, ledger::Deliv
     if (answer.retry_after.has_value()) {
       wait = std::max(wait, std::min(*answer.retry_after, kLongestRetryAfter));
     }
-    delivery.next_at = absl::ToUnixMillis(now + wait);
+    // From the answer, not the request: a Retry-After counts from when it came.
+    delivery.next_at = absl::ToUnixMillis(options_.now() + wait);
   }
   if (absl::Status s = tables_->UpdateDelivery(delivery); !s.ok()) LogError(delivery.id, s);
   return true;
