@@ -2,11 +2,13 @@
 // adjudicator/service/webhooks.h, proto/DOMAIN.md "Webhooks"), and the
 // check a receiver makes of a delivery.
 //
-// The store is --db, as for `arbiter token`: a data directory (default
-// $ARBITER_DATA, else ./arbiter-data) whose ledger.db holds the endpoints
-// (written beside a running server, which reads them at its next commit or
-// at once after `retry`), or the PostgreSQL database its servers share.
-// Whoever may write the store is the chief arbiter's operator.
+// Without --db, add, list, remove and retry call the server (--server,
+// else $ARBITER_SERVER) with the chief arbiter's token ($ARBITER_TOKEN):
+// the gRPC methods AddWebhook, ListWebhooks, RemoveWebhook, RetryWebhook.
+// With --db they write the store itself, as `arbiter token` does: a data
+// directory whose ledger.db holds the endpoints (beside a running server,
+// which reads them at its next commit), or the PostgreSQL database its
+// servers share; whoever may write the store is the operator.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -28,6 +30,7 @@
 #include "absl/time/time.h"
 #include "adjudicator/service/webhook_messages.h"
 #include "adjudicator/service/webhook_sender.h"
+#include "cli/client.h"
 #include "cli/commands.h"
 #include "cli/complaint.h"
 #include "cli/exit_codes.h"
@@ -47,8 +50,8 @@ namespace {
 
 constexpr FlagSpec kDbFlag = {
     "db", "DIR|URI",
-    "the server's data directory (default $ARBITER_DATA, else ./arbiter-data), or the "
-    "PostgreSQL database its servers share, postgresql://USER@HOST:PORT/DB"};
+    "write the store itself, offline: the server's data directory, or the PostgreSQL database "
+    "its servers share, postgresql://USER@HOST:PORT/DB (default: call the server)"};
 constexpr FlagSpec kAddFlags[] = {
     {"url", "URL", "where to POST: http:// or https://", false, true},
     {"kind", "KIND[,KIND]",
@@ -57,6 +60,7 @@ constexpr FlagSpec kAddFlags[] = {
      true, true},
     {"secret", "whsec_...", "also sign v1 (HMAC-SHA256) with this Standard Webhooks secret"},
     kDbFlag,
+    kServerFlag,
 };
 constexpr CommandSpec kAdd = {
     .name = "webhook add",
@@ -64,7 +68,7 @@ constexpr CommandSpec kAdd = {
     .flags = kAddFlags,
     .notes = "Only a server started with --webhook-key FILE sends webhooks.\n",
 };
-constexpr FlagSpec kDbOnly[] = {kDbFlag};
+constexpr FlagSpec kDbOnly[] = {kDbFlag, kServerFlag};
 constexpr CommandSpec kList = {
     .name = "webhook list",
     .summary = "every endpoint (never its secret) and its deliveries waiting or failed for good",
@@ -118,6 +122,29 @@ std::string NewId() {
   return absl::StrCat("wh_", absl::Hex(absl::Uniform<uint64_t>(gen), absl::kZeroPad16));
 }
 
+// The server's answer to one webhook method, or the exit code of its refusal.
+template <typename Request, typename Response>
+int CallServer(const Args& args,
+               grpc::Status (v1::Arbiter::Stub::*method)(grpc::ClientContext*, const Request&,
+                                                         Response*),
+               const Request& request, Response* response) {
+  const std::string server = ServerOf(args);
+  std::unique_ptr<v1::Arbiter::Stub> stub = Connect(server);
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  grpc::Status s = ((*stub).*method)(&context, request, response);
+  return s.ok() ? kExitOk : cli::Fail("webhook", server, s);
+}
+
+int AddRemote(const Args& args, const v1::AddWebhookRequest& request) {
+  v1::Webhook out;
+  if (int exit = CallServer(args, &v1::Arbiter::Stub::AddWebhook, request, &out); exit != 0) {
+    return exit;
+  }
+  std::printf("%s\n", out.id().c_str());
+  return kExitOk;
+}
+
 int Add(const Args& args) {
   const std::string url = *args.Value("url");
   if (absl::StatusOr<service::WebhookUrl> u = service::ParseWebhookUrl(url); !u.ok()) {
@@ -131,6 +158,13 @@ int Add(const Args& args) {
     if (absl::StatusOr<std::string> b = ledger::WebhookSecretBytes(secret); !b.ok()) {
       return UsageError(kAdd, absl::StrCat("--secret: ", b.status().message()));
     }
+  }
+  if (!args.Has("db")) {
+    v1::AddWebhookRequest request;
+    request.set_url(url);
+    for (const std::string& k : *kinds) request.add_kinds(k);
+    request.set_secret(secret);
+    return AddRemote(args, request);
   }
   std::unique_ptr<ledger::Store> store;
   absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables = OpenTables(args, &store);
@@ -154,7 +188,32 @@ int Add(const Args& args) {
   return kExitOk;
 }
 
+// The server's endpoints, as `List` prints the store's.
+int ListRemote(const Args& args) {
+  v1::ListWebhooksResponse out;
+  if (int exit =
+          CallServer(args, &v1::Arbiter::Stub::ListWebhooks, v1::ListWebhooksRequest(), &out);
+      exit != 0) {
+    return exit;
+  }
+  for (const v1::Webhook& w : out.webhooks()) {
+    std::printf(
+        "%s  %s  %s  %s  through position %llu  %s\n", w.id().c_str(), w.url().c_str(),
+        absl::StrJoin(w.kinds(), ",").c_str(), w.has_secret() ? "v1a+v1 (secret set)" : "v1a",
+        static_cast<unsigned long long>(w.cursor()),
+        w.has_disabled() ? absl::StrCat("disabled (", w.disabled_why(), ")").c_str() : "enabled");
+    for (const v1::Webhook::Delivery& d : w.waiting()) {
+      std::printf("  %s  %s  position %llu  %s after %d attempt(s)%s%s\n", d.id().c_str(),
+                  d.kind().c_str(), static_cast<unsigned long long>(d.position()),
+                  d.failed() ? "FAILED for good" : "waiting", d.attempts(),
+                  d.last_error().empty() ? "" : ": ", d.last_error().c_str());
+    }
+  }
+  return kExitOk;
+}
+
 int List(const Args& args) {
+  if (!args.Has("db")) return ListRemote(args);
   std::unique_ptr<ledger::Store> store;
   absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables = OpenTables(args, &store);
   if (!tables.ok()) return Fail(tables.status());
@@ -185,6 +244,16 @@ int List(const Args& args) {
 }
 
 int Remove(const Args& args) {
+  if (!args.Has("db")) {
+    v1::RemoveWebhookRequest request;
+    request.set_id(args.positionals()[0]);
+    v1::RemoveWebhookResponse out;
+    if (int exit = CallServer(args, &v1::Arbiter::Stub::RemoveWebhook, request, &out); exit != 0) {
+      return exit;
+    }
+    std::printf("removed %s\n", request.id().c_str());
+    return kExitOk;
+  }
   std::unique_ptr<ledger::Store> store;
   absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables = OpenTables(args, &store);
   if (!tables.ok()) return Fail(tables.status());
@@ -197,6 +266,17 @@ int Remove(const Args& args) {
 }
 
 int Retry(const Args& args) {
+  if (!args.Has("db")) {
+    v1::RetryWebhookRequest request;
+    request.set_id(args.positionals()[0]);
+    v1::RetryWebhookResponse out;
+    if (int exit = CallServer(args, &v1::Arbiter::Stub::RetryWebhook, request, &out); exit != 0) {
+      return exit;
+    }
+    std::printf("%s enabled; %d delivery(ies) failed for good are sent again\n",
+                request.id().c_str(), out.failed_sent_again());
+    return kExitOk;
+  }
   std::unique_ptr<ledger::Store> store;
   absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables = OpenTables(args, &store);
   if (!tables.ok()) return Fail(tables.status());

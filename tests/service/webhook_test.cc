@@ -338,6 +338,19 @@ TEST_F(WebhookTest, TheWebhookMethodsAreTheChiefArbitersAndNeverShowTheSecret) {
   ASSERT_EQ(list.webhooks_size(), 1);
   EXPECT_TRUE(list.webhooks(0).has_secret());
   EXPECT_EQ(list.DebugString().find("MfKQ9r8G"), std::string::npos);
+  // `arbiter webhook` without --db calls these methods with $ARBITER_TOKEN.
+  const ProcessResult cli_list =
+      RunCli({"webhook", "list"}, "", server->address(), {{"ARBITER_TOKEN", chief}});
+  EXPECT_EQ(cli_list.exit, 0) << cli_list.err;
+  EXPECT_NE(cli_list.out.find(list.webhooks(0).id() + "  https://results.example/hook"),
+            std::string::npos)
+      << cli_list.out;
+  EXPECT_EQ(cli_list.out.find("MfKQ9r8G"), std::string::npos);
+  const ProcessResult cli_add =
+      RunCli({"webhook", "add", "--url", "http://x.example/", "--kind", "ruling.issued"}, "",
+             server->address(), {{"ARBITER_TOKEN", software}});
+  EXPECT_NE(cli_add.exit, 0);
+  EXPECT_NE(cli_add.err.find("PERMISSION_DENIED"), std::string::npos) << cli_add.err;
   grpc::ClientContext r;
   r.AddMetadata("authorization", "Bearer " + chief);
   v1::RemoveWebhookRequest remove;
