@@ -1,14 +1,16 @@
 // What a server keeps besides the log, as tables of its store (issue 44.5):
 // its bearer tokens, its console sessions, the witnesses' cosignatures of
-// its checkpoints, and the meta rows that are set once (the log's origin).
+// its checkpoints, the meta rows that are set once (the log's origin), and
+// its webhook endpoints with their cursors and deliveries (issue 46; a
+// secret is kept as given: the server needs it for each v1 HMAC).
 // A SQLite ledger keeps them in its ledger.db, a PostgreSQL one in its
 // database, so every server of one database sees the same rows at once and
 // a server's own folder holds nothing but keys. A Store hands them out
 // (Store::OpenServerTables); each backend implements them in its folder.
 //
 // The ledger knows no service: rows are plain values (a token's role is the
-// service's name for it). Secrets never reach a table: a token or a session
-// is stored as the SHA-256 of its secret.
+// service's name for it). A token's or a session's secret never reaches a
+// table: it is stored as the SHA-256 of its secret.
 //
 // Errors of every statement: UNAVAILABLE when the database cannot be
 // reached or is busy beyond its timeout (with its message); DATA_LOSS when

@@ -2,10 +2,8 @@
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <unistd.h>
 
 #include <fstream>
-#include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"

@@ -23,6 +23,10 @@
 // renewed before each attempt, so no two servers send one endpoint's
 // deliveries at once (a killed server's lease ends within a minute).
 //
+// One thread sends to every endpoint in turn: a slow or dead receiver
+// (15 s a try at most) delays the other endpoints' deliveries, never an
+// append, which writes nothing for webhooks.
+//
 // The thread sleeps until a commit, a checkpoint, Stop(), or the earliest
 // retry or lease's end: an idle server's deliverer never wakes.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_WEBHOOKS_H_
