@@ -34,7 +34,8 @@ int RunShow(int argc, char** argv);
 int RunWatch(int argc, char** argv);
 int RunDecide(int argc, char** argv);
 int RunVoid(int argc, char** argv);
-int RunToken(int argc, char** argv);  // cli/token.cc
+int RunToken(int argc, char** argv);    // cli/token.cc
+int RunWebhook(int argc, char** argv);  // cli/webhook.cc
 // --state folders of an earlier release merged into the store (cli/state.cc).
 int RunState(int argc, char** argv);
 // `export` and `verify` against a server (cli/client_remote.cc): RunExport /

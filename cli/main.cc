@@ -37,6 +37,7 @@ constexpr Command kCommands[] = {
     {"void", RunVoid, "void a mistaken event with a reason (an eventVoided; chief arbiter)"},
     {"token", RunToken, "bearer tokens of a server: create, revoke, list (roles)"},
     {"state", RunState, "merge the --state folders of an earlier release into the store"},
+    {"webhook", RunWebhook, "signed webhooks: add, list, remove, retry, verify a delivery"},
     {"tournament", RunTournament,
      "tournaments: create, import, pair, standings, export (art. 27-28)"},
 };

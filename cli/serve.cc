@@ -107,6 +107,13 @@ constexpr FlagSpec kFlags[] = {
     {"witness-for", "ORIGIN=VKEY",
      "with --witness-key: cosign the log ORIGIN, whose checkpoints VKEY (its ledger.vkey) signs",
      true},
+    {"webhook-key", "FILE",
+     "send the webhooks of `arbiter webhook add`, signed with this Ed25519 key (PEM; made if "
+     "absent; the same on every server of a database); its whpk_ public key is written to "
+     "FILE.pub (FILE's .key replaced)"},
+    {"webhook-allow-private", "",
+     "let webhooks go to loopback and private addresses (a venue's LAN); never to link-local or "
+     "metadata ones"},
 };
 constexpr CommandSpec kServe = {
     .name = "serve",
@@ -176,6 +183,11 @@ int RunServe(int argc, char** argv) {
     return UsageError(kServe, "--witness-for and --witness-name need --witness-key FILE");
   }
   options.witnesses = args.Values("witness");
+  options.webhook_key = args.ValueOr("webhook-key", "");
+  options.webhook_allow_private = args.Has("webhook-allow-private");
+  if (options.webhook_key.empty() && options.webhook_allow_private) {
+    return UsageError(kServe, "--webhook-allow-private needs --webhook-key FILE");
+  }
   if (absl::StatusOr<std::vector<service::WitnessFeed::Target>> targets =
           service::WitnessFeed::ParseTargets(options.witnesses);
       !targets.ok()) {

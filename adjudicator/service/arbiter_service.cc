@@ -62,12 +62,13 @@ absl::StatusOr<int> PageSize(int requested) {
 
 ArbiterService::ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
                                Recorder* recorder, VenueGames* venue_games,
-                               absl::Duration watch_stall)
+                               absl::Duration watch_stall, WebhookAdmin* webhooks)
     : ledger_(ledger),
       folds_(folds),
       callers_(callers),
       recorder_(recorder),
       venue_games_(venue_games),
+      webhooks_(webhooks),
       watch_hub_(ledger, kMaxWatchBufferBytes, watch_stall, kWatchThreads) {
   MarkMethodCallback(
       ArbiterMethodIndex("WatchGame"),
@@ -134,6 +135,55 @@ grpc::Status ArbiterService::SyncVenueGame(grpc::ServerContext* context,
     absl::StatusOr<v1::SyncVenueGameResponse> r = venue_games_->Sync(*req, *ledger_);
     if (!r.ok()) return r.status();
     *out = *std::move(r);
+    return absl::OkStatus();
+  });
+}
+
+namespace {
+
+absl::Status NoWebhooks() { return absl::FailedPreconditionError("this server keeps no webhooks"); }
+
+}  // namespace
+
+grpc::Status ArbiterService::AddWebhook(grpc::ServerContext* context,
+                                        const v1::AddWebhookRequest* req, v1::Webhook* out) {
+  return callers_->Serve(context, *req, [&](const Caller&) -> absl::Status {
+    if (webhooks_ == nullptr) return NoWebhooks();
+    absl::StatusOr<v1::Webhook> r = webhooks_->Add(*req);
+    if (!r.ok()) return r.status();
+    *out = *std::move(r);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status ArbiterService::ListWebhooks(grpc::ServerContext* context,
+                                          const v1::ListWebhooksRequest* req,
+                                          v1::ListWebhooksResponse* out) {
+  return callers_->Serve(context, *req, [&](const Caller&) -> absl::Status {
+    if (webhooks_ == nullptr) return NoWebhooks();
+    absl::StatusOr<v1::ListWebhooksResponse> r = webhooks_->List();
+    if (!r.ok()) return r.status();
+    *out = *std::move(r);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status ArbiterService::RemoveWebhook(grpc::ServerContext* context,
+                                           const v1::RemoveWebhookRequest* req,
+                                           v1::RemoveWebhookResponse*) {
+  return callers_->Serve(context, *req, [&](const Caller&) -> absl::Status {
+    return webhooks_ == nullptr ? NoWebhooks() : webhooks_->Remove(req->id());
+  });
+}
+
+grpc::Status ArbiterService::RetryWebhook(grpc::ServerContext* context,
+                                          const v1::RetryWebhookRequest* req,
+                                          v1::RetryWebhookResponse* out) {
+  return callers_->Serve(context, *req, [&](const Caller&) -> absl::Status {
+    if (webhooks_ == nullptr) return NoWebhooks();
+    absl::StatusOr<int> n = webhooks_->Retry(req->id());
+    if (!n.ok()) return n.status();
+    out->set_failed_sent_again(*n);
     return absl::OkStatus();
   });
 }

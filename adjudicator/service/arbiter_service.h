@@ -23,6 +23,7 @@
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/venue_games.h"
 #include "adjudicator/service/watch_hub.h"
+#include "adjudicator/service/webhook_admin.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "ledger/judge.h"
 #include "ledger/ledger.h"
@@ -49,8 +50,11 @@ class ArbiterService final
   // SyncVenueGame writes. A watch stream whose message has waited
   // `watch_stall` for a client that does not read is cancelled
   // (watch_stream.h).
+  // `webhooks` (may be null: the webhook methods are then
+  // FAILED_PRECONDITION) are the store's endpoints.
   ArbiterService(ledger::Ledger* ledger, GameFolds* folds, const Callers* callers,
-                 Recorder* recorder, VenueGames* venue_games, absl::Duration watch_stall);
+                 Recorder* recorder, VenueGames* venue_games, absl::Duration watch_stall,
+                 WebhookAdmin* webhooks = nullptr);
 
   // Ends the watch and record streams and waits, until `deadline` at most,
   // for their statuses to be written (WatchHub::AwaitStreamsEnded,
@@ -88,6 +92,14 @@ class ArbiterService final
   grpc::Status GetClause(grpc::ServerContext*, const v1::GetClauseRequest*, v1::Clause*) override;
   grpc::Status SyncVenueGame(grpc::ServerContext*, const v1::SyncVenueGameRequest*,
                              v1::SyncVenueGameResponse*) override;
+  grpc::Status AddWebhook(grpc::ServerContext*, const v1::AddWebhookRequest*,
+                          v1::Webhook*) override;
+  grpc::Status ListWebhooks(grpc::ServerContext*, const v1::ListWebhooksRequest*,
+                            v1::ListWebhooksResponse*) override;
+  grpc::Status RemoveWebhook(grpc::ServerContext*, const v1::RemoveWebhookRequest*,
+                             v1::RemoveWebhookResponse*) override;
+  grpc::Status RetryWebhook(grpc::ServerContext*, const v1::RetryWebhookRequest*,
+                            v1::RetryWebhookResponse*) override;
 
  private:
   ledger::Ledger* ledger_;
@@ -95,6 +107,7 @@ class ArbiterService final
   const Callers* callers_;
   Recorder* recorder_;  // the one write path
   VenueGames* venue_games_;
+  WebhookAdmin* webhooks_;
   // WatchGame and WatchAll, registered as callback methods that write bytes.
   grpc::ServerWriteReactor<grpc::ByteBuffer>* OpenWatchGame(grpc::CallbackServerContext*,
                                                             const v1::WatchGameRequest*);

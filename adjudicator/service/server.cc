@@ -2,6 +2,8 @@
 
 #include <grpc/grpc.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <optional>
 #include <utility>
@@ -18,6 +20,7 @@
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/registration.h"
 #include "adjudicator/service/timekeeper.h"
+#include "adjudicator/service/webhooks.h"
 #include "adjudicator/service/witness_feed.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
@@ -26,7 +29,9 @@
 #include "grpcpp/server_builder.h"
 #include "ledger/ledger.h"
 #include "ledger/reader_pool.h"
+#include "ledger/server_tables.h"
 #include "ledger/store.h"
+#include "ledger/webhook_signature.h"
 
 namespace arbiter::service {
 
@@ -42,6 +47,8 @@ struct Server::Parts {
   std::unique_ptr<ledger::Witness> witness;   // of other logs, when asked for (outlives console)
   std::unique_ptr<console::Console> console;  // the web console, when asked for (stops first)
   std::unique_ptr<Timekeeper> timekeeper;
+  std::unique_ptr<WebhookDeliverer> webhooks;   // with --webhook-key
+  std::unique_ptr<WebhookAdmin> webhook_admin;  // the webhook methods' endpoints
   std::unique_ptr<TokenStore> tokens;
   std::unique_ptr<Gatekeeper> gate;
   std::unique_ptr<Callers> callers;
@@ -79,6 +86,29 @@ namespace {
 // clients: about a quarter fewer calls/s than with 64); the appends are
 // callback methods and pay nothing.
 constexpr int kIdlePollers = 8;
+
+// The webhook deliverer of `options.webhook_key`, on tables and a reader of
+// its own (not yet started).
+absl::StatusOr<std::unique_ptr<WebhookDeliverer>> StartWebhooks(
+    const ServerOptions& options, const std::string& location, ledger::Ledger* ledger,
+    GameFolds* folds, ledger::CosignatureStore* cosignatures) {
+  absl::StatusOr<ledger::Signer> key = ledger::LoadWebhookKey(options.webhook_key);
+  if (!key.ok()) return key.status();
+  absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(location);
+  if (!store.ok()) return store.status();
+  absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables =
+      (*store)->OpenServerTables(/*read_only=*/false);
+  if (!tables.ok()) return tables.status();
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> log = (*store)->OpenReader();
+  if (!log.ok()) return log.status();
+  WebhookDeliverer::Options o;
+  o.sender.allow_private = options.webhook_allow_private;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  o.owner = absl::StrCat(host, ":", getpid(), ":", absl::ToUnixNanos(absl::Now()));
+  return std::make_unique<WebhookDeliverer>(ledger, folds, *std::move(tables), *std::move(log),
+                                            cosignatures, *std::move(key), std::move(o));
+}
 
 }  // namespace
 
@@ -170,9 +200,26 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     parts->timekeeper = std::make_unique<Timekeeper>(parts->ledger.get(), parts->folds.get(),
                                                      parts->recorder.get());
   }
-  parts->service = std::make_unique<ArbiterService>(parts->ledger.get(), parts->folds.get(),
-                                                    parts->callers.get(), parts->recorder.get(),
-                                                    parts->venue_games.get(), options.watch_stall);
+  if (!options.webhook_key.empty()) {
+    absl::StatusOr<std::unique_ptr<WebhookDeliverer>> webhooks = StartWebhooks(
+        options, location, parts->ledger.get(), parts->folds.get(), parts->cosignatures.get());
+    if (!webhooks.ok()) return webhooks.status();
+    parts->webhooks = *std::move(webhooks);
+  }
+  {
+    absl::StatusOr<std::unique_ptr<ledger::Store>> at = ledger::OpenStore(location);
+    if (!at.ok()) return at.status();
+    absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables =
+        (*at)->OpenServerTables(/*read_only=*/false);
+    if (!tables.ok()) return tables.status();
+    WebhookDeliverer* deliverer = parts->webhooks.get();
+    parts->webhook_admin = std::make_unique<WebhookAdmin>(
+        parts->ledger.get(), *std::move(tables),
+        deliverer == nullptr ? std::function<void()>() : [deliverer] { deliverer->Wake(); });
+  }
+  parts->service = std::make_unique<ArbiterService>(
+      parts->ledger.get(), parts->folds.get(), parts->callers.get(), parts->recorder.get(),
+      parts->venue_games.get(), options.watch_stall, parts->webhook_admin.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -245,6 +292,7 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   }
   if (parts->timekeeper != nullptr) parts->timekeeper->Start();
   parts->tournaments->standings->Start();
+  if (parts->webhooks != nullptr) parts->webhooks->Start();
   return std::unique_ptr<Server>(new Server(std::move(parts)));
 }
 
@@ -262,6 +310,7 @@ void Server::Shutdown(absl::Duration grace) {
   if (p.timekeeper != nullptr) p.timekeeper->Stop();
   p.tournaments->standings->Stop();
   if (p.witness_feed != nullptr) p.witness_feed->Stop();
+  if (p.webhooks != nullptr) p.webhooks->Stop();
   p.ledger.reset();  // commits what is queued, then closes
 }
 

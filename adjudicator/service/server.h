@@ -72,6 +72,12 @@ struct ServerOptions {
   // The witnesses this server's checkpoints are sent to (witness_feed.h),
   // URL=VKEY each; their cosignatures are kept in the ledger's database.
   std::vector<std::string> witnesses;
+  // The webhook key (`--webhook-key`, made if absent, its whpk_ beside it):
+  // with one, the server sends the webhooks of its store's endpoints
+  // (webhooks.h); without, it sends none.
+  std::string webhook_key;
+  // Webhooks may go to loopback and private addresses (a venue's LAN, tests).
+  bool webhook_allow_private = false;
 };
 
 // What a process whose work is serving calls once, before Start: turns off

@@ -68,11 +68,13 @@ absl::Status PreparePgSchema(PgConn& conn) {
     return r.status();
   }
   if (absl::Status s = conn.Run(kTables); !s.ok()) return s;
-  // Schema 2 -> 3 (sqlite/schema.h): the same tables; the version row alone
-  // changes, with meta's trigger off (recreated below) for that one row.
+  // Schema 2 -> 3 -> 4 (schema_version.h): the same tables; the version row
+  // alone changes, with meta's trigger off (recreated below) for that row.
   if (absl::Status s = conn.Run("DROP TRIGGER IF EXISTS meta_append_only ON meta;"
                                 "UPDATE meta SET value = '3'::bytea WHERE key = 'schema_version' "
-                                "AND value = '2'::bytea;");
+                                "AND value = '2'::bytea;"
+                                "UPDATE meta SET value = '4'::bytea WHERE key = 'schema_version' "
+                                "AND value = '3'::bytea;");
       !s.ok()) {
     return s;
   }

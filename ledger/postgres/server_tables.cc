@@ -39,7 +39,61 @@ CREATE TABLE IF NOT EXISTS cosignatures(
   line TEXT NOT NULL,
   seq BIGSERIAL,
   PRIMARY KEY(tree_size, line));
+CREATE TABLE IF NOT EXISTS webhooks(
+  id TEXT PRIMARY KEY,
+  url TEXT NOT NULL,
+  kinds TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  created BIGINT NOT NULL,
+  cursor BIGINT NOT NULL,
+  disabled BIGINT,
+  disabled_why TEXT NOT NULL DEFAULT '',
+  lease_owner TEXT NOT NULL DEFAULT '',
+  lease_until BIGINT NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS webhook_deliveries(
+  endpoint TEXT NOT NULL,
+  id TEXT NOT NULL,
+  position BIGINT NOT NULL,
+  kind TEXT NOT NULL,
+  body BYTEA NOT NULL,
+  attempts INT NOT NULL,
+  next_at BIGINT NOT NULL,
+  failed INT NOT NULL,
+  last_error TEXT NOT NULL,
+  PRIMARY KEY(endpoint, id));
 )sql";
+
+constexpr char kWebhookColumns[] =
+    "id, url, kinds, secret, created, cursor, disabled, disabled_why";
+constexpr char kDeliveryColumns[] =
+    "endpoint, id, position, kind, body, attempts, next_at, failed, last_error";
+
+WebhookRow ReadWebhook(const PgResult& r, int i) {
+  WebhookRow w;
+  w.id = r.Bytes(i, 0);
+  w.url = r.Bytes(i, 1);
+  w.kinds = r.Bytes(i, 2);
+  w.secret = r.Bytes(i, 3);
+  w.created = r.Int(i, 4);
+  w.cursor = static_cast<uint64_t>(r.Int(i, 5));
+  if (!r.IsNull(i, 6)) w.disabled = r.Int(i, 6);
+  w.disabled_why = r.Bytes(i, 7);
+  return w;
+}
+
+DeliveryRow ReadDelivery(const PgResult& r, int i) {
+  DeliveryRow d;
+  d.endpoint = r.Bytes(i, 0);
+  d.id = r.Bytes(i, 1);
+  d.position = static_cast<uint64_t>(r.Int(i, 2));
+  d.kind = r.Bytes(i, 3);
+  d.body = r.Bytes(i, 4);
+  d.attempts = static_cast<int>(r.Int(i, 5));
+  d.next_at = r.Int(i, 6);
+  d.failed = r.Int(i, 7) != 0;
+  d.last_error = r.Bytes(i, 8);
+  return d;
+}
 
 constexpr char kTokenColumns[] = "id, sha256, role, name, games, created, revoked, expires";
 
@@ -185,6 +239,123 @@ class PgServerTables final : public ServerTables {
     return counts;
   }
 
+  absl::Status AddWebhook(const WebhookRow& w) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    PgParams p;
+    p.Text(w.id).Text(w.url).Text(w.kinds).Text(w.secret).Int(w.created);
+    p.Int(static_cast<int64_t>(w.cursor));
+    Optional(p, w.disabled).Text(w.disabled_why);
+    return conn_
+        .Exec(absl::StrCat("INSERT INTO webhooks (", kWebhookColumns,
+                           ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8)"),
+              p)
+        .status();
+  }
+
+  absl::StatusOr<bool> RemoveWebhook(const std::string& id) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgTransaction> tx = PgTransaction::Begin(conn_);
+    if (!tx.ok()) return tx.status();
+    if (absl::StatusOr<PgResult> r =
+            conn_.Exec("DELETE FROM webhook_deliveries WHERE endpoint = $1", PgParams().Text(id));
+        !r.ok()) {
+      return r.status();
+    }
+    absl::StatusOr<PgResult> r =
+        conn_.Exec("DELETE FROM webhooks WHERE id = $1 RETURNING 1", PgParams().Text(id));
+    if (!r.ok()) return r.status();
+    const bool removed = r->rows() > 0;
+    if (absl::Status s = tx->Commit(); !s.ok()) return s;
+    return removed;
+  }
+
+  absl::StatusOr<std::vector<WebhookRow>> Webhooks() override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> r =
+        conn_.Exec(absl::StrCat("SELECT ", kWebhookColumns, " FROM webhooks ORDER BY created, id"));
+    if (!r.ok()) return r.status();
+    std::vector<WebhookRow> out;
+    for (int i = 0; i < r->rows(); ++i) out.push_back(ReadWebhook(*r, i));
+    return out;
+  }
+
+  absl::Status AdvanceWebhook(const std::string& endpoint, uint64_t cursor,
+                              const std::vector<DeliveryRow>& made) override;
+
+  absl::StatusOr<std::vector<DeliveryRow>> Deliveries(const std::string& endpoint) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> r = conn_.Exec(
+        absl::StrCat("SELECT ", kDeliveryColumns,
+                     " FROM webhook_deliveries WHERE endpoint = $1 ORDER BY position, id"),
+        PgParams().Text(endpoint));
+    if (!r.ok()) return r.status();
+    std::vector<DeliveryRow> out;
+    for (int i = 0; i < r->rows(); ++i) out.push_back(ReadDelivery(*r, i));
+    return out;
+  }
+
+  absl::Status UpdateDelivery(const DeliveryRow& d) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    PgParams p;
+    p.Int(d.attempts).Int(d.next_at).Int(d.failed ? 1 : 0).Text(d.last_error);
+    p.Text(d.endpoint).Text(d.id);
+    return conn_
+        .Exec(
+            "UPDATE webhook_deliveries SET attempts = $1, next_at = $2, failed = $3, "
+            "last_error = $4 WHERE endpoint = $5 AND id = $6",
+            p)
+        .status();
+  }
+
+  absl::Status DeliveryDone(const std::string& endpoint, const std::string& id) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    return conn_
+        .Exec("DELETE FROM webhook_deliveries WHERE endpoint = $1 AND id = $2",
+              PgParams().Text(endpoint).Text(id))
+        .status();
+  }
+
+  absl::Status DisableWebhook(const std::string& endpoint, int64_t at,
+                              const std::string& why) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    return conn_
+        .Exec("UPDATE webhooks SET disabled = $1, disabled_why = $2 WHERE id = $3",
+              PgParams().Int(at).Text(why).Text(endpoint))
+        .status();
+  }
+
+  absl::StatusOr<int> RetryWebhook(const std::string& endpoint, int64_t now_ms) override;
+
+  absl::StatusOr<bool> LeaseWebhook(const std::string& endpoint, const std::string& owner,
+                                    int64_t now_ms, int64_t until_ms) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> r = conn_.Exec(
+        "UPDATE webhooks SET lease_owner = $1, lease_until = $2 WHERE id = $3 AND "
+        "(lease_owner = $1 OR lease_until <= $4) RETURNING 1",
+        PgParams().Text(owner).Int(until_ms).Text(endpoint).Int(now_ms));
+    if (!r.ok()) return r.status();
+    return r->rows() > 0;
+  }
+
+  absl::StatusOr<int64_t> WebhookLeaseEnd(const std::string& endpoint,
+                                          const std::string& owner) override {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = Reconnect(); !s.ok()) return s;
+    absl::StatusOr<PgResult> r =
+        conn_.Exec("SELECT lease_until FROM webhooks WHERE id = $1 AND lease_owner <> $2",
+                   PgParams().Text(endpoint).Text(owner));
+    if (!r.ok()) return r.status();
+    return r->rows() > 0 ? r->Int(0, 0) : 0;
+  }
+
  private:
   // A lost connection (the database restarted) is made again before the
   // next statement, so a server does not refuse every call from then on.
@@ -314,6 +485,53 @@ absl::Status PgServerTables::OpenSession(const SessionRow& session, const Sessio
     return r.status();
   }
   return tx->Commit();
+}
+
+absl::Status PgServerTables::AdvanceWebhook(const std::string& endpoint, uint64_t cursor,
+                                            const std::vector<DeliveryRow>& made) {
+  absl::MutexLock lock(&mu_);
+  if (absl::Status s = Reconnect(); !s.ok()) return s;
+  absl::StatusOr<PgTransaction> tx = PgTransaction::Begin(conn_);
+  if (!tx.ok()) return tx.status();
+  for (const DeliveryRow& d : made) {
+    PgParams p;
+    p.Text(endpoint).Text(d.id).Int(static_cast<int64_t>(d.position)).Text(d.kind).Bytes(d.body);
+    p.Int(d.attempts).Int(d.next_at).Int(d.failed ? 1 : 0).Text(d.last_error);
+    if (absl::StatusOr<PgResult> r =
+            conn_.Exec(absl::StrCat("INSERT INTO webhook_deliveries (", kDeliveryColumns,
+                                    ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT DO NOTHING"),
+                       p);
+        !r.ok()) {
+      return r.status();
+    }
+  }
+  if (absl::StatusOr<PgResult> r =
+          conn_.Exec("UPDATE webhooks SET cursor = greatest(cursor, $1) WHERE id = $2",
+                     PgParams().Int(static_cast<int64_t>(cursor)).Text(endpoint));
+      !r.ok()) {
+    return r.status();
+  }
+  return tx->Commit();
+}
+
+absl::StatusOr<int> PgServerTables::RetryWebhook(const std::string& endpoint, int64_t now_ms) {
+  absl::MutexLock lock(&mu_);
+  if (absl::Status s = Reconnect(); !s.ok()) return s;
+  absl::StatusOr<PgTransaction> tx = PgTransaction::Begin(conn_);
+  if (!tx.ok()) return tx.status();
+  absl::StatusOr<PgResult> enabled =
+      conn_.Exec("UPDATE webhooks SET disabled = NULL, disabled_why = '' WHERE id = $1 RETURNING 1",
+                 PgParams().Text(endpoint));
+  if (!enabled.ok()) return enabled.status();
+  if (enabled->rows() == 0) return absl::NotFoundError(absl::StrCat("no webhook ", endpoint));
+  absl::StatusOr<PgResult> again = conn_.Exec(
+      "UPDATE webhook_deliveries SET failed = 0, attempts = 0, next_at = $1 "
+      "WHERE endpoint = $2 AND failed = 1 RETURNING 1",
+      PgParams().Int(now_ms).Text(endpoint));
+  if (!again.ok()) return again.status();
+  const int n = again->rows();
+  if (absl::Status s = tx->Commit(); !s.ok()) return s;
+  return n;
 }
 
 }  // namespace

@@ -35,7 +35,61 @@ CREATE TABLE IF NOT EXISTS cosignatures(
   tree_size INTEGER NOT NULL,
   line TEXT NOT NULL,
   PRIMARY KEY(tree_size, line));
+CREATE TABLE IF NOT EXISTS webhooks(
+  id TEXT PRIMARY KEY,
+  url TEXT NOT NULL,
+  kinds TEXT NOT NULL,
+  secret TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  cursor INTEGER NOT NULL,
+  disabled INTEGER,
+  disabled_why TEXT NOT NULL DEFAULT '',
+  lease_owner TEXT NOT NULL DEFAULT '',
+  lease_until INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS webhook_deliveries(
+  endpoint TEXT NOT NULL,
+  id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  body BLOB NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_at INTEGER NOT NULL,
+  failed INTEGER NOT NULL,
+  last_error TEXT NOT NULL,
+  PRIMARY KEY(endpoint, id));
 )sql";
+
+constexpr char kWebhookColumns[] =
+    "id, url, kinds, secret, created, cursor, disabled, disabled_why";
+constexpr char kDeliveryColumns[] =
+    "endpoint, id, position, kind, body, attempts, next_at, failed, last_error";
+
+WebhookRow ReadWebhook(const Stmt& s) {
+  WebhookRow w;
+  w.id = s.Text(0);
+  w.url = s.Text(1);
+  w.kinds = s.Text(2);
+  w.secret = s.Text(3);
+  w.created = s.Int(4);
+  w.cursor = static_cast<uint64_t>(s.Int(5));
+  if (!s.IsNull(6)) w.disabled = s.Int(6);
+  w.disabled_why = s.Text(7);
+  return w;
+}
+
+DeliveryRow ReadDelivery(const Stmt& s) {
+  DeliveryRow d;
+  d.endpoint = s.Text(0);
+  d.id = s.Text(1);
+  d.position = static_cast<uint64_t>(s.Int(2));
+  d.kind = s.Text(3);
+  d.body = s.Text(4);
+  d.attempts = static_cast<int>(s.Int(5));
+  d.next_at = s.Int(6);
+  d.failed = s.Int(7) != 0;
+  d.last_error = s.Text(8);
+  return d;
+}
 
 constexpr char kTokenColumns[] = "id, sha256, role, name, games, created, revoked, expires";
 
@@ -195,6 +249,120 @@ class SqliteServerTables final : public ServerTables {
     }
   }
 
+  absl::Status AddWebhook(const WebhookRow& w) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s = Stmt::Prepare(
+        db_, absl::StrCat("INSERT INTO webhooks (", kWebhookColumns, ") VALUES (?,?,?,?,?,?,?,?)"));
+    if (!s.ok()) return s.status();
+    s->Bind(1, w.id).Bind(2, w.url).Bind(3, w.kinds).Bind(4, w.secret).Bind(5, w.created);
+    s->Bind(6, static_cast<int64_t>(w.cursor));
+    w.disabled.has_value() ? s->Bind(7, *w.disabled) : s->BindNull(7);
+    s->Bind(8, w.disabled_why);
+    return s->Run();
+  }
+
+  absl::StatusOr<bool> RemoveWebhook(const std::string& id) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Transaction> tx = Transaction::Write(db_);
+    if (!tx.ok()) return tx.status();
+    if (absl::Status s = Delete("DELETE FROM webhook_deliveries WHERE endpoint = ?", id); !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = Delete("DELETE FROM webhooks WHERE id = ?", id); !s.ok()) return s;
+    const bool removed = sqlite3_changes(db_.get()) > 0;
+    if (absl::Status s = tx->Commit(); !s.ok()) return s;
+    return removed;
+  }
+
+  absl::StatusOr<std::vector<WebhookRow>> Webhooks() override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s = Stmt::Prepare(
+        db_, absl::StrCat("SELECT ", kWebhookColumns, " FROM webhooks ORDER BY created, id"));
+    if (!s.ok()) return s.status();
+    std::vector<WebhookRow> out;
+    for (;;) {
+      absl::StatusOr<bool> row = s->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return out;
+      out.push_back(ReadWebhook(*s));
+    }
+  }
+
+  absl::Status AdvanceWebhook(const std::string& endpoint, uint64_t cursor,
+                              const std::vector<DeliveryRow>& made) override;
+
+  absl::StatusOr<std::vector<DeliveryRow>> Deliveries(const std::string& endpoint) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, absl::StrCat("SELECT ", kDeliveryColumns,
+                                        " FROM webhook_deliveries WHERE endpoint = ? "
+                                        "ORDER BY position, id"));
+    if (!s.ok()) return s.status();
+    s->Bind(1, endpoint);
+    std::vector<DeliveryRow> out;
+    for (;;) {
+      absl::StatusOr<bool> row = s->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return out;
+      out.push_back(ReadDelivery(*s));
+    }
+  }
+
+  absl::Status UpdateDelivery(const DeliveryRow& d) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s = Stmt::Prepare(
+        db_,
+        "UPDATE webhook_deliveries SET attempts = ?, next_at = ?, failed = ?, last_error = ? "
+        "WHERE endpoint = ? AND id = ?");
+    if (!s.ok()) return s.status();
+    s->Bind(1, static_cast<int64_t>(d.attempts)).Bind(2, d.next_at).Bind(3, d.failed ? 1 : 0);
+    return s->Bind(4, d.last_error).Bind(5, d.endpoint).Bind(6, d.id).Run();
+  }
+
+  absl::Status DeliveryDone(const std::string& endpoint, const std::string& id) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, "DELETE FROM webhook_deliveries WHERE endpoint = ? AND id = ?");
+    if (!s.ok()) return s.status();
+    return s->Bind(1, endpoint).Bind(2, id).Run();
+  }
+
+  absl::Status DisableWebhook(const std::string& endpoint, int64_t at,
+                              const std::string& why) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, "UPDATE webhooks SET disabled = ?, disabled_why = ? WHERE id = ?");
+    if (!s.ok()) return s.status();
+    return s->Bind(1, at).Bind(2, why).Bind(3, endpoint).Run();
+  }
+
+  absl::StatusOr<int> RetryWebhook(const std::string& endpoint, int64_t now_ms) override;
+
+  absl::StatusOr<bool> LeaseWebhook(const std::string& endpoint, const std::string& owner,
+                                    int64_t now_ms, int64_t until_ms) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_,
+                      "UPDATE webhooks SET lease_owner = ?, lease_until = ? WHERE id = ? AND "
+                      "(lease_owner = ? OR lease_until <= ?)");
+    if (!s.ok()) return s.status();
+    s->Bind(1, owner).Bind(2, until_ms).Bind(3, endpoint).Bind(4, owner).Bind(5, now_ms);
+    if (absl::Status r = s->Run(); !r.ok()) return r;
+    return sqlite3_changes(db_.get()) > 0;
+  }
+
+  absl::StatusOr<int64_t> WebhookLeaseEnd(const std::string& endpoint,
+                                          const std::string& owner) override {
+    absl::MutexLock lock(&mu_);
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, "SELECT lease_until FROM webhooks WHERE id = ? AND lease_owner <> ?");
+    if (!s.ok()) return s.status();
+    s->Bind(1, endpoint).Bind(2, owner);
+    absl::StatusOr<bool> row = s->Step();
+    if (!row.ok()) return row.status();
+    return *row ? s->Int(0) : 0;
+  }
+
  private:
   absl::Status Insert(const TokenRow& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     absl::StatusOr<Stmt> s = Stmt::Prepare(
@@ -307,6 +475,53 @@ absl::Status SqliteServerTables::OpenSession(const SessionRow& session,
   insert->BindBlob(1, session.sha256).Bind(2, session.token_id).Bind(3, session.started);
   if (absl::Status s = insert->Run(); !s.ok()) return s;
   return tx->Commit();
+}
+
+absl::Status SqliteServerTables::AdvanceWebhook(const std::string& endpoint, uint64_t cursor,
+                                                const std::vector<DeliveryRow>& made) {
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<Transaction> tx = Transaction::Write(db_);
+  if (!tx.ok()) return tx.status();
+  for (const DeliveryRow& d : made) {
+    absl::StatusOr<Stmt> s =
+        Stmt::Prepare(db_, absl::StrCat("INSERT OR IGNORE INTO webhook_deliveries (",
+                                        kDeliveryColumns, ") VALUES (?,?,?,?,?,?,?,?,?)"));
+    if (!s.ok()) return s.status();
+    s->Bind(1, endpoint).Bind(2, d.id).Bind(3, static_cast<int64_t>(d.position)).Bind(4, d.kind);
+    s->BindBlob(5, d.body).Bind(6, static_cast<int64_t>(d.attempts)).Bind(7, d.next_at);
+    if (absl::Status r = s->Bind(8, d.failed ? 1 : 0).Bind(9, d.last_error).Run(); !r.ok()) {
+      return r;
+    }
+  }
+  absl::StatusOr<Stmt> s =
+      Stmt::Prepare(db_, "UPDATE webhooks SET cursor = max(cursor, ?) WHERE id = ?");
+  if (!s.ok()) return s.status();
+  if (absl::Status r = s->Bind(1, static_cast<int64_t>(cursor)).Bind(2, endpoint).Run(); !r.ok()) {
+    return r;
+  }
+  return tx->Commit();
+}
+
+absl::StatusOr<int> SqliteServerTables::RetryWebhook(const std::string& endpoint, int64_t now_ms) {
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<Transaction> tx = Transaction::Write(db_);
+  if (!tx.ok()) return tx.status();
+  absl::StatusOr<Stmt> enable =
+      Stmt::Prepare(db_, "UPDATE webhooks SET disabled = NULL, disabled_why = '' WHERE id = ?");
+  if (!enable.ok()) return enable.status();
+  if (absl::Status r = enable->Bind(1, endpoint).Run(); !r.ok()) return r;
+  if (sqlite3_changes(db_.get()) == 0) {
+    return absl::NotFoundError(absl::StrCat("no webhook ", endpoint));
+  }
+  absl::StatusOr<Stmt> again =
+      Stmt::Prepare(db_,
+                    "UPDATE webhook_deliveries SET failed = 0, attempts = 0, next_at = ? "
+                    "WHERE endpoint = ? AND failed = 1");
+  if (!again.ok()) return again.status();
+  if (absl::Status r = again->Bind(1, now_ms).Bind(2, endpoint).Run(); !r.ok()) return r;
+  const int n = sqlite3_changes(db_.get());
+  if (absl::Status r = tx->Commit(); !r.ok()) return r;
+  return n;
 }
 
 }  // namespace

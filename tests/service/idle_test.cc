@@ -34,7 +34,15 @@ bool Has(const std::map<std::string, uint64_t>& threads, const std::string& name
 
 TEST(IdleTest, AnIdleServerWithItsConsoleMakesNoWakeupsOfItsOwn) {
   const TempDir temp("arbiter-idle");
-  auto server = ServerProcess::Start(temp.path() + "/data", {"--http", "127.0.0.1:0"});
+  // With webhooks on and an endpoint to send to (issue 46.2): its deliverer
+  // sleeps until a commit too.
+  ASSERT_EQ(RunArbiter({"webhook", "add", "--db", temp.path() + "/data", "--url",
+                        "http://127.0.0.1:9/hook", "--kind", "game.result"})
+                .exit,
+            0);
+  auto server = ServerProcess::Start(
+      temp.path() + "/data", {"--http", "127.0.0.1:0", "--webhook-key", temp.path() + "/wh.key",
+                              "--webhook-allow-private"});
   ASSERT_NE(server, nullptr);
   ASSERT_FALSE(server->console_address().empty()) << server->log();
   // Ready: it printed where it listens, after every part started. Idle: its
@@ -48,7 +56,7 @@ TEST(IdleTest, AnIdleServerWithItsConsoleMakesNoWakeupsOfItsOwn) {
     if (settled) break;
   }
   for (const char* part : {"writer", "answerer", "timekeeper", "console", "http", "followers",
-                           "live-feed", "watch-hub"}) {
+                           "live-feed", "watch-hub", "webhooks"}) {
     EXPECT_TRUE(Has(before, part)) << "no thread named " << kThreadNamePrefix << part << ":\n"
                                    << Listing(before);
   }
