@@ -57,6 +57,20 @@ struct Server::Parts {
   std::unique_ptr<grpc::Server> server;
   std::string address;
   bool stopped = false;
+
+  // The steps of Server::Start, each making the parts the next ones use.
+  absl::Status OpenTokens(const ServerOptions& options, const std::string& location);
+  absl::StatusOr<std::shared_ptr<ledger::ReaderPool>> OpenReadModel(const std::string& location);
+  absl::Status OpenWitnessing(const ServerOptions& options, const std::string& location);
+  absl::Status OpenLedger(const ServerOptions& options, const std::string& location,
+                          std::shared_ptr<ledger::ReaderPool> readers);
+  absl::Status MakeWritePath(const ServerOptions& options, const std::string& location);
+  absl::Status OpenWebhooks(const ServerOptions& options, const std::string& location);
+  void ConfigureGrpc(grpc::ServerBuilder& builder);
+  absl::Status AddTournaments(grpc::ServerBuilder& builder, const ServerOptions& options);
+  absl::Status ServeConsole(const ServerOptions& options);
+  absl::Status Listen(grpc::ServerBuilder& builder, const ServerOptions& options,
+                      const std::shared_ptr<grpc::ServerCredentials>& credentials);
 };
 
 Server::Server(std::unique_ptr<Parts> parts) : parts_(std::move(parts)) {}
@@ -116,22 +130,14 @@ void TurnOffDeadlockDetection() {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
 }
 
-absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
-  auto parts = std::make_unique<Parts>();
-  absl::StatusOr<FolderLock> folder = FolderLock::Acquire(options.data_dir);
-  if (!folder.ok()) return folder.status();
-  parts->folder.emplace(*std::move(folder));
-  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
-      ServerCredentialsFor(options.tls);
-  if (!credentials.ok()) return credentials.status();
-  // Everything but keys lives in the store (a PostgreSQL ledger's is every
-  // server's): its tokens first, importing a tokens.db of an older release.
-  const std::string location = options.ledger.empty() ? options.data_dir : options.ledger;
-  absl::StatusOr<std::unique_ptr<TokenStore>> tokens =
+// Its tokens first, importing a tokens.db of an older release: whether
+// there are any decides where the server may listen at all.
+absl::Status Server::Parts::OpenTokens(const ServerOptions& options, const std::string& location) {
+  absl::StatusOr<std::unique_ptr<TokenStore>> opened =
       TokenStore::Open(location, options.data_dir, options.token_clock);
-  if (!tokens.ok()) return tokens.status();
-  parts->tokens = *std::move(tokens);
-  absl::StatusOr<bool> secured = parts->tokens->Any();
+  if (!opened.ok()) return opened.status();
+  tokens = *std::move(opened);
+  absl::StatusOr<bool> secured = tokens->Any();
   if (!secured.ok()) return secured.status();
   if (!*secured && !IsLoopback(options.listen)) {
     return absl::FailedPreconditionError(
@@ -139,22 +145,35 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
                      "`arbiter token create` before listening on ",
                      options.listen));
   }
-  // The store and its readers first: the read model reads the ledger
-  // through them and is the ledger's judge, so it is made before the
-  // ledger, which then shares them (no wiring after construction).
+  return absl::OkStatus();
+}
+
+// The store and its readers first: the read model reads the ledger
+// through them and is the ledger's judge, so it is made before the
+// ledger, which then shares them (no wiring after construction).
+absl::StatusOr<std::shared_ptr<ledger::ReaderPool>> Server::Parts::OpenReadModel(
+    const std::string& location) {
   absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(location);
   if (!store.ok()) return store.status();
   auto readers = std::make_shared<ledger::ReaderPool>(*std::move(store));
-  parts->folds = std::make_unique<GameFolds>(readers);
+  folds = std::make_unique<GameFolds>(readers);
+  return readers;
+}
+
+// The server as a witness of other logs (--witness-key) and the store of
+// its own witnesses' cosignatures (--witness): both outlive the ledger's
+// followers that use them.
+absl::Status Server::Parts::OpenWitnessing(const ServerOptions& options,
+                                           const std::string& location) {
   if (!options.witness.key_file.empty()) {
     if (options.http_listen.empty()) {
       return absl::FailedPreconditionError(
           "--witness-key: a witness answers over HTTP; give --http HOST:PORT");
     }
-    absl::StatusOr<std::unique_ptr<ledger::Witness>> witness = OpenWitness(
+    absl::StatusOr<std::unique_ptr<ledger::Witness>> opened = OpenWitness(
         options.witness, (std::filesystem::path(options.data_dir) / "witness").string());
-    if (!witness.ok()) return witness.status();
-    parts->witness = *std::move(witness);
+    if (!opened.ok()) return opened.status();
+    witness = *std::move(opened);
   }
   if (!options.witnesses.empty()) {
     // In the ledger's database, with those of an older release's
@@ -164,76 +183,94 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
     absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store =
         ledger::CosignatureStore::Open(**at, options.data_dir);
     if (!store.ok()) return store.status();
-    parts->cosignatures = *std::move(store);
+    cosignatures = *std::move(store);
   }
+  return absl::OkStatus();
+}
+
+// The ledger over the read model's readers, judged by the read model, and
+// the feed that sends its checkpoints to its witnesses.
+absl::Status Server::Parts::OpenLedger(const ServerOptions& options, const std::string& location,
+                                       std::shared_ptr<ledger::ReaderPool> readers) {
   ledger::LedgerOptions lo;
   lo.dir = location;
-  lo.readers = readers;
+  lo.readers = std::move(readers);
   lo.key_dir = options.data_dir;
   lo.log_origin = options.log_origin;
-  lo.judge = parts->folds.get();
+  lo.judge = folds.get();
   lo.checkpoint_every = options.checkpoint_every;
   lo.sign_within = options.sign_within;
-  absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
-  if (!ledger.ok()) return ledger.status();
-  parts->ledger = *std::move(ledger);
+  absl::StatusOr<std::unique_ptr<ledger::Ledger>> opened = ledger::Ledger::Open(lo);
+  if (!opened.ok()) return opened.status();
+  ledger = *std::move(opened);
   if (!options.witnesses.empty()) {
     absl::StatusOr<std::vector<WitnessFeed::Target>> targets =
         WitnessFeed::ParseTargets(options.witnesses);
     if (!targets.ok()) return targets.status();
-    parts->witness_feed = std::make_unique<WitnessFeed>(parts->ledger.get(), *std::move(targets),
-                                                        parts->cosignatures.get());
+    witness_feed =
+        std::make_unique<WitnessFeed>(ledger.get(), *std::move(targets), cosignatures.get());
   }
+  return absl::OkStatus();
+}
+
+// What every front end shares to write and to be let in: the venue games,
+// the gate, the one recorder and what follows its commits (timekeeper,
+// webhooks), and the gRPC service over them.
+absl::Status Server::Parts::MakeWritePath(const ServerOptions& options,
+                                          const std::string& location) {
   // The venue tables live beside the ledger's, in its database.
-  absl::StatusOr<std::unique_ptr<VenueGames>> venue_games =
-      VenueGames::Open(lo.dir, options.venue_keys);
-  if (!venue_games.ok()) return venue_games.status();
-  parts->venue_games = *std::move(venue_games);
-  parts->gate = std::make_unique<Gatekeeper>(parts->tokens.get(), options.limits);
-  parts->callers = std::make_unique<Callers>();
+  absl::StatusOr<std::unique_ptr<VenueGames>> venue =
+      VenueGames::Open(location, options.venue_keys);
+  if (!venue.ok()) return venue.status();
+  venue_games = *std::move(venue);
+  gate = std::make_unique<Gatekeeper>(tokens.get(), options.limits);
+  callers = std::make_unique<Callers>();
   // Built once, for every front end that writes (issue 27.2: the console's
   // own recorder never had the clock guard).
-  parts->recorder = std::make_unique<Recorder>(
-      parts->ledger.get(), parts->folds.get(),
-      Recorder::Rules{.max_skew = options.max_skew, .venue_games = parts->venue_games.get()});
+  recorder = std::make_unique<Recorder>(
+      ledger.get(), folds.get(),
+      Recorder::Rules{.max_skew = options.max_skew, .venue_games = venue_games.get()});
   if (options.live_timers) {
-    parts->timekeeper = std::make_unique<Timekeeper>(parts->ledger.get(), parts->folds.get(),
-                                                     parts->recorder.get());
+    timekeeper = std::make_unique<Timekeeper>(ledger.get(), folds.get(), recorder.get());
   }
-  if (!options.webhook_key.empty()) {
-    absl::StatusOr<std::unique_ptr<WebhookDeliverer>> webhooks = StartWebhooks(
-        options, location, parts->ledger.get(), parts->folds.get(), parts->cosignatures.get());
-    if (!webhooks.ok()) return webhooks.status();
-    parts->webhooks = *std::move(webhooks);
-  }
-  {
-    absl::StatusOr<std::unique_ptr<ledger::Store>> at = ledger::OpenStore(location);
-    if (!at.ok()) return at.status();
-    absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables =
-        (*at)->OpenServerTables(/*read_only=*/false);
-    if (!tables.ok()) return tables.status();
-    WebhookDeliverer* deliverer = parts->webhooks.get();
-    parts->webhook_admin = std::make_unique<WebhookAdmin>(
-        parts->ledger.get(), *std::move(tables),
-        deliverer == nullptr ? std::function<void()>() : [deliverer] { deliverer->Wake(); });
-  }
-  parts->service = std::make_unique<ArbiterService>(
-      parts->ledger.get(), parts->folds.get(), parts->callers.get(), parts->recorder.get(),
-      parts->venue_games.get(), options.watch_stall, parts->webhook_admin.get());
+  if (absl::Status s = OpenWebhooks(options, location); !s.ok()) return s;
+  service =
+      std::make_unique<ArbiterService>(ledger.get(), folds.get(), callers.get(), recorder.get(),
+                                       venue_games.get(), options.watch_stall, webhook_admin.get());
+  return absl::OkStatus();
+}
 
-  grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
-  grpc::ServerBuilder builder;
-  int port = 0;
-  builder.AddListeningPort(options.listen, *credentials, &port);
+// The deliverer (with --webhook-key) and the endpoints of the webhook
+// methods, which wake it when a hook changes.
+absl::Status Server::Parts::OpenWebhooks(const ServerOptions& options,
+                                         const std::string& location) {
+  if (!options.webhook_key.empty()) {
+    absl::StatusOr<std::unique_ptr<WebhookDeliverer>> deliverer =
+        StartWebhooks(options, location, ledger.get(), folds.get(), cosignatures.get());
+    if (!deliverer.ok()) return deliverer.status();
+    webhooks = *std::move(deliverer);
+  }
+  absl::StatusOr<std::unique_ptr<ledger::Store>> at = ledger::OpenStore(location);
+  if (!at.ok()) return at.status();
+  absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables =
+      (*at)->OpenServerTables(/*read_only=*/false);
+  if (!tables.ok()) return tables.status();
+  WebhookDeliverer* deliverer = webhooks.get();
+  webhook_admin = std::make_unique<WebhookAdmin>(
+      ledger.get(), *std::move(tables),
+      deliverer == nullptr ? std::function<void()>() : [deliverer] { deliverer->Wake(); });
+  return absl::OkStatus();
+}
+
+// gRPC's guard, service and threads.
+void Server::Parts::ConfigureGrpc(grpc::ServerBuilder& builder) {
   // gRPC sets SO_REUSEPORT by default: a second server then bound a port
   // in use and took a share of its calls. Off, that port is refused.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
-  interceptors.push_back(
-      std::make_unique<AuthInterceptorFactory>(parts->gate.get(), parts->callers.get()));
+  interceptors.push_back(std::make_unique<AuthInterceptorFactory>(gate.get(), callers.get()));
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
-  builder.RegisterService(parts->service.get());
+  builder.RegisterService(service.get());
   builder.SetMaxReceiveMessageSize(4 << 20);
   // A synchronous handler that waits (a CreateGame or Decide for its
   // commit, a read for its rows) takes its thread out of polling; with
@@ -243,53 +280,94 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
   // to polling instead, enough for the sync methods' usual concurrency.
   // (AppendEvents and RecordEvents are callback methods and hold none.)
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, kIdlePollers);
-  // The round's games are created under the rules every other write of a
-  // game is held to: the server's one Recorder.
-  tournament::GameMaker make_game = [recorder = parts->recorder.get()](
-                                        const Caller& caller, const v1::CreateGameRequest& req) {
-    return recorder->CreateGame(caller, req).status();
+}
+
+// arbiter.v1.TournamentService, whose rounds' games are created under the
+// rules every other write of a game is held to: the server's one Recorder.
+absl::Status Server::Parts::AddTournaments(grpc::ServerBuilder& builder,
+                                           const ServerOptions& options) {
+  tournament::GameMaker make_game = [writer = recorder.get()](const Caller& caller,
+                                                              const v1::CreateGameRequest& req) {
+    return writer->CreateGame(caller, req).status();
   };
-  absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> tournaments =
+  absl::StatusOr<std::unique_ptr<tournament::TournamentHost>> host =
       tournament::RegisterTournamentService(
-          builder, parts->ledger.get(), options.data_dir,
-          options.ledger.empty() ? options.data_dir : options.ledger, parts->folds.get(),
-          parts->callers.get(), std::move(make_game));
-  if (!tournaments.ok()) return tournaments.status();
-  parts->tournaments = *std::move(tournaments);
-  // The console after the tournaments, whose pages it shows and whose rounds
-  // it starts.
-  if (!options.http_listen.empty()) {
-    // The same certificate as gRPC's: the console serves HTTPS with it.
-    absl::StatusOr<console::TlsContext> tls = console::MakeTlsContext(options.tls);
-    if (!tls.ok()) return tls.status();
-    absl::StatusOr<std::unique_ptr<console::Console>> console = console::Console::Serve(
-        options.http_listen,
-        console::ConsoleParts{parts->folds.get(), parts->ledger.get(), parts->tokens.get(),
-                              parts->gate.get(), parts->recorder.get(), parts->tournaments.get()},
-        console::ConsoleOptions{.tls = *std::move(tls),
-                                .host_names = options.http_hosts,
-                                .insecure = options.http_insecure,
-                                .feeds = options.http_feeds,
-                                .witness = parts->witness.get(),
-                                .cosignatures = parts->cosignatures.get(),
-                                .broadcast = options.broadcast,
-                                .broadcast_delay = options.broadcast_delay,
-                                .trusted_proxies = options.trusted_proxies});
-    if (!console.ok()) return console.status();
-    parts->console = *std::move(console);
-  }
+          builder, ledger.get(), options.data_dir,
+          options.ledger.empty() ? options.data_dir : options.ledger, folds.get(), callers.get(),
+          std::move(make_game));
+  if (!host.ok()) return host.status();
+  tournaments = *std::move(host);
+  return absl::OkStatus();
+}
+
+// The web console (with --http), over the same parts as gRPC's service.
+absl::Status Server::Parts::ServeConsole(const ServerOptions& options) {
+  if (options.http_listen.empty()) return absl::OkStatus();
+  // The same certificate as gRPC's: the console serves HTTPS with it.
+  absl::StatusOr<console::TlsContext> tls = console::MakeTlsContext(options.tls);
+  if (!tls.ok()) return tls.status();
+  absl::StatusOr<std::unique_ptr<console::Console>> served =
+      console::Console::Serve(options.http_listen,
+                              console::ConsoleParts{folds.get(), ledger.get(), tokens.get(),
+                                                    gate.get(), recorder.get(), tournaments.get()},
+                              console::ConsoleOptions{.tls = *std::move(tls),
+                                                      .host_names = options.http_hosts,
+                                                      .insecure = options.http_insecure,
+                                                      .feeds = options.http_feeds,
+                                                      .witness = witness.get(),
+                                                      .cosignatures = cosignatures.get(),
+                                                      .broadcast = options.broadcast,
+                                                      .broadcast_delay = options.broadcast_delay,
+                                                      .trusted_proxies = options.trusted_proxies});
+  if (!served.ok()) return served.status();
+  console = *std::move(served);
+  return absl::OkStatus();
+}
+
+// Binds gRPC's port last, once everything it serves is ready, and announces
+// the addresses in the data folder.
+absl::Status Server::Parts::Listen(grpc::ServerBuilder& builder, const ServerOptions& options,
+                                   const std::shared_ptr<grpc::ServerCredentials>& credentials) {
+  int port = 0;  // filled in by BuildAndStart
+  builder.AddListeningPort(options.listen, credentials, &port);
   if (absl::Status s = CheckBindable("--listen", options.listen); !s.ok()) return s;
-  parts->server = builder.BuildAndStart();
-  if (parts->server == nullptr || port == 0) {
+  server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
     return CannotListen("--listen", options.listen);
   }
   const size_t colon = options.listen.rfind(':');
-  parts->address = absl::StrCat(options.listen.substr(0, colon), ":", port);
-  if (absl::Status s = parts->folder->Announce(
-          parts->address, parts->console != nullptr ? parts->console->address() : "");
-      !s.ok()) {
+  address = absl::StrCat(options.listen.substr(0, colon), ":", port);
+  return folder->Announce(address, console != nullptr ? console->address() : "");
+}
+
+absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& options) {
+  auto parts = std::make_unique<Parts>();
+  absl::StatusOr<FolderLock> folder = FolderLock::Acquire(options.data_dir);
+  if (!folder.ok()) return folder.status();
+  parts->folder.emplace(*std::move(folder));
+  absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      ServerCredentialsFor(options.tls);
+  if (!credentials.ok()) return credentials.status();
+  // Everything but keys lives in the store (a PostgreSQL ledger's is every
+  // server's).
+  const std::string location = options.ledger.empty() ? options.data_dir : options.ledger;
+  if (absl::Status s = parts->OpenTokens(options, location); !s.ok()) return s;
+  absl::StatusOr<std::shared_ptr<ledger::ReaderPool>> readers = parts->OpenReadModel(location);
+  if (!readers.ok()) return readers.status();
+  if (absl::Status s = parts->OpenWitnessing(options, location); !s.ok()) return s;
+  if (absl::Status s = parts->OpenLedger(options, location, *std::move(readers)); !s.ok()) {
     return s;
   }
+  if (absl::Status s = parts->MakeWritePath(options, location); !s.ok()) return s;
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  parts->ConfigureGrpc(builder);
+  if (absl::Status s = parts->AddTournaments(builder, options); !s.ok()) return s;
+  // The console after the tournaments, whose pages it shows and whose rounds
+  // it starts.
+  if (absl::Status s = parts->ServeConsole(options); !s.ok()) return s;
+  if (absl::Status s = parts->Listen(builder, options, *credentials); !s.ok()) return s;
   if (parts->timekeeper != nullptr) parts->timekeeper->Start();
   parts->tournaments->standings->Start();
   if (parts->webhooks != nullptr) parts->webhooks->Start();
