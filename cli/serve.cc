@@ -21,6 +21,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -140,20 +141,28 @@ absl::Status SetRate(const Args& args, absl::string_view flag, double* limit, do
   return absl::OkStatus();
 }
 
-}  // namespace
+// Each Read* step below takes one family of flags into the server's options;
+// a step that refuses its flags returns the exit code, after its message.
+using ReadStep = std::optional<int> (*)(const Args& args, service::ServerOptions* options);
 
-int RunServe(int argc, char** argv) {
-  Args args;
-  if (std::optional<int> exit = ParseArgs(kServe, argc, argv, &args)) return *exit;
-  service::ServerOptions options;
-  options.data_dir = DataDirectory(args);
-  if (ledger::IsSharedStore(options.data_dir)) {
-    options.ledger = options.data_dir;
+// Where the ledger lives: a data folder, or a PostgreSQL database with this
+// server's own files in --state.
+std::optional<int> ReadStore(const Args& args, service::ServerOptions* options) {
+  options->data_dir = DataDirectory(args);
+  if (ledger::IsSharedStore(options->data_dir)) {
+    options->ledger = options->data_dir;
     const char* env = std::getenv("ARBITER_DATA");
-    options.data_dir = args.ValueOr("state", env != nullptr && *env != '\0' ? env : "arbiter-data");
+    options->data_dir =
+        args.ValueOr("state", env != nullptr && *env != '\0' ? env : "arbiter-data");
   } else if (args.Has("state")) {
     return UsageError(kServe, "--state is for a PostgreSQL --db");
   }
+  return std::nullopt;
+}
+
+// The venues whose games `arbiter sync --to` brings, each with its public
+// key read now, so that a wrong file stops the server before it serves.
+std::optional<int> ReadVenueKeys(const Args& args, service::ServerOptions* options) {
   for (const std::string& venue : args.Values("venue-key")) {
     const size_t eq = venue.find('=');
     if (eq == 0 || eq == std::string::npos || eq + 1 == venue.size()) {
@@ -164,77 +173,104 @@ int RunServe(int argc, char** argv) {
       return Complain("serve", absl::StrCat("--venue-key ", venue, ": ", der.status().message()),
                       kExitBadInput);
     }
-    if (!options.venue_keys.emplace(venue.substr(0, eq), *der).second) {
+    if (!options->venue_keys.emplace(venue.substr(0, eq), *der).second) {
       return UsageError(kServe,
                         absl::StrCat("--venue-key: venue '", venue.substr(0, eq), "' given twice"));
     }
   }
-  if (auto v = args.Value("log-origin")) options.log_origin = *v;
-  if (auto v = args.Value("witness-key")) options.witness.key_file = *v;
-  if (auto v = args.Value("witness-name")) options.witness.name = *v;
+  return std::nullopt;
+}
+
+// The log's name, and the server as a witness of other logs.
+std::optional<int> ReadWitnessKey(const Args& args, service::ServerOptions* options) {
+  if (auto v = args.Value("log-origin")) options->log_origin = *v;
+  if (auto v = args.Value("witness-key")) options->witness.key_file = *v;
+  if (auto v = args.Value("witness-name")) options->witness.name = *v;
   for (const std::string& log : args.Values("witness-for")) {
     const size_t eq = log.find('=');
     if (eq == 0 || eq == std::string::npos || eq + 1 == log.size()) {
       return UsageError(kServe, "--witness-for: ORIGIN=VKEY, a log's origin and verifier key");
     }
-    options.witness.logs.emplace_back(log.substr(0, eq), log.substr(eq + 1));
+    options->witness.logs.emplace_back(log.substr(0, eq), log.substr(eq + 1));
   }
-  if (options.witness.key_file.empty() && (args.Has("witness-for") || args.Has("witness-name"))) {
+  if (options->witness.key_file.empty() && (args.Has("witness-for") || args.Has("witness-name"))) {
     return UsageError(kServe, "--witness-for and --witness-name need --witness-key FILE");
   }
-  options.witnesses = args.Values("witness");
-  options.webhook_key = args.ValueOr("webhook-key", "");
-  options.webhook_allow_private = args.Has("webhook-allow-private");
-  if (options.webhook_key.empty() && options.webhook_allow_private) {
+  return std::nullopt;
+}
+
+// Where the server's commits go out: webhooks and this log's own witnesses.
+std::optional<int> ReadOutbound(const Args& args, service::ServerOptions* options) {
+  options->witnesses = args.Values("witness");
+  options->webhook_key = args.ValueOr("webhook-key", "");
+  options->webhook_allow_private = args.Has("webhook-allow-private");
+  if (options->webhook_key.empty() && options->webhook_allow_private) {
     return UsageError(kServe, "--webhook-allow-private needs --webhook-key FILE");
   }
   if (absl::StatusOr<std::vector<service::WitnessFeed::Target>> targets =
-          service::WitnessFeed::ParseTargets(options.witnesses);
+          service::WitnessFeed::ParseTargets(options->witnesses);
       !targets.ok()) {
     return UsageError(kServe, targets.status().message());
   }
-  if (auto v = args.Value("listen")) options.listen = *v;
-  if (auto v = args.Value("http")) options.http_listen = *v;
-  options.http_hosts = args.Values("http-host");
-  options.http_insecure = args.Has("http-insecure");
+  return std::nullopt;
+}
+
+// The addresses served on and the TLS that guards them.
+std::optional<int> ReadAddresses(const Args& args, service::ServerOptions* options) {
+  if (auto v = args.Value("listen")) options->listen = *v;
+  if (auto v = args.Value("http")) options->http_listen = *v;
+  options->http_hosts = args.Values("http-host");
+  options->http_insecure = args.Has("http-insecure");
   for (const char* flag : {"listen", "http"}) {
     if (auto v = args.Value(flag)) {
       if (absl::Status s = CheckListenAddress(flag, *v); !s.ok())
         return UsageError(kServe, s.message());
     }
   }
-  if (auto v = args.Value("tls-cert")) options.tls.cert_chain = *v;
-  if (auto v = args.Value("tls-key")) options.tls.private_key = *v;
-  if (auto v = args.Value("tls-client-ca")) options.tls.client_ca = *v;
+  if (auto v = args.Value("tls-cert")) options->tls.cert_chain = *v;
+  if (auto v = args.Value("tls-key")) options->tls.private_key = *v;
+  if (auto v = args.Value("tls-client-ca")) options->tls.client_ca = *v;
+  return std::nullopt;
+}
+
+// The bounds on what callers may hold or send (rates, streams, feeds), and
+// how often a checkpoint is signed.
+std::optional<int> ReadLimits(const Args& args, service::ServerOptions* options) {
+  service::AuthLimits& limits = options->limits;
   for (const absl::Status& s :
-       {SetRate(args, "write-rate", &options.limits.writes_per_second, &options.limits.write_burst),
-        SetRate(args, "read-rate", &options.limits.reads_per_second, &options.limits.read_burst),
-        args.Number("checkpoint-every", &options.checkpoint_every),
-        args.Number("watchers", &options.limits.watchers_in_all),
-        args.Number("watchers-per-caller", &options.limits.watchers_per_caller),
-        args.Number("recorders", &options.limits.recorders_in_all),
-        args.Number("recorders-per-caller", &options.limits.recorders_per_caller),
-        args.Number("http-feeds", &options.http_feeds.in_all),
-        args.Number("http-feeds-per-caller", &options.http_feeds.per_caller)}) {
+       {SetRate(args, "write-rate", &limits.writes_per_second, &limits.write_burst),
+        SetRate(args, "read-rate", &limits.reads_per_second, &limits.read_burst),
+        args.Number("checkpoint-every", &options->checkpoint_every),
+        args.Number("watchers", &limits.watchers_in_all),
+        args.Number("watchers-per-caller", &limits.watchers_per_caller),
+        args.Number("recorders", &limits.recorders_in_all),
+        args.Number("recorders-per-caller", &limits.recorders_per_caller),
+        args.Number("http-feeds", &options->http_feeds.in_all),
+        args.Number("http-feeds-per-caller", &options->http_feeds.per_caller)}) {
     if (!s.ok()) return UsageError(kServe, s.message());
   }
-  if (options.limits.watchers_in_all < 1 || options.limits.watchers_per_caller < 1) {
+  if (limits.watchers_in_all < 1 || limits.watchers_per_caller < 1) {
     return UsageError(kServe, "--watchers, --watchers-per-caller: at least 1");
   }
-  if (options.limits.recorders_in_all < 1 || options.limits.recorders_per_caller < 1) {
+  if (limits.recorders_in_all < 1 || limits.recorders_per_caller < 1) {
     return UsageError(kServe, "--recorders, --recorders-per-caller: at least 1");
   }
-  if (options.http_feeds.in_all < 1 || options.http_feeds.per_caller < 1) {
+  if (options->http_feeds.in_all < 1 || options->http_feeds.per_caller < 1) {
     return UsageError(kServe, "--http-feeds, --http-feeds-per-caller: at least 1");
   }
-  options.broadcast = args.Has("broadcast");
+  return std::nullopt;
+}
+
+// The public broadcast on the console, its delay and the proxies in front.
+std::optional<int> ReadBroadcast(const Args& args, service::ServerOptions* options) {
+  options->broadcast = args.Has("broadcast");
   if (auto v = args.Value("broadcast-delay")) {
     absl::StatusOr<absl::Duration> delay = service::console::ParseBroadcastDelay(*v);
     if (!delay.ok()) return UsageError(kServe, delay.status().message());
-    options.broadcast_delay = *delay;
+    options->broadcast_delay = *delay;
   }
-  options.trusted_proxies = args.Values("trusted-proxy");
-  for (const std::string& proxy : options.trusted_proxies) {
+  options->trusted_proxies = args.Values("trusted-proxy");
+  for (const std::string& proxy : options->trusted_proxies) {
     in6_addr address;
     if (inet_pton(AF_INET, proxy.c_str(), &address) != 1 &&
         inet_pton(AF_INET6, proxy.c_str(), &address) != 1) {
@@ -243,34 +279,66 @@ int RunServe(int argc, char** argv) {
                                              proxy.substr(0, 64), "'"));
     }
   }
-  if (!options.broadcast && (args.Has("broadcast-delay") || args.Has("trusted-proxy"))) {
+  if (!options->broadcast && (args.Has("broadcast-delay") || args.Has("trusted-proxy"))) {
     return UsageError(kServe, "--broadcast-delay and --trusted-proxy need --broadcast");
   }
-  if (options.broadcast && options.http_listen.empty()) {
+  if (options->broadcast && options->http_listen.empty()) {
     return UsageError(kServe, "--broadcast: the broadcast is served on the console; give --http");
   }
+  return std::nullopt;
+}
+
+// The server's clocks: the skew it accepts, how long a watch may stall,
+// and how soon a write is under a signed checkpoint.
+std::optional<int> ReadDurations(const Args& args, service::ServerOptions* options) {
   if (auto v = args.Value("max-skew")) {
-    if (!absl::ParseDuration(*v, &options.max_skew) || options.max_skew < absl::ZeroDuration() ||
-        options.max_skew == absl::InfiniteDuration()) {
+    if (!absl::ParseDuration(*v, &options->max_skew) || options->max_skew < absl::ZeroDuration() ||
+        options->max_skew == absl::InfiniteDuration()) {
       return UsageError(kServe, "--max-skew: a duration such as 10m or 30s (0s: no guard)");
     }
-    if (options.max_skew == absl::ZeroDuration()) options.max_skew = absl::InfiniteDuration();
+    if (options->max_skew == absl::ZeroDuration()) options->max_skew = absl::InfiniteDuration();
   }
   if (auto v = args.Value("watch-stall")) {
-    if (!absl::ParseDuration(*v, &options.watch_stall) ||
-        options.watch_stall <= absl::ZeroDuration() ||
-        options.watch_stall == absl::InfiniteDuration()) {
+    if (!absl::ParseDuration(*v, &options->watch_stall) ||
+        options->watch_stall <= absl::ZeroDuration() ||
+        options->watch_stall == absl::InfiniteDuration()) {
       return UsageError(kServe, "--watch-stall: a duration such as 60s or 500ms, more than 0");
     }
   }
   if (auto v = args.Value("sign-within")) {
-    if (!absl::ParseDuration(*v, &options.sign_within) ||
-        options.sign_within < absl::ZeroDuration() ||
-        options.sign_within == absl::InfiniteDuration()) {
+    if (!absl::ParseDuration(*v, &options->sign_within) ||
+        options->sign_within < absl::ZeroDuration() ||
+        options->sign_within == absl::InfiniteDuration()) {
       return UsageError(kServe, "--sign-within: a duration such as 1s or 500ms (0s: no bound)");
     }
   }
+  return std::nullopt;
+}
 
+// The lines scripts and tests read once calls are accepted: the addresses
+// on stdout first, then the keys.
+void AnnounceServer(const service::Server& server, const service::ServerOptions& options) {
+  std::printf("listening on %s (ledger in %s)\n", server.address().c_str(),
+              options.ledger.empty() ? options.data_dir.c_str() : options.ledger.c_str());
+  if (!server.console_address().empty()) {
+    std::printf("console on %s://%s/\n", options.tls.cert_chain.empty() ? "http" : "https",
+                server.console_address().c_str());
+  }
+  // After the lines above, which scripts and tests read first.
+  std::printf("verifier key %s (ledger.vkey)\n", server.ledger()->VerifierKey().c_str());
+  if (const std::string vkey = server.witness_vkey(); !vkey.empty()) {
+    // On stderr, and beside the key: stdout's first lines are the addresses.
+    const std::string file = options.witness.key_file + ".vkey";
+    if (absl::Status s = WriteFileAtomically(file, vkey + "\n"); !s.ok()) {
+      std::fprintf(stderr, "arbiter serve: %s\n", std::string(s.message()).c_str());
+    }
+    std::fprintf(stderr, "arbiter serve: witness %s (%s)\n", vkey.c_str(), file.c_str());
+  }
+  std::fflush(stdout);
+}
+
+// Runs the server until SIGINT or SIGTERM, then shuts it down gracefully.
+int ServeUntilSignalled(const service::ServerOptions& options) {
   // Block the shutdown signals in every thread (gRPC's included, which
   // inherit this mask) and wait for them here, so the shutdown runs in
   // ordinary code rather than in a signal handler.
@@ -286,23 +354,7 @@ int RunServe(int argc, char** argv) {
     // The data directory is held, unreadable, or the address is taken.
     return Complain("serve", server.status().message(), kExitUnavailable);
   }
-  std::printf("listening on %s (ledger in %s)\n", (*server)->address().c_str(),
-              options.ledger.empty() ? options.data_dir.c_str() : options.ledger.c_str());
-  if (!(*server)->console_address().empty()) {
-    std::printf("console on %s://%s/\n", options.tls.cert_chain.empty() ? "http" : "https",
-                (*server)->console_address().c_str());
-  }
-  // After the lines above, which scripts and tests read first.
-  std::printf("verifier key %s (ledger.vkey)\n", (*server)->ledger()->VerifierKey().c_str());
-  if (const std::string vkey = (*server)->witness_vkey(); !vkey.empty()) {
-    // On stderr, and beside the key: stdout's first lines are the addresses.
-    const std::string file = options.witness.key_file + ".vkey";
-    if (absl::Status s = WriteFileAtomically(file, vkey + "\n"); !s.ok()) {
-      std::fprintf(stderr, "arbiter serve: %s\n", std::string(s.message()).c_str());
-    }
-    std::fprintf(stderr, "arbiter serve: witness %s (%s)\n", vkey.c_str(), file.c_str());
-  }
-  std::fflush(stdout);
+  AnnounceServer(**server, options);
 
   int received = 0;
   sigwait(&signals, &received);
@@ -315,6 +367,20 @@ int RunServe(int argc, char** argv) {
   // Everything durable is committed and closed; skip gRPC's global teardown,
   // which otherwise holds the exit for about 1.5 s while its threads wind down.
   std::_Exit(0);
+}
+
+}  // namespace
+
+int RunServe(int argc, char** argv) {
+  Args args;
+  if (std::optional<int> exit = ParseArgs(kServe, argc, argv, &args)) return *exit;
+  service::ServerOptions options;
+  // In this order: the first family refused is the one reported.
+  for (ReadStep read : {ReadStore, ReadVenueKeys, ReadWitnessKey, ReadOutbound, ReadAddresses,
+                        ReadLimits, ReadBroadcast, ReadDurations}) {
+    if (std::optional<int> exit = read(args, &options)) return *exit;
+  }
+  return ServeUntilSignalled(options);
 }
 
 }  // namespace arbiter::cli
