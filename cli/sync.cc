@@ -410,42 +410,187 @@ absl::StatusOr<TournamentTally> SyncTournaments(Venue& venue, Federation& federa
   return tally;
 }
 
+// Where --from points: a data directory or database read directly (its
+// ledger.pub beside it is the key to check when --venue-pubkey is not
+// given), else a venue's server.
+absl::StatusOr<std::unique_ptr<Venue>> OpenVenue(const std::string& from, std::string* pubkey) {
+  std::error_code error;
+  if (!std::filesystem::exists(from, error)) return std::make_unique<ServerVenue>(from);
+  absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(from);
+  if (!store.ok()) return store.status();
+  absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = (*store)->OpenReader();
+  if (!reader.ok()) return reader.status();
+  const std::filesystem::path beside =
+      std::filesystem::path((*store)->database()).parent_path() / "ledger.pub";
+  if (pubkey->empty() && std::filesystem::exists(beside, error)) *pubkey = beside.string();
+  return std::make_unique<DirectoryVenue>(*std::move(reader));
+}
+
+// $ARBITER_SYNC_STOP_AFTER: called with the events appended so far, ends the
+// process abruptly once there are that many (a crash in the middle of a
+// sync, for the tests); empty when the variable is not set.
+std::function<void(uint64_t)> AbruptStop(uint64_t stop_after) {
+  if (stop_after == 0) return nullptr;
+  return [stop_after](uint64_t total) {
+    if (total < stop_after) return;
+    std::fprintf(stderr,
+                 "arbiter sync: stopping abruptly after %llu event(s) "
+                 "($ARBITER_SYNC_STOP_AFTER)\n",
+                 static_cast<unsigned long long>(total));
+    std::fflush(stdout);
+    _exit(kExitUnavailable);
+  };
+}
+
+// Where --to points, and how the federation is written.
+struct FederationTarget {
+  std::string to;
+  bool direct = false;  // a database or data directory, written as one more server
+  bool shared = false;  // a PostgreSQL database, whose key is in state
+  std::string state;
+  // With $ARBITER_SYNC_STOP_AFTER: events are appended one at a time and
+  // each reported, counted on from the games synced before.
+  std::function<void(uint64_t)> appended;
+};
+
+// The federation: its database, written as one more of its servers, or
+// one of its servers, which checks each game itself.
+absl::StatusOr<std::unique_ptr<Federation>> OpenFederation(const FederationTarget& target,
+                                                           AdjudicatorJudge& judge,
+                                                           ledger::VenueSyncOptions options) {
+  if (!target.direct) {
+    // The server decides which venue key a game is checked under.
+    return std::make_unique<ServerFederation>(target.to, target.appended ? 1 : 0, target.appended);
+  }
+  ledger::LedgerOptions lo;
+  lo.dir = target.to;
+  if (target.shared) lo.key_dir = target.state;
+  lo.judge = &judge;
+  absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
+  if (!ledger.ok()) return ledger.status();
+  absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> proofs =
+      ledger::VenueProofs::Open(target.to);
+  if (!proofs.ok()) return proofs.status();
+  options.judge = &judge;
+  if (target.appended) {
+    options.batch = 1;
+    options.appended = target.appended;
+  }
+  return std::make_unique<DatabaseFederation>(*std::move(ledger), *std::move(proofs),
+                                              std::move(options));
+}
+
+// What the games' part of a sync did.
+struct GameTally {
+  uint64_t appended = 0, already = 0, synced = 0, waiting = 0;
+  int exit = kExitOk;  // kExitNegative once a game is refused
+};
+
+// One game: a game the venue cannot prove yet waits, one it or the
+// federation refuses is reported and the sync goes on; any other error
+// ends it. server_key, when not empty, is the key a server federation's
+// bundles must be signed with (a database federation checks it itself).
+absl::Status SyncOneGame(Venue& venue, Federation& federation, const std::string& game,
+                         const std::string& server_key, GameTally& tally) {
+  absl::StatusOr<v1::AuditBundle> bundle = venue.Bundle(game);
+  if (absl::IsFailedPrecondition(bundle.status())) {
+    std::printf("game '%s': not yet covered by a venue checkpoint; left for a later sync\n",
+                game.c_str());
+    ++tally.waiting;
+    return absl::OkStatus();
+  }
+  if (absl::IsDataLoss(bundle.status())) {  // the venue's log does not match its checkpoint
+    std::printf("game '%s': NOT synced: %s\n", game.c_str(),
+                std::string(bundle.status().message()).c_str());
+    tally.exit = kExitNegative;
+    return absl::OkStatus();
+  }
+  if (!bundle.ok()) return bundle.status();
+  if (!server_key.empty() && bundle->public_key() != server_key) {
+    std::printf(
+        "game '%s': NOT synced: the venue's bundle is signed with another key than "
+        "--venue-pubkey\n",
+        game.c_str());
+    tally.exit = kExitNegative;
+    return absl::OkStatus();
+  }
+  absl::StatusOr<ledger::VenueSyncResult> r = federation.Sync(*bundle);
+  if (absl::IsDataLoss(r.status()) || absl::IsAlreadyExists(r.status()) ||
+      absl::IsFailedPrecondition(r.status())) {
+    std::printf("game '%s': NOT synced: %s\n", game.c_str(),
+                std::string(r.status().message()).c_str());
+    tally.exit = kExitNegative;
+    return absl::OkStatus();
+  }
+  if (!r.ok()) return r.status();
+  if (!r->deferred.empty()) {
+    std::printf("game '%s': left for a later sync: %s\n", game.c_str(), r->deferred.c_str());
+    ++tally.waiting;
+    return absl::OkStatus();
+  }
+  std::printf("game '%s': %llu new event(s), %llu already here; venue checkpoint at size %llu\n",
+              game.c_str(), static_cast<unsigned long long>(r->appended),
+              static_cast<unsigned long long>(r->already),
+              static_cast<unsigned long long>(r->venue_tree_size));
+  tally.appended += r->appended;
+  tally.already += r->already;
+  ++tally.synced;
+  return absl::OkStatus();
+}
+
+// The venue's games, then its tournaments, then the federation's head
+// signed; prints the totals and returns the exit code.
+int SyncVenue(Venue& venue, Federation& federation, const std::string& server_key,
+              GameTally& tally) {
+  absl::StatusOr<std::vector<std::string>> games = venue.Games();
+  if (!games.ok()) return Failed(games.status());
+  for (const std::string& game : *games) {
+    if (absl::Status s = SyncOneGame(venue, federation, game, server_key, tally); !s.ok()) {
+      return Failed(s);
+    }
+  }
+  absl::StatusOr<TournamentTally> tournaments = SyncTournaments(venue, federation);
+  if (!tournaments.ok()) return Failed(tournaments.status());
+  if (tournaments->exit != kExitOk) tally.exit = tournaments->exit;
+  if (absl::Status s = federation.Finish(tally.appended + tournaments->appended); !s.ok()) {
+    return Failed(s);
+  }
+  std::printf("synced %llu game(s): %llu new event(s), %llu already here",
+              static_cast<unsigned long long>(tally.synced),
+              static_cast<unsigned long long>(tally.appended),
+              static_cast<unsigned long long>(tally.already));
+  if (tally.waiting > 0) {
+    std::printf("; %llu game(s) left for a later sync",
+                static_cast<unsigned long long>(tally.waiting));
+  }
+  std::printf("\n");
+  return tally.exit;
+}
+
 }  // namespace
 
 int RunSync(int argc, char** argv) {
   Args args;
   if (std::optional<int> exit = ParseArgs(kSync, argc, argv, &args)) return *exit;
   const std::string from = *args.Value("from");
-  const std::string to = *args.Value("to");
+  FederationTarget target;
+  target.to = *args.Value("to");
   // A database, or a data directory (its own key in it): written directly.
   std::error_code exists_error;
-  const bool shared = ledger::IsSharedStore(to);
-  const bool direct = shared || std::filesystem::exists(to, exists_error);
-  if (!shared && args.Has("state")) {
+  target.shared = ledger::IsSharedStore(target.to);
+  target.direct = target.shared || std::filesystem::exists(target.to, exists_error);
+  if (!target.shared && args.Has("state")) {
     return UsageError(kSync,
                       "--state is for a postgresql:// --to (a server or a data directory has its "
                       "own key)");
   }
   const char* env = std::getenv("ARBITER_DATA");
-  const std::string state =
-      args.ValueOr("state", env != nullptr && *env != '\0' ? env : "arbiter-data");
+  target.state = args.ValueOr("state", env != nullptr && *env != '\0' ? env : "arbiter-data");
 
   // The venue, and the key it must have signed with.
-  std::unique_ptr<Venue> venue;
   std::string pubkey = args.ValueOr("venue-pubkey", "");
-  std::error_code error;
-  if (std::filesystem::exists(from, error)) {
-    absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(from);
-    if (!store.ok()) return Failed(store.status());
-    absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = (*store)->OpenReader();
-    if (!reader.ok()) return Failed(reader.status());
-    venue = std::make_unique<DirectoryVenue>(*std::move(reader));
-    const std::filesystem::path beside =
-        std::filesystem::path((*store)->database()).parent_path() / "ledger.pub";
-    if (pubkey.empty() && std::filesystem::exists(beside, error)) pubkey = beside.string();
-  } else {
-    venue = std::make_unique<ServerVenue>(from);
-  }
+  absl::StatusOr<std::unique_ptr<Venue>> venue = OpenVenue(from, &pubkey);
+  if (!venue.ok()) return Failed(venue.status());
   ledger::VenueSyncOptions options;
   if (!pubkey.empty()) {
     absl::StatusOr<std::string> der = ledger::ReadPublicKeyFile(pubkey);
@@ -455,118 +600,17 @@ int RunSync(int argc, char** argv) {
     }
     options.venue_key_der = *der;
   }
-
-  uint64_t total = 0;
-  const uint64_t stop_after = StopAfter();
-  std::function<void(uint64_t)> appended_so_far;
-  if (stop_after > 0) {
-    appended_so_far = [&total, stop_after](uint64_t so_far) {
-      total = so_far;
-      if (total < stop_after) return;
-      std::fprintf(stderr,
-                   "arbiter sync: stopping abruptly after %llu event(s) "
-                   "($ARBITER_SYNC_STOP_AFTER)\n",
-                   static_cast<unsigned long long>(total));
-      std::fflush(stdout);
-      _exit(kExitUnavailable);
-    };
+  GameTally tally;
+  if (std::function<void(uint64_t)> stop = AbruptStop(StopAfter())) {
+    // The events of the games synced before the current one count too.
+    target.appended = [&tally, stop](uint64_t n) { stop(tally.appended + n); };
   }
-
-  // The federation: its database, written as one more of its servers, or
-  // one of its servers, which checks each game itself.
   AdjudicatorJudge judge;
-  std::unique_ptr<Federation> federation;
-  uint64_t before = 0;  // events appended by the games synced before the current one
-  if (direct) {
-    ledger::LedgerOptions lo;
-    lo.dir = to;
-    if (shared) lo.key_dir = state;
-    lo.judge = &judge;
-    absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
-    if (!ledger.ok()) return Failed(ledger.status());
-    absl::StatusOr<std::unique_ptr<ledger::VenueProofs>> proofs = ledger::VenueProofs::Open(to);
-    if (!proofs.ok()) return Failed(proofs.status());
-    options.judge = &judge;
-    if (stop_after > 0) {
-      options.batch = 1;
-      options.appended = [&before, appended_so_far](uint64_t n) { appended_so_far(before + n); };
-    }
-    federation = std::make_unique<DatabaseFederation>(*std::move(ledger), *std::move(proofs),
-                                                      std::move(options));
-  } else {
-    // The server decides which venue key a game is checked under.
-    std::function<void(uint64_t)> appended;
-    if (stop_after > 0) {
-      appended = [&before, appended_so_far](uint64_t n) { appended_so_far(before + n); };
-    }
-    federation = std::make_unique<ServerFederation>(to, stop_after > 0 ? 1 : 0, appended);
-  }
-
-  absl::StatusOr<std::vector<std::string>> games = venue->Games();
-  if (!games.ok()) return Failed(games.status());
-  uint64_t appended = 0, already = 0, synced = 0, waiting = 0;
-  int exit = kExitOk;
-  for (const std::string& game : *games) {
-    absl::StatusOr<v1::AuditBundle> bundle = venue->Bundle(game);
-    if (absl::IsFailedPrecondition(bundle.status())) {
-      std::printf("game '%s': not yet covered by a venue checkpoint; left for a later sync\n",
-                  game.c_str());
-      ++waiting;
-      continue;
-    }
-    if (absl::IsDataLoss(bundle.status())) {  // the venue's log does not match its checkpoint
-      std::printf("game '%s': NOT synced: %s\n", game.c_str(),
-                  std::string(bundle.status().message()).c_str());
-      exit = kExitNegative;
-      continue;
-    }
-    if (!bundle.ok()) return Failed(bundle.status());
-    if (!direct && !options.venue_key_der.empty() &&
-        bundle->public_key() != options.venue_key_der) {
-      std::printf(
-          "game '%s': NOT synced: the venue's bundle is signed with another key than "
-          "--venue-pubkey\n",
-          game.c_str());
-      exit = kExitNegative;
-      continue;
-    }
-    absl::StatusOr<ledger::VenueSyncResult> r = federation->Sync(*bundle);
-    if (absl::IsDataLoss(r.status()) || absl::IsAlreadyExists(r.status()) ||
-        absl::IsFailedPrecondition(r.status())) {
-      std::printf("game '%s': NOT synced: %s\n", game.c_str(),
-                  std::string(r.status().message()).c_str());
-      exit = kExitNegative;
-      continue;
-    }
-    if (!r.ok()) return Failed(r.status());
-    if (!r->deferred.empty()) {
-      std::printf("game '%s': left for a later sync: %s\n", game.c_str(), r->deferred.c_str());
-      ++waiting;
-      continue;
-    }
-    std::printf("game '%s': %llu new event(s), %llu already here; venue checkpoint at size %llu\n",
-                game.c_str(), static_cast<unsigned long long>(r->appended),
-                static_cast<unsigned long long>(r->already),
-                static_cast<unsigned long long>(r->venue_tree_size));
-    appended += r->appended;
-    already += r->already;
-    before = appended;
-    ++synced;
-  }
-  absl::StatusOr<TournamentTally> tournaments = SyncTournaments(*venue, *federation);
-  if (!tournaments.ok()) return Failed(tournaments.status());
-  if (tournaments->exit != kExitOk) exit = tournaments->exit;
-  if (absl::Status s = federation->Finish(appended + tournaments->appended); !s.ok()) {
-    return Failed(s);
-  }
-  std::printf("synced %llu game(s): %llu new event(s), %llu already here",
-              static_cast<unsigned long long>(synced), static_cast<unsigned long long>(appended),
-              static_cast<unsigned long long>(already));
-  if (waiting > 0) {
-    std::printf("; %llu game(s) left for a later sync", static_cast<unsigned long long>(waiting));
-  }
-  std::printf("\n");
-  return exit;
+  const std::string server_key = target.direct ? "" : options.venue_key_der;
+  absl::StatusOr<std::unique_ptr<Federation>> federation =
+      OpenFederation(target, judge, std::move(options));
+  if (!federation.ok()) return Failed(federation.status());
+  return SyncVenue(**venue, **federation, server_key, tally);
 }
 
 }  // namespace arbiter::cli
