@@ -197,14 +197,134 @@ absl::StatusOr<std::optional<ledger::NoteVerifierKey>> ReadVerifierKeyFile(
   return std::optional<ledger::NoteVerifierKey>(*std::move(key));
 }
 
+// The key the log is checked against, put in options: a verifier key or a
+// public key file when --pubkey names one (or ledger.pub lies beside a
+// SQLite database), else the one the evidence carries. Returns where the
+// key came from, for the report; an error is the file's.
+absl::StatusOr<std::string> TrustKey(const std::string& pubkey, bool from_db,
+                                     ledger::AuditOptions* options) {
+  absl::StatusOr<std::optional<ledger::NoteVerifierKey>> vkey =
+      pubkey.empty() ? std::nullopt : ReadVerifierKeyFile(pubkey);
+  if (!vkey.ok()) return vkey.status();
+  if (vkey->has_value()) {
+    options->public_key_der = (*vkey)->Der();
+    options->log_origin = (*vkey)->name;
+    return absl::StrCat("trusted, the verifier key of log '", (*vkey)->name, "' from ", pubkey);
+  }
+  if (!pubkey.empty()) {
+    absl::StatusOr<std::string> der = ledger::ReadPublicKeyFile(pubkey);
+    if (!der.ok()) return der.status();
+    options->public_key_der = *der;
+    return "trusted, from " + pubkey;
+  }
+  return from_db ? "recorded in the database itself: compare its id with the published one"
+                 : "carried by the bundle itself: compare its id with the published one";
+}
+
+// The ledger.pub beside a SQLite database, the key its server signs with;
+// empty when there is none (a PostgreSQL database has no folder of its own).
+std::string KeyBeside(const ledger::Store& store, const std::string& db) {
+  if (store.shared()) return "";
+  std::filesystem::path dir = std::filesystem::path(db).parent_path();
+  std::string beside = ((dir.empty() ? std::filesystem::path(".") : dir) / "ledger.pub").string();
+  return std::filesystem::exists(beside) ? beside : "";
+}
+
+// --bundle: one game's audit bundle, on its own.
+int VerifyBundleFile(const std::string& bundle_path, const ledger::AuditOptions& options,
+                     const std::string& key_source) {
+  absl::StatusOr<std::string> bytes = ReadInput(bundle_path);
+  if (!bytes.ok()) {
+    return Complain("verify",
+                    absl::StrCat("--bundle ", bundle_path, ": ", bytes.status().message()),
+                    kExitBadInput);
+  }
+  v1::AuditBundle bundle;
+  if (!bundle.ParseFromString(*bytes)) {
+    return Complain("verify",
+                    absl::StrCat("--bundle ", bundle_path,
+                                 ": not an audit bundle (the binary file `arbiter export "
+                                 "--bundle` writes)"),
+                    kExitBadInput);
+  }
+  absl::StatusOr<ledger::AuditReport> r = ledger::AuditBundle(bundle, options);
+  if (!r.ok()) {
+    return Complain("verify", absl::StrCat("--bundle ", bundle_path, ": ", r.status().message()),
+                    kExitBadInput);
+  }
+  return Report(*r, "bundle of game '" + bundle.game_id() + "'", key_source);
+}
+
+// --db: the whole log (or one game's events in it), then the venue proofs of
+// its synced games and its witnesses' cosignatures, each only once the step
+// before found the ledger intact.
+int VerifyDatabase(const Args& args, ledger::Store& store, ledger::AuditOptions& options,
+                   const std::string& key_source) {
+  if (isatty(STDERR_FILENO)) options.progress = DrawProgress;
+  absl::StatusOr<ledger::AuditReport> r = store.Audit(options);
+  if (absl::IsNotFound(r.status())) return Complain("verify", r.status().message(), kExitBadInput);
+  if (!r.ok()) return Complain("verify", r.status().message(), ExitCodeOf(r.status()));
+  const std::optional<std::string>& game = options.game_id;
+  int exit =
+      Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source, args.Has("strict"));
+  if (exit == kExitOk) exit = VerifyVenueProofs(store, options);
+  if (exit == kExitOk) exit = VerifyWitnessed(kVerify, args, store);
+  return exit;
+}
+
+// The usage errors of an offline check (--db or --bundle); nullopt when the
+// flags fit together.
+std::optional<int> RefuseOfflineMisuse(const Args& args, const std::string& db,
+                                       const std::string& bundle_path) {
+  if (!db.empty() && !bundle_path.empty()) return UsageError(kVerify, "--db or --bundle, not both");
+  for (const char* server_flag : {"json", "server"}) {
+    if (args.Has(server_flag)) {
+      return UsageError(kVerify, std::string("--") + server_flag + " is for a server, not offline");
+    }
+  }
+  if (!args.positionals().empty() && db.empty()) {
+    return UsageError(kVerify, "a bundle holds one game: no GAME with --bundle");
+  }
+  return std::nullopt;
+}
+
+// An offline check, of a database or of a bundle file.
+int VerifyOffline(const Args& args, std::string db, const std::string& bundle_path) {
+  if (std::optional<int> exit = RefuseOfflineMisuse(args, db, bundle_path)) return *exit;
+  std::unique_ptr<ledger::Store> store;
+  if (!db.empty()) {
+    absl::StatusOr<std::unique_ptr<ledger::Store>> opened = ledger::OpenStore(db);
+    if (!opened.ok()) return Complain("verify", opened.status().message(), kExitBadInput);
+    store = *std::move(opened);
+    db = store->database();
+  }
+  ledger::AuditOptions options;
+  if (!args.positionals().empty()) options.game_id = args.positionals()[0];
+  AdjudicatorJudge judge;
+  tournament::TournamentReferee tournaments;  // folds and derives each tournament again
+  if (!args.Has("no-readjudicate")) {
+    options.judge = &judge;
+    options.tournaments = &tournaments;
+  }
+  std::string pubkey = args.ValueOr("pubkey", "");
+  if (pubkey.empty() && store != nullptr) pubkey = KeyBeside(*store, db);
+  absl::StatusOr<std::string> key_source = TrustKey(pubkey, !db.empty(), &options);
+  if (!key_source.ok()) {
+    return Complain("verify",
+                    absl::StrCat("--pubkey ", pubkey, ": ", key_source.status().message()),
+                    kExitBadInput);
+  }
+  if (!bundle_path.empty()) return VerifyBundleFile(bundle_path, options, *key_source);
+  return VerifyDatabase(args, *store, options, *key_source);
+}
+
 }  // namespace
 
 int RunVerify(int argc, char** argv) {
   Args args;
   if (std::optional<int> exit = ParseArgs(kVerify, argc, argv, &args)) return *exit;
-  std::string db = args.ValueOr("db", "");
+  const std::string db = args.ValueOr("db", "");
   const std::string bundle_path = args.ValueOr("bundle", "");
-  std::string pubkey = args.ValueOr("pubkey", "");
   if (args.Has("receipt")) return RunReceiptVerify(kVerify, args);
   if (args.Has("export")) return RunExportVerify(kVerify, args);
   if (args.Has("key")) return UsageError(kVerify, "--key is for --receipt");
@@ -219,96 +339,7 @@ int RunVerify(int argc, char** argv) {
     }
     return RunRemoteVerify(kVerify, args);
   }
-  if (!db.empty() && !bundle_path.empty()) return UsageError(kVerify, "--db or --bundle, not both");
-  for (const char* server_flag : {"json", "server"}) {
-    if (args.Has(server_flag)) {
-      return UsageError(kVerify, std::string("--") + server_flag + " is for a server, not offline");
-    }
-  }
-  std::optional<std::string> game;
-  if (!args.positionals().empty()) game = args.positionals()[0];
-  if (game && db.empty())
-    return UsageError(kVerify, "a bundle holds one game: no GAME with --bundle");
-  const bool readjudicate = !args.Has("no-readjudicate");
-  std::unique_ptr<ledger::Store> store;
-  if (!db.empty()) {
-    absl::StatusOr<std::unique_ptr<ledger::Store>> opened = ledger::OpenStore(db);
-    if (!opened.ok()) return Complain("verify", opened.status().message(), kExitBadInput);
-    store = *std::move(opened);
-    db = store->database();
-  }
-
-  ledger::AuditOptions options;
-  options.game_id = game;
-  AdjudicatorJudge judge;
-  tournament::TournamentReferee tournaments;  // folds and derives each tournament again
-  if (readjudicate) {
-    options.judge = &judge;
-    options.tournaments = &tournaments;
-  }
-  std::string key_source;
-  if (pubkey.empty() && store != nullptr && !store->shared()) {
-    std::filesystem::path dir = std::filesystem::path(db).parent_path();
-    std::string beside = ((dir.empty() ? std::filesystem::path(".") : dir) / "ledger.pub").string();
-    if (std::filesystem::exists(beside)) pubkey = beside;
-  }
-  absl::StatusOr<std::optional<ledger::NoteVerifierKey>> vkey =
-      pubkey.empty() ? std::nullopt : ReadVerifierKeyFile(pubkey);
-  if (!vkey.ok()) {
-    return Complain("verify", absl::StrCat("--pubkey ", pubkey, ": ", vkey.status().message()),
-                    kExitBadInput);
-  }
-  if (vkey->has_value()) {
-    options.public_key_der = (*vkey)->Der();
-    options.log_origin = (*vkey)->name;
-    key_source =
-        absl::StrCat("trusted, the verifier key of log '", (*vkey)->name, "' from ", pubkey);
-  } else if (!pubkey.empty()) {
-    absl::StatusOr<std::string> der = ledger::ReadPublicKeyFile(pubkey);
-    if (!der.ok()) {
-      return Complain("verify", absl::StrCat("--pubkey ", pubkey, ": ", der.status().message()),
-                      kExitBadInput);
-    }
-    options.public_key_der = *der;
-    key_source = "trusted, from " + pubkey;
-  } else {
-    key_source = db.empty()
-                     ? "carried by the bundle itself: compare its id with the published one"
-                     : "recorded in the database itself: compare its id with the published one";
-  }
-
-  if (!bundle_path.empty()) {
-    absl::StatusOr<std::string> bytes = ReadInput(bundle_path);
-    if (!bytes.ok()) {
-      return Complain("verify",
-                      absl::StrCat("--bundle ", bundle_path, ": ", bytes.status().message()),
-                      kExitBadInput);
-    }
-    v1::AuditBundle bundle;
-    if (!bundle.ParseFromString(*bytes)) {
-      return Complain("verify",
-                      absl::StrCat("--bundle ", bundle_path,
-                                   ": not an audit bundle (the binary file `arbiter export "
-                                   "--bundle` writes)"),
-                      kExitBadInput);
-    }
-    absl::StatusOr<ledger::AuditReport> r = ledger::AuditBundle(bundle, options);
-    if (!r.ok()) {
-      return Complain("verify", absl::StrCat("--bundle ", bundle_path, ": ", r.status().message()),
-                      kExitBadInput);
-    }
-    return Report(*r, "bundle of game '" + bundle.game_id() + "'", key_source);
-  }
-
-  if (isatty(STDERR_FILENO)) options.progress = DrawProgress;
-  absl::StatusOr<ledger::AuditReport> r = store->Audit(options);
-  if (absl::IsNotFound(r.status())) return Complain("verify", r.status().message(), kExitBadInput);
-  if (!r.ok()) return Complain("verify", r.status().message(), ExitCodeOf(r.status()));
-  int exit =
-      Report(*r, game ? "ledger (game '" + *game + "')" : "ledger", key_source, args.Has("strict"));
-  if (exit == kExitOk) exit = VerifyVenueProofs(*store, options);
-  if (exit == kExitOk) exit = VerifyWitnessed(kVerify, args, *store);
-  return exit;
+  return VerifyOffline(args, db, bundle_path);
 }
 
 }  // namespace arbiter::cli
