@@ -89,6 +89,101 @@ absl::Status AppendTournamentEvents(const v1::AuditBundle& bundle, const std::st
   return absl::OkStatus();
 }
 
+// A game's sync needs a judge (every game is re-adjudicated) and a bundle
+// of a game with entries; a caller's mistake, before anything is read.
+absl::Status CheckGameSyncRequest(const v1::AuditBundle& bundle, const VenueSyncOptions& options) {
+  if (options.judge == nullptr) return absl::InvalidArgumentError("a venue sync needs a judge");
+  if (bundle.entries_size() == 0) {
+    return absl::InvalidArgumentError("the venue's bundle has no entries");
+  }
+  if (IsTournamentStream(bundle.game_id())) {
+    return absl::InvalidArgumentError("a tournament's bundle is synced by SyncVenueTournament");
+  }
+  return absl::OkStatus();
+}
+
+// The key a venue's game is checked under (--venue-pubkey's, else the one
+// it was first synced under, else the bundle's), once what the federation
+// holds of the game is found to be the venue's to extend: no more events
+// than the venue's record (unless partial), and not a game of its own.
+absl::StatusOr<std::string> VenueGameKey(const v1::AuditBundle& bundle,
+                                         const std::optional<VenueGame>& held, uint64_t held_events,
+                                         const VenueSyncOptions& options) {
+  const std::string& game = bundle.game_id();
+  const uint64_t venue_revisions = bundle.entries_size();
+  if (held_events > venue_revisions && !options.partial) {
+    return absl::DataLossError(absl::StrCat("the federation holds ", held_events,
+                                            " event(s) of game '", game, "', the venue's record ",
+                                            venue_revisions));
+  }
+  if (!held && held_events > 0) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "game '", game, "' is the federation's own (recorded there, not synced from a venue)"));
+  }
+  const std::string key = !options.venue_key_der.empty() ? options.venue_key_der
+                          : held                         ? held->public_key_der
+                                                         : bundle.public_key();
+  if (held && held->public_key_der != key) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        "game '", game, "' was synced from another venue (", held->venue_id.substr(0, 16), "…)"));
+  }
+  return key;
+}
+
+// The venue's proof of its game, re-adjudicated: nothing is written for a
+// game it does not prove.
+absl::StatusOr<AuditReport> ProveVenueGame(const v1::AuditBundle& bundle,
+                                           const AuditOptions& audit) {
+  absl::StatusOr<AuditReport> report = AuditBundle(bundle, audit);
+  if (!report.ok()) return report.status();
+  if (!report->intact) {
+    return absl::DataLossError(
+        absl::StrCat("the venue's record of game '", bundle.game_id(), "' does not prove itself",
+                     report->first_bad_position > 0
+                         ? absl::StrCat(" at venue position ", report->first_bad_position)
+                         : "",
+                     ": ", report->why));
+  }
+  return report;
+}
+
+// Appends the venue's events of a game from `result.already` on, in
+// batches, each with the revision before it expected (the first claiming
+// the game when `claim`), each checked to be the venue's bytes and rulings.
+absl::Status AppendGameEvents(const v1::AuditBundle& bundle, bool claim,
+                              const std::string& venue_key, Ledger& federation,
+                              const VenueSyncOptions& options, VenueSyncResult& result) {
+  const std::string& game = bundle.game_id();
+  const uint64_t venue_revisions = bundle.entries_size();
+  for (uint64_t at = result.already; at < venue_revisions;) {
+    const uint64_t end =
+        std::min<uint64_t>(venue_revisions, at + std::max<size_t>(options.batch, 1));
+    std::vector<v1::Event> batch;
+    for (uint64_t i = at; i < end; ++i) {
+      absl::StatusOr<v1::Event> event =
+          ParseCanonical<v1::Event>(bundle.entries(i).entry().event());
+      if (!event.ok()) return event.status();
+      batch.push_back(*std::move(event));
+    }
+    absl::StatusOr<std::vector<v1::LedgerEntry>> appended =
+        claim && at == 0 ? federation.AppendFromVenue(game, std::move(batch), venue_key)
+                         : federation.Append(game, ExpectedRevision::Exactly(at), std::move(batch));
+    if (!appended.ok()) return appended.status();
+    for (size_t k = 0; k < appended->size(); ++k) {
+      const v1::LedgerEntry& venue = bundle.entries(at + k).entry();
+      if ((*appended)[k].event() != venue.event() || !SameRulings((*appended)[k], venue)) {
+        return absl::DataLossError(absl::StrCat("game '", game, "' revision ", at + k + 1,
+                                                " was recorded here with other bytes or rulings "
+                                                "than the venue's"));
+      }
+    }
+    result.appended += appended->size();
+    at = end;
+    if (options.appended) options.appended(result.appended);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<VenueSyncResult> SyncVenueTournament(v1::AuditBundle bundle, Ledger& federation,
@@ -146,13 +241,7 @@ absl::StatusOr<VenueSyncResult> SyncVenueTournament(v1::AuditBundle bundle, Ledg
 absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& federation,
                                               VenueProofs& proofs,
                                               const VenueSyncOptions& options) {
-  if (options.judge == nullptr) return absl::InvalidArgumentError("a venue sync needs a judge");
-  if (bundle.entries_size() == 0) {
-    return absl::InvalidArgumentError("the venue's bundle has no entries");
-  }
-  if (IsTournamentStream(bundle.game_id())) {
-    return absl::InvalidArgumentError("a tournament's bundle is synced by SyncVenueTournament");
-  }
+  if (absl::Status s = CheckGameSyncRequest(bundle, options); !s.ok()) return s;
   const std::string game = bundle.game_id();
   absl::StatusOr<std::optional<VenueGame>> held = proofs.Find(game);
   if (!held.ok()) return held.status();
@@ -161,39 +250,14 @@ absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& fe
   absl::StatusOr<std::vector<v1::LedgerEntry>> held_entries =
       federation.ReadGame(game, 0, std::numeric_limits<int64_t>::max());
   if (!held_entries.ok()) return held_entries.status();
-  const uint64_t venue_revisions = bundle.entries_size();
-  if (held_entries->size() > venue_revisions && !options.partial) {
-    return absl::DataLossError(absl::StrCat("the federation holds ", held_entries->size(),
-                                            " event(s) of game '", game, "', the venue's record ",
-                                            venue_revisions));
-  }
-  if (!*held && !held_entries->empty()) {
-    return absl::AlreadyExistsError(absl::StrCat(
-        "game '", game, "' is the federation's own (recorded there, not synced from a venue)"));
-  }
   AuditOptions audit;
   audit.judge = options.judge;
-  audit.public_key_der = !options.venue_key_der.empty() ? options.venue_key_der
-                         : *held                        ? (*held)->public_key_der
-                                                        : bundle.public_key();
-  if (*held && (*held)->public_key_der != audit.public_key_der) {
-    return absl::AlreadyExistsError(absl::StrCat("game '", game,
-                                                 "' was synced from another venue (",
-                                                 (*held)->venue_id.substr(0, 16), "…)"));
-  }
+  absl::StatusOr<std::string> key = VenueGameKey(bundle, *held, held_entries->size(), options);
+  if (!key.ok()) return key.status();
+  audit.public_key_der = *std::move(key);
   if (absl::Status s = FillHeldEntries(bundle, *held_entries); !s.ok()) return s;
-
-  // The venue's proof first: nothing is written for a game it does not prove.
-  absl::StatusOr<AuditReport> report = AuditBundle(bundle, audit);
+  absl::StatusOr<AuditReport> report = ProveVenueGame(bundle, audit);
   if (!report.ok()) return report.status();
-  if (!report->intact) {
-    return absl::DataLossError(
-        absl::StrCat("the venue's record of game '", game, "' does not prove itself",
-                     report->first_bad_position > 0
-                         ? absl::StrCat(" at venue position ", report->first_bad_position)
-                         : "",
-                     ": ", report->why));
-  }
 
   absl::StatusOr<v1::Event> created = ParseCanonical<v1::Event>(bundle.entries(0).entry().event());
   if (!created.ok()) return created.status();
@@ -214,38 +278,16 @@ absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& fe
       !s.ok()) {
     return s;
   }
+  const uint64_t venue_revisions = bundle.entries_size();
+  result.already = std::min<uint64_t>(revision, venue_revisions);
   // A game new here is claimed by its first batch, in the same transaction
   // (Ledger::AppendFromVenue): a local creation of the same id meanwhile
   // makes this sync fail, writing nothing, rather than leave a claim on a
   // game that is not the venue's.
-  const bool claim = !*held;
-
-  result.already = std::min<uint64_t>(revision, venue_revisions);
-  for (uint64_t at = result.already; at < venue_revisions;) {
-    const uint64_t end =
-        std::min<uint64_t>(venue_revisions, at + std::max<size_t>(options.batch, 1));
-    std::vector<v1::Event> batch;
-    for (uint64_t i = at; i < end; ++i) {
-      absl::StatusOr<v1::Event> event =
-          ParseCanonical<v1::Event>(bundle.entries(i).entry().event());
-      if (!event.ok()) return event.status();
-      batch.push_back(*std::move(event));
-    }
-    absl::StatusOr<std::vector<v1::LedgerEntry>> appended =
-        claim && at == 0 ? federation.AppendFromVenue(game, std::move(batch), audit.public_key_der)
-                         : federation.Append(game, ExpectedRevision::Exactly(at), std::move(batch));
-    if (!appended.ok()) return appended.status();
-    for (size_t k = 0; k < appended->size(); ++k) {
-      const v1::LedgerEntry& venue = bundle.entries(at + k).entry();
-      if ((*appended)[k].event() != venue.event() || !SameRulings((*appended)[k], venue)) {
-        return absl::DataLossError(absl::StrCat("game '", game, "' revision ", at + k + 1,
-                                                " was recorded here with other bytes or rulings "
-                                                "than the venue's"));
-      }
-    }
-    result.appended += appended->size();
-    at = end;
-    if (options.appended) options.appended(result.appended);
+  if (absl::Status s = AppendGameEvents(bundle, /*claim=*/!*held, audit.public_key_der, federation,
+                                        options, result);
+      !s.ok()) {
+    return s;
   }
   result.revision = std::max<uint64_t>(revision, venue_revisions);
   if (!options.partial) {
