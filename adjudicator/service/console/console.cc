@@ -123,6 +123,11 @@ struct Console::Impl {
   void Page(const httplib::Request& req, httplib::Response& res, absl::string_view method, Fn fn);
 
   void Routes();
+  // Routes' parts, by page family, registered in this order.
+  void SetGuardHeaders();
+  void RoutePages();
+  void RouteSession();
+  void RouteApi();
   void Hall(const httplib::Request& req, httplib::Response& res);
   void Game(const httplib::Request& req, httplib::Response& res);
   void Decide(const httplib::Request& req, httplib::Response& res);
@@ -493,7 +498,9 @@ void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
   res.set_redirect("/", 303);
 }
 
-void Console::Impl::Routes() {
+// The headers every answer carries, so that no page can be framed, sniffed
+// or cached, whichever handler answered it.
+void Console::Impl::SetGuardHeaders() {
   http.set_default_headers({
       {"Content-Security-Policy",
        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -513,6 +520,10 @@ void Console::Impl::Routes() {
     }
     if (http.secure()) res.set_header("Strict-Transport-Security", kStrictTransportSecurity);
   });
+}
+
+// The pages a browser opens, and the files they are made of.
+void Console::Impl::RoutePages() {
   using Req = const httplib::Request&;
   using Res = httplib::Response&;
   http.Get("/", [this](Req req, Res res) {
@@ -539,6 +550,12 @@ void Console::Impl::Routes() {
   http.Get(R"(/static/([a-z0-9-]+\.(css|js|json|html|svg)))",
            [](Req req, Res res) { SendAsset(res, std::string(req.matches[1])); });
   http.Get("/login", [](Req, Res res) { SendAsset(res, "login.html"); });
+}
+
+// Signing in and out, and what a page learns of its session.
+void Console::Impl::RouteSession() {
+  using Req = const httplib::Request&;
+  using Res = httplib::Response&;
   http.Post("/login", [this](Req q, Res s) { Login(q, s); });
   http.Post("/logout", [this](Req req, Res res) {
     absl::StatusOr<Visitor> visitor = AdmitWrite(req, res, kRead);
@@ -560,6 +577,12 @@ void Console::Impl::Routes() {
                                "\",\"actor\":", JsonString(c.actor), ",\"csrf\":\"",
                                visitor->session.csrf, "\"}"));
   });
+}
+
+// The JSON the pages read and the forms they post.
+void Console::Impl::RouteApi() {
+  using Req = const httplib::Request&;
+  using Res = httplib::Response&;
   http.Get("/api/games", [this](Req q, Res s) { Hall(q, s); });
   http.Get(R"(/api/games/([^/]+))", [this](Req q, Res s) { Game(q, s); });
   http.Post(R"(/api/games/([^/]+)/rulings/([0-9]+)/decide)",
@@ -571,6 +594,14 @@ void Console::Impl::Routes() {
     StartRound(tournaments != nullptr ? tournaments->service.get() : nullptr, visitor->caller, req,
                res);
   });
+}
+
+void Console::Impl::Routes() {
+  SetGuardHeaders();
+  RoutePages();
+  RouteSession();
+  RouteApi();
+  // Then those of the console's parts, each in its own file.
   floor->Route(http);
   tiles->Route(http);
   if (broadcast_pages != nullptr) broadcast_pages->Route(http);
