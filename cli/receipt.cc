@@ -110,6 +110,65 @@ absl::Status CheckTournamentName(const std::string& name) {
   return ledger::TournamentStream(name.substr(ledger::kTournamentStreamPrefix.size())).status();
 }
 
+// What a receipt is asked for: ruling N of a game, or revision N of a
+// tournament's stream (tournaments/T).
+struct ReceiptSubject {
+  std::string game;
+  bool tournament = false;
+  uint64_t n = 0;
+};
+
+// The entry the receipt proves: the event ruling N was given on, or the
+// tournament's revision N. Complains and returns the exit code when there
+// is none.
+std::optional<int> FindReceiptEntry(ledger::LogSource& reader, const ReceiptSubject& subject,
+                                    v1::LedgerEntry* entry) {
+  const std::string& game = subject.game;
+  absl::StatusOr<std::optional<uint64_t>> revision = subject.tournament
+                                                         ? std::optional<uint64_t>(subject.n)
+                                                         : RulingEvent(reader, game, subject.n);
+  if (!revision.ok()) {
+    return Complain("export", revision.status().message(), ExitCodeOf(revision.status()));
+  }
+  if (!revision->has_value()) {
+    return Complain("export", absl::StrCat("game '", game, "' has no ruling ", subject.n),
+                    kExitBadInput);
+  }
+  absl::StatusOr<std::vector<v1::LedgerEntry>> read = reader.ReadGame(game, **revision - 1, 1);
+  if (subject.tournament && read.ok() && read->empty()) {
+    return Complain(
+        "export",
+        absl::StrCat("tournament '", game.substr(ledger::kTournamentStreamPrefix.size()),
+                     "' has no revision ", subject.n),
+        kExitBadInput);
+  }
+  if (!read.ok() || read->empty()) {
+    return Complain("export", absl::StrCat("the event of ruling ", subject.n, " cannot be read"),
+                    kExitUnavailable);
+  }
+  *entry = std::move(read->front());
+  return std::nullopt;
+}
+
+// The receipt on stdout, or written to --out and said so.
+int DeliverReceipt(const std::string& receipt, const std::string& out,
+                   const ReceiptSubject& subject, uint64_t position) {
+  if (out.empty()) {
+    std::fwrite(receipt.data(), 1, receipt.size(), stdout);
+    return 0;
+  }
+  if (absl::Status s = WriteFileAtomically(out, receipt); !s.ok()) {
+    return Complain("export", absl::StrCat("--out: ", s.message()), ExitCodeOf(s));
+  }
+  const bool tournament = subject.tournament;
+  std::printf("wrote the receipt of %s %llu of %s '%s' (position %llu) to %s\n",
+              tournament ? "revision" : "ruling", static_cast<unsigned long long>(subject.n),
+              tournament ? "tournament" : "game",
+              subject.game.substr(tournament ? ledger::kTournamentStreamPrefix.size() : 0).c_str(),
+              static_cast<unsigned long long>(position), out.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int RunReceiptExport(const CommandSpec& spec, const Args& args) {
@@ -118,17 +177,18 @@ int RunReceiptExport(const CommandSpec& spec, const Args& args) {
     if (args.Has(other))
       return UsageError(spec, absl::StrCat("--", other, " is not for --receipt"));
   }
-  const std::string& game = args.positionals()[0];
+  ReceiptSubject subject;
+  subject.game = args.positionals()[0];
+  const std::string& game = subject.game;
   // A tournament's event is named by its stream and revision
   // (tournaments/T --receipt N); a game's by its ruling.
-  const bool tournament = ledger::IsTournamentStream(game);
-  uint64_t n = 0;
-  if (absl::Status s = args.Number("receipt", &n); !s.ok() || n == 0) {
-    return UsageError(spec, tournament
+  subject.tournament = ledger::IsTournamentStream(game);
+  if (absl::Status s = args.Number("receipt", &subject.n); !s.ok() || subject.n == 0) {
+    return UsageError(spec, subject.tournament
                                 ? "--receipt N: the tournament event's revision (1, 2, ...)"
                                 : "--receipt N: the ruling's number (1, 2, ...), as on its slip");
   }
-  if (absl::Status s = tournament ? CheckTournamentName(game) : absl::OkStatus(); !s.ok()) {
+  if (absl::Status s = subject.tournament ? CheckTournamentName(game) : absl::OkStatus(); !s.ok()) {
     return UsageError(spec, absl::StrCat(game, ": ", s.message()));
   }
   std::string db = *args.Value("db");
@@ -144,50 +204,19 @@ int RunReceiptExport(const CommandSpec& spec, const Args& args) {
         "export", absl::StrCat("--db ", db, ": ", reader.status().message()),
         absl::IsNotFound(reader.status()) ? kExitBadInput : ExitCodeOf(reader.status()));
   }
-  // The ruling numbered N, and the entry of the event it was given on.
-  absl::StatusOr<std::optional<uint64_t>> revision =
-      tournament ? std::optional<uint64_t>(n) : RulingEvent(**reader, game, n);
-  if (!revision.ok()) {
-    return Complain("export", revision.status().message(), ExitCodeOf(revision.status()));
-  }
-  if (!revision->has_value()) {
-    return Complain("export", absl::StrCat("game '", game, "' has no ruling ", n), kExitBadInput);
-  }
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entry = (*reader)->ReadGame(game, **revision - 1, 1);
-  if (tournament && entry.ok() && entry->empty()) {
-    return Complain(
-        "export",
-        absl::StrCat("tournament '", game.substr(ledger::kTournamentStreamPrefix.size()),
-                     "' has no revision ", n),
-        kExitBadInput);
-  }
-  if (!entry.ok() || entry->empty()) {
-    return Complain("export", absl::StrCat("the event of ruling ", n, " cannot be read"),
-                    kExitUnavailable);
-  }
+  v1::LedgerEntry entry;
+  if (std::optional<int> exit = FindReceiptEntry(**reader, subject, &entry)) return *exit;
   absl::StatusOr<std::unique_ptr<ledger::CosignatureStore>> store = CosignaturesOf(db);
   if (!store.ok()) return Complain("export", store.status().message(), ExitCodeOf(store.status()));
   absl::StatusOr<std::string> receipt =
-      ledger::ExportReceipt(**reader, store->get(), entry->front().position());
+      ledger::ExportReceipt(**reader, store->get(), entry.position());
   if (!receipt.ok()) {
     return Complain("export", receipt.status().message(),
                     absl::IsDataLoss(receipt.status())             ? kExitNegative
                     : absl::IsFailedPrecondition(receipt.status()) ? kExitBadInput
                                                                    : ExitCodeOf(receipt.status()));
   }
-  if (out.empty()) {
-    std::fwrite(receipt->data(), 1, receipt->size(), stdout);
-    return 0;
-  }
-  if (absl::Status s = WriteFileAtomically(out, *receipt); !s.ok()) {
-    return Complain("export", absl::StrCat("--out: ", s.message()), ExitCodeOf(s));
-  }
-  std::printf("wrote the receipt of %s %llu of %s '%s' (position %llu) to %s\n",
-              tournament ? "revision" : "ruling", static_cast<unsigned long long>(n),
-              tournament ? "tournament" : "game",
-              game.substr(tournament ? ledger::kTournamentStreamPrefix.size() : 0).c_str(),
-              static_cast<unsigned long long>(entry->front().position()), out.c_str());
-  return 0;
+  return DeliverReceipt(*receipt, out, subject, entry.position());
 }
 
 int RunReceiptVerify(const CommandSpec& spec, const Args& args) {
