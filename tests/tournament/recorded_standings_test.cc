@@ -56,9 +56,9 @@ class RecordedStandings : public ::testing::Test {
     auto l = ledger::Ledger::Open(o);
     ASSERT_TRUE(l.ok()) << l.status();
     ledger_ = *std::move(l);
-    auto store = TournamentStore::Open(ledger_.get(), "", dir_.path());
-    ASSERT_TRUE(store.ok()) << store.status();
-    store_ = *std::move(store);
+    auto tournaments = TournamentStore::Open(ledger_.get(), "", dir_.path());
+    ASSERT_TRUE(tournaments.ok()) << tournaments.status();
+    store_ = *std::move(tournaments);
     recorder_ = std::make_unique<StandingsRecorder>(ledger_.get(), folds_.get(), store_.get());
   }
   void TearDown() override {
@@ -296,9 +296,6 @@ TEST(StandingsRulesPin, AVersionThisBinaryDoesNotHaveIsRefused) {
   EXPECT_THAT(t.status().message(), HasSubstr("tournament-2026.1"));
 }
 
-}  // namespace
-}  // namespace arbiter::tournament
-
 // A tournament a venue synced is the venue's record (DOMAIN.md §3.8): its
 // standings are the venue's, carried by the sync. The federation's own
 // recorder appends nothing to it, or the venue's next events would no longer
@@ -318,3 +315,6 @@ TEST_F(RecordedStandings, NothingIsRecordedInATournamentAVenueSynced) {
   ASSERT_TRUE(recorder_->Update("T").ok());
   EXPECT_TRUE(Recorded().empty());
 }
+
+}  // namespace
+}  // namespace arbiter::tournament
