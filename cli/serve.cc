@@ -26,6 +26,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/console/broadcast.h"
+#include "adjudicator/service/console/file_budget.h"
 #include "adjudicator/service/server.h"
 #include "adjudicator/service/witness_feed.h"
 #include "cli/commands.h"
@@ -57,9 +58,11 @@ constexpr FlagSpec kFlags[] = {
     {"http-insecure", "",
      "let the console serve plain HTTP beyond loopback (tokens and cookies then cross the "
      "network in clear)"},
-    {"http-feeds", "N", "pages following the console's live feed at once (default 8192)"},
+    {"http-feeds", "N",
+     "pages following the console's live feed at once (default 8192, 1024 with --broadcast, "
+     "less when the open-file limit is low: it must fit the limit's budget)"},
     {"http-feeds-per-caller", "N",
-     "pages of one caller following the console's live feed at once (default 1024)"},
+     "pages (and broadcast viewers) of one caller following at once (default 1024)"},
     {"broadcast", "",
      "serve the public broadcast on the console (/broadcast: rounds, boards, SGF, events), "
      "without sign-in; needs --http"},
@@ -248,6 +251,16 @@ int RunServe(int argc, char** argv) {
   }
   if (options.broadcast && options.http_listen.empty()) {
     return UsageError(kServe, "--broadcast: the broadcast is served on the console; give --http");
+  }
+  if (!options.http_listen.empty()) {
+    // The console's caps drawn from the open-file limit (file_budget.h).
+    absl::StatusOr<service::console::FileBudget> budget =
+        service::console::PlanFiles(service::console::RaiseOpenFileLimit(), options.broadcast,
+                                    args.Has("http-feeds") ? options.http_feeds.in_all : 0);
+    if (!budget.ok()) return UsageError(kServe, budget.status().message());
+    options.http_feeds.in_all = budget->feeds;
+    options.http_connections = budget->connections;
+    if (options.broadcast) options.broadcast_viewers = budget->viewers;
   }
   if (auto v = args.Value("max-skew")) {
     if (!absl::ParseDuration(*v, &options.max_skew) || options.max_skew < absl::ZeroDuration() ||

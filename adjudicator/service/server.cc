@@ -270,6 +270,8 @@ absl::StatusOr<std::unique_ptr<Server>> Server::Start(const ServerOptions& optio
                                 .host_names = options.http_hosts,
                                 .insecure = options.http_insecure,
                                 .feeds = options.http_feeds,
+                                .connections = options.http_connections,
+                                .viewers = options.broadcast_viewers,
                                 .witness = parts->witness.get(),
                                 .cosignatures = parts->cosignatures.get(),
                                 .broadcast = options.broadcast,
