@@ -27,6 +27,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/console/broadcast.h"
+#include "adjudicator/service/console/file_budget.h"
 #include "adjudicator/service/server.h"
 #include "adjudicator/service/witness_feed.h"
 #include "cli/commands.h"
@@ -58,9 +59,11 @@ constexpr FlagSpec kFlags[] = {
     {"http-insecure", "",
      "let the console serve plain HTTP beyond loopback (tokens and cookies then cross the "
      "network in clear)"},
-    {"http-feeds", "N", "pages following the console's live feed at once (default 8192)"},
+    {"http-feeds", "N",
+     "pages following the console's live feed at once (default 8192, 1024 with --broadcast, "
+     "less when the open-file limit is low: it must fit the limit's budget)"},
     {"http-feeds-per-caller", "N",
-     "pages of one caller following the console's live feed at once (default 1024)"},
+     "pages (and broadcast viewers) of one caller following at once (default 1024)"},
     {"broadcast", "",
      "serve the public broadcast on the console (/broadcast: rounds, boards, SGF, events), "
      "without sign-in; needs --http"},
@@ -288,6 +291,20 @@ std::optional<int> ReadBroadcast(const Args& args, service::ServerOptions* optio
   return std::nullopt;
 }
 
+// The console's caps drawn from the open-file limit (file_budget.h), once
+// --http-feeds and --broadcast are read.
+std::optional<int> PlanOpenFiles(const Args& args, service::ServerOptions* options) {
+  if (options->http_listen.empty()) return std::nullopt;
+  absl::StatusOr<service::console::FileBudget> budget =
+      service::console::PlanFiles(service::console::RaiseOpenFileLimit(), options->broadcast,
+                                  args.Has("http-feeds") ? options->http_feeds.in_all : 0);
+  if (!budget.ok()) return UsageError(kServe, budget.status().message());
+  options->http_feeds.in_all = budget->feeds;
+  options->http_connections = budget->connections;
+  if (options->broadcast) options->broadcast_viewers = budget->viewers;
+  return std::nullopt;
+}
+
 // The server's clocks: the skew it accepts, how long a watch may stall,
 // and how soon a write is under a signed checkpoint.
 std::optional<int> ReadDurations(const Args& args, service::ServerOptions* options) {
@@ -377,7 +394,7 @@ int RunServe(int argc, char** argv) {
   service::ServerOptions options;
   // In this order: the first family refused is the one reported.
   for (ReadStep read : {ReadStore, ReadVenueKeys, ReadWitnessKey, ReadOutbound, ReadAddresses,
-                        ReadLimits, ReadBroadcast, ReadDurations}) {
+                        ReadLimits, ReadBroadcast, PlanOpenFiles, ReadDurations}) {
     if (std::optional<int> exit = read(args, &options)) return *exit;
   }
   return ServeUntilSignalled(options);

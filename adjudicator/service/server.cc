@@ -314,6 +314,8 @@ absl::Status Server::Parts::ServeConsole(const ServerOptions& options) {
                                                       .host_names = options.http_hosts,
                                                       .insecure = options.http_insecure,
                                                       .feeds = options.http_feeds,
+                                                      .connections = options.http_connections,
+                                                      .viewers = options.broadcast_viewers,
                                                       .witness = witness.get(),
                                                       .cosignatures = cosignatures.get(),
                                                       .broadcast = options.broadcast,

@@ -59,8 +59,12 @@ struct ServerOptions {
   console::FeedLimits http_feeds;
   // The public broadcast on the console (`--broadcast`, console/broadcast.h):
   // its delay (0 to 60 min) and the proxies whose X-Forwarded-For names
-  // the viewer (`--trusted-proxy`). Its viewers have caps of http_feeds' size.
+  // the viewer (`--trusted-proxy`). Its viewers: at most broadcast_viewers,
+  // http_feeds.per_caller of one address.
   bool broadcast = false;
+  int broadcast_viewers = 8192;
+  // The console's connections being served at once.
+  int http_connections = console::kMaxConnections;
   absl::Duration broadcast_delay = absl::ZeroDuration();
   std::vector<std::string> trusted_proxies;
   // The venues whose games this server takes (SyncVenueGame, venue_games.h):

@@ -8,6 +8,7 @@
 // are counted by their own address.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -391,6 +392,41 @@ TEST_F(BroadcastHttpTest, ViewersThroughATrustedProxyAreCountedByTheirOwnAddress
     held.clear();
     server_.reset();
   }
+}
+
+// The caps fit the open-file limit (issue 46.5, file_budget.h): under a
+// limit of 1024 (128 files each for the server's own, gRPC and the
+// console's connections), --http-feeds 637 leaves the broadcast 3 viewers;
+// a fourth is answered 503 with Retry-After, and the server goes on
+// serving. A --http-feeds beyond the budget is refused at start. The limit
+// is lowered for the rest of this process (ctest runs each test alone).
+TEST_F(BroadcastHttpTest, AViewerBeyondTheOpenFileBudgetIsRefusedCleanly) {
+  rlimit low{1024, 1024};
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+  const ProcessResult beyond =
+      RunArbiter({"serve", "--db", dir_.path() + "/bad", "--listen", "127.0.0.1:0", "--http",
+                  "127.0.0.1:0", "--broadcast", "--http-feeds", "640"});
+  EXPECT_EQ(beyond.exit, 2) << beyond.err;
+  EXPECT_THAT(beyond.err, HasSubstr("--http-feeds 640: the open-file limit (ulimit -n) 1024"));
+
+  ASSERT_NO_FATAL_FAILURE(Serve({"--http-feeds", "637"}));
+  std::vector<std::unique_ptr<Held>> held;
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(Hold(server_->console_address(), ""));
+    EXPECT_THAT(held.back()->head, HasSubstr("HTTP/1.1 200")) << i;
+  }
+  const std::string refused = ReadFor(server_->console_address(), "/broadcast/events", "",
+                                      absl::Seconds(5), "follow the broadcast");
+  EXPECT_THAT(refused, HasSubstr("HTTP/1.1 503"));
+  EXPECT_THAT(refused, HasSubstr("Retry-After: 10"));
+  EXPECT_THAT(refused, HasSubstr("at most 3 viewers follow the broadcast"));
+  httplib::Result page = Get("/broadcast");
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  // A viewer gone gives its place to the next.
+  held.pop_back();
+  held.push_back(Hold(server_->console_address(), ""));
+  EXPECT_THAT(held.back()->head, HasSubstr("HTTP/1.1 200"));
 }
 
 }  // namespace

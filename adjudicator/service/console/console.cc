@@ -1,7 +1,5 @@
 #include "adjudicator/service/console/console.h"
 
-#include <sys/resource.h>
-
 #include <atomic>
 #include <optional>
 #include <thread>
@@ -17,6 +15,7 @@
 #include "adjudicator/service/console/assets.h"
 #include "adjudicator/service/console/broadcast.h"
 #include "adjudicator/service/console/broadcast_pages.h"
+#include "adjudicator/service/console/file_budget.h"
 #include "adjudicator/service/console/floor.h"
 #include "adjudicator/service/console/followers.h"
 #include "adjudicator/service/console/guarded_server.h"
@@ -51,16 +50,6 @@ constexpr absl::string_view kVerify = "/arbiter.v1.Arbiter/VerifyGame";
 constexpr absl::string_view kExport = "/arbiter.v1.Arbiter/ExportGame";
 constexpr absl::string_view kWatch = "/arbiter.v1.Arbiter/WatchAll";
 constexpr absl::string_view kStandings = "/arbiter.v1.TournamentService/GetStandings";
-
-// Each page following the feed holds a socket: the soft limit of open
-// files (often 1024) is raised to the hard one, as far as it goes.
-void RaiseOpenFileLimit() {
-  rlimit r{};
-  if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
-    r.rlim_cur = r.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &r);
-  }
-}
 
 void SendAsset(httplib::Response& res, absl::string_view name) {
   const Asset* asset = FindAsset(name);
@@ -104,8 +93,12 @@ struct Console::Impl {
         insecure(o.insecure),
         witness(o.witness),
         cosignatures(o.cosignatures),
-        broadcast_options{o.broadcast, o.broadcast_delay, o.trusted_proxies, o.feeds},
-        http(std::move(o.host_names), std::move(o.tls)) {}
+        broadcast_options{o.broadcast, o.broadcast_delay, o.trusted_proxies,
+                          FeedLimits{.in_all = o.viewers,
+                                     .per_caller = o.feeds.per_caller,
+                                     .followers = "viewers follow the broadcast",
+                                     .set_by = "the open-file limit's budget, ulimit -n"}},
+        http(std::move(o.host_names), std::move(o.tls), o.connections) {}
 
   // Who is asking: the session (opened on an open server when there is
   // none yet) and the caller the Gatekeeper admits it as, for `method`.
@@ -618,9 +611,10 @@ const std::string& Console::address() const { return impl_->address; }
 absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& listen,
                                                         ConsoleParts parts,
                                                         ConsoleOptions options) {
-  if (options.feeds.in_all < 1 || options.feeds.per_caller < 1) {
+  if (options.feeds.in_all < 1 || options.feeds.per_caller < 1 || options.connections < 1 ||
+      (options.broadcast && options.viewers < 1)) {
     return absl::InvalidArgumentError(
-        "the live feed's caps: at least one page, in all and per caller");
+        "the console's caps: at least one connection, page and viewer, in all and per caller");
   }
   // Made first, so that a refusal below stops what the parts started, as
   // the destructor does.
@@ -684,7 +678,7 @@ absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& liste
   if (bound <= 0) return CannotListen("--http", listen);
   p.http.WidenBacklog();
   p.address = absl::StrCat(listen.substr(0, colon), ":", bound);
-  RaiseOpenFileLimit();
+  RaiseOpenFileLimit();  // each page and viewer holds a socket
   p.thread = std::thread([&p] {
     NameThisThread("console");
     p.http.Listen();

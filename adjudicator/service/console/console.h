@@ -58,12 +58,17 @@ struct ConsoleOptions {
   std::vector<std::string> host_names;  // --http-host: names its Host may carry
   bool insecure = false;                // --http-insecure: plain HTTP beyond loopback
   FeedLimits feeds;                     // --http-feeds, --http-feeds-per-caller
+  // Connections being served at once, and the broadcast's viewers: their
+  // share of the open-file budget (file_budget.h).
+  int connections = kMaxConnections;
+  int viewers = 8192;
   // --witness-key: the witness of other logs it also is (witness_routes.h); not owned.
   ledger::Witness* witness = nullptr;
   // --witness: the cosignatures its receipts carry (receipt_route.h); not owned, may be null.
   ledger::CosignatureStore* cosignatures = nullptr;
   // --broadcast, --broadcast-delay, --trusted-proxy: the public broadcast
-  // (broadcast_pages.h), its viewers under the caps of `feeds`.
+  // (broadcast_pages.h), at most `viewers` of them, `feeds.per_caller` of
+  // one address.
   bool broadcast = false;
   absl::Duration broadcast_delay = absl::ZeroDuration();
   std::vector<std::string> trusted_proxies;

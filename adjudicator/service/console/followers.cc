@@ -80,9 +80,8 @@ absl::Status Followers::Reserve(const std::string& caller, bool official) {
                                                "(arbiter serve --http-feeds-per-caller)"));
   }
   if (places_ >= limits_.in_all) {
-    return absl::UnavailableError(
-        absl::StrCat("at most ", limits_.in_all,
-                     " pages follow the live feed at once (arbiter serve --http-feeds)"));
+    return absl::UnavailableError(absl::StrCat("at most ", limits_.in_all, " ", limits_.followers,
+                                               " at once (", limits_.set_by, ")"));
   }
   if (!official && places_ >= limits_.in_all - limits_.ForOfficialsOnly()) {
     return absl::UnavailableError(

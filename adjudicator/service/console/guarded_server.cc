@@ -85,9 +85,11 @@ uint32_t EventsFor(Connection::Io io) {
 
 }  // namespace
 
-GuardedServer::GuardedServer(std::vector<std::string> host_names, TlsContext tls)
+GuardedServer::GuardedServer(std::vector<std::string> host_names, TlsContext tls,
+                             int max_connections)
     : host_names_(Lower(std::move(host_names))),
       tls_(std::move(tls)),
+      max_connections_(max_connections),
       epoll_(epoll_create1(EPOLL_CLOEXEC)),
       wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
   // httplib reads only what the guard framed; these keep its own checks and
@@ -225,7 +227,7 @@ void GuardedServer::Accept() {
       return;  // EAGAIN: none left
     }
     auto connection = std::make_unique<Connection>(fd, tls_.get());
-    if (static_cast<int>(clients_.size()) >= kMaxConnections && !MakeRoom()) {
+    if (static_cast<int>(clients_.size()) >= max_connections_ && !MakeRoom()) {
       // A plain answer fits a fresh socket's buffer; TLS has no session to
       // answer in yet.
       if (tls_ == nullptr) {

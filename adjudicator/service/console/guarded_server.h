@@ -39,6 +39,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/console/connection.h"
+#include "adjudicator/service/console/http_limits.h"
 #include "adjudicator/service/console/http_tls.h"
 #include "adjudicator/service/console/request_head.h"
 #include "httplib.h"
@@ -49,7 +50,10 @@ class GuardedServer : public httplib::Server {
  public:
   // `host_names`: the names besides the connection's own address that a
   // request's Host may carry (`--http-host`). `tls` null: plaintext.
-  GuardedServer(std::vector<std::string> host_names, TlsContext tls);
+  // `max_connections`: open at once (file_budget.h), beyond which a new one
+  // closes the idlest kept-alive one or is answered 503.
+  GuardedServer(std::vector<std::string> host_names, TlsContext tls,
+                int max_connections = kMaxConnections);
   ~GuardedServer() override;
 
   bool secure() const { return tls_ != nullptr; }
@@ -117,6 +121,7 @@ class GuardedServer : public httplib::Server {
 
   const std::vector<std::string> host_names_;
   const TlsContext tls_;
+  const int max_connections_;
   const int epoll_;
   const int wake_;  // an eventfd: a worker finished, or Stop()
   std::atomic<bool> stopping_{false};

@@ -29,7 +29,8 @@ inline constexpr size_t kMaxBodyBytes = 64 * 1024;
 inline constexpr int kWorkerThreads = 4;
 // Connections open at once, besides the pages following the live feed (at
 // most FeedLimits::in_all). A new one beyond closes the connection kept
-// alive idle the longest, or, with none, is answered 503 and closed.
+// alive idle the longest, or, with none, is answered 503 and closed. An
+// eighth of the open-file limit when that is less (file_budget.h).
 inline constexpr int kMaxConnections = 512;
 
 // Connections the kernel completes before the server accepts them
@@ -60,6 +61,9 @@ inline constexpr absl::Duration kRefusalStall = absl::Seconds(1);
 struct FeedLimits {
   int in_all = 8192;
   int per_caller = 1024;
+  // How a refusal at `in_all` names the followers, and what sets the cap.
+  const char* followers = "pages follow the live feed";
+  const char* set_by = "arbiter serve --http-feeds";
   // The last eighth of `in_all` (rounded down) is kept for the officials'
   // pages (ARBITER and CHIEF_ARBITER tokens): scoreboards and other
   // software, however many tokens they hold, fill at most the rest, so the
