@@ -340,6 +340,18 @@ int Failed(const absl::Status& s) {
                   ExitCodeOf(s));
 }
 
+// A record the venue or the federation refuses (it does not prove itself,
+// or it is another's): printed, the sync's exit made negative, and the sync
+// goes on. False for any other status, which the caller handles.
+bool ReportRefused(const char* kind, const std::string& id, const absl::Status& s, int& exit) {
+  if (!absl::IsDataLoss(s) && !absl::IsAlreadyExists(s) && !absl::IsFailedPrecondition(s)) {
+    return false;
+  }
+  std::printf("%s '%s': NOT synced: %s\n", kind, id.c_str(), std::string(s.message()).c_str());
+  exit = kExitNegative;
+  return true;
+}
+
 // What the tournaments' part of a sync did.
 struct TournamentTally {
   uint64_t synced = 0, appended = 0, already = 0, waiting = 0;
@@ -361,13 +373,7 @@ absl::Status SyncOneTournament(Venue& venue, Federation& federation, const std::
   absl::StatusOr<ledger::VenueSyncResult> r =
       bundle.ok() ? federation.SyncTournament(*bundle)
                   : absl::StatusOr<ledger::VenueSyncResult>(bundle.status());
-  if (absl::IsDataLoss(r.status()) || absl::IsAlreadyExists(r.status()) ||
-      absl::IsFailedPrecondition(r.status())) {
-    std::printf("tournament '%s': NOT synced: %s\n", id.c_str(),
-                std::string(r.status().message()).c_str());
-    tally.exit = kExitNegative;
-    return absl::OkStatus();
-  }
+  if (ReportRefused("tournament", id, r.status(), tally.exit)) return absl::OkStatus();
   if (!r.ok()) return r.status();
   std::printf(
       "tournament '%s': %llu new event(s), %llu already here; venue checkpoint at size %llu\n",
@@ -515,13 +521,7 @@ absl::Status SyncOneGame(Venue& venue, Federation& federation, const std::string
     return absl::OkStatus();
   }
   absl::StatusOr<ledger::VenueSyncResult> r = federation.Sync(*bundle);
-  if (absl::IsDataLoss(r.status()) || absl::IsAlreadyExists(r.status()) ||
-      absl::IsFailedPrecondition(r.status())) {
-    std::printf("game '%s': NOT synced: %s\n", game.c_str(),
-                std::string(r.status().message()).c_str());
-    tally.exit = kExitNegative;
-    return absl::OkStatus();
-  }
+  if (ReportRefused("game", game, r.status(), tally.exit)) return absl::OkStatus();
   if (!r.ok()) return r.status();
   if (!r->deferred.empty()) {
     std::printf("game '%s': left for a later sync: %s\n", game.c_str(), r->deferred.c_str());
