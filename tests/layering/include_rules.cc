@@ -42,12 +42,26 @@ bool Rulesdb(const std::string& inc) { return Under(inc, "rulesdb/"); }
 // added here on purpose, in review (stream.h: the two kinds of stream and
 // what their leaves hash, part of the record's format).
 constexpr const char* kCliLedgerApi[] = {
-    "ledger/audit.h",          "ledger/bundle.h",       "ledger/cosignature_store.h",
-    "ledger/ledger.h",         "ledger/note_key.h",     "ledger/receipt.h",
-    "ledger/rule_catalog.h",   "ledger/signed_note.h",  "ledger/signer.h",
-    "ledger/store.h",          "ledger/stream.h",       "ledger/tlog_checkpoint.h",
-    "ledger/venue_audit.h",    "ledger/venue_proofs.h", "ledger/venue_sync.h",
+    "ledger/audit.h",
+    "ledger/bundle.h",
+    "ledger/cosignature_store.h",
+    "ledger/ledger.h",
+    "ledger/note_key.h",
+    "ledger/receipt.h",
+    "ledger/rule_catalog.h",
+    "ledger/signed_note.h",
+    "ledger/signer.h",
+    "ledger/store.h",
+    "ledger/stream.h",
+    "ledger/tlog_checkpoint.h",
+    "ledger/venue_audit.h",
+    "ledger/venue_proofs.h",
+    "ledger/venue_sync.h",
     "ledger/witness_policy.h",
+    // `arbiter webhook --db` keeps endpoints in the store's server tables as
+    // the server does, and `webhook verify` checks a delivery's signature.
+    "ledger/server_tables.h",
+    "ledger/webhook_signature.h",
 };
 bool LedgerInternal(const std::string& inc) {
   if (!Ledger(inc)) return false;
