@@ -1,16 +1,24 @@
 #include "ledger/audit.h"
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
+#include <deque>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "ledger/audit_source.h"
 #include "ledger/checkpoint.h"
 #include "ledger/checkpoint_note.h"
@@ -152,22 +160,312 @@ absl::Status Absorb(AuditReport& report, absl::Status s) {
   return s;
 }
 
+// Where a finding falls in the order of the walk, which reads the log in
+// position order and takes each event through these steps in turn. Threads
+// make findings out of that order; the one reported is the first in it.
+enum Step : uint64_t {
+  kRead = 0,        // the row read, its position checked
+  kLeaf = 1,        // its bytes against its leaf hash
+  kParse = 2,       // canonical parse
+  kStream = 3,      // its game's stream
+  kRoot = 4,        // a checkpoint ending here
+  kRulingRows = 5,  // its ruling rows read
+  kJudge = 6,       // re-judged
+};
+constexpr uint64_t kSteps = 8;
+constexpr uint64_t OrderOf(uint64_t position, Step step) { return position * kSteps + step; }
+constexpr uint64_t kAfterTheWalk = std::numeric_limits<uint64_t>::max();
+
 // A finding kept aside while the log is walked: the audit reports the
 // structure first (hashes, streams, checkpoints), then the ruling rows, then
 // re-adjudication, so one pass finds what the separate passes found.
 struct Finding {
+  uint64_t order = 0;  // OrderOf the step that made it
   uint64_t position = 0;
   std::string why;
 };
-void Note(std::optional<Finding>& finding, uint64_t position, std::string why) {
-  if (!finding) finding = Finding{position, std::move(why)};
+void Note(std::optional<Finding>& finding, uint64_t order, uint64_t position, std::string why) {
+  if (!finding || order < finding->order) finding = Finding{order, position, std::move(why)};
+}
+void Keep(std::optional<Finding>& finding, std::optional<Finding> other) {
+  if (other) Note(finding, other->order, other->position, std::move(other->why));
 }
 
-// The one pass over the log. Each event is read once, re-hashed, parsed and
-// checked canonical once, checked against its stream, folded into the Merkle
-// tree (checkpoint roots) and, with a judge, fed at once to its game's
-// fold, its ruling rows read alongside (a second cursor, in the same
-// position order) and compared with the re-judged ones.
+// What stopped the walk: a structural finding, or a storage error (the
+// source's), with the counts the report had reached at that step.
+struct Stop {
+  uint64_t order = 0;
+  uint64_t position = 0;
+  std::string why;
+  absl::Status error;  // not OK: the walk fails with it (DATA_LOSS becomes a finding)
+  uint64_t events = 0;
+  uint64_t rulings = 0;
+};
+void Keep(std::optional<Stop>& stop, Stop other) {
+  if (!stop || other.order < stop->order) stop = std::move(other);
+}
+
+// One event as the walk hands it to the checker of its game.
+struct WalkedEvent {
+  StoredEvent row;
+  std::vector<std::string> recorded;  // its ruling rows' bytes, by seq
+  uint64_t rulings_before = 0;        // ruling rows taken for earlier positions
+};
+
+// Events of the games one checker owns, in position order. Recycled with
+// their strings' capacity.
+struct Batch {
+  static constexpr size_t kEvents = 256;
+  std::vector<WalkedEvent> events = std::vector<WalkedEvent>(kEvents);
+  size_t size = 0;
+};
+
+// The batches in circulation: a fixed number, so a walk ahead of its
+// checkers waits for one to come back rather than holding the log in memory.
+class BatchPool {
+ public:
+  explicit BatchPool(size_t n) {
+    for (size_t i = 0; i < n; ++i) free_.push_back(std::make_unique<Batch>());
+  }
+  std::unique_ptr<Batch> Take() {
+    absl::MutexLock lock(&mu_, absl::Condition(this, &BatchPool::HasFree));
+    std::unique_ptr<Batch> b = std::move(free_.back());
+    free_.pop_back();
+    b->size = 0;
+    return b;
+  }
+  void Give(std::unique_ptr<Batch> b) {
+    absl::MutexLock lock(&mu_);
+    free_.push_back(std::move(b));
+  }
+
+ private:
+  bool HasFree() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return !free_.empty(); }
+  absl::Mutex mu_;
+  std::vector<std::unique_ptr<Batch>> free_ ABSL_GUARDED_BY(mu_);
+};
+
+// Checks the events of the games it owns, each game's in stream order: each
+// parsed and checked canonical, checked against its stream, re-judged on its
+// game's fold and its ruling rows compared. Used by one thread at a time, so
+// its folds are too; opening a fold (Judge::Reopen) is serialised over all
+// checkers by `open_mu`.
+class GameChecker {
+ public:
+  GameChecker(const AuditOptions& options, const std::unordered_map<std::string, std::string>& pins,
+              absl::Mutex& open_mu, std::atomic<bool>& stopped)
+      : options_(options), pins_(pins), open_mu_(open_mu), stopped_(stopped) {}
+
+  // The batch's events, until a structural finding stops this checker.
+  void Check(Batch& batch) {
+    for (size_t i = 0; i < batch.size && !stop_; ++i) CheckEvent(batch.events[i]);
+  }
+
+  // What this checker found, once it has checked its last batch.
+  std::optional<Stop>& stop() { return stop_; }
+  std::optional<Finding>& ruling_rows() { return ruling_rows_; }
+  std::optional<Finding>& readjudication() { return readjudication_; }
+  const StreamCheck& streams() const { return streams_; }
+  // The games whose fold was opened at or before `order` in the walk.
+  uint64_t FoldsOpenedBy(uint64_t order) const {
+    uint64_t n = 0;
+    for (const auto& [id, game] : games_) n += game.fold != nullptr && game.opened <= order;
+    return n;
+  }
+  // Hands `referee` each game re-judged since the last call, as its fold now
+  // stands: the referee keeps each game's latest state only.
+  void HandAdvanced(TournamentReferee& referee) {
+    for (GameEntry* game : advanced_) {
+      game->second.advanced = false;
+      referee.GameAdvanced(game->first, *game->second.fold);
+    }
+    advanced_.clear();
+  }
+
+ private:
+  struct Game {
+    std::unique_ptr<GameJudge> fold;  // null: not (or no longer) re-judged
+    uint64_t opened = 0;              // the walk's order when it was
+    bool advanced = false;            // in advanced_
+  };
+  using GameEntry = std::unordered_map<std::string, Game>::value_type;
+  void CheckEvent(const WalkedEvent& e);
+  void StopAt(const WalkedEvent& e, Step step, uint64_t position, std::string why);
+  // The fold `event` (revision 1 of its game) opens, or nullptr after noting why.
+  std::unique_ptr<GameJudge> Open(uint64_t position, const std::string& game_id,
+                                  const v1::Event& event);
+  // Re-judges one event of its game, or checks its ruling rows alone.
+  void JudgeEvent(uint64_t position, const std::string& game_id, uint64_t revision,
+                  const v1::Event& event, const std::vector<std::string>& recorded);
+
+  const AuditOptions& options_;
+  const std::unordered_map<std::string, std::string>& pins_;
+  absl::Mutex& open_mu_;
+  std::atomic<bool>& stopped_;
+  StreamCheck streams_;
+  std::unordered_map<std::string, Game> games_;
+  // Games re-judged since the last HandAdvanced, kept only for a referee.
+  std::vector<GameEntry*> advanced_;
+  std::optional<Stop> stop_;
+  std::optional<Finding> ruling_rows_, readjudication_;
+  v1::Event event_;      // scratch, for each event's parse
+  v1::Ruling ruling_;    // scratch, for the canonical check of a ruling row
+  AuditReport scratch_;  // StreamCheck's finding
+};
+
+void GameChecker::StopAt(const WalkedEvent& e, Step step, uint64_t position, std::string why) {
+  const uint64_t at = e.row.position;
+  stop_ =
+      Stop{OrderOf(at, step), position, std::move(why), absl::OkStatus(), at - 1, e.rulings_before};
+  stopped_.store(true, std::memory_order_relaxed);
+}
+
+void GameChecker::CheckEvent(const WalkedEvent& e) {
+  const StoredEvent& row = e.row;
+  const uint64_t position = row.position;
+  if (absl::Status s = ParseCanonicalInto(row.event, &event_); !s.ok()) {
+    return StopAt(e, kParse, position, std::string(s.message()));
+  }
+  const uint64_t revision = row.revision;
+  if (!streams_.Check(scratch_, position, row.game_id, revision, row.idempotency_key, event_)) {
+    return StopAt(e, kStream, scratch_.first_bad_position, scratch_.why);
+  }
+  JudgeEvent(position, row.game_id, revision, event_, e.recorded);
+}
+
+std::unique_ptr<GameJudge> GameChecker::Open(uint64_t position, const std::string& game_id,
+                                             const v1::Event& event) {
+  const uint64_t order = OrderOf(position, kJudge);
+  auto pin = pins_.find(game_id);
+  if (pin == pins_.end()) {
+    Note(readjudication_, order, 0,
+         absl::StrCat("game '", game_id, "' has no pinned rules: no game '", game_id,
+                      "' in the ledger"));
+    return nullptr;
+  }
+  absl::MutexLock lock(&open_mu_);
+  absl::StatusOr<std::unique_ptr<GameJudge>> opened =
+      OpenFold(*options_.judge, game_id, pin->second, event);
+  if (!opened.ok()) {
+    Note(readjudication_, order, position, std::string(opened.status().message()));
+    return nullptr;
+  }
+  return *std::move(opened);
+}
+
+void GameChecker::JudgeEvent(uint64_t position, const std::string& game_id, uint64_t revision,
+                             const v1::Event& event, const std::vector<std::string>& recorded) {
+  GameJudge* fold = nullptr;
+  GameEntry* entry = nullptr;
+  if (options_.judge != nullptr && !readjudication_ &&
+      (!options_.game_id || *options_.game_id == game_id)) {
+    entry = &*games_.try_emplace(game_id).first;
+    Game& game = entry->second;
+    if (revision == 1) {
+      game.fold = Open(position, game_id, event);
+      game.opened = OrderOf(position, kJudge);
+    }
+    fold = game.fold.get();
+  }
+  bool ended = false;
+  if (fold != nullptr) {
+    absl::Status s = Rejudge(*fold, game_id, revision, event, recorded, &ended);
+    // Rulings equal to the re-judged ones are canonical; others are parsed
+    // below, to tell a damaged row from a ruling that differs.
+    if (s.ok()) {
+      if (options_.tournaments != nullptr && !entry->second.advanced) {
+        entry->second.advanced = true;
+        advanced_.push_back(entry);
+      }
+      return;
+    }
+    Note(readjudication_, OrderOf(position, kJudge), position, std::string(s.message()));
+  }
+  // Canonical, as the writer stores them: bytes with unknown fields in them
+  // would carry what no re-adjudication compares.
+  for (const std::string& bytes : recorded) {
+    if (absl::Status s = ParseCanonicalInto(bytes, &ruling_); !s.ok()) {
+      Note(ruling_rows_, OrderOf(position, kJudge), position,
+           absl::StrCat("a ruling of this event: ", s.message()));
+      return;
+    }
+  }
+}
+
+// One checker, fed batches on a thread of its own, or on the walk's (then
+// each batch is checked as it is pushed).
+class Lane {
+ public:
+  Lane(GameChecker& checker, BatchPool& pool, bool threaded) : checker_(checker), pool_(pool) {
+    if (!threaded) return;
+    thread_ = std::thread([this] { Loop(); });
+    pthread_setname_np(thread_.native_handle(), "audit-games");
+  }
+  ~Lane() { Close(); }
+
+  void Push(std::unique_ptr<Batch> batch) {
+    if (!thread_.joinable()) {
+      checker_.Check(*batch);
+      pool_.Give(std::move(batch));
+      return;
+    }
+    absl::MutexLock lock(&mu_);
+    queue_.push_back(std::move(batch));
+  }
+  // Returns once every batch pushed is checked.
+  void Drain() {
+    if (!thread_.joinable()) return;
+    absl::MutexLock lock(&mu_, absl::Condition(this, &Lane::Idle));
+  }
+  // After the last Push: returns once every batch is checked.
+  void Close() {
+    if (!thread_.joinable()) return;
+    {
+      absl::MutexLock lock(&mu_);
+      closed_ = true;
+    }
+    thread_.join();
+  }
+
+ private:
+  bool Ready() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return !queue_.empty() || closed_; }
+  bool Idle() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return queue_.empty() && !checking_; }
+  void Loop() {
+    std::unique_ptr<Batch> batch;
+    for (;;) {
+      {
+        // One lock a batch: the last one's end and the next one's taking.
+        absl::MutexLock lock(&mu_);
+        checking_ = false;  // the checker's state is the walk's to read once Idle
+        mu_.Await(absl::Condition(this, &Lane::Ready));
+        if (queue_.empty()) return;
+        checking_ = true;
+        batch = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      checker_.Check(*batch);
+      pool_.Give(std::move(batch));
+    }
+  }
+
+  GameChecker& checker_;
+  BatchPool& pool_;
+  absl::Mutex mu_;
+  std::deque<std::unique_ptr<Batch>> queue_ ABSL_GUARDED_BY(mu_);
+  bool closed_ ABSL_GUARDED_BY(mu_) = false;
+  bool checking_ ABSL_GUARDED_BY(mu_) = false;  // a batch taken, not yet checked
+  std::thread thread_;
+};
+
+// The one pass over the log. The walk (the caller's thread) reads each event
+// once, re-hashes it and folds it into the Merkle tree (checkpoint roots),
+// reads its ruling rows alongside (a second cursor, in the same position
+// order) and hands it on, in batches, to the checker of its game: a game's
+// events all go to one checker, on a thread of its own (AuditOptions::
+// game_threads), which parses and checks each canonical, checks it against
+// its stream and, with a judge, feeds it to its game's fold and compares
+// the rulings. The findings are then reported as one thread in the walk's
+// order would have made them (Step).
 class LogWalk {
  public:
   LogWalk(const AuditOptions& options, const std::vector<v1::Checkpoint>& checkpoints,
@@ -184,42 +482,76 @@ class LogWalk {
   bool ReportReadjudication() { return Report(readjudication_); }
 
  private:
-  struct Game {
-    std::unique_ptr<GameJudge> fold;  // null: not (or no longer) re-judged
-  };
   bool Report(const std::optional<Finding>& f) { return !f || Fail(report_, f->position, f->why); }
+  // How many threads check the games (0: the walk's own).
+  size_t GameThreads() const;
+  // Reads, hashes and hands on every event, until the end or a stop.
+  std::optional<Stop> Walk(MerkleTree& tree, uint64_t total);
+  // After a walk to the end: the checks of the whole log, the games counted.
+  absl::Status Finish(const MerkleTree& tree, std::map<std::string, uint64_t>& games);
+  // The checkpoints ending at the event just appended; a stop if one differs.
+  std::optional<Stop> CheckRoots(MerkleTree& tree);
+  // The slot of the next event of `game_id`, in its checker's batch.
+  WalkedEvent& Slot(const std::string& game_id);
+  // Counts the slot in, handing the batch on when it is full.
+  void Commit();
   // Steps the rulings cursor.
   absl::Status NextRuling();
-  // Reads the ruling rows of `position` into recorded_.
-  absl::Status TakeRulings(uint64_t position);
-  // A tournament's entry (tournament_audit.h): checked, kept for its
-  // stream, never judged; false after reporting.
-  bool TakeTournamentEntry(uint64_t position, const std::string& stream, uint64_t revision,
-                           bool keyed, const std::string& bytes);
-  // The tournaments' referee while the games are re-judged whole: nullptr
-  // without one, for one game only, or once re-adjudication has failed.
-  TournamentReferee* Referee() const {
-    return options_.judge != nullptr && !options_.game_id && !readjudication_ ? options_.tournaments
-                                                                              : nullptr;
+  // Reads the ruling rows of `position` into `recorded`.
+  absl::Status TakeRulings(uint64_t position, std::vector<std::string>& recorded);
+  // The walk's own stop at `order`, with the counts reached.
+  Stop StopHere(uint64_t order, uint64_t position, std::string why, absl::Status error) {
+    return Stop{order, position, std::move(why), std::move(error), report_.events, report_.rulings};
   }
-  // Re-judges one event of its game, or checks its ruling rows alone.
-  void JudgeEvent(uint64_t position, const std::string& game_id, uint64_t revision,
-                  const v1::Event& event);
+  // The event row_ against its leaf hash; a stop if they differ.
+  std::optional<Stop> CheckLeaf(uint64_t position, const Hash& leaf);
+  // A tournament's entry, row_ (tournament_audit.h): checked, kept for its
+  // stream and handed to the referee, never judged; a stop if it breaks its
+  // stream.
+  std::optional<Stop> TakeTournamentEntry(uint64_t position);
+  // The tournaments' referee, handed every game the checkers advanced, once
+  // they have checked every event handed on: nullptr without one, for one
+  // game only, or once re-adjudication has a finding (there is then no log
+  // for it to follow).
+  TournamentReferee* Referee();
+  // Hands on every batch being filled and waits until the checkers have
+  // checked them.
+  void Settle();
 
   const AuditOptions& options_;
   const std::vector<v1::Checkpoint>& checkpoints_;
   const std::unordered_map<std::string, std::string> pins_;
   AuditReport& report_;
-  std::unordered_map<std::string, Game> games_;
   std::optional<Finding> ruling_rows_, readjudication_;
   TournamentEntries tournaments_;
 
-  AuditSource* source_ = nullptr;  // for the rulings cursor, during Run
+  AuditSource* source_ = nullptr;  // during Run
+  StoredEvent row_;
   StoredRuling ruling_row_;
   bool has_ruling_row_ = false;  // ruling_row_ holds the cursor's row
-  std::vector<std::string> recorded_;
-  v1::Ruling ruling_;  // scratch, for the canonical check of a ruling row
+  size_t next_checkpoint_ = 0;
+  uint64_t last_good_checkpoint_ = 0;
+
+  // The checkers, their lanes, and the batch each is being filled.
+  std::vector<std::unique_ptr<GameChecker>> checkers_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+  std::vector<std::unique_ptr<Batch>> filling_;
+  size_t slot_lane_ = 0;  // the lane of the last Slot()
+  std::unique_ptr<BatchPool> pool_;
+  absl::Mutex open_mu_;                          // Judge::Reopen, one call at a time
+  std::atomic<bool> stopped_{false};             // a checker found a structural fault
+  std::vector<std::string> tournament_rulings_;  // a tournament entry's ruling rows
+  // The tournaments' referee while it follows the log (see Referee()).
+  TournamentReferee* referee_ = nullptr;
 };
+
+size_t LogWalk::GameThreads() const {
+  if (options_.game_threads >= 0) return static_cast<size_t>(options_.game_threads);
+  // Beyond a few the walk, which one thread must do, is the bound.
+  constexpr unsigned kMostThreads = 4;
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores < 2 ? 0 : std::min(cores, kMostThreads);
+}
 
 absl::Status LogWalk::NextRuling() {
   absl::StatusOr<bool> row = source_->NextRuling(ruling_row_);
@@ -228,194 +560,242 @@ absl::Status LogWalk::NextRuling() {
   return absl::OkStatus();
 }
 
-absl::Status LogWalk::TakeRulings(uint64_t position) {
-  recorded_.clear();
+absl::Status LogWalk::TakeRulings(uint64_t position, std::vector<std::string>& recorded) {
+  const uint64_t order = OrderOf(position, kRulingRows);
+  recorded.clear();
   // Rows before this position belong to no event: the earlier positions
   // have taken theirs.
   for (; has_ruling_row_ && static_cast<uint64_t>(ruling_row_.position) < position;) {
-    Note(ruling_rows_, ruling_row_.position,
+    Note(ruling_rows_, order, ruling_row_.position,
          absl::StrCat("a ruling row refers to position ", ruling_row_.position,
                       ", which holds no event"));
     if (absl::Status s = NextRuling(); !s.ok()) return s;
   }
   for (; has_ruling_row_ && static_cast<uint64_t>(ruling_row_.position) == position;) {
-    if (ruling_row_.seq != static_cast<int64_t>(recorded_.size())) {
-      Note(ruling_rows_, position, "the rulings of this event are not numbered 0, 1, 2, ...");
+    if (ruling_row_.seq != static_cast<int64_t>(recorded.size())) {
+      Note(ruling_rows_, order, position,
+           "the rulings of this event are not numbered 0, 1, 2, ...");
     }
-    recorded_.push_back(std::move(ruling_row_.ruling));
+    recorded.push_back(std::move(ruling_row_.ruling));
     ++report_.rulings;
     if (absl::Status s = NextRuling(); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
 
-void LogWalk::JudgeEvent(uint64_t position, const std::string& game_id, uint64_t revision,
-                         const v1::Event& event) {
-  GameJudge* fold = nullptr;
-  if (options_.judge != nullptr && !readjudication_ &&
-      (!options_.game_id || *options_.game_id == game_id)) {
-    Game& game = games_[game_id];
-    if (revision == 1) {
-      auto pin = pins_.find(game_id);
-      if (pin == pins_.end()) {
-        Note(readjudication_, 0,
-             absl::StrCat("game '", game_id, "' has no pinned rules: no game '", game_id,
-                          "' in the ledger"));
-      } else if (absl::StatusOr<std::unique_ptr<GameJudge>> opened =
-                     OpenFold(*options_.judge, game_id, pin->second, event);
-                 !opened.ok()) {
-        Note(readjudication_, position, std::string(opened.status().message()));
-      } else {
-        game.fold = *std::move(opened);
-      }
-    }
-    fold = game.fold.get();
-  }
-  bool ended = false;
-  if (fold != nullptr) {
-    absl::Status s = Rejudge(*fold, game_id, revision, event, recorded_, &ended);
-    // Rulings equal to the re-judged ones are canonical; others are parsed
-    // below, to tell a damaged row from a ruling that differs.
-    if (s.ok()) {
-      if (TournamentReferee* referee = Referee()) referee->GameAdvanced(game_id, *fold);
-      return;
-    }
-    Note(readjudication_, position, std::string(s.message()));
-  }
-  // Canonical, as the writer stores them: bytes with unknown fields in them
-  // would carry what no re-adjudication compares.
-  for (const std::string& bytes : recorded_) {
-    if (absl::Status s = ParseCanonicalInto(bytes, &ruling_); !s.ok()) {
-      Note(ruling_rows_, position, absl::StrCat("a ruling of this event: ", s.message()));
-      return;
-    }
-  }
+WalkedEvent& LogWalk::Slot(const std::string& game_id) {
+  slot_lane_ = std::hash<std::string>()(game_id) % lanes_.size();
+  std::unique_ptr<Batch>& batch = filling_[slot_lane_];
+  if (batch == nullptr) batch = pool_->Take();
+  return batch->events[batch->size];
 }
 
-bool LogWalk::TakeTournamentEntry(uint64_t position, const std::string& stream, uint64_t revision,
-                                  bool keyed, const std::string& bytes) {
-  if (std::optional<std::string> why = tournaments_.Add(stream, revision, keyed, bytes)) {
-    return Fail(report_, position, *std::move(why));
+void LogWalk::Commit() {
+  std::unique_ptr<Batch>& batch = filling_[slot_lane_];
+  if (++batch->size == Batch::kEvents) lanes_[slot_lane_]->Push(std::move(batch));
+}
+
+std::optional<Stop> LogWalk::CheckRoots(MerkleTree& tree) {
+  while (next_checkpoint_ < checkpoints_.size() &&
+         checkpoints_[next_checkpoint_].tree_size() == tree.size()) {
+    const uint64_t order = OrderOf(tree.size(), kRoot);
+    absl::StatusOr<Hash> root = tree.Root(tree.size());
+    if (!root.ok()) return StopHere(order, 0, "", root.status());
+    if (AsBytes(*root) != checkpoints_[next_checkpoint_].root_hash()) {
+      return StopHere(order, last_good_checkpoint_ + 1,
+                      absl::StrCat("the Merkle root of positions 1..", tree.size(),
+                                   " differs from its signed checkpoint: an event after position ",
+                                   last_good_checkpoint_, " and at or before ", tree.size(),
+                                   " was changed, removed or reordered"),
+                      absl::OkStatus());
+    }
+    last_good_checkpoint_ = tree.size();
+    ++next_checkpoint_;
+  }
+  return std::nullopt;
+}
+
+std::optional<Stop> LogWalk::Walk(MerkleTree& tree, uint64_t total) {
+  if (absl::Status s = NextRuling(); !s.ok()) return StopHere(0, 0, "", s);
+  // A checker's structural finding stops the walk: nothing after it counts.
+  while (!stopped_.load(std::memory_order_relaxed)) {
+    const uint64_t expected = tree.size() + 1;
+    absl::StatusOr<bool> more = source_->NextEvent(row_);
+    if (!more.ok()) return StopHere(OrderOf(expected, kRead), 0, "", more.status());
+    if (!*more) return std::nullopt;
+    const uint64_t position = row_.position;
+    if (position != expected) {
+      return StopHere(
+          OrderOf(expected, kRead), expected,
+          position < expected
+              ? absl::StrCat("position ", position, " appears twice")
+              : absl::StrCat("position ", expected, " is missing (the next is ", position, ")"),
+          absl::OkStatus());
+    }
+    Hash leaf = EntryLeafHash(row_.game_id, row_.event);
+    if (std::optional<Stop> stop = CheckLeaf(position, leaf)) return stop;
+    const bool tournament = IsTournamentStream(row_.game_id);
+    std::vector<std::string>* recorded = &tournament_rulings_;
+    if (tournament) {
+      if (std::optional<Stop> stop = TakeTournamentEntry(position)) return stop;
+    } else {
+      WalkedEvent& e = Slot(row_.game_id);
+      std::swap(e.row, row_);
+      e.rulings_before = report_.rulings;
+      recorded = &e.recorded;
+    }
+    tree.Append(leaf);
+    ++report_.events;
+    std::optional<Stop> stop = CheckRoots(tree);
+    if (!stop) {
+      if (absl::Status s = TakeRulings(position, *recorded); !s.ok()) {
+        stop = StopHere(OrderOf(position, kRulingRows), 0, "", s);
+      }
+    }
+    if (tournament && !recorded->empty()) {
+      Note(ruling_rows_, OrderOf(position, kJudge), position,
+           "a ruling row refers to a tournament's event");
+    }
+    // A stop here still has the event's own checks made.
+    if (!tournament) Commit();
+    if (stop) return stop;
+    if (options_.progress && tree.size() % 1024 == 0 && tree.size() != total) {
+      options_.progress(tree.size(), total);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Stop> LogWalk::CheckLeaf(uint64_t position, const Hash& leaf) {
+  if (row_.leaf_hash == AsBytes(leaf)) return std::nullopt;
+  // A tournament's entry is named: its position alone says nothing of which
+  // record a federation rates was changed.
+  const std::string& stream = row_.game_id;
+  return StopHere(
+      OrderOf(position, kLeaf), position,
+      absl::StrCat(IsTournamentStream(stream)
+                       ? absl::StrCat("tournament '", stream.substr(kTournamentStreamPrefix.size()),
+                                      "' revision ", row_.revision, ": ")
+                       : "",
+                   "the event's bytes do not match its recorded leaf hash"),
+      absl::OkStatus());
+}
+
+std::optional<Stop> LogWalk::TakeTournamentEntry(uint64_t position) {
+  const std::string& stream = row_.game_id;
+  const uint64_t revision = row_.revision;
+  // Its structural checks stand where a game event's parse does.
+  if (std::optional<std::string> why =
+          tournaments_.Add(stream, revision, !row_.idempotency_key.empty(), row_.event)) {
+    return StopHere(OrderOf(position, kParse), position, *std::move(why), absl::OkStatus());
   }
   if (TournamentReferee* referee = Referee()) {
     const std::string id = stream.substr(kTournamentStreamPrefix.size());
     if (std::optional<std::string> why =
             referee->Apply(id, revision, tournaments_.streams().at(id).back())) {
-      Note(readjudication_, position, *std::move(why));
+      Note(readjudication_, OrderOf(position, kJudge), position, *std::move(why));
     }
   }
-  return true;
+  return std::nullopt;
+}
+
+void LogWalk::Settle() {
+  for (size_t i = 0; i < lanes_.size(); ++i) {
+    if (filling_[i] != nullptr) lanes_[i]->Push(std::move(filling_[i]));
+    lanes_[i]->Drain();
+  }
+}
+
+TournamentReferee* LogWalk::Referee() {
+  if (referee_ == nullptr) return nullptr;
+  // The referee follows the log in position order: every game event before
+  // this point re-judged, none after it.
+  Settle();
+  bool found = readjudication_.has_value();
+  for (const auto& checker : checkers_) found = found || checker->readjudication().has_value();
+  if (found) {
+    referee_ = nullptr;
+    return nullptr;
+  }
+  for (const auto& checker : checkers_) checker->HandAdvanced(*referee_);
+  return referee_;
 }
 
 absl::Status LogWalk::Run(AuditSource& source, MerkleTree& tree,
                           std::map<std::string, uint64_t>& games) {
-  AuditReport& report = report_;
   absl::StatusOr<uint64_t> total = source.Head();
   if (!total.ok()) return total.status();
   source_ = &source;
-  if (absl::Status s = NextRuling(); !s.ok()) return s;
-  StreamCheck streams;
-  size_t next_checkpoint = 0;
-  uint64_t last_good_checkpoint = 0;
-  v1::Event event;
-  StoredEvent row;
-  for (;;) {
-    absl::StatusOr<bool> more = source.NextEvent(row);
-    if (!more.ok()) return more.status();
-    if (!*more) break;
-    uint64_t position = row.position;
-    uint64_t expected = tree.size() + 1;
-    if (position != expected) {
-      Fail(report, expected,
-           position < expected
-               ? absl::StrCat("position ", position, " appears twice")
-               : absl::StrCat("position ", expected, " is missing (the next is ", position, ")"));
-      return absl::OkStatus();
-    }
-    const std::string& game_id = row.game_id;
-    const std::string& bytes = row.event;
-    Hash leaf = EntryLeafHash(game_id, bytes);
-    if (row.leaf_hash != AsBytes(leaf)) {
-      // A tournament's entry is named: its position alone says nothing of
-      // which record a federation rates was changed.
-      Fail(report, position,
-           absl::StrCat(
-               IsTournamentStream(game_id)
-                   ? absl::StrCat("tournament '", game_id.substr(kTournamentStreamPrefix.size()),
-                                  "' revision ", row.revision, ": ")
-                   : "",
-               "the event's bytes do not match its recorded leaf hash"));
-      return absl::OkStatus();
-    }
-    const bool tournament = IsTournamentStream(game_id);
-    if (tournament) {
-      if (!TakeTournamentEntry(position, game_id, row.revision, !row.idempotency_key.empty(),
-                               bytes)) {
-        return absl::OkStatus();
-      }
-    } else if (absl::Status s = ParseCanonicalInto(bytes, &event); !s.ok()) {
-      Fail(report, position, std::string(s.message()));
-      return absl::OkStatus();
-    }
-    const uint64_t revision = row.revision;
-    if (!tournament &&
-        !streams.Check(report, position, game_id, revision, row.idempotency_key, event)) {
-      return absl::OkStatus();
-    }
-    tree.Append(leaf);
-    ++report.events;
-    while (next_checkpoint < checkpoints_.size() &&
-           checkpoints_[next_checkpoint].tree_size() == tree.size()) {
-      absl::StatusOr<Hash> root = tree.Root(tree.size());
-      if (!root.ok()) return root.status();
-      if (AsBytes(*root) != checkpoints_[next_checkpoint].root_hash()) {
-        Fail(report, last_good_checkpoint + 1,
-             absl::StrCat("the Merkle root of positions 1..", tree.size(),
-                          " differs from its signed checkpoint: an event after position ",
-                          last_good_checkpoint, " and at or before ", tree.size(),
-                          " was changed, removed or reordered"));
-        return absl::OkStatus();
-      }
-      last_good_checkpoint = tree.size();
-      ++next_checkpoint;
-    }
-    if (absl::Status s = TakeRulings(position); !s.ok()) return s;
-    if (tournament && !recorded_.empty()) {
-      Note(ruling_rows_, position, "a ruling row refers to a tournament's event");
-    }
-    if (!tournament) JudgeEvent(position, game_id, revision, event);
-    if (options_.progress && (tree.size() % 1024 == 0 || tree.size() == *total)) {
-      options_.progress(tree.size(), *total);
-    }
+  if (options_.judge != nullptr && !options_.game_id) referee_ = options_.tournaments;
+  const size_t threads = GameThreads();
+  const size_t lanes = std::max<size_t>(1, threads);
+  // Enough batches for each lane to have some queued while the walk fills
+  // the next.
+  pool_ = std::make_unique<BatchPool>(6 * lanes);
+  filling_.resize(lanes);
+  for (size_t i = 0; i < lanes; ++i) {
+    checkers_.push_back(std::make_unique<GameChecker>(options_, pins_, open_mu_, stopped_));
+    lanes_.push_back(std::make_unique<Lane>(*checkers_.back(), *pool_, threads > 0));
   }
-  for (const auto& [game, rev] : streams.revisions) games[game] = rev;
-  if (next_checkpoint < checkpoints_.size()) {
-    Fail(
-        report, tree.size() + 1,
-        absl::StrCat("the log ends at position ", tree.size(), " but a signed checkpoint covers ",
-                     checkpoints_[next_checkpoint].tree_size(), " events: its tail was truncated"));
+  std::optional<Stop> stop = Walk(tree, *total);
+  for (size_t i = 0; i < lanes; ++i) {
+    if (filling_[i] != nullptr) lanes_[i]->Push(std::move(filling_[i]));
+    lanes_[i]->Close();
+  }
+  for (auto& checker : checkers_) {
+    if (checker->stop()) Keep(stop, *std::move(checker->stop()));
+    Keep(ruling_rows_, std::move(checker->ruling_rows()));
+    Keep(readjudication_, std::move(checker->readjudication()));
+  }
+  if (stop) {
+    report_.events = stop->events;
+    report_.rulings = stop->rulings;
+    if (!stop->error.ok()) return stop->error;
+    Fail(report_, stop->position, stop->why);
+    return absl::OkStatus();
+  }
+  if (options_.progress && tree.size() > 0 && tree.size() == *total) {
+    options_.progress(tree.size(), *total);
+  }
+  return Finish(tree, games);
+}
+
+absl::Status LogWalk::Finish(const MerkleTree& tree, std::map<std::string, uint64_t>& games) {
+  for (const auto& checker : checkers_) {
+    for (const auto& [game, rev] : checker->streams().revisions) games[game] = rev;
+  }
+  if (next_checkpoint_ < checkpoints_.size()) {
+    Fail(report_, tree.size() + 1,
+         absl::StrCat("the log ends at position ", tree.size(), " but a signed checkpoint covers ",
+                      checkpoints_[next_checkpoint_].tree_size(),
+                      " events: its tail was truncated"));
     return absl::OkStatus();
   }
   if (has_ruling_row_) {
-    Note(ruling_rows_, ruling_row_.position,
+    Note(ruling_rows_, kAfterTheWalk, ruling_row_.position,
          absl::StrCat("a ruling row refers to position ", ruling_row_.position,
                       ", which holds no event"));
+  }
+  // The games re-judged are those opened before re-adjudication stopped at
+  // its first finding (the checkers of other games went on).
+  const uint64_t judged_until = readjudication_ ? readjudication_->order : kAfterTheWalk;
+  for (const auto& checker : checkers_) {
+    report_.games_readjudicated += checker->FoldsOpenedBy(judged_until);
   }
   // Every game in the log has its pinned rules, judged or not.
   for (const auto& [game, rev] : games) {
     if (!pins_.contains(game)) {
-      Note(readjudication_, 0,
+      Note(readjudication_, kAfterTheWalk, 0,
            absl::StrCat("game '", game, "' has no pinned rules: no game '", game,
                         "' in the ledger"));
     }
   }
-  for (const auto& [game, g] : games_) report.games_readjudicated += g.fold != nullptr ? 1 : 0;
-  report.tournaments = tournaments_.streams().size();
+  report_.tournaments = tournaments_.streams().size();
   if (TournamentReferee* referee = Referee()) {
     if (std::optional<std::string> why = referee->Finish()) {
-      Note(readjudication_, 0, *std::move(why));
+      Note(readjudication_, kAfterTheWalk, 0, *std::move(why));
     } else {
-      report.tournaments_rederived = report.tournaments;
+      report_.tournaments_rederived = report_.tournaments;
     }
   }
   return absl::OkStatus();

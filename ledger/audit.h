@@ -10,7 +10,10 @@
 // event; and, with a judge, every game re-adjudicated under its pinned rules
 // with its recorded rulings diffed. For a bundle: the checkpoint's
 // signature, each event's inclusion proof, the stream's contiguity, and the
-// same re-adjudication.
+// same re-adjudication. The database's log is walked once, read, hashed and
+// Merkle-folded on the caller's thread while its games are checked and
+// re-adjudicated on threads of their own (AuditOptions::game_threads); the
+// report is what one thread walking the log in order finds first.
 #ifndef ARBITER_LEDGER_AUDIT_H_
 #define ARBITER_LEDGER_AUDIT_H_
 
@@ -40,10 +43,18 @@ struct AuditOptions {
   // Re-adjudicates the games when set; the report says if it was not.
   Judge* judge = nullptr;
   // With `judge` (and no `game_id`): re-derives the tournaments, each
-  // finding reported as a re-adjudication's (tournament_referee.h).
+  // finding reported as a re-adjudication's (tournament_referee.h). Called
+  // on the caller's thread, while no game is being checked.
   TournamentReferee* tournaments = nullptr;
-  // Called as events are checked: (done, total).
+  // Called on the caller's thread as events are read and hashed: (done,
+  // total); (total, total) once every event is checked.
   std::function<void(uint64_t, uint64_t)> progress;
+  // Threads that check the games (parse, streams, re-adjudication) while the
+  // caller's thread reads, hashes and Merkle-folds the log, each game on one
+  // of them (the judge's folds are used by one thread at a time, and Reopen
+  // is called by one at a time). -1: one per core (at most 4); 0: none,
+  // all on the caller's thread. The report is the same.
+  int game_threads = -1;
 };
 
 struct AuditReport {

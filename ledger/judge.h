@@ -71,7 +71,8 @@ class Judge {
   // stream: `pin` is the RulesPin() it recorded when the game was created.
   // A judge whose rules have versions folds under the pinned ones, so the
   // game re-adjudicates as it was judged whatever version is the latest
-  // now. By default, Open.
+  // now. By default, Open. The audit calls it (and folds each game) on
+  // threads of its own, one Reopen at a time.
   virtual absl::StatusOr<std::unique_ptr<GameJudge>> Reopen(absl::string_view game_id,
                                                             const v1::GameCreated& created,
                                                             absl::string_view /*pin*/) {

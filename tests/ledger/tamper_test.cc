@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -148,6 +149,64 @@ class TamperTest : public ::testing::TestWithParam<Backend> {
     absl::StatusOr<AuditReport> report = (*OpenStore(pg() ? uri_ : dir_.path()))->Audit(o);
     EXPECT_TRUE(report.ok()) << report.status();
     return report.ok() ? *report : AuditReport();
+  }
+
+  // Sixty more games after the fixture's, each of 12 events (gameCreated,
+  // ten passes and a resignation) recorded at once: game k holds positions
+  // 29 + 12k to 40 + 12k, enough for every thread of the audit to check
+  // several batches.
+  void AddGames() {
+    LedgerOptions o = OptionsFor(GetParam(), dir_.path(), &uri_);
+    o.judge = &judge_;
+    auto ledger = Ledger::Open(o);
+    ASSERT_TRUE(ledger.ok()) << ledger.status();
+    for (int k = 0; k < 60; ++k) {
+      std::string id = absl::StrCat("many", k);
+      std::vector<v1::Event> events = {Created(id)};
+      for (int i = 0; i < 10; ++i) events.push_back(Pass(i % 2 ? v1::WHITE : v1::BLACK));
+      events.push_back(Resign(v1::BLACK));
+      ASSERT_TRUE((*ledger)->Append(id, ExpectedRevision::NoStream(), events).ok());
+    }
+  }
+
+  // Re-judging the ruling at `position` gives a different one.
+  void AlterRuling(int position) {
+    const std::string where = absl::StrCat(" WHERE position = ", position);
+    v1::Ruling ruling;
+    ASSERT_TRUE(ruling.ParseFromString(Blob("SELECT ruling FROM rulings" + where)));
+    ruling.set_against(v1::Ruling::BOTH);
+    SetBlob("UPDATE rulings SET ruling = ?" + where, ruling.SerializeAsString());
+  }
+
+  // The audit with its games checked on `threads` threads beside the walk.
+  AuditReport AuditOn(int threads) {
+    AuditOptions o;
+    o.judge = &judge_;
+    o.public_key_der = public_key_;
+    o.game_threads = threads;
+    absl::StatusOr<AuditReport> report = (*OpenStore(pg() ? uri_ : dir_.path()))->Audit(o);
+    EXPECT_TRUE(report.ok()) << report.status();
+    return report.ok() ? *report : AuditReport();
+  }
+
+  // The report of the audit on the caller's thread alone, having checked
+  // that the audit on 1, 2 and 4 game threads gives the same.
+  AuditReport OneReportOnEveryThreadCount() {
+    AuditReport one = AuditOn(0);
+    for (int threads : {1, 2, 4}) {
+      AuditReport r = AuditOn(threads);
+      EXPECT_EQ(r.intact, one.intact) << threads;
+      EXPECT_EQ(r.first_bad_position, one.first_bad_position) << threads;
+      EXPECT_EQ(r.why, one.why) << threads;
+      EXPECT_EQ(r.events, one.events) << threads;
+      EXPECT_EQ(r.games, one.games) << threads;
+      EXPECT_EQ(r.rulings, one.rulings) << threads;
+      EXPECT_EQ(r.checkpoints, one.checkpoints) << threads;
+      EXPECT_EQ(r.games_readjudicated, one.games_readjudicated) << threads;
+      EXPECT_EQ(r.unsigned_tail, one.unsigned_tail) << threads;
+      EXPECT_EQ(r.signed_root_hex, one.signed_root_hex) << threads;
+    }
+    return one;
   }
 
   TempDir dir_;
@@ -379,6 +438,58 @@ TEST_P(TamperTest, ADuplicatedPositionIsFound) {
   AuditReport r = Audit();
   EXPECT_FALSE(r.intact);
   EXPECT_EQ(r.why, "position 7 appears twice");
+}
+
+// The games are checked on threads beside the walk, each game's events on
+// one; whatever their number, the audit reports what it finds in the order
+// of the log: structure, then ruling rows, then re-adjudication, each first
+// by position.
+TEST_P(TamperTest, EveryThreadCountGivesTheSameReport) {
+  AddGames();
+  AuditReport intact = OneReportOnEveryThreadCount();
+  EXPECT_TRUE(intact.intact) << intact.why;
+  EXPECT_EQ(intact.events, 28u + 60 * 12);
+  EXPECT_EQ(intact.games, 66u);
+  EXPECT_EQ(intact.games_readjudicated, 66u);
+  // Two games' rulings differ; the earlier in the log is reported.
+  AlterRuling(300);  // many22, revision 8
+  AlterRuling(153);  // many10, revision 5
+  AuditReport differs = OneReportOnEveryThreadCount();
+  EXPECT_FALSE(differs.intact);
+  EXPECT_EQ(differs.first_bad_position, 153u) << differs.why;
+  EXPECT_NE(differs.why.find("game 'many10' revision 5"), std::string::npos) << differs.why;
+  // A damaged ruling row, later in the log, comes before both.
+  std::string ruling = Blob("SELECT ruling FROM rulings WHERE position = 500");
+  ASSERT_FALSE(ruling.empty());
+  SetBlob("UPDATE rulings SET ruling = ? WHERE position = 500",
+          ruling + std::string("\xb8\x3e\x01", 3));  // field 999, varint 1
+  AuditReport damaged = OneReportOnEveryThreadCount();
+  EXPECT_EQ(damaged.first_bad_position, 500u) << damaged.why;
+  EXPECT_NE(damaged.why.find("not canonical"), std::string::npos) << damaged.why;
+}
+
+// A structural fault is reported before a re-adjudication difference earlier
+// in the log, whichever thread finds which: the walk's own (a leaf hash) or
+// a game checker's (a stream).
+TEST_P(TamperTest, AStructuralFaultComesBeforeAnEarlierRulingThatDiffers) {
+  AddGames();
+  AlterRuling(153);                                                // many10, revision 5
+  Attack("UPDATE events SET revision = 99 WHERE position = 631");  // many50, revision 3
+  AuditReport stream = OneReportOnEveryThreadCount();
+  EXPECT_FALSE(stream.intact);
+  EXPECT_EQ(stream.first_bad_position, 631u) << stream.why;
+  EXPECT_EQ(stream.why, "game 'many50' jumps from revision 2 to 99");
+  // The walk finds a later fault of its own before the stream's is checked.
+  std::string late = Blob("SELECT event FROM events WHERE position = 700");
+  late[late.size() / 2] ^= 0x04;
+  SetBlob("UPDATE events SET event = ? WHERE position = 700", late);
+  EXPECT_EQ(OneReportOnEveryThreadCount().first_bad_position, 631u);
+  std::string e = Blob("SELECT event FROM events WHERE position = 400");
+  e[e.size() / 2] ^= 0x04;
+  SetBlob("UPDATE events SET event = ? WHERE position = 400", e);
+  AuditReport leaf = OneReportOnEveryThreadCount();
+  EXPECT_EQ(leaf.first_bad_position, 400u) << leaf.why;
+  EXPECT_EQ(leaf.why, "the event's bytes do not match its recorded leaf hash");
 }
 
 // PostgreSQL's snapshot is read through cursors a page at a time: every
