@@ -492,6 +492,22 @@ TEST_P(TamperTest, AStructuralFaultComesBeforeAnEarlierRulingThatDiffers) {
   EXPECT_EQ(leaf.why, "the event's bytes do not match its recorded leaf hash");
 }
 
+// The signatures are checked while the log is walked; a bad one is still
+// reported before anything the walk finds.
+TEST_P(TamperTest, ABadSignatureComesBeforeTheWalksFindings) {
+  std::string e = Blob("SELECT event FROM events WHERE position = 3");
+  e[e.size() / 2] ^= 0x04;
+  SetBlob("UPDATE events SET event = ? WHERE position = 3", e);
+  v1::Checkpoint c;
+  ASSERT_TRUE(c.ParseFromString(Blob("SELECT checkpoint FROM checkpoints WHERE tree_size = 25")));
+  c.set_root_hash(std::string(32, 'x'));
+  SetBlob("UPDATE checkpoints SET checkpoint = ? WHERE tree_size = 25", c.SerializeAsString());
+  AuditReport r = OneReportOnEveryThreadCount();
+  EXPECT_FALSE(r.intact);
+  EXPECT_EQ(r.first_bad_position, 0u);
+  EXPECT_NE(r.why.find("signature"), std::string::npos) << r.why;
+}
+
 // PostgreSQL's snapshot is read through cursors a page at a time: every
 // page size, across and at the pages' edges, reads every row once.
 TEST_P(TamperTest, ThePostgresSnapshotIsReadAPageAtATime) {
