@@ -1,8 +1,10 @@
 // The offline audit behind `arbiter verify --db`, against SQLite reading the
 // same rows once. The ledger holds the shared SGF games (tests/data/sgf)
-// recorded over and over as games of their own until it has VERIFY_EVENTS
-// events (default 50,000), judged by the Adjudicator as the server judges
-// them, with a signed checkpoint every 1,000 events and at every game's end.
+// recorded over and over as games of their own until it has 50,000 events,
+// then another until it has 200,000 (or one of VERIFY_EVENTS events),
+// judged by the Adjudicator as the server judges them, with a signed
+// checkpoint every 1,000 events and at every game's end. Games only: the
+// ledger holds no tournament streams yet.
 //
 //   BM_VerifyVsPlainRead  rounds alternate, on the same database: a plain
 //                         read of every event row and ruling row (the
@@ -13,15 +15,21 @@
 //                         reports both rates in events/s and the audit's
 //                         share of the plain read's, medians over
 //                         BENCH_ROUNDS rounds (default 5); the *_per_cpu_s
-//                         rates count this process's CPU time instead of
-//                         the wall clock (the machine may be shared).
+//                         rates count this process's CPU time (all its
+//                         threads) instead of the wall clock (the machine
+//                         may be shared), and wall_over_cpu is the audit's
+//                         events/s over its events per CPU-second: how many
+//                         cores it kept busy.
 //
-// Run: build/bin/verify_bench   (VERIFY_BENCH_DIR picks the disk)
+// Run: build/bin/verify_bench   (VERIFY_BENCH_DIR picks the disk;
+// VERIFY_GAME_THREADS sets AuditOptions::game_threads, 0 for the caller's
+// thread alone; by default the audit's own choice)
 #include <stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,9 +54,11 @@ namespace {
 
 using bench::Median;
 
-uint64_t WantedEvents() {
+// The ledger sizes, one benchmark each.
+std::vector<uint64_t> LedgerSizes() {
   const char* s = getenv("VERIFY_EVENTS");
-  return s != nullptr ? std::max<uint64_t>(1, strtoull(s, nullptr, 10)) : 50000;
+  if (s == nullptr) return {50000, 200000};
+  return {std::max<uint64_t>(1, strtoull(s, nullptr, 10))};
 }
 
 int Rounds() { return bench::BenchRounds(5); }
@@ -61,7 +71,7 @@ int Rounds() { return bench::BenchRounds(5); }
 // A ledger recorded once for the whole run.
 class BenchLedger {
  public:
-  BenchLedger() {
+  explicit BenchLedger(uint64_t wanted) {
     std::vector<std::vector<v1::Event>> games;
     for (const auto& file : testing::FilesIn(testing::TestDataPath("sgf"), ".sgf")) {
       absl::StatusOr<SgfGame> sgf = ParseSgf(testing::ReadFile(file.string()));
@@ -77,7 +87,7 @@ class BenchLedger {
     options.judge = &judge;
     absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(options);
     if (!ledger.ok()) Die("open", ledger.status());
-    for (size_t n = 0; events_ < WantedEvents(); ++n) {
+    for (size_t n = 0; events_ < wanted; ++n) {
       std::vector<v1::Event> events = games[n % games.size()];
       const std::string id = absl::StrCat("verify-", n);
       events[0].mutable_game_created()->set_game_id(id);
@@ -114,15 +124,18 @@ uint64_t ReadAll(ledger::Db& db, const char* sql, int columns) {
   return rows;
 }
 
-void BM_VerifyVsPlainRead(benchmark::State& state) {
-  static const BenchLedger* bench = new BenchLedger();
+void BM_VerifyVsPlainRead(benchmark::State& state, uint64_t wanted) {
+  const auto bench = std::make_unique<BenchLedger>(wanted);
   absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(bench->db());
   if (!reader.ok()) Die("read", reader.status());
   AdjudicatorJudge judge;
   ledger::AuditOptions options;
   options.judge = &judge;
+  if (const char* threads = getenv("VERIFY_GAME_THREADS"); threads != nullptr) {
+    options.game_threads = atoi(threads);
+  }
   for (auto _ : state) {
-    std::vector<double> plain, audit, ratio, plain_cpu, audit_cpu;
+    std::vector<double> plain, audit, ratio, plain_cpu, audit_cpu, cores;
     auto cpu = [] { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; };
     for (int round = 0; round < Rounds(); ++round) {
       double c0 = cpu();
@@ -148,6 +161,7 @@ void BM_VerifyVsPlainRead(benchmark::State& state) {
         Die("audit", absl::DataLossError(report->why));
       }
       ratio.push_back(audit.back() / plain.back());
+      cores.push_back(audit.back() / audit_cpu.back());
     }
     state.counters["events"] = static_cast<double>(bench->events());
     state.counters["plain_read_events_per_s"] = Median(plain);
@@ -155,11 +169,22 @@ void BM_VerifyVsPlainRead(benchmark::State& state) {
     state.counters["ratio_pct"] = 100 * Median(ratio);
     state.counters["plain_read_events_per_cpu_s"] = Median(plain_cpu);
     state.counters["verify_events_per_cpu_s"] = Median(audit_cpu);
+    state.counters["wall_over_cpu"] = Median(cores);
   }
 }
-BENCHMARK(BM_VerifyVsPlainRead)->Iterations(1)->Unit(benchmark::kMillisecond);
-
 }  // namespace
 }  // namespace arbiter
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  for (uint64_t events : arbiter::LedgerSizes()) {
+    benchmark::RegisterBenchmark(absl::StrCat("BM_VerifyVsPlainRead/events:", events).c_str(),
+                                 arbiter::BM_VerifyVsPlainRead, events)
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
