@@ -19,12 +19,16 @@
 //                         threads) instead of the wall clock (the machine
 //                         may be shared), and wall_over_cpu is the audit's
 //                         events/s over its events per CPU-second: how many
-//                         cores it kept busy.
+//                         cores it kept busy. walk_thread_cpu_pct is the
+//                         share of the audit's CPU time spent on the
+//                         calling thread (the walk): at most 100 / that
+//                         many cores can be kept busy, whatever the load.
 //
 // Run: build/bin/verify_bench   (VERIFY_BENCH_DIR picks the disk;
 // VERIFY_GAME_THREADS sets AuditOptions::game_threads, 0 for the caller's
 // thread alone; by default the audit's own choice)
 #include <stdlib.h>
+#include <time.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -66,6 +70,13 @@ int Rounds() { return bench::BenchRounds(5); }
 [[noreturn]] void Die(const std::string& what, const absl::Status& s) {
   std::fprintf(stderr, "verify_bench: %s: %s\n", what.c_str(), s.ToString().c_str());
   std::abort();
+}
+
+// The calling thread's CPU time, in seconds.
+double ThreadCpu() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 // A ledger recorded once for the whole run.
@@ -135,7 +146,7 @@ void BM_VerifyVsPlainRead(benchmark::State& state, uint64_t wanted) {
     options.game_threads = atoi(threads);
   }
   for (auto _ : state) {
-    std::vector<double> plain, audit, ratio, plain_cpu, audit_cpu, cores;
+    std::vector<double> plain, audit, ratio, plain_cpu, audit_cpu, cores, walk_share;
     auto cpu = [] { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; };
     for (int round = 0; round < Rounds(); ++round) {
       double c0 = cpu();
@@ -149,11 +160,13 @@ void BM_VerifyVsPlainRead(benchmark::State& state, uint64_t wanted) {
       plain.push_back(static_cast<double>(rows) / absl::ToDoubleSeconds(absl::Now() - t0));
       plain_cpu.push_back(static_cast<double>(rows) / (cpu() - c0));
       c0 = cpu();
+      const double thread0 = ThreadCpu();
       t0 = absl::Now();
       absl::StatusOr<ledger::AuditReport> report =
           (*ledger::OpenStore(bench->db()))->Audit(options);
       audit.push_back(static_cast<double>(bench->events()) /
                       absl::ToDoubleSeconds(absl::Now() - t0));
+      walk_share.push_back((ThreadCpu() - thread0) / (cpu() - c0));
       audit_cpu.push_back(static_cast<double>(bench->events()) / (cpu() - c0));
       if (!report.ok()) Die("audit", report.status());
       if (!report->intact || report->events != bench->events() ||
@@ -170,6 +183,7 @@ void BM_VerifyVsPlainRead(benchmark::State& state, uint64_t wanted) {
     state.counters["plain_read_events_per_cpu_s"] = Median(plain_cpu);
     state.counters["verify_events_per_cpu_s"] = Median(audit_cpu);
     state.counters["wall_over_cpu"] = Median(cores);
+    state.counters["walk_thread_cpu_pct"] = 100 * Median(walk_share);
   }
 }
 }  // namespace
