@@ -4,6 +4,8 @@
 
 #include <optional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -490,6 +492,27 @@ TEST_P(TamperTest, AStructuralFaultComesBeforeAnEarlierRulingThatDiffers) {
   AuditReport leaf = OneReportOnEveryThreadCount();
   EXPECT_EQ(leaf.first_bad_position, 400u) << leaf.why;
   EXPECT_EQ(leaf.why, "the event's bytes do not match its recorded leaf hash");
+}
+
+// Progress is reported on the caller's thread, the last call (total, total)
+// once every game is checked.
+TEST_P(TamperTest, ProgressEndsOnTheCallersThreadOnceEveryGameIsChecked) {
+  AddGames();
+  AuditOptions o;
+  o.judge = &judge_;
+  o.public_key_der = public_key_;
+  o.game_threads = 2;
+  const std::thread::id caller = std::this_thread::get_id();
+  std::vector<std::pair<uint64_t, uint64_t>> calls;
+  o.progress = [&](uint64_t done, uint64_t total) {
+    EXPECT_EQ(std::this_thread::get_id(), caller);
+    calls.emplace_back(done, total);
+  };
+  absl::StatusOr<AuditReport> r = (*OpenStore(pg() ? uri_ : dir_.path()))->Audit(o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->intact) << r->why;
+  ASSERT_FALSE(calls.empty());
+  EXPECT_EQ(calls.back(), std::make_pair(r->events, r->events));
 }
 
 // The signatures are checked while the log is walked; a bad one is still
