@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <utility>
@@ -25,6 +26,7 @@
 #include "ledger/sqlite.h"
 #include "ledger/sqlite/log_reader.h"
 #include "ledger/store.h"
+#include "ledger/tournament_referee.h"
 #include "tests/ledger/backend.h"
 #include "tests/ledger/toy_judge.h"
 #include "tests/support/temp_dir.h"
@@ -40,6 +42,37 @@ using testing::OptionsFor;
 using testing::Created;
 using testing::Pass;
 using testing::Resign;
+
+// A referee that writes down what it was handed: at each tournament event,
+// the games whose folds had a result by then (tournament_referee.h: the log
+// in position order), and whether it was called on the audit's caller.
+class RecordingReferee : public TournamentReferee {
+ public:
+  void GameAdvanced(const std::string& game_id, const GameJudge& fold) override {
+    if (fold.result() != nullptr) finished_.insert(game_id);
+    off_thread_ = off_thread_ || std::this_thread::get_id() != caller_;
+  }
+  std::optional<std::string> Apply(const std::string& tournament_id, uint64_t revision,
+                                   const v1::TournamentEvent& /*event*/) override {
+    off_thread_ = off_thread_ || std::this_thread::get_id() != caller_;
+    seen.push_back(absl::StrCat(tournament_id, "@", revision, ": ", finished_.size(), " over"));
+    if (revision == refuse_at) return absl::StrCat("tournament '", tournament_id, "' refused");
+    return std::nullopt;
+  }
+  std::optional<std::string> Finish() override {
+    seen.push_back(absl::StrCat("finish: ", finished_.size(), " over"));
+    return std::nullopt;
+  }
+  bool off_thread() const { return off_thread_; }
+
+  std::vector<std::string> seen;
+  uint64_t refuse_at = 0;  // the revision whose Apply has a finding; 0: none
+
+ private:
+  const std::thread::id caller_ = std::this_thread::get_id();
+  std::set<std::string> finished_;
+  bool off_thread_ = false;
+};
 
 // On both backends (backend.h): the attacker's SQL is each database's.
 class TamperTest : public ::testing::TestWithParam<Backend> {
@@ -180,10 +213,12 @@ class TamperTest : public ::testing::TestWithParam<Backend> {
     SetBlob("UPDATE rulings SET ruling = ?" + where, ruling.SerializeAsString());
   }
 
-  // The audit with its games checked on `threads` threads beside the walk.
-  AuditReport AuditOn(int threads) {
+  // The audit with its games checked on `threads` threads beside the walk,
+  // its tournaments re-derived by `referee` when given.
+  AuditReport AuditOn(int threads, TournamentReferee* referee = nullptr) {
     AuditOptions o;
     o.judge = &judge_;
+    o.tournaments = referee;
     o.public_key_der = public_key_;
     o.game_threads = threads;
     absl::StatusOr<AuditReport> report = (*OpenStore(pg() ? uri_ : dir_.path()))->Audit(o);
@@ -492,6 +527,67 @@ TEST_P(TamperTest, AStructuralFaultComesBeforeAnEarlierRulingThatDiffers) {
   AuditReport leaf = OneReportOnEveryThreadCount();
   EXPECT_EQ(leaf.first_bad_position, 400u) << leaf.why;
   EXPECT_EQ(leaf.why, "the event's bytes do not match its recorded leaf hash");
+}
+
+// The tournaments' referee follows the log in position order whatever the
+// number of game threads: at each tournament event it has been handed every
+// game event before it and none after, on the caller's thread; its finding
+// is reported as a re-adjudication's, and stops it as one does.
+TEST_P(TamperTest, TheRefereeFollowsTheLogOnEveryThreadCount) {
+  {
+    LedgerOptions o = OptionsFor(GetParam(), dir_.path(), &uri_);
+    o.judge = &judge_;
+    auto ledger = Ledger::Open(o);
+    ASSERT_TRUE(ledger.ok()) << ledger.status();
+    // Game many<k> (12 events, ended), then revision k + 1 of tournament T.
+    for (int k = 0; k < 40; ++k) {
+      std::string id = absl::StrCat("many", k);
+      std::vector<v1::Event> events = {Created(id)};
+      for (int i = 0; i < 10; ++i) events.push_back(Pass(i % 2 ? v1::WHITE : v1::BLACK));
+      events.push_back(Resign(v1::BLACK));
+      ASSERT_TRUE((*ledger)->Append(id, ExpectedRevision::NoStream(), events).ok());
+      v1::TournamentEvent t;
+      if (k == 0) {
+        t.mutable_created()->set_tournament_id("T");
+      } else {
+        t.mutable_player_added()->mutable_player()->set_id(absl::StrCat("p", k));
+      }
+      ASSERT_TRUE((*ledger)->AppendTournament("T", ExpectedRevision::Exactly(k), {t}).ok());
+    }
+  }
+  // The five games of SetUp are over before T begins; "live" never ends.
+  std::vector<std::string> expected;
+  for (int k = 0; k < 40; ++k) expected.push_back(absl::StrCat("T@", k + 1, ": ", 6 + k, " over"));
+  expected.push_back("finish: 45 over");
+  for (int threads : {0, 1, 2, 4}) {
+    RecordingReferee referee;
+    AuditReport r = AuditOn(threads, &referee);
+    EXPECT_TRUE(r.intact) << r.why;
+    EXPECT_EQ(r.tournaments, 1u);
+    EXPECT_EQ(r.tournaments_rederived, 1u) << threads;
+    EXPECT_EQ(referee.seen, expected) << threads;
+    EXPECT_FALSE(referee.off_thread()) << threads;
+  }
+  // A ruling of many10 (position 28 + 10 * 13 + 5) differs: the referee
+  // sees nothing after it, and the finding is the ruling's.
+  AlterRuling(28 + 10 * 13 + 5);
+  expected.resize(10);
+  for (int threads : {0, 1, 2, 4}) {
+    RecordingReferee referee;
+    AuditReport r = AuditOn(threads, &referee);
+    EXPECT_EQ(r.first_bad_position, 28u + 10 * 13 + 5) << r.why;
+    EXPECT_EQ(r.tournaments_rederived, 0u) << threads;
+    EXPECT_EQ(referee.seen, expected) << threads;
+  }
+  // A referee's finding before it is reported instead, at its event.
+  for (int threads : {0, 1, 2, 4}) {
+    RecordingReferee referee;
+    referee.refuse_at = 4;
+    AuditReport r = AuditOn(threads, &referee);
+    EXPECT_EQ(r.first_bad_position, 28u + 4 * 13) << r.why;
+    EXPECT_EQ(r.why, "tournament 'T' refused") << threads;
+    EXPECT_EQ(referee.seen.size(), 4u) << threads;
+  }
 }
 
 // Progress is reported on the caller's thread, the last call (total, total)
