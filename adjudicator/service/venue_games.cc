@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/field_bounds.h"
+#include "ledger/stream.h"
 #include "ledger/venue_sync.h"
 
 namespace arbiter::service {
@@ -103,8 +104,16 @@ absl::StatusOr<v1::SyncVenueGameResponse> VenueGames::Sync(const v1::SyncVenueGa
     if (!again.ok()) return again.status();
     writes_ = *std::move(again);
   }
+  // A tournament's stream ("tournaments/{id}") comes whole, after its
+  // games: checked and copied as the venue's record of it.
+  const bool tournament = ledger::IsTournamentStream(bundle.game_id());
+  if (tournament && request.partial()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bundle: tournament '", bundle.game_id(), "' is synced whole, not in parts"));
+  }
   absl::StatusOr<ledger::VenueSyncResult> r =
-      ledger::SyncVenueGame(bundle, federation, *writes_, options);
+      tournament ? ledger::SyncVenueTournament(bundle, federation, *writes_, options)
+                 : ledger::SyncVenueGame(bundle, federation, *writes_, options);
   if (!r.ok()) return r.status();
   v1::SyncVenueGameResponse out;
   out.set_appended(r->appended);
