@@ -60,9 +60,11 @@ absl::Status VenueGames::CheckWritable(const std::string& game_id,
                    ": it is that venue's record, written only by its sync"));
 }
 
-absl::StatusOr<v1::SyncVenueGameResponse> VenueGames::Sync(const v1::SyncVenueGameRequest& request,
-                                                           ledger::Ledger& federation) {
-  const v1::AuditBundle& bundle = request.bundle();
+namespace {
+
+// INVALID_ARGUMENT unless `bundle` holds entries, a stream id and at most a
+// request's worth of event and ruling bytes.
+absl::Status CheckBundleSize(const v1::AuditBundle& bundle) {
   if (bundle.entries_size() == 0) {
     return absl::InvalidArgumentError("bundle: no entries");
   }
@@ -86,6 +88,15 @@ absl::StatusOr<v1::SyncVenueGameResponse> VenueGames::Sync(const v1::SyncVenueGa
         "; leave out those the federation holds and send the rest in parts "
         "(partial)"));
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<v1::SyncVenueGameResponse> VenueGames::Sync(const v1::SyncVenueGameRequest& request,
+                                                           ledger::Ledger& federation) {
+  const v1::AuditBundle& bundle = request.bundle();
+  if (absl::Status s = CheckBundleSize(bundle); !s.ok()) return s;
   absl::MutexLock lock(&write_mu_);
   const std::string venue = NameOf(bundle.public_key());
   if (venue.empty()) {
