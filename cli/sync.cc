@@ -4,18 +4,18 @@
 // verify --db postgresql://...` proves every synced game and tournament
 // against the venue's own signed checkpoints. Resumable and idempotent:
 // rerun it, after a full run or a cut-off one, and each event is there
-// exactly once. Tournaments travel from a venue's data directory (a
-// venue's server lists none), into the federation's database, data
-// directory or server.
+// exactly once.
 //
-// The venue is read as audit bundles, one per game: from its data
-// directory (offline; the events its checkpoints cover), or from its server
-// over gRPC (ExportGame BUNDLE, the server signing its head first; the
+// The venue is read as audit bundles, one per game or tournament: from its
+// data directory (offline; the events its checkpoints cover), or from its
+// server over gRPC (ListTournaments, ExportGame BUNDLE of a game or of
+// "tournaments/{id}", the server signing its head first; the
 // token in $ARBITER_TOKEN needs AUDIT: an AUDITOR or CHIEF_ARBITER). The
 // federation is written either directly, as one more of its servers (the
 // database URI and the federation's signing key, --state DIR, as
 // `arbiter serve --db postgresql://... --state DIR`), or through one of its
-// servers (SyncVenueGame; $ARBITER_FEDERATION_TOKEN, else $ARBITER_TOKEN,
+// servers (SyncVenueGame, for a tournament's bundle too;
+// $ARBITER_FEDERATION_TOKEN, else $ARBITER_TOKEN,
 // a VENUE token there): each game's bundle leaves out the events the
 // federation holds already and carries at most 1 MiB of new ones, the rest
 // in further requests.
@@ -91,8 +91,7 @@ constexpr CommandSpec kSync = {
         "server, $ARBITER_TOKEN needs AUDIT (AUDITOR or CHIEF_ARBITER). Exit 1 when a\n"
         "game is not proven by the venue or its id is another venue's (the others still\n"
         "sync). Then each tournament, the same way under the venue's tournament id, its\n"
-        "events byte for byte (their game ids are the synced games'): from a venue's\n"
-        "directory only, into a federation's database, directory or server.\n",
+        "events byte for byte (their game ids are the synced games').\n",
 };
 
 // A venue's games, each as its audit bundle.
@@ -101,7 +100,7 @@ class Venue {
   virtual ~Venue() = default;
   virtual absl::StatusOr<std::vector<std::string>> Games() = 0;
   // The streams of its tournaments ("tournaments/{id}"); UNIMPLEMENTED when
-  // this venue cannot give them.
+  // this venue cannot give them (a server from before ListTournaments).
   virtual absl::StatusOr<std::vector<std::string>> Tournaments() = 0;
   // FAILED_PRECONDITION when no checkpoint covers the stream's last event.
   virtual absl::StatusOr<v1::AuditBundle> Bundle(const std::string& game) = 0;
@@ -141,10 +140,14 @@ class DirectoryVenue final : public Venue {
 };
 
 // A venue's server: its games from the log (WatchAll up to where it has
-// caught up), each bundle from ExportGame.
+// caught up), its tournaments from ListTournaments, each bundle from
+// ExportGame.
 class ServerVenue final : public Venue {
  public:
-  explicit ServerVenue(const std::string& server) : stub_(Connect(server)) {}
+  explicit ServerVenue(const std::string& server)
+      : channel_(OpenChannel(server)),
+        stub_(v1::Arbiter::NewStub(channel_)),
+        tournaments_(v1::TournamentService::NewStub(channel_)) {}
   absl::StatusOr<std::vector<std::string>> Games() override {
     grpc::ClientContext context;
     std::unique_ptr<grpc::ClientReader<v1::WatchResponse>> reader =
@@ -167,12 +170,17 @@ class ServerVenue final : public Venue {
     return games;
   }
   absl::StatusOr<std::vector<std::string>> Tournaments() override {
-    return absl::UnimplementedError(
-        "tournaments are carried from a venue's data directory only: its server lists none");
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::ListTournamentsResponse resp;
+    grpc::Status s = tournaments_->ListTournaments(&context, v1::ListTournamentsRequest(), &resp);
+    if (!s.ok()) return service::FromGrpc(s);
+    return std::vector<std::string>(resp.names().begin(), resp.names().end());
   }
+  // A game's bundle, or a tournament's (its stream's name, "tournaments/{id}").
   absl::StatusOr<v1::AuditBundle> Bundle(const std::string& game) override {
     v1::ExportGameRequest req;
-    req.set_name(GameResource(game));
+    req.set_name(ledger::IsTournamentStream(game) ? game : GameResource(game));
     req.set_format(v1::ExportGameRequest::BUNDLE);
     // The bundle comes in pages of at most 1 MiB (client.h CallPages).
     std::string content;
@@ -189,7 +197,9 @@ class ServerVenue final : public Venue {
   }
 
  private:
+  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::Arbiter::Stub> stub_;
+  std::unique_ptr<v1::TournamentService::Stub> tournaments_;
 };
 
 // Where a venue's games go: the federation's database, or one of its servers.

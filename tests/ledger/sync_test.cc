@@ -819,12 +819,14 @@ TEST_P(TournamentSyncTest, AVenueRecordThatDoesNotProveItselfWritesNoTournament)
   EXPECT_NE(standings.err.find("NOT_FOUND"), std::string::npos) << standings.err;
 }
 
-// Through the federation's server (`sync --to ADDR`, SyncVenueGame with a
-// VENUE token), once the round's games finished: the tournament arrives as
-// through its database, checked under the venue key the server was started
-// with; a rerun carries nothing new; a venue record altered after the venue
-// signed it is refused by the server, nothing of it written.
-TEST_P(TournamentSyncTest, ThroughTheFederationsServerTheStandingsAreTheVenuesByteForByte) {
+// From the venue's server (`sync --from ADDR`: ListTournaments, then
+// ExportGame's BUNDLE of each) to the federation's (`--to ADDR`,
+// SyncVenueGame with a VENUE token), once the round's games finished: the
+// tournament arrives as through the databases, checked under the venue key
+// the federation's server was started with; a rerun, from the venue's server
+// or its directory, carries nothing new; a venue record altered after the
+// venue signed it is refused by the server, nothing of it written.
+TEST_P(TournamentSyncTest, FromTheVenuesServerThroughTheFederationsTheStandingsAreTheVenues) {
   const std::string finished =
       VenueStandings({{{"record", "--game", "spring-r1-b2", "-"}, "BLACK"}});
   ASSERT_NE(finished.find("\"name\":\"Zhao Min\",\"points\":2"), std::string::npos) << finished;
@@ -863,11 +865,16 @@ TEST_P(TournamentSyncTest, ThroughTheFederationsServerTheStandingsAreTheVenuesBy
   ProcessResult none = standings();
   EXPECT_NE(none.err.find("NOT_FOUND"), std::string::npos) << none.out << none.err;
 
-  const auto push = [&] {
-    return Arbiter({"sync", "--from", venue_.path(), "--to", server->address()},
-                   {{"ARBITER_FEDERATION_TOKEN", venue_token}});
+  // From the venue's server (an AUDITOR token there) to the federation's.
+  const std::string auditor = testing::CreateToken(venue_.path(), "AUDITOR", "federation audit");
+  ASSERT_FALSE(auditor.empty());
+  std::unique_ptr<testing::ServerProcess> venue = testing::ServerProcess::Start(venue_.path());
+  ASSERT_NE(venue, nullptr);
+  const auto push = [&](const std::string& from) {
+    return Arbiter({"sync", "--from", from, "--to", server->address()},
+                   {{"ARBITER_TOKEN", auditor}, {"ARBITER_FEDERATION_TOKEN", venue_token}});
   };
-  ProcessResult r = push();
+  ProcessResult r = push(venue->address());
   ASSERT_EQ(r.exit, 0) << r.out;
   EXPECT_NE(r.out.find("synced 2 game(s)"), std::string::npos) << r.out;
   EXPECT_NE(
@@ -878,7 +885,15 @@ TEST_P(TournamentSyncTest, ThroughTheFederationsServerTheStandingsAreTheVenuesBy
   ASSERT_EQ(federation.exit, 0) << federation.out << federation.err;
   EXPECT_EQ(federation.out, finished);
 
-  r = push();
+  // Again, from the venue's server and then from its directory: nothing new.
+  r = push(venue->address());
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(
+      r.out.find(absl::StrCat("tournament 'spring': 0 new event(s), ", events, " already here")),
+      std::string::npos)
+      << r.out;
+  ASSERT_EQ(venue->Stop(), 0) << venue->log();
+  r = push(venue_.path());
   ASSERT_EQ(r.exit, 0) << r.out;
   EXPECT_NE(
       r.out.find(absl::StrCat("tournament 'spring': 0 new event(s), ", events, " already here")),
