@@ -4,17 +4,18 @@
 // verify --db postgresql://...` proves every synced game and tournament
 // against the venue's own signed checkpoints. Resumable and idempotent:
 // rerun it, after a full run or a cut-off one, and each event is there
-// exactly once. Tournaments travel from a venue's data directory into a
-// federation's database or data directory (not yet through a server).
+// exactly once.
 //
-// The venue is read as audit bundles, one per game: from its data
-// directory (offline; the events its checkpoints cover), or from its server
-// over gRPC (ExportGame BUNDLE, the server signing its head first; the
+// The venue is read as audit bundles, one per game or tournament: from its
+// data directory (offline; the events its checkpoints cover), or from its
+// server over gRPC (ListTournaments, ExportGame BUNDLE of a game or of
+// "tournaments/{id}", the server signing its head first; the
 // token in $ARBITER_TOKEN needs AUDIT: an AUDITOR or CHIEF_ARBITER). The
 // federation is written either directly, as one more of its servers (the
 // database URI and the federation's signing key, --state DIR, as
 // `arbiter serve --db postgresql://... --state DIR`), or through one of its
-// servers (SyncVenueGame; $ARBITER_FEDERATION_TOKEN, else $ARBITER_TOKEN,
+// servers (SyncVenueGame, for a tournament's bundle too;
+// $ARBITER_FEDERATION_TOKEN, else $ARBITER_TOKEN,
 // a VENUE token there): each game's bundle leaves out the events the
 // federation holds already and carries at most 1 MiB of new ones, the rest
 // in further requests.
@@ -39,6 +40,7 @@
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/field_bounds.h"
 #include "adjudicator/service/grpc_status.h"
+#include "arbiter/v1/tournament.grpc.pb.h"
 #include "cli/client.h"
 #include "cli/client_auth.h"
 #include "cli/commands.h"
@@ -89,8 +91,7 @@ constexpr CommandSpec kSync = {
         "server, $ARBITER_TOKEN needs AUDIT (AUDITOR or CHIEF_ARBITER). Exit 1 when a\n"
         "game is not proven by the venue or its id is another venue's (the others still\n"
         "sync). Then each tournament, the same way under the venue's tournament id, its\n"
-        "events byte for byte (their game ids are the synced games'): from a venue's\n"
-        "directory into a federation's database or directory only.\n",
+        "events byte for byte (their game ids are the synced games').\n",
 };
 
 // A venue's games, each as its audit bundle.
@@ -99,7 +100,7 @@ class Venue {
   virtual ~Venue() = default;
   virtual absl::StatusOr<std::vector<std::string>> Games() = 0;
   // The streams of its tournaments ("tournaments/{id}"); UNIMPLEMENTED when
-  // this venue cannot give them.
+  // this venue cannot give them (a server from before ListTournaments).
   virtual absl::StatusOr<std::vector<std::string>> Tournaments() = 0;
   // FAILED_PRECONDITION when no checkpoint covers the stream's last event.
   virtual absl::StatusOr<v1::AuditBundle> Bundle(const std::string& game) = 0;
@@ -139,10 +140,14 @@ class DirectoryVenue final : public Venue {
 };
 
 // A venue's server: its games from the log (WatchAll up to where it has
-// caught up), each bundle from ExportGame.
+// caught up), its tournaments from ListTournaments, each bundle from
+// ExportGame.
 class ServerVenue final : public Venue {
  public:
-  explicit ServerVenue(const std::string& server) : stub_(Connect(server)) {}
+  explicit ServerVenue(const std::string& server)
+      : channel_(OpenChannel(server)),
+        stub_(v1::Arbiter::NewStub(channel_)),
+        tournaments_(v1::TournamentService::NewStub(channel_)) {}
   absl::StatusOr<std::vector<std::string>> Games() override {
     grpc::ClientContext context;
     std::unique_ptr<grpc::ClientReader<v1::WatchResponse>> reader =
@@ -165,12 +170,17 @@ class ServerVenue final : public Venue {
     return games;
   }
   absl::StatusOr<std::vector<std::string>> Tournaments() override {
-    return absl::UnimplementedError(
-        "tournaments are carried from a venue's data directory only, not from its server");
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::ListTournamentsResponse resp;
+    grpc::Status s = tournaments_->ListTournaments(&context, v1::ListTournamentsRequest(), &resp);
+    if (!s.ok()) return service::FromGrpc(s);
+    return std::vector<std::string>(resp.names().begin(), resp.names().end());
   }
+  // A game's bundle, or a tournament's (its stream's name, "tournaments/{id}").
   absl::StatusOr<v1::AuditBundle> Bundle(const std::string& game) override {
     v1::ExportGameRequest req;
-    req.set_name(GameResource(game));
+    req.set_name(ledger::IsTournamentStream(game) ? game : GameResource(game));
     req.set_format(v1::ExportGameRequest::BUNDLE);
     // The bundle comes in pages of at most 1 MiB (client.h CallPages).
     std::string content;
@@ -187,7 +197,9 @@ class ServerVenue final : public Venue {
   }
 
  private:
+  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::Arbiter::Stub> stub_;
+  std::unique_ptr<v1::TournamentService::Stub> tournaments_;
 };
 
 // Where a venue's games go: the federation's database, or one of its servers.
@@ -234,7 +246,9 @@ class ServerFederation final : public Federation {
  public:
   ServerFederation(const std::string& server, uint64_t max_events,
                    std::function<void(uint64_t)> appended)
-      : stub_(v1::Arbiter::NewStub(OpenAuthChannel(server, TokenVariable()))),
+      : channel_(OpenAuthChannel(server, TokenVariable())),
+        stub_(v1::Arbiter::NewStub(channel_)),
+        tournaments_(v1::TournamentService::NewStub(channel_)),
         max_events_(max_events),
         appended_(std::move(appended)) {}
 
@@ -296,10 +310,35 @@ class ServerFederation final : public Federation {
     result.revision = *held;
     return result;
   }
-  absl::StatusOr<ledger::VenueSyncResult> SyncTournament(const v1::AuditBundle&) override {
-    return absl::UnimplementedError(
-        "tournaments are carried into a federation's database or data directory only, not "
-        "through its server");
+  // A tournament in one request (SyncVenueGame with its stream's bundle),
+  // the events the federation holds left out: its stream is small beside a
+  // game's, and its proof is stored with it whole.
+  absl::StatusOr<ledger::VenueSyncResult> SyncTournament(const v1::AuditBundle& bundle) override {
+    absl::StatusOr<uint64_t> held = TournamentRevision(bundle.game_id());
+    if (!held.ok()) return held.status();
+    v1::SyncVenueGameRequest req;
+    *req.mutable_bundle() = bundle;
+    const int end = static_cast<int>(std::min<uint64_t>(*held, bundle.entries_size()));
+    for (int i = 0; i < end; ++i) {
+      req.mutable_bundle()->mutable_entries(i)->mutable_entry()->clear_event();
+    }
+    if (req.ByteSizeLong() > service::kMaxFileBytes - 64 * 1024) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "tournament '", bundle.game_id().substr(ledger::kTournamentStreamPrefix.size()),
+          "': its new events and proofs outgrow one request (", req.ByteSizeLong(), " bytes)"));
+    }
+    grpc::ClientContext context;
+    SetDeadline(&context, absl::Minutes(5));
+    v1::SyncVenueGameResponse resp;
+    if (grpc::Status s = stub_->SyncVenueGame(&context, req, &resp); !s.ok()) {
+      return service::FromGrpc(s);
+    }
+    ledger::VenueSyncResult result;
+    result.appended = resp.appended();
+    result.already = resp.already();
+    result.venue_tree_size = resp.venue_tree_size();
+    result.revision = resp.revision();
+    return result;
   }
   absl::Status Finish(uint64_t) override { return absl::OkStatus(); }  // the server signs
 
@@ -322,7 +361,23 @@ class ServerFederation final : public Federation {
     return resp.revision();
   }
 
+  // The federation's revision of a tournament's `stream`; 0 when it holds
+  // none of it.
+  absl::StatusOr<uint64_t> TournamentRevision(const std::string& stream) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::GetTournamentRequest req;
+    req.set_name(stream);
+    v1::Tournament resp;
+    grpc::Status s = tournaments_->GetTournament(&context, req, &resp);
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND) return 0;
+    if (!s.ok()) return service::FromGrpc(s);
+    return resp.revision();
+  }
+
+  std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::Arbiter::Stub> stub_;
+  std::unique_ptr<v1::TournamentService::Stub> tournaments_;
   uint64_t max_events_;
   std::function<void(uint64_t)> appended_;
 };

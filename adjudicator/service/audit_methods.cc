@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/arbiter_service.h"
 #include "adjudicator/service/game_reads.h"
@@ -108,11 +109,30 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext* context,
   return grpc::Status::OK;
 }
 
+namespace {
+
+// The stream ExportGame exports: a game's ("games/{id}"), or, as a BUNDLE
+// only, a tournament's ("tournaments/{id}", its stream's name), which is
+// how a venue's sync reads a tournament from its server.
+absl::StatusOr<std::string> ExportedStream(const v1::ExportGameRequest& req) {
+  if (!absl::StartsWith(req.name(), ledger::kTournamentStreamPrefix)) {
+    return ParseResourceName("games", req.name(), "name");
+  }
+  if (req.format() != v1::ExportGameRequest::BUNDLE) {
+    return absl::InvalidArgumentError("format: a tournament is exported as a bundle only");
+  }
+  absl::StatusOr<std::string> id = ParseResourceName("tournaments", req.name(), "name");
+  if (!id.ok()) return id.status();
+  return absl::StrCat(ledger::kTournamentStreamPrefix, *id);
+}
+
+}  // namespace
+
 grpc::Status ArbiterService::ExportGame(grpc::ServerContext* context,
                                         const v1::ExportGameRequest* req,
                                         v1::ExportGameResponse* out) {
   return callers_->Serve(context, *req, [&](const Caller&) -> absl::Status {
-    absl::StatusOr<std::string> id = ParseResourceName("games", req->name(), "name");
+    absl::StatusOr<std::string> id = ExportedStream(*req);
     if (!id.ok()) return id.status();
     absl::StatusOr<v1::ExportGameResponse> page =
         export_pages_.Page(*ledger_, *folds_, *id, req->format(), req->page_token());

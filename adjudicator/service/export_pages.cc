@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "adjudicator/service/field_bounds.h"
 #include "adjudicator/service/game_exports.h"
 
@@ -20,7 +21,8 @@ absl::StatusOr<v1::ExportGameResponse> ExportFile(ledger::Ledger& ledger, GameFo
   v1::ExportGameResponse out;
   out.set_content_type(std::string(f->content_type));
   out.set_content(*std::move(content));
-  out.set_filename(absl::StrCat(id, f->extension));
+  // A tournament's stream "tournaments/T": "tournaments-T.bundle".
+  out.set_filename(absl::StrCat(absl::StrReplaceAll(id, {{"/", "-"}}), f->extension));
   return out;
 }
 

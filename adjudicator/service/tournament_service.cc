@@ -229,6 +229,17 @@ grpc::Status TournamentServiceImpl::ImportTournament(grpc::ServerContext* contex
   });
 }
 
+grpc::Status TournamentServiceImpl::ListTournaments(grpc::ServerContext* context,
+                                                    const v1::ListTournamentsRequest* req,
+                                                    v1::ListTournamentsResponse* out) {
+  return callers_->Serve(context, *req, [&](const service::Caller&) -> absl::Status {
+    absl::StatusOr<std::vector<std::string>> ids = store_->Ids();
+    if (!ids.ok()) return ids.status();
+    for (const std::string& id : *ids) out->add_names(absl::StrCat("tournaments/", id));
+    return absl::OkStatus();
+  });
+}
+
 grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
                                                   const v1::GetTournamentRequest* req,
                                                   v1::Tournament* out) {

@@ -55,6 +55,8 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                                 v1::Tournament*) override;
   grpc::Status ImportTournament(grpc::ServerContext*, const v1::ImportTournamentRequest*,
                                 v1::Tournament*) override;
+  grpc::Status ListTournaments(grpc::ServerContext*, const v1::ListTournamentsRequest*,
+                               v1::ListTournamentsResponse*) override;
   grpc::Status GetTournament(grpc::ServerContext*, const v1::GetTournamentRequest*,
                              v1::Tournament*) override;
   grpc::Status AddPlayers(grpc::ServerContext*, const v1::AddPlayersRequest*,

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/field_bounds.h"
+#include "ledger/stream.h"
 #include "ledger/venue_sync.h"
 
 namespace arbiter::service {
@@ -59,9 +60,11 @@ absl::Status VenueGames::CheckWritable(const std::string& game_id,
                    ": it is that venue's record, written only by its sync"));
 }
 
-absl::StatusOr<v1::SyncVenueGameResponse> VenueGames::Sync(const v1::SyncVenueGameRequest& request,
-                                                           ledger::Ledger& federation) {
-  const v1::AuditBundle& bundle = request.bundle();
+namespace {
+
+// INVALID_ARGUMENT unless `bundle` holds entries, a stream id and at most a
+// request's worth of event and ruling bytes.
+absl::Status CheckBundleSize(const v1::AuditBundle& bundle) {
   if (bundle.entries_size() == 0) {
     return absl::InvalidArgumentError("bundle: no entries");
   }
@@ -85,6 +88,15 @@ absl::StatusOr<v1::SyncVenueGameResponse> VenueGames::Sync(const v1::SyncVenueGa
         "; leave out those the federation holds and send the rest in parts "
         "(partial)"));
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<v1::SyncVenueGameResponse> VenueGames::Sync(const v1::SyncVenueGameRequest& request,
+                                                           ledger::Ledger& federation) {
+  const v1::AuditBundle& bundle = request.bundle();
+  if (absl::Status s = CheckBundleSize(bundle); !s.ok()) return s;
   absl::MutexLock lock(&write_mu_);
   const std::string venue = NameOf(bundle.public_key());
   if (venue.empty()) {
@@ -103,8 +115,16 @@ absl::StatusOr<v1::SyncVenueGameResponse> VenueGames::Sync(const v1::SyncVenueGa
     if (!again.ok()) return again.status();
     writes_ = *std::move(again);
   }
+  // A tournament's stream ("tournaments/{id}") comes whole, after its
+  // games: checked and copied as the venue's record of it.
+  const bool tournament = ledger::IsTournamentStream(bundle.game_id());
+  if (tournament && request.partial()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bundle: tournament '", bundle.game_id(), "' is synced whole, not in parts"));
+  }
   absl::StatusOr<ledger::VenueSyncResult> r =
-      ledger::SyncVenueGame(bundle, federation, *writes_, options);
+      tournament ? ledger::SyncVenueTournament(bundle, federation, *writes_, options)
+                 : ledger::SyncVenueGame(bundle, federation, *writes_, options);
   if (!r.ok()) return r.status();
   v1::SyncVenueGameResponse out;
   out.set_appended(r->appended);

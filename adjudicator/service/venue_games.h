@@ -1,6 +1,7 @@
 // A federation's server and the venues whose games sync into it through it
 // (`arbiter serve --venue-key NAME=FILE`, `arbiter sync --to ADDR`): the
-// SyncVenueGame method, and the guard that keeps a synced game the venue's.
+// SyncVenueGame method (a game's bundle, or a tournament stream's), and the
+// guard that keeps a synced game the venue's.
 //
 // A venue pushes each game as its audit bundle; it is checked and copied
 // by the same code as a pull (ledger/venue_sync.h), under the key of the
@@ -57,7 +58,9 @@ class VenueGames {
                              const std::function<absl::StatusOr<bool>()>& recorded);
 
   // SyncVenueGame (proto/arbiter/v1/service.proto) into `federation`, whose
-  // errors it documents.
+  // errors it documents; a bundle of a tournament's stream
+  // ("tournaments/{id}", sent whole: INVALID_ARGUMENT when partial) is copied as
+  // ledger::SyncVenueTournament copies it.
   absl::StatusOr<v1::SyncVenueGameResponse> Sync(const v1::SyncVenueGameRequest& request,
                                                  ledger::Ledger& federation);
 

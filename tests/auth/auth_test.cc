@@ -266,7 +266,7 @@ TEST(RoleTest, TournamentsAreTheChiefArbitersToOrganise) {
                         "DecideTieBreak", "CorrectTournament", "SetLineup"}) {
     EXPECT_EQ(MethodAccess(absl::StrCat(kT, m)), v1::ORGANISE) << m;
   }
-  for (const char* m : {"GetTournament", "GetStandings", "ExportTournament"}) {
+  for (const char* m : {"GetTournament", "GetStandings", "ExportTournament", "ListTournaments"}) {
     EXPECT_EQ(MethodAccess(absl::StrCat(kT, m)), v1::READ) << m;
   }
   EXPECT_EQ(MethodAccess(absl::StrCat(kT, "DeleteTournament")), v1::ACCESS_UNSPECIFIED);

@@ -586,6 +586,7 @@ TEST_F(PushTest, AFederationServerOnSQLiteTakesThemAndKeepsThemTheVenues) {
 // --json` with the venue's bytes; a rerun carries nothing new; a
 // correction made at the venue afterwards, and the end of the game in
 // play, arrive as the new events, after which the standings agree again.
+// The same through the federation's server (`sync --to ADDR`).
 class TournamentSyncTest : public ::testing::TestWithParam<bool> {
  protected:
   // A command run against the venue's server; `resign`: it reads a
@@ -638,9 +639,10 @@ class TournamentSyncTest : public ::testing::TestWithParam<bool> {
     return r.out;
   }
   // A server of the federation.
-  std::unique_ptr<testing::ServerProcess> FederationServer() {
-    return GetParam() ? testing::ServerProcess::StartShared(federation_, state_.path())
-                      : testing::ServerProcess::Start(federation_);
+  std::unique_ptr<testing::ServerProcess> FederationServer(
+      const std::vector<std::string>& flags = {}) {
+    return GetParam() ? testing::ServerProcess::StartShared(federation_, state_.path(), flags)
+                      : testing::ServerProcess::Start(federation_, flags);
   }
   // The same as the federation's server answers it.
   ProcessResult FederationStandings() {
@@ -815,6 +817,95 @@ TEST_P(TournamentSyncTest, AVenueRecordThatDoesNotProveItselfWritesNoTournament)
   ProcessResult standings = FederationStandings();
   EXPECT_NE(standings.exit, 0) << standings.out;
   EXPECT_NE(standings.err.find("NOT_FOUND"), std::string::npos) << standings.err;
+}
+
+// From the venue's server (`sync --from ADDR`: ListTournaments, then
+// ExportGame's BUNDLE of each) to the federation's (`--to ADDR`,
+// SyncVenueGame with a VENUE token), once the round's games finished: the
+// tournament arrives as through the databases, checked under the venue key
+// the federation's server was started with; a rerun, from the venue's server
+// or its directory, carries nothing new; a venue record altered after the
+// venue signed it is refused by the server, nothing of it written.
+TEST_P(TournamentSyncTest, FromTheVenuesServerThroughTheFederationsTheStandingsAreTheVenues) {
+  const std::string finished =
+      VenueStandings({{{"record", "--game", "spring-r1-b2", "-"}, "BLACK"}});
+  ASSERT_NE(finished.find("\"name\":\"Zhao Min\",\"points\":2"), std::string::npos) << finished;
+  const uint64_t events = VenueTournamentEvents();
+  const std::string venue_token = testing::CreateToken(federation_, "VENUE", "tokyo sync");
+  const std::string reader_token = testing::CreateToken(federation_, "AUDITOR", "federation");
+  ASSERT_FALSE(venue_token.empty());
+  ASSERT_FALSE(reader_token.empty());
+  std::unique_ptr<testing::ServerProcess> server =
+      FederationServer({"--venue-key", "tokyo=" + venue_.File("ledger.pub")});
+  ASSERT_NE(server, nullptr);
+  const auto standings = [&] {
+    return testing::RunCli({"tournament", "standings", "--json", "spring"}, "", server->address(),
+                           {{"ARBITER_TOKEN", reader_token}});
+  };
+
+  // The venue's bundle of the tournament, one event altered: refused.
+  absl::StatusOr<LogReader> reader = LogReader::Open(venue_.File("ledger.db"));
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  absl::StatusOr<v1::AuditBundle> bundle = ExportBundle(*reader, "tournaments/spring");
+  ASSERT_TRUE(bundle.ok()) << bundle.status();
+  ASSERT_EQ(bundle->entries_size(), static_cast<int>(events));
+  bundle->mutable_entries(1)->mutable_entry()->mutable_event()->push_back('\0');
+  std::unique_ptr<v1::Arbiter::Stub> stub = v1::Arbiter::NewStub(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + venue_token);
+  v1::SyncVenueGameRequest req;
+  *req.mutable_bundle() = *bundle;
+  v1::SyncVenueGameResponse resp;
+  grpc::Status refused = stub->SyncVenueGame(&context, req, &resp);
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::DATA_LOSS) << refused.error_message();
+  EXPECT_NE(refused.error_message().find("tournament 'spring' does not prove itself"),
+            std::string::npos)
+      << refused.error_message();
+  ProcessResult none = standings();
+  EXPECT_NE(none.err.find("NOT_FOUND"), std::string::npos) << none.out << none.err;
+
+  // From the venue's server (an AUDITOR token there) to the federation's.
+  const std::string auditor = testing::CreateToken(venue_.path(), "AUDITOR", "federation audit");
+  ASSERT_FALSE(auditor.empty());
+  std::unique_ptr<testing::ServerProcess> venue = testing::ServerProcess::Start(venue_.path());
+  ASSERT_NE(venue, nullptr);
+  const auto push = [&](const std::string& from) {
+    return Arbiter({"sync", "--from", from, "--to", server->address()},
+                   {{"ARBITER_TOKEN", auditor}, {"ARBITER_FEDERATION_TOKEN", venue_token}});
+  };
+  ProcessResult r = push(venue->address());
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("synced 2 game(s)"), std::string::npos) << r.out;
+  EXPECT_NE(
+      r.out.find(absl::StrCat("tournament 'spring': ", events, " new event(s), 0 already here")),
+      std::string::npos)
+      << r.out;
+  ProcessResult federation = standings();
+  ASSERT_EQ(federation.exit, 0) << federation.out << federation.err;
+  EXPECT_EQ(federation.out, finished);
+
+  // Again, from the venue's server and then from its directory: nothing new.
+  r = push(venue->address());
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(
+      r.out.find(absl::StrCat("tournament 'spring': 0 new event(s), ", events, " already here")),
+      std::string::npos)
+      << r.out;
+  ASSERT_EQ(venue->Stop(), 0) << venue->log();
+  r = push(venue_.path());
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(
+      r.out.find(absl::StrCat("tournament 'spring': 0 new event(s), ", events, " already here")),
+      std::string::npos)
+      << r.out;
+  federation = standings();
+  EXPECT_EQ(federation.out, finished);
+  ASSERT_EQ(server->Stop(), 0) << server->log();
+  r = Arbiter({"verify", "--db", federation_});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("venue proofs: 2 synced game(s), 1 tournament(s), "), std::string::npos)
+      << r.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Federations, TournamentSyncTest, ::testing::Bool(),
