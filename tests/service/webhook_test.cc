@@ -303,6 +303,27 @@ TEST_F(WebhookTest, AGamesResultIsDeliveredOnceFromTheEventThatGaveIt) {
   EXPECT_NE(ds[0].body.find(R"("revision":"5")"), std::string::npos) << ds[0].body;
 }
 
+// A chief arbiter's decision of a pending ruling goes out as
+// `ruling.decided` (DOMAIN.md §10): an endpoint that asked for it alone gets
+// the decision, not the pending ruling it resolves. Deliveries follow the
+// log, so once the later decision is in, the earlier ruling was passed over.
+TEST_F(WebhookTest, ADecisionOfAPendingRulingIsDeliveredAsRulingDecided) {
+  auto server = Serve();
+  ASSERT_NE(server, nullptr);
+  Receiver receiver(Whpk(), Vkey());
+  AddWebhook(receiver.url(), "ruling.decided");
+  RecordRulingGame(*server, "d1");  // art. 12.4.6: pending, four options
+  ProcessResult r = RunCli({"decide", "d1", "1", "REPLACE_CLOCK"}, "", server->address());
+  ASSERT_EQ(r.exit, 0) << r.err;
+  ASSERT_TRUE(receiver.AwaitDeliveries([](const auto& ds) { return !ds.empty(); }));
+  const std::vector<Delivery> ds = receiver.deliveries();
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].check, "");
+  EXPECT_EQ(ds[0].type, "ruling.decided");
+  EXPECT_EQ(ds[0].stream, "d1");
+  EXPECT_NE(ds[0].body.find(R"("resolves":1)"), std::string::npos) << ds[0].body;
+}
+
 // The gRPC methods are the chief arbiter's; they refuse what `webhook add`
 // refuses, and list an endpoint without its secret.
 TEST_F(WebhookTest, TheWebhookMethodsAreTheChiefArbitersAndNeverShowTheSecret) {
