@@ -21,6 +21,9 @@
 namespace arbiter::tournament {
 namespace {
 
+// Reads and appends of one write, when other writers keep getting in first.
+constexpr int kWriteAttempts = 5;
+
 void Stamp(absl::Time at, v1::TournamentEvent* e) {
   const int64_t nanos = absl::ToUnixNanos(at);
   e->mutable_at()->set_seconds(nanos / 1000000000);
@@ -110,7 +113,11 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::Record(
     const service::Caller& caller, const std::string& id, std::vector<v1::TournamentEvent> events,
     bool must_exist) {
   absl::MutexLock lock(&write_mu_);
-  return FoldAndAppend(caller, id, std::move(events), must_exist);
+  absl::StatusOr<v1::Tournament> t = absl::AbortedError("not attempted");
+  for (int attempt = 0; attempt < kWriteAttempts && absl::IsAborted(t.status()); ++attempt) {
+    t = FoldAndAppend(caller, id, events, must_exist);
+  }
+  return t;
 }
 
 absl::StatusOr<v1::Tournament> TournamentServiceImpl::FoldAndAppend(

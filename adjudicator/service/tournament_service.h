@@ -118,7 +118,10 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
  private:
   // Folds `id`'s stored events, applies `events` (stamped now, and with
   // `caller` as their actor) and stores them; `must_exist` false for
-  // creation.
+  // creation. When another writer got in between the read and the append
+  // (the server's standings recorder, another server), the events are
+  // checked again on what is recorded then and appended, as if the request
+  // had come a moment later: ABORTED only after a few such rounds.
   absl::StatusOr<v1::Tournament> Record(const service::Caller& caller, const std::string& id,
                                         std::vector<v1::TournamentEvent> events, bool must_exist);
   // Record's work: appends expecting the revision it read, so a writer on
