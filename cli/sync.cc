@@ -407,16 +407,28 @@ bool ReportRefused(const char* kind, const std::string& id, const absl::Status& 
   return true;
 }
 
-// What the tournaments' part of a sync did.
-struct TournamentTally {
-  uint64_t synced = 0, appended = 0, already = 0, waiting = 0;
-  int exit = kExitOk;
+// What a part of a sync (its games, its tournaments) did.
+struct SyncTally {
+  uint64_t appended = 0, already = 0, synced = 0, waiting = 0;
+  int exit = kExitOk;  // kExitNegative once a record is refused
 };
+
+// A record synced: its line printed, its counts added to `tally`.
+void ReportSynced(const char* kind, const std::string& id, const ledger::VenueSyncResult& r,
+                  SyncTally& tally) {
+  std::printf("%s '%s': %llu new event(s), %llu already here; venue checkpoint at size %llu\n",
+              kind, id.c_str(), static_cast<unsigned long long>(r.appended),
+              static_cast<unsigned long long>(r.already),
+              static_cast<unsigned long long>(r.venue_tree_size));
+  tally.appended += r.appended;
+  tally.already += r.already;
+  ++tally.synced;
+}
 
 // One venue tournament into the federation, its line printed; an error
 // only when the sync cannot go on.
 absl::Status SyncOneTournament(Venue& venue, Federation& federation, const std::string& stream,
-                               TournamentTally& tally) {
+                               SyncTally& tally) {
   const std::string id = stream.substr(ledger::kTournamentStreamPrefix.size());
   absl::StatusOr<v1::AuditBundle> bundle = venue.Bundle(stream);
   if (absl::IsFailedPrecondition(bundle.status())) {
@@ -430,20 +442,13 @@ absl::Status SyncOneTournament(Venue& venue, Federation& federation, const std::
                   : absl::StatusOr<ledger::VenueSyncResult>(bundle.status());
   if (ReportRefused("tournament", id, r.status(), tally.exit)) return absl::OkStatus();
   if (!r.ok()) return r.status();
-  std::printf(
-      "tournament '%s': %llu new event(s), %llu already here; venue checkpoint at size %llu\n",
-      id.c_str(), static_cast<unsigned long long>(r->appended),
-      static_cast<unsigned long long>(r->already),
-      static_cast<unsigned long long>(r->venue_tree_size));
-  tally.appended += r->appended;
-  tally.already += r->already;
-  ++tally.synced;
+  ReportSynced("tournament", id, *r, tally);
   return absl::OkStatus();
 }
 
 // The venue's tournaments, after its games (their events name the games).
-absl::StatusOr<TournamentTally> SyncTournaments(Venue& venue, Federation& federation) {
-  TournamentTally tally;
+absl::StatusOr<SyncTally> SyncTournaments(Venue& venue, Federation& federation) {
+  SyncTally tally;
   absl::StatusOr<std::vector<std::string>> streams = venue.Tournaments();
   if (absl::IsUnimplemented(streams.status())) {
     std::printf("tournaments: not carried: %s\n", std::string(streams.status().message()).c_str());
@@ -541,18 +546,12 @@ absl::StatusOr<std::unique_ptr<Federation>> OpenFederation(const FederationTarge
                                               std::move(options));
 }
 
-// What the games' part of a sync did.
-struct GameTally {
-  uint64_t appended = 0, already = 0, synced = 0, waiting = 0;
-  int exit = kExitOk;  // kExitNegative once a game is refused
-};
-
 // One game: a game the venue cannot prove yet waits, one it or the
 // federation refuses is reported and the sync goes on; any other error
 // ends it. server_key, when not empty, is the key a server federation's
 // bundles must be signed with (a database federation checks it itself).
 absl::Status SyncOneGame(Venue& venue, Federation& federation, const std::string& game,
-                         const std::string& server_key, GameTally& tally) {
+                         const std::string& server_key, SyncTally& tally) {
   absl::StatusOr<v1::AuditBundle> bundle = venue.Bundle(game);
   if (absl::IsFailedPrecondition(bundle.status())) {
     std::printf("game '%s': not yet covered by a venue checkpoint; left for a later sync\n",
@@ -583,20 +582,14 @@ absl::Status SyncOneGame(Venue& venue, Federation& federation, const std::string
     ++tally.waiting;
     return absl::OkStatus();
   }
-  std::printf("game '%s': %llu new event(s), %llu already here; venue checkpoint at size %llu\n",
-              game.c_str(), static_cast<unsigned long long>(r->appended),
-              static_cast<unsigned long long>(r->already),
-              static_cast<unsigned long long>(r->venue_tree_size));
-  tally.appended += r->appended;
-  tally.already += r->already;
-  ++tally.synced;
+  ReportSynced("game", game, *r, tally);
   return absl::OkStatus();
 }
 
 // The venue's games, then its tournaments, then the federation's head
 // signed; prints the totals and returns the exit code.
 int SyncVenue(Venue& venue, Federation& federation, const std::string& server_key,
-              GameTally& tally) {
+              SyncTally& tally) {
   absl::StatusOr<std::vector<std::string>> games = venue.Games();
   if (!games.ok()) return Failed(games.status());
   for (const std::string& game : *games) {
@@ -604,7 +597,7 @@ int SyncVenue(Venue& venue, Federation& federation, const std::string& server_ke
       return Failed(s);
     }
   }
-  absl::StatusOr<TournamentTally> tournaments = SyncTournaments(venue, federation);
+  absl::StatusOr<SyncTally> tournaments = SyncTournaments(venue, federation);
   if (!tournaments.ok()) return Failed(tournaments.status());
   if (tournaments->exit != kExitOk) tally.exit = tournaments->exit;
   if (absl::Status s = federation.Finish(tally.appended + tournaments->appended); !s.ok()) {
@@ -655,7 +648,7 @@ int RunSync(int argc, char** argv) {
     }
     options.venue_key_der = *der;
   }
-  GameTally tally;
+  SyncTally tally;
   if (std::function<void(uint64_t)> stop = AbruptStop(StopAfter())) {
     // The events of the games synced before the current one count too.
     target.appended = [&tally, stop](uint64_t n) { stop(tally.appended + n); };
