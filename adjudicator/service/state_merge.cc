@@ -37,6 +37,10 @@ bool ToMove(const std::string& path) {
 
 // Reads one folder into `contents`, refusing an id another folder holds.
 absl::Status ReadFolder(const std::string& folder, FolderContents& contents) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(folder, error)) {  // a typo merges nothing, silently
+    return absl::NotFoundError(absl::StrCat(folder, ": no such folder"));
+  }
   LegacyTournaments& legacy = contents.tournaments.emplace_back();
   const std::string path = (std::filesystem::path(folder) / kLegacyTournamentsFile).string();
   if (ToMove(path)) {

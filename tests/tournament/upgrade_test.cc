@@ -422,6 +422,15 @@ TEST_F(StateMergeTest, ATokenIdInTwoFoldersIsRefusedNamingBoth) {
   ExpectNothingWritten();
 }
 
+// A folder named by mistake is refused by name, before anything is merged.
+TEST_F(StateMergeTest, AFolderThatIsNotThereIsRefusedNamingIt) {
+  const std::string missing = first_ + "-typo";
+  ProcessResult r = Merge({first_, missing});
+  EXPECT_NE(r.exit, 0) << r.out << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, absl::StrCat(missing, ": no such folder"))) << r.err;
+  ExpectNothingWritten();
+}
+
 class MigrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
