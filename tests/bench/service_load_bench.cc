@@ -34,6 +34,10 @@
 //                       (getrusage of the process over the round minus the
 //                       client threads' own CPU time), which a loaded
 //                       machine moves far less than the rates.
+//   BM_StreamAppends/C  the RecordEvents stream appends of AppendVsPostgres
+//                       alone, for BENCH_SECONDS: the run to profile
+//                       (`perf record -g`), and the server's CPU per append
+//                       with nothing else in the process.
 //   BM_AppendVsPostgres/C  issue 32.2's target, in rounds alternated in one
 //                       run: C clients' full-speed durable one-event appends
 //                       through gRPC (as above, on the server's disk) against
@@ -682,6 +686,28 @@ void BM_AppendVsBareCall(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_AppendVsBareCall)->Apply(AtClientCounts);
+
+// The RecordEvents stream appends of AppendVsPostgres alone, C clients for
+// BENCH_SECONDS, with nothing else in the process's time: the run to put
+// under a profiler (`perf record -g`), and the server's CPU per append
+// (`cpu_us_per_stream_append`) with nothing else around it.
+void BM_StreamAppends(benchmark::State& state) {
+  const int clients = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    RatioClients disk(BenchServer::DiskDir(), clients);
+    std::atomic<int> errors{0};
+    const Rated streamed =
+        Rate(clients, Seconds(), errors, [&](int c) { return disk.AppendOnStream(c); });
+    state.SetIterationTime(Seconds());
+    state.counters["stream_appends_per_s"] = streamed.per_s;
+    state.counters["cpu_us_per_stream_append"] = streamed.cpu_us_per;
+    state.counters["client_cpu_us_per_stream_append"] = streamed.client_cpu_us_per;
+    state.counters["stream_append_p50_us"] = streamed.p50_us;
+    state.counters["errors"] = errors.load();
+    failed_calls += errors.load();
+  }
+}
+BENCHMARK(BM_StreamAppends)->Apply(AtClientCounts);
 
 // The throwaway PostgreSQL cluster of this run (started on first use,
 // stopped at exit), or nullptr, said once, when it cannot be had.
