@@ -4,6 +4,8 @@
 // waits out the other's (the busy timeout of Db::Open).
 #include "ledger/sqlite/server_tables.h"
 
+#include <map>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -91,6 +93,17 @@ DeliveryRow ReadDelivery(const Stmt& s) {
   return d;
 }
 
+// Resets a kept statement when the read is done, so that it holds no read
+// snapshot between calls.
+class ResetOnExit {
+ public:
+  explicit ResetOnExit(Stmt& s) : s_(s) {}
+  ~ResetOnExit() { s_.Reset(); }
+
+ private:
+  Stmt& s_;
+};
+
 constexpr char kTokenColumns[] = "id, sha256, role, name, games, created, revoked, expires";
 
 TokenRow ReadToken(const Stmt& s) {
@@ -169,9 +182,13 @@ class SqliteServerTables final : public ServerTables {
 
   absl::StatusOr<bool> AnyToken() override {
     absl::MutexLock lock(&mu_);
-    absl::StatusOr<int64_t> n = Count("SELECT EXISTS(SELECT 1 FROM tokens)", "");
-    if (!n.ok()) return n.status();
-    return *n != 0;
+    // Asked on every call while a server runs open: a kept statement.
+    absl::StatusOr<Stmt*> s = Kept("SELECT EXISTS(SELECT 1 FROM tokens)");
+    if (!s.ok()) return s.status();
+    ResetOnExit reset(**s);
+    absl::StatusOr<bool> row = (*s)->Step();
+    if (!row.ok()) return row.status();
+    return *row && (*s)->Int(0) != 0;
   }
 
   absl::Status OpenSession(const SessionRow& session, const SessionBounds& bounds) override;
@@ -382,18 +399,20 @@ class SqliteServerTables final : public ServerTables {
 
   absl::StatusOr<std::optional<TokenRow>> Find(const char* column, const std::string& value)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    absl::StatusOr<Stmt> s = Stmt::Prepare(
-        db_, absl::StrCat("SELECT ", kTokenColumns, " FROM tokens WHERE ", column, " = ?"));
+    // Asked on every call a token makes: a kept statement.
+    absl::StatusOr<Stmt*> s =
+        Kept(absl::StrCat("SELECT ", kTokenColumns, " FROM tokens WHERE ", column, " = ?"));
     if (!s.ok()) return s.status();
+    ResetOnExit reset(**s);
     if (std::string_view(column) == "sha256") {
-      s->BindBlob(1, value);
+      (*s)->BindBlob(1, value);
     } else {
-      s->Bind(1, value);
+      (*s)->Bind(1, value);
     }
-    absl::StatusOr<bool> row = s->Step();
+    absl::StatusOr<bool> row = (*s)->Step();
     if (!row.ok()) return row.status();
     if (!*row) return std::nullopt;
-    return ReadToken(*s);
+    return ReadToken(**s);
   }
 
   // The one integer `sql` selects, with `text` bound to its parameter when
@@ -426,8 +445,25 @@ class SqliteServerTables final : public ServerTables {
     return s->Text(0);
   }
 
+  // The statement `sql`, prepared on first use and kept: compiling a query
+  // cost far more than running it (most of a call's admission while a
+  // server runs open). Each use resets it (ResetOnExit), so none holds a
+  // read snapshot between calls and each sees what other connections
+  // (`arbiter token`) committed meanwhile.
+  absl::StatusOr<Stmt*> Kept(const std::string& sql) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    auto it = kept_.find(sql);
+    if (it == kept_.end()) {
+      absl::StatusOr<Stmt> s = Stmt::Prepare(db_, sql);
+      if (!s.ok()) return s.status();
+      it = kept_.emplace(sql, *std::move(s)).first;
+    }
+    return &it->second;
+  }
+
   absl::Mutex mu_;
   Db db_ ABSL_GUARDED_BY(mu_);
+  // Declared after db_: finalized before the connection closes.
+  std::map<std::string, Stmt> kept_ ABSL_GUARDED_BY(mu_);
 };
 
 absl::Status SqliteServerTables::OpenSession(const SessionRow& session,

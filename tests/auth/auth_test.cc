@@ -71,6 +71,35 @@ TEST(TokenStoreTest, CreateAuthenticateRevoke) {
   EXPECT_TRUE(*(*store)->Any()) << "revoking every token must not open the server";
 }
 
+// A server's store keeps its hot reads prepared (whether any token exists,
+// a token by its hash): each still reads what `arbiter token`, another
+// store on the same folder, commits while the server runs, and asked again
+// and again answers the same.
+TEST(TokenStoreTest, KeptReadsSeeWhatAnotherStoreCommits) {
+  TempDir dir;
+  auto server = TokenStore::Open(dir.path());
+  ASSERT_TRUE(server.ok()) << server.status();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(*(*server)->Any()) << "asked " << i + 1 << " times";
+    EXPECT_TRUE(absl::IsUnauthenticated((*server)->Verify("arb_nope").status()));
+  }
+  auto cli = TokenStore::Open(dir.path());
+  ASSERT_TRUE(cli.ok()) << cli.status();
+  auto secret = (*cli)->Create(Role::kArbiter, "Li Wei", {"round1-board3"});
+  ASSERT_TRUE(secret.ok()) << secret.status();
+  EXPECT_TRUE(*(*server)->Any()) << "a token made while the server runs closes it";
+  for (int i = 0; i < 3; ++i) {
+    auto who = (*server)->Verify(*secret);
+    ASSERT_TRUE(who.ok()) << "asked " << i + 1 << " times: " << who.status();
+    EXPECT_EQ(who->name, "Li Wei");
+  }
+  ASSERT_TRUE((*cli)->Revoke((*server)->Verify(*secret)->id).ok());
+  for (int i = 0; i < 3; ++i) {
+    const auto revoked = (*server)->Verify(*secret);
+    EXPECT_TRUE(absl::IsUnauthenticated(revoked.status())) << "asked " << i + 1 << " times";
+  }
+}
+
 TEST(TokenStoreTest, ExpiresAfterItsTtl) {
   TempDir dir;
   absl::Time now = absl::FromUnixSeconds(1'780'000'000);
