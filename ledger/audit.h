@@ -10,10 +10,10 @@
 // event; and, with a judge, every game re-adjudicated under its pinned rules
 // with its recorded rulings diffed. For a bundle: the checkpoint's
 // signature, each event's inclusion proof, the stream's contiguity, and the
-// same re-adjudication. The database's log is walked once, read, hashed and
-// Merkle-folded on the caller's thread while its games are checked and
-// re-adjudicated on threads of their own (AuditOptions::game_threads); the
-// report is what one thread walking the log in order finds first.
+// same re-adjudication. The database's log is walked once, read and
+// Merkle-folded on the caller's thread while its games are re-hashed, checked
+// and re-adjudicated on threads of their own (AuditOptions::game_threads);
+// the report is what one thread walking the log in order finds first.
 #ifndef ARBITER_LEDGER_AUDIT_H_
 #define ARBITER_LEDGER_AUDIT_H_
 
