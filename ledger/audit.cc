@@ -474,8 +474,9 @@ class Lane {
 // events all go to one checker, on a thread of its own (AuditOptions::
 // game_threads), which re-hashes each against its stored leaf hash, parses
 // and checks it canonical, checks it against its stream and, with a judge,
-// feeds it to its game's fold and compares the rulings. The findings are then reported as one thread in the walk's
-// order would have made them (Step).
+// feeds it to its game's fold and compares the rulings. The findings are
+// then reported as one thread in the walk's order would have made them
+// (Step).
 class LogWalk {
  public:
   LogWalk(const AuditOptions& options, const std::vector<v1::Checkpoint>& checkpoints,
