@@ -291,6 +291,7 @@ std::optional<int> RefuseOfflineMisuse(const Args& args, const std::string& db,
 // An offline check, of a database or of a bundle file.
 int VerifyOffline(const Args& args, std::string db, const std::string& bundle_path) {
   if (std::optional<int> exit = RefuseOfflineMisuse(args, db, bundle_path)) return *exit;
+  ledger::TuneHeapForAudit();  // this process does nothing else
   std::unique_ptr<ledger::Store> store;
   if (!db.empty()) {
     absl::StatusOr<std::unique_ptr<ledger::Store>> opened = ledger::OpenStore(db);

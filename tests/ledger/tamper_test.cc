@@ -529,6 +529,38 @@ TEST_P(TamperTest, AStructuralFaultComesBeforeAnEarlierRulingThatDiffers) {
   EXPECT_EQ(leaf.why, "the event's bytes do not match its recorded leaf hash");
 }
 
+// A game event's bytes are re-hashed by its game's checker while the walk
+// folds the stored leaf hash into its tree: an event changed under its
+// stored hash (the roots still match), or a stored hash changed under its
+// event (the next root then differs), is named at its own position, in the
+// walk's words and with its counts, on every number of threads; the log's
+// last event, in the last batch handed on, too.
+TEST_P(TamperTest, ALeafHashIsNamedAtItsEventWhicheverThreadChecksIt) {
+  AddGames();
+  const uint64_t last = 28 + 60 * 12;
+  const std::string at_last = absl::StrCat(" WHERE position = ", last);
+  const std::string event = Blob("SELECT event FROM events" + at_last);
+  std::string changed = event;
+  changed[changed.size() / 2] ^= 0x04;
+  SetBlob("UPDATE events SET event = ?" + at_last, changed);
+  AuditReport r = OneReportOnEveryThreadCount();
+  EXPECT_FALSE(r.intact);
+  EXPECT_EQ(r.first_bad_position, last) << r.why;
+  EXPECT_EQ(r.why, "the event's bytes do not match its recorded leaf hash");
+  EXPECT_EQ(r.events, last - 1);
+  SetBlob("UPDATE events SET event = ?" + at_last, event);
+  ASSERT_TRUE(OneReportOnEveryThreadCount().intact);
+
+  std::string leaf = Blob("SELECT leaf_hash FROM events WHERE position = 400");
+  leaf[0] ^= 0x01;
+  SetBlob("UPDATE events SET leaf_hash = ? WHERE position = 400", leaf);
+  r = OneReportOnEveryThreadCount();
+  EXPECT_FALSE(r.intact);
+  EXPECT_EQ(r.first_bad_position, 400u) << r.why;
+  EXPECT_EQ(r.why, "the event's bytes do not match its recorded leaf hash");
+  EXPECT_EQ(r.events, 399u);
+}
+
 // The tournaments' referee follows the log in position order whatever the
 // number of game threads: at each tournament event it has been handed every
 // game event before it and none after, on the caller's thread; its finding
