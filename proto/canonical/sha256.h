@@ -1,4 +1,4 @@
-// SHA-256 through OpenSSL (libcrypto): the one digest of the project. It names
+// SHA-256 through OpenSSL EVP: the one digest of the project. It names
 // published rules (the content hash), the ledger's Merkle leaves and nodes,
 // the signing key's id and the stored token secrets.
 //
