@@ -58,4 +58,36 @@ absl::StatusOr<std::unique_ptr<ledger::GameJudge>> AdjudicatorJudge::Reopen(
   return FoldUnder(game_id, RulesOf(created, pin));
 }
 
+absl::Status StoredGameFold::Apply(const v1::LedgerEntry& entry) {
+  v1::Event event;
+  if (!event.ParseFromString(entry.event()) || (fold_ == nullptr && !event.has_game_created())) {
+    return absl::DataLossError(absl::StrCat("position ", entry.position(), ": game '", game_id_,
+                                            "' has a stored event that does not parse or "
+                                            "does not begin with gameCreated"));
+  }
+  if (fold_ == nullptr) {
+    absl::StatusOr<std::unique_ptr<ledger::GameJudge>> opened =
+        judge_.Reopen(game_id_, event.game_created(), pin_);
+    if (!opened.ok()) return absl::DataLossError(opened.status().message());
+    fold_ = *std::move(opened);
+  }
+  if (absl::StatusOr<ledger::Verdict> v = fold_->Apply(event); !v.ok()) {
+    return absl::DataLossError(
+        absl::StrCat("position ", entry.position(),
+                     ": the stored event no longer folds: ", v.status().message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<AdjudicatorFold>> StoredGameFold::Finish() && {
+  if (fold_ == nullptr) return absl::NotFoundError(absl::StrCat("no game '", game_id_, "'"));
+  if (fold_->RulesPin() != pin_) {
+    return absl::DataLossError(absl::StrCat("game '", game_id_, "' was created under '", pin_,
+                                            "' but its rules now load as '", fold_->RulesPin(),
+                                            "'"));
+  }
+  // Reopen makes an AdjudicatorFold (FoldUnder).
+  return std::unique_ptr<AdjudicatorFold>(static_cast<AdjudicatorFold*>(fold_.release()));
+}
+
 }  // namespace arbiter

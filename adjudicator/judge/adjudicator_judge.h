@@ -11,9 +11,11 @@
 #include <memory>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "adjudicator/engine/adjudicator.h"
+#include "arbiter/v1/ledger.pb.h"
 #include "ledger/judge.h"
 #include "rulesdb/rules.h"
 
@@ -52,6 +54,31 @@ class AdjudicatorJudge : public ledger::Judge {
   absl::StatusOr<std::unique_ptr<ledger::GameJudge>> Reopen(absl::string_view game_id,
                                                             const v1::GameCreated& created,
                                                             absl::string_view pin) override;
+};
+
+// A game's stored entries folded in order under the rules its ledger
+// pinned, with the checks a stored log must pass: DATA_LOSS, naming the
+// position, when an event does not parse, the first is not gameCreated, the
+// pinned rules no longer open, or an event no longer folds. The service
+// folds a stored game this way, for its read model (GameFolds) and for a
+// tournament's games at a tree size (tournament_at.cc).
+class StoredGameFold {
+ public:
+  StoredGameFold(AdjudicatorJudge& judge, std::string game_id, std::string pin)
+      : judge_(judge), game_id_(std::move(game_id)), pin_(std::move(pin)) {}
+
+  // Folds the next stored entry of the game.
+  absl::Status Apply(const v1::LedgerEntry& entry);
+
+  // The fold of the entries applied: NOT_FOUND when there were none,
+  // DATA_LOSS when its rules now load under another pin than the ledger's.
+  absl::StatusOr<std::unique_ptr<AdjudicatorFold>> Finish() &&;
+
+ private:
+  AdjudicatorJudge& judge_;
+  const std::string game_id_;
+  const std::string pin_;
+  std::unique_ptr<ledger::GameJudge> fold_;
 };
 
 // The rules a game is judged under: those its ledger pinned (`pin`, as

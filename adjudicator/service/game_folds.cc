@@ -102,46 +102,23 @@ absl::StatusOr<GameView> GameFolds::Load(const std::string& game_id) {
     return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
   }
   if (!pin.ok()) return pin.status();
-  std::unique_ptr<ledger::GameJudge> fold;
+  StoredGameFold stored(judge_, game_id, *pin);
   uint64_t revision = 0;
   for (;;) {
     absl::StatusOr<std::vector<v1::LedgerEntry>> entries = reads_->ReadGame(game_id, revision, 512);
     if (!entries.ok()) return entries.status();
     if (entries->empty()) break;
     for (const v1::LedgerEntry& entry : *entries) {
-      v1::Event event;
-      if (!event.ParseFromString(entry.event())) {
-        return absl::DataLossError(
-            absl::StrCat("position ", entry.position(), ": the stored event does not parse"));
-      }
-      if (fold == nullptr) {
-        if (!event.has_game_created()) {
-          return absl::DataLossError(
-              absl::StrCat("game '", game_id, "': the first stored event is not gameCreated"));
-        }
-        absl::StatusOr<std::unique_ptr<ledger::GameJudge>> opened =
-            judge_.Reopen(game_id, event.game_created(), *pin);
-        if (!opened.ok()) return absl::DataLossError(opened.status().message());
-        fold = *std::move(opened);
-      }
-      if (absl::StatusOr<ledger::Verdict> v = fold->Apply(event); !v.ok()) {
-        return absl::DataLossError(
-            absl::StrCat("position ", entry.position(),
-                         ": the stored event no longer folds: ", v.status().message()));
-      }
+      if (absl::Status s = stored.Apply(entry); !s.ok()) return s;
       revision = entry.revision();
     }
   }
-  if (fold == nullptr)
+  absl::StatusOr<std::unique_ptr<AdjudicatorFold>> fold = std::move(stored).Finish();
+  if (absl::IsNotFound(fold.status())) {
     return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
-  if (*pin != fold->RulesPin()) {
-    return absl::DataLossError(absl::StrCat("game '", game_id, "' was created under '", *pin,
-                                            "' but its rules now load as '", fold->RulesPin(),
-                                            "'"));
   }
-  return GameView{
-      game_id, revision,
-      std::shared_ptr<const AdjudicatorFold>(static_cast<AdjudicatorFold*>(fold.release()))};
+  if (!fold.ok()) return fold.status();
+  return GameView{game_id, revision, std::shared_ptr<const AdjudicatorFold>(*std::move(fold))};
 }
 
 size_t GameFolds::size() const {

@@ -74,27 +74,13 @@ absl::StatusOr<GameFacts> GameAt(const LogReads& log, const std::string& game, u
   absl::StatusOr<std::string> pin = log.rules_pin(game);
   if (!pin.ok()) return pin.status();
   AdjudicatorJudge judge;
-  std::unique_ptr<ledger::GameJudge> fold;
+  StoredGameFold stored(judge, game, *pin);
   for (const v1::LedgerEntry& entry : *entries) {
-    v1::Event event;
-    if (!event.ParseFromString(entry.event()) || (fold == nullptr && !event.has_game_created())) {
-      return absl::DataLossError(absl::StrCat("position ", entry.position(), ": game '", game,
-                                              "' has a stored event that does not parse or "
-                                              "does not begin with gameCreated"));
-    }
-    if (fold == nullptr) {
-      absl::StatusOr<std::unique_ptr<ledger::GameJudge>> opened =
-          judge.Reopen(game, event.game_created(), *pin);
-      if (!opened.ok()) return absl::DataLossError(opened.status().message());
-      fold = *std::move(opened);
-    }
-    if (absl::StatusOr<ledger::Verdict> v = fold->Apply(event); !v.ok()) {
-      return absl::DataLossError(
-          absl::StrCat("position ", entry.position(),
-                       ": the stored event no longer folds: ", v.status().message()));
-    }
+    if (absl::Status s = stored.Apply(entry); !s.ok()) return s;
   }
-  return GameFactsOf(static_cast<const AdjudicatorFold&>(*fold).adjudicator());
+  absl::StatusOr<std::unique_ptr<AdjudicatorFold>> fold = std::move(stored).Finish();
+  if (!fold.ok()) return fold.status();
+  return GameFactsOf((*fold)->adjudicator());
 }
 
 // The facts of every game the tournament names, at `size`.
