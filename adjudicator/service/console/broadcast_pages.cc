@@ -206,11 +206,12 @@ void SendCacheable(const httplib::Request& req, httplib::Response& res, std::str
 }
 
 BroadcastPages::BroadcastPages(Broadcast* broadcast, tournament::TournamentHost* tournaments,
-                               FeedLimits limits, std::vector<std::string> trusted_proxies)
+                               FeedLimits limits, std::vector<std::string> trusted_proxies,
+                               LoopHost* host)
     : broadcast_(broadcast),
       tournaments_(tournaments),
       trusted_proxies_(std::move(trusted_proxies)),
-      followers_(broadcast, limits) {}
+      followers_(broadcast, limits, Followers::LoopPerCore(), host) {}
 
 void BroadcastPages::Route(httplib::Server& http) {
   using Req = const httplib::Request&;

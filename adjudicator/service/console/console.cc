@@ -83,9 +83,10 @@ absl::StatusOr<std::string> GameOf(const httplib::Request& req) {
 
 struct Console::Impl {
   Impl(const ConsoleParts& parts, ConsoleOptions o)
-      : folds(parts.folds),
+      : http(std::move(o.host_names), std::move(o.tls), o.connections),
+        folds(parts.folds),
         feed(parts.folds, parts.ledger->commit_feed()),
-        followers(&feed, o.feeds),
+        followers(&feed, o.feeds, /*loops=*/1, &http),
         ledger(parts.ledger),
         tokens(parts.tokens),
         gate(parts.gate),
@@ -100,8 +101,7 @@ struct Console::Impl {
                           FeedLimits{.in_all = o.viewers,
                                      .per_caller = o.feeds.per_caller,
                                      .followers = "viewers follow the broadcast",
-                                     .set_by = "the open-file limit's budget, ulimit -n"}},
-        http(std::move(o.host_names), std::move(o.tls), o.connections) {}
+                                     .set_by = "the open-file limit's budget, ulimit -n"}} {}
 
   // Who is asking: the session (opened on an open server when there is
   // none yet) and the caller the Gatekeeper admits it as, for `method`.
@@ -137,6 +137,9 @@ struct Console::Impl {
   // Where the games stand in the tournaments; none without tournaments.
   absl::StatusOr<Placements> Place();
 
+  // First, so that it is made before the followers' loops it hosts and
+  // outlives them.
+  GuardedServer http;
   GameFolds* folds;
   LiveFeed feed;
   Followers followers;  // the pages following `feed`
@@ -163,7 +166,6 @@ struct Console::Impl {
     std::vector<std::string> trusted_proxies;
     FeedLimits viewers;
   } broadcast_options;
-  GuardedServer http;
   std::thread thread;
   std::string address;
   bool stopped = false;
@@ -642,9 +644,9 @@ absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& liste
         Broadcast::Open(ledger, Broadcast::Options{.delay = p.broadcast_options.delay});
     if (!broadcast.ok()) return broadcast.status();
     p.broadcast = *std::move(broadcast);
-    p.broadcast_pages = std::make_unique<BroadcastPages>(p.broadcast.get(), parts.tournaments,
-                                                         p.broadcast_options.viewers,
-                                                         p.broadcast_options.trusted_proxies);
+    p.broadcast_pages = std::make_unique<BroadcastPages>(
+        p.broadcast.get(), parts.tournaments, p.broadcast_options.viewers,
+        p.broadcast_options.trusted_proxies, &p.http);
   }
   p.floor = std::make_unique<FloorPages>(
       p.recorder,
