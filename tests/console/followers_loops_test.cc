@@ -5,12 +5,17 @@
 #include "adjudicator/service/console/followers.h"
 
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -20,6 +25,7 @@
 #include "absl/time/time.h"
 #include "adjudicator/service/console/connection.h"
 #include "adjudicator/service/console/feed_source.h"
+#include "adjudicator/service/console/loop_host.h"
 #include "gtest/gtest.h"
 
 namespace arbiter::service::console {
@@ -108,6 +114,84 @@ TEST(FollowersLoopsTest, ViewersAreSharedOverTheLoopsAndEachLoopSendsEveryMessag
   }
   followers.Stop();
   for (auto& viewer : viewers) EXPECT_TRUE(viewer->Await("0\r\n\r\n", absl::Seconds(10)));
+  EXPECT_EQ(followers.parked(), 0);
+}
+
+// A host loop of the test's own (as the console's GuardedServer is one):
+// a thread that waits on the guests' epoll sets and lets each take a turn.
+class TestHost final : public LoopHost {
+ public:
+  TestHost() : epoll_(epoll_create1(EPOLL_CLOEXEC)), thread_([this] { Run(); }) {}
+  ~TestHost() override {
+    Stop();
+    close(epoll_);
+  }
+  void Host(int fd, std::function<void()> turn) override {
+    absl::MutexLock lock(&mu_);
+    turns_[fd] = std::move(turn);
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.fd = fd;
+    epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
+  }
+  void Unhost(int fd) override {
+    absl::MutexLock lock(&mu_);
+    epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
+    turns_.erase(fd);
+  }
+  // Ends the host's thread: its guests take no more turns here.
+  void Stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void Run() {
+    epoll_event events[8];
+    while (!stop_) {
+      const int n = epoll_wait(epoll_, events, 8, 50);
+      absl::MutexLock lock(&mu_);
+      for (int k = 0; k < n; ++k) {
+        if (auto it = turns_.find(events[k].data.fd); it != turns_.end()) it->second();
+      }
+    }
+  }
+
+  const int epoll_;
+  absl::Mutex mu_;
+  std::map<int, std::function<void()>> turns_ ABSL_GUARDED_BY(mu_);
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// The first loop as a guest of another loop's thread (the console's own,
+// in the server): its viewers follow as the others do, and when the host
+// has stopped first, Stop() takes the guest's last turns itself, so every
+// stream still ends.
+TEST(FollowersLoopsTest, AGuestLoopFollowsOnItsHostsThreadAndEndsItsStreamsWhenTheHostIsGone) {
+  TestFeed feed;
+  FeedLimits limits;
+  TestHost host;
+  Followers followers(&feed, limits, 2, &host);
+  std::vector<std::unique_ptr<Viewer>> viewers;
+  for (int i = 0; i < 4; ++i) {
+    int pair[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), 0);
+    ASSERT_TRUE(followers.Reserve("viewer", /*official=*/true).ok());
+    followers.Park(std::make_unique<Connection>(pair[0], nullptr), 0, "viewer");
+    viewers.push_back(std::make_unique<Viewer>(pair[1]));
+  }
+  for (auto& viewer : viewers) ASSERT_TRUE(viewer->Await(": following", absl::Seconds(10)));
+  EXPECT_EQ(followers.ParkedByLoop(), (std::vector<int>{2, 2}));
+  feed.Add("a move");
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_TRUE(viewers[i]->Await("id: 1\ndata: a move\n\n", absl::Seconds(10))) << "viewer " << i;
+  }
+  host.Stop();
+  followers.Stop();
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_TRUE(viewers[i]->Await("0\r\n\r\n", absl::Seconds(5))) << "viewer " << i;
+  }
   EXPECT_EQ(followers.parked(), 0);
 }
 
