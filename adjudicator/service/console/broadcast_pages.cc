@@ -206,12 +206,15 @@ void SendCacheable(const httplib::Request& req, httplib::Response& res, std::str
 }
 
 BroadcastPages::BroadcastPages(Broadcast* broadcast, tournament::TournamentHost* tournaments,
-                               FeedLimits limits, std::vector<std::string> trusted_proxies,
-                               LoopHost* host)
+                               FeedLimits limits, std::vector<std::string> trusted_proxies)
     : broadcast_(broadcast),
       tournaments_(tournaments),
       trusted_proxies_(std::move(trusted_proxies)),
-      followers_(broadcast, limits, Followers::LoopPerCore(), host) {}
+      // One loop on a thread of its own: one per core (Followers::
+      // LoopPerCore) measured worse on this 2-core machine, where the
+      // second loop's CPU starved the viewers' client and they were cut off
+      // (tests/bench/README.md "The broadcast").
+      followers_(broadcast, limits, /*loops=*/1) {}
 
 void BroadcastPages::Route(httplib::Server& http) {
   using Req = const httplib::Request&;

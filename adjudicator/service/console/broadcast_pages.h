@@ -15,7 +15,7 @@
 // matching If-None-Match with 304, so an HTTP cache in front (nginx, a
 // CDN) carries the viewers: per URL it asks the server at most once per
 // max-age. The event stream is not cached; its viewers are parked on one
-// loop per core (followers.h), at most `limits.in_all`, `limits.per_caller` of one
+// loop of their own thread (followers.h), at most `limits.in_all`, `limits.per_caller` of one
 // address: the viewer's own, taken from X-Forwarded-For only when the
 // connection comes from a `trusted_proxies` address.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_BROADCAST_PAGES_H_
@@ -36,10 +36,9 @@ namespace arbiter::service::console {
 class BroadcastPages {
  public:
   // None is owned; all must outlive this. `tournaments` may be null (then
-  // no round is broadcast). The viewers' first loop is a guest of `host`
-  // (the console's own loop), the others a thread each: one per core.
+  // no round is broadcast).
   BroadcastPages(Broadcast* broadcast, tournament::TournamentHost* tournaments, FeedLimits limits,
-                 std::vector<std::string> trusted_proxies, LoopHost* host);
+                 std::vector<std::string> trusted_proxies);
 
   void Route(httplib::Server& http);
   // Ends every viewer's stream. Idempotent.

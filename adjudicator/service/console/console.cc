@@ -646,7 +646,7 @@ absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& liste
     p.broadcast = *std::move(broadcast);
     p.broadcast_pages = std::make_unique<BroadcastPages>(
         p.broadcast.get(), parts.tournaments, p.broadcast_options.viewers,
-        p.broadcast_options.trusted_proxies, &p.http);
+        p.broadcast_options.trusted_proxies);
   }
   p.floor = std::make_unique<FloorPages>(
       p.recorder,

@@ -1,8 +1,9 @@
 // The pages following the live feed (/api/feed, live_feed.h), or the
 // public broadcast (/broadcast/events, broadcast.h), parked on a few epoll
-// loops per feed: one for the console's pages, one per core for the
-// broadcast's viewers (at most kMaxLoops). The first loop of each is a
-// guest of the console's own loop (loop_host.h), the others a thread each.
+// loops per feed (at most kMaxLoops; the console's pages and the
+// broadcast's viewers take one each). The first loop may be a guest of
+// another loop's thread (loop_host.h: the console's pages are on the
+// console's own loop's), the others a thread each.
 // Once a page's request is admitted and its answer's head is written
 // (perhaps not yet sent: the page sends it first), the HTTP server hands
 // its connection over (GuardedServer::HandOver) with its TLS state and its
