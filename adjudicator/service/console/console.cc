@@ -644,9 +644,9 @@ absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& liste
         Broadcast::Open(ledger, Broadcast::Options{.delay = p.broadcast_options.delay});
     if (!broadcast.ok()) return broadcast.status();
     p.broadcast = *std::move(broadcast);
-    p.broadcast_pages = std::make_unique<BroadcastPages>(
-        p.broadcast.get(), parts.tournaments, p.broadcast_options.viewers,
-        p.broadcast_options.trusted_proxies);
+    p.broadcast_pages = std::make_unique<BroadcastPages>(p.broadcast.get(), parts.tournaments,
+                                                         p.broadcast_options.viewers,
+                                                         p.broadcast_options.trusted_proxies);
   }
   p.floor = std::make_unique<FloorPages>(
       p.recorder,
