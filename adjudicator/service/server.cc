@@ -306,21 +306,22 @@ absl::Status Server::Parts::ServeConsole(const ServerOptions& options) {
   // The same certificate as gRPC's: the console serves HTTPS with it.
   absl::StatusOr<console::TlsContext> tls = console::MakeTlsContext(options.tls);
   if (!tls.ok()) return tls.status();
-  absl::StatusOr<std::unique_ptr<console::Console>> served =
-      console::Console::Serve(options.http_listen,
-                              console::ConsoleParts{folds.get(), ledger.get(), tokens.get(),
-                                                    gate.get(), recorder.get(), tournaments.get()},
-                              console::ConsoleOptions{.tls = *std::move(tls),
-                                                      .host_names = options.http_hosts,
-                                                      .insecure = options.http_insecure,
-                                                      .feeds = options.http_feeds,
-                                                      .connections = options.http_connections,
-                                                      .viewers = options.broadcast_viewers,
-                                                      .witness = witness.get(),
-                                                      .cosignatures = cosignatures.get(),
-                                                      .broadcast = options.broadcast,
-                                                      .broadcast_delay = options.broadcast_delay,
-                                                      .trusted_proxies = options.trusted_proxies});
+  absl::StatusOr<std::unique_ptr<console::Console>> served = console::Console::Serve(
+      options.http_listen,
+      console::ConsoleParts{folds.get(), ledger.get(), tokens.get(), gate.get(), recorder.get(),
+                            tournaments.get(),
+                            [admin = webhook_admin.get()] { return admin->List(); }},
+      console::ConsoleOptions{.tls = *std::move(tls),
+                              .host_names = options.http_hosts,
+                              .insecure = options.http_insecure,
+                              .feeds = options.http_feeds,
+                              .connections = options.http_connections,
+                              .viewers = options.broadcast_viewers,
+                              .witness = witness.get(),
+                              .cosignatures = cosignatures.get(),
+                              .broadcast = options.broadcast,
+                              .broadcast_delay = options.broadcast_delay,
+                              .trusted_proxies = options.trusted_proxies});
   if (!served.ok()) return served.status();
   console = *std::move(served);
   return absl::OkStatus();

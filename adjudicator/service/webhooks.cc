@@ -1,5 +1,6 @@
 #include "adjudicator/service/webhooks.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -19,8 +20,6 @@ namespace {
 constexpr size_t kBatch = 256;
 // After a store that cannot be read, the next look.
 constexpr absl::Duration kAfterError = absl::Seconds(5);
-// A Retry-After longer than this is taken as this.
-constexpr absl::Duration kLongestRetryAfter = absl::Hours(24);
 
 void LogError(const std::string& what, const absl::Status& s) {
   std::fprintf(stderr, "arbiter serve: webhooks: %s: %s\n", what.c_str(), s.ToString().c_str());
@@ -33,6 +32,13 @@ absl::Time FromMs(int64_t ms) { return absl::FromUnixMillis(ms); }
 std::vector<absl::Duration> StandardRetrySchedule() {
   return {absl::Seconds(5), absl::Minutes(5), absl::Minutes(30), absl::Hours(2),
           absl::Hours(5),   absl::Hours(10),  absl::Hours(10)};
+}
+
+absl::Duration RetryWait(absl::Duration scheduled, std::optional<absl::Duration> retry_after,
+                         absl::BitGenRef random) {
+  absl::Duration wait = scheduled + scheduled * absl::Uniform(random, 0.0, 0.1);
+  if (retry_after.has_value()) wait = std::max(wait, std::min(*retry_after, kLongestRetryAfter));
+  return wait;
 }
 
 WebhookDeliverer::WebhookDeliverer(ledger::Ledger* ledger, GameFolds* folds,
@@ -268,11 +274,8 @@ bool WebhookDeliverer::Attempt(const ledger::WebhookRow& endpoint, ledger::Deliv
     delivery.failed = true;
   } else {
     static absl::BitGen* const jitter = new absl::BitGen();
-    absl::Duration wait = options_.retries[delivery.attempts - 1];
-    wait += wait * absl::Uniform(*jitter, 0.0, 0.1);
-    if (answer.retry_after.has_value()) {
-      wait = std::max(wait, std::min(*answer.retry_after, kLongestRetryAfter));
-    }
+    const absl::Duration wait =
+        RetryWait(options_.retries[delivery.attempts - 1], answer.retry_after, *jitter);
     // From the answer, not the request: a Retry-After counts from when it came.
     delivery.next_at = absl::ToUnixMillis(options_.now() + wait);
   }

@@ -42,6 +42,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/random/bit_gen_ref.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/game_folds.h"
@@ -57,6 +58,16 @@ namespace arbiter::service {
 
 // The waits before the 2nd .. 8th attempts (the 1st is at once).
 std::vector<absl::Duration> StandardRetrySchedule();
+
+// A Retry-After longer than this is taken as this.
+inline constexpr absl::Duration kLongestRetryAfter = absl::Hours(24);
+
+// The wait before the next attempt: `scheduled` stretched by a fraction
+// drawn uniformly from [0, 0.1) of `random` (the jitter, so that the
+// deliveries failed by one outage do not all come back at once), or the
+// receiver's `retry_after` (at most kLongestRetryAfter) when longer.
+absl::Duration RetryWait(absl::Duration scheduled, std::optional<absl::Duration> retry_after,
+                         absl::BitGenRef random);
 
 class WebhookDeliverer {
  public:

@@ -1,8 +1,12 @@
 // The deliverer's retries (issue 46.2; webhooks.h), in process with a
 // short schedule: a receiver's Retry-After is honoured, a delivery not
 // taken after the last retry fails for good (kept, marked, the next sent),
-// and RetryWebhook sends it again with the same id and bytes.
+// and RetryWebhook sends it again with the same id and bytes; each wait of
+// the schedule is stretched by up to a tenth at random (the jitter).
+#include <algorithm>
 #include <memory>
+#include <optional>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -150,6 +154,44 @@ TEST_F(WebhookRetryTest, RetriesHonourRetryAfterThenFailForGoodAndRetrySendsItAg
     EXPECT_EQ(a.id, attempts_[0].id);
     EXPECT_EQ(a.body, attempts_[0].body);
   }
+}
+
+// Standard Webhooks asks for retries with jitter, so that the deliveries one
+// outage failed do not all come back at the same instant. Drawn from a
+// seeded source: every wait lies in [scheduled, 1.1 x scheduled), and over
+// many draws they spread across that whole range rather than sit at one
+// point.
+TEST(WebhookRetryWaitTest, EachWaitIsStretchedByUpToATenthAtRandom) {
+  std::mt19937_64 random(46);
+  constexpr int kDraws = 10000;
+  for (const absl::Duration scheduled : service::StandardRetrySchedule()) {
+    absl::Duration least = absl::InfiniteDuration();
+    absl::Duration most = absl::ZeroDuration();
+    absl::Duration sum = absl::ZeroDuration();
+    for (int k = 0; k < kDraws; ++k) {
+      const absl::Duration wait = service::RetryWait(scheduled, std::nullopt, random);
+      ASSERT_GE(wait, scheduled);
+      ASSERT_LT(wait, scheduled * 1.1);
+      least = std::min(least, wait);
+      most = std::max(most, wait);
+      sum += wait;
+    }
+    EXPECT_LT(least, scheduled * 1.005) << scheduled;
+    EXPECT_GT(most, scheduled * 1.095) << scheduled;
+    const double mean = absl::FDivDuration(sum / kDraws, scheduled);
+    EXPECT_NEAR(mean, 1.05, 0.005) << scheduled;
+  }
+}
+
+// A receiver's Retry-After replaces the wait when longer (up to a day);
+// a shorter one leaves the jittered wait.
+TEST(WebhookRetryWaitTest, ALongerRetryAfterIsHonouredUpToADay) {
+  std::mt19937_64 random(46);
+  EXPECT_EQ(service::RetryWait(absl::Seconds(5), absl::Minutes(2), random), absl::Minutes(2));
+  const absl::Duration shorter = service::RetryWait(absl::Minutes(30), absl::Seconds(1), random);
+  EXPECT_GE(shorter, absl::Minutes(30));
+  EXPECT_LT(shorter, absl::Minutes(33));
+  EXPECT_EQ(service::RetryWait(absl::Seconds(5), absl::Hours(100), random), absl::Hours(24));
 }
 
 }  // namespace

@@ -72,8 +72,20 @@ std::string Clock(const v1::Clock& c, Lang lang) {
   return out;
 }
 
+// The name and the rank each kept whole (a phone may put the rank on a
+// line of its own, never break a name).
 std::string PlayerCell(const v1::Player& p) {
-  return Escape(p.rank().empty() ? p.name() : absl::StrCat(p.name(), " ", p.rank()));
+  std::string out = absl::StrCat("<span class=\"unit\">", Escape(p.name()), "</span>");
+  if (!p.rank().empty())
+    absl::StrAppend(&out, " <span class=\"unit\">", Escape(p.rank()), "</span>");
+  return out;
+}
+
+// Black's clock, then White's, each kept whole.
+std::string ClocksCell(const v1::GameState& state, Lang lang) {
+  return absl::StrCat("<span class=\"unit\">", Clock(state.clocks().black(), lang),
+                      "</span> / <span class=\"unit\">", Clock(state.clocks().white(), lang),
+                      "</span>");
 }
 
 std::string ResultCell(const PublicGame& g, Lang lang) {
@@ -102,17 +114,31 @@ std::string Frame(absl::string_view title, absl::string_view body, Lang lang, ab
   return html;
 }
 
-// The position as SVG: grid, star points left out, stones, the board's
-// own coordinates along two sides (GTP letters, no I).
-std::string BoardSvg(const v1::GameState& state) {
+// The board's coordinates along the top (GTP letters, no I) and the left
+// side (n at the top, 1 at the bottom), in the margin of a `cell`.
+std::string Coordinates(int n, int cell) {
+  static constexpr char kLetters[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+  std::string out = "<g font-size=\"8\" fill=\"#333\" text-anchor=\"middle\">";
+  for (int i = 1; i <= n && i < static_cast<int>(sizeof kLetters); ++i) {
+    absl::StrAppend(&out, "<text x=\"", i * cell, "\" y=\"", cell / 2 + 3, "\">",
+                    std::string(1, kLetters[i - 1]), "</text><text x=\"", cell / 2, "\" y=\"",
+                    i * cell + 3, "\">", n + 1 - i, "</text>");
+  }
+  return absl::StrCat(out, "</g>");
+}
+
+// The position as SVG, named for a screen reader by its move: grid, star
+// points left out, stones, the coordinates along two sides.
+std::string BoardSvg(const v1::GameState& state, Lang lang) {
   const int n = state.board_size();
   if (n == 0) return "";
   constexpr int kCell = 20;
   const int side = (n + 1) * kCell;
-  std::string svg =
-      absl::StrCat("<svg class=\"goban\" viewBox=\"0 0 ", side, " ", side,
-                   "\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\">", "<rect width=\"", side,
-                   "\" height=\"", side, "\" fill=\"#dcb35c\"/>");
+  std::string svg = absl::StrCat(
+      "<svg class=\"goban\" viewBox=\"0 0 ", side, " ", side, "\" role=\"img\" aria-label=\"",
+      Escape(Fill(BroadcastWord("position", lang), state.move_number())),
+      "\" xmlns=\"http://www.w3.org/2000/svg\">", "<rect width=\"", side, "\" height=\"", side,
+      "\" fill=\"#dcb35c\"/>", Coordinates(n, kCell));
   for (int i = 1; i <= n; ++i) {
     absl::StrAppend(&svg, "<line x1=\"", kCell, "\" y1=\"", i * kCell, "\" x2=\"", n * kCell,
                     "\" y2=\"", i * kCell, "\" stroke=\"#000\" stroke-width=\"0.6\"/>",
@@ -184,7 +210,11 @@ BroadcastPages::BroadcastPages(Broadcast* broadcast, tournament::TournamentHost*
     : broadcast_(broadcast),
       tournaments_(tournaments),
       trusted_proxies_(std::move(trusted_proxies)),
-      followers_(broadcast, limits) {}
+      // One loop on a thread of its own: one per core (Followers::
+      // LoopPerCore) measured worse on this 2-core machine, where the
+      // second loop's CPU starved the viewers' client and they were cut off
+      // (tests/bench/README.md "The broadcast").
+      followers_(broadcast, limits, /*loops=*/1) {}
 
 void BroadcastPages::Route(httplib::Server& http) {
   using Req = const httplib::Request&;
@@ -263,11 +293,9 @@ void BroadcastPages::Round(const httplib::Request& req, httplib::Response& res, 
                     "/", board, LangQuery(lang), "\">", board, "</a></td><td class=\"player\">",
                     PlayerCell(g->created.black()), "</td><td class=\"player\">",
                     PlayerCell(g->created.white()), "</td><td class=\"num\">",
-                    g->state.move_number(), "</td><td class=\"num\">",
-                    timed ? absl::StrCat(Clock(g->state.clocks().black(), lang), " / ",
-                                         Clock(g->state.clocks().white(), lang))
-                          : "",
-                    "</td><td>", ResultCell(*g, lang), "</td></tr>\n");
+                    g->state.move_number(), "</td><td class=\"num clocks\">",
+                    timed ? ClocksCell(g->state, lang) : "", "</td><td>", ResultCell(*g, lang),
+                    "</td></tr>\n");
   }
   const absl::Duration max_age = live ? kLiveMaxAge : kFinishedMaxAge;
   if (sgf) return SendCacheable(req, res, collection, "application/x-go-sgf", max_age);
@@ -307,7 +335,7 @@ void BroadcastPages::Board(const httplib::Request& req, httplib::Response& res, 
   if (sgf) return SendCacheable(req, res, g->sgf, "application/x-go-sgf", max_age);
   const std::string title =
       absl::StrCat(found->second.title, " · ", Fill(BroadcastWord("round", lang), key->second),
-                   " · ", BroadcastWord("board", lang), " ", board);
+                   " · ", Fill(BroadcastWord("boardNo", lang), board));
   std::string body = absl::StrCat(
       "<p><a href=\"/broadcast/", Escape(key->first), "/", key->second, LangQuery(lang), "\">",
       Escape(BroadcastWord("back", lang)), "</a> · <a href=\"/broadcast/", Escape(key->first), "/",
@@ -318,8 +346,7 @@ void BroadcastPages::Board(const httplib::Request& req, httplib::Response& res, 
       "</dt><dd>", g->state.move_number(), "</dd>");
   if (g->created.has_time_control()) {
     absl::StrAppend(&body, "<dt>", Escape(BroadcastWord("clocks", lang)), "</dt><dd>",
-                    Clock(g->state.clocks().black(), lang), " / ",
-                    Clock(g->state.clocks().white(), lang), "</dd>");
+                    ClocksCell(g->state, lang), "</dd>");
   }
   const v1::Tally& penalty = g->state.penalty_stones();
   if (penalty.black() > 0 || penalty.white() > 0) {
@@ -327,7 +354,7 @@ void BroadcastPages::Board(const httplib::Request& req, httplib::Response& res, 
                     penalty.black(), " / ", penalty.white(), "</dd>");
   }
   absl::StrAppend(&body, "<dt>", Escape(BroadcastWord("result", lang)), "</dt><dd>",
-                  ResultCell(*g, lang), "</dd></dl>\n", BoardSvg(g->state));
+                  ResultCell(*g, lang), "</dd></dl>\n", BoardSvg(g->state, lang));
   SendCacheable(req, res, Frame(title, body, lang, broadcast_->delay(), game),
                 "text/html; charset=utf-8", max_age);
 }

@@ -15,7 +15,7 @@
 // matching If-None-Match with 304, so an HTTP cache in front (nginx, a
 // CDN) carries the viewers: per URL it asks the server at most once per
 // max-age. The event stream is not cached; its viewers are parked on one
-// loop (followers.h), at most `limits.in_all`, `limits.per_caller` of one
+// loop of their own thread (followers.h), at most `limits.in_all`, `limits.per_caller` of one
 // address: the viewer's own, taken from X-Forwarded-For only when the
 // connection comes from a `trusted_proxies` address.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_BROADCAST_PAGES_H_

@@ -31,6 +31,7 @@
 #include "adjudicator/service/console/slip.h"
 #include "adjudicator/service/console/tlog_tiles.h"
 #include "adjudicator/service/console/tournament_page.h"
+#include "adjudicator/service/console/webhooks_page.h"
 #include "adjudicator/service/console/witness_routes.h"
 #include "adjudicator/service/game_exports.h"
 #include "adjudicator/service/game_reads.h"
@@ -50,6 +51,7 @@ constexpr absl::string_view kVerify = "/arbiter.v1.Arbiter/VerifyGame";
 constexpr absl::string_view kExport = "/arbiter.v1.Arbiter/ExportGame";
 constexpr absl::string_view kWatch = "/arbiter.v1.Arbiter/WatchAll";
 constexpr absl::string_view kStandings = "/arbiter.v1.TournamentService/GetStandings";
+constexpr absl::string_view kListWebhooks = "/arbiter.v1.Arbiter/ListWebhooks";
 
 void SendAsset(httplib::Response& res, absl::string_view name) {
   const Asset* asset = FindAsset(name);
@@ -81,14 +83,16 @@ absl::StatusOr<std::string> GameOf(const httplib::Request& req) {
 
 struct Console::Impl {
   Impl(const ConsoleParts& parts, ConsoleOptions o)
-      : folds(parts.folds),
+      : http(std::move(o.host_names), std::move(o.tls), o.connections),
+        folds(parts.folds),
         feed(parts.folds, parts.ledger->commit_feed()),
-        followers(&feed, o.feeds),
+        followers(&feed, o.feeds, /*loops=*/1, &http),
         ledger(parts.ledger),
         tokens(parts.tokens),
         gate(parts.gate),
         tournaments(parts.tournaments),
         recorder(parts.recorder),
+        webhooks(parts.webhooks),
         sessions(&parts.tokens->tables()),
         insecure(o.insecure),
         witness(o.witness),
@@ -97,8 +101,7 @@ struct Console::Impl {
                           FeedLimits{.in_all = o.viewers,
                                      .per_caller = o.feeds.per_caller,
                                      .followers = "viewers follow the broadcast",
-                                     .set_by = "the open-file limit's budget, ulimit -n"}},
-        http(std::move(o.host_names), std::move(o.tls), o.connections) {}
+                                     .set_by = "the open-file limit's budget, ulimit -n"}} {}
 
   // Who is asking: the session (opened on an open server when there is
   // none yet) and the caller the Gatekeeper admits it as, for `method`.
@@ -134,6 +137,9 @@ struct Console::Impl {
   // Where the games stand in the tournaments; none without tournaments.
   absl::StatusOr<Placements> Place();
 
+  // First, so that it is made before the followers' loops it hosts and
+  // outlives them.
+  GuardedServer http;
   GameFolds* folds;
   LiveFeed feed;
   Followers followers;  // the pages following `feed`
@@ -144,6 +150,8 @@ struct Console::Impl {
   Recorder* recorder = nullptr;       // the server's, shared with gRPC
   std::unique_ptr<FloorPages> floor;  // /tables (floor.h)
   std::unique_ptr<TlogTiles> tiles;   // /checkpoint, /tile/... (tlog_tiles.h)
+  // /webhooks: the endpoints as ListWebhooks answers; empty: no page.
+  std::function<absl::StatusOr<v1::ListWebhooksResponse>()> webhooks;
   // With --broadcast: the delayed view, then its pages (which follow it).
   std::unique_ptr<Broadcast> broadcast;
   std::unique_ptr<BroadcastPages> broadcast_pages;
@@ -158,7 +166,6 @@ struct Console::Impl {
     std::vector<std::string> trusted_proxies;
     FeedLimits viewers;
   } broadcast_options;
-  GuardedServer http;
   std::thread thread;
   std::string address;
   bool stopped = false;
@@ -528,6 +535,15 @@ void Console::Impl::RoutePages() {
   http.Get(R"(/games/([^/]+)/rulings/([0-9]+)/slip)", [this](Req q, Res s) { Slip(q, s); });
   http.Get(R"(/games/([^/]+)/audit)", [this](Req q, Res s) { Audit(q, s); });
   http.Get(R"(/tournaments/([^/]+))", [this](Req q, Res s) { Tournament(q, s); });
+  // The chief arbiter's (ListWebhooks' access): what failed for good.
+  http.Get("/webhooks", [this](Req req, Res res) {
+    Page(req, res, kListWebhooks, [&](const Visitor&) {
+      if (!webhooks) return SendError(res, absl::NotFoundError("this server sends no webhooks"));
+      absl::StatusOr<v1::ListWebhooksResponse> list = webhooks();
+      if (!list.ok()) return SendError(res, list.status());
+      SendHtml(res, RenderWebhooks(*list));
+    });
+  });
   http.Get(R"(/games/([^/]+)/bundle)", [this](Req req, Res res) {
     Page(req, res, kExport, [&](const Visitor&) {
       absl::StatusOr<std::string> id = GameOf(req);

@@ -7,6 +7,7 @@
 //   /games/{game}/audit              verification, unsigned tail, the audit bundle
 //   /games/{game}/bundle             the audit bundle (arbiter.v1.AuditBundle, binary)
 //   /tournaments/{id}                standings, cross-table, a round (?round=N); prints on A4
+//   /webhooks                        the chief arbiter's: endpoints, deliveries failed for good
 //   /login, /logout                  sessions, when the server has tokens
 //   /api/...                         the JSON the pages read (proto3 JSON mapping)
 //   /api/feed                        Server-Sent Events: each game as each commit leaves it
@@ -18,7 +19,8 @@
 // pending ruling, goes through the Recorder (recorder.h), as the gRPC Decide
 // does, with the signed-in caller as actor and authority. Every request is
 // admitted by the gRPC side's Gatekeeper as the gRPC method it stands for
-// (GetGame, Decide, VerifyGame, ExportGame, WatchAll, GetStandings), so a page may do
+// (GetGame, Decide, VerifyGame, ExportGame, WatchAll, GetStandings,
+// ListWebhooks), so a page may do
 // exactly what its token may do over gRPC: an ARBITER records only in its
 // games and cannot decide what the rules leave to the chief arbiter; an
 // AUDITOR reads and verifies. Every write also carries the session's CSRF
@@ -33,11 +35,13 @@
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_CONSOLE_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_CONSOLE_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/auth_gatekeeper.h"
 #include "adjudicator/service/auth_tokens.h"
@@ -46,6 +50,7 @@
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/registration.h"
+#include "arbiter/v1/service.pb.h"
 #include "ledger/cosignature_store.h"
 #include "ledger/ledger.h"
 #include "ledger/witness.h"
@@ -88,6 +93,9 @@ struct ConsoleParts {
   // The tournaments the pages show; null: no tournament pages, no rounds in
   // the hall.
   tournament::TournamentHost* tournaments = nullptr;
+  // The webhook endpoints as ListWebhooks answers (webhook_admin.h); empty:
+  // no /webhooks page.
+  std::function<absl::StatusOr<v1::ListWebhooksResponse>()> webhooks;
 };
 
 class Console {

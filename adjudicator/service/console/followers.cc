@@ -2,6 +2,7 @@
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,48 +27,137 @@ void Clear(int eventfd) {
   [[maybe_unused]] const ssize_t n = read(eventfd, &count, sizeof count);
 }
 
-// epoll tags of the two eventfds; a page's tag is its Page*.
+// epoll tags of the eventfds and the timerfd; a page's tag is its Page*.
 char feed_tag;
 char wake_tag;
+char news_tag;
+char timer_tag;
 
 }  // namespace
 
-struct Followers::Page {
-  std::unique_ptr<Connection> connection;
-  std::string caller;  // whose place it holds (Caller::key)
-  uint64_t after = 0;  // the last message queued
-  std::deque<Chunk> queue;
-  size_t written = 0;  // of queue.front()
-  size_t queued = 0;   // bytes in queue not yet written
-  bool want_read = false;
-  bool behind = false;  // the feed has more for it than it was given
-  bool sent = false;    // something was queued since the last keep-alive
-  absl::Time progress;  // the socket last took bytes, or the queue filled
-  bool dead = false;    // to be dropped at the end of this turn
+// One epoll set, its thread and its share of the pages.
+class Followers::Loop {
+ public:
+  // `relay`: the first loop, which reads the feed's eventfd and tells
+  // `others` (set before any news comes: Followers' constructor). `host`:
+  // the loop is its guest (no thread); null: a thread of its own.
+  Loop(Followers* owner, bool relay, LoopHost* host);
+  ~Loop();
+
+  void Start();
+  void Park(std::unique_ptr<Connection> page, uint64_t after, std::string caller);
+  // Tells the loop the feed has news (its own eventfd).
+  void Tell();
+  void Stop();
+  int parked() const { return parked_.load(); }
+
+  std::vector<Loop*> others;
+
+ private:
+  using Chunk = std::shared_ptr<const std::string>;
+  struct Page {
+    std::unique_ptr<Connection> connection;
+    std::string caller;  // whose place it holds (Caller::key)
+    uint64_t after = 0;  // the last message queued
+    std::deque<Chunk> queue;
+    size_t written = 0;   // of queue.front()
+    size_t queued = 0;    // bytes in queue not yet written
+    absl::Time progress;  // the socket last took bytes, or the queue filled
+    bool want_read = false;
+    bool behind = false;  // the feed has more for it than it was given
+    bool sent = false;    // something was queued since the last keep-alive
+    bool dead = false;    // to be dropped at the end of this turn
+  };
+  // The feed's next text for the pages at one place, framed once.
+  struct Step {
+    Chunk chunk;  // null: nothing new
+    uint64_t next = 0;
+    bool closed = false;
+    bool more = false;  // the feed has more after `next`
+  };
+  using Steps = absl::flat_hash_map<uint64_t, Step>;
+  // What woke the loop this turn, besides the pages' sockets.
+  struct Wakes {
+    bool news = false;   // the feed has more
+    bool adopt = false;  // Park() or Stop()
+    bool tick = false;   // kKeepAlive passed
+  };
+  // A page handed to Park(), for the loop to adopt.
+  struct Arrival {
+    std::unique_ptr<Connection> connection;
+    uint64_t after = 0;
+    std::string caller;
+  };
+
+  void Run();
+  // One turn: waits at most `timeout_ms` (-1: until woken) for events and
+  // serves them; true once stopped (every page ended).
+  bool Turn(int timeout_ms);
+  // A guest's turn, on its host's thread.
+  void GuestTurn();
+  // One event of this turn's: a page's socket is served; `wakes` is set
+  // for the eventfds' and the timer's.
+  void Handle(const epoll_event& event, Steps& steps, Wakes& wakes);
+  // The keep-alive timer runs while the loop holds a page.
+  void ArmTimer();
+  // Adds the pages Park() left in inbox_ to the loop.
+  void Adopt();
+  // Queues what the feed has for `page` after its place (`steps`: what it
+  // had for each place this turn); false when the feed closed.
+  bool Catch(Page& page, Steps& steps);
+  void Queue(Page& page, Chunk chunk);
+  // Writes what the page's socket takes now; false when it is to be cut off.
+  bool Flush(Page& page);
+  // Flush()es, and while the socket takes it all and the page is behind,
+  // queues the feed's next part; marks the page dead when it is cut off.
+  void Pump(Page& page, Steps& steps);
+  // Sends the last chunk if the socket takes it now, and closes the page.
+  void End(Page& page);
+  void Drop(Page* page);
+  // Every kKeepAlive: a comment to each page that was sent nothing since
+  // the last, and the cut-off of one whose socket took nothing for
+  // kWriteStall.
+  void KeepAlive(absl::Time now, Steps& steps);
+  // Drops the pages marked dead this turn.
+  void DropTheDead();
+
+  Followers* const owner_;
+  const bool relay_;
+  LoopHost* const host_;
+  const int epoll_;
+  const int wake_;   // an eventfd: Park() or Stop() has something for the loop
+  const int news_;   // an eventfd: the relay saw the feed's
+  const int timer_;  // a timerfd: every kKeepAlive while armed
+  bool armed_ = false;
+  std::vector<epoll_event> events_ = std::vector<epoll_event>(256);
+  // A guest's turns: its host's, then, once unhosted, Stop()'s.
+  absl::Mutex turn_mu_;
+  bool done_ ABSL_GUARDED_BY(turn_mu_) = false;
+  std::atomic<int> parked_{0};
+  absl::Mutex mu_;
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<Arrival> inbox_ ABSL_GUARDED_BY(mu_);
+  // The loop thread's own.
+  absl::flat_hash_map<Page*, std::unique_ptr<Page>> pages_;
+  std::thread thread_;
 };
 
-Followers::Followers(FeedSource* feed, FeedLimits limits)
-    : feed_(feed),
-      limits_(limits),
-      epoll_(epoll_create1(EPOLL_CLOEXEC)),
-      wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
-  epoll_event ev{};
-  ev.events = EPOLLIN;
-  ev.data.ptr = &feed_tag;
-  epoll_ctl(epoll_, EPOLL_CTL_ADD, feed_->wake_fd(), &ev);
-  ev.data.ptr = &wake_tag;
-  epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &ev);
-  thread_ = std::thread([this] {
-    NameThisThread("followers");
-    Run();
-  });
+int Followers::LoopPerCore() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return std::clamp(static_cast<int>(cores), 1, kMaxLoops);
 }
 
-Followers::~Followers() {
-  Stop();
-  close(wake_);
-  close(epoll_);
+Followers::Followers(FeedSource* feed, FeedLimits limits, int loops, LoopHost* host)
+    : feed_(feed), limits_(limits) {
+  loops = std::clamp(loops, 1, kMaxLoops);
+  for (int k = 0; k < loops; ++k) {
+    loops_.push_back(std::make_unique<Loop>(this, k == 0, k == 0 ? host : nullptr));
+  }
+  for (int k = 1; k < loops; ++k) loops_[0]->others.push_back(loops_[k].get());
+  for (auto& loop : loops_) loop->Start();
 }
+
+Followers::~Followers() { Stop(); }
 
 absl::Status Followers::Reserve(const std::string& caller, bool official) {
   absl::MutexLock lock(&places_mu_);
@@ -102,6 +192,69 @@ void Followers::Unreserve(const std::string& caller) {
 }
 
 void Followers::Park(std::unique_ptr<Connection> page, uint64_t after, std::string caller) {
+  const size_t k = next_loop_.fetch_add(1) % loops_.size();
+  loops_[k]->Park(std::move(page), after, std::move(caller));
+}
+
+void Followers::Stop() {
+  for (auto& loop : loops_) loop->Stop();
+}
+
+std::vector<int> Followers::ParkedByLoop() const {
+  std::vector<int> parked;
+  for (const auto& loop : loops_) parked.push_back(loop->parked());
+  return parked;
+}
+
+Followers::Loop::Loop(Followers* owner, bool relay, LoopHost* host)
+    : owner_(owner),
+      relay_(relay),
+      host_(host),
+      epoll_(epoll_create1(EPOLL_CLOEXEC)),
+      wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
+      news_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
+      timer_(timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC)) {
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  if (relay_) {
+    ev.data.ptr = &feed_tag;
+    epoll_ctl(epoll_, EPOLL_CTL_ADD, owner_->feed_->wake_fd(), &ev);
+  }
+  ev.data.ptr = &news_tag;
+  epoll_ctl(epoll_, EPOLL_CTL_ADD, news_, &ev);
+  ev.data.ptr = &wake_tag;
+  epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &ev);
+  ev.data.ptr = &timer_tag;
+  epoll_ctl(epoll_, EPOLL_CTL_ADD, timer_, &ev);
+}
+
+Followers::Loop::~Loop() {
+  Stop();
+  close(timer_);
+  close(news_);
+  close(wake_);
+  close(epoll_);
+}
+
+void Followers::Loop::Start() {
+  if (host_ != nullptr) return host_->Host(epoll_, [this] { GuestTurn(); });
+  thread_ = std::thread([this] {
+    NameThisThread("followers");
+    Run();
+  });
+}
+
+void Followers::Loop::GuestTurn() {
+  absl::MutexLock lock(&turn_mu_);
+  if (!done_) done_ = Turn(0);
+}
+
+void Followers::Loop::Tell() {
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = write(news_, &one, sizeof one);
+}
+
+void Followers::Loop::Park(std::unique_ptr<Connection> page, uint64_t after, std::string caller) {
   {
     absl::MutexLock lock(&mu_);
     if (!stopping_) {
@@ -112,10 +265,10 @@ void Followers::Park(std::unique_ptr<Connection> page, uint64_t after, std::stri
     }
   }
   page.reset();  // closed
-  Unreserve(caller);
+  owner_->Unreserve(caller);
 }
 
-void Followers::Stop() {
+void Followers::Loop::Stop() {
   {
     absl::MutexLock lock(&mu_);
     stopping_ = true;
@@ -123,9 +276,15 @@ void Followers::Stop() {
   const uint64_t one = 1;
   [[maybe_unused]] const ssize_t n = write(wake_, &one, sizeof one);
   if (thread_.joinable()) thread_.join();
+  if (host_ == nullptr) return;
+  // The host takes no more turns of it (it may have stopped already): the
+  // last, which ends every page, are taken here.
+  host_->Unhost(epoll_);
+  absl::MutexLock lock(&turn_mu_);
+  while (!done_) done_ = Turn(0);
 }
 
-void Followers::Adopt() {
+void Followers::Loop::Adopt() {
   std::vector<Arrival> arrived;
   {
     absl::MutexLock lock(&mu_);
@@ -149,11 +308,12 @@ void Followers::Adopt() {
     ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
     ev.data.ptr = page;
     if (epoll_ctl(epoll_, EPOLL_CTL_ADD, page->connection->socket(), &ev) != 0) {
-      Unreserve(page->caller);
+      owner_->Unreserve(page->caller);
       continue;
     }
     pages_.emplace(page, std::move(owned));
-    parked_.store(static_cast<int>(pages_.size()));
+    ++parked_;
+    ++owner_->parked_;
     // The answer's head, as far as the server had not sent it yet.
     if (std::string head = page->connection->TakeOutput(); !head.empty()) {
       Queue(*page, std::make_shared<const std::string>(std::move(head)));
@@ -167,11 +327,11 @@ void Followers::Adopt() {
   }
 }
 
-bool Followers::Catch(Page& page, Steps& steps) {
+bool Followers::Loop::Catch(Page& page, Steps& steps) {
   auto [it, fresh] = steps.try_emplace(page.after);
   Step& step = it->second;
   if (fresh) {
-    FeedBatch batch = feed_->Next(page.after, kStepBytes);
+    FeedBatch batch = owner_->feed_->Next(page.after, kStepBytes);
     step.closed = batch.closed;
     step.next = batch.next;
     step.more = batch.more;
@@ -184,14 +344,14 @@ bool Followers::Catch(Page& page, Steps& steps) {
   return true;
 }
 
-void Followers::Queue(Page& page, Chunk chunk) {
+void Followers::Loop::Queue(Page& page, Chunk chunk) {
   if (page.queued == 0) page.progress = absl::Now();
   page.queued += chunk->size();
   page.queue.push_back(std::move(chunk));
   page.sent = true;
 }
 
-bool Followers::Flush(Page& page) {
+bool Followers::Loop::Flush(Page& page) {
   while (!page.queue.empty()) {
     const std::string& front = *page.queue.front();
     const ssize_t n =
@@ -209,7 +369,7 @@ bool Followers::Flush(Page& page) {
   return page.queued <= kMaxQueuedBytes;
 }
 
-void Followers::Pump(Page& page, Steps& steps) {
+void Followers::Loop::Pump(Page& page, Steps& steps) {
   for (;;) {
     if (!Flush(page)) {
       page.dead = true;
@@ -220,7 +380,7 @@ void Followers::Pump(Page& page, Steps& steps) {
   }
 }
 
-void Followers::End(Page& page) {
+void Followers::Loop::End(Page& page) {
   static const Chunk kLast = std::make_shared<const std::string>("0\r\n\r\n");
   if (page.queue.empty()) {
     Queue(page, kLast);
@@ -229,14 +389,15 @@ void Followers::End(Page& page) {
   page.dead = true;
 }
 
-void Followers::Drop(Page* page) {
+void Followers::Loop::Drop(Page* page) {
   const std::string caller = std::move(page->caller);
   pages_.erase(page);  // closes the connection, which leaves the epoll set
-  parked_.store(static_cast<int>(pages_.size()));
-  Unreserve(caller);
+  --parked_;
+  --owner_->parked_;
+  owner_->Unreserve(caller);
 }
 
-void Followers::KeepAlive(absl::Time now, Steps& steps) {
+void Followers::Loop::KeepAlive(absl::Time now, Steps& steps) {
   static const Chunk kKeepAliveComment =
       std::make_shared<const std::string>(Framed(": keep-alive\n\n"));
   for (auto& [p, page] : pages_) {
@@ -251,7 +412,7 @@ void Followers::KeepAlive(absl::Time now, Steps& steps) {
   }
 }
 
-void Followers::DropTheDead() {
+void Followers::Loop::DropTheDead() {
   std::vector<Page*> dead;
   for (auto& [p, page] : pages_) {
     if (page->dead) dead.push_back(p);
@@ -259,71 +420,79 @@ void Followers::DropTheDead() {
   for (Page* p : dead) Drop(p);
 }
 
-void Followers::Run() {
-  std::vector<epoll_event> events(256);
-  absl::Time tick = absl::Now() + kKeepAlive;
-  for (;;) {
-    // With no page to keep alive, only the feed or an arrival wakes it.
-    const absl::Duration left = std::max(tick - absl::Now(), absl::ZeroDuration());
-    const int timeout = pages_.empty() ? -1 : static_cast<int>(absl::ToInt64Milliseconds(left)) + 1;
-    const int n = epoll_wait(epoll_, events.data(), static_cast<int>(events.size()), timeout);
-    bool news = false;
-    bool adopt = false;
-    Steps steps;
-    for (int k = 0; k < n; ++k) {
-      void* tag = events[k].data.ptr;
-      if (tag == &feed_tag) {
-        Clear(feed_->wake_fd());
-        news = true;
-      } else if (tag == &wake_tag) {
-        Clear(wake_);
-        adopt = true;
-      } else {
-        Page& page = *static_cast<Page*>(tag);
-        if (page.dead) continue;
-        const uint32_t e = events[k].events;
-        if ((e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0 &&
-            !page.connection->DropInput()) {
-          page.dead = true;  // the client closed
-          continue;
-        }
-        Pump(page, steps);
-      }
-    }
-    bool stopping;
-    {
-      absl::MutexLock lock(&mu_);
-      stopping = stopping_;
-    }
-    if (adopt) Adopt();
-    if (news || stopping) {
-      steps.clear();  // the feed moved on
-      for (auto& [p, page] : pages_) {
-        if (page->dead) continue;
-        if (stopping || !Catch(*page, steps)) {
-          End(*page);
-        } else {
-          Pump(*page, steps);
-        }
-      }
-    }
-    const absl::Time now = absl::Now();
-    if (pages_.empty()) tick = now + kKeepAlive;  // counted from the first page's arrival
-    if (now >= tick) {
-      tick = now + kKeepAlive;
-      KeepAlive(now, steps);
-    }
-    DropTheDead();
-    if (stopping) {
-      absl::MutexLock lock(&mu_);
-      for (Arrival& parked : inbox_) {
-        parked.connection.reset();
-        Unreserve(parked.caller);
-      }
-      inbox_.clear();
+void Followers::Loop::Handle(const epoll_event& event, Steps& steps, Wakes& wakes) {
+  void* tag = event.data.ptr;
+  if (tag == &feed_tag) {
+    Clear(owner_->feed_->wake_fd());
+    for (Loop* other : others) other->Tell();
+    wakes.news = true;
+  } else if (tag == &news_tag) {
+    Clear(news_);
+    wakes.news = true;
+  } else if (tag == &wake_tag) {
+    Clear(wake_);
+    wakes.adopt = true;
+  } else if (tag == &timer_tag) {
+    Clear(timer_);
+    wakes.tick = true;
+  } else {
+    Page& page = *static_cast<Page*>(tag);
+    if (page.dead) return;
+    if ((event.events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0 &&
+        !page.connection->DropInput()) {
+      page.dead = true;  // the client closed
       return;
     }
+    Pump(page, steps);
   }
+}
+
+void Followers::Loop::ArmTimer() {
+  if (armed_ == !pages_.empty()) return;
+  armed_ = !pages_.empty();
+  const timespec every = absl::ToTimespec(armed_ ? kKeepAlive : absl::ZeroDuration());
+  const itimerspec spec{.it_interval = every, .it_value = every};
+  timerfd_settime(timer_, 0, &spec, nullptr);
+}
+
+void Followers::Loop::Run() {
+  while (!Turn(-1)) {
+  }
+}
+
+bool Followers::Loop::Turn(int timeout_ms) {
+  const int n = epoll_wait(epoll_, events_.data(), static_cast<int>(events_.size()), timeout_ms);
+  Wakes wakes;
+  Steps steps;
+  for (int k = 0; k < n; ++k) Handle(events_[k], steps, wakes);
+  bool stopping;
+  {
+    absl::MutexLock lock(&mu_);
+    stopping = stopping_;
+  }
+  if (wakes.adopt) Adopt();
+  if (wakes.news || stopping) {
+    steps.clear();  // the feed moved on
+    for (auto& [p, page] : pages_) {
+      if (page->dead) continue;
+      if (stopping || !Catch(*page, steps)) {
+        End(*page);
+      } else {
+        Pump(*page, steps);
+      }
+    }
+  }
+  if (wakes.tick) KeepAlive(absl::Now(), steps);
+  DropTheDead();
+  ArmTimer();  // counted from the first page's arrival
+  if (!stopping) return false;
+  absl::MutexLock lock(&mu_);
+  for (Arrival& parked : inbox_) {
+    parked.connection.reset();
+    owner_->Unreserve(parked.caller);
+  }
+  inbox_.clear();
+  return true;
 }
 
 }  // namespace arbiter::service::console

@@ -204,6 +204,13 @@ void GuardedServer::Run() {
           done.swap(finished_);
         }
         for (Client* c : done) Finished(*c);
+      } else if (hosting_.load()) {
+        absl::MutexLock lock(&guests_mu_);
+        if (Guest* guest = GuestOf(tag); guest != nullptr) {
+          if (!guest->gone) guest->turn();
+        } else if (Client& c = *static_cast<Client*>(tag); !c.dead) {
+          OnReady(c);
+        }
       } else if (Client& c = *static_cast<Client*>(tag); !c.dead) {
         OnReady(c);
       }
@@ -212,6 +219,32 @@ void GuardedServer::Run() {
     if (absl::Now() >= accept_again_) WatchListening(true);
     closed_.clear();
   }
+}
+
+void GuardedServer::Host(int epoll_fd, std::function<void()> turn) {
+  absl::MutexLock lock(&guests_mu_);
+  guests_.push_back(std::make_unique<Guest>(Guest{.fd = epoll_fd, .turn = std::move(turn)}));
+  hosting_.store(true);
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.ptr = guests_.back().get();
+  epoll_ctl(epoll_, EPOLL_CTL_ADD, epoll_fd, &ev);
+}
+
+void GuardedServer::Unhost(int epoll_fd) {
+  absl::MutexLock lock(&guests_mu_);  // waits for a turn being taken
+  for (auto& guest : guests_) {
+    if (guest->fd != epoll_fd || guest->gone) continue;
+    epoll_ctl(epoll_, EPOLL_CTL_DEL, epoll_fd, nullptr);
+    guest->gone = true;
+  }
+}
+
+GuardedServer::Guest* GuardedServer::GuestOf(void* tag) {
+  for (auto& guest : guests_) {
+    if (guest.get() == tag) return guest.get();
+  }
+  return nullptr;
 }
 
 void GuardedServer::Accept() {

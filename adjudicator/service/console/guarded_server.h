@@ -19,8 +19,8 @@
 // An answer with no end (a page following the live feed) does not stay:
 // its content provider hands the connection over (HandOver) once httplib
 // has written the answer's head, and the loop gives it, the head unsent
-// included, to its keeper (followers.h holds such pages on one thread for
-// all).
+// included, to its keeper (followers.h holds such pages on its loops, the
+// first of which takes its turns on this loop's thread: LoopHost).
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_GUARDED_SERVER_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_GUARDED_SERVER_H_
 
@@ -41,12 +41,13 @@
 #include "adjudicator/service/console/connection.h"
 #include "adjudicator/service/console/http_limits.h"
 #include "adjudicator/service/console/http_tls.h"
+#include "adjudicator/service/console/loop_host.h"
 #include "adjudicator/service/console/request_head.h"
 #include "httplib.h"
 
 namespace arbiter::service::console {
 
-class GuardedServer : public httplib::Server {
+class GuardedServer : public httplib::Server, public LoopHost {
  public:
   // `host_names`: the names besides the connection's own address that a
   // request's Host may carry (`--http-host`). `tls` null: plaintext.
@@ -84,8 +85,19 @@ class GuardedServer : public httplib::Server {
   // nothing (the connection closes).
   static void HandOver(Keeper keeper);
 
+  // LoopHost: the followers' loops taking their turns on this loop's thread.
+  void Host(int epoll_fd, std::function<void()> turn) override;
+  void Unhost(int epoll_fd) override;
+
  private:
   struct Client;
+  struct Guest {
+    int fd = -1;
+    std::function<void()> turn;
+    bool gone = false;  // unhosted (kept, so that a pending event's tag stays valid)
+  };
+  // The guest a tag names, or null (a client's tag).
+  Guest* GuestOf(void* tag) ABSL_EXCLUSIVE_LOCKS_REQUIRED(guests_mu_);
   using Deadline = std::pair<absl::Time, Client*>;
 
   // The loop's steps, each on the loop thread.
@@ -136,6 +148,11 @@ class GuardedServer : public httplib::Server {
   std::vector<Client*> finished_ ABSL_GUARDED_BY(mu_);  // answered, for the loop
   bool workers_stop_ ABSL_GUARDED_BY(mu_) = false;
   std::vector<std::thread> workers_;
+
+  // Held while a guest takes its turn, so that Unhost waits for it.
+  absl::Mutex guests_mu_;
+  std::vector<std::unique_ptr<Guest>> guests_ ABSL_GUARDED_BY(guests_mu_);
+  std::atomic<bool> hosting_{false};
 
   absl::Mutex running_mu_;
   bool running_ ABSL_GUARDED_BY(running_mu_) = false;

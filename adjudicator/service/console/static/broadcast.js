@@ -16,3 +16,6 @@ events.addEventListener('board', (e) => {
   if (shown.has('*') || shown.has(game)) reload();
 });
 events.addEventListener('reload', reload);
+// Whether the page follows now (for tests and styles: body[data-live]).
+events.addEventListener('open', () => { document.body.dataset.live = '1'; });
+events.addEventListener('error', () => { document.body.dataset.live = '0'; });

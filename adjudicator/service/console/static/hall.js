@@ -188,6 +188,8 @@ async function header() {
   who.textContent = s.secured ? s.actor : t('open');
   const tools = document.getElementById('tools');
   tools.replaceChildren(langSwitch(() => { header(); fillRounds(); render(); showLive(); }));
+  // The webhooks' page (what failed for good) is the chief arbiter's.
+  if (!s.secured || s.role === 'CHIEF_ARBITER') tools.append(el('a', { href: '/webhooks', id: 'webhooks-link' }, t('webhooks')));
   if (s.secured) tools.append(el('button', { type: 'button', id: 'logout', onclick: signOut }, t('signOut')));
 }
 

@@ -26,6 +26,7 @@ const TEXT = {
   cannotDecide: ['你的角色不能裁定', 'Your role cannot decide rulings'],
   signIn: ['登录', 'Sign in'],
   signOut: ['退出', 'Sign out'],
+  webhooks: ['推送', 'Webhooks'],
   token: ['令牌', 'Token'],
   badToken: ['令牌无效、已撤销或已过期', 'The token is unknown, revoked or expired'],
   open: ['开放模式（本机）', 'open (loopback)'],

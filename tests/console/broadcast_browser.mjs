@@ -1,0 +1,136 @@
+// The public broadcast's pages (issue 46.4, `arbiter serve --broadcast`) in a
+// real browser (Debian's chromium, headless, puppeteer-core) at a phone's
+// width (390x844, touch), against a real server: the rounds, a round's
+// boards and a board, in Chinese and in English. Each page is in the
+// language asked for (its <html lang> and its words), never scrolls
+// sideways, shows a round's every column (clocks, result) without scrolling
+// its table, and axe-core finds no serious or critical violation; no sign-in
+// is asked. broadcast.js follows the broadcast's events: a move recorded on
+// the board shown reloads the page, which then shows the move.
+//
+//   node broadcast_browser.mjs --arbiter build/bin/arbiter [--screenshots DIR]
+//
+// Exit 0 when every check holds, 1 otherwise, 77 (skipped) when chromium or
+// the npm packages (npm ci) are missing.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  CHROMIUM, arbiterBinary, axeOrSkip, browserOrSkip, checks, flag, seriousViolations, startServer,
+} from './arbiter_serve.mjs';
+
+const arbiter = arbiterBinary();
+const puppeteer = await browserOrSkip();
+const { check, finish } = checks();
+const shots = flag('screenshots', '');
+const axeSource = axeOrSkip();
+
+const work = mkdtempSync(path.join(tmpdir(), 'console-broadcast-'));
+const data = path.join(work, 'data');
+let server;
+let browser;
+
+function cli(args, token, input) {
+  return execFileSync(arbiter, args, {
+    env: { ...process.env, ARBITER_SERVER: server?.grpc || '', ARBITER_TOKEN: token },
+    encoding: 'utf8',
+    input,
+  });
+}
+
+const now = () => new Date().toISOString();
+const line = (o) => `${JSON.stringify({ at: now(), ...o })}\n`;
+const phone = { width: 390, height: 844, isMobile: true, hasTouch: true };
+
+// What a page must say in each language, and must not.
+const WORDS = {
+  '/broadcast': { zh: ['直播', '正在进行的轮次'], en: ['Live broadcast', 'Rounds being played'] },
+  '/broadcast/cup/1': { zh: ['台次', '黑方'], en: ['Board', 'Black'] },
+  '/broadcast/cup/1/1': { zh: ['黑方', '手数'], en: ['Black', 'Move'] },
+};
+
+async function lookAt(url, lang, name) {
+  const page = await browser.newPage();
+  await page.setBypassCSP(true);  // axe-core is injected as a script
+  await page.setViewport(phone);
+  const answer = await page.goto(`${server.http}${url}${lang === 'en' ? '?lang=en' : ''}`);
+  const what = `${url} in ${lang} at 390 px`;
+  check(answer.status() === 200, `${what}: served without sign-in (${answer.status()})`);
+  const htmlLang = await page.evaluate(() => document.documentElement.lang);
+  check(htmlLang === (lang === 'zh' ? 'zh-Hans' : 'en'), `${what}: <html lang="${htmlLang}">`);
+  const text = await page.evaluate(() => document.body.innerText);
+  const [want, other] = lang === 'zh' ? [WORDS[url].zh, WORDS[url].en] : [WORDS[url].en, WORDS[url].zh];
+  check(want.every((w) => text.includes(w)), `${what}: says ${want.join(', ')}`);
+  check(!other.some((w) => text.includes(w)),
+    `${what}: none of the other language's words (${other.join(', ')})`);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(width <= phone.width, `${what}: no wider than the screen (${width} px)`);
+  // A round's table scrolls in its box when it must; at 390 px with these
+  // names every column, the result too, is in sight without scrolling.
+  const table = await page.evaluate(() => document.querySelector('main table')?.getBoundingClientRect().right ?? 0);
+  check(table <= phone.width, `${what}: every column in sight (the table ends at ${Math.round(table)} px)`);
+  if (shots) {
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: path.join(shots, `broadcast-${name}-${lang}-390.png`), fullPage: true });
+  }
+  const found = await seriousViolations(page, axeSource);
+  check(found.length === 0, `${what}: axe-core finds no serious or critical violation${found.length ? ` (${found.join('; ')})` : ''}`);
+  await page.close();
+}
+
+async function main() {
+  const chief = cli(['token', 'create', '--role', 'CHIEF_ARBITER', '--name', 'Wang Ru', '--db', data]).trim();
+  server = await startServer(arbiter, data, ['--broadcast']);
+  cli(['tournament', 'create', '--id', 'cup', '--title', 'Hangzhou Cup 杭州杯', '--system', 'swiss',
+    '--rounds', '3', '--main-time', '1h', '--player', 'A:Li,Wei:5D', '--player', 'B:Wang,Ming:4D',
+    '--player', 'C:Chen,Jie:1K', '--player', 'D:Zhou,Yu:2K'], chief);
+  cli(['tournament', 'pair', 'cup', '--round', '1', '--board', 'A,B,g1', '--board', 'C,D,g2'], chief);
+  const players = [['Li Wei', 'Wang Ming'], ['Chen Jie', 'Zhou Yu']];
+  cli(['record', '-'], chief, players.map(([b, w], i) => line({
+    gameCreated: {
+      gameId: `g${i + 1}`, ruleset: 'cn-2002', boardSize: 19, black: { name: b, rank: '5d' },
+      white: { name: w, rank: '4d' }, venue: 'SAME_SITE', scheduledStart: now(),
+      timeControl: { mainTime: '3600s', byoYomi: { periods: 3, periodTime: '30s' } },
+    },
+  }) + line({ gameStarted: {} })).join(''));
+  cli(['record', '--game', 'g1', '-'], chief,
+    line({ move: { color: 'BLACK', point: 'Q16' } }) + line({ move: { color: 'WHITE', point: 'D4' } }));
+
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  for (const lang of ['zh', 'en']) {
+    await lookAt('/broadcast', lang, 'rounds');
+    await lookAt('/broadcast/cup/1', lang, 'round');
+    await lookAt('/broadcast/cup/1/1', lang, 'board');
+  }
+
+  // broadcast.js: the board's page follows the events, and a move on its
+  // game reloads it.
+  const page = await browser.newPage();
+  await page.setViewport(phone);
+  await page.goto(`${server.http}/broadcast/cup/1/1?lang=en`);
+  const moveShown = () => page.$eval('dl.players', (dl) => {
+    const terms = [...dl.querySelectorAll('dt')];
+    const at = terms.findIndex((t) => t.textContent === 'Move');
+    return at >= 0 ? dl.querySelectorAll('dd')[at].textContent : '';
+  });
+  check(await moveShown() === '2', `the board shows move 2 (${await moveShown()})`);
+  // broadcast.js marks the page once its stream is open: a move recorded
+  // after that is sent to it.
+  await page.waitForSelector('body[data-live="1"]', { timeout: 10000 });
+  const reloaded = page.waitForNavigation({ timeout: 15000 }).then(() => true, () => false);
+  cli(['record', '--game', 'g1', '-'], chief, line({ move: { color: 'BLACK', point: 'Q4' } }));
+  check(await reloaded, 'a move on the board shown reloads its page (broadcast.js)');
+  check(await moveShown() === '3', `the reloaded board shows move 3 (${await moveShown()})`);
+  await page.close();
+}
+
+await finish(main, async () => {
+  await browser?.close();
+  server?.child.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+});
