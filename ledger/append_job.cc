@@ -1,10 +1,10 @@
-#include "ledger/append_job.h"
+#include "ledger/internal/append_job.h"
 
 #include <utility>
 
 #include "absl/time/clock.h"
-#include "ledger/append_checks.h"
 #include "ledger/checkpoint.h"
+#include "ledger/internal/append_checks.h"
 #include "ledger/stream.h"
 #include "proto/canonical/canonical_bytes.h"
 

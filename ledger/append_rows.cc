@@ -1,10 +1,10 @@
-#include "ledger/append_rows.h"
+#include "ledger/internal/append_rows.h"
 
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/append_checks.h"
 #include "ledger/entry_bounds.h"
+#include "ledger/internal/append_checks.h"
 #include "ledger/venue_proofs.h"
 #include "proto/canonical/canonical_bytes.h"
 

@@ -3,11 +3,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "ledger/bundle.h"
-#include "ledger/checkpoint_note.h"
+#include "ledger/internal/checkpoint_note.h"
+#include "ledger/internal/store_writer.h"
 #include "ledger/merkle.h"
 #include "ledger/reader_pool.h"
 #include "ledger/store.h"
-#include "ledger/store_writer.h"
 #include "ledger/stream.h"
 #include "proto/canonical/canonical_bytes.h"
 

@@ -1,8 +1,8 @@
 // The venue tables (venue_proofs.h) as each backend stores them: the few
 // statements the two dialects differ in (internal to the ledger; a Store
 // hands them out, Store::OpenVenueTables). Rows are as in the tables.
-#ifndef ARBITER_LEDGER_VENUE_TABLES_H_
-#define ARBITER_LEDGER_VENUE_TABLES_H_
+#ifndef ARBITER_LEDGER_INTERNAL_VENUE_TABLES_H_
+#define ARBITER_LEDGER_INTERNAL_VENUE_TABLES_H_
 
 #include <cstdint>
 #include <string>
@@ -36,4 +36,4 @@ class VenueTables {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_VENUE_TABLES_H_
+#endif  // ARBITER_LEDGER_INTERNAL_VENUE_TABLES_H_

@@ -3,8 +3,8 @@
 // of the committed state (internal to the ledger). The SQLite writer
 // (sqlite/writer.h) and the PostgreSQL one (postgres/store.cc) share all of it; what
 // they read and write for an append is append_rows.h.
-#ifndef ARBITER_LEDGER_APPEND_JOB_H_
-#define ARBITER_LEDGER_APPEND_JOB_H_
+#ifndef ARBITER_LEDGER_INTERNAL_APPEND_JOB_H_
+#define ARBITER_LEDGER_INTERNAL_APPEND_JOB_H_
 
 #include <cstdint>
 #include <deque>
@@ -204,4 +204,4 @@ void AnswerCheckpoints(const std::vector<AppendJob*>& jobs, const v1::Checkpoint
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_APPEND_JOB_H_
+#endif  // ARBITER_LEDGER_INTERNAL_APPEND_JOB_H_
