@@ -23,7 +23,7 @@ class VenueTables {
   // Creates venue_games and venue_proofs, append-only, if absent.
   virtual absl::Status CreateTables() = 0;
   // INSERT ... unless the key is there. (A game's venue_games row is
-  // written with its first events: Ledger::AppendFromVenue.)
+  // written with its first events: AppendRequest::venue_key_der.)
   virtual absl::Status InsertProof(const std::string& game, int64_t revisions,
                                    const std::string& proof) = 0;
   // venue_games rows, of `game` or (empty) all, by game id.
