@@ -342,7 +342,7 @@ void AnnounceServer(const service::Server& server, const service::ServerOptions&
                 server.console_address().c_str());
   }
   // After the lines above, which scripts and tests read first.
-  std::printf("verifier key %s (ledger.vkey)\n", server.ledger()->VerifierKey().c_str());
+  std::printf("verifier key %s (ledger.vkey)\n", server.ledger()->identity().VerifierKey().c_str());
   if (const std::string vkey = server.witness_vkey(); !vkey.empty()) {
     // On stderr, and beside the key: stdout's first lines are the addresses.
     const std::string file = options.witness.key_file + ".vkey";

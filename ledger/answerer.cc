@@ -1,4 +1,4 @@
-#include "ledger/answerer.h"
+#include "ledger/internal/answerer.h"
 
 #include <utility>
 

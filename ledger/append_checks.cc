@@ -1,4 +1,4 @@
-#include "ledger/append_checks.h"
+#include "ledger/internal/append_checks.h"
 
 #include <set>
 

@@ -1,10 +1,10 @@
-#include "ledger/append_job.h"
+#include "ledger/internal/append_job.h"
 
 #include <utility>
 
 #include "absl/time/clock.h"
-#include "ledger/append_checks.h"
 #include "ledger/checkpoint.h"
+#include "ledger/internal/append_checks.h"
 #include "ledger/stream.h"
 #include "proto/canonical/canonical_bytes.h"
 
@@ -96,41 +96,6 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::AppendTournament(
   if (absl::Status s = job.Prepare(); !s.ok()) return s;
   if (absl::Status s = Submit(&job); !s.ok()) return s;
   return std::move(job.entries);
-}
-
-namespace {
-
-// A job on the heap, owned by the writer once launched.
-AppendJob* HeapJob(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events) {
-  auto* job = new AppendJob;
-  job->game_id = std::move(game_id);
-  job->expected = expected;
-  job->events = std::move(events);
-  return job;
-}
-
-}  // namespace
-
-void AppendQueue::AppendAsync(std::string game_id, ExpectedRevision expected,
-                              std::vector<v1::Event> events, AppendCallback done) {
-  AppendJob* job = HeapJob(std::move(game_id), expected, std::move(events));
-  job->callback = std::move(done);
-  Launch(job);
-}
-
-void AppendQueue::AppendWithFold(std::string game_id, ExpectedRevision expected,
-                                 std::vector<v1::Event> events, CommitCallback done) {
-  AppendJob* job = HeapJob(std::move(game_id), expected, std::move(events));
-  job->committed = std::move(done);
-  Launch(job);
-}
-
-void AppendQueue::PreviewAsync(std::string game_id, ExpectedRevision expected,
-                               std::vector<v1::Event> events, PreviewCallback done) {
-  AppendJob* job = HeapJob(std::move(game_id), expected, std::move(events));
-  job->dry_run = true;
-  job->preview = std::move(done);
-  Launch(job);
 }
 
 void AppendQueue::Launch(AppendJob* job) {

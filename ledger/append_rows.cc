@@ -1,10 +1,10 @@
-#include "ledger/append_rows.h"
+#include "ledger/internal/append_rows.h"
 
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/append_checks.h"
 #include "ledger/entry_bounds.h"
+#include "ledger/internal/append_checks.h"
 #include "ledger/venue_proofs.h"
 #include "proto/canonical/canonical_bytes.h"
 
@@ -56,8 +56,8 @@ absl::StatusOr<std::unique_ptr<GameJudge>> WorkingFold(const AppendJob& job, uin
   return rows.Replay(job.game_id);
 }
 
-// A venue's first append (Ledger::AppendFromVenue and
-// AppendTournamentFromVenue, which expect revision 0) writes the venue's
+// A venue's first append (an AppendRequest with a venue_key_der, which
+// expects revision 0) writes the venue's
 // claim on the stream inside its own savepoint, once the stream checks found
 // it new: nothing to write when that venue has claimed it already (a claim
 // an older server wrote before its first append), ALREADY_EXISTS when
@@ -83,7 +83,7 @@ absl::StatusOr<uint64_t> StreamRevision(const std::string& stream, const AppendB
   return rows.CommittedRevision(stream);
 }
 
-// A tournament's append (Ledger::AppendTournament): the same stream,
+// A tournament's append (a tournament's AppendRequest): the same stream,
 // expected-revision and byte-bound checks as a game's, no judge, no
 // rulings, no games row. Its events carry no idempotency key.
 absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournamentOnto(AppendJob& job,

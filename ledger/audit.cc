@@ -20,14 +20,14 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "ledger/audit_source.h"
 #include "ledger/checkpoint.h"
-#include "ledger/checkpoint_note.h"
 #include "ledger/hash.h"
-#include "ledger/log_rows.h"
+#include "ledger/internal/audit_source.h"
+#include "ledger/internal/checkpoint_note.h"
+#include "ledger/internal/log_rows.h"
+#include "ledger/internal/tournament_audit.h"
 #include "ledger/merkle.h"
 #include "ledger/stream.h"
-#include "ledger/tournament_audit.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {

@@ -1,4 +1,4 @@
-#include "ledger/batch.h"
+#include "ledger/internal/batch.h"
 
 #include <optional>
 #include <utility>

@@ -1,7 +1,7 @@
 #include "ledger/checkpoint.h"
 
 #include "absl/strings/str_cat.h"
-#include "ledger/checkpoint_note.h"
+#include "ledger/internal/checkpoint_note.h"
 #include "proto/canonical/canonical_bytes.h"
 
 namespace arbiter::ledger {

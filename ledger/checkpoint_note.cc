@@ -1,4 +1,4 @@
-#include "ledger/checkpoint_note.h"
+#include "ledger/internal/checkpoint_note.h"
 
 #include "absl/strings/str_cat.h"
 #include "ledger/signed_note.h"

@@ -4,7 +4,7 @@
 #include <limits>
 #include <utility>
 
-#include "ledger/append_job.h"
+#include "ledger/internal/append_job.h"
 
 namespace arbiter::ledger {
 

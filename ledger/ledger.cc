@@ -2,12 +2,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "ledger/bundle.h"
-#include "ledger/checkpoint_note.h"
+#include "ledger/internal/append_job.h"
+#include "ledger/internal/checkpoint_note.h"
+#include "ledger/internal/store_writer.h"
 #include "ledger/merkle.h"
 #include "ledger/reader_pool.h"
+#include "ledger/signer.h"
 #include "ledger/store.h"
-#include "ledger/store_writer.h"
 #include "ledger/stream.h"
 #include "proto/canonical/canonical_bytes.h"
 
@@ -31,30 +34,12 @@ class Ledger::Impl {
     return readers_->With(std::move(fn));
   }
 
-  // Runs `fn` on the proof tree once it holds the first `tree_size` leaves.
-  // The tree only grows, by the leaves it has not read yet: the log is
-  // append-only, so a tree over its first n leaves answers every proof
-  // within n from then on. Without it each proof read and hashed the whole
-  // log (an auditor fetching a game's 250 proofs read it 250 times). It
-  // holds every perfect subtree: about 64 bytes per event.
-  template <typename Fn>
-  auto WithProofTree(uint64_t tree_size, Fn fn) -> decltype(fn(std::declval<const MerkleTree&>())) {
-    absl::MutexLock lock(&proof_tree_mu_);
-    if (const uint64_t have = proof_tree_.size(); have < tree_size) {
-      absl::StatusOr<std::vector<Hash>> leaves =
-          WithReader([&](LogSource& r) { return r.LeafHashes(tree_size, have); });
-      if (!leaves.ok()) return leaves.status();
-      for (const Hash& leaf : *leaves) proof_tree_.Append(leaf);
-    }
-    return fn(proof_tree_);
-  }
-
   const std::shared_ptr<ReaderPool> readers_;  // shared with the judge's reads, maybe
   Store* const store_;                         // the readers' store
   std::unique_ptr<StoreWriter> writer_;
   CheckpointIndex checkpoints_;
-  absl::Mutex proof_tree_mu_;
-  MerkleTree proof_tree_ ABSL_GUARDED_BY(proof_tree_mu_);
+  LogProofs proofs_{*readers_};
+  LogIdentity identity_{writer_->signer()};
 };
 
 Ledger::Ledger(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -77,80 +62,97 @@ absl::StatusOr<std::unique_ptr<Ledger>> Ledger::Open(LedgerOptions options) {
       new Ledger(std::make_unique<Impl>(std::move(readers), *std::move(writer))));
 }
 
-absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::Append(const std::string& game_id,
-                                                            ExpectedRevision expected,
-                                                            std::vector<v1::Event> events) {
-  return impl_->writer_->queue().Append(game_id, expected, std::move(events));
+namespace {
+
+// What a request asks that no stream takes: INVALID_ARGUMENT, or OK.
+absl::Status CheckRequest(const AppendRequest& r) {
+  const bool tournament = r.stream == AppendRequest::Stream::kTournament;
+  if (tournament ? !r.events.empty() : !r.tournament_events.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the append to '", r.id, "' carries events of the other kind of stream"));
+  }
+  if (!tournament && !r.derived_from.empty()) {
+    return absl::InvalidArgumentError("a game's append is derived from no other stream");
+  }
+  if (tournament && r.preview) return absl::InvalidArgumentError("a tournament has no preview");
+  if (!r.venue_key_der.empty() && (r.expected.any() || r.expected.revision() != 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a venue's append to '", r.id, "' begins its stream: expected revision 0"));
+  }
+  return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendFromVenue(
-    const std::string& game_id, std::vector<v1::Event> events, const std::string& venue_key_der) {
-  if (venue_key_der.empty()) return absl::InvalidArgumentError("a venue's append names its key");
-  return impl_->writer_->queue().Append(game_id, ExpectedRevision::Exactly(0), std::move(events),
-                                        venue_key_der);
+// The queued job `request` is, answering `done`; nullptr after answering
+// `done` with the request's error.
+AppendJob* JobFor(AppendRequest request, OnAppended& done) {
+  absl::StatusOr<std::string> stream = request.stream == AppendRequest::Stream::kTournament
+                                           ? TournamentStream(request.id)
+                                           : absl::StatusOr<std::string>(std::move(request.id));
+  if (!stream.ok()) {
+    done(stream.status());
+    return nullptr;
+  }
+  auto* job = new AppendJob;
+  job->game_id = *std::move(stream);
+  job->expected = request.expected;
+  job->events = std::move(request.events);
+  job->tournament_events = std::move(request.tournament_events);
+  job->derived_from = std::move(request.derived_from);
+  job->venue_key_der = std::move(request.venue_key_der);
+  job->dry_run = request.preview;
+  return job;
 }
 
-absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendTournament(
-    const std::string& tournament_id, ExpectedRevision expected,
-    std::vector<v1::TournamentEvent> events, std::vector<StreamAt> derived_from) {
-  absl::StatusOr<std::string> stream = TournamentStream(tournament_id);
+}  // namespace
+
+void Ledger::Append(AppendRequest request, OnAppended done) {
+  if (absl::Status s = CheckRequest(request); !s.ok()) return done(s);
+  const bool preview = request.preview;
+  AppendJob* job = JobFor(std::move(request), done);
+  if (job == nullptr) return;
+  if (preview) {
+    job->preview = [done = std::move(done)](absl::StatusOr<AppendPreview> p) {
+      if (!p.ok()) return done(p.status());
+      done(Appended{std::move(p->entries), nullptr, p->recorded, std::move(p->result)});
+    };
+  } else {
+    job->committed = [done = std::move(done)](absl::StatusOr<Committed> c) {
+      if (!c.ok()) return done(c.status());
+      done(Appended{std::move(c->entries), std::move(c->fold)});
+    };
+  }
+  impl_->writer_->queue().Launch(job);
+}
+
+absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendAndWait(AppendRequest request) {
+  if (absl::Status s = CheckRequest(request); !s.ok()) return s;
+  AppendQueue& queue = impl_->writer_->queue();
+  if (request.preview) {
+    // A dry run is only ever queued (PreviewAsync's path): waited for here.
+    absl::StatusOr<Appended> out;
+    absl::Notification answered;
+    Append(std::move(request), [&](absl::StatusOr<Appended> a) {
+      out = std::move(a);
+      answered.Notify();
+    });
+    answered.WaitForNotification();
+    if (!out.ok()) return out.status();
+    return std::move(out->entries);
+  }
+  if (request.stream == AppendRequest::Stream::kGame) {
+    return queue.Append(std::move(request.id), request.expected, std::move(request.events),
+                        std::move(request.venue_key_der));
+  }
+  absl::StatusOr<std::string> stream = TournamentStream(request.id);
   if (!stream.ok()) return stream.status();
-  return impl_->writer_->queue().AppendTournament(*std::move(stream), expected, std::move(events),
-                                                  std::move(derived_from));
-}
-
-absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendTournamentFromVenue(
-    const std::string& tournament_id, std::vector<v1::TournamentEvent> events,
-    const std::string& venue_key_der) {
-  if (venue_key_der.empty()) return absl::InvalidArgumentError("a venue's append names its key");
-  absl::StatusOr<std::string> stream = TournamentStream(tournament_id);
-  if (!stream.ok()) return stream.status();
-  return impl_->writer_->queue().AppendTournament(*std::move(stream), ExpectedRevision::Exactly(0),
-                                                  std::move(events), {}, venue_key_der);
-}
-
-void Ledger::AppendAsync(const std::string& game_id, ExpectedRevision expected,
-                         std::vector<v1::Event> events, AppendCallback done) {
-  impl_->writer_->queue().AppendAsync(game_id, expected, std::move(events), std::move(done));
-}
-
-void Ledger::AppendWithFold(const std::string& game_id, ExpectedRevision expected,
-                            std::vector<v1::Event> events, CommitCallback done) {
-  impl_->writer_->queue().AppendWithFold(game_id, expected, std::move(events), std::move(done));
-}
-
-void Ledger::PreviewAsync(const std::string& game_id, ExpectedRevision expected,
-                          std::vector<v1::Event> events, PreviewCallback done) {
-  impl_->writer_->queue().PreviewAsync(game_id, expected, std::move(events), std::move(done));
+  return queue.AppendTournament(*std::move(stream), request.expected,
+                                std::move(request.tournament_events),
+                                std::move(request.derived_from), std::move(request.venue_key_der));
 }
 
 absl::StatusOr<v1::Checkpoint> Ledger::Checkpoint() { return impl_->writer_->queue().Checkpoint(); }
 
-absl::StatusOr<uint64_t> Ledger::Head() {
-  return impl_->WithReader([](LogSource& r) { return r.Head(); });
-}
-
-absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::ReadLog(uint64_t after_position, size_t max) {
-  return impl_->WithReader([&](LogSource& r) { return r.ReadLog(after_position, max); });
-}
-
-absl::StatusOr<std::vector<Arrival>> Ledger::Arrivals(uint64_t after_position, size_t max) {
-  return impl_->WithReader([&](LogSource& r) { return r.Arrivals(after_position, max); });
-}
-
-absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::ReadGame(const std::string& game_id,
-                                                              uint64_t after_revision, size_t max) {
-  return impl_->WithReader([&](LogSource& r) { return r.ReadGame(game_id, after_revision, max); });
-}
-
-absl::StatusOr<uint64_t> Ledger::GameRevision(const std::string& game_id) {
-  return impl_->WithReader([&](LogSource& r) { return r.GameRevision(game_id); });
-}
-
-absl::StatusOr<std::optional<v1::LedgerEntry>> Ledger::FindByKey(const std::string& game_id,
-                                                                 const std::string& key) {
-  return impl_->WithReader([&](LogSource& r) { return r.FindKey(game_id, key); });
-}
+LogSource& Ledger::log() { return *impl_->readers_; }
 
 absl::StatusOr<std::vector<v1::TournamentEvent>> Ledger::ReadTournament(
     const std::string& tournament_id) {
@@ -175,24 +177,12 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> Ledger::ReadTournament(
   return out;
 }
 
-absl::StatusOr<std::vector<std::string>> Ledger::ListTournaments() {
-  return impl_->WithReader([](LogSource& r) { return r.ListTournaments(); });
-}
-
-absl::StatusOr<std::vector<GameListing>> Ledger::ListGames(uint64_t after, size_t max) {
-  return impl_->WithReader([&](LogSource& r) { return r.ListGames(after, max); });
-}
-
-absl::StatusOr<std::string> Ledger::RulesPin(const std::string& game_id) {
-  return impl_->WithReader([&](LogSource& r) { return r.RulesPin(game_id); });
-}
-
 absl::StatusOr<AuditReport> Ledger::Audit(const AuditOptions& options) {
   return impl_->store_->Audit(options);
 }
 
 absl::StatusOr<v1::AuditBundle> Ledger::ExportBundle(const std::string& game_id) {
-  absl::StatusOr<uint64_t> revision = GameRevision(game_id);
+  absl::StatusOr<uint64_t> revision = log().GameRevision(game_id);
   if (!revision.ok()) return revision.status();
   if (*revision == 0)
     return absl::NotFoundError(absl::StrCat("game '", game_id, "' does not exist"));
@@ -206,63 +196,96 @@ absl::StatusOr<v1::AuditBundle> Ledger::ExportBundle(const std::string& game_id)
   return bundle;
 }
 
-absl::StatusOr<std::vector<v1::Checkpoint>> Ledger::Checkpoints() {
-  return impl_->WithReader([](LogSource& r) { return r.Checkpoints(); });
+template <typename Fn>
+auto LogProofs::WithTree(uint64_t tree_size, Fn fn)
+    -> decltype(fn(std::declval<const MerkleTree&>())) {
+  absl::MutexLock lock(&mu_);
+  if (const uint64_t have = tree_.size(); have < tree_size) {
+    absl::StatusOr<std::vector<Hash>> leaves = log_.LeafHashes(tree_size, have);
+    if (!leaves.ok()) return leaves.status();
+    for (const Hash& leaf : *leaves) tree_.Append(leaf);
+  }
+  return fn(tree_);
 }
 
-absl::StatusOr<InclusionProofResult> Ledger::ProveInclusion(uint64_t position, uint64_t tree_size) {
+absl::StatusOr<InclusionProofResult> LogProofs::ProveInclusion(uint64_t position,
+                                                               uint64_t tree_size) {
   if (position == 0 || position > tree_size) {
     return absl::OutOfRangeError(
         absl::StrCat("position ", position, " is not in a tree of size ", tree_size));
   }
-  absl::StatusOr<std::vector<Hash>> path = impl_->WithProofTree(
+  absl::StatusOr<std::vector<Hash>> path = WithTree(
       tree_size, [&](const MerkleTree& t) { return t.InclusionProof(position - 1, tree_size); });
   if (!path.ok()) return path.status();
   return InclusionProofResult{tree_size, *std::move(path)};
 }
 
-absl::StatusOr<std::vector<Hash>> Ledger::ProveConsistency(uint64_t old_size, uint64_t new_size) {
+absl::StatusOr<std::vector<Hash>> LogProofs::ProveConsistency(uint64_t old_size,
+                                                              uint64_t new_size) {
   if (old_size > new_size) {
     return absl::OutOfRangeError(absl::StrCat("tree size ", old_size, " exceeds ", new_size));
   }
-  return impl_->WithProofTree(
-      new_size, [&](const MerkleTree& t) { return t.ConsistencyProof(old_size, new_size); });
+  return WithTree(new_size,
+                  [&](const MerkleTree& t) { return t.ConsistencyProof(old_size, new_size); });
 }
 
 CheckpointIndex& Ledger::checkpoint_index() { return impl_->checkpoints_; }
+
+LogProofs& Ledger::proofs() { return impl_->proofs_; }
+
+absl::StatusOr<std::vector<Hash>> LogProofs::PerfectSubtrees(int height, uint64_t first,
+                                                             uint64_t count) {
+  if (height < 0 || height >= 64 || first + count < first ||
+      (first + count) > (~uint64_t{0} >> height)) {
+    return absl::OutOfRangeError("no such subtrees in any log");
+  }
+  const uint64_t tree_size = (first + count) << height;
+  absl::StatusOr<uint64_t> head = log_.Head();
+  if (!head.ok()) return head.status();
+  if (*head < tree_size) {
+    return absl::OutOfRangeError(
+        absl::StrCat("the log holds ", *head, " events, not the ", tree_size, " asked for"));
+  }
+  return WithTree(tree_size,
+                  [&](const MerkleTree& t) { return t.PerfectSubtrees(height, first, count); });
+}
 
 std::shared_ptr<CommitFeed> Ledger::commit_feed() {
   std::shared_ptr<CommitWatch> watch = impl_->writer_->watch();
   return std::shared_ptr<CommitFeed>(watch, &watch->feed());
 }
 
-absl::StatusOr<std::vector<Hash>> Ledger::PerfectSubtrees(int height, uint64_t first,
-                                                          uint64_t count) {
-  if (height < 0 || height >= 64 || first + count < first ||
-      (first + count) > (~uint64_t{0} >> height)) {
-    return absl::OutOfRangeError("no such subtrees in any log");
-  }
-  const uint64_t tree_size = (first + count) << height;
-  absl::StatusOr<uint64_t> head = Head();
-  if (!head.ok()) return head.status();
-  if (*head < tree_size) {
-    return absl::OutOfRangeError(
-        absl::StrCat("the log holds ", *head, " events, not the ", tree_size, " asked for"));
-  }
-  return impl_->WithProofTree(
-      tree_size, [&](const MerkleTree& t) { return t.PerfectSubtrees(height, first, count); });
-}
-
 bool Ledger::shared() const { return impl_->store_->shared(); }
 
-const std::string& Ledger::public_key_der() const {
-  return impl_->writer_->signer().public_key_der();
+const LogIdentity& Ledger::identity() const { return impl_->identity_; }
+
+const std::string& LogIdentity::public_key_der() const { return signer_.public_key_der(); }
+std::string LogIdentity::PublicKeyPem() const { return signer_.PublicKeyPem(); }
+const std::string& LogIdentity::origin() const { return signer_.origin(); }
+std::string LogIdentity::VerifierKey() const { return signer_.VerifierKey(); }
+absl::StatusOr<std::string> LogIdentity::CheckpointNote(const v1::Checkpoint& checkpoint) const {
+  return ledger::CheckpointNote(checkpoint, signer_);
 }
-std::string Ledger::PublicKeyPem() const { return impl_->writer_->signer().PublicKeyPem(); }
-const std::string& Ledger::log_origin() const { return impl_->writer_->signer().origin(); }
-std::string Ledger::VerifierKey() const { return impl_->writer_->signer().VerifierKey(); }
-absl::StatusOr<std::string> Ledger::CheckpointNote(const v1::Checkpoint& checkpoint) const {
-  return ledger::CheckpointNote(checkpoint, impl_->writer_->signer());
+
+AppendRequest AppendRequest::Game(std::string game_id, ExpectedRevision expected,
+                                  std::vector<v1::Event> events) {
+  AppendRequest r;
+  r.id = std::move(game_id);
+  r.expected = expected;
+  r.events = std::move(events);
+  return r;
+}
+
+AppendRequest AppendRequest::Tournament(std::string tournament_id, ExpectedRevision expected,
+                                        std::vector<v1::TournamentEvent> events,
+                                        std::vector<StreamAt> derived_from) {
+  AppendRequest r;
+  r.stream = Stream::kTournament;
+  r.id = std::move(tournament_id);
+  r.expected = expected;
+  r.tournament_events = std::move(events);
+  r.derived_from = std::move(derived_from);
+  return r;
 }
 
 }  // namespace arbiter::ledger

@@ -1,4 +1,4 @@
-#include "ledger/log_origin.h"
+#include "ledger/internal/log_origin.h"
 
 #include <unistd.h>
 
@@ -11,8 +11,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "ledger/internal/note_utf8.h"
 #include "ledger/note_key.h"
-#include "ledger/note_utf8.h"
 #include "ledger/server_tables.h"
 
 namespace arbiter::ledger {

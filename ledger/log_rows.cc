@@ -1,4 +1,4 @@
-#include "ledger/log_rows.h"
+#include "ledger/internal/log_rows.h"
 
 #include <utility>
 

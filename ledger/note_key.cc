@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "ledger/note_utf8.h"
+#include "ledger/internal/note_utf8.h"
 #include "proto/canonical/sha256.h"
 
 namespace arbiter::ledger {

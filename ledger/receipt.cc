@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "ledger/checkpoint_note.h"
+#include "ledger/internal/checkpoint_note.h"
 #include "ledger/merkle.h"
 #include "ledger/signed_note.h"
 

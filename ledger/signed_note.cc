@@ -4,7 +4,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "ledger/note_utf8.h"
+#include "ledger/internal/note_utf8.h"
 
 namespace arbiter::ledger {
 namespace {

@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/log_origin.h"
+#include "ledger/internal/log_origin.h"
 #include "ledger/note_key.h"
 
 namespace arbiter::ledger {

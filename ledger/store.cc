@@ -1,7 +1,7 @@
 #include "ledger/store.h"
 
-#include "ledger/audit_source.h"
-#include "ledger/backends.h"
+#include "ledger/internal/audit_source.h"
+#include "ledger/internal/backends.h"
 
 namespace arbiter::ledger {
 namespace {

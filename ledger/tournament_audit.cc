@@ -1,4 +1,4 @@
-#include "ledger/tournament_audit.h"
+#include "ledger/internal/tournament_audit.h"
 
 #include "absl/strings/str_cat.h"
 #include "ledger/stream.h"

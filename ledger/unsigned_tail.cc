@@ -1,4 +1,4 @@
-#include "ledger/unsigned_tail.h"
+#include "ledger/internal/unsigned_tail.h"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "ledger/internal/venue_tables.h"
 #include "ledger/store.h"
-#include "ledger/venue_tables.h"
 #include "proto/canonical/canonical_bytes.h"
 #include "proto/canonical/sha256.h"
 

@@ -29,7 +29,7 @@ absl::Status CheckPin(const v1::AuditBundle& bundle, const v1::GameCreated& crea
                       Ledger& federation, Judge& judge, uint64_t federation_revision) {
   std::string pin;
   if (federation_revision > 0) {
-    absl::StatusOr<std::string> recorded = federation.RulesPin(bundle.game_id());
+    absl::StatusOr<std::string> recorded = federation.log().RulesPin(bundle.game_id());
     if (!recorded.ok()) return recorded.status();
     pin = *recorded;
   } else {
@@ -70,10 +70,11 @@ absl::Status AppendTournamentEvents(const v1::AuditBundle& bundle, const std::st
     const uint64_t n = std::min<uint64_t>(venue_revisions - at, std::max<size_t>(options.batch, 1));
     absl::StatusOr<std::vector<v1::TournamentEvent>> batch = TournamentBatch(bundle, at, n);
     if (!batch.ok()) return batch.status();
+    AppendRequest request =
+        AppendRequest::Tournament(id, ExpectedRevision::Exactly(at), *std::move(batch));
+    if (claim && at == 0) request.venue_key_der = venue_key;
     absl::StatusOr<std::vector<v1::LedgerEntry>> appended =
-        claim && at == 0
-            ? federation.AppendTournamentFromVenue(id, *std::move(batch), venue_key)
-            : federation.AppendTournament(id, ExpectedRevision::Exactly(at), *std::move(batch));
+        federation.AppendAndWait(std::move(request));
     if (!appended.ok()) return appended.status();
     for (size_t k = 0; k < appended->size(); ++k) {
       if ((*appended)[k].event() != bundle.entries(at + k).entry().event()) {
@@ -165,9 +166,11 @@ absl::Status AppendGameEvents(const v1::AuditBundle& bundle, bool claim,
       if (!event.ok()) return event.status();
       batch.push_back(*std::move(event));
     }
+    AppendRequest request =
+        AppendRequest::Game(game, ExpectedRevision::Exactly(at), std::move(batch));
+    if (claim && at == 0) request.venue_key_der = venue_key;
     absl::StatusOr<std::vector<v1::LedgerEntry>> appended =
-        claim && at == 0 ? federation.AppendFromVenue(game, std::move(batch), venue_key)
-                         : federation.Append(game, ExpectedRevision::Exactly(at), std::move(batch));
+        federation.AppendAndWait(std::move(request));
     if (!appended.ok()) return appended.status();
     for (size_t k = 0; k < appended->size(); ++k) {
       const v1::LedgerEntry& venue = bundle.entries(at + k).entry();
@@ -197,7 +200,7 @@ absl::StatusOr<VenueSyncResult> SyncVenueTournament(v1::AuditBundle bundle, Ledg
   absl::StatusOr<std::optional<VenueGame>> claimed = proofs.Find(stream);
   if (!claimed.ok()) return claimed.status();
   absl::StatusOr<std::vector<v1::LedgerEntry>> held =
-      federation.ReadGame(stream, 0, std::numeric_limits<int64_t>::max());
+      federation.log().ReadGame(stream, 0, std::numeric_limits<int64_t>::max());
   if (!held.ok()) return held.status();
   if (held->size() > static_cast<size_t>(bundle.entries_size())) {
     return absl::DataLossError(absl::StrCat("the federation holds ", held->size(),
@@ -248,7 +251,7 @@ absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& fe
   // What the federation holds already: the entries the venue sent without
   // their bytes are filled from it, those it sent with must be its bytes.
   absl::StatusOr<std::vector<v1::LedgerEntry>> held_entries =
-      federation.ReadGame(game, 0, std::numeric_limits<int64_t>::max());
+      federation.log().ReadGame(game, 0, std::numeric_limits<int64_t>::max());
   if (!held_entries.ok()) return held_entries.status();
   AuditOptions audit;
   audit.judge = options.judge;
@@ -281,7 +284,7 @@ absl::StatusOr<VenueSyncResult> SyncVenueGame(v1::AuditBundle bundle, Ledger& fe
   const uint64_t venue_revisions = bundle.entries_size();
   result.already = std::min<uint64_t>(revision, venue_revisions);
   // A game new here is claimed by its first batch, in the same transaction
-  // (Ledger::AppendFromVenue): a local creation of the same id meanwhile
+  // (AppendRequest::venue_key_der): a local creation of the same id meanwhile
   // makes this sync fail, writing nothing, rather than leave a claim on a
   // game that is not the venue's.
   if (absl::Status s = AppendGameEvents(bundle, /*claim=*/!*held, audit.public_key_der, federation,

@@ -208,11 +208,11 @@ grpc::Status ArbiterService::ListEvents(grpc::ServerContext* context,
     if (!size.ok()) return size.status();
     absl::StatusOr<uint64_t> after = ParsePageToken(req->page_token(), 'e');
     if (!after.ok()) return after.status();
-    absl::StatusOr<uint64_t> revision = ledger_->GameRevision(*id);
+    absl::StatusOr<uint64_t> revision = ledger_->log().GameRevision(*id);
     if (!revision.ok()) return revision.status();
     if (*revision == 0) return absl::NotFoundError(absl::StrCat("game '", *id, "' does not exist"));
     absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        ledger_->ReadGame(*id, *after, static_cast<size_t>(*size));
+        ledger_->log().ReadGame(*id, *after, static_cast<size_t>(*size));
     if (!entries.ok()) return entries.status();
     size_t bytes = 0;
     uint64_t last = *after;
@@ -265,7 +265,7 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* ArbiterService::OpenWatchGame(
     if (!caller.ok()) return caller.status();
     absl::StatusOr<std::string> id = ParseResourceName("games", req->game(), "game");
     if (!id.ok()) return id.status();
-    absl::StatusOr<uint64_t> revision = ledger_->GameRevision(*id);
+    absl::StatusOr<uint64_t> revision = ledger_->log().GameRevision(*id);
     if (!revision.ok()) return revision.status();
     if (*revision == 0) return absl::NotFoundError(absl::StrCat("game '", *id, "' does not exist"));
     return WatchTarget{*id, req->after_revision()};

@@ -45,8 +45,8 @@ grpc::Status ArbiterService::GetCheckpoint(grpc::ServerContext* context,
       if (!latest.ok()) return latest.status();
       *out->mutable_checkpoint() = *std::move(latest);
     }
-    out->set_public_key(ledger_->public_key_der());
-    out->set_public_key_pem(ledger_->PublicKeyPem());
+    out->set_public_key(ledger_->identity().public_key_der());
+    out->set_public_key_pem(ledger_->identity().PublicKeyPem());
     return absl::OkStatus();
   });
 }
@@ -63,7 +63,7 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext* context,
   if (!id.ok()) return ToGrpc(id.status());
   if (req->revision() == 0)
     return ToGrpc(absl::InvalidArgumentError("revision: must be 1 or more"));
-  absl::StatusOr<uint64_t> revision = ledger_->GameRevision(*id);
+  absl::StatusOr<uint64_t> revision = ledger_->log().GameRevision(*id);
   if (!revision.ok()) return ToGrpc(revision.status());
   if (*revision == 0)
     return ToGrpc(absl::NotFoundError(absl::StrCat("game '", *id, "' does not exist")));
@@ -72,7 +72,7 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext* context,
         absl::StrCat("game '", *id, "' has ", *revision, " events, not ", req->revision())));
   }
   absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-      ledger_->ReadGame(*id, req->revision() - 1, 1);
+      ledger_->log().ReadGame(*id, req->revision() - 1, 1);
   if (!entries.ok()) return ToGrpc(entries.status());
   if (entries->empty()) return ToGrpc(absl::InternalError("the event vanished"));
   const v1::LedgerEntry& entry = entries->front();
@@ -98,7 +98,7 @@ grpc::Status ArbiterService::GetInclusionProof(grpc::ServerContext* context,
     }
   }
   absl::StatusOr<ledger::InclusionProofResult> proof =
-      ledger_->ProveInclusion(entry.position(), checkpoint.tree_size());
+      ledger_->proofs().ProveInclusion(entry.position(), checkpoint.tree_size());
   if (!proof.ok()) return ToGrpc(proof.status());
   *out->mutable_entry()->mutable_entry() = entry;
   for (const ledger::Hash& h : proof->path) {

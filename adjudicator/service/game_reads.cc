@@ -68,7 +68,7 @@ absl::StatusOr<v1::GameRecord> ReadRecord(ledger::Ledger& ledger, GameFolds& fol
   uint64_t after = 0;
   while (after < upto) {
     absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        ledger.ReadGame(game_id, after, std::min<uint64_t>(1000, upto - after));
+        ledger.log().ReadGame(game_id, after, std::min<uint64_t>(1000, upto - after));
     if (!entries.ok()) return entries.status();
     if (entries->empty()) break;
     for (const v1::LedgerEntry& entry : *entries) {
@@ -94,7 +94,7 @@ absl::StatusOr<v1::VerifyGameResponse> VerifyGame(ledger::Ledger& ledger, GameFo
   AdjudicatorJudge judge;
   ledger::AuditOptions options;
   options.game_id = game_id;
-  options.public_key_der = ledger.public_key_der();
+  options.public_key_der = ledger.identity().public_key_der();
   options.judge = &judge;
   absl::StatusOr<ledger::AuditReport> report = ledger.Audit(options);
   if (!report.ok()) return report.status();

@@ -109,19 +109,16 @@ void Recorder::AppendAsync(const Caller& caller, const std::string& game_id,
                            std::optional<uint64_t> expected, std::vector<v1::Event> events,
                            AppendMode mode, AppendDone done) {
   if (absl::Status s = Check(caller, game_id, mode.replay, events); !s.ok()) return done(s);
-  if (mode.validate_only) {
-    return ledger_->PreviewAsync(
-        game_id, Expecting(expected), std::move(events),
-        [this, game_id, done = std::move(done)](absl::StatusOr<ledger::AppendPreview> preview) {
-          done(AnswerPreview(game_id, std::move(preview)));
-        });
-  }
-  ledger_->AppendWithFold(
-      game_id, Expecting(expected), std::move(events),
-      [this, game_id, done = std::move(done)](absl::StatusOr<ledger::Committed> committed) {
-        if (!committed.ok()) return done(committed.status());
-        done(Answer(game_id, std::move(committed->entries), committed->fold.get()));
-      });
+  ledger::AppendRequest request =
+      ledger::AppendRequest::Game(game_id, Expecting(expected), std::move(events));
+  request.preview = mode.validate_only;
+  ledger_->Append(std::move(request),
+                  [this, game_id, preview = mode.validate_only,
+                   done = std::move(done)](absl::StatusOr<ledger::Appended> appended) {
+                    if (preview) return done(AnswerPreview(game_id, std::move(appended)));
+                    if (!appended.ok()) return done(appended.status());
+                    done(Answer(game_id, std::move(appended->entries), appended->fold.get()));
+                  });
 }
 
 void Recorder::AppendAsync(const Caller& caller, const v1::AppendEventsRequest& request,
@@ -173,7 +170,7 @@ absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, b
   }
   if (rules_.venue_games != nullptr) {
     absl::Status s = rules_.venue_games->CheckWritable(game_id, [&]() -> absl::StatusOr<bool> {
-      absl::StatusOr<uint64_t> revision = ledger_->GameRevision(game_id);
+      absl::StatusOr<uint64_t> revision = ledger_->log().GameRevision(game_id);
       if (!revision.ok()) return revision.status();
       return *revision > 0;
     });
@@ -207,7 +204,7 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Answer(const std::string& gam
 }
 
 absl::StatusOr<v1::AppendEventsResponse> Recorder::AnswerPreview(
-    const std::string& game_id, absl::StatusOr<ledger::AppendPreview> preview) {
+    const std::string& game_id, absl::StatusOr<ledger::Appended> preview) {
   if (!preview.ok()) return preview.status();
   // A retry of recorded events is answered as the real retry is.
   if (preview->recorded) return Answer(game_id, std::move(preview->entries), nullptr);
@@ -232,7 +229,7 @@ absl::Status Recorder::Stamp(const std::string& game_id, const google::protobuf:
   // the retried event is the recorded one and the ledger answers with it.
   if (!event.idempotency_key().empty()) {
     absl::StatusOr<std::optional<v1::LedgerEntry>> recorded =
-        ledger_->FindByKey(game_id, event.idempotency_key());
+        ledger_->log().FindKey(game_id, event.idempotency_key());
     if (!recorded.ok()) return recorded.status();
     if (recorded->has_value()) {
       v1::Event first;

@@ -40,7 +40,7 @@ class Recorder {
     // server's clock (max_skew; AppendEventsRequest.replay).
     bool replay = false;
     // A dry run (AppendEventsRequest.validate_only): every check of a real
-    // append, then the ledger's own (Ledger::PreviewAsync); answers
+    // append, then the ledger's own (AppendRequest::preview); answers
     // with the events and rulings that would be recorded, storing nothing.
     bool validate_only = false;
   };
@@ -87,7 +87,7 @@ class Recorder {
   using AppendDone = std::function<void(absl::StatusOr<v1::AppendEventsResponse>)>;
 
   // As Append, without holding the calling thread while the ledger commits
-  // (Ledger::AppendWithFold): `done` gets what Append would return, on
+  // (Ledger::Append): `done` gets what Append would return, on
   // this thread before this returns when the request is refused before it
   // is queued (by these checks or the ledger's own of its form), else on
   // the ledger's thread that answers its batch. `done` must be quick and
@@ -134,8 +134,8 @@ class Recorder {
                                                   std::vector<v1::LedgerEntry> entries,
                                                   const ledger::GameJudge* fold);
   // A dry run's answer: the result is the one the preview found.
-  absl::StatusOr<v1::AppendEventsResponse> AnswerPreview(
-      const std::string& game_id, absl::StatusOr<ledger::AppendPreview> preview);
+  absl::StatusOr<v1::AppendEventsResponse> AnswerPreview(const std::string& game_id,
+                                                         absl::StatusOr<ledger::Appended> preview);
 
   ledger::Ledger* ledger_;
   GameFolds* folds_;

@@ -30,7 +30,7 @@ struct ServerOptions {
   // witness keys and tournaments (tokens, sessions, cosignatures and the
   // log's origin are the database's).
   std::string ledger;
-  // The log's origin in its C2SP checkpoints (ledger/log_origin.h); empty:
+  // The log's origin in its C2SP checkpoints (ledger/internal/log_origin.h); empty:
   // the one kept in the database, else from the host and the data folder.
   std::string log_origin;
   std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one

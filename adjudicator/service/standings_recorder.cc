@@ -111,8 +111,9 @@ absl::Status StandingsRecorder::Update(const std::string& tournament_id) {
     event.set_actor(kActor);
     *event.mutable_standings_recorded() = *std::move(due);
     last = ledger_
-               ->AppendTournament(tournament_id, ledger::ExpectedRevision::Exactly(events->size()),
-                                  {std::move(event)}, std::move(from))
+               ->AppendAndWait(ledger::AppendRequest::Tournament(
+                   tournament_id, ledger::ExpectedRevision::Exactly(events->size()),
+                   {std::move(event)}, std::move(from)))
                .status();
     if (!absl::IsAborted(last)) return last;
   }
@@ -125,8 +126,8 @@ void StandingsRecorder::Index(const v1::Tournament& t) {
 }
 
 void StandingsRecorder::Run() {
-  absl::StatusOr<uint64_t> head = ledger_->Head();
-  absl::StatusOr<std::vector<std::string>> ids = ledger_->ListTournaments();
+  absl::StatusOr<uint64_t> head = ledger_->log().Head();
+  absl::StatusOr<std::vector<std::string>> ids = ledger_->log().ListTournaments();
   if (!head.ok() || !ids.ok()) {
     LogError("cannot read the log", head.ok() ? ids.status() : head.status());
   } else {
@@ -164,7 +165,8 @@ bool StandingsRecorder::ReadBatch(std::set<std::string>* touched) {
     for (const auto& entry : slice.entries) Note(*entry, touched);
     return !slice.entries.empty();
   }
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadLog(read_through_, kBatch);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+      ledger_->log().ReadLog(read_through_, kBatch);
   if (!entries.ok()) {
     LogError("cannot read the log", entries.status());  // read again at the next commit
     return false;

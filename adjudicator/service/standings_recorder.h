@@ -12,7 +12,7 @@
 //
 // The append expects the tournament's revision it read and names every game
 // the standings were derived from at the revision read
-// (Ledger::AppendTournament's derived_from): the standings are those of the
+// (AppendRequest::derived_from): the standings are those of the
 // log up to their position, and a second server (or a retry) that read the
 // same log finds them recorded and appends nothing. On a conflict it reads
 // again.

@@ -103,7 +103,8 @@ bool Timekeeper::ReadBatch(absl::flat_hash_set<std::string>* advanced) {
     for (const auto& entry : slice.entries) Note(*entry, advanced);
     return !slice.entries.empty();
   }
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadLog(read_through_, kBatch);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+      ledger_->log().ReadLog(read_through_, kBatch);
   if (!entries.ok()) {
     // Read again at the next commit.
     LogError("cannot read the log", entries.status());

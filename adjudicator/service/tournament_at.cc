@@ -175,9 +175,9 @@ LogReads ReadsOf(ledger::LogSource& log) {
 
 LogReads ReadsOf(ledger::Ledger& ledger) {
   return LogReads{[&ledger](const std::string& stream, uint64_t after, size_t max) {
-                    return ledger.ReadGame(stream, after, max);
+                    return ledger.log().ReadGame(stream, after, max);
                   },
-                  [&ledger](const std::string& game) { return ledger.RulesPin(game); }};
+                  [&ledger](const std::string& game) { return ledger.log().RulesPin(game); }};
 }
 
 GameFacts GameFactsOf(const Adjudicator& game) {

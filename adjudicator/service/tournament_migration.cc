@@ -57,10 +57,11 @@ absl::Status AppendFrom(ledger::Ledger& ledger, const std::string& id,
       bytes += size;
       batch.push_back(events[i]);
     }
-    absl::StatusOr<std::vector<v1::LedgerEntry>> appended = ledger.AppendTournament(
-        id,
-        from == 0 ? ledger::ExpectedRevision::NoStream() : ledger::ExpectedRevision::Exactly(from),
-        batch);
+    absl::StatusOr<std::vector<v1::LedgerEntry>> appended = ledger.AppendAndWait(
+        ledger::AppendRequest::Tournament(id,
+                                          from == 0 ? ledger::ExpectedRevision::NoStream()
+                                                    : ledger::ExpectedRevision::Exactly(from),
+                                          batch));
     if (!appended.ok()) return appended.status();
     from += batch.size();
   }

@@ -50,7 +50,7 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> TournamentStore::Load(
 }
 
 absl::StatusOr<std::vector<std::string>> TournamentStore::Ids() {
-  return ledger_->ListTournaments();
+  return ledger_->log().ListTournaments();
 }
 
 absl::Status TournamentStore::Append(const std::string& tournament_id, uint64_t expected,
@@ -59,10 +59,11 @@ absl::Status TournamentStore::Append(const std::string& tournament_id, uint64_t 
     if (absl::Status s = CheckNotAVenues(tournament_id); !s.ok()) return s;
   }
   return ledger_
-      ->AppendTournament(tournament_id,
-                         expected == 0 ? ledger::ExpectedRevision::NoStream()
-                                       : ledger::ExpectedRevision::Exactly(expected),
-                         events)
+      ->AppendAndWait(ledger::AppendRequest::Tournament(
+          tournament_id,
+          expected == 0 ? ledger::ExpectedRevision::NoStream()
+                        : ledger::ExpectedRevision::Exactly(expected),
+          events))
       .status();
 }
 
@@ -82,7 +83,7 @@ absl::StatusOr<v1::ExportCheckpoint> TournamentStore::ExportCheckpoint(uint64_t 
     signed_one = **of_size;
   }
   v1::ExportCheckpoint out;
-  out.set_origin(ledger_->log_origin());
+  out.set_origin(ledger_->identity().origin());
   out.set_tree_size(signed_one->tree_size());
   out.set_root_hash(absl::Base64Escape(signed_one->root_hash()));
   return out;

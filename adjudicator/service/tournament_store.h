@@ -47,7 +47,7 @@ class TournamentStore {
   // Appends `events` at revisions expected+1..., atomically and durably.
   // ABORTED when the tournament's revision is not `expected` (someone else
   // appended since it was read); the ledger's other errors
-  // (Ledger::AppendTournament); FAILED_PRECONDITION naming the venue for a
+  // (a tournament's AppendRequest); FAILED_PRECONDITION naming the venue for a
   // tournament synced from one (written only by its sync, so that the
   // venue's proofs go on covering every event).
   absl::Status Append(const std::string& tournament_id, uint64_t expected,

@@ -50,7 +50,7 @@ class VenueGames {
   // nothing of the database: a synced game stays synced (the tables are
   // append-only), and a game that already held events when it was found
   // unclaimed stays writable, because a sync claims a game in the same
-  // transaction as its first events (Ledger::AppendFromVenue) and never
+  // transaction as its first events (AppendRequest::venue_key_der) and never
   // claims a game that holds events. `recorded`
   // says whether the game holds committed events; it is asked only when
   // the answer is not remembered, before the venue tables are read.

@@ -194,7 +194,7 @@ void WatchStream::ReadHistory() {
     while (queue_.empty()) {
       if (position_ + 1 >= feed.first()) return JoinFeed();
       absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-          hub_->ledger().ReadLog(position_, kBatch);
+          hub_->ledger().log().ReadLog(position_, kBatch);
       if (!entries.ok()) {
         end_ = entries.status();
         return;
@@ -212,7 +212,7 @@ void WatchStream::ReadHistory() {
   // The feed's head before the read: the database has every entry up to it.
   const uint64_t head = feed.head();
   absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-      hub_->ledger().ReadGame(*target_.game_id, revision_, kBatch);
+      hub_->ledger().log().ReadGame(*target_.game_id, revision_, kBatch);
   if (!entries.ok()) {
     end_ = entries.status();
     return;

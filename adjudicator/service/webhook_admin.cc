@@ -35,7 +35,7 @@ absl::StatusOr<ledger::WebhookRow> NewWebhookRow(const v1::AddWebhookRequest& re
 }
 
 absl::StatusOr<v1::Webhook> WebhookAdmin::Add(const v1::AddWebhookRequest& request) {
-  absl::StatusOr<uint64_t> head = ledger_->Head();
+  absl::StatusOr<uint64_t> head = ledger_->log().Head();
   if (!head.ok()) return head.status();
   absl::StatusOr<ledger::WebhookRow> row = NewWebhookRow(request, *head);
   if (!row.ok()) return row.status();

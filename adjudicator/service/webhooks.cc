@@ -186,7 +186,8 @@ void WebhookDeliverer::Serve(ledger::WebhookRow endpoint, absl::Time* wake) {
 bool WebhookDeliverer::MakeDeliveries(ledger::WebhookRow* endpoint) {
   absl::StatusOr<std::set<std::string>> kinds = ParseWebhookKinds(endpoint->kinds);
   if (!kinds.ok()) return false;
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadLog(endpoint->cursor, kBatch);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+      ledger_->log().ReadLog(endpoint->cursor, kBatch);
   if (!entries.ok()) {
     LogError("cannot read the log", entries.status());
     return false;
@@ -292,13 +293,13 @@ std::optional<v1::Result> WebhookDeliverer::ResultOf(const v1::LedgerEntry& entr
   absl::StatusOr<GameView> view = folds_->Get(entry.game_id());
   if (!view.ok() || view->game().result() == nullptr) return std::nullopt;
   // Which event gave it: the game folded again, event by event.
-  absl::StatusOr<std::string> pin = ledger_->RulesPin(entry.game_id());
+  absl::StatusOr<std::string> pin = ledger_->log().RulesPin(entry.game_id());
   if (!pin.ok()) return std::nullopt;
   AdjudicatorJudge judge;
   std::unique_ptr<ledger::GameJudge> fold;
   for (uint64_t after = 0;;) {
     absl::StatusOr<std::vector<v1::LedgerEntry>> page =
-        ledger_->ReadGame(entry.game_id(), after, 512);
+        ledger_->log().ReadGame(entry.game_id(), after, 512);
     if (!page.ok() || page->empty()) return std::nullopt;
     for (const v1::LedgerEntry& e : *page) {
       v1::Event event;

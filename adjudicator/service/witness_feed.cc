@@ -172,7 +172,7 @@ void WitnessFeed::Send(Witnessed& w, const v1::Checkpoint& checkpoint, const std
     std::string body = absl::StrCat("old ", old, "\n");
     if (old > 0) {
       absl::StatusOr<std::vector<ledger::Hash>> proof =
-          ledger_->ProveConsistency(old, checkpoint.tree_size());
+          ledger_->proofs().ProveConsistency(old, checkpoint.tree_size());
       if (!proof.ok()) return failed(std::string(proof.status().message()));
       for (const ledger::Hash& h : *proof) {
         absl::StrAppend(&body, absl::Base64Escape(AsBytes(h)), "\n");

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/log_rows.h"
+#include "ledger/internal/log_rows.h"
 #include "ledger/postgres/pg.h"
 
 namespace arbiter::ledger {

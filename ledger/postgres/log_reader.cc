@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/log_rows.h"
-#include "ledger/schema_version.h"
+#include "ledger/internal/log_rows.h"
+#include "ledger/internal/schema_version.h"
 
 namespace arbiter::ledger {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "ledger/audit_source.h"
+#include "ledger/internal/audit_source.h"
 
 namespace arbiter::ledger {
 

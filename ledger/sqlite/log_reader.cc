@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/log_rows.h"
+#include "ledger/internal/log_rows.h"
 
 namespace arbiter::ledger {
 namespace {

@@ -6,7 +6,7 @@
 #define ARBITER_LEDGER_SQLITE_SCHEMA_H_
 
 #include "absl/status/status.h"
-#include "ledger/schema_version.h"
+#include "ledger/internal/schema_version.h"
 #include "ledger/sqlite.h"
 
 namespace arbiter::ledger {

@@ -2,7 +2,7 @@
 // directory holding ledger.db (+ -wal, -shm), ledger.key, ledger.pub and
 // ledger.lock; one writing process per directory, and the writer of
 // writer.h.
-#include "ledger/backends.h"
+#include "ledger/internal/backends.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -14,8 +14,9 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "ledger/internal/log_origin.h"
+#include "ledger/internal/store_writer.h"
 #include "ledger/ledger.h"
-#include "ledger/log_origin.h"
 #include "ledger/server_tables.h"
 #include "ledger/sqlite/audit_source.h"
 #include "ledger/sqlite/log_reader.h"
@@ -23,7 +24,6 @@
 #include "ledger/sqlite/server_tables.h"
 #include "ledger/sqlite/venue_tables.h"
 #include "ledger/sqlite/writer.h"
-#include "ledger/store_writer.h"
 
 namespace arbiter::ledger {
 namespace {

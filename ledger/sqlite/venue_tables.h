@@ -5,8 +5,8 @@
 
 #include <memory>
 
+#include "ledger/internal/venue_tables.h"
 #include "ledger/sqlite.h"
-#include "ledger/venue_tables.h"
 
 namespace arbiter::ledger {
 

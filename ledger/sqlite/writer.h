@@ -43,17 +43,17 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/ledger.pb.h"
-#include "ledger/answerer.h"
-#include "ledger/append_job.h"
-#include "ledger/append_rows.h"
-#include "ledger/batch.h"
-#include "ledger/commit_watch.h"
+#include "ledger/internal/answerer.h"
+#include "ledger/internal/append_job.h"
+#include "ledger/internal/append_rows.h"
+#include "ledger/internal/batch.h"
+#include "ledger/internal/commit_watch.h"
+#include "ledger/internal/store_writer.h"
 #include "ledger/judge.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
 #include "ledger/sqlite/wal_checkpointer.h"
-#include "ledger/store_writer.h"
 
 namespace arbiter::ledger {
 

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "ledger/append_checks.h"
+#include "ledger/internal/append_checks.h"
 #include "ledger/sqlite/writer.h"
 #include "ledger/sqlite/writer_internal.h"
 

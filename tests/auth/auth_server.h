@@ -106,7 +106,7 @@ class AuthServiceTest : public ::testing::Test {
     return Append(token, game, at, [](v1::Event* e) { e->mutable_result_confirmed(); });
   }
 
-  uint64_t Head() { return *server_->ledger()->Head(); }
+  uint64_t Head() { return *server_->ledger()->log().Head(); }
 
   std::atomic<absl::Time> now_ = absl::FromUnixSeconds(1'780'000'000);  // the tokens' clock
   ::arbiter::testing::TempDir dir_;

@@ -137,7 +137,9 @@ void BM_LedgerGroupCommit(benchmark::State& state) {
         std::string game = absl::StrCat("w", w);
         v1::Event created;
         created.mutable_game_created()->set_game_id(game);
-        if (!(*ledger)->Append(game, ExpectedRevision::NoStream(), {created}).ok()) {
+        if (!(*ledger)
+                 ->AppendAndWait(AppendRequest::Game(game, ExpectedRevision::NoStream(), {created}))
+                 .ok()) {
           setup_failed = true;
         }
       });
@@ -160,7 +162,8 @@ void BM_LedgerGroupCommit(benchmark::State& state) {
         for (int i = 0; i < PerWriter(writers); ++i) {
           v1::Event e = Payload(game, ++revisions[w]);
           absl::Time t0 = absl::Now();
-          auto r = (*ledger)->Append(game, ExpectedRevision::Exactly(revisions[w] - 1), {e});
+          auto r = (*ledger)->AppendAndWait(
+              AppendRequest::Game(game, ExpectedRevision::Exactly(revisions[w] - 1), {e}));
           mine.push_back(absl::ToDoubleMicroseconds(absl::Now() - t0));
           if (!r.ok()) std::abort();
         }
@@ -201,9 +204,9 @@ void BM_LedgerGroupCommitAsync(benchmark::State& state) {
     v1::Event e = me.revision == 0 ? v1::Event() : Payload(me.game, me.revision + 1);
     if (me.revision == 0) e.mutable_game_created()->set_game_id(me.game);
     me.submitted = absl::Now();
-    (*ledger)->AppendAsync(
-        me.game, ExpectedRevision::Exactly(me.revision), {e},
-        [&, i, done](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+    (*ledger)->Append(
+        AppendRequest::Game(me.game, ExpectedRevision::Exactly(me.revision), {e}),
+        [&, i, done](absl::StatusOr<Appended> r) {
           Writer& me = w[i];
           if (!r.ok()) failed = true;
           ++me.revision;
@@ -378,7 +381,10 @@ void BM_ProveGameInclusion(benchmark::State& state) {
     std::vector<v1::Event> events;
     events.emplace_back().mutable_game_created()->set_game_id(game);
     for (int i = 1; i < kPerGame; ++i) events.push_back(Payload(game, i));
-    if (!(*ledger)->Append(game, ExpectedRevision::NoStream(), std::move(events)).ok()) {
+    if (!(*ledger)
+             ->AppendAndWait(
+                 AppendRequest::Game(game, ExpectedRevision::NoStream(), std::move(events)))
+             .ok()) {
       return state.SkipWithError("setup append failed");
     }
   }
@@ -386,11 +392,11 @@ void BM_ProveGameInclusion(benchmark::State& state) {
   if (!checkpoint.ok()) return state.SkipWithError("no checkpoint");
   const uint64_t size = checkpoint->tree_size();
   const absl::Time cold = absl::Now();
-  if (!(*ledger)->ProveInclusion(1, size).ok()) return state.SkipWithError("proof failed");
+  if (!(*ledger)->proofs().ProveInclusion(1, size).ok()) return state.SkipWithError("proof failed");
   state.counters["first_proof_ms"] = absl::ToDoubleMilliseconds(absl::Now() - cold);
   for (auto _ : state) {
     for (uint64_t p = size - kPerGame + 1; p <= size; ++p) {
-      benchmark::DoNotOptimize((*ledger)->ProveInclusion(p, size));
+      benchmark::DoNotOptimize((*ledger)->proofs().ProveInclusion(p, size));
     }
   }
   state.counters["proofs_per_s"] =

@@ -60,12 +60,17 @@ void BM_DurableAppends(benchmark::State& state) {
       writers.emplace_back([&, w] {
         Ledger& ledger = *ledgers[w % ledgers.size()];
         const std::string game = absl::StrCat("r", round, "-w", w);
-        if (!ledger.Append(game, ExpectedRevision::NoStream(), {testing::Created(game)}).ok()) {
+        if (!ledger
+                 .AppendAndWait(AppendRequest::Game(game, ExpectedRevision::NoStream(),
+                                                    {testing::Created(game)}))
+                 .ok()) {
           ++failures;
         }
         for (int i = 1; i < kPerWriter; ++i) {
           v1::Event e = testing::Pass(i % 2 ? v1::WHITE : v1::BLACK, absl::StrCat(game, "/", i));
-          if (!ledger.Append(game, ExpectedRevision::Exactly(i), {e}).ok()) ++failures;
+          if (!ledger.AppendAndWait(AppendRequest::Game(game, ExpectedRevision::Exactly(i), {e}))
+                   .ok())
+            ++failures;
         }
       });
     }

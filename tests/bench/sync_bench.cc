@@ -44,8 +44,8 @@ absl::Status MakeVenue(const std::string& dir, testing::ToyJudge& judge, int gam
     for (int i = 1; i < events; ++i) {
       batch.push_back(testing::Pass(i % 2 ? v1::WHITE : v1::BLACK, absl::StrCat(game, "/", i)));
     }
-    absl::StatusOr<std::vector<v1::LedgerEntry>> r =
-        (*venue)->Append(game, ExpectedRevision::NoStream(), std::move(batch));
+    absl::StatusOr<std::vector<v1::LedgerEntry>> r = (*venue)->AppendAndWait(
+        AppendRequest::Game(game, ExpectedRevision::NoStream(), std::move(batch)));
     if (!r.ok()) return r.status();
   }
   return (*venue)->Checkpoint().status();

@@ -97,7 +97,9 @@ struct TiledLog {
         batch.push_back(std::move(e));
       }
       size += batch.size();
-      if (auto r = ledger->Append(game, ExpectedRevision::NoStream(), std::move(batch)); !r.ok()) {
+      if (auto r = ledger->AppendAndWait(
+              ledger::AppendRequest::Game(game, ExpectedRevision::NoStream(), std::move(batch)));
+          !r.ok()) {
         std::fprintf(stderr, "append: %s\n", r.status().ToString().c_str());
         abort();
       }

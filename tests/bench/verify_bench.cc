@@ -138,8 +138,8 @@ class BenchLedger {
  private:
   void Append(const std::string& id, uint64_t at, std::vector<v1::Event> events) {
     const size_t size = events.size();
-    absl::StatusOr<std::vector<v1::LedgerEntry>> r =
-        ledger_->Append(id, ledger::ExpectedRevision::Exactly(at), std::move(events));
+    absl::StatusOr<std::vector<v1::LedgerEntry>> r = ledger_->AppendAndWait(
+        ledger::AppendRequest::Game(id, ledger::ExpectedRevision::Exactly(at), std::move(events)));
     if (!r.ok()) Die(absl::StrCat("append ", id), r.status());
     events_ += size;
   }
@@ -154,8 +154,8 @@ class BenchLedger {
   void AppendTournament(const std::string& id, const std::vector<v1::TournamentEvent>& events) {
     absl::StatusOr<std::vector<v1::TournamentEvent>> now = ledger_->ReadTournament(id);
     const uint64_t at = now.ok() ? now->size() : 0;
-    absl::StatusOr<std::vector<v1::LedgerEntry>> r =
-        ledger_->AppendTournament(id, ledger::ExpectedRevision::Exactly(at), events);
+    absl::StatusOr<std::vector<v1::LedgerEntry>> r = ledger_->AppendAndWait(
+        ledger::AppendRequest::Tournament(id, ledger::ExpectedRevision::Exactly(at), events));
     if (!r.ok()) Die(absl::StrCat("append tournament ", id), r.status());
     events_ += events.size();
   }

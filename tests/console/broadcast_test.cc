@@ -61,13 +61,16 @@ class BroadcastTest : public ::testing::Test {
   void Append(const std::vector<std::string>& events) {
     std::vector<v1::Event> batch;
     for (const std::string& e : events) batch.push_back(EventOf(e));
-    ASSERT_TRUE(ledger_->Append("g1", ledger::ExpectedRevision::Any(), batch).ok());
+    ASSERT_TRUE(ledger_
+                    ->AppendAndWait(
+                        ledger::AppendRequest::Game("g1", ledger::ExpectedRevision::Any(), batch))
+                    .ok());
   }
 
   // When the server received each position (the ledger's record of it).
   absl::flat_hash_map<uint64_t, absl::Time> Arrivals() {
     absl::flat_hash_map<uint64_t, absl::Time> out;
-    absl::StatusOr<std::vector<ledger::Arrival>> a = ledger_->Arrivals(0, 1000);
+    absl::StatusOr<std::vector<ledger::Arrival>> a = ledger_->log().Arrivals(0, 1000);
     EXPECT_TRUE(a.ok()) << a.status();
     if (a.ok()) {
       for (const ledger::Arrival& x : *a) out[x.position] = x.received_at;

@@ -48,7 +48,10 @@ int main(int argc, char** argv) {
     uint64_t revision = 0;
     for (v1::Event& e : *events) {
       if (e.has_game_created()) e.mutable_game_created()->set_game_id(game);
-      if ((*ledger)->Append(game, ExpectedRevision::Exactly(revision), {e}).ok()) ++revision;
+      if ((*ledger)
+              ->AppendAndWait(AppendRequest::Game(game, ExpectedRevision::Exactly(revision), {e}))
+              .ok())
+        ++revision;
     }
     if (revision > 0) games.push_back(game);
   }

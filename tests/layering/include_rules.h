@@ -1,10 +1,10 @@
 // The direction of includes between the project's folders (README.md,
 // "Layout"): proto <- rulesdb <- engine; tournament (pure); ledger (knows no
 // engine); the judge adapter (adjudicator/judge) on the engine and
-// ledger/judge.h; service on top of those; cli on top of all, of the
-// ledger including only its public headers (kCliLedgerApi); tests above
-// everything. A rule names the folder it applies to and what that folder
-// may not include.
+// ledger/judge.h; service on top of those; cli on top of all; tests above
+// everything. Above the ledger only its public headers (the top of ledger/)
+// are included, never ledger/internal/ (save by the ledger's own tests). A rule names the folder it
+// applies to and what that folder may not include.
 #ifndef ARBITER_TESTS_LAYERING_INCLUDE_RULES_H_
 #define ARBITER_TESTS_LAYERING_INCLUDE_RULES_H_
 

@@ -40,10 +40,11 @@ TEST(AdjudicatedLedgerTest, ScenariosRecordReadjudicateAndExport) {
     uint64_t revision = 0;
     for (v1::Event& e : *events) {
       if (e.has_game_created()) e.mutable_game_created()->set_game_id(game);
-      auto head = (*ledger)->Head();
-      auto r = (*ledger)->Append(game, ExpectedRevision::Exactly(revision), {e});
+      auto head = (*ledger)->log().Head();
+      auto r = (*ledger)->AppendAndWait(
+          AppendRequest::Game(game, ExpectedRevision::Exactly(revision), {e}));
       if (!r.ok()) {  // a scenario of bad input
-        EXPECT_EQ(*(*ledger)->Head(), *head) << "a refused event left something behind";
+        EXPECT_EQ(*(*ledger)->log().Head(), *head) << "a refused event left something behind";
         continue;
       }
       ++revision;
@@ -55,11 +56,12 @@ TEST(AdjudicatedLedgerTest, ScenariosRecordReadjudicateAndExport) {
     v1::Event early;
     early.mutable_at()->set_seconds(0);
     early.mutable_pass()->set_color(v1::BLACK);
-    auto head = (*ledger)->Head();
-    auto r = (*ledger)->Append(game, ExpectedRevision::Exactly(revision), {early});
+    auto head = (*ledger)->log().Head();
+    auto r = (*ledger)->AppendAndWait(
+        AppendRequest::Game(game, ExpectedRevision::Exactly(revision), {early}));
     EXPECT_FALSE(r.ok()) << game;
-    EXPECT_EQ(*(*ledger)->Head(), *head);
-    EXPECT_EQ(*(*ledger)->GameRevision(game), revision);
+    EXPECT_EQ(*(*ledger)->log().Head(), *head);
+    EXPECT_EQ(*(*ledger)->log().GameRevision(game), revision);
   }
   EXPECT_GT(games.size(), 5u);
 
@@ -67,7 +69,7 @@ TEST(AdjudicatedLedgerTest, ScenariosRecordReadjudicateAndExport) {
   ASSERT_TRUE(reader.ok());
   AuditOptions audit;
   audit.judge = &judge;
-  audit.public_key_der = (*ledger)->public_key_der();
+  audit.public_key_der = (*ledger)->identity().public_key_der();
   auto report = (*OpenStore(dir.File("ledger.db")))->Audit(audit);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_TRUE(report->intact) << report->first_bad_position << ": " << report->why;

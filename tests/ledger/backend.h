@@ -14,7 +14,7 @@ namespace arbiter::ledger::testing {
 
 enum class Backend { kSqlite, kPostgres };
 
-// Every backend of ledger/backends.h: the parameterized ledger suites run
+// Every backend of ledger/internal/backends.h: the parameterized ledger suites run
 // on each (a new backend adds itself here, ledger/README.md).
 inline constexpr Backend kAllBackends[] = {Backend::kSqlite, Backend::kPostgres};
 

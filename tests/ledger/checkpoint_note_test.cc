@@ -15,9 +15,9 @@
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
 #include "ledger/checkpoint.h"
-#include "ledger/checkpoint_note.h"
+#include "ledger/internal/checkpoint_note.h"
+#include "ledger/internal/log_origin.h"
 #include "ledger/ledger.h"
-#include "ledger/log_origin.h"
 #include "ledger/note_key.h"
 #include "ledger/server_tables.h"
 #include "ledger/signed_note.h"
@@ -63,7 +63,10 @@ void RecordScenario(Ledger& ledger, const std::string& scenario) {
   absl::StatusOr<std::vector<v1::Event>> events =
       testing::ReadEventLines(testing::TestDataPath("scenarios/public/" + scenario + ".jsonl"));
   ASSERT_TRUE(events.ok()) << events.status();
-  ASSERT_TRUE(ledger.Append(scenario, ExpectedRevision::NoStream(), *std::move(events)).ok());
+  ASSERT_TRUE(ledger
+                  .AppendAndWait(AppendRequest::Game(scenario, ExpectedRevision::NoStream(),
+                                                     *std::move(events)))
+                  .ok());
 }
 
 TEST(CheckpointNoteTest, NewCheckpointsAreNotesTheVerifierKeyOpens) {
@@ -73,8 +76,8 @@ TEST(CheckpointNoteTest, NewCheckpointsAreNotesTheVerifierKeyOpens) {
     auto ledger = OpenLedger(dir.path(), &judge, "venue.example/tokyo-2026");
     ASSERT_TRUE(ledger.ok()) << ledger.status();
     RecordScenario(**ledger, "phone-twice");
-    EXPECT_EQ((*ledger)->log_origin(), "venue.example/tokyo-2026");
-    EXPECT_EQ((*ledger)->VerifierKey() + "\n", Slurp(dir.File("ledger.vkey")));
+    EXPECT_EQ((*ledger)->identity().origin(), "venue.example/tokyo-2026");
+    EXPECT_EQ((*ledger)->identity().VerifierKey() + "\n", Slurp(dir.File("ledger.vkey")));
   }
   // Kept in the database, not in a file beside it.
   EXPECT_FALSE(std::filesystem::exists(dir.File("ledger.origin")));
@@ -122,7 +125,7 @@ TEST(CheckpointNoteTest, NewCheckpointsAreNotesTheVerifierKeyOpens) {
             absl::StatusCode::kInvalidArgument);
   auto kept = OpenLedger(dir.path(), &judge);
   ASSERT_TRUE(kept.ok()) << kept.status();
-  EXPECT_EQ((*kept)->log_origin(), "venue.example/tokyo-2026");
+  EXPECT_EQ((*kept)->identity().origin(), "venue.example/tokyo-2026");
 }
 
 // A data folder of an earlier release kept its origin in ledger.origin: it
@@ -135,13 +138,13 @@ TEST(CheckpointNoteTest, AnEarlierReleasesOriginFileMovesIntoTheDatabase) {
   {
     auto ledger = OpenLedger(dir.path(), &judge);
     ASSERT_TRUE(ledger.ok()) << ledger.status();
-    EXPECT_EQ((*ledger)->log_origin(), "venue.example/nagoya-2025");
+    EXPECT_EQ((*ledger)->identity().origin(), "venue.example/nagoya-2025");
     RecordScenario(**ledger, "phone-twice");
   }
   EXPECT_FALSE(std::filesystem::exists(dir.File("ledger.origin"))) << "moved, not copied";
   auto kept = OpenLedger(dir.path(), &judge);
   ASSERT_TRUE(kept.ok()) << kept.status();
-  EXPECT_EQ((*kept)->log_origin(), "venue.example/nagoya-2025");
+  EXPECT_EQ((*kept)->identity().origin(), "venue.example/nagoya-2025");
   kept->reset();
   { std::ofstream(dir.File("ledger.origin")) << "venue.example/elsewhere\n"; }
   auto clash = OpenLedger(dir.path(), &judge);
@@ -206,7 +209,7 @@ TEST(CheckpointNoteTest, DefaultOriginIsTheHostAndDataFolder) {
   AdjudicatorJudge judge;
   auto ledger = OpenLedger(dir.path(), &judge);
   ASSERT_TRUE(ledger.ok());
-  const std::string& origin = (*ledger)->log_origin();
+  const std::string& origin = (*ledger)->identity().origin();
   EXPECT_TRUE(IsValidNoteName(origin)) << origin;
   const std::string canonical = std::filesystem::canonical(dir.path()).string();
   EXPECT_TRUE(origin.size() > canonical.size() &&
@@ -253,9 +256,9 @@ TEST(CheckpointNoteTest, ALedgerFromBeforeNotesKeepsItsRowsAndGainsNotes) {
     auto ledger = OpenLedger(dir.path(), &judge, "club.example/old-venue");
     ASSERT_TRUE(ledger.ok()) << ledger.status();
     // The latest old checkpoint, given its note: the same size and root.
-    absl::StatusOr<std::string> note = (*ledger)->CheckpointNote(old_latest);
+    absl::StatusOr<std::string> note = (*ledger)->identity().CheckpointNote(old_latest);
     ASSERT_TRUE(note.ok()) << note.status();
-    EXPECT_EQ((*ledger)->CheckpointNote(old_latest).value(), *note);  // deterministic
+    EXPECT_EQ((*ledger)->identity().CheckpointNote(old_latest).value(), *note);  // deterministic
     const NoteVerifierKey key = VkeyIn(dir.path());
     absl::StatusOr<CheckpointBody> body = OpenCheckpointNote(*note, key);
     ASSERT_TRUE(body.ok()) << body.status();

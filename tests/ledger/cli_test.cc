@@ -38,7 +38,8 @@ TEST(CliTest, VerifyAndExport) {
     ASSERT_TRUE(events.ok()) << events.status();
     uint64_t revision = 0;
     for (const v1::Event& e : *events) {
-      auto r = (*ledger)->Append("phone-twice", ExpectedRevision::Exactly(revision), {e});
+      auto r = (*ledger)->AppendAndWait(
+          AppendRequest::Game("phone-twice", ExpectedRevision::Exactly(revision), {e}));
       ASSERT_TRUE(r.ok()) << r.status();
       ++revision;
     }

@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
                                : t == 0 && revision % 50 == 49
                                    ? testing::Resign(arbiter::v1::BLACK, key)
                                    : testing::Pass(arbiter::v1::WHITE, key);
-        auto r = (*ledger)->Append(game, ExpectedRevision::Exactly(revision), {e});
+        auto r = (*ledger)->AppendAndWait(
+            AppendRequest::Game(game, ExpectedRevision::Exactly(revision), {e}));
         if (!r.ok()) {
           std::fprintf(stderr, "%s\n", std::string(r.status().message()).c_str());
           _exit(4);

@@ -109,7 +109,7 @@ TEST_P(CrashTest, KillNineNeverLosesAnAcknowledgedEvent) {
     auto ledger = Ledger::Open(o);
     ASSERT_TRUE(ledger.ok()) << ledger.status();
     for (const auto& [pos, a] : acks) {
-      auto got = (*ledger)->ReadLog(pos - 1, 1);
+      auto got = (*ledger)->log().ReadLog(pos - 1, 1);
       ASSERT_TRUE(got.ok());
       ASSERT_EQ(got->size(), 1u) << "acknowledged position " << pos << " is gone (round " << round
                                  << ")";

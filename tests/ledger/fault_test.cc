@@ -84,7 +84,8 @@ TEST_F(FaultTest, FailedWritesAndSyncsAreNeverAcknowledged) {
   {
     auto ledger = Open(FaultVfs::kName);
     ASSERT_NE(ledger, nullptr);
-    auto first = ledger->Append("g", ExpectedRevision::NoStream(), {Created("g", "g-1")});
+    auto first = ledger->AppendAndWait(
+        AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g", "g-1")}));
     ASSERT_TRUE(first.ok());
     acks[1] = {"g", 1, "g-1"};
     uint64_t revision = 1;
@@ -104,7 +105,8 @@ TEST_F(FaultTest, FailedWritesAndSyncsAreNeverAcknowledged) {
         } else {
           vfs.FailWrites(after, f.rc);
         }
-        auto r = ledger->Append("g", ExpectedRevision::Exactly(revision), {Pass(v1::BLACK, key)});
+        auto r = ledger->AppendAndWait(
+            AppendRequest::Game("g", ExpectedRevision::Exactly(revision), {Pass(v1::BLACK, key)}));
         vfs.Heal();
         if (r.ok()) {  // the fault came after this append's writes
           acks[(*r)[0].position()] = {"g", ++revision, key};
@@ -115,14 +117,15 @@ TEST_F(FaultTest, FailedWritesAndSyncsAreNeverAcknowledged) {
             << r.status();
         // Healed, the retry with the same key succeeds exactly once. (If the
         // failed commit did reach the disk, the key returns that event.)
-        auto retry = ledger->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, key)});
+        auto retry = ledger->AppendAndWait(
+            AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK, key)}));
         ASSERT_TRUE(retry.ok()) << retry.status();
         EXPECT_EQ((*retry)[0].revision(), revision + 1);
         acks[(*retry)[0].position()] = {"g", ++revision, key};
       }
     }
     EXPECT_GE(refused, 8);
-    EXPECT_EQ(*ledger->Head(), revision);
+    EXPECT_EQ(*ledger->log().Head(), revision);
   }
   auto reopened = Open(nullptr);
   ASSERT_NE(reopened, nullptr);
@@ -137,7 +140,10 @@ TEST_F(FaultTest, ALedgerOpensAndWritesWhereItsLogCannotBeReserved) {
   {
     auto ledger = Open(FaultVfs::kName);
     ASSERT_NE(ledger, nullptr);
-    ASSERT_TRUE(ledger->Append("g", ExpectedRevision::NoStream(), {Created("g", "g-1")}).ok());
+    ASSERT_TRUE(ledger
+                    ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(),
+                                                        {Created("g", "g-1")}))
+                    .ok());
   }
   // Closed, the log is gone: each opening makes it anew and reserves it
   // last, in writes of 64 KiB. Counted once, so that the next opening can
@@ -159,7 +165,8 @@ TEST_F(FaultTest, ALedgerOpensAndWritesWhereItsLogCannotBeReserved) {
   ASSERT_NE(ledger, nullptr);
   EXPECT_LT(std::filesystem::file_size(dir_.File("ledger.db") + "-wal"), 64u << 10)
       << "the full disk took the reservation";
-  auto next = ledger->Append("g", ExpectedRevision::Exactly(1), {Pass(v1::BLACK, "g-2")});
+  auto next = ledger->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Exactly(1), {Pass(v1::BLACK, "g-2")}));
   ASSERT_TRUE(next.ok()) << next.status();
   EXPECT_EQ((*next)[0].position(), 2u);
   ledger.reset();
@@ -182,7 +189,8 @@ TEST_F(FaultTest, FaultsUnderConcurrentLoad) {
         while (!stop.load()) {
           std::string key = absl::StrCat(game, "-", revision + 1);
           v1::Event e = revision == 0 ? Created(game, key) : Pass(v1::WHITE, key);
-          auto r = ledger->Append(game, ExpectedRevision::Exactly(revision), {e});
+          auto r = ledger->AppendAndWait(
+              AppendRequest::Game(game, ExpectedRevision::Exactly(revision), {e}));
           if (!r.ok()) continue;  // not acknowledged: retried with the same key
           std::lock_guard<std::mutex> lock(mu);
           acks[(*r)[0].position()] = {game, ++revision, key};
@@ -240,7 +248,8 @@ TEST_F(FaultTest, PowerLossKeepsEveryAcknowledgedEvent) {
           while (!stop.load()) {
             std::string key = absl::StrCat(game, "-", revision + 1);
             v1::Event e = revision == 0 ? Created(game, key) : Pass(v1::BLACK, key);
-            auto r = ledger->Append(game, ExpectedRevision::Exactly(revision), {e});
+            auto r = ledger->AppendAndWait(
+                AppendRequest::Game(game, ExpectedRevision::Exactly(revision), {e}));
             if (!r.ok()) continue;
             std::lock_guard<std::mutex> lock(mu);
             acks[(*r)[0].position()] = {game, ++revision, key};

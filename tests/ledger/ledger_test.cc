@@ -23,9 +23,9 @@
 #include "ledger/checkpoint.h"
 #include "ledger/checkpoint_index.h"
 #include "ledger/commit_feed.h"
+#include "ledger/internal/schema_version.h"
 #include "ledger/merkle.h"
 #include "ledger/postgres/pg.h"
-#include "ledger/schema_version.h"
 #include "ledger/signer.h"
 #include "ledger/sqlite.h"
 #include "ledger/sqlite/log_reader.h"
@@ -59,7 +59,10 @@ class HeldBatch {
       release_.WaitForNotification();
     };
     holder_ = std::thread([&ledger, game] {
-      EXPECT_TRUE(ledger.Append(game, ExpectedRevision::NoStream(), {Created(game)}).ok());
+      EXPECT_TRUE(ledger
+                      .AppendAndWait(
+                          AppendRequest::Game(game, ExpectedRevision::NoStream(), {Created(game)}))
+                      .ok());
     });
     in_batch_.WaitForNotification();
   }
@@ -133,12 +136,15 @@ class PostgresLedgerTest : public LedgerTest {};
 
 TEST_P(LedgerTest, AppendsGetGaplessPositionsAndContiguousRevisions) {
   Open();
-  auto a = ledger_->Append("g1", ExpectedRevision::NoStream(),
-                           {Created("g1"), Move(v1::BLACK, "Q16"), Pass(v1::WHITE)});
+  auto a = ledger_->AppendAndWait(
+      AppendRequest::Game("g1", ExpectedRevision::NoStream(),
+                          {Created("g1"), Move(v1::BLACK, "Q16"), Pass(v1::WHITE)}));
   ASSERT_TRUE(a.ok()) << a.status();
-  auto b = ledger_->Append("g2", ExpectedRevision::NoStream(), {Created("g2")});
+  auto b = ledger_->AppendAndWait(
+      AppendRequest::Game("g2", ExpectedRevision::NoStream(), {Created("g2")}));
   ASSERT_TRUE(b.ok()) << b.status();
-  auto c = ledger_->Append("g1", ExpectedRevision::Exactly(3), {Pass(v1::BLACK)});
+  auto c = ledger_->AppendAndWait(
+      AppendRequest::Game("g1", ExpectedRevision::Exactly(3), {Pass(v1::BLACK)}));
   ASSERT_TRUE(c.ok()) << c.status();
 
   ASSERT_EQ(a->size(), 3u);
@@ -156,18 +162,18 @@ TEST_P(LedgerTest, AppendsGetGaplessPositionsAndContiguousRevisions) {
   ASSERT_EQ((*c)[0].rulings_size(), 1);
   EXPECT_EQ((*c)[0].rulings(0).number(), 2u);
 
-  auto game = ledger_->ReadGame("g1", 0, 100);
+  auto game = ledger_->log().ReadGame("g1", 0, 100);
   ASSERT_TRUE(game.ok());
   ASSERT_EQ(game->size(), 4u);
   EXPECT_EQ((*game)[3].SerializeAsString(), (*c)[0].SerializeAsString());
-  auto log = ledger_->ReadLog(2, 2);
+  auto log = ledger_->log().ReadLog(2, 2);
   ASSERT_TRUE(log.ok());
   ASSERT_EQ(log->size(), 2u);
   EXPECT_EQ((*log)[0].position(), 3u);
   EXPECT_EQ((*log)[0].SerializeAsString(), (*a)[2].SerializeAsString());
-  EXPECT_EQ(*ledger_->Head(), 5u);
-  EXPECT_EQ(*ledger_->GameRevision("g1"), 4u);
-  EXPECT_EQ(*ledger_->GameRevision("nope"), 0u);
+  EXPECT_EQ(*ledger_->log().Head(), 5u);
+  EXPECT_EQ(*ledger_->log().GameRevision("g1"), 4u);
+  EXPECT_EQ(*ledger_->log().GameRevision("nope"), 0u);
   EXPECT_TRUE(Audit().intact);
 }
 
@@ -178,13 +184,17 @@ TEST_P(LedgerTest, AppendsGetGaplessPositionsAndContiguousRevisions) {
 TEST_P(LedgerTest, EachEventsArrivalIsRecordedWithIt) {
   Open();
   const absl::Time before = absl::Now();
-  ASSERT_TRUE(
-      ledger_->Append("g1", ExpectedRevision::NoStream(), {Created("g1"), Move(v1::BLACK, "Q16")})
-          .ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(AppendRequest::Game("g1", ExpectedRevision::NoStream(),
+                                                      {Created("g1"), Move(v1::BLACK, "Q16")}))
+                  .ok());
   const absl::Time between = absl::Now();
-  ASSERT_TRUE(ledger_->Append("g1", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)}).ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(
+                      AppendRequest::Game("g1", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)}))
+                  .ok());
   const absl::Time after = absl::Now();
-  absl::StatusOr<std::vector<Arrival>> arrivals = ledger_->Arrivals(0, 10);
+  absl::StatusOr<std::vector<Arrival>> arrivals = ledger_->log().Arrivals(0, 10);
   ASSERT_TRUE(arrivals.ok()) << arrivals.status();
   ASSERT_EQ(arrivals->size(), 3u);
   for (size_t i = 0; i < 3; ++i) EXPECT_EQ((*arrivals)[i].position, i + 1);
@@ -192,7 +202,7 @@ TEST_P(LedgerTest, EachEventsArrivalIsRecordedWithIt) {
   EXPECT_LE((*arrivals)[1].received_at, between);
   EXPECT_GE((*arrivals)[2].received_at, between - absl::Microseconds(1));
   EXPECT_LE((*arrivals)[2].received_at, after);
-  absl::StatusOr<std::vector<Arrival>> later = ledger_->Arrivals(2, 10);
+  absl::StatusOr<std::vector<Arrival>> later = ledger_->log().Arrivals(2, 10);
   ASSERT_TRUE(later.ok());
   ASSERT_EQ(later->size(), 1u);
   EXPECT_EQ(later->front().position, 3u);
@@ -200,67 +210,82 @@ TEST_P(LedgerTest, EachEventsArrivalIsRecordedWithIt) {
 
 TEST_P(LedgerTest, ExpectedRevisionMismatchNamesTheCurrentRevision) {
   Open();
-  ASSERT_TRUE(
-      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
-  auto again = ledger_->Append("g", ExpectedRevision::NoStream(), {Pass(v1::WHITE)});
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(),
+                                                      {Created("g"), Pass(v1::BLACK)}))
+                  .ok());
+  auto again = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::NoStream(), {Pass(v1::WHITE)}));
   EXPECT_TRUE(absl::IsAborted(again.status())) << again.status();
   EXPECT_NE(again.status().message().find("revision 2"), absl::string_view::npos);
-  auto stale = ledger_->Append("g", ExpectedRevision::Exactly(1), {Pass(v1::WHITE)});
+  auto stale = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Exactly(1), {Pass(v1::WHITE)}));
   EXPECT_TRUE(absl::IsAborted(stale.status()));
   // Whether the game is there decides first: the ledger says so itself.
-  auto none = ledger_->Append("other", ExpectedRevision::Exactly(1), {Pass(v1::WHITE)});
+  auto none = ledger_->AppendAndWait(
+      AppendRequest::Game("other", ExpectedRevision::Exactly(1), {Pass(v1::WHITE)}));
   EXPECT_TRUE(absl::IsNotFound(none.status())) << none.status();
   EXPECT_NE(none.status().message().find("'other' does not exist"), absl::string_view::npos);
-  auto exists = ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")});
+  auto exists = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}));
   EXPECT_TRUE(absl::IsAlreadyExists(exists.status())) << exists.status();
-  EXPECT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}).ok());
-  EXPECT_TRUE(ledger_->Append("g", ExpectedRevision::Exactly(3), {Pass(v1::WHITE)}).ok());
-  EXPECT_EQ(*ledger_->Head(), 4u);
+  EXPECT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}))
+          .ok());
+  EXPECT_TRUE(
+      ledger_
+          ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Exactly(3), {Pass(v1::WHITE)}))
+          .ok());
+  EXPECT_EQ(*ledger_->log().Head(), 4u);
 }
 
 TEST_P(LedgerTest, IdempotentRetriesReturnTheOriginal) {
   Open();
-  auto first = ledger_->Append("g", ExpectedRevision::NoStream(),
-                               {Created("g", "k0"), Pass(v1::BLACK, "k1")});
+  auto first = ledger_->AppendAndWait(AppendRequest::Game(
+      "g", ExpectedRevision::NoStream(), {Created("g", "k0"), Pass(v1::BLACK, "k1")}));
   ASSERT_TRUE(first.ok());
   // The same append again, even with a now-stale expected revision.
   for (int i = 0; i < 3; ++i) {
-    auto retry = ledger_->Append("g", ExpectedRevision::NoStream(),
-                                 {Created("g", "k0"), Pass(v1::BLACK, "k1")});
+    auto retry = ledger_->AppendAndWait(AppendRequest::Game(
+        "g", ExpectedRevision::NoStream(), {Created("g", "k0"), Pass(v1::BLACK, "k1")}));
     ASSERT_TRUE(retry.ok()) << retry.status();
     ASSERT_EQ(retry->size(), 2u);
     EXPECT_EQ((*retry)[1].SerializeAsString(), (*first)[1].SerializeAsString());
   }
-  EXPECT_EQ(*ledger_->Head(), 2u);
+  EXPECT_EQ(*ledger_->log().Head(), 2u);
   // Retrying just the second event also returns it.
-  auto one = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1")});
+  auto one = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1")}));
   ASSERT_TRUE(one.ok());
   EXPECT_EQ((*one)[0].position(), 2u);
 
-  auto other = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE, "k1")});
+  auto other = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::WHITE, "k1")}));
   EXPECT_TRUE(absl::IsAlreadyExists(other.status())) << other.status();
   // Keys are per game: another game's stream has its own "k0".
-  auto other_game = ledger_->Append("h", ExpectedRevision::Any(), {Created("h", "k0")});
+  auto other_game = ledger_->AppendAndWait(
+      AppendRequest::Game("h", ExpectedRevision::Any(), {Created("h", "k0")}));
   ASSERT_TRUE(other_game.ok()) << other_game.status();
   EXPECT_EQ((*other_game)[0].position(), 3u);
-  auto found = ledger_->FindByKey("g", "k1");
+  auto found = ledger_->log().FindKey("g", "k1");
   ASSERT_TRUE(found.ok() && found->has_value());
   EXPECT_EQ((*found)->position(), 2u);
-  EXPECT_FALSE(ledger_->FindByKey("h", "k1")->has_value());
-  auto mixed =
-      ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1"), Pass(v1::WHITE, "k2")});
+  EXPECT_FALSE(ledger_->log().FindKey("h", "k1")->has_value());
+  auto mixed = ledger_->AppendAndWait(AppendRequest::Game(
+      "g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1"), Pass(v1::WHITE, "k2")}));
   EXPECT_TRUE(absl::IsInvalidArgument(mixed.status())) << mixed.status();
-  auto twice =
-      ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k3"), Pass(v1::WHITE, "k3")});
+  auto twice = ledger_->AppendAndWait(AppendRequest::Game(
+      "g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k3"), Pass(v1::WHITE, "k3")}));
   EXPECT_TRUE(absl::IsInvalidArgument(twice.status())) << twice.status();
-  EXPECT_EQ(*ledger_->Head(), 3u);
+  EXPECT_EQ(*ledger_->log().Head(), 3u);
 
   // Keys survive a restart.
   Open();
-  auto after = ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1")});
+  auto after = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK, "k1")}));
   ASSERT_TRUE(after.ok());
   EXPECT_EQ((*after)[0].position(), 2u);
-  EXPECT_EQ(*ledger_->Head(), 3u);
+  EXPECT_EQ(*ledger_->log().Head(), 3u);
   EXPECT_TRUE(Audit().intact) << Audit().why;
 }
 
@@ -269,9 +294,13 @@ TEST_P(LedgerTest, IdempotentRetriesReturnTheOriginal) {
 // always run on its writer thread.)
 TEST_P(SqliteLedgerTest, ALoneAppendIsCommittedOnItsCallersThread) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
+          .ok());
   for (int i = 0; i < 10; ++i) {
-    ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).ok());
+    ASSERT_TRUE(
+        ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}))
+            .ok());
     // The first few may still meet the writer thread starting up.
     if (i < 5) continue;
     absl::MutexLock lock(&judge_.mu);
@@ -284,9 +313,13 @@ TEST_P(SqliteLedgerTest, ALoneAppendIsCommittedOnItsCallersThread) {
 // connection, always run on the writer's thread, never on an appender's.
 TEST_P(PostgresLedgerTest, EveryAppendIsCommittedOnTheWritersThread) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
+          .ok());
   for (int i = 0; i < 10; ++i) {
-    ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).ok());
+    ASSERT_TRUE(
+        ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}))
+            .ok());
     absl::MutexLock lock(&judge_.mu);
     EXPECT_NE(judge_.commit_thread, std::this_thread::get_id()) << "append " << i;
     EXPECT_EQ(judge_.commits, i + 2) << "append " << i << " was not committed alone";
@@ -301,21 +334,23 @@ TEST_P(PostgresLedgerTest, EveryAppendIsCommittedOnTheWritersThread) {
 // answered when the batch that takes it commits.
 TEST_P(LedgerTest, AppendWithFoldIsQueuedAndAnsweredWithTheCommittedFold) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
+          .ok());
   for (int i = 0; i < 10; ++i) {
     absl::Notification answered;
     std::thread::id answered_on;
-    ledger_->AppendWithFold("g", ExpectedRevision::Exactly(i + 1), {Pass(v1::BLACK)},
-                            [&](absl::StatusOr<Committed> r) {
-                              EXPECT_TRUE(r.ok()) << r.status();
-                              // The fold comes with the commit, at its revision.
-                              if (r.ok()) {
-                                EXPECT_NE(r->fold, nullptr);
-                                EXPECT_EQ(r->entries.back().revision(), i + 2u);
-                              }
-                              answered_on = std::this_thread::get_id();
-                              answered.Notify();
-                            });
+    ledger_->Append(AppendRequest::Game("g", ExpectedRevision::Exactly(i + 1), {Pass(v1::BLACK)}),
+                    [&](absl::StatusOr<Appended> r) {
+                      EXPECT_TRUE(r.ok()) << r.status();
+                      // The fold comes with the commit, at its revision.
+                      if (r.ok()) {
+                        EXPECT_NE(r->fold, nullptr);
+                        EXPECT_EQ(r->entries.back().revision(), i + 2u);
+                      }
+                      answered_on = std::this_thread::get_id();
+                      answered.Notify();
+                    });
     answered.WaitForNotification();
     EXPECT_NE(answered_on, std::this_thread::get_id()) << "append " << i << " ran on its caller";
   }
@@ -323,12 +358,12 @@ TEST_P(LedgerTest, AppendWithFoldIsQueuedAndAnsweredWithTheCommittedFold) {
   // A batch held open: its judge opens a new game and waits.
   HeldBatch held(*ledger_, judge_, "h");
   absl::Notification answered;
-  absl::StatusOr<Committed> got = absl::UnknownError("not answered");
-  ledger_->AppendWithFold("g", ExpectedRevision::Exactly(11), {Pass(v1::WHITE)},
-                          [&](absl::StatusOr<Committed> r) {
-                            got = std::move(r);
-                            answered.Notify();
-                          });
+  absl::StatusOr<Appended> got = absl::UnknownError("not answered");
+  ledger_->Append(AppendRequest::Game("g", ExpectedRevision::Exactly(11), {Pass(v1::WHITE)}),
+                  [&](absl::StatusOr<Appended> r) {
+                    got = std::move(r);
+                    answered.Notify();
+                  });
   EXPECT_FALSE(answered.HasBeenNotified()) << "answered before the running batch ended";
   held.Release();
   answered.WaitForNotification();
@@ -342,9 +377,9 @@ TEST_P(LedgerTest, AppendWithFoldIsQueuedAndAnsweredWithTheCommittedFold) {
 
   // Refused before the batch: answered at once, here.
   bool refused = false;
-  ledger_->AppendWithFold(
-      "", ExpectedRevision::Any(), {Pass(v1::WHITE)},
-      [&](absl::StatusOr<Committed> r) { refused = absl::IsInvalidArgument(r.status()); });
+  ledger_->Append(
+      AppendRequest::Game("", ExpectedRevision::Any(), {Pass(v1::WHITE)}),
+      [&](absl::StatusOr<Appended> r) { refused = absl::IsInvalidArgument(r.status()); });
   EXPECT_TRUE(refused);
   EXPECT_TRUE(Audit().intact);
 }
@@ -356,17 +391,19 @@ TEST_P(LedgerTest, AppendWithFoldIsQueuedAndAnsweredWithTheCommittedFold) {
 // thread again. A lone batch of the writer's thread is answered there.
 TEST_P(SqliteLedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
+          .ok());
   // A batch held open (its judge opens a new game and waits) while three
   // appends queue: they join it, and it answers four.
   HeldBatch held(*ledger_, judge_, "h");
   absl::BlockingCounter joined(3);
   for (int i = 0; i < 3; ++i) {
-    ledger_->AppendAsync("g", ExpectedRevision::Any(), {Pass(v1::BLACK)},
-                         [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
-                           EXPECT_TRUE(r.ok()) << r.status();
-                           joined.DecrementCount();
-                         });
+    ledger_->Append(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}),
+                    [&](absl::StatusOr<Appended> r) {
+                      EXPECT_TRUE(r.ok()) << r.status();
+                      joined.DecrementCount();
+                    });
   }
   held.Release();
   joined.Wait();
@@ -379,7 +416,9 @@ TEST_P(SqliteLedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
   // Lone blocking appends: the first behind the batch of four runs on the
   // writer's thread; the next one runs here again.
   for (const bool expect_here : {false, true}) {
-    ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}).ok());
+    ASSERT_TRUE(
+        ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}))
+            .ok());
     absl::MutexLock lock(&judge_.mu);
     if (expect_here) {
       EXPECT_EQ(judge_.commit_thread, std::this_thread::get_id())
@@ -394,12 +433,12 @@ TEST_P(SqliteLedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
   {
     absl::Notification answered;
     std::string answered_by;
-    ledger_->AppendAsync("g", ExpectedRevision::Any(), {Pass(v1::BLACK)},
-                         [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
-                           EXPECT_TRUE(r.ok()) << r.status();
-                           answered_by = thread_name();
-                           answered.Notify();
-                         });
+    ledger_->Append(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}),
+                    [&](absl::StatusOr<Appended> r) {
+                      EXPECT_TRUE(r.ok()) << r.status();
+                      answered_by = thread_name();
+                      answered.Notify();
+                    });
     answered.WaitForNotification();
     EXPECT_NE(answered_by, "arb-answerer") << "a batch of one was handed to the answerer";
   }
@@ -415,7 +454,7 @@ TEST_P(SqliteLedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
   std::mutex mu;
   std::vector<std::string> answered_by;
   absl::BlockingCounter three(3);
-  auto record = [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
+  auto record = [&](absl::StatusOr<Appended> r) {
     EXPECT_TRUE(r.ok()) << r.status();
     {
       std::lock_guard<std::mutex> lock(mu);
@@ -423,10 +462,10 @@ TEST_P(SqliteLedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
     }
     three.DecrementCount();
   };
-  ledger_->AppendAsync("k", ExpectedRevision::NoStream(), {Created("k")}, record);
+  ledger_->Append(AppendRequest::Game("k", ExpectedRevision::NoStream(), {Created("k")}), record);
   in_thread_batch.WaitForNotification();
-  ledger_->AppendAsync("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}, record);
-  ledger_->AppendAsync("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}, record);
+  ledger_->Append(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}), record);
+  ledger_->Append(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}), record);
   release_thread.Notify();
   three.Wait();
   EXPECT_EQ(answered_by, std::vector<std::string>(3, "arb-answerer"));
@@ -443,12 +482,16 @@ TEST_P(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
   // head before the one that saw it, at the latest at the lease's grant),
   // so one checkpoint covers both.
   Open(/*checkpoint_every=*/0, /*sign_within=*/absl::Seconds(1));
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
+          .ok());
   const absl::Time written = absl::Now();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}))
+          .ok());
   std::vector<v1::Checkpoint> signed_ones;
   while (absl::Now() - written < absl::Seconds(30)) {
-    signed_ones = *ledger_->Checkpoints();
+    signed_ones = *ledger_->log().Checkpoints();
     if (!signed_ones.empty() && signed_ones.back().tree_size() == 2) break;
     absl::SleepFor(absl::Milliseconds(10));
   }
@@ -459,10 +502,12 @@ TEST_P(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
   EXPECT_EQ(signed_ones.size(), 1u) << "one checkpoint covers both appends";
 
   // Closed with a tail: it is signed before the ledger stops.
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::WHITE)}))
+          .ok());
   ledger_.reset();
   Open();
-  EXPECT_EQ(ledger_->Checkpoints()->back().tree_size(), 3u);
+  EXPECT_EQ(ledger_->log().Checkpoints()->back().tree_size(), 3u);
   EXPECT_TRUE(Audit().intact) << Audit().why;
 }
 
@@ -471,7 +516,10 @@ TEST_P(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
 // what it was, and keys become per game.
 TEST_P(SqliteLedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g", "k0")}).ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(
+                      AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g", "k0")}))
+                  .ok());
   ASSERT_TRUE(ledger_->Checkpoint().ok());
   ledger_.reset();
   {  // Back to schema 1 as the first release made it.
@@ -501,7 +549,8 @@ TEST_P(SqliteLedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
   const std::string checkpoint = roots();
   Open();
   EXPECT_EQ(roots(), checkpoint);
-  auto other = ledger_->Append("h", ExpectedRevision::NoStream(), {Created("h", "k0")});
+  auto other = ledger_->AppendAndWait(
+      AppendRequest::Game("h", ExpectedRevision::NoStream(), {Created("h", "k0")}));
   EXPECT_TRUE(other.ok()) << other.status() << ": keys are per game after the migration";
   EXPECT_TRUE(Audit().intact) << Audit().why;
   auto db = Db::Open(dir_.File("ledger.db"), SQLITE_OPEN_READONLY);
@@ -513,16 +562,20 @@ TEST_P(SqliteLedgerTest, ASchema1LedgerIsMigratedWithItsHashesUnchanged) {
 
 TEST_P(LedgerTest, ARefusedEventWritesNothing) {
   Open();
-  ASSERT_TRUE(
-      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
-  auto bad = ledger_->Append("g", ExpectedRevision::Exactly(2),
-                             {Pass(v1::WHITE), Move(v1::BLACK, "Z99"), Pass(v1::WHITE)});
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(),
+                                                      {Created("g"), Pass(v1::BLACK)}))
+                  .ok());
+  auto bad = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Exactly(2),
+                          {Pass(v1::WHITE), Move(v1::BLACK, "Z99"), Pass(v1::WHITE)}));
   EXPECT_TRUE(absl::IsInvalidArgument(bad.status())) << bad.status();
   EXPECT_NE(bad.status().message().find("Z99"), absl::string_view::npos);
-  EXPECT_EQ(*ledger_->Head(), 2u);
+  EXPECT_EQ(*ledger_->log().Head(), 2u);
   // The judge that saw the refused append was discarded and replayed: the
   // next pass's ruling is number 2, not 3.
-  auto next = ledger_->Append("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)});
+  auto next = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)}));
   ASSERT_TRUE(next.ok()) << next.status();
   EXPECT_EQ((*next)[0].position(), 3u);
   EXPECT_EQ((*next)[0].rulings(0).number(), 2u);
@@ -541,10 +594,12 @@ TEST_P(LedgerTest, WhatTheJudgeDecidesIsBoundedInBytes) {
     return e;
   };
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
+          .ok());
   // 7 passes with rulings of 400 KiB: about 2.7 MiB, under an append's 3 MiB.
   std::vector<v1::Event> seven(7, pass_noted(v1::BLACK, 400 << 10));
-  auto fits = ledger_->Append("g", ExpectedRevision::Exactly(1), seven);
+  auto fits = ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Exactly(1), seven));
   ASSERT_TRUE(fits.ok()) << fits.status();
   size_t bytes = 0;
   for (const v1::LedgerEntry& e : *fits) bytes += e.ByteSizeLong();
@@ -552,21 +607,23 @@ TEST_P(LedgerTest, WhatTheJudgeDecidesIsBoundedInBytes) {
   EXPECT_LE(bytes, kMaxAppendBytes + 7 * 64);
   // 8 of them: over an append's bound, refused whole.
   std::vector<v1::Event> eight(8, pass_noted(v1::WHITE, 400 << 10));
-  auto over = ledger_->Append("g", ExpectedRevision::Exactly(8), eight);
+  auto over = ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Exactly(8), eight));
   EXPECT_TRUE(absl::IsInvalidArgument(over.status())) << over.status();
   EXPECT_NE(over.status().message().find("send smaller batches"), absl::string_view::npos)
       << over.status();
-  EXPECT_EQ(*ledger_->Head(), 8u);
+  EXPECT_EQ(*ledger_->log().Head(), 8u);
   // One event whose ruling alone passes an entry's bound.
-  auto big = ledger_->Append("g", ExpectedRevision::Exactly(8),
-                             {pass_noted(v1::BLACK, static_cast<int>(kMaxEntryBytes))});
+  auto big = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Exactly(8),
+                          {pass_noted(v1::BLACK, static_cast<int>(kMaxEntryBytes))}));
   EXPECT_TRUE(absl::IsInvalidArgument(big.status())) << big.status();
   EXPECT_NE(big.status().message().find("an entry holds at most"), absl::string_view::npos)
       << big.status();
-  EXPECT_EQ(*ledger_->Head(), 8u);
+  EXPECT_EQ(*ledger_->log().Head(), 8u);
   // The game goes on from where it was (ruling 8 is the next), and the
   // ledger audits intact.
-  auto next = ledger_->Append("g", ExpectedRevision::Exactly(8), {pass_noted(v1::BLACK, 16)});
+  auto next = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Exactly(8), {pass_noted(v1::BLACK, 16)}));
   ASSERT_TRUE(next.ok()) << next.status();
   EXPECT_EQ((*next)[0].position(), 9u);
   EXPECT_EQ((*next)[0].rulings(0).number(), 8u);
@@ -575,40 +632,58 @@ TEST_P(LedgerTest, WhatTheJudgeDecidesIsBoundedInBytes) {
 
 TEST_P(LedgerTest, StreamsBeginWithTheirGameCreated) {
   Open();
+  EXPECT_TRUE(absl::IsNotFound(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}))
+          .status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {Created("other")}))
+          .status()));
   EXPECT_TRUE(
-      absl::IsNotFound(ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK)}).status()));
+      absl::IsInvalidArgument(ledger_
+                                  ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(),
+                                                                      {Created("g"), Created("g")}))
+                                  .status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
-      ledger_->Append("g", ExpectedRevision::Any(), {Created("other")}).status()));
+      ledger_->AppendAndWait(AppendRequest::Game("", ExpectedRevision::Any(), {Created("")}))
+          .status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
-      ledger_->Append("g", ExpectedRevision::Any(), {Created("g"), Created("g")}).status()));
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {})).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
-      ledger_->Append("", ExpectedRevision::Any(), {Created("")}).status()));
-  EXPECT_TRUE(absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {}).status()));
-  EXPECT_TRUE(absl::IsInvalidArgument(
-      ledger_->Append("g", ExpectedRevision::Any(), {v1::Event()}).status()));
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {v1::Event()}))
+          .status()));
   v1::Event unknown = Created("g");
   unknown.mutable_game_created()->set_ruleset("unknown");
-  EXPECT_TRUE(
-      absl::IsInvalidArgument(ledger_->Append("g", ExpectedRevision::Any(), {unknown}).status()));
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Any(), {Created("g")}).ok());
-  EXPECT_TRUE(absl::IsAlreadyExists(
-      ledger_->Append("g", ExpectedRevision::Any(), {Created("g")}).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
-      ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::BLACK), Created("g")}).status()));
-  EXPECT_EQ(*ledger_->Head(), 1u);
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {unknown}))
+          .status()));
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {Created("g")}))
+          .ok());
+  EXPECT_TRUE(absl::IsAlreadyExists(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(), {Created("g")}))
+          .status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      ledger_
+          ->AppendAndWait(
+              AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::BLACK), Created("g")}))
+          .status()));
+  EXPECT_EQ(*ledger_->log().Head(), 1u);
 }
 
 TEST_P(LedgerTest, ConcurrentAppendsWithOneExpectedRevisionExactlyOneWins) {
   Open();
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
+          .ok());
   for (uint64_t round = 1; round <= 5; ++round) {
     constexpr int kThreads = 16;
     std::atomic<int> won{0}, aborted{0};
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&, t] {
-        auto r = ledger_->Append("g", ExpectedRevision::Exactly(round),
-                                 {Move(t % 2 ? v1::WHITE : v1::BLACK, absl::StrCat("A", t + 1))});
+        auto r = ledger_->AppendAndWait(
+            AppendRequest::Game("g", ExpectedRevision::Exactly(round),
+                                {Move(t % 2 ? v1::WHITE : v1::BLACK, absl::StrCat("A", t + 1))}));
         if (r.ok()) ++won;
         if (absl::IsAborted(r.status())) ++aborted;
       });
@@ -617,7 +692,7 @@ TEST_P(LedgerTest, ConcurrentAppendsWithOneExpectedRevisionExactlyOneWins) {
     EXPECT_EQ(won.load(), 1) << "round " << round;
     EXPECT_EQ(aborted.load(), kThreads - 1);
   }
-  EXPECT_EQ(*ledger_->GameRevision("g"), 6u);
+  EXPECT_EQ(*ledger_->log().GameRevision("g"), 6u);
 }
 
 TEST_P(LedgerTest, ManyConcurrentWritersLoseNothing) {
@@ -629,9 +704,14 @@ TEST_P(LedgerTest, ManyConcurrentWritersLoseNothing) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       std::string game = absl::StrCat("game-", t);
-      if (!ledger_->Append(game, ExpectedRevision::NoStream(), {Created(game)}).ok()) ++failures;
+      if (!ledger_
+               ->AppendAndWait(
+                   AppendRequest::Game(game, ExpectedRevision::NoStream(), {Created(game)}))
+               .ok())
+        ++failures;
       for (int i = 0; i < kPerThread; ++i) {
-        auto r = ledger_->Append(game, ExpectedRevision::Exactly(i + 1), {Pass(v1::BLACK)});
+        auto r = ledger_->AppendAndWait(
+            AppendRequest::Game(game, ExpectedRevision::Exactly(i + 1), {Pass(v1::BLACK)}));
         if (!r.ok()) {
           ++failures;
           continue;
@@ -645,8 +725,8 @@ TEST_P(LedgerTest, ManyConcurrentWritersLoseNothing) {
   std::set<uint64_t> all;
   for (auto& p : positions) all.insert(p.begin(), p.end());
   EXPECT_EQ(all.size(), static_cast<size_t>(kThreads * kPerThread));
-  EXPECT_EQ(*ledger_->Head(), static_cast<uint64_t>(kThreads * (kPerThread + 1)));
-  auto cps = ledger_->Checkpoints();
+  EXPECT_EQ(*ledger_->log().Head(), static_cast<uint64_t>(kThreads * (kPerThread + 1)));
+  auto cps = ledger_->log().Checkpoints();
   ASSERT_TRUE(cps.ok());
   EXPECT_GE(cps->size(), 10u);  // one per 50 events crossed
   AuditReport report = Audit();
@@ -665,11 +745,18 @@ TEST_P(SqliteLedgerTest, TheLogStaysBoundedUnderContinuousLoad) {
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       std::string game = absl::StrCat("game-", t);
-      if (!ledger_->Append(game, ExpectedRevision::NoStream(), {Created(game)}).ok()) ++failures;
+      if (!ledger_
+               ->AppendAndWait(
+                   AppendRequest::Game(game, ExpectedRevision::NoStream(), {Created(game)}))
+               .ok())
+        ++failures;
       for (int i = 0; i < kPerThread; ++i) {
         v1::Event e = Pass(i % 2 ? v1::WHITE : v1::BLACK);
         e.set_idempotency_key(absl::StrCat(game, "/", i));
-        if (!ledger_->Append(game, ExpectedRevision::Exactly(i + 1), {e}).ok()) ++failures;
+        if (!ledger_
+                 ->AppendAndWait(AppendRequest::Game(game, ExpectedRevision::Exactly(i + 1), {e}))
+                 .ok())
+          ++failures;
       }
     });
   }
@@ -695,18 +782,25 @@ TEST_P(SqliteLedgerTest, CommitsWriteWithinTheLogsReservedFile) {
   const std::string wal = dir_.File("ledger.db") + "-wal";
   const auto reserved = std::filesystem::file_size(wal);
   EXPECT_GE(reserved, 1000u * (4096 + 24)) << "the log's file was not reserved";
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
+          .ok());
   for (int i = 0; i < 100; ++i) {
-    ASSERT_TRUE(
-        ledger_->Append("g", ExpectedRevision::Any(), {Pass(i % 2 ? v1::WHITE : v1::BLACK)}).ok());
+    ASSERT_TRUE(ledger_
+                    ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Any(),
+                                                        {Pass(i % 2 ? v1::WHITE : v1::BLACK)}))
+                    .ok());
   }
   EXPECT_EQ(std::filesystem::file_size(wal), reserved) << "a commit grew the log's file";
   Open();  // closes and reopens: the log is recovered over its zeros
-  EXPECT_EQ(*ledger_->Head(), 101u);
-  absl::StatusOr<std::vector<v1::LedgerEntry>> game = ledger_->ReadGame("g", 0, 1000);
+  EXPECT_EQ(*ledger_->log().Head(), 101u);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> game = ledger_->log().ReadGame("g", 0, 1000);
   ASSERT_TRUE(game.ok()) << game.status();
   EXPECT_EQ(game->size(), 101u);
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Exactly(101), {Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(
+                      AppendRequest::Game("g", ExpectedRevision::Exactly(101), {Pass(v1::BLACK)}))
+                  .ok());
   AuditReport report = Audit();
   EXPECT_TRUE(report.intact) << report.why;
 }
@@ -728,23 +822,23 @@ TEST_P(LedgerTest, AsyncAppendsChainWithoutBlockingThreads) {
   std::function<void(int)> next = [&](int w) {
     Writer& me = writers[w];
     v1::Event e = me.revision == 0 ? Created(me.game) : Pass(v1::BLACK);
-    ledger_->AppendAsync(me.game, ExpectedRevision::Exactly(me.revision), {e},
-                         [&, w](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
-                           if (!r.ok()) {
-                             ++failures;
-                             finished.DecrementCount();
-                             return;
-                           }
-                           {
-                             std::lock_guard<std::mutex> lock(mu);
-                             positions.insert((*r)[0].position());
-                           }
-                           if (++writers[w].revision == kEach) {
-                             finished.DecrementCount();
-                           } else {
-                             next(w);
-                           }
-                         });
+    ledger_->Append(AppendRequest::Game(me.game, ExpectedRevision::Exactly(me.revision), {e}),
+                    [&, w](absl::StatusOr<Appended> r) {
+                      if (!r.ok()) {
+                        ++failures;
+                        finished.DecrementCount();
+                        return;
+                      }
+                      {
+                        std::lock_guard<std::mutex> lock(mu);
+                        positions.insert(r->entries[0].position());
+                      }
+                      if (++writers[w].revision == kEach) {
+                        finished.DecrementCount();
+                      } else {
+                        next(w);
+                      }
+                    });
   };
   for (int w = 0; w < kWriters; ++w) {
     writers[w].game = absl::StrCat("a", w);
@@ -757,19 +851,21 @@ TEST_P(LedgerTest, AsyncAppendsChainWithoutBlockingThreads) {
 
   // A refusal reaches the callback too.
   absl::Notification refused;
-  ledger_->AppendAsync("a0", ExpectedRevision::NoStream(), {Pass(v1::WHITE)},
-                       [&](absl::StatusOr<std::vector<v1::LedgerEntry>> r) {
-                         EXPECT_TRUE(absl::IsAborted(r.status())) << r.status();
-                         refused.Notify();
-                       });
+  ledger_->Append(AppendRequest::Game("a0", ExpectedRevision::NoStream(), {Pass(v1::WHITE)}),
+                  [&](absl::StatusOr<Appended> r) {
+                    EXPECT_TRUE(absl::IsAborted(r.status())) << r.status();
+                    refused.Notify();
+                  });
   refused.WaitForNotification();
   EXPECT_TRUE(Audit().intact);
 }
 
 TEST_P(LedgerTest, TriggersRefuseUpdateAndDelete) {
   Open();
-  ASSERT_TRUE(
-      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(),
+                                                      {Created("g"), Pass(v1::BLACK)}))
+                  .ok());
   ASSERT_TRUE(ledger_->Checkpoint().ok());
   for (const char* sql :
        {"UPDATE events SET event = x'00' WHERE position = 1",
@@ -787,13 +883,20 @@ TEST_P(LedgerTest, TriggersRefuseUpdateAndDelete) {
 TEST_P(LedgerTest, CheckpointsAtGameEndPeriodicallyAndOnDemand) {
   Open(/*checkpoint_every=*/4);
   EXPECT_TRUE(absl::IsFailedPrecondition(ledger_->Checkpoint().status()));
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(),
+                                                      {Created("g"), Pass(v1::BLACK)}))
+                  .ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(
+                      AppendRequest::Game("g", ExpectedRevision::Exactly(2), {Resign(v1::WHITE)}))
+                  .ok());
   ASSERT_TRUE(
-      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::Exactly(2), {Resign(v1::WHITE)}).ok());
-  ASSERT_TRUE(ledger_->Append("h", ExpectedRevision::NoStream(), {Created("h")}).ok());
+      ledger_->AppendAndWait(AppendRequest::Game("h", ExpectedRevision::NoStream(), {Created("h")}))
+          .ok());
   auto demand = ledger_->Checkpoint();
   ASSERT_TRUE(demand.ok());
-  auto cps = ledger_->Checkpoints();
+  auto cps = ledger_->log().Checkpoints();
   ASSERT_TRUE(cps.ok());
   ASSERT_EQ(cps->size(), 2u);
   EXPECT_EQ((*cps)[0].tree_size(), 3u);
@@ -804,7 +907,10 @@ TEST_P(LedgerTest, CheckpointsAtGameEndPeriodicallyAndOnDemand) {
   EXPECT_EQ((*cps)[1].reason(), v1::Checkpoint::PERIODIC);
   // Asked for with no new events, the latest is returned.
   EXPECT_EQ(demand->SerializeAsString(), (*cps)[1].SerializeAsString());
-  ASSERT_TRUE(ledger_->Append("h", ExpectedRevision::Exactly(1), {Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(
+      ledger_
+          ->AppendAndWait(AppendRequest::Game("h", ExpectedRevision::Exactly(1), {Pass(v1::BLACK)}))
+          .ok());
   auto fresh = ledger_->Checkpoint();
   ASSERT_TRUE(fresh.ok());
   EXPECT_EQ(fresh->tree_size(), 5u);
@@ -813,28 +919,28 @@ TEST_P(LedgerTest, CheckpointsAtGameEndPeriodicallyAndOnDemand) {
   // The signature verifies with the exported public key.
   auto pub = ReadPublicKeyFile(dir_.path() + "/ledger.pub");
   ASSERT_TRUE(pub.ok());
-  EXPECT_EQ(*pub, ledger_->public_key_der());
+  EXPECT_EQ(*pub, ledger_->identity().public_key_der());
   for (const v1::Checkpoint& c : *cps) EXPECT_TRUE(VerifyCheckpoint(c, *pub).ok());
   v1::Checkpoint forged = (*cps)[1];
   forged.set_tree_size(5);
   EXPECT_FALSE(VerifyCheckpoint(forged, *pub).ok());
 
   // Inclusion of every event, and consistency between the checkpoints.
-  auto log = ledger_->ReadLog(0, 4);
+  auto log = ledger_->log().ReadLog(0, 4);
   ASSERT_TRUE(log.ok());
   Hash root4;
   ASSERT_TRUE(HashFromBytes((*cps)[1].root_hash(), &root4));
   for (const v1::LedgerEntry& e : *log) {
-    auto proof = ledger_->ProveInclusion(e.position(), 4);
+    auto proof = ledger_->proofs().ProveInclusion(e.position(), 4);
     ASSERT_TRUE(proof.ok());
     EXPECT_TRUE(VerifyInclusion(e.position() - 1, 4, LeafHash(e.event()), proof->path, root4).ok());
   }
   Hash root3;
   ASSERT_TRUE(HashFromBytes((*cps)[0].root_hash(), &root3));
-  auto consistency = ledger_->ProveConsistency(3, 4);
+  auto consistency = ledger_->proofs().ProveConsistency(3, 4);
   ASSERT_TRUE(consistency.ok());
   EXPECT_TRUE(VerifyConsistency(3, 4, root3, root4, *consistency).ok());
-  EXPECT_TRUE(absl::IsOutOfRange(ledger_->ProveInclusion(5, 4).status()));
+  EXPECT_TRUE(absl::IsOutOfRange(ledger_->proofs().ProveInclusion(5, 4).status()));
 }
 
 // A checkpoint signed by a commit that writes no entry (one asked for, a
@@ -845,7 +951,9 @@ TEST_P(LedgerTest, TheCommitFeedTellsOfACheckpointThatMovesNoHead) {
   std::shared_ptr<CommitFeed> feed = ledger_->commit_feed();
   std::atomic<int> heard{0};
   const int id = feed->AddListener([&](uint64_t) { heard.fetch_add(1); });
-  ASSERT_TRUE(ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g")}).ok());
+  ASSERT_TRUE(
+      ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
+          .ok());
   EXPECT_GE(heard.load(), 1);
   EXPECT_EQ(feed->checkpointed(), 0u) << "no checkpoint yet";
   const int before = heard.load();
@@ -872,18 +980,19 @@ TEST_P(LedgerTest, ProofsStayRightAsTheLogGrows) {
     if (stage == 0) events.push_back(Created("grow"));
     for (int i = 0; i < 3 + stage * 2; ++i) events.push_back(Pass(i % 2 ? v1::WHITE : v1::BLACK));
     const size_t n = events.size();
-    auto appended = ledger_->Append(
+    auto appended = ledger_->AppendAndWait(AppendRequest::Game(
         "grow", stage == 0 ? ExpectedRevision::NoStream() : ExpectedRevision::Exactly(revision),
-        std::move(events));
+        std::move(events)));
     ASSERT_TRUE(appended.ok()) << appended.status();
     revision += n;
     auto c = ledger_->Checkpoint();
     ASSERT_TRUE(c.ok());
     checkpoints.push_back(*c);
     // Past the head: refused, and the next proofs are still right.
-    EXPECT_TRUE(absl::IsOutOfRange(ledger_->ProveInclusion(1, c->tree_size() + 1).status()));
+    EXPECT_TRUE(
+        absl::IsOutOfRange(ledger_->proofs().ProveInclusion(1, c->tree_size() + 1).status()));
 
-    auto log = ledger_->ReadLog(0, 1000);
+    auto log = ledger_->log().ReadLog(0, 1000);
     ASSERT_TRUE(log.ok());
     // Every checkpoint so far: the older ones from a tree grown past them.
     for (const v1::Checkpoint& cp : checkpoints) {
@@ -891,7 +1000,7 @@ TEST_P(LedgerTest, ProofsStayRightAsTheLogGrows) {
       ASSERT_TRUE(HashFromBytes(cp.root_hash(), &root));
       for (const v1::LedgerEntry& e : *log) {
         if (e.position() > cp.tree_size()) break;
-        auto proof = ledger_->ProveInclusion(e.position(), cp.tree_size());
+        auto proof = ledger_->proofs().ProveInclusion(e.position(), cp.tree_size());
         ASSERT_TRUE(proof.ok()) << proof.status();
         EXPECT_TRUE(VerifyInclusion(e.position() - 1, cp.tree_size(), LeafHash(e.event()),
                                     proof->path, root)
@@ -900,7 +1009,7 @@ TEST_P(LedgerTest, ProofsStayRightAsTheLogGrows) {
       }
       Hash newest;
       ASSERT_TRUE(HashFromBytes(c->root_hash(), &newest));
-      auto consistency = ledger_->ProveConsistency(cp.tree_size(), c->tree_size());
+      auto consistency = ledger_->proofs().ProveConsistency(cp.tree_size(), c->tree_size());
       ASSERT_TRUE(consistency.ok());
       EXPECT_TRUE(
           VerifyConsistency(cp.tree_size(), c->tree_size(), root, newest, *consistency).ok());
@@ -910,9 +1019,9 @@ TEST_P(LedgerTest, ProofsStayRightAsTheLogGrows) {
 
 TEST_P(LedgerTest, TheKeyIsMadeOnceAndPinned) {
   Open();
-  std::string der = ledger_->public_key_der();
+  std::string der = ledger_->identity().public_key_der();
   Open();
-  EXPECT_EQ(ledger_->public_key_der(), der);
+  EXPECT_EQ(ledger_->identity().public_key_der(), der);
   LedgerOptions o = Options();
   if (pg()) {
     // Any number of servers share a database: a second open is welcome.
@@ -931,39 +1040,44 @@ TEST_P(LedgerTest, TheKeyIsMadeOnceAndPinned) {
 TEST_P(LedgerTest, ListsGamesInTheOrderTheyWereCreated) {
   Open();
   for (const char* g : {"b", "a", "c"}) {
-    ASSERT_TRUE(
-        ledger_->Append(g, ExpectedRevision::NoStream(), {Created(g), Pass(v1::BLACK)}).ok());
+    ASSERT_TRUE(ledger_
+                    ->AppendAndWait(AppendRequest::Game(g, ExpectedRevision::NoStream(),
+                                                        {Created(g), Pass(v1::BLACK)}))
+                    .ok());
   }
-  auto first = ledger_->ListGames(0, 2);
+  auto first = ledger_->log().ListGames(0, 2);
   ASSERT_TRUE(first.ok()) << first.status();
   ASSERT_EQ(first->size(), 2u);
   EXPECT_EQ((*first)[0].game_id, "b");
   EXPECT_EQ((*first)[0].first_position, 1u);
   EXPECT_EQ((*first)[1].game_id, "a");
   EXPECT_EQ((*first)[1].first_position, 3u);
-  auto rest = ledger_->ListGames((*first)[1].first_position, 2);
+  auto rest = ledger_->log().ListGames((*first)[1].first_position, 2);
   ASSERT_TRUE(rest.ok());
   ASSERT_EQ(rest->size(), 1u);
   EXPECT_EQ((*rest)[0].game_id, "c");
-  EXPECT_TRUE(ledger_->ListGames(5, 10)->empty());
+  EXPECT_TRUE(ledger_->log().ListGames(5, 10)->empty());
 }
 
 // The judge is handed each commit's folds, and only those: a refused append
 // never reaches them, and the next append starts from the kept fold.
 TEST_P(LedgerTest, TheJudgeIsHandedOnlyCommittedFolds) {
   Open();
-  ASSERT_TRUE(
-      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(),
+                                                      {Created("g"), Pass(v1::BLACK)}))
+                  .ok());
   std::shared_ptr<const testing::ToyGame> kept = judge_.Kept("g");
   ASSERT_NE(kept, nullptr);
   EXPECT_EQ(kept->revision(), 2u);
-  auto refused =
-      ledger_->Append("g", ExpectedRevision::Any(), {Pass(v1::WHITE), Move(v1::BLACK, "Z99")});
+  auto refused = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Any(), {Pass(v1::WHITE), Move(v1::BLACK, "Z99")}));
   EXPECT_TRUE(absl::IsInvalidArgument(refused.status())) << refused.status();
   EXPECT_EQ(judge_.Kept("g")->revision(), 2u) << "a refused append reached the kept fold";
   EXPECT_EQ(kept->revision(), 2u) << "a kept fold changed under its reader";
   const int opened = judge_.opened.load();
-  auto next = ledger_->Append("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)});
+  auto next = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)}));
   ASSERT_TRUE(next.ok()) << next.status();
   EXPECT_EQ((*next)[0].rulings(0).number(), 2u) << "judged from the kept fold";
   EXPECT_EQ(judge_.opened.load(), opened) << "no replay: the kept fold was used";
@@ -972,8 +1086,10 @@ TEST_P(LedgerTest, TheJudgeIsHandedOnlyCommittedFolds) {
 
 TEST_P(LedgerTest, ReopenedLedgerContinuesTheStreams) {
   Open();
-  ASSERT_TRUE(
-      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(),
+                                                      {Created("g"), Pass(v1::BLACK)}))
+                  .ok());
   judge_.keep = false;  // a judge that keeps no folds: the ledger replays
   {
     absl::MutexLock lock(&judge_.mu);
@@ -981,7 +1097,8 @@ TEST_P(LedgerTest, ReopenedLedgerContinuesTheStreams) {
   }
   Open();
   EXPECT_EQ(judge_.opened.load(), 1);
-  auto r = ledger_->Append("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)});
+  auto r = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)}));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ((*r)[0].position(), 3u);
   EXPECT_EQ((*r)[0].rulings(0).number(), 2u);  // the fold was replayed
@@ -989,7 +1106,8 @@ TEST_P(LedgerTest, ReopenedLedgerContinuesTheStreams) {
   // Rules that no longer match the pin refuse to continue the game.
   judge_.pin = "toy v2";
   Open();
-  auto stale = ledger_->Append("g", ExpectedRevision::Exactly(3), {Pass(v1::WHITE)});
+  auto stale = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Exactly(3), {Pass(v1::WHITE)}));
   EXPECT_TRUE(absl::IsFailedPrecondition(stale.status())) << stale.status();
 }
 
@@ -1022,7 +1140,8 @@ class LogFollower {
     if (slice.in_window) {
       for (const auto& e : slice.entries) read.push_back(*e);
     } else {
-      absl::StatusOr<std::vector<v1::LedgerEntry>> from_db = ledger_->ReadLog(position(), max);
+      absl::StatusOr<std::vector<v1::LedgerEntry>> from_db =
+          ledger_->log().ReadLog(position(), max);
       EXPECT_TRUE(from_db.ok()) << from_db.status();
       if (from_db.ok()) read = *std::move(from_db);
     }
@@ -1059,9 +1178,15 @@ TEST_P(LedgerTest, FollowersOfTheCommitFeedNeverSkip) {
   for (int g = 0; g < kGames; ++g) {
     writers.emplace_back([&, g] {
       std::string id = absl::StrCat("g", g);
-      ASSERT_TRUE(ledger_->Append(id, ExpectedRevision::NoStream(), {Created(id)}).ok());
+      ASSERT_TRUE(
+          ledger_
+              ->AppendAndWait(AppendRequest::Game(id, ExpectedRevision::NoStream(), {Created(id)}))
+              .ok());
       for (int i = 0; i < kPasses; ++i) {
-        ASSERT_TRUE(ledger_->Append(id, ExpectedRevision::Any(), {Pass(v1::BLACK)}).ok());
+        ASSERT_TRUE(
+            ledger_
+                ->AppendAndWait(AppendRequest::Game(id, ExpectedRevision::Any(), {Pass(v1::BLACK)}))
+                .ok());
       }
     });
   }
@@ -1096,7 +1221,10 @@ TEST_P(LedgerTest, FollowersOfTheCommitFeedNeverSkip) {
   // A waiting follower is woken by a commit.
   std::thread late([&] {
     absl::SleepFor(absl::Milliseconds(50));
-    ASSERT_TRUE(ledger_->Append("g3", ExpectedRevision::Any(), {Pass(v1::WHITE)}).ok());
+    ASSERT_TRUE(
+        ledger_
+            ->AppendAndWait(AppendRequest::Game("g3", ExpectedRevision::Any(), {Pass(v1::WHITE)}))
+            .ok());
   });
   std::vector<v1::LedgerEntry> woken = game.Next(absl::Seconds(10), 256);
   late.join();
@@ -1115,8 +1243,10 @@ TEST_P(LedgerTest, TheCheckpointIndexFindsTheLatestAndTheCovering) {
   std::vector<v1::Checkpoint> signed_ones;
   for (int g = 0; g < 4; ++g) {  // checkpoints of sizes 2, 4, 6, 8
     const std::string id = absl::StrCat("g", g);
-    ASSERT_TRUE(
-        ledger_->Append(id, ExpectedRevision::NoStream(), {Created(id), Pass(v1::BLACK)}).ok());
+    ASSERT_TRUE(ledger_
+                    ->AppendAndWait(AppendRequest::Game(id, ExpectedRevision::NoStream(),
+                                                        {Created(id), Pass(v1::BLACK)}))
+                    .ok());
     absl::StatusOr<v1::Checkpoint> cp = ledger_->Checkpoint();
     ASSERT_TRUE(cp.ok()) << cp.status();
     signed_ones.push_back(*cp);
@@ -1157,8 +1287,10 @@ TEST_P(LedgerTest, TheCheckpointIndexFindsTheLatestAndTheCovering) {
 // is the shared kind.
 TEST_P(LedgerTest, OpenStoreFindsTheLedgerByItsLocation) {
   Open();
-  ASSERT_TRUE(
-      ledger_->Append("g", ExpectedRevision::NoStream(), {Created("g"), Pass(v1::BLACK)}).ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(),
+                                                      {Created("g"), Pass(v1::BLACK)}))
+                  .ok());
   const std::string location = Options().dir;
   absl::StatusOr<std::unique_ptr<Store>> store = OpenStore(location);
   ASSERT_TRUE(store.ok()) << store.status();

@@ -79,7 +79,8 @@ class SyncTest : public ::testing::Test {
       const std::string game = events->front().game_created().game_id();
       uint64_t revision = 0;
       for (const v1::Event& e : *events) {
-        auto r = (*venue)->Append(game, ExpectedRevision::Exactly(revision++), {e});
+        auto r = (*venue)->AppendAndWait(
+            AppendRequest::Game(game, ExpectedRevision::Exactly(revision++), {e}));
         ASSERT_TRUE(r.ok()) << scenario << ": " << r.status();
       }
     }
@@ -282,7 +283,10 @@ TEST_F(SyncTest, AGameIdAnotherVenueSyncedIsRefused) {
         testing::ReadEventLines(testing::TestDataPath("scenarios/public/ko-retake.jsonl"));
     ASSERT_TRUE(events.ok()) << events.status();
     (*events)[0].mutable_game_created()->mutable_black()->set_name("Someone Else");
-    ASSERT_TRUE((*venue)->Append("ko-retake", ExpectedRevision::NoStream(), *events).ok());
+    ASSERT_TRUE(
+        (*venue)
+            ->AppendAndWait(AppendRequest::Game("ko-retake", ExpectedRevision::NoStream(), *events))
+            .ok());
     ASSERT_TRUE((*venue)->Checkpoint().ok());
   }
   ProcessResult r =
@@ -307,7 +311,10 @@ TEST_F(SyncTest, ALiveGameInProgressWaitsForALaterSync) {
     events->resize(3);
     (*events)[0].mutable_game_created()->set_game_id("live-board");
     (*events)[0].mutable_game_created()->set_live(true);
-    ASSERT_TRUE((*venue)->Append("live-board", ExpectedRevision::NoStream(), *events).ok());
+    ASSERT_TRUE((*venue)
+                    ->AppendAndWait(
+                        AppendRequest::Game("live-board", ExpectedRevision::NoStream(), *events))
+                    .ok());
     ASSERT_TRUE((*venue)->Checkpoint().ok());
   }
   ProcessResult r = Sync();
@@ -344,8 +351,10 @@ TEST_F(SyncTest, FromTheVenuesServerAGameLargerThanAPage) {
     *g->mutable_scheduled_start() = created.at();
     v1::Event started = at();
     started.mutable_game_started();
-    ASSERT_TRUE(
-        (*venue)->Append("long-board", ExpectedRevision::NoStream(), {created, started}).ok());
+    ASSERT_TRUE((*venue)
+                    ->AppendAndWait(AppendRequest::Game("long-board", ExpectedRevision::NoStream(),
+                                                        {created, started}))
+                    .ok());
     // Pairs of a disturbance (a ruling pending, 1988 art. 19) and the
     // arbiter's advice on it, with a note of 1,000 bytes.
     uint64_t revision = 2;
@@ -353,8 +362,8 @@ TEST_F(SyncTest, FromTheVenuesServerAGameLargerThanAPage) {
       v1::Event disturbance = at();
       disturbance.mutable_misconduct()->set_color(v1::BLACK);
       disturbance.mutable_misconduct()->set_kind(v1::Misconduct::DISTURBANCE);
-      auto made =
-          (*venue)->Append("long-board", ExpectedRevision::Exactly(revision), {disturbance});
+      auto made = (*venue)->AppendAndWait(
+          AppendRequest::Game("long-board", ExpectedRevision::Exactly(revision), {disturbance}));
       ASSERT_TRUE(made.ok()) << made.status();
       ASSERT_GT((*made)[0].rulings_size(), 0);
       v1::Event advice = at();
@@ -363,8 +372,8 @@ TEST_F(SyncTest, FromTheVenuesServerAGameLargerThanAPage) {
           entry.rulings(entry.rulings_size() - 1).number());
       advice.mutable_arbiter_decision()->set_choice("ADVICE");
       advice.mutable_arbiter_decision()->set_note(std::string(1000, 'n'));
-      auto decided =
-          (*venue)->Append("long-board", ExpectedRevision::Exactly(revision + 1), {advice});
+      auto decided = (*venue)->AppendAndWait(
+          AppendRequest::Game("long-board", ExpectedRevision::Exactly(revision + 1), {advice}));
       ASSERT_TRUE(decided.ok()) << decided.status();
       revision += 2;
     }

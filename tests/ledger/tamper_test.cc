@@ -13,10 +13,10 @@
 #include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "ledger/audit.h"
-#include "ledger/audit_source.h"
 #include "ledger/bundle.h"
 #include "ledger/checkpoint.h"
 #include "ledger/hash.h"
+#include "ledger/internal/audit_source.h"
 #include "ledger/ledger.h"
 #include "ledger/merkle.h"
 #include "ledger/postgres/audit_source.h"
@@ -93,14 +93,18 @@ class TamperTest : public ::testing::TestWithParam<Backend> {
         v1::Event e = step == 0   ? Created(id, key)
                       : step == 4 ? Resign(v1::BLACK, key)
                                   : Pass(step % 2 ? v1::BLACK : v1::WHITE, key);
-        ASSERT_TRUE((*ledger)->Append(id, ExpectedRevision::Exactly(step), {e}).ok());
+        ASSERT_TRUE(
+            (*ledger)
+                ->AppendAndWait(AppendRequest::Game(id, ExpectedRevision::Exactly(step), {e}))
+                .ok());
       }
     }
     ASSERT_TRUE((*ledger)
-                    ->Append("live", ExpectedRevision::NoStream(),
-                             {Created("live"), Pass(v1::BLACK), Pass(v1::WHITE)})
+                    ->AppendAndWait(
+                        AppendRequest::Game("live", ExpectedRevision::NoStream(),
+                                            {Created("live"), Pass(v1::BLACK), Pass(v1::WHITE)}))
                     .ok());
-    public_key_ = (*ledger)->public_key_der();
+    public_key_ = (*ledger)->identity().public_key_der();
     if (pg()) {
       absl::StatusOr<PgConn> conn = PgConn::Connect(uri_);
       ASSERT_TRUE(conn.ok()) << conn.status();
@@ -200,7 +204,9 @@ class TamperTest : public ::testing::TestWithParam<Backend> {
       std::vector<v1::Event> events = {Created(id)};
       for (int i = 0; i < 10; ++i) events.push_back(Pass(i % 2 ? v1::WHITE : v1::BLACK));
       events.push_back(Resign(v1::BLACK));
-      ASSERT_TRUE((*ledger)->Append(id, ExpectedRevision::NoStream(), events).ok());
+      ASSERT_TRUE((*ledger)
+                      ->AppendAndWait(AppendRequest::Game(id, ExpectedRevision::NoStream(), events))
+                      .ok());
     }
   }
 
@@ -577,14 +583,19 @@ TEST_P(TamperTest, TheRefereeFollowsTheLogOnEveryThreadCount) {
       std::vector<v1::Event> events = {Created(id)};
       for (int i = 0; i < 10; ++i) events.push_back(Pass(i % 2 ? v1::WHITE : v1::BLACK));
       events.push_back(Resign(v1::BLACK));
-      ASSERT_TRUE((*ledger)->Append(id, ExpectedRevision::NoStream(), events).ok());
+      ASSERT_TRUE((*ledger)
+                      ->AppendAndWait(AppendRequest::Game(id, ExpectedRevision::NoStream(), events))
+                      .ok());
       v1::TournamentEvent t;
       if (k == 0) {
         t.mutable_created()->set_tournament_id("T");
       } else {
         t.mutable_player_added()->mutable_player()->set_id(absl::StrCat("p", k));
       }
-      ASSERT_TRUE((*ledger)->AppendTournament("T", ExpectedRevision::Exactly(k), {t}).ok());
+      ASSERT_TRUE(
+          (*ledger)
+              ->AppendAndWait(AppendRequest::Tournament("T", ExpectedRevision::Exactly(k), {t}))
+              .ok());
     }
   }
   // The five games of SetUp are over before T begins; "live" never ends.

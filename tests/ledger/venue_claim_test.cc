@@ -1,5 +1,5 @@
 // A venue's claim on a game (venue_proofs.h) is written in the transaction
-// of the game's first events (Ledger::AppendFromVenue), on both backends:
+// of the game's first events (AppendRequest::venue_key_der), on both backends:
 // a sync that loses the race to a local creation of the same game id
 // leaves no claim behind. Before, the sync claimed the game first and then
 // appended; when its append failed the claim stayed, and every server then
@@ -26,6 +26,14 @@ namespace {
 
 using ::arbiter::testing::TempDir;
 using testing::Backend;
+
+// A venue's first append of game `id`, claiming the game for `key`.
+AppendRequest FromVenue(std::string id, std::vector<v1::Event> events, std::string key) {
+  AppendRequest r =
+      AppendRequest::Game(std::move(id), ExpectedRevision::Exactly(0), std::move(events));
+  r.venue_key_der = std::move(key);
+  return r;
+}
 using testing::BackendName;
 using testing::Created;
 using testing::OptionsFor;
@@ -56,7 +64,7 @@ class VenueClaimTest : public ::testing::TestWithParam<Backend> {
     return held.value_or(std::nullopt);
   }
   size_t Events(const std::string& game) {
-    absl::StatusOr<std::vector<v1::LedgerEntry>> held = federation_->ReadGame(game, 0, 1000);
+    absl::StatusOr<std::vector<v1::LedgerEntry>> held = federation_->log().ReadGame(game, 0, 1000);
     EXPECT_TRUE(held.ok()) << held.status();
     return held.ok() ? held->size() : 0;
   }
@@ -85,8 +93,8 @@ class VenueClaimTest : public ::testing::TestWithParam<Backend> {
     {
       absl::StatusOr<std::unique_ptr<Ledger>> venue = Ledger::Open(o);
       if (!venue.ok()) return venue.status();
-      absl::StatusOr<std::vector<v1::LedgerEntry>> r = (*venue)->Append(
-          "g", ExpectedRevision::Exactly(0), {Created("g"), Pass(v1::BLACK), Resign(v1::WHITE)});
+      absl::StatusOr<std::vector<v1::LedgerEntry>> r = (*venue)->AppendAndWait(AppendRequest::Game(
+          "g", ExpectedRevision::Exactly(0), {Created("g"), Pass(v1::BLACK), Resign(v1::WHITE)}));
       if (!r.ok()) return r.status();
       if (absl::StatusOr<v1::Checkpoint> c = (*venue)->Checkpoint(); !c.ok()) return c.status();
     }
@@ -106,7 +114,7 @@ class VenueClaimTest : public ::testing::TestWithParam<Backend> {
 };
 
 TEST_P(VenueClaimTest, AVenuesFirstAppendClaimsTheGameWithItsEvents) {
-  auto r = federation_->AppendFromVenue("g", {Created("g"), Pass(v1::BLACK)}, kVenueKey);
+  auto r = federation_->AppendAndWait(FromVenue("g", {Created("g"), Pass(v1::BLACK)}, kVenueKey));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->size(), 2u);
   std::optional<VenueGame> claim = Claim("g");
@@ -114,17 +122,23 @@ TEST_P(VenueClaimTest, AVenuesFirstAppendClaimsTheGameWithItsEvents) {
   EXPECT_EQ(claim->public_key_der, kVenueKey);
   EXPECT_EQ(claim->venue_id, VenueId(kVenueKey));
   // The rest of the game is an ordinary append.
-  EXPECT_TRUE(federation_->Append("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)}).ok());
+  EXPECT_TRUE(
+      federation_
+          ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Exactly(2), {Pass(v1::WHITE)}))
+          .ok());
 }
 
 TEST_P(VenueClaimTest, AGameThatHoldsEventsIsNeverClaimed) {
-  ASSERT_TRUE(federation_->Append("g", ExpectedRevision::Exactly(0), {Created("g", "k1")}).ok());
+  ASSERT_TRUE(federation_
+                  ->AppendAndWait(
+                      AppendRequest::Game("g", ExpectedRevision::Exactly(0), {Created("g", "k1")}))
+                  .ok());
   // Not even by a batch that repeats recorded events (which Append would
   // answer as a retry).
   for (const std::vector<v1::Event>& batch :
        {std::vector<v1::Event>{Created("g", "k1")},
         std::vector<v1::Event>{Created("g"), Pass(v1::BLACK)}}) {
-    auto r = federation_->AppendFromVenue("g", batch, kVenueKey);
+    auto r = federation_->AppendAndWait(FromVenue("g", batch, kVenueKey));
     EXPECT_TRUE(absl::IsAborted(r.status()) || absl::IsAlreadyExists(r.status())) << r.status();
   }
   EXPECT_FALSE(Claim("g").has_value());
@@ -133,12 +147,12 @@ TEST_P(VenueClaimTest, AGameThatHoldsEventsIsNeverClaimed) {
 
 TEST_P(VenueClaimTest, AGameAnotherVenueClaimedIsRefusedAndNothingIsWritten) {
   InsertBareClaim("g", kOtherKey);
-  auto r = federation_->AppendFromVenue("g", {Created("g")}, kVenueKey);
+  auto r = federation_->AppendAndWait(FromVenue("g", {Created("g")}, kVenueKey));
   EXPECT_TRUE(absl::IsAlreadyExists(r.status())) << r.status();
   EXPECT_EQ(Events("g"), 0u);
   EXPECT_EQ(Claim("g")->public_key_der, kOtherKey);
   // The venue that holds the bare claim writes its first events under it.
-  EXPECT_TRUE(federation_->AppendFromVenue("g", {Created("g")}, kOtherKey).ok());
+  EXPECT_TRUE(federation_->AppendAndWait(FromVenue("g", {Created("g")}, kOtherKey)).ok());
   EXPECT_EQ(Events("g"), 1u);
 }
 
@@ -151,8 +165,10 @@ TEST_P(VenueClaimTest, ASyncThatLosesTheRaceToALocalCreationLeavesNoClaim) {
   // lets it in the first time it opens the game.
   ToyJudge raced;
   raced.before_open = [this] {
-    EXPECT_TRUE(
-        federation_->Append("g", ExpectedRevision::Exactly(0), {Created("g", "local")}).ok());
+    EXPECT_TRUE(federation_
+                    ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Exactly(0),
+                                                        {Created("g", "local")}))
+                    .ok());
   };
   VenueSyncOptions options;
   options.judge = &raced;
@@ -163,7 +179,10 @@ TEST_P(VenueClaimTest, ASyncThatLosesTheRaceToALocalCreationLeavesNoClaim) {
   // The game is the local one, unclaimed, and goes on.
   EXPECT_FALSE(Claim("g").has_value());
   EXPECT_EQ(Events("g"), 1u);
-  EXPECT_TRUE(federation_->Append("g", ExpectedRevision::Exactly(1), {Pass(v1::BLACK)}).ok());
+  EXPECT_TRUE(
+      federation_
+          ->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::Exactly(1), {Pass(v1::BLACK)}))
+          .ok());
   // A rerun of the sync finds the federation's own game and says so.
   ToyJudge plain;
   options.judge = &plain;

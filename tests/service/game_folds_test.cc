@@ -61,7 +61,8 @@ class GameFoldsTest : public ::testing::Test {
           Parse(absl::StrCat(R"({"at": "2026-05-01T09:0)", i + 1, R"(:00Z", "move": {"color": ")",
                              i % 2 ? "WHITE" : "BLACK", R"(", "point": ")", points[i], R"("}})")));
     }
-    auto r = ledger_->Append(game, ledger::ExpectedRevision::NoStream(), std::move(events));
+    auto r = ledger_->AppendAndWait(
+        ledger::AppendRequest::Game(game, ledger::ExpectedRevision::NoStream(), std::move(events)));
     ASSERT_TRUE(r.ok()) << r.status();
   }
 
@@ -97,9 +98,9 @@ TEST_F(GameFoldsTest, ADroppedFoldSeesEventsCommittedSince) {
   EXPECT_EQ(a->revision, 3u);
   ASSERT_TRUE(folds_->Get("b").ok());
   EXPECT_EQ(folds_->size(), 1u);
-  auto r = ledger_->Append(
+  auto r = ledger_->AppendAndWait(ledger::AppendRequest::Game(
       "a", ledger::ExpectedRevision::Exactly(3),
-      {Parse(R"({"at": "2026-05-01T09:05:00Z", "move": {"color": "WHITE", "point": "D4"}})")});
+      {Parse(R"({"at": "2026-05-01T09:05:00Z", "move": {"color": "WHITE", "point": "D4"}})")}));
   ASSERT_TRUE(r.ok()) << r.status();
   a = folds_->Get("a");
   ASSERT_TRUE(a.ok()) << a.status();
@@ -138,10 +139,10 @@ TEST_F(GameFoldsTest, ReadersSeeOnlyCommittedFoldsThatNeverChange) {
   ASSERT_TRUE(before.ok()) << before.status();
   ASSERT_EQ(before->revision, 3u);
   // A batch whose second event is refused (D4 twice): nothing is recorded.
-  auto refused = ledger_->Append(
+  auto refused = ledger_->AppendAndWait(ledger::AppendRequest::Game(
       "a", ledger::ExpectedRevision::Exactly(3),
       {Parse(R"({"at": "2026-05-01T09:05:00Z", "move": {"color": "WHITE", "point": "D4"}})"),
-       Parse(R"({"at": "2026-05-01T09:06:00Z", "move": {"color": "BLACK", "point": "D4"}})")});
+       Parse(R"({"at": "2026-05-01T09:06:00Z", "move": {"color": "BLACK", "point": "D4"}})")}));
   ASSERT_FALSE(refused.ok());
   auto after_refusal = folds_->Get("a");
   ASSERT_TRUE(after_refusal.ok());
@@ -149,9 +150,9 @@ TEST_F(GameFoldsTest, ReadersSeeOnlyCommittedFoldsThatNeverChange) {
   EXPECT_EQ(after_refusal->game().events(), 3u) << "the refused batch leaked into the read model";
   EXPECT_EQ(after_refusal->game().State().board(15)[3], '.') << "D4 must still be empty";
 
-  auto accepted = ledger_->Append(
+  auto accepted = ledger_->AppendAndWait(ledger::AppendRequest::Game(
       "a", ledger::ExpectedRevision::Exactly(3),
-      {Parse(R"({"at": "2026-05-01T09:05:00Z", "move": {"color": "WHITE", "point": "D4"}})")});
+      {Parse(R"({"at": "2026-05-01T09:05:00Z", "move": {"color": "WHITE", "point": "D4"}})")}));
   ASSERT_TRUE(accepted.ok()) << accepted.status();
   auto after = folds_->Get("a");
   ASSERT_TRUE(after.ok());

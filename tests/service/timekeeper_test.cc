@@ -58,7 +58,8 @@ class TimekeeperTest : public ::testing::Test {
   }
 
   void Append(const std::string& game, std::vector<v1::Event> events) {
-    auto r = ledger_->Append(game, ledger::ExpectedRevision::NoStream(), std::move(events));
+    auto r = ledger_->AppendAndWait(
+        ledger::AppendRequest::Game(game, ledger::ExpectedRevision::NoStream(), std::move(events)));
     ASSERT_TRUE(r.ok()) << r.status();
   }
 
@@ -71,7 +72,7 @@ class TimekeeperTest : public ::testing::Test {
                          ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return head_ >= position; };
       if (!mu_.AwaitWithDeadline(absl::Condition(&reached), give_up)) return std::nullopt;
     }
-    auto entries = ledger_->ReadLog(position - 1, 1);
+    auto entries = ledger_->log().ReadLog(position - 1, 1);
     if (!entries.ok() || entries->empty()) return std::nullopt;
     return entries->front();
   }

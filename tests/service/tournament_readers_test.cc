@@ -72,8 +72,8 @@ void AppendTournament(const std::string& data) {
     events[i].mutable_player_added()->mutable_player()->set_name(absl::StrCat("Player ", i));
   }
   for (v1::TournamentEvent& e : events) e.set_actor("director");
-  absl::StatusOr<std::vector<v1::LedgerEntry>> appended =
-      (*ledger)->AppendTournament("T1", ledger::ExpectedRevision::NoStream(), events);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> appended = (*ledger)->AppendAndWait(
+      ledger::AppendRequest::Tournament("T1", ledger::ExpectedRevision::NoStream(), events));
   ASSERT_TRUE(appended.ok()) << appended.status();
   ASSERT_EQ(appended->front().position(), kTournamentFirst);
 }

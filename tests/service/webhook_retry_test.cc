@@ -128,7 +128,10 @@ TEST_F(WebhookRetryTest, RetriesHonourRetryAfterThenFailForGoodAndRetrySendsItAg
   WriteFile(path, ClockFailureGame("g1"));
   auto events = ReadEventLines(path);
   ASSERT_TRUE(events.ok());
-  ASSERT_TRUE(ledger_->Append("g1", ledger::ExpectedRevision::NoStream(), *events).ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(ledger::AppendRequest::Game(
+                      "g1", ledger::ExpectedRevision::NoStream(), *events))
+                  .ok());
   ASSERT_TRUE(ledger_->Checkpoint().ok());
   // The first attempt, then one per retry of the schedule (two): then none.
   ASSERT_TRUE(AwaitAttempts(3));

@@ -418,7 +418,7 @@ TEST_F(WebhookTest, TwoServersOfOneDatabaseSendEachDeliveryOnce) {
 }
 
 // Round 1's standings appended to the log as their producer will append
-// them (Ledger::AppendTournament, with the server stopped), and signed.
+// them (a tournament's AppendRequest, with the server stopped), and signed.
 void AppendStandings(const std::string& data) {
   AdjudicatorJudge judge;
   ledger::LedgerOptions o;
@@ -432,10 +432,10 @@ void AppendStandings(const std::string& data) {
   created.mutable_created()->set_title("Spring Open");
   v1::TournamentEvent standings;
   standings.mutable_standings_recorded()->set_round(1);
-  ASSERT_TRUE(
-      (*ledger)
-          ->AppendTournament("T1", ledger::ExpectedRevision::NoStream(), {created, standings})
-          .ok());
+  ASSERT_TRUE((*ledger)
+                  ->AppendAndWait(ledger::AppendRequest::Tournament(
+                      "T1", ledger::ExpectedRevision::NoStream(), {created, standings}))
+                  .ok());
   ASSERT_TRUE((*ledger)->Checkpoint().ok());
 }
 

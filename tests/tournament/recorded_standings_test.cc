@@ -79,26 +79,27 @@ class RecordedStandings : public ::testing::Test {
   void Append(std::vector<v1::TournamentEvent> events) {
     absl::StatusOr<std::vector<v1::TournamentEvent>> now = ledger_->ReadTournament("T");
     const uint64_t at = now.ok() ? now->size() : 0;
-    auto r =
-        ledger_->AppendTournament("T", ledger::ExpectedRevision::Exactly(at), std::move(events));
+    auto r = ledger_->AppendAndWait(ledger::AppendRequest::Tournament(
+        "T", ledger::ExpectedRevision::Exactly(at), std::move(events)));
     ASSERT_TRUE(r.ok()) << r.status();
   }
   // Game `id` created with `black` and `white`, begun.
   void Game(const std::string& id, const std::string& black, const std::string& white) {
-    auto r = ledger_->Append(
+    auto r = ledger_->AppendAndWait(ledger::AppendRequest::Game(
         id, ledger::ExpectedRevision::NoStream(),
         {Parse(absl::StrCat(R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": ")", id,
                             R"(", "ruleset": "cn-2002", "boardSize": 19, "venue": "SAME_SITE",)",
                             R"( "black": {"name": ")", black, R"("}, "white": {"name": ")", white,
                             R"("}, "scheduledStart": "2026-05-01T09:00:00Z",)",
                             R"( "timeControl": {"mainTime": "600s"}}})")),
-         Parse(R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})")});
+         Parse(R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {}})")}));
     ASSERT_TRUE(r.ok()) << r.status();
   }
   void Resign(const std::string& id, const std::string& color) {
-    auto r = ledger_->Append(id, ledger::ExpectedRevision::Any(),
-                             {Parse(absl::StrCat(R"({"at": "2026-05-01T09:30:00Z", "resign": )",
-                                                 R"({"color": ")", color, R"("}})"))});
+    auto r = ledger_->AppendAndWait(ledger::AppendRequest::Game(
+        id, ledger::ExpectedRevision::Any(),
+        {Parse(absl::StrCat(R"({"at": "2026-05-01T09:30:00Z", "resign": )", R"({"color": ")", color,
+                            R"("}})"))}));
     ASSERT_TRUE(r.ok()) << r.status();
   }
   void Enter(int board, v1::Result::Outcome outcome) {
@@ -218,12 +219,12 @@ TEST_F(RecordedStandings, TheAppendIsRefusedWhenAGameItWasDerivedFromMoved) {
   Game("g1", "A", "B");
   v1::TournamentEvent e;
   e.mutable_standings_recorded()->set_round(1);
-  auto r = ledger_->AppendTournament("T", ledger::ExpectedRevision::Exactly(6), {e},
-                                     {{"g1", 1}, {"g2", 0}});
+  auto r = ledger_->AppendAndWait(ledger::AppendRequest::Tournament(
+      "T", ledger::ExpectedRevision::Exactly(6), {e}, {{"g1", 1}, {"g2", 0}}));
   EXPECT_EQ(r.status().code(), absl::StatusCode::kAborted) << r.status();
   EXPECT_THAT(r.status().message(), HasSubstr("'g1' is at revision 2"));
-  r = ledger_->AppendTournament("T", ledger::ExpectedRevision::Exactly(6), {e},
-                                {{"g1", 2}, {"g2", 1}});
+  r = ledger_->AppendAndWait(ledger::AppendRequest::Tournament(
+      "T", ledger::ExpectedRevision::Exactly(6), {e}, {{"g1", 2}, {"g2", 1}}));
   EXPECT_EQ(r.status().code(), absl::StatusCode::kAborted) << r.status();
   EXPECT_TRUE(Recorded().empty());
 }
@@ -305,7 +306,10 @@ TEST_F(RecordedStandings, NothingIsRecordedInATournamentAVenueSynced) {
   b.settings()->set_rounds(3);
   b.Player("A").Player("B").Player("C").Player("D");
   b.Round(1, {Board{"A", "B", "g1"}, Board{"C", "D", "g2"}});
-  auto claimed = ledger_->AppendTournamentFromVenue("T", b.events(), "venue-key-der");
+  ledger::AppendRequest venue_sync =
+      ledger::AppendRequest::Tournament("T", ledger::ExpectedRevision::Exactly(0), b.events());
+  venue_sync.venue_key_der = "venue-key-der";
+  auto claimed = ledger_->AppendAndWait(std::move(venue_sync));
   ASSERT_TRUE(claimed.ok()) << claimed.status();
   Game("g1", "A", "B");
   Game("g2", "C", "D");

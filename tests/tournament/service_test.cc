@@ -242,7 +242,10 @@ TEST_F(Service, ExportCarriesTheSidecar) {
                   R"({"at": "2026-05-01T09:15:01Z", "playerArrived": {"color": "WHITE"}})"}}) {
     ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(json, event).ok()) << json;
   }
-  ASSERT_TRUE(ledger_->Append("G1", ledger::ExpectedRevision::NoStream(), g1).ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(
+                      ledger::AppendRequest::Game("G1", ledger::ExpectedRevision::NoStream(), g1))
+                  .ok());
   v1::ExportTournamentRequest req;
   req.set_tournament("tournaments/cup");
   req.set_format(v1::ExportTournamentRequest::OPENGOTHA_XML);
@@ -254,10 +257,10 @@ TEST_F(Service, ExportCarriesTheSidecar) {
   EXPECT_THAT(resp.content(), HasSubstr("<!-- derived from tournaments/cup at checkpoint "));
   absl::StatusOr<NamedRecord> named = ReadNamedRecord(resp.content());
   ASSERT_TRUE(named.ok()) << named.status();
-  EXPECT_EQ(named->checkpoint.tree_size(), *ledger_->Head());
-  EXPECT_EQ(named->checkpoint.origin(), ledger_->log_origin());
+  EXPECT_EQ(named->checkpoint.tree_size(), *ledger_->log().Head());
+  EXPECT_EQ(named->checkpoint.origin(), ledger_->identity().origin());
   absl::StatusOr<std::optional<v1::Checkpoint>> signed_one =
-      ledger_->checkpoint_index().OfSize(*ledger_->Head());
+      ledger_->checkpoint_index().OfSize(*ledger_->log().Head());
   ASSERT_TRUE(signed_one.ok() && signed_one->has_value());
   EXPECT_EQ(resp.filename(), "cup.xml");
   EXPECT_EQ(resp.sidecar().entries().at("games/G1/rulings/1").reason(), v1::Result::LATENESS);

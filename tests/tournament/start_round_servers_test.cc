@@ -41,7 +41,7 @@ struct Server {
 // A game's players as the ledger recorded them at its creation.
 GameSource GamesOf(ledger::Ledger* ledger) {
   return [ledger](const std::string& id) -> absl::StatusOr<GameFacts> {
-    absl::StatusOr<std::vector<v1::LedgerEntry>> first = ledger->ReadGame(id, 0, 1);
+    absl::StatusOr<std::vector<v1::LedgerEntry>> first = ledger->log().ReadGame(id, 0, 1);
     if (!first.ok()) return first.status();
     if (first->empty()) return absl::NotFoundError(absl::StrCat("no game ", id));
     v1::Event created;
@@ -62,7 +62,8 @@ class StartRoundOnTwoServers : public ::testing::Test {
     TournamentBuilder t(v1::TournamentSettings::SWISS);
     t.Player("A").Player("B").Player("C").Player("D");
     t.Round(1, {Board{"A", "B", ""}, Board{"C", "D", ""}});
-    auto r = a_.ledger->AppendTournament("T", ledger::ExpectedRevision::NoStream(), t.events());
+    auto r = a_.ledger->AppendAndWait(
+        ledger::AppendRequest::Tournament("T", ledger::ExpectedRevision::NoStream(), t.events()));
     ASSERT_TRUE(r.ok()) << r.status();
   }
   void TearDown() override {
@@ -90,8 +91,10 @@ class StartRoundOnTwoServers : public ::testing::Test {
       v1::Event e;
       e.mutable_at()->set_seconds(1800000000);
       *e.mutable_game_created() = req.game();
-      absl::Status made =
-          ledger->Append(req.game().game_id(), ledger::ExpectedRevision::NoStream(), {e}).status();
+      absl::Status made = ledger
+                              ->AppendAndWait(ledger::AppendRequest::Game(
+                                  req.game().game_id(), ledger::ExpectedRevision::NoStream(), {e}))
+                              .status();
       if (made.ok()) s.after_make(req.game().game_id());
       return made;
     };
@@ -123,7 +126,7 @@ class StartRoundOnTwoServers : public ::testing::Test {
     EXPECT_EQ(RoundStarts(&games), 1);
     EXPECT_EQ(games, (std::vector<std::string>{"T-r1-b1", "T-r1-b2"}));
     for (const std::string& g : games) {
-      absl::StatusOr<uint64_t> revision = b_.ledger->GameRevision(g);
+      absl::StatusOr<uint64_t> revision = b_.ledger->log().GameRevision(g);
       ASSERT_TRUE(revision.ok()) << revision.status();
       EXPECT_EQ(*revision, 1u) << g << " is created once";
     }

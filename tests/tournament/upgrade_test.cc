@@ -463,8 +463,8 @@ class MigrationTest : public ::testing::Test {
 TEST_F(MigrationTest, ACutOffMoveIsFinishedAndASecondMovesNothing) {
   const std::vector<v1::TournamentEvent>& file = legacy_.streams.at("spring");
   ASSERT_TRUE(ledger_
-                  ->AppendTournament("spring", ledger::ExpectedRevision::NoStream(),
-                                     {file[0], file[1], file[2]})
+                  ->AppendAndWait(ledger::AppendRequest::Tournament(
+                      "spring", ledger::ExpectedRevision::NoStream(), {file[0], file[1], file[2]}))
                   .ok());
   ASSERT_TRUE(tournament::MigrateLegacyTournaments(*ledger_, data_).ok());
   std::vector<v1::TournamentEvent> held = Spring();
@@ -478,9 +478,10 @@ TEST_F(MigrationTest, ACutOffMoveIsFinishedAndASecondMovesNothing) {
   later.set_actor("director");
   later.mutable_player_added()->mutable_player()->set_id("e");
   later.mutable_player_added()->mutable_player()->set_name("Sun Yue");
-  ASSERT_TRUE(
-      ledger_->AppendTournament("spring", ledger::ExpectedRevision::Exactly(kOldRows + 1), {later})
-          .ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(ledger::AppendRequest::Tournament(
+                      "spring", ledger::ExpectedRevision::Exactly(kOldRows + 1), {later}))
+                  .ok());
   Open();
   absl::Status again = tournament::MigrateLegacyTournaments(*ledger_, data_);
   EXPECT_TRUE(again.ok()) << again;
@@ -494,8 +495,10 @@ TEST_F(MigrationTest, AClashingIdIsRefusedByName) {
   created.set_actor("director");
   created.mutable_created()->set_tournament_id("spring");
   created.mutable_created()->set_title("Another Spring");
-  ASSERT_TRUE(
-      ledger_->AppendTournament("spring", ledger::ExpectedRevision::NoStream(), {created}).ok());
+  ASSERT_TRUE(ledger_
+                  ->AppendAndWait(ledger::AppendRequest::Tournament(
+                      "spring", ledger::ExpectedRevision::NoStream(), {created}))
+                  .ok());
   const absl::Status s = tournament::MigrateLegacyTournaments(*ledger_, data_);
   EXPECT_TRUE(absl::IsFailedPrecondition(s)) << s;
   EXPECT_TRUE(absl::StrContains(s.message(), "tournament 'spring'")) << s;

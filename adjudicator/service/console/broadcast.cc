@@ -108,13 +108,13 @@ std::string PublicGameJson(const PublicGame& game) {
 Broadcast::Broadcast(ledger::Ledger* ledger, Options options)
     : ledger_(ledger),
       options_(std::move(options)),
-      origin_(ledger->log_origin()),
+      origin_(ledger->identity().origin()),
       wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
 
 absl::StatusOr<std::unique_ptr<Broadcast>> Broadcast::Open(ledger::Ledger* ledger,
                                                            Options options) {
   std::unique_ptr<Broadcast> b(new Broadcast(ledger, std::move(options)));
-  absl::StatusOr<uint64_t> head = ledger->Head();
+  absl::StatusOr<uint64_t> head = ledger->log().Head();
   if (!head.ok()) return head.status();
   {
     absl::MutexLock lock(&b->mu_);
@@ -191,13 +191,13 @@ absl::StatusOr<absl::Time> Broadcast::Advance() {
       absl::MutexLock lock(&mu_);
       from = released_;
     }
-    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadLog(from, kReadBatch);
+    absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->log().ReadLog(from, kReadBatch);
     if (!entries.ok()) return entries.status();
     if (entries->empty()) return absl::InfiniteFuture();
     // Read after the entries: an entry's arrival is written in its own
     // transaction, so every entry read has its arrival here (or none ever).
     absl::StatusOr<std::vector<ledger::Arrival>> arrivals =
-        ledger_->Arrivals(from, entries->size());
+        ledger_->log().Arrivals(from, entries->size());
     if (!arrivals.ok()) return arrivals.status();
     absl::flat_hash_map<uint64_t, absl::Time> arrived;
     for (const ledger::Arrival& a : *arrivals) arrived[a.position] = a.received_at;
@@ -233,7 +233,7 @@ absl::Status Broadcast::Release(const v1::LedgerEntry& entry) {
       game.broken = true;
       return absl::OkStatus();
     }
-    absl::StatusOr<std::string> pin = ledger_->RulesPin(entry.game_id());
+    absl::StatusOr<std::string> pin = ledger_->log().RulesPin(entry.game_id());
     if (!pin.ok()) return pin.status();
     absl::StatusOr<std::unique_ptr<ledger::GameJudge>> fold =
         judge_.Reopen(entry.game_id(), event.game_created(), *pin);

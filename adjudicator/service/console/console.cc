@@ -242,7 +242,7 @@ void Console::Impl::Hall(const httplib::Request& req, httplib::Response& res) {
   std::vector<std::string> games;
   uint64_t after = 0;
   for (;;) {
-    absl::StatusOr<std::vector<ledger::GameListing>> page = ledger->ListGames(after, 1000);
+    absl::StatusOr<std::vector<ledger::GameListing>> page = ledger->log().ListGames(after, 1000);
     if (!page.ok()) return SendError(res, page.status());
     if (page->empty()) break;
     for (const ledger::GameListing& listing : *page) {
@@ -383,7 +383,7 @@ void Console::Impl::Slip(const httplib::Request& req, httplib::Response& res) {
       facts.resolved = view->game().rulings()[of - 1];
     }
     absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-        ledger->ReadGame(*id, facts.ruling.event() - 1, 1);
+        ledger->log().ReadGame(*id, facts.ruling.event() - 1, 1);
     if (!entries.ok()) return SendError(res, entries.status());
     if (entries->empty()) return SendError(res, absl::InternalError("the ruling's event vanished"));
     absl::StatusOr<v1::RecordedEvent> event = Decode(entries->front());
@@ -398,7 +398,7 @@ void Console::Impl::Slip(const httplib::Request& req, httplib::Response& res) {
     for (const v1::Ruling& later : view->game().rulings()) {
       if (later.resolves() != n) continue;
       absl::StatusOr<std::vector<v1::LedgerEntry>> decided =
-          ledger->ReadGame(*id, later.event() - 1, 1);
+          ledger->log().ReadGame(*id, later.event() - 1, 1);
       if (!decided.ok()) return SendError(res, decided.status());
       if (decided->empty()) return SendError(res, absl::InternalError("the decision vanished"));
       absl::StatusOr<v1::RecordedEvent> decision = Decode(decided->front());

@@ -58,14 +58,15 @@ absl::StatusOr<std::string> Receipt(ledger::Ledger& ledger, GameFolds& folds,
     return absl::NotFoundError(absl::StrCat("game '", game_id, "' has no ruling ", number));
   }
   const uint32_t revision = view->game().rulings()[n - 1].event();
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entry = ledger.ReadGame(game_id, revision - 1, 1);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entry =
+      ledger.log().ReadGame(game_id, revision - 1, 1);
   if (!entry.ok()) return entry.status();
   if (entry->empty()) return absl::InternalError("the ruling's event vanished");
   const uint64_t position = entry->front().position();
   absl::StatusOr<v1::Checkpoint> checkpoint = ReceiptCheckpointOf(ledger, position, cosignatures);
   if (!checkpoint.ok()) return checkpoint.status();
   absl::StatusOr<ledger::InclusionProofResult> proof =
-      ledger.ProveInclusion(position, checkpoint->tree_size());
+      ledger.proofs().ProveInclusion(position, checkpoint->tree_size());
   if (!proof.ok()) return proof.status();
   return ledger::MakeReceipt(entry->front(), *checkpoint, proof->path, cosignatures);
 }

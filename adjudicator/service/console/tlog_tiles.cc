@@ -30,7 +30,7 @@ absl::StatusOr<TlogTiles::Published> TlogTiles::Latest() {
   if (!newest.ok()) return newest.status();
   absl::MutexLock lock(&mu_);
   if (newest->tree_size() != cached_.tree_size || cached_.note.empty()) {
-    absl::StatusOr<std::string> note = ledger_->CheckpointNote(*newest);
+    absl::StatusOr<std::string> note = ledger_->identity().CheckpointNote(*newest);
     if (!note.ok()) return note.status();
     cached_ = Published{newest->tree_size(), *std::move(note)};
   }
@@ -50,13 +50,13 @@ absl::StatusOr<std::string> TlogTiles::Tile(const ledger::TileAddress& tile) {
   std::string body;
   if (!tile.entries) {
     absl::StatusOr<std::vector<ledger::Hash>> hashes =
-        ledger_->PerfectSubtrees(ledger::kTileHeight * tile.level, first, tile.width);
+        ledger_->proofs().PerfectSubtrees(ledger::kTileHeight * tile.level, first, tile.width);
     if (!hashes.ok()) return hashes.status();
     body.reserve(hashes->size() * 32);
     for (const ledger::Hash& h : *hashes) absl::StrAppend(&body, AsBytes(h));
     return body;
   }
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->ReadLog(first, tile.width);
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entries = ledger_->log().ReadLog(first, tile.width);
   if (!entries.ok()) return entries.status();
   if (entries->size() != static_cast<size_t>(tile.width)) {
     return absl::InternalError("the log returned fewer entries than its checkpoint covers");

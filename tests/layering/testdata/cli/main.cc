@@ -3,5 +3,5 @@
 #include "ledger/ledger.h"
 #include "tests/support/files.h"
 #include "ledger/store.h"
-#include "ledger/writer_internal.h"
-#include "ledger/append_rows.h"
+#include "ledger/sqlite/writer_internal.h"
+#include "ledger/internal/append_rows.h"

@@ -5,3 +5,6 @@
 #include "cli/commands.h"
 #include "tests/support/files.h"
 #include "adjudicator/judge/adjudicator_judge.h"
+#include "ledger/internal/batch.h"
+#include "ledger/commit_feed.h"
+#include "ledger/postgres/pg.h"

@@ -3,8 +3,8 @@
 // entry's bytes a canonical arbiter.v1.TournamentEvent, its stream's
 // revisions contiguous from a `created` that names the stream's tournament,
 // no `created` after the first, no idempotency key and no ruling.
-#ifndef ARBITER_LEDGER_TOURNAMENT_AUDIT_H_
-#define ARBITER_LEDGER_TOURNAMENT_AUDIT_H_
+#ifndef ARBITER_LEDGER_INTERNAL_TOURNAMENT_AUDIT_H_
+#define ARBITER_LEDGER_INTERNAL_TOURNAMENT_AUDIT_H_
 
 #include <cstdint>
 #include <map>
@@ -36,4 +36,4 @@ class TournamentEntries {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_TOURNAMENT_AUDIT_H_
+#endif  // ARBITER_LEDGER_INTERNAL_TOURNAMENT_AUDIT_H_

@@ -2,8 +2,8 @@
 // asked whether a location is theirs (internal to the ledger; OpenStore in
 // store.h picks one). A new backend adds its two functions and one row here
 // (ledger/README.md, "A new backend").
-#ifndef ARBITER_LEDGER_BACKENDS_H_
-#define ARBITER_LEDGER_BACKENDS_H_
+#ifndef ARBITER_LEDGER_INTERNAL_BACKENDS_H_
+#define ARBITER_LEDGER_INTERNAL_BACKENDS_H_
 
 #include <memory>
 #include <string>
@@ -39,4 +39,4 @@ inline constexpr Backend kBackends[] = {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_BACKENDS_H_
+#endif  // ARBITER_LEDGER_INTERNAL_BACKENDS_H_

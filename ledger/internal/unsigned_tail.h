@@ -4,8 +4,8 @@
 // each event it had not seen was committed by when its previous read began
 // (positions commit in order, under the sequencer's lease, so a read sees a
 // prefix of the log).
-#ifndef ARBITER_LEDGER_UNSIGNED_TAIL_H_
-#define ARBITER_LEDGER_UNSIGNED_TAIL_H_
+#ifndef ARBITER_LEDGER_INTERNAL_UNSIGNED_TAIL_H_
+#define ARBITER_LEDGER_INTERNAL_UNSIGNED_TAIL_H_
 
 #include <cstdint>
 #include <deque>
@@ -56,4 +56,4 @@ class UnsignedTail {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_UNSIGNED_TAIL_H_
+#endif  // ARBITER_LEDGER_INTERNAL_UNSIGNED_TAIL_H_

@@ -6,8 +6,8 @@
 // first server to open the ledger and kept in its database (the meta row
 // "log_origin"), so every server of one database signs under the same
 // origin whatever it calls its host.
-#ifndef ARBITER_LEDGER_LOG_ORIGIN_H_
-#define ARBITER_LEDGER_LOG_ORIGIN_H_
+#ifndef ARBITER_LEDGER_INTERNAL_LOG_ORIGIN_H_
+#define ARBITER_LEDGER_INTERNAL_LOG_ORIGIN_H_
 
 #include <string>
 
@@ -39,4 +39,4 @@ absl::StatusOr<std::string> SettleLogOrigin(ServerTables& tables, const std::str
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_LOG_ORIGIN_H_
+#endif  // ARBITER_LEDGER_INTERNAL_LOG_ORIGIN_H_

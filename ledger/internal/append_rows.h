@@ -2,8 +2,8 @@
 // stores (internal to the ledger): idempotency, the stream checks, judging on
 // a working fold, the rows. What a store reads and writes for it, the only
 // part that differs between SQLite and PostgreSQL, is an AppendRows.
-#ifndef ARBITER_LEDGER_APPEND_ROWS_H_
-#define ARBITER_LEDGER_APPEND_ROWS_H_
+#ifndef ARBITER_LEDGER_INTERNAL_APPEND_ROWS_H_
+#define ARBITER_LEDGER_INTERNAL_APPEND_ROWS_H_
 
 #include <cstdint>
 #include <memory>
@@ -14,8 +14,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "arbiter/v1/ledger.pb.h"
-#include "ledger/append_job.h"
 #include "ledger/hash.h"
+#include "ledger/internal/append_job.h"
 #include "ledger/judge.h"
 
 namespace arbiter::ledger {
@@ -86,4 +86,4 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_APPEND_ROWS_H_
+#endif  // ARBITER_LEDGER_INTERNAL_APPEND_ROWS_H_

@@ -1,8 +1,8 @@
 // The venue tables (venue_proofs.h) as each backend stores them: the few
 // statements the two dialects differ in (internal to the ledger; a Store
 // hands them out, Store::OpenVenueTables). Rows are as in the tables.
-#ifndef ARBITER_LEDGER_VENUE_TABLES_H_
-#define ARBITER_LEDGER_VENUE_TABLES_H_
+#ifndef ARBITER_LEDGER_INTERNAL_VENUE_TABLES_H_
+#define ARBITER_LEDGER_INTERNAL_VENUE_TABLES_H_
 
 #include <cstdint>
 #include <string>
@@ -23,7 +23,7 @@ class VenueTables {
   // Creates venue_games and venue_proofs, append-only, if absent.
   virtual absl::Status CreateTables() = 0;
   // INSERT ... unless the key is there. (A game's venue_games row is
-  // written with its first events: Ledger::AppendFromVenue.)
+  // written with its first events: AppendRequest::venue_key_der.)
   virtual absl::Status InsertProof(const std::string& game, int64_t revisions,
                                    const std::string& proof) = 0;
   // venue_games rows, of `game` or (empty) all, by game id.
@@ -36,4 +36,4 @@ class VenueTables {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_VENUE_TABLES_H_
+#endif  // ARBITER_LEDGER_INTERNAL_VENUE_TABLES_H_

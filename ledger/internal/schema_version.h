@@ -1,8 +1,8 @@
 // The version of the ledger's tables, the same in every backend: each
 // records it in its database when it makes the tables and refuses a ledger
 // of another version (sqlite/schema.h says which older one it migrates).
-#ifndef ARBITER_LEDGER_SCHEMA_VERSION_H_
-#define ARBITER_LEDGER_SCHEMA_VERSION_H_
+#ifndef ARBITER_LEDGER_INTERNAL_SCHEMA_VERSION_H_
+#define ARBITER_LEDGER_INTERNAL_SCHEMA_VERSION_H_
 
 namespace arbiter::ledger {
 
@@ -19,4 +19,4 @@ inline constexpr int kSchemaVersion = 4;
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_SCHEMA_VERSION_H_
+#endif  // ARBITER_LEDGER_INTERNAL_SCHEMA_VERSION_H_

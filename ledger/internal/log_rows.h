@@ -1,8 +1,8 @@
 // What both readers of the log (LogReader on SQLite, PgLogReader on
 // PostgreSQL) make of the rows they read, whatever the database (internal to
 // the ledger): each row checked the same way, with the same errors.
-#ifndef ARBITER_LEDGER_LOG_ROWS_H_
-#define ARBITER_LEDGER_LOG_ROWS_H_
+#ifndef ARBITER_LEDGER_INTERNAL_LOG_ROWS_H_
+#define ARBITER_LEDGER_INTERNAL_LOG_ROWS_H_
 
 #include <cstdint>
 #include <string>
@@ -54,4 +54,4 @@ absl::Status NoPublicKey();                       // NOT_FOUND
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_LOG_ROWS_H_
+#endif  // ARBITER_LEDGER_INTERNAL_LOG_ROWS_H_

@@ -5,8 +5,8 @@
 // transaction (BatchTransaction: its rows and the few statements around
 // them); when a batch runs and who runs it (a writer thread, a caller, the
 // holder of a lease) stays the backend's.
-#ifndef ARBITER_LEDGER_BATCH_H_
-#define ARBITER_LEDGER_BATCH_H_
+#ifndef ARBITER_LEDGER_INTERNAL_BATCH_H_
+#define ARBITER_LEDGER_INTERNAL_BATCH_H_
 
 #include <cstdint>
 #include <memory>
@@ -18,9 +18,9 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/ledger.pb.h"
-#include "ledger/append_job.h"
-#include "ledger/append_rows.h"
-#include "ledger/commit_watch.h"
+#include "ledger/internal/append_job.h"
+#include "ledger/internal/append_rows.h"
+#include "ledger/internal/commit_watch.h"
 #include "ledger/judge.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
@@ -95,4 +95,4 @@ class BatchLoop {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_BATCH_H_
+#endif  // ARBITER_LEDGER_INTERNAL_BATCH_H_

@@ -4,8 +4,8 @@
 // (v1::Checkpoint.note); older ones, signed before, carry none, and are
 // given one when asked (CheckpointNote): the same origin, size and root,
 // signed by the same key, so no event and no root changes.
-#ifndef ARBITER_LEDGER_CHECKPOINT_NOTE_H_
-#define ARBITER_LEDGER_CHECKPOINT_NOTE_H_
+#ifndef ARBITER_LEDGER_INTERNAL_CHECKPOINT_NOTE_H_
+#define ARBITER_LEDGER_INTERNAL_CHECKPOINT_NOTE_H_
 
 #include <cstdint>
 #include <string>
@@ -48,4 +48,4 @@ absl::Status VerifyCheckpointNote(const v1::Checkpoint& checkpoint, const Public
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_CHECKPOINT_NOTE_H_
+#endif  // ARBITER_LEDGER_INTERNAL_CHECKPOINT_NOTE_H_

@@ -8,8 +8,8 @@
 // thread wake-up per batch. A batch of one append is answered where it
 // ran (no next batch to overlap; on a blocking caller's thread that ran it,
 // AppendQueue::Leader, the caller then waits for nobody).
-#ifndef ARBITER_LEDGER_ANSWERER_H_
-#define ARBITER_LEDGER_ANSWERER_H_
+#ifndef ARBITER_LEDGER_INTERNAL_ANSWERER_H_
+#define ARBITER_LEDGER_INTERNAL_ANSWERER_H_
 
 #include <deque>
 #include <thread>
@@ -17,7 +17,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
-#include "ledger/append_job.h"
+#include "ledger/internal/append_job.h"
 
 namespace arbiter::ledger {
 
@@ -45,4 +45,4 @@ class Answerer {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_ANSWERER_H_
+#endif  // ARBITER_LEDGER_INTERNAL_ANSWERER_H_

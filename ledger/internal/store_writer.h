@@ -2,13 +2,13 @@
 // ledger; use ledger.h): the queue appends wait in, the committed head it
 // publishes, the key it signs with. Each backend's writer runs its batches
 // through the one batch loop (batch.h).
-#ifndef ARBITER_LEDGER_STORE_WRITER_H_
-#define ARBITER_LEDGER_STORE_WRITER_H_
+#ifndef ARBITER_LEDGER_INTERNAL_STORE_WRITER_H_
+#define ARBITER_LEDGER_INTERNAL_STORE_WRITER_H_
 
 #include <memory>
 
-#include "ledger/append_job.h"
-#include "ledger/commit_watch.h"
+#include "ledger/internal/append_job.h"
+#include "ledger/internal/commit_watch.h"
 #include "ledger/signer.h"
 
 namespace arbiter::ledger {
@@ -31,4 +31,4 @@ class StoreWriter {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_STORE_WRITER_H_
+#endif  // ARBITER_LEDGER_INTERNAL_STORE_WRITER_H_

@@ -1,7 +1,7 @@
 // The UTF-8 decoding signed notes need (their texts and key names must be
 // valid UTF-8, as Go's note package checks), kept to one place.
-#ifndef ARBITER_LEDGER_NOTE_UTF8_H_
-#define ARBITER_LEDGER_NOTE_UTF8_H_
+#ifndef ARBITER_LEDGER_INTERNAL_NOTE_UTF8_H_
+#define ARBITER_LEDGER_INTERNAL_NOTE_UTF8_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -30,4 +30,4 @@ inline int32_t NextRune(absl::string_view s, size_t* i) {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_NOTE_UTF8_H_
+#endif  // ARBITER_LEDGER_INTERNAL_NOTE_UTF8_H_

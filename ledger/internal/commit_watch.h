@@ -3,8 +3,8 @@
 // the entries it answered, another process's (a shared PostgreSQL ledger,
 // seen by the head poll) as a new head only. Followers read the feed
 // (Ledger::commit_feed(), commit_feed.h), never this.
-#ifndef ARBITER_LEDGER_COMMIT_WATCH_H_
-#define ARBITER_LEDGER_COMMIT_WATCH_H_
+#ifndef ARBITER_LEDGER_INTERNAL_COMMIT_WATCH_H_
+#define ARBITER_LEDGER_INTERNAL_COMMIT_WATCH_H_
 
 #include <cstdint>
 #include <utility>
@@ -33,4 +33,4 @@ class CommitWatch {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_COMMIT_WATCH_H_
+#endif  // ARBITER_LEDGER_INTERNAL_COMMIT_WATCH_H_

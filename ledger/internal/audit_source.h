@@ -13,8 +13,8 @@
 // (a lost connection, an I/O error), DATA_LOSS when the database itself
 // reports damage (SQLite's "malformed", PostgreSQL's data corruption); the
 // audit reports DATA_LOSS as a finding.
-#ifndef ARBITER_LEDGER_AUDIT_SOURCE_H_
-#define ARBITER_LEDGER_AUDIT_SOURCE_H_
+#ifndef ARBITER_LEDGER_INTERNAL_AUDIT_SOURCE_H_
+#define ARBITER_LEDGER_INTERNAL_AUDIT_SOURCE_H_
 
 #include <cstdint>
 #include <string>
@@ -74,4 +74,4 @@ class AuditSource {
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_AUDIT_SOURCE_H_
+#endif  // ARBITER_LEDGER_INTERNAL_AUDIT_SOURCE_H_

@@ -1,6 +1,7 @@
-// The completion of an asynchronous append (Ledger::AppendAsync).
-#ifndef ARBITER_LEDGER_APPEND_CALLBACK_H_
-#define ARBITER_LEDGER_APPEND_CALLBACK_H_
+// The completions of a queued append (AppendQueue; Ledger::Append hands
+// its caller an Appended, append_request.h).
+#ifndef ARBITER_LEDGER_INTERNAL_APPEND_CALLBACK_H_
+#define ARBITER_LEDGER_INTERNAL_APPEND_CALLBACK_H_
 
 #include <functional>
 #include <memory>
@@ -19,7 +20,7 @@ namespace arbiter::ledger {
 using AppendCallback = std::function<void(absl::StatusOr<std::vector<v1::LedgerEntry>>)>;
 
 // What a committed append hands its caller with the commit
-// (Ledger::AppendWithFold): its entries, rulings included, and the
+// (Ledger::Append): its entries, rulings included, and the
 // game's fold as that commit left it, so the caller answers from it
 // without looking the game up again.
 struct Committed {
@@ -31,7 +32,7 @@ struct Committed {
 using CommitCallback = std::function<void(absl::StatusOr<Committed>)>;
 
 // What an append would record, worked out without recording it
-// (Ledger::PreviewAsync).
+// (a preview, Ledger::Append).
 struct AppendPreview {
   // As Append would return them: positions and revisions as they would be
   // had nothing else been appended first.
@@ -46,4 +47,4 @@ using PreviewCallback = std::function<void(absl::StatusOr<AppendPreview>)>;
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_APPEND_CALLBACK_H_
+#endif  // ARBITER_LEDGER_INTERNAL_APPEND_CALLBACK_H_

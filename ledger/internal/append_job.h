@@ -3,8 +3,8 @@
 // of the committed state (internal to the ledger). The SQLite writer
 // (sqlite/writer.h) and the PostgreSQL one (postgres/store.cc) share all of it; what
 // they read and write for an append is append_rows.h.
-#ifndef ARBITER_LEDGER_APPEND_JOB_H_
-#define ARBITER_LEDGER_APPEND_JOB_H_
+#ifndef ARBITER_LEDGER_INTERNAL_APPEND_JOB_H_
+#define ARBITER_LEDGER_INTERNAL_APPEND_JOB_H_
 
 #include <cstdint>
 #include <deque>
@@ -24,9 +24,9 @@
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "arbiter/v1/tournament.pb.h"
-#include "ledger/append_callback.h"
 #include "ledger/expected_revision.h"
 #include "ledger/hash.h"
+#include "ledger/internal/append_callback.h"
 #include "ledger/judge.h"
 #include "ledger/merkle.h"
 #include "ledger/signer.h"
@@ -40,18 +40,18 @@ struct AppendJob {
   std::string game_id;
   ExpectedRevision expected = ExpectedRevision::Any();
   std::vector<v1::Event> events;
-  // A tournament's append (Ledger::AppendTournament): `game_id` is its
+  // A tournament's append (AppendRequest::Stream::kTournament): `game_id` is its
   // stream ("tournaments/{id}", stream.h), `events` is empty and these are
   // its events. No judge sees them.
   std::vector<v1::TournamentEvent> tournament_events;
   // A tournament's append: the streams it was derived from, which must stand
-  // at these revisions (Ledger::AppendTournament).
+  // at these revisions (AppendRequest::derived_from).
   std::vector<StreamAt> derived_from;
-  // Set by a venue's sync (Ledger::AppendFromVenue, AppendTournamentFromVenue):
+  // Set by a venue's sync (AppendRequest::venue_key_der):
   // the venue's public key, whose claim on the stream is written with its
   // first events.
   std::string venue_key_der;
-  // A dry run (Ledger::PreviewAsync): judged and written as any
+  // A dry run (AppendRequest::preview): judged and written as any
   // append, then its savepoint rolled back; the batch is left as it was.
   bool dry_run = false;
   // Worked out by the caller's thread before the job is queued (Prepare),
@@ -71,15 +71,15 @@ struct AppendJob {
   bool recorded = false;
   std::optional<v1::Result> result;
 
-  // Set for AppendAsync: the job is on the heap and owned by the writer
+  // Set for an asynchronous append: the job is on the heap and owned by the writer
   // (as it is when `committed` or `preview` is set instead).
   AppendCallback callback;
-  // Set for AppendWithFold: answered with the fold too (Committed).
+  // Set for Ledger::Append: answered with the fold too (Committed).
   CommitCallback committed;
   // The game's fold after this append, set when it was judged and written
   // (not for a retry or a dry run); handed to `committed` after the COMMIT.
   std::shared_ptr<const GameJudge> fold;
-  // Set for PreviewAsync: answered with what the append would record.
+  // Set for a preview: answered with what the append would record.
   PreviewCallback preview;
   absl::Notification done;
 
@@ -114,23 +114,19 @@ class AppendQueue {
   AppendQueue(const AppendQueue&) = delete;
   AppendQueue& operator=(const AppendQueue&) = delete;
 
-  // As Ledger::Append, AppendAsync, AppendWithFold, PreviewAsync and
-  // Checkpoint (ledger.h); UNAVAILABLE once the queue is closed.
+  // As Ledger::AppendAndWait (ledger.h) for a game's append, or a venue's
+  // (`venue_key_der`), and as Checkpoint; UNAVAILABLE once the queue is
+  // closed.
   absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
                                                       ExpectedRevision expected,
                                                       std::vector<v1::Event> events,
                                                       std::string venue_key_der = "");
-  void AppendAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
-                   AppendCallback done);
-  // As AppendAsync, answered with the committed fold.
-  void AppendWithFold(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
-                      CommitCallback done);
-  // As AppendAsync, a dry run.
-  void PreviewAsync(std::string game_id, ExpectedRevision expected, std::vector<v1::Event> events,
-                    PreviewCallback done);
   absl::StatusOr<v1::Checkpoint> Checkpoint();
-  // As Ledger::AppendTournament: `stream` is the tournament's stream name;
-  // with `venue_key_der`, as Ledger::AppendTournamentFromVenue.
+  // Prepares a heap job and queues it, or answers it with why not; owns it
+  // until it is answered (Complete): Ledger::Append.
+  void Launch(AppendJob* job);
+  // As Ledger::AppendAndWait for a tournament: `stream` is its stream name;
+  // with `venue_key_der`, a venue's sync.
   absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournament(
       std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events,
       std::vector<StreamAt> derived_from, std::string venue_key_der = "");
@@ -159,9 +155,6 @@ class AppendQueue {
 
  private:
   bool Enqueue(AppendJob* job);
-  // Prepares a heap job and queues it (AppendAsync, AppendWithFold,
-  // PreviewAsync).
-  void Launch(AppendJob* job);
   // Waits until a job is queued, the queue is closed, `deadline` passes or,
   // if `or_woken`, Wake() has been called.
   void WaitLocked(absl::Time deadline, bool or_woken) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -204,4 +197,4 @@ void AnswerCheckpoints(const std::vector<AppendJob*>& jobs, const v1::Checkpoint
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_APPEND_JOB_H_
+#endif  // ARBITER_LEDGER_INTERNAL_APPEND_JOB_H_

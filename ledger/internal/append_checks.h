@@ -1,8 +1,8 @@
 // The checks every store makes of an append, whatever it is stored in
 // (internal to the ledger): the append's own shape, and its fit to the
 // stream as it stands.
-#ifndef ARBITER_LEDGER_APPEND_CHECKS_H_
-#define ARBITER_LEDGER_APPEND_CHECKS_H_
+#ifndef ARBITER_LEDGER_INTERNAL_APPEND_CHECKS_H_
+#define ARBITER_LEDGER_INTERNAL_APPEND_CHECKS_H_
 
 #include <cstdint>
 #include <functional>
@@ -58,4 +58,4 @@ absl::StatusOr<std::unique_ptr<GameJudge>> ReplayStream(
 
 }  // namespace arbiter::ledger
 
-#endif  // ARBITER_LEDGER_APPEND_CHECKS_H_
+#endif  // ARBITER_LEDGER_INTERNAL_APPEND_CHECKS_H_
