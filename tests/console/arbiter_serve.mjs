@@ -1,6 +1,6 @@
 // A real `arbiter serve --http` on free loopback ports, for the browser test
 // and the console's browser benchmark (tests/bench/console_render.mjs).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -106,3 +106,17 @@ export function checks() {
   };
   return { check, finish };
 }
+
+// `arbiter ARGS...` as the holder of `token`, against the server `server()`
+// returns (none before it started), `input` on its standard input; its output.
+export function cliOf(arbiter, server) {
+  return (args, token, input) => execFileSync(arbiter, args, {
+    env: { ...process.env, ARBITER_SERVER: server()?.grpc || '', ARBITER_TOKEN: token },
+    encoding: 'utf8',
+    input,
+  });
+}
+
+// The time now, as an event's `at`; one line of a JSONL record stamped now.
+export const now = () => new Date().toISOString();
+export const eventLine = (o) => `${JSON.stringify({ at: now(), ...o })}\n`;

@@ -8,11 +8,10 @@
 //
 // Exit 0 when every check holds, 1 otherwise, 77 (skipped) when chromium or
 // the npm packages (npm ci) are missing.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHROMIUM, arbiterBinary, browserOrSkip, startServer } from './arbiter_serve.mjs';
+import { CHROMIUM, arbiterBinary, browserOrSkip, cliOf, startServer } from './arbiter_serve.mjs';
 
 const arbiter = arbiterBinary();
 const puppeteer = await browserOrSkip();
@@ -29,12 +28,7 @@ function check(ok, what) {
   return ok;
 }
 
-function cli(args, token) {
-  return execFileSync(arbiter, args, {
-    env: { ...process.env, ARBITER_SERVER: server?.grpc || '', ARBITER_TOKEN: token },
-    encoding: 'utf8',
-  });
-}
+const cli = cliOf(arbiter, () => server);
 
 async function signIn(token) {
   const context = await browser.createBrowserContext();

@@ -16,12 +16,12 @@
 //
 // Exit 0 when every check holds, 1 otherwise, 77 (skipped) when chromium or
 // the npm packages (npm ci) are missing.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  CHROMIUM, arbiterBinary, axeOrSkip, browserOrSkip, checks, flag, seriousViolations, startServer,
+  CHROMIUM, arbiterBinary, axeOrSkip, browserOrSkip, checks, cliOf, eventLine, flag, now,
+  seriousViolations, startServer,
 } from './arbiter_serve.mjs';
 
 const arbiter = arbiterBinary();
@@ -35,16 +35,9 @@ const data = path.join(work, 'data');
 let server;
 let browser;
 
-function cli(args, token, input) {
-  return execFileSync(arbiter, args, {
-    env: { ...process.env, ARBITER_SERVER: server?.grpc || '', ARBITER_TOKEN: token },
-    encoding: 'utf8',
-    input,
-  });
-}
+const cli = cliOf(arbiter, () => server);
 
-const now = () => new Date().toISOString();
-const line = (o) => `${JSON.stringify({ at: now(), ...o })}\n`;
+const line = eventLine;
 
 // The match's row: its data and its text.
 async function matchRow(page) {
