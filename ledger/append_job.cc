@@ -48,12 +48,7 @@ void AppendJob::Complete() {
     delete this;
     return cb(std::move(answer));
   }
-  if (!callback) return done.Notify();
-  AppendCallback cb = std::move(callback);
-  absl::StatusOr<std::vector<v1::LedgerEntry>> result =
-      status.ok() ? absl::StatusOr<std::vector<v1::LedgerEntry>>(std::move(entries)) : status;
-  delete this;
-  cb(std::move(result));
+  done.Notify();
 }
 
 bool AppendQueue::Enqueue(AppendJob* job) {

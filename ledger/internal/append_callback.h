@@ -15,10 +15,6 @@
 
 namespace arbiter::ledger {
 
-// What Append would have returned: one entry per event, or why nothing was
-// written.
-using AppendCallback = std::function<void(absl::StatusOr<std::vector<v1::LedgerEntry>>)>;
-
 // What a committed append hands its caller with the commit
 // (Ledger::Append): its entries, rulings included, and the
 // game's fold as that commit left it, so the caller answers from it

@@ -71,10 +71,9 @@ struct AppendJob {
   bool recorded = false;
   std::optional<v1::Result> result;
 
-  // Set for an asynchronous append: the job is on the heap and owned by the writer
-  // (as it is when `committed` or `preview` is set instead).
-  AppendCallback callback;
-  // Set for Ledger::Append: answered with the fold too (Committed).
+  // Set for Ledger::Append: answered with the fold too (Committed); the job
+  // is then on the heap and owned by the writer (as it is when `preview` is
+  // set instead). Neither set: a blocking caller waits on `done`.
   CommitCallback committed;
   // The game's fold after this append, set when it was judged and written
   // (not for a retry or a dry run); handed to `committed` after the COMMIT.
