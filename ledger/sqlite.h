@@ -96,6 +96,20 @@ class Stmt {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
+// Resets a statement when it goes out of scope, so that neither an early
+// return nor a kept statement between calls leaves a read cursor (and its
+// snapshot) open.
+class ResetOnExit {
+ public:
+  explicit ResetOnExit(Stmt& s) : s_(s) {}
+  ~ResetOnExit() { s_.Reset(); }
+  ResetOnExit(const ResetOnExit&) = delete;
+  ResetOnExit& operator=(const ResetOnExit&) = delete;
+
+ private:
+  Stmt& s_;
+};
+
 // A transaction on a Db, rolled back when it goes out of scope unless
 // Commit() succeeded, so that a failure part-way leaves nothing half-written.
 class Transaction {

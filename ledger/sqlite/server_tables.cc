@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "ledger/sqlite.h"
 #include "ledger/sqlite/schema.h"
 
 namespace arbiter::ledger {
@@ -92,17 +93,6 @@ DeliveryRow ReadDelivery(const Stmt& s) {
   d.last_error = s.Text(8);
   return d;
 }
-
-// Resets a kept statement when the read is done, so that it holds no read
-// snapshot between calls.
-class ResetOnExit {
- public:
-  explicit ResetOnExit(Stmt& s) : s_(s) {}
-  ~ResetOnExit() { s_.Reset(); }
-
- private:
-  Stmt& s_;
-};
 
 constexpr char kTokenColumns[] = "id, sha256, role, name, games, created, revoked, expires";
 

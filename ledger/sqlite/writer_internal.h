@@ -47,17 +47,6 @@ struct Writer::Statements {
   }
 };
 
-// Resets a statement when it goes out of scope, so an early return never
-// leaves a read cursor open inside the transaction.
-class ResetOnExit {
- public:
-  explicit ResetOnExit(Stmt& s) : s_(s) {}
-  ~ResetOnExit() { s_.Reset(); }
-
- private:
-  Stmt& s_;
-};
-
 }  // namespace arbiter::ledger
 
 #endif  // ARBITER_LEDGER_SQLITE_WRITER_INTERNAL_H_
