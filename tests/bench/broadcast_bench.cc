@@ -43,8 +43,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
@@ -58,52 +56,12 @@
 #include "adjudicator/engine/proto_time.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "tests/bench/bench_env.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/temp_dir.h"
 
 namespace arbiter::testing {
 namespace {
-
-int EnvInt(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  int n = 0;
-  return v != nullptr && absl::SimpleAtoi(v, &n) ? n : fallback;
-}
-
-// A field of /proc/PID/smaps_rollup ("Pss", KiB); -1 when absent.
-int64_t RollupField(pid_t pid, absl::string_view field) {
-  std::ifstream in(absl::StrCat("/proc/", pid, "/smaps_rollup"));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!absl::StartsWith(line, absl::StrCat(field, ":"))) continue;
-    std::string digits;
-    for (char c : line) {
-      if (c >= '0' && c <= '9') digits += c;
-    }
-    int64_t n = 0;
-    if (absl::SimpleAtoi(digits, &n)) return n;
-  }
-  return -1;
-}
-
-double CpuMs(pid_t pid) {
-  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::vector<std::string> f = absl::StrSplit(stat.substr(stat.rfind(')') + 2), ' ');
-  int64_t utime = 0, stime = 0;
-  if (f.size() < 13 || !absl::SimpleAtoi(f[11], &utime) || !absl::SimpleAtoi(f[12], &stime)) {
-    return 0;
-  }
-  return 1000.0 * static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
-void RaiseFileLimit() {
-  rlimit r{};
-  if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
-    r.rlim_cur = r.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &r);
-  }
-}
 
 int64_t NowNs() { return absl::ToUnixNanos(absl::Now()); }
 
@@ -443,11 +401,11 @@ void Report(const char* name, double value) { std::printf("%-22s %.1f\n", name, 
 
 int Main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress lines as they come
-  RaiseFileLimit();
-  const int viewers = EnvInt("BROADCAST_BENCH_VIEWERS", 16000);
-  const int boards = EnvInt("BROADCAST_BENCH_BOARDS", 200);
-  const absl::Duration every = absl::Milliseconds(EnvInt("BROADCAST_BENCH_EVERY_MS", 2000));
-  const absl::Duration measure = absl::Seconds(EnvInt("BROADCAST_BENCH_SECONDS", 30));
+  bench::RaiseFileLimit();
+  const int viewers = bench::EnvInt("BROADCAST_BENCH_VIEWERS", 16000);
+  const int boards = bench::EnvInt("BROADCAST_BENCH_BOARDS", 200);
+  const absl::Duration every = absl::Milliseconds(bench::EnvInt("BROADCAST_BENCH_EVERY_MS", 2000));
+  const absl::Duration measure = absl::Seconds(bench::EnvInt("BROADCAST_BENCH_SECONDS", 30));
   const absl::Duration warm = absl::Seconds(5);
   rlimit r{};
   getrlimit(RLIMIT_NOFILE, &r);
@@ -477,7 +435,7 @@ int Main() {
   absl::SleepFor(absl::Seconds(1));  // the server settles: a figure, not a synchronisation
   const pid_t pid = server->pid();
   const int64_t rss0 = ProcStatusField(pid, "VmRSS"), anon0 = ProcStatusField(pid, "RssAnon"),
-                pss0 = RollupField(pid, "Pss");
+                pss0 = ProcRollupField(pid, "Pss");
   Viewers v(server->console_address(), viewers, &acks);
   const absl::Time deadline = absl::Now() + absl::Seconds(300);
   while (v.following() < viewers && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(50));
@@ -485,7 +443,7 @@ int Main() {
   std::printf("measuring from %s\n", absl::FormatTime(absl::Now() + absl::Seconds(7)).c_str());
   absl::SleepFor(absl::Seconds(2));
   const int64_t rss1 = ProcStatusField(pid, "VmRSS"), anon1 = ProcStatusField(pid, "RssAnon"),
-                pss1 = RollupField(pid, "Pss");
+                pss1 = ProcRollupField(pid, "Pss");
   const int following = v.following();
 
   // Warm-up, then the measured moves: those the recorder acknowledges after
@@ -497,11 +455,12 @@ int Main() {
     // Positions from here on are measured.
     v.Measure(recorder.last.load() + 1, acks.size());
   });
-  const double server_cpu0 = CpuMs(pid), bench_cpu0 = CpuMs(getpid());
+  const double server_cpu0 = ProcCpuMs(pid), bench_cpu0 = ProcCpuMs(getpid());
   recorder.Run(*stub, boards, every, start + warm + measure, &acks, 4);
   measuring.join();
   const double seconds = absl::ToDoubleSeconds(absl::Now() - start);
-  const double server_cpu = CpuMs(pid) - server_cpu0, bench_cpu = CpuMs(getpid()) - bench_cpu0;
+  const double server_cpu = ProcCpuMs(pid) - server_cpu0,
+               bench_cpu = ProcCpuMs(getpid()) - bench_cpu0;
   const uint64_t last = recorder.last.load();
   // Waits for the last move's receipts (or 30 s).
   const absl::Time drain = absl::Now() + absl::Seconds(30);

@@ -36,7 +36,6 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -44,9 +43,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -54,62 +50,19 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "adjudicator/engine/proto_time.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "benchmark/benchmark.h"
 #include "grpcpp/grpcpp.h"
+#include "tests/bench/bench_env.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/watchers.h"
 
 namespace arbiter::testing {
 namespace {
-
-int EnvInt(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  int n = 0;
-  return v != nullptr && absl::SimpleAtoi(v, &n) ? n : fallback;
-}
-
-int64_t ProcField(pid_t pid, const std::string& field) {
-  std::ifstream in(absl::StrCat("/proc/", pid, "/status"));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!absl::StartsWith(line, field + ":")) continue;
-    std::string digits;
-    for (char c : line) {
-      if (c >= '0' && c <= '9') digits += c;
-    }
-    int64_t n = 0;
-    if (absl::SimpleAtoi(digits, &n)) return n;
-  }
-  return -1;
-}
-
-// User + system CPU time of process `pid` so far (/proc/PID/stat).
-double CpuMs(pid_t pid) {
-  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // Fields after the command's closing parenthesis: state is field 3,
-  // utime 14 and stime 15.
-  const std::vector<std::string> f = absl::StrSplit(stat.substr(stat.rfind(')') + 2), ' ');
-  int64_t utime = 0, stime = 0;
-  if (f.size() < 13 || !absl::SimpleAtoi(f[11], &utime) || !absl::SimpleAtoi(f[12], &stime)) {
-    return 0;
-  }
-  return 1000.0 * static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
-void RaiseFileLimit() {
-  rlimit r{};
-  if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
-    r.rlim_cur = r.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &r);
-  }
-}
 
 v1::Event At(absl::Time t) {
   v1::Event e;
@@ -304,11 +257,11 @@ double Percentile(std::vector<double> v, double p) {
 }
 
 void BM_Watchers(benchmark::State& state) {
-  RaiseFileLimit();
-  const int watchers = EnvInt("WATCH_BENCH_WATCHERS", 5000);
-  const int events = std::min(EnvInt("WATCH_BENCH_EVENTS", 40), 100);
-  const absl::Duration gap = absl::Milliseconds(EnvInt("WATCH_BENCH_GAP_MS", 250));
-  const int pages = std::min(EnvInt("WATCH_BENCH_SSE", watchers / 2), watchers);
+  bench::RaiseFileLimit();
+  const int watchers = bench::EnvInt("WATCH_BENCH_WATCHERS", 5000);
+  const int events = std::min(bench::EnvInt("WATCH_BENCH_EVENTS", 40), 100);
+  const absl::Duration gap = absl::Milliseconds(bench::EnvInt("WATCH_BENCH_GAP_MS", 250));
+  const int pages = std::min(bench::EnvInt("WATCH_BENCH_SSE", watchers / 2), watchers);
   const int streams = watchers - pages;
   for (auto _ : state) {
     TempDir dir("arbiter-watchers-bench");
@@ -331,7 +284,7 @@ void BM_Watchers(benchmark::State& state) {
 
     Arrivals arrivals(watchers, events);
     absl::SleepFor(absl::Seconds(1));
-    const int64_t rss_start = ProcField(server->pid(), "VmRSS");
+    const int64_t rss_start = ProcStatusField(server->pid(), "VmRSS");
     // gRPC: event k is position 2 + k (WatchAll) and revision 2 + k (WatchGame).
     auto on_message = [&arrivals](int base) {
       return [&arrivals, base](int i, const v1::WatchResponse& m) {
@@ -350,17 +303,17 @@ void BM_Watchers(benchmark::State& state) {
         return state.SkipWithError("not every stream caught up");
       }
       absl::SleepFor(absl::Seconds(2));
-      const int64_t rss_grpc = ProcField(server->pid(), "VmRSS");
+      const int64_t rss_grpc = ProcStatusField(server->pid(), "VmRSS");
       SsePages sse(server->console_address(), pages, streams, &arrivals);
       if (!arrivals.Await(0, streams + sse.opened(), absl::Seconds(60))) {
         return state.SkipWithError("not every page followed");
       }
       absl::SleepFor(absl::Seconds(2));
-      const int64_t rss_all = ProcField(server->pid(), "VmRSS");
-      const int64_t threads = ProcField(server->pid(), "Threads");
+      const int64_t rss_all = ProcStatusField(server->pid(), "VmRSS");
+      const int64_t threads = ProcStatusField(server->pid(), "Threads");
 
       std::vector<absl::Time> sent(events + 1);
-      const double server_cpu = CpuMs(server->pid()), bench_cpu = CpuMs(getpid());
+      const double server_cpu = ProcCpuMs(server->pid()), bench_cpu = ProcCpuMs(getpid());
       for (int k = 1; k <= events; ++k) {
         sent[k] = absl::Now();
         if (!AppendEvents(*stub, {Stone(k - 1)})) return state.SkipWithError("append failed");
@@ -368,8 +321,8 @@ void BM_Watchers(benchmark::State& state) {
       }
       const int reached = streams + sse.opened();
       const bool all = arrivals.Await(static_cast<int64_t>(reached) * events, 0, absl::Seconds(60));
-      state.counters["server_cpu_ms_per_event"] = (CpuMs(server->pid()) - server_cpu) / events;
-      state.counters["bench_cpu_ms_per_event"] = (CpuMs(getpid()) - bench_cpu) / events;
+      state.counters["server_cpu_ms_per_event"] = (ProcCpuMs(server->pid()) - server_cpu) / events;
+      state.counters["bench_cpu_ms_per_event"] = (ProcCpuMs(getpid()) - bench_cpu) / events;
       std::vector<double> each, to_all, sse_each;
       int64_t missing = 0;
       const auto at = arrivals.at();

@@ -6,11 +6,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "tests/support/files.h"
 #include "tests/support/paths.h"
 
@@ -115,8 +119,11 @@ ProcessResult RunCli(const std::vector<std::string>& args, const std::string& in
   return RunArbiter(args, options);
 }
 
-int64_t ProcStatusField(pid_t pid, const std::string& field) {
-  std::ifstream in(absl::StrCat("/proc/", pid, "/status"));
+namespace {
+
+// A number field ("Name:   1234 kB") of /proc/PID/`file`; 0 when absent.
+int64_t ProcFileField(pid_t pid, const char* file, const std::string& field) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/", file));
   const std::string prefix = field + ":";
   std::string line;
   int64_t n = 0;
@@ -127,6 +134,31 @@ int64_t ProcStatusField(pid_t pid, const std::string& field) {
     if (absl::SimpleAtoi(value, &n)) return n;
   }
   return 0;
+}
+
+}  // namespace
+
+int64_t ProcStatusField(pid_t pid, const std::string& field) {
+  return ProcFileField(pid, "status", field);
+}
+
+int64_t ProcRollupField(pid_t pid, const std::string& field) {
+  return ProcFileField(pid, "smaps_rollup", field);
+}
+
+double ProcCpuMs(pid_t pid) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t paren = stat.rfind(')');
+  if (paren == std::string::npos || paren + 2 > stat.size()) return 0;
+  // Fields after the command's closing parenthesis: state is field 3,
+  // utime 14 and stime 15.
+  const std::vector<std::string> f = absl::StrSplit(stat.substr(paren + 2), ' ');
+  int64_t utime = 0, stime = 0;
+  if (f.size() < 13 || !absl::SimpleAtoi(f[11], &utime) || !absl::SimpleAtoi(f[12], &stime)) {
+    return 0;
+  }
+  return 1000.0 * static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
 }  // namespace arbiter::testing

@@ -77,6 +77,14 @@ std::string CreateToken(const std::string& data_dir, const std::string& role,
 // the process or the field is not there.
 int64_t ProcStatusField(pid_t pid, const std::string& field);
 
+// A field of /proc/PID/smaps_rollup ("Pss", "Rss", in KiB); 0 when the
+// process or the field is not there.
+int64_t ProcRollupField(pid_t pid, const std::string& field);
+
+// User + system CPU time of process `pid` so far, in milliseconds
+// (/proc/PID/stat); 0 when it cannot be read.
+double ProcCpuMs(pid_t pid);
+
 }  // namespace arbiter::testing
 
 #endif  // ARBITER_TESTS_SUPPORT_ARBITER_PROCESS_H_
