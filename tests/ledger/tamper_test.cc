@@ -190,10 +190,16 @@ class TamperTest : public ::testing::TestWithParam<Backend> {
     return report.ok() ? *report : AuditReport();
   }
 
-  // Sixty more games after the fixture's, each of 12 events (gameCreated,
-  // ten passes and a resignation) recorded at once: game k holds positions
-  // 29 + 12k to 40 + 12k, enough for every thread of the audit to check
-  // several batches.
+  // A game of 12 events: gameCreated, ten passes and Black's resignation.
+  static std::vector<v1::Event> EndedGame(const std::string& id) {
+    std::vector<v1::Event> events = {Created(id)};
+    for (int i = 0; i < 10; ++i) events.push_back(Pass(i % 2 ? v1::WHITE : v1::BLACK));
+    events.push_back(Resign(v1::BLACK));
+    return events;
+  }
+
+  // Sixty more games after the fixture's, each an EndedGame recorded at once: game k holds
+  // positions 29 + 12k to 40 + 12k, enough for every thread of the audit to check several batches.
   void AddGames() {
     LedgerOptions o = OptionsFor(GetParam(), dir_.path(), &uri_);
     o.judge = &judge_;
@@ -201,12 +207,10 @@ class TamperTest : public ::testing::TestWithParam<Backend> {
     ASSERT_TRUE(ledger.ok()) << ledger.status();
     for (int k = 0; k < 60; ++k) {
       std::string id = absl::StrCat("many", k);
-      std::vector<v1::Event> events = {Created(id)};
-      for (int i = 0; i < 10; ++i) events.push_back(Pass(i % 2 ? v1::WHITE : v1::BLACK));
-      events.push_back(Resign(v1::BLACK));
-      ASSERT_TRUE((*ledger)
-                      ->AppendAndWait(AppendRequest::Game(id, ExpectedRevision::NoStream(), events))
-                      .ok());
+      ASSERT_TRUE(
+          (*ledger)
+              ->AppendAndWait(AppendRequest::Game(id, ExpectedRevision::NoStream(), EndedGame(id)))
+              .ok());
     }
   }
 
@@ -580,12 +584,10 @@ TEST_P(TamperTest, TheRefereeFollowsTheLogOnEveryThreadCount) {
     // Game many<k> (12 events, ended), then revision k + 1 of tournament T.
     for (int k = 0; k < 40; ++k) {
       std::string id = absl::StrCat("many", k);
-      std::vector<v1::Event> events = {Created(id)};
-      for (int i = 0; i < 10; ++i) events.push_back(Pass(i % 2 ? v1::WHITE : v1::BLACK));
-      events.push_back(Resign(v1::BLACK));
-      ASSERT_TRUE((*ledger)
-                      ->AppendAndWait(AppendRequest::Game(id, ExpectedRevision::NoStream(), events))
-                      .ok());
+      ASSERT_TRUE(
+          (*ledger)
+              ->AppendAndWait(AppendRequest::Game(id, ExpectedRevision::NoStream(), EndedGame(id)))
+              .ok());
       v1::TournamentEvent t;
       if (k == 0) {
         t.mutable_created()->set_tournament_id("T");
