@@ -108,8 +108,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "adjudicator/engine/sgf.h"
-#include "adjudicator/engine/sgf_events.h"
 #include "adjudicator/service/server.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "benchmark/benchmark.h"
@@ -124,8 +122,7 @@
 #include "ledger/sqlite/wal_checkpointer.h"
 #include "tests/bench/bench_main.h"
 #include "tests/bench/bench_rounds.h"
-#include "tests/support/files.h"
-#include "tests/support/paths.h"
+#include "tests/bench/sgf_games.h"
 #include "tests/support/pg_cluster.h"
 #include "tests/support/temp_dir.h"
 
@@ -138,20 +135,8 @@ namespace {
 
 using bench::Median;
 
-std::vector<std::vector<v1::Event>> LoadGames() {
-  std::vector<std::vector<v1::Event>> games;
-  for (const auto& file : testing::FilesIn(testing::TestDataPath("sgf"), ".sgf")) {
-    absl::StatusOr<SgfGame> sgf = ParseSgf(testing::ReadFile(file.string()));
-    if (!sgf.ok()) continue;
-    absl::StatusOr<std::vector<v1::Event>> events =
-        SgfToEvents(*sgf, "bench", absl::CivilDay(2026, 5, 1));
-    if (events.ok() && events->size() > 1) games.push_back(*std::move(events));
-  }
-  return games;
-}
-
 const std::vector<std::vector<v1::Event>>& Games() {
-  static const auto* games = new std::vector<std::vector<v1::Event>>(LoadGames());
+  static const auto* games = new std::vector<std::vector<v1::Event>>(bench::SgfGames());
   return *games;
 }
 

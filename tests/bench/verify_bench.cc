@@ -43,8 +43,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "adjudicator/engine/sgf.h"
-#include "adjudicator/engine/sgf_events.h"
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/standings_recorder.h"
@@ -58,8 +56,7 @@
 #include "ledger/sqlite/log_reader.h"
 #include "ledger/store.h"
 #include "tests/bench/bench_rounds.h"
-#include "tests/support/files.h"
-#include "tests/support/paths.h"
+#include "tests/bench/sgf_games.h"
 #include "tests/support/temp_dir.h"
 
 namespace arbiter {
@@ -90,14 +87,7 @@ double ThreadCpu() {
 
 // The shared SGF games, as events.
 std::vector<std::vector<v1::Event>> SgfGames() {
-  std::vector<std::vector<v1::Event>> games;
-  for (const auto& file : testing::FilesIn(testing::TestDataPath("sgf"), ".sgf")) {
-    absl::StatusOr<SgfGame> sgf = ParseSgf(testing::ReadFile(file.string()));
-    if (!sgf.ok()) continue;
-    absl::StatusOr<std::vector<v1::Event>> events =
-        SgfToEvents(*sgf, "bench", absl::CivilDay(2026, 5, 1));
-    if (events.ok() && events->size() > 1) games.push_back(*std::move(events));
-  }
+  std::vector<std::vector<v1::Event>> games = bench::SgfGames();
   if (games.empty()) Die("no games", absl::NotFoundError("tests/data/sgf"));
   return games;
 }
