@@ -85,6 +85,18 @@ class Viewer {
   std::string got_;
 };
 
+// Parks `n` viewers on `followers`, each the far end of a socket pair whose
+// near end is the page's connection.
+void ParkViewers(Followers& followers, int n, std::vector<std::unique_ptr<Viewer>>& viewers) {
+  for (int i = 0; i < n; ++i) {
+    int pair[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), 0);
+    ASSERT_TRUE(followers.Reserve("viewer", /*official=*/true).ok());
+    followers.Park(std::make_unique<Connection>(pair[0], nullptr), 0, "viewer");
+    viewers.push_back(std::make_unique<Viewer>(pair[1]));
+  }
+}
+
 TEST(FollowersLoopsTest, ViewersAreSharedOverTheLoopsAndEachLoopSendsEveryMessage) {
   TestFeed feed;
   FeedLimits limits;
@@ -94,13 +106,7 @@ TEST(FollowersLoopsTest, ViewersAreSharedOverTheLoopsAndEachLoopSendsEveryMessag
   constexpr int kViewers = 12;
   Followers followers(&feed, limits, kLoops);
   std::vector<std::unique_ptr<Viewer>> viewers;
-  for (int i = 0; i < kViewers; ++i) {
-    int pair[2];
-    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), 0);
-    ASSERT_TRUE(followers.Reserve("viewer", /*official=*/true).ok());
-    followers.Park(std::make_unique<Connection>(pair[0], nullptr), 0, "viewer");
-    viewers.push_back(std::make_unique<Viewer>(pair[1]));
-  }
+  ASSERT_NO_FATAL_FAILURE(ParkViewers(followers, kViewers, viewers));
   // Each is adopted by its loop before it is greeted.
   for (auto& viewer : viewers) ASSERT_TRUE(viewer->Await(": following", absl::Seconds(10)));
   EXPECT_EQ(followers.parked(), kViewers);
@@ -174,13 +180,7 @@ TEST(FollowersLoopsTest, AGuestLoopFollowsOnItsHostsThreadAndEndsItsStreamsWhenT
   TestHost host;
   Followers followers(&feed, limits, 2, &host);
   std::vector<std::unique_ptr<Viewer>> viewers;
-  for (int i = 0; i < 4; ++i) {
-    int pair[2];
-    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), 0);
-    ASSERT_TRUE(followers.Reserve("viewer", /*official=*/true).ok());
-    followers.Park(std::make_unique<Connection>(pair[0], nullptr), 0, "viewer");
-    viewers.push_back(std::make_unique<Viewer>(pair[1]));
-  }
+  ASSERT_NO_FATAL_FAILURE(ParkViewers(followers, 4, viewers));
   for (auto& viewer : viewers) ASSERT_TRUE(viewer->Await(": following", absl::Seconds(10)));
   EXPECT_EQ(followers.ParkedByLoop(), (std::vector<int>{2, 2}));
   feed.Add("a move");
