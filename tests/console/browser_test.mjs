@@ -249,6 +249,19 @@ async function main() {
   check(players.includes('Black') && players.includes('White'), `the colours translated (${players})`);
   await game.click('#lang');
   await game.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  // The webhooks page in the language chosen, its header too.
+  const hooks = await chiefContext.newPage();
+  await hooks.goto(`${server.http}/webhooks`);
+  await hooks.waitForSelector('body[data-loaded="1"]');
+  await hooks.click('#lang');
+  await hooks.waitForFunction(() => document.documentElement.lang === 'en');
+  const hooksEn = await hooks.$eval('header h1', (h) => h.innerText);
+  check(!/[\u3000-\u9fff]/.test(hooksEn) && hooksEn.includes('Webhooks'), `the webhooks page's header in English reads in English only ("${hooksEn}")`);
+  await hooks.click('#lang');
+  await hooks.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  const hooksZh = await hooks.$eval('header h1', (h) => h.innerText);
+  check(hooksZh.includes('推送') && !hooksZh.includes('Webhooks'), `and in Chinese in Chinese only ("${hooksZh}")`);
+  await hooks.close();
   // A move-by-move replay of the board.
   await game.click('#replay-first');
   const empty = await game.$$eval('#board .stone', (n) => n.length);
