@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +28,6 @@ class PgParams {
 
  private:
   friend class PgConn;
-  struct Values;
   std::vector<std::string> values_;
   std::vector<bool> null_;
   std::vector<unsigned> types_;  // OIDs
@@ -78,21 +76,8 @@ class PgConn {
   // many. UNAVAILABLE when the connection broke.
   absl::StatusOr<int> TakeNotifications();
 
-  // Sends `sql` and returns at once: a statement that may wait in the
-  // server (a lock) without a thread waiting with it. Its result is read by
-  // TakeResult once socket() is readable; nothing else runs on the
-  // connection until then.
-  absl::Status Send(absl::string_view sql, const PgParams& params = PgParams());
-  // After Send: reads what the server sent; the rows once the statement has
-  // finished, nullopt while it runs. Errors as Exec's.
-  absl::StatusOr<std::optional<PgResult>> TakeResult();
-
  private:
-  // `r` as a result, or the error it carries (Exec's codes); takes it.
-  absl::StatusOr<PgResult> Checked(PGresult* r, absl::string_view sql);
-
   std::unique_ptr<PGconn, void (*)(PGconn*)> conn_;
-  std::string sent_;  // the statement Send sent, for TakeResult's errors
 };
 
 // BEGIN on construction (with `mode`, e.g. "ISOLATION LEVEL REPEATABLE
@@ -103,9 +88,7 @@ class PgTransaction {
   PgTransaction(PgTransaction&& o) noexcept : conn_(o.conn_) { o.conn_ = nullptr; }
   PgTransaction& operator=(PgTransaction&&) = delete;
   ~PgTransaction();
-  // COMMIT, after the statements `first` (e.g. a NOTIFY, delivered only if
-  // and when the transaction commits) in the same round trip.
-  absl::Status Commit(absl::string_view first = "");
+  absl::Status Commit();
 
  private:
   explicit PgTransaction(PgConn* conn) : conn_(conn) {}

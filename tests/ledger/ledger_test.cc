@@ -478,9 +478,8 @@ TEST_P(SqliteLedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
 // the signer's lease; pg_servers_test tries several servers.)
 TEST_P(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
   // A bound of a second: the second append lands within it even on a slow
-  // disk (on PostgreSQL the tail is dated from the signer's read of the
-  // head before the one that saw it, at the latest at the lease's grant),
-  // so one checkpoint covers both.
+  // disk (on PostgreSQL the tail is dated from the poll before the one that
+  // saw it, 100 ms earlier), so one checkpoint covers both.
   Open(/*checkpoint_every=*/0, /*sign_within=*/absl::Seconds(1));
   ASSERT_TRUE(
       ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
