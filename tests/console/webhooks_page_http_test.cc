@@ -108,6 +108,10 @@ TEST_F(WebhooksPageTest, TheChiefArbiterSeesWhatFailedForGoodAndNeverASecret) {
   EXPECT_TRUE(absl::StrContains(html, "彻底失败的推送")) << html;
   EXPECT_TRUE(absl::StrContains(html, "Failed for good")) << html;
   EXPECT_TRUE(absl::StrContains(html, absl::StrCat("arbiter webhook retry ", kEndpoint))) << html;
+  // Each language keeps its own punctuation: a reader who chose Chinese sees
+  // "类型：", not an English colon left between the two languages' words.
+  EXPECT_TRUE(absl::StrContains(html, "类型：")) << html;
+  EXPECT_FALSE(absl::StrContains(html, "</span>: ")) << html;
   // The secret is stored, and named as set, but never shown.
   EXPECT_FALSE(absl::StrContains(html, "whsec_")) << html;
   EXPECT_FALSE(absl::StrContains(html, "MfKQ9r8GKYqr")) << html;

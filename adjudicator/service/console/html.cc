@@ -21,4 +21,9 @@ std::string Page(absl::string_view title, absl::string_view body_class, absl::st
       Escape(body_class), "\">\n", body, "\n</body></html>\n");
 }
 
+std::string Both(absl::string_view zh, absl::string_view en) {
+  return absl::StrCat("<span lang=\"zh\">", Escape(zh), "</span> <span lang=\"en\">", Escape(en),
+                      "</span>");
+}
+
 }  // namespace arbiter::service::console

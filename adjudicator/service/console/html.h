@@ -18,6 +18,12 @@ std::string Escape(absl::string_view text);
 // sheet, and `body` (already HTML) inside <body class="`body_class`">.
 std::string Page(absl::string_view title, absl::string_view body_class, absl::string_view body);
 
+// The same words in Chinese, then English, each in a <span lang> (both
+// escaped): the reader's chosen language hides the other (tournament.css), and a
+// printed page keeps both. Punctuation belongs inside each language's words:
+// "等待重试：" but "waiting for a retry: ".
+std::string Both(absl::string_view zh, absl::string_view en);
+
 }  // namespace arbiter::service::console
 
 #endif  // ARBITER_ADJUDICATOR_SERVICE_CONSOLE_HTML_H_

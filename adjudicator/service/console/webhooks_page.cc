@@ -9,12 +9,6 @@
 namespace arbiter::service::console {
 namespace {
 
-// Chinese, then English, as every server-rendered page reads.
-std::string Both(absl::string_view zh, absl::string_view en) {
-  return absl::StrCat("<span lang=\"zh\">", Escape(zh), "</span> <span lang=\"en\">", Escape(en),
-                      "</span>");
-}
-
 // The deliveries of one endpoint that failed for good, as a table; how
 // many others wait for their next attempt.
 std::string FailedDeliveries(const v1::Webhook& hook) {
@@ -30,7 +24,7 @@ std::string FailedDeliveries(const v1::Webhook& hook) {
                     "</td><td>", Escape(d.last_error()), "</td></tr>\n");
   }
   std::string out =
-      absl::StrCat("<p>", Both("等待重试", "waiting for a retry"), ": ", waiting, "</p>\n");
+      absl::StrCat("<p>", Both("等待重试：", "waiting for a retry: "), waiting, "</p>\n");
   if (rows.empty()) {
     absl::StrAppend(&out, "<p class=\"none\">",
                     Both("没有彻底失败的推送", "no delivery failed for good"), "</p>\n");
@@ -49,16 +43,16 @@ std::string FailedDeliveries(const v1::Webhook& hook) {
 std::string Endpoint(const v1::Webhook& hook) {
   std::string state =
       hook.has_disabled()
-          ? absl::StrCat("<p class=\"bad\">", Both("已停用", "disabled"), " (",
+          ? absl::StrCat("<p class=\"bad\">", Both("已停用", "disabled"), " ",
                          absl::FormatTime("%Y-%m-%d %H:%M:%S UTC",
                                           absl::FromUnixSeconds(hook.disabled().seconds()),
                                           absl::UTCTimeZone()),
-                         "): ", Escape(hook.disabled_why()), "</p>\n")
+                         " ", Both("原因：", "why: "), Escape(hook.disabled_why()), "</p>\n")
           : "";
   return absl::StrCat("<section class=\"endpoint\" id=\"", Escape(hook.id()), "\">\n<h2><code>",
                       Escape(hook.id()), "</code> ", Escape(hook.url()), "</h2>\n<p>",
-                      Both("类型", "kinds"), ": ", Escape(absl::StrJoin(hook.kinds(), ", ")), " · ",
-                      Both("共享密钥 (v1)", "shared secret (v1)"), ": ",
+                      Both("类型：", "kinds: "), Escape(absl::StrJoin(hook.kinds(), ", ")), " · ",
+                      Both("共享密钥（v1）：", "shared secret (v1): "),
                       hook.has_secret() ? Both("已设", "set") : Both("无", "none"), " · ",
                       Both("已推送至位置", "made through position"), " ", hook.cursor(), "</p>\n",
                       state, FailedDeliveries(hook), "</section>\n");
