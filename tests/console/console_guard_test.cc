@@ -32,6 +32,7 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "tests/support/arbiter_process.h"
+#include "tests/support/console_client.h"
 #include "tests/support/files.h"
 #include "tests/support/self_signed.h"
 #include "tests/support/temp_dir.h"
@@ -122,10 +123,7 @@ class ConsoleGuardTest : public ::testing::Test {
   }
 
   std::unique_ptr<httplib::Client> Client() {
-    auto c = std::make_unique<httplib::Client>(absl::StrCat("http://", server_->console_address()));
-    c->set_connection_timeout(5);
-    c->set_read_timeout(15);
-    return c;
+    return ::arbiter::testing::ConsoleClient(*server_, absl::Seconds(15));
   }
 
   // Sends `bytes` on a new connection: what the console answers within 5 s.

@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "tests/support/arbiter_process.h"
+#include "tests/support/console_client.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
@@ -47,20 +48,12 @@ class ConsoleHttpTest : public ::testing::Test {
     ASSERT_FALSE(server_->console_address().empty()) << server_->log();
   }
 
-  std::unique_ptr<httplib::Client> Client() {
-    auto c = std::make_unique<httplib::Client>(absl::StrCat("http://", server_->console_address()));
-    c->set_connection_timeout(5);
-    c->set_read_timeout(10);
-    return c;
-  }
+  std::unique_ptr<httplib::Client> Client() { return ::arbiter::testing::ConsoleClient(*server_); }
 
   std::string Token(const std::string& role, const std::string& name) {
-    std::vector<std::string> args = {"token",  "create", "--role", role,
-                                     "--name", name,     "--db",   dir_.path() + "/data"};
-    if (role == "ARBITER") args.insert(args.end(), {"--game", "*"});
-    const ProcessResult r = RunArbiter(args);
-    EXPECT_EQ(r.exit, 0) << r.err;
-    return std::string(absl::StripAsciiWhitespace(r.out));
+    std::string token = ::arbiter::testing::CreateToken(dir_.path() + "/data", role, name);
+    EXPECT_FALSE(token.empty()) << "arbiter token create failed";
+    return token;
   }
 
   void Record(const std::string& id, const std::string& token = "") {
@@ -80,13 +73,9 @@ class ConsoleHttpTest : public ::testing::Test {
 
   // Signs in with `token`: the session cookie ("arbiter_session=...").
   std::string SignIn(const std::string& token) {
-    httplib::Params form{{"token", token}};
-    httplib::Result r = Client()->Post("/login", form);
-    EXPECT_TRUE(r);
-    if (!r) return "";
-    EXPECT_EQ(r->status, 303);
-    const std::string set = r->get_header_value("Set-Cookie");
-    return set.substr(0, set.find(';'));
+    std::string cookie = ::arbiter::testing::SignIn(*server_, token);
+    EXPECT_FALSE(cookie.empty()) << "no session for the token";
+    return cookie;
   }
 
   // The session's CSRF token, from /api/session.

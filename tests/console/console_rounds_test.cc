@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "tests/support/arbiter_process.h"
+#include "tests/support/console_client.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
@@ -50,12 +51,7 @@ class ConsoleRounds : public ::testing::Test {
     return RunCli(args, "", server_->address(), {{"ARBITER_TOKEN", chief_}});
   }
 
-  std::unique_ptr<httplib::Client> Client() {
-    auto c = std::make_unique<httplib::Client>(absl::StrCat("http://", server_->console_address()));
-    c->set_connection_timeout(5);
-    c->set_read_timeout(10);
-    return c;
-  }
+  std::unique_ptr<httplib::Client> Client() { return ::arbiter::testing::ConsoleClient(*server_); }
 
   // Signs in with `token`: the session cookie and its CSRF token.
   void SignIn(const std::string& token, std::string* cookie, std::string* csrf) {

@@ -23,6 +23,7 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "tests/support/arbiter_process.h"
+#include "tests/support/console_client.h"
 #include "tests/support/paths.h"
 #include "tests/support/temp_dir.h"
 
@@ -64,20 +65,12 @@ class ConsoleRulesTest : public ::testing::Test {
   }
 
   std::string Token(const std::string& role, const std::string& name) {
-    std::vector<std::string> args = {"token",  "create", "--role", role,
-                                     "--name", name,     "--db",   dir_.File("data")};
-    if (role == "ARBITER") args.insert(args.end(), {"--game", "*"});
-    const ProcessResult r = RunArbiter(args);
-    EXPECT_EQ(r.exit, 0) << r.err;
-    return std::string(absl::StripAsciiWhitespace(r.out));
+    std::string token = ::arbiter::testing::CreateToken(dir_.File("data"), role, name);
+    EXPECT_FALSE(token.empty()) << "arbiter token create failed";
+    return token;
   }
 
-  std::unique_ptr<httplib::Client> Http() {
-    auto c = std::make_unique<httplib::Client>(absl::StrCat("http://", server_->console_address()));
-    c->set_connection_timeout(5);
-    c->set_read_timeout(10);
-    return c;
-  }
+  std::unique_ptr<httplib::Client> Http() { return ::arbiter::testing::ConsoleClient(*server_); }
 
   // A session for `who`: its cookie and CSRF token.
   void SignIn(const std::string& who) {

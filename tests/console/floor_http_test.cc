@@ -12,12 +12,12 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "tests/support/arbiter_process.h"
+#include "tests/support/console_client.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
 
 using ::arbiter::testing::ProcessResult;
-using ::arbiter::testing::RunArbiter;
 using ::arbiter::testing::RunCli;
 using ::arbiter::testing::ServerProcess;
 using ::arbiter::testing::TempDir;
@@ -45,20 +45,12 @@ class FloorHttpTest : public ::testing::Test {
   }
 
   std::string Token(const std::string& role, const std::string& name) {
-    std::vector<std::string> args = {"token",  "create", "--role", role,
-                                     "--name", name,     "--db",   dir_.path() + "/data"};
-    if (role == "ARBITER") args.insert(args.end(), {"--game", "*"});
-    const ProcessResult r = RunArbiter(args);
-    EXPECT_EQ(r.exit, 0) << r.err;
-    return std::string(absl::StripAsciiWhitespace(r.out));
+    std::string token = ::arbiter::testing::CreateToken(dir_.path() + "/data", role, name);
+    EXPECT_FALSE(token.empty()) << "arbiter token create failed";
+    return token;
   }
 
-  std::unique_ptr<httplib::Client> Client() {
-    auto c = std::make_unique<httplib::Client>(absl::StrCat("http://", server_->console_address()));
-    c->set_connection_timeout(5);
-    c->set_read_timeout(10);
-    return c;
-  }
+  std::unique_ptr<httplib::Client> Client() { return ::arbiter::testing::ConsoleClient(*server_); }
 
   // A signed-in session: its cookie and CSRF token, as headers for a write.
   httplib::Headers Session(const std::string& token) {

@@ -15,12 +15,12 @@
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "tests/support/arbiter_process.h"
+#include "tests/support/console_client.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
 
 using ::arbiter::testing::ProcessResult;
-using ::arbiter::testing::RunArbiter;
 using ::arbiter::testing::RunCli;
 using ::arbiter::testing::ServerProcess;
 using ::arbiter::testing::TempDir;
@@ -100,20 +100,12 @@ class PagesHttpTest : public ::testing::Test {
     ASSERT_FALSE(server_->console_address().empty()) << server_->log();
   }
 
-  std::unique_ptr<httplib::Client> Client() {
-    auto c = std::make_unique<httplib::Client>(absl::StrCat("http://", server_->console_address()));
-    c->set_connection_timeout(5);
-    c->set_read_timeout(10);
-    return c;
-  }
+  std::unique_ptr<httplib::Client> Client() { return ::arbiter::testing::ConsoleClient(*server_); }
 
   std::string Token(const std::string& role, const std::string& name) {
-    std::vector<std::string> args = {"token",  "create", "--role", role,
-                                     "--name", name,     "--db",   dir_.path() + "/data"};
-    if (role == "ARBITER") args.insert(args.end(), {"--game", "*"});
-    const ProcessResult r = RunArbiter(args);
-    EXPECT_EQ(r.exit, 0) << r.err;
-    return std::string(absl::StripAsciiWhitespace(r.out));
+    std::string token = ::arbiter::testing::CreateToken(dir_.path() + "/data", role, name);
+    EXPECT_FALSE(token.empty()) << "arbiter token create failed";
+    return token;
   }
 
   // Records `lines` (into `game` when they do not create it).
@@ -142,11 +134,9 @@ class PagesHttpTest : public ::testing::Test {
 
   // Signs in with `token`: the session cookie ("arbiter_session=...").
   std::string SignIn(const std::string& token) {
-    httplib::Result in = Client()->Post("/login", httplib::Params{{"token", token}});
-    EXPECT_TRUE(in && in->status == 303);
-    if (!in) return "";
-    const std::string set = in->get_header_value("Set-Cookie");
-    return set.substr(0, set.find(';'));
+    std::string cookie = ::arbiter::testing::SignIn(*server_, token);
+    EXPECT_FALSE(cookie.empty()) << "no session for the token";
+    return cookie;
   }
 
   // Decides ruling 1 of `game` in the session `cookie`.

@@ -16,6 +16,7 @@
 #include "ledger/server_tables.h"
 #include "ledger/store.h"
 #include "tests/support/arbiter_process.h"
+#include "tests/support/console_client.h"
 #include "tests/support/temp_dir.h"
 
 namespace arbiter::testing {
@@ -30,12 +31,9 @@ class WebhooksPageTest : public ::testing::Test {
   std::string data() const { return dir_.path() + "/data"; }
 
   std::string Token(const std::string& role, const std::string& name) {
-    std::vector<std::string> args = {"token",  "create", "--role", role,
-                                     "--name", name,     "--db",   data()};
-    if (role == "ARBITER") args.insert(args.end(), {"--game", "*"});
-    const ProcessResult r = RunArbiter(args);
-    EXPECT_EQ(r.exit, 0) << r.err;
-    return std::string(absl::StripAsciiWhitespace(r.out));
+    std::string token = ::arbiter::testing::CreateToken(data(), role, name);
+    EXPECT_FALSE(token.empty()) << "arbiter token create failed";
+    return token;
   }
 
   // The store as a server leaves it once a delivery used its last retry:
@@ -71,20 +69,13 @@ class WebhooksPageTest : public ::testing::Test {
     ASSERT_FALSE(server_->console_address().empty()) << server_->log();
   }
 
-  std::unique_ptr<httplib::Client> Client() {
-    auto c = std::make_unique<httplib::Client>(absl::StrCat("http://", server_->console_address()));
-    c->set_connection_timeout(5);
-    c->set_read_timeout(10);
-    return c;
-  }
+  std::unique_ptr<httplib::Client> Client() { return ::arbiter::testing::ConsoleClient(*server_); }
 
   // Signs in with `token`: the session cookie ("arbiter_session=...").
   std::string SignIn(const std::string& token) {
-    httplib::Result in = Client()->Post("/login", httplib::Params{{"token", token}});
-    EXPECT_TRUE(in && in->status == 303);
-    if (!in) return "";
-    const std::string set = in->get_header_value("Set-Cookie");
-    return set.substr(0, set.find(';'));
+    std::string cookie = ::arbiter::testing::SignIn(*server_, token);
+    EXPECT_FALSE(cookie.empty()) << "no session for the token";
+    return cookie;
   }
 
   TempDir dir_{"console-webhooks-test"};
