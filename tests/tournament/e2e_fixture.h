@@ -40,10 +40,9 @@ class E2E : public ::testing::Test {
   // `arbiter token create --role ROLE --name NAME --db <the server's>`: the
   // secret.
   std::string Token(const std::string& role, const std::string& name) {
-    ProcessResult r =
-        Run({"token", "create", "--role", role, "--name", name, "--db", dir_.File("data")});
-    EXPECT_EQ(r.exit, 0) << r.err;
-    return r.out.substr(0, r.out.find('\n'));
+    std::string token = testing::CreateToken(dir_.File("data"), role, name);
+    EXPECT_FALSE(token.empty()) << "arbiter token create failed";
+    return token;
   }
 
   ProcessResult Run(std::vector<std::string> args, const std::string& input_file = "",
@@ -56,6 +55,41 @@ class E2E : public ::testing::Test {
       options.env.set = {{"ARBITER_TOKEN", token}};
     }
     return testing::RunArbiter(args, options);
+  }
+
+  // `tournament create` of the Spring Cup, a round robin of four: native
+  // names (family, given) with the romanized name the ASCII formats and
+  // OpenGotha need (李伟 as Li Wei), and the EGD header's class, adjusted
+  // time and country. Players A-D: 李伟 5D, Wang Ming 4D, Chen Jie 1K, Zhou Yu 2K.
+  ProcessResult CreateSpringCup() {
+    return Cli({"tournament",
+                "create",
+                "--id",
+                "cup",
+                "--system",
+                "round-robin",
+                "--title",
+                "Spring Cup",
+                "--player",
+                "A:李,伟:5D",
+                "--romanized",
+                "A:Li,Wei",
+                "--player",
+                "B:Wang,Ming:4D",
+                "--player",
+                "C:Chen,Jie:1K",
+                "--player",
+                "D:Zhou,Yu:2K",
+                "--location",
+                "Beijing",
+                "--country",
+                "CN",
+                "--dates",
+                "2026-05-01",
+                "--egf-class",
+                "B",
+                "--adjusted-time",
+                "60"});
   }
 
   void Record(const std::string& name, const std::string& lines) {

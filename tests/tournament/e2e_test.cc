@@ -42,36 +42,7 @@ TEST_F(E2E, StandingsAndExportFromAdjudicatedGames) {
   Record("g2", Created("G2", "Chen Jie", "Zhou Yu") +
                    "{\"at\": \"2026-05-01T09:00:20Z\", \"phoneViewed\": {\"color\": \"BLACK\"}}\n");
 
-  // Native names (family, given) and the romanized name the ASCII formats
-  // and OpenGotha need; the EGD header's class, adjusted time and country.
-  ProcessResult r = Cli({"tournament",
-                         "create",
-                         "--id",
-                         "cup",
-                         "--system",
-                         "round-robin",
-                         "--title",
-                         "Spring Cup",
-                         "--player",
-                         "A:李,伟:5D",
-                         "--romanized",
-                         "A:Li,Wei",
-                         "--player",
-                         "B:Wang,Ming:4D",
-                         "--player",
-                         "C:Chen,Jie:1K",
-                         "--player",
-                         "D:Zhou,Yu:2K",
-                         "--location",
-                         "Beijing",
-                         "--country",
-                         "CN",
-                         "--dates",
-                         "2026-05-01",
-                         "--egf-class",
-                         "B",
-                         "--adjusted-time",
-                         "60"});
+  ProcessResult r = CreateSpringCup();
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_THAT(r.out, ::testing::ContainsRegex("player A +李伟 5D  \\(Li Wei\\)"));
   r = Cli({"tournament", "pair", "cup", "--round", "1", "--board", "A,B,G1", "--board", "C,D,G2"});

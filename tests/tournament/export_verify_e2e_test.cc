@@ -37,34 +37,7 @@ class ExportVerify : public tournament_e2e::E2E {
     Record("g2", Created("G2", "Chen Jie", "Zhou Yu") +
                      "{\"at\": \"2026-05-01T09:00:20Z\", \"phoneViewed\": {\"color\": "
                      "\"BLACK\"}}\n");
-    ProcessResult r = Cli({"tournament",
-                           "create",
-                           "--id",
-                           "cup",
-                           "--system",
-                           "round-robin",
-                           "--title",
-                           "Spring Cup",
-                           "--player",
-                           "A:李,伟:5D",
-                           "--romanized",
-                           "A:Li,Wei",
-                           "--player",
-                           "B:Wang,Ming:4D",
-                           "--player",
-                           "C:Chen,Jie:1K",
-                           "--player",
-                           "D:Zhou,Yu:2K",
-                           "--location",
-                           "Beijing",
-                           "--country",
-                           "CN",
-                           "--dates",
-                           "2026-05-01",
-                           "--egf-class",
-                           "B",
-                           "--adjusted-time",
-                           "60"});
+    ProcessResult r = CreateSpringCup();
     ASSERT_EQ(r.exit, 0) << r.err;
     r = Cli(
         {"tournament", "pair", "cup", "--round", "1", "--board", "A,B,G1", "--board", "C,D,G2"});
