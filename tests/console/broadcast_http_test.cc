@@ -220,7 +220,7 @@ TEST_F(BroadcastHttpTest, PagesNeedNoSignInAndSayItInChineseAndEnglish) {
   // The round's move numbers: board 1 at move 2.
   httplib::Result round = Get("/broadcast/cup/1?lang=en");
   ASSERT_TRUE(round);
-  EXPECT_THAT(round->body, HasSubstr("<td class=\"num\">2</td>"));
+  EXPECT_THAT(round->body, HasSubstr("<td class=\"num move\">2</td>"));
 }
 
 TEST_F(BroadcastHttpTest, EveryAnswerIsCacheableAndRevalidates) {
