@@ -1,6 +1,8 @@
 #include "adjudicator/service/console/broadcast.h"
 
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +24,11 @@ namespace {
 
 // Entries read from the ledger at once.
 constexpr size_t kReadBatch = 256;
+
+void Signal(int eventfd) {
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = write(eventfd, &one, sizeof one);
+}
 
 using google::protobuf::ListValue;
 using google::protobuf::Struct;
@@ -214,16 +221,32 @@ absl::StatusOr<std::unique_ptr<Broadcast>> Broadcast::Open(ledger::Ledger* ledge
     b->floor_ = *head > kWindow ? *head - kWindow : 0;
   }
   Broadcast* self = b.get();
+  LoopHost* host = b->options_.follow ? b->options_.host : nullptr;
+  if (host != nullptr) {
+    b->epoll_ = epoll_create1(EPOLL_CLOEXEC);
+    b->commits_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    b->timer_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    for (int fd : {b->commits_, b->timer_}) {
+      epoll_event ev{};
+      ev.events = EPOLLIN;
+      ev.data.fd = fd;
+      epoll_ctl(b->epoll_, EPOLL_CTL_ADD, fd, &ev);
+    }
+  }
   if (b->options_.follow) {
     // Listening before the first Advance: a commit meanwhile is not missed.
     b->listener_ = ledger->commit_feed()->AddListener([self](uint64_t) {
+      if (self->commits_ >= 0) return Signal(self->commits_);
       absl::MutexLock lock(&self->mu_);
       self->committed_ = true;
     });
   }
   absl::StatusOr<absl::Time> due = b->Advance();
   if (!due.ok()) return due.status();
-  if (b->options_.follow) {
+  if (host != nullptr) {
+    b->ArmTimer(*due);
+    host->Host(b->epoll_, [self] { self->HostedTurn(); });
+  } else if (b->options_.follow) {
     b->thread_ = std::thread([self, first = *due] {
       NameThisThread("broadcast");
       self->Run(first);
@@ -234,7 +257,9 @@ absl::StatusOr<std::unique_ptr<Broadcast>> Broadcast::Open(ledger::Ledger* ledge
 
 Broadcast::~Broadcast() {
   Stop();
-  if (wake_ >= 0) close(wake_);
+  for (int fd : {wake_, epoll_, commits_, timer_}) {
+    if (fd >= 0) close(fd);
+  }
 }
 
 void Broadcast::Stop() {
@@ -243,6 +268,8 @@ void Broadcast::Stop() {
     stopping_ = true;
   }
   Wake();
+  // Once it returns no turn is taken any more.
+  if (epoll_ >= 0 && options_.host != nullptr) options_.host->Unhost(epoll_);
   if (thread_.joinable()) thread_.join();
   if (listener_ >= 0) {
     ledger_->commit_feed()->RemoveListener(listener_);
@@ -250,9 +277,29 @@ void Broadcast::Stop() {
   }
 }
 
-void Broadcast::Wake() {
-  const uint64_t one = 1;
-  [[maybe_unused]] const ssize_t n = write(wake_, &one, sizeof one);
+void Broadcast::Wake() { Signal(wake_); }
+
+void Broadcast::HostedTurn() {
+  for (int fd : {commits_, timer_}) {
+    uint64_t count;
+    [[maybe_unused]] const ssize_t n = read(fd, &count, sizeof count);
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_) return;
+  }
+  absl::StatusOr<absl::Time> next = Advance();
+  // A read error (the database away a moment): tried again within a second.
+  ArmTimer(next.ok() ? *next : options_.now() + absl::Seconds(1));
+}
+
+void Broadcast::ArmTimer(absl::Time due) {
+  itimerspec spec{};  // all zero: disarmed, nothing is held
+  if (due != absl::InfiniteFuture()) {
+    // On the monotonic clock, from now: the due time is on options_.now's.
+    spec.it_value = absl::ToTimespec(std::max(due - options_.now(), absl::Nanoseconds(1)));
+  }
+  timerfd_settime(timer_, 0, &spec, nullptr);
 }
 
 void Broadcast::Run(absl::Time due) {

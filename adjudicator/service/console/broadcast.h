@@ -49,6 +49,7 @@
 #include "absl/time/time.h"
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/console/feed_source.h"
+#include "adjudicator/service/console/loop_host.h"
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/rulings.pb.h"
 #include "ledger/ledger.h"
@@ -84,9 +85,13 @@ class Broadcast final : public FeedSource {
   struct Options {
     absl::Duration delay = absl::ZeroDuration();
     std::function<absl::Time()> now = [] { return absl::Now(); };
-    // A thread releases entries as they fall due and as commits come;
-    // false: only Advance() does (tests, on a clock they move).
+    // Entries are released as they fall due and as commits come, on a
+    // thread of its own or, with a `host`, in turns on the host's loop's
+    // thread (the console's: a server with --broadcast stays within its
+    // thread budget, ThreadsTest); false: only Advance() does (tests, on a
+    // clock they move).
     bool follow = true;
+    LoopHost* host = nullptr;  // not owned; it must outlive Stop()
   };
 
   // The broadcast of `ledger` (not owned; it must outlive this), with what
@@ -136,6 +141,10 @@ class Broadcast final : public FeedSource {
   Broadcast(ledger::Ledger* ledger, Options options);
   // Releases what falls due from `due` on, and what commits bring.
   void Run(absl::Time due);
+  // A turn on the host's loop: releases what is due, and sets the timer
+  // for the next held entry.
+  void HostedTurn();
+  void ArmTimer(absl::Time due);
   // Folds `entry` into its game and keeps its event (when at or after
   // `messages_from_`); the ledger's errors.
   absl::Status Release(const v1::LedgerEntry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -154,6 +163,11 @@ class Broadcast final : public FeedSource {
   AdjudicatorJudge judge_;
   int listener_ = -1;
   std::thread thread_;
+  // Hosted: an epoll set of `commits_` (an eventfd the commit listener
+  // writes) and `timer_` (a timerfd: the next held entry falls due).
+  int epoll_ = -1;
+  int commits_ = -1;
+  int timer_ = -1;
 
   absl::Mutex advance_mu_;  // one Advance at a time
   // When the entry Advance last held falls due.
