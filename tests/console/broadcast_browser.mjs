@@ -145,6 +145,23 @@ async function main() {
   await fresh.goto(`${server.http}/broadcast/cup/1/1?lang=en`);
   check(followed === await stones(fresh), 'the board built from the events is the one the server draws');
   await fresh.close();
+
+  // The round's page updates the row of the board moved on, in place.
+  const round = await browser.newPage();
+  await round.setViewport(phone);
+  await round.goto(`${server.http}/broadcast/cup/1`);
+  await round.waitForSelector('body[data-live="1"]', { timeout: 10000 });
+  let roundNavigated = false;
+  round.on('framenavigated', (frame) => { if (frame === round.mainFrame()) roundNavigated = true; });
+  const cell = () => round.$eval('tr[data-game="g2"] td.move', (td) => td.textContent);
+  check(await cell() === '0', `the round shows board 2 at move 0 (${await cell()})`);
+  cli(['record', '--game', 'g2', '-'], chief, line({ move: { color: 'BLACK', point: 'Q16' } }));
+  const rowMoved = await round.waitForFunction(
+    () => document.querySelector('tr[data-game="g2"] td.move')?.textContent === '1', { timeout: 15000 })
+    .then(() => true, () => false);
+  check(rowMoved && !roundNavigated,
+    `the round's row of board 2 shows move 1 from the move event, the page not read again (${await cell()})`);
+  await round.close();
   await page.close();
 }
 
