@@ -157,6 +157,7 @@ class Viewers {
     measure_to_.store(to);
   }
   uint64_t measured_from() const { return measure_from_.load(); }
+  uint64_t bytes() const { return bytes_.load(); }
   uint32_t received(uint64_t position) const { return received_[position].load(); }
   // Latencies in ms, each (move, viewer) pair measured; the thread must be
   // idle (after the last move's receipts, or at the end).
@@ -252,6 +253,7 @@ class Viewers {
         ssize_t got;
         bool refused = false;
         while (!refused && (got = read(v.fd, chunk.data(), chunk.size())) > 0) {
+          bytes_.fetch_add(static_cast<uint64_t>(got), std::memory_order_relaxed);
           refused = !Parse(i, chunk.data(), got);
         }
         if (refused || got == 0 || (got < 0 && errno != EAGAIN)) Again(i);
@@ -339,6 +341,7 @@ class Viewers {
   std::atomic<int> following_{0};
   std::atomic<int> cut_off_{0};
   std::atomic<int> refused_{0};
+  std::atomic<uint64_t> bytes_{0};  // read by all viewers: what the server wrote them
   std::atomic<uint64_t> measure_from_{~0ull};
   std::atomic<uint64_t> measure_to_{0};
   absl::Mutex mu_;
@@ -450,8 +453,10 @@ int Main() {
   // `warm`, up to the end.
   Recorder recorder;
   const absl::Time start = absl::Now();
+  uint64_t bytes0 = 0;
   std::thread measuring([&] {
     absl::SleepFor(warm);
+    bytes0 = v.bytes();
     // Positions from here on are measured.
     v.Measure(recorder.last.load() + 1, acks.size());
   });
@@ -476,6 +481,10 @@ int Main() {
     missing += std::max<int64_t>(0, following - static_cast<int64_t>(v.received(p)));
   }
   Report("viewers_following", following);
+  // The stream's bytes (events, chunk framing, keep-alives) the server wrote
+  // to all viewers for each move measured.
+  Report("bytes_per_move", static_cast<double>(v.bytes() - bytes0) /
+                               static_cast<double>(std::max<int64_t>(measured_moves, 1)));
   Report("moves", static_cast<double>(measured_moves));
   Report("pairs", static_cast<double>(lat.size()));
   Report("deliver_p50_ms", Percentile(lat, 0.5));

@@ -260,7 +260,7 @@ TEST(BroadcastCacheTest, TwoHundredViewersCostTheServerOneRequestPerUrlPerMaxAge
   for (const absl::Time deadline = absl::Now() + absl::Seconds(5);
        !latest && absl::Now() < deadline;) {
     httplib::Result r = c.Get("/broadcast/cup/1");
-    latest = r && r->body.find("<td class=\"num\">5</td>") != std::string::npos;
+    latest = r && r->body.find("<td class=\"num move\">5</td>") != std::string::npos;
   }
   EXPECT_TRUE(latest) << "the cache never showed move 5";
 }

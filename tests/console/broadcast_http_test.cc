@@ -220,7 +220,7 @@ TEST_F(BroadcastHttpTest, PagesNeedNoSignInAndSayItInChineseAndEnglish) {
   // The round's move numbers: board 1 at move 2.
   httplib::Result round = Get("/broadcast/cup/1?lang=en");
   ASSERT_TRUE(round);
-  EXPECT_THAT(round->body, HasSubstr("<td class=\"num\">2</td>"));
+  EXPECT_THAT(round->body, HasSubstr("<td class=\"num move\">2</td>"));
 }
 
 TEST_F(BroadcastHttpTest, EveryAnswerIsCacheableAndRevalidates) {
@@ -337,6 +337,43 @@ TEST_F(BroadcastHttpTest, TheStreamResumesAcrossARestartAndRefusesAnotherLog) {
               "Last-Event-ID: another.example/log/3\r\n", absl::Seconds(2), "}}");
   EXPECT_THAT(refused, HasSubstr("HTTP/1.1 400"));
   EXPECT_THAT(refused, HasSubstr("another log"));
+}
+
+// With --broadcast-delay 2s a move recorded when nothing else comes is
+// released by the server's own timer (on the console's loop), 2 s after it
+// arrived: not before, and without a later commit to wake it.
+TEST_F(BroadcastHttpTest, AHeldMoveIsReleasedWhenItsDelayRunsOut) {
+  ASSERT_NO_FATAL_FAILURE(PlayRound());
+  const std::string origin = Origin();
+  ASSERT_FALSE(origin.empty());
+  const std::vector<std::string> seen =
+      Ids(ReadFor(server_->console_address(), "/broadcast/events",
+                  absl::StrCat("Last-Event-ID: ", origin, "/0\r\n"), absl::Seconds(3)));
+  ASSERT_FALSE(seen.empty());
+  ASSERT_EQ(server_->Stop(), 0);
+  ASSERT_NO_FATAL_FAILURE(Serve({"--broadcast-delay", "2s"}));
+  std::unique_ptr<Held> viewer =
+      Hold(server_->console_address(), absl::StrCat("Last-Event-ID: ", seen.back(), "\r\n"));
+  ASSERT_THAT(viewer->head, HasSubstr("200"));
+  const absl::Time before = absl::Now();
+  // Dated after PlayRound's last event (5 s ahead), within the allowed skew.
+  const ProcessResult recorded =
+      Cli({"record", "-", "--game", "cup-r1-b1"},
+          absl::StrCat(R"({"at": ")", At(absl::Now() + absl::Seconds(6)),
+                       R"(", "move": {"color": "BLACK", "point": "C3"}})", "\n"),
+          floor_);
+  ASSERT_EQ(recorded.exit, 0) << recorded.err;
+  std::string got;
+  char buf[4096];
+  while (!absl::StrContains(got, "\"C3\"") && absl::Now() < before + absl::Seconds(15)) {
+    const ssize_t n = read(viewer->fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n > 0) got.append(buf, static_cast<size_t>(n));
+  }
+  const absl::Duration waited = absl::Now() - before;
+  ASSERT_THAT(got, HasSubstr("event: move")) << got;
+  EXPECT_GE(waited, absl::Seconds(2)) << "released before its delay ran out";
+  EXPECT_LT(waited, absl::Seconds(6)) << "released long after its delay";
 }
 
 TEST_F(BroadcastHttpTest, BadFlagsAreRefused) {

@@ -9,15 +9,19 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/console/json.h"
 #include "arbiter/v1/events.pb.h"
+#include "google/protobuf/struct.pb.h"
 #include "gtest/gtest.h"
 #include "ledger/ledger.h"
 #include "tests/support/temp_dir.h"
@@ -127,7 +131,7 @@ TEST_F(BroadcastTest, AGameIsShownAsItStoodTheDelayAgoToTheSecond) {
   EXPECT_EQ(b->released(), 4u);
   EXPECT_EQ(MoveNumber(*b), 2);
   const FeedBatch batch = b->Next(3, 1 << 20);
-  EXPECT_TRUE(absl::StartsWith(batch.text, absl::StrCat("id: ", b->origin(), "/4\nevent: board\n")))
+  EXPECT_TRUE(absl::StartsWith(batch.text, absl::StrCat("id: ", b->origin(), "/4\nevent: move\n")))
       << batch.text;
   EXPECT_EQ(batch.next, 4u);
 }
@@ -208,6 +212,140 @@ TEST_F(BroadcastTest, NoNoteAndNoRecordersNameLeaveTheBroadcast) {
   }
   EXPECT_TRUE(absl::StrContains(g->sgf, "PB[Chen Jie]")) << g->sgf;
   EXPECT_TRUE(absl::StrContains(g->sgf, ";B[pd]")) << g->sgf;
+}
+
+// One Server-Sent Event: its kind, id (empty: none) and data.
+struct Sse {
+  std::string kind, id, data;
+};
+
+std::vector<Sse> EventsOf(const std::string& text) {
+  std::vector<Sse> out;
+  for (absl::string_view block : absl::StrSplit(text, "\n\n", absl::SkipEmpty())) {
+    Sse e;
+    for (absl::string_view line : absl::StrSplit(block, '\n')) {
+      if (absl::ConsumePrefix(&line, "event: ")) e.kind = std::string(line);
+      if (absl::ConsumePrefix(&line, "id: ")) e.id = std::string(line);
+      if (absl::ConsumePrefix(&line, "data: ")) e.data = std::string(line);
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+google::protobuf::Struct DataOf(const Sse& e) {
+  google::protobuf::Struct s;
+  EXPECT_TRUE(FromJson(e.data, &s).ok()) << e.data;
+  return s;
+}
+
+// A GTP point's place in the rows (row n first), as DOMAIN.md §2 names points.
+std::pair<int, int> RowAndColumn(const std::string& point, int n) {
+  static constexpr absl::string_view kColumns = "ABCDEFGHJKLMNOPQRST";
+  return {n - std::stoi(point.substr(1)), static_cast<int>(kColumns.find(point[0]))};
+}
+
+// What a viewer does with an event (DOMAIN.md "The public broadcast"): a
+// `board` event replaces the board; a `move` event puts its colour's stone
+// on `point` and takes every point of `captured` off.
+void ApplyTo(std::vector<std::string>& rows, const Sse& e) {
+  const google::protobuf::Struct d = DataOf(e);
+  if (e.kind == "board") {
+    rows.clear();
+    for (const auto& row : d.fields().at("board").list_value().values()) {
+      rows.push_back(row.string_value());
+    }
+    return;
+  }
+  ASSERT_EQ(e.kind, "move");
+  const int n = static_cast<int>(rows.size());
+  for (const auto& p : d.fields().at("captured").list_value().values()) {
+    auto [r, c] = RowAndColumn(p.string_value(), n);
+    rows[r][c] = '.';
+  }
+  if (d.fields().contains("point")) {
+    auto [r, c] = RowAndColumn(d.fields().at("point").string_value(), n);
+    rows[r][c] = d.fields().at("color").string_value() == "BLACK" ? 'X' : 'O';
+  }
+}
+
+// A viewer connects after move 1: it is sent the board of each game (the
+// last event with the id of the position released), then a `move` event
+// per move: Black takes White's stone on D4 with D3. Each move event is a
+// few hundred bytes with the stone, the captures, the move number and the
+// clocks in JGOF's fields; the board the viewer builds event by event is the
+// broadcast's own after each, and after a displaced stone left where it fell
+// (17.5, a `board` event: it changes the board other than by a move) too.
+TEST_F(BroadcastTest, AMoveIsSentAsItsStoneAndCapturesAndTheViewersBoardFollows) {
+  ASSERT_NO_FATAL_FAILURE(Open());
+  Append({kCreated, kStarted,
+          R"({"at": "2026-06-02T09:00:10Z", "move": {"color": "BLACK", "point": "Q16"}})"});
+  now_ = absl::Now();
+  std::unique_ptr<Broadcast> b = Broadcasting(absl::ZeroDuration());
+  ASSERT_NE(b, nullptr);
+  const FeedBatch snapshot = b->Next(Broadcast::kSnapshot, 1 << 20);
+  const std::vector<Sse> first = EventsOf(snapshot.text);
+  ASSERT_EQ(first.size(), 1u) << snapshot.text;
+  EXPECT_EQ(first[0].kind, "board");
+  EXPECT_EQ(first[0].id, b->EventId(3));
+  EXPECT_EQ(snapshot.next, 3u);
+  std::vector<std::string> rows;
+  ApplyTo(rows, first[0]);
+  ASSERT_EQ(rows.size(), 19u);
+
+  const std::vector<std::pair<const char*, const char*>> moves = {
+      {"WHITE", "D4"}, {"BLACK", "D5"}, {"WHITE", "Q4"},  {"BLACK", "C4"},
+      {"WHITE", "Q3"}, {"BLACK", "E4"}, {"WHITE", "R16"}, {"BLACK", "D3"}};
+  uint64_t from = snapshot.next;
+  for (int k = 0; k < static_cast<int>(moves.size()); ++k) {
+    Append({absl::StrCat(R"({"at": "2026-06-02T09:00:)", 20 + k, R"(Z", "move": {"color": ")",
+                         moves[k].first, R"(", "point": ")", moves[k].second, R"("}})")});
+    now_ = absl::Now();  // received: due with no delay
+    ASSERT_TRUE(b->Advance().ok());
+    const FeedBatch batch = b->Next(from, 1 << 20);
+    from = batch.next;
+    const std::vector<Sse> events = EventsOf(batch.text);
+    ASSERT_EQ(events.size(), 1u) << batch.text;
+    const Sse& e = events[0];
+    EXPECT_EQ(e.kind, "move") << e.data;
+    EXPECT_LT(e.data.size(), 400u) << "a move event is its stone, not the board: " << e.data;
+    const google::protobuf::Struct d = DataOf(e);
+    EXPECT_FALSE(d.fields().contains("board")) << e.data;
+    EXPECT_EQ(d.fields().at("moveNumber").number_value(), k + 2);
+    EXPECT_EQ(d.fields().at("color").string_value(), moves[k].first);
+    EXPECT_EQ(d.fields().at("point").string_value(), moves[k].second);
+    const auto& clock = d.fields().at("clocks").struct_value().fields().at("black").struct_value();
+    for (const char* field : {"main_time", "periods_left", "period_time_left"}) {
+      EXPECT_TRUE(clock.fields().contains(field)) << field << " in " << e.data;
+    }
+    const auto& taken = d.fields().at("captured").list_value();
+    const bool capture = k + 1 == static_cast<int>(moves.size());  // D3 takes D4
+    ASSERT_EQ(taken.values_size(), capture ? 1 : 0) << e.data;
+    if (capture) EXPECT_EQ(taken.values(0).string_value(), "D4");
+    ASSERT_NO_FATAL_FAILURE(ApplyTo(rows, e));
+    absl::StatusOr<PublicGame> g = b->Game("g1");
+    ASSERT_TRUE(g.ok()) << g.status();
+    EXPECT_EQ(rows, std::vector<std::string>(g->state.board().begin(), g->state.board().end()))
+        << "after move " << k + 2;
+  }
+  EXPECT_EQ(rows[15][3], '.') << "D4 taken off by D3";
+  const std::vector<Sse> last = EventsOf(b->Next(Broadcast::kSnapshot, 1 << 20).text);
+  ASSERT_EQ(last.size(), 1u);
+  std::vector<std::string> fresh;
+  ApplyTo(fresh, last[0]);
+  EXPECT_EQ(rows, fresh) << "the board built move by move is a new viewer's snapshot";
+
+  // 17.5: Q16 knocked to Q17, and the players agree it stays there.
+  Append({R"({"at": "2026-06-02T09:00:40Z", "stonesDisplaced": {"points": [{"from": "Q16", )"
+          R"("to": "Q17"}], "agreement": "STANDS"}})"});
+  now_ = absl::Now();
+  ASSERT_TRUE(b->Advance().ok());
+  const std::vector<Sse> displaced = EventsOf(b->Next(from, 1 << 20).text);
+  ASSERT_EQ(displaced.size(), 1u);
+  EXPECT_EQ(displaced[0].kind, "board") << displaced[0].data;
+  ASSERT_NO_FATAL_FAILURE(ApplyTo(rows, displaced[0]));
+  EXPECT_EQ(rows[3][15], '.') << "Q16 is empty";
+  EXPECT_EQ(rows[2][15], 'X') << "Black's stone stands on Q17";
 }
 
 TEST(BroadcastDelay, FromZeroToSixtyMinutes) {

@@ -160,9 +160,13 @@ void LoadWithAppends(const std::string& address, int clients, int games) {
   EXPECT_EQ(failed.load(), 0) << "calls refused under the load";
 }
 
-TEST(ThreadsTest, AServerWithItsConsoleRunsAtMost32Threads) {
+// `arbiter serve --http ... flags` fresh, with 250 console connections
+// open, and once a load of appends is over: at most kMaxThreads each time.
+void RunsAtMost32Threads(const std::vector<std::string>& flags) {
   const TempDir temp("arbiter-threads");
-  auto server = ServerProcess::Start(temp.path() + "/data", {"--http", "127.0.0.1:0"});
+  std::vector<std::string> args = {"--http", "127.0.0.1:0"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  auto server = ServerProcess::Start(temp.path() + "/data", args);
   ASSERT_NE(server, nullptr);
   ASSERT_FALSE(server->console_address().empty()) << server->log();
   const std::string console = server->console_address();
@@ -209,6 +213,14 @@ TEST(ThreadsTest, AServerWithItsConsoleRunsAtMost32Threads) {
   }
   EXPECT_LE(Total(after), kMaxThreads) << "after the appends:\n" << Listing(after);
   EXPECT_EQ(server->Stop(SIGTERM), 0) << server->log();
+}
+
+TEST(ThreadsTest, AServerWithItsConsoleRunsAtMost32Threads) { RunsAtMost32Threads({}); }
+
+// The public broadcast (issue 46.4) adds its own thread and its viewers'
+// loop: within the same 32.
+TEST(ThreadsTest, AServerWithTheBroadcastRunsAtMost32Threads) {
+  RunsAtMost32Threads({"--broadcast"});
 }
 
 }  // namespace

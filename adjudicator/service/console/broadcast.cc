@@ -1,6 +1,8 @@
 #include "adjudicator/service/console/broadcast.h"
 
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "adjudicator/engine/point.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/engine/sgf_export.h"
 #include "adjudicator/service/console/json.h"
@@ -22,6 +25,12 @@ namespace {
 // Entries read from the ledger at once.
 constexpr size_t kReadBatch = 256;
 
+void Signal(int eventfd) {
+  const uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = write(eventfd, &one, sizeof one);
+}
+
+using google::protobuf::ListValue;
 using google::protobuf::Struct;
 using google::protobuf::Value;
 
@@ -60,6 +69,65 @@ Value PlayerValue(const v1::Player& p) {
   return out;
 }
 
+// The clocks (JGOF) when the game has a time control, and its result.
+void AddClocksAndResult(const PublicGame& game, google::protobuf::Map<std::string, Value>& f) {
+  if (game.created.has_time_control()) {
+    Value& clocks = f["clocks"];
+    (*clocks.mutable_struct_value()->mutable_fields())["black"] =
+        JgofClock(game.state.clocks().black());
+    (*clocks.mutable_struct_value()->mutable_fields())["white"] =
+        JgofClock(game.state.clocks().white());
+  }
+  if (game.result.has_value()) {
+    // The result as the contract's JSON names it (outcome, reason, sgf...).
+    (void)FromJson(ToJson(*game.result), f["result"].mutable_struct_value());
+  }
+}
+
+char StoneOf(v1::Color color) { return color == v1::BLACK ? 'X' : 'O'; }
+
+// The points (GTP) a move of `color` at `point` (empty: a pass) captured,
+// when the board went from `before` to `after` by that alone: the point
+// was empty and holds the mover's stone, every other point that changed
+// held the opponent's and is empty. FAILED_PRECONDITION otherwise.
+absl::StatusOr<std::vector<std::string>> CapturedBy(v1::Color color, const std::string& point,
+                                                    const v1::GameState& before,
+                                                    const v1::GameState& after) {
+  const int n = after.board_size();
+  const absl::Status not_a_move = absl::FailedPreconditionError("not a move's change");
+  if (n == 0 || before.board_size() != n || (color != v1::BLACK && color != v1::WHITE)) {
+    return not_a_move;
+  }
+  int played = -1;
+  if (!point.empty()) {
+    absl::StatusOr<int> v = ParsePoint(point, n);
+    if (!v.ok()) return not_a_move;
+    played = *v;
+  }
+  const char own = StoneOf(color), theirs = own == 'X' ? 'O' : 'X';
+  bool placed = false;
+  std::vector<std::string> captured;
+  for (int row = 0; row < n; ++row) {
+    const std::string& was = before.board(row);
+    const std::string& is = after.board(row);
+    if (static_cast<int>(was.size()) != n || static_cast<int>(is.size()) != n) return not_a_move;
+    for (int col = 0; col < n; ++col) {
+      if (was[col] == is[col]) continue;
+      // Rows are listed from the top (row n) down.
+      const int vertex = VertexAt(col, n - row, n);
+      if (vertex == played && was[col] == '.' && is[col] == own) {
+        placed = true;
+      } else if (was[col] == theirs && is[col] == '.') {
+        captured.push_back(PointName(vertex, n));
+      } else {
+        return not_a_move;
+      }
+    }
+  }
+  if (placed != (played >= 0)) return not_a_move;
+  return captured;
+}
+
 }  // namespace
 
 absl::StatusOr<absl::Duration> ParseBroadcastDelay(absl::string_view text) {
@@ -85,23 +153,54 @@ std::string PublicGameJson(const PublicGame& game) {
   for (const std::string& row : game.state.board()) {
     *board.mutable_list_value()->add_values() = Text(row);
   }
-  if (game.created.has_time_control()) {
-    Value& clocks = f["clocks"];
-    (*clocks.mutable_struct_value()->mutable_fields())["black"] =
-        JgofClock(game.state.clocks().black());
-    (*clocks.mutable_struct_value()->mutable_fields())["white"] =
-        JgofClock(game.state.clocks().white());
-  }
+  AddClocksAndResult(game, f);
   Value& penalty = f["penaltyStones"];
   (*penalty.mutable_struct_value()->mutable_fields())["black"] =
       Number(game.state.penalty_stones().black());
   (*penalty.mutable_struct_value()->mutable_fields())["white"] =
       Number(game.state.penalty_stones().white());
-  if (game.result.has_value()) {
-    // The result as the contract's JSON names it (outcome, reason, sgf...).
-    (void)FromJson(ToJson(*game.result), f["result"].mutable_struct_value());
-  }
   if (game.cancelled) f["cancelled"].set_bool_value(true);
+  return ToJson(s);
+}
+
+std::optional<std::string> MoveEventJson(const v1::Event& event, const PublicGame& before,
+                                         const PublicGame& after) {
+  v1::Color color;
+  std::string point;  // empty: a pass
+  if (event.has_move()) {
+    color = event.move().color();
+    point = event.move().point();
+  } else if (event.has_sealed_move_opened()) {
+    color = event.sealed_move_opened().color();
+    point = event.sealed_move_opened().point();
+  } else if (event.has_pass()) {
+    color = event.pass().color();
+  } else {
+    return std::nullopt;
+  }
+  absl::StatusOr<std::vector<std::string>> captured =
+      CapturedBy(color, point, before.state, after.state);
+  if (!captured.ok() || before.result.has_value() || before.cancelled || after.cancelled ||
+      before.state.penalty_stones().black() != after.state.penalty_stones().black() ||
+      before.state.penalty_stones().white() != after.state.penalty_stones().white()) {
+    return std::nullopt;
+  }
+  Struct s;
+  auto& f = *s.mutable_fields();
+  f["game"] = Text(after.game_id);
+  f["position"] = Number(static_cast<double>(after.position));
+  f["moveNumber"] = Number(after.state.move_number());
+  f["toMove"] = Text(v1::Color_Name(after.state.to_move()));
+  f["color"] = Text(v1::Color_Name(color));
+  if (point.empty()) {
+    f["pass"].set_bool_value(true);
+  } else {
+    f["point"] =
+        Text(PointName(*ParsePoint(point, after.state.board_size()), after.state.board_size()));
+  }
+  ListValue& taken = *f["captured"].mutable_list_value();
+  for (const std::string& p : *captured) *taken.add_values() = Text(p);
+  AddClocksAndResult(after, f);
   return ToJson(s);
 }
 
@@ -122,16 +221,32 @@ absl::StatusOr<std::unique_ptr<Broadcast>> Broadcast::Open(ledger::Ledger* ledge
     b->floor_ = *head > kWindow ? *head - kWindow : 0;
   }
   Broadcast* self = b.get();
+  LoopHost* host = b->options_.follow ? b->options_.host : nullptr;
+  if (host != nullptr) {
+    b->epoll_ = epoll_create1(EPOLL_CLOEXEC);
+    b->commits_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    b->timer_ = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    for (int fd : {b->commits_, b->timer_}) {
+      epoll_event ev{};
+      ev.events = EPOLLIN;
+      ev.data.fd = fd;
+      epoll_ctl(b->epoll_, EPOLL_CTL_ADD, fd, &ev);
+    }
+  }
   if (b->options_.follow) {
     // Listening before the first Advance: a commit meanwhile is not missed.
     b->listener_ = ledger->commit_feed()->AddListener([self](uint64_t) {
+      if (self->commits_ >= 0) return Signal(self->commits_);
       absl::MutexLock lock(&self->mu_);
       self->committed_ = true;
     });
   }
   absl::StatusOr<absl::Time> due = b->Advance();
   if (!due.ok()) return due.status();
-  if (b->options_.follow) {
+  if (host != nullptr) {
+    b->ArmTimer(*due);
+    host->Host(b->epoll_, [self] { self->HostedTurn(); });
+  } else if (b->options_.follow) {
     b->thread_ = std::thread([self, first = *due] {
       NameThisThread("broadcast");
       self->Run(first);
@@ -142,7 +257,9 @@ absl::StatusOr<std::unique_ptr<Broadcast>> Broadcast::Open(ledger::Ledger* ledge
 
 Broadcast::~Broadcast() {
   Stop();
-  if (wake_ >= 0) close(wake_);
+  for (int fd : {wake_, epoll_, commits_, timer_}) {
+    if (fd >= 0) close(fd);
+  }
 }
 
 void Broadcast::Stop() {
@@ -151,6 +268,8 @@ void Broadcast::Stop() {
     stopping_ = true;
   }
   Wake();
+  // Once it returns no turn is taken any more.
+  if (epoll_ >= 0 && options_.host != nullptr) options_.host->Unhost(epoll_);
   if (thread_.joinable()) thread_.join();
   if (listener_ >= 0) {
     ledger_->commit_feed()->RemoveListener(listener_);
@@ -158,9 +277,29 @@ void Broadcast::Stop() {
   }
 }
 
-void Broadcast::Wake() {
-  const uint64_t one = 1;
-  [[maybe_unused]] const ssize_t n = write(wake_, &one, sizeof one);
+void Broadcast::Wake() { Signal(wake_); }
+
+void Broadcast::HostedTurn() {
+  for (int fd : {commits_, timer_}) {
+    uint64_t count;
+    [[maybe_unused]] const ssize_t n = read(fd, &count, sizeof count);
+  }
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopping_) return;
+  }
+  absl::StatusOr<absl::Time> next = Advance();
+  // A read error (the database away a moment): tried again within a second.
+  ArmTimer(next.ok() ? *next : options_.now() + absl::Seconds(1));
+}
+
+void Broadcast::ArmTimer(absl::Time due) {
+  itimerspec spec{};  // all zero: disarmed, nothing is held
+  if (due != absl::InfiniteFuture()) {
+    // On the monotonic clock, from now: the due time is on options_.now's.
+    spec.it_value = absl::ToTimespec(std::max(due - options_.now(), absl::Nanoseconds(1)));
+  }
+  timerfd_settime(timer_, 0, &spec, nullptr);
 }
 
 void Broadcast::Run(absl::Time due) {
@@ -244,24 +383,62 @@ absl::Status Broadcast::Release(const v1::LedgerEntry& entry) {
     game.pin = *std::move(pin);
     game.fold = *std::move(fold);
   }
+  // History before the window is folded only: no event, no public view.
+  const bool kept = entry.position() > floor_;
+  if (kept && game.shown.position != game.position) game.shown = PublicOf(entry.game_id(), game);
   if (!game.fold->Apply(event).ok()) {
     game.broken = true;  // the ledger took it: `arbiter verify` says why it no longer folds
     return absl::OkStatus();
   }
-  game.events.push_back(std::move(event));
   game.position = entry.position();
-  if (entry.position() > floor_) {
-    const PublicGame shown = PublicOf(entry.game_id(), game);
-    events_.emplace_back(entry.position(), ServerSentEvent(0, "board", PublicGameJson(shown)));
-    // ServerSentEvent numbers by message; the broadcast's ids name the log.
-    std::string& text = events_.back().second;
-    text.replace(0, text.find('\n'), absl::StrCat("id: ", EventId(entry.position())));
-    if (events_.size() > kWindow) {
-      floor_ = events_.front().first;
-      events_.pop_front();
+  if (kept) {
+    PublicGame shown = PublicOf(entry.game_id(), game);
+    // A move goes as its stone and captures; anything else as the whole board.
+    if (std::optional<std::string> move = MoveEventJson(event, game.shown, shown)) {
+      Keep(entry.position(), "move", *move);
+    } else {
+      Keep(entry.position(), "board", PublicGameJson(shown));
     }
+    game.shown = std::move(shown);
   }
+  game.events.push_back(std::move(event));
   return absl::OkStatus();
+}
+
+void Broadcast::Keep(uint64_t position, absl::string_view kind, const std::string& data) {
+  // Formatted once here; every viewer is sent these same bytes.
+  events_.emplace_back(position, absl::StrCat("id: ", EventId(position), "\nevent: ", kind,
+                                              "\ndata: ", data, "\n\n"));
+  if (events_.size() > kWindow) {
+    floor_ = events_.front().first;
+    events_.pop_front();
+  }
+}
+
+FeedBatch Broadcast::Snapshot() {
+  FeedBatch batch;
+  batch.next = released_;
+  std::vector<std::pair<uint64_t, Folded*>> shown;
+  for (auto& [id, game] : games_) {
+    if (game.fold == nullptr) continue;
+    if (game.shown.position != game.position) game.shown = PublicOf(id, game);
+    if (game.snapshot_at != game.position || game.snapshot.empty()) {
+      // Each game's board is formatted once per position it reaches, and
+      // only when a viewer connects.
+      game.snapshot = absl::StrCat("event: board\ndata: ", PublicGameJson(game.shown), "\n\n");
+      game.snapshot_at = game.position;
+    }
+    shown.emplace_back(game.position, &game);
+  }
+  // In position order, the last carrying the id the viewer resumes from:
+  // every event after it is after what the snapshot shows.
+  std::sort(shown.begin(), shown.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t k = 0; k < shown.size(); ++k) {
+    if (k + 1 == shown.size()) absl::StrAppend(&batch.text, "id: ", EventId(released_), "\n");
+    absl::StrAppend(&batch.text, shown[k].second->snapshot);
+  }
+  return batch;
 }
 
 PublicGame Broadcast::PublicOf(const std::string& game_id, const Folded& game) const {
@@ -342,7 +519,9 @@ FeedBatch Broadcast::Next(uint64_t after, size_t max_bytes) {
   FeedBatch batch;
   batch.closed = stopping_;
   batch.next = after;
-  if (batch.closed || after >= released_) return batch;
+  if (batch.closed) return batch;
+  if (after == kSnapshot) return Snapshot();
+  if (after >= released_) return batch;
   if (after < floor_) {
     // Fell behind what is kept: the viewer reads the pages again.
     batch.text = absl::StrCat("id: ", EventId(released_), "\nevent: reload\ndata: {}\n\n");

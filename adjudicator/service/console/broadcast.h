@@ -20,6 +20,14 @@
 // Event ids name the log and the position: "<origin>/<position>", so a
 // viewer's Last-Event-ID resumes it on this server after a restart, or on
 // any server of the same log, and one from another log is refused.
+//
+// A move is sent as a `move` event of a few hundred bytes (its stone, its
+// captures, the clocks), not the whole board: 100 moves a second to 16,000
+// viewers as whole boards was over a gigabyte a second (tests/bench/README.md
+// "The broadcast"). The whole board goes as a `board` event where a viewer
+// needs it: on connect (a snapshot of each game) and for an entry that
+// changes the game other than by a move's stone (a takeback, a displaced
+// stone, dead stones, a penalty, the game's creation).
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_BROADCAST_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_BROADCAST_H_
 
@@ -41,6 +49,7 @@
 #include "absl/time/time.h"
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/console/feed_source.h"
+#include "adjudicator/service/console/loop_host.h"
 #include "arbiter/v1/events.pb.h"
 #include "arbiter/v1/rulings.pb.h"
 #include "ledger/ledger.h"
@@ -68,13 +77,21 @@ struct PublicGame {
 class Broadcast final : public FeedSource {
  public:
   static constexpr size_t kWindow = 4096;  // events kept for viewers resuming
+  // Next()'s `after` for a viewer that connects without an id: it is sent
+  // a `board` event of each game, the last with the id of the position
+  // released, then every later event.
+  static constexpr uint64_t kSnapshot = ~uint64_t{0};
 
   struct Options {
     absl::Duration delay = absl::ZeroDuration();
     std::function<absl::Time()> now = [] { return absl::Now(); };
-    // A thread releases entries as they fall due and as commits come;
-    // false: only Advance() does (tests, on a clock they move).
+    // Entries are released as they fall due and as commits come, on a
+    // thread of its own or, with a `host`, in turns on the host's loop's
+    // thread (the console's: a server with --broadcast stays within its
+    // thread budget, ThreadsTest); false: only Advance() does (tests, on a
+    // clock they move).
     bool follow = true;
+    LoopHost* host = nullptr;  // not owned; it must outlive Stop()
   };
 
   // The broadcast of `ledger` (not owned; it must outlive this), with what
@@ -115,15 +132,28 @@ class Broadcast final : public FeedSource {
     std::unique_ptr<ledger::GameJudge> fold;
     uint64_t position = 0;
     bool broken = false;  // an event did not fold (the audit says why): shown as it stood
+    PublicGame shown;     // as of `position`, for the next entry's move event
+    // Its `board` event (no id) as of `snapshot_at`, for the snapshots.
+    std::string snapshot;
+    uint64_t snapshot_at = 0;
   };
 
   Broadcast(ledger::Ledger* ledger, Options options);
   // Releases what falls due from `due` on, and what commits bring.
   void Run(absl::Time due);
+  // A turn on the host's loop: releases what is due, and sets the timer
+  // for the next held entry.
+  void HostedTurn();
+  void ArmTimer(absl::Time due);
   // Folds `entry` into its game and keeps its event (when at or after
   // `messages_from_`); the ledger's errors.
   absl::Status Release(const v1::LedgerEntry& entry) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   PublicGame PublicOf(const std::string& game_id, const Folded& game) const;
+  // Keeps the SSE text of `event` at `position` in the window.
+  void Keep(uint64_t position, absl::string_view kind, const std::string& data)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Next(kSnapshot): a `board` event of each game shown, as released now.
+  FeedBatch Snapshot() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void Wake();
 
   ledger::Ledger* const ledger_;
@@ -133,6 +163,11 @@ class Broadcast final : public FeedSource {
   AdjudicatorJudge judge_;
   int listener_ = -1;
   std::thread thread_;
+  // Hosted: an epoll set of `commits_` (an eventfd the commit listener
+  // writes) and `timer_` (a timerfd: the next held entry falls due).
+  int epoll_ = -1;
+  int commits_ = -1;
+  int timer_ = -1;
 
   absl::Mutex advance_mu_;  // one Advance at a time
   // When the entry Advance last held falls due.
@@ -153,6 +188,18 @@ class Broadcast final : public FeedSource {
 // each clock in JGOF's fields (main_time, periods_left, period_time_left,
 // in ms), penalty stones and the result.
 std::string PublicGameJson(const PublicGame& game);
+
+// The `move` event's data for `event` (a move, a sealed move opened, or a
+// pass) that took the game from `before` to `after`, when the board changed
+// by its stone and the stones it captured only (a pass: not at all) and
+// nothing else shown changed but the move number, the side to move, the
+// clocks and the result: one line of JSON with the game, its position, the
+// move number, the side to move, `color`, `point` (GTP; `pass`: true
+// instead for a pass), `captured` (GTP points), the clocks and the result
+// as PublicGameJson gives them. nullopt for any other entry (a `board`
+// event carries it).
+std::optional<std::string> MoveEventJson(const v1::Event& event, const PublicGame& before,
+                                         const PublicGame& after);
 
 }  // namespace arbiter::service::console
 

@@ -14,6 +14,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "adjudicator/engine/point.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/console/guarded_server.h"
 #include "adjudicator/service/console/html.h"
@@ -94,9 +95,25 @@ std::string ResultCell(const PublicGame& g, Lang lang) {
   return Escape(ResultWords(*g.result, lang));
 }
 
+// What of a game broadcast.js does not draw itself (a result, a
+// cancellation, penalty stones): when an event changes it, the page is read
+// again. The same text as broadcast.js's outcome().
+std::string Outcome(const PublicGame& g) {
+  std::string result;
+  if (g.result.has_value()) result = g.result->sgf().empty() ? "result" : g.result->sgf();
+  return absl::StrCat(result, "|", g.cancelled ? 1 : 0, "|", g.state.penalty_stones().black(), "|",
+                      g.state.penalty_stones().white());
+}
+
+// The attributes broadcast.js updates a game's row or board by.
+std::string GameAttributes(const PublicGame& g) {
+  return absl::StrCat(" data-game=\"", Escape(g.game_id), "\" data-position=\"", g.position,
+                      "\" data-outcome=\"", Escape(Outcome(g)), "\"");
+}
+
 // The page's frame: title, the language switch, the delay, `body`.
 std::string Frame(absl::string_view title, absl::string_view body, Lang lang, absl::Duration delay,
-                  absl::string_view games_attr) {
+                  absl::string_view games_attr, absl::string_view after) {
   const std::string other = lang == Lang::kEn ? "?lang=zh" : "?lang=en";
   const int minutes = static_cast<int>(absl::ToInt64Minutes(delay));
   const std::string delay_line = delay > absl::ZeroDuration()
@@ -106,7 +123,9 @@ std::string Frame(absl::string_view title, absl::string_view body, Lang lang, ab
       title, "broadcast",
       absl::StrCat("<header><h1>", Escape(title), "</h1><a class=\"lang\" href=\"", other, "\">",
                    Escape(BroadcastWord("language", lang)), "</a></header>\n<p class=\"delay\">",
-                   Escape(delay_line), "</p>\n<main data-games=\"", Escape(games_attr), "\">", body,
+                   Escape(delay_line), "</p>\n<main data-games=\"", Escape(games_attr),
+                   "\" data-after=\"", Escape(after), "\" data-periods=\"",
+                   Escape(BroadcastWord("periods", lang)), "\">", body,
                    "</main>\n<script type=\"module\" src=\"/static/broadcast.js\"></script>"));
   if (lang == Lang::kEn) {
     html = absl::StrReplaceAll(html, {{"<html lang=\"zh-Hans\">", "<html lang=\"en\">"}});
@@ -134,11 +153,13 @@ std::string BoardSvg(const v1::GameState& state, Lang lang) {
   if (n == 0) return "";
   constexpr int kCell = 20;
   const int side = (n + 1) * kCell;
-  std::string svg = absl::StrCat(
-      "<svg class=\"goban\" viewBox=\"0 0 ", side, " ", side, "\" role=\"img\" aria-label=\"",
-      Escape(Fill(BroadcastWord("position", lang), state.move_number())),
-      "\" xmlns=\"http://www.w3.org/2000/svg\">", "<rect width=\"", side, "\" height=\"", side,
-      "\" fill=\"#dcb35c\"/>", Coordinates(n, kCell));
+  std::string svg =
+      absl::StrCat("<svg class=\"goban\" viewBox=\"0 0 ", side, " ", side, "\" data-size=\"", n,
+                   "\" data-cell=\"", kCell, "\" data-label=\"",
+                   Escape(BroadcastWord("position", lang)), "\" role=\"img\" aria-label=\"",
+                   Escape(Fill(BroadcastWord("position", lang), state.move_number())),
+                   "\" xmlns=\"http://www.w3.org/2000/svg\">", "<rect width=\"", side,
+                   "\" height=\"", side, "\" fill=\"#dcb35c\"/>", Coordinates(n, kCell));
   for (int i = 1; i <= n; ++i) {
     absl::StrAppend(&svg, "<line x1=\"", kCell, "\" y1=\"", i * kCell, "\" x2=\"", n * kCell,
                     "\" y2=\"", i * kCell, "\" stroke=\"#000\" stroke-width=\"0.6\"/>",
@@ -149,7 +170,8 @@ std::string BoardSvg(const v1::GameState& state, Lang lang) {
     const std::string& line = state.board(row);
     for (int col = 0; col < n && col < static_cast<int>(line.size()); ++col) {
       if (line[col] != 'X' && line[col] != 'O') continue;
-      absl::StrAppend(&svg, "<circle cx=\"", (col + 1) * kCell, "\" cy=\"", (row + 1) * kCell,
+      absl::StrAppend(&svg, "<circle data-point=\"", PointName(VertexAt(col, n - row, n), n),
+                      "\" cx=\"", (col + 1) * kCell, "\" cy=\"", (row + 1) * kCell,
                       "\" r=\"9.3\" fill=\"", line[col] == 'X' ? "#000" : "#fff",
                       "\" stroke=\"#000\" stroke-width=\"0.6\"/>");
     }
@@ -230,6 +252,8 @@ void BroadcastPages::Route(httplib::Server& http) {
 
 void BroadcastPages::Rounds(const httplib::Request& req, httplib::Response& res) {
   const Lang lang = LangOf(req);
+  // Read before the games: each is shown as of this position or later.
+  const std::string after = broadcast_->EventId(broadcast_->released());
   absl::StatusOr<console::Rounds> rounds = RoundsOf(tournaments_);
   if (!rounds.ok()) return SendError(res, rounds.status());
   std::string playing, finished;
@@ -257,7 +281,8 @@ void BroadcastPages::Rounds(const httplib::Request& req, httplib::Response& res)
     absl::StrAppend(&body, "<h2>", Escape(BroadcastWord("finishedRounds", lang)),
                     "</h2><ul class=\"rounds\">", finished, "</ul>");
   }
-  SendCacheable(req, res, Frame(BroadcastWord("title", lang), body, lang, broadcast_->delay(), "*"),
+  SendCacheable(req, res,
+                Frame(BroadcastWord("title", lang), body, lang, broadcast_->delay(), "*", after),
                 "text/html; charset=utf-8", live ? kLiveMaxAge : kFinishedMaxAge);
 }
 
@@ -272,6 +297,7 @@ void BroadcastPages::Round(const httplib::Request& req, httplib::Response& res, 
     return SendError(res, absl::NotFoundError(absl::StrCat("no round ", key->second,
                                                            " of tournament '", key->first, "'")));
   }
+  const std::string after = broadcast_->EventId(broadcast_->released());
   bool live = false;
   std::string rows, collection, games;
   for (const auto& [board, game] : found->second.games) {
@@ -289,13 +315,13 @@ void BroadcastPages::Round(const httplib::Request& req, httplib::Response& res, 
       continue;
     }
     const bool timed = g->created.has_time_control();
-    absl::StrAppend(&rows, "<tr><td><a href=\"/broadcast/", Escape(key->first), "/", key->second,
-                    "/", board, LangQuery(lang), "\">", board, "</a></td><td class=\"player\">",
-                    PlayerCell(g->created.black()), "</td><td class=\"player\">",
-                    PlayerCell(g->created.white()), "</td><td class=\"num\">",
-                    g->state.move_number(), "</td><td class=\"num clocks\">",
-                    timed ? ClocksCell(g->state, lang) : "", "</td><td>", ResultCell(*g, lang),
-                    "</td></tr>\n");
+    absl::StrAppend(&rows, "<tr", GameAttributes(*g), "><td><a href=\"/broadcast/",
+                    Escape(key->first), "/", key->second, "/", board, LangQuery(lang), "\">", board,
+                    "</a></td><td class=\"player\">", PlayerCell(g->created.black()),
+                    "</td><td class=\"player\">", PlayerCell(g->created.white()),
+                    "</td><td class=\"num move\">", g->state.move_number(),
+                    "</td><td class=\"num clocks\">", timed ? ClocksCell(g->state, lang) : "",
+                    "</td><td>", ResultCell(*g, lang), "</td></tr>\n");
   }
   const absl::Duration max_age = live ? kLiveMaxAge : kFinishedMaxAge;
   if (sgf) return SendCacheable(req, res, collection, "application/x-go-sgf", max_age);
@@ -310,7 +336,7 @@ void BroadcastPages::Round(const httplib::Request& req, httplib::Response& res, 
     absl::StrAppend(&body, "<th>", Escape(BroadcastWord(column, lang)), "</th>");
   }
   absl::StrAppend(&body, "</tr></thead><tbody>\n", rows, "</tbody></table></div>");
-  SendCacheable(req, res, Frame(title, body, lang, broadcast_->delay(), games),
+  SendCacheable(req, res, Frame(title, body, lang, broadcast_->delay(), games, after),
                 "text/html; charset=utf-8", max_age);
 }
 
@@ -328,6 +354,7 @@ void BroadcastPages::Board(const httplib::Request& req, httplib::Response& res, 
                                                            key->second, " of '", key->first, "'")));
   }
   const std::string& game = found->second.games.at(board);
+  const std::string after = broadcast_->EventId(broadcast_->released());
   absl::StatusOr<PublicGame> g = broadcast_->Game(game, sgf);
   if (!g.ok()) return SendError(res, g.status());
   const absl::Duration max_age =
@@ -340,13 +367,14 @@ void BroadcastPages::Board(const httplib::Request& req, httplib::Response& res, 
       "<p><a href=\"/broadcast/", Escape(key->first), "/", key->second, LangQuery(lang), "\">",
       Escape(BroadcastWord("back", lang)), "</a> · <a href=\"/broadcast/", Escape(key->first), "/",
       key->second, "/", board, ".sgf\">", Escape(BroadcastWord("sgfGame", lang)), "</a></p>\n",
-      "<dl class=\"players\"><dt>", Escape(BroadcastWord("black", lang)), "</dt><dd>",
-      PlayerCell(g->created.black()), "</dd><dt>", Escape(BroadcastWord("white", lang)),
-      "</dt><dd>", PlayerCell(g->created.white()), "</dd><dt>", Escape(BroadcastWord("move", lang)),
-      "</dt><dd>", g->state.move_number(), "</dd>");
+      "<dl class=\"players\"", GameAttributes(*g), "><dt>", Escape(BroadcastWord("black", lang)),
+      "</dt><dd>", PlayerCell(g->created.black()), "</dd><dt>",
+      Escape(BroadcastWord("white", lang)), "</dt><dd>", PlayerCell(g->created.white()),
+      "</dd><dt>", Escape(BroadcastWord("move", lang)), "</dt><dd class=\"move\">",
+      g->state.move_number(), "</dd>");
   if (g->created.has_time_control()) {
-    absl::StrAppend(&body, "<dt>", Escape(BroadcastWord("clocks", lang)), "</dt><dd>",
-                    ClocksCell(g->state, lang), "</dd>");
+    absl::StrAppend(&body, "<dt>", Escape(BroadcastWord("clocks", lang)),
+                    "</dt><dd class=\"clocks\">", ClocksCell(g->state, lang), "</dd>");
   }
   const v1::Tally& penalty = g->state.penalty_stones();
   if (penalty.black() > 0 || penalty.white() > 0) {
@@ -355,12 +383,13 @@ void BroadcastPages::Board(const httplib::Request& req, httplib::Response& res, 
   }
   absl::StrAppend(&body, "<dt>", Escape(BroadcastWord("result", lang)), "</dt><dd>",
                   ResultCell(*g, lang), "</dd></dl>\n", BoardSvg(g->state, lang));
-  SendCacheable(req, res, Frame(title, body, lang, broadcast_->delay(), game),
+  SendCacheable(req, res, Frame(title, body, lang, broadcast_->delay(), game, after),
                 "text/html; charset=utf-8", max_age);
 }
 
 void BroadcastPages::Events(const httplib::Request& req, httplib::Response& res) {
-  uint64_t after = broadcast_->released();
+  // Without an id: a snapshot of each game first (Broadcast::kSnapshot).
+  uint64_t after = Broadcast::kSnapshot;
   const std::string resume = req.has_header("Last-Event-ID") ? req.get_header_value("Last-Event-ID")
                                                              : req.get_param_value("after");
   if (!resume.empty()) {

@@ -641,7 +641,9 @@ absl::StatusOr<std::unique_ptr<Console>> Console::Serve(const std::string& liste
   p.tiles = std::make_unique<TlogTiles>(ledger);
   if (p.broadcast_options.on) {
     absl::StatusOr<std::unique_ptr<Broadcast>> broadcast =
-        Broadcast::Open(ledger, Broadcast::Options{.delay = p.broadcast_options.delay});
+        Broadcast::Open(ledger, Broadcast::Options{.delay = p.broadcast_options.delay,
+                                                   // Its releases take turns on the console's loop.
+                                                   .host = &p.http});
     if (!broadcast.ok()) return broadcast.status();
     p.broadcast = *std::move(broadcast);
     p.broadcast_pages = std::make_unique<BroadcastPages>(p.broadcast.get(), parts.tournaments,

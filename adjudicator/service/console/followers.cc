@@ -366,7 +366,10 @@ bool Followers::Loop::Flush(Page& page) {
       page.written = 0;
     }
   }
-  return page.queued <= kMaxQueuedBytes;
+  // What waits behind the chunk being written: one chunk larger than the
+  // cap (the broadcast's snapshot of every game) is sent whole.
+  const size_t front_left = page.queue.empty() ? 0 : page.queue.front()->size() - page.written;
+  return page.queued - front_left <= kMaxQueuedBytes;
 }
 
 void Followers::Loop::Pump(Page& page, Steps& steps) {

@@ -53,7 +53,8 @@ namespace arbiter::service::console {
 
 class Followers {
  public:
-  // A page's output not yet taken by its socket, beyond which it is cut off.
+  // A page's output not yet taken by its socket, beyond the chunk being
+  // written, beyond which it is cut off.
   static constexpr size_t kMaxQueuedBytes = 256 * 1024;
   // At most about this much of the feed is queued for a page at once: a
   // page catching up takes the next part once its socket took the last.
