@@ -617,6 +617,47 @@ TEST_P(PostgresLedgerTest, ACommitNotifiedAsTheSignerReadsTheHeadIsSignedWithinT
   EXPECT_LT(absl::Now() - written, absl::Seconds(3)) << "signed at the bound, not much later";
 }
 
+// Issue 45.2: a commit made while a PostgreSQL ledger's connection for
+// notifications is down (the database restarted, the connection dropped)
+// notifies nobody there; the ledger reads the head once it LISTENs again,
+// so its followers learn of that commit all the same. Forced here: the
+// connection is cut as a read of the head is sent, and the other ledger
+// commits before the first one can connect again.
+TEST_P(PostgresLedgerTest, ACommitMadeWhileTheConnectionWasDownReachesTheFollowers) {
+  LedgerOptions o = Options();
+  ToyJudge other_judge;
+  LedgerOptions other_options = o;
+  other_options.judge = &other_judge;
+  absl::StatusOr<std::unique_ptr<Ledger>> opened = Ledger::Open(other_options);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  std::unique_ptr<Ledger> other = *std::move(opened);
+  std::atomic<bool> armed{false};
+  absl::Notification cut;
+  bool committed = false;
+  o.pg_head_read_sent = [&](int socket) {
+    if (!armed.exchange(false)) return;
+    shutdown(socket, SHUT_RDWR);
+    committed = other
+                    ->AppendAndWait(AppendRequest::Game("meanwhile", ExpectedRevision::NoStream(),
+                                                        {Created("meanwhile")}))
+                    .ok();
+    cut.Notify();
+  };
+  opened = Ledger::Open(o);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  std::unique_ptr<Ledger> follower = *std::move(opened);
+  armed = true;
+  ASSERT_TRUE(ExecBehindTheLedger("NOTIFY arbiter_commits").ok());  // wakes its reader
+  cut.WaitForNotification();
+  ASSERT_TRUE(committed);
+  std::shared_ptr<CommitFeed> feed = follower->commit_feed();
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(10);
+       absl::Now() < give_up && feed->head() < 1;) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  EXPECT_EQ(feed->head(), 1u) << "the follower never read the head after it connected again";
+}
+
 // A ledger of schema 1 (keys unique over the whole log) opens as schema 2:
 // the key index changes, no row does, so every hash, root and signature is
 // what it was, and keys become per game.
