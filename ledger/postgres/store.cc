@@ -239,8 +239,8 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
   // answer, so the socket shows nothing and poll() would sleep, while the
   // commit it announces may be later than the read's snapshot. A holder of
   // the lease would then never see that commit, nor sign it, until some
-  // other commit came (it happened when the lease was granted as the new
-  // holder's own write committed, tests/ledger/ledger_test.cc).
+  // other commit came: e.g. a new holder's own write, committed as it reads
+  // the head on the lease's grant (tests/ledger/ledger_test.cc forces it).
   bool ReadHead(PollerConns& c) {
     for (;;) {
       if (!ReadHeadOnce(c)) return false;

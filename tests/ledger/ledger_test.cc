@@ -551,8 +551,8 @@ bool AwaitUnread(int socket, char type, size_t count) {
 // a commit that lands while the signer reads the head, after the read's
 // snapshot, is in no read, and its notification wakes nobody: the signer
 // must read again when a read took notifications in, or that commit stays
-// unsigned until some other commit (the new holder of the lease lost its
-// own write this way, as the lease was granted). Forced here: the second
+// unsigned until some other commit (as a new holder's own write can, when
+// it commits during the read on the lease's grant). Forced here: the second
 // server's commit lands once the answer to the signer's read is on its
 // socket, and its notification follows it there before the signer reads.
 TEST_P(PostgresLedgerTest, ACommitNotifiedAsTheSignerReadsTheHeadIsSignedWithinTheBound) {
