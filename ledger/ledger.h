@@ -23,6 +23,7 @@
 #define ARBITER_LEDGER_LEDGER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,6 +79,11 @@ struct LedgerOptions {
   absl::Duration sign_within = absl::ZeroDuration();
   size_t max_batch = 1024;    // appends committed together, at most
   const char* vfs = nullptr;  // SQLite VFS name (tests inject faults)
+  // PostgreSQL, for tests: called on the thread that follows the head each
+  // time its read of the head is sent, before the answer is read, with that
+  // connection's socket (a test lands a commit between the read's snapshot
+  // and its answer).
+  std::function<void(int socket)> pg_head_read_sent;
 };
 
 struct InclusionProofResult {

@@ -103,18 +103,29 @@ absl::StatusOr<PgConn> PgConn::Connect(const std::string& uri) {
   return c;
 }
 
+// The values of `params` as libpq takes them.
+struct PgParams::Values {
+  explicit Values(const PgParams& params) : values(params.values_.size()), lengths(values.size()) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      values[i] = params.null_[i] ? nullptr : params.values_[i].data();
+      lengths[i] = static_cast<int>(params.values_[i].size());
+    }
+  }
+  std::vector<const char*> values;
+  std::vector<int> lengths;
+};
+
 absl::StatusOr<PgResult> PgConn::Exec(absl::string_view sql, const PgParams& params) {
   if (conn_ == nullptr) return absl::UnavailableError("not connected to PostgreSQL");
-  const size_t n = params.values_.size();
-  std::vector<const char*> values(n);
-  std::vector<int> lengths(n);
-  for (size_t i = 0; i < n; ++i) {
-    values[i] = params.null_[i] ? nullptr : params.values_[i].data();
-    lengths[i] = static_cast<int>(params.values_[i].size());
-  }
+  const PgParams::Values v(params);
   std::string text(sql);
-  PGresult* r = PQexecParams(conn_.get(), text.c_str(), static_cast<int>(n), params.types_.data(),
-                             values.data(), lengths.data(), params.formats_.data(), 1);
+  PGresult* r = PQexecParams(conn_.get(), text.c_str(), static_cast<int>(v.values.size()),
+                             params.types_.data(), v.values.data(), v.lengths.data(),
+                             params.formats_.data(), 1);
+  return Checked(r, sql);
+}
+
+absl::StatusOr<PgResult> PgConn::Checked(PGresult* r, absl::string_view sql) {
   ExecStatusType st = r != nullptr ? PQresultStatus(r) : PGRES_FATAL_ERROR;
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
     absl::Status s = PgError(r, conn_.get(), sql);
@@ -122,6 +133,42 @@ absl::StatusOr<PgResult> PgConn::Exec(absl::string_view sql, const PgParams& par
     return s;
   }
   return PgResult(r);
+}
+
+absl::Status PgConn::Send(absl::string_view sql, const PgParams& params) {
+  if (conn_ == nullptr) return absl::UnavailableError("not connected to PostgreSQL");
+  const PgParams::Values v(params);
+  sent_.assign(sql.data(), sql.size());
+  if (PQsendQueryParams(conn_.get(), sent_.c_str(), static_cast<int>(v.values.size()),
+                        params.types_.data(), v.values.data(), v.lengths.data(),
+                        params.formats_.data(), 1) == 0) {
+    return PgError(nullptr, conn_.get(), sql);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<PgResult>> PgConn::TakeResult() {
+  if (conn_ == nullptr) return absl::UnavailableError("not connected to PostgreSQL");
+  if (PQconsumeInput(conn_.get()) == 0) return PgError(nullptr, conn_.get(), sent_);
+  if (PQisBusy(conn_.get()) != 0) return std::nullopt;
+  absl::StatusOr<PgResult> r = Checked(PQgetResult(conn_.get()), sent_);
+  // The statement's end (a null result) follows its one result, but may not
+  // have come yet: it is read later (PQgetResult would wait for it), by
+  // whatever next reads the connection.
+  while (PQisBusy(conn_.get()) == 0) {
+    PGresult* rest = PQgetResult(conn_.get());
+    if (rest == nullptr) break;
+    PQclear(rest);
+  }
+  if (!r.ok()) return r.status();
+  return std::optional<PgResult>(*std::move(r));
+}
+
+absl::StatusOr<PgResult> PgConn::AwaitResult() {
+  if (conn_ == nullptr) return absl::UnavailableError("not connected to PostgreSQL");
+  absl::StatusOr<PgResult> r = Checked(PQgetResult(conn_.get()), sent_);
+  while (PGresult* rest = PQgetResult(conn_.get())) PQclear(rest);
+  return r;
 }
 
 absl::StatusOr<int> PgConn::TakeNotifications() {
@@ -156,8 +203,8 @@ PgTransaction::~PgTransaction() {
   if (conn_ != nullptr && conn_->ok()) (void)conn_->Run("ROLLBACK");
 }
 
-absl::Status PgTransaction::Commit() {
-  absl::Status s = conn_->Run("COMMIT");
+absl::Status PgTransaction::Commit(absl::string_view first) {
+  absl::Status s = conn_->Run(first.empty() ? "COMMIT" : absl::StrCat(first, "; COMMIT"));
   if (s.ok()) conn_ = nullptr;
   return s;
 }

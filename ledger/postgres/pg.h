@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ class PgParams {
 
  private:
   friend class PgConn;
+  struct Values;
   std::vector<std::string> values_;
   std::vector<bool> null_;
   std::vector<unsigned> types_;  // OIDs
@@ -73,11 +75,28 @@ class PgConn {
   // sends something (a notification), -1 when not connected.
   int socket() const { return conn_ != nullptr ? PQsocket(conn_.get()) : -1; }
   // Reads what the server sent and drops the notifications that came: how
-  // many. UNAVAILABLE when the connection broke.
+  // many, counting those libpq read in while a statement ran (they are no
+  // longer on the socket, which poll() would not show readable for them).
+  // UNAVAILABLE when the connection broke.
   absl::StatusOr<int> TakeNotifications();
 
+  // Sends `sql` and returns at once: a statement that may wait in the
+  // server (a lock) without a thread waiting with it. Its result is read by
+  // TakeResult once socket() is readable; nothing else runs on the
+  // connection until then.
+  absl::Status Send(absl::string_view sql, const PgParams& params = PgParams());
+  // After Send: reads what the server sent; the rows once the statement has
+  // finished, nullopt while it runs. Errors as Exec's.
+  absl::StatusOr<std::optional<PgResult>> TakeResult();
+  // After Send: waits for the statement's rows (as Exec).
+  absl::StatusOr<PgResult> AwaitResult();
+
  private:
+  // `r` as a result, or the error it carries (Exec's codes); takes it.
+  absl::StatusOr<PgResult> Checked(PGresult* r, absl::string_view sql);
+
   std::unique_ptr<PGconn, void (*)(PGconn*)> conn_;
+  std::string sent_;  // the statement Send sent, for TakeResult's errors
 };
 
 // BEGIN on construction (with `mode`, e.g. "ISOLATION LEVEL REPEATABLE
@@ -88,7 +107,9 @@ class PgTransaction {
   PgTransaction(PgTransaction&& o) noexcept : conn_(o.conn_) { o.conn_ = nullptr; }
   PgTransaction& operator=(PgTransaction&&) = delete;
   ~PgTransaction();
-  absl::Status Commit();
+  // COMMIT, after the statements `first` (e.g. a NOTIFY, delivered only if
+  // and when the transaction commits) in the same round trip.
+  absl::Status Commit(absl::string_view first = "");
 
  private:
   explicit PgTransaction(PgConn* conn) : conn_(conn) {}

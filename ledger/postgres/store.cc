@@ -17,14 +17,16 @@
 // folds, which it uses only at the revision the database holds.
 //
 // The unsigned tail (LedgerOptions::sign_within) is signed by one server at
-// a time, the holder of the signer's lease: a session advisory lock that its
-// head poller takes when free and holds while its connection lives (a dead
-// holder's connection ends, and the next poll of another server takes it).
-// Every poll reads the head and the last checkpoint in one snapshot; the
+// a time, the holder of the signer's lease: a session advisory lock that
+// every server's head poller asks for and waits for in the database, and
+// holds while its connection lives (a dead holder's connection ends, and
+// the database grants it to the next at once). Each commit notifies every
+// poller, which reads the head and the last checkpoint in one snapshot; the
 // holder's UnsignedTail (unsigned_tail.h) bounds when each event it had not
-// seen was committed, by any server, and its writer signs a TAIL_BOUND
-// checkpoint, under the sequencer's lease as every checkpoint, once the
-// oldest unsigned event has waited `sign_within`.
+// seen was committed, by any server, by its previous read (after an idle
+// stretch, the first commit is due at once), and its writer signs a
+// TAIL_BOUND checkpoint, under the sequencer's lease as every checkpoint,
+// once the oldest unsigned event has waited `sign_within`.
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -65,18 +67,13 @@ constexpr int64_t kSequencerLock = 0x6172626974657202;
 // the one server that signs the unsigned tail ("arbiter\x03").
 constexpr int64_t kSignerLock = 0x6172626974657203;
 
-// How often a server with a bound on the unsigned tail looks for the
-// signer's lease and, holding it, at the tail (and how soon a lost
-// connection is tried again). Other servers' commits do not wait for it:
-// each server's poller announces its own commits (NOTIFY kCommitChannel)
-// and hears the others' (LISTEN), so a server with no bound sleeps until
-// something is committed.
-constexpr absl::Duration kHeadPoll = absl::Milliseconds(100);
+// How soon a lost connection to the database is tried again. Nothing else
+// is on a timer: every commit carries a NOTIFY on kCommitChannel, which each
+// server's poller LISTENs to (its own commits' too), and the signer's lease
+// is asked for with a lock that waits in the database until its holder's
+// session ends, so an idle server sleeps whatever its bound on the tail.
+constexpr absl::Duration kReconnect = absl::Milliseconds(100);
 constexpr char kCommitChannel[] = "arbiter_commits";
-
-// Set on the poller's thread: what it publishes itself (other servers'
-// heads) is not announced again.
-thread_local bool on_poller = false;
 
 class PgWriter final : public StoreWriter, private BatchTransaction {
  public:
@@ -95,7 +92,6 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
     WakePoller();
     if (thread_.joinable()) thread_.join();
     if (poller_.joinable()) poller_.join();
-    if (announcer_ >= 0) watch_->feed().RemoveListener(announcer_);
     watch_->Close();
     if (poller_wake_ >= 0) close(poller_wake_);
   }
@@ -108,15 +104,8 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
       NameThisThread("pg-writer");
       Run();
     });
-    // This process's commits (and checkpoints), for the poller to announce.
-    announcer_ = watch_->feed().AddListener([this](uint64_t) {
-      if (on_poller) return;
-      announce_.store(true, std::memory_order_release);
-      WakePoller();
-    });
     poller_ = std::thread([this] {
       NameThisThread("pg-poller");
-      on_poller = true;
       PollHead();
     });
     return absl::OkStatus();
@@ -162,88 +151,144 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
     [[maybe_unused]] const ssize_t n = write(poller_wake_, &one, sizeof one);
   }
 
-  // Sleeps until a notification on `conn`, this process's commit, the
-  // writer's close, or `timeout` (InfiniteDuration: none); false once closing.
-  bool AwaitNews(PgConn& conn, absl::Duration timeout) {
-    pollfd fds[2] = {{poller_wake_, POLLIN, 0}, {conn.ok() ? conn.socket() : -1, POLLIN, 0}};
+  // The poller's connections: `conn` listens for commits and reads the
+  // head; `lease`, with a bound on the unsigned tail, waits in the server
+  // for the signer's lease (granted when its holder's session ends: nothing
+  // is polled) and then holds it while it lives.
+  struct PollerConns {
+    bool bounded = false;  // LedgerOptions::sign_within > 0
+    PgConn conn;
+    PgConn lease;
+    bool asked = false;   // the lease is asked for, not yet granted
+    bool signer = false;  // `lease` holds it
+  };
+
+  // Sleeps until a notification on `conn` (any server's commit, this
+  // one's too), an answer on `lease` (the lease granted, or the connection's
+  // end), the writer's close, or `timeout` (InfiniteDuration: none); false
+  // once closing.
+  bool AwaitNews(const PollerConns& c, absl::Duration timeout) {
+    pollfd fds[3] = {{poller_wake_, POLLIN, 0},
+                     {c.conn.ok() ? c.conn.socket() : -1, POLLIN, 0},
+                     {c.lease.ok() ? c.lease.socket() : -1, POLLIN, 0}};
     const int ms = timeout == absl::InfiniteDuration()
                        ? -1
                        : static_cast<int>(absl::ToInt64Milliseconds(timeout));
-    [[maybe_unused]] const int ready = poll(fds, 2, ms);  // EINTR: look again
+    [[maybe_unused]] const int ready = poll(fds, 3, ms);  // EINTR: look again
     uint64_t wakes = 0;
     [[maybe_unused]] const ssize_t n = read(poller_wake_, &wakes, sizeof wakes);
     absl::MutexLock lock(&mu_);
     return !stopping_;
   }
 
-  // On a connection of its own, whenever a server commits (a notification,
-  // or this process's commit, which it announces to the others) and, with a
-  // bound on the unsigned tail, every kHeadPoll besides: publishes the head
-  // (other servers' commits wake this one's followers) and, with the bound,
-  // takes the signer's lease when it is free and, while holding it, tells
-  // the writer when the tail is due.
-  void PollHead() {
-    PgConn conn;
-    bool signer = false;  // `conn` holds the signer's lease
-    auto lose_lease = [&] {
-      conn = PgConn();  // the lease, if held, ends with the connection
-      if (!signer) return;
-      signer = false;
+  // Reads what the server sent on both connections: the notifications, and
+  // the lease if it was granted. False when a connection broke (a holder's
+  // lease connection is readable only then).
+  bool TakeNews(PollerConns& c) {
+    if (!c.conn.ok() || !c.conn.TakeNotifications().ok()) return false;
+    if (!c.bounded) return true;
+    if (!c.asked) return c.lease.TakeNotifications().ok();
+    absl::StatusOr<std::optional<PgResult>> granted = c.lease.TakeResult();
+    if (!granted.ok()) return false;
+    if (granted->has_value()) {
+      c.asked = false;
+      c.signer = true;
       absl::MutexLock lock(&mu_);
-      holds_lease_ = false;
-      tail_.Reset();
-    };
-    // The first poll at once: the writes after the start are then bounded
+      holds_lease_ = true;
+    }
+    return true;
+  }
+
+  // Connects `conn` and LISTENs and, with a bound, asks for the lease on a
+  // connection of its own. False when either failed.
+  bool Connect(PollerConns& c) {
+    absl::StatusOr<PgConn> conn = PgConn::Connect(options_.dir);
+    if (!conn.ok() || !conn->Run(absl::StrCat("LISTEN ", kCommitChannel)).ok()) return false;
+    c.conn = *std::move(conn);
+    if (!c.bounded) return true;
+    absl::StatusOr<PgConn> lease = PgConn::Connect(options_.dir);
+    if (!lease.ok() ||
+        !lease->Send("SELECT pg_advisory_lock($1)", PgParams().Int(kSignerLock)).ok()) {
+      return false;
+    }
+    c.lease = *std::move(lease);
+    c.asked = true;
+    return true;
+  }
+
+  // Closes both connections (the lease, if held, ends with its own).
+  void LoseConns(PollerConns& c) {
+    c.conn = PgConn();
+    c.lease = PgConn();
+    c.asked = false;
+    if (!c.signer) return;
+    c.signer = false;
+    absl::MutexLock lock(&mu_);
+    holds_lease_ = false;
+    tail_.Reset();
+  }
+
+  // Publishes the head and the last checkpoint, read in one snapshot (other
+  // servers' commits wake this one's followers) and, holding the lease,
+  // tells the writer when the tail is due; reads again while notifications
+  // came during the read. False when a read failed.
+  //
+  // Why again: PostgreSQL sends a notification to a listener that is
+  // running a statement when it ends, before its ReadyForQuery, and one that
+  // comes just after may arrive with it; libpq then takes it in with the
+  // answer, so the socket shows nothing and poll() would sleep, while the
+  // commit it announces may be later than the read's snapshot. A holder of
+  // the lease would then never see that commit, nor sign it, until some
+  // other commit came: e.g. a new holder's own write, committed as it reads
+  // the head on the lease's grant (tests/ledger/ledger_test.cc forces it).
+  bool ReadHead(PollerConns& c) {
+    for (;;) {
+      if (!ReadHeadOnce(c)) return false;
+      absl::StatusOr<int> came = c.conn.TakeNotifications();
+      if (!came.ok()) return false;
+      if (*came == 0) return true;
+    }
+  }
+
+  bool ReadHeadOnce(PollerConns& c) {
+    const absl::Time read_at = absl::Now();
+    if (!c.conn
+             .Send("SELECT (SELECT COALESCE(MAX(position), 0) FROM events), "
+                   "(SELECT COALESCE(MAX(tree_size), 0) FROM checkpoints)")
+             .ok()) {
+      return false;
+    }
+    if (options_.pg_head_read_sent) options_.pg_head_read_sent(c.conn.socket());
+    absl::StatusOr<PgResult> r = c.conn.AwaitResult();
+    if (!r.ok()) return false;
+    const uint64_t head = r->Int(0, 0);
+    watch_->Publish(head);
+    watch_->feed().PublishCheckpoint(static_cast<uint64_t>(r->Int(0, 1)));
+    if (c.signer) {
+      absl::MutexLock lock(&mu_);
+      if (tail_.Read(head, r->Int(0, 1), read_at)) queue_.Wake();
+    }
+    return true;
+  }
+
+  // On connections of its own, whenever a server commits (a notification)
+  // or the signer's lease is granted: reads the head. Nothing on a timer
+  // but a lost connection, tried again every kReconnect.
+  void PollHead() {
+    PollerConns c;
+    c.bounded = options_.sign_within > absl::ZeroDuration();
+    // The first read at once: the writes after the start are then bounded
     // by when it began.
-    const bool bounded = options_.sign_within > absl::ZeroDuration();
     for (bool first = true;; first = false) {
       if (!first) {
-        const bool timed = bounded || !conn.ok();
-        if (!AwaitNews(conn, timed ? kHeadPoll : absl::InfiniteDuration())) return;
-        if (conn.ok() && !conn.TakeNotifications().ok()) lose_lease();
+        if (!AwaitNews(c, c.conn.ok() ? absl::InfiniteDuration() : kReconnect)) return;
+        if (!TakeNews(c)) LoseConns(c);
       }
-      if (!conn.ok()) {
-        lose_lease();
-        absl::StatusOr<PgConn> c = PgConn::Connect(options_.dir);
-        if (!c.ok()) continue;
-        conn = *std::move(c);
-        if (!conn.Run(absl::StrCat("LISTEN ", kCommitChannel)).ok()) {
-          lose_lease();
-          continue;
-        }
-      }
-      if (announce_.exchange(false, std::memory_order_acq_rel) &&
-          !conn.Run(absl::StrCat("NOTIFY ", kCommitChannel)).ok()) {
-        announce_.store(true, std::memory_order_release);  // announced once connected again
-        lose_lease();
+      if (!c.conn.ok() && !Connect(c)) {
+        LoseConns(c);
         continue;
       }
-      if (!signer && options_.sign_within > absl::ZeroDuration()) {
-        absl::StatusOr<PgResult> r =
-            conn.Exec("SELECT pg_try_advisory_lock($1)::int", PgParams().Int(kSignerLock));
-        if (!r.ok()) {
-          lose_lease();
-          continue;
-        }
-        signer = r->Int(0, 0) == 1;
-        absl::MutexLock lock(&mu_);
-        holds_lease_ = signer;
-      }
-      const absl::Time read_at = absl::Now();
-      absl::StatusOr<PgResult> r = conn.Exec(
-          "SELECT (SELECT COALESCE(MAX(position), 0) FROM events), "
-          "(SELECT COALESCE(MAX(tree_size), 0) FROM checkpoints)");
-      if (!r.ok()) {
-        lose_lease();
-        continue;
-      }
-      const uint64_t head = r->Int(0, 0);
-      watch_->Publish(head);
-      watch_->feed().PublishCheckpoint(static_cast<uint64_t>(r->Int(0, 1)));
-      if (signer) {
-        absl::MutexLock lock(&mu_);
-        if (tail_.Read(head, r->Int(0, 1), read_at)) queue_.Wake();
-      }
+      if (!ReadHead(c)) LoseConns(c);
     }
   }
 
@@ -320,7 +365,9 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
               PgParams().Int(static_cast<int64_t>(tree_size)).Bytes(canonical))
         .status();
   }
-  absl::Status Commit() override { return tx_->Commit(); }
+  // The commit announces itself: the notification is delivered to every
+  // listening poller if, and once, the transaction commits.
+  absl::Status Commit() override { return tx_->Commit(absl::StrCat("NOTIFY ", kCommitChannel)); }
 
   absl::StatusOr<std::optional<KeyedEvent>> FindKey(const std::string& game_id,
                                                     const std::string& key) override {
@@ -469,10 +516,8 @@ class PgWriter final : public StoreWriter, private BatchTransaction {
   UnsignedTail tail_ ABSL_GUARDED_BY(mu_);         // known only to the signer
   std::thread thread_;
   std::thread poller_;
-  // Wakes the poller (eventfd): this process committed, or the writer closes.
+  // Wakes the poller (eventfd) when the writer closes.
   const int poller_wake_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  std::atomic<bool> announce_{false};  // a commit of this process not yet announced
-  int announcer_ = -1;                 // the feed listener that sets it
 };
 
 class PostgresStore final : public Store {

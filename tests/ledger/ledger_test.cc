@@ -2,9 +2,13 @@
 // subscription promises.
 #include "ledger/ledger.h"
 
+#include <endian.h>
 #include <pthread.h>
+#include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -478,8 +482,9 @@ TEST_P(SqliteLedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
 // the signer's lease; pg_servers_test tries several servers.)
 TEST_P(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
   // A bound of a second: the second append lands within it even on a slow
-  // disk (on PostgreSQL the tail is dated from the poll before the one that
-  // saw it, 100 ms earlier), so one checkpoint covers both.
+  // disk (on PostgreSQL the tail is dated from the signer's read of the
+  // head before the one that saw it, at the latest at the lease's grant),
+  // so one checkpoint covers both.
   Open(/*checkpoint_every=*/0, /*sign_within=*/absl::Seconds(1));
   ASSERT_TRUE(
       ledger_->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
@@ -508,6 +513,149 @@ TEST_P(LedgerTest, TheUnsignedTailIsSignedWithinTheBound) {
   Open();
   EXPECT_EQ(ledger_->log().Checkpoints()->back().tree_size(), 3u);
   EXPECT_TRUE(Audit().intact) << Audit().why;
+}
+
+// The types of the whole messages the server has sent on `socket` that
+// nobody has read yet (peeked at, left there).
+std::string UnreadMessages(int socket) {
+  char buf[1 << 16];
+  const ssize_t n = recv(socket, buf, sizeof buf, MSG_PEEK | MSG_DONTWAIT);
+  std::string types;
+  // Each message: its type, then its length (big-endian, itself included).
+  for (ssize_t at = 0; n > 0 && at + 5 <= n;) {
+    uint32_t length;
+    std::memcpy(&length, buf + at + 1, 4);
+    const ssize_t end = at + 1 + static_cast<ssize_t>(be32toh(length));
+    if (end > n) break;
+    types.push_back(buf[at]);
+    at = end;
+  }
+  return types;
+}
+
+// Waits (10 s at most) until the unread messages on `socket` hold `count`
+// of type `type`.
+bool AwaitUnread(int socket, char type, size_t count) {
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(10); absl::Now() < give_up;) {
+    const std::string types = UnreadMessages(socket);
+    if (static_cast<size_t>(std::count(types.begin(), types.end(), type)) >= count) return true;
+    absl::SleepFor(absl::Milliseconds(1));
+  }
+  return false;
+}
+
+// Issue 45.2: a PostgreSQL ledger hears of other servers' commits only by
+// LISTEN/NOTIFY, its signer too. The server sends a notification to a
+// listener busy with a statement at the statement's end, with its answer;
+// libpq takes it in with the answer, and the socket no longer shows it. So
+// a commit that lands while the signer reads the head, after the read's
+// snapshot, is in no read, and its notification wakes nobody: the signer
+// must read again when a read took notifications in, or that commit stays
+// unsigned until some other commit (as a new holder's own write can, when
+// it commits during the read on the lease's grant). Forced here: the second
+// server's commit lands once the answer to the signer's read is on its
+// socket, and its notification follows it there before the signer reads.
+TEST_P(PostgresLedgerTest, ACommitNotifiedAsTheSignerReadsTheHeadIsSignedWithinTheBound) {
+  LedgerOptions o = Options();
+  o.checkpoint_every = 0;
+  o.sign_within = absl::Seconds(1);
+  ToyJudge other_judge;
+  LedgerOptions other_options = o;
+  other_options.judge = &other_judge;
+  std::unique_ptr<Ledger> other;
+  std::atomic<bool> armed{false};
+  absl::Notification forced;
+  bool landed = false;  // the commit landed between the snapshot and the read
+  o.pg_head_read_sent = [&](int socket) {
+    if (!armed.exchange(false)) return;
+    // The answer is on the socket (ReadyForQuery, 'Z'): the read's
+    // snapshot is taken; then the commit, and its notification ('A').
+    if (AwaitUnread(socket, 'Z', 1)) {
+      const std::string before = UnreadMessages(socket);
+      const size_t n = std::count(before.begin(), before.end(), 'A');
+      landed = other
+                   ->AppendAndWait(
+                       AppendRequest::Game("late", ExpectedRevision::NoStream(), {Created("late")}))
+                   .ok() &&
+               AwaitUnread(socket, 'A', n + 1);
+    }
+    forced.Notify();
+  };
+  absl::StatusOr<std::unique_ptr<Ledger>> opened = Ledger::Open(o);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  std::unique_ptr<Ledger> signer = *std::move(opened);
+  ASSERT_TRUE(
+      signer->AppendAndWait(AppendRequest::Game("g", ExpectedRevision::NoStream(), {Created("g")}))
+          .ok());
+  // The first ledger holds the signer's lease once it has signed.
+  std::vector<v1::Checkpoint> signed_ones;
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(30);
+       absl::Now() < give_up && signed_ones.empty();) {
+    signed_ones = *signer->log().Checkpoints();
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  ASSERT_EQ(signed_ones.size(), 1u) << "the first ledger signed nothing";
+  opened = Ledger::Open(other_options);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  other = *std::move(opened);
+
+  // A read that finds nothing to sign (as the new holder's first, when the
+  // lease is granted): a notification alone wakes the signer, whose read is
+  // the one forced.
+  armed = true;
+  ASSERT_TRUE(ExecBehindTheLedger("NOTIFY arbiter_commits").ok());
+  forced.WaitForNotification();
+  ASSERT_TRUE(landed) << "the commit did not land between the read's snapshot and its answer";
+  const absl::Time written = absl::Now();
+  for (const absl::Time give_up = written + absl::Seconds(10);
+       absl::Now() < give_up && signed_ones.back().tree_size() < 2;) {
+    absl::SleepFor(absl::Milliseconds(10));
+    signed_ones = *signer->log().Checkpoints();
+  }
+  ASSERT_EQ(signed_ones.back().tree_size(), 2u) << "the late commit was never signed";
+  EXPECT_EQ(signed_ones.back().reason(), v1::Checkpoint::TAIL_BOUND);
+  EXPECT_LT(absl::Now() - written, absl::Seconds(3)) << "signed at the bound, not much later";
+}
+
+// Issue 45.2: a commit made while a PostgreSQL ledger's connection for
+// notifications is down (the database restarted, the connection dropped)
+// notifies nobody there; the ledger reads the head once it LISTENs again,
+// so its followers learn of that commit all the same. Forced here: the
+// connection is cut as a read of the head is sent, and the other ledger
+// commits before the first one can connect again.
+TEST_P(PostgresLedgerTest, ACommitMadeWhileTheConnectionWasDownReachesTheFollowers) {
+  LedgerOptions o = Options();
+  ToyJudge other_judge;
+  LedgerOptions other_options = o;
+  other_options.judge = &other_judge;
+  absl::StatusOr<std::unique_ptr<Ledger>> opened = Ledger::Open(other_options);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  std::unique_ptr<Ledger> other = *std::move(opened);
+  std::atomic<bool> armed{false};
+  absl::Notification cut;
+  bool committed = false;
+  o.pg_head_read_sent = [&](int socket) {
+    if (!armed.exchange(false)) return;
+    shutdown(socket, SHUT_RDWR);
+    committed = other
+                    ->AppendAndWait(AppendRequest::Game("meanwhile", ExpectedRevision::NoStream(),
+                                                        {Created("meanwhile")}))
+                    .ok();
+    cut.Notify();
+  };
+  opened = Ledger::Open(o);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  std::unique_ptr<Ledger> follower = *std::move(opened);
+  armed = true;
+  ASSERT_TRUE(ExecBehindTheLedger("NOTIFY arbiter_commits").ok());  // wakes its reader
+  cut.WaitForNotification();
+  ASSERT_TRUE(committed);
+  std::shared_ptr<CommitFeed> feed = follower->commit_feed();
+  for (const absl::Time give_up = absl::Now() + absl::Seconds(10);
+       absl::Now() < give_up && feed->head() < 1;) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  EXPECT_EQ(feed->head(), 1u) << "the follower never read the head after it connected again";
 }
 
 // A ledger of schema 1 (keys unique over the whole log) opens as schema 2:
