@@ -59,6 +59,24 @@ class SqliteAuditSource final : public AuditSource {
     }
   }
 
+  // One seek of the (game_id, revision) index per game, in the walk's
+  // snapshot: a GROUP BY over the events read the whole index, 4 % of a
+  // 200,000-event audit.
+  absl::StatusOr<std::unordered_map<std::string, uint64_t>> LastRevisions() override {
+    absl::StatusOr<Stmt> q =
+        Stmt::Prepare(reader_.db(),
+                      "SELECT game_id, COALESCE((SELECT MAX(revision) FROM events "
+                      "WHERE events.game_id = games.game_id), 0) FROM games");
+    if (!q.ok()) return q.status();
+    std::unordered_map<std::string, uint64_t> last;
+    for (;;) {
+      absl::StatusOr<bool> row = q->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return last;
+      last.emplace(q->Text(0), static_cast<uint64_t>(q->Int(1)));
+    }
+  }
+
   absl::StatusOr<bool> NextEvent(StoredEvent& row) override {
     absl::StatusOr<bool> more = events_.Step();
     if (!more.ok() || !*more) return more;
