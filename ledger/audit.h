@@ -90,10 +90,11 @@ struct AuditReport {
 absl::StatusOr<AuditReport> AuditLog(AuditSource& source, const AuditOptions& options);
 
 // For a process that does little but audit (`arbiter verify`): has glibc
-// grow each thread's heap in large steps. The checkers keep every game's fold
-// to the end, and by default each thread's heap grows a page or two at a
-// time, one mprotect call each (12,555 for a 200,000-event log). Process-wide:
-// not for a server.
+// grow each thread's heap in large steps. The checkers keep each game's fold
+// until its last event (AuditSource::LastRevisions), and by default each
+// thread's heap grows a page or two at a time, one mprotect call each (12,555
+// for a 200,000-event log when every fold was kept). Process-wide: not for a
+// server.
 void TuneHeapForAudit();
 
 // Audits a bundle with no database.

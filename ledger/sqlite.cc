@@ -190,10 +190,12 @@ void Stmt::Reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-std::string Stmt::Text(int col) const {
+std::string Stmt::Text(int col) const { return std::string(Bytes(col)); }
+
+absl::string_view Stmt::Bytes(int col) const {
   const void* p = sqlite3_column_blob(stmt_, col);
   int n = sqlite3_column_bytes(stmt_, col);
-  return p == nullptr ? std::string() : std::string(static_cast<const char*>(p), n);
+  return p == nullptr ? absl::string_view() : absl::string_view(static_cast<const char*>(p), n);
 }
 
 absl::StatusOr<Transaction> Transaction::Write(Db& db) {

@@ -91,6 +91,9 @@ class Stmt {
   int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
   bool IsNull(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
   std::string Text(int col) const;  // blob or text, as bytes
+  // The same bytes in place, valid until the next Step or Reset: a reader
+  // that assigns them into a kept string reuses its capacity.
+  absl::string_view Bytes(int col) const;
 
  private:
   sqlite3_stmt* stmt_ = nullptr;

@@ -63,6 +63,14 @@ class AuditSource {
   // Each game's rules pin (the games table), by game id.
   virtual absl::StatusOr<std::unordered_map<std::string, std::string>> RulesPins() = 0;
 
+  // Each game's last revision in the snapshot, by game id: the audit lets
+  // go of a game's fold once it has re-judged that revision, rather than
+  // holding every game's to the end. Empty when the source does not say
+  // (every fold is then kept).
+  virtual absl::StatusOr<std::unordered_map<std::string, uint64_t>> LastRevisions() {
+    return std::unordered_map<std::string, uint64_t>();
+  }
+
   // Fills `row` with the next events row, in position order (rows of one
   // position in any order); false, `row` untouched, after the last.
   virtual absl::StatusOr<bool> NextEvent(StoredEvent& row) = 0;

@@ -92,6 +92,7 @@ class PgAuditSource final : public AuditSource {
 
   absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints() override;
   absl::StatusOr<std::unordered_map<std::string, std::string>> RulesPins() override;
+  absl::StatusOr<std::unordered_map<std::string, uint64_t>> LastRevisions() override;
   absl::StatusOr<bool> NextEvent(StoredEvent& row) override;
   absl::StatusOr<bool> NextRuling(StoredRuling& row) override;
 
@@ -122,6 +123,19 @@ absl::StatusOr<std::unordered_map<std::string, std::string>> PgAuditSource::Rule
   std::unordered_map<std::string, std::string> pins;
   for (int i = 0; i < r->rows(); ++i) pins.emplace(r->Bytes(i, 0), r->Bytes(i, 1));
   return pins;
+}
+
+absl::StatusOr<std::unordered_map<std::string, uint64_t>> PgAuditSource::LastRevisions() {
+  // One seek of the (game_id, revision) index per game (sqlite/audit_source.cc).
+  absl::StatusOr<PgResult> r = conn_.Exec(
+      "SELECT game_id, COALESCE((SELECT MAX(revision) FROM events "
+      "WHERE events.game_id = games.game_id), 0) FROM games");
+  if (!r.ok()) return r.status();
+  std::unordered_map<std::string, uint64_t> last;
+  for (int i = 0; i < r->rows(); ++i) {
+    last.emplace(r->Bytes(i, 0), static_cast<uint64_t>(r->Int(i, 1)));
+  }
+  return last;
 }
 
 absl::StatusOr<bool> PgAuditSource::NextEvent(StoredEvent& row) {

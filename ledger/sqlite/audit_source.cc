@@ -9,6 +9,12 @@
 namespace arbiter::ledger {
 namespace {
 
+// `col` of the current row into `out`, in its capacity (NULL: empty).
+void AssignBytes(const Stmt& stmt, int col, std::string& out) {
+  const absl::string_view bytes = stmt.Bytes(col);
+  out.assign(bytes.data(), bytes.size());
+}
+
 class SqliteAuditSource final : public AuditSource {
  public:
   explicit SqliteAuditSource(LogReader reader) : reader_(std::move(reader)) {}
@@ -53,19 +59,35 @@ class SqliteAuditSource final : public AuditSource {
     }
   }
 
+  // One seek of the (game_id, revision) index per game, in the walk's
+  // snapshot: a GROUP BY over the events read the whole index, 4 % of a
+  // 200,000-event audit.
+  absl::StatusOr<std::unordered_map<std::string, uint64_t>> LastRevisions() override {
+    absl::StatusOr<Stmt> q =
+        Stmt::Prepare(reader_.db(),
+                      "SELECT game_id, COALESCE((SELECT MAX(revision) FROM events "
+                      "WHERE events.game_id = games.game_id), 0) FROM games");
+    if (!q.ok()) return q.status();
+    std::unordered_map<std::string, uint64_t> last;
+    for (;;) {
+      absl::StatusOr<bool> row = q->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return last;
+      last.emplace(q->Text(0), static_cast<uint64_t>(q->Int(1)));
+    }
+  }
+
   absl::StatusOr<bool> NextEvent(StoredEvent& row) override {
     absl::StatusOr<bool> more = events_.Step();
     if (!more.ok() || !*more) return more;
+    // Assigned in place: the walk recycles its rows, and a string made for
+    // each column of each row was the walk's own mallocs.
     row.position = events_.Int(0);
-    row.game_id = events_.Text(1);
+    AssignBytes(events_, 1, row.game_id);
     row.revision = events_.Int(2);
-    if (events_.IsNull(3)) {
-      row.idempotency_key.clear();
-    } else {
-      row.idempotency_key = events_.Text(3);
-    }
-    row.event = events_.Text(4);
-    row.leaf_hash = events_.Text(5);
+    AssignBytes(events_, 3, row.idempotency_key);  // NULL: empty
+    AssignBytes(events_, 4, row.event);
+    AssignBytes(events_, 5, row.leaf_hash);
     return true;
   }
 
