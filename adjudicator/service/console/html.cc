@@ -11,6 +11,11 @@ std::string Escape(absl::string_view text) {
   return tournament::XmlEscape(StripBidiControls(text));
 }
 
+std::string Both(absl::string_view zh, absl::string_view en) {
+  return absl::StrCat("<span lang=\"zh\">", Escape(zh), "</span> <span lang=\"en\">", Escape(en),
+                      "</span>");
+}
+
 std::string Page(absl::string_view title, absl::string_view body_class, absl::string_view body) {
   return absl::StrCat(
       "<!doctype html>\n<html lang=\"zh-Hans\"><head><meta charset=\"utf-8\">"

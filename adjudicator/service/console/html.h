@@ -14,6 +14,10 @@ namespace arbiter::service::console {
 // become character references, and bidi controls are stripped (bidi.h).
 std::string Escape(absl::string_view text);
 
+// Chinese, then English, each in a span marked with its language, as every
+// server-rendered page reads them (both escaped).
+std::string Both(absl::string_view zh, absl::string_view en);
+
 // A whole page: doctype, charset, `title` (escaped), the console's style
 // sheet, and `body` (already HTML) inside <body class="`body_class`">.
 std::string Page(absl::string_view title, absl::string_view body_class, absl::string_view body);

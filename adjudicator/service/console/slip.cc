@@ -26,7 +26,7 @@ std::string Row(absl::string_view zh, absl::string_view en, absl::string_view va
 }
 
 // Chinese, then English, each marked with its language.
-std::string Both(absl::string_view zh, absl::string_view en) {
+std::string BothOnTwoLines(absl::string_view zh, absl::string_view en) {
   return absl::StrCat("<span lang=\"zh\">", Escape(zh), "</span><br><span lang=\"en\">", Escape(en),
                       "</span>");
 }
@@ -42,23 +42,23 @@ std::string Against(const v1::Ruling& r, const v1::GameCreated& g) {
   if (r.against() == v1::Ruling::BLACK || r.against() == v1::Ruling::WHITE) {
     const std::string name = Named(r.against() == v1::Ruling::BLACK ? g.black() : g.white());
     return absl::StrCat("<span class=\"player\">",
-                        Both(absl::StrCat(SideWord(party, Lang::kZh), " ", name),
-                             absl::StrCat(SideWord(party, Lang::kEn), ": ", name)),
+                        BothOnTwoLines(absl::StrCat(SideWord(party, Lang::kZh), " ", name),
+                                       absl::StrCat(SideWord(party, Lang::kEn), ": ", name)),
                         "</span>");
   }
-  if (r.against() == v1::Ruling::BOTH) return Both("双方", "both players");
+  if (r.against() == v1::Ruling::BOTH) return BothOnTwoLines("双方", "both players");
   return "—";
 }
 
 std::string Sanctions(const v1::Ruling& r) {
-  if (r.sanctions().empty()) return Both("无处罚", "no sanction");
+  if (r.sanctions().empty()) return BothOnTwoLines("无处罚", "no sanction");
   std::string zh = SanctionWords(r, Lang::kZh), en = SanctionWords(r, Lang::kEn);
   if (r.warnings() > 0) {
     absl::StrAppend(&zh, "（累计警告", r.warnings(), "次）");
     absl::StrAppend(&en, " (", r.warnings(), r.warnings() == 1 ? " warning" : " warnings",
                     " in this game)");
   }
-  return Both(zh, en);
+  return BothOnTwoLines(zh, en);
 }
 
 std::string OptionTitle(const v1::Ruling& r, absl::string_view id, Lang lang) {
@@ -102,7 +102,7 @@ std::string Decider(const v1::Event& e, Lang lang) {
 }
 
 // Who recorded an event, as a label: "裁判长 Chief arbiter Li Wei", as HTML.
-std::string Recorder(const v1::Event& e) {
+std::string RecorderLabel(const v1::Event& e) {
   const RecordedActor actor = ParseActor(e.actor());
   const std::string role = RoleOf(e, actor);
   // An actor that is no person (server:clock) is named by its words alone;
@@ -138,10 +138,11 @@ std::string Decision(const SlipFacts& f) {
   if (f.resolution.has_value()) {
     const v1::Ruling& d = *f.resolution;
     const std::string at = When(d.at());
-    std::string out = Both(absl::StrCat("已裁定：", Chosen(r, d, Lang::kZh), "；",
-                                        Decider(f.resolution_event, Lang::kZh), " 裁定，", at),
-                           absl::StrCat("Decided: ", Chosen(r, d, Lang::kEn), ", by ",
-                                        Decider(f.resolution_event, Lang::kEn), ", ", at));
+    std::string out =
+        BothOnTwoLines(absl::StrCat("已裁定：", Chosen(r, d, Lang::kZh), "；",
+                                    Decider(f.resolution_event, Lang::kZh), " 裁定，", at),
+                       absl::StrCat("Decided: ", Chosen(r, d, Lang::kEn), ", by ",
+                                    Decider(f.resolution_event, Lang::kEn), ", ", at));
     if (!d.note().empty()) absl::StrAppend(&out, "<br>", Escape(d.note()));
     return out;
   }
@@ -151,7 +152,7 @@ std::string Decision(const SlipFacts& f) {
       zh.push_back(o.title_zh());
       en.push_back(o.title_en());
     }
-    return Both(
+    return BothOnTwoLines(
         absl::StrCat("待定。可裁定者：", EnumWord(v1::Authority_Name(r.decided_by()), Lang::kZh),
                      "。选项：", absl::StrJoin(zh, "、")),
         absl::StrCat(
@@ -161,13 +162,13 @@ std::string Decision(const SlipFacts& f) {
   std::string out;
   if (r.resolves() != 0) {
     const v1::Ruling& of = f.resolved.has_value() ? *f.resolved : r;
-    out =
-        Both(absl::StrCat("对第", r.resolves(), "号裁定的裁决：", Chosen(of, r, Lang::kZh), "；",
-                          Decider(f.event.event(), Lang::kZh), " 裁定"),
-             absl::StrCat("The decision on ruling #", r.resolves(), ": ", Chosen(of, r, Lang::kEn),
-                          ", by ", Decider(f.event.event(), Lang::kEn)));
+    out = BothOnTwoLines(
+        absl::StrCat("对第", r.resolves(), "号裁定的裁决：", Chosen(of, r, Lang::kZh), "；",
+                     Decider(f.event.event(), Lang::kZh), " 裁定"),
+        absl::StrCat("The decision on ruling #", r.resolves(), ": ", Chosen(of, r, Lang::kEn),
+                     ", by ", Decider(f.event.event(), Lang::kEn)));
   } else {
-    out = Both("依规则直接适用", "Applied as the rules direct");
+    out = BothOnTwoLines("依规则直接适用", "Applied as the rules direct");
   }
   if (!r.note().empty()) absl::StrAppend(&out, "<br>", Escape(r.note()));
   return out;
@@ -236,9 +237,9 @@ std::string RenderSlip(const SlipFacts& f) {
       Row("白方", "White",
           absl::StrCat("<span class=\"player\">", Escape(Named(g.white())), "</span>")),
       Row("事件", "Event",
-          absl::StrCat(Both(EventIn(f, Lang::kZh), EventIn(f, Lang::kEn)),
+          absl::StrCat(BothOnTwoLines(EventIn(f, Lang::kZh), EventIn(f, Lang::kEn)),
                        " <span class=\"muted\">(", Escape(When(e.at())),
-                       e.actor().empty() ? "" : absl::StrCat(" — ", Recorder(e)), ")</span>")),
+                       e.actor().empty() ? "" : absl::StrCat(" — ", RecorderLabel(e)), ")</span>")),
       Row("处罚对象", "Against", Against(r, g)), Row("条款", "Clause", clause),
       Row("条文", "Text",
           absl::StrCat("<p lang=\"zh\" class=\"clause-zh\">", Escape(r.text_zh()),

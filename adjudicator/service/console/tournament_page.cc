@@ -21,12 +21,6 @@ namespace {
 
 using v1::ScoredPairing;
 
-// Chinese, then English, as every server-rendered page reads.
-std::string Both(absl::string_view zh, absl::string_view en) {
-  return absl::StrCat("<span lang=\"zh\">", Escape(zh), "</span> <span lang=\"en\">", Escape(en),
-                      "</span>");
-}
-
 // A player in a pairing or among the byes: the name as the standings give it
 // (names.h NativeName: family then given, as the record has them, spaced
 // unless both are CJK), then the rank.

@@ -9,12 +9,6 @@
 namespace arbiter::service::console {
 namespace {
 
-// Chinese, then English, as every server-rendered page reads.
-std::string Both(absl::string_view zh, absl::string_view en) {
-  return absl::StrCat("<span lang=\"zh\">", Escape(zh), "</span> <span lang=\"en\">", Escape(en),
-                      "</span>");
-}
-
 // The deliveries of one endpoint that failed for good, as a table; how
 // many others wait for their next attempt.
 std::string FailedDeliveries(const v1::Webhook& hook) {
