@@ -47,7 +47,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kAdjudicateFlags[] = {
     {"ruleset", "ID[@VERSION]",
      "judge under this ruleset instead of each game's own (cn-2002, cn-1988; by default its latest "
      "version)"},
@@ -59,7 +59,7 @@ constexpr CommandSpec kAdjudicate = {
     .summary = "judge games' event lines offline and print each one's rulings and result",
     .min_positionals = 1,
     .max_positionals = kAnyNumber,
-    .flags = kFlags,
+    .flags = kAdjudicateFlags,
     .notes =
         "Each input (\"-\": stdin) may hold several games: a game starts at its gameCreated\n"
         "line, so `arbiter import-sgf *.sgf | arbiter adjudicate -` judges them all. The\n"

@@ -17,7 +17,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kDecideFlags[] = {
     {"note", "TEXT", "why, recorded with the decision"},
     {"at", "RFC3339", "when the arbiter decided (default: now)"},
     {"request-id", "KEY", "makes the call safely retryable"},
@@ -31,7 +31,7 @@ constexpr CommandSpec kDecide = {
     .summary = "resolve a pending ruling (an arbiterDecision); CHOICE is one of its options",
     .min_positionals = 3,
     .max_positionals = 3,
-    .flags = kFlags,
+    .flags = kDecideFlags,
     .notes = "The options of a pending ruling are listed by `arbiter show GAME`.\n",
 };
 

@@ -43,11 +43,11 @@ constexpr CommandSpec kCreate = {
 
 int Create(const Args& args);
 
-constexpr Subcommand kSubcommands[] = {{&kCreate, Create}, {&kGameCancel, GameCancel}};
+constexpr Subcommand kGameSubcommands[] = {{&kCreate, Create}, {&kGameCancel, GameCancel}};
 constexpr CommandGroup kGame = {
     .name = "game",
     .summary = "games on a server",
-    .subcommands = kSubcommands,
+    .subcommands = kGameSubcommands,
 };
 
 void SetPlayer(const std::string& text, v1::Player* p) {

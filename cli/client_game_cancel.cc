@@ -10,7 +10,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kGameCancelFlags[] = {
     {"reason", "TEXT", "why the game is cancelled (required)"},
     {"at", "RFC3339", "when it is cancelled (default: now)"},
     {"request-id", "KEY", "makes the call safely retryable"},
@@ -26,7 +26,7 @@ const CommandSpec kGameCancel = {
     .summary = "cancel a game created by mistake (a gameCancelled; chief arbiter)",
     .min_positionals = 1,
     .max_positionals = 1,
-    .flags = kFlags,
+    .flags = kGameCancelFlags,
     .notes =
         "The game stays in the ledger; it leaves the hall and every standing, and the\n"
         "pairing it was attached to awaits a game again. After it only a correction\n"

@@ -13,7 +13,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kHealthFlags[] = {
     {"wait", "SECONDS", "keep trying to reach the server this long (after `arbiter serve &`)"},
     kJsonFlag,
     kServerFlag,
@@ -21,7 +21,7 @@ constexpr FlagSpec kFlags[] = {
 constexpr CommandSpec kHealth = {
     .name = "health",
     .summary = "ask a server whether it is serving (grpc.health.v1)",
-    .flags = kFlags,
+    .flags = kHealthFlags,
 };
 
 }  // namespace

@@ -13,14 +13,14 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {kJsonFlag, kServerFlag};
+constexpr FlagSpec kHistoryFlags[] = {kJsonFlag, kServerFlag};
 constexpr CommandSpec kHistory = {
     .name = "history",
     .positionals = "GAME",
     .summary = "a game's events and ruling history, with the clause texts, and its result",
     .min_positionals = 1,
     .max_positionals = 1,
-    .flags = kFlags,
+    .flags = kHistoryFlags,
     .notes =
         "--json: one arbiter.v1.GameRecord {gameId, rulesPin, events, rulings, result, state}\n",
 };

@@ -43,7 +43,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kRecordFlags[] = {
     {"game", "ID", "the game of lines before any gameCreated"},
     {"replay", "",
      "the lines replay an earlier record: times ahead of the server's clock are allowed"},
@@ -60,7 +60,7 @@ constexpr CommandSpec kRecord = {
     .summary = "check event lines, then send them to a server, printing each acknowledgement",
     .min_positionals = 1,
     .max_positionals = 1,
-    .flags = kFlags,
+    .flags = kRecordFlags,
     .notes =
         "Every line is checked before any is sent (JSON, a kind and a time, the game it\n"
         "belongs to, time order within each game): a bad line sends nothing. --follow\n"

@@ -26,7 +26,7 @@ std::string ClockLine(const v1::Clock& c) {
   return out;
 }
 
-constexpr FlagSpec kFlags[] = {kJsonFlag, kServerFlag};
+constexpr FlagSpec kShowGameFlags[] = {kJsonFlag, kServerFlag};
 constexpr CommandSpec kShow = {
     .name = "show",
     .positionals = "GAME",
@@ -34,7 +34,7 @@ constexpr CommandSpec kShow = {
         "a game now: board, clocks, warnings, pending rulings, result (--json: arbiter.v1.Game)",
     .min_positionals = 1,
     .max_positionals = 1,
-    .flags = kFlags,
+    .flags = kShowGameFlags,
 };
 
 }  // namespace

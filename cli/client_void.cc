@@ -17,7 +17,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kVoidFlags[] = {
     {"reason", "TEXT", "why the event is voided (required)"},
     {"at", "RFC3339", "when the correction is made (default: now)"},
     {"request-id", "KEY", "makes the call safely retryable"},
@@ -30,7 +30,7 @@ constexpr CommandSpec kVoid = {
     .summary = "void a mistaken event (an eventVoided): EVENT is its revision in the game",
     .min_positionals = 2,
     .max_positionals = 2,
-    .flags = kFlags,
+    .flags = kVoidFlags,
     .notes =
         "The event stays in the ledger; the game is judged again without it and the\n"
         "rulings it caused are superseded. Revisions are listed by `arbiter history GAME`.\n"

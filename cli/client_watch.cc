@@ -19,7 +19,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kWatchFlags[] = {
     {"all", "", "every game's events, in ledger order, instead of one game's"},
     {"after", "N", "resume after revision N (a game) or position N (--all)"},
     {"until-caught-up", "", "stop once everything recorded so far is shown"},
@@ -33,7 +33,7 @@ constexpr CommandSpec kWatch = {
         "follow a game's (or with --all every game's) events and rulings as they are recorded",
     .min_positionals = 0,
     .max_positionals = 1,
-    .flags = kFlags,
+    .flags = kWatchFlags,
     .notes =
         "--json: one arbiter.v1.WatchResponse per line ({\"event\": ...} or {\"caughtUp\": ...}).\n"
         "The stream ends (exit 0) when the server shuts down or, with --until-caught-up,\n"

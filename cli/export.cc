@@ -25,7 +25,7 @@ namespace arbiter::cli {
 namespace {
 
 const std::string kFormatHelp = absl::StrCat("from a server: ", service::GameExportNames());
-const FlagSpec kFlags[] = {
+const FlagSpec kExportFlags[] = {
     {"format", "FORMAT", kFormatHelp},
     {"out", "FILE", "from a server: write to FILE (default stdout; a bundle needs it)"},
     {"db", "PATH", "offline: the ledger (the data directory of `arbiter serve`, or its ledger.db)"},
@@ -41,7 +41,7 @@ const CommandSpec kExport = {
     .summary = "write one game: from a server as SGF, JSON or an audit bundle; offline a bundle",
     .min_positionals = 1,
     .max_positionals = 1,
-    .flags = kFlags,
+    .flags = kExportFlags,
     .notes =
         "  arbiter export GAME --format FORMAT [--out FILE] [--server ADDR]\n"
         "  arbiter export GAME --db PATH --bundle FILE      (offline, no server)\n"

@@ -31,7 +31,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kImportSgfFlags[] = {
     {"game", "ID", "the game id (one FILE only; default: the file's name without its extension)"},
     {"date", "YYYY-MM-DD",
      "the day the games were played, for records whose DT gives none (a record's own DT wins)"},
@@ -42,7 +42,7 @@ constexpr CommandSpec kImportSgf = {
     .summary = "turn SGF FF[4] records into event lines, one game after another",
     .min_positionals = 1,
     .max_positionals = kAnyNumber,
-    .flags = kFlags,
+    .flags = kImportSgfFlags,
     .notes =
         "Main line only; setup stones; passes; BL/WL times. The game id of stdin (-) is\n"
         "\"stdin\". `arbiter import-sgf *.sgf | arbiter adjudicate -` judges every game.\n"

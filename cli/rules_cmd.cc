@@ -33,21 +33,21 @@ constexpr FlagSpec kListFlags[] = {
     {"ruleset", "ID", "only this ruleset's (cn-2002, cn-1988)"},
     {"json", "", "print a JSON array of the ids"},
 };
-constexpr CommandSpec kList = {
+constexpr CommandSpec kRulesList = {
     .name = "rules list",
     .summary = "every article and clause id, with its title",
     .flags = kListFlags,
 };
-constexpr FlagSpec kShowFlags[] = {
+constexpr FlagSpec kRulesShowFlags[] = {
     {"json", "", "print an arbiter.v1.ClauseReport"},
 };
-constexpr CommandSpec kShow = {
+constexpr CommandSpec kRulesShow = {
     .name = "rules show",
     .positionals = "CLAUSE",
     .summary = "a clause or article: its text in Chinese and English, interpretation, sanctions",
     .min_positionals = 1,
     .max_positionals = 1,
-    .flags = kShowFlags,
+    .flags = kRulesShowFlags,
 };
 constexpr CommandSpec kDiff = {
     .name = "rules diff",
@@ -71,10 +71,10 @@ constexpr CommandSpec kPublish = {
     .max_positionals = 1,
 };
 
-int Fail(int code, const std::string& why) { return Complain("rules", why, code); }
+int RulesFailed(int code, const std::string& why) { return Complain("rules", why, code); }
 
-int Fail(const absl::Status& status) {
-  return Fail(ExitCodeOf(status), std::string(status.message()));
+int RulesFailed(const absl::Status& status) {
+  return RulesFailed(ExitCodeOf(status), std::string(status.message()));
 }
 
 int PrintJson(const google::protobuf::Message& message, bool pretty) {
@@ -82,7 +82,7 @@ int PrintJson(const google::protobuf::Message& message, bool pretty) {
   options.add_whitespace = pretty;
   std::string out;
   if (const auto s = google::protobuf::util::MessageToJsonString(message, &out, options); !s.ok()) {
-    return Fail(kExitUnavailable, "cannot render JSON: " + std::string(s.message()));
+    return RulesFailed(kExitUnavailable, "cannot render JSON: " + std::string(s.message()));
   }
   std::printf("%s\n", out.c_str());
   return 0;
@@ -92,16 +92,16 @@ std::string RulesetOf(const std::string& clause_id) {
   return clause_id.substr(0, clause_id.find('/'));
 }
 
-int List(const Args& args) {
+int ListRules(const Args& args) {
   const bool json = args.Has("json");
   std::vector<const v1::Ruleset*> rulesets;
   if (std::optional<std::string> id = args.Value("ruleset")) {
     absl::StatusOr<const v1::Ruleset*> r = BuiltinRuleset(*id);
-    if (!r.ok()) return Fail(r.status());
+    if (!r.ok()) return RulesFailed(r.status());
     rulesets.push_back(*r);
   } else {
     absl::StatusOr<std::vector<const v1::Ruleset*>> latest = LatestBuiltinRulesets();
-    if (!latest.ok()) return Fail(latest.status());
+    if (!latest.ok()) return RulesFailed(latest.status());
     rulesets = *std::move(latest);
   }
   google::protobuf::ListValue ids;
@@ -192,12 +192,12 @@ void PrintSanctionings(const ClauseSanctionings& sanctionings) {
 int Show(const Args& args) {
   const std::string& id = args.positionals()[0];
   absl::StatusOr<Rules> rules = LoadRules(RulesetOf(id));
-  if (!rules.ok()) return Fail(rules.status());
+  if (!rules.ok()) return RulesFailed(rules.status());
   const v1::Clause* clause = rules->FindClause(id);
   if (clause == nullptr) {
-    return Fail(kExitBadInput,
-                absl::StrCat("unknown clause \"", id, "\" in ", rules->id(),
-                             " (see: arbiter rules list --ruleset ", rules->id(), ")"));
+    return RulesFailed(kExitBadInput,
+                       absl::StrCat("unknown clause \"", id, "\" in ", rules->id(),
+                                    " (see: arbiter rules list --ruleset ", rules->id(), ")"));
   }
   const v1::Article* article = ArticleOf(*rules, id);
   const ClauseSanctionings sanctionings = SanctioningsOf(*rules, id);
@@ -276,9 +276,9 @@ void PrintClauseChanges(const std::vector<RulesetDiff::Clause>& clauses, const R
 
 int Diff(const Args& args) {
   absl::StatusOr<Rules> a = LoadRulesSpec(args.positionals()[0]);
-  if (!a.ok()) return Fail(a.status());
+  if (!a.ok()) return RulesFailed(a.status());
   absl::StatusOr<Rules> b = LoadRulesSpec(args.positionals()[1]);
-  if (!b.ok()) return Fail(b.status());
+  if (!b.ok()) return RulesFailed(b.status());
   const RulesetDiff diff = DiffRules(*a, *b);
   for (const auto& [mark, rules] : {std::pair{"---", &*a}, std::pair{"+++", &*b}}) {
     std::printf("%s %s %s %s", mark, rules->id().c_str(), rules->version().c_str(),
@@ -311,10 +311,10 @@ int Hash(const Args& args) {
   }
   absl::StatusOr<const v1::Supplement*> supplement = BuiltinSupplement(id);
   if (!supplement.ok()) {
-    return Fail(kExitBadInput, absl::StrCat("unknown ruleset or supplement \"", id, "\""));
+    return RulesFailed(kExitBadInput, absl::StrCat("unknown ruleset or supplement \"", id, "\""));
   }
   absl::StatusOr<Rules> with = LoadRules((*supplement)->base_ruleset(), id);
-  if (!with.ok()) return Fail(with.status());
+  if (!with.ok()) return RulesFailed(with.status());
   std::printf("%s\n", with->supplement_hash().c_str());
   return 0;
 }
@@ -322,10 +322,10 @@ int Hash(const Args& args) {
 int Publish(const Args& args) {
   absl::StatusOr<std::unique_ptr<ledger::RuleCatalog>> catalog =
       ledger::RuleCatalog::Open(args.positionals()[0]);
-  if (!catalog.ok()) return Fail(catalog.status());
-  if (absl::Status st = (*catalog)->PublishBuiltins(); !st.ok()) return Fail(st);
+  if (!catalog.ok()) return RulesFailed(catalog.status());
+  if (absl::Status st = (*catalog)->PublishBuiltins(); !st.ok()) return RulesFailed(st);
   absl::StatusOr<std::vector<ledger::RuleCatalog::Entry>> entries = (*catalog)->List();
-  if (!entries.ok()) return Fail(entries.status());
+  if (!entries.ok()) return RulesFailed(entries.status());
   for (const ledger::RuleCatalog::Entry& e : *entries) {
     std::printf("%-10s %-32s %-8s %s\n", e.kind.c_str(), e.id.c_str(), e.version.c_str(),
                 e.hash.c_str());
@@ -333,13 +333,14 @@ int Publish(const Args& args) {
   return 0;
 }
 
-constexpr Subcommand kSubcommands[] = {
-    {&kList, List}, {&kShow, Show}, {&kDiff, Diff}, {&kHash, Hash}, {&kPublish, Publish},
+constexpr Subcommand kRulesSubcommands[] = {
+    {&kRulesList, ListRules}, {&kRulesShow, Show},  {&kDiff, Diff},
+    {&kHash, Hash},           {&kPublish, Publish},
 };
 constexpr CommandGroup kRules = {
     .name = "rules",
     .summary = "look up, diff and hash the rules database built into this binary",
-    .subcommands = kSubcommands,
+    .subcommands = kRulesSubcommands,
 };
 
 }  // namespace

@@ -42,7 +42,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kServeFlags[] = {
     {"db", "DIR|URI",
      "the ledger directory (default $ARBITER_DATA, else ./arbiter-data), or a PostgreSQL "
      "database shared by several servers, postgresql://USER@HOST:PORT/DB"},
@@ -122,7 +122,7 @@ constexpr FlagSpec kFlags[] = {
 constexpr CommandSpec kServe = {
     .name = "serve",
     .summary = "run the arbiter.v1 gRPC service on an embedded ledger",
-    .flags = kFlags,
+    .flags = kServeFlags,
     .notes =
         "A caller is a token, else a host. Tokens: `arbiter token`; without any, only\n"
         "loopback callers are served (see .github/SECURITY.md). Prints \"listening on\n"

@@ -46,7 +46,7 @@ constexpr CommandSpec kMerge = {
         "nothing is written. Rerun after a crash: what moved is not moved twice.\n",
 };
 
-int Fail(const absl::Status& s) {
+int MergeFailed(const absl::Status& s) {
   return Complain("state merge",
                   absl::StrCat(absl::StatusCodeToString(s.code()), ": ", s.message()),
                   ExitCodeOf(s));
@@ -61,24 +61,24 @@ int Merge(const Args& args) {
   if (ledger::IsSharedStore(into)) lo.key_dir = folders.front();
   lo.judge = &judge;
   absl::StatusOr<std::unique_ptr<ledger::Ledger>> ledger = ledger::Ledger::Open(lo);
-  if (!ledger.ok()) return Fail(ledger.status());
+  if (!ledger.ok()) return MergeFailed(ledger.status());
   absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(into);
-  if (!store.ok()) return Fail(store.status());
+  if (!store.ok()) return MergeFailed(store.status());
   absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables = (*store)->OpenServerTables(false);
-  if (!tables.ok()) return Fail(tables.status());
+  if (!tables.ok()) return MergeFailed(tables.status());
   absl::StatusOr<tournament::MergeTally> merged =
       tournament::MergeStateFolders(**ledger, **tables, folders);
-  if (!merged.ok()) return Fail(merged.status());
+  if (!merged.ok()) return MergeFailed(merged.status());
   std::printf("merged %zu folder(s): %zu tournament(s), %zu token(s)\n", folders.size(),
               merged->tournaments, merged->tokens);
   return kExitOk;
 }
 
-constexpr Subcommand kSubcommands[] = {{&kMerge, Merge}};
+constexpr Subcommand kStateSubcommands[] = {{&kMerge, Merge}};
 constexpr CommandGroup kState = {
     .name = "state",
     .summary = "a server's own state of an earlier release: merge --state folders into the store",
-    .subcommands = kSubcommands,
+    .subcommands = kStateSubcommands,
 };
 
 }  // namespace

@@ -58,7 +58,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kSyncFlags[] = {
     {"from", "DIR|ADDR", "the venue: its data directory (or ledger.db), or its server", false,
      true},
     {"to", "URI|DIR|ADDR",
@@ -78,7 +78,7 @@ constexpr CommandSpec kSync = {
     .summary = "copy a venue's games and tournaments, with its proofs, into a federation's ledger",
     .min_positionals = 0,
     .max_positionals = 0,
-    .flags = kFlags,
+    .flags = kSyncFlags,
     .notes =
         "Each game is the venue's audit bundle: checked (signature, inclusion proofs,\n"
         "rulings re-derived) before anything is written, its events appended byte for\n"

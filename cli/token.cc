@@ -28,23 +28,23 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kDbFlag = {
+constexpr FlagSpec kTokenDbFlag = {
     "db", "DIR|URI",
     "the server's data directory (default $ARBITER_DATA, else ./arbiter-data), or the "
     "PostgreSQL database its servers share, postgresql://USER@HOST:PORT/DB"};
 
-constexpr FlagSpec kCreateFlags[] = {
+constexpr FlagSpec kTokenCreateFlags[] = {
     {"role", "ROLE", "ARBITER, CHIEF_ARBITER, AUDITOR, SOFTWARE or VENUE", false, true},
     {"name", "NAME", "who holds the token, recorded as the actor of what it writes", false, true},
     {"game", "ID", "an ARBITER's game ('*': every game)", true},
     {"ttl", "DURATION",
      "how long it lives, e.g. 720h or 90m (default 720h); 'none': until revoked"},
-    kDbFlag,
+    kTokenDbFlag,
 };
-constexpr CommandSpec kCreate = {
+constexpr CommandSpec kTokenCreate = {
     .name = "token create",
     .summary = "issue a token; the secret is printed once, on stdout (only its hash is kept)",
-    .flags = kCreateFlags,
+    .flags = kTokenCreateFlags,
     .notes =
         "Roles: ARBITER records in its --game games; CHIEF_ARBITER everything; AUDITOR\n"
         "reads, verifies, exports; SOFTWARE reads and watches; VENUE syncs a venue's games\n"
@@ -52,19 +52,19 @@ constexpr CommandSpec kCreate = {
         "server requires one on every call.\n",
 };
 
-constexpr FlagSpec kDbOnly[] = {kDbFlag};
+constexpr FlagSpec kTokenDbOnly[] = {kTokenDbFlag};
 constexpr CommandSpec kRevoke = {
     .name = "token revoke",
     .positionals = "ID",
     .summary = "revoke a token by its id (see `arbiter token list`); at once on a running server",
     .min_positionals = 1,
     .max_positionals = 1,
-    .flags = kDbOnly,
+    .flags = kTokenDbOnly,
 };
-constexpr CommandSpec kList = {
+constexpr CommandSpec kTokenList = {
     .name = "token list",
     .summary = "every token: id, role, name, created, revoked or active, expiry, games",
-    .flags = kDbOnly,
+    .flags = kTokenDbOnly,
 };
 
 std::string Utc(absl::Time t) {
@@ -111,16 +111,17 @@ std::unique_ptr<service::TokenStore> OpenStore(const Args& args, int* exit) {
   return *std::move(store);
 }
 
-int Fail(const absl::Status& status) {
+int TokenFailed(const absl::Status& status) {
   return Complain("token", status.message(), ExitCodeOf(status));
 }
 
-int Create(const Args& args) {
+int CreateToken(const Args& args) {
   const std::string role_name = *args.Value("role");
   const std::string name = *args.Value("name");
   std::optional<service::Role> role = service::ParseRole(UpperChoice(role_name));
   if (!role.has_value()) {
-    return UsageError(kCreate, "--role must be ARBITER, CHIEF_ARBITER, AUDITOR, SOFTWARE or VENUE");
+    return UsageError(kTokenCreate,
+                      "--role must be ARBITER, CHIEF_ARBITER, AUDITOR, SOFTWARE or VENUE");
   }
   std::optional<absl::Duration> ttl = service::kDefaultTokenTtl;
   if (std::optional<std::string> ttl_text = args.Value("ttl"); ttl_text == "none") {
@@ -129,8 +130,8 @@ int Create(const Args& args) {
     absl::Duration d;
     if (!absl::ParseDuration(*ttl_text, &d) || d <= absl::ZeroDuration() ||
         d == absl::InfiniteDuration()) {
-      return UsageError(
-          kCreate, "--ttl '" + *ttl_text + "': a positive duration such as 720h or 90m, or 'none'");
+      return UsageError(kTokenCreate, "--ttl '" + *ttl_text +
+                                          "': a positive duration such as 720h or 90m, or 'none'");
     }
     ttl = d;
   }
@@ -138,7 +139,7 @@ int Create(const Args& args) {
   std::unique_ptr<service::TokenStore> store = OpenStore(args, &exit);
   if (store == nullptr) return exit;
   absl::StatusOr<std::string> secret = store->Create(*role, name, args.Values("game"), ttl);
-  if (!secret.ok()) return Fail(secret.status());
+  if (!secret.ok()) return TokenFailed(secret.status());
   std::printf("%s\n", secret->c_str());
   std::fprintf(stderr, "arbiter token: created %s token for %s (%s); it is shown only this once\n",
                service::RoleWithArticle(*role).c_str(), name.c_str(),
@@ -151,18 +152,18 @@ int Revoke(const Args& args) {
   std::unique_ptr<service::TokenStore> store = OpenStore(args, &exit);
   if (store == nullptr) return exit;
   const std::string& id = args.positionals()[0];
-  if (absl::Status s = store->Revoke(id); !s.ok()) return Fail(s);
+  if (absl::Status s = store->Revoke(id); !s.ok()) return TokenFailed(s);
   std::printf("revoked %s\n", id.c_str());
   return kExitOk;
 }
 
-int List(const Args& args) {
+int ListTokens(const Args& args) {
   int exit = kExitUnavailable;
   std::unique_ptr<service::TokenStore> store = OpenStore(args, &exit);
   if (store == nullptr) return exit;
   const absl::Time now = absl::Now();
   absl::StatusOr<std::vector<service::TokenInfo>> tokens = store->List();
-  if (!tokens.ok()) return Fail(tokens.status());
+  if (!tokens.ok()) return TokenFailed(tokens.status());
   for (const service::TokenInfo& t : *tokens) {
     std::string games_text;
     for (const std::string& g : t.games) games_text += (games_text.empty() ? "" : ",") + g;
@@ -175,12 +176,13 @@ int List(const Args& args) {
   return kExitOk;
 }
 
-constexpr Subcommand kSubcommands[] = {{&kCreate, Create}, {&kRevoke, Revoke}, {&kList, List}};
+constexpr Subcommand kTokenSubcommands[] = {
+    {&kTokenCreate, CreateToken}, {&kRevoke, Revoke}, {&kTokenList, ListTokens}};
 constexpr CommandGroup kToken = {
     .name = "token",
     .summary =
         "the bearer tokens of a server's data directory or database (see .github/SECURITY.md)",
-    .subcommands = kSubcommands,
+    .subcommands = kTokenSubcommands,
 };
 
 }  // namespace

@@ -14,7 +14,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr Subcommand kSubcommands[] = {
+constexpr Subcommand kTournamentSubcommands[] = {
     {&kTournamentCreate, TournamentCreate},
     {&kTournamentImport, TournamentImport},
     {&kTournamentPlayer, TournamentPlayer},
@@ -36,7 +36,7 @@ constexpr Subcommand kSubcommands[] = {
 constexpr CommandGroup kTournament = {
     .name = "tournament",
     .summary = "tournaments on a server: entrants, rounds, standings (art. 27-28), exports",
-    .subcommands = kSubcommands,
+    .subcommands = kTournamentSubcommands,
 };
 
 }  // namespace

@@ -17,8 +17,8 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kShowFlags[] = {kJsonFlag, kServerFlag};
-const FlagSpec kExportFlags[] = {
+constexpr FlagSpec kTournamentShowFlags[] = {kJsonFlag, kServerFlag};
+const FlagSpec kTournamentExportFlags[] = {
     {"format", "FORMAT", tournament::TournamentExportNames(), false, true},
     {"out", "FILE", "write to FILE (default stdout)"},
     {"sidecar", "FILE", "the reasons the format cannot carry (default FILE.reasons.json)"},
@@ -79,7 +79,7 @@ const CommandSpec kTournamentShow = {
     .summary = "a tournament: settings, entrants, rounds, withdrawals",
     .min_positionals = 1,
     .max_positionals = 1,
-    .flags = kShowFlags,
+    .flags = kTournamentShowFlags,
 };
 const CommandSpec kTournamentStandings = {
     .name = "tournament standings",
@@ -91,7 +91,7 @@ const CommandSpec kTournamentStandings = {
         "its pairing's (listed on stderr)",
     .min_positionals = 1,
     .max_positionals = 1,
-    .flags = kShowFlags,
+    .flags = kTournamentShowFlags,
 };
 const CommandSpec kTournamentExport = {
     .name = "tournament export",
@@ -99,7 +99,7 @@ const CommandSpec kTournamentExport = {
     .summary = "the tournament in another program's format, and the reasons it cannot carry",
     .min_positionals = 1,
     .max_positionals = 1,
-    .flags = kExportFlags,
+    .flags = kTournamentExportFlags,
 };
 
 int TournamentShow(const Args& args) {

@@ -37,7 +37,7 @@ constexpr FlagSpec kSystemFlag = {"system", "SYSTEM", "round-robin or swiss"};
 constexpr FlagSpec kSwissMethodFlag = {"swiss-method", "METHOD",
                                        "total-score or points-then-opponents"};
 
-constexpr FlagSpec kCreateFlags[] = {
+constexpr FlagSpec kTournamentCreateFlags[] = {
     {"id", "ID", "the tournament id", false, true},
     kSystemFlag,
     {"title", "TITLE", "(default: the id)"},
@@ -252,7 +252,7 @@ bool SetSystem(const Args& args, v1::TournamentSettings* s, std::string* why) {
 const CommandSpec kTournamentCreate = {
     .name = "tournament create",
     .summary = "create a tournament: its system, settings and entrants",
-    .flags = kCreateFlags,
+    .flags = kTournamentCreateFlags,
 };
 const CommandSpec kTournamentImport = {
     .name = "tournament import",

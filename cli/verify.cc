@@ -43,7 +43,7 @@
 namespace arbiter::cli {
 namespace {
 
-constexpr FlagSpec kFlags[] = {
+constexpr FlagSpec kVerifyFlags[] = {
     {"db", "PATH", "offline: the ledger (the data directory of `arbiter serve`, or its ledger.db)"},
     {"bundle", "FILE", "offline: an audit bundle (`arbiter export`), checked with no database"},
     {"pubkey", "FILE",
@@ -67,7 +67,7 @@ constexpr CommandSpec kVerify = {
     .summary = "audit a game through a server, or offline a ledger database or an audit bundle",
     .min_positionals = 0,
     .max_positionals = 1,
-    .flags = kFlags,
+    .flags = kVerifyFlags,
     .notes =
         "  arbiter verify GAME [--server ADDR] [--json]       (the server audits its ledger)\n"
         "  arbiter verify --db PATH|postgresql://... [--pubkey FILE] [--no-readjudicate] "

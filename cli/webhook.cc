@@ -90,7 +90,7 @@ constexpr CommandSpec kRetry = {
     .max_positionals = 1,
     .flags = kDbOnly,
 };
-constexpr FlagSpec kVerifyFlags[] = {
+constexpr FlagSpec kWebhookVerifyFlags[] = {
     {"key", "whpk_...|FILE", "the server's webhook public key", false, true},
     {"headers", "FILE", "the request's headers, one 'name: value' a line", false, true},
     {"body", "FILE", "the request's body, byte for byte", false, true},
@@ -99,13 +99,13 @@ constexpr FlagSpec kVerifyFlags[] = {
     {"witnesses", "K", "with --verifier-key: K of the --witness keys must have cosigned"},
     {"witness", "VKEY", "a witness's verifier key", true},
 };
-constexpr CommandSpec kVerify = {
+constexpr CommandSpec kWebhookVerify = {
     .name = "webhook verify",
     .summary = "check a delivery: its v1a signature, its time, and its proof in the log",
-    .flags = kVerifyFlags,
+    .flags = kWebhookVerifyFlags,
 };
 
-int Fail(const absl::Status& status) {
+int WebhookFailed(const absl::Status& status) {
   return Complain("webhook", status.message(), ExitCodeOf(status));
 }
 
@@ -168,19 +168,19 @@ int Add(const Args& args) {
   }
   std::unique_ptr<ledger::Store> store;
   absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables = OpenTables(args, &store);
-  if (!tables.ok()) return Fail(tables.status());
+  if (!tables.ok()) return WebhookFailed(tables.status());
   // From the next event on: the cursor starts at the log's head.
   absl::StatusOr<std::unique_ptr<ledger::LogSource>> log = store->OpenReader();
-  if (!log.ok()) return Fail(log.status());
+  if (!log.ok()) return WebhookFailed(log.status());
   absl::StatusOr<uint64_t> head = (*log)->Head();
-  if (!head.ok()) return Fail(head.status());
+  if (!head.ok()) return WebhookFailed(head.status());
   ledger::WebhookRow row{.id = NewId(),
                          .url = url,
                          .kinds = absl::StrJoin(*kinds, ","),
                          .secret = secret,
                          .created = absl::ToUnixSeconds(absl::Now()),
                          .cursor = *head};
-  if (absl::Status s = (*tables)->AddWebhook(row); !s.ok()) return Fail(s);
+  if (absl::Status s = (*tables)->AddWebhook(row); !s.ok()) return WebhookFailed(s);
   std::printf("%s\n", row.id.c_str());
   std::fprintf(stderr, "arbiter webhook: %s sends %s to %s from log position %llu on\n",
                row.id.c_str(), row.kinds.c_str(), url.c_str(),
@@ -216,9 +216,9 @@ int List(const Args& args) {
   if (!args.Has("db")) return ListRemote(args);
   std::unique_ptr<ledger::Store> store;
   absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables = OpenTables(args, &store);
-  if (!tables.ok()) return Fail(tables.status());
+  if (!tables.ok()) return WebhookFailed(tables.status());
   absl::StatusOr<std::vector<ledger::WebhookRow>> hooks = (*tables)->Webhooks();
-  if (!hooks.ok()) return Fail(hooks.status());
+  if (!hooks.ok()) return WebhookFailed(hooks.status());
   for (const ledger::WebhookRow& w : *hooks) {
     const std::string state =
         w.disabled.has_value() ? absl::StrCat("disabled ",
@@ -232,7 +232,7 @@ int List(const Args& args) {
                 w.kinds.c_str(), w.secret.empty() ? "v1a" : "v1a+v1 (secret set)",
                 static_cast<unsigned long long>(w.cursor), state.c_str());
     absl::StatusOr<std::vector<ledger::DeliveryRow>> deliveries = (*tables)->Deliveries(w.id);
-    if (!deliveries.ok()) return Fail(deliveries.status());
+    if (!deliveries.ok()) return WebhookFailed(deliveries.status());
     for (const ledger::DeliveryRow& d : *deliveries) {
       std::printf("  %s  %s  position %llu  %s after %d attempt(s)%s%s\n", d.id.c_str(),
                   d.kind.c_str(), static_cast<unsigned long long>(d.position),
@@ -256,10 +256,10 @@ int Remove(const Args& args) {
   }
   std::unique_ptr<ledger::Store> store;
   absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables = OpenTables(args, &store);
-  if (!tables.ok()) return Fail(tables.status());
+  if (!tables.ok()) return WebhookFailed(tables.status());
   const std::string& id = args.positionals()[0];
   absl::StatusOr<bool> removed = (*tables)->RemoveWebhook(id);
-  if (!removed.ok()) return Fail(removed.status());
+  if (!removed.ok()) return WebhookFailed(removed.status());
   if (!*removed) return Complain("webhook", absl::StrCat("no webhook ", id), kExitBadInput);
   std::printf("removed %s\n", id.c_str());
   return kExitOk;
@@ -279,11 +279,11 @@ int Retry(const Args& args) {
   }
   std::unique_ptr<ledger::Store> store;
   absl::StatusOr<std::unique_ptr<ledger::ServerTables>> tables = OpenTables(args, &store);
-  if (!tables.ok()) return Fail(tables.status());
+  if (!tables.ok()) return WebhookFailed(tables.status());
   const std::string& id = args.positionals()[0];
   absl::StatusOr<int> n = (*tables)->RetryWebhook(id, absl::ToUnixMillis(absl::Now()));
   if (absl::IsNotFound(n.status())) return Complain("webhook", n.status().message(), kExitBadInput);
-  if (!n.ok()) return Fail(n.status());
+  if (!n.ok()) return WebhookFailed(n.status());
   std::printf("%s enabled; %d delivery(ies) failed for good are sent again\n", id.c_str(), *n);
   return kExitOk;
 }
@@ -359,10 +359,10 @@ int Verify(const Args& args) {
   absl::Duration tolerance = absl::Minutes(5);
   if (auto t = args.Value("tolerance");
       t.has_value() && (!absl::ParseDuration(*t, &tolerance) || tolerance < absl::ZeroDuration())) {
-    return UsageError(kVerify, "--tolerance: a duration such as 5m or 30s");
+    return UsageError(kWebhookVerify, "--tolerance: a duration such as 5m or 30s");
   }
   if (args.Has("witnesses") && !args.Has("verifier-key")) {
-    return UsageError(kVerify, "--witnesses needs --verifier-key, the log's key");
+    return UsageError(kWebhookVerify, "--witnesses needs --verifier-key, the log's key");
   }
   absl::StatusOr<std::map<std::string, std::string>> headers = ReadHeaders(*args.Value("headers"));
   if (!headers.ok()) return Complain("webhook", headers.status().message(), kExitBadInput);
@@ -373,7 +373,7 @@ int Verify(const Args& args) {
   absl::Status sig =
       ledger::VerifyWebhookSignature(*whpk, id, ts, *body, headers->at("webhook-signature"));
   if (absl::IsInvalidArgument(sig))
-    return UsageError(kVerify, absl::StrCat("--key: ", sig.message()));
+    return UsageError(kWebhookVerify, absl::StrCat("--key: ", sig.message()));
   int64_t seconds = 0;
   std::string why;
   if (!sig.ok()) {
@@ -387,7 +387,8 @@ int Verify(const Args& args) {
   std::optional<ledger::VerifiedReceipt> proof;
   if (why.empty() && args.Has("verifier-key")) {
     absl::StatusOr<ledger::VerifiedReceipt> v = CheckProof(args, *body);
-    if (absl::IsInvalidArgument(v.status())) return UsageError(kVerify, v.status().message());
+    if (absl::IsInvalidArgument(v.status()))
+      return UsageError(kWebhookVerify, v.status().message());
     if (!v.ok()) why = std::string(v.status().message());
     if (v.ok()) proof = *std::move(v);
   }
@@ -410,7 +411,7 @@ int Verify(const Args& args) {
 }
 
 constexpr Subcommand kSubcommands[] = {
-    {&kAdd, Add}, {&kList, List}, {&kRemove, Remove}, {&kRetry, Retry}, {&kVerify, Verify}};
+    {&kAdd, Add}, {&kList, List}, {&kRemove, Remove}, {&kRetry, Retry}, {&kWebhookVerify, Verify}};
 constexpr CommandGroup kWebhook = {
     .name = "webhook",
     .summary = "signed webhooks of a server's store (Standard Webhooks 1.0, with proofs)",

@@ -15,8 +15,8 @@ namespace arbiter::ledger {
 namespace {
 
 // SubjectPublicKeyInfo of an Ed25519 key, before its 32 raw bytes (RFC 8410).
-constexpr char kEd25519SpkiPrefix[] = "\x30\x2a\x30\x05\x06\x03\x2b\x65\x70\x03\x21\x00";
-constexpr size_t kEd25519SpkiPrefixSize = 12;
+constexpr char kWebhookSpkiPrefix[] = "\x30\x2a\x30\x05\x06\x03\x2b\x65\x70\x03\x21\x00";
+constexpr size_t kWebhookSpkiPrefixSize = 12;
 
 std::string Content(absl::string_view id, absl::string_view timestamp, absl::string_view body) {
   return absl::StrCat(id, ".", timestamp, ".", body);
@@ -93,7 +93,7 @@ absl::Status VerifyWebhookSignature(absl::string_view whpk, absl::string_view id
   if (!absl::ConsumePrefix(&b64, "whpk_") || !absl::Base64Unescape(b64, &raw) || raw.size() != 32) {
     return absl::InvalidArgumentError("a webhook public key is whpk_ and the base64 of 32 bytes");
   }
-  const std::string der = std::string(kEd25519SpkiPrefix, kEd25519SpkiPrefixSize) + raw;
+  const std::string der = std::string(kWebhookSpkiPrefix, kWebhookSpkiPrefixSize) + raw;
   const std::string content = Content(id, timestamp, body);
   for (absl::string_view sig : absl::StrSplit(signatures, ' ', absl::SkipEmpty())) {
     std::string bytes;

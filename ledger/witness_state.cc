@@ -21,16 +21,16 @@ namespace {
 
 // A record: this header, the origin, the size, the base64 root, a blank
 // line, then the note verbatim.
-constexpr absl::string_view kHeader = "arbiter witness state v1\n";
+constexpr absl::string_view kStateHeader = "arbiter witness state v1\n";
 constexpr absl::string_view kSuffix = ".checkpoint";
 
 std::string Encode(absl::string_view origin, const WitnessedCheckpoint& c) {
-  return absl::StrCat(kHeader, origin, "\n", c.size, "\n", absl::Base64Escape(AsBytes(c.root)),
+  return absl::StrCat(kStateHeader, origin, "\n", c.size, "\n", absl::Base64Escape(AsBytes(c.root)),
                       "\n\n", c.note);
 }
 
 bool Decode(absl::string_view text, std::string* origin, WitnessedCheckpoint* c) {
-  if (!absl::ConsumePrefix(&text, kHeader)) return false;
+  if (!absl::ConsumePrefix(&text, kStateHeader)) return false;
   std::vector<absl::string_view> head = absl::StrSplit(text, absl::MaxSplits('\n', 4));
   if (head.size() != 5 || !head[3].empty() || head[0].empty()) return false;
   std::string root;

@@ -16,7 +16,7 @@ namespace {
 constexpr size_t kBatch = 1024;
 
 // The server's log is its stderr.
-void LogError(const std::string& what, const absl::Status& s) {
+void LogDeadlineError(const std::string& what, const absl::Status& s) {
   std::fprintf(stderr, "arbiter serve: timekeeper: %s: %s\n", what.c_str(), s.ToString().c_str());
 }
 
@@ -90,7 +90,7 @@ void Timekeeper::FollowLog() {
   for (const std::string& game : advanced) {
     absl::StatusOr<GameView> view = folds_->Get(game);
     if (!view.ok()) {
-      LogError(absl::StrCat("game ", game), view.status());
+      LogDeadlineError(absl::StrCat("game ", game), view.status());
       continue;
     }
     Recompute(*view);
@@ -107,7 +107,7 @@ bool Timekeeper::ReadBatch(absl::flat_hash_set<std::string>* advanced) {
       ledger_->log().ReadLog(read_through_, kBatch);
   if (!entries.ok()) {
     // Read again at the next commit.
-    LogError("cannot read the log", entries.status());
+    LogDeadlineError("cannot read the log", entries.status());
     return false;
   }
   for (const v1::LedgerEntry& entry : *entries) Note(entry, advanced);
@@ -164,9 +164,9 @@ void Timekeeper::Fire(const std::string& game_id, const Timer& timer) {
   // bring a new commit that recomputes the deadline.
   if (it != timers_.end() && it->second.revision == timer.revision) Forget(game_id);
   if (!r.ok() && !absl::IsAborted(r.status())) {
-    LogError(absl::StrCat("game ", game_id, ": appending the ", timer.deadline.predicted.clause(),
-                          " flag"),
-             r.status());
+    LogDeadlineError(absl::StrCat("game ", game_id, ": appending the ",
+                                  timer.deadline.predicted.clause(), " flag"),
+                     r.status());
   }
 }
 

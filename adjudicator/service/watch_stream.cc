@@ -15,7 +15,7 @@ namespace {
 // Entries read from the database at a time while catching up, and at most
 // queued from the feed: what a stream holds besides the feed (at most this
 // many events of 16 KiB with their rulings).
-constexpr size_t kBatch = 16;
+constexpr size_t kWatchBatch = 16;
 // Live events queued at a time from the feed (shared there; decoded copies here).
 constexpr size_t kLiveBatch = 4;
 
@@ -194,7 +194,7 @@ void WatchStream::ReadHistory() {
     while (queue_.empty()) {
       if (position_ + 1 >= feed.first()) return JoinFeed();
       absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-          hub_->ledger().log().ReadLog(position_, kBatch);
+          hub_->ledger().log().ReadLog(position_, kWatchBatch);
       if (!entries.ok()) {
         end_ = entries.status();
         return;
@@ -212,7 +212,7 @@ void WatchStream::ReadHistory() {
   // The feed's head before the read: the database has every entry up to it.
   const uint64_t head = feed.head();
   absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-      hub_->ledger().log().ReadGame(*target_.game_id, revision_, kBatch);
+      hub_->ledger().log().ReadGame(*target_.game_id, revision_, kWatchBatch);
   if (!entries.ok()) {
     end_ = entries.status();
     return;
@@ -220,7 +220,7 @@ void WatchStream::ReadHistory() {
   for (const v1::LedgerEntry& e : *entries) {
     if (!Queue(e)) return;
   }
-  if (entries->size() < kBatch) {
+  if (entries->size() < kWatchBatch) {
     // All of the game's entries up to `head` are queued now.
     position_ = std::max(position_, head);
     if (position_ + 1 >= feed.first()) JoinFeed();

@@ -17,7 +17,7 @@ namespace arbiter::service {
 namespace {
 
 // Entries read at a time after an endpoint's cursor.
-constexpr size_t kBatch = 256;
+constexpr size_t kWebhookBatch = 256;
 // After a store that cannot be read, the next look.
 constexpr absl::Duration kAfterError = absl::Seconds(5);
 
@@ -187,7 +187,7 @@ bool WebhookDeliverer::MakeDeliveries(ledger::WebhookRow* endpoint) {
   absl::StatusOr<std::set<std::string>> kinds = ParseWebhookKinds(endpoint->kinds);
   if (!kinds.ok()) return false;
   absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-      ledger_->log().ReadLog(endpoint->cursor, kBatch);
+      ledger_->log().ReadLog(endpoint->cursor, kWebhookBatch);
   if (!entries.ok()) {
     LogError("cannot read the log", entries.status());
     return false;

@@ -11,7 +11,7 @@
 namespace arbiter::tournament {
 namespace {
 
-absl::Status Bad(absl::string_view why) { return absl::InvalidArgumentError(why); }
+absl::Status BadCorrection(absl::string_view why) { return absl::InvalidArgumentError(why); }
 
 v1::Pairing* MutablePairing(v1::Tournament* t, int round, int board) {
   for (v1::TournamentRound& r : *t->mutable_rounds()) {
@@ -30,7 +30,7 @@ absl::Status Amend(const v1::PairingAmended& a, v1::Tournament* t) {
   auto round = std::find_if(t->mutable_rounds()->begin(), t->mutable_rounds()->end(),
                             [&](const v1::TournamentRound& r) { return r.round() == a.round(); });
   if (round == t->mutable_rounds()->end() || FindPairing(*t, a.round(), a.board()) == nullptr) {
-    return Bad(absl::StrCat(at, " is not paired"));
+    return BadCorrection(absl::StrCat(at, " is not paired"));
   }
   v1::TournamentRound amended = *round;
   std::vector<std::pair<int, google::protobuf::RepeatedPtrField<std::string>>> replays;
@@ -43,7 +43,7 @@ absl::Status Amend(const v1::PairingAmended& a, v1::Tournament* t) {
       p = std::move(next);
     }
     for (const std::string& g : p.replayed_game_ids()) {
-      if (g == p.game_id()) return Bad(absl::StrCat(at, ": game '", g, "' was replayed"));
+      if (g == p.game_id()) return BadCorrection(absl::StrCat(at, ": game '", g, "' was replayed"));
     }
     replays.emplace_back(p.board(), p.replayed_game_ids());
     p.clear_replayed_game_ids();
@@ -72,9 +72,10 @@ absl::Status Update(const v1::PlayerUpdated& u, v1::Tournament* t) {
   const v1::TournamentPlayer& next = u.player();
   auto it = std::find_if(t->mutable_players()->begin(), t->mutable_players()->end(),
                          [&](const v1::TournamentPlayer& p) { return p.id() == next.id(); });
-  if (it == t->mutable_players()->end()) return Bad(absl::StrCat("no player '", next.id(), "'"));
+  if (it == t->mutable_players()->end())
+    return BadCorrection(absl::StrCat("no player '", next.id(), "'"));
   if (next.team() != it->team() || next.board() != it->board()) {
-    return Bad(
+    return BadCorrection(
         absl::StrCat("player '", next.id(), "': a correction keeps the player's team and board"));
   }
   // The same checks as a player added, on a tournament without the player.
@@ -91,7 +92,7 @@ absl::Status Update(const v1::PlayerUpdated& u, v1::Tournament* t) {
 absl::Status EnterResult(const v1::ResultEntered& e, v1::Tournament* t) {
   const std::string at = absl::StrCat("round ", e.round(), " board ", e.board());
   v1::Pairing* p = MutablePairing(t, e.round(), e.board());
-  if (p == nullptr) return Bad(absl::StrCat(at, " is not paired"));
+  if (p == nullptr) return BadCorrection(absl::StrCat(at, " is not paired"));
   switch (e.outcome()) {
     case v1::Result::BLACK_WINS:
     case v1::Result::WHITE_WINS:
@@ -100,9 +101,9 @@ absl::Status EnterResult(const v1::ResultEntered& e, v1::Tournament* t) {
     case v1::Result::NO_RESULT:
       break;
     default:
-      return Bad(absl::StrCat(at,
-                              ": a score sheet's result is BLACK_WINS, WHITE_WINS, DRAW, "
-                              "BOTH_LOSE or NO_RESULT"));
+      return BadCorrection(absl::StrCat(at,
+                                        ": a score sheet's result is BLACK_WINS, WHITE_WINS, DRAW, "
+                                        "BOTH_LOSE or NO_RESULT"));
   }
   p->set_entered_outcome(e.outcome());
   p->set_entered_by_default(e.by_default());
@@ -112,7 +113,7 @@ absl::Status EnterResult(const v1::ResultEntered& e, v1::Tournament* t) {
 
 absl::Status Reinstate(const v1::PlayerReinstated& r, v1::Tournament* t) {
   if (FindPlayer(*t, r.player()) == nullptr)
-    return Bad(absl::StrCat("no player '", r.player(), "'"));
+    return BadCorrection(absl::StrCat("no player '", r.player(), "'"));
   auto it = std::find_if(t->withdrawals().begin(), t->withdrawals().end(),
                          [&](const v1::PlayerWithdrawn& w) { return w.player() == r.player(); });
   if (it == t->withdrawals().end()) {
@@ -132,7 +133,8 @@ std::string Outcome(v1::Result::Outcome o, bool by_default) {
 
 absl::Status ApplyCorrection(const v1::TournamentEvent& event, v1::Tournament* t) {
   const v1::TournamentCorrection& c = event.corrected();
-  if (c.reason().empty()) return Bad("correction.reason: say why the record is corrected");
+  if (c.reason().empty())
+    return BadCorrection("correction.reason: say why the record is corrected");
   absl::Status s;
   switch (c.kind_case()) {
     case v1::TournamentCorrection::kPairingAmended:
@@ -148,7 +150,7 @@ absl::Status ApplyCorrection(const v1::TournamentEvent& event, v1::Tournament* t
       s = Reinstate(c.player_reinstated(), t);
       break;
     case v1::TournamentCorrection::KIND_NOT_SET:
-      return Bad(
+      return BadCorrection(
           "correction: what is corrected (pairingAmended, playerUpdated, resultEntered or "
           "playerReinstated)");
   }

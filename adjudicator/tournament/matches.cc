@@ -15,7 +15,7 @@ namespace {
 
 using v1::TournamentSettings;
 
-absl::Status Bad(absl::string_view why) { return absl::InvalidArgumentError(why); }
+absl::Status BadMatch(absl::string_view why) { return absl::InvalidArgumentError(why); }
 
 bool RoundLineups(const v1::Tournament& t) {
   return t.settings().team_system() == TournamentSettings::ROUND_LINEUP;
@@ -38,9 +38,9 @@ absl::StatusOr<std::vector<const v1::TournamentPlayer*>> RegisteredBoards(const 
             [](const auto* a, const auto* b) { return a->board() < b->board(); });
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i]->board() != static_cast<int>(i) + 1) {
-      return Bad(absl::StrCat("team '", team, "': no player on board ", i + 1,
-                              " (the boards run 1, 2, 3... without a gap: 27 团体赛 compares "
-                              "board by board)"));
+      return BadMatch(absl::StrCat("team '", team, "': no player on board ", i + 1,
+                                   " (the boards run 1, 2, 3... without a gap: 27 团体赛 compares "
+                                   "board by board)"));
     }
   }
   return out;
@@ -52,7 +52,7 @@ absl::StatusOr<int> MatchBoards(const v1::Tournament& t, absl::string_view team)
   absl::StatusOr<std::vector<const v1::TournamentPlayer*>> boards = RegisteredBoards(t, team);
   if (!boards.ok()) return boards.status();
   if (boards->empty()) {
-    return Bad(absl::StrCat("team '", team, "' has no player on a board"));
+    return BadMatch(absl::StrCat("team '", team, "' has no player on a board"));
   }
   return static_cast<int>(boards->size());
 }
@@ -81,7 +81,7 @@ int BoardOf(const v1::Pairing& p, const v1::TournamentPlayer& player) {
 
 absl::StatusOr<std::vector<std::string>> TeamLineup(const v1::Tournament& t, int round,
                                                     absl::string_view team) {
-  if (FindTeam(t, team) == nullptr) return Bad(absl::StrCat("no team '", team, "'"));
+  if (FindTeam(t, team) == nullptr) return BadMatch(absl::StrCat("no team '", team, "'"));
   if (const v1::LineupSet* named = NamedLineup(t, round, team)) {
     return std::vector<std::string>(named->players().begin(), named->players().end());
   }
@@ -96,8 +96,9 @@ absl::StatusOr<std::vector<std::string>> TeamLineup(const v1::Tournament& t, int
   absl::StatusOr<std::vector<const v1::TournamentPlayer*>> boards = RegisteredBoards(t, team);
   if (!boards.ok()) return boards.status();
   if (static_cast<int>(boards->size()) < *n) {
-    return Bad(absl::StrCat("team '", team, "' has ", boards->size(),
-                            " players on boards; a team fields ", *n, " (25.2: 每队人数相等)"));
+    return BadMatch(absl::StrCat("team '", team, "' has ", boards->size(),
+                                 " players on boards; a team fields ", *n,
+                                 " (25.2: 每队人数相等)"));
   }
   std::vector<std::string> out;
   for (int i = 0; i < *n; ++i) out.push_back((*boards)[i]->id());
@@ -106,17 +107,17 @@ absl::StatusOr<std::vector<std::string>> TeamLineup(const v1::Tournament& t, int
 
 absl::Status CheckLineup(const v1::Tournament& t, const v1::LineupSet& l) {
   const std::string where = absl::StrCat("lineup of team '", l.team(), "' for round ", l.round());
-  if (!t.settings().teams()) return Bad(absl::StrCat(where, ": this is not a team event"));
+  if (!t.settings().teams()) return BadMatch(absl::StrCat(where, ": this is not a team event"));
   const TournamentSettings::TeamSystem system = t.settings().team_system();
   if (system != TournamentSettings::TEAM_SYSTEM_UNSPECIFIED &&
       system != TournamentSettings::FIXED_BOARDS && system != TournamentSettings::ROUND_LINEUP) {
-    return Bad(absl::StrCat(where, ": the tournament's team system has no lineups"));
+    return BadMatch(absl::StrCat(where, ": the tournament's team system has no lineups"));
   }
   if (FindTeam(t, l.team()) == nullptr)
-    return Bad(absl::StrCat(where, ": no team '", l.team(), "'"));
-  if (l.round() < 1) return Bad(absl::StrCat(where, ": rounds are numbered from 1"));
+    return BadMatch(absl::StrCat(where, ": no team '", l.team(), "'"));
+  if (l.round() < 1) return BadMatch(absl::StrCat(where, ": rounds are numbered from 1"));
   if (t.settings().rounds() > 0 && l.round() > t.settings().rounds()) {
-    return Bad(absl::StrCat(where, ": the tournament has ", t.settings().rounds(), " rounds"));
+    return BadMatch(absl::StrCat(where, ": the tournament has ", t.settings().rounds(), " rounds"));
   }
   if (Paired(t, l.round())) {
     return absl::FailedPreconditionError(
@@ -127,36 +128,36 @@ absl::Status CheckLineup(const v1::Tournament& t, const v1::LineupSet& l) {
   if (!n.ok())
     return absl::Status(n.status().code(), absl::StrCat(where, ": ", n.status().message()));
   if (l.players_size() != *n) {
-    return Bad(absl::StrCat(where, ": ", l.players_size(), " players; a team fields ", *n,
-                            " (25.2: 每队人数相等)"));
+    return BadMatch(absl::StrCat(where, ": ", l.players_size(), " players; a team fields ", *n,
+                                 " (25.2: 每队人数相等)"));
   }
   std::set<std::string> seen;
   int last_board = 0;
   for (const std::string& id : l.players()) {
     const v1::TournamentPlayer* p = FindPlayer(t, id);
-    if (p == nullptr) return Bad(absl::StrCat(where, ": no player '", id, "'"));
+    if (p == nullptr) return BadMatch(absl::StrCat(where, ": no player '", id, "'"));
     if (p->team() != l.team()) {
-      return Bad(
+      return BadMatch(
           absl::StrCat(where, ": '", id, "' plays for ",
                        p->team().empty() ? "no team" : absl::StrCat("team '", p->team(), "'"),
                        " (25.2: a team fields its own players)"));
     }
-    if (!seen.insert(id).second) return Bad(absl::StrCat(where, ": '", id, "' twice"));
+    if (!seen.insert(id).second) return BadMatch(absl::StrCat(where, ": '", id, "' twice"));
     if (Withdrawn(t, id, l.round())) {
-      return Bad(absl::StrCat(where, ": '", id, "' withdrew after round ",
-                              FindWithdrawal(t, id)->after_round(), " (",
-                              WithdrawalClause(t, "team"), ")"));
+      return BadMatch(absl::StrCat(where, ": '", id, "' withdrew after round ",
+                                   FindWithdrawal(t, id)->after_round(), " (",
+                                   WithdrawalClause(t, "team"), ")"));
     }
     if (system != TournamentSettings::ROUND_LINEUP) {
       if (p->board() == 0) {
-        return Bad(absl::StrCat(
+        return BadMatch(absl::StrCat(
             where, ": '", id, "' has no registered board (分台定人制: the boards are registered)"));
       }
       if (p->board() <= last_board) {
-        return Bad(absl::StrCat(where, ": '", id, "' (board ", p->board(), ") after board ",
-                                last_board,
-                                ": 分台定人制 keeps the registered order (25.2: "
-                                "台次一经排定，比赛中不得更改)"));
+        return BadMatch(absl::StrCat(where, ": '", id, "' (board ", p->board(), ") after board ",
+                                     last_board,
+                                     ": 分台定人制 keeps the registered order (25.2: "
+                                     "台次一经排定，比赛中不得更改)"));
       }
       last_board = p->board();
     }
@@ -169,7 +170,8 @@ absl::StatusOr<v1::TournamentRound> PairMatches(
     const google::protobuf::RepeatedPtrField<v1::TeamMatch>& matches,
     const google::protobuf::RepeatedPtrField<std::string>& byes) {
   const std::string where = absl::StrCat("round ", round);
-  if (!t.settings().teams()) return Bad(absl::StrCat(where, ": matches belong to team events"));
+  if (!t.settings().teams())
+    return BadMatch(absl::StrCat(where, ": matches belong to team events"));
   std::set<std::string> in_round;
   for (const std::string& id : byes) {
     if (FindTeam(t, id) != nullptr) in_round.insert(id);
@@ -182,14 +184,16 @@ absl::StatusOr<v1::TournamentRound> PairMatches(
     const std::string match =
         absl::StrCat(where, " match ", m.first_team(), " v ", m.second_team());
     if (m.first_team() == m.second_team()) {
-      return Bad(absl::StrCat(match, ": a team cannot meet itself"));
+      return BadMatch(absl::StrCat(match, ": a team cannot meet itself"));
     }
     std::vector<std::string> lineup[2];
     int side = 0;
     for (const std::string& team : {m.first_team(), m.second_team()}) {
-      if (FindTeam(t, team) == nullptr) return Bad(absl::StrCat(match, ": no team '", team, "'"));
+      if (FindTeam(t, team) == nullptr)
+        return BadMatch(absl::StrCat(match, ": no team '", team, "'"));
       if (!in_round.insert(team).second) {
-        return Bad(absl::StrCat(match, ": team '", team, "' is in another match or has the bye"));
+        return BadMatch(
+            absl::StrCat(match, ": team '", team, "' is in another match or has the bye"));
       }
       absl::StatusOr<std::vector<std::string>> l = TeamLineup(t, round, team);
       if (!l.ok())
@@ -197,8 +201,8 @@ absl::StatusOr<v1::TournamentRound> PairMatches(
       lineup[side++] = *std::move(l);
     }
     if (lineup[0].size() != lineup[1].size()) {
-      return Bad(absl::StrCat(match, ": ", lineup[0].size(), " boards against ", lineup[1].size(),
-                              " (25.2: 每队人数相等)"));
+      return BadMatch(absl::StrCat(match, ": ", lineup[0].size(), " boards against ",
+                                   lineup[1].size(), " (25.2: 每队人数相等)"));
     }
     for (size_t k = 0; k < lineup[0].size(); ++k) {
       const int board = static_cast<int>(k) + 1;
@@ -234,26 +238,27 @@ absl::Status CheckMatches(const v1::Tournament& t, const v1::TournamentRound& r)
     for (const auto& [mine, theirs] : {std::pair{b, w}, std::pair{w, b}}) {
       auto [it, added] = opponent.emplace(mine->team(), theirs->team());
       if (!added && it->second != theirs->team()) {
-        return Bad(absl::StrCat(at, ": '", theirs->id(), "' of team '", theirs->team(), "' meets '",
-                                mine->id(), "' of team '", mine->team(),
-                                "', whose match is against '", it->second,
-                                "': a match is between two teams (25.2)"));
+        return BadMatch(absl::StrCat(at, ": '", theirs->id(), "' of team '", theirs->team(),
+                                     "' meets '", mine->id(), "' of team '", mine->team(),
+                                     "', whose match is against '", it->second,
+                                     "': a match is between two teams (25.2)"));
       }
     }
     const int bb = BoardOf(p, *b), wb = BoardOf(p, *w);
     if (bb == 0 || wb == 0) continue;
     if (bb != wb) {
-      return Bad(absl::StrCat(at, ": '", b->id(), "' (board ", bb, " of '", b->team(), "') v '",
-                              w->id(), "' (board ", wb, " of '", w->team(),
-                              "'): crossed boards; a match pairs board k against board k (25.2: "
-                              "台次一经排定，比赛中不得更改)"));
+      return BadMatch(
+          absl::StrCat(at, ": '", b->id(), "' (board ", bb, " of '", b->team(), "') v '", w->id(),
+                       "' (board ", wb, " of '", w->team(),
+                       "'): crossed boards; a match pairs board k against board k (25.2: "
+                       "台次一经排定，比赛中不得更改)"));
     }
     const bool black_first = b->team() < w->team();
     auto& match =
         boards[{black_first ? b->team() : w->team(), black_first ? w->team() : b->team()}];
     if (!match.emplace(bb, p.board()).second) {
-      return Bad(absl::StrCat(at, ": board ", bb, " of the match '", b->team(), "' v '", w->team(),
-                              "' is already table ", match[bb]));
+      return BadMatch(absl::StrCat(at, ": board ", bb, " of the match '", b->team(), "' v '",
+                                   w->team(), "' is already table ", match[bb]));
     }
   }
   for (const auto& [teams, by_board] : boards) {
@@ -262,9 +267,9 @@ absl::Status CheckMatches(const v1::Tournament& t, const v1::TournamentRound& r)
       if (board != expected) {
         std::vector<int> listed;
         for (const auto& [b, unused] : by_board) listed.push_back(b);
-        return Bad(absl::StrCat(where, " match '", teams.first, "' v '", teams.second, "': boards ",
-                                absl::StrJoin(listed, ", "), ": board ", expected,
-                                " is missing (27 团体赛 compares board by board)"));
+        return BadMatch(absl::StrCat(where, " match '", teams.first, "' v '", teams.second,
+                                     "': boards ", absl::StrJoin(listed, ", "), ": board ",
+                                     expected, " is missing (27 团体赛 compares board by board)"));
       }
       ++expected;
     }

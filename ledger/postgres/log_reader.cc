@@ -14,7 +14,7 @@ namespace {
 // time); the sequencer's lease is another (postgres/store.cc).
 constexpr int64_t kSchemaLock = 0x6172626974657201;  // "arbiter\x01"
 
-constexpr const char* kTables = R"sql(
+constexpr const char* kPgLogTables = R"sql(
 CREATE TABLE IF NOT EXISTS meta(
   key TEXT PRIMARY KEY,
   value BYTEA NOT NULL);
@@ -67,7 +67,7 @@ absl::Status PreparePgSchema(PgConn& conn) {
       !r.ok()) {
     return r.status();
   }
-  if (absl::Status s = conn.Run(kTables); !s.ok()) return s;
+  if (absl::Status s = conn.Run(kPgLogTables); !s.ok()) return s;
   // Schema 2 -> 3 -> 4 (schema_version.h): the same tables; the version row
   // alone changes, with meta's trigger off (recreated below) for that row.
   if (absl::Status s = conn.Run("DROP TRIGGER IF EXISTS meta_append_only ON meta;"

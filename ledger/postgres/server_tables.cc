@@ -19,7 +19,7 @@ constexpr int64_t kServerTablesLock = 0x6172626974657205;
 
 // As in the SQLite ledger (sqlite/server_tables.cc); `seq` keeps the order
 // in which cosignatures were added.
-constexpr const char* kTables = R"sql(
+constexpr const char* kPgServerTables = R"sql(
 CREATE TABLE IF NOT EXISTS tokens(
   id TEXT PRIMARY KEY,
   sha256 BYTEA NOT NULL UNIQUE,
@@ -63,9 +63,9 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries(
   PRIMARY KEY(endpoint, id));
 )sql";
 
-constexpr char kWebhookColumns[] =
+constexpr char kPgWebhookColumns[] =
     "id, url, kinds, secret, created, cursor, disabled, disabled_why";
-constexpr char kDeliveryColumns[] =
+constexpr char kPgDeliveryColumns[] =
     "endpoint, id, position, kind, body, attempts, next_at, failed, last_error";
 
 WebhookRow ReadWebhook(const PgResult& r, int i) {
@@ -95,7 +95,7 @@ DeliveryRow ReadDelivery(const PgResult& r, int i) {
   return d;
 }
 
-constexpr char kTokenColumns[] = "id, sha256, role, name, games, created, revoked, expires";
+constexpr char kPgTokenColumns[] = "id, sha256, role, name, games, created, revoked, expires";
 
 TokenRow ReadToken(const PgResult& r, int i) {
   TokenRow t;
@@ -152,7 +152,7 @@ class PgServerTables final : public ServerTables {
     absl::MutexLock lock(&mu_);
     if (absl::Status s = Reconnect(); !s.ok()) return s;
     absl::StatusOr<PgResult> r =
-        conn_.Exec(absl::StrCat("SELECT ", kTokenColumns, " FROM tokens ORDER BY created, id"));
+        conn_.Exec(absl::StrCat("SELECT ", kPgTokenColumns, " FROM tokens ORDER BY created, id"));
     if (!r.ok()) return r.status();
     std::vector<TokenRow> out;
     for (int i = 0; i < r->rows(); ++i) out.push_back(ReadToken(*r, i));
@@ -247,7 +247,7 @@ class PgServerTables final : public ServerTables {
     p.Int(static_cast<int64_t>(w.cursor));
     Optional(p, w.disabled).Text(w.disabled_why);
     return conn_
-        .Exec(absl::StrCat("INSERT INTO webhooks (", kWebhookColumns,
+        .Exec(absl::StrCat("INSERT INTO webhooks (", kPgWebhookColumns,
                            ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8)"),
               p)
         .status();
@@ -274,8 +274,8 @@ class PgServerTables final : public ServerTables {
   absl::StatusOr<std::vector<WebhookRow>> Webhooks() override {
     absl::MutexLock lock(&mu_);
     if (absl::Status s = Reconnect(); !s.ok()) return s;
-    absl::StatusOr<PgResult> r =
-        conn_.Exec(absl::StrCat("SELECT ", kWebhookColumns, " FROM webhooks ORDER BY created, id"));
+    absl::StatusOr<PgResult> r = conn_.Exec(
+        absl::StrCat("SELECT ", kPgWebhookColumns, " FROM webhooks ORDER BY created, id"));
     if (!r.ok()) return r.status();
     std::vector<WebhookRow> out;
     for (int i = 0; i < r->rows(); ++i) out.push_back(ReadWebhook(*r, i));
@@ -289,7 +289,7 @@ class PgServerTables final : public ServerTables {
     absl::MutexLock lock(&mu_);
     if (absl::Status s = Reconnect(); !s.ok()) return s;
     absl::StatusOr<PgResult> r = conn_.Exec(
-        absl::StrCat("SELECT ", kDeliveryColumns,
+        absl::StrCat("SELECT ", kPgDeliveryColumns,
                      " FROM webhook_deliveries WHERE endpoint = $1 ORDER BY position, id"),
         PgParams().Text(endpoint));
     if (!r.ok()) return r.status();
@@ -378,7 +378,7 @@ class PgServerTables final : public ServerTables {
     Optional(p, t.revoked);
     Optional(p, t.expires);
     return conn_
-        .Exec(absl::StrCat("INSERT INTO tokens (", kTokenColumns,
+        .Exec(absl::StrCat("INSERT INTO tokens (", kPgTokenColumns,
                            ") VALUES ($1, $2, $3, $4, $5, $6, $7::bigint, $8::bigint)"),
               p)
         .status();
@@ -387,7 +387,7 @@ class PgServerTables final : public ServerTables {
   absl::StatusOr<std::optional<TokenRow>> Find(const char* column, const PgParams& value)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     absl::StatusOr<PgResult> r = conn_.Exec(
-        absl::StrCat("SELECT ", kTokenColumns, " FROM tokens WHERE ", column, " = $1"), value);
+        absl::StrCat("SELECT ", kPgTokenColumns, " FROM tokens WHERE ", column, " = $1"), value);
     if (!r.ok()) return r.status();
     if (r->rows() == 0) return std::nullopt;
     return ReadToken(*r, 0);
@@ -498,7 +498,7 @@ absl::Status PgServerTables::AdvanceWebhook(const std::string& endpoint, uint64_
     p.Text(endpoint).Text(d.id).Int(static_cast<int64_t>(d.position)).Text(d.kind).Bytes(d.body);
     p.Int(d.attempts).Int(d.next_at).Int(d.failed ? 1 : 0).Text(d.last_error);
     if (absl::StatusOr<PgResult> r =
-            conn_.Exec(absl::StrCat("INSERT INTO webhook_deliveries (", kDeliveryColumns,
+            conn_.Exec(absl::StrCat("INSERT INTO webhook_deliveries (", kPgDeliveryColumns,
                                     ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9) ON CONFLICT DO NOTHING"),
                        p);
         !r.ok()) {
@@ -550,7 +550,7 @@ absl::StatusOr<std::unique_ptr<ServerTables>> OpenPgServerTables(const std::stri
         !r.ok()) {
       return r.status();
     }
-    if (absl::Status s = conn->Run(kTables); !s.ok()) return s;
+    if (absl::Status s = conn->Run(kPgServerTables); !s.ok()) return s;
     if (absl::Status s = tx->Commit(); !s.ok()) return s;
   }
   return std::unique_ptr<ServerTables>(new PgServerTables(uri, *std::move(conn)));

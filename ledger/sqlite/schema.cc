@@ -5,7 +5,7 @@
 namespace arbiter::ledger {
 namespace {
 
-constexpr const char* kTables = R"sql(
+constexpr const char* kLogTables = R"sql(
 CREATE TABLE IF NOT EXISTS meta(
   key TEXT PRIMARY KEY,
   value BLOB NOT NULL);
@@ -95,7 +95,7 @@ absl::Status PrepareSchema(Db& db) {
   if (absl::Status s = ConfigureConnection(db); !s.ok()) return s;
   absl::StatusOr<Transaction> tx = Transaction::Write(db);
   if (!tx.ok()) return tx.status();
-  absl::Status s = db.Exec(kTables);
+  absl::Status s = db.Exec(kLogTables);
   if (s.ok()) s = MigrateFrom1(db);
   if (s.ok()) s = MigrateFrom2(db);
   if (s.ok()) s = MigrateFrom3(db);

@@ -19,7 +19,7 @@ namespace {
 
 // Not append-only, unlike the ledger's: a token is revoked, a session ends.
 // Nothing here is audited; what a token wrote is, under its actor's name.
-constexpr const char* kTables = R"sql(
+constexpr const char* kServerTables = R"sql(
 CREATE TABLE IF NOT EXISTS tokens(
   id TEXT PRIMARY KEY,
   sha256 BLOB NOT NULL UNIQUE,
@@ -561,7 +561,7 @@ absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTables(const std::
   if (absl::Status s = PrepareSchema(*db); !s.ok()) return s;
   absl::StatusOr<Transaction> tx = Transaction::Write(*db);
   if (!tx.ok()) return tx.status();
-  if (absl::Status s = db->Exec(kTables); !s.ok()) return s;
+  if (absl::Status s = db->Exec(kServerTables); !s.ok()) return s;
   if (absl::Status s = tx->Commit(); !s.ok()) return s;
   return std::unique_ptr<ServerTables>(new SqliteServerTables(*std::move(db)));
 }
@@ -580,8 +580,8 @@ absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTablesToRead(
   // empty, from an empty database of their own.
   absl::StatusOr<Db> empty = Db::Open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   if (!empty.ok()) return empty.status();
-  if (absl::Status st = empty->Exec(
-          absl::StrCat("CREATE TABLE meta(key TEXT PRIMARY KEY, value BLOB NOT NULL);", kTables));
+  if (absl::Status st = empty->Exec(absl::StrCat(
+          "CREATE TABLE meta(key TEXT PRIMARY KEY, value BLOB NOT NULL);", kServerTables));
       !st.ok()) {
     return st;
   }

@@ -14,7 +14,7 @@
 namespace arbiter::service::console {
 namespace {
 
-constexpr absl::string_view kRead = "/arbiter.v1.Arbiter/GetGame";
+constexpr absl::string_view kReadGame = "/arbiter.v1.Arbiter/GetGame";
 constexpr absl::string_view kAppend = "/arbiter.v1.Arbiter/AppendEvents";
 
 }  // namespace
@@ -23,7 +23,7 @@ FloorPages::FloorPages(Recorder* recorder, Admit admit)
     : recorder_(recorder), admit_(std::move(admit)) {}
 
 void FloorPages::Page(const httplib::Request& req, httplib::Response& res) {
-  absl::StatusOr<Caller> caller = admit_(req, res, kRead, false);
+  absl::StatusOr<Caller> caller = admit_(req, res, kReadGame, false);
   if (absl::IsUnauthenticated(caller.status())) return res.set_redirect("/login", 303);
   if (!caller.ok()) return SendError(res, caller.status());
   const Asset* page = FindAsset("tables.html");

@@ -48,7 +48,7 @@ thread_local GuardedServer::Keeper* handover = nullptr;
 // epoll tags of the listening socket and the wake eventfd; a client's tag
 // is its Client*.
 char listen_tag;
-char wake_tag;
+char server_wake_tag;
 
 const char* Reason(int status) {
   switch (status) {
@@ -147,7 +147,7 @@ bool GuardedServer::Listen() {
     ev.events = EPOLLIN;
     ev.data.ptr = &listen_tag;
     ok = epoll_ctl(epoll_, EPOLL_CTL_ADD, listening, &ev) == 0;
-    ev.data.ptr = &wake_tag;
+    ev.data.ptr = &server_wake_tag;
     ok = ok && epoll_ctl(epoll_, EPOLL_CTL_ADD, wake_, &ev) == 0;
   }
   if (ok) {
@@ -195,7 +195,7 @@ void GuardedServer::Run() {
       void* tag = events[k].data.ptr;
       if (tag == &listen_tag) {
         Accept();
-      } else if (tag == &wake_tag) {
+      } else if (tag == &server_wake_tag) {
         uint64_t count;
         [[maybe_unused]] const ssize_t r = read(wake_, &count, sizeof count);
         std::vector<Client*> done;
