@@ -203,15 +203,6 @@ void AppendBatch::HandFoldsTo(Judge& judge) {
   judge.OnCommit(committed);
 }
 
-size_t AppendsOnTheirWay(size_t answered, absl::Time answered_at,
-                         const std::vector<AppendJob*>& batch) {
-  size_t earlier = 0;
-  for (const AppendJob* job : batch) {
-    if (!job->checkpoint && job->received_at < answered_at) ++earlier;
-  }
-  return answered + earlier;
-}
-
 void AnswerCheckpoints(const std::vector<AppendJob*>& jobs, const v1::Checkpoint& latest) {
   for (AppendJob* job : jobs) {
     if (!job->checkpoint) continue;

@@ -190,17 +190,6 @@ struct AppendBatch {
   void HandFoldsTo(Judge& judge);
 };
 
-// How many appends a batch that starts with `batch` may linger for: the
-// `answered` appends the last commit answered at `answered_at` (their
-// callers are the likeliest to come straight back), and as many again as
-// `batch` holds appends received before then, which cannot be those
-// callers' next ones. Two groups of callers that take turns (one group's
-// batch commits while the other's answers go out) so come to share a
-// COMMIT; a lone caller's batch, its append received after its answer,
-// waits for nobody else.
-size_t AppendsOnTheirWay(size_t answered, absl::Time answered_at,
-                         const std::vector<AppendJob*>& batch);
-
 // After the COMMIT: answers the batch's checkpoint jobs with `latest`
 // (FAILED_PRECONDITION when the log is still empty).
 void AnswerCheckpoints(const std::vector<AppendJob*>& jobs, const v1::Checkpoint& latest);

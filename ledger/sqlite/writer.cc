@@ -161,15 +161,13 @@ bool Writer::Lead(AppendJob* job) {
 void Writer::RunAndAnswer(std::vector<AppendJob*>& batch, bool on_thread) {
   const absl::Time due_before = TailDue();
   // Appends that arrive while the batch is being written join it. Once
-  // the queue runs dry and fewer appends have joined than are on their way
-  // (AppendsOnTheirWay), the batch lingers for the stragglers, for at most
-  // half of what the last COMMIT cost: waiting is worth it only while it
-  // is cheaper than the commit the stragglers would otherwise need. A lone
-  // writer is never kept waiting: its append comes after its answer.
-  Linger linger{AppendsOnTheirWay(answered_, answered_at_, batch),
-                absl::Now() + std::min(last_commit_ / 2, kMaxLinger)};
+  // the queue runs dry and fewer appends than the last commit answered
+  // have joined, the batch lingers for the stragglers, for at most half
+  // of what the last COMMIT cost: waiting is worth it only while it is
+  // cheaper than the commit the stragglers would otherwise need. A lone
+  // writer is never kept waiting.
+  Linger linger{answered_, absl::Now() + std::min(last_commit_ / 2, kMaxLinger)};
   last_commit_ = RunBatch(batch, linger);
-  answered_at_ = absl::Now();
   answered_ = 0;
   for (AppendJob* job : batch) answered_ += job->checkpoint ? 0 : 1;
   answered_ = std::max<size_t>(answered_, 1);

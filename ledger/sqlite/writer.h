@@ -151,8 +151,6 @@ class Writer final : private BatchTransaction {
   // last COMMIT took.
   size_t answered_ = 1;
   absl::Duration last_commit_ = absl::ZeroDuration();
-  // When the last batch's COMMIT returned, before its callers were answered.
-  absl::Time answered_at_ = absl::InfinitePast();
   // TailDue() as the last batch left it, in Unix nanoseconds (int64 max:
   // never), for the thread to wait on without taking batch_mu_.
   std::atomic<int64_t> due_ns_{0};

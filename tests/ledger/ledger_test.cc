@@ -27,7 +27,6 @@
 #include "ledger/checkpoint.h"
 #include "ledger/checkpoint_index.h"
 #include "ledger/commit_feed.h"
-#include "ledger/internal/append_job.h"
 #include "ledger/internal/schema_version.h"
 #include "ledger/merkle.h"
 #include "ledger/postgres/pg.h"
@@ -475,28 +474,6 @@ TEST_P(SqliteLedgerTest, UnderLoadTheWriterThreadRunsTheBatches) {
   three.Wait();
   EXPECT_EQ(answered_by, std::vector<std::string>(3, "arb-answerer"));
   EXPECT_TRUE(Audit().intact);
-}
-
-// Group commit under load: two groups of callers take turns, one group's
-// batch committing while the other's answers go out and its callers' next
-// appends queue (at 8 clients each COMMIT took about 4 appends). A batch
-// that starts with appends received before the last commit's answers left
-// lingers for those answers' callers as well, so the groups come to share a
-// COMMIT; a batch of the answered callers coming back, or of a lone
-// caller's append (received after its answer), waits for nobody else.
-TEST(GroupCommitTest, ABatchAlsoWaitsForTheCallersTheLastCommitAnswered) {
-  const absl::Time answered_at = absl::FromUnixSeconds(1'000'000);
-  AppendJob other_group[2], came_back;
-  for (AppendJob& job : other_group) job.received_at = answered_at - absl::Milliseconds(1);
-  came_back.received_at = answered_at + absl::Microseconds(50);
-  AppendJob checkpoint;  // no caller's append, whenever asked
-  checkpoint.checkpoint = true;
-
-  EXPECT_EQ(AppendsOnTheirWay(4, answered_at, {&other_group[0], &other_group[1]}), 6u)
-      << "the 4 callers just answered come back to join the 2 appends of the other group";
-  EXPECT_EQ(AppendsOnTheirWay(4, answered_at, {&came_back}), 4u);
-  EXPECT_EQ(AppendsOnTheirWay(1, answered_at, {&came_back}), 1u) << "a lone caller waits";
-  EXPECT_EQ(AppendsOnTheirWay(1, answered_at, {&checkpoint}), 1u);
 }
 
 // With sign_within, the writer signs the unsigned tail by itself once its
