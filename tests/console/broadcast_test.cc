@@ -56,8 +56,8 @@ class BroadcastTest : public ::testing::Test {
   }
 
   std::unique_ptr<Broadcast> Broadcasting(absl::Duration delay) {
-    absl::StatusOr<std::unique_ptr<Broadcast>> b = Broadcast::Open(
-        ledger_.get(), {.delay = delay, .now = [this] { return now_; }, .follow = false});
+    absl::StatusOr<std::unique_ptr<Broadcast>> b =
+        Broadcast::Open(ledger_.get(), {.delay = delay, .now = [this] { return now_; }});
     EXPECT_TRUE(b.ok()) << b.status();
     return b.ok() ? *std::move(b) : nullptr;
   }

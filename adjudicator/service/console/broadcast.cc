@@ -17,7 +17,6 @@
 #include "adjudicator/service/console/live_feed.h"
 #include "google/protobuf/struct.pb.h"
 #include "ledger/stream.h"
-#include "ledger/thread_name.h"
 
 namespace arbiter::service::console {
 namespace {
@@ -221,7 +220,7 @@ absl::StatusOr<std::unique_ptr<Broadcast>> Broadcast::Open(ledger::Ledger* ledge
     b->floor_ = *head > kWindow ? *head - kWindow : 0;
   }
   Broadcast* self = b.get();
-  LoopHost* host = b->options_.follow ? b->options_.host : nullptr;
+  LoopHost* host = b->options_.host;
   if (host != nullptr) {
     b->epoll_ = epoll_create1(EPOLL_CLOEXEC);
     b->commits_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -232,25 +231,14 @@ absl::StatusOr<std::unique_ptr<Broadcast>> Broadcast::Open(ledger::Ledger* ledge
       ev.data.fd = fd;
       epoll_ctl(b->epoll_, EPOLL_CTL_ADD, fd, &ev);
     }
-  }
-  if (b->options_.follow) {
     // Listening before the first Advance: a commit meanwhile is not missed.
-    b->listener_ = ledger->commit_feed()->AddListener([self](uint64_t) {
-      if (self->commits_ >= 0) return Signal(self->commits_);
-      absl::MutexLock lock(&self->mu_);
-      self->committed_ = true;
-    });
+    b->listener_ = ledger->commit_feed()->AddListener([self](uint64_t) { Signal(self->commits_); });
   }
   absl::StatusOr<absl::Time> due = b->Advance();
   if (!due.ok()) return due.status();
   if (host != nullptr) {
     b->ArmTimer(*due);
     host->Host(b->epoll_, [self] { self->HostedTurn(); });
-  } else if (b->options_.follow) {
-    b->thread_ = std::thread([self, first = *due] {
-      NameThisThread("broadcast");
-      self->Run(first);
-    });
   }
   return b;
 }
@@ -270,7 +258,6 @@ void Broadcast::Stop() {
   Wake();
   // Once it returns no turn is taken any more.
   if (epoll_ >= 0 && options_.host != nullptr) options_.host->Unhost(epoll_);
-  if (thread_.joinable()) thread_.join();
   if (listener_ >= 0) {
     ledger_->commit_feed()->RemoveListener(listener_);
     listener_ = -1;
@@ -300,23 +287,6 @@ void Broadcast::ArmTimer(absl::Time due) {
     spec.it_value = absl::ToTimespec(std::max(due - options_.now(), absl::Nanoseconds(1)));
   }
   timerfd_settime(timer_, 0, &spec, nullptr);
-}
-
-void Broadcast::Run(absl::Time due) {
-  for (;;) {
-    {
-      absl::MutexLock lock(&mu_);
-      auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return stopping_ || committed_; };
-      // The next held entry's due time, on the real clock the thread sleeps by.
-      const absl::Duration left = due - options_.now();
-      mu_.AwaitWithTimeout(absl::Condition(&ready), left);
-      if (stopping_) return;
-      committed_ = false;
-    }
-    absl::StatusOr<absl::Time> next = Advance();
-    // A read error (the database away a moment): tried again within a second.
-    due = next.ok() ? *next : options_.now() + absl::Seconds(1);
-  }
 }
 
 absl::StatusOr<absl::Time> Broadcast::Advance() {

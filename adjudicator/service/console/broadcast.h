@@ -37,7 +37,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -85,13 +84,12 @@ class Broadcast final : public FeedSource {
   struct Options {
     absl::Duration delay = absl::ZeroDuration();
     std::function<absl::Time()> now = [] { return absl::Now(); };
-    // Entries are released as they fall due and as commits come, on a
-    // thread of its own or, with a `host`, in turns on the host's loop's
-    // thread (the console's: a server with --broadcast stays within its
-    // thread budget, ThreadsTest); false: only Advance() does (tests, on a
-    // clock they move).
-    bool follow = true;
-    LoopHost* host = nullptr;  // not owned; it must outlive Stop()
+    // With a `host`, entries are released as they fall due and as commits
+    // come, in turns on the host's loop's thread (the console's: a server
+    // with --broadcast stays within its thread budget, ThreadsTest);
+    // without one only Advance() releases them (tests, on a clock they
+    // move). Not owned; it must outlive Stop().
+    LoopHost* host = nullptr;
   };
 
   // The broadcast of `ledger` (not owned; it must outlive this), with what
@@ -99,7 +97,8 @@ class Broadcast final : public FeedSource {
   static absl::StatusOr<std::unique_ptr<Broadcast>> Open(ledger::Ledger* ledger, Options options);
   ~Broadcast() override;  // Stop()s
 
-  // Ends the thread; followers' Next says `closed` from now on. Idempotent.
+  // Ends the turns on the host's loop; followers' Next says `closed` from now
+  // on. Idempotent.
   void Stop();
 
   // Releases, in position order, every entry received at least `delay`
@@ -139,8 +138,6 @@ class Broadcast final : public FeedSource {
   };
 
   Broadcast(ledger::Ledger* ledger, Options options);
-  // Releases what falls due from `due` on, and what commits bring.
-  void Run(absl::Time due);
   // A turn on the host's loop: releases what is due, and sets the timer
   // for the next held entry.
   void HostedTurn();
@@ -162,7 +159,6 @@ class Broadcast final : public FeedSource {
   const int wake_;
   AdjudicatorJudge judge_;
   int listener_ = -1;
-  std::thread thread_;
   // Hosted: an epoll set of `commits_` (an eventfd the commit listener
   // writes) and `timer_` (a timerfd: the next held entry falls due).
   int epoll_ = -1;
@@ -174,7 +170,6 @@ class Broadcast final : public FeedSource {
   absl::Time held_until_ ABSL_GUARDED_BY(advance_mu_) = absl::InfinitePast();
   absl::Mutex mu_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
-  bool committed_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t released_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<std::string, Folded> games_ ABSL_GUARDED_BY(mu_);
   // Events of the positions after floor_, by position; those at or before
