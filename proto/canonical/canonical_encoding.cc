@@ -147,8 +147,13 @@ class RuleBook {
 };
 
 // Reads a varint at `p` (< `end`) in its shortest form; false if it is
-// cut short, longer than it needs to be, or beyond 64 bits.
-bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
+// cut short, longer than it needs to be, or beyond 64 bits. Inline, with
+// the one-byte varint (most tags, lengths and values) first.
+inline bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
+  if (p < end && *p < 0x80) {
+    *v = *p++;
+    return true;
+  }
   uint64_t result = 0;
   for (int i = 0; i < 10 && p < end; ++i) {
     const uint8_t byte = *p++;
