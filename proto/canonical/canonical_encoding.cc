@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
@@ -149,7 +150,8 @@ class RuleBook {
 // Reads a varint at `p` (< `end`) in its shortest form; false if it is
 // cut short, longer than it needs to be, or beyond 64 bits. Inline, with
 // the one-byte varint (most tags, lengths and values) first.
-inline bool ReadVarint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline bool ReadVarint(const uint8_t*& p, const uint8_t* end,
+                                                    uint64_t* v) {
   if (p < end && *p < 0x80) {
     *v = *p++;
     return true;
@@ -264,9 +266,11 @@ bool MessageCanonical(const MessageRules& rules, const uint8_t* p, const uint8_t
 bool KnownCanonical(const Descriptor* type, absl::string_view bytes) {
   static RuleBook* const book = new RuleBook;
   // The last type asked for, per thread: the audit asks for one type, over
-  // and over, and need not take the book's lock each time.
-  thread_local const Descriptor* last_type = nullptr;
-  thread_local const MessageRules* last_rules = nullptr;
+  // and over, and need not take the book's lock each time. Initial-exec:
+  // this library is linked into executables, and the default model's
+  // __tls_get_addr call at each event was as costly as the walk of a move.
+  ABSL_CONST_INIT thread_local const Descriptor* last_type ABSL_ATTRIBUTE_INITIAL_EXEC = nullptr;
+  ABSL_CONST_INIT thread_local const MessageRules* last_rules ABSL_ATTRIBUTE_INITIAL_EXEC = nullptr;
   if (type != last_type) {
     last_rules = book->For(type);
     last_type = type;
