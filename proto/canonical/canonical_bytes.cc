@@ -59,9 +59,10 @@ std::string CanonicalBytes(const google::protobuf::Message& message) {
 }
 
 absl::Status ParseCanonicalInto(absl::string_view bytes, google::protobuf::Message* message) {
-  message->Clear();
-  if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
-      !message->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+  // ParseFromArray clears the message first; bytes too long for it do not.
+  const bool fits = bytes.size() <= static_cast<size_t>(std::numeric_limits<int>::max());
+  if (!fits || !message->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    if (!fits) message->Clear();
     return absl::DataLossError(absl::StrCat(message->GetTypeName(), " bytes do not parse"));
   }
   // Canonical bytes, as every stored event is, are told by one walk of

@@ -85,6 +85,16 @@ TEST(ParseCanonical, CanonicalBytesRoundTrip) {
   EXPECT_EQ(parsed->SerializeAsString(), event.SerializeAsString());
 }
 
+TEST(ParseCanonical, ClearsTheMessageFirst) {
+  v1::Event before;
+  before.set_idempotency_key("old");
+  before.mutable_pass();
+  v1::Event event;
+  event.mutable_move()->set_point("Q16");
+  ASSERT_TRUE(ParseCanonicalInto(CanonicalBytes(event), &before).ok());
+  EXPECT_EQ(before.SerializeAsString(), event.SerializeAsString()) << before.ShortDebugString();
+}
+
 TEST(ParseCanonical, RefusesBytesThatDoNotParse) {
   absl::StatusOr<v1::Event> parsed = ParseCanonical<v1::Event>("\xff\xff\xff");
   EXPECT_EQ(parsed.status().code(), absl::StatusCode::kDataLoss);
