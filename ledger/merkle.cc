@@ -48,7 +48,12 @@ void MerkleTree::Append(const Hash& leaf) {
   levels_.front().push_back(leaf);
   // Each level that now ends in a complete pair gains their parent.
   for (size_t k = 0; levels_[k].size() % 2 == 0; ++k) {
-    if (k + 1 == levels_.size()) levels_.emplace_back();
+    if (k + 1 == levels_.size()) {
+      // A level sized at once for the leaves reserved (AuditLog reserves
+      // the log's): grown by doubling, each upper level was copied over and
+      // over, its new pages faulted in each time.
+      levels_.emplace_back().reserve(levels_.front().capacity() >> (k + 1));
+    }
     const std::vector<Hash>& level = levels_[k];
     levels_[k + 1].push_back(NodeHash(level[level.size() - 2], level.back()));
   }

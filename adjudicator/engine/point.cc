@@ -1,7 +1,5 @@
 #include "adjudicator/engine/point.h"
 
-#include <cctype>
-
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
@@ -29,16 +27,19 @@ absl::StatusOr<int> ParsePoint(std::string_view gtp, int board_size) {
   };
   if (!IsSupportedBoardSize(board_size)) return bad("unsupported board size");
   if (gtp.size() < 2 || gtp.size() > 3) return bad("expected a column letter and a row number");
-  const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(gtp[0])));
-  int column = -1;
-  for (int i = 0; i < board_size; ++i) {
-    if (kColumnLetters[i] == letter) column = i;
-  }
-  if (column < 0) return bad("no such column");
+  // ASCII alone, as the C locale's toupper and isdigit read it, without
+  // their calls: every move of every game re-judged is parsed here.
+  char letter = gtp[0];
+  if (letter >= 'a' && letter <= 'z') letter = static_cast<char>(letter - 'a' + 'A');
+  // kColumnLetters without its search: A..H, then J.. one place lower.
+  const int column = letter < 'A' || letter > 'Z' || letter == 'I' ? -1
+                     : letter < 'I'                                ? letter - 'A'
+                                                                   : letter - 'A' - 1;
+  if (column < 0 || column >= board_size) return bad("no such column");
   if (gtp[1] == '0') return bad("the row has a leading zero");
   int row = 0;
   for (const char d : gtp.substr(1)) {
-    if (!std::isdigit(static_cast<unsigned char>(d))) return bad("the row is not a number");
+    if (d < '0' || d > '9') return bad("the row is not a number");
     row = row * 10 + (d - '0');
   }
   if (row < 1 || row > board_size) return bad("no such row");

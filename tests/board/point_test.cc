@@ -45,6 +45,26 @@ TEST(PointTest, BadPointsAreRefusedNamingTheText) {
   EXPECT_FALSE(ParsePoint("A1", 7).ok());
 }
 
+// GTP's columns: A to T without I, either case, the first `size` of them;
+// every other byte is no column.
+TEST(PointTest, EveryByteIsAColumnExactlyWhenGtpNamesOne) {
+  const std::string letters = "ABCDEFGHJKLMNOPQRST";
+  for (const int size : {9, 13, 19}) {
+    for (int b = 0; b < 256; ++b) {
+      const char c = static_cast<char>(b);
+      const size_t upper = letters.find(static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c));
+      const bool column = upper != std::string::npos && upper < static_cast<size_t>(size);
+      absl::StatusOr<int> parsed = ParsePoint(std::string(1, c) + "1", size);
+      ASSERT_EQ(parsed.ok(), column) << "byte " << b << " on " << size;
+      if (column) EXPECT_EQ(*parsed, VertexAt(static_cast<int>(upper), 1, size)) << b;
+    }
+    for (int b = 0; b < 256; ++b) {  // and every byte as the row's digit
+      const char c = static_cast<char>(b);
+      EXPECT_EQ(ParsePoint(std::string("A") + c, size).ok(), c >= '1' && c <= '9') << b;
+    }
+  }
+}
+
 TEST(PointTest, SentinelsAreOffTheBoard) {
   EXPECT_FALSE(IsOnBoard(0, 19));
   EXPECT_FALSE(IsOnBoard(VertexAt(-1, 5, 19), 19));

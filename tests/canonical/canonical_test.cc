@@ -3,13 +3,17 @@
 // refused.
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "arbiter/v1/events.pb.h"
 #include "google/protobuf/struct.pb.h"
+#include "google/protobuf/stubs/logging.h"
 #include "gtest/gtest.h"
 #include "proto/canonical/canonical_bytes.h"
+#include "proto/canonical/canonical_encoding.h"
 #include "proto/canonical/sha256.h"
 
 namespace arbiter {
@@ -29,8 +33,8 @@ TEST(Sha256, PartsHashAsTheirConcatenation) {
 }
 
 TEST(Sha256, EveryThreadGetsTheSameDigest) {
-  // The digest context is per thread; a second thread must not see the
-  // first one's state.
+  // Each digest has its own state; a second thread must not see the first
+  // one's.
   const std::string here = Sha256Hex("arbiter");
   std::string there;
   std::thread t([&] { there = Sha256Hex("arbiter"); });
@@ -79,6 +83,16 @@ TEST(ParseCanonical, CanonicalBytesRoundTrip) {
   absl::StatusOr<v1::Event> parsed = ParseCanonical<v1::Event>(CanonicalBytes(event));
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->SerializeAsString(), event.SerializeAsString());
+}
+
+TEST(ParseCanonical, ClearsTheMessageFirst) {
+  v1::Event before;
+  before.set_idempotency_key("old");
+  before.mutable_pass();
+  v1::Event event;
+  event.mutable_move()->set_point("Q16");
+  ASSERT_TRUE(ParseCanonicalInto(CanonicalBytes(event), &before).ok());
+  EXPECT_EQ(before.SerializeAsString(), event.SerializeAsString()) << before.ShortDebugString();
 }
 
 TEST(ParseCanonical, RefusesBytesThatDoNotParse) {
@@ -158,6 +172,120 @@ TEST(ParseCanonical, RefusesFieldsOutOfOrder) {
   absl::StatusOr<v1::Event> parsed = ParseCanonical<v1::Event>(reversed);
   EXPECT_EQ(parsed.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_TRUE(ParseCanonical<v1::Event>(CanonicalBytes(both)).ok());
+}
+
+// The one-pass check (canonical_encoding.h) against the re-encoding it
+// stands in for: canonical bytes of events of every shape are told
+// canonical by the walk alone, and each way bytes can parse to an event
+// yet not be its canonical encoding is refused by both.
+const google::protobuf::Descriptor* EventType() { return v1::Event::descriptor(); }
+
+std::string Bytes(std::initializer_list<int> b) {
+  std::string s;
+  for (int c : b) s.push_back(static_cast<char>(c));
+  return s;
+}
+
+std::vector<v1::Event> CanonicalShapes() {
+  std::vector<v1::Event> events(6);
+  events[0].mutable_at()->set_seconds(1777626000);
+  events[0].set_idempotency_key("k1");
+  events[0].mutable_move()->set_color(v1::WHITE);
+  events[0].mutable_move()->set_point("Q16");
+  events[1].mutable_at()->set_seconds(-62135596800);  // a negative int64: ten bytes
+  events[1].mutable_at()->set_nanos(5);
+  events[1].mutable_pass();  // an empty message in a oneof: written, with presence
+  v1::GameCreated* created = events[2].mutable_game_created();
+  created->set_game_id("g");
+  created->set_board_size(19);
+  created->set_komi_stones(0);  // optional: a zero written is its presence
+  created->set_live(true);
+  created->set_table(4000000000u);  // a uint32 above 2^31
+  created->mutable_black()->set_name("B");
+  events[3].mutable_game_started()->add_absent(v1::BLACK);
+  events[3].mutable_game_started()->add_absent(v1::WHITE);
+  events[4].mutable_dead_stones()->add_points("A1");
+  events[4].mutable_dead_stones()->add_points("");  // a repeated string: empty ones written
+  events[4].mutable_dead_stones()->add_points("B2");
+  events[5].mutable_count_recorded()->set_black_count(184.5);
+  return events;
+}
+
+TEST(KnownCanonical, TellsCanonicalEventsOfEveryShape) {
+  for (const v1::Event& event : CanonicalShapes()) {
+    const std::string bytes = CanonicalBytes(event);
+    EXPECT_TRUE(KnownCanonical(EventType(), bytes)) << event.ShortDebugString();
+    EXPECT_TRUE(ParseCanonical<v1::Event>(bytes).ok()) << event.ShortDebugString();
+  }
+  EXPECT_TRUE(KnownCanonical(EventType(), "")) << "the empty event";
+}
+
+// Bytes that parse to an event whose canonical bytes are other bytes, one
+// for each rule of the canonical encoding.
+TEST(KnownCanonical, RefusesEachNonCanonicalForm) {
+  const struct {
+    const char* what;
+    std::string bytes;
+  } cases[] = {
+      {"a field number the schema lacks", Bytes({0xb8, 0x3e, 0x07})},
+      {"an unknown field inside a message", Bytes({0x6a, 0x03, 0xf8, 0x06, 0x01})},
+      {"a known field under another wire type", Bytes({0x10, 0x05})},
+      {"fields out of order", Bytes({0x12, 0x01, 'k', 0x0a, 0x02, 0x08, 0x3c})},
+      {"a string field twice", Bytes({0x12, 0x01, 'a', 0x12, 0x01, 'b'})},
+      {"a message field twice", Bytes({0x0a, 0x02, 0x08, 0x01, 0x0a, 0x02, 0x08, 0x02})},
+      {"two members of a oneof", Bytes({0x6a, 0x00, 0x72, 0x00})},
+      {"a default string written", Bytes({0x12, 0x00})},
+      {"a default enum written", Bytes({0x6a, 0x02, 0x08, 0x00})},
+      {"a default double written", Bytes({0xea, 0x02, 0x09, 0x09, 0, 0, 0, 0, 0, 0, 0, 0})},
+      {"a value varint padded", Bytes({0x6a, 0x03, 0x08, 0x81, 0x00})},
+      {"a tag varint padded", Bytes({0x92, 0x00, 0x01, 'k'})},
+      {"a length varint padded", Bytes({0x12, 0x81, 0x00, 'k'})},
+      {"a negative int32 in five bytes", Bytes({0x0a, 0x06, 0x10, 0xff, 0xff, 0xff, 0xff, 0x0f})},
+      {"a bool other than 0 or 1", Bytes({0x52, 0x02, 0x58, 0x02})},
+      {"a uint32 beyond 32 bits", Bytes({0x52, 0x06, 0x70, 0x81, 0x80, 0x80, 0x80, 0x10})},
+      {"an empty packed list", Bytes({0x5a, 0x02, 0x0a, 0x00})},
+      {"a packed list in two runs", Bytes({0x5a, 0x06, 0x0a, 0x01, 0x01, 0x0a, 0x01, 0x02})},
+      {"a packed list unpacked", Bytes({0x5a, 0x04, 0x08, 0x01, 0x08, 0x02})},
+  };
+  for (const auto& c : cases) {
+    v1::Event parsed;
+    ASSERT_TRUE(parsed.ParseFromString(c.bytes)) << c.what << ": the case must parse";
+    ASSERT_NE(CanonicalBytes(parsed), c.bytes) << c.what << ": the case must not be canonical";
+    EXPECT_FALSE(KnownCanonical(EventType(), c.bytes)) << c.what;
+    EXPECT_EQ(ParseCanonical<v1::Event>(c.bytes).status().code(), absl::StatusCode::kDataLoss)
+        << c.what;
+  }
+}
+
+// Soundness against the re-encoding, byte by byte: of every one-byte change
+// to canonical events (each byte replaced by each value, dropped, or
+// doubled), the walk tells canonical only bytes that re-encode to
+// themselves.
+TEST(KnownCanonical, AcceptsNoChangedBytesThatReEncodeOtherwise) {
+  google::protobuf::LogSilencer quiet;  // the parser's complaint at each bad UTF-8 string
+  int told = 0;
+  for (const v1::Event& event : CanonicalShapes()) {
+    const std::string canonical = CanonicalBytes(event);
+    std::vector<std::string> changed;
+    for (size_t i = 0; i < canonical.size(); ++i) {
+      for (int b = 0; b < 256; ++b) {
+        std::string s = canonical;
+        s[i] = static_cast<char>(b);
+        changed.push_back(std::move(s));
+      }
+      changed.push_back(std::string(canonical).erase(i, 1));
+      changed.push_back(std::string(canonical).insert(i, 1, canonical[i]));
+    }
+    for (const std::string& bytes : changed) {
+      // The walk is asked only of bytes that parse (a string's UTF-8 is
+      // the parser's to check), as ParseCanonicalInto asks it.
+      v1::Event parsed;
+      if (!parsed.ParseFromString(bytes) || !KnownCanonical(EventType(), bytes)) continue;
+      ++told;
+      ASSERT_EQ(CanonicalBytes(parsed), bytes) << absl::CEscape(bytes);
+    }
+  }
+  EXPECT_GT(told, 1000) << "canonical variants (other values) are told too";
 }
 
 }  // namespace
