@@ -1,27 +1,48 @@
 #include "proto/canonical/sha256.h"
 
-// SHA-256's own functions rather than EVP's: deprecated since OpenSSL 3.0
-// (still in its libcrypto, with the same SHA extensions code), but EVP's
-// provider dispatch on each digest, kept context and fetched algorithm
-// notwithstanding, cost more than the compression of a short input: 186
-// against 83 ns for an 18-byte leaf, 201 against 127 for a Merkle node
-// (tests/bench/README.md, the verify paragraph).
-#define OPENSSL_SUPPRESS_DEPRECATED
-#include <openssl/sha.h>
+#include <openssl/evp.h>
 
 #include <cstdlib>
 
 #include "absl/strings/escaping.h"
 
 namespace arbiter {
+namespace {
+
+// SHA-256, fetched from the default provider once: EVP_sha256() would fetch
+// it again on every digest, which cost more than hashing a short event.
+const EVP_MD* Sha256Algorithm() {
+  static const EVP_MD* md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  return md;
+}
+
+// One digest context per thread, reused: the ledger's writer hashes every
+// leaf and every node of the Merkle edge (a measured win, ledger/README.md).
+class DigestContext {
+ public:
+  DigestContext() : ctx_(EVP_MD_CTX_new()) {}
+  ~DigestContext() { EVP_MD_CTX_free(ctx_); }
+  DigestContext(const DigestContext&) = delete;
+  DigestContext& operator=(const DigestContext&) = delete;
+  EVP_MD_CTX* get() { return ctx_; }
+
+ private:
+  EVP_MD_CTX* ctx_;
+};
+
+}  // namespace
 
 Sha256Digest Sha256Of(std::initializer_list<absl::string_view> parts) {
-  SHA256_CTX ctx;
+  thread_local DigestContext context;
+  EVP_MD_CTX* ctx = context.get();
   Sha256Digest out;
-  // Each call fails only on a null argument.
-  bool ok = SHA256_Init(&ctx) == 1;
-  for (absl::string_view p : parts) ok = ok && SHA256_Update(&ctx, p.data(), p.size()) == 1;
-  ok = ok && SHA256_Final(out.data(), &ctx) == 1;
+  const EVP_MD* md = Sha256Algorithm();
+  // EVP_DigestInit_ex2 on the kept context: EVP_DigestInit_ex also looks
+  // for an engine on every call (about 10 % of a Merkle node's hash).
+  bool ok = ctx != nullptr && md != nullptr && EVP_DigestInit_ex2(ctx, md, nullptr) == 1;
+  for (absl::string_view p : parts) ok = ok && EVP_DigestUpdate(ctx, p.data(), p.size()) == 1;
+  unsigned int len = 0;
+  ok = ok && EVP_DigestFinal_ex(ctx, out.data(), &len) == 1 && len == out.size();
   if (!ok) std::abort();
   return out;
 }

@@ -1,4 +1,4 @@
-// SHA-256 through OpenSSL: the one digest of the project. It names
+// SHA-256 through OpenSSL EVP: the one digest of the project. It names
 // published rules (the content hash), the ledger's Merkle leaves and nodes,
 // the signing key's id and the stored token secrets.
 //
@@ -20,8 +20,8 @@ namespace arbiter {
 
 using Sha256Digest = std::array<uint8_t, 32>;
 
-// SHA-256 of `data`. An OpenSSL failure is a broken library, not bad
-// input, so it aborts rather than returning an error.
+// SHA-256 of `data`. An EVP failure is allocation failure or a broken
+// library, not bad input, so it aborts rather than returning an error.
 Sha256Digest Sha256(absl::string_view data);
 
 // SHA-256 of the concatenation of `parts`, without building it (the RFC 6962
