@@ -73,7 +73,8 @@
 //                       `stream_appends_per_s`, `stream_ratio_to_pg_pct`,
 //                       at one client `stream_ratio_to_bound_pct` (against
 //                       the same bound, whose bare call is a unary one),
-//                       `stream_append_p50_us`, `cpu_us_per_stream_append`.
+//                       `stream_append_p50_us`, `stream_append_p99_us`,
+//                       `cpu_us_per_stream_append`.
 //                       Without PostgreSQL's binaries (ARBITER_PG_BIN, else
 //                       /usr/lib/postgresql/15/bin) it says so and measures
 //                       the rest.
@@ -435,8 +436,9 @@ struct Rated {
   // this VM each costs a paravirtual wake-up.
   double switches_per = 0;
   // A call's time as its client saw it (the request built, sent, answered),
-  // median, microseconds.
+  // median and 99th percentile, microseconds.
   double p50_us = 0;
+  double p99_us = 0;
 };
 
 // C threads, each calling `call` as fast as it answers for `seconds`
@@ -480,6 +482,9 @@ Rated Rate(int clients, double seconds, std::atomic<int>& errors, Call call) {
   if (!took_us.empty()) {
     std::nth_element(took_us.begin(), took_us.begin() + took_us.size() / 2, took_us.end());
     r.p50_us = took_us[took_us.size() / 2];
+    const size_t p99 = took_us.size() * 99 / 100;
+    std::nth_element(took_us.begin(), took_us.begin() + p99, took_us.end());
+    r.p99_us = took_us[p99];
   }
   const double calls = static_cast<double>(done.load());
   r.per_s = calls / absl::ToDoubleSeconds(absl::Now() - start);
@@ -688,6 +693,8 @@ void BM_StreamAppends(benchmark::State& state) {
     state.counters["cpu_us_per_stream_append"] = streamed.cpu_us_per;
     state.counters["client_cpu_us_per_stream_append"] = streamed.client_cpu_us_per;
     state.counters["stream_append_p50_us"] = streamed.p50_us;
+    state.counters["stream_append_p99_us"] = streamed.p99_us;
+    state.counters["switches_per_stream_append"] = streamed.switches_per;
     state.counters["errors"] = errors.load();
     failed_calls += errors.load();
   }
@@ -768,7 +775,7 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     std::vector<double> appends, inserts, to_pg, bares, commits, bounds, to_bound, append_cpu,
         append_client_cpu, insert_client_cpu, bare_cpu, bare_client_cpu, bare_to_pg,
         append_switches, bare_switches, append_p50, bare_p50, insert_p50, stream_appends,
-        stream_p50, stream_cpu, stream_to_pg, stream_to_bound;
+        stream_p50, stream_p99, stream_cpu, stream_to_pg, stream_to_bound;
     const double seconds = Seconds() / 2;
     for (int round = 0; round < Rounds(); ++round) {
       if (pg != nullptr) {
@@ -788,6 +795,7 @@ void BM_AppendVsPostgres(benchmark::State& state) {
           Rate(clients, seconds, errors, [&](int c) { return disk.AppendOnStream(c); });
       stream_appends.push_back(streamed.per_s);
       stream_p50.push_back(streamed.p50_us);
+      stream_p99.push_back(streamed.p99_us);
       stream_cpu.push_back(streamed.cpu_us_per);
       if (pg != nullptr) stream_to_pg.push_back(streamed.per_s / inserts.back());
       const Rated bare = Rate(clients, seconds, errors, [&](int c) { return disk.Bare(c); });
@@ -817,6 +825,7 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     state.counters["bare_call_p50_us"] = Median(bare_p50);
     state.counters["stream_appends_per_s"] = Median(stream_appends);
     state.counters["stream_append_p50_us"] = Median(stream_p50);
+    state.counters["stream_append_p99_us"] = Median(stream_p99);
     state.counters["cpu_us_per_stream_append"] = Median(stream_cpu);
     std::string line =
         absl::StrCat(clients, " client(s): ", static_cast<int>(Median(appends)), " appends/s");
