@@ -119,10 +119,11 @@ TokenRow ReadToken(const Stmt& s) {
 
 // The tokens' stamp, `<database>-tokens`: every change to the tokens made
 // through these tables, in any process (a server's, `arbiter token`'s),
-// grows it by a byte once committed. A server running open asks whether
-// any token exists on every call; while the stamp is as it was when the
-// table was last read, the answer read then still holds, and it is given
-// without reading the database again (a stat, not a read transaction).
+// grows it by a byte once committed. A server asks on every call whether
+// any token exists (while it runs open) or which token a hash is; while the
+// stamp is as it was when the table was last read, what was read then still
+// holds, and it is given without reading the database again (a stat, not a
+// read transaction).
 // Tokens written behind the tables' back (an sqlite3 shell) are not seen
 // by a running server until the next change made through them.
 class TokenStamp {
@@ -195,7 +196,22 @@ class SqliteServerTables final : public ServerTables {
 
   absl::StatusOr<std::optional<TokenRow>> TokenByHash(const std::string& sha256) override {
     absl::MutexLock lock(&mu_);
-    return Find("sha256", sha256);
+    // Asked on every call a token makes: a token found is kept while the
+    // stamp is unchanged (a revocation moves it); an unknown hash is read
+    // each time, so strangers' guesses fill no memory.
+    const std::optional<TokenStamp::Seen> seen = stamp_.Look();
+    if (seen != by_hash_seen_) {
+      by_hash_.clear();
+      by_hash_seen_ = seen;
+    }
+    if (auto it = by_hash_.find(sha256); seen.has_value() && it != by_hash_.end()) {
+      return it->second;
+    }
+    absl::StatusOr<std::optional<TokenRow>> row = Find("sha256", sha256);
+    if (seen.has_value() && row.ok() && row->has_value() && by_hash_.size() < kKeptTokens) {
+      by_hash_.emplace(sha256, **row);
+    }
+    return row;
   }
 
   absl::StatusOr<std::optional<TokenRow>> TokenById(const std::string& id) override {
@@ -555,6 +571,11 @@ class SqliteServerTables final : public ServerTables {
   const TokenStamp stamp_;
   // AnyToken's last answer read from the table, and the stamp as it was.
   std::optional<std::pair<TokenStamp::Seen, bool>> any_ ABSL_GUARDED_BY(mu_);
+  // The tokens TokenByHash found since the stamp was as by_hash_seen_ says,
+  // by hash; at most kKeptTokens.
+  static constexpr size_t kKeptTokens = 1024;
+  std::optional<TokenStamp::Seen> by_hash_seen_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, TokenRow> by_hash_ ABSL_GUARDED_BY(mu_);
 };
 
 absl::Status SqliteServerTables::OpenSession(const SessionRow& session,

@@ -124,6 +124,30 @@ TEST(TokenStoreTest, AnOpenServerReadsTheTokensAgainOnlyOnceTheirStampMoves) {
   EXPECT_TRUE(*(*server)->Any()) << "a token made through a store closes the open server";
 }
 
+// A server looks its callers' tokens up on every call; a token it found
+// is kept until the tokens' stamp moves: a row changed behind the stores'
+// back is not read, and is once a store changes any token (a revocation
+// moves the stamp as a creation does: KeptReadsSeeWhatAnotherStoreCommits).
+TEST(TokenStoreTest, AServerKeepsATokenItFoundUntilTheStampMoves) {
+  TempDir dir;
+  auto server = TokenStore::Open(dir.path());
+  ASSERT_TRUE(server.ok()) << server.status();
+  auto cli = TokenStore::Open(dir.path());
+  ASSERT_TRUE(cli.ok()) << cli.status();
+  auto secret = (*cli)->Create(Role::kArbiter, "Li Wei", {"round1-board3"});
+  ASSERT_TRUE(secret.ok()) << secret.status();
+  ASSERT_EQ((*server)->Verify(*secret)->name, "Li Wei");
+  {
+    auto db = ledger::Db::Open(dir.path() + "/ledger.db", SQLITE_OPEN_READWRITE);
+    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_TRUE(db->Exec("UPDATE tokens SET name = 'Wang Ru'").ok());
+  }
+  EXPECT_EQ((*server)->Verify(*secret)->name, "Li Wei")
+      << "the table was read again with its stamp unchanged";
+  ASSERT_TRUE((*cli)->Create(Role::kAuditor, "Zhou Min", {}).ok());
+  EXPECT_EQ((*server)->Verify(*secret)->name, "Wang Ru") << "read again once the stamp moved";
+}
+
 TEST(TokenStoreTest, ExpiresAfterItsTtl) {
   TempDir dir;
   absl::Time now = absl::FromUnixSeconds(1'780'000'000);
