@@ -75,6 +75,10 @@
 //                       the same bound, whose bare call is a unary one),
 //                       `stream_append_p50_us`, `stream_append_p99_us`,
 //                       `cpu_us_per_stream_append`.
+//                       With SERVICE_BENCH_TOKEN=chief, the servers of
+//                       AppendVsBareCall, StreamAppends and AppendVsPostgres
+//                       hold a CHIEF_ARBITER token and every call carries it
+//                       (looked up on every call and every stream message).
 //                       Without PostgreSQL's binaries (ARBITER_PG_BIN, else
 //                       /usr/lib/postgresql/15/bin) it says so and measures
 //                       the rest.
@@ -109,6 +113,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/server.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "benchmark/benchmark.h"
@@ -171,6 +176,8 @@ class BenchServer {
       std::abort();
     }
     server_ = *std::move(s);
+    const char* token = getenv("SERVICE_BENCH_TOKEN");
+    if (token != nullptr && std::string(token) == "chief") IssueToken();
   }
   ~BenchServer() {
     server_.reset();
@@ -196,6 +203,10 @@ class BenchServer {
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   }
   const std::string& address() const { return server_->address(); }
+  // With SERVICE_BENCH_TOKEN=chief, the CHIEF_ARBITER token every call of
+  // RatioClients carries (the server then admits none without one); empty
+  // when the server runs open.
+  const std::string& token() const { return token_; }
   // The disk SERVICE_BENCH_DIR names (else the default temporary directory).
   static std::string DiskDir() {
     return getenv("SERVICE_BENCH_DIR") != nullptr ? getenv("SERVICE_BENCH_DIR") : "";
@@ -204,6 +215,20 @@ class BenchServer {
   std::string scratch_db() const { return dir_.File("scratch.db"); }
 
  private:
+  // A CHIEF_ARBITER token, made as `arbiter token create` makes one beside
+  // the running server: from then on it admits no call without a token.
+  void IssueToken() {
+    absl::StatusOr<std::unique_ptr<service::TokenStore>> store =
+        service::TokenStore::Open(dir_.File("data"));
+    absl::StatusOr<std::string> secret =
+        store.ok() ? (*store)->Create(service::Role::kChiefArbiter, "bench", {}, std::nullopt)
+                   : store.status();
+    if (!secret.ok()) {
+      std::fprintf(stderr, "cannot issue the token: %s\n", secret.status().ToString().c_str());
+      std::abort();
+    }
+    token_ = *std::move(secret);
+  }
   // Starts a witness of this server's log (its key made first, under a
   // fixed origin) and names it among `options.witnesses`.
   void Witnessed(service::ServerOptions& options) {
@@ -239,6 +264,7 @@ class BenchServer {
   testing::TempDir dir_;
   std::unique_ptr<service::Server> witness_;  // with SERVICE_BENCH_CHECKPOINTS=witnessed
   std::unique_ptr<service::Server> server_;
+  std::string token_;
 };
 
 // One game being recorded by a client.
@@ -264,12 +290,18 @@ v1::AppendEventsRequest NextRequest(const Recording& r) {
   return req;
 }
 
-// Sends the game's next event; returns its latency, or a negative duration
-// on an error (which the run reports).
-absl::Duration SendNext(v1::Arbiter::Stub& stub, Recording& r) {
+// `token` (none when empty) on the call of `ctx`.
+void Authorize(grpc::ClientContext& ctx, const std::string& token) {
+  if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+}
+
+// Sends the game's next event (with `token`, when not empty); returns its
+// latency, or a negative duration on an error (which the run reports).
+absl::Duration SendNext(v1::Arbiter::Stub& stub, Recording& r, const std::string& token = "") {
   const v1::AppendEventsRequest req = NextRequest(r);
   v1::AppendEventsResponse resp;
   grpc::ClientContext ctx;
+  Authorize(ctx, token);
   const absl::Time t0 = absl::Now();
   grpc::Status s = stub.AppendEvents(&ctx, req, &resp);
   const absl::Duration took = absl::Now() - t0;
@@ -564,12 +596,14 @@ class RatioClients {
 
   bool Bare(int c) {
     grpc::ClientContext ctx;
+    Authorize(ctx, server_.token());
     grpc::health::v1::HealthCheckRequest req;
     grpc::health::v1::HealthCheckResponse resp;
     return health_[static_cast<size_t>(c)]->Check(&ctx, req, &resp).ok();
   }
   bool Append(int c) {
-    return SendNext(*arbiter_[static_cast<size_t>(c)], Next(c)) >= absl::ZeroDuration();
+    return SendNext(*arbiter_[static_cast<size_t>(c)], Next(c), server_.token()) >=
+           absl::ZeroDuration();
   }
   // The same append as the next request on the client's RecordEvents
   // stream (opened on first use; a failure ends it, and it is opened again).
@@ -578,6 +612,7 @@ class RatioClients {
     Stream& s = streams_[static_cast<size_t>(c)];
     if (s.stream == nullptr) {
       s.context = std::make_unique<grpc::ClientContext>();
+      Authorize(*s.context, server_.token());
       s.stream = arbiter_[static_cast<size_t>(c)]->RecordEvents(s.context.get());
     }
     v1::AppendEventsResponse resp;
