@@ -4,11 +4,19 @@
 // waits out the other's (the busy timeout of Db::Open).
 #include "ledger/sqlite/server_tables.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "ledger/sqlite.h"
@@ -109,37 +117,101 @@ TokenRow ReadToken(const Stmt& s) {
   return t;
 }
 
+// The tokens' stamp, `<database>-tokens`: every change to the tokens made
+// through these tables, in any process (a server's, `arbiter token`'s),
+// grows it by a byte once committed. A server asks on every call whether
+// any token exists (while it runs open) or which token a hash is; while the
+// stamp is as it was when the table was last read, what was read then still
+// holds, and it is given without reading the database again (a stat, not a
+// read transaction).
+// Tokens written behind the tables' back (an sqlite3 shell) are not seen
+// by a running server until the next change made through them.
+class TokenStamp {
+ public:
+  // No path: never seen, so the table is read every time.
+  explicit TokenStamp(std::string path) : path_(std::move(path)) {}
+
+  // The stamp as it is now; none when it cannot be told (no path, or an
+  // error other than its absence).
+  struct Seen {
+    bool exists = false;
+    dev_t dev = 0;
+    ino_t ino = 0;
+    off_t size = 0;
+    int64_t mtime_ns = 0;
+    bool operator==(const Seen&) const = default;
+  };
+  std::optional<Seen> Look() const {
+    if (path_.empty()) return std::nullopt;
+    struct stat st;
+    if (::stat(path_.c_str(), &st) != 0) {
+      if (errno == ENOENT) return Seen{};
+      return std::nullopt;
+    }
+    return Seen{true, st.st_dev, st.st_ino, st.st_size,
+                static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
+  }
+
+  // Grows the stamp by a byte. Called before a change, to refuse it while
+  // the stamp cannot be written, and after its commit, to tell readers.
+  absl::Status Bump() const {
+    if (path_.empty()) return absl::OkStatus();
+    const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    bool wrote = false;
+    if (fd >= 0) {
+      wrote = ::write(fd, "+", 1) == 1;
+      wrote = ::close(fd) == 0 && wrote;
+    }
+    if (wrote) return absl::OkStatus();
+    return absl::UnavailableError(absl::StrCat(
+        "cannot write ", path_,
+        " (which tells a running server that the tokens changed): ", std::strerror(errno)));
+  }
+
+ private:
+  const std::string path_;
+};
+
 class SqliteServerTables final : public ServerTables {
  public:
-  explicit SqliteServerTables(Db db) : db_(std::move(db)) {}
+  SqliteServerTables(Db db, std::string stamp) : db_(std::move(db)), stamp_(std::move(stamp)) {}
 
   absl::Status InsertToken(const TokenRow& t) override {
     absl::MutexLock lock(&mu_);
-    return Insert(t);
+    return Stamped([&] { return Insert(t); });
   }
 
   absl::StatusOr<int> ImportTokens(const std::vector<TokenRow>& tokens) override {
     absl::MutexLock lock(&mu_);
-    absl::StatusOr<Transaction> tx = Transaction::Write(db_);
-    if (!tx.ok()) return tx.status();
     int added = 0;
-    for (const TokenRow& t : tokens) {
-      absl::StatusOr<std::optional<TokenRow>> by_id = Find("id", t.id);
-      if (!by_id.ok()) return by_id.status();
-      if (by_id->has_value() && (*by_id)->sha256 == t.sha256) continue;  // imported before
-      if (by_id->has_value()) return Clash(t.id);
-      absl::Status s = Insert(t);
-      if (absl::IsFailedPrecondition(s)) return Clash(t.id);  // its hash, under another id
-      if (!s.ok()) return s;
-      ++added;
-    }
-    if (absl::Status s = tx->Commit(); !s.ok()) return s;
+    absl::Status s = Stamped([&]() -> absl::Status {
+      absl::StatusOr<int> n = Import(tokens);
+      if (!n.ok()) return n.status();
+      added = *n;
+      return absl::OkStatus();
+    });
+    if (!s.ok()) return s;
     return added;
   }
 
   absl::StatusOr<std::optional<TokenRow>> TokenByHash(const std::string& sha256) override {
     absl::MutexLock lock(&mu_);
-    return Find("sha256", sha256);
+    // Asked on every call a token makes: a token found is kept while the
+    // stamp is unchanged (a revocation moves it); an unknown hash is read
+    // each time, so strangers' guesses fill no memory.
+    const std::optional<TokenStamp::Seen> seen = stamp_.Look();
+    if (seen != by_hash_seen_) {
+      by_hash_.clear();
+      by_hash_seen_ = seen;
+    }
+    if (auto it = by_hash_.find(sha256); seen.has_value() && it != by_hash_.end()) {
+      return it->second;
+    }
+    absl::StatusOr<std::optional<TokenRow>> row = Find("sha256", sha256);
+    if (seen.has_value() && row.ok() && row->has_value() && by_hash_.size() < kKeptTokens) {
+      by_hash_.emplace(sha256, **row);
+    }
+    return row;
   }
 
   absl::StatusOr<std::optional<TokenRow>> TokenById(const std::string& id) override {
@@ -149,11 +221,17 @@ class SqliteServerTables final : public ServerTables {
 
   absl::StatusOr<bool> RevokeToken(const std::string& id, int64_t at) override {
     absl::MutexLock lock(&mu_);
-    absl::StatusOr<Stmt> s =
-        Stmt::Prepare(db_, "UPDATE tokens SET revoked = coalesce(revoked, ?) WHERE id = ?");
-    if (!s.ok()) return s.status();
-    if (absl::Status r = s->Bind(1, at).Bind(2, id).Run(); !r.ok()) return r;
-    return sqlite3_changes(db_.get()) > 0;
+    bool found = false;
+    absl::Status r = Stamped([&]() -> absl::Status {
+      absl::StatusOr<Stmt> s =
+          Stmt::Prepare(db_, "UPDATE tokens SET revoked = coalesce(revoked, ?) WHERE id = ?");
+      if (!s.ok()) return s.status();
+      if (absl::Status run = s->Bind(1, at).Bind(2, id).Run(); !run.ok()) return run;
+      found = sqlite3_changes(db_.get()) > 0;
+      return absl::OkStatus();
+    });
+    if (!r.ok()) return r;
+    return found;
   }
 
   absl::StatusOr<std::vector<TokenRow>> Tokens() override {
@@ -172,13 +250,19 @@ class SqliteServerTables final : public ServerTables {
 
   absl::StatusOr<bool> AnyToken() override {
     absl::MutexLock lock(&mu_);
-    // Asked on every call while a server runs open: a kept statement.
+    // Asked on every call while a server runs open: answered from memory
+    // while the stamp is unchanged (looked at before the table is read, so
+    // a change committed meanwhile is read at the next ask).
+    const std::optional<TokenStamp::Seen> seen = stamp_.Look();
+    if (seen.has_value() && any_.has_value() && any_->first == *seen) return any_->second;
     absl::StatusOr<Stmt*> s = Kept("SELECT EXISTS(SELECT 1 FROM tokens)");
     if (!s.ok()) return s.status();
     ResetOnExit reset(**s);
     absl::StatusOr<bool> row = (*s)->Step();
     if (!row.ok()) return row.status();
-    return *row && (*s)->Int(0) != 0;
+    const bool any = *row && (*s)->Int(0) != 0;
+    if (seen.has_value()) any_.emplace(*seen, any);
+    return any;
   }
 
   absl::Status OpenSession(const SessionRow& session, const SessionBounds& bounds) override;
@@ -371,6 +455,36 @@ class SqliteServerTables final : public ServerTables {
   }
 
  private:
+  // Runs `change` to the tokens between two bumps of the stamp: nothing is
+  // changed while the stamp cannot be written, and readers are told once
+  // it is committed.
+  absl::Status Stamped(absl::FunctionRef<absl::Status()> change)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (absl::Status s = stamp_.Bump(); !s.ok()) return s;
+    if (absl::Status s = change(); !s.ok()) return s;
+    return stamp_.Bump();
+  }
+
+  // ImportTokens' transaction.
+  absl::StatusOr<int> Import(const std::vector<TokenRow>& tokens)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    absl::StatusOr<Transaction> tx = Transaction::Write(db_);
+    if (!tx.ok()) return tx.status();
+    int added = 0;
+    for (const TokenRow& t : tokens) {
+      absl::StatusOr<std::optional<TokenRow>> by_id = Find("id", t.id);
+      if (!by_id.ok()) return by_id.status();
+      if (by_id->has_value() && (*by_id)->sha256 == t.sha256) continue;  // imported before
+      if (by_id->has_value()) return Clash(t.id);
+      absl::Status s = Insert(t);
+      if (absl::IsFailedPrecondition(s)) return Clash(t.id);  // its hash, under another id
+      if (!s.ok()) return s;
+      ++added;
+    }
+    if (absl::Status s = tx->Commit(); !s.ok()) return s;
+    return added;
+  }
+
   absl::Status Insert(const TokenRow& t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     absl::StatusOr<Stmt> s = Stmt::Prepare(
         db_, absl::StrCat("INSERT INTO tokens (", kTokenColumns, ") VALUES (?,?,?,?,?,?,?,?)"));
@@ -454,6 +568,14 @@ class SqliteServerTables final : public ServerTables {
   Db db_ ABSL_GUARDED_BY(mu_);
   // Declared after db_: finalized before the connection closes.
   std::map<std::string, Stmt> kept_ ABSL_GUARDED_BY(mu_);
+  const TokenStamp stamp_;
+  // AnyToken's last answer read from the table, and the stamp as it was.
+  std::optional<std::pair<TokenStamp::Seen, bool>> any_ ABSL_GUARDED_BY(mu_);
+  // The tokens TokenByHash found since the stamp was as by_hash_seen_ says,
+  // by hash; at most kKeptTokens.
+  static constexpr size_t kKeptTokens = 1024;
+  std::optional<TokenStamp::Seen> by_hash_seen_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, TokenRow> by_hash_ ABSL_GUARDED_BY(mu_);
 };
 
 absl::Status SqliteServerTables::OpenSession(const SessionRow& session,
@@ -563,7 +685,8 @@ absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTables(const std::
   if (!tx.ok()) return tx.status();
   if (absl::Status s = db->Exec(kServerTables); !s.ok()) return s;
   if (absl::Status s = tx->Commit(); !s.ok()) return s;
-  return std::unique_ptr<ServerTables>(new SqliteServerTables(*std::move(db)));
+  return std::unique_ptr<ServerTables>(
+      new SqliteServerTables(*std::move(db), database + "-tokens"));
 }
 
 absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTablesToRead(
@@ -575,7 +698,10 @@ absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTablesToRead(
   if (!s.ok()) return s.status();
   absl::StatusOr<bool> row = s->Step();
   if (!row.ok()) return row.status();
-  if (s->Int(0) > 0) return std::unique_ptr<ServerTables>(new SqliteServerTables(*std::move(db)));
+  // Read only: no stamp (a reader writes nothing, and asks too rarely to
+  // keep an answer).
+  if (s->Int(0) > 0)
+    return std::unique_ptr<ServerTables>(new SqliteServerTables(*std::move(db), ""));
   // A ledger of an older release, without these tables: they read as
   // empty, from an empty database of their own.
   absl::StatusOr<Db> empty = Db::Open(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
@@ -585,7 +711,7 @@ absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTablesToRead(
       !st.ok()) {
     return st;
   }
-  return std::unique_ptr<ServerTables>(new SqliteServerTables(*std::move(empty)));
+  return std::unique_ptr<ServerTables>(new SqliteServerTables(*std::move(empty), ""));
 }
 
 }  // namespace arbiter::ledger

@@ -183,6 +183,21 @@ TEST_F(RecordStreamTest, ARevokedTokenEndsTheStreamAtItsNextRequest) {
   ExpectRefused(s, PhoneRing("g1", 1'780'000'020), grpc::StatusCode::UNAUTHENTICATED, "token");
 }
 
+// A server runs open until a token is made (auth_gatekeeper.h); one made
+// by the operator's `arbiter token` (another store on the folder) while a
+// stream is open closes the server from that stream's next request on.
+TEST_F(RecordStreamTest, ATokenMadeWhileOpenEndsAnOpenStreamAtItsNextRequest) {
+  Start();
+  ASSERT_TRUE(Create("", "g1").ok());
+  OpenStream s = Open("");
+  v1::AppendEventsResponse answer;
+  ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'010), &answer));
+  ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'020), &answer));
+  Token(Role::kChiefArbiter, "Wang Ru");
+  ExpectRefused(s, PhoneRing("g1", 1'780'000'030), grpc::StatusCode::UNAUTHENTICATED,
+                "needs a bearer token");
+}
+
 TEST_F(RecordStreamTest, AnExpiredTokenEndsTheStreamAndSaysSo) {
   Start();
   const std::string chief = Token(Role::kChiefArbiter, "Wang Ru", {}, absl::Hours(720));

@@ -73,7 +73,12 @@
 //                       `stream_appends_per_s`, `stream_ratio_to_pg_pct`,
 //                       at one client `stream_ratio_to_bound_pct` (against
 //                       the same bound, whose bare call is a unary one),
-//                       `stream_append_p50_us`, `cpu_us_per_stream_append`.
+//                       `stream_append_p50_us`, `stream_append_p99_us`,
+//                       `cpu_us_per_stream_append`.
+//                       With SERVICE_BENCH_TOKEN=chief, the servers of
+//                       AppendVsBareCall, StreamAppends and AppendVsPostgres
+//                       hold a CHIEF_ARBITER token and every call carries it
+//                       (looked up on every call and every stream message).
 //                       Without PostgreSQL's binaries (ARBITER_PG_BIN, else
 //                       /usr/lib/postgresql/15/bin) it says so and measures
 //                       the rest.
@@ -108,6 +113,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/server.h"
 #include "arbiter/v1/service.grpc.pb.h"
 #include "benchmark/benchmark.h"
@@ -170,6 +176,8 @@ class BenchServer {
       std::abort();
     }
     server_ = *std::move(s);
+    const char* token = getenv("SERVICE_BENCH_TOKEN");
+    if (token != nullptr && std::string(token) == "chief") IssueToken();
   }
   ~BenchServer() {
     server_.reset();
@@ -195,6 +203,10 @@ class BenchServer {
         grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   }
   const std::string& address() const { return server_->address(); }
+  // With SERVICE_BENCH_TOKEN=chief, the CHIEF_ARBITER token every call of
+  // RatioClients carries (the server then admits none without one); empty
+  // when the server runs open.
+  const std::string& token() const { return token_; }
   // The disk SERVICE_BENCH_DIR names (else the default temporary directory).
   static std::string DiskDir() {
     return getenv("SERVICE_BENCH_DIR") != nullptr ? getenv("SERVICE_BENCH_DIR") : "";
@@ -203,6 +215,20 @@ class BenchServer {
   std::string scratch_db() const { return dir_.File("scratch.db"); }
 
  private:
+  // A CHIEF_ARBITER token, made as `arbiter token create` makes one beside
+  // the running server: from then on it admits no call without a token.
+  void IssueToken() {
+    absl::StatusOr<std::unique_ptr<service::TokenStore>> store =
+        service::TokenStore::Open(dir_.File("data"));
+    absl::StatusOr<std::string> secret =
+        store.ok() ? (*store)->Create(service::Role::kChiefArbiter, "bench", {}, std::nullopt)
+                   : store.status();
+    if (!secret.ok()) {
+      std::fprintf(stderr, "cannot issue the token: %s\n", secret.status().ToString().c_str());
+      std::abort();
+    }
+    token_ = *std::move(secret);
+  }
   // Starts a witness of this server's log (its key made first, under a
   // fixed origin) and names it among `options.witnesses`.
   void Witnessed(service::ServerOptions& options) {
@@ -238,6 +264,7 @@ class BenchServer {
   testing::TempDir dir_;
   std::unique_ptr<service::Server> witness_;  // with SERVICE_BENCH_CHECKPOINTS=witnessed
   std::unique_ptr<service::Server> server_;
+  std::string token_;
 };
 
 // One game being recorded by a client.
@@ -263,12 +290,18 @@ v1::AppendEventsRequest NextRequest(const Recording& r) {
   return req;
 }
 
-// Sends the game's next event; returns its latency, or a negative duration
-// on an error (which the run reports).
-absl::Duration SendNext(v1::Arbiter::Stub& stub, Recording& r) {
+// `token` (none when empty) on the call of `ctx`.
+void Authorize(grpc::ClientContext& ctx, const std::string& token) {
+  if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+}
+
+// Sends the game's next event (with `token`, when not empty); returns its
+// latency, or a negative duration on an error (which the run reports).
+absl::Duration SendNext(v1::Arbiter::Stub& stub, Recording& r, const std::string& token = "") {
   const v1::AppendEventsRequest req = NextRequest(r);
   v1::AppendEventsResponse resp;
   grpc::ClientContext ctx;
+  Authorize(ctx, token);
   const absl::Time t0 = absl::Now();
   grpc::Status s = stub.AppendEvents(&ctx, req, &resp);
   const absl::Duration took = absl::Now() - t0;
@@ -435,8 +468,9 @@ struct Rated {
   // this VM each costs a paravirtual wake-up.
   double switches_per = 0;
   // A call's time as its client saw it (the request built, sent, answered),
-  // median, microseconds.
+  // median and 99th percentile, microseconds.
   double p50_us = 0;
+  double p99_us = 0;
 };
 
 // C threads, each calling `call` as fast as it answers for `seconds`
@@ -480,6 +514,9 @@ Rated Rate(int clients, double seconds, std::atomic<int>& errors, Call call) {
   if (!took_us.empty()) {
     std::nth_element(took_us.begin(), took_us.begin() + took_us.size() / 2, took_us.end());
     r.p50_us = took_us[took_us.size() / 2];
+    const size_t p99 = took_us.size() * 99 / 100;
+    std::nth_element(took_us.begin(), took_us.begin() + p99, took_us.end());
+    r.p99_us = took_us[p99];
   }
   const double calls = static_cast<double>(done.load());
   r.per_s = calls / absl::ToDoubleSeconds(absl::Now() - start);
@@ -559,12 +596,14 @@ class RatioClients {
 
   bool Bare(int c) {
     grpc::ClientContext ctx;
+    Authorize(ctx, server_.token());
     grpc::health::v1::HealthCheckRequest req;
     grpc::health::v1::HealthCheckResponse resp;
     return health_[static_cast<size_t>(c)]->Check(&ctx, req, &resp).ok();
   }
   bool Append(int c) {
-    return SendNext(*arbiter_[static_cast<size_t>(c)], Next(c)) >= absl::ZeroDuration();
+    return SendNext(*arbiter_[static_cast<size_t>(c)], Next(c), server_.token()) >=
+           absl::ZeroDuration();
   }
   // The same append as the next request on the client's RecordEvents
   // stream (opened on first use; a failure ends it, and it is opened again).
@@ -573,6 +612,7 @@ class RatioClients {
     Stream& s = streams_[static_cast<size_t>(c)];
     if (s.stream == nullptr) {
       s.context = std::make_unique<grpc::ClientContext>();
+      Authorize(*s.context, server_.token());
       s.stream = arbiter_[static_cast<size_t>(c)]->RecordEvents(s.context.get());
     }
     v1::AppendEventsResponse resp;
@@ -688,6 +728,8 @@ void BM_StreamAppends(benchmark::State& state) {
     state.counters["cpu_us_per_stream_append"] = streamed.cpu_us_per;
     state.counters["client_cpu_us_per_stream_append"] = streamed.client_cpu_us_per;
     state.counters["stream_append_p50_us"] = streamed.p50_us;
+    state.counters["stream_append_p99_us"] = streamed.p99_us;
+    state.counters["switches_per_stream_append"] = streamed.switches_per;
     state.counters["errors"] = errors.load();
     failed_calls += errors.load();
   }
@@ -768,7 +810,7 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     std::vector<double> appends, inserts, to_pg, bares, commits, bounds, to_bound, append_cpu,
         append_client_cpu, insert_client_cpu, bare_cpu, bare_client_cpu, bare_to_pg,
         append_switches, bare_switches, append_p50, bare_p50, insert_p50, stream_appends,
-        stream_p50, stream_cpu, stream_to_pg, stream_to_bound;
+        stream_p50, stream_p99, stream_cpu, stream_to_pg, stream_to_bound;
     const double seconds = Seconds() / 2;
     for (int round = 0; round < Rounds(); ++round) {
       if (pg != nullptr) {
@@ -788,6 +830,7 @@ void BM_AppendVsPostgres(benchmark::State& state) {
           Rate(clients, seconds, errors, [&](int c) { return disk.AppendOnStream(c); });
       stream_appends.push_back(streamed.per_s);
       stream_p50.push_back(streamed.p50_us);
+      stream_p99.push_back(streamed.p99_us);
       stream_cpu.push_back(streamed.cpu_us_per);
       if (pg != nullptr) stream_to_pg.push_back(streamed.per_s / inserts.back());
       const Rated bare = Rate(clients, seconds, errors, [&](int c) { return disk.Bare(c); });
@@ -817,6 +860,7 @@ void BM_AppendVsPostgres(benchmark::State& state) {
     state.counters["bare_call_p50_us"] = Median(bare_p50);
     state.counters["stream_appends_per_s"] = Median(stream_appends);
     state.counters["stream_append_p50_us"] = Median(stream_p50);
+    state.counters["stream_append_p99_us"] = Median(stream_p99);
     state.counters["cpu_us_per_stream_append"] = Median(stream_cpu);
     std::string line =
         absl::StrCat(clients, " client(s): ", static_cast<int>(Median(appends)), " appends/s");
