@@ -199,17 +199,13 @@ class SqliteServerTables final : public ServerTables {
     // Asked on every call a token makes: a token found is kept while the
     // stamp is unchanged (a revocation moves it); an unknown hash is read
     // each time, so strangers' guesses fill no memory.
-    const std::optional<TokenStamp::Seen> seen = stamp_.Look();
-    if (seen != by_hash_seen_) {
-      by_hash_.clear();
-      by_hash_seen_ = seen;
-    }
-    if (auto it = by_hash_.find(sha256); seen.has_value() && it != by_hash_.end()) {
+    const bool kept = KeptHolds();
+    if (auto it = kept_by_hash_.find(sha256); kept && it != kept_by_hash_.end()) {
       return it->second;
     }
     absl::StatusOr<std::optional<TokenRow>> row = Find("sha256", sha256);
-    if (seen.has_value() && row.ok() && row->has_value() && by_hash_.size() < kKeptTokens) {
-      by_hash_.emplace(sha256, **row);
+    if (kept && row.ok() && row->has_value() && kept_by_hash_.size() < kKeptTokens) {
+      kept_by_hash_.emplace(sha256, **row);
     }
     return row;
   }
@@ -253,15 +249,15 @@ class SqliteServerTables final : public ServerTables {
     // Asked on every call while a server runs open: answered from memory
     // while the stamp is unchanged (looked at before the table is read, so
     // a change committed meanwhile is read at the next ask).
-    const std::optional<TokenStamp::Seen> seen = stamp_.Look();
-    if (seen.has_value() && any_.has_value() && any_->first == *seen) return any_->second;
+    const bool kept = KeptHolds();
+    if (kept && kept_any_.has_value()) return *kept_any_;
     absl::StatusOr<Stmt*> s = Kept("SELECT EXISTS(SELECT 1 FROM tokens)");
     if (!s.ok()) return s.status();
     ResetOnExit reset(**s);
     absl::StatusOr<bool> row = (*s)->Step();
     if (!row.ok()) return row.status();
     const bool any = *row && (*s)->Int(0) != 0;
-    if (seen.has_value()) any_.emplace(*seen, any);
+    if (kept) kept_any_ = any;
     return any;
   }
 
@@ -455,6 +451,19 @@ class SqliteServerTables final : public ServerTables {
   }
 
  private:
+  // Whether what was kept from the tokens table still holds: false when the
+  // stamp cannot be told (then nothing is kept); what was kept under an
+  // earlier stamp is dropped first.
+  bool KeptHolds() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const std::optional<TokenStamp::Seen> seen = stamp_.Look();
+    if (seen != kept_seen_) {
+      kept_seen_ = seen;
+      kept_any_.reset();
+      kept_by_hash_.clear();
+    }
+    return seen.has_value();
+  }
+
   // Runs `change` to the tokens between two bumps of the stamp: nothing is
   // changed while the stamp cannot be written, and readers are told once
   // it is committed.
@@ -569,13 +578,13 @@ class SqliteServerTables final : public ServerTables {
   // Declared after db_: finalized before the connection closes.
   std::map<std::string, Stmt> kept_ ABSL_GUARDED_BY(mu_);
   const TokenStamp stamp_;
-  // AnyToken's last answer read from the table, and the stamp as it was.
-  std::optional<std::pair<TokenStamp::Seen, bool>> any_ ABSL_GUARDED_BY(mu_);
-  // The tokens TokenByHash found since the stamp was as by_hash_seen_ says,
-  // by hash; at most kKeptTokens.
+  // What was read from the tokens table while the stamp was as kept_seen_
+  // says: AnyToken's answer, and the tokens TokenByHash found, by hash (at
+  // most kKeptTokens).
   static constexpr size_t kKeptTokens = 1024;
-  std::optional<TokenStamp::Seen> by_hash_seen_ ABSL_GUARDED_BY(mu_);
-  std::map<std::string, TokenRow> by_hash_ ABSL_GUARDED_BY(mu_);
+  std::optional<TokenStamp::Seen> kept_seen_ ABSL_GUARDED_BY(mu_);
+  std::optional<bool> kept_any_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, TokenRow> kept_by_hash_ ABSL_GUARDED_BY(mu_);
 };
 
 absl::Status SqliteServerTables::OpenSession(const SessionRow& session,
