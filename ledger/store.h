@@ -12,6 +12,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "ledger/audit.h"
 #include "ledger/log_source.h"
 
@@ -26,6 +27,14 @@ class VenueTables;     // venue_tables.h (internal)
 struct StoreOptions {
   // A SQLite ledger: the VFS its connections use (tests inject faults).
   const char* vfs = nullptr;
+  // A SQLite ledger: how long its server tables answer "any token?" and a
+  // token found by hash from what they last read, while the tokens' stamp
+  // (ledger.db-tokens) is unchanged. The stamp tells them of every change
+  // made through a server or `arbiter token` at once; this bound is for a
+  // change whose stamp could not be written after its commit (a full
+  // disk), or a row changed by hand: seen within it. Zero: every ask reads
+  // the table.
+  absl::Duration tokens_kept_for = absl::Seconds(1);
 };
 
 class Store {

@@ -19,6 +19,8 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "ledger/sqlite.h"
 #include "ledger/sqlite/schema.h"
 
@@ -123,9 +125,10 @@ TokenRow ReadToken(const Stmt& s) {
 // any token exists (while it runs open) or which token a hash is; while the
 // stamp is as it was when the table was last read, what was read then still
 // holds, and it is given without reading the database again (a stat, not a
-// read transaction).
-// Tokens written behind the tables' back (an sqlite3 shell) are not seen
-// by a running server until the next change made through them.
+// read transaction), for at most the bound it was opened with
+// (StoreOptions::tokens_kept_for): a change whose second bump failed, or a
+// row written behind the tables' back (an sqlite3 shell), is read once that
+// has passed.
 class TokenStamp {
  public:
   // No path: never seen, so the table is read every time.
@@ -174,7 +177,8 @@ class TokenStamp {
 
 class SqliteServerTables final : public ServerTables {
  public:
-  SqliteServerTables(Db db, std::string stamp) : db_(std::move(db)), stamp_(std::move(stamp)) {}
+  SqliteServerTables(Db db, std::string stamp, absl::Duration kept_for = absl::ZeroDuration())
+      : db_(std::move(db)), stamp_(std::move(stamp)), kept_for_(kept_for) {}
 
   absl::Status InsertToken(const TokenRow& t) override {
     absl::MutexLock lock(&mu_);
@@ -453,15 +457,17 @@ class SqliteServerTables final : public ServerTables {
  private:
   // Whether what was kept from the tokens table still holds: false when the
   // stamp cannot be told (then nothing is kept); what was kept under an
-  // earlier stamp is dropped first.
+  // earlier stamp, or longer ago than kept_for_, is dropped first.
   bool KeptHolds() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     const std::optional<TokenStamp::Seen> seen = stamp_.Look();
-    if (seen != kept_seen_) {
+    const absl::Time now = absl::Now();
+    if (seen != kept_seen_ || now - kept_since_ >= kept_for_) {
       kept_seen_ = seen;
+      kept_since_ = now;
       kept_any_.reset();
       kept_by_hash_.clear();
     }
-    return seen.has_value();
+    return seen.has_value() && kept_for_ > absl::ZeroDuration();
   }
 
   // Runs `change` to the tokens between two bumps of the stamp: nothing is
@@ -578,11 +584,13 @@ class SqliteServerTables final : public ServerTables {
   // Declared after db_: finalized before the connection closes.
   std::map<std::string, Stmt> kept_ ABSL_GUARDED_BY(mu_);
   const TokenStamp stamp_;
-  // What was read from the tokens table while the stamp was as kept_seen_
-  // says: AnyToken's answer, and the tokens TokenByHash found, by hash (at
-  // most kKeptTokens).
+  // What was read from the tokens table since kept_since_, the stamp as
+  // kept_seen_ says: AnyToken's answer, and the tokens TokenByHash found, by
+  // hash (at most kKeptTokens).
   static constexpr size_t kKeptTokens = 1024;
+  const absl::Duration kept_for_;
   std::optional<TokenStamp::Seen> kept_seen_ ABSL_GUARDED_BY(mu_);
+  absl::Time kept_since_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
   std::optional<bool> kept_any_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, TokenRow> kept_by_hash_ ABSL_GUARDED_BY(mu_);
 };
@@ -683,8 +691,8 @@ absl::StatusOr<int> SqliteServerTables::RetryWebhook(const std::string& endpoint
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTables(const std::string& database,
-                                                                     const char* vfs) {
+absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTables(
+    const std::string& database, const char* vfs, absl::Duration tokens_kept_for) {
   absl::StatusOr<Db> db = Db::Open(database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs);
   if (!db.ok()) return db.status();
   // The ledger's tables too: a folder where `arbiter token create` ran
@@ -695,7 +703,7 @@ absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTables(const std::
   if (absl::Status s = db->Exec(kServerTables); !s.ok()) return s;
   if (absl::Status s = tx->Commit(); !s.ok()) return s;
   return std::unique_ptr<ServerTables>(
-      new SqliteServerTables(*std::move(db), database + "-tokens"));
+      new SqliteServerTables(*std::move(db), database + "-tokens", tokens_kept_for));
 }
 
 absl::StatusOr<std::unique_ptr<ServerTables>> OpenSqliteServerTablesToRead(

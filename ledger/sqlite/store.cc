@@ -131,7 +131,7 @@ class SqliteStore final : public Store {
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);
     if (ec) return absl::UnavailableError(absl::StrCat("cannot create ", dir_, ": ", ec.message()));
-    return OpenSqliteServerTables(database_, options_.vfs);
+    return OpenSqliteServerTables(database_, options_.vfs, options_.tokens_kept_for);
   }
 
   absl::StatusOr<std::unique_ptr<StoreWriter>> OpenWriter(LedgerOptions options) override;

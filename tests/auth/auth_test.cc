@@ -100,53 +100,8 @@ TEST(TokenStoreTest, KeptReadsSeeWhatAnotherStoreCommits) {
   }
 }
 
-// A server running open asks whether any token exists on every call; it
-// reads the table again only once the tokens' stamp (ledger.db-tokens,
-// which every change through a store grows) says they changed: a row
-// slipped into the table behind the stores' back is not read, the next
-// token a store makes is, at the next ask.
-TEST(TokenStoreTest, AnOpenServerReadsTheTokensAgainOnlyOnceTheirStampMoves) {
-  TempDir dir;
-  auto server = TokenStore::Open(dir.path());
-  ASSERT_TRUE(server.ok()) << server.status();
-  ASSERT_FALSE(*(*server)->Any());
-  {
-    auto db = ledger::Db::Open(dir.path() + "/ledger.db", SQLITE_OPEN_READWRITE);
-    ASSERT_TRUE(db.ok()) << db.status();
-    ASSERT_TRUE(db->Exec("INSERT INTO tokens (id, sha256, role, name, games, created) VALUES "
-                         "('0badc0de', x'00', 'SOFTWARE', 'behind its back', '', 0)")
-                    .ok());
-  }
-  EXPECT_FALSE(*(*server)->Any()) << "the table was read again with its stamp unchanged";
-  auto cli = TokenStore::Open(dir.path());
-  ASSERT_TRUE(cli.ok()) << cli.status();
-  ASSERT_TRUE((*cli)->Create(Role::kArbiter, "Li Wei", {"round1-board3"}).ok());
-  EXPECT_TRUE(*(*server)->Any()) << "a token made through a store closes the open server";
-}
-
-// A server looks its callers' tokens up on every call; a token it found
-// is kept until the tokens' stamp moves: a row changed behind the stores'
-// back is not read, and is once a store changes any token (a revocation
-// moves the stamp as a creation does: KeptReadsSeeWhatAnotherStoreCommits).
-TEST(TokenStoreTest, AServerKeepsATokenItFoundUntilTheStampMoves) {
-  TempDir dir;
-  auto server = TokenStore::Open(dir.path());
-  ASSERT_TRUE(server.ok()) << server.status();
-  auto cli = TokenStore::Open(dir.path());
-  ASSERT_TRUE(cli.ok()) << cli.status();
-  auto secret = (*cli)->Create(Role::kArbiter, "Li Wei", {"round1-board3"});
-  ASSERT_TRUE(secret.ok()) << secret.status();
-  ASSERT_EQ((*server)->Verify(*secret)->name, "Li Wei");
-  {
-    auto db = ledger::Db::Open(dir.path() + "/ledger.db", SQLITE_OPEN_READWRITE);
-    ASSERT_TRUE(db.ok()) << db.status();
-    ASSERT_TRUE(db->Exec("UPDATE tokens SET name = 'Wang Ru'").ok());
-  }
-  EXPECT_EQ((*server)->Verify(*secret)->name, "Li Wei")
-      << "the table was read again with its stamp unchanged";
-  ASSERT_TRUE((*cli)->Create(Role::kAuditor, "Zhou Min", {}).ok());
-  EXPECT_EQ((*server)->Verify(*secret)->name, "Wang Ru") << "read again once the stamp moved";
-}
+// What a server keeps of the tokens between calls, and for how long:
+// tests/ledger/token_table_test.cc.
 
 TEST(TokenStoreTest, ExpiresAfterItsTtl) {
   TempDir dir;
