@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -19,7 +20,6 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "ledger/sqlite.h"
 #include "ledger/sqlite/schema.h"
@@ -460,8 +460,9 @@ class SqliteServerTables final : public ServerTables {
   // earlier stamp, or longer ago than kept_for_, is dropped first.
   bool KeptHolds() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     const std::optional<TokenStamp::Seen> seen = stamp_.Look();
-    const absl::Time now = absl::Now();
-    if (seen != kept_seen_ || now - kept_since_ >= kept_for_) {
+    // The age by the steady clock: a wall clock set back must not keep them.
+    const std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now();
+    if (seen != kept_seen_ || !kept_since_ || absl::FromChrono(now - *kept_since_) >= kept_for_) {
       kept_seen_ = seen;
       kept_since_ = now;
       kept_any_.reset();
@@ -590,7 +591,7 @@ class SqliteServerTables final : public ServerTables {
   static constexpr size_t kKeptTokens = 1024;
   const absl::Duration kept_for_;
   std::optional<TokenStamp::Seen> kept_seen_ ABSL_GUARDED_BY(mu_);
-  absl::Time kept_since_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  std::optional<std::chrono::steady_clock::time_point> kept_since_ ABSL_GUARDED_BY(mu_);
   std::optional<bool> kept_any_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, TokenRow> kept_by_hash_ ABSL_GUARDED_BY(mu_);
 };
