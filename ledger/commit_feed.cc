@@ -89,6 +89,21 @@ CommitFeed::Slice CommitFeed::Read(uint64_t after, size_t max) {
   return slice;
 }
 
+absl::StatusOr<size_t> ReadPublished(CommitFeed& feed, LogSource& log, uint64_t after, size_t max,
+                                     absl::FunctionRef<void(const v1::LedgerEntry&)> follow) {
+  const CommitFeed::Slice slice = feed.Read(after, max);
+  if (slice.in_window) {
+    for (const auto& entry : slice.entries) follow(*entry);
+    return slice.entries.size();
+  }
+  if (slice.head <= after) return 0;
+  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
+      log.ReadLog(after, std::min<uint64_t>(max, slice.head - after));
+  if (!entries.ok()) return entries.status();
+  for (const v1::LedgerEntry& entry : *entries) follow(entry);
+  return entries->size();
+}
+
 size_t CommitFeed::BytesAfter(uint64_t after) {
   absl::MutexLock lock(&mu_);
   const uint64_t first = head_ + 1 - kept_.size();

@@ -31,8 +31,11 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "arbiter/v1/ledger.pb.h"
+#include "ledger/log_source.h"
 
 namespace arbiter::ledger {
 
@@ -113,6 +116,17 @@ class CommitFeed {
   int next_listener_ ABSL_GUARDED_BY(listeners_mu_) = 0;
   absl::flat_hash_map<int, Listener> listeners_ ABSL_GUARDED_BY(listeners_mu_);
 };
+
+// Hands `follow` up to `max` entries after position `after`, in position
+// order: from `feed`'s window, or, behind it, from `log` (the database), but
+// never past the feed's head. An entry the database holds that the feed has
+// not published is a commit still being handed on (the judge's folds among
+// it: Judge::OnCommit comes before the publish); a follower that reads it
+// then reads folds older than it, and its publish, which would tell the
+// follower again, finds it read. Returns how many it handed; `log`'s read
+// errors.
+absl::StatusOr<size_t> ReadPublished(CommitFeed& feed, LogSource& log, uint64_t after, size_t max,
+                                     absl::FunctionRef<void(const v1::LedgerEntry&)> follow);
 
 // What a committed batch of `jobs` wrote, for Publish: copies of the entries
 // of its appends that succeeded (dry runs left out).

@@ -126,12 +126,15 @@ void StandingsRecorder::Index(const v1::Tournament& t) {
 }
 
 void StandingsRecorder::Run() {
-  absl::StatusOr<uint64_t> head = ledger_->log().Head();
+  // The feed's head, not the database's: a commit the database holds but
+  // the feed has yet to publish may not have handed its folds on, so an
+  // update now could read a game before it; its publish brings it here.
+  const uint64_t head = commits_->head();
   absl::StatusOr<std::vector<std::string>> ids = ledger_->log().ListTournaments();
-  if (!head.ok() || !ids.ok()) {
-    LogError("cannot read the log", head.ok() ? ids.status() : head.status());
+  if (!ids.ok()) {
+    LogError("cannot read the log", ids.status());
   } else {
-    read_through_ = *head;  // what is before, each tournament's update covers
+    read_through_ = head;  // what is before, each tournament's update covers
     for (const std::string& id : *ids) {
       if (absl::Status s = Update(id); !s.ok()) LogError(absl::StrCat("tournament ", id), s);
     }
@@ -160,19 +163,14 @@ void StandingsRecorder::FollowLog() {
 }
 
 bool StandingsRecorder::ReadBatch(std::set<std::string>* touched) {
-  ledger::CommitFeed::Slice slice = commits_->Read(read_through_, kBatch);
-  if (slice.in_window) {
-    for (const auto& entry : slice.entries) Note(*entry, touched);
-    return !slice.entries.empty();
-  }
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-      ledger_->log().ReadLog(read_through_, kBatch);
-  if (!entries.ok()) {
-    LogError("cannot read the log", entries.status());  // read again at the next commit
+  absl::StatusOr<size_t> read =
+      ledger::ReadPublished(*commits_, ledger_->log(), read_through_, kBatch,
+                            [&](const v1::LedgerEntry& entry) { Note(entry, touched); });
+  if (!read.ok()) {
+    LogError("cannot read the log", read.status());  // read again at the next commit
     return false;
   }
-  for (const v1::LedgerEntry& entry : *entries) Note(entry, touched);
-  return !entries->empty();
+  return *read > 0;
 }
 
 void StandingsRecorder::Note(const v1::LedgerEntry& entry, std::set<std::string>* touched) {

@@ -98,20 +98,15 @@ void Timekeeper::FollowLog() {
 }
 
 bool Timekeeper::ReadBatch(absl::flat_hash_set<std::string>* advanced) {
-  ledger::CommitFeed::Slice slice = commits_->Read(read_through_, kBatch);
-  if (slice.in_window) {
-    for (const auto& entry : slice.entries) Note(*entry, advanced);
-    return !slice.entries.empty();
-  }
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-      ledger_->log().ReadLog(read_through_, kBatch);
-  if (!entries.ok()) {
+  absl::StatusOr<size_t> read =
+      ledger::ReadPublished(*commits_, ledger_->log(), read_through_, kBatch,
+                            [&](const v1::LedgerEntry& entry) { Note(entry, advanced); });
+  if (!read.ok()) {
     // Read again at the next commit.
-    LogDeadlineError("cannot read the log", entries.status());
+    LogDeadlineError("cannot read the log", read.status());
     return false;
   }
-  for (const v1::LedgerEntry& entry : *entries) Note(entry, advanced);
-  return !entries->empty();
+  return *read > 0;
 }
 
 void Timekeeper::Note(const v1::LedgerEntry& entry, absl::flat_hash_set<std::string>* advanced) {

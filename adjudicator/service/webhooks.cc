@@ -186,15 +186,20 @@ void WebhookDeliverer::Serve(ledger::WebhookRow endpoint, absl::Time* wake) {
 bool WebhookDeliverer::MakeDeliveries(ledger::WebhookRow* endpoint) {
   absl::StatusOr<std::set<std::string>> kinds = ParseWebhookKinds(endpoint->kinds);
   if (!kinds.ok()) return false;
-  absl::StatusOr<std::vector<v1::LedgerEntry>> entries =
-      ledger_->log().ReadLog(endpoint->cursor, kWebhookBatch);
-  if (!entries.ok()) {
-    LogError("cannot read the log", entries.status());
+  // What the commit feed has published, never further (ReadPublished): a
+  // commit not yet published may not have handed its game's fold on, and
+  // ResultOf reads it; the publish wakes this thread again.
+  std::vector<v1::LedgerEntry> entries;
+  absl::StatusOr<size_t> read =
+      ledger::ReadPublished(*ledger_->commit_feed(), ledger_->log(), endpoint->cursor,
+                            kWebhookBatch, [&](const v1::LedgerEntry& e) { entries.push_back(e); });
+  if (!read.ok()) {
+    LogError("cannot read the log", read.status());
     return false;
   }
   uint64_t through = endpoint->cursor;
   std::vector<ledger::DeliveryRow> made;
-  for (const v1::LedgerEntry& entry : *entries) {
+  for (const v1::LedgerEntry& entry : entries) {
     std::optional<v1::Result> result;
     if (kinds->contains("game.result") && !ledger::IsTournamentStream(entry.game_id())) {
       result = ResultOf(entry);

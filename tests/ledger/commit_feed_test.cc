@@ -2,9 +2,13 @@
 // says of a follower before it, and that it never joins what does not join.
 #include "ledger/commit_feed.h"
 
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "ledger/log_source.h"
 
 namespace arbiter::ledger {
 namespace {
@@ -116,6 +120,73 @@ TEST(CommitFeedTest, ListenersHearANewerCheckpointEvenAtTheSameHead) {
   feed.Close();
   feed.PublishCheckpoint(4);  // closed: ignored
   EXPECT_EQ(feed.checkpointed(), 3u);
+}
+
+// The database's log, as far as ReadPublished reads it: `entries` is what
+// it has committed, ahead of the feed's head when a commit is still being
+// handed on.
+class DatabaseLog final : public LogSource {
+ public:
+  explicit DatabaseLog(std::vector<v1::LedgerEntry> entries) : entries_(std::move(entries)) {}
+  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadLog(uint64_t after, size_t max) override {
+    std::vector<v1::LedgerEntry> out;
+    for (const v1::LedgerEntry& e : entries_) {
+      if (e.position() > after && out.size() < max) out.push_back(e);
+    }
+    return out;
+  }
+  absl::StatusOr<uint64_t> Head() override { return entries_.size(); }
+  absl::StatusOr<std::vector<v1::LedgerEntry>> ReadGame(const std::string&, uint64_t,
+                                                        size_t) override {
+    return Unused();
+  }
+  absl::StatusOr<std::optional<v1::LedgerEntry>> FindKey(const std::string&,
+                                                         const std::string&) override {
+    return Unused();
+  }
+  absl::StatusOr<uint64_t> GameRevision(const std::string&) override { return Unused(); }
+  absl::StatusOr<std::vector<GameListing>> ListGames(uint64_t, size_t) override { return Unused(); }
+  absl::StatusOr<std::vector<std::string>> ListTournaments() override { return Unused(); }
+  absl::StatusOr<std::string> RulesPin(const std::string&) override { return Unused(); }
+  absl::StatusOr<std::vector<v1::Checkpoint>> Checkpoints() override { return Unused(); }
+  absl::StatusOr<std::vector<Hash>> LeafHashes(uint64_t, uint64_t) override { return Unused(); }
+  absl::StatusOr<std::string> RecordedPublicKey() override { return Unused(); }
+  absl::StatusOr<std::vector<Arrival>> Arrivals(uint64_t, size_t) override { return Unused(); }
+
+ private:
+  static absl::Status Unused() { return absl::UnimplementedError("not read by ReadPublished"); }
+  std::vector<v1::LedgerEntry> entries_;
+};
+
+std::vector<uint64_t> Published(CommitFeed& feed, LogSource& log, uint64_t after, size_t max) {
+  std::vector<uint64_t> out;
+  absl::StatusOr<size_t> n = ReadPublished(
+      feed, log, after, max, [&](const v1::LedgerEntry& e) { out.push_back(e.position()); });
+  EXPECT_TRUE(n.ok()) << n.status();
+  EXPECT_EQ(n.value_or(0), out.size());
+  return out;
+}
+
+// A follower reads from the window, or from the database behind it, but never
+// past the feed's head: the database's entries 7 and 8 are committed and not
+// yet published (their folds may not be handed on), so a follower reads them
+// once their publish has told it to.
+TEST(CommitFeedTest, ReadPublishedStopsAtTheFeedsHeadThoughTheDatabaseHoldsMore) {
+  DatabaseLog database(Entries(1, 8));
+  CommitFeed feed(CommitFeed::Limits{.max_entries = 2, .max_bytes = 1 << 20});
+  feed.Publish(6, Entries(1, 6));  // the window keeps 5 and 6
+  EXPECT_EQ(Published(feed, database, 0, 100), (std::vector<uint64_t>{1, 2, 3, 4, 5, 6}))
+      << "behind the window: from the database, to the feed's head";
+  EXPECT_EQ(Published(feed, database, 1, 2), (std::vector<uint64_t>{2, 3}));
+  EXPECT_EQ(Published(feed, database, 4, 100), (std::vector<uint64_t>{5, 6}));
+  EXPECT_TRUE(Published(feed, database, 6, 100).empty()) << "7 and 8 are not published yet";
+
+  feed.Publish(8, Entries(7, 8));
+  EXPECT_EQ(Published(feed, database, 6, 100), (std::vector<uint64_t>{7, 8}));
+  EXPECT_EQ(Published(feed, database, 0, 100), (std::vector<uint64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+
+  CommitFeed opening;  // nothing published yet (a PostgreSQL server before its first read)
+  EXPECT_TRUE(Published(opening, database, 0, 100).empty());
 }
 
 }  // namespace
