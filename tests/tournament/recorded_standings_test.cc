@@ -8,6 +8,7 @@
 // game was recorded under another pairing.
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,62 @@ using ::testing::HasSubstr;
 using testing::Row;
 using testing::TournamentBuilder;
 
+// The ledger's judge as the service's, except that it can hold one commit
+// between its COMMIT and the hand-over of its folds (Judge::OnCommit): the
+// gap in which a follower that starts finds the commit in the database but
+// its game's fold not yet advanced.
+class HeldCommits final : public ledger::Judge {
+ public:
+  explicit HeldCommits(ledger::Judge* judge) : judge_(judge) {}
+
+  // The next commit waits in OnCommit until Release().
+  void HoldNext() {
+    absl::MutexLock lock(&mu_);
+    hold_ = true;
+  }
+  // Returns once the held commit is in the database and waiting.
+  void AwaitHeld() {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(&held_));
+  }
+  void Release() {
+    absl::MutexLock lock(&mu_);
+    hold_ = false;
+  }
+
+  absl::StatusOr<std::unique_ptr<ledger::GameJudge>> Open(absl::string_view game_id,
+                                                          const v1::GameCreated& created) override {
+    return judge_->Open(game_id, created);
+  }
+  absl::StatusOr<std::unique_ptr<ledger::GameJudge>> Reopen(absl::string_view game_id,
+                                                            const v1::GameCreated& created,
+                                                            absl::string_view pin) override {
+    return judge_->Reopen(game_id, created, pin);
+  }
+  std::shared_ptr<const ledger::GameJudge> Committed(absl::string_view game_id,
+                                                     uint64_t revision) override {
+    return judge_->Committed(game_id, revision);
+  }
+  void OnCommit(const std::vector<ledger::CommittedFold>& folds) override {
+    {
+      absl::MutexLock lock(&mu_);
+      if (hold_) {
+        held_ = true;
+        auto released = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return !hold_; };
+        mu_.Await(absl::Condition(&released));
+        held_ = false;
+      }
+    }
+    judge_->OnCommit(folds);
+  }
+
+ private:
+  ledger::Judge* const judge_;
+  absl::Mutex mu_;
+  bool hold_ ABSL_GUARDED_BY(mu_) = false;
+  bool held_ ABSL_GUARDED_BY(mu_) = false;
+};
+
 v1::Event Parse(const std::string& json) {
   v1::Event e;
   EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(json, &e).ok()) << json;
@@ -49,9 +106,10 @@ class RecordedStandings : public ::testing::Test {
     ASSERT_TRUE(store.ok()) << store.status();
     auto readers = std::make_shared<ledger::ReaderPool>(*std::move(store));
     folds_ = std::make_unique<service::GameFolds>(readers);
+    judge_ = std::make_unique<HeldCommits>(folds_.get());
     ledger::LedgerOptions o;
     o.dir = dir_.path();
-    o.judge = folds_.get();
+    o.judge = judge_.get();
     o.readers = readers;
     auto l = ledger::Ledger::Open(o);
     ASSERT_TRUE(l.ok()) << l.status();
@@ -76,11 +134,11 @@ class RecordedStandings : public ::testing::Test {
     b.Round(1, {Board{"A", "B", "g1"}, Board{"C", "D", cd_game}});
     Append(b.events());
   }
-  void Append(std::vector<v1::TournamentEvent> events) {
-    absl::StatusOr<std::vector<v1::TournamentEvent>> now = ledger_->ReadTournament("T");
+  void Append(std::vector<v1::TournamentEvent> events, const std::string& id = "T") {
+    absl::StatusOr<std::vector<v1::TournamentEvent>> now = ledger_->ReadTournament(id);
     const uint64_t at = now.ok() ? now->size() : 0;
     auto r = ledger_->AppendAndWait(ledger::AppendRequest::Tournament(
-        "T", ledger::ExpectedRevision::Exactly(at), std::move(events)));
+        id, ledger::ExpectedRevision::Exactly(at), std::move(events)));
     ASSERT_TRUE(r.ok()) << r.status();
   }
   // Game `id` created with `black` and `white`, begun.
@@ -111,9 +169,9 @@ class RecordedStandings : public ::testing::Test {
     r->set_outcome(outcome);
     Append({e});
   }
-  // The standings_recorded events of T, in order.
-  std::vector<v1::StandingsRecorded> Recorded() {
-    absl::StatusOr<std::vector<v1::TournamentEvent>> events = ledger_->ReadTournament("T");
+  // The standings_recorded events of tournament `id`, in order.
+  std::vector<v1::StandingsRecorded> Recorded(const std::string& id = "T") {
+    absl::StatusOr<std::vector<v1::TournamentEvent>> events = ledger_->ReadTournament(id);
     EXPECT_TRUE(events.ok()) << events.status();
     std::vector<v1::StandingsRecorded> out;
     for (const v1::TournamentEvent& e :
@@ -121,6 +179,23 @@ class RecordedStandings : public ::testing::Test {
       if (e.has_standings_recorded()) out.push_back(e.standings_recorded());
     }
     return out;
+  }
+  // Waits until tournament `id` has standings recorded, woken by each
+  // commit to look again (no sleep stands for the wait), 30 s at most.
+  void AwaitRecorded(const std::string& id = "T") {
+    absl::Mutex mu;
+    bool committed = false;
+    const int listener = ledger_->commit_feed()->AddListener([&](uint64_t) {
+      absl::MutexLock lock(&mu);
+      committed = true;
+    });
+    const absl::Time give_up = absl::Now() + absl::Seconds(30);
+    while (Recorded(id).empty() && absl::Now() < give_up) {
+      absl::MutexLock lock(&mu);
+      mu.AwaitWithDeadline(absl::Condition(&committed), give_up);
+      committed = false;
+    }
+    ledger_->commit_feed()->RemoveListener(listener);
   }
   ledger::AuditReport Audit() {
     AdjudicatorJudge judge;
@@ -135,6 +210,7 @@ class RecordedStandings : public ::testing::Test {
 
   ::arbiter::testing::TempDir dir_{"recorded-standings"};
   std::unique_ptr<service::GameFolds> folds_;
+  std::unique_ptr<HeldCommits> judge_;
   std::unique_ptr<ledger::Ledger> ledger_;
   std::unique_ptr<TournamentStore> store_;
   std::unique_ptr<StandingsRecorder> recorder_;
@@ -193,25 +269,52 @@ TEST_F(RecordedStandings, TheRecorderFollowsTheCommitFeed) {
   Game("g1", "A", "B");
   Game("g2", "C", "D");
   Resign("g1", "WHITE");
-  // Woken by each commit, to look again (no sleep stands for the wait).
-  absl::Mutex mu;
-  bool committed = false;
-  const int listener = ledger_->commit_feed()->AddListener([&](uint64_t) {
-    absl::MutexLock lock(&mu);
-    committed = true;
-  });
   recorder_->Start();
   Resign("g2", "BLACK");  // the round's last result, through the ledger alone
-  const absl::Time give_up = absl::Now() + absl::Seconds(30);
-  while (Recorded().empty() && absl::Now() < give_up) {
-    absl::MutexLock lock(&mu);
-    mu.AwaitWithDeadline(absl::Condition(&committed), give_up);
-    committed = false;
-  }
+  AwaitRecorded();
   recorder_->Stop();
-  ledger_->commit_feed()->RemoveListener(listener);
   ASSERT_EQ(Recorded().size(), 1u);
   EXPECT_EQ(Recorded()[0].round(), 1);
+}
+
+// A recorder that starts after a commit is in the database but before the
+// commit's folds are handed on (and the feed publishes it) reads the commit
+// when it is published; had it started from the database's head, it would
+// count it as read while its first pass saw the game's older fold, and the
+// round's standings would never be recorded (found by the suite under ASan).
+TEST_F(RecordedStandings, ARecorderStartedBeforeACommitIsPublishedReadsIt) {
+  CreateCup();
+  Game("g1", "A", "B");
+  Game("g2", "C", "D");
+  Resign("g1", "WHITE");
+  // Tournament U, listed after T, has its round over and no standings yet:
+  // the recorder's first pass records them, after it has looked at T.
+  TournamentBuilder u(v1::TournamentSettings::SWISS);
+  u.Player("E").Player("F");
+  u.Round(1, {Board{"E", "F", "u1"}});
+  std::vector<v1::TournamentEvent> u_events = u.events();
+  u_events[0].mutable_created()->set_tournament_id("U");
+  Append(u_events, "U");
+  Game("u1", "E", "F");
+  Resign("u1", "WHITE");
+
+  judge_->HoldNext();
+  std::thread last_result([this] { Resign("g2", "BLACK"); });  // T's round is over
+  judge_->AwaitHeld();
+  // The recorder asks the time only for standings it is about to record,
+  // U's, by which point its first pass has read T with g2's older fold.
+  recorder_ =
+      std::make_unique<StandingsRecorder>(ledger_.get(), folds_.get(), store_.get(), [this] {
+        judge_->Release();
+        return absl::Now();
+      });
+  recorder_->Start();
+  last_result.join();
+  AwaitRecorded();
+  recorder_->Stop();
+  ASSERT_EQ(Recorded().size(), 1u);
+  EXPECT_EQ(Recorded()[0].round(), 1);
+  EXPECT_EQ(Recorded("U").size(), 1u);
 }
 
 TEST_F(RecordedStandings, TheAppendIsRefusedWhenAGameItWasDerivedFromMoved) {
