@@ -61,6 +61,11 @@ void ApplyOverrides(const v1::ParameterOverrides& o, v1::Parameters* p) {
   if (o.has_unrecorded_flag_pass_either_player()) {
     p->set_unrecorded_flag_pass_either_player(o.unrecorded_flag_pass_either_player());
   }
+  if (o.has_resumption_by_either_player()) {
+    p->set_resumption_by_either_player(o.resumption_by_either_player());
+  }
+  if (o.has_dead_stones_whole_chains())
+    p->set_dead_stones_whole_chains(o.dead_stones_whole_chains());
 }
 
 bool SameKey(const v1::Sanctioning& a, const v1::Sanctioning& b) {

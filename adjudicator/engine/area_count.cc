@@ -117,6 +117,40 @@ absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& 
   return count;
 }
 
+absl::Status CheckWholeChains(const Board& board, const std::vector<int>& dead_vertices) {
+  const int size = board.size();
+  const int stride = Stride(size);
+  std::array<bool, kMaxPaddedArea> dead{};
+  for (const int v : dead_vertices) {
+    if (IsOnBoard(v, size)) dead[v] = true;
+  }
+  std::array<bool, kMaxPaddedArea> visited{};
+  std::vector<int> stack;
+  for (const int v : dead_vertices) {
+    if (!IsOnBoard(v, size) || board.at(v) == Stone::kEmpty || visited[v]) continue;
+    const Stone colour = board.at(v);
+    visited[v] = true;
+    stack.assign(1, v);
+    while (!stack.empty()) {
+      const int p = stack.back();
+      stack.pop_back();
+      if (!dead[p]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            PointName(v, size), " is named dead but ", PointName(p, size),
+            ", of the same chain, is not: a chain is one whole, dead or alive together (art. 3: "
+            "不可分割的整体); name every stone of it or none"));
+      }
+      for (const int n : {p + 1, p - 1, p + stride, p - stride}) {
+        if (IsOnBoard(n, size) && !visited[n] && board.at(n) == colour) {
+          visited[n] = true;
+          stack.push_back(n);
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 int MarginQuarters(AreaCount count, int points, int komi_quarters, int penalty_stones_black,
                    int penalty_stones_white) {
   // 4 * blackCount = 2 * black_halves; points/2 stones = 2 * points quarters.

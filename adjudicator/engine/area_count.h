@@ -27,6 +27,12 @@ struct AreaCount {
 absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& dead_vertices,
                                     v1::Color contested_to = v1::COLOR_UNSPECIFIED);
 
+// OK when, with each stone `dead_vertices` names, it names every stone of
+// that stone's chain (art. 3: 相互连接成一个不可分割的整体: a chain is dead
+// or alive as a whole); otherwise an error naming a stone left out. Points
+// off the board or empty are CountArea's to refuse.
+absl::Status CheckWholeChains(const Board& board, const std::vector<int>& dead_vertices);
+
 // The margin in quarter stones, positive for Black (DOMAIN.md §2):
 //   blackCount - points/2 - komi - penaltyStones(Black) + penaltyStones(White)
 // with `points` the board's points (361 on 19x19), komi in quarter stones

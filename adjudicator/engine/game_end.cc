@@ -63,6 +63,11 @@ absl::Status GameEnd::OnDeadStones(Adjudicator& a, const v1::DeadStones& d) {
   if (!count.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("deadStones: ", count.status().message()));
   }
+  if (a.rules_.params().dead_stones_whole_chains()) {
+    if (absl::Status s = CheckWholeChains(*a.board_, dead); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("deadStones.points: ", s.message()));
+    }
+  }
   a.board_counted_ = true;
   EndByCount(a, count->black_halves);
   return absl::OkStatus();

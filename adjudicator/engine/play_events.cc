@@ -26,7 +26,10 @@ absl::Status PlayEvents::OnMove(Adjudicator& a, const v1::Move& m) {
   a.play_recorded_ = true;
   a.EnsureStarted();
   if (a.consecutive_passes_ >= 2 && !a.clocks_.running() && !a.clocks_.adjourned()) {
-    // Play resumes after two passes (the players did not agree it ended).
+    // Play resumes after two passes (the players did not agree it ended),
+    // by whichever player's move where the side claiming the stones dead
+    // moves first (21.4): the record does not say which side that is.
+    if (a.rules_.params().resumption_by_either_player()) a.to_move_ = c;
     a.clocks_.ResumePlay(a.at_, a.to_move_);
     a.consecutive_passes_ = 0;
   }
@@ -40,7 +43,7 @@ absl::Status PlayEvents::OnMove(Adjudicator& a, const v1::Move& m) {
   // at their move.
   if (a.clocks_.awaiting_press() && c != a.clocks_.owner()) a.clocks_.Press(a.clocks_.move_at());
   if (c != a.to_move_) {
-    a.Rule(v1::DOUBLE_MOVE, c);  // the stone is not played in any case
+    a.Rule(OutOfTurn(a), c);  // the stone is not played in any case
     return absl::OkStatus();
   }
   a.PlayMove(c, *v);
@@ -62,11 +65,20 @@ absl::Status PlayEvents::OnPass(Adjudicator& a, const v1::Pass& p) {
   if (a.consecutive_passes_ >= 2) return absl::OkStatus();
   if (a.clocks_.awaiting_press() && c != a.clocks_.owner()) a.clocks_.Press(a.clocks_.move_at());
   if (c != a.to_move_) {
-    a.Rule(v1::DOUBLE_MOVE, c);  // a pass is a move (虚着): out of turn it is a second move
+    a.Rule(OutOfTurn(a), c);  // a pass is a move (虚着): out of turn, as a move
     return absl::OkStatus();
   }
   a.PlayPass(c);
   return absl::OkStatus();
+}
+
+v1::Incident PlayEvents::OutOfTurn(const Adjudicator& a) {
+  const bool first =
+      a.move_number_ == 0 && a.game_.setup().black().empty() && a.game_.setup().white().empty();
+  if (first && a.rules_.Find(v1::FIRST_MOVE_OUT_OF_TURN, 1, a.game_.venue()) != nullptr) {
+    return v1::FIRST_MOVE_OUT_OF_TURN;
+  }
+  return v1::DOUBLE_MOVE;
 }
 
 absl::Status PlayEvents::OnClockPress(Adjudicator& a, const v1::ClockPress& p) {

@@ -26,6 +26,10 @@ class PlayEvents {
   // Why a press by `c` reporting captures not cleared (22.6) is contradicted
   // by the record (it ends no move of `c`'s, or one that took nothing), or OK.
   static absl::Status CheckCapturesToClear(const Adjudicator& a, v1::Color c);
+  // What a move or pass by the colour not to move is: a second in a row
+  // (DOUBLE_MOVE), or, where the ruleset names it, the game's first in a
+  // game with no stones set up (FIRST_MOVE_OUT_OF_TURN: no move before it).
+  static v1::Incident OutOfTurn(const Adjudicator& a);
 };
 
 }  // namespace arbiter

@@ -118,6 +118,12 @@ TEST(ContentHash, BuiltinRulesetsArePinned) {
             "4396518db6f975f4cc5c3b7c96e4da58322e1c38ab1fce9d71348cf1192f97d0");
   EXPECT_EQ(LoadRulesVersion("cn-1988", "1988.2")->hash(),
             "dbb3d05ca8337278d0f0d1b688b3bbd407fb790c27b788b3e744188d63903118");
+  EXPECT_EQ(LoadRulesVersion("cn-2002", "2002.4")->hash(),
+            "5b914f039a5334e50ba66828f2cb573566d7719144fb84661508afd5d68a1f70");
+  EXPECT_EQ(LoadRulesVersion("cn-2002", "2002.5")->hash(),
+            "6e874975a82605375046068c00ac0f5c815319c41bba75a91ff75207261f5ce6");
+  EXPECT_EQ(LoadRulesVersion("cn-1988", "1988.3")->hash(),
+            "fa63a1b7de1b21710dc3b3d1fda7507fad339916881b5e8d3fa3eaf782e2953f");
 }
 
 std::string ReadPublished() {
@@ -131,7 +137,7 @@ TEST(Published, EveryBuiltinVersionIsPublishedWithItsHash) {
   EXPECT_NE(
       manifest.find("ruleset cn-2002 2002.1 " + LoadRulesVersion("cn-2002", "2002.1")->hash()),
       std::string::npos);
-  EXPECT_NE(manifest.find("ruleset cn-2002 2002.4 " + LoadRules("cn-2002")->hash()),
+  EXPECT_NE(manifest.find("ruleset cn-2002 2002.5 " + LoadRules("cn-2002")->hash()),
             std::string::npos);
 }
 
