@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "adjudicator/service/field_bounds.h"
 #include "arbiter/v1/service.pb.h"
 #include "google/protobuf/util/json_util.h"
 
@@ -25,6 +26,8 @@ absl::StatusOr<v1::Event> ParseOne(const std::string& line) {
   if (const auto s = google::protobuf::util::JsonStringToMessage(line, &event, Strict()); !s.ok()) {
     return absl::InvalidArgumentError(JsonErrorInLine(line, std::string(s.message())));
   }
+  // JSON may give an enum as a number, which protobuf keeps whatever it is.
+  if (absl::Status s = service::CheckEnums(event, ""); !s.ok()) return s;
   return event;
 }
 
@@ -140,7 +143,8 @@ void EventLineReader::ReadBatch() {
   v1::AppendEventsRequest parsed;
   together = together && !lines.empty() &&
              google::protobuf::util::JsonStringToMessage(batch, &parsed, Strict()).ok() &&
-             static_cast<size_t>(parsed.events_size()) == lines.size();
+             static_cast<size_t>(parsed.events_size()) == lines.size() &&
+             service::CheckEnums(parsed, "").ok();  // else each line says what is wrong
   for (size_t i = 0; i < lines.size(); ++i) {
     absl::StatusOr<v1::Event> event =
         together ? absl::StatusOr<v1::Event>(std::move(*parsed.mutable_events(static_cast<int>(i))))

@@ -39,21 +39,28 @@ std::string PathOf(const std::string& root, const std::vector<Step>& steps) {
   return path;
 }
 
-absl::Status CheckString(const std::string& value, const std::string& root,
-                         const std::vector<Step>& steps) {
+// One walk of a request: where it is, and whether it bounds the strings
+// (CheckFields) or only checks the enums (CheckEnums).
+struct Walk {
+  std::string root;
+  bool strings = true;
+  std::vector<Step> steps;
+};
+
+absl::Status CheckString(const std::string& value, const Walk& walk) {
   // Within the least limit of all (nearly every value): no name to compare.
   static_assert(kMaxKeyBytes <= kMaxNameBytes && kMaxKeyBytes <= kMaxTextBytes &&
                 kMaxKeyBytes <= kMaxFileBytes);
-  if (value.size() <= kMaxKeyBytes) return absl::OkStatus();
-  const size_t limit = StringLimit(steps.back().field->name());
+  if (!walk.strings || value.size() <= kMaxKeyBytes) return absl::OkStatus();
+  const size_t limit = StringLimit(walk.steps.back().field->name());
   if (value.size() <= limit) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat(PathOf(root, steps), ": ", value.size(),
+  return absl::InvalidArgumentError(absl::StrCat(PathOf(walk.root, walk.steps), ": ", value.size(),
                                                  " bytes, at most ", limit, " (begins ",
                                                  QuotedPrefix(value), ")"));
 }
 
-// What of a message type may hold a string, in field-number order: its
-// string fields, its message fields (but an AuditBundle's, below), and its
+// What of a message type may hold a string (or an enum), in field-number
+// order: its string and enum fields, its message fields (but an AuditBundle's, below), and its
 // oneofs with such a member, a oneof in place of its first member. A walk
 // then asks each message only for these, and a oneof for its one member set,
 // where listing the set fields (Reflection::ListFields) tests every field of
@@ -66,8 +73,12 @@ struct Plan {
   std::vector<Item> items;
 };
 
-bool MayHoldString(const FieldDescriptor* f) {
+bool ToCheck(const FieldDescriptor* f) {
   if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING) return true;
+  // An enum's number too: proto3 keeps a number its type does not name as
+  // it came, and nothing downstream would refuse it (a venue of 55 would be
+  // signed into the log as it is).
+  if (f->cpp_type() == FieldDescriptor::CPPTYPE_ENUM) return true;
   // A venue's audit bundle (SyncVenueGame) is a record the venue's server
   // wrote and signed, rulings' rule texts included: bounded as a whole
   // (venue_games.h), every byte of it checked against the venue's signature
@@ -85,7 +96,7 @@ Plan MakePlan(const Descriptor* d) {
     return a->number() < b->number();
   });
   for (const FieldDescriptor* f : fields) {
-    if (!MayHoldString(f)) continue;
+    if (!ToCheck(f)) continue;
     if (const OneofDescriptor* o = f->real_containing_oneof(); o != nullptr) {
       if (placed.insert(o).second) plan.items.push_back({nullptr, o});
     } else {
@@ -108,46 +119,62 @@ const Plan& PlanOf(const Descriptor* d) {
   return *plans->try_emplace(d, std::move(plan)).first->second;
 }
 
-absl::Status CheckFields(const Message& m, const std::string& root, std::vector<Step>& steps);
+absl::Status CheckEnum(const FieldDescriptor* f, int value, const Walk& walk) {
+  if (f->enum_type()->FindValueByNumber(value) != nullptr) return absl::OkStatus();
+  std::string names;
+  for (int i = 0; i < f->enum_type()->value_count(); ++i) {
+    absl::StrAppend(&names, i == 0 ? "" : ", ", f->enum_type()->value(i)->name());
+  }
+  return absl::InvalidArgumentError(absl::StrCat(PathOf(walk.root, walk.steps), ": ", value,
+                                                 " is not a value of ", f->enum_type()->name(),
+                                                 " (", names, ")"));
+}
 
-// The field `f` of `m`, when set: its strings and the messages within.
-absl::Status CheckField(const Message& m, const FieldDescriptor* f, const std::string& root,
-                        std::vector<Step>& steps) {
+absl::Status CheckFields(const Message& m, Walk& walk);
+
+// The field `f` of `m`, when set: its strings, its enums and the messages
+// within. (A singular enum of proto3 has no presence: its number is read
+// whatever it is, 0 being always a value.)
+absl::Status CheckField(const Message& m, const FieldDescriptor* f, Walk& walk) {
   const Reflection* r = m.GetReflection();
   const bool repeated = f->is_repeated();
-  const int count = repeated ? r->FieldSize(m, f) : (r->HasField(m, f) ? 1 : 0);
+  const bool is_enum = f->cpp_type() == FieldDescriptor::CPPTYPE_ENUM;
+  const int count = repeated ? r->FieldSize(m, f) : (is_enum || r->HasField(m, f) ? 1 : 0);
   for (int i = 0; i < count; ++i) {
-    steps.push_back({f, repeated ? i : -1});
-    if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
+    walk.steps.push_back({f, repeated ? i : -1});
+    if (is_enum) {
+      const int v = repeated ? r->GetRepeatedEnumValue(m, f, i) : r->GetEnumValue(m, f);
+      if (absl::Status s = CheckEnum(f, v, walk); !s.ok()) return s;
+    } else if (f->cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
       std::string scratch;
       const std::string& v = repeated ? r->GetRepeatedStringReference(m, f, i, &scratch)
                                       : r->GetStringReference(m, f, &scratch);
-      if (absl::Status s = CheckString(v, root, steps); !s.ok()) return s;
+      if (absl::Status s = CheckString(v, walk); !s.ok()) return s;
     } else if (absl::Status s = CheckFields(
-                   repeated ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), root, steps);
+                   repeated ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), walk);
                !s.ok()) {
       return s;
     }
-    steps.pop_back();
+    walk.steps.pop_back();
   }
   return absl::OkStatus();
 }
 
-absl::Status CheckFields(const Message& m, const std::string& root, std::vector<Step>& steps) {
+absl::Status CheckFields(const Message& m, Walk& walk) {
   for (const Plan::Item& item : PlanOf(m.GetDescriptor()).items) {
     const FieldDescriptor* f = item.field != nullptr
                                    ? item.field
                                    : m.GetReflection()->GetOneofFieldDescriptor(m, item.oneof);
-    if (f == nullptr || !MayHoldString(f)) continue;  // the oneof's set member holds none
-    if (absl::Status s = CheckField(m, f, root, steps); !s.ok()) return s;
+    if (f == nullptr || !ToCheck(f)) continue;  // the oneof's set member holds none
+    if (absl::Status s = CheckField(m, f, walk); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
 
-absl::Status CheckFields(const Message& m, absl::string_view root) {
-  std::vector<Step> steps;
-  steps.reserve(8);
-  return CheckFields(m, std::string(root), steps);
+absl::Status CheckFields(const Message& m, absl::string_view root, bool strings) {
+  Walk walk{std::string(root), strings, {}};
+  walk.steps.reserve(8);
+  return CheckFields(m, walk);
 }
 
 }  // namespace
@@ -167,7 +194,7 @@ size_t StringLimit(absl::string_view field_name) {
 
 absl::Status CheckBounds(const Message& message, absl::string_view where, size_t max_bytes) {
   // Field by field first, so the refusal names the field that is too long.
-  if (absl::Status s = CheckFields(message, where); !s.ok()) return s;
+  if (absl::Status s = CheckFields(message, where, /*strings=*/true); !s.ok()) return s;
   const size_t size = message.ByteSizeLong();
   if (size > max_bytes) {
     return absl::InvalidArgumentError(
@@ -176,7 +203,13 @@ absl::Status CheckBounds(const Message& message, absl::string_view where, size_t
   return absl::OkStatus();
 }
 
-absl::Status CheckRequest(const Message& message) { return CheckFields(message, ""); }
+absl::Status CheckRequest(const Message& message) {
+  return CheckFields(message, "", /*strings=*/true);
+}
+
+absl::Status CheckEnums(const Message& message, absl::string_view where) {
+  return CheckFields(message, where, /*strings=*/false);
+}
 
 std::string CutText(absl::string_view text, size_t limit) {
   if (text.size() <= limit) return std::string(text);

@@ -24,7 +24,9 @@
 //               answers)
 //
 // A refusal names the field and quotes at most kQuotedPrefix bytes of the
-// value (escaped), never the value itself.
+// value (escaped), never the value itself. The same walk refuses an enum
+// field holding a number its type does not name (proto3 keeps such a number
+// as it came: a venue of 55 would be signed into the log as it is).
 #ifndef ARBITER_ADJUDICATOR_SERVICE_FIELD_BOUNDS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_FIELD_BOUNDS_H_
 
@@ -52,18 +54,26 @@ inline constexpr size_t kQuotedPrefix = 16;
 size_t StringLimit(absl::string_view field_name);
 
 // OK when every string field of `message` (nested and repeated ones too) is
-// within its limit and the message within `max_bytes`; else
+// within its limit, every enum field holds a value of its type, and the
+// message is within `max_bytes`; else
 // INVALID_ARGUMENT naming `where` + the field's path, its size and limit,
 // and the value's first bytes.
 absl::Status CheckBounds(const google::protobuf::Message& message, absl::string_view where,
                          size_t max_bytes = kMaxEventBytes);
 
 // OK when every string and bytes field of the request `message` (nested and
-// repeated ones too) is within its limit; else INVALID_ARGUMENT naming the
-// field's path, as CheckBounds. Its size as a whole is gRPC's to bound. A
-// venue's AuditBundle (SyncVenueGame) is left to its method, which bounds
-// its game id, each event and all the events and rulings it carries.
+// repeated ones too) is within its limit and every enum field holds a value
+// of its type; else INVALID_ARGUMENT naming the field's path, as CheckBounds. Its size as a whole
+// is gRPC's to bound. A venue's AuditBundle (SyncVenueGame) is left to its method, which bounds its
+// game id, each event and all the events and rulings it carries.
 absl::Status CheckRequest(const google::protobuf::Message& message);
+
+// OK when every enum field of `message` (nested and repeated ones too)
+// holds a value of its type; else INVALID_ARGUMENT naming `where` + the
+// field's path, the number and the type's values. What an offline reader of
+// events (`arbiter adjudicate`) checks, where the byte bounds are the
+// service's own.
+absl::Status CheckEnums(const google::protobuf::Message& message, absl::string_view where);
 
 // At most `limit` bytes of `text`, cut at a UTF-8 character boundary, with
 // " … (cut)" after it when cut: how an answer carries a text that may quote

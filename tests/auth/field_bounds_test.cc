@@ -75,5 +75,32 @@ TEST(FieldBoundsTest, AVenuesAuditBundleIsNotCheckedStringByString) {
   EXPECT_TRUE(CheckRequest(req).ok());
 }
 
+// proto3 keeps an enum number its type does not name as it came (from the
+// wire, or as a number in JSON): nothing would refuse it further on, and
+// the stored event would hold it.
+TEST(FieldBoundsTest, AnEnumNumberItsTypeDoesNotNameIsRefusedByPath) {
+  v1::AppendEventsRequest req = TwoEvents();
+  req.mutable_events(1)->mutable_stones_displaced()->set_agreement(
+      static_cast<v1::StonesDisplaced::Agreement>(9));
+  absl::Status s = CheckRequest(req);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(),
+            "events[1].stonesDisplaced.agreement: 9 is not a value of Agreement "
+            "(AGREEMENT_UNSPECIFIED, RESTORE, STANDS, NONE)");
+
+  v1::CreateGameRequest create;
+  create.mutable_game()->set_venue(static_cast<v1::GameCreated::Venue>(-3));
+  s = CheckRequest(create);
+  EXPECT_TRUE(absl::StartsWith(s.message(), "game.venue: -3 is not a value of Venue")) << s;
+  create.mutable_game()->set_venue(v1::GameCreated::RAPID);
+  create.mutable_game()->mutable_setup()->set_first_to_move(static_cast<v1::Color>(9));
+  s = CheckRequest(create);
+  EXPECT_TRUE(absl::StartsWith(s.message(), "game.setup.firstToMove: 9 is not a value of Color"))
+      << s;
+  EXPECT_EQ(CheckEnums(create, "line 1").message().substr(0, 30), "line 1.game.setup.firstToMove:");
+  create.mutable_game()->mutable_setup()->set_first_to_move(v1::WHITE);
+  EXPECT_TRUE(CheckRequest(create).ok());
+}
+
 }  // namespace
 }  // namespace arbiter::service

@@ -77,6 +77,10 @@ class CliErrorsTest : public ::testing::Test {
 TEST_F(CliErrorsTest, EveryUserErrorIsOneLineNamingItsCause) {
   const std::string bad = File("bad.jsonl", std::string(kGoodLine) + kBadJsonLine);
   const std::string good = File("good.jsonl", kGoodLine);
+  const std::string venue55 =
+      File("venue55.jsonl", R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "v", )"
+                            R"("ruleset": "cn-2002", "boardSize": 19, "venue": 55}})"
+                            "\n");
   const std::string nosuch = dir_.File("nosuch");
   const std::string data = dir_.File("data");
   Expect({
@@ -93,6 +97,14 @@ TEST_F(CliErrorsTest, EveryUserErrorIsOneLineNamingItsCause) {
        "adjudicate",
        {"bad.jsonl: line 2: Expected , or } after key:value pair at column 31"},
        {"^"}},
+      // An enum given as a number its type does not name (JSON allows
+      // numbers): refused by its line and field, for either command.
+      {{"adjudicate", venue55},
+       2,
+       "adjudicate",
+       {"venue55.jsonl: line 1: gameCreated.venue: 55 is not a value of Venue (VENUE_UNSPECIFIED, "
+        "SAME_SITE, SEPARATE_SITE, RAPID)"}},
+      {{"record", venue55}, 2, "record", {"venue55.jsonl: line 1: gameCreated.venue: 55"}},
       {{"record", nosuch}, 2, "record", {"nosuch: no such file"}},
       {{"adjudicate", nosuch}, 2, "adjudicate", {"nosuch", "no such file"}},
       // The ruleset is the flag's fault, not the file's.
