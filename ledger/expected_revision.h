@@ -14,21 +14,23 @@ namespace arbiter::ledger {
 class ExpectedRevision {
  public:
   // Append whatever the stream holds.
-  static ExpectedRevision Any() { return ExpectedRevision(kAny); }
+  static ExpectedRevision Any() { return ExpectedRevision(true, 0); }
   // The game must have no events yet.
-  static ExpectedRevision NoStream() { return ExpectedRevision(0); }
+  static ExpectedRevision NoStream() { return ExpectedRevision(false, 0); }
   // The game's last event must be at `revision` (0 is the same as NoStream).
-  static ExpectedRevision Exactly(uint64_t revision) { return ExpectedRevision(revision); }
+  // Any number, the largest too: no revision stands for "any" (a client's
+  // expected_revision of 2^64-1 once skipped the check).
+  static ExpectedRevision Exactly(uint64_t revision) { return ExpectedRevision(false, revision); }
 
-  bool any() const { return value_ == kAny; }
+  bool any() const { return any_; }
   uint64_t revision() const { return value_; }
 
   // OK, or ABORTED naming `game_id`'s current revision.
   absl::Status Check(const std::string& game_id, uint64_t current) const;
 
  private:
-  static constexpr uint64_t kAny = ~uint64_t{0};
-  explicit ExpectedRevision(uint64_t v) : value_(v) {}
+  ExpectedRevision(bool any, uint64_t v) : any_(any), value_(v) {}
+  bool any_;
   uint64_t value_;
 };
 

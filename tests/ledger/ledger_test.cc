@@ -225,6 +225,10 @@ TEST_P(LedgerTest, ExpectedRevisionMismatchNamesTheCurrentRevision) {
   auto stale = ledger_->AppendAndWait(
       AppendRequest::Game("g", ExpectedRevision::Exactly(1), {Pass(v1::WHITE)}));
   EXPECT_TRUE(absl::IsAborted(stale.status()));
+  // The largest revision is a revision like any other, not "any".
+  auto largest = ledger_->AppendAndWait(
+      AppendRequest::Game("g", ExpectedRevision::Exactly(~uint64_t{0}), {Pass(v1::WHITE)}));
+  EXPECT_TRUE(absl::IsAborted(largest.status())) << largest.status();
   // Whether the game is there decides first: the ledger says so itself.
   auto none = ledger_->AppendAndWait(
       AppendRequest::Game("other", ExpectedRevision::Exactly(1), {Pass(v1::WHITE)}));
