@@ -268,6 +268,12 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* ArbiterService::OpenWatchGame(
     absl::StatusOr<uint64_t> revision = ledger_->log().GameRevision(*id);
     if (!revision.ok()) return revision.status();
     if (*revision == 0) return absl::NotFoundError(absl::StrCat("game '", *id, "' does not exist"));
+    // A client resumes after a revision it was sent, so never past the last.
+    if (req->after_revision() > *revision) {
+      return absl::InvalidArgumentError(absl::StrCat("after_revision ", req->after_revision(),
+                                                     " is past game '", *id, "''s last revision, ",
+                                                     *revision));
+    }
     return WatchTarget{*id, req->after_revision()};
   }();
   if (!target.ok()) return WatchStream::Ended(target.status());
@@ -278,6 +284,14 @@ grpc::ServerWriteReactor<grpc::ByteBuffer>* ArbiterService::OpenWatchAll(
     grpc::CallbackServerContext* context, const v1::WatchAllRequest* req) {
   absl::StatusOr<Caller> caller = callers_->Of(context, *req);
   if (!caller.ok()) return WatchStream::Ended(caller.status());
+  // As WatchGame: never past the log's last position (the database's, which
+  // every server sharing it reads).
+  absl::StatusOr<uint64_t> head = ledger_->log().Head();
+  if (!head.ok()) return WatchStream::Ended(head.status());
+  if (req->after_position() > *head) {
+    return WatchStream::Ended(absl::InvalidArgumentError(absl::StrCat(
+        "after_position ", req->after_position(), " is past the log's last position, ", *head)));
+  }
   return WatchStream::Start(context, &watch_hub_, WatchTarget{std::nullopt, req->after_position()});
 }
 

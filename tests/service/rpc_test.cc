@@ -461,6 +461,54 @@ TEST(RpcTest, WatchAllResumesByPosition) {
   (void)reader->Finish();
 }
 
+// A resumption is after what the client was sent, so never past the end:
+// past it (2^63 and beyond once wrapped to "from the start") is refused.
+TEST(RpcTest, WatchingFromPastTheEndIsRefused) {
+  auto stub = Stub();
+  v1::AppendEventsResponse resp;
+  ASSERT_TRUE(Append(*stub, "watch-past", {Created("watch-past", T0())}, &resp).ok());
+  const uint64_t position = resp.events(0).position();
+  for (const uint64_t after : {uint64_t{2}, uint64_t{1} << 63, ~uint64_t{0}}) {
+    SCOPED_TRACE(after);
+    grpc::ClientContext ctx;
+    v1::WatchGameRequest req;
+    req.set_game("games/watch-past");
+    req.set_after_revision(after);
+    auto reader = stub->WatchGame(&ctx, req);
+    v1::WatchResponse msg;
+    EXPECT_FALSE(reader->Read(&msg));
+    const grpc::Status s = reader->Finish();
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(s.error_message().find("is past game 'watch-past''s last revision, 1"),
+              std::string::npos)
+        << s.error_message();
+  }
+  for (const uint64_t after : {uint64_t{1} << 63, ~uint64_t{0}}) {
+    SCOPED_TRACE(after);
+    grpc::ClientContext ctx;
+    v1::WatchAllRequest req;
+    req.set_after_position(after);
+    auto reader = stub->WatchAll(&ctx, req);
+    v1::WatchResponse msg;
+    EXPECT_FALSE(reader->Read(&msg));
+    const grpc::Status s = reader->Finish();
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(s.error_message().find("is past the log's last position"), std::string::npos)
+        << s.error_message();
+  }
+  // At the end is where a caught-up client resumes: it waits there.
+  grpc::ClientContext ctx;
+  v1::WatchAllRequest req;
+  req.set_after_position(position);
+  auto reader = stub->WatchAll(&ctx, req);
+  v1::WatchResponse msg;
+  bool caught_up = false;
+  while (!caught_up && reader->Read(&msg)) caught_up = msg.has_caught_up();
+  EXPECT_TRUE(caught_up);
+  ctx.TryCancel();
+  (void)reader->Finish();
+}
+
 TEST(RpcTest, DecideResolvesAPendingRuling) {
   auto stub = Stub();
   v1::AppendEventsResponse resp;
