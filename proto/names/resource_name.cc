@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
@@ -13,10 +14,13 @@ bool IdChar(char c) {
          c == '.' || c == '_' || c == '~';
 }
 
-// At most `n` bytes of `s` for a message, so an oversized value is never
-// echoed whole.
-std::string Prefix(absl::string_view s, size_t n = 40) {
-  return s.size() <= n ? std::string(s) : absl::StrCat(s.substr(0, n), "...");
+// At most 16 bytes of `s` for a message, C-escaped (a byte outside
+// printable ASCII as \xNN), so a value is never echoed whole, and a control
+// character, a bidi override or a character cut in two never reaches the
+// status a client prints.
+std::string Prefix(absl::string_view s, size_t n = 16) {
+  return s.size() <= n ? absl::CHexEscape(s)
+                       : absl::StrCat(absl::CHexEscape(s.substr(0, n)), "...");
 }
 
 }  // namespace
@@ -31,6 +35,10 @@ absl::Status CheckId(absl::string_view kind, absl::string_view id) {
   if (!std::all_of(id.begin(), id.end(), IdChar)) {
     return absl::InvalidArgumentError(
         absl::StrCat(what, " '", Prefix(id), "': only letters, digits and -._~ are allowed"));
+  }
+  if (id == "." || id == "..") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, " '", id, "': a path segment of its own (URLs and file names resolve it away)"));
   }
   return absl::OkStatus();
 }

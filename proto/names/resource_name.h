@@ -1,7 +1,8 @@
 // Resource names of the arbiter.v1 services, and the one rule for the ids in
 // them: "games/{id}", "tournaments/{id}", "rulesets/{id}". An id is 1-128
-// characters of letters, digits and "-._~" (URL-safe and without '/'), so a
-// name round-trips through any client, URL or file name. Tournament, team
+// characters of letters, digits and "-._~" (URL-safe and without '/'), but
+// not "." or "..", so a name round-trips through any client, URL or file
+// name. A refusal quotes at most 16 bytes of the id, C-escaped. Tournament, team
 // and player ids follow the same rule as game ids.
 #ifndef ARBITER_PROTO_NAMES_RESOURCE_NAME_H_
 #define ARBITER_PROTO_NAMES_RESOURCE_NAME_H_
