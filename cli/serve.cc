@@ -28,6 +28,7 @@
 #include "absl/time/time.h"
 #include "adjudicator/service/console/broadcast.h"
 #include "adjudicator/service/console/file_budget.h"
+#include "adjudicator/service/protobuf_log.h"
 #include "adjudicator/service/server.h"
 #include "adjudicator/service/witness_feed.h"
 #include "cli/commands.h"
@@ -397,6 +398,7 @@ int RunServe(int argc, char** argv) {
                         ReadLimits, ReadBroadcast, PlanOpenFiles, ReadDurations}) {
     if (std::optional<int> exit = read(args, &options)) return *exit;
   }
+  service::KeepClientParseErrorsOutOfTheLog();
   return ServeUntilSignalled(options);
 }
 
