@@ -95,6 +95,29 @@ std::optional<std::string> RankAsWritten(absl::string_view text) {
   return *n >= 0 ? absl::StrCat(*n + 1, "d") : absl::StrCat(-*n, "k");
 }
 
+// A round paired with boards still without a result: refused, naming each
+// board (and its game), rather than written as `unplayed_as` for players who
+// will play. OK when every pairing of a paired round has its result.
+absl::Status CheckResultsIn(const v1::Tournament& t, const v1::StandingsReport& report,
+                            absl::string_view format, absl::string_view unplayed_as) {
+  std::map<int, std::vector<std::string>> open;
+  for (const ScoredPairing& p : report.pairings()) {
+    if (p.status() != ScoredPairing::PENDING || p.round() == 0) continue;
+    open[p.round()].push_back(p.game_id().empty()
+                                  ? absl::StrCat("board ", p.board())
+                                  : absl::StrCat("board ", p.board(), " (game ", p.game_id(), ")"));
+  }
+  if (open.empty()) return absl::OkStatus();
+  std::vector<std::string> rounds;
+  for (const auto& [round, boards] : open)
+    rounds.push_back(absl::StrCat("round ", round, " ", absl::StrJoin(boards, ", ")));
+  return absl::FailedPreconditionError(absl::StrCat(
+      format, ": no result yet for ", absl::StrJoin(rounds, "; "), "; the file would write ",
+      unplayed_as, ". Record or enter each result (tournament result ", t.tournament_id(),
+      " --round N --board B --outcome ...), then export again; the export has no option to "
+      "leave a round out"));
+}
+
 }  // namespace
 
 std::string EgdToken(const ScoredPairing& p, const std::string& side) {
@@ -176,6 +199,11 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
     return absl::FailedPreconditionError(absl::StrCat("EGD .h9: ", why));
   };
   if (absl::Status st = CheckEgdSettings(t); !st.ok()) return st;
+  if (absl::Status st =
+          CheckResultsIn(t, report, "EGD .h9", "\"0-\" (did not play) for their players");
+      !st.ok()) {
+    return st;
+  }
   const auto& rows = PlayerRows(t, report);
   std::map<std::string, int> place;
   for (int i = 0; i < rows.size(); ++i) place[rows[i].id()] = i + 1;
@@ -256,16 +284,26 @@ std::string AgaGames(const v1::Tournament& t, const v1::StandingsReport& report,
   return out;
 }
 
+// Why the tournament cannot be written as an AGA results file yet (a title
+// or location that is not ASCII, a board without a result), or OK.
+absl::Status CheckAga(const v1::Tournament& t, const v1::StandingsReport& report) {
+  for (const auto& [what, text] :
+       {std::pair{"title", &t.title()}, std::pair{"location", &t.settings().location()}}) {
+    if (!IsPrintableAscii(*text)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("AGA results: the tournament's ", what, " \"", *text, "\" is not ASCII"));
+    }
+  }
+  return CheckResultsIn(t, report, "AGA results",
+                        "no line for them (as if the game were not played)");
+}
+
 absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report) {
   const v1::TournamentSettings& s = t.settings();
   const auto refuse = [](absl::string_view why) {
     return absl::FailedPreconditionError(absl::StrCat("AGA results: ", why));
   };
-  for (const auto& [what, text] :
-       {std::pair{"title", &t.title()}, std::pair{"location", &s.location()}}) {
-    if (!IsPrintableAscii(*text))
-      return refuse(absl::StrCat("the tournament's ", what, " \"", *text, "\" is not ASCII"));
-  }
+  if (absl::Status st = CheckAga(t, report); !st.ok()) return st;
   // AGA ids are numbers; players without one get a temporary id, from 99999
   // down, skipping the ids in use (as OpenGotha does).
   std::set<int> used;

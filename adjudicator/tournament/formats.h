@@ -13,8 +13,9 @@
 // <opponent's place><+|-|=>/<b|w><handicap>, with "!" in place of "/" for
 // a game not played over the board ("5+!w0", a lateness or art. 28
 // forfeit); "0+", "0=" or "0-" for a bye worth 2, 1 or 0 points; "0-" for
-// a round without a counted game (pending, void, mismatched). Both-lose
-// and no-result are "-" for both. ASCII only.
+// a round without a counted game (void, mismatched). Both-lose and
+// no-result are "-" for both. ASCII only. A paired board still without a
+// result is refused (the table's "0-" is a free round), as in AGA.
 //
 // AGA results (as OpenGotha's generateAGAResultsFile writes them): TOURNEY
 // line, start= and finish=, PLAYERS ("<id>\t<Last>, <First>\t<rank>", ids
@@ -44,7 +45,8 @@ namespace arbiter::tournament {
 // FAILED_PRECONDITION, naming the player or the setting, for what the
 // format cannot hold: a player without a romanized name (names.h), a
 // missing given name or rank, a title or location that is not ASCII, no
-// EGF class or adjusted time (EGD), an AGA id that is not a number (AGA).
+// EGF class or adjusted time (EGD), an AGA id that is not a number (AGA),
+// a paired board without a result yet (both, naming round, board, game).
 absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report);
 absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report);
 std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report);

@@ -3,6 +3,7 @@
 // `arbiter tournament export` through a real `arbiter serve`, one result
 // line edited by hand as a venue could, and `arbiter verify --export FILE`
 // run against the server's ledger (--db) and through the server (--server).
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -120,8 +121,19 @@ TEST_F(ExportVerify, LaterEventsDoNotChangeWhatAnExportIsCheckedAgainst) {
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
   r = VerifyServer(file);
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
-  // A new export names a later checkpoint and holds round 2.
+  // Round 2 board 2 has no result yet: the EGF table could only call it
+  // "0-", a free round, so the export is refused, naming it, and writes
+  // nothing.
   const std::string later = dir_.File("later.h9");
+  r = Cli({"tournament", "export", "cup", "--format", "h9", "--out", later});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_THAT(r.err, HasSubstr("EGD .h9: no result yet for round 2 board 2;"));
+  EXPECT_FALSE(std::filesystem::exists(later));
+  EXPECT_FALSE(std::filesystem::exists(later + ".reasons.json"));
+  r = Cli({"tournament", "result", "cup", "--round", "2", "--board", "2", "--outcome", "white-wins",
+           "--reason", "score sheet"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  // A new export names a later checkpoint and holds round 2.
   ASSERT_EQ(Cli({"tournament", "export", "cup", "--format", "h9", "--out", later}).exit, 0);
   EXPECT_NE(ReadFile(later), ReadFile(file));
   EXPECT_EQ(VerifyDb(later).exit, 0);

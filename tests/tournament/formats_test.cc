@@ -146,6 +146,37 @@ TEST_F(Formats, EgdH9NeedsRomanizedNamesAndItsHeaders) {
               HasSubstr("adjusted time in minutes (TM[])"));
 }
 
+// The EGF table has no token for "paired, result to come": "0-" is its
+// "free round" (Cieplý's format page: "0+ a free win, 0- a free round"), so
+// a board without a result would tell the EGD its players sat the round out.
+TEST_F(Formats, EgdH9AndAgaRefuseARoundWithBoardsStillWithoutAResult) {
+  games_.erase("G4");  // round 2 board 2: Wang v Zhou, still playing
+  games_["G3"].result.reset();
+  v1::StandingsReport report = ComputeStandings(t_, games_);
+  absl::StatusOr<std::string> h9 = ExportEgdH9(t_, report);
+  ASSERT_FALSE(h9.ok());
+  EXPECT_EQ(h9.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(h9.status().message(),
+              HasSubstr("EGD .h9: no result yet for round 2 board 1 (game G3), board 2 (game G4); "
+                        "the file would write \"0-\" (did not play) for their players"));
+  EXPECT_THAT(h9.status().message(), HasSubstr("tournament result T --round N --board B"));
+  // The AGA file would leave the games out, as if not played: refused alike.
+  absl::StatusOr<std::string> aga = ExportAga(t_, report);
+  ASSERT_FALSE(aga.ok());
+  EXPECT_THAT(aga.status().message(),
+              HasSubstr("AGA results: no result yet for round 2 board 1 (game G3), board 2 (game "
+                        "G4)"));
+  // Once both have a result, neither file has a "0-" for a paired player.
+  games_["G3"] = Decided(v1::Result::BLACK_WINS, v1::Result::RESIGNATION);
+  games_["G4"] = Decided(v1::Result::WHITE_WINS, v1::Result::RESIGNATION);
+  h9 = ExportEgdH9(t_, ComputeStandings(t_, games_));
+  ASSERT_TRUE(h9.ok()) << h9.status();
+  for (const std::vector<std::string>& row : ParseH9(*h9).rows) {
+    EXPECT_THAT(std::vector<std::string>(row.end() - 2, row.end()),
+                ::testing::Each(::testing::Not(::testing::StartsWith("0-"))));
+  }
+}
+
 TEST_F(Formats, AgaReadsBackFieldByField) {
   absl::StatusOr<std::string> text = ExportAga(t_, report_);
   ASSERT_TRUE(text.ok()) << text.status();
