@@ -11,6 +11,7 @@
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/matches.h"
 #include "adjudicator/tournament/opengotha.h"
+#include "adjudicator/tournament/ranks.h"
 #include "adjudicator/tournament/scoring.h"
 #include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
@@ -149,7 +150,9 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::AppendOnto(
     // The authenticated caller (empty when the server runs open), never
     // what an imported file or a client put there.
     events[i].set_actor(caller.actor);
-    if (absl::Status s = Apply(events[i], &t); !s.ok()) {
+    absl::Status s = CheckRanksEntered(events[i]);
+    if (s.ok()) s = Apply(events[i], &t);
+    if (!s.ok()) {
       return events.size() == 1
                  ? s
                  : absl::Status(s.code(), absl::StrCat("item ", i + 1, ": ", s.message()));

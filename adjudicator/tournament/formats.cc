@@ -19,6 +19,7 @@
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/opengotha.h"
+#include "adjudicator/tournament/ranks.h"
 #include "adjudicator/tournament/scoring.h"
 #include "adjudicator/tournament/standings_columns.h"
 #include "rulesdb/rules.h"
@@ -81,18 +82,15 @@ std::string Decimal(double d) { return absl::StrFormat("%.2f", d); }
 
 // A rank as EGD and AGA write it: "5k", "3d", and a professional rank as
 // the EGD lists professionals, "9p" (OpenGotha's own scale stops at 9d and
-// would write a 9p as "9d", a different player). nullopt: not a rank.
-std::optional<std::string> RankAsWritten(absl::string_view text) {
-  const absl::string_view rank = absl::StripAsciiWhitespace(text);
-  int pro = 0;
-  if (rank.size() >= 2 && (rank.back() == 'p' || rank.back() == 'P') &&
-      absl::SimpleAtoi(rank.substr(0, rank.size() - 1), &pro) && pro >= 1 && pro <= 9) {
-    return absl::StrCat(pro, "p");
-  }
-  // OpenGotha's numbers: -30 is 30k, 0 is 1d.
-  std::optional<int> n = OpenGothaRank(rank);
-  if (!n.has_value()) return std::nullopt;
-  return *n >= 0 ? absl::StrCat(*n + 1, "d") : absl::StrCat(-*n, "k");
+// would write a 9p as "9d", a different player). Never rewritten: a rank
+// that is not one (ranks.h; refused on input since, but maybe recorded
+// before) is refused, naming the player.
+absl::StatusOr<std::string> RankOf(const v1::TournamentPlayer& p, absl::string_view format) {
+  std::optional<Rank> rank = ParseRank(p.rank());
+  if (rank.has_value()) return RankAsWritten(*rank);
+  return absl::FailedPreconditionError(absl::StrCat(
+      format, ": player '", p.id(), "' (", NativeName(p), ") has no rank ", format, " reads (\"",
+      p.rank(), "\"; a rank is ", kRankForms, "); correct it with tournament update --rank"));
 }
 
 // A round paired with boards still without a result: refused, naming each
@@ -220,11 +218,8 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
       return refuse(absl::StrCat("player '", p->id(), "' (", NativeName(*p),
                                  ") has no given name; EGD needs both"));
     }
-    std::optional<std::string> rank = RankAsWritten(p->rank());
-    if (!rank.has_value()) {
-      return refuse(absl::StrCat("player '", p->id(), "' (", NativeName(*p),
-                                 ") has no rank EGD reads (\"", p->rank(), "\")"));
-    }
+    absl::StatusOr<std::string> rank = RankOf(*p, "EGD .h9");
+    if (!rank.ok()) return rank.status();
     if (!IsPrintableAscii(p->country()) || !IsPrintableAscii(p->club())) {
       return refuse(absl::StrCat("player '", p->id(), "': country and club must be ASCII"));
     }
@@ -333,11 +328,8 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
       return refuse(absl::StrCat("player '", p.id(), "' (", NativeName(p),
                                  ") has no given name; AGA names are \"Last, First\""));
     }
-    std::optional<std::string> rank = RankAsWritten(p.rank());
-    if (!rank.has_value()) {
-      return refuse(absl::StrCat("player '", p.id(), "' (", NativeName(p), ") has no rank (\"",
-                                 p.rank(), "\")"));
-    }
+    absl::StatusOr<std::string> rank = RankOf(p, "AGA results");
+    if (!rank.ok()) return rank.status();
     absl::StrAppend(&players, aga[p.id()], "\t", name->family, ", ", name->given, "\t", *rank,
                     "\n");
   }

@@ -16,6 +16,7 @@
 #include "adjudicator/tournament/export_checkpoint.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/names.h"
+#include "adjudicator/tournament/ranks.h"
 #include "adjudicator/tournament/scoring.h"
 #include "adjudicator/tournament/xml.h"
 
@@ -135,35 +136,17 @@ absl::StatusOr<std::string> OpenGothaKey(absl::string_view name, absl::string_vi
 }
 
 std::optional<int> OpenGothaRank(absl::string_view rank) {
-  std::string s(absl::StripAsciiWhitespace(rank));
-  if (s.empty()) return std::nullopt;
-  char last = s.back();
-  std::string number = s.substr(0, s.size() - 1);
-  if (absl::ascii_isdigit(static_cast<unsigned char>(last))) {
-    last = 'k';
-    number = s;
+  std::optional<Rank> r = ParseRank(rank);
+  if (!r.has_value()) return std::nullopt;
+  switch (r->kind) {
+    case Rank::kKyu:
+      return -r->number;
+    case Rank::kDan:
+      return r->number - 1;
+    case Rank::kPro:
+      return r->number <= 3 ? 6 : r->number <= 6 ? 7 : 8;
   }
-  int n = 0;
-  if (number.empty() || !absl::SimpleAtoi(number, &n)) return std::nullopt;
-  int r = 0;
-  switch (last) {
-    case 'k':
-    case 'K':
-      r = -n;
-      break;
-    case 'd':
-    case 'D':
-      r = n - 1;
-      break;
-    case 'p':
-    case 'P':
-      r = n <= 3 ? 6 : n <= 6 ? 7 : 8;
-      break;
-    default:
-      r = -n;
-      break;
-  }
-  return std::clamp(r, -30, 8);
+  return std::nullopt;
 }
 
 int OpenGothaRatingFromRank(int rank) { return (rank + 30) * 100 - 900; }
@@ -327,7 +310,11 @@ constexpr Attribute<PlayerOut, v1::TournamentPlayer> kPlayer[] = {
      },
      [](const XmlElement& e, absl::string_view a, v1::TournamentPlayer& p) {
        p.set_rank(Attr(e, a));
-       return absl::OkStatus();
+       // A rank the file gives is one OpenGotha reads: rank="" is none.
+       // Absent, the player has no rank, as on `tournament create`.
+       if (e.Attribute(a) == nullptr) return absl::OkStatus();
+       const absl::Status rank = CheckPlayerRank(p, true);
+       return rank.ok() ? rank : At(e, rank.message());
      }},
     // A rating OpenGotha derived from the rank ("INI") is not a rating.
     {"rating",
@@ -901,8 +888,8 @@ absl::Status CheckPlayerFields(const std::string& who, const v1::TournamentPlaye
                                "\" has more than 4 characters (OpenGotha's limit)"));
   }
   if (!p.rank().empty() && !OpenGothaRank(p.rank()).has_value()) {
-    return Refuse(absl::StrCat(who, ": rank \"", p.rank(),
-                               "\" is not one OpenGotha reads (30K to 9D, 1P to 9P)"));
+    return Refuse(absl::StrCat(who, ": rank \"", p.rank(), "\" is not a rank (", kRankForms,
+                               "); correct it with tournament update --rank"));
   }
   return absl::OkStatus();
 }

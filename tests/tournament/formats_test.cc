@@ -177,6 +177,27 @@ TEST_F(Formats, EgdH9AndAgaRefuseARoundWithBoardsStillWithoutAResult) {
   }
 }
 
+// A rank outside the EGD's scale (a tournament recorded before ranks were
+// checked on input) is refused by name, never rewritten ("10D" as "9d",
+// "0K" as "1d").
+TEST_F(Formats, EgdH9AndAgaWriteRanksAsTheyAreOrRefuse) {
+  t_.mutable_players(0)->set_rank("9p");
+  t_.mutable_players(1)->set_rank("30k");
+  H9 h = ParseH9(*ExportEgdH9(t_, report_));
+  EXPECT_EQ(h.rows[1][3], "9p");
+  EXPECT_EQ(h.rows[2][3], "30k");
+  for (const char* bad : {"10D", "0K", "31K", "5X", ""}) {
+    t_.mutable_players(1)->set_rank(bad);
+    absl::StatusOr<std::string> h9 = ExportEgdH9(t_, report_);
+    ASSERT_FALSE(h9.ok()) << bad;
+    EXPECT_THAT(h9.status().message(),
+                HasSubstr(absl::StrCat("player 'WANG' (Wang Ming) has no rank EGD .h9 reads (\"",
+                                       bad, "\"; a rank is 30K to 1K, 1D to 9D or 1P to 9P)")));
+    EXPECT_THAT(ExportAga(t_, report_).status().message(),
+                HasSubstr(absl::StrCat("AGA results: player 'WANG' (Wang Ming) has no rank")));
+  }
+}
+
 TEST_F(Formats, AgaReadsBackFieldByField) {
   absl::StatusOr<std::string> text = ExportAga(t_, report_);
   ASSERT_TRUE(text.ok()) << text.status();

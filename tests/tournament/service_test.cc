@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "adjudicator/service/tournament_store.h"
 #include "adjudicator/tournament/export_checkpoint.h"
@@ -169,6 +170,67 @@ TEST_F(Service, BadRequestsAreRefusedAndNothingIsRecorded) {
             grpc::StatusCode::INVALID_ARGUMENT);
 }
 
+// A rank is 30K to 1K, 1D to 9D or 1P to 9P (ranks.h), the scale the EGD's
+// table and OpenGotha's Player hold; anything else is refused where it is
+// entered, naming the player and the rank, and nothing is recorded.
+TEST_F(Service, RanksThatAreNotRanksAreRefusedWhereEntered) {
+  ASSERT_TRUE(Create().ok());
+  for (const char* bad : {"5X", "0D", "10D", "31K", "0K", "05K", "5 k", "5"}) {
+    v1::AddPlayersRequest add;
+    add.set_tournament("tournaments/cup");
+    v1::TournamentPlayer* p = add.add_players();
+    p->set_id("E");
+    p->set_name("Li");
+    p->set_first_name("Wei");
+    p->set_rank(bad);
+    v1::Tournament t;
+    grpc::Status s = service_->AddPlayers(&ctx_, &add, &t);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << bad;
+    EXPECT_EQ(s.error_message(), absl::StrCat("player 'E' (Li Wei): rank \"", bad,
+                                              "\" is not a rank; a rank is 30K to 1K, 1D to 9D "
+                                              "or 1P to 9P (K, D, P in either case)"));
+  }
+  for (const char* good : {"30K", "1k", "1D", "9d", "9P"}) {
+    v1::AddPlayersRequest add;
+    add.set_tournament("tournaments/cup");
+    v1::TournamentPlayer* p = add.add_players();
+    p->set_id(absl::StrCat("R", good));
+    p->set_name("Li");
+    p->set_rank(good);
+    v1::Tournament t;
+    EXPECT_TRUE(service_->AddPlayers(&ctx_, &add, &t).ok()) << good;
+  }
+  // A correction of the record is checked alike.
+  v1::CorrectTournamentRequest fix;
+  fix.set_tournament("tournaments/cup");
+  fix.mutable_correction()->set_reason("rank");
+  v1::TournamentPlayer* p = fix.mutable_correction()->mutable_player_updated()->mutable_player();
+  p->set_id("A");
+  p->set_name("A");
+  p->set_first_name("Player");
+  p->set_rank("0K");
+  v1::Tournament t;
+  grpc::Status s = service_->CorrectTournament(&ctx_, &fix, &t);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("player 'A' (A Player): rank \"0K\" is not a rank"));
+  // An OpenGotha file's rank, an empty one too (OpenGotha reads none).
+  for (const char* bad : {"5X", ""}) {
+    v1::ImportTournamentRequest req;
+    req.set_tournament_id("og");
+    req.set_opengotha_xml(
+        absl::StrCat("<Tournament><Players>\n<Player name=\"Li\" firstName=\"Wei\" rank=\"", bad,
+                     "\"/></Players></Tournament>"));
+    s = service_->ImportTournament(&ctx_, &req, &t);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_THAT(s.error_message(), HasSubstr("line 2: <Player>: player Li Wei"));
+    EXPECT_THAT(s.error_message(), HasSubstr("30K to 1K, 1D to 9D or 1P to 9P"));
+  }
+  absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load("cup");
+  ASSERT_TRUE(events.ok());
+  EXPECT_EQ(events->size(), 1u + 4u + 5u);  // created, A-D, the five good ranks
+  EXPECT_EQ(store_->Load("og").status().code(), absl::StatusCode::kNotFound);
+}
+
 TEST_F(Service, ReplayOnlyAfterAReplayResult) {
   ASSERT_TRUE(Create().ok());
   ASSERT_TRUE(Pair(1, {{"A", "B", "G1"}}).ok());
@@ -293,7 +355,8 @@ TEST_F(Service, ImportOpenGothaFile) {
       "<Games><Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AX\" whitePlayer=\"BY\" "
       "result=\"RESULT_BLACKWINS\"/></Games></Tournament>");
   v1::Tournament t;
-  ASSERT_TRUE(service_->ImportTournament(&ctx_, &req, &t).ok());
+  grpc::Status imported = service_->ImportTournament(&ctx_, &req, &t);
+  ASSERT_TRUE(imported.ok()) << imported.error_message();
   EXPECT_EQ(t.rounds(0).pairings(0).entered_outcome(), v1::Result::BLACK_WINS);
   EXPECT_EQ(service_->ImportTournament(&ctx_, &req, &t).error_code(),
             grpc::StatusCode::ALREADY_EXISTS);
