@@ -62,19 +62,29 @@ bool Gatekeeper::Take(absl::flat_hash_map<std::string, Bucket>& buckets, const s
 absl::StatusOr<Caller> Gatekeeper::Admit(absl::string_view method,
                                          std::optional<absl::string_view> authorization,
                                          absl::string_view peer) {
-  return AdmitWith(method, peer, [&]() -> absl::StatusOr<TokenInfo> {
-    if (!authorization.has_value()) {
-      return absl::UnauthenticatedError(
-          "this server needs a bearer token (authorization: Bearer <token>; "
-          "the arbiter CLI sends $ARBITER_TOKEN)");
-    }
-    constexpr absl::string_view kBearer = "Bearer ";
-    if (!absl::StartsWithIgnoreCase(*authorization, kBearer)) {
-      return absl::UnauthenticatedError("the authorization header is not 'Bearer <token>'");
-    }
-    // UNAUTHENTICATED (unknown, revoked, expired) or a storage error.
-    return tokens_->Verify(authorization->substr(kBearer.size()));
-  });
+  return AdmitWith(method, peer, [&] { return Bearer(authorization); });
+}
+
+absl::Status Gatekeeper::StillAdmits(absl::string_view method,
+                                     std::optional<absl::string_view> authorization,
+                                     absl::string_view peer) {
+  return AdmitWith(
+             method, peer, [&] { return Bearer(authorization); }, /*charge=*/false)
+      .status();
+}
+
+absl::StatusOr<TokenInfo> Gatekeeper::Bearer(std::optional<absl::string_view> authorization) {
+  if (!authorization.has_value()) {
+    return absl::UnauthenticatedError(
+        "this server needs a bearer token (authorization: Bearer <token>; "
+        "the arbiter CLI sends $ARBITER_TOKEN)");
+  }
+  constexpr absl::string_view kBearer = "Bearer ";
+  if (!absl::StartsWithIgnoreCase(*authorization, kBearer)) {
+    return absl::UnauthenticatedError("the authorization header is not 'Bearer <token>'");
+  }
+  // UNAUTHENTICATED (unknown, revoked, expired) or a storage error.
+  return tokens_->Verify(authorization->substr(kBearer.size()));
 }
 
 absl::StatusOr<Caller> Gatekeeper::AdmitSession(absl::string_view method,
@@ -88,9 +98,9 @@ absl::StatusOr<Caller> Gatekeeper::AdmitSession(absl::string_view method,
   });
 }
 
-absl::StatusOr<Caller> Gatekeeper::AdmitWith(
-    absl::string_view method, absl::string_view peer,
-    absl::FunctionRef<absl::StatusOr<TokenInfo>()> lookup) {
+absl::StatusOr<Caller> Gatekeeper::AdmitWith(absl::string_view method, absl::string_view peer,
+                                             absl::FunctionRef<absl::StatusOr<TokenInfo>()> lookup,
+                                             bool charge) {
   const v1::Access access = MethodAccess(method);
   if (access == v1::ACCESS_UNSPECIFIED) {
     return absl::PermissionDeniedError(absl::StrCat(method, " is not a method this server admits"));
@@ -112,7 +122,9 @@ absl::StatusOr<Caller> Gatekeeper::AdmitWith(
   } else {
     caller.key = PeerHost(std::string(peer));
   }
-  if (absl::Status s = Charge(caller, access); !s.ok()) return s;
+  if (charge) {
+    if (absl::Status s = Charge(caller, access); !s.ok()) return s;
+  }
   return caller;
 }
 

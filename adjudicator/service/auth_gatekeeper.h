@@ -60,6 +60,11 @@ struct AuthLimits {
   // board. Each holds one request and one answer, and no thread.
   int recorders_per_caller = 1024;
   int recorders_in_all = 8192;
+  // How long a watch stream sends on one look-up of its token: before a
+  // message, a stream whose token was last looked up longer ago looks it up
+  // again (StillAdmits), so a revoked or expired token's watch ends within
+  // this of its next message (0: before every message).
+  absl::Duration watch_token_checked_every = absl::Seconds(1);
 };
 
 // The streams a caller holds open, each kind capped apart (AuthLimits).
@@ -101,6 +106,14 @@ class Gatekeeper {
                                std::optional<absl::string_view> authorization,
                                absl::string_view peer);
 
+  // Whether a call Admit admitted may go on (a watch stream, before it
+  // sends): its token looked up again, nothing charged. UNAUTHENTICATED
+  // when it was revoked or has expired since (or the server has come to
+  // need one), PERMISSION_DENIED as Admit, or the token store's errors.
+  absl::Status StillAdmits(absl::string_view method, std::optional<absl::string_view> authorization,
+                           absl::string_view peer);
+  absl::Duration watch_token_checked_every() const { return limits_.watch_token_checked_every; }
+
   // As Admit, for a console session signed in with the token of id
   // `token_id` (none: a session of a server without tokens): the token is
   // looked up by its id, so a session carries no secret (console/sessions.h).
@@ -121,7 +134,10 @@ class Gatekeeper {
   // Admit's and AdmitSession's common part: `lookup` gives the caller's
   // token when the server has tokens and the method is not PUBLIC.
   absl::StatusOr<Caller> AdmitWith(absl::string_view method, absl::string_view peer,
-                                   absl::FunctionRef<absl::StatusOr<TokenInfo>()> lookup);
+                                   absl::FunctionRef<absl::StatusOr<TokenInfo>()> lookup,
+                                   bool charge = true);
+  // The token an authorization header names (Admit's look-up).
+  absl::StatusOr<TokenInfo> Bearer(std::optional<absl::string_view> authorization);
   // Charges one request to the caller's rate; RESOURCE_EXHAUSTED when it
   // is spent.
   absl::Status Charge(const Caller& caller, v1::Access access);

@@ -2,11 +2,13 @@
 
 #include <grpc/grpc.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "grpcpp/support/interceptor.h"
 
 namespace arbiter::service {
@@ -41,6 +43,14 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
         Readmit();
       }
     }
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_MESSAGE) &&
+        admitted_.has_value() && info_->type() == ServerStreaming()) {
+      // A watch sends on what its token's last look-up said for a while
+      // (AuthLimits::watch_token_checked_every), then looks it up again: a
+      // token revoked or expired meanwhile ends the stream before this
+      // message, UNAUTHENTICATED.
+      RecheckBeforeSending();
+    }
     if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::PRE_SEND_STATUS)) {
       // The stream's place is free before its client learns the stream
       // ended: a client that opens another at once is not refused for the
@@ -70,6 +80,23 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
     return std::nullopt;
   }
 
+  static grpc::experimental::ServerRpcInfo::Type ServerStreaming() {
+    return grpc::experimental::ServerRpcInfo::Type::SERVER_STREAMING;
+  }
+
+  void RecheckBeforeSending() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - checked_ < absl::ToChronoNanoseconds(gate_->watch_token_checked_every())) return;
+    std::optional<absl::string_view> authorization;
+    if (authorization_.has_value()) authorization = *authorization_;
+    if (absl::Status s =
+            gate_->StillAdmits(info_->method(), authorization, info_->server_context()->peer());
+        !s.ok()) {
+      return Refuse(s);
+    }
+    checked_ = now;
+  }
+
   bool ClientStreams() const {
     using Type = grpc::experimental::ServerRpcInfo::Type;
     return info_->type() == Type::BIDI_STREAMING || info_->type() == Type::CLIENT_STREAMING;
@@ -93,9 +120,13 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
     }
     absl::StatusOr<Caller> caller =
         gate_->Admit(info_->method(), authorization, info_->server_context()->peer());
-    // A stream of requests keeps the token, to look it up again for each
-    // (Readmit); the secret goes no further than here: handlers never see it.
-    if (ClientStreams() && authorization.has_value()) authorization_ = std::string(*authorization);
+    // A stream keeps the token, to look it up again for each request
+    // (Readmit) or, on a watch, before it sends (RecheckBeforeSending); the
+    // secret goes no further than here: handlers never see it.
+    if ((ClientStreams() || info_->type() == ServerStreaming()) && authorization.has_value()) {
+      authorization_ = std::string(*authorization);
+    }
+    checked_ = std::chrono::steady_clock::now();
     metadata.erase("authorization");
     if (!caller.ok()) return Refuse(caller.status());
     if (std::optional<StreamKind> kind = Holds(); kind.has_value()) {
@@ -142,7 +173,8 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
   const uint64_t call_;
   std::optional<Caller> admitted_;
   std::optional<std::pair<Caller, StreamKind>> holding_;  // the stream's place in its cap
-  std::optional<std::string> authorization_;              // a client-streamed call's token
+  std::optional<std::string> authorization_;              // a streamed call's token
+  std::chrono::steady_clock::time_point checked_;         // a watch's last look-up of it
   int messages_ = 0;                                      // requests received so far
 };
 
