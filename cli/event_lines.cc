@@ -3,9 +3,12 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/field_bounds.h"
 #include "arbiter/v1/service.pb.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace arbiter::cli {
@@ -57,6 +60,64 @@ size_t ObjectEnd(absl::string_view text, size_t begin) {
   return absl::string_view::npos;
 }
 
+// "game_created.venue" (protobuf's field path) -> "gameCreated.venue" (the
+// JSON names the line uses).
+std::string JsonPath(absl::string_view path) {
+  std::string out;
+  bool upper = false;
+  for (const char c : path) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    out += upper ? absl::ascii_toupper(c) : c;
+    upper = false;
+  }
+  return out;
+}
+
+// protobuf's own wording of three faults a hand-written line makes, in the
+// line's terms: two kinds in one event, a name that is not a value of its
+// enum, a field that does not exist. Anything else as protobuf says it.
+std::string Plainer(absl::string_view why) {
+  constexpr absl::string_view kOneof =
+      "invalid value oneof field 'kind' is already set. Cannot set '";
+  if (const size_t at = why.find(kOneof); at != absl::string_view::npos) {
+    absl::string_view second = why.substr(at + kOneof.size());
+    second = second.substr(0, second.find('\''));
+    return absl::StrCat("an event holds one kind, and this line gives another ('", second,
+                        "') besides the first");
+  }
+  constexpr absl::string_view kEnum = "for type type.googleapis.com/";
+  if (absl::StartsWith(why, "(") && absl::StrContains(why, "): invalid value ") &&
+      absl::StrContains(why, kEnum)) {
+    const absl::string_view path = why.substr(1, why.find(')') - 1);
+    absl::string_view value = why.substr(why.find("): invalid value ") + 17);
+    value = value.substr(0, value.find(' '));
+    const absl::string_view type = why.substr(why.find(kEnum) + kEnum.size());
+    const google::protobuf::EnumDescriptor* e =
+        google::protobuf::DescriptorPool::generated_pool()->FindEnumTypeByName(std::string(type));
+    if (e == nullptr) return std::string(why);
+    std::string names;
+    for (int i = 0; i < e->value_count(); ++i) {
+      absl::StrAppend(&names, i == 0 ? "" : ", ", e->value(i)->name());
+    }
+    return absl::StrCat(JsonPath(path), ": ", value, " is not a value of ", e->name(), " (", names,
+                        ")");
+  }
+  if (absl::EndsWith(why, ": Cannot find field.")) {
+    // "teleport: ..." at the top, "(move) colour: ..." within a field.
+    std::string field(why.substr(0, why.size() - 20));
+    if (absl::StartsWith(field, "(") && field.find(") ") != std::string::npos) {
+      const size_t close = field.find(") ");
+      field = absl::StrCat(JsonPath(field.substr(1, close - 1)), ".", field.substr(close + 2));
+    }
+    return absl::StrCat(field,
+                        ": no such field here (an unknown event kind or a misspelt field name)");
+  }
+  return std::string(why);
+}
+
 }  // namespace
 
 std::string JsonErrorInLine(absl::string_view line, absl::string_view message) {
@@ -64,7 +125,7 @@ std::string JsonErrorInLine(absl::string_view line, absl::string_view message) {
   // to 20 characters either side of the fault and the caret under it.
   const size_t first = message.find('\n');
   const size_t second = first == absl::string_view::npos ? first : message.find('\n', first + 1);
-  if (second == absl::string_view::npos) return std::string(message);
+  if (second == absl::string_view::npos) return Plainer(message);
   const absl::string_view why = message.substr(0, first);
   const absl::string_view segment = message.substr(first + 1, second - first - 1);
   const absl::string_view caret = message.substr(second + 1);

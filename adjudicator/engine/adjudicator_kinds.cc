@@ -72,9 +72,9 @@ const Adjudicator::Kind Adjudicator::kKinds[] = {
   {v1::Event::kCaptureError, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnCaptureError(a, e.capture_error()); }, kRefused, kNotPlay, kEvent, kAnyone},
   {v1::Event::kStonesDisplaced, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnStonesDisplaced(a, e.stones_displaced()); }, kRefused, kNotPlay, kEvent, kAnyone},
   {v1::Event::kBoardScattered, [](Adjudicator& a, const v1::Event& e) { return BoardIncidents::OnBoardScattered(a, e.board_scattered()); }, kRefused, kNotPlay, kEvent, kAnyone},
-  {v1::Event::kPhoneRang, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.phone_rang().color(), v1::PHONE_RANG); }, kRefused, kNotPlay, kEvent, kAnyone},
-  {v1::Event::kPhoneViewed, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.phone_viewed().color(), v1::PHONE_VIEWED); }, kRefused, kNotPlay, kEvent, kAnyone},
-  {v1::Event::kSmoking, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.smoking().color(), v1::SMOKING); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kPhoneRang, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.phone_rang().color(), v1::PHONE_RANG, "phoneRang.color"); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kPhoneViewed, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.phone_viewed().color(), v1::PHONE_VIEWED, "phoneViewed.color"); }, kRefused, kNotPlay, kEvent, kAnyone},
+  {v1::Event::kSmoking, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnOffence(a, e.smoking().color(), v1::SMOKING, "smoking.color"); }, kRefused, kNotPlay, kEvent, kAnyone},
   {v1::Event::kMisconduct, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnMisconduct(a, e.misconduct()); }, AfterResult::kIfCheating, kNotPlay, kEvent, kAnyone},
   {v1::Event::kLeftSeat, [](Adjudicator& a, const v1::Event& e) { return DisciplineIncidents::OnLeftSeat(a, e.left_seat()); }, kRefused, kNotPlay, kEvent, kAnyone},
   {v1::Event::kReturnedSeat, [](Adjudicator& a, const v1::Event& e) {

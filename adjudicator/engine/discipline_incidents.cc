@@ -15,12 +15,9 @@
 
 namespace arbiter {
 
-absl::Status DisciplineIncidents::OnOffence(Adjudicator& a, v1::Color c, v1::Incident incident) {
-  if (absl::Status s =
-          Adjudicator::CheckColor(c, absl::StrCat(v1::Incident_Name(incident), " color"));
-      !s.ok()) {
-    return s;
-  }
+absl::Status DisciplineIncidents::OnOffence(Adjudicator& a, v1::Color c, v1::Incident incident,
+                                            absl::string_view color_field) {
+  if (absl::Status s = Adjudicator::CheckColor(c, color_field); !s.ok()) return s;
   a.SettleTime(true);
   if (!a.result_.has_value()) a.Rule(incident, c);
   return absl::OkStatus();

@@ -17,7 +17,8 @@ namespace arbiter {
 class DisciplineIncidents {
  public:
   // A phone ring, a look at a phone, smoking: an offence by `c`.
-  static absl::Status OnOffence(Adjudicator& a, v1::Color c, v1::Incident incident);
+  static absl::Status OnOffence(Adjudicator& a, v1::Color c, v1::Incident incident,
+                                absl::string_view color_field);
   static absl::Status OnMisconduct(Adjudicator& a, const v1::Misconduct& m);
   static absl::Status OnLeftSeat(Adjudicator& a, const v1::LeftSeat& l);
   static absl::Status OnWrongColors(Adjudicator& a);

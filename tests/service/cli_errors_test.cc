@@ -77,6 +77,20 @@ class CliErrorsTest : public ::testing::Test {
 TEST_F(CliErrorsTest, EveryUserErrorIsOneLineNamingItsCause) {
   const std::string bad = File("bad.jsonl", std::string(kGoodLine) + kBadJsonLine);
   const std::string good = File("good.jsonl", kGoodLine);
+  // Faults of a hand-written line, in the line's own terms (protobuf's
+  // wording named an empty field, a type URL, a proto path).
+  const auto line_file = [&](const std::string& name, const std::string& kind) {
+    return File(name, std::string(kGoodLine) +
+                          absl::StrCat(R"({"at": "2026-05-01T09:00:10Z", )", kind, "}\n"));
+  };
+  const std::string two_kinds = line_file(
+      "two.jsonl", R"("move": {"color": "BLACK", "point": "D4"}, "pass": {"color": "WHITE"})");
+  const std::string green =
+      line_file("green.jsonl", R"("move": {"color": "GREEN", "point": "D4"})");
+  const std::string colour =
+      line_file("colour.jsonl", R"("move": {"colour": "BLACK", "point": "D4"})");
+  const std::string teleport = line_file("teleport.jsonl", R"("teleport": {})");
+  const std::string no_color = line_file("ring.jsonl", R"("phoneRang": {})");
   const std::string venue55 =
       File("venue55.jsonl", R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "v", )"
                             R"("ruleset": "cn-2002", "boardSize": 19, "venue": 55}})"
@@ -97,6 +111,30 @@ TEST_F(CliErrorsTest, EveryUserErrorIsOneLineNamingItsCause) {
        "adjudicate",
        {"bad.jsonl: line 2: Expected , or } after key:value pair at column 31"},
        {"^"}},
+      {{"adjudicate", two_kinds},
+       2,
+       "adjudicate",
+       {"two.jsonl: line 2: an event holds one kind, and this line gives another ('pass') "
+        "besides the first"}},
+      {{"adjudicate", green},
+       2,
+       "adjudicate",
+       {"green.jsonl: line 2: move.color: \"GREEN\" is not a value of Color "
+        "(COLOR_UNSPECIFIED, BLACK, WHITE)"},
+       {"googleapis"}},
+      {{"adjudicate", colour},
+       2,
+       "adjudicate",
+       {"colour.jsonl: line 2: move.colour: no such field here"}},
+      {{"adjudicate", teleport},
+       2,
+       "adjudicate",
+       {"teleport.jsonl: line 2: teleport: no such field here (an unknown event kind"}},
+      {{"adjudicate", no_color},
+       2,
+       "adjudicate",
+       {"ring.jsonl: line 2: phoneRang.color must be BLACK or WHITE"},
+       {"PHONE_RANG"}},
       // An enum given as a number its type does not name (JSON allows
       // numbers): refused by its line and field, for either command.
       {{"adjudicate", venue55},
