@@ -1,6 +1,7 @@
 #include "adjudicator/engine/point.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 
 namespace arbiter {
@@ -22,7 +23,12 @@ bool IsOnBoard(int vertex, int board_size) {
 
 absl::StatusOr<int> ParsePoint(std::string_view gtp, int board_size) {
   auto bad = [&](const char* why) {
-    return absl::InvalidArgumentError(absl::StrCat("bad point \"", std::string(gtp), "\" on a ",
+    // A point is at most 3 bytes: of anything longer the first 16, escaped,
+    // so that no client's value comes back whole or with its control bytes.
+    const std::string_view head = gtp.substr(0, 16);
+    const std::string quoted = absl::CHexEscape(absl::string_view(head.data(), head.size()));
+    return absl::InvalidArgumentError(absl::StrCat("bad point \"", quoted,
+                                                   gtp.size() > 16 ? "...\" on a " : "\" on a ",
                                                    board_size, "x", board_size, " board: ", why));
   };
   if (!IsSupportedBoardSize(board_size)) return bad("unsupported board size");

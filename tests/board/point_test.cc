@@ -47,6 +47,18 @@ TEST(PointTest, BadPointsAreRefusedNamingTheText) {
 
 // GTP's columns: A to T without I, either case, the first `size` of them;
 // every other byte is no column.
+// A refusal quotes 16 bytes of the text at most, escaped: a client's value
+// never comes back whole, nor its control bytes.
+TEST(PointTest, ARefusalQuotesSixteenEscapedBytesAtMost) {
+  const std::string text = "\x1b[2J" + std::string(100, 'D');
+  const absl::Status s = ParsePoint(text, 19).status();
+  EXPECT_EQ(s.message(),
+            "bad point \"\\x1b[2JDDDDDDDDDDDD...\" on a 19x19 board: expected a column letter "
+            "and a row number");
+  EXPECT_EQ(ParsePoint("Z9", 19).status().message(),
+            "bad point \"Z9\" on a 19x19 board: no such column");
+}
+
 TEST(PointTest, EveryByteIsAColumnExactlyWhenGtpNamesOne) {
   const std::string letters = "ABCDEFGHJKLMNOPQRST";
   for (const int size : {9, 13, 19}) {
