@@ -5,9 +5,11 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -190,6 +192,30 @@ absl::Status CheckEgdSettings(const v1::Tournament& t) {
   return absl::OkStatus();
 }
 
+// Why a player's name, country or club cannot go on an .h9 line, or OK:
+// text that is not ASCII, or a ';', which begins a comment in the EGF table
+// (everything after it on the line is ignored), so the player's line, and
+// their results with it, would be cut there.
+absl::Status CheckEgdPlayerText(const v1::TournamentPlayer& p, const RomanizedName& name) {
+  if (!IsPrintableAscii(p.country()) || !IsPrintableAscii(p.club())) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("EGD .h9: player '", p.id(), "': country and club must be ASCII"));
+  }
+  using Field = std::tuple<absl::string_view, absl::string_view, absl::string_view>;
+  for (const auto& [what, text, flag] :
+       {Field{"family name", name.family, "--romanized"},
+        Field{"given name", name.given, "--romanized"}, Field{"club", p.club(), "--club"}}) {
+    if (absl::StrContains(text, ';')) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "EGD .h9: player '", p.id(), "' (", NativeName(p), "): the ", what, " \"", text,
+          "\" has a ';', and ';' begins a comment in the EGF format (the rest of the line, with "
+          "the player's results, would be lost); correct it with tournament update --player ",
+          p.id(), " ", flag));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
                                         const v1::StandingsReport& report) {
   const v1::TournamentSettings& s = t.settings();
@@ -220,9 +246,7 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
     }
     absl::StatusOr<std::string> rank = RankOf(*p, "EGD .h9");
     if (!rank.ok()) return rank.status();
-    if (!IsPrintableAscii(p->country()) || !IsPrintableAscii(p->club())) {
-      return refuse(absl::StrCat("player '", p->id(), "': country and club must be ASCII"));
-    }
+    if (absl::Status fields = CheckEgdPlayerText(*p, *name); !fields.ok()) return fields;
     const std::string country =
         p->country().size() == 2 ? absl::AsciiStrToUpper(p->country()) : "XX";
     const std::string club = p->club().empty() ? "xxxx" : NoSpaces(p->club());

@@ -45,7 +45,8 @@ namespace arbiter::tournament {
 // FAILED_PRECONDITION, naming the player or the setting, for what the
 // format cannot hold: a player without a romanized name (names.h), a
 // missing given name or rank, a title or location that is not ASCII, no
-// EGF class or adjusted time (EGD), an AGA id that is not a number (AGA),
+// EGF class or adjusted time (EGD), a ';' in a name or club (EGD: it begins
+// a comment there), an AGA id that is not a number (AGA),
 // a paired board without a result yet (both, naming round, board, game).
 absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report);
 absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report);

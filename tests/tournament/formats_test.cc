@@ -146,6 +146,39 @@ TEST_F(Formats, EgdH9NeedsRomanizedNamesAndItsHeaders) {
               HasSubstr("adjusted time in minutes (TM[])"));
 }
 
+// Cieplý's format page: "everything following the semicolon sign is
+// ignored". A ';' in a name or club would end the player's line there, and
+// their results with it: refused, naming the player and the field.
+TEST_F(Formats, EgdH9RefusesASemicolonInANameOrClub) {
+  const auto refusal = [&] {
+    absl::StatusOr<std::string> text = ExportEgdH9(t_, report_);
+    EXPECT_EQ(text.status().code(), absl::StatusCode::kFailedPrecondition);
+    return std::string(text.status().message());
+  };
+  t_.mutable_players(0)->set_name("O;Neil");
+  EXPECT_EQ(refusal(),
+            "EGD .h9: player 'LI' (O;Neil Wei): the family name \"O;Neil\" has a ';', and ';' "
+            "begins a comment in the EGF format (the rest of the line, with the player's "
+            "results, would be lost); correct it with tournament update --player LI "
+            "--romanized");
+  // The romanized name is the one written: it is the one checked.
+  t_.mutable_players(0)->set_romanized_family_name("O'Neil");
+  t_.mutable_players(0)->set_romanized_given_name("Wei;Jr");
+  EXPECT_THAT(refusal(), HasSubstr("player 'LI' (O;Neil Wei): the given name \"Wei;Jr\" has a "
+                                   "';', and ';' begins a comment in the EGF format"));
+  t_.mutable_players(0)->set_romanized_given_name("Wei");
+  ASSERT_TRUE(ExportEgdH9(t_, report_).ok());
+  t_.mutable_players(2)->set_club("a;b");
+  EXPECT_THAT(refusal(), HasSubstr("player 'CHEN' (Chen Jie): the club \"a;b\" has a ';', and "
+                                   "';' begins a comment in the EGF format"));
+  EXPECT_THAT(refusal(), HasSubstr("tournament update --player CHEN --club"));
+  t_.mutable_players(2)->set_club("a_b");
+  absl::StatusOr<std::string> text = ExportEgdH9(t_, report_);
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(ParseH9(*text).rows[0], ElementsAre("1", "Chen", "Jie", "3d", "CN", "a_b", "1",
+                                                  "1.50", "0", "0", "4-!b0", "2=/w0"));
+}
+
 // The EGF table has no token for "paired, result to come": "0-" is its
 // "free round" (Cieplý's format page: "0+ a free win, 0- a free round"), so
 // a board without a result would tell the EGD its players sat the round out.
