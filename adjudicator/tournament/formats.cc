@@ -303,8 +303,20 @@ std::string AgaGames(const v1::Tournament& t, const v1::StandingsReport& report,
   return out;
 }
 
+// The AGA header's "rules of play" (its format page: "e.g., AGA, Ing,
+// Japanese") for the tournament's ruleset, "ID[@VERSION][+SUPPLEMENT]":
+// both Chinese rulesets (cn-2002, cn-1988) are the Chinese rules. Nullopt
+// for a ruleset arbiter knows no rules of play for.
+std::optional<std::string> AgaRulesOfPlay(const v1::Tournament& t) {
+  const std::string spec = Ruleset(t);
+  const std::string id = spec.substr(0, spec.find_first_of("@+"));
+  if (id == "cn-2002" || id == "cn-1988") return "Chinese";
+  return std::nullopt;
+}
+
 // Why the tournament cannot be written as an AGA results file yet (a title
-// or location that is not ASCII, a board without a result), or OK.
+// or location that is not ASCII, a ruleset without rules of play to name, a
+// board without a result), or OK.
 absl::Status CheckAga(const v1::Tournament& t, const v1::StandingsReport& report) {
   for (const auto& [what, text] :
        {std::pair{"title", &t.title()}, std::pair{"location", &t.settings().location()}}) {
@@ -312,6 +324,12 @@ absl::Status CheckAga(const v1::Tournament& t, const v1::StandingsReport& report
       return absl::FailedPreconditionError(
           absl::StrCat("AGA results: the tournament's ", what, " \"", *text, "\" is not ASCII"));
     }
+  }
+  if (!AgaRulesOfPlay(t).has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "AGA results: the tournament's ruleset \"", Ruleset(t),
+        "\" has no rules of play arbiter can name for the file's rules= line, which the AGA "
+        "requires (cn-2002 and cn-1988 are Chinese)"));
   }
   return CheckResultsIn(t, report, "AGA results",
                         "no line for them (as if the game were not played)");
@@ -362,6 +380,7 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
                   "\n");
   if (!s.begin_date().empty()) absl::StrAppend(&out, "\tstart=", s.begin_date(), "\n");
   if (!s.end_date().empty()) absl::StrAppend(&out, "\tfinish=", s.end_date(), "\n");
+  absl::StrAppend(&out, "\trules=", *AgaRulesOfPlay(t), "\n");
   if (report.has_checkpoint()) absl::StrAppend(&out, "# ", DerivedFromWords(report), "\n");
   for (const std::string& c : CorrectionLines(t, true))
     absl::StrAppend(&out, "# correction ", c, "\n");

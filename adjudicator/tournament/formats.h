@@ -18,10 +18,12 @@
 // result is refused (the table's "0-" is a free round), as in AGA.
 //
 // AGA results (as OpenGotha's generateAGAResultsFile writes them): TOURNEY
-// line, start= and finish=, PLAYERS ("<id>\t<Last>, <First>\t<rank>", ids
-// numbers, temporary ones from 99999 down for players without one, ranks
-// "5k" / "3d"), then "GAMES <round>" and one line a game won over the
-// board: "<white id>\t<black id>\t<W|B>\t<handicap>\t<komi>", komi a
+// line, start= and finish=, rules= (the AGA requires it: "Chinese" for
+// cn-2002 and cn-1988, another ruleset refused), PLAYERS ("<id>\t<Last>,
+// <First>\t<rank>", ids numbers, temporary ones from 99999 down for
+// players without one, ranks "5k" / "3d"), then "GAMES <round>" and one
+// line a game won over the board:
+// "<white id>\t<black id>\t<W|B>\t<handicap>\t<komi>", komi a
 // whole number (the komi's points, rounded down, with no handicap; 0 with
 // one; a handicap of 1 written as 0), then END. Draws, both-lose, no
 // result, forfeits, voids and mismatches are "#" comment lines here and
@@ -46,7 +48,8 @@ namespace arbiter::tournament {
 // format cannot hold: a player without a romanized name (names.h), a
 // missing given name or rank, a title or location that is not ASCII, no
 // EGF class or adjusted time (EGD), a ';' in a name or club (EGD: it begins
-// a comment there), an AGA id that is not a number (AGA),
+// a comment there), an AGA id that is not a number or a ruleset without
+// rules of play to name (AGA),
 // a paired board without a result yet (both, naming round, board, game).
 absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report);
 absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report);

@@ -236,8 +236,9 @@ TEST_F(Formats, AgaReadsBackFieldByField) {
   ASSERT_TRUE(text.ok()) << text.status();
   Aga a = ParseAga(*text);
   EXPECT_EQ(a.tourney, "Test Cup, Beijing");
-  EXPECT_EQ(a.dates["start"], "2026-11-28");
-  EXPECT_EQ(a.dates["finish"], "2026-11-29");
+  EXPECT_EQ(a.header["start"], "2026-11-28");
+  EXPECT_EQ(a.header["finish"], "2026-11-29");
+  EXPECT_EQ(a.header["rules"], "Chinese");
   EXPECT_TRUE(a.ended);
   // Ids are numbers: Li's own, temporary ones from 99999 down for the rest.
   ASSERT_EQ(a.players.size(), 4u);
@@ -252,6 +253,31 @@ TEST_F(Formats, AgaReadsBackFieldByField) {
   EXPECT_TRUE(a.games[2].empty());
   EXPECT_THAT(*text,
               HasSubstr("# board 2: 99997 (W) 99998 (B) WHITE_WINS by default: not an AGA result"));
+}
+
+// The AGA's format page (usgo.org/ratings/RatingQuals.asp): the event must
+// be identified, "including the event name, location, start and finish
+// dates, and rules of play (e.g., AGA, Ing, Japanese)"; its example header
+// has "rules=AGA". Our games are played under the Chinese rules, whichever
+// year's text.
+TEST_F(Formats, AgaHeaderNamesTheRulesOfPlay) {
+  absl::StatusOr<std::string> text = ExportAga(t_, report_);
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_THAT(*text, ::testing::StartsWith("TOURNEY Test Cup, Beijing\n"
+                                           "\tstart=2026-11-28\n"
+                                           "\tfinish=2026-11-29\n"
+                                           "\trules=Chinese\n"));
+  for (const char* ruleset : {"cn-2002", "cn-1988", "cn-2002@2002.1", "cn-2002+cn-2002-rapid"}) {
+    t_.mutable_settings()->set_ruleset(ruleset);
+    EXPECT_EQ(ParseAga(*ExportAga(t_, report_)).header["rules"], "Chinese") << ruleset;
+  }
+  // A ruleset it knows no rules of play for: refused, not guessed.
+  t_.mutable_settings()->set_ruleset("jp-1989");
+  absl::StatusOr<std::string> refused = ExportAga(t_, report_);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(refused.status().message(),
+              HasSubstr("AGA results: the tournament's ruleset \"jp-1989\" has no rules of play"));
 }
 
 TEST_F(Formats, AgaHandicapKomiAndTemporaryIdsAsOpenGothaWritesThem) {

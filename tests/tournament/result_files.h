@@ -43,12 +43,12 @@ inline H9 ParseH9(const std::string& text) {
   return h;
 }
 
-// The AGA results file read back: TOURNEY, start=/finish=, PLAYERS lines
+// The AGA results file read back: TOURNEY, start=/finish=/rules=, PLAYERS lines
 // "id<TAB>Last, First<TAB>rank", GAMES sections of "white<TAB>black<TAB>
 // result<TAB>handicap<TAB>komi", "#" comments, END.
 struct Aga {
   std::string tourney;
-  std::map<std::string, std::string> dates;
+  std::map<std::string, std::string> header;  // start=, finish=, rules=
   std::vector<std::vector<std::string>> players;
   std::map<int, std::vector<std::vector<std::string>>> games;
   bool ended = false;
@@ -65,7 +65,7 @@ inline Aga ParseAga(const std::string& text) {
       a.tourney = std::string(line);
     } else if (absl::ConsumePrefix(&line, "\t")) {
       std::vector<std::string> kv = absl::StrSplit(line, '=');
-      a.dates[kv[0]] = kv[1];
+      a.header[kv[0]] = kv[1];
     } else if (line == "PLAYERS") {
       section = "players";
     } else if (absl::ConsumePrefix(&line, "GAMES ")) {
