@@ -3,6 +3,7 @@
 #include <map>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/field_bounds.h"
@@ -21,6 +22,22 @@
 
 namespace arbiter::tournament {
 namespace {
+
+// What an event being recorded must hold beyond what its fold checks (the
+// fold also reads tournaments recorded before these checks): a player's
+// rank (ranks.h), and a new tournament's ruleset, which the standings'
+// withdrawal rules and the exports' rules of play are read from.
+absl::Status CheckEntered(const v1::TournamentEvent& event) {
+  if (event.has_created()) {
+    const std::string& ruleset = event.created().settings().ruleset();
+    if (!ruleset.empty() && ruleset != "cn-2002" && ruleset != "cn-1988") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("settings.ruleset: \"", absl::CHexEscape(ruleset.substr(0, 16)),
+                       "\" is not a ruleset; cn-2002 (the default) or cn-1988"));
+    }
+  }
+  return CheckRanksEntered(event);
+}
 
 // Reads and appends of one write, when other writers keep getting in first.
 constexpr int kWriteAttempts = 5;
@@ -150,7 +167,7 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::AppendOnto(
     // The authenticated caller (empty when the server runs open), never
     // what an imported file or a client put there.
     events[i].set_actor(caller.actor);
-    absl::Status s = CheckRanksEntered(events[i]);
+    absl::Status s = CheckEntered(events[i]);
     if (s.ok()) s = Apply(events[i], &t);
     if (!s.ok()) {
       return events.size() == 1

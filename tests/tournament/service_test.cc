@@ -170,6 +170,24 @@ TEST_F(Service, BadRequestsAreRefusedAndNothingIsRecorded) {
             grpc::StatusCode::INVALID_ARGUMENT);
 }
 
+// The ruleset a tournament names decides its withdrawal rules and the
+// exports' rules of play: a name that is no ruleset is refused at creation.
+TEST_F(Service, ATournamentsRulesetIsOneOfTheRulesets) {
+  v1::CreateTournamentRequest req;
+  req.mutable_tournament()->set_tournament_id("typo");
+  req.mutable_tournament()->set_title("Cup");
+  req.mutable_tournament()->mutable_settings()->set_system(v1::TournamentSettings::ROUND_ROBIN);
+  req.mutable_tournament()->mutable_settings()->set_ruleset("cn2002");
+  v1::Tournament t;
+  grpc::Status s = service_->CreateTournament(&ctx_, &req, &t);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(),
+            "settings.ruleset: \"cn2002\" is not a ruleset; cn-2002 (the default) or cn-1988");
+  EXPECT_FALSE(store_->Load("typo").ok());
+  req.mutable_tournament()->mutable_settings()->set_ruleset("cn-1988");
+  EXPECT_TRUE(service_->CreateTournament(&ctx_, &req, &t).ok());
+}
+
 // A rank is 30K to 1K, 1D to 9D or 1P to 9P (ranks.h), the scale the EGD's
 // table and OpenGotha's Player hold; anything else is refused where it is
 // entered, naming the player and the rank, and nothing is recorded.
