@@ -37,6 +37,14 @@ constexpr FlagSpec kSystemFlag = {"system", "SYSTEM", "round-robin or swiss"};
 constexpr FlagSpec kSwissMethodFlag = {"swiss-method", "METHOD",
                                        "total-score or points-then-opponents"};
 
+// The EGD's .h9 header fields (CL[], TM[], PC[country, ...]), which an
+// OpenGotha file cannot say: set at creation or at an import.
+constexpr FlagSpec kCountryFlag = {"country", "CC",
+                                   "the venue's country, ISO 3166 alpha-2 (EGD PC[])"};
+constexpr FlagSpec kEgfClassFlag = {"egf-class", "A|B|C|D", "the EGF tournament class (EGD CL[])"};
+constexpr FlagSpec kAdjustedTimeFlag = {"adjusted-time", "MINUTES",
+                                        "the EGF adjusted time (EGD TM[])"};
+
 constexpr FlagSpec kTournamentCreateFlags[] = {
     {"id", "ID", "the tournament id", false, true},
     kSystemFlag,
@@ -55,9 +63,9 @@ constexpr FlagSpec kTournamentCreateFlags[] = {
     {"location", "PLACE", "where it is played"},
     {"dates", "BEGIN[,END]", "when it is played"},
     {"ruleset", "ID", "the ruleset of its games"},
-    {"country", "CC", "the venue's country, ISO 3166 alpha-2 (EGD PC[])"},
-    {"egf-class", "A|B|C|D", "the EGF tournament class (EGD CL[])"},
-    {"adjusted-time", "MINUTES", "the EGF adjusted time (EGD TM[])"},
+    kCountryFlag,
+    kEgfClassFlag,
+    kAdjustedTimeFlag,
     kMainTimeFlag,
     kByoYomiFlag,
     kVenueFlag,
@@ -76,6 +84,10 @@ constexpr FlagSpec kImportFlags[] = {
     {"id", "ID", "the tournament id", false, true},
     kSystemFlag,
     kSwissMethodFlag,
+    kEgfClassFlag,
+    kAdjustedTimeFlag,
+    kCountryFlag,
+    {"location", "CITY", "the venue's city (EGD PC[]), instead of the file's"},
     kJsonFlag,
     kServerFlag,
 };
@@ -324,7 +336,16 @@ int TournamentImport(const Args& args) {
   v1::ImportTournamentRequest req;
   req.set_tournament_id(*args.Value("id"));
   std::string why;
-  if (!SetSystem(args, req.mutable_settings(), &why)) return UsageError(spec, why);
+  v1::TournamentSettings* s = req.mutable_settings();
+  if (!SetSystem(args, s, &why)) return UsageError(spec, why);
+  int adjusted_time = 0;
+  if (absl::Status st = args.Number("adjusted-time", &adjusted_time); !st.ok()) {
+    return UsageError(spec, st.message());
+  }
+  s->set_adjusted_time_minutes(adjusted_time);
+  if (auto v = args.Value("egf-class")) s->set_egf_class(*v);
+  if (auto v = args.Value("country")) s->set_country(*v);
+  if (auto v = args.Value("location")) s->set_location(*v);
   const std::string& path = args.positionals()[0];
   absl::StatusOr<std::string> xml = ReadInput(path);
   if (!xml.ok()) {

@@ -46,5 +46,33 @@ TEST_F(E2E, EveryTournamentExportFormatIsTheTablesRow) {
   EXPECT_THAT(r.out, HasSubstr("opengotha, h9 (EGD), aga, csv or json"));
 }
 
+// What an OpenGotha file cannot say and the EGD's .h9 header needs (CL[],
+// TM[], PC[]) is given at the import, so an imported tournament can reach
+// the EGD (it could not: no command sets them after creation).
+TEST_F(E2E, AnImportTakesTheEgdHeaderFieldsTheFileCannotSay) {
+  const std::string juvisy = testing::SourcePath("tests/data/opengotha/tournoi_de_juvisy.xml");
+  ProcessResult r = Cli({"tournament", "import", "--id", "plain", juvisy});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "export", "plain", "--format", "h9"});
+  EXPECT_THAT(r.err, HasSubstr("EGF class"));
+  r = Cli({"tournament", "import", "--id", "egd", "--egf-class", "B", "--adjusted-time", "90",
+           "--country", "FR", "--location", "Juvisy", juvisy});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  r = Cli({"tournament", "show", "egd", "--json"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  v1::Tournament t;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &t).ok()) << r.out;
+  EXPECT_EQ(t.settings().egf_class(), "B");
+  EXPECT_EQ(t.settings().adjusted_time_minutes(), 90);
+  EXPECT_EQ(t.settings().country(), "FR");
+  EXPECT_EQ(t.settings().location(), "Juvisy");
+  // The header is complete: what is left is the file's own (a name in
+  // Latin letters), not a field no command could set.
+  r = Cli({"tournament", "export", "egd", "--format", "h9"});
+  EXPECT_THAT(r.err, ::testing::Not(HasSubstr("EGF class")));
+  EXPECT_THAT(r.err, ::testing::Not(HasSubstr("adjusted time")));
+  EXPECT_THAT(r.err, HasSubstr("romanized name"));
+}
+
 }  // namespace
 }  // namespace arbiter
