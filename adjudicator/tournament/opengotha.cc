@@ -228,6 +228,7 @@ absl::StatusOr<int> IntAtLeast(const XmlElement& e, absl::string_view key,
 // The players read so far, by the key strings the file names them by.
 struct PlayerIndex {
   std::map<std::string, std::string> by_key;  // key and reduced key -> id
+  std::map<std::string, int> line_of;         // id -> the line of its <Player>
 
   absl::StatusOr<std::string> Resolve(const XmlElement& e, absl::string_view attr) const {
     const std::string ref = Attr(e, attr);
@@ -702,6 +703,7 @@ absl::Status ReadPlayers(const XmlElement& root, std::vector<v1::TournamentPlaye
     }
     if (id.empty()) id = absl::StrCat("P", players.size() + 1);
     p.set_id(id);
+    index.line_of[id] = pe->line;
     index.by_key[key] = id;
     index.by_key.emplace(Reduced(key), id);
     players.push_back(std::move(p));
@@ -815,15 +817,28 @@ absl::Status ReadByes(const XmlElement& root, const PlayerIndex& index,
 
 }  // namespace
 
-absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(
-    absl::string_view xml, absl::string_view tournament_id,
-    const v1::TournamentSettings& settings) {
+namespace {
+
+// The file's events, each with the line of the element it came from (0:
+// from several, or none).
+struct FileEvents {
+  std::vector<v1::TournamentEvent> events;
+  std::vector<int> lines;
+  void Add(v1::TournamentEvent e, int line) {
+    events.push_back(std::move(e));
+    lines.push_back(line);
+  }
+};
+
+absl::StatusOr<FileEvents> ReadFile(absl::string_view xml, absl::string_view tournament_id,
+                                    const v1::TournamentSettings& settings) {
   absl::StatusOr<std::unique_ptr<XmlElement>> doc = ParseXml(xml);
   if (!doc.ok()) return doc.status();
   const XmlElement& root = **doc;
   if (root.name != "Tournament") return At(root, "the root element must be <Tournament>");
   absl::StatusOr<v1::TournamentCreated> created = ReadCreated(root, tournament_id, settings);
   if (!created.ok()) return created.status();
+  FileEvents file;
   std::vector<v1::TournamentEvent> events(1);
   *events.back().mutable_created() = *created;
 
@@ -835,23 +850,50 @@ absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(
   if (teams) {
     if (absl::Status s = ReadTeams(root, index, players, events, boards); !s.ok()) return s;
   }
+  const XmlElement* general = FindDeep(root, "GeneralParameterSet");
+  for (v1::TournamentEvent& e : events) file.Add(std::move(e), general ? general->line : root.line);
   for (const v1::TournamentPlayer& p : players) {
-    events.emplace_back();
-    *events.back().mutable_player_added()->mutable_player() = p;
+    v1::TournamentEvent e;
+    *e.mutable_player_added()->mutable_player() = p;
+    file.Add(std::move(e), index.line_of[p.id()]);
   }
   std::map<int, v1::TournamentRound> rounds;
   if (absl::Status s = ReadGames(root, index, teams ? &boards : nullptr, rounds); !s.ok()) return s;
   if (absl::Status s = ReadByes(root, index, rounds); !s.ok()) return s;
   for (auto& [n, r] : rounds) {
-    events.emplace_back();
-    *events.back().mutable_round_paired()->mutable_round() = std::move(r);
+    v1::TournamentEvent e;
+    *e.mutable_round_paired()->mutable_round() = std::move(r);
+    file.Add(std::move(e), 0);
   }
-  // The file must make a consistent tournament: fold it to be sure.
-  if (absl::StatusOr<v1::Tournament> t = Fold(events); !t.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the file is inconsistent: ", t.status().message()));
+  return file;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<v1::TournamentEvent>> ReadOpenGotha(
+    absl::string_view xml, absl::string_view tournament_id,
+    const v1::TournamentSettings& settings) {
+  absl::StatusOr<FileEvents> file = ReadFile(xml, tournament_id, settings);
+  if (!file.ok()) return file.status();
+  return std::move(file->events);
+}
+
+absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(
+    absl::string_view xml, absl::string_view tournament_id,
+    const v1::TournamentSettings& settings) {
+  absl::StatusOr<FileEvents> file = ReadFile(xml, tournament_id, settings);
+  if (!file.ok()) return file.status();
+  // The file must make a tournament the rules allow: fold it, and name the
+  // element (its line) that does not, in the file's terms.
+  v1::Tournament t;
+  for (size_t i = 0; i < file->events.size(); ++i) {
+    if (absl::Status s = Apply(file->events[i], &t); !s.ok()) {
+      return absl::InvalidArgumentError(
+          file->lines[i] > 0 ? absl::StrCat("line ", file->lines[i], ": ", s.message())
+                             : std::string(s.message()));
+    }
   }
-  return events;
+  return std::move(file->events);
 }
 
 namespace {

@@ -40,8 +40,15 @@ namespace arbiter::tournament {
 // change from round to round (each pairing then carries its teamBoard, and
 // a player keeps a board of their own only if it never changed and no
 // team-mate shares it); <Board> rounds past the games' are ignored.
-// INVALID_ARGUMENT with the line on any malformed or inconsistent element.
+// INVALID_ARGUMENT with the line on any malformed element, or one the
+// tournament cannot hold (a player's country, a round past its rounds).
 absl::StatusOr<std::vector<v1::TournamentEvent>> ImportOpenGotha(
+    absl::string_view xml, absl::string_view tournament_id, const v1::TournamentSettings& settings);
+
+// As ImportOpenGotha, each element checked, but the events not folded into
+// one tournament: for `import-round`, which takes one round of the file
+// onto a tournament of its own (whose rounds the file's others may exceed).
+absl::StatusOr<std::vector<v1::TournamentEvent>> ReadOpenGotha(
     absl::string_view xml, absl::string_view tournament_id, const v1::TournamentSettings& settings);
 
 // The tournament as an OpenGotha file that OpenGotha's File > Open accepts,

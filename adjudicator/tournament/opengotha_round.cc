@@ -40,7 +40,7 @@ const v1::TournamentPlayer* Match(const v1::Tournament& t, const v1::TournamentP
 absl::StatusOr<v1::TournamentRound> RoundFromOpenGotha(absl::string_view xml,
                                                        const v1::Tournament& t, int round) {
   absl::StatusOr<std::vector<v1::TournamentEvent>> events =
-      ImportOpenGotha(xml, t.tournament_id(), t.settings());
+      ReadOpenGotha(xml, t.tournament_id(), t.settings());
   if (!events.ok()) return events.status();
   std::map<std::string, v1::TournamentPlayer> file_players;  // by the file's key
   const v1::TournamentRound* wanted = nullptr;

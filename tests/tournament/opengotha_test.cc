@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_join.h"
 #include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/opengotha_round.h"
 #include "adjudicator/tournament/standings.h"
 #include "adjudicator/tournament/xml.h"
 #include "gmock/gmock.h"
@@ -403,6 +404,51 @@ TEST(OpenGotha, BadFilesAreRefusedWithTheLine) {
   EXPECT_THAT(error("<Players/>"),
               HasSubstr("line 1: <Players>: the root element must be <Tournament>"));
   EXPECT_THAT(error(head), HasSubstr("<Tournament> (line 2) is not closed"));
+}
+
+// An element the tournament cannot hold is named by its line and in the
+// file's terms (it was "the file is inconsistent: event 3: ...").
+TEST(OpenGotha, WhatTheTournamentCannotHoldIsNamedByItsLine) {
+  const std::string xml =
+      "<?xml version=\"1.0\"?>\n<Tournament>\n<Players>\n"
+      "<Player name=\"A\" firstName=\"a\"/>\n"
+      "<Player name=\"OBrien\" firstName=\"Sean\" country=\"IRL\"/>\n</Players>\n"
+      "</Tournament>\n";
+  absl::StatusOr<std::vector<v1::TournamentEvent>> e = ImportOpenGotha(xml, "T", {});
+  ASSERT_FALSE(e.ok());
+  EXPECT_THAT(e.status().message(), HasSubstr("line 5: player '"));
+  EXPECT_THAT(e.status().message(), HasSubstr("country \"IRL\""));
+  EXPECT_THAT(e.status().message(), Not(HasSubstr("event ")));
+  EXPECT_THAT(e.status().message(), Not(HasSubstr("inconsistent")));
+}
+
+// import-round takes one round of a file onto a tournament of its own: the
+// file's other rounds may go past the tournament's, which reading it for
+// that round does not fold.
+TEST(OpenGotha, ARoundIsTakenFromAFileWithMoreRoundsThanTheTournament) {
+  testing::TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.settings()->set_rounds(1);
+  b.Player("A").Player("B");
+  std::vector<v1::TournamentEvent> events = b.events();
+  for (v1::TournamentEvent& e : events) {  // as the file names them: "A A", "B B"
+    if (e.has_player_added()) {
+      e.mutable_player_added()->mutable_player()->set_first_name(e.player_added().player().name());
+    }
+  }
+  absl::StatusOr<v1::Tournament> t = Fold(events);
+  ASSERT_TRUE(t.ok()) << t.status();
+  const std::string xml =
+      "<?xml version=\"1.0\"?>\n<Tournament>\n<Players>\n"
+      "<Player name=\"A\" firstName=\"A\"/>\n<Player name=\"B\" firstName=\"B\"/>\n"
+      "</Players>\n<Games>\n"
+      "<Game roundNumber=\"1\" tableNumber=\"1\" blackPlayer=\"AA\" whitePlayer=\"BB\" "
+      "result=\"RESULT_BLACKWINS\"/>\n"
+      "<Game roundNumber=\"2\" tableNumber=\"1\" blackPlayer=\"BB\" whitePlayer=\"AA\" "
+      "result=\"RESULT_BLACKWINS\"/>\n</Games>\n</Tournament>\n";
+  absl::StatusOr<v1::TournamentRound> round = RoundFromOpenGotha(xml, *t, 1);
+  ASSERT_TRUE(round.ok()) << round.status();
+  EXPECT_EQ(round->round(), 1);
+  EXPECT_EQ(round->pairings_size(), 1);
 }
 
 }  // namespace
