@@ -904,7 +904,12 @@ absl::StatusOr<int> RoundsToWrite(const v1::Tournament& t) {
   const v1::TournamentSettings& s = t.settings();
   int last_round = 0;
   for (const v1::TournamentRound& r : t.rounds()) last_round = std::max(last_round, r.round());
-  const int rounds = std::max({1, s.rounds(), last_round});
+  // A round robin's rounds are its players' (and cycles'): OpenGotha pairs
+  // nothing past numberOfRounds, so the file holds the event's, not only
+  // those paired so far.
+  const int planned =
+      s.system() == v1::TournamentSettings::ROUND_ROBIN ? RoundRobinRounds(t) : s.rounds();
+  const int rounds = std::max({1, planned, last_round});
   if (rounds > kMaxRounds) {
     return Refuse(absl::StrCat("the tournament has ", rounds, " rounds; OpenGotha holds at most ",
                                kMaxRounds));

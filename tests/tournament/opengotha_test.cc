@@ -167,6 +167,17 @@ TEST(OpenGotha, TheExportIsWhatFileOpenAccepts) {
   EXPECT_THAT(xml, HasSubstr("<ByePlayer player=\"VANDERBERGJANPIET\" roundNumber=\"1\"/>"));
 }
 
+// OpenGotha pairs nothing past numberOfRounds: a round robin's file holds
+// the event's rounds (4 players: 3), not only the one paired so far.
+TEST(OpenGotha, ARoundRobinsFileHoldsAllItsRounds) {
+  testing::TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
+  b.Player("A").Player("B").Player("C").Player("D");
+  b.Round(1, {{"A", "B", "G1"}, {"C", "D", "G2"}});
+  v1::Tournament t = b.Build();
+  for (v1::TournamentPlayer& p : *t.mutable_players()) p.set_first_name("Player");
+  EXPECT_THAT(Export(t, ComputeStandings(t, {})), HasSubstr("numberOfRounds=\"3\""));
+}
+
 TEST(OpenGotha, TheReaderCatchesWhatOpenGothaRefuses) {
   // What this project wrote before: no first name, only GeneralParameterSet,
   // a game naming nobody, two byes in a round.
