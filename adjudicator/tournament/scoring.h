@@ -5,8 +5,10 @@
 //  - BLACK_WINS / WHITE_WINS: 2-0. By default (not played over the board,
 //    OpenGotha's _BYDEF) when the reason is LATENESS: a lateness forfeit.
 //  - DRAW: 1-1.  BOTH_LOSE: 0-0 (by default when by LATENESS, 22.3).
-//  - NO_RESULT (无胜负): 0-0, the game counts as met. Exported as both-lose,
-//    the only 0-0 result the formats know; the sidecar says NO_RESULT.
+//  - NO_RESULT (无胜负): 0-0, the game counts as met, but is no loss: in
+//    none of wins, draws and losses from tournament-2026.2 (standings_rules.h).
+//    Exported as both-lose, the only 0-0 result the formats know; the
+//    sidecar says NO_RESULT.
 //  - REPLAY: pending until a ReplayScheduled names the replay's game, whose
 //    result then decides the pairing.
 //  - no result yet, or the game not in the ledger: pending (counts nothing).

@@ -16,6 +16,7 @@
 #include "adjudicator/tournament/matches.h"
 #include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/scoring.h"
+#include "adjudicator/tournament/standings_rules.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -102,9 +103,14 @@ struct Record {
   std::string opponent;
   int mine = 0;
   int theirs = 0;
+  // Neither won, drawn nor lost: a NO_RESULT game under tournament-2026.2
+  // (standings_rules.h). It still counts as met (the opponents' points).
+  bool untallied = false;
 };
 
+// A record in the wins, draws or losses: 2 a win, 1-1 a draw, else a loss.
 void Tally(const Record& r, Standing* s) {
+  if (r.untallied) return;
   if (r.mine == 2)
     s->set_wins(s->wins() + 1);
   else if (r.mine == 1 && r.theirs == 1)
@@ -186,10 +192,13 @@ std::map<std::string, Standing> PlayerRecords(const v1::Tournament& t, const Gam
     auto a = awaited.find(id);
     SetCountedRounds(t, a == awaited.end() ? std::set<int>{} : a->second, &s);
   }
+  // tournament-2026.1 tallied every 0-0 as a loss, NO_RESULT included.
+  const bool no_result_untallied = StandingsRulesFrom(t, "tournament-2026.2");
   for (const ScoredPairing& sp : scored) {
     if (!Counts(sp)) continue;
-    (*records)[sp.black()].push_back({sp.white(), sp.black_points(), sp.white_points()});
-    (*records)[sp.white()].push_back({sp.black(), sp.white_points(), sp.black_points()});
+    const bool untallied = no_result_untallied && sp.outcome() == v1::Result::NO_RESULT;
+    (*records)[sp.black()].push_back({sp.white(), sp.black_points(), sp.white_points(), untallied});
+    (*records)[sp.white()].push_back({sp.black(), sp.white_points(), sp.black_points(), untallied});
   }
   for (auto& [id, recs] : *records) {
     Standing& s = out[id];

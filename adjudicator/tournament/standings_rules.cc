@@ -23,4 +23,16 @@ absl::StatusOr<std::string> PinnedStandingsRules(const v1::TournamentCreated& cr
                    absl::StrJoin(kStandingsRulesVersions, ", "), ")"));
 }
 
+bool StandingsRulesFrom(const v1::Tournament& t, absl::string_view version) {
+  const absl::string_view pinned =
+      t.standings_rules().empty() ? kStandingsRulesVersions[0] : t.standings_rules();
+  int pinned_at = -1;
+  int version_at = -1;
+  for (int i = 0; i < static_cast<int>(std::size(kStandingsRulesVersions)); ++i) {
+    if (kStandingsRulesVersions[i] == pinned) pinned_at = i;
+    if (kStandingsRulesVersions[i] == version) version_at = i;
+  }
+  return pinned_at >= 0 && version_at >= 0 && pinned_at >= version_at;
+}
+
 }  // namespace arbiter::tournament

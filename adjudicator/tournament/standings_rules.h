@@ -8,7 +8,14 @@
 // the articles' data and its content hashes): a change to the scoring that
 // changes any report adds a version at the end of kStandingsRulesVersions
 // and keeps the earlier behaviour reachable under the earlier names
-// (branching on StandingsRules(t)); a published name is never reused.
+// (branching on StandingsRulesFrom(t, version)); a published name is never
+// reused.
+//
+//  - tournament-2026.1: the first; every 0-0 (BOTH_LOSE, NO_RESULT) is a
+//    loss in the wins/draws/losses columns.
+//  - tournament-2026.2: a NO_RESULT game counts in none of wins, draws and
+//    losses (the README's "Game outcomes": no result is not a loss); a
+//    BOTH_LOSE is still a loss for both.
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_STANDINGS_RULES_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_STANDINGS_RULES_H_
 
@@ -22,7 +29,8 @@ namespace arbiter::tournament {
 
 // Every version this binary scores under, oldest first; the last is the
 // current one, which new tournaments pin.
-inline constexpr absl::string_view kStandingsRulesVersions[] = {"tournament-2026.1"};
+inline constexpr absl::string_view kStandingsRulesVersions[] = {"tournament-2026.1",
+                                                                "tournament-2026.2"};
 
 // The version a new tournament pins.
 absl::string_view CurrentStandingsRules();
@@ -31,6 +39,13 @@ absl::string_view CurrentStandingsRules();
 // tournament recorded before the pin). INVALID_ARGUMENT, naming the known
 // versions, for one this binary does not have.
 absl::StatusOr<std::string> PinnedStandingsRules(const v1::TournamentCreated& created);
+
+// Whether `t` is scored under `version` or a later one: the scoring's branch
+// for a change `version` made. `t`'s pin is its standings_rules (the fold
+// sets it; none reads as the first version). `version` must be one of
+// kStandingsRulesVersions; another, or a pin this binary does not have
+// (which the fold refuses), answers false.
+bool StandingsRulesFrom(const v1::Tournament& t, absl::string_view version);
 
 }  // namespace arbiter::tournament
 

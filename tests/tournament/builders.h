@@ -32,6 +32,12 @@ class TournamentBuilder {
     events_.push_back(e);
   }
   v1::TournamentSettings* settings() { return events_[0].mutable_created()->mutable_settings(); }
+  // Pins the standings rules' version (standings_rules.h); none reads as the
+  // first, "tournament-2026.1".
+  TournamentBuilder& StandingsRules(const std::string& version) {
+    events_[0].mutable_created()->set_standings_rules(version);
+    return *this;
+  }
   TournamentBuilder& Team(const std::string& id) {
     v1::TournamentEvent e;
     e.mutable_team_added()->mutable_team()->set_id(id);

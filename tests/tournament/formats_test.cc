@@ -320,6 +320,20 @@ TEST_F(Formats, Csv) {
             "4,ZHOU,Zhou Lin,2,0.50,1,1,1,0,1,no,B,CHEN +!w0,WANG -/w0\r\n");
 }
 
+TEST_F(Formats, CsvCountsANoResultInNoColumnFromTournament2026_2) {
+  // FINDINGS item 10: Wang-Zhou (round 2) with no result instead of both
+  // losing. Under tournament-2026.2 it is neither player's loss; under
+  // 2026.1 (this fixture's tournament, recorded with no pin) it is, as before.
+  games_["G4"].result->set_outcome(v1::Result::NO_RESULT);
+  const std::string old_csv = ExportCsv(t_, ComputeStandings(t_, games_));
+  EXPECT_THAT(old_csv, HasSubstr("\r\n3,WANG,Wang Ming,0,0.50,5,0,0,0,2,no,"));
+  EXPECT_THAT(old_csv, HasSubstr("\r\n4,ZHOU,Zhou Lin,2,0.50,1,1,1,0,1,no,"));
+  t_.set_standings_rules("tournament-2026.2");
+  const std::string csv = ExportCsv(t_, ComputeStandings(t_, games_));
+  EXPECT_THAT(csv, HasSubstr("\r\n3,WANG,Wang Ming,0,0.50,5,0,0,0,1,no,"));
+  EXPECT_THAT(csv, HasSubstr("\r\n4,ZHOU,Zhou Lin,2,0.50,1,1,1,0,0,no,"));
+}
+
 TEST_F(Formats, CsvHasTheColumnsOfItsSystemOnly) {
   // A round robin (27, individual 1): points, A, B; no Swiss total score or
   // opponents' points.

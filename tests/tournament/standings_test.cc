@@ -548,6 +548,98 @@ TEST(Results, GameOutcomesMapToPoints) {
   EXPECT_EQ(Row(r.standings(), "P7").warnings(), 1);
 }
 
+// FINDINGS item 10: a NO_RESULT game (0-0, "no result") is no loss. Under
+// tournament-2026.2 it counts in none of wins, draws and losses, while a
+// BOTH_LOSE (0-0 too) is a loss for both; both still count as met, so the
+// opponents' points, total scores and ranks are as under 2026.1.
+// R1: A-B no result, C-D both lose.  R2: A beats C (A black), B draws D.
+TournamentBuilder NoResultAndBothLose() {
+  TournamentBuilder b(v1::TournamentSettings::SWISS);
+  b.settings()->set_rounds(2);
+  b.Player("A").Player("B").Player("C").Player("D");
+  b.Round(1, {{"A", "B", "NR"}, {"C", "D", "BL"}});
+  b.Round(2, {{"A", "C", "G3"}, {"B", "D", "G4"}});
+  return b;
+}
+
+GameFactsMap NoResultAndBothLoseGames() {
+  return {{"NR", Decided(v1::Result::NO_RESULT, v1::Result::ARBITER)},
+          {"BL", Decided(v1::Result::BOTH_LOSE, v1::Result::DISCIPLINE)},
+          {"G3", Decided(kBlack)},
+          {"G4", Decided(kDraw)}};
+}
+
+// Wins, draws and losses of `id`, as "W D L".
+std::string Wdl(const v1::StandingsReport& r, const std::string& id) {
+  const v1::Standing& s = Row(r.standings(), id);
+  return absl::StrCat(s.wins(), " ", s.draws(), " ", s.losses());
+}
+
+TEST(Results, ANoResultIsNoLossFromTournament2026_2) {
+  TournamentBuilder b = NoResultAndBothLose();
+  b.StandingsRules("tournament-2026.2");
+  const v1::Tournament t = b.Build();
+  EXPECT_EQ(t.standings_rules(), "tournament-2026.2");
+  v1::StandingsReport r = ComputeStandings(t, NoResultAndBothLoseGames());
+  EXPECT_EQ(Wdl(r, "A"), "1 0 0");  // no result, won
+  EXPECT_EQ(Wdl(r, "B"), "0 1 0");  // no result, drew
+  EXPECT_EQ(Wdl(r, "C"), "0 0 2");  // both lost, lost
+  EXPECT_EQ(Wdl(r, "D"), "0 1 1");  // both lost, drew
+  // Met all the same: A's opponents B (1) and C (0); B's A (2) and D (1).
+  EXPECT_EQ(Row(r.standings(), "A").opponents_points(), 1);
+  EXPECT_EQ(Row(r.standings(), "B").opponents_points(), 3);
+}
+
+TEST(Results, Tournament2026_1CountsANoResultAsALossAsBefore) {
+  // The same events pinned to the first version, and unpinned (a tournament
+  // recorded before the pin): every 0-0 is a loss, as its recorded standings say.
+  GameFactsMap games = NoResultAndBothLoseGames();
+  TournamentBuilder pinned = NoResultAndBothLose();
+  pinned.StandingsRules("tournament-2026.1");
+  for (const v1::Tournament& t : {pinned.Build(), NoResultAndBothLose().Build()}) {
+    EXPECT_EQ(t.standings_rules(), "tournament-2026.1");
+    v1::StandingsReport r = ComputeStandings(t, games);
+    EXPECT_EQ(Wdl(r, "A"), "1 0 1");
+    EXPECT_EQ(Wdl(r, "B"), "0 1 1");
+    EXPECT_EQ(Wdl(r, "C"), "0 0 2");
+    EXPECT_EQ(Wdl(r, "D"), "0 1 1");
+  }
+  // Nothing else differs between the versions: points, opponents' points,
+  // total scores, ranks and their order.
+  TournamentBuilder current = NoResultAndBothLose();
+  current.StandingsRules("tournament-2026.2");
+  v1::StandingsReport old_report = ComputeStandings(pinned.Build(), games);
+  v1::StandingsReport new_report = ComputeStandings(current.Build(), games);
+  for (v1::StandingsReport* r : {&old_report, &new_report}) {
+    for (v1::Standing& s : *r->mutable_standings()) {
+      s.clear_wins();
+      s.clear_draws();
+      s.clear_losses();
+    }
+  }
+  EXPECT_EQ(old_report.SerializeAsString(), new_report.SerializeAsString());
+}
+
+TEST(Results, ANoResultIsNoLossOnATeamPlayersOwnRecord) {
+  // A team event's players' table tallies games as the individual one does.
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN, /*teams=*/true);
+  b.StandingsRules("tournament-2026.2");
+  b.Team("X").Team("Y");
+  b.Player("X1", "X", 1).Player("X2", "X", 2).Player("Y1", "Y", 1).Player("Y2", "Y", 2);
+  b.Round(1, {{"X1", "Y1", "NR"}, {"Y2", "X2", "BL"}});
+  GameFactsMap games = {{"NR", Decided(v1::Result::NO_RESULT, v1::Result::ARBITER)},
+                        {"BL", Decided(v1::Result::BOTH_LOSE, v1::Result::DISCIPLINE)}};
+  v1::StandingsReport r = ComputeStandings(b.Build(), games);
+  auto wdl = [&](const std::string& id) {
+    const v1::Standing& s = Row(r.player_standings(), id);
+    return absl::StrCat(s.wins(), " ", s.draws(), " ", s.losses());
+  };
+  EXPECT_EQ(wdl("X1"), "0 0 0");
+  EXPECT_EQ(wdl("Y1"), "0 0 0");
+  EXPECT_EQ(wdl("X2"), "0 0 1");
+  EXPECT_EQ(wdl("Y2"), "0 0 1");
+}
+
 TEST(Results, MissingOrUnfinishedGamesArePending) {
   TournamentBuilder b(v1::TournamentSettings::SWISS);
   b.Player("A").Player("B").Player("C").Player("D");
