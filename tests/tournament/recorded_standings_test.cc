@@ -126,9 +126,11 @@ class RecordedStandings : public ::testing::Test {
   }
 
   // A Swiss of four; round 1: A-B played as game g1, C-D as `cd_game`
-  // (empty: on paper, its result entered from the score sheet).
-  void CreateCup(const std::string& cd_game = "g2") {
+  // (empty: on paper, its result entered from the score sheet). Pinned to
+  // the standings rules `rules` (empty: none, as before the pin).
+  void CreateCup(const std::string& cd_game = "g2", const std::string& rules = "") {
     TournamentBuilder b(v1::TournamentSettings::SWISS);
+    b.StandingsRules(rules);
     b.settings()->set_rounds(3);
     b.Player("A").Player("B").Player("C").Player("D");
     b.Round(1, {Board{"A", "B", "g1"}, Board{"C", "D", cd_game}});
@@ -380,6 +382,53 @@ TEST_F(RecordedStandings, VerifyNamesATournamentWhoseStartedGameIsNotInTheLog) {
   EXPECT_THAT(audit.why, HasSubstr("not in the log"));
 }
 
+// FINDINGS item 10: tournament-2026.2 counts a NO_RESULT in no column of
+// wins, draws and losses; a tournament of 2026.1 (or recorded before the pin)
+// keeps its loss, so the standings it recorded still verify.
+TEST_F(RecordedStandings, A2026_1TournamentRecordsANoResultAsALossAndVerifies) {
+  CreateCup(/*cd_game=*/"");
+  Game("g1", "A", "B");
+  Resign("g1", "WHITE");
+  Enter(2, v1::Result::NO_RESULT);
+  ASSERT_TRUE(recorder_->Update("T").ok());
+  ASSERT_EQ(Recorded().size(), 1u);
+  EXPECT_EQ(Row(Recorded()[0].standings().standings(), "C").losses(), 1);
+  EXPECT_EQ(Row(Recorded()[0].standings().standings(), "D").losses(), 1);
+  ledger::AuditReport audit = Audit();
+  EXPECT_TRUE(audit.intact) << audit.why;
+  EXPECT_EQ(audit.tournaments_rederived, 1u);
+}
+
+TEST_F(RecordedStandings, A2026_2TournamentVerifiesItsNoResultAsNoLoss) {
+  CreateCup(/*cd_game=*/"", "tournament-2026.2");
+  Game("g1", "A", "B");
+  Resign("g1", "WHITE");
+  Enter(2, v1::Result::NO_RESULT);
+  ASSERT_TRUE(recorder_->Update("T").ok());
+  ASSERT_EQ(Recorded().size(), 1u);
+  const v1::StandingsReport r = Recorded()[0].standings();
+  for (const char* id : {"C", "D"}) {
+    EXPECT_EQ(Row(r.standings(), id).wins(), 0) << id;
+    EXPECT_EQ(Row(r.standings(), id).draws(), 0) << id;
+    EXPECT_EQ(Row(r.standings(), id).losses(), 0) << id;
+  }
+  EXPECT_EQ(Row(r.standings(), "B").losses(), 1);
+  ASSERT_TRUE(Audit().intact) << Audit().why;
+  // The same standings as 2026.1 counts them, recorded in this tournament:
+  // verify derives them under its own pin, 2026.2, and names the difference.
+  v1::TournamentEvent as_2026_1;
+  *as_2026_1.mutable_standings_recorded() = Recorded()[0];
+  for (v1::Standing& s :
+       *as_2026_1.mutable_standings_recorded()->mutable_standings()->mutable_standings()) {
+    if (s.id() == "C" || s.id() == "D") s.set_losses(1);
+  }
+  Append({as_2026_1});
+  ledger::AuditReport audit = Audit();
+  EXPECT_FALSE(audit.intact);
+  EXPECT_THAT(audit.why, HasSubstr("tournament 'T' round 1"));
+  EXPECT_THAT(audit.why, HasSubstr("differ from those the log gives"));
+}
+
 // Issue 44.1: the standings rules' version pin. A tournament whose created
 // names none (recorded before the pin) is scored under the first version; a
 // version this binary does not have is refused by name, never scored under
@@ -397,7 +446,7 @@ TEST(StandingsRulesPin, AVersionThisBinaryDoesNotHaveIsRefused) {
   absl::StatusOr<v1::Tournament> t = Fold(events);
   EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(t.status().message(), HasSubstr("'tournament-2099.1'"));
-  EXPECT_THAT(t.status().message(), HasSubstr("tournament-2026.1"));
+  EXPECT_THAT(t.status().message(), HasSubstr("tournament-2026.1, tournament-2026.2"));
 }
 
 // A tournament a venue synced is the venue's record (DOMAIN.md §3.8): its
