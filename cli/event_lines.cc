@@ -1,5 +1,6 @@
 #include "cli/event_lines.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -76,44 +77,62 @@ std::string JsonPath(absl::string_view path) {
   return out;
 }
 
-// protobuf's own wording of three faults a hand-written line makes, in the
-// line's terms: two kinds in one event, a name that is not a value of its
-// enum, a field that does not exist. Anything else as protobuf says it.
-std::string Plainer(absl::string_view why) {
+// protobuf's wording of two kinds in one event ("invalid value oneof field
+// 'kind' is already set. Cannot set 'pass' for type oneof"), or nullopt.
+std::optional<std::string> TwoKinds(absl::string_view why) {
   constexpr absl::string_view kOneof =
       "invalid value oneof field 'kind' is already set. Cannot set '";
-  if (const size_t at = why.find(kOneof); at != absl::string_view::npos) {
-    absl::string_view second = why.substr(at + kOneof.size());
-    second = second.substr(0, second.find('\''));
-    return absl::StrCat("an event holds one kind, and this line gives another ('", second,
-                        "') besides the first");
+  const size_t at = why.find(kOneof);
+  if (at == absl::string_view::npos) return std::nullopt;
+  absl::string_view second = why.substr(at + kOneof.size());
+  second = second.substr(0, second.find('\''));
+  return absl::StrCat("an event holds one kind, and this line gives another ('", second,
+                      "') besides the first");
+}
+
+// protobuf's wording of a name its enum does not hold ("(move.color):
+// invalid value \"GREEN\" for type type.googleapis.com/arbiter.v1.Color"),
+// or nullopt.
+std::optional<std::string> NotAValue(absl::string_view why) {
+  constexpr absl::string_view kInvalid = "): invalid value ";
+  constexpr absl::string_view kType = " for type type.googleapis.com/";
+  const size_t invalid = why.find(kInvalid);
+  const size_t type = why.find(kType);
+  if (!absl::StartsWith(why, "(") || invalid == absl::string_view::npos ||
+      type == absl::string_view::npos || type < invalid) {
+    return std::nullopt;
   }
-  constexpr absl::string_view kEnum = "for type type.googleapis.com/";
-  if (absl::StartsWith(why, "(") && absl::StrContains(why, "): invalid value ") &&
-      absl::StrContains(why, kEnum)) {
-    const absl::string_view path = why.substr(1, why.find(')') - 1);
-    absl::string_view value = why.substr(why.find("): invalid value ") + 17);
-    value = value.substr(0, value.find(' '));
-    const absl::string_view type = why.substr(why.find(kEnum) + kEnum.size());
-    const google::protobuf::EnumDescriptor* e =
-        google::protobuf::DescriptorPool::generated_pool()->FindEnumTypeByName(std::string(type));
-    if (e == nullptr) return std::string(why);
-    std::string names;
-    for (int i = 0; i < e->value_count(); ++i) {
-      absl::StrAppend(&names, i == 0 ? "" : ", ", e->value(i)->name());
-    }
-    return absl::StrCat(JsonPath(path), ": ", value, " is not a value of ", e->name(), " (", names,
-                        ")");
+  const google::protobuf::EnumDescriptor* e =
+      google::protobuf::DescriptorPool::generated_pool()->FindEnumTypeByName(
+          std::string(why.substr(type + kType.size())));
+  if (e == nullptr) return std::nullopt;
+  const absl::string_view path = why.substr(1, invalid - 1);
+  const absl::string_view value =
+      why.substr(invalid + kInvalid.size(), type - invalid - kInvalid.size());
+  return absl::StrCat(JsonPath(path), ": ", value, " is not a value of ", e->name(), " (",
+                      service::ValueNames(*e), ")");
+}
+
+// protobuf's wording of a field that does not exist ("teleport: Cannot find
+// field." at the top, "(move) colour: Cannot find field." within one), or
+// nullopt.
+std::optional<std::string> NoSuchField(absl::string_view why) {
+  constexpr absl::string_view kNoField = ": Cannot find field.";
+  if (!absl::EndsWith(why, kNoField)) return std::nullopt;
+  std::string field(why.substr(0, why.size() - kNoField.size()));
+  if (const size_t close = field.find(") ");
+      absl::StartsWith(field, "(") && close != std::string::npos) {
+    field = absl::StrCat(JsonPath(field.substr(1, close - 1)), ".", field.substr(close + 2));
   }
-  if (absl::EndsWith(why, ": Cannot find field.")) {
-    // "teleport: ..." at the top, "(move) colour: ..." within a field.
-    std::string field(why.substr(0, why.size() - 20));
-    if (absl::StartsWith(field, "(") && field.find(") ") != std::string::npos) {
-      const size_t close = field.find(") ");
-      field = absl::StrCat(JsonPath(field.substr(1, close - 1)), ".", field.substr(close + 2));
-    }
-    return absl::StrCat(field,
-                        ": no such field here (an unknown event kind or a misspelt field name)");
+  return absl::StrCat(field,
+                      ": no such field here (an unknown event kind or a misspelt field name)");
+}
+
+// protobuf's own wording of three faults a hand-written line makes, in the
+// line's terms; anything else as protobuf says it.
+std::string Plainer(absl::string_view why) {
+  for (auto say : {TwoKinds, NotAValue, NoSuchField}) {
+    if (std::optional<std::string> plain = say(why)) return *std::move(plain);
   }
   return std::string(why);
 }

@@ -121,13 +121,9 @@ const Plan& PlanOf(const Descriptor* d) {
 
 absl::Status CheckEnum(const FieldDescriptor* f, int value, const Walk& walk) {
   if (f->enum_type()->FindValueByNumber(value) != nullptr) return absl::OkStatus();
-  std::string names;
-  for (int i = 0; i < f->enum_type()->value_count(); ++i) {
-    absl::StrAppend(&names, i == 0 ? "" : ", ", f->enum_type()->value(i)->name());
-  }
   return absl::InvalidArgumentError(absl::StrCat(PathOf(walk.root, walk.steps), ": ", value,
                                                  " is not a value of ", f->enum_type()->name(),
-                                                 " (", names, ")"));
+                                                 " (", ValueNames(*f->enum_type()), ")"));
 }
 
 absl::Status CheckFields(const Message& m, Walk& walk);
@@ -178,6 +174,14 @@ absl::Status CheckFields(const Message& m, absl::string_view root, bool strings)
 }
 
 }  // namespace
+
+std::string ValueNames(const google::protobuf::EnumDescriptor& type) {
+  std::string names;
+  for (int i = 0; i < type.value_count(); ++i) {
+    absl::StrAppend(&names, i == 0 ? "" : ", ", type.value(i)->name());
+  }
+  return names;
+}
 
 size_t StringLimit(absl::string_view field_name) {
   if (field_name == "idempotency_key" || field_name == "request_id" || field_name == "game_id" ||

@@ -35,6 +35,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 
 namespace arbiter::service {
@@ -74,6 +75,10 @@ absl::Status CheckRequest(const google::protobuf::Message& message);
 // events (`arbiter adjudicate`) checks, where the byte bounds are the
 // service's own.
 absl::Status CheckEnums(const google::protobuf::Message& message, absl::string_view where);
+
+// The names of `type`'s values, in order ("A, B, C"): what a refusal of an
+// enum lists.
+std::string ValueNames(const google::protobuf::EnumDescriptor& type);
 
 // At most `limit` bytes of `text`, cut at a UTF-8 character boundary, with
 // " … (cut)" after it when cut: how an answer carries a text that may quote
