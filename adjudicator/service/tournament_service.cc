@@ -3,7 +3,6 @@
 #include <map>
 #include <utility>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/field_bounds.h"
@@ -32,8 +31,8 @@ absl::Status CheckEntered(const v1::TournamentEvent& event) {
     const std::string& ruleset = event.created().settings().ruleset();
     if (!ruleset.empty() && ruleset != "cn-2002" && ruleset != "cn-1988") {
       return absl::InvalidArgumentError(
-          absl::StrCat("settings.ruleset: \"", absl::CHexEscape(ruleset.substr(0, 16)),
-                       "\" is not a ruleset; cn-2002 (the default) or cn-1988"));
+          absl::StrCat("settings.ruleset: ", service::QuotedPrefix(ruleset),
+                       " is not a ruleset; cn-2002 (the default) or cn-1988"));
     }
   }
   return CheckRanksEntered(event);
