@@ -19,11 +19,7 @@ std::string Count(double black) {
 Game Moveless(const std::string& ruleset, const std::vector<std::string>& kinds,
               const std::string& extra = "") {
   Game g(ruleset);
-  EXPECT_TRUE(g.Apply(0, Created(ruleset, "SAME_SITE",
-                                 R"({"mainTime": "3600s", "byoYomi": {"periods": 5, )"
-                                 R"("periodTime": "60s"}})",
-                                 extra))
-                  .ok());
+  EXPECT_TRUE(g.Apply(0, Created(ruleset, "SAME_SITE", kHourAndByoYomi, extra)).ok());
   EXPECT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
   int t = 60;
   for (const std::string& k : kinds) {

@@ -51,14 +51,16 @@ inline std::string Of(const std::string& kind, const std::string& color) {
   return absl::StrCat("\"", kind, R"(": {"color": ")", color, R"("})");
 }
 
+// The tests' time control: one hour main time and 5 × 60 s byo-yomi.
+inline constexpr char kHourAndByoYomi[] =
+    R"({"mainTime": "3600s", "byoYomi": {"periods": 5, "periodTime": "60s"}})";
+
 // The gameCreated of the tests: 19x19 at SAME_SITE, scheduled at 09:00,
-// one hour main time and 5 × 60 s byo-yomi unless `time_control` says
-// otherwise; `extra` adds fields ("\"komiStones\": 7.5").
-inline std::string Created(
-    const std::string& ruleset, const std::string& venue = "SAME_SITE",
-    const std::string& time_control =
-        R"({"mainTime": "3600s", "byoYomi": {"periods": 5, "periodTime": "60s"}})",
-    const std::string& extra = "") {
+// kHourAndByoYomi unless `time_control` says otherwise; `extra` adds fields
+// ("\"komiStones\": 7.5").
+inline std::string Created(const std::string& ruleset, const std::string& venue = "SAME_SITE",
+                           const std::string& time_control = kHourAndByoYomi,
+                           const std::string& extra = "") {
   return absl::StrCat(R"("gameCreated": {"gameId": "t", "ruleset": ")", ruleset,
                       R"(", "boardSize": 19, "venue": ")", venue, R"(", "scheduledStart": ")",
                       At(0), R"(")", time_control.empty() ? "" : R"(, "timeControl": )",

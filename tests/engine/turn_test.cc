@@ -16,11 +16,7 @@ namespace arbiter::testing {
 namespace {
 
 void Start(Game& g, const std::string& ruleset, const std::string& extra = "") {
-  ASSERT_TRUE(g.Apply(0, Created(ruleset, "SAME_SITE",
-                                 R"({"mainTime": "3600s", "byoYomi": {"periods": 5, )"
-                                 R"("periodTime": "60s"}})",
-                                 extra))
-                  .ok());
+  ASSERT_TRUE(g.Apply(0, Created(ruleset, "SAME_SITE", kHourAndByoYomi, extra)).ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
 }
 
