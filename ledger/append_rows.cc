@@ -259,7 +259,12 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
   size_t append_bytes = 0;
   for (size_t i = 0; i < job.events.size(); ++i) {
     absl::StatusOr<Verdict> verdict = judge->Apply(job.events[i]);
-    if (!verdict.ok()) return verdict.status();
+    if (!verdict.ok()) {
+      // In a batch, which event: as a bound's refusal names events[i].
+      if (job.events.size() == 1) return verdict.status();
+      return absl::Status(verdict.status().code(),
+                          absl::StrCat("events[", i, "]: ", verdict.status().message()));
+    }
     if (absl::Status s = CheckJudgedBytes(i, job.canonical[i], *verdict, append_bytes); !s.ok()) {
       return s;
     }

@@ -461,6 +461,24 @@ TEST(RpcTest, WatchAllResumesByPosition) {
   (void)reader->Finish();
 }
 
+// A batch refused by the rules names the event at fault, as a bound's
+// refusal does, and records none of it.
+TEST(RpcTest, ABatchRefusedByTheRulesNamesItsEvent) {
+  auto stub = Stub();
+  v1::AppendEventsResponse resp;
+  ASSERT_TRUE(Append(*stub, "batch-1", {Created("batch-1", T0())}, &resp).ok());
+  const grpc::Status s =
+      Append(*stub, "batch-1",
+             {MoveAt(T0() + S(3), v1::BLACK, "Q16"), MoveAt(T0() + S(6), v1::WHITE, "D4"),
+              MoveAt(T0() + S(9), v1::BLACK, "D4")},
+             &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "events[2]: move.point: D4 is occupied");
+  v1::Game game;
+  ASSERT_TRUE(GetGame(*stub, "batch-1", &game).ok());
+  EXPECT_EQ(game.revision(), 1u) << "a refused batch recorded something";
+}
+
 // A resumption is after what the client was sent, so never past the end:
 // past it (2^63 and beyond once wrapped to "from the start") is refused.
 TEST(RpcTest, WatchingFromPastTheEndIsRefused) {
