@@ -259,6 +259,18 @@ bool SetSystem(const Args& args, v1::TournamentSettings* s, std::string* why) {
   return true;
 }
 
+// The EGD header's fields (kEgfClassFlag, kAdjustedTimeFlag, kCountryFlag,
+// --location) into `s`, for create and import alike; a bad number is usage.
+absl::Status SetEgdHeader(const Args& args, v1::TournamentSettings* s) {
+  int adjusted_time = 0;
+  if (absl::Status st = args.Number("adjusted-time", &adjusted_time); !st.ok()) return st;
+  s->set_adjusted_time_minutes(adjusted_time);
+  if (auto v = args.Value("egf-class")) s->set_egf_class(*v);
+  if (auto v = args.Value("country")) s->set_country(*v);
+  if (auto v = args.Value("location")) s->set_location(*v);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const CommandSpec kTournamentCreate = {
@@ -294,21 +306,17 @@ int TournamentCreate(const Args& args) {
   if (!SetSystem(args, s, &why)) return UsageError(spec, why);
   s->set_teams(args.Has("teams"));
   if (!SetTeamSettings(args, s, &why)) return UsageError(spec, why);
-  int rounds = 0, cycles = 0, bye_points = 0, adjusted_time = 0;
+  int rounds = 0, cycles = 0, bye_points = 0;
   double komi = 3.75;
   for (const absl::Status& st : {args.Number("rounds", &rounds), args.Number("cycles", &cycles),
                                  args.Number("bye-points", &bye_points), args.Number("komi", &komi),
-                                 args.Number("adjusted-time", &adjusted_time)}) {
+                                 SetEgdHeader(args, s)}) {
     if (!st.ok()) return UsageError(spec, st.message());
   }
-  s->set_adjusted_time_minutes(adjusted_time);
-  if (auto v = args.Value("egf-class")) s->set_egf_class(*v);
-  if (auto v = args.Value("country")) s->set_country(*v);
   s->set_rounds(rounds);
   s->set_cycles(cycles);
   s->set_bye_points(bye_points);
   s->set_komi(komi);
-  if (auto v = args.Value("location")) s->set_location(*v);
   if (auto v = args.Value("ruleset")) s->set_ruleset(*v);
   // What `tournament start-round` creates the round's games with.
   if (args.Has("main-time") || args.Has("byo-yomi")) {
@@ -338,14 +346,7 @@ int TournamentImport(const Args& args) {
   std::string why;
   v1::TournamentSettings* s = req.mutable_settings();
   if (!SetSystem(args, s, &why)) return UsageError(spec, why);
-  int adjusted_time = 0;
-  if (absl::Status st = args.Number("adjusted-time", &adjusted_time); !st.ok()) {
-    return UsageError(spec, st.message());
-  }
-  s->set_adjusted_time_minutes(adjusted_time);
-  if (auto v = args.Value("egf-class")) s->set_egf_class(*v);
-  if (auto v = args.Value("country")) s->set_country(*v);
-  if (auto v = args.Value("location")) s->set_location(*v);
+  if (absl::Status st = SetEgdHeader(args, s); !st.ok()) return UsageError(spec, st.message());
   const std::string& path = args.positionals()[0];
   absl::StatusOr<std::string> xml = ReadInput(path);
   if (!xml.ok()) {
