@@ -768,10 +768,12 @@ std::vector<uint64_t> Cursors(const std::string& out, const std::string& key) {
 }
 
 // Waits (up to a minute) until `watch`'s output has an event line whose
-// cursor is `last`.
+// cursor is `last`. Only whole lines are read: the client may be halfway
+// through writing one when the file is read.
 bool AwaitCursor(const TempDir& dir, const std::string& key, uint64_t last) {
   for (int i = 0; i < 600; ++i) {
-    const std::vector<uint64_t> seen = Cursors(ReadFile(dir.File("watch.out")), key);
+    const std::string out = ReadFile(dir.File("watch.out"));
+    const std::vector<uint64_t> seen = Cursors(out.substr(0, out.rfind('\n') + 1), key);
     if (!seen.empty() && seen.back() >= last) return true;
     absl::SleepFor(absl::Milliseconds(100));
   }
