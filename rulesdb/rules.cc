@@ -66,6 +66,8 @@ void ApplyOverrides(const v1::ParameterOverrides& o, v1::Parameters* p) {
   }
   if (o.has_dead_stones_whole_chains())
     p->set_dead_stones_whole_chains(o.dead_stones_whole_chains());
+  if (o.has_warnings_after_the_end_apply())
+    p->set_warnings_after_the_end_apply(o.warnings_after_the_end_apply());
 }
 
 bool SameKey(const v1::Sanctioning& a, const v1::Sanctioning& b) {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "adjudicator/engine/event_checks.h"
+#include "adjudicator/engine/game_end.h"
 #include "adjudicator/engine/game_result.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/engine/ruling_text.h"
@@ -182,14 +183,23 @@ int Adjudicator::Issue(v1::Ruling r, v1::Color offender, const v1::Sanctioning* 
     EndGame(*std::move(result), FromProto(issued.at()), issued.number());
     return index;
   }
+  const absl::Time at = FromProto(issued.at());
+  const uint32_t number = issued.number();
+  // A penalty stone ruled after the count still counts (24.1), where the
+  // ruleset says so.
+  GameEnd::Recount(*this, number);
   // Warnings count across kinds; reaching the threshold is an incident of
-  // its own, ruled after the warning that reached it (24.2; 1988 25.2).
+  // its own, ruled after the warning that reached it (24.2; 1988 25.2). After
+  // the end, where the ruleset says so, it replaces a result the game reached
+  // by play (a count, a resignation); one a ruling gave stands.
   const int threshold = rules_.params().warnings_for_loss();
-  if (warned && threshold > 0 && warnings == threshold && !result_.has_value()) {
-    const absl::Time at = FromProto(issued.at());
-    const uint32_t warning = issued.number();
+  const bool by_play =
+      !result_.has_value() ||
+      (rules_.params().warnings_after_the_end_apply() &&
+       (result_->reason() == v1::Result::COUNT || result_->reason() == v1::Result::RESIGNATION));
+  if (warned && threshold > 0 && warnings == threshold && by_play) {
     if (const int follow_on = Rule(v1::WARNINGS_ACCUMULATED, offender, at); follow_on >= 0) {
-      history_.FollowOn(warning, history_.ruling(follow_on).number());
+      history_.FollowOn(number, history_.ruling(follow_on).number());
     }
   }
   return index;

@@ -6,7 +6,9 @@
 // imposed: its warnings and penalty stones, and a result it caused, directly
 // or through the 24.2 loss its warning led to: that result is withdrawn (the
 // game goes on, the clocks restart at the decision) or, when the ruling had
-// replaced an earlier result, that result is restored. Once the result is
+// replaced an earlier result, that result is restored; a penalty stone a
+// count included comes out of its margin (where the ruleset says warnings
+// after the end apply: GameEnd::Recount). Once the result is
 // confirmed (`resultConfirmed`) rulings up to then are no longer appealable;
 // only a cheating misconduct (23.1) can change the result.
 //
@@ -16,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/engine/game_end.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/engine/ruling_text.h"
 
@@ -79,6 +82,9 @@ absl::Status Appeals::OnAppealDecided(Adjudicator& a, const v1::AppealDecided& d
         IssueAppealRuling(a, follow_on, appealed.number(), follow_on.number(), d.note());
     Overturn(a, static_cast<int>(follow_on.number()) - 1, lifted);
   }
+  // A lifted penalty stone a count included comes out of its margin, where
+  // the ruleset says warnings after the end apply.
+  GameEnd::Recount(a, a.history_.ruling(decision).number());
   return absl::OkStatus();
 }
 
@@ -109,7 +115,8 @@ absl::Status Appeals::CheckOverturnable(const Adjudicator& a, int index) {
   const uint32_t f = a.history_.follow_on(r.number());
   const bool caused_follow_on = f != 0 && a.result_.has_value() && a.result_->ruling() == f;
   if (a.result_.has_value() && !caused && !caused_follow_on && Imposes(r, v1::PENALTY_STONE) &&
-      a.result_->reason() == v1::Result::COUNT) {
+      a.result_->reason() == v1::Result::COUNT &&
+      !a.rules_.params().warnings_after_the_end_apply()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "appealDecided: the count (", a.result_->sgf(), ") already included ruling ", r.number(),
         "'s penalty stones; overturning it needs a recount, which the engine does not redo"));

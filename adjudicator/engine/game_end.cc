@@ -39,6 +39,32 @@ void GameEnd::EndByCount(Adjudicator& a, int black_halves) {
   a.EndGame(std::move(result), a.at_, 0);
 }
 
+void GameEnd::Recount(Adjudicator& a, uint32_t ruling) {
+  if (!a.rules_.params().warnings_after_the_end_apply() || !a.result_.has_value() ||
+      a.result_->reason() != v1::Result::COUNT) {
+    return;
+  }
+  const v1::Result& counted = *a.result_;
+  const int pb = a.discipline_.penalty_stones(v1::BLACK);
+  const int pw = a.discipline_.penalty_stones(v1::WHITE);
+  const int was_black = counted.penalty_stones().black();
+  const int was_white = counted.penalty_stones().white();
+  if (pb == was_black && pw == was_white) return;
+  // The margin as counted (in quarter stones, Black's sign), with each
+  // penalty stone's quarter-stones moved (DOMAIN.md §2): nothing on the board
+  // changed, so nothing is counted again.
+  const int sign = counted.outcome() == v1::Result::BLACK_WINS   ? 1
+                   : counted.outcome() == v1::Result::WHITE_WINS ? -1
+                                                                 : 0;
+  const int margin = sign * static_cast<int>(std::lround(counted.margin_stones() * 4)) -
+                     4 * (pb - was_black) + 4 * (pw - was_white);
+  v1::Result result =
+      CountResult(static_cast<int>(std::lround(counted.black_count() * 2)), margin, pb, pw);
+  result.set_clause(counted.clause());
+  result.mutable_also_cites()->CopyFrom(counted.also_cites());
+  a.EndGame(std::move(result), a.at_, ruling);
+}
+
 absl::Status GameEnd::OnDeadStones(Adjudicator& a, const v1::DeadStones& d) {
   const bool abandoned = a.abandoned_by_ != v1::COLOR_UNSPECIFIED;
   if (!a.play_recorded_ && !abandoned) {

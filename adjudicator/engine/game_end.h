@@ -27,6 +27,14 @@ class GameEnd {
   // The arbiter's count, for a game recorded without its moves.
   static absl::Status OnCountRecorded(Adjudicator& a, const v1::CountRecorded& c);
 
+  // After a ruling given once the game was counted (a decision, an appeal's)
+  // changed the penalty stones, where the ruleset says warnings after the
+  // end apply (24.1: 该局计算胜负时): the count's margin again, from the same
+  // count with the penalty stones as they now stand. The new result names
+  // `ruling`, which replaced the old one (so that overturning it restores
+  // that). Nothing when the result is not a count or its stones are current.
+  static void Recount(Adjudicator& a, uint32_t ruling);
+
  private:
   // Ends the game by the count: `black_halves` is Black's stones and points
   // in half stones, turned into the margin with komi and penalty stones.

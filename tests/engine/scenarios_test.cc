@@ -237,7 +237,7 @@ TEST(ScenariosTest, GameCreatedNamesItsRulesetVersion) {
   EXPECT_EQ(Field(ParseObject(old.out), "rulings")->list_value().values_size(), 1);  // 17.1
   const ProcessResult latest = RunArbiter({"adjudicate", "--ruleset", "cn-2002", "--json", path});
   ASSERT_EQ(latest.exit, 0) << latest.err;
-  EXPECT_EQ(Field(ParseObject(latest.out), "rulesetVersion")->string_value(), "2002.5");
+  EXPECT_EQ(Field(ParseObject(latest.out), "rulesetVersion")->string_value(), "2002.6");
   EXPECT_EQ(Field(ParseObject(latest.out), "rulings")->list_value().values_size(), 0);
   testing::WriteFile(
       path,

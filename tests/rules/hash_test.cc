@@ -124,6 +124,10 @@ TEST(ContentHash, BuiltinRulesetsArePinned) {
             "6e874975a82605375046068c00ac0f5c815319c41bba75a91ff75207261f5ce6");
   EXPECT_EQ(LoadRulesVersion("cn-1988", "1988.3")->hash(),
             "fa63a1b7de1b21710dc3b3d1fda7507fad339916881b5e8d3fa3eaf782e2953f");
+  EXPECT_EQ(LoadRulesVersion("cn-2002", "2002.6")->hash(),
+            "b8e9b3a3bb5aa290eb8b32a51b67498361b439ab1031af5e5b99b6837ed2a442");
+  EXPECT_EQ(LoadRulesVersion("cn-1988", "1988.4")->hash(),
+            "efa517663b7ec682370cb69cabbb66e1d89bc66d0b0b1fded8934cc9809493e8");
 }
 
 std::string ReadPublished() {
@@ -137,7 +141,7 @@ TEST(Published, EveryBuiltinVersionIsPublishedWithItsHash) {
   EXPECT_NE(
       manifest.find("ruleset cn-2002 2002.1 " + LoadRulesVersion("cn-2002", "2002.1")->hash()),
       std::string::npos);
-  EXPECT_NE(manifest.find("ruleset cn-2002 2002.5 " + LoadRules("cn-2002")->hash()),
+  EXPECT_NE(manifest.find("ruleset cn-2002 2002.6 " + LoadRules("cn-2002")->hash()),
             std::string::npos);
 }
 

@@ -19,8 +19,8 @@ constexpr char kCn2002First[] = "8652fada6c5ef3b153b24fda2f331db0c0c5d042202886b
 constexpr char kCn1988First[] = "bd474d7c2ecccf6da426388462c4e72f27f58bd4de1d14c2bb5405ffef7335a9";
 
 TEST(Versions, LoadRulesGivesTheLatestAndEveryVersionStaysLoadable) {
-  EXPECT_EQ(LoadRules("cn-2002")->version(), "2002.5");
-  EXPECT_EQ(LoadRules("cn-1988")->version(), "1988.3");
+  EXPECT_EQ(LoadRules("cn-2002")->version(), "2002.6");
+  EXPECT_EQ(LoadRules("cn-1988")->version(), "1988.4");
   absl::StatusOr<Rules> first = LoadRulesVersion("cn-2002", "2002.1");
   ASSERT_TRUE(first.ok()) << first.status();
   EXPECT_EQ(first->version(), "2002.1");
@@ -38,7 +38,7 @@ TEST(Versions, APinnedHashLoadsItsVersion) {
   ASSERT_TRUE(with.ok()) << with.status();
   EXPECT_EQ(with->version(), "2002.1");
   EXPECT_FALSE(with->params().pass_on_timeout());
-  EXPECT_EQ(LoadRulesByHash(LoadRules("cn-1988")->hash())->version(), "1988.3");
+  EXPECT_EQ(LoadRulesByHash(LoadRules("cn-1988")->hash())->version(), "1988.4");
   absl::StatusOr<Rules> unknown = LoadRulesByHash(std::string(64, 'a'));
   EXPECT_EQ(unknown.status().code(), absl::StatusCode::kNotFound);
 }
@@ -53,7 +53,7 @@ TEST(Versions, UnknownVersionsAreNotFoundAndNameTheKnownOnes) {
 TEST(Versions, AGameNamesItsVersion) {
   v1::GameCreated created;
   EXPECT_EQ(LoadRulesFor(created)->id(), "cn-2002");  // the default ruleset, latest
-  EXPECT_EQ(LoadRulesFor(created)->version(), "2002.5");
+  EXPECT_EQ(LoadRulesFor(created)->version(), "2002.6");
   created.set_ruleset("cn-1988");
   created.set_ruleset_version("1988.1");
   created.set_supplement("cn-1988-late-30min");
@@ -67,7 +67,7 @@ TEST(Versions, AGameNamesItsVersion) {
 
 TEST(Versions, SpecsNameAVersionAndASupplement) {
   EXPECT_EQ(LoadRulesSpec("cn-2002@2002.1")->hash(), kCn2002First);
-  EXPECT_EQ(LoadRulesSpec("cn-2002")->version(), "2002.5");
+  EXPECT_EQ(LoadRulesSpec("cn-2002")->version(), "2002.6");
   absl::StatusOr<Rules> both = LoadRulesSpec("cn-2002@2002.1+cn-2002-repetition-no-result");
   ASSERT_TRUE(both.ok()) << both.status();
   EXPECT_EQ(both->version(), "2002.1");
@@ -89,13 +89,14 @@ TEST(Versions, EveryVersionIsBuiltInOrderedAndTheLatestListed) {
   std::vector<std::string> names;
   for (const v1::Ruleset& r : data.rulesets) names.push_back(r.id() + "@" + r.version());
   EXPECT_EQ(names, (std::vector<std::string>{"cn-1988@1988.1", "cn-1988@1988.2", "cn-1988@1988.3",
-                                             "cn-2002@2002.1", "cn-2002@2002.2", "cn-2002@2002.3",
-                                             "cn-2002@2002.4", "cn-2002@2002.5"}));
+                                             "cn-1988@1988.4", "cn-2002@2002.1", "cn-2002@2002.2",
+                                             "cn-2002@2002.3", "cn-2002@2002.4", "cn-2002@2002.5",
+                                             "cn-2002@2002.6"}));
   absl::StatusOr<std::vector<const v1::Ruleset*>> rulesets = LatestBuiltinRulesets();
   ASSERT_TRUE(rulesets.ok()) << rulesets.status();
   std::vector<std::string> latest;
   for (const v1::Ruleset* r : *rulesets) latest.push_back(r->version());
-  EXPECT_EQ(latest, (std::vector<std::string>{"1988.3", "2002.5"}));
+  EXPECT_EQ(latest, (std::vector<std::string>{"1988.4", "2002.6"}));
 }
 
 TEST(Versions, DataLivesUnderItsIdAndVersion) {
