@@ -97,7 +97,26 @@ struct Node {
   int move_number = 0;  // the move this node plays; 0: the root
   std::string props;
   std::vector<std::string> comments;
+  size_t event = 0;  // the 1-based position of the event that played it; 0: the root
 };
+
+// An `eventVoided` of an event that made a node: the node goes (the fold
+// skips the voided event: DOMAIN.md §3.1), its comments move to the node
+// before it, and the correction is said there.
+void VoidNode(std::vector<Node>& nodes, const v1::EventVoided& voided, bool with_rulings) {
+  for (size_t i = 1; i < nodes.size(); ++i) {
+    if (nodes[i].event != voided.event()) continue;
+    std::vector<std::string> moved = std::move(nodes[i].comments);
+    nodes.erase(nodes.begin() + static_cast<std::ptrdiff_t>(i));
+    std::vector<std::string>& before = nodes[i - 1].comments;
+    before.insert(before.end(), moved.begin(), moved.end());
+    break;
+  }
+  if (with_rulings) {
+    nodes.back().comments.push_back(
+        absl::StrCat("Event ", voided.event(), " voided by the chief arbiter: ", voided.reason()));
+  }
+}
 
 bool Has(const std::vector<v1::Ruling>& rulings, v1::Sanction s) {
   for (const v1::Ruling& r : rulings) {
@@ -123,6 +142,12 @@ absl::StatusOr<std::string> SetupProps(const v1::GameCreated& g, int size) {
       }
     }
     if (g.setup().first_to_move() == v1::WHITE) absl::StrAppend(&root, "PL[W]");
+    // Black's stones alone with White to move are a handicap (FF[4] HA:
+    // "AB should be used to place the handicap stones").
+    if (g.setup().black_size() >= 2 && g.setup().white().empty() &&
+        g.setup().first_to_move() == v1::WHITE) {
+      absl::StrAppend(&root, "HA[", g.setup().black_size(), "]");
+    }
   }
   return root;
 }
@@ -207,6 +232,7 @@ absl::StatusOr<std::string> WriteSgf(Rules rules, const std::vector<v1::Event>& 
       return absl::Status(rulings.status().code(),
                           absl::StrCat("event ", i + 1, ": ", rulings.status().message()));
     }
+    if (e.has_event_voided()) VoidNode(nodes, e.event_voided(), with_rulings);
     const v1::GameState state = a->State();
     if (state.move_number() > moves && (e.has_move() || e.has_pass() || e.has_time_expired())) {
       const v1::Color c = e.has_move()   ? e.move().color()
@@ -223,7 +249,8 @@ absl::StatusOr<std::string> WriteSgf(Rules rules, const std::vector<v1::Event>& 
       nodes.push_back(Node{
           state.move_number(),
           absl::StrCat(c == v1::BLACK ? "B" : "W", "[", point, "]", ClockProps(c, clock, timed)),
-          {}});
+          {},
+          i + 1});
     }
     moves = state.move_number();
     if (!with_rulings) continue;

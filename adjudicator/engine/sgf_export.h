@@ -8,7 +8,9 @@
 // ruling is a C[] comment, citing its clause, on the node of the move it
 // concerns or, for an event that is not a move, on the last node before it.
 // Void moves get no node (the stone was never on the board); a void move
-// that counts as a pass is a pass node; a takeback removes its move's node.
+// that counts as a pass is a pass node; a takeback removes its move's node;
+// a move the chief arbiter voided (eventVoided) loses its node too, and the
+// correction, with its reason, is a comment.
 #ifndef ARBITER_ADJUDICATOR_ENGINE_SGF_EXPORT_H_
 #define ARBITER_ADJUDICATOR_ENGINE_SGF_EXPORT_H_
 
