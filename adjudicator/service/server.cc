@@ -272,6 +272,15 @@ void Server::Parts::ConfigureGrpc(grpc::ServerBuilder& builder) {
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.RegisterService(service.get());
   builder.SetMaxReceiveMessageSize(4 << 20);
+  // Requests come uncompressed only. gRPC 1.51 inflates a compressed
+  // message whole before it compares its size with the limit above, and
+  // before the interceptor's refusal of a call without a token takes
+  // effect: 1 MB of gzip on the wire became 1 GiB in the server. With gzip
+  // and deflate disabled, a call whose grpc-encoding names either is
+  // refused (UNIMPLEMENTED) by its headers, before its message is read
+  // (GrpcLimitsTest.ACompressedRequestIsRefusedBeforeItIsInflated).
+  builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_GZIP, false);
+  builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_DEFLATE, false);
   // A synchronous handler that waits (a CreateGame or Decide for its
   // commit, a read for its rows) takes its thread out of polling; with
   // gRPC's default of at most 2 idle pollers, every request arriving

@@ -1,0 +1,89 @@
+// What gRPC itself takes from a client before any token is checked, tried
+// from outside on a real `arbiter serve` of each test's own (its process is
+// the test's to read). Found by an outside probe; each test failed before
+// its fix.
+#include <future>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/grpcpp.h"
+#include "tests/service/e2e_util.h"
+
+namespace arbiter::testing {
+namespace {
+
+using grpc::StatusCode;
+
+std::unique_ptr<grpc::ClientContext> Context(const std::string& token = "") {
+  auto ctx = std::make_unique<grpc::ClientContext>();
+  ctx->set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(60)));
+  if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
+  return ctx;
+}
+
+std::string Varint(uint64_t n) {
+  std::string out;
+  for (; n > 127; n >>= 7) out.push_back(static_cast<char>((n & 127) | 128));
+  out.push_back(static_cast<char>(n));
+  return out;
+}
+
+// F1. gRPC 1.51 inflates a compressed message whole before it compares its
+// size with the 4 MiB receive limit, token or none: 1 MB of gzip on the
+// wire became 1 GiB in the server. A GetGameRequest of 256 MiB (its name),
+// gzip-compressed by the client to a few hundred KB, is refused by its
+// header, and the server's peak memory does not grow by the message.
+TEST(GrpcLimitsTest, ACompressedRequestIsRefusedBeforeItIsInflated) {
+  TempDir dir("arbiter-grpc-gzip");
+  const std::string data = dir.File("data");
+  const std::string token = CreateToken(data, "SOFTWARE", "scoreboard");
+  ASSERT_FALSE(token.empty());
+  auto server = ServerProcess::Start(data);
+  ASSERT_NE(server, nullptr);
+  auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
+  const int64_t peak_before = ProcStatusField(server->pid(), "VmHWM");
+
+  // The request's bytes: field 1 (name), "games/" and 256 MiB of 'a', the
+  // 'a's as 256 references to one MiB, so the client holds little of it.
+  constexpr size_t kMiB = 1 << 20;
+  constexpr size_t kMiBs = 256;
+  static const std::string* const kAs = new std::string(kMiB, 'a');
+  const std::string head = "\x0a" + Varint(6 + kMiBs * kMiB) + "games/";
+  std::vector<grpc::Slice> slices;
+  slices.emplace_back(head);
+  for (size_t i = 0; i < kMiBs; ++i) {
+    slices.emplace_back(kAs->data(), kAs->size(), grpc::Slice::STATIC_SLICE);
+  }
+  const grpc::ByteBuffer request(slices.data(), slices.size());
+
+  grpc::GenericStub stub(channel);
+  for (const std::string& who : {token, std::string()}) {
+    SCOPED_TRACE(who.empty() ? "no token" : "a token");
+    auto ctx = Context(who);
+    ctx->set_compression_algorithm(GRPC_COMPRESS_GZIP);
+    grpc::ByteBuffer response;
+    std::promise<grpc::Status> done;
+    stub.UnaryCall(ctx.get(), "/arbiter.v1.Arbiter/GetGame", grpc::StubOptions(), &request,
+                   &response, [&done](grpc::Status s) { done.set_value(std::move(s)); });
+    const grpc::Status s = done.get_future().get();
+    EXPECT_EQ(s.error_code(), StatusCode::UNIMPLEMENTED) << s.error_message();
+    EXPECT_TRUE(absl::StrContains(s.error_message(), "gzip")) << s.error_message();
+  }
+  const int64_t peak = ProcStatusField(server->pid(), "VmHWM");
+  EXPECT_LT(peak - peak_before, 64 * 1024)
+      << "the server's peak grew from " << peak_before << " KiB to " << peak << " KiB";
+
+  // Uncompressed requests are answered as before.
+  auto arbiter = v1::Arbiter::NewStub(channel);
+  v1::GetGameRequest req;
+  req.set_name("games/nothing-here");
+  v1::Game game;
+  const grpc::Status s = arbiter->GetGame(Context(token).get(), req, &game);
+  EXPECT_EQ(s.error_code(), StatusCode::NOT_FOUND) << s.error_message();
+}
+
+}  // namespace
+}  // namespace arbiter::testing
