@@ -67,16 +67,23 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
     holding_.reset();
   }
 
-  // The kind of stream this call holds open while it lasts, if any: a watch
-  // (the server streams) or an arbiter.v1 method the client streams
-  // (RecordEvents; server reflection's stream is not counted).
+  // The kind of stream this call holds open while it lasts, if any: an
+  // arbiter.v1 watch (WatchGame, WatchAll: the server streams) or an
+  // arbiter.v1 method the client streams (RecordEvents). Other services'
+  // streams take no place under those caps: grpc.health.v1.Health/Watch is
+  // PUBLIC, and counted as a watch, anonymous health watches once filled
+  // --watchers-per-caller and --watchers and locked every token out of the
+  // games' feed, with nothing to end them (a health watch sends only when
+  // the serving status changes, so --watch-stall never fires). gRPC's
+  // default health service answers Watch with a callback reactor: an open
+  // health watch holds no thread, only its HTTP/2 stream and the reactor's
+  // memory (GrpcLimitsTest.HealthWatchesTakeNoPlaceOfTheGamesWatchers
+  // counts the threads). (Server reflection's stream is not counted either.)
   std::optional<StreamKind> Holds() const {
     using Type = grpc::experimental::ServerRpcInfo::Type;
+    if (MethodAdmission::Find(info_->method()) == nullptr) return std::nullopt;
     if (info_->type() == Type::SERVER_STREAMING) return StreamKind::kWatch;
-    if (info_->type() == Type::BIDI_STREAMING &&
-        MethodAdmission::Find(info_->method()) != nullptr) {
-      return StreamKind::kRecord;
-    }
+    if (info_->type() == Type::BIDI_STREAMING) return StreamKind::kRecord;
     return std::nullopt;
   }
 

@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "tests/service/e2e_util.h"
@@ -83,6 +84,77 @@ TEST(GrpcLimitsTest, ACompressedRequestIsRefusedBeforeItIsInflated) {
   v1::Game game;
   const grpc::Status s = arbiter->GetGame(Context(token).get(), req, &game);
   EXPECT_EQ(s.error_code(), StatusCode::NOT_FOUND) << s.error_message();
+}
+
+// F2. Health watches (PUBLIC: no token) are not watches of games: they
+// take no place under --watchers-per-caller and --watchers. Counted as
+// watches, a few of them from one host locked every token out of
+// WatchGame/WatchAll, and nothing ended them. Here the caps are 2 and 2;
+// 6 health watches are open (each has had its SERVING), and a token's
+// WatchAll is still admitted (it gets the game's history). The health
+// watches hold no thread of the server's.
+TEST(GrpcLimitsTest, HealthWatchesTakeNoPlaceOfTheGamesWatchers) {
+  TempDir dir("arbiter-grpc-health");
+  const std::string data = dir.File("data");
+  const std::string chief = CreateToken(data, "CHIEF_ARBITER", "chief");
+  const std::string watcher = CreateToken(data, "SOFTWARE", "scoreboard");
+  ASSERT_FALSE(chief.empty());
+  ASSERT_FALSE(watcher.empty());
+  auto server = ServerProcess::Start(data, {"--watchers", "2", "--watchers-per-caller", "2"});
+  ASSERT_NE(server, nullptr);
+  auto channel = grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials());
+  auto stub = v1::Arbiter::NewStub(channel);
+  {
+    v1::AppendEventsRequest req;
+    req.set_game("games/watched-1");
+    *req.add_events() = Created("watched-1", T0());
+    *req.add_events() = Started(T0());
+    v1::AppendEventsResponse resp;
+    const grpc::Status s = stub->AppendEvents(Context(chief).get(), req, &resp);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+
+  auto health = grpc::health::v1::Health::NewStub(channel);
+  struct Open {
+    std::unique_ptr<grpc::ClientContext> ctx;
+    std::unique_ptr<grpc::ClientReader<grpc::health::v1::HealthCheckResponse>> reader;
+  };
+  std::vector<Open> health_watches;
+  const int64_t threads_before = ProcStatusField(server->pid(), "Threads");
+  for (int i = 0; i < 6; ++i) {
+    SCOPED_TRACE(i);
+    Open w{Context(), nullptr};
+    grpc::health::v1::HealthCheckRequest req;
+    w.reader = health->Watch(w.ctx.get(), req);
+    grpc::health::v1::HealthCheckResponse resp;
+    if (!w.reader->Read(&resp)) {
+      ADD_FAILURE() << "health watch refused: " << w.reader->Finish().error_message();
+      continue;
+    }
+    EXPECT_EQ(resp.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+    health_watches.push_back(std::move(w));
+  }
+  EXPECT_EQ(ProcStatusField(server->pid(), "Threads"), threads_before)
+      << "an open health watch holds a thread";
+
+  // Both places are the games' watchers' still.
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<std::unique_ptr<grpc::ClientReader<v1::WatchResponse>>> watches;
+  for (int i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    contexts.push_back(Context(watcher));
+    v1::WatchAllRequest req;
+    watches.push_back(stub->WatchAll(contexts.back().get(), req));
+    v1::WatchResponse m;
+    if (!watches.back()->Read(&m)) {
+      ADD_FAILURE() << "WatchAll refused: " << watches.back()->Finish().error_message();
+      watches.pop_back();
+    }
+  }
+  for (auto& ctx : contexts) ctx->TryCancel();
+  for (auto& w : watches) w->Finish();
+  for (Open& w : health_watches) w.ctx->TryCancel();
+  for (Open& w : health_watches) w.reader->Finish();
 }
 
 }  // namespace
