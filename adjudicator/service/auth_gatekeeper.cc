@@ -37,7 +37,8 @@ Gatekeeper::Gatekeeper(TokenStore* tokens, AuthLimits limits)
     : tokens_(tokens),
       limits_(limits),
       watchers_{"watch", limits.watchers_per_caller, limits.watchers_in_all},
-      recorders_{"RecordEvents", limits.recorders_per_caller, limits.recorders_in_all} {}
+      recorders_{"RecordEvents", limits.recorders_per_caller, limits.recorders_in_all},
+      reflections_{"reflection", limits.reflections_per_caller, limits.reflections_in_all} {}
 
 bool Gatekeeper::Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key,
                       double rate, double burst) {

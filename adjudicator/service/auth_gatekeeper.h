@@ -60,6 +60,12 @@ struct AuthLimits {
   // board. Each holds one request and one answer, and no thread.
   int recorders_per_caller = 1024;
   int recorders_in_all = 8192;
+  // Concurrent server reflection streams: gRPC's reflection service is
+  // synchronous, so each open stream holds a thread of gRPC's pool (5,000
+  // idle ones from one token once made 5,000 threads). A tool such as
+  // grpcurl opens one at a time.
+  int reflections_per_caller = 4;
+  int reflections_in_all = 16;
   // How long a watch stream sends on one look-up of its token: before a
   // message, a stream whose token was last looked up longer ago looks it up
   // again (StillAdmits), so a revoked or expired token's watch ends within
@@ -69,8 +75,9 @@ struct AuthLimits {
 
 // The streams a caller holds open, each kind capped apart (AuthLimits).
 enum class StreamKind {
-  kWatch,   // WatchGame, WatchAll
-  kRecord,  // RecordEvents
+  kWatch,       // WatchGame, WatchAll
+  kRecord,      // RecordEvents
+  kReflection,  // grpc.reflection's ServerReflectionInfo
 };
 
 // An admitted caller, as the handlers see it.
@@ -158,10 +165,19 @@ class Gatekeeper {
     int in_all = 0;
   };
   OpenStreams& Streams(StreamKind kind) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-    return kind == StreamKind::kWatch ? watchers_ : recorders_;
+    switch (kind) {
+      case StreamKind::kWatch:
+        return watchers_;
+      case StreamKind::kRecord:
+        return recorders_;
+      case StreamKind::kReflection:
+        break;
+    }
+    return reflections_;
   }
   OpenStreams watchers_ ABSL_GUARDED_BY(mu_);
   OpenStreams recorders_ ABSL_GUARDED_BY(mu_);
+  OpenStreams reflections_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace arbiter::service

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "grpcpp/support/interceptor.h"
@@ -78,9 +79,14 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
   // default health service answers Watch with a callback reactor: an open
   // health watch holds no thread, only its HTTP/2 stream and the reactor's
   // memory (GrpcLimitsTest.HealthWatchesTakeNoPlaceOfTheGamesWatchers
-  // counts the threads). (Server reflection's stream is not counted either.)
+  // counts the threads). Server reflection's stream is counted apart: it
+  // is gRPC's synchronous service, a thread each.
   std::optional<StreamKind> Holds() const {
     using Type = grpc::experimental::ServerRpcInfo::Type;
+    if (absl::StartsWith(info_->method(), "/grpc.reflection.") &&
+        info_->type() == Type::BIDI_STREAMING) {
+      return StreamKind::kReflection;
+    }
     if (MethodAdmission::Find(info_->method()) == nullptr) return std::nullopt;
     if (info_->type() == Type::SERVER_STREAMING) return StreamKind::kWatch;
     if (info_->type() == Type::BIDI_STREAMING) return StreamKind::kRecord;

@@ -6,8 +6,10 @@
 // services it lists, a file with all its imports in one answer, and
 // NOT_FOUND answers that leave the stream open.
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/descriptor.pb.h"
@@ -364,6 +366,63 @@ TEST_F(ReflectionServiceTest, UnknownNamesAreNotFoundAndTheStreamGoesOn) {
   EXPECT_TRUE(resp.has_file_descriptor_response());
   stream->WritesDone();
   EXPECT_TRUE(stream->Finish().ok());
+}
+
+// gRPC's reflection service is synchronous: each open stream holds a thread
+// of gRPC's pool, and 5,000 idle streams from one token once made 5,000
+// threads. A caller holds at most 4 at once (RESOURCE_EXHAUSTED beyond), and
+// a closed one gives its place back.
+TEST(ReflectionStreamsTest, ACallerHoldsAtMostFourAtOnce) {
+  const TempDir temp("arbiter-reflection-streams");
+  const std::string data = temp.path() + "/data";
+  const std::string token = CreateToken(data, "SOFTWARE", "Explorer");
+  ASSERT_FALSE(token.empty());
+  auto server = ServerProcess::Start(data);
+  ASSERT_NE(server, nullptr);
+  auto stub = refl::ServerReflection::NewStub(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  using Stream =
+      grpc::ClientReaderWriter<refl::ServerReflectionRequest, refl::ServerReflectionResponse>;
+  struct Open {
+    grpc::ClientContext ctx;
+    std::unique_ptr<Stream> stream;
+  };
+  refl::ServerReflectionRequest req;
+  req.set_list_services("");
+  // Opens a stream and waits for its first answer: admitted. Or the status
+  // it ended with.
+  auto open = [&](Open& o) -> grpc::Status {
+    Authorize(o.ctx, token);
+    o.stream = stub->ServerReflectionInfo(&o.ctx);
+    refl::ServerReflectionResponse resp;
+    if (o.stream->Write(req) && o.stream->Read(&resp)) return grpc::Status::OK;
+    return o.stream->Finish();
+  };
+  std::vector<std::unique_ptr<Open>> held;
+  for (int i = 0; i < 4; ++i) {
+    held.push_back(std::make_unique<Open>());
+    const grpc::Status s = open(*held.back());
+    ASSERT_TRUE(s.ok()) << i << ": " << s.error_message();
+  }
+  for (int i = 0; i < 8; ++i) {
+    Open refused;
+    const grpc::Status s = open(refused);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+  }
+
+  // One closed, its place is free again.
+  held.back()->stream->WritesDone();
+  EXPECT_TRUE(held.back()->stream->Finish().ok());
+  held.pop_back();
+  Open again;
+  const grpc::Status s = open(again);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  again.stream->WritesDone();
+  EXPECT_TRUE(again.stream->Finish().ok());
+  for (auto& o : held) {
+    o->stream->WritesDone();
+    EXPECT_TRUE(o->stream->Finish().ok());
+  }
 }
 
 }  // namespace
