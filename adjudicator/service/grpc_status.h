@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "grpcpp/support/status.h"
 
 namespace arbiter::service {
@@ -19,9 +20,52 @@ namespace arbiter::service {
 // whatever else would be longer.
 inline constexpr size_t kMaxStatusMessageBytes = 1024;
 
+// `message` with what a terminal or a log would act on written out: C0
+// controls and DEL as C escapes ("\n", "\x1b"), and the bidirectional
+// embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) as
+// "\u202e". Messages quote client values (a clause id, a page token, a
+// webhook URL), and a status is printed by clients and their logs: a quoted
+// "\n\x1b[31m..." once came back raw and forged a log line.
+inline std::string Printable(absl::string_view message) {
+  std::string out;
+  out.reserve(message.size());
+  for (size_t i = 0; i < message.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(message[i]);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else if (c == 0xe2 && i + 2 < message.size() &&
+               ((static_cast<unsigned char>(message[i + 1]) == 0x80 &&
+                 static_cast<unsigned char>(message[i + 2]) >= 0xaa &&
+                 static_cast<unsigned char>(message[i + 2]) <= 0xae) ||
+                (static_cast<unsigned char>(message[i + 1]) == 0x81 &&
+                 static_cast<unsigned char>(message[i + 2]) >= 0xa6 &&
+                 static_cast<unsigned char>(message[i + 2]) <= 0xa9))) {
+      // U+2000 + the low 6 bits of the second byte << 6 + those of the third.
+      const int code = 0x2000 + ((static_cast<unsigned char>(message[i + 1]) & 0x3f) << 6) +
+                       (static_cast<unsigned char>(message[i + 2]) & 0x3f);
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(code >> shift) & 15];
+      i += 2;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 inline grpc::Status ToGrpc(const absl::Status& s) {
   if (s.ok()) return grpc::Status::OK;
-  std::string message(s.message());
+  std::string message = Printable(s.message());
   if (message.size() > kMaxStatusMessageBytes) {
     size_t cut = kMaxStatusMessageBytes;
     while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) --cut;  // UTF-8

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -275,11 +276,33 @@ TEST_F(CliRecordTest, AGameNeedsBothPlayers) {
   s = create();
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
   EXPECT_TRUE(absl::StartsWith(s.error_message(), "game.white.name: ")) << s.error_message();
+  // Blank but for their bytes (an outside probe had them all accepted): no-break, zero-width,
+  // ideographic spaces and a direction override are no name; a control character is in none.
+  for (const std::string blank :
+       {"\xc2\xa0", "\xe2\x80\x8b", "\xe3\x80\x80 ", "\xe2\x80\xae", "\xef\xbb\xbf"}) {
+    req.mutable_game()->mutable_white()->set_name(blank);
+    s = create();
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << absl::CHexEscape(blank);
+    EXPECT_TRUE(absl::StrContains(s.error_message(), "white's name is missing"))
+        << s.error_message();
+  }
+  for (const std::string& control : {std::string("Li\0Wei", 6), std::string("\x1b[31mWang")}) {
+    req.mutable_game()->mutable_white()->set_name(control);
+    s = create();
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << absl::CHexEscape(control);
+    EXPECT_TRUE(absl::StrContains(s.error_message(), "no control characters")) << s.error_message();
+  }
   EXPECT_EQ(Revision("no-players"), 0u);
+  // Names in any script, with their spaces, stay names.
+  req.mutable_game()->mutable_white()->set_name("\xe7\x8e\x8b\xe3\x80\x80\xe8\x8a\xb3");
+  s = create();
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  req.mutable_game()->set_game_id("no-players-2");
   req.mutable_game()->mutable_white()->set_name("Wang Fang");
   s = create();
   EXPECT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(Revision("no-players"), 1u);
+  EXPECT_EQ(Revision("no-players-2"), 1u);
 }
 
 // Issue 43.8: `game create` is stamped with the server's clock to the

@@ -4,8 +4,10 @@
 // its fix.
 #include <future>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "grpc/health/v1/health.grpc.pb.h"
@@ -134,7 +136,9 @@ TEST(GrpcLimitsTest, HealthWatchesTakeNoPlaceOfTheGamesWatchers) {
     EXPECT_EQ(resp.status(), grpc::health::v1::HealthCheckResponse::SERVING);
     health_watches.push_back(std::move(w));
   }
-  EXPECT_EQ(ProcStatusField(server->pid(), "Threads"), threads_before)
+  // Six watches holding a thread each would be six more (gRPC may start one
+  // of its own meanwhile).
+  EXPECT_LT(ProcStatusField(server->pid(), "Threads"), threads_before + 6)
       << "an open health watch holds a thread";
 
   // Both places are the games' watchers' still.
@@ -155,6 +159,49 @@ TEST(GrpcLimitsTest, HealthWatchesTakeNoPlaceOfTheGamesWatchers) {
   for (auto& w : watches) w->Finish();
   for (Open& w : health_watches) w.ctx->TryCancel();
   for (Open& w : health_watches) w.reader->Finish();
+}
+
+// A status is printed by clients and their logs, and messages quote client
+// values: a clause id, a page token, a ruleset. Control characters and
+// bidirectional overrides come back escaped (grpc_status.h `Printable`);
+// before, "\n\x1b[31mFORGED..." came back raw on these paths and forged a
+// log line in whatever printed it.
+TEST(GrpcLimitsTest, StatusMessagesCarryNoControlCharacters) {
+  TempDir dir("arbiter-grpc-printable");
+  const std::string data = dir.File("data");
+  const std::string token = CreateToken(data, "SOFTWARE", "scoreboard");
+  ASSERT_FALSE(token.empty());
+  auto server = ServerProcess::Start(data);
+  ASSERT_NE(server, nullptr);
+  auto stub = v1::Arbiter::NewStub(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  const std::string forged = "x\n\x1b[31mFORGED LOG LINE\x1b[0m\r\xe2\x80\xae";
+  std::vector<std::pair<std::string, grpc::Status>> answers;
+  {
+    v1::GetClauseRequest req;
+    req.set_clause(forged);
+    v1::Clause out;
+    answers.emplace_back("GetClause", stub->GetClause(Context(token).get(), req, &out));
+  }
+  {
+    v1::GetRulesetRequest req;
+    req.set_name("rulesets/cn-2002");
+    req.set_supplement(forged);
+    v1::RulesetView out;
+    answers.emplace_back("GetRuleset", stub->GetRuleset(Context(token).get(), req, &out));
+  }
+  for (const auto& [method, status] : answers) {
+    SCOPED_TRACE(method);
+    ASSERT_FALSE(status.ok());
+    const std::string& m = status.error_message();
+    for (const char c : m) {
+      EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+          << "a control character in: " << absl::CHexEscape(m);
+    }
+    EXPECT_FALSE(absl::StrContains(m, "\xe2\x80\xae")) << absl::CHexEscape(m);
+    EXPECT_TRUE(absl::StrContains(m, "\\x1b[31mFORGED")) << m;
+    EXPECT_TRUE(absl::StrContains(m, "\\u202e")) << m;
+  }
 }
 
 }  // namespace
