@@ -47,10 +47,14 @@ const ScoredPairing* InRound(const v1::StandingsReport& r, const std::string& id
   return found;
 }
 
+// A bye credited to `id` in `round`: one listed after the player's
+// withdrawal is worth nothing from tournament-2026.3 (ByeCredited), so the
+// formats write the round as one the player sat out, as the standings count it.
 bool HadBye(const v1::Tournament& t, const std::string& id, int round) {
   for (const v1::TournamentRound& r : t.rounds()) {
     if (r.round() != round) continue;
-    if (std::find(r.byes().begin(), r.byes().end(), id) != r.byes().end()) return true;
+    if (std::find(r.byes().begin(), r.byes().end(), id) != r.byes().end())
+      return ByeCredited(t, id, round);
   }
   return false;
 }

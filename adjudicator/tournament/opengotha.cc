@@ -941,26 +941,21 @@ absl::Status CheckPlayerFields(const std::string& who, const v1::TournamentPlaye
   return absl::OkStatus();
 }
 
-// Not participating: the rounds after a withdrawal the player has no game in.
-std::string Participating(const v1::Tournament& t, const v1::StandingsReport& report,
-                          const std::string& id) {
+// Not participating: every round after a withdrawal (art. 28: the player
+// takes no further part). A round robin's later games are still in <Games>,
+// lost by default (_BYDEF), which OpenGotha reads whatever `participating`
+// says; a bye there is left out of <ByePlayers> when not credited (WriteByes).
+std::string Participating(const v1::Tournament& t, const std::string& id) {
   std::string participating(kMaxRounds, '1');
   if (const v1::PlayerWithdrawn* w = FindWithdrawal(t, id)) {
-    for (int r = w->after_round() + 1; r <= kMaxRounds; ++r) {
-      bool plays = false;
-      for (const v1::ScoredPairing& sp : report.pairings()) {
-        if (sp.round() == r && (sp.black() == id || sp.white() == id)) plays = true;
-      }
-      if (!plays) participating[r - 1] = '0';
-    }
+    for (int r = w->after_round() + 1; r <= kMaxRounds; ++r) participating[r - 1] = '0';
   }
   return participating;
 }
 
 // <Players>, and each player's key in `keys`; FAILED_PRECONDITION naming
 // the player OpenGotha would refuse or lose.
-absl::StatusOr<std::string> WritePlayers(const v1::Tournament& t, const v1::StandingsReport& report,
-                                         KeyOf& keys) {
+absl::StatusOr<std::string> WritePlayers(const v1::Tournament& t, KeyOf& keys) {
   std::map<std::string, std::string> key_owner;
   std::string out = "<Players>\n";
   for (const v1::TournamentPlayer& p : t.players()) {
@@ -986,7 +981,7 @@ absl::StatusOr<std::string> WritePlayers(const v1::Tournament& t, const v1::Stan
     keys[p.id()] = *k;
     if (absl::Status s = CheckPlayerFields(who, p); !s.ok()) return s;
     o.rank = OpenGothaRank(p.rank());
-    o.participating = Participating(t, report, p.id());
+    o.participating = Participating(t, p.id());
     WriteElement(out, "Player", kPlayer, o);
   }
   return out + "</Players>\n";
@@ -1018,6 +1013,9 @@ absl::StatusOr<std::string> WriteByes(const v1::Tournament& t, const KeyOf& keys
                                  "); OpenGotha keeps one bye player a round"));
     }
     for (const std::string& id : r.byes()) {
+      // OpenGotha credits every <ByePlayer>: one credited nothing
+      // (ByeCredited, after a withdrawal) is left out, as the standings count it.
+      if (!ByeCredited(t, id, r.round())) continue;
       WriteElement(byes, "ByePlayer", kByePlayer,
                    PlaceOut{.board = 0, .key = Key(keys, id), .round = r.round()});
     }
@@ -1113,7 +1111,7 @@ absl::StatusOr<std::string> ExportOpenGotha(const v1::Tournament& t,
   absl::StatusOr<int> rounds = RoundsToWrite(t);
   if (!rounds.ok()) return rounds.status();
   KeyOf keys;
-  absl::StatusOr<std::string> players = WritePlayers(t, report, keys);
+  absl::StatusOr<std::string> players = WritePlayers(t, keys);
   if (!players.ok()) return players.status();
   absl::StatusOr<std::string> byes = WriteByes(t, keys);
   if (!byes.ok()) return byes.status();

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/names.h"
+#include "adjudicator/tournament/standings_rules.h"
 #include "rulesdb/rules.h"
 
 namespace arbiter::tournament {
@@ -205,6 +206,12 @@ ScoredPairing ScorePairing(const v1::Tournament& t, const v1::Pairing& p,
   }
   ScoreRecordedResult(p, *facts.result, s);
   return s;
+}
+
+bool ByeCredited(const v1::Tournament& t, const std::string& id, int round) {
+  if (t.settings().teams() || !StandingsRulesFrom(t, "tournament-2026.3")) return true;
+  const v1::PlayerWithdrawn* w = FindWithdrawal(t, id);
+  return w == nullptr || round <= w->after_round();
 }
 
 int RoundRobinRounds(const v1::Tournament& t) {

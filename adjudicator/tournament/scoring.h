@@ -30,6 +30,9 @@
 // A forfeit between two withdrawn players is lost by both; under cn-1988 a
 // team board between two withdrawn players is a win to each (29.4 read for
 // each side: "作对方胜").
+// A bye in a round after the player's withdrawal (a round robin's schedule
+// drawn before it, or a withdrawal recorded in a later game) is credited
+// nothing from tournament-2026.3 (ByeCredited).
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_SCORING_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_SCORING_H_
 
@@ -66,6 +69,15 @@ int RoundRobinRounds(const v1::Tournament& t);
 
 // Whether the pairing counts in the standings (decided or forfeited).
 bool Counts(const v1::ScoredPairing& p);
+
+// Whether `id`'s bye in `round` is worth the bye setting. Not in an
+// individual event's round after `id` withdrew, from tournament-2026.3: a
+// withdrawn player takes no further part (28.2 forfeits their games, 28.3
+// pairs them no more), and a bye is the points of a round for a player who
+// is there but has no opponent. Under 2026.1 and 2026.2 every listed bye is
+// credited, so their recorded standings derive again. A team's bye is
+// scored as a match (standings.cc CreditTeamBye) and is not changed here.
+bool ByeCredited(const v1::Tournament& t, const std::string& id, int round);
 
 // The tournament's ruleset id: settings.ruleset, "cn-2002" when unset.
 std::string Ruleset(const v1::Tournament& t);

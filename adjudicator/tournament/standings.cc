@@ -208,8 +208,10 @@ std::map<std::string, Standing> PlayerRecords(const v1::Tournament& t, const Gam
     }
   }
   for (const v1::TournamentRound& r : t.rounds()) {
-    for (const std::string& id : r.byes())
-      out[id].set_points(out[id].points() + t.settings().bye_points());
+    for (const std::string& id : r.byes()) {
+      if (ByeCredited(t, id, r.round()))
+        out[id].set_points(out[id].points() + t.settings().bye_points());
+    }
   }
   for (auto& [id, recs] : *records) {
     Standing& s = out[id];

@@ -16,6 +16,10 @@
 //  - tournament-2026.2: a NO_RESULT game counts in none of wins, draws and
 //    losses (the README's "Game outcomes": no result is not a loss); a
 //    BOTH_LOSE is still a loss for both.
+//  - tournament-2026.3: a player of an individual event is credited no bye
+//    for a round after their withdrawal (art. 28: they play no more; a bye
+//    is a round's points for a player there to be paired, scoring.h
+//    ByeCredited). Earlier versions credited every bye in the round's list.
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_STANDINGS_RULES_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_STANDINGS_RULES_H_
 
@@ -29,8 +33,8 @@ namespace arbiter::tournament {
 
 // Every version this binary scores under, oldest first; the last is the
 // current one, which new tournaments pin.
-inline constexpr absl::string_view kStandingsRulesVersions[] = {"tournament-2026.1",
-                                                                "tournament-2026.2"};
+inline constexpr absl::string_view kStandingsRulesVersions[] = {
+    "tournament-2026.1", "tournament-2026.2", "tournament-2026.3"};
 
 // The version a new tournament pins.
 absl::string_view CurrentStandingsRules();

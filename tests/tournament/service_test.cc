@@ -140,12 +140,12 @@ TEST_F(Service, ANewTournamentPinsTheCurrentStandingsRules) {
   ASSERT_TRUE(Create().ok());
   absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load("cup");
   ASSERT_TRUE(events.ok()) << events.status();
-  EXPECT_EQ((*events)[0].created().standings_rules(), "tournament-2026.2");
+  EXPECT_EQ((*events)[0].created().standings_rules(), "tournament-2026.3");
   v1::GetTournamentRequest get;
   get.set_name("tournaments/cup");
   v1::Tournament t;
   ASSERT_TRUE(service_->GetTournament(&ctx_, &get, &t).ok());
-  EXPECT_EQ(t.standings_rules(), "tournament-2026.2");
+  EXPECT_EQ(t.standings_rules(), "tournament-2026.3");
 }
 
 TEST_F(Service, BadRequestsAreRefusedAndNothingIsRecorded) {

@@ -1,6 +1,8 @@
 // Art. 28 withdrawals, each case computed by hand.
 #include "absl/strings/str_cat.h"
 #include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/formats.h"
+#include "adjudicator/tournament/opengotha.h"
 #include "adjudicator/tournament/scoring.h"
 #include "adjudicator/tournament/standings.h"
 #include "adjudicator/tournament/withdrawals.h"
@@ -127,6 +129,68 @@ TEST(RoundRobinWithdrawal, ForfeitBetweenTwoWithdrawnPlayersIsLostByBoth) {
   EXPECT_EQ(Find(r, "G5")->outcome(), v1::Result::BLACK_WINS);
   EXPECT_EQ(Find(r, "G6")->outcome(), v1::Result::BLACK_WINS);
   EXPECT_EQ(r.pairings_size(), 6);  // nothing owed between P3 and P4: they met in G2
+}
+
+// Three players, a bye each round, bye worth 1 (the probe's F2 in small):
+// R1: P1-P2 (G1), bye P3.  R2: P1-P3 (G2), bye P2.  R3: P2-P3 (G3), bye P1.
+// P1 beats P2 and P3, then withdraws after round 2 (2 of 3 played: the
+// results stand). The round-3 bye was drawn before the withdrawal.
+TournamentBuilder ByeAfterWithdrawal(const std::string& rules) {
+  TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
+  b.StandingsRules(rules);
+  b.settings()->set_bye_points(1);
+  b.Player("P1").Player("P2").Player("P3");
+  b.Round(1, {{"P1", "P2", "G1"}}, {"P3"});
+  b.Round(2, {{"P1", "P3", "G2"}}, {"P2"});
+  b.Round(3, {{"P2", "P3", "G3"}}, {"P1"});
+  b.Withdraw("P1", 2);
+  return b;
+}
+
+// Built, with the given name OpenGotha requires (keys P1LI, P2LI, P3LI).
+v1::Tournament WithGivenNames(const TournamentBuilder& b) {
+  v1::Tournament t = b.Build();
+  for (v1::TournamentPlayer& p : *t.mutable_players()) p.set_first_name("Li");
+  return t;
+}
+
+const GameFactsMap kByeGames = {
+    {"G1", Decided(kBlack)}, {"G2", Decided(kBlack)}, {"G3", Decided(kDraw)}};
+
+TEST(RoundRobinWithdrawal, NoByeAfterTheWithdrawalFromTournament2026_3) {
+  // P1: two wins, 4; the round-3 bye is after the withdrawal, worth nothing.
+  // P2: bye 1 + draw 1 = 2; P3: bye 1 + draw 1 = 2.
+  const v1::Tournament t = WithGivenNames(ByeAfterWithdrawal("tournament-2026.3"));
+  const v1::StandingsReport r = ComputeStandings(t, kByeGames);
+  EXPECT_EQ(Row(r.standings(), "P1").points(), 4);
+  EXPECT_EQ(Row(r.standings(), "P2").points(), 2);
+  EXPECT_EQ(Row(r.standings(), "P3").points(), 2);
+  EXPECT_FALSE(ByeCredited(t, "P1", 3));
+  EXPECT_TRUE(ByeCredited(t, "P2", 2));
+
+  // The exports say the same: no <ByePlayer> for P1 in round 3, and
+  // `participating` 0 in every round after round 2; the .h9 has P1 sit
+  // round 3 out (0-), the CSV no bye.
+  absl::StatusOr<std::string> xml = ExportOpenGotha(t, r);
+  ASSERT_TRUE(xml.ok()) << xml.status();
+  EXPECT_THAT(*xml, ::testing::Not(HasSubstr("player=\"P1LI\" roundNumber=\"3\"")));
+  EXPECT_THAT(*xml, HasSubstr("<ByePlayer player=\"P2LI\" roundNumber=\"2\"/>"));
+  EXPECT_THAT(*xml, HasSubstr(absl::StrCat("participating=\"11", std::string(18, '0'), "\"")));
+  // P1's row ends with round 3 empty, as a round after a withdrawal is.
+  EXPECT_THAT(ExportCsv(t, r), HasSubstr("P3 +/b0,\r\n"));
+}
+
+TEST(RoundRobinWithdrawal, Tournament2026_2StillCreditsTheByeAsRecorded) {
+  // Pinned before 2026.3, the bye after the withdrawal counts as it did, so
+  // the standings recorded under that version derive again.
+  const v1::Tournament t = WithGivenNames(ByeAfterWithdrawal("tournament-2026.2"));
+  const v1::StandingsReport r = ComputeStandings(t, kByeGames);
+  EXPECT_EQ(Row(r.standings(), "P1").points(), 5);
+  EXPECT_TRUE(ByeCredited(t, "P1", 3));
+  absl::StatusOr<std::string> xml = ExportOpenGotha(t, r);
+  ASSERT_TRUE(xml.ok()) << xml.status();
+  EXPECT_THAT(*xml, HasSubstr("<ByePlayer player=\"P1LI\" roundNumber=\"3\"/>"));
+  EXPECT_THAT(ExportCsv(t, r), HasSubstr("P3 +/b0,bye\r\n"));
 }
 
 TEST(SwissWithdrawal, ResultsStandAndNoMorePairings) {
