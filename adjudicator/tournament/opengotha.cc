@@ -202,7 +202,7 @@ void WriteElement(std::string& out, absl::string_view element, const Attribute<O
   absl::StrAppend(&out, "<", element);
   for (const Attribute<Out, In>& a : rows) {
     const Value v = a.write == nullptr ? Value(std::string(a.fixed)) : a.write(from);
-    if (v.has_value()) absl::StrAppend(&out, " ", a.name, "=\"", XmlEscape(*v), "\"");
+    if (v.has_value()) absl::StrAppend(&out, " ", a.name, "=\"", XmlAttributeEscape(*v), "\"");
   }
   absl::StrAppend(&out, end);
 }

@@ -199,4 +199,28 @@ std::string XmlEscape(absl::string_view text) {
   return out;
 }
 
+std::string XmlAttributeEscape(absl::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    // A reader normalises a literal tab, line feed or carriage return in an
+    // attribute value to a space (XML 1.0 3.3.3); a character reference
+    // keeps each as it is.
+    switch (c) {
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
+      default:
+        out += XmlEscape(absl::string_view(&c, 1));
+    }
+  }
+  return out;
+}
+
 }  // namespace arbiter::tournament

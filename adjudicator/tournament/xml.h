@@ -49,6 +49,12 @@ absl::StatusOr<std::unique_ptr<XmlElement>> ParseXml(absl::string_view text);
 // Escapes &, <, >, " and ' for an attribute value or character data.
 std::string XmlEscape(absl::string_view text);
 
+// XmlEscape for an attribute value, with tab, line feed and carriage return
+// as character references (&#9; &#10; &#13;): a reader normalises the literal
+// characters there to spaces, so a name with a line feed would read back
+// with a space.
+std::string XmlAttributeEscape(absl::string_view text);
+
 }  // namespace arbiter::tournament
 
 #endif  // ARBITER_ADJUDICATOR_TOURNAMENT_XML_H_

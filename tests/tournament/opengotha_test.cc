@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/opengotha_round.h"
 #include "adjudicator/tournament/standings.h"
@@ -122,6 +123,34 @@ TEST(OpenGotha, RoundTripKeepsTournamentAndStandings) {
   EXPECT_EQ(second_report.SerializeAsString(), first_report.SerializeAsString());
   // And the writer is a fixed point.
   EXPECT_EQ(Export(second, second_report), exported);
+}
+
+// Probe F3: a tab, line feed or carriage return in a name is written as a
+// character reference (&#9; &#10; &#13;). Written raw inside an attribute,
+// every XML reader (ours, OpenGotha's) reads each as a space (XML 1.0
+// 3.3.3), and the round trip changed the name silently.
+TEST(OpenGotha, ControlCharactersInNamesSurviveTheRoundTrip) {
+  std::string xml = ReadData("swiss4.xml");
+  xml = absl::StrReplaceAll(xml, {{"firstName=\"Lin\"", "firstName=\"Lin&#10;Mei&#13;\""},
+                                  {"name=\"Zhao\"", "name=\"Zhao&#9;\""},
+                                  {"\"ZHAOLIN\"", "\"ZHAO&#9;LIN&#10;MEI&#13;\""}});
+  v1::Tournament first = Import(xml);
+  const v1::TournamentPlayer* zhao = nullptr;
+  for (const v1::TournamentPlayer& p : first.players()) {
+    if (p.id() == "ZHAOLINMEI") zhao = &p;
+  }
+  ASSERT_NE(zhao, nullptr);
+  EXPECT_EQ(zhao->name(), "Zhao\t");
+  EXPECT_EQ(zhao->first_name(), "Lin\nMei\r");
+  v1::StandingsReport first_report = ComputeStandings(first, {});
+  const std::string exported = Export(first, first_report);
+  EXPECT_THAT(exported, HasSubstr("firstName=\"Lin&#10;Mei&#13;\""));
+  EXPECT_THAT(exported, HasSubstr("name=\"Zhao&#9;\""));
+  EXPECT_THAT(exported, HasSubstr("player=\"ZHAO&#9;LIN&#10;MEI&#13;\""));
+  EXPECT_EQ(exported.find_first_of("\t\r"), std::string::npos);
+  v1::Tournament second = Import(exported);
+  EXPECT_EQ(second.SerializeAsString(), first.SerializeAsString());
+  EXPECT_EQ(ComputeStandings(second, {}).SerializeAsString(), first_report.SerializeAsString());
 }
 
 // Four players with first names, a Swiss event of three rounds, a bye in
