@@ -83,7 +83,16 @@ v1::ExportSidecar BuildSidecar(const v1::Tournament& t, const v1::StandingsRepor
       e.set_exported_as(ExportedAs(p, format));
       if (p.game_id().empty()) continue;
     }
-    if (!p.game_id().empty() && p.status() != ScoredPairing::PENDING) {
+    if (p.game_id().empty() && paired != nullptr &&
+        paired->entered_outcome() != v1::Result::OUTCOME_UNSPECIFIED) {
+      // An entered result (a director's from the paper score sheet, or an
+      // imported file's) has no game or ruling to key it by, and is the one
+      // place a NO_RESULT exported as a both-lose is explained.
+      v1::SidecarEntry& e = (*out.mutable_entries())[absl::StrCat(t.name(), "/round/", p.round(),
+                                                                  "/board/", p.board(), "/result")];
+      Fill(p, &e);
+      e.set_exported_as(ExportedAs(p, format));
+    } else if (!p.game_id().empty() && p.status() != ScoredPairing::PENDING) {
       GameEntry(p.game_id(), p, games, ExportedAs(p, format), &out);
     } else if (!p.game_id().empty() && p.outcome() == v1::Result::REPLAY) {
       GameEntry(p.game_id(), p, games, "nothing yet: awaiting the replay", &out);

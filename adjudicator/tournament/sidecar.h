@@ -5,6 +5,8 @@
 //   "games/G1/result"     a result no ruling decided (a count, resignation)
 //   "tournaments/T/withdrawals/P/round/R/board/B"  an art. 28 forfeit or void
 //   ("round/0/vs/Q" for a round robin game never paired)
+//   "tournaments/T/round/R/board/B/result"  a result entered without a game
+//   (from the paper score sheet, or read from an imported file)
 // Each entry says what the format wrote instead (`exportedAs`).
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_SIDECAR_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_SIDECAR_H_

@@ -376,6 +376,30 @@ TEST_F(Formats, SidecarKeysReasonsByRulingId) {
   EXPECT_EQ(back.entries_size(), 4);
 }
 
+// Probe F4: a result entered from the paper score sheet has no game and no
+// ruling, and had no sidecar entry; a NO_RESULT written as RESULT_BOTHLOSE
+// (or left out of the AGA file) was explained nowhere the file's reader looks.
+TEST_F(Formats, ResultsFromTheScoreSheetHaveTheirSidecarEntry) {
+  t_.mutable_rounds(1)->mutable_pairings(1)->clear_game_id();
+  t_.mutable_rounds(1)->mutable_pairings(1)->set_entered_outcome(v1::Result::NO_RESULT);
+  t_.mutable_rounds(1)->mutable_pairings(1)->set_from_score_sheet(true);
+  const v1::StandingsReport r = ComputeStandings(t_, games_);
+  v1::ExportSidecar s = BuildSidecar(t_, r, games_, v1::ExportTournamentRequest::OPENGOTHA_XML);
+  ASSERT_EQ(s.entries().count("tournaments/T/round/2/board/2/result"), 1u) << SidecarJson(s);
+  const v1::SidecarEntry& e = s.entries().at("tournaments/T/round/2/board/2/result");
+  EXPECT_EQ(e.outcome(), v1::Result::NO_RESULT);
+  EXPECT_EQ(e.exported_as(), "RESULT_BOTHLOSE");
+  EXPECT_EQ(e.black(), "WANG");
+  EXPECT_EQ(e.white(), "ZHOU");
+  EXPECT_THAT(e.note(), HasSubstr("paper score sheet"));
+  EXPECT_TRUE(e.game_id().empty());
+  // The game's entry it replaces is gone, the other three stay.
+  EXPECT_EQ(s.entries_size(), 4);
+  EXPECT_EQ(s.entries().count("games/G4/rulings/2"), 0u);
+  v1::ExportSidecar aga = BuildSidecar(t_, r, games_, v1::ExportTournamentRequest::AGA);
+  EXPECT_EQ(aga.entries().at("tournaments/T/round/2/board/2/result").exported_as(), "omitted");
+}
+
 TEST_F(Formats, WithdrawalForfeitsAndVoidsGoToTheSidecar) {
   // Round robin of four, P4 withdraws after one game: all void (28.2).
   testing::TournamentBuilder b(v1::TournamentSettings::ROUND_ROBIN);
