@@ -164,6 +164,20 @@ int RunExportVerify(const CommandSpec& spec, const Args& args) {
     return Complain(kCommand, absl::StrCat("--export ", path, ": ", file.status().message()),
                     kExitBadInput);
   }
+  // No export starts with a byte-order mark; an editor or a spreadsheet's
+  // "CSV UTF-8" save adds one. Such a copy still names its record, and is
+  // not the file the log gives: a negative answer, not bad input.
+  constexpr absl::string_view kBom = "\xEF\xBB\xBF";
+  if (absl::StartsWith(*file, kBom)) {
+    absl::StatusOr<NamedRecord> named =
+        tournament::ReadNamedRecord(absl::string_view(*file).substr(kBom.size()));
+    if (named.ok()) {
+      return NotIt(path, absl::StrCat("it starts with a byte-order mark (EF BB BF), which no "
+                                      "export writes (an editor or a \"CSV UTF-8\" save adds "
+                                      "one); it names ",
+                                      WhatItNames(*named)));
+    }
+  }
   absl::StatusOr<NamedRecord> named = tournament::ReadNamedRecord(*file);
   if (!named.ok()) {
     return Complain(kCommand, absl::StrCat(path, ": ", named.status().message()), kExitBadInput);

@@ -163,6 +163,23 @@ TEST_F(ExportVerify, AChangedResultLineIsNamed) {
   ExpectRefusedAt(VerifyDb(file), e);
 }
 
+// Probe F6b: a copy with a UTF-8 byte-order mark added (Excel's "CSV UTF-8"
+// save, many editors) does not match, and says why; it was refused as
+// naming no record (exit 2), though it names one.
+TEST_F(ExportVerify, ACopyWithAByteOrderMarkDoesNotMatchAndSaysWhy) {
+  ASSERT_NO_FATAL_FAILURE(SetUpCup());
+  for (const char* format : {"csv", "opengotha", "json"}) {
+    SCOPED_TRACE(format);
+    const std::string file = Export(format);
+    testing::WriteFile(file, "\xEF\xBB\xBF" + ReadFile(file));
+    for (const ProcessResult& r : {VerifyDb(file), VerifyServer(file)}) {
+      EXPECT_EQ(r.exit, 1) << r.out << r.err;
+      EXPECT_THAT(r.out, HasSubstr("does NOT match the log: it starts with a byte-order mark"));
+      EXPECT_THAT(r.out, HasSubstr("export of tournaments/cup at checkpoint"));
+    }
+  }
+}
+
 TEST_F(ExportVerify, AFileOfAnotherLogOrOfNoCheckpointIsRefused) {
   ASSERT_NO_FATAL_FAILURE(SetUpCup());
   const std::string file = Export("h9");
