@@ -68,6 +68,17 @@ std::string RefusedV6(const in6_addr& a, bool allow_private) {
 }  // namespace
 
 absl::StatusOr<WebhookUrl> ParseWebhookUrl(absl::string_view url) {
+  // A URL holds no space and no control character (RFC 3986): a CR/LF or a
+  // NUL was stored as given, shown raw by ListWebhooks, and a NUL cut the
+  // path sent.
+  for (size_t i = 0; i < url.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(url[i]);
+    if (c <= 0x20 || c == 0x7f) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("webhook URL: a space or a control character at byte ", i,
+                       "; a URL carries them percent-encoded (%20, %0A)"));
+    }
+  }
   WebhookUrl out;
   absl::string_view rest = url;
   if (absl::ConsumePrefix(&rest, "https://")) {

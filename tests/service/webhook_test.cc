@@ -264,6 +264,15 @@ TEST_F(WebhookTest, AddRefusesBadUrlsKindsAndSecretsAndListNeverShowsTheSecret) 
       RunArbiter({"webhook", "add", "--db", data_, "--url", "ftp://x/", "--kind", "game.result"})
           .err.find("only http:// and https://"),
       std::string::npos);
+  // No space or control character (an outside probe had CR/LF and NUL stored; a
+  // NUL cannot pass through argv, the server refuses it the same way).
+  for (const std::string& url :
+       {std::string("http://x/crlf\r\nX-Evil: 1"), std::string("http://x/sp ace")}) {
+    ProcessResult r =
+        RunArbiter({"webhook", "add", "--db", data_, "--url", url, "--kind", "game.result"});
+    EXPECT_EQ(r.exit, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("a space or a control character"), std::string::npos) << r.err;
+  }
   const std::string secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
   ProcessResult ok = RunArbiter({"webhook", "add", "--db", data_, "--url", "https://x.example/h",
                                  "--kind", "game.result,round.standings", "--secret", secret});
