@@ -158,6 +158,15 @@ async function main() {
   check(period[0] && /◷ (黑方 最后一次读秒|Black in the last period)/.test(period[1]), `a clock in its last period stands out by colour, icon and words (${period[1]})`);
   const counted = await hall.$$eval('#counts .count strong', (n) => n.map((x) => x.textContent));
   check(JSON.stringify(counted) === '["2","1","1","40"]', `the counts at the top: pending, new warnings, last periods, in play (${counted})`);
+  // The clocks after the one-second ticks, not only as first drawn: each tick
+  // redraws the cell, and once drew "null" before the first clock (probe finding 1).
+  const ticked = async (page) => {
+    await new Promise((r) => setTimeout(r, 2200));
+    return page.$$eval('.clocks', (cells) => cells.map((c) => c.textContent));
+  };
+  const hallClocks = await ticked(hall);
+  check(hallClocks.some((c) => c.includes(' / ')) && !hallClocks.some((c) => c.includes('null')),
+    `the hall's clocks after two ticks have no "null" in them (${hallClocks.slice(0, 3)})`);
   const untimed = await hall.$eval('tr[data-game="wall-20"] .clocks', (td) => td.textContent);
   check(untimed === '—', `an untimed game shows "—" (${untimed})`);
   const result = await hall.$eval('#finished tr[data-game="tournament-round3-board1"] .result', (td) => td.textContent);
@@ -210,6 +219,9 @@ async function main() {
   check(fit.cards === 40 && fit.w <= 1920 && fit.h <= 1080 && fit.bottom <= 1080 && fit.clipped.length === 0,
     `the wall screen fits 40 tables on 1920x1080 (${JSON.stringify(fit)})`);
   check(fit.controls === 0 && fit.font >= 20, `with large type and no controls (${fit.font}px, ${fit.controls} controls)`);
+  const wallClocks = await ticked(wall);
+  check(wallClocks.some((c) => c.includes(' / ')) && !wallClocks.some((c) => c.includes('null')),
+    `nor the wall screen's (${wallClocks.slice(0, 3)})`);
   await shot(wall, 'hall-screen');
   await wall.close();
 

@@ -57,7 +57,8 @@ function badges(game) {
 function clocks(game) {
   if (!game.created?.timeControl) return [el('span', { class: 'clock untimed', title: t('untimed') }, '—')];
   const c = game.state?.clocks || {}, asOf = game.state?.asOf;
-  return ['black', 'white'].flatMap((side, i) => [i ? ' / ' : null,
+  // No null in the list: replaceChildren (the tick) writes it as "null", unlike el().
+  return ['black', 'white'].flatMap((side, i) => [...(i ? [' / '] : []),
     el('span', { class: `clock ${side}`, 'data-running': c[side]?.running ? '1' : null,
       'data-last-period': lastPeriod(game, side) ? '1' : null }, clockLabel(c[side], asOf))]);
 }
