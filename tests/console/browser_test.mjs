@@ -274,6 +274,25 @@ async function main() {
   const hooksZh = await hooks.$eval('header h1', (h) => h.innerText);
   check(hooksZh.includes('推送') && !hooksZh.includes('Webhooks'), `and in Chinese in Chinese only ("${hooksZh}")`);
   await hooks.close();
+  // A game that is not there: an error page in the language chosen, with a
+  // way back, not a blank page and a script error (probe findings 3, 4).
+  const missing = await chiefContext.newPage();
+  const thrown = [];
+  missing.on('pageerror', (e) => thrown.push(e.message));
+  await missing.goto(`${server.http}/hall-missing`);  // any page of the console's origin, for its localStorage
+  await missing.evaluate(() => localStorage.setItem('arbiter.lang', 'en'));
+  const answer = await missing.goto(`${server.http}/games/nope`);
+  await missing.waitForSelector('body[data-loaded="1"]');
+  const seen = await missing.evaluate(() => ({ lang: document.documentElement.lang, title: document.title,
+    text: document.querySelector('main').innerText, back: document.querySelector('a.back')?.getAttribute('href') }));
+  check(answer.status() === 404 && seen.lang === 'en' && seen.title === 'Not found' && /No game 'nope'/.test(seen.text) &&
+    !/[\u3000-\u9fff]/.test(seen.text) && seen.back === '/' && thrown.length === 0,
+    `/games/nope: a 404 page in English, titled, with a link to the hall (${answer.status()}, ${JSON.stringify(seen)}, ${thrown})`);
+  await missing.click('#lang');
+  await missing.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  const seenZh = await missing.evaluate(() => [document.title, document.querySelector('main').innerText]);
+  check(seenZh[0] === '找不到' && /没有对局「nope」/.test(seenZh[1]) && !/No game/.test(seenZh[1]), `and in Chinese once switched (${seenZh})`);
+  await missing.close();
   // A move-by-move replay of the board.
   await game.click('#replay-first');
   const empty = await game.$$eval('#board .stone', (n) => n.length);

@@ -11,6 +11,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
@@ -239,6 +240,102 @@ TEST_F(PagesHttpTest, TheHallsAllLinkOpensItsFinishedGames) {
   httplib::Result games = Client()->Get("/api/games?all=1");
   ASSERT_TRUE(games && games->status == 200);
   EXPECT_TRUE(absl::StrContains(games->body, R"("gameId":"done")")) << games->body;
+}
+
+// Probe finding 3: a browser's navigation that fails is answered with a
+// small page in the reader's language (a title, the lang attribute, the
+// reason in words, a link back), with the same status; an API client, or a
+// JSON one, keeps the JSON error. A page has no inline script (the CSP).
+TEST_F(PagesHttpTest, ABrowserIsShownAnErrorPageAndAnApiClientKeepsTheJson) {
+  const std::string chief = Token("CHIEF_ARBITER", "Li Wei");
+  const std::string arbiter = Token("ARBITER", "Zhang San");
+  Serve();
+  Record(kGame, chief);
+  const std::string session = SignIn(chief);
+  const std::string arbiters = SignIn(arbiter);  // whom /webhooks refuses
+  const auto page = [&](const std::string& path, const std::string& languages) {
+    httplib::Result r = Client()->Get(
+        path, {{"Cookie", path == "/webhooks" ? arbiters : session},
+               {"Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"},
+               {"Accept-Language", languages}});
+    EXPECT_TRUE(r) << path;
+    return r ? *r : httplib::Response();
+  };
+  struct Case {
+    std::string path;
+    int status;
+    std::string zh;
+    std::string en;
+  };
+  const std::vector<Case> cases = {
+      {"/tournaments/nope", 404, "没有比赛「nope」", "No tournament 'nope'"},
+      {"/games/nope", 404, "没有对局「nope」", "No game 'nope'"},
+      {"/games/nope/audit", 404, "没有对局「nope」", "No game 'nope'"},
+      {"/games/talk/rulings/99/slip", 404, "对局「talk」没有第99号裁定",
+       "Game 'talk' has no ruling 99"},
+      {"/games/talk/rulings/abc/slip", 404, "对局「talk」没有第abc号裁定",
+       "Game 'talk' has no ruling abc"},
+      {"/nothing", 404, "没有这个页面", "There is no such page"},
+      {"/webhooks", 403, "你的角色不能查看推送", "Your role cannot see the webhooks"},
+  };
+  for (const Case& c : cases) {
+    const httplib::Response zh = page(c.path, "zh-CN,zh;q=0.9,en;q=0.8");
+    EXPECT_EQ(zh.status, c.status) << c.path;
+    EXPECT_TRUE(absl::StartsWith(zh.get_header_value("Content-Type"), "text/html")) << c.path;
+    EXPECT_TRUE(absl::StrContains(zh.body, "<html lang=\"zh-Hans\"")) << zh.body;
+    EXPECT_TRUE(std::regex_search(zh.body, std::regex("<title>[^<]+</title>"))) << zh.body;
+    EXPECT_TRUE(absl::StrContains(zh.body, c.zh)) << zh.body;
+    EXPECT_TRUE(absl::StrContains(zh.body, "<a class=\"back\" href=\"/\">")) << zh.body;
+    EXPECT_FALSE(absl::StrContains(zh.body, "NOT_FOUND")) << zh.body;
+    EXPECT_FALSE(absl::StrContains(zh.body, "ListWebhooks")) << zh.body;
+    EXPECT_FALSE(std::regex_search(zh.body, std::regex("<script(?![^>]*\\bsrc=)"))) << zh.body;
+    const httplib::Response en = page(c.path, "en-GB,en;q=0.9");
+    EXPECT_EQ(en.status, c.status) << c.path;
+    EXPECT_TRUE(absl::StrContains(en.body, "<html lang=\"en\"")) << en.body;
+    // Quotes are escaped in the page ("'" as &apos;).
+    EXPECT_TRUE(absl::StrContains(en.body, absl::StrReplaceAll(c.en, {{"'", "&apos;"}})))
+        << en.body;
+  }
+  EXPECT_TRUE(absl::StrContains(page("/nothing", "zh").body, "<title>找不到</title>"));
+  EXPECT_TRUE(absl::StrContains(page("/nothing", "en").body, "<title>Not found</title>"));
+
+  // An id that is markup stays text.
+  const httplib::Response markup = page("/tournaments/%3Cb%3Ex", "en");
+  EXPECT_GE(markup.status, 400);
+  EXPECT_FALSE(absl::StrContains(markup.body, "<b>x")) << markup.body;
+
+  // The API, and a client that asks for JSON, keep the JSON error.
+  httplib::Result api =
+      Client()->Get("/api/games/nope", {{"Cookie", session}, {"Accept", "text/html,*/*"}});
+  ASSERT_TRUE(api);
+  EXPECT_EQ(api->status, 404);
+  EXPECT_TRUE(absl::StrContains(api->body, R"("code":"NOT_FOUND")")) << api->body;
+  httplib::Result json = Client()->Get("/tournaments/nope", {{"Cookie", session}});
+  ASSERT_TRUE(json);
+  EXPECT_EQ(json->status, 404);
+  EXPECT_TRUE(absl::StrContains(json->body, R"("code":"NOT_FOUND")")) << json->body;
+}
+
+// The public broadcast's errors: its language (`?lang=`), a link to its index.
+TEST_F(PagesHttpTest, TheBroadcastsErrorPageLinksToItsIndex) {
+  server_ = ServerProcess::Start(dir_.path() + "/data", {"--http", "127.0.0.1:0", "--broadcast"});
+  ASSERT_NE(server_, nullptr);
+  const auto page = [&](const std::string& path) {
+    httplib::Result r = Client()->Get(path, {{"Accept", "text/html"}});
+    EXPECT_TRUE(r) << path;
+    return r ? *r : httplib::Response();
+  };
+  const httplib::Response zh = page("/broadcast/nope/9");
+  EXPECT_EQ(zh.status, 404);
+  EXPECT_TRUE(absl::StrContains(zh.body, "<html lang=\"zh-Hans\">")) << zh.body;
+  EXPECT_TRUE(absl::StrContains(zh.body, "<title>找不到</title>")) << zh.body;
+  EXPECT_TRUE(absl::StrContains(zh.body, "直播中没有这一轮或这一台")) << zh.body;
+  EXPECT_TRUE(absl::StrContains(zh.body, "href=\"/broadcast\"")) << zh.body;
+  const httplib::Response en = page("/broadcast/nope/9/3?lang=en");
+  EXPECT_EQ(en.status, 404);
+  EXPECT_TRUE(absl::StrContains(en.body, "<html lang=\"en\">")) << en.body;
+  EXPECT_TRUE(absl::StrContains(en.body, "The broadcast has no such round or board")) << en.body;
+  EXPECT_TRUE(absl::StrContains(en.body, "href=\"/broadcast?lang=en\"")) << en.body;
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "adjudicator/service/console/assets.h"
 #include "adjudicator/service/console/broadcast.h"
 #include "adjudicator/service/console/broadcast_pages.h"
+#include "adjudicator/service/console/error_page.h"
 #include "adjudicator/service/console/file_budget.h"
 #include "adjudicator/service/console/floor.h"
 #include "adjudicator/service/console/followers.h"
@@ -529,8 +530,16 @@ void Console::Impl::RoutePages() {
   http.Get("/", [this](Req req, Res res) {
     Page(req, res, kRead, [&](const Visitor&) { SendHall(req, res); });
   });
+  // A game that is not there is said so (error_page.h), not a blank page.
   http.Get(R"(/games/([^/]+))", [this](Req req, Res res) {
-    Page(req, res, kRead, [&](const Visitor&) { SendAsset(res, "game.html"); });
+    Page(req, res, kRead, [&](const Visitor&) {
+      absl::StatusOr<std::string> id = GameOf(req);
+      if (!id.ok()) return SendError(res, id.status());
+      if (absl::StatusOr<GameView> game = folds->Get(*id); !game.ok()) {
+        return SendError(res, game.status());
+      }
+      SendAsset(res, "game.html");
+    });
   });
   http.Get(R"(/games/([^/]+)/rulings/([0-9]+)/slip)", [this](Req q, Res s) { Slip(q, s); });
   http.Get(R"(/games/([^/]+)/audit)", [this](Req q, Res s) { Audit(q, s); });
@@ -607,6 +616,7 @@ void Console::Impl::RouteApi() {
 
 void Console::Impl::Routes() {
   SetGuardHeaders();
+  ServeErrorPages(http);
   RoutePages();
   RouteSession();
   RouteApi();
