@@ -305,6 +305,9 @@ async function main() {
   // A chief arbiter decides the pending 12.4.6 ruling by clicking.
   await game.goto(`${server.http}/games/board-12`);
   await game.waitForSelector('button.decide[data-choice="BLACK_LOSES"]:not([disabled])');
+  // Options by their titles, without the code in brackets (probe finding 8).
+  const optionTexts = await game.$$eval('button.decide', (b) => b.map((x) => x.textContent));
+  check(optionTexts.length > 0 && optionTexts.every((x) => !/[A-Z]{2,}/.test(x)), `the options are named in words only (${optionTexts})`);
   await game.click('button.decide[data-choice="BLACK_LOSES"]');
   // A loss is confirmed twice, the second time naming it (confirm.js).
   await game.waitForSelector('.second-confirm button.confirm-again');
@@ -322,6 +325,15 @@ async function main() {
   check(incident.includes('裁定 #1：判黑方超时负'), 'the decision names the option chosen by its title');
   const decidedText = await game.$eval('#ruling-1', (li) => li.textContent);
   check(/已裁定/.test(decidedText) && /Wang Ru/.test(decidedText) && /裁判长/.test(decidedText), `a decided ruling shows as decided, with who decided (${decidedText.slice(0, 120)})`);
+  // No code name anywhere a reader looks: the decision's ruling names the
+  // option by its title, people by role in words, no token (probe finding 8).
+  const shown = await game.evaluate(() => document.body.innerText);
+  const codes = shown.match(/\b(BLACK_LOSES|CHIEF_ARBITER|ARBITER|WARNING|token [0-9a-f]+)\b/g) || [];
+  check(codes.length === 0, `the game page shows no enum code or token (${codes.slice(0, 5)})`);
+  const decisionRuling = await game.$$eval('#rulings li .state', (n) => n.map((x) => x.textContent).find((x) => x.startsWith('裁定 #1')) || '');
+  check(decisionRuling === '裁定 #1: 判黑方超时负', `the decision's ruling names the option chosen ("${decisionRuling}")`);
+  const whoText = await game.$eval('#who', (n) => n.textContent);
+  check(whoText === '裁判长 Wang Ru', `the header names who is signed in by role in words ("${whoText}")`);
 
   // An ARBITER session cannot: the buttons are off, and the write is refused.
   const refereeContext = await browser.createBrowserContext();

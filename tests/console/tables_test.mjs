@@ -246,7 +246,7 @@ async function main() {
   await phone.tap('#confirm');
   await phone.waitForSelector('.second-confirm button.confirm-again');
   const consequence = await phone.$eval('.second-confirm .consequence', (p) => p.textContent);
-  check(/B\+R/.test(consequence), `a resignation asks a second confirmation naming its result (${consequence})`);
+  check(/黑中盘胜|Black wins by resignation/.test(consequence), `a resignation asks a second confirmation naming its result in words (${consequence})`);
   await shot(phone, 'table-confirm');
   check(!history('cup-r1-b3', chief).events.some((e) => e.event.resign), 'nothing is recorded before the second confirm');
   await phone.tap('.second-confirm button.confirm-again');
@@ -258,12 +258,15 @@ async function main() {
   const lost = await record(phone, 4, 'time-expired', { choices: { color: 'BLACK' } }, { expectSecond: true });
   const t4 = history('cup-r1-b4', chief);
   check(!lost.shown.error && t4.result?.sgf === 'W+T', `a time loss recorded from the phone: W+T (${t4.result?.sgf || lost.shown.error})`);
-  check(/W\+T/.test(lost.second || ''), `its second confirmation names it (${lost.second})`);
+  // In words, never the SGF shorthand (probe finding 8).
+  check(/白超时胜|White wins on time/.test(lost.second || '') && !/W\+T/.test(lost.second || ''),
+    `its second confirmation names it in words (${lost.second})`);
 
   // Table 1: White looks at a phone: a loss (23.7), confirmed twice.
   const viewed = await record(phone, 1, 'phone-viewed', { choices: { color: 'WHITE' } }, { expectSecond: true });
   const t1 = history('cup-r1-b1', chief);
-  check(t1.result?.sgf === 'B+F' && /B\+F/.test(viewed.second || ''), `a phone looked at loses the game, named before the second confirm (${viewed.second})`);
+  check(t1.result?.sgf === 'B+F' && /黑胜（对方违纪判负）|Black wins by the opponent's misconduct/.test(viewed.second || '') && !/B\+F/.test(viewed.second || ''),
+    `a phone looked at loses the game, named in words before the second confirm (${viewed.second})`);
 
   // Table 7: bad input gets a clear message on the page and nothing is sent.
   await openTable(phone, 7);
@@ -299,7 +302,9 @@ async function main() {
     if (hasCount) {
       check(game.result?.reason === 'COUNT' && game.result?.sgf === expected[n] && game.result?.penaltyStones?.[color.toLowerCase()] === 1,
         `table ${n}: the count ${count} with ${color}'s penalty stone gives ${expected[n]} (${game.result?.sgf}, ${JSON.stringify(game.result?.penaltyStones || {})})`);
-      check(new RegExp(expected[n].replace('+', '\\+')).test(r.second || ''), `and its second confirmation names it (${r.second})`);
+      // In words (words.json's margin), not the SGF's W+0.5.
+      const inWords = { 5: /白胜1\/4子|White wins by ¼ stones/, 6: /黑胜3\/4子|Black wins by ¾ stones/ };
+      check(inWords[n].test(r.second || ''), `and its second confirmation names it in words (${r.second})`);
     } else {
       check(r.shown.error.length > 0 && !game.result, `table ${n}: without countRecorded on the server the page says why (${r.shown.error}) and nothing is recorded`);
     }
@@ -358,7 +363,8 @@ async function main() {
   await phone.waitForSelector('body[data-loaded="1"] .tables li');
   const cards = await phone.$$eval('.tables li', (li) => li.map((l) => [l.dataset.table, l.className, l.querySelector('.badges').textContent]));
   const card = (n) => cards.find(([t]) => t === String(n)) || ['', '', ''];
-  check(/B\+R/.test(card(3)[2]) && /W\+T/.test(card(4)[2]), `the results show at tables 3 and 4 (${card(3)[2]} / ${card(4)[2]})`);
+  check(/黑中盘胜|Black wins by resignation/.test(card(3)[2]) && /白超时胜|White wins on time/.test(card(4)[2]) && !/[BW]\+/.test(card(3)[2] + card(4)[2]),
+    `the results show at tables 3 and 4, in words (${card(3)[2]} / ${card(4)[2]})`);
   check(/1/.test(card(2)[2]), `table 2's warning shows (${card(2)[2]})`);
   await shot(phone, 'tables');
   await axe(phone, '/tables');

@@ -4,7 +4,9 @@
 // consequence is read from what the engine says (a dry run's rulings and
 // result, or an option's sanctions), not guessed from the button.
 import { el } from './live.js';
-import { w, pick, partyWord, outcomeWord } from './floor-words.js';
+import { w, pick, partyWord } from './floor-words.js';
+import { lang } from './i18n.js';
+import { resultWords } from './words.js';
 
 const LOSING = ['LOSS', 'BOTH_LOSE'];
 
@@ -38,7 +40,7 @@ export function appendConsequence(kind, preview, resultBefore) {
   }
   const result = preview?.result;
   if (result && JSON.stringify(result) !== JSON.stringify(resultBefore || null)) {
-    parts.push(`${w('gameOver')}${pick('：', ': ')}${outcomeWord(result.outcome)} ${result.sgf || ''} (${result.clause || ''})`);
+    parts.push(`${w('gameOver')}${pick('：', ': ')}${resultWords(result, lang())} (${result.clause || ''})`);
   }
   return parts.length ? parts.join(' · ') : null;
 }

@@ -73,12 +73,6 @@ export function sanctionWord(s) { const p = SANCTIONS[s]; return p ? pick(p[0], 
 const PARTIES = { BLACK: ['黑方', 'Black'], WHITE: ['白方', 'White'], BOTH: ['双方', 'both players'] };
 export function partyWord(p) { const x = PARTIES[p]; return x ? pick(x[0], x[1]) : ''; }
 
-const OUTCOMES = {
-  BLACK_WINS: ['黑胜', 'Black wins'], WHITE_WINS: ['白胜', 'White wins'], DRAW: ['和棋', 'Draw'],
-  BOTH_LOSE: ['双方判负', 'Both lose'], NO_RESULT: ['无胜负', 'No result'], REPLAY: ['重赛', 'Replay'],
-};
-export function outcomeWord(o) { const x = OUTCOMES[o]; return x ? pick(x[0], x[1]) : (o || ''); }
-
 // `grave`: it may end the game, so it is confirmed twice even when the
 // server cannot be asked what it does (offline). `chief`: a chief arbiter's.
 // Field types: how each is asked and turned into the event's JSON.

@@ -4,7 +4,7 @@
 // when the game changed, and the page reads it again.
 import { api, post, session, follow, showLive, el, clockLabel, player, signOut } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
-import { eventWords, isIncident, sanctionWords, sideWord, enumWord, resultWords } from './words.js';
+import { eventWords, isIncident, sanctionWords, sideWord, enumWord, resultWords, actorWords } from './words.js';
 import { decisionConsequence, confirmTwice } from './confirm.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -60,9 +60,16 @@ function mayDecide(ruling) {
   return me.role === 'ARBITER' && ruling.decidedBy !== 'CHIEF_ARBITER';
 }
 
+// An option by its title; its id only where there is none.
 function optionTitle(o) {
-  const title = lang() === 'zh' ? o.titleZh : o.titleEn;
-  return title ? `${title} (${o.id})` : o.id;
+  return (lang() === 'zh' ? o.titleZh : o.titleEn) || o.id;
+}
+
+// The title of the option `choice` of ruling `number` ("警告一次"), else the id.
+function choiceTitle(number, choice) {
+  const ruling = (current.record.rulings || []).find((r) => Number(r.number) === Number(number));
+  const o = (ruling?.options || []).find((x) => x.id === choice);
+  return o ? optionTitle(o) : (choice || '');
 }
 
 function pendingSection(game) {
@@ -74,7 +81,7 @@ function pendingSection(game) {
     const note = el('input', { type: 'text', class: 'note', placeholder: t('note'), 'aria-label': t('note') });
     const message = el('p', { class: 'message', role: 'status' });
     const buttons = (r.options || []).map((o) => el('button', {
-      type: 'button', class: 'decide', 'data-ruling': r.number, 'data-choice': o.id, disabled: !allowed,
+      type: 'button', class: 'decide', title: o.id, 'data-ruling': r.number, 'data-choice': o.id, disabled: !allowed,
       onclick: async (e) => {
         const button = e.currentTarget;
         const consequence = decisionConsequence(r, o);
@@ -111,14 +118,13 @@ function rulingItem(r) {
   const sanctions = (r.sanctions || []).length ? sanctionWords(r.sanctions, l, r.timeDeducted) : t('noSanction');
   let state;
   if (d) {
-    const title = (r.options || []).find((o) => o.id === d.ruling.choice);
-    const who = [d.authority ? enumWord(d.authority, l) : '', d.actor].filter(Boolean).join(' ');
-    state = el('span', { class: 'state decided' }, `${t('decided')}: ${(l === 'zh' ? title?.titleZh : title?.titleEn) || d.ruling.choice}`,
+    const who = actorWords(d.actor, l);
+    state = el('span', { class: 'state decided', title: d.actor || null }, `${t('decided')}: ${choiceTitle(r.number, d.ruling.choice)}`,
       who ? ` · ${t('decidedBy')} ${who}` : '');
   } else if (r.pending) {
     state = el('span', { class: 'state pending' }, `⚑ ${t('pendingRuling')} · ${t('mayDecide')}: ${enumWord(r.decidedBy, l)}`);
   } else if (r.resolves) {
-    state = el('span', { class: 'state' }, `${t('decision')} #${r.resolves}: ${r.choice || ''}`);
+    state = el('span', { class: 'state' }, `${t('decision')} #${r.resolves}: ${choiceTitle(r.resolves, r.choice)}`);
   } else {
     state = null;
   }
@@ -144,10 +150,7 @@ function clockTime(at) {
 function withTitles(ev) {
   const d = ev.arbiterDecision;
   if (!d) return ev;
-  const ruling = (current.record.rulings || []).find((r) => r.number === d.ruling);
-  const o = (ruling?.options || []).find((x) => x.id === d.choice);
-  const title = lang() === 'zh' ? o?.titleZh : o?.titleEn;
-  return title ? { ...ev, arbiterDecision: { ...d, choice: title } } : ev;
+  return { ...ev, arbiterDecision: { ...d, choice: choiceTitle(d.ruling, d.choice) } };
 }
 
 function eventItem(e) {
@@ -158,7 +161,7 @@ function eventItem(e) {
     incident ? el('span', { class: 'badge pending' }, el('span', { 'aria-hidden': 'true' }, '⚑'), ` ${t('incident')}`) : null, ' ',
     el('span', { class: 'words' }, eventWords(ev, lang())),
     (e.rulings || []).length ? el('span', { class: 'gave' }, ` → ${(e.rulings || []).map((r) => `#${r.number} ${r.clause}`).join(', ')}`) : null,
-    ev.actor ? el('span', { class: 'actor' }, ` — ${ev.actor}`) : null);
+    ev.actor ? el('span', { class: 'actor', title: ev.actor }, ` — ${actorWords(ev.actor, lang())}`) : null);
 }
 
 // The board after each move, from the record: stones placed, captures
@@ -271,7 +274,9 @@ function tick() {
 
 // Who is signed in, the language switch and sign-out, in the page's language.
 function header() {
-  document.getElementById('who').textContent = me.secured ? me.actor : t('open');
+  const who = document.getElementById('who');
+  who.textContent = me.secured ? actorWords(me.actor, lang()) : t('open');
+  who.title = me.secured ? me.actor : '';
   const tools = document.getElementById('tools');
   tools.replaceChildren(langSwitch(() => { header(); render(); showLive(); }));
   if (me.secured) tools.append(el('button', { type: 'button', id: 'logout', onclick: signOut }, t('signOut')));

@@ -7,7 +7,7 @@
 // clocks tick every second.
 import { api, session, follow, showLive, el, clockLabel, remaining, player, signOut } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
-import { resultWords, sideWord } from './words.js';
+import { actorWords, resultWords, sideWord } from './words.js';
 
 // A warning stays "fresh" this long after the ruling that gave it.
 const FRESH_MS = 10 * 60 * 1000;
@@ -186,7 +186,8 @@ function tick() {
 async function header() {
   const s = await session();
   const who = document.getElementById('who');
-  who.textContent = s.secured ? s.actor : t('open');
+  who.textContent = s.secured ? actorWords(s.actor, lang()) : t('open');
+  who.title = s.secured ? s.actor : '';
   const tools = document.getElementById('tools');
   tools.replaceChildren(langSwitch(() => { header(); fillRounds(); render(); showLive(); }));
   // The webhooks' page (what failed for good) is the chief arbiter's.

@@ -12,8 +12,9 @@
 // with the first record (the ledger's idempotency), so nothing doubles.
 import { el, follow, clockLabel, remaining, player } from './live.js';
 import { lang, applyLang, langSwitch } from './i18n.js';
-import { w, pick, INCIDENTS, incidentTitle, sanctionWord, partyWord, outcomeWord } from './floor-words.js';
+import { w, pick, INCIDENTS, incidentTitle, sanctionWord, partyWord } from './floor-words.js';
 import { appendConsequence, confirmTwice } from './confirm.js';
+import { resultWords } from './words.js';
 
 const ROUND_HOURS = 6;       // a finished game stays on /tables this long
 const LOW_SECONDS = 300;     // a live clock under this (or in byo-yomi) needs attention
@@ -171,7 +172,7 @@ function attention(g) {
   for (const side of lowClocks(g)) badges.push(el('span', { class: 'badge alert' }, `${w(side)} ${w('lowClock')}`));
   const unsent = outbox().filter((e) => e.game === g.gameId).length;
   if (unsent) badges.push(el('span', { class: 'badge alert' }, `${w('outbox')} ${unsent}`));
-  if (g.result) badges.push(el('span', { class: 'badge done' }, `${outcomeWord(g.result.outcome)} ${g.result.sgf || ''}`));
+  if (g.result) badges.push(el('span', { class: 'badge done', title: g.result.sgf || null }, resultWords(g.result, lang())));
   return { badges, urgent: pending > 0 || lowClocks(g).length > 0 || unsent > 0 };
 }
 
@@ -226,7 +227,7 @@ function answerBlock(cls, title, answer, gameId, recorded) {
   return el('div', { class: cls, role: 'status' },
     el('h3', {}, title),
     rulings.length ? rulings.map((r) => rulingBlock(r, gameId, recorded)) : el('p', {}, w('noRuling')),
-    result ? el('p', { class: 'result' }, `${w('result')}: ${outcomeWord(result.outcome)} ${result.sgf || ''} (${result.clause || ''})`) : null);
+    result ? el('p', { class: 'result' }, `${w('result')}: ${resultWords(result, lang())} (${result.clause || ''})`) : null);
 }
 
 function renderTable(main) {
@@ -243,7 +244,7 @@ function renderTable(main) {
   const parts = [
     el('a', { class: 'button', href: '/tables' }, `← ${w('allTables')}`),
     seat(g, 'black'), seat(g, 'white'),
-    el('p', { class: 'result', id: 'result' }, g.result ? `${w('result')}: ${outcomeWord(g.result.outcome)} ${g.result.sgf || ''} (${g.result.clause || ''})` : w('inPlay')),
+    el('p', { class: 'result', id: 'result' }, g.result ? `${w('result')}: ${resultWords(g.result, lang())} (${g.result.clause || ''})` : w('inPlay')),
   ];
   const pending = g.pendingRulings || [];
   if (pending.length) parts.push(el('p', {}, el('a', { class: 'pending-link', href: `/games/${encodeURIComponent(g.gameId)}` }, `${w('pending')}: ${pending.map((r) => `#${r.number} ${r.clause}`).join(', ')} — ${w('decideAt')}`)));

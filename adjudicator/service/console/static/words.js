@@ -24,6 +24,16 @@ export function enumWord(value, lang) {
   return at(WORDS.enum[value], lang) ?? value ?? '';
 }
 
+// Who a stamped actor is ("Li Wei (CHIEF_ARBITER, token 1a2b3c4d)") in
+// words: the role, then the name ("裁判长 Li Wei"), as the slip names people;
+// the role's code and the token's id are for a tooltip, not the text.
+export function actorWords(actor, lang) {
+  const m = /^(.*) \(([A-Z_]+), token [0-9a-f]+\)$/.exec(actor || '');
+  if (!m) return at(WORDS.who[actor], lang) ?? actor ?? '';
+  const role = at(WORDS.who[m[2]], lang);
+  return role ? `${role} ${m[1]}` : m[1];
+}
+
 // The event's kind: its one key that is not a common field ("phoneRang").
 export function eventKind(event) {
   return Object.keys(event || {}).find((k) => !['at', 'actor', 'authority', 'idempotencyKey'].includes(k)) || '';
