@@ -167,6 +167,9 @@ async function main() {
   const hallClocks = await ticked(hall);
   check(hallClocks.some((c) => c.includes(' / ')) && !hallClocks.some((c) => c.includes('null')),
     `the hall's clocks after two ticks have no "null" in them (${hallClocks.slice(0, 3)})`);
+  // The clocks count down: their column says time left, not time used (用时; probe finding 9).
+  const clocksHead = await hall.$eval('th[data-i18n="clocks"]', (th) => th.textContent);
+  check(['剩余时间', 'Time left'].includes(clocksHead), `the clocks' column is headed as time left (${clocksHead})`);
   const untimed = await hall.$eval('tr[data-game="wall-20"] .clocks', (td) => td.textContent);
   check(untimed === '—', `an untimed game shows "—" (${untimed})`);
   const result = await hall.$eval('#finished tr[data-game="tournament-round3-board1"] .result', (td) => td.textContent);

@@ -197,6 +197,21 @@ async function main() {
   check(JSON.stringify(listed) === JSON.stringify(['1', '2', '3', '4', '5', '6', '7', '8']), `/tables lists the round's 8 tables in order (${listed})`);
   const width = await phone.evaluate(() => document.documentElement.scrollWidth);
   check(width <= 390, `/tables fits a 390 px phone without scrolling sideways (${width} px)`);
+  // One word for each thing (probe finding 9): each incident's button says
+  // what the timeline and the slip call the event it records (words.json),
+  // and the sanctions are said from that table alone.
+  const differing = await phone.evaluate(async () => {
+    const { INCIDENTS } = await import('/static/floor-words.js');
+    const words = await (await fetch('/static/words.json')).json();
+    const bare = (text) => text.replace(/\{\w+\}|[（）()：: ]/g, '');
+    return INCIDENTS.filter((i) => !i.chief).filter((i) => {
+      const named = i.fixed?.kind ? words.enum[i.fixed.kind]?.[0] : words.event[i.kind]?.[0];
+      return !named || !bare(named).includes(i.zh);
+    }).map((i) => `${i.zh}/${words.event[i.kind]?.[0]}`);
+  });
+  check(differing.length === 0, `each incident button uses the timeline's word (${differing})`);
+  check(!(await phone.evaluate(() => import('/static/floor-words.js').then((m) => 'sanctionWord' in m))),
+    'the floor has no sanction words of its own');
 
   // Arrivals at every table, both players, by touch.
   let arrivals = 0;

@@ -13,7 +13,7 @@ export const WORDS = {
   warnings: ['警告', 'Warnings'],
   penalty: ['罚子', 'Penalty stones'],
   pending: ['待裁定', 'Pending rulings'],
-  lowClock: ['用时将尽', 'Clock low'],
+  lowClock: ['剩余时间不多', 'Little time left'],
   inPlay: ['进行中', 'in play'],
   result: ['结果', 'Result'],
   live: ['在线', 'online'],
@@ -60,16 +60,6 @@ export function w(key) {
 
 export function pick(zh, en) { return lang() === 'zh' ? zh : en; }
 
-const SANCTIONS = {
-  WARNING: ['警告', 'warning'], PENALTY_STONE: ['罚子', 'penalty stone'], MOVE_VOID: ['着法无效', 'move void'],
-  COUNTS_AS_PASS: ['视为弃权一次', 'counts as a pass'], STONE_RESTORED: ['恢复棋子', 'stone restored'],
-  STONES_REMOVED: ['提取棋子', 'stones removed'], CLOCK_UNCHANGED: ['计时不变', 'clock unchanged'],
-  TIME_DEDUCTED: ['扣除时间', 'time deducted'], LOSS: ['判负', 'loss'], BOTH_LOSE: ['双方判负', 'both lose'],
-  DRAW: ['和棋', 'draw'], REPLAY: ['重赛', 'replay'], NO_RESULT: ['无胜负', 'no result'],
-  ADVICE: ['劝告', 'advice'], REFERRED: ['提交裁判长', 'referred to the chief arbiter'],
-};
-export function sanctionWord(s) { const p = SANCTIONS[s]; return p ? pick(p[0], p[1]) : s; }
-
 const PARTIES = { BLACK: ['黑方', 'Black'], WHITE: ['白方', 'White'], BOTH: ['双方', 'both players'] };
 export function partyWord(p) { const x = PARTIES[p]; return x ? pick(x[0], x[1]) : ''; }
 
@@ -81,13 +71,13 @@ export function partyWord(p) { const x = PARTIES[p]; return x ? pick(x[0], x[1])
 //   minutes a duration in minutes   text   free text, required
 export const INCIDENTS = [
   { id: 'arrival', zh: '到场', en: 'Arrival', kind: 'playerArrived', fields: [{ key: 'color', type: 'color' }] },
-  { id: 'phone-rang', zh: '手机响', en: 'Phone rang', kind: 'phoneRang', fields: [{ key: 'color', type: 'color' }] },
-  { id: 'phone-viewed', zh: '看手机', en: 'Phone looked at', kind: 'phoneViewed', grave: true, fields: [{ key: 'color', type: 'color' }] },
+  { id: 'phone-rang', zh: '手机响铃', en: 'Phone rang', kind: 'phoneRang', fields: [{ key: 'color', type: 'color' }] },
+  { id: 'phone-viewed', zh: '查看手机', en: 'Phone looked at', kind: 'phoneViewed', grave: true, fields: [{ key: 'color', type: 'color' }] },
   { id: 'takeback', zh: '悔棋', en: 'Takeback claimed', kind: 'takeback', fields: [{ key: 'color', type: 'color' }] },
-  { id: 'stone-dropped', zh: '棋子落盘', en: 'Stone dropped', kind: 'stoneDropped',
+  { id: 'stone-dropped', zh: '掉子', en: 'Stone dropped', kind: 'stoneDropped',
     fields: [{ key: 'color', type: 'color' }, { key: 'point', type: 'point', zh: '落点', en: 'Point' },
       { key: 'consented', type: 'bool', zh: '对方同意拾起', en: 'Opponent consents to pick it up' }] },
-  { id: 'stones-displaced', zh: '碰动棋子', en: 'Stones displaced', kind: 'stonesDisplaced',
+  { id: 'stones-displaced', zh: '棋子移位', en: 'Stones displaced', kind: 'stonesDisplaced',
     fields: [{ key: 'byColor', type: 'color', zh: '碰动者', en: 'Displaced by' },
       { key: 'points', type: 'displacement', zh: '原位置 → 现位置', en: 'From → to' },
       { key: 'agreement', type: 'choice', zh: '双方意见', en: 'The players agree', choices: [
@@ -101,20 +91,20 @@ export const INCIDENTS = [
   { id: 'talk', zh: '交谈', en: 'Talk', kind: 'misconduct', fixed: { kind: 'TALK' }, fields: [{ key: 'color', type: 'color' }] },
   { id: 'disturbance', zh: '干扰对方', en: 'Disturbance', kind: 'misconduct', fixed: { kind: 'DISTURBANCE' }, fields: [{ key: 'color', type: 'color' }] },
   { id: 'cheating', zh: '作弊', en: 'Cheating', kind: 'misconduct', fixed: { kind: 'CHEATING' }, grave: true, fields: [{ key: 'color', type: 'color' }] },
-  { id: 'left-seat', zh: '离座', en: 'Left seat', kind: 'leftSeat',
+  { id: 'left-seat', zh: '离席', en: 'Left the seat', kind: 'leftSeat',
     fields: [{ key: 'color', type: 'color' }, { key: 'permitted', type: 'bool', zh: '经裁判允许', en: 'With the arbiter\'s permission' }] },
   { id: 'smoking', zh: '吸烟', en: 'Smoking', kind: 'smoking', fields: [{ key: 'color', type: 'color' }] },
-  { id: 'clock-fault', zh: '钟表故障', en: 'Clock fault', kind: 'clockMalfunction',
+  { id: 'clock-fault', zh: '计时钟故障', en: 'Clock malfunction', kind: 'clockMalfunction',
     fields: [{ key: 'blackUsed', type: 'minutes', zh: '黑方已用（分钟）', en: 'Black used (minutes)' },
       { key: 'whiteUsed', type: 'minutes', zh: '白方已用（分钟）', en: 'White used (minutes)' }] },
   { id: 'adjourn', zh: '封盘', en: 'Adjourn', kind: 'adjourned', fields: [] },
   { id: 'resume', zh: '续赛', en: 'Resume', kind: 'resumed', fields: [] },
-  { id: 'sealed-move', zh: '封棋', en: 'Sealed move', kind: 'moveSealed', fields: [{ key: 'color', type: 'color' }] },
+  { id: 'sealed-move', zh: '封手', en: 'Sealed move', kind: 'moveSealed', fields: [{ key: 'color', type: 'color' }] },
   { id: 'time-expired', zh: '超时', en: 'Time expired', kind: 'timeExpired', grave: true, fields: [{ key: 'color', type: 'color' }] },
   { id: 'resignation', zh: '认输', en: 'Resignation', kind: 'resign', grave: true, fields: [{ key: 'color', type: 'color', zh: '认输方', en: 'Resigning' }] },
   { id: 'count', zh: '数子', en: 'Count', kind: 'countRecorded', grave: true,
     fields: [{ key: 'blackCount', type: 'count', zh: '黑方子数（含目）', en: "Black's stones and points" }] },
-  { id: 'withdrawal', zh: '弃权退赛', en: 'Withdrawal', kind: 'withdrew', grave: true, fields: [{ key: 'color', type: 'color' }] },
+  { id: 'withdrawal', zh: '退赛', en: 'Withdrawal', kind: 'withdrew', grave: true, fields: [{ key: 'color', type: 'color' }] },
   { id: 'cancel-game', zh: '取消本局', en: 'Cancel the game', kind: 'gameCancelled', chief: true,
     fields: [{ key: 'reason', type: 'text', zh: '原因', en: 'Reason' }] },
 ];

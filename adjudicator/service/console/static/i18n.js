@@ -8,7 +8,7 @@ const TEXT = {
   black: ['黑方', 'Black'],
   white: ['白方', 'White'],
   move: ['手数', 'Move'],
-  clocks: ['用时', 'Clocks'],
+  clocks: ['剩余时间', 'Time left'],
   warnings: ['警告', 'Warnings'],
   penalty: ['罚子', 'Penalty stones'],
   pending: ['待裁定', 'Pending rulings'],

@@ -12,9 +12,9 @@
 // with the first record (the ledger's idempotency), so nothing doubles.
 import { el, follow, clockLabel, remaining, player } from './live.js';
 import { lang, applyLang, langSwitch } from './i18n.js';
-import { w, pick, INCIDENTS, incidentTitle, sanctionWord, partyWord } from './floor-words.js';
+import { w, pick, INCIDENTS, incidentTitle, partyWord } from './floor-words.js';
 import { appendConsequence, confirmTwice } from './confirm.js';
-import { resultWords } from './words.js';
+import { resultWords, sanctionWords } from './words.js';
 
 const ROUND_HOURS = 6;       // a finished game stays on /tables this long
 const LOW_SECONDS = 300;     // a live clock under this (or in byo-yomi) needs attention
@@ -212,7 +212,8 @@ function seat(g, side) {
 
 function rulingBlock(r, gameId, recorded) {
   const text = lang() === 'zh' ? r.textZh : r.textEn;
-  const sanctions = (r.sanctions || []).map(sanctionWord).join('、');
+  // Said as the slip says them (words.json): the preview and the slip agree.
+  const sanctions = (r.sanctions || []).length ? sanctionWords(r.sanctions, lang(), r.timeDeducted) : '';
   const head = [`${w('clause')} ${r.clause}`, partyWord(r.against), sanctions, r.pending ? w('pending') : ''].filter(Boolean).join(' · ');
   return el('div', { class: 'ruling-line', 'data-clause': r.clause },
     el('strong', {}, head),
