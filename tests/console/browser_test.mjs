@@ -245,6 +245,10 @@ async function main() {
   check(zhWords.includes(`${colourZh} ${first.move.point}`), `the timeline reads "${colourZh} ${first.move.point}"`);
   const times = await game.$$eval('#timeline time', (n) => n.map((x) => x.textContent));
   check(times.length > 0 && times.every((x) => /^\d\d:\d\d:\d\d$/.test(x)), `times to the second (${times[0]})`);
+  // Said to be UTC, as the slip says, with the date on hover (probe finding 6).
+  const utc = await game.evaluate(() => [document.querySelector('h2[data-i18n="timeline"]').textContent,
+    document.querySelector('#timeline time')?.title || '']);
+  check(/UTC/.test(utc[0]) && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/.test(utc[1]), `the timeline says its times are UTC (${utc})`);
   await game.click('#lang');
   await game.waitForFunction(() => document.documentElement.lang === 'en');
   const enWords = await words();

@@ -284,9 +284,14 @@ async function main() {
     `a phone looked at loses the game, named in words before the second confirm (${viewed.second})`);
 
   // Table 7: bad input gets a clear message on the page and nothing is sent.
+  // The form's time is the phone's local time, its zone named (probe finding 6).
+  await phone.emulateTimezone('Asia/Shanghai');
   await openTable(phone, 7);
   const sevenBefore = history('cup-r1-b7', chief).events.length;
   await fill(phone, 'stone-dropped', { choices: { color: 'BLACK', consented: 'true' }, typed: { point: 'I5' } });
+  const timeLabel = await phone.$eval('label[for="f-at"]', (l) => l.textContent);
+  check(/UTC\+8/.test(timeLabel), `the form's time names its zone (${timeLabel})`);
+  await phone.emulateTimezone();
   const badPoint = await preview(phone);
   check(/I5/.test(badPoint.error), `a point off the board is refused on the page (${badPoint.error})`);
   await phone.$eval('#f-point', (i) => { i.value = ''; });

@@ -141,9 +141,13 @@ function rulingItem(r) {
     el('p', { lang: 'en' }, r.textEn || ''));
 }
 
-// hh:mm:ss, UTC, as the slip and the ledger keep time.
+// hh:mm:ss, UTC, as the slip and the ledger keep time (the timeline's
+// heading says UTC); the date and zone in full on hover.
 function clockTime(at) {
   return at ? new Date(at).toISOString().slice(11, 19) : '';
+}
+function fullTime(at) {
+  return at ? `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC` : '';
 }
 
 // A decision names the option chosen by its title, not its id.
@@ -157,7 +161,7 @@ function eventItem(e) {
   const ev = withTitles(e.event || {});
   const incident = isIncident(ev);
   return el('li', { 'data-revision': e.revision, class: incident ? 'incident' : null },
-    el('span', { class: 'rev' }, e.revision), ' ', el('time', { datetime: ev.at || '' }, clockTime(ev.at)), ' ',
+    el('span', { class: 'rev' }, e.revision), ' ', el('time', { datetime: ev.at || '', title: fullTime(ev.at) || null }, clockTime(ev.at)), ' ',
     incident ? el('span', { class: 'badge pending' }, el('span', { 'aria-hidden': 'true' }, '⚑'), ` ${t('incident')}`) : null, ' ',
     el('span', { class: 'words' }, eventWords(ev, lang())),
     (e.rulings || []).length ? el('span', { class: 'gave' }, ` → ${(e.rulings || []).map((r) => `#${r.number} ${r.clause}`).join(', ')}`) : null,

@@ -273,7 +273,7 @@ function renderOutbox() {
     const ev = e.event[Object.keys(e.event).find((k) => !['at', 'idempotencyKey'].includes(k))] || {};
     const who = ev.color || ev.byColor;
     return el('li', { class: e.state, 'data-key': e.key },
-      `${w('atTable')} ${e.table} · ${inc ? incidentTitle(inc) : e.incident}${who ? ` · ${partyWord(who)}` : ''} · ${new Date(e.event.at).toLocaleTimeString()} · `,
+      `${w('atTable')} ${e.table} · ${inc ? incidentTitle(inc) : e.incident}${who ? ` · ${partyWord(who)}` : ''} · ${new Date(e.event.at).toLocaleTimeString()} ${zoneName(new Date(e.event.at))} · `,
       e.state === 'refused' ? el('span', {}, `${w('refused')}: ${e.error} `) : w('waiting'),
       e.state === 'refused' ? el('button', { type: 'button', class: 'discard', onclick: () => { saveOutbox(outbox().filter((x) => x.key !== e.key)); render(); } }, w('discard')) : null);
   })));
@@ -288,6 +288,15 @@ function render() {
 // ---- one incident's form ---------------------------------------------------
 
 const POINT = /^[A-HJ-T](1[0-9]|[1-9])$/;
+
+// The device's zone, as the floor's times are its local time: "UTC+8",
+// "UTC-3:30", "UTC".
+function zoneName(date = new Date()) {
+  const off = -date.getTimezoneOffset();
+  if (off === 0) return 'UTC';
+  const h = Math.floor(Math.abs(off) / 60), m = Math.abs(off) % 60;
+  return `UTC${off > 0 ? '+' : '-'}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
+}
 
 function localNow() {
   const d = new Date();
@@ -377,7 +386,7 @@ function openForm(g, incident) {
   const form = el('form', { class: 'form', id: 'incident-form', 'data-incident': incident.id, novalidate: true },
     el('h2', { tabindex: '-1' }, `${w('table')} ${g.created.table} · ${incidentTitle(incident)}`),
     incident.fields.map((f, i) => fieldInput(f, i)),
-    el('div', {}, el('label', { for: 'f-at' }, w('time')),
+    el('div', {}, el('label', { for: 'f-at' }, pick(`${w('time')}（本机时间，${zoneName()}）`, `${w('time')} (this device's, ${zoneName()})`)),
       el('input', { type: 'datetime-local', id: 'f-at', step: '1', value: localNow(), oninput: (e) => { e.target.dataset.edited = '1'; } })),
     message, result);
   let event = null;
