@@ -228,6 +228,24 @@ async function main() {
   await shot(wall, 'hall-screen');
   await wall.close();
 
+  // The hall on a phone (probe finding 7): its table scrolls in its own box,
+  // the page never sideways, in either language.
+  const small = await chiefContext.newPage();
+  await small.setViewport({ width: 360, height: 740, isMobile: true, hasTouch: true });
+  await small.goto(`${server.http}/`);
+  const chosen = await small.evaluate(() => localStorage.getItem('arbiter.lang'));
+  for (const l of ['zh', 'en']) {
+    await small.goto(`${server.http}/`);
+    await small.evaluate((x) => localStorage.setItem('arbiter.lang', x), l);
+    await small.reload();
+    await small.waitForSelector('body[data-loaded="1"]');
+    const fits = await small.evaluate(() => [document.documentElement.scrollWidth,
+      document.querySelector('#games').closest('.scroll')?.scrollWidth || 0]);
+    check(fits[0] <= 360 && fits[1] > 360, `the hall fits 360 px in ${l}, its table scrolling in its box (page ${fits[0]} px, table ${fits[1]} px)`);
+  }
+  await small.evaluate((x) => (x ? localStorage.setItem('arbiter.lang', x) : localStorage.removeItem('arbiter.lang')), chosen);
+  await small.close();
+
   // A game: the board as SVG with the last move marked.
   const game = await chiefContext.newPage();
   await game.goto(`${server.http}/games/board-3`);
