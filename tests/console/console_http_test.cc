@@ -235,6 +235,47 @@ TEST_F(ConsoleHttpTest, TokensNeedASignInAndTheRolesOfGrpc) {
   EXPECT_EQ(after->status, 401);
 }
 
+// A link to a page (a ruling slip, a game, an audit from a report) followed
+// without a session leads to the sign-in and, once signed in, back to that
+// page; never to another site, whatever `next` says (an open redirect would
+// lend the console's name to a phishing link).
+TEST_F(ConsoleHttpTest, SigningInReturnsToThePageAskedFor) {
+  const std::string chief = Token("CHIEF_ARBITER", "Wang Ru");
+  Serve();
+  Record("back", chief);
+
+  httplib::Result asked = Client()->Get("/games/back?x=1");
+  ASSERT_TRUE(asked);
+  EXPECT_EQ(asked->status, 303);
+  // The server sends "/login?next=/games/back%3Fx%3D1"; cpp-httplib's client
+  // decodes a Location header as it reads it.
+  EXPECT_EQ(asked->get_header_value("Location"), "/login?next=/games/back?x=1");
+  httplib::Result hall = Client()->Get("/");
+  ASSERT_TRUE(hall);
+  EXPECT_EQ(hall->get_header_value("Location"), "/login");
+
+  httplib::Result back =
+      Client()->Post("/login", httplib::Params{{"token", chief}, {"next", "/games/back?x=1"}});
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->status, 303);
+  EXPECT_EQ(back->get_header_value("Location"), "/games/back?x=1");
+  EXPECT_FALSE(back->get_header_value("Set-Cookie").empty());
+
+  httplib::Result failed =
+      Client()->Post("/login", httplib::Params{{"token", "arb_nonsense"}, {"next", "/games/back"}});
+  ASSERT_TRUE(failed);
+  EXPECT_EQ(failed->get_header_value("Location"), "/login?failed=1&next=/games/back");
+
+  for (const char* elsewhere : {"https://evil.example/", "//evil.example/x", "/\\evil.example",
+                                "/\tx", "games/back", "/login?next=//evil.example"}) {
+    SCOPED_TRACE(elsewhere);
+    httplib::Result r =
+        Client()->Post("/login", httplib::Params{{"token", chief}, {"next", elsewhere}});
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->get_header_value("Location"), "/");
+  }
+}
+
 TEST_F(ConsoleHttpTest, AnOpenConsoleStaysOnLoopback) {
   const ProcessResult r = RunArbiter(
       {"serve", "--db", dir_.path() + "/open", "--listen", "127.0.0.1:0", "--http", "0.0.0.0:0"});

@@ -29,6 +29,7 @@
 #include "adjudicator/service/console/request_head.h"
 #include "adjudicator/service/console/round_start.h"
 #include "adjudicator/service/console/sessions.h"
+#include "adjudicator/service/console/sign_in.h"
 #include "adjudicator/service/console/slip.h"
 #include "adjudicator/service/console/tlog_tiles.h"
 #include "adjudicator/service/console/tournament_page.h"
@@ -224,7 +225,7 @@ void Console::Impl::Page(const httplib::Request& req, httplib::Response& res,
                          absl::string_view method, Fn fn) {
   absl::StatusOr<Visitor> visitor = Admit(req, res, method);
   if (absl::IsUnauthenticated(visitor.status())) {
-    res.set_redirect("/login", 303);
+    res.set_redirect(SignInPath(req), 303);
     return;
   }
   if (!visitor.ok()) {
@@ -488,15 +489,22 @@ void Console::Impl::Login(const httplib::Request& req, httplib::Response& res) {
   }
   auto field = form.find("token");
   const std::string secret = field == form.end() ? "" : field->second;
+  // The page the visitor asked for before being sent here (SignInPath).
+  auto next_field = form.find("next");
+  const std::string next = AfterSignIn(next_field == form.end() ? "" : next_field->second);
   absl::StatusOr<TokenInfo> token = tokens->Verify(secret);
-  if (!token.ok()) return res.set_redirect("/login?failed=1", 303);
+  if (!token.ok()) {
+    return res.set_redirect(
+        next == "/" ? "/login?failed=1" : absl::StrCat("/login?failed=1&next=", QueryValue(next)),
+        303);
+  }
   if (absl::Duration wait = logins.TakeToken(token->id, absl::Now()); wait > absl::ZeroDuration()) {
     return Busy(res, wait);
   }
   absl::StatusOr<Session> session = sessions.Open(token->id);
   if (!session.ok()) return SendError(res, session.status());
   res.set_header("Set-Cookie", SessionCookieHeader(session->id, http.secure()));
-  res.set_redirect("/", 303);
+  res.set_redirect(next, 303);
 }
 
 // The headers every answer carries, so that no page can be framed, sniffed

@@ -9,6 +9,7 @@
 #include "adjudicator/service/console/assets.h"
 #include "adjudicator/service/console/http_status.h"
 #include "adjudicator/service/console/json.h"
+#include "adjudicator/service/console/sign_in.h"
 #include "proto/names/resource_name.h"
 
 namespace arbiter::service::console {
@@ -24,7 +25,7 @@ FloorPages::FloorPages(Recorder* recorder, Admit admit)
 
 void FloorPages::Page(const httplib::Request& req, httplib::Response& res) {
   absl::StatusOr<Caller> caller = admit_(req, res, kReadGame, false);
-  if (absl::IsUnauthenticated(caller.status())) return res.set_redirect("/login", 303);
+  if (absl::IsUnauthenticated(caller.status())) return res.set_redirect(SignInPath(req), 303);
   if (!caller.ok()) return SendError(res, caller.status());
   const Asset* page = FindAsset("tables.html");
   if (page == nullptr) return SendError(res, absl::InternalError("tables.html is not embedded"));
