@@ -111,10 +111,19 @@ absl::StatusOr<Caller> Gatekeeper::AdmitWith(absl::string_view method, absl::str
   if (!secured.ok()) return secured.status();
   if (*secured && access != v1::PUBLIC) {
     absl::StatusOr<TokenInfo> token = lookup();
+    // A refused call costs a token look-up too: it is charged to the read
+    // rate of whoever made it (the peer host without a token, the token
+    // otherwise), so that refusals cannot be had at full speed.
+    if (absl::IsUnauthenticated(token.status())) {
+      return ChargeRefusal(Caller{.key = PeerHost(std::string(peer))}, token.status(), charge);
+    }
     if (!token.ok()) return token.status();
     if (!Permits(token->role, access)) {
-      return absl::PermissionDeniedError(
-          absl::StrCat(RoleWithArticle(token->role), " token may not call ", ShortName(method)));
+      return ChargeRefusal(
+          Caller{.key = token->id},
+          absl::PermissionDeniedError(absl::StrCat(RoleWithArticle(token->role),
+                                                   " token may not call ", ShortName(method))),
+          charge);
     }
     caller.key = token->id;
     caller.role = token->role;
@@ -127,6 +136,12 @@ absl::StatusOr<Caller> Gatekeeper::AdmitWith(absl::string_view method, absl::str
     if (absl::Status s = Charge(caller, access); !s.ok()) return s;
   }
   return caller;
+}
+
+absl::Status Gatekeeper::ChargeRefusal(const Caller& caller, absl::Status refusal, bool charge) {
+  if (!charge) return refusal;
+  if (absl::Status s = Charge(caller, v1::READ); !s.ok()) return s;
+  return refusal;
 }
 
 absl::Status Gatekeeper::Charge(const Caller& caller, v1::Access access) {

@@ -148,6 +148,9 @@ class Gatekeeper {
   // Charges one request to the caller's rate; RESOURCE_EXHAUSTED when it
   // is spent.
   absl::Status Charge(const Caller& caller, v1::Access access);
+  // `refusal`, charged (when `charge`) to the caller's read rate first:
+  // RESOURCE_EXHAUSTED instead once that is spent.
+  absl::Status ChargeRefusal(const Caller& caller, absl::Status refusal, bool charge);
   bool Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key, double rate,
             double burst) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 

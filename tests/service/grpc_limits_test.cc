@@ -161,6 +161,59 @@ TEST(GrpcLimitsTest, HealthWatchesTakeNoPlaceOfTheGamesWatchers) {
   for (Open& w : health_watches) w.reader->Finish();
 }
 
+// Refused calls cost the server a token look-up each: they are charged to
+// the read rate of whoever made them (the peer host without a valid token,
+// the token when its role may not), so a client cannot have refusals at
+// full speed. Before, 200 calls with no valid token and 200 a role may not
+// make were all answered, none RESOURCE_EXHAUSTED. A valid token's own
+// calls keep their own bucket.
+TEST(GrpcLimitsTest, RefusedCallsAreChargedToTheReadRate) {
+  TempDir dir("arbiter-grpc-refusals");
+  const std::string data = dir.File("data");
+  const std::string chief = CreateToken(data, "CHIEF_ARBITER", "chief");
+  const std::string scoreboard = CreateToken(data, "SOFTWARE", "scoreboard");
+  ASSERT_FALSE(chief.empty());
+  ASSERT_FALSE(scoreboard.empty());
+  // 1 read a second, a burst of 2.
+  auto server = ServerProcess::Start(data, {"--read-rate", "1"});
+  ASSERT_NE(server, nullptr);
+  auto stub = v1::Arbiter::NewStub(
+      grpc::CreateChannel(server->address(), grpc::InsecureChannelCredentials()));
+  constexpr int kCalls = 20;
+  for (const std::string& who : {std::string("arb_nonsense"), std::string(), scoreboard}) {
+    SCOPED_TRACE(who == scoreboard ? "a role that may not"
+                 : who.empty()     ? "no token"
+                                   : "bad token");
+    const StatusCode refusal =
+        who == scoreboard ? StatusCode::PERMISSION_DENIED : StatusCode::UNAUTHENTICATED;
+    int refused = 0;
+    int exhausted = 0;
+    const absl::Time start = absl::Now();
+    for (int i = 0; i < kCalls; ++i) {
+      v1::AppendEventsRequest req;
+      req.set_game("games/refused-1");
+      *req.add_events() = Created("refused-1", T0());
+      v1::AppendEventsResponse resp;
+      const grpc::Status s = stub->AppendEvents(Context(who).get(), req, &resp);
+      if (s.error_code() == refusal) ++refused;
+      if (s.error_code() == StatusCode::RESOURCE_EXHAUSTED) ++exhausted;
+    }
+    const int refills = static_cast<int>(absl::ToDoubleSeconds(absl::Now() - start)) + 1;
+    EXPECT_EQ(refused + exhausted, kCalls);
+    // The no-token caller shares the peer host's bucket the bad token spent.
+    EXPECT_GE(refused, who.empty() ? 0 : 1);
+    EXPECT_LE(refused, 2 + refills);
+    EXPECT_GE(exhausted, kCalls - 2 - refills);
+  }
+  v1::Game game;
+  const grpc::Status own = GetGame(*stub, "none", &game);  // no token: the host's bucket
+  EXPECT_EQ(own.error_code(), StatusCode::RESOURCE_EXHAUSTED) << own.error_message();
+  v1::GetGameRequest req;
+  req.set_name("games/none");
+  const grpc::Status chiefs = stub->GetGame(Context(chief).get(), req, &game);
+  EXPECT_EQ(chiefs.error_code(), StatusCode::NOT_FOUND) << chiefs.error_message();
+}
+
 // A status is printed by clients and their logs, and messages quote client
 // values: a clause id, a page token, a ruleset. Control characters and
 // bidirectional overrides come back escaped (grpc_status.h `Printable`);
