@@ -11,6 +11,7 @@
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/admission.h"
 #include "adjudicator/service/field_bounds.h"
+#include "adjudicator/tournament/utf8.h"
 #include "proto/names/resource_name.h"
 
 namespace arbiter::service {
@@ -21,24 +22,6 @@ std::string NewGameId() {
   return absl::StrFormat("game-%016x", absl::Uniform<uint64_t>(gen));
 }
 
-// The next code point of UTF-8 `s` at `i` (advanced past it). The request
-// walk has already refused text that is not UTF-8 (field_bounds.h).
-char32_t NextCodePoint(absl::string_view s, size_t& i) {
-  const unsigned char c = static_cast<unsigned char>(s[i++]);
-  int more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
-  char32_t code = more == 3 ? c & 0x07 : more == 2 ? c & 0x0f : more == 1 ? c & 0x1f : c;
-  for (; more > 0 && i < s.size(); --more) code = (code << 6) | (s[i++] & 0x3f);
-  return code;
-}
-
-// Characters that show nothing by themselves: Unicode's white space and the
-// invisible format characters (zero-width spaces and joiners, direction
-// marks, embeddings and isolates, the BOM). A name of only these is blank.
-bool Invisible(char32_t c) {
-  return c == ' ' || c == 0xa0 || c == 0x1680 || c == 0x180e || (c >= 0x2000 && c <= 0x200f) ||
-         (c >= 0x2028 && c <= 0x202f) || (c >= 0x205f && c <= 0x206f) || c == 0x3000 || c == 0xfeff;
-}
-
 // A player's name as CreateGame takes it (issue 29: a game is between two
 // players): not blank, and without control characters (C0, DEL, C1), which
 // no name holds and which the exports and the logs would carry.
@@ -46,14 +29,14 @@ absl::Status CheckPlayerName(absl::string_view field, absl::string_view name) {
   bool visible = false;
   for (size_t i = 0; i < name.size();) {
     const size_t at = i;
-    const char32_t c = NextCodePoint(name, i);
-    if (c < 0x20 || (c >= 0x7f && c < 0xa0)) {
-      if (c == '\t' || c == '\n' || c == '\r') continue;  // white space: trimmed by readers
-      return absl::InvalidArgumentError(
-          absl::StrFormat("game.%s.name: a name holds no control characters (U+%04X at byte %d)",
-                          field, static_cast<uint32_t>(c), at));
+    // The request walk has already refused text that is not UTF-8.
+    const uint32_t c = tournament::NextCodePoint(name, &i).value_or(0);
+    if (c == '\t' || c == '\n' || c == '\r') continue;  // white space: trimmed by readers
+    if (tournament::IsControl(c)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "game.%s.name: a name holds no control characters (U+%04X at byte %d)", field, c, at));
     }
-    if (!Invisible(c)) visible = true;
+    if (!tournament::IsInvisible(c)) visible = true;
   }
   if (!visible) {
     return absl::InvalidArgumentError(absl::StrCat(

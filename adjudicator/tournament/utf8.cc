@@ -17,6 +17,22 @@ std::optional<uint32_t> NextCodePoint(absl::string_view s, size_t* pos) {
   return static_cast<uint32_t>(cp);
 }
 
+bool IsInvisible(uint32_t cp) {
+  switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
+    case UTF8PROC_CATEGORY_ZS:
+    case UTF8PROC_CATEGORY_ZL:
+    case UTF8PROC_CATEGORY_ZP:
+    case UTF8PROC_CATEGORY_CF:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsControl(uint32_t cp) {
+  return utf8proc_category(static_cast<utf8proc_int32_t>(cp)) == UTF8PROC_CATEGORY_CC;
+}
+
 void AppendUtf8(uint32_t cp, std::string* out) {
   if (!utf8proc_codepoint_valid(static_cast<utf8proc_int32_t>(cp))) return;
   utf8proc_uint8_t buf[4];

@@ -17,6 +17,15 @@ namespace arbiter::tournament {
 // surrogates included).
 std::optional<uint32_t> NextCodePoint(absl::string_view s, size_t* pos);
 
+// Whether `cp` shows nothing by itself: Unicode's separators (Zs, Zl, Zp:
+// the no-break and ideographic spaces among them) and format characters
+// (Cf: zero-width spaces and joiners, direction marks, embeddings and
+// isolates, the BOM). A name of these alone is blank.
+bool IsInvisible(uint32_t cp);
+
+// Whether `cp` is a control character (Cc: C0, DEL, C1).
+bool IsControl(uint32_t cp);
+
 // Appends `cp` encoded as UTF-8 (nothing if it is not a Unicode scalar value).
 void AppendUtf8(uint32_t cp, std::string* out);
 

@@ -52,5 +52,20 @@ TEST(PadToWidth, PadsToTheSameColumnWhateverTheScript) {
   EXPECT_EQ(PadToWidth("井山裕太", 6), "井山裕太");  // wider already: unchanged
 }
 
+TEST(IsInvisible, SpacesAndFormatCharactersShowNothingLettersDo) {
+  for (const uint32_t blank :
+       {0x20u, 0xA0u, 0x3000u, 0x200Bu, 0x200Du, 0x202Eu, 0x2066u, 0xFEFFu}) {
+    EXPECT_TRUE(IsInvisible(blank)) << std::hex << blank;
+  }
+  for (const uint32_t seen : {0x41u, 0x738Bu, 0x3001u, 0x30FBu}) {  // A 王 、 ・
+    EXPECT_FALSE(IsInvisible(seen)) << std::hex << seen;
+  }
+  for (const uint32_t control : {0x0u, 0x1Bu, 0x7Fu, 0x85u}) {
+    EXPECT_TRUE(IsControl(control)) << std::hex << control;
+  }
+  EXPECT_FALSE(IsControl(0x20));
+  EXPECT_FALSE(IsControl(0x200B));  // a format character, not a control
+}
+
 }  // namespace
 }  // namespace arbiter::tournament
