@@ -22,18 +22,32 @@ constexpr int kMaxPageSize = 1000;
 // under gRPC's 4 MiB message limit whatever the items hold (one item is at
 // most an event of 16 KiB with its rulings).
 
-// Page tokens are opaque to clients: a prefix naming what they page over,
-// then the last item delivered.
-std::string PageToken(char kind, uint64_t after) {
-  return absl::StrCat(std::string(1, kind), after);
+// Which game a page token belongs to: FNV-1a (64 bits) of its id, stable
+// across processes and servers. Not a secret (every role reads every game):
+// it only keeps a token of one game's list from paging another's, which a
+// bare revision did silently, from the middle of the stream.
+std::string GameTag(const std::string& game) {
+  uint64_t h = 0xcbf29ce484222325u;
+  for (const char c : game) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3u;
+  return absl::StrCat(absl::Hex(h, absl::kZeroPad16));
 }
 
-absl::StatusOr<uint64_t> ParsePageToken(const std::string& token, char kind) {
+// Page tokens are opaque to clients: a prefix naming what they page over,
+// the last item delivered, and the game's tag.
+std::string PageToken(char kind, uint64_t after, const std::string& game) {
+  return absl::StrCat(std::string(1, kind), after, ".", GameTag(game));
+}
+
+absl::StatusOr<uint64_t> ParsePageToken(const std::string& token, char kind,
+                                        const std::string& game) {
   uint64_t after = 0;
   if (token.empty()) return after;
-  if (token[0] != kind || !absl::SimpleAtoi(token.substr(1), &after)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("page_token: '", token, "' is not a token of this list"));
+  const size_t dot = token.find('.');
+  if (token[0] != kind || dot == std::string::npos ||
+      !absl::SimpleAtoi(token.substr(1, dot - 1), &after) ||
+      token.substr(dot + 1) != GameTag(game)) {
+    return absl::InvalidArgumentError(absl::StrCat("page_token: ", QuotedPrefix(token),
+                                                   " is not a token of this list of this game"));
   }
   return after;
 }
@@ -206,7 +220,7 @@ grpc::Status ArbiterService::ListEvents(grpc::ServerContext* context,
     if (!id.ok()) return id.status();
     absl::StatusOr<int> size = PageSize(req->page_size());
     if (!size.ok()) return size.status();
-    absl::StatusOr<uint64_t> after = ParsePageToken(req->page_token(), 'e');
+    absl::StatusOr<uint64_t> after = ParsePageToken(req->page_token(), 'e', *id);
     if (!after.ok()) return after.status();
     absl::StatusOr<uint64_t> revision = ledger_->log().GameRevision(*id);
     if (!revision.ok()) return revision.status();
@@ -224,7 +238,7 @@ grpc::Status ArbiterService::ListEvents(grpc::ServerContext* context,
       *out->add_events() = *std::move(r);
       last = entry.revision();
     }
-    if (last < *revision) out->set_next_page_token(PageToken('e', last));
+    if (last < *revision) out->set_next_page_token(PageToken('e', last, *id));
     return absl::OkStatus();
   });
 }
@@ -237,7 +251,7 @@ grpc::Status ArbiterService::ListRulings(grpc::ServerContext* context,
     if (!id.ok()) return id.status();
     absl::StatusOr<int> size = PageSize(req->page_size());
     if (!size.ok()) return size.status();
-    absl::StatusOr<uint64_t> after = ParsePageToken(req->page_token(), 'r');
+    absl::StatusOr<uint64_t> after = ParsePageToken(req->page_token(), 'r', *id);
     if (!after.ok()) return after.status();
     // The fold's ruling history is the recorded one (the fold is
     // deterministic; VerifyGame re-checks it against the stored rulings).
@@ -252,7 +266,7 @@ grpc::Status ArbiterService::ListRulings(grpc::ServerContext* context,
       if (bytes > kMaxPageBytes && out->rulings_size() > 0) break;
       *out->add_rulings() = all[i];
     }
-    if (i < all.size()) out->set_next_page_token(PageToken('r', i));
+    if (i < all.size()) out->set_next_page_token(PageToken('r', i, *id));
     if (view->game().result() != nullptr) *out->mutable_result() = *view->game().result();
     return absl::OkStatus();
   });

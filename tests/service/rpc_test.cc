@@ -171,6 +171,43 @@ TEST(RpcTest, StatusCodesOfAppend) {
   EXPECT_EQ(after.revision(), before.revision());
 }
 
+// A page token belongs to its game's list: another game's token is refused
+// rather than paging that game from the middle (an outside probe paged
+// games/pb from revision 6 with games/pa's "e5").
+TEST(RpcTest, APageTokenPagesOnlyItsOwnGamesList) {
+  auto stub = Stub();
+  for (const char* id : {"paged-a", "paged-b"}) {
+    v1::AppendEventsResponse resp;
+    ASSERT_TRUE(Append(*stub, id,
+                       {Created(id, T0()), Started(T0()),
+                        MoveAt(T0() + absl::Seconds(10), v1::BLACK, "Q16"),
+                        MoveAt(T0() + absl::Seconds(20), v1::WHITE, "D4")},
+                       &resp)
+                    .ok());
+  }
+  v1::ListEventsRequest le;
+  le.set_game("games/paged-a");
+  le.set_page_size(1);
+  v1::ListEventsResponse first;
+  ASSERT_TRUE(Call([&](auto* c) { return stub->ListEvents(c, le, &first); }).ok());
+  ASSERT_FALSE(first.next_page_token().empty());
+  le.set_page_token(first.next_page_token());
+  v1::ListEventsResponse again;
+  ASSERT_TRUE(Call([&](auto* c) { return stub->ListEvents(c, le, &again); }).ok());
+  ASSERT_EQ(again.events_size(), 1);
+  EXPECT_EQ(again.events(0).revision(), 2u);
+  le.set_game("games/paged-b");
+  const grpc::Status other = Call([&](auto* c) { return stub->ListEvents(c, le, &again); });
+  EXPECT_EQ(other.error_code(), StatusCode::INVALID_ARGUMENT) << other.error_message();
+
+  v1::ListRulingsRequest lr;
+  lr.set_game("games/paged-b");
+  lr.set_page_token(first.next_page_token());  // another list's, and another game's
+  v1::ListRulingsResponse rulings;
+  EXPECT_EQ(Call([&](auto* c) { return stub->ListRulings(c, lr, &rulings); }).error_code(),
+            StatusCode::INVALID_ARGUMENT);
+}
+
 TEST(RpcTest, BadInputAtEveryRpc) {
   auto stub = Stub();
   const std::string bad = "game/x";  // not "games/{id}"
