@@ -925,6 +925,20 @@ absl::StatusOr<int> RoundsToWrite(const v1::Tournament& t) {
 // country of other than 0 or 2 characters, a club of more than 4, and a
 // rank it cannot read.
 absl::Status CheckPlayerFields(const std::string& who, const v1::TournamentPlayer& p) {
+  // XML 1.0 has no place for the C0 controls but tab, LF and CR, not even as
+  // character references (&#1; is not well-formed): such a name would make
+  // a file no reader opens. Tab, LF and CR travel as references.
+  for (const auto& [field, value] :
+       {std::pair{"name", &p.name()}, std::pair{"first name", &p.first_name()},
+        std::pair{"club", &p.club()}, std::pair{"team", &p.team()}}) {
+    for (const char c : *value) {
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+        return Refuse(absl::StrCat(who, ": the ", field, " holds a control character (U+",
+                                   absl::Hex(static_cast<unsigned char>(c), absl::kZeroPad4),
+                                   ") that no XML file can carry"));
+      }
+    }
+  }
   if (!p.country().empty() && (p.country().size() != 2 || !absl::ascii_isalpha(p.country()[0]) ||
                                !absl::ascii_isalpha(p.country()[1]))) {
     return Refuse(absl::StrCat(who, ": country \"", p.country(),

@@ -153,6 +153,21 @@ TEST(OpenGotha, ControlCharactersInNamesSurviveTheRoundTrip) {
   EXPECT_EQ(ComputeStandings(second, {}).SerializeAsString(), first_report.SerializeAsString());
 }
 
+// Other C0 controls have no place in XML 1.0, not even as references: the
+// export refuses them, naming the player, rather than write a file no reader
+// opens (it wrote "\x01" raw before).
+TEST(OpenGotha, AControlCharacterXmlCannotCarryIsRefusedNamingThePlayer) {
+  v1::Tournament t = Import(ReadData("swiss4.xml"));
+  for (v1::TournamentPlayer& p : *t.mutable_players()) {
+    if (p.id() == "ZHAOLIN") p.set_first_name(std::string("Lin\x01", 4));
+  }
+  absl::StatusOr<std::string> exported = ExportOpenGotha(t, ComputeStandings(t, {}));
+  ASSERT_FALSE(exported.ok());
+  EXPECT_EQ(exported.status().code(), absl::StatusCode::kFailedPrecondition) << exported.status();
+  EXPECT_THAT(std::string(exported.status().message()), HasSubstr("control character (U+0001)"));
+  EXPECT_THAT(std::string(exported.status().message()), HasSubstr("Zhao"));
+}
+
 // Four players with first names, a Swiss event of three rounds, a bye in
 // round 1 and ratings unknown.
 v1::Tournament SmallSwiss() {
