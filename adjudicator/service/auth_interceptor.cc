@@ -174,10 +174,12 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
   void Refuse(const absl::Status& why) {
     admitted_.reset();
     callers_->Set(info_->server_context(), call_, why);
-    const std::string message(why.message());
+    // Through the one bridge every status crosses (grpc_status.h): its
+    // message escaped and bounded as a handler's would be.
+    const grpc::Status refusal = ToGrpc(why);
     grpc_call_cancel_with_status(info_->server_context()->c_call(),
-                                 static_cast<grpc_status_code>(why.code()), message.c_str(),
-                                 nullptr);
+                                 static_cast<grpc_status_code>(refusal.error_code()),
+                                 refusal.error_message().c_str(), nullptr);
   }
 
   grpc::experimental::ServerRpcInfo* info_;
