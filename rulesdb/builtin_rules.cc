@@ -1,6 +1,7 @@
 #include "rulesdb/builtin_rules.h"
 
 #include <functional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -9,32 +10,48 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
-#include "rulesdb/content_hash.h"
+#include "proto/canonical/sha256.h"
 #include "rulesdb/embedded_data.h"
 
 namespace arbiter {
 namespace {
 
-absl::StatusOr<RulesData> ParseEmbedded() {
-  std::vector<DataFile> files;
-  for (const EmbeddedFile& f : EmbeddedRulesFiles()) {
-    files.push_back({f.path, std::string(reinterpret_cast<const char*>(f.data), f.size)});
+// Decodes the build's validated data (embedded_data.h). A message that does
+// not decode means a damaged binary: reported, naming it.
+template <typename T>
+absl::Status Decode(std::span<const EmbeddedMessage> embedded, std::vector<T>& out) {
+  out.resize(embedded.size());
+  for (size_t i = 0; i < embedded.size(); ++i) {
+    if (!out[i].ParseFromArray(embedded[i].data, static_cast<int>(embedded[i].size))) {
+      return absl::DataLossError(
+          absl::StrCat("the built-in rules data of ", embedded[i].name, " does not decode"));
+    }
   }
-  return ParseRulesData(std::move(files));
+  return absl::OkStatus();
 }
 
-// Every built-in ruleset version by its content hash, computed once.
+absl::StatusOr<RulesData> DecodeEmbedded() {
+  RulesData data;
+  if (absl::Status s = Decode(EmbeddedRulesets(), data.rulesets); !s.ok()) return s;
+  if (absl::Status s = Decode(EmbeddedSupplements(), data.supplements); !s.ok()) return s;
+  return data;
+}
+
+// Every built-in ruleset version by its content hash, computed once. The
+// embedded bytes are each version's canonical encoding, so their SHA-256 is
+// its ContentHash (content_hash.h) without encoding it again.
 absl::StatusOr<const absl::flat_hash_map<std::string, const v1::Ruleset*>*> ByHash() {
   static const auto* const table =
       new absl::StatusOr<absl::flat_hash_map<std::string, const v1::Ruleset*>>(
           []() -> absl::StatusOr<absl::flat_hash_map<std::string, const v1::Ruleset*>> {
             absl::StatusOr<const RulesData*> data = BuiltinRulesData();
             if (!data.ok()) return data.status();
+            const std::span<const EmbeddedMessage> embedded = EmbeddedRulesets();
             absl::flat_hash_map<std::string, const v1::Ruleset*> out;
-            for (const v1::Ruleset& r : (*data)->rulesets) {
-              absl::StatusOr<std::string> hash = ContentHash(r);
-              if (!hash.ok()) return hash.status();
-              out[*hash] = &r;
+            for (size_t i = 0; i < embedded.size(); ++i) {
+              const absl::string_view bytes(reinterpret_cast<const char*>(embedded[i].data),
+                                            embedded[i].size);
+              out[Sha256Hex(bytes)] = &(*data)->rulesets[i];
             }
             return out;
           }());
@@ -70,8 +87,8 @@ absl::StatusOr<Rules> Cached(const std::string& key,
 }  // namespace
 
 absl::StatusOr<const RulesData*> BuiltinRulesData() {
-  // Parsed once, thread-safely (a function-local static), and never freed.
-  static const auto* const data = new absl::StatusOr<RulesData>(ParseEmbedded());
+  // Decoded once, thread-safely (a function-local static), and never freed.
+  static const auto* const data = new absl::StatusOr<RulesData>(DecodeEmbedded());
   if (!data->ok()) return data->status();
   return &**data;
 }

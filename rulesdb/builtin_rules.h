@@ -1,8 +1,9 @@
 // The rulesets and supplements built into this binary.
 //
-// They are parsed from the embedded data files once, on first use. The build
-// has already validated the same files, so a failure here means a corrupted
-// binary; it is still reported, never ignored. Every published version of a
+// They are decoded from the embedded data once, on first use. The build has
+// parsed and validated the data files and embedded what it read
+// (embedded_data.h), so a failure here means a corrupted binary; it is still
+// reported, never ignored. Every published version of a
 // ruleset is built in: the latest is what a new game gets, the others are
 // what games pinned to them are judged under.
 #ifndef ARBITER_RULESDB_BUILTIN_RULES_H_

@@ -1,14 +1,19 @@
 // Ruleset versions: every published version stays built in and loads by its
 // version or its content hash (what a ledger pins), the latest is what
 // LoadRules gives, and a game names its version in gameCreated.
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "proto/canonical/canonical_bytes.h"
 #include "rulesdb/builtin_rules.h"
+#include "rulesdb/content_hash.h"
 #include "rulesdb/rules.h"
 #include "rulesdb/rules_data.h"
 #include "rulesdb/rules_pin.h"
+#include "tests/support/files.h"
+#include "tests/support/paths.h"
 
 namespace arbiter {
 namespace {
@@ -97,6 +102,37 @@ TEST(Versions, EveryVersionIsBuiltInOrderedAndTheLatestListed) {
   std::vector<std::string> latest;
   for (const v1::Ruleset* r : *rulesets) latest.push_back(r->version());
   EXPECT_EQ(latest, (std::vector<std::string>{"1988.4", "2002.6"}));
+}
+
+// The binary carries what the build parsed: the data files under
+// rulesdb/data, parsed here as the build parses them, give the same rulesets
+// and supplements, byte for byte in their canonical encoding; and each
+// version is found by its own content hash.
+TEST(Versions, TheBuiltInDataIsWhatTheFilesSay) {
+  std::vector<DataFile> files;
+  const std::filesystem::path root = testing::SourcePath("rulesdb/data");
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (entry.path().extension() != ".textproto") continue;
+    files.push_back({entry.path().lexically_relative(root).generic_string(),
+                     testing::ReadFile(entry.path().string())});
+  }
+  absl::StatusOr<RulesData> parsed = ParseRulesData(files);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  const RulesData& built_in = **BuiltinRulesData();
+  ASSERT_EQ(built_in.rulesets.size(), parsed->rulesets.size());
+  for (size_t i = 0; i < parsed->rulesets.size(); ++i) {
+    const v1::Ruleset& r = built_in.rulesets[i];
+    EXPECT_EQ(CanonicalBytes(r), CanonicalBytes(parsed->rulesets[i]))
+        << r.id() << "@" << r.version();
+    absl::StatusOr<const v1::Ruleset*> by_hash = BuiltinRulesetByHash(ContentHash(r));
+    ASSERT_TRUE(by_hash.ok()) << by_hash.status();
+    EXPECT_EQ(*by_hash, &r);
+  }
+  ASSERT_EQ(built_in.supplements.size(), parsed->supplements.size());
+  for (size_t i = 0; i < parsed->supplements.size(); ++i) {
+    EXPECT_EQ(CanonicalBytes(built_in.supplements[i]), CanonicalBytes(parsed->supplements[i]))
+        << parsed->supplements[i].id();
+  }
 }
 
 TEST(Versions, DataLivesUnderItsIdAndVersion) {
