@@ -9,7 +9,8 @@
 // confirm, a resignation and a time loss (each confirmed twice), counts with
 // penalty stones, bad input refused on the page, the hall's Wi-Fi dropped and
 // the server stopped while entries are made: each entry recorded once, in
-// order. axe-core on /tables, /tables/{n} and the hall.
+// order; two events' table 9 side by side, asked about before
+// anything is recorded. axe-core on /tables, /tables/{n} and the hall.
 // Exit 0 when every check holds, 1 when one does not, 77 (skipped) when
 // chromium or the npm packages (npm ci) are missing.
 import { execFileSync } from 'node:child_process';
@@ -424,6 +425,39 @@ async function main() {
   await hall.waitForSelector('body[data-loaded="1"] .tables li');
   const left = await hall.$$eval('.tables li', (li) => li.map((l) => l.dataset.table));
   check(!left.includes('7') && left.length === 7, `and table 7 leaves /tables (${left})`);
+  // Two more events in the hall number their tables alike: both have a
+  // table 9 in play. Each card names its game, /tables/9 asks which before
+  // any button shows, and an entry made after choosing lands in that game.
+  for (const [gameId, black, white] of [['open-r1-b9', '王一', '李二'], ['women-r1-b9', '张三', '赵四']]) {
+    const created = JSON.stringify({ at: new Date().toISOString(), gameCreated: { gameId, table: 9, black: { name: black, rank: '3d' }, white: { name: white, rank: '3d' } } });
+    cli(['record', '-'], { input: `${created}\n`, token: chief });
+  }
+  await phone.goto(`${server.http}/tables`);
+  await phone.waitForFunction(() => document.querySelectorAll('body[data-loaded="1"] .tables li[data-table="9"]').length === 2, { timeout: 5000 });
+  const nines = await phone.$$eval('.tables li[data-table="9"]', (li) => li.map((l) => [l.dataset.game, l.querySelector('a.card').getAttribute('href'), l.querySelector('.game-id')?.textContent || '']));
+  check(nines.length === 2 && nines.every(([game, href, label]) => href === `/tables/9?game=${game}` && label === game),
+    `/tables shows both games at table 9, each naming and linking its game (${JSON.stringify(nines)})`);
+  const twoCards = await phone.$$eval('.tables li[data-table="2"] a.card', (a) => a.map((x) => x.getAttribute('href')));
+  check(JSON.stringify(twoCards) === JSON.stringify(['/tables/2']), `a table only one game has keeps its plain link (${twoCards})`);
+  await openTable(phone, 9);
+  const asked = await phone.evaluate(() => ({
+    alert: document.querySelector('#main [role="alert"]')?.textContent || '',
+    choices: [...document.querySelectorAll('#main .tables li')].map((l) => l.dataset.game).sort(),
+    buttons: document.querySelectorAll('button[data-incident]').length,
+  }));
+  check(/不止一局|More than one game/.test(asked.alert) && JSON.stringify(asked.choices) === JSON.stringify(['open-r1-b9', 'women-r1-b9']) && asked.buttons === 0,
+    `/tables/9 asks which game, offering both, and shows no incident button (${JSON.stringify(asked)})`);
+  await axe(phone, '/tables/9 asking which game');
+  await Promise.all([phone.waitForNavigation(), phone.tap('#main .tables li[data-game="women-r1-b9"] a.card')]);
+  await phone.waitForSelector('body[data-loaded="1"][data-game="women-r1-b9"] button[data-incident="arrival"]');
+  await fill(phone, 'arrival', { choices: { color: 'WHITE' } });
+  const chosenPreview = await preview(phone);
+  check(!chosenPreview.error, `the chosen game's arrival previews (${chosenPreview.error})`);
+  await confirm(phone);
+  const arrivedIn = (game) => history(game, chief).events.filter((e) => e.event.playerArrived).length;
+  check(arrivedIn('women-r1-b9') === 1 && arrivedIn('open-r1-b9') === 0,
+    `the arrival is recorded in the chosen game, not in the other event's table 9 (${arrivedIn('women-r1-b9')}/${arrivedIn('open-r1-b9')})`);
+
   // A bound for a loaded CI machine (about 45 s on a quiet one).
   check(Date.now() - started < 150000, `the run took ${Math.round((Date.now() - started) / 1000)} s`);
 }

@@ -8,6 +8,7 @@ export const WORDS = {
   table: ['台', 'Table'],
   noTables: ['本轮没有台次（建对局时用 --table 指定台次）', 'No tables this round (create games with --table)'],
   noSuchTable: ['本轮没有这个台次', 'This round has no such table'],
+  whichGame: ['此台次有不止一局（不同赛事）：请选择要记录的对局', 'More than one game has this table number (different events): choose the game to record for'],
   black: ['黑方', 'Black'],
   white: ['白方', 'White'],
   warnings: ['警告', 'Warnings'],

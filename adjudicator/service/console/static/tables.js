@@ -1,7 +1,9 @@
 // The floor arbiter's pages, for a phone in one hand:
 //   /tables      the round's tables (games with a table: in play, or finished
 //                in the last ROUND_HOURS) and what needs attention at each
-//   /tables/{n}  table n's game and a button per incident (floor-words.js)
+//   /tables/{n}  table n's game and a button per incident (floor-words.js);
+//                ?game=ID names the game where two events number a table
+//                alike, and without it such a table asks which game first
 // An incident: its form (only what its event needs, the time prefilled as
 // now), then the ruling the engine would derive (a dry run, nothing
 // stored), one confirm (two when it loses, voids or cancels a game), then
@@ -23,6 +25,7 @@ const OUTBOX = 'arbiter.floor.outbox';
 const DONE = 'arbiter.floor.recorded';
 
 const tableNo = Number((location.pathname.match(/^\/tables\/(\d+)/) || [])[1] || 0);
+const chosenGame = new URLSearchParams(location.search).get('game');
 let games = new Map();  // gameId -> Game
 let me = null;          // { secured, role, actor, csrf }
 let online = true;
@@ -180,13 +183,29 @@ function byTable() {
   return [...games.values()].filter(inRound).sort((a, b) => a.created.table - b.created.table || (a.result ? 1 : 0) - (b.result ? 1 : 0));
 }
 
+// Two events in one hall may both have a table 1: such a table's cards name
+// their game, and link to it, so an incident is never recorded against the
+// other event's game.
+function shared(list) {
+  const count = new Map();
+  for (const g of list) count.set(g.created.table, (count.get(g.created.table) || 0) + 1);
+  return (g) => count.get(g.created.table) > 1;
+}
+
+function tableHref(g, isShared) {
+  return `/tables/${g.created.table}${isShared ? `?game=${encodeURIComponent(g.gameId)}` : ''}`;
+}
+
 function renderList(main) {
-  const rows = byTable().map((g) => {
+  const list = byTable();
+  const isShared = shared(list);
+  const rows = list.map((g) => {
     const { badges, urgent } = attention(g);
     return el('li', { class: urgent ? 'attention' : '', 'data-table': g.created.table, 'data-game': g.gameId },
-      el('a', { class: 'card', href: `/tables/${g.created.table}` },
+      el('a', { class: 'card', href: tableHref(g, isShared(g)) },
         el('span', { class: 'no' }, g.created.table),
         `${player(g.created.black)} — ${player(g.created.white)}`,
+        isShared(g) ? el('span', { class: 'game-id' }, g.gameId) : null,
         el('div', { class: 'badges' }, badges)));
   });
   main.replaceChildren(
@@ -194,10 +213,19 @@ function renderList(main) {
     rows.length ? el('ul', { class: 'tables' }, rows) : el('p', {}, w('noTables')));
 }
 
-// The game at table n: the one in play there, else the latest finished.
-function gameAt(n) {
+// The games table n may mean: those in play there, else those finished.
+function candidatesAt(n) {
   const here = [...games.values()].filter((g) => inRound(g) && g.created.table === n);
-  return here.find((g) => !g.result) || here[here.length - 1] || null;
+  const playing = here.filter((g) => !g.result);
+  return playing.length ? playing : here;
+}
+
+// The game at table n: the one ?game= names, else the only candidate; null
+// when there is none or more than one (renderTable then asks which).
+function gameAt(n) {
+  if (chosenGame !== null) return [...games.values()].find((g) => inRound(g) && g.gameId === chosenGame && g.created.table === n) || null;
+  const candidates = candidatesAt(n);
+  return candidates.length === 1 ? candidates[0] : null;
 }
 
 function seat(g, side) {
@@ -234,6 +262,17 @@ function answerBlock(cls, title, answer, gameId, recorded) {
 function renderTable(main) {
   const g = gameAt(tableNo);
   document.getElementById('heading').textContent = `${w('table')} ${tableNo}`;
+  const candidates = candidatesAt(tableNo);
+  if (!g && chosenGame === null && candidates.length > 1) {
+    // Nothing can be recorded until the arbiter says which game is meant.
+    main.replaceChildren(el('p', { class: 'error', role: 'alert' }, w('whichGame')),
+      el('ul', { class: 'tables' }, candidates.map((c) => el('li', { 'data-game': c.gameId },
+        el('a', { class: 'card', href: tableHref(c, true) },
+          `${player(c.created.black)} — ${player(c.created.white)}`,
+          el('span', { class: 'game-id' }, c.gameId))))),
+      el('a', { class: 'button', href: '/tables' }, w('allTables')));
+    return;
+  }
   if (!g) {
     // A game just cancelled leaves the table: what was recorded still shows.
     const done = lastRecorded?.entry.table === tableNo
