@@ -70,6 +70,9 @@ constexpr FlagSpec kServeFlags[] = {
      "without sign-in; needs --http"},
     {"broadcast-delay", "DURATION",
      "the broadcast shows each game as it stood this long ago, 0s to 60m (default 0s)"},
+    {"time-zone", "ZONE",
+     "the hall's time zone, an IANA name such as Asia/Shanghai: the console's ruling slips and "
+     "pages say their times in it, with the offset (default UTC; the ledger keeps UTC)"},
     {"trusted-proxy", "ADDR",
      "a proxy (an HTTP cache) in front of the console: the broadcast's viewer is the address its "
      "X-Forwarded-For names",
@@ -230,6 +233,15 @@ std::optional<int> ReadAddresses(const Args& args, service::ServerOptions* optio
       if (absl::Status s = CheckListenAddress(flag, *v); !s.ok())
         return UsageError(kServe, s.message());
     }
+  }
+  if (auto v = args.Value("time-zone")) {
+    absl::StatusOr<service::console::VenueTime> zone = service::console::VenueTime::Load(*v);
+    if (!zone.ok())
+      return UsageError(kServe, absl::StrCat("--time-zone: ", zone.status().message()));
+    if (options->http_listen.empty()) {
+      return UsageError(kServe, "--time-zone: the times it sets are the console's; give --http");
+    }
+    options->venue_time = *std::move(zone);
   }
   if (auto v = args.Value("tls-cert")) options->tls.cert_chain = *v;
   if (auto v = args.Value("tls-key")) options->tls.private_key = *v;

@@ -330,7 +330,8 @@ absl::Status Server::Parts::ServeConsole(const ServerOptions& options) {
                               .cosignatures = cosignatures.get(),
                               .broadcast = options.broadcast,
                               .broadcast_delay = options.broadcast_delay,
-                              .trusted_proxies = options.trusted_proxies});
+                              .trusted_proxies = options.trusted_proxies,
+                              .venue_time = options.venue_time});
   if (!served.ok()) return served.status();
   console = *std::move(served);
   return absl::OkStatus();

@@ -16,6 +16,7 @@
 #include "adjudicator/service/auth_tls.h"
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/console/http_limits.h"
+#include "adjudicator/service/console/venue_time.h"
 #include "adjudicator/service/venue_games.h"
 #include "adjudicator/service/witness_host.h"
 #include "ledger/ledger.h"
@@ -67,6 +68,9 @@ struct ServerOptions {
   int http_connections = console::kMaxConnections;
   absl::Duration broadcast_delay = absl::ZeroDuration();
   std::vector<std::string> trusted_proxies;
+  // The hall's clock, as the console's slips and pages say time
+  // (`--time-zone`, console/venue_time.h); UTC by default.
+  console::VenueTime venue_time;
   // The venues whose games this server takes (SyncVenueGame, venue_games.h):
   // name → public key (DER).
   VenueGames::Keys venue_keys;

@@ -458,6 +458,28 @@ async function main() {
   check(await reloaded, 'the tournament page follows its games live');
   const round2 = await cup.$eval('#round tbody tr', (tr) => tr.textContent);
   check(/board-3/.test(round2) && /未完成/.test(round2), `round 2's game in play (${round2})`);
+
+  // A hall in Beijing (`serve --time-zone Asia/Shanghai`): the game page
+  // says its times in the hall's clock, with the offset, as its slips do.
+  server.child.kill('SIGTERM');
+  server = await startServer(arbiter, path.join(work, 'beijing'), ['--time-zone', 'Asia/Shanghai']);
+  const beijing = [
+    { at: '2026-06-02T09:00:00Z', gameCreated: { gameId: 'beijing', ruleset: 'cn-2002', boardSize: 19, black: { name: 'Chen Jie', rank: '6d' }, white: { name: 'Zhao Min', rank: '6d' }, venue: 'SAME_SITE' } },
+    { at: '2026-06-02T09:00:00Z', gameStarted: {} },
+    { at: '2026-06-02T09:00:10Z', move: { color: 'BLACK', point: 'Q16' } },
+  ];
+  cli(['record', '-'], { input: beijing.map((e) => JSON.stringify(e)).join('\n') + '\n' });
+  const zoned = await (await browser.createBrowserContext()).newPage();
+  await zoned.evaluateOnNewDocument(() => localStorage.setItem('arbiter.lang', 'zh'));
+  await zoned.goto(`${server.http}/games/beijing`);
+  await zoned.waitForSelector('body[data-loaded="1"] #timeline time');
+  const said = await zoned.evaluate(() => ({
+    heading: document.querySelector('h2[data-i18n="timeline"]').textContent,
+    times: [...document.querySelectorAll('#timeline time')].map((n) => [n.textContent, n.title]),
+  }));
+  check(said.heading === '事件记录（UTC+8时间）', `the timeline's heading names the hall's offset (${said.heading})`);
+  check(said.times.some(([text, title]) => text === '17:00:10' && title === '2026-06-02 17:00:10 UTC+8'),
+    `a move at 09:00:10 UTC reads 17:00:10 in Beijing, its date and offset on hover (${JSON.stringify(said.times)})`);
 }
 
 try {

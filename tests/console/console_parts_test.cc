@@ -7,6 +7,7 @@
 
 #include <functional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "adjudicator/service/console/bidi.h"
@@ -14,6 +15,7 @@
 #include "adjudicator/service/console/login_throttle.h"
 #include "adjudicator/service/console/request_head.h"
 #include "adjudicator/service/console/sessions.h"
+#include "adjudicator/service/console/venue_time.h"
 #include "arbiter/v1/events.pb.h"
 #include "gtest/gtest.h"
 #include "ledger/server_tables.h"
@@ -189,6 +191,43 @@ TEST(LoginThrottleTest, EachAddressAndEachTokenHasItsOwnBucket) {
     ASSERT_EQ(throttle.TakeAddress("10.0.0.7", later), absl::ZeroDuration()) << i;
   }
   EXPECT_EQ(throttle.TakeAddress("10.0.0.7", later), absl::Seconds(3));
+}
+
+// The venue's clock: the date and time there, and the offset at that
+// instant, whole hours or not, either side of UTC (tz database zones).
+TEST(VenueTimeTest, TimesAreSaidInTheVenuesZoneWithTheirOffset) {
+  const absl::Time at = absl::FromUnixSeconds(1796613300);  // 2026-12-07T03:15:00Z
+  EXPECT_EQ(VenueTime().Format(at), "2026-12-07 03:15:00 UTC");
+  EXPECT_EQ(VenueTime().name(), "UTC");
+  const struct {
+    const char* zone;
+    const char* said;
+  } cases[] = {
+      {"UTC", "2026-12-07 03:15:00 UTC"},
+      {"Asia/Shanghai", "2026-12-07 11:15:00 UTC+8"},
+      {"Asia/Kathmandu", "2026-12-07 09:00:00 UTC+5:45"},
+      {"America/St_Johns", "2026-12-06 23:45:00 UTC-3:30"},
+      {"Europe/Paris", "2026-12-07 04:15:00 UTC+1"},
+  };
+  for (const auto& c : cases) {
+    absl::StatusOr<VenueTime> zone = VenueTime::Load(c.zone);
+    ASSERT_TRUE(zone.ok()) << c.zone << ": " << zone.status();
+    EXPECT_EQ(zone->Format(at), c.said) << c.zone;
+    EXPECT_EQ(zone->name(), c.zone);
+  }
+  // Summer in Paris: the offset of that instant, not of the zone's winter.
+  EXPECT_EQ(VenueTime::Load("Europe/Paris")->Format(absl::FromUnixSeconds(1783307700)),
+            "2026-07-06 05:15:00 UTC+2");
+}
+
+TEST(VenueTimeTest, OnlyANamedZoneIsTaken) {
+  for (const char* bad :
+       {"", "Mars/Olympus", "/etc/localtime", "../../etc/passwd", "Asia/../Asia/Shanghai"}) {
+    absl::StatusOr<VenueTime> zone = VenueTime::Load(bad);
+    EXPECT_EQ(zone.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_TRUE(absl::StrContains(zone.status().message(), "IANA name such as Asia/Shanghai"))
+        << zone.status();
+  }
 }
 
 TEST(BidiTest, ControlsAreStrippedFromTextAndFromEveryStringOfAMessage) {

@@ -95,8 +95,9 @@ std::vector<std::string> CodeNames(const std::string& text) {
 
 class PagesHttpTest : public ::testing::Test {
  protected:
-  void Serve() {
-    server_ = ServerProcess::Start(dir_.path() + "/data", {"--http", "127.0.0.1:0"});
+  void Serve(std::vector<std::string> flags = {}) {
+    flags.insert(flags.begin(), {"--http", "127.0.0.1:0"});
+    server_ = ServerProcess::Start(dir_.path() + "/data", flags);
     ASSERT_NE(server_, nullptr);
     ASSERT_FALSE(server_->console_address().empty()) << server_->log();
   }
@@ -211,12 +212,55 @@ TEST_F(PagesHttpTest, AHandedSlipSaysTheDecisionAndWhoTookItInWords) {
   EXPECT_TRUE(absl::StrContains(decision.foot, absl::StrCat("recorded under token ", chief_id)))
       << decision.foot;
 
+  // Without --time-zone the slip keeps the ledger's UTC, and says so.
+  EXPECT_TRUE(absl::StrContains(pending.text, "2026-06-02 09:05:00 UTC")) << pending.text;
+
   for (const Slip* slip : {&pending, &decision}) {
     EXPECT_EQ(CodeNames(slip->text), std::vector<std::string>{}) << slip->text;
     EXPECT_FALSE(absl::StrContains(slip->text, "token")) << slip->text;
     EXPECT_FALSE(absl::StrContains(slip->text, chief_id)) << slip->text;
     EXPECT_FALSE(absl::StrContains(slip->text, floor_id)) << slip->text;
   }
+}
+
+// `serve --time-zone Asia/Shanghai`: a slip handed to a player in a Beijing
+// hall says the hall's time with its offset (White talked at 09:05 UTC,
+// 17:05 there), the session tells the pages' scripts the zone, and the
+// ledger keeps UTC (the history's times are unchanged).
+TEST_F(PagesHttpTest, ASlipSaysTheHallsTimeWithItsOffset) {
+  const std::string chief = Token("CHIEF_ARBITER", "Li Wei");
+  Serve({"--time-zone", "Asia/Shanghai"});
+  Record(kGame, chief);
+  Record(kTalk, chief, "talk");
+  const std::string session = SignIn(chief);
+  const Slip slip = GetSlip("/games/talk/rulings/1/slip", session);
+  EXPECT_TRUE(absl::StrContains(slip.text, "2026-06-02 17:05:00 UTC+8")) << slip.text;
+  EXPECT_FALSE(absl::StrContains(slip.text, "09:05:00")) << slip.text;
+  EXPECT_TRUE(absl::StrContains(slip.foot, "UTC+8")) << slip.foot;  // the checkpoint's time
+  httplib::Result me = Client()->Get("/api/session", {{"Cookie", session}});
+  ASSERT_TRUE(me && me->status == 200);
+  EXPECT_TRUE(absl::StrContains(me->body, R"("timeZone":"Asia/Shanghai")")) << me->body;
+  const ProcessResult history =
+      RunCli({"history", "talk", "--json"}, "", server_->address(), {{"ARBITER_TOKEN", chief}});
+  ASSERT_EQ(history.exit, 0) << history.err;
+  EXPECT_TRUE(absl::StrContains(history.out, "2026-06-02T09:05:00Z")) << history.out;
+}
+
+TEST_F(PagesHttpTest, AnUnknownTimeZoneIsRefusedAtTheStart) {
+  for (const std::vector<std::string>& flags : std::vector<std::vector<std::string>>{
+           {"--http", "127.0.0.1:0", "--time-zone", "Asia/Beijing"},
+           {"--time-zone", "Asia/Shanghai"}}) {
+    std::vector<std::string> args = {"serve", "--db", dir_.path() + "/bad", "--listen",
+                                     "127.0.0.1:0"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const ProcessResult r = ::arbiter::testing::RunArbiter(args);
+    EXPECT_EQ(r.exit, 2) << r.err;
+    EXPECT_TRUE(absl::StrContains(r.err, "--time-zone")) << r.err;
+  }
+  const ProcessResult unknown = ::arbiter::testing::RunArbiter(
+      {"serve", "--db", dir_.path() + "/bad", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+       "--time-zone", "Asia/Beijing"});
+  EXPECT_TRUE(absl::StrContains(unknown.err, "unknown time zone 'Asia/Beijing'")) << unknown.err;
 }
 
 // Issue 43.7: the hall folds the finished games away; `/?all=1` serves it

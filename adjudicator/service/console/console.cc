@@ -99,6 +99,7 @@ struct Console::Impl {
         insecure(o.insecure),
         witness(o.witness),
         cosignatures(o.cosignatures),
+        venue_time(o.venue_time),
         broadcast_options{o.broadcast, o.broadcast_delay, o.trusted_proxies,
                           FeedLimits{.in_all = o.viewers,
                                      .per_caller = o.feeds.per_caller,
@@ -162,6 +163,7 @@ struct Console::Impl {
   const bool insecure;
   ledger::Witness* const witness;                // null: not a witness
   ledger::CosignatureStore* const cosignatures;  // null: receipts carry no cosignature
+  const VenueTime venue_time;                    // the times the pages say
   struct BroadcastOptions {
     bool on = false;
     absl::Duration delay;
@@ -370,6 +372,7 @@ void Console::Impl::Slip(const httplib::Request& req, httplib::Response& res) {
     if (!id.ok()) return SendError(res, id.status());
     SlipFacts facts;
     facts.paper = req.get_param_value("paper") == "a4" ? Paper::kA4 : Paper::kA5;
+    facts.time = venue_time;
     if (absl::Status s = FillGame(*folds, *id, &facts.game); !s.ok()) return SendError(res, s);
     absl::StatusOr<GameView> view = folds->Get(*id);
     if (!view.ok()) return SendError(res, view.status());
@@ -558,7 +561,7 @@ void Console::Impl::RoutePages() {
       if (!webhooks) return SendError(res, absl::NotFoundError("this server sends no webhooks"));
       absl::StatusOr<v1::ListWebhooksResponse> list = webhooks();
       if (!list.ok()) return SendError(res, list.status());
-      SendHtml(res, RenderWebhooks(*list));
+      SendHtml(res, RenderWebhooks(*list, venue_time));
     });
   });
   http.Get(R"(/games/([^/]+)/bundle)", [this](Req req, Res res) {
@@ -601,7 +604,8 @@ void Console::Impl::RouteSession() {
     SendJson(res, absl::StrCat("{\"secured\":", c.role.has_value() ? "true" : "false",
                                ",\"role\":\"", c.role.has_value() ? RoleName(*c.role) : "",
                                "\",\"actor\":", JsonString(c.actor), ",\"csrf\":\"",
-                               visitor->session.csrf, "\"}"));
+                               visitor->session.csrf,
+                               "\",\"timeZone\":", JsonString(venue_time.name()), "}"));
   });
 }
 

@@ -47,6 +47,7 @@
 #include "adjudicator/service/auth_tokens.h"
 #include "adjudicator/service/console/http_limits.h"
 #include "adjudicator/service/console/http_tls.h"
+#include "adjudicator/service/console/venue_time.h"
 #include "adjudicator/service/game_folds.h"
 #include "adjudicator/service/recorder.h"
 #include "adjudicator/service/registration.h"
@@ -77,6 +78,8 @@ struct ConsoleOptions {
   bool broadcast = false;
   absl::Duration broadcast_delay = absl::ZeroDuration();
   std::vector<std::string> trusted_proxies;
+  // --time-zone: the hall's clock, for the times people read (venue_time.h).
+  VenueTime venue_time;
 };
 
 // The server's parts the console shows and writes through. None is owned;

@@ -15,8 +15,9 @@
 namespace arbiter::service::console {
 namespace {
 
-std::string When(const google::protobuf::Timestamp& t) {
-  return absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", FromProto(t), absl::UTCTimeZone());
+// In the venue's time, its offset said (venue_time.h).
+std::string When(const SlipFacts& f, const google::protobuf::Timestamp& t) {
+  return f.time.Format(FromProto(t));
 }
 
 // A row of the slip's table: label in both languages, value as HTML.
@@ -138,7 +139,7 @@ std::string Decision(const SlipFacts& f) {
   const v1::Ruling& r = f.ruling;
   if (f.resolution.has_value()) {
     const v1::Ruling& d = *f.resolution;
-    const std::string at = When(d.at());
+    const std::string at = When(f, d.at());
     std::string out = Stacked(absl::StrCat("已裁定：", Chosen(r, d, Lang::kZh), "；",
                                            Decider(f.resolution_event, Lang::kZh), " 裁定，", at),
                               absl::StrCat("Decided: ", Chosen(r, d, Lang::kEn), ", by ",
@@ -231,14 +232,14 @@ std::string RenderSlip(const SlipFacts& f) {
       "<article class=\"slip\">\n<h1><span lang=\"zh\">裁判裁定书</span> "
       "<span lang=\"en\">Ruling slip</span> #",
       r.number(), "</h1>\n<p class=\"where\">", Where(f), "</p>\n<table>\n",
-      Row("时间", "Time", Escape(When(r.at()))), Row("对局", "Game", Escape(f.game.game_id())),
+      Row("时间", "Time", Escape(When(f, r.at()))), Row("对局", "Game", Escape(f.game.game_id())),
       Row("黑方", "Black",
           absl::StrCat("<span class=\"player\">", Escape(Named(g.black())), "</span>")),
       Row("白方", "White",
           absl::StrCat("<span class=\"player\">", Escape(Named(g.white())), "</span>")),
       Row("事件", "Event",
           absl::StrCat(Stacked(EventIn(f, Lang::kZh), EventIn(f, Lang::kEn)),
-                       " <span class=\"muted\">(", Escape(When(e.at())),
+                       " <span class=\"muted\">(", Escape(When(f, e.at())),
                        e.actor().empty() ? "" : absl::StrCat(" — ", Recorder(e)), ")</span>")),
       Row("处罚对象", "Against", Against(r, g)), Row("条款", "Clause", clause),
       Row("条文", "Text",
@@ -260,7 +261,7 @@ std::string RenderSlip(const SlipFacts& f) {
       absl::StrCat("ledger position ", f.event.position(), ", revision ", f.event.revision(),
                    "; signed checkpoint of ", f.checkpoint.tree_size(), " entries, key "),
       "<code>", absl::BytesToHexString(f.checkpoint.key_id()), "</code>, ",
-      Escape(When(f.checkpoint.issued_at())), TokenLine(f), "</span></p></div>\n</article>\n",
+      Escape(When(f, f.checkpoint.issued_at())), TokenLine(f), "</span></p></div>\n</article>\n",
       "<nav class=\"no-print\"><a href=\"/games/", Escape(f.game.game_id()), "\">← ",
       Escape(f.game.game_id()),
       "</a> · <a href=\"?paper=a5\">A5</a> · <a href=\"?paper=a4\">A4</a></nav>");

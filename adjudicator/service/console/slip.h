@@ -25,6 +25,7 @@
 #include <string>
 
 #include "adjudicator/service/console/tournament_page.h"
+#include "adjudicator/service/console/venue_time.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "arbiter/v1/service.pb.h"
 
@@ -49,6 +50,7 @@ struct SlipFacts {
   // A decision (Ruling.resolves): the pending ruling it decided, whose
   // options name the choice.
   std::optional<v1::Ruling> resolved;
+  VenueTime time;  // the hall's clock the slip's times are said in
 };
 
 std::string RenderSlip(const SlipFacts& facts);

@@ -40,14 +40,12 @@ std::string FailedDeliveries(const v1::Webhook& hook) {
   return out;
 }
 
-std::string Endpoint(const v1::Webhook& hook) {
+std::string Endpoint(const v1::Webhook& hook, const VenueTime& time) {
   std::string state =
       hook.has_disabled()
           ? absl::StrCat("<p class=\"bad\">", Both("已停用", "disabled"), " ",
-                         absl::FormatTime("%Y-%m-%d %H:%M:%S UTC",
-                                          absl::FromUnixSeconds(hook.disabled().seconds()),
-                                          absl::UTCTimeZone()),
-                         " ", Both("原因：", "why: "), Escape(hook.disabled_why()), "</p>\n")
+                         time.Format(absl::FromUnixSeconds(hook.disabled().seconds())), " ",
+                         Both("原因：", "why: "), Escape(hook.disabled_why()), "</p>\n")
           : "";
   return absl::StrCat("<section class=\"endpoint\" id=\"", Escape(hook.id()), "\">\n<h2><code>",
                       Escape(hook.id()), "</code> ", Escape(hook.url()), "</h2>\n<p>",
@@ -60,9 +58,9 @@ std::string Endpoint(const v1::Webhook& hook) {
 
 }  // namespace
 
-std::string RenderWebhooks(const v1::ListWebhooksResponse& list) {
+std::string RenderWebhooks(const v1::ListWebhooksResponse& list, const VenueTime& time) {
   std::string endpoints;
-  for (const v1::Webhook& hook : list.webhooks()) absl::StrAppend(&endpoints, Endpoint(hook));
+  for (const v1::Webhook& hook : list.webhooks()) absl::StrAppend(&endpoints, Endpoint(hook, time));
   if (endpoints.empty()) {
     endpoints = absl::StrCat(
         "<p class=\"none\">",

@@ -9,11 +9,13 @@
 
 #include <string>
 
+#include "adjudicator/service/console/venue_time.h"
 #include "arbiter/v1/service.pb.h"
 
 namespace arbiter::service::console {
 
-std::string RenderWebhooks(const v1::ListWebhooksResponse& list);
+// `time` says when an endpoint was disabled, in the venue's clock.
+std::string RenderWebhooks(const v1::ListWebhooksResponse& list, const VenueTime& time);
 
 }  // namespace arbiter::service::console
 

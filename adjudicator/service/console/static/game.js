@@ -141,13 +141,30 @@ function rulingItem(r) {
     el('p', { lang: 'en' }, r.textEn || ''));
 }
 
-// hh:mm:ss, UTC, as the slip and the ledger keep time (the timeline's
-// heading says UTC); the date and zone in full on hover.
+// The hall's clock (`serve --time-zone`, the session's timeZone; UTC by
+// default), as the slip says times: hh:mm:ss in the timeline, the date and
+// the offset ("UTC+8") on hover and in the timeline's heading.
+let zone = 'UTC';
+function zoned(at) {
+  const f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit',
+    hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset' });
+  const p = Object.fromEntries(f.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
+  // "GMT+08:00" -> "UTC+8", "GMT-03:30" -> "UTC-3:30", "GMT" or "GMT+00:00" -> "UTC"
+  const m = /^GMT([+-])(\d\d):(\d\d)$/.exec(p.timeZoneName || '');
+  const offset = m && (m[2] !== '00' || m[3] !== '00') ? `UTC${m[1]}${Number(m[2])}${m[3] === '00' ? '' : `:${m[3]}`}` : 'UTC';
+  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}`, offset };
+}
 function clockTime(at) {
-  return at ? new Date(at).toISOString().slice(11, 19) : '';
+  return at ? zoned(at).time : '';
 }
 function fullTime(at) {
-  return at ? `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC` : '';
+  if (!at) return '';
+  const z = zoned(at);
+  return `${z.date} ${z.time} ${z.offset}`;
+}
+function timelineHeading() {
+  const heading = document.querySelector('h2[data-i18n="timeline"]');
+  if (heading) heading.textContent = t('timeline').replace('{zone}', zoned(Date.now()).offset);
 }
 
 // A decision names the option chosen by its title, not its id.
@@ -278,6 +295,7 @@ function tick() {
 
 // Who is signed in, the language switch and sign-out, in the page's language.
 function header() {
+  timelineHeading();
   const who = document.getElementById('who');
   who.textContent = me.secured ? actorWords(me.actor, lang()) : t('open');
   who.title = me.secured ? me.actor : '';
@@ -288,8 +306,10 @@ function header() {
 
 async function start() {
   me = await session();
+  if (me.timeZone) zone = me.timeZone;
   header();
   applyLang();
+  timelineHeading();  // applyLang wrote the heading with its {zone} unsaid
   await load();
   document.body.dataset.loaded = '1';
   setInterval(tick, 1000);

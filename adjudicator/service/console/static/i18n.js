@@ -16,7 +16,7 @@ const TEXT = {
   inPlay: ['进行中', 'in play'],
   live: ['实时', 'live'],
   offline: ['连接中断', 'reconnecting'],
-  timeline: ['事件记录（UTC时间）', 'Event timeline (times in UTC)'],
+  timeline: ['事件记录（{zone}时间）', 'Event timeline (times in {zone})'],
   rulings: ['裁定记录', 'Ruling history'],
   decide: ['裁定', 'Decide'],
   decidedBy: ['裁定人', 'Decided by'],
