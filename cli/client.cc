@@ -117,7 +117,7 @@ absl::StatusOr<absl::Time> ParseRfc3339(const std::string& text) {
 }
 
 std::string FormatTime(const google::protobuf::Timestamp& t) {
-  return absl::FormatTime("%Y-%m-%d %H:%M:%S", FromProto(t), absl::UTCTimeZone());
+  return absl::FormatTime("%Y-%m-%d %H:%M:%S UTC", FromProto(t), absl::UTCTimeZone());
 }
 
 std::string FormatDuration(const google::protobuf::Duration& d) {

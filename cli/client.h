@@ -90,6 +90,8 @@ std::string GameResource(const std::string& game);
 
 // RFC 3339.
 absl::StatusOr<absl::Time> ParseRfc3339(const std::string& text);
+// "2026-05-02 09:07:30 UTC": the ledger's time, saying which it is (an
+// auditor reading `history` months later, elsewhere, must not guess).
 std::string FormatTime(const google::protobuf::Timestamp& t);
 std::string FormatDuration(const google::protobuf::Duration& d);
 
