@@ -408,6 +408,16 @@ async function main() {
   await hall.waitForSelector('body[data-loaded="1"]');
   await axe(hall, 'a game page with its incidents');
 
+  // The audit on a phone (an auditor checks a game at the table): its
+  // hashes wrap within the screen, and its values are in both languages.
+  await hall.goto(`${server.http}/games/cup-r1-b2/audit`);
+  await hall.waitForSelector('main.audit table');
+  const audit = await hall.evaluate(() => ({ width: document.documentElement.scrollWidth, text: document.querySelector('main.audit').textContent }));
+  check(audit.width <= 390, `the audit fits a 390 px phone without scrolling sideways (${audit.width} px)`);
+  check(/个事件/.test(audit.text) && /签名检查点/.test(audit.text) && /\b1 ruling;/.test(audit.text) && !/\b1 rulings\b/.test(audit.text),
+    `the audit's values are in Chinese and in English, counted in words (${audit.text.replace(/\s+/g, ' ').slice(0, 160)}…)`);
+  await axe(hall, 'the audit');
+
   // A game cancelled by mistake needs the chief arbiter, and two confirms.
   await hall.goto(`${server.http}/tables/1`);
   await hall.waitForSelector('body[data-loaded="1"]');

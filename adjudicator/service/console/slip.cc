@@ -272,6 +272,15 @@ std::string RenderSlip(const SlipFacts& f) {
       absl::StrCat("<link rel=\"stylesheet\" href=\"/static/slip-", sheet, ".css\">\n", body));
 }
 
+namespace {
+
+// "1 game", "2 games": the audit's counts in English.
+std::string Count(uint64_t n, absl::string_view one, absl::string_view many) {
+  return absl::StrCat(n, " ", n == 1 ? one : many);
+}
+
+}  // namespace
+
 std::string RenderAudit(const AuditFacts& f) {
   const v1::VerifyGameResponse& v = f.verified;
   const std::string id = Escape(f.game.game_id());
@@ -281,25 +290,36 @@ std::string RenderAudit(const AuditFacts& f) {
                                 v.first_bad_position() != 0
                                     ? absl::StrCat(" (position ", v.first_bad_position(), ")")
                                     : "");
+  // Each value in both languages, as the labels are: the auditor may read
+  // either, and the page prints as it shows.
+  const std::string game = Stacked(
+      absl::StrCat(v.game_events(), " 个事件，", v.game_rulings(), " 项裁定；",
+                   v.readjudicated() ? "重新裁决：裁定相同" : "未重新裁决"),
+      absl::StrCat(Count(v.game_events(), "event", "events"), ", ",
+                   Count(v.game_rulings(), "ruling", "rulings"), "; ",
+                   v.readjudicated() ? "re-adjudicated: same rulings" : "not re-adjudicated"));
+  const std::string ledger = Stacked(
+      absl::StrCat(v.events(), " 个事件，", v.games(), " 局，", v.checkpoints(), " 个签名检查点"),
+      absl::StrCat(Count(v.events(), "event", "events"), " in ", Count(v.games(), "game", "games"),
+                   ", ", Count(v.checkpoints(), "checkpoint", "checkpoints")));
+  const std::string root =
+      absl::StrCat("<code class=\"hash\">", Escape(v.signed_root()), "</code><br>",
+                   Stacked(absl::StrCat("树大小 ", v.signed_size(), "；密钥"),
+                           absl::StrCat("at size ", v.signed_size(), "; key")),
+                   " <code class=\"hash\">", Escape(v.key_id()), "</code>");
+  const std::string tail =
+      absl::StrCat("<span id=\"unsigned\">", f.unsigned_events, "</span> ",
+                   Stacked("个本局事件在最新的签名检查点之后",
+                           absl::StrCat(f.unsigned_events == 1 ? "event" : "events",
+                                        " of this game after the latest signed checkpoint")));
   std::string body = absl::StrCat(
       "<main class=\"audit\">\n<h1><span lang=\"zh\">审计</span> <span lang=\"en\">Audit</span> · ",
-      id, "</h1>\n<table>\n", Row("状态", "Status", status),
-      Row("本局", "This game",
-          absl::StrCat(v.game_events(), " events, ", v.game_rulings(), " rulings; ",
-                       v.readjudicated() ? "re-adjudicated: same rulings" : "not re-adjudicated")),
-      Row("规则", "Rules", Escape(v.rules_pin())),
-      Row("账本", "Ledger",
-          absl::StrCat(v.events(), " events in ", v.games(), " games, ", v.checkpoints(),
-                       " checkpoints")),
-      Row("签名根", "Signed root",
-          absl::StrCat("<code class=\"root\">", Escape(v.signed_root()), "</code> at size ",
-                       v.signed_size(), ", key <code>", Escape(v.key_id()), "</code>")),
-      Row("未签名", "Unsigned tail",
-          absl::StrCat("<span id=\"unsigned\">", f.unsigned_events,
-                       "</span> event(s) of this game after the latest signed checkpoint")),
-      "</table>\n<p><a class=\"button\" href=\"/games/", id,
+      id, "</h1>\n<table>\n", Row("状态", "Status", status), Row("本局", "This game", game),
+      Row("规则", "Rules", absl::StrCat("<code class=\"hash\">", Escape(v.rules_pin()), "</code>")),
+      Row("账本", "Ledger", ledger), Row("签名根", "Signed root", root),
+      Row("未签名", "Unsigned tail", tail), "</table>\n<p><a class=\"button\" href=\"/games/", id,
       "/bundle\" download>下载审计包 Download the audit bundle</a> "
-      "<code>arbiter verify --bundle ",
+      "<code class=\"hash\">arbiter verify --bundle ",
       id, ".bundle</code></p>\n<p><a href=\"/games/", id, "\">← ", id, "</a></p>\n</main>");
   return Page(absl::StrCat("审计 Audit · ", f.game.game_id()), "audit", body);
 }
