@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include "cli/complaint.h"
 #include "cli/exit_codes.h"
 #include "cli/files.h"
+#include "google/protobuf/util/json_util.h"
 #include "ledger/note_key.h"
 #include "ledger/signer.h"
 #include "ledger/store.h"
@@ -45,13 +47,14 @@ int NotIt(const std::string& path, absl::string_view why) {
   return kExitNegative;
 }
 
-// The file against what the log gives at the size it names, line by line.
+// The file against what the log gives at the size it names, line by line;
+// `how`, if any, says which variant of the export matched.
 int Compare(const std::string& path, const NamedRecord& named, absl::string_view file,
-            absl::string_view derived) {
+            absl::string_view derived, absl::string_view how = "") {
   std::optional<tournament::LineDifference> d = tournament::FirstDifference(derived, file);
   if (!d.has_value()) {
-    std::printf("%s matches: it is %s, as the log gives it there\n", path.c_str(),
-                WhatItNames(named).c_str());
+    std::printf("%s matches: it is %s, as the log gives it there%s\n", path.c_str(),
+                WhatItNames(named).c_str(), std::string(how).c_str());
     return kExitOk;
   }
   std::printf("%s does NOT match %s: line %d differs\n  the file has:  %s\n  the log gives: %s\n",
@@ -89,6 +92,49 @@ absl::StatusOr<std::string> TrustedKey(const Args& args, ledger::Store& store,
   return ledger::ReadPublicKeyFile(pubkey);
 }
 
+// One derivation of the export the file names: its text, or a failure
+// reported only if this derivation is the one the answer rests on.
+struct Derived {
+  std::string content;
+  std::function<int()> fail;  // set: it failed; reports why, returns the exit code
+};
+using Derive = std::function<Derived()>;
+
+// The JSON export before it listed the byes (ScoredBye): `derived` printed
+// without them, when the file has none and `derived` has some; nullopt
+// otherwise.
+std::optional<std::string> JsonBeforeByes(absl::string_view file, absl::string_view derived) {
+  google::protobuf::util::JsonParseOptions lenient;
+  lenient.ignore_unknown_fields = true;
+  v1::StandingsReport theirs, ours;
+  if (!google::protobuf::util::JsonStringToMessage(std::string(file), &theirs, lenient).ok() ||
+      !google::protobuf::util::JsonStringToMessage(std::string(derived), &ours).ok() ||
+      theirs.byes_size() != 0 || ours.byes_size() == 0) {
+    return std::nullopt;
+  }
+  ours.clear_byes();
+  absl::StatusOr<std::string> before = tournament::ReportJson(ours);
+  if (!before.ok()) return std::nullopt;
+  return *before;
+}
+
+// The file against the export the log gives, or, for a JSON export written
+// before the byes were listed, against the report as that release printed it.
+int CheckAgainstLog(const std::string& path, const NamedRecord& named, const std::string& file,
+                    const Derive& derive) {
+  const Derived plain = derive();
+  if (plain.fail) return plain.fail();
+  if (named.format == v1::ExportTournamentRequest::JSON) {
+    if (std::optional<std::string> before = JsonBeforeByes(file, plain.content);
+        before.has_value() && !tournament::FirstDifference(*before, file).has_value()) {
+      return Compare(path, named, file, *before,
+                     " as the JSON export wrote it before it listed the byes (the file has no "
+                     "\"byes\"; the log's byes are in this release's export)");
+    }
+  }
+  return Compare(path, named, file, plain.content);
+}
+
 int VerifyOffline(const Args& args, const std::string& path, const NamedRecord& named,
                   const std::string& file) {
   absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(*args.Value("db"));
@@ -102,50 +148,62 @@ int VerifyOffline(const Args& args, const std::string& path, const NamedRecord& 
   if (!key.ok()) {
     return Complain(kCommand, absl::StrCat("--pubkey: ", key.status().message()), kExitBadInput);
   }
-  absl::StatusOr<tournament::VerifiedExport> derived = tournament::DeriveNamedExport(
-      **store, **reader, *key, source, named.tournament_id, named.format, named.checkpoint);
-  if (!derived.ok()) {
-    return Complain(kCommand, derived.status().message(), ExitCodeOf(derived.status()));
-  }
-  if (!derived->why_not.empty()) return NotIt(path, derived->why_not);
-  return Compare(path, named, file, derived->content);
+  return CheckAgainstLog(path, named, file, [&]() -> Derived {
+    absl::StatusOr<tournament::VerifiedExport> derived = tournament::DeriveNamedExport(
+        **store, **reader, *key, source, named.tournament_id, named.format, named.checkpoint);
+    if (!derived.ok()) {
+      return {"",
+              [s = derived.status()] { return Complain(kCommand, s.message(), ExitCodeOf(s)); }};
+    }
+    if (!derived->why_not.empty()) {
+      return {"", [&path, why = derived->why_not] { return NotIt(path, why); }};
+    }
+    return {std::move(derived->content), nullptr};
+  });
 }
 
 // The server's derivation at the size the file names.
 int VerifyRemote(const Args& args, const std::string& path, const NamedRecord& named,
                  const std::string& file) {
-  v1::ExportTournamentRequest req;
-  req.set_tournament(absl::StrCat("tournaments/", named.tournament_id));
-  req.set_format(named.format);
-  req.set_at_tree_size(named.checkpoint.tree_size());
-  std::string content;
   const std::string server = ServerOf(args);
   auto stub = v1::TournamentService::NewStub(OpenChannel(server));
-  const grpc::Status status = CallPages<v1::TournamentService::Stub, v1::ExportTournamentRequest,
-                                        v1::ExportTournamentResponse>(
-      *stub, &v1::TournamentService::Stub::ExportTournament, req, [&] { content.clear(); },
-      [&](v1::ExportTournamentResponse& page) { content += page.content(); });
-  if (status.error_code() == grpc::StatusCode::NOT_FOUND &&
-      absl::StrContains(status.error_message(), "no signed checkpoint")) {
-    return NotIt(path, absl::StrCat("on the server at ", server, ", ", status.error_message()));
-  }
-  if (!status.ok()) return Fail(kCommand, server, status);
-  absl::StatusOr<NamedRecord> theirs = tournament::ReadNamedRecord(content);
-  if (!theirs.ok()) return Complain(kCommand, theirs.status().message(), kExitUnavailable);
-  if (theirs->checkpoint.origin() != named.checkpoint.origin()) {
-    return NotIt(path, absl::StrCat("it names log '", named.checkpoint.origin(),
-                                    "', and the "
-                                    "server at ",
-                                    server, " is log '", theirs->checkpoint.origin(),
-                                    "': not this log's record"));
-  }
-  if (theirs->checkpoint.root_hash() != named.checkpoint.root_hash()) {
-    return NotIt(path,
-                 absl::StrCat("the server's checkpoint of size ", named.checkpoint.tree_size(),
+  return CheckAgainstLog(path, named, file, [&]() -> Derived {
+    v1::ExportTournamentRequest req;
+    req.set_tournament(absl::StrCat("tournaments/", named.tournament_id));
+    req.set_format(named.format);
+    req.set_at_tree_size(named.checkpoint.tree_size());
+    std::string content;
+    const grpc::Status status = CallPages<v1::TournamentService::Stub, v1::ExportTournamentRequest,
+                                          v1::ExportTournamentResponse>(
+        *stub, &v1::TournamentService::Stub::ExportTournament, req, [&] { content.clear(); },
+        [&](v1::ExportTournamentResponse& page) { content += page.content(); });
+    if (status.error_code() == grpc::StatusCode::NOT_FOUND &&
+        absl::StrContains(status.error_message(), "no signed checkpoint")) {
+      return {"", [&path, why = absl::StrCat("on the server at ", server, ", ",
+                                             status.error_message())] { return NotIt(path, why); }};
+    }
+    if (!status.ok()) return {"", [&server, status] { return Fail(kCommand, server, status); }};
+    // The server's file names the record it was derived from: the same
+    // log and root as the file, or the server is not this log.
+    absl::StatusOr<NamedRecord> theirs = tournament::ReadNamedRecord(content);
+    if (!theirs.ok()) {
+      return {"",
+              [s = theirs.status()] { return Complain(kCommand, s.message(), kExitUnavailable); }};
+    }
+    if (theirs->checkpoint.origin() != named.checkpoint.origin()) {
+      return {"", [&path, why = absl::StrCat(
+                              "it names log '", named.checkpoint.origin(), "', and the server at ",
+                              server, " is log '", theirs->checkpoint.origin(),
+                              "': not this log's record")] { return NotIt(path, why); }};
+    }
+    if (theirs->checkpoint.root_hash() != named.checkpoint.root_hash()) {
+      return {"", [&path, why = absl::StrCat(
+                              "the server's checkpoint of size ", named.checkpoint.tree_size(),
                               " has root ", theirs->checkpoint.root_hash(), "; the file names ",
-                              named.checkpoint.root_hash()));
-  }
-  return Compare(path, named, file, content);
+                              named.checkpoint.root_hash())] { return NotIt(path, why); }};
+    }
+    return {std::move(content), nullptr};
+  });
 }
 
 }  // namespace

@@ -4,26 +4,28 @@
 #include "adjudicator/tournament/export_table.h"
 #include "adjudicator/tournament/formats.h"
 #include "adjudicator/tournament/opengotha.h"
+#include "adjudicator/tournament/scoring.h"
 #include "google/protobuf/util/json_util.h"
 
 namespace arbiter::tournament {
 namespace {
 
 using v1::ExportTournamentRequest;
+using v1::ScoredBye;
 using v1::ScoredPairing;
 
 absl::StatusOr<std::string> WriteCsv(const v1::Tournament& t, const v1::StandingsReport& report) {
   return ExportCsv(t, report);
 }
 
-absl::StatusOr<std::string> WriteJson(const v1::Tournament&, const v1::StandingsReport& report) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.add_whitespace = true;
-  std::string json;
-  if (!google::protobuf::util::MessageToJsonString(report, &json, options).ok()) {
-    return absl::InternalError("the report does not print as JSON");
-  }
-  return json;
+// The report with the rounds' byes (ScoredByes), which the standings fold
+// into the points and the JSON lists so a reader can reconcile them.
+absl::StatusOr<std::string> WriteJson(const v1::Tournament& t, const v1::StandingsReport& report) {
+  const std::vector<ScoredBye> byes = ScoredByes(t);
+  if (byes.empty()) return ReportJson(report);
+  v1::StandingsReport with = report;
+  for (const ScoredBye& b : byes) *with.add_byes() = b;
+  return ReportJson(with);
 }
 
 std::string OpenGothaAs(const ScoredPairing& p) {
@@ -38,17 +40,32 @@ std::string CsvAs(const ScoredPairing& p) {
   return absl::StrCat("points ", p.black_points(), "-", p.white_points());
 }
 
+std::string OpenGothaByeAs(const v1::Tournament&, const ScoredBye& b) {
+  return b.not_credited().empty() ? "<ByePlayer>" : "nothing (no <ByePlayer>)";
+}
+std::string EgdByeAs(const v1::Tournament& t, const ScoredBye& b) {
+  return b.not_credited().empty() ? EgdByeToken(t) : "0- (a free round)";
+}
+std::string AgaByeAs(const v1::Tournament&, const ScoredBye&) {
+  return "nothing (the AGA results file lists games only)";
+}
+std::string CsvByeAs(const v1::Tournament&, const ScoredBye& b) {
+  return b.not_credited().empty() ? "bye (in the round's column)"
+                                  : "an empty cell (in the round's column)";
+}
+std::string JsonByeAs(const v1::Tournament&, const ScoredBye&) { return "as in the report"; }
+
 constexpr TournamentExportFormat kFormats[] = {
     {ExportTournamentRequest::OPENGOTHA_XML, "opengotha", "opengotha", ".xml", "application/xml",
-     ExportOpenGotha, OpenGothaAs},
+     ExportOpenGotha, OpenGothaAs, OpenGothaByeAs},
     {ExportTournamentRequest::EGD_H9, "h9", "h9 (EGD)", ".h9", "text/plain; charset=utf-8",
-     ExportEgdH9, EgdAs},
+     ExportEgdH9, EgdAs, EgdByeAs},
     {ExportTournamentRequest::AGA, "aga", "aga", ".aga.txt", "text/plain; charset=utf-8", ExportAga,
-     AgaToken},
-    {ExportTournamentRequest::CSV, "csv", "csv", ".csv", "text/csv; charset=utf-8", WriteCsv,
-     CsvAs},
-    {ExportTournamentRequest::JSON, "json", "json", ".json", "application/json", WriteJson,
-     nullptr},
+     AgaToken, AgaByeAs},
+    {ExportTournamentRequest::CSV, "csv", "csv", ".csv", "text/csv; charset=utf-8", WriteCsv, CsvAs,
+     CsvByeAs},
+    {ExportTournamentRequest::JSON, "json", "json", ".json", "application/json", WriteJson, nullptr,
+     JsonByeAs},
 };
 
 }  // namespace
@@ -66,6 +83,16 @@ const TournamentExportFormat* FindTournamentExport(absl::string_view name) {
 const std::string& TournamentExportNames() {
   static const std::string* names = new std::string(ExportLabels(TournamentExportFormats()));
   return *names;
+}
+
+absl::StatusOr<std::string> ReportJson(const v1::StandingsReport& report) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  std::string json;
+  if (!google::protobuf::util::MessageToJsonString(report, &json, options).ok()) {
+    return absl::InternalError("the report does not print as JSON");
+  }
+  return json;
 }
 
 }  // namespace arbiter::tournament

@@ -27,7 +27,14 @@ struct TournamentExportFormat {
   // How the file writes one pairing, for the sidecar's exportedAs (sidecar.h);
   // nullptr: "as in the report" (the format carries the report whole).
   std::string (*exported_as)(const v1::ScoredPairing& p);
+  // How the file writes one bye, likewise.
+  std::string (*bye_exported_as)(const v1::Tournament& t, const v1::ScoredBye& b);
 };
+
+// The JSON export's text of a report (proto3 JSON, indented): the writer's
+// own printing, so `verify --export` can print a report as the JSON export
+// of a release before did.
+absl::StatusOr<std::string> ReportJson(const v1::StandingsReport& report);
 
 // Every format, in the order help text lists them.
 absl::Span<const TournamentExportFormat> TournamentExportFormats();

@@ -72,11 +72,6 @@ std::string Symbol(const ScoredPairing& p, const std::string& side) {
   return mine == 2 ? "+" : (mine == 1 && theirs == 1) ? "=" : "-";
 }
 
-std::string ByeToken(const v1::Tournament& t) {
-  const int b = t.settings().bye_points();
-  return b == 2 ? "0+" : b == 1 ? "0=" : "0-";
-}
-
 std::string NoSpaces(absl::string_view s) { return absl::StrReplaceAll(s, {{" ", "_"}}); }
 
 std::string CsvField(absl::string_view s) {
@@ -124,6 +119,11 @@ absl::Status CheckResultsIn(const v1::Tournament& t, const v1::StandingsReport& 
 
 }  // namespace
 
+std::string EgdByeToken(const v1::Tournament& t) {
+  const int b = t.settings().bye_points();
+  return b == 2 ? "0+" : b == 1 ? "0=" : "0-";
+}
+
 std::string EgdToken(const ScoredPairing& p, const std::string& side) {
   if (!Counts(p)) return "0-";
   // OpenGotha marks a game won by default with "!" in place of the "/".
@@ -168,7 +168,7 @@ std::string EgdHeader(const v1::Tournament& t, const v1::StandingsReport& report
 std::string EgdRound(const v1::Tournament& t, const v1::StandingsReport& report,
                      const std::map<std::string, int>& place, const std::string& id, int r) {
   const ScoredPairing* sp = InRound(report, id, r);
-  if (sp == nullptr) return HadBye(t, id, r) ? ByeToken(t) : "0-";
+  if (sp == nullptr) return HadBye(t, id, r) ? EgdByeToken(t) : "0-";
   if (!Counts(*sp)) return "0-";
   const std::string& opp = sp->black() == id ? sp->white() : sp->black();
   auto at = place.find(opp);

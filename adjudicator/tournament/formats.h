@@ -55,6 +55,9 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::Stand
 absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report);
 std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report);
 
+// The .h9 token of a credited bye: "0+", "0=" or "0-" for the bye setting.
+std::string EgdByeToken(const v1::Tournament& t);
+
 // How each format writes one pairing (for the sidecar's exportedAs).
 std::string EgdToken(const v1::ScoredPairing& p, const std::string& side);  // from `side`'s view
 std::string AgaToken(const v1::ScoredPairing& p);                           // "W", "B" or "omitted"

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/names.h"
@@ -212,6 +213,29 @@ bool ByeCredited(const v1::Tournament& t, const std::string& id, int round) {
   if (t.settings().teams() || !StandingsRulesFrom(t, "tournament-2026.3")) return true;
   const v1::PlayerWithdrawn* w = FindWithdrawal(t, id);
   return w == nullptr || round <= w->after_round();
+}
+
+std::vector<v1::ScoredBye> ScoredByes(const v1::Tournament& t) {
+  std::vector<v1::ScoredBye> out;
+  const bool y1988 = absl::StartsWith(Ruleset(t), "cn-1988");
+  for (const v1::TournamentRound& r : t.rounds()) {
+    for (const std::string& id : r.byes()) {
+      v1::ScoredBye& b = out.emplace_back();
+      b.set_round(r.round());
+      b.set_player(id);
+      if (const v1::TournamentPlayer* p = FindPlayer(t, id); p != nullptr && t.settings().teams())
+        b.set_team(p->team());
+      if (ByeCredited(t, id, r.round())) {
+        b.set_points(t.settings().bye_points());
+        continue;
+      }
+      b.set_not_credited(absl::StrCat(
+          "withdrew after round ", FindWithdrawal(t, id)->after_round(),
+          ": a bye after the withdrawal is worth nothing (standings rules ", t.standings_rules(),
+          "; ", y1988 ? "1988 art. 29" : "2002 art. 28", ": the player takes no further part)"));
+    }
+  }
+  return out;
 }
 
 int RoundRobinRounds(const v1::Tournament& t) {

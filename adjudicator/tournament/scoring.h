@@ -79,6 +79,10 @@ bool Counts(const v1::ScoredPairing& p);
 // scored as a match (standings.cc CreditTeamBye) and is not changed here.
 bool ByeCredited(const v1::Tournament& t, const std::string& id, int round);
 
+// Every bye of every round as the standings count it (ByeCredited), in
+// round order, then as the round lists them: the JSON export's `byes`.
+std::vector<v1::ScoredBye> ScoredByes(const v1::Tournament& t);
+
 // The tournament's ruleset id: settings.ruleset, "cn-2002" when unset.
 std::string Ruleset(const v1::Tournament& t);
 

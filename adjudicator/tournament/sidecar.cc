@@ -4,6 +4,7 @@
 #include "adjudicator/tournament/corrections.h"
 #include "adjudicator/tournament/export_formats.h"
 #include "adjudicator/tournament/fold.h"
+#include "adjudicator/tournament/scoring.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
@@ -97,6 +98,20 @@ v1::ExportSidecar BuildSidecar(const v1::Tournament& t, const v1::StandingsRepor
     } else if (!p.game_id().empty() && p.outcome() == v1::Result::REPLAY) {
       GameEntry(p.game_id(), p, games, "nothing yet: awaiting the replay", &out);
     }
+  }
+  // Each bye (no game, no ruling): what it was credited, and how the
+  // format wrote it; a bye credited nothing says why.
+  const TournamentExportFormat* f = FindTournamentExport(format);
+  for (const v1::ScoredBye& b : ScoredByes(t)) {
+    v1::SidecarEntry& e =
+        (*out.mutable_entries())[absl::StrCat(t.name(), "/round/", b.round(), "/bye/", b.player())];
+    e.set_round(b.round());
+    e.set_bye(b.player());
+    e.set_note(
+        b.not_credited().empty()
+            ? absl::StrCat("a bye: ", b.points(), " game point(s) credited (the bye setting)")
+            : absl::StrCat("a bye credited nothing: ", b.not_credited()));
+    e.set_exported_as(f != nullptr ? f->bye_exported_as(t, b) : "as in the report");
   }
   return out;
 }

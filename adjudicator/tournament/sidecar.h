@@ -7,6 +7,8 @@
 //   ("round/0/vs/Q" for a round robin game never paired)
 //   "tournaments/T/round/R/board/B/result"  a result entered without a game
 //   (from the paper score sheet, or read from an imported file)
+//   "tournaments/T/round/R/bye/P"  player P's bye in round R: the points
+//   credited, or why none (a bye after a withdrawal, tournament-2026.3)
 // Each entry says what the format wrote instead (`exportedAs`).
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_SIDECAR_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_SIDECAR_H_

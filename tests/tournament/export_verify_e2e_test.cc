@@ -13,9 +13,12 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "tests/support/arbiter_process.h"
 #include "tests/support/files.h"
+#include "tests/support/paths.h"
 #include "tests/support/pg_cluster.h"
 #include "tests/tournament/e2e_fixture.h"
 
@@ -178,6 +181,87 @@ TEST_F(ExportVerify, ACopyWithAByteOrderMarkDoesNotMatchAndSaysWhy) {
       EXPECT_THAT(r.out, HasSubstr("export of tournaments/cup at checkpoint"));
     }
   }
+}
+
+// Review item 1: the JSON lists the byes (a bye credited nothing after a
+// withdrawal says so), the sidecar has an entry for each, and the file
+// verifies; so does a JSON export of a release before, which had no
+// "byes", as that release wrote it, and an edit to it is still named.
+TEST_F(ExportVerify, TheJsonWithItsByesVerifiesAndSoDoesOneWrittenBefore) {
+  // Three players, a round robin, a bye worth 1 each round: R1 A-B (G1),
+  // bye C; R2 A-C (G2), bye B; R3 B-C, bye A, who withdraws after round 2.
+  Record("g1", Created("G1", "李伟", "Wang Ming") +
+                   "{\"at\": \"2026-05-01T09:00:30Z\", \"resign\": {\"color\": \"WHITE\"}}\n");
+  Record("g2", Created("G2", "李伟", "Chen Jie") +
+                   "{\"at\": \"2026-05-01T09:00:30Z\", \"resign\": {\"color\": \"WHITE\"}}\n");
+  ProcessResult r =
+      Cli({"tournament", "create", "--id", "trio", "--system", "round-robin", "--title", "Trio",
+           "--bye-points", "1", "--player", "A:李,伟:5D", "--romanized", "A:Li,Wei", "--player",
+           "B:Wang,Ming:4D", "--player", "C:Chen,Jie:1K"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  for (const std::vector<std::string>& round :
+       {std::vector<std::string>{"1", "A,B,G1", "C"}, {"2", "A,C,G2", "B"}, {"3", "B,C", "A"}}) {
+    r = Cli({"tournament", "pair", "trio", "--round", round[0], "--board", round[1], "--bye",
+             round[2]});
+    ASSERT_EQ(r.exit, 0) << r.err;
+  }
+  r = Cli({"tournament", "withdraw", "trio", "--player", "A", "--after-round", "2"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  const std::string file = dir_.File("trio.json");
+  r = Cli({"tournament", "export", "trio", "--format", "json", "--out", file});
+  ASSERT_EQ(r.exit, 0) << r.err;
+
+  // Read by Python's json module (tests/readers/tournament_files.py).
+  r = testing::Run({"/usr/bin/env", "python3",
+                    testing::SourcePath("tests/readers/tournament_files.py"), "json=" + file});
+  if (r.exit == 127) GTEST_SKIP() << "no python3: " << r.err;
+  ASSERT_EQ(r.exit, 0) << r.err;
+  google::protobuf::Struct read;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r.out, &read).ok()) << r.out;
+  const google::protobuf::Struct& doc = read.fields().at("json").struct_value();
+  ASSERT_TRUE(doc.fields().contains("byes")) << ReadFile(file);
+  const auto& byes = doc.fields().at("byes").list_value().values();
+  ASSERT_EQ(byes.size(), 3);
+  std::vector<std::string> seen;
+  for (const auto& b : byes) {
+    const auto& f = b.struct_value().fields();
+    seen.push_back(absl::StrCat(
+        f.at("round").number_value(), " ", f.at("player").string_value(), " ",
+        f.contains("points") ? f.at("points").number_value() : 0, " ",
+        f.contains("notCredited") ? f.at("notCredited").string_value().substr(0, 22) : "credited"));
+  }
+  EXPECT_THAT(seen, ::testing::ElementsAre("1 C 1 credited", "2 B 1 credited",
+                                           "3 A 0 withdrew after round 2"));
+  // The sidecar has each bye.
+  const std::string sidecar = ReadFile(file + ".reasons.json");
+  EXPECT_THAT(sidecar, HasSubstr("\"tournaments/trio/round/3/bye/A\": {"));
+  EXPECT_THAT(sidecar, HasSubstr("a bye credited nothing: withdrew after round 2"));
+
+  for (const ProcessResult& v : {VerifyDb(file), VerifyServer(file)}) {
+    EXPECT_EQ(v.exit, 0) << v.out << v.err;
+    EXPECT_THAT(v.out, HasSubstr("matches"));
+  }
+
+  // The same record exported before the byes were listed: the report as
+  // the JSON writer printed it then (no "byes").
+  v1::StandingsReport report;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(ReadFile(file), &report).ok());
+  report.clear_byes();
+  google::protobuf::util::JsonPrintOptions print;
+  print.add_whitespace = true;
+  std::string before;
+  ASSERT_TRUE(google::protobuf::util::MessageToJsonString(report, &before, print).ok());
+  ASSERT_THAT(before, ::testing::Not(HasSubstr("\"byes\"")));
+  const std::string old_file = dir_.File("trio-before.json");
+  testing::WriteFile(old_file, before);
+  for (const ProcessResult& v : {VerifyDb(old_file), VerifyServer(old_file)}) {
+    EXPECT_EQ(v.exit, 0) << v.out << v.err;
+    EXPECT_THAT(v.out, HasSubstr("as the JSON export wrote it before it listed the byes"));
+  }
+  // A changed point in it is still named.
+  const Edit e = EditLine(old_file, "\"blackPoints\": 2", "\"blackPoints\": 1");
+  ExpectRefusedAt(VerifyDb(old_file), e);
+  ExpectRefusedAt(VerifyServer(old_file), e);
 }
 
 TEST_F(ExportVerify, AFileOfAnotherLogOrOfNoCheckpointIsRefused) {

@@ -1,12 +1,19 @@
 // Art. 28 withdrawals, each case computed by hand.
+#include <map>
+#include <string>
+
 #include "absl/strings/str_cat.h"
+#include "adjudicator/tournament/export_formats.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/formats.h"
 #include "adjudicator/tournament/opengotha.h"
 #include "adjudicator/tournament/scoring.h"
+#include "adjudicator/tournament/sidecar.h"
 #include "adjudicator/tournament/standings.h"
 #include "adjudicator/tournament/withdrawals.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "tests/tournament/builders.h"
 
@@ -191,6 +198,98 @@ TEST(RoundRobinWithdrawal, Tournament2026_2StillCreditsTheByeAsRecorded) {
   ASSERT_TRUE(xml.ok()) << xml.status();
   EXPECT_THAT(*xml, HasSubstr("<ByePlayer player=\"P1LI\" roundNumber=\"3\"/>"));
   EXPECT_THAT(ExportCsv(t, r), HasSubstr("P3 +/b0,bye\r\n"));
+}
+
+// The JSON export read as any JSON reader reads it (google.protobuf.Struct:
+// no schema), field names as the proto3 JSON mapping writes them.
+google::protobuf::Struct JsonExportOf(const v1::Tournament& t, const v1::StandingsReport& r) {
+  const TournamentExportFormat* json = FindTournamentExport(v1::ExportTournamentRequest::JSON);
+  absl::StatusOr<std::string> text = json->write(t, r);
+  EXPECT_TRUE(text.ok()) << text.status();
+  google::protobuf::Struct doc;
+  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(text.value_or("{}"), &doc).ok()) << *text;
+  return doc;
+}
+
+double NumberOr0(const google::protobuf::Struct& s, const std::string& key) {
+  auto it = s.fields().find(key);
+  return it == s.fields().end() ? 0 : it->second.number_value();
+}
+
+// What a reader of the JSON needs to reconcile its standings: each
+// player's points are their pairings' points plus their byes' (proto3 JSON
+// leaves a 0 out). Fails naming the player whose do not add up.
+void ExpectPointsReconcile(const google::protobuf::Struct& doc) {
+  std::map<std::string, double> sum;
+  for (const auto& p : doc.fields().at("pairings").list_value().values()) {
+    const auto& f = p.struct_value();
+    sum[f.fields().at("black").string_value()] += NumberOr0(f, "blackPoints");
+    sum[f.fields().at("white").string_value()] += NumberOr0(f, "whitePoints");
+  }
+  if (doc.fields().contains("byes")) {
+    for (const auto& b : doc.fields().at("byes").list_value().values()) {
+      sum[b.struct_value().fields().at("player").string_value()] +=
+          NumberOr0(b.struct_value(), "points");
+    }
+  }
+  for (const auto& st : doc.fields().at("standings").list_value().values()) {
+    const std::string id = st.struct_value().fields().at("id").string_value();
+    EXPECT_EQ(sum[id], NumberOr0(st.struct_value(), "points")) << "player " << id;
+  }
+}
+
+// Review item 1: the JSON lists each round's bye (player, points credited),
+// and a bye credited nothing (after the withdrawal, tournament-2026.3) says
+// so, so a reader's sums come to the standings' points.
+TEST(RoundRobinWithdrawal, TheJsonListsEachByeAndWhatItIsCredited) {
+  const v1::Tournament t = WithGivenNames(ByeAfterWithdrawal("tournament-2026.3"));
+  const v1::StandingsReport r = ComputeStandings(t, kByeGames);
+  const google::protobuf::Struct doc = JsonExportOf(t, r);
+  ASSERT_TRUE(doc.fields().contains("byes"));
+  const auto& byes = doc.fields().at("byes").list_value().values();
+  ASSERT_EQ(byes.size(), 3);
+  const auto field = [&](int i, const std::string& key) -> const google::protobuf::Value& {
+    static const google::protobuf::Value kNone;
+    auto it = byes[i].struct_value().fields().find(key);
+    return it == byes[i].struct_value().fields().end() ? kNone : it->second;
+  };
+  EXPECT_EQ(field(0, "round").number_value(), 1);
+  EXPECT_EQ(field(0, "player").string_value(), "P3");
+  EXPECT_EQ(field(0, "points").number_value(), 1);
+  EXPECT_FALSE(byes[0].struct_value().fields().contains("notCredited"));
+  EXPECT_EQ(field(1, "round").number_value(), 2);
+  EXPECT_EQ(field(1, "player").string_value(), "P2");
+  EXPECT_EQ(field(1, "points").number_value(), 1);
+  EXPECT_EQ(field(2, "round").number_value(), 3);
+  EXPECT_EQ(field(2, "player").string_value(), "P1");
+  EXPECT_FALSE(byes[2].struct_value().fields().contains("points")) << "0: credited nothing";
+  EXPECT_THAT(field(2, "notCredited").string_value(),
+              HasSubstr("withdrew after round 2: a bye after the withdrawal is worth nothing "
+                        "(standings rules tournament-2026.3; 2002 art. 28"));
+  ExpectPointsReconcile(doc);
+
+  // The sidecar has an entry for each bye, saying how the format wrote it.
+  const v1::ExportSidecar egd = BuildSidecar(t, r, kByeGames, v1::ExportTournamentRequest::EGD_H9);
+  ASSERT_TRUE(egd.entries().contains("tournaments/T/round/3/bye/P1")) << SidecarJson(egd);
+  const v1::SidecarEntry& p1 = egd.entries().at("tournaments/T/round/3/bye/P1");
+  EXPECT_EQ(p1.bye(), "P1");
+  EXPECT_EQ(p1.round(), 3);
+  EXPECT_EQ(p1.exported_as(), "0- (a free round)");
+  EXPECT_THAT(p1.note(), HasSubstr("a bye credited nothing: withdrew after round 2"));
+  EXPECT_EQ(egd.entries().at("tournaments/T/round/1/bye/P3").exported_as(), "0=");
+  const v1::ExportSidecar json = BuildSidecar(t, r, kByeGames, v1::ExportTournamentRequest::JSON);
+  EXPECT_EQ(json.entries().at("tournaments/T/round/2/bye/P2").exported_as(), "as in the report");
+}
+
+TEST(RoundRobinWithdrawal, TheJsonCreditsTheByeAfterTheWithdrawalUnder2026_2) {
+  const v1::Tournament t = WithGivenNames(ByeAfterWithdrawal("tournament-2026.2"));
+  const google::protobuf::Struct doc = JsonExportOf(t, ComputeStandings(t, kByeGames));
+  const auto& byes = doc.fields().at("byes").list_value().values();
+  ASSERT_EQ(byes.size(), 3);
+  EXPECT_EQ(byes[2].struct_value().fields().at("player").string_value(), "P1");
+  EXPECT_EQ(byes[2].struct_value().fields().at("points").number_value(), 1);
+  EXPECT_FALSE(byes[2].struct_value().fields().contains("notCredited"));
+  ExpectPointsReconcile(doc);
 }
 
 TEST(SwissWithdrawal, ResultsStandAndNoMorePairings) {
