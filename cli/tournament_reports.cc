@@ -22,6 +22,9 @@ const FlagSpec kTournamentExportFlags[] = {
     {"format", "FORMAT", tournament::TournamentExportNames(), false, true},
     {"out", "FILE", "write to FILE (default stdout)"},
     {"sidecar", "FILE", "the reasons the format cannot carry (default FILE.reasons.json)"},
+    {"title", "TITLE",
+     "h9 and aga: the title the file gives in place of a tournament title that is not ASCII, "
+     "in printable ASCII (its romanized or English name); no ']' (h9) or ',' (aga)"},
     kJsonFlag,
     kServerFlag,
 };
@@ -100,6 +103,10 @@ const CommandSpec kTournamentExport = {
     .min_positionals = 1,
     .max_positionals = 1,
     .flags = kTournamentExportFlags,
+    .notes =
+        "h9 and aga are ASCII: a tournament whose title is not (全国围棋个人赛) is exported with "
+        "--title \"National Individual Championship\". arbiter verify --export checks it, "
+        "taking the title from the file (it is the exporter's word, not the log's).",
 };
 
 int TournamentShow(const Args& args) {
@@ -144,11 +151,23 @@ int TournamentExport(const Args& args) {
     return UsageError(spec, absl::StrCat("--format '", *args.Value("format"),
                                          "': ", tournament::TournamentExportNames()));
   }
+  // Refused before anything is asked or written (the server refuses the
+  // same).
+  tournament::ExportOptions options;
+  options.title = args.ValueOr("title", "");
+  if (args.Has("title") && options.title.empty()) {
+    return UsageError(spec, "--title: give a title (printable ASCII)");
+  }
+  if (absl::Status s = tournament::CheckExportOptions(*format, options); !s.ok()) {
+    return UsageError(spec,
+                      absl::StrCat("--title with --format ", format->name, ": ", s.message()));
+  }
   std::optional<std::string> out = args.Value("out");
   std::optional<std::string> sidecar = args.Value("sidecar");
   v1::ExportTournamentRequest req;
   req.set_format(format->format);
   req.set_tournament(TournamentName(args));
+  req.set_title(options.title);
   // In pages of at most 1 MiB: the file's and the sidecar's bytes
   // concatenated, the sidecar's entries merged (tournament.proto).
   v1::ExportTournamentResponse resp;

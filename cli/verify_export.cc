@@ -15,6 +15,7 @@
 #include "adjudicator/service/tournament_at.h"
 #include "adjudicator/tournament/export_checkpoint.h"
 #include "adjudicator/tournament/export_formats.h"
+#include "adjudicator/tournament/formats.h"
 #include "arbiter/v1/tournament.grpc.pb.h"
 #include "cli/client.h"
 #include "cli/complaint.h"
@@ -98,7 +99,7 @@ struct Derived {
   std::string content;
   std::function<int()> fail;  // set: it failed; reports why, returns the exit code
 };
-using Derive = std::function<Derived()>;
+using Derive = std::function<Derived(const tournament::ExportOptions&)>;
 
 // The JSON export before it listed the byes (ScoredBye): `derived` printed
 // without them, when the file has none and `derived` has some; nullopt
@@ -118,11 +119,30 @@ std::optional<std::string> JsonBeforeByes(absl::string_view file, absl::string_v
   return *before;
 }
 
-// The file against the export the log gives, or, for a JSON export written
-// before the byes were listed, against the report as that release printed it.
+// The file against the export the log gives, in the variant the file is:
+// an .h9 or AGA file with the title given at export (taken from the file:
+// the exporter's word, which the log does not hold; only where the
+// tournament's own title cannot be written, so an ASCII title's line is
+// still checked against the log), a JSON export of before the byes were
+// listed.
 int CheckAgainstLog(const std::string& path, const NamedRecord& named, const std::string& file,
-                    const Derive& derive) {
-  const Derived plain = derive();
+                    const tournament::ExportOptions& options, const Derive& derive) {
+  const Derived plain = derive(options);
+  if (!plain.fail && !tournament::FirstDifference(plain.content, file).has_value()) {
+    return Compare(path, named, file, plain.content);
+  }
+  const std::optional<std::string> title = tournament::TitleWrittenIn(named.format, file);
+  if (plain.fail && title.has_value() && tournament::CheckExportTitle(named.format, *title).ok()) {
+    tournament::ExportOptions titled = options;
+    titled.title = *title;
+    const Derived with_title = derive(titled);
+    if (!with_title.fail) {
+      return Compare(path, named, file, with_title.content,
+                     absl::StrCat(", with the title \"", *title,
+                                  "\" given at export (tournament export --title: the "
+                                  "exporter's word; the log holds the tournament's own)"));
+    }
+  }
   if (plain.fail) return plain.fail();
   if (named.format == v1::ExportTournamentRequest::JSON) {
     if (std::optional<std::string> before = JsonBeforeByes(file, plain.content);
@@ -136,7 +156,7 @@ int CheckAgainstLog(const std::string& path, const NamedRecord& named, const std
 }
 
 int VerifyOffline(const Args& args, const std::string& path, const NamedRecord& named,
-                  const std::string& file) {
+                  const std::string& file, const tournament::ExportOptions& options) {
   absl::StatusOr<std::unique_ptr<ledger::Store>> store = ledger::OpenStore(*args.Value("db"));
   if (!store.ok()) return Complain(kCommand, store.status().message(), kExitBadInput);
   absl::StatusOr<std::unique_ptr<ledger::LogSource>> reader = (*store)->OpenReader();
@@ -148,62 +168,72 @@ int VerifyOffline(const Args& args, const std::string& path, const NamedRecord& 
   if (!key.ok()) {
     return Complain(kCommand, absl::StrCat("--pubkey: ", key.status().message()), kExitBadInput);
   }
-  return CheckAgainstLog(path, named, file, [&]() -> Derived {
-    absl::StatusOr<tournament::VerifiedExport> derived = tournament::DeriveNamedExport(
-        **store, **reader, *key, source, named.tournament_id, named.format, named.checkpoint);
-    if (!derived.ok()) {
-      return {"",
-              [s = derived.status()] { return Complain(kCommand, s.message(), ExitCodeOf(s)); }};
-    }
-    if (!derived->why_not.empty()) {
-      return {"", [&path, why = derived->why_not] { return NotIt(path, why); }};
-    }
-    return {std::move(derived->content), nullptr};
-  });
+  return CheckAgainstLog(
+      path, named, file, options, [&](const tournament::ExportOptions& o) -> Derived {
+        absl::StatusOr<tournament::VerifiedExport> derived =
+            tournament::DeriveNamedExport(**store, **reader, *key, source, named.tournament_id,
+                                          named.format, named.checkpoint, o);
+        if (!derived.ok()) {
+          return {"", [s = derived.status()] {
+                    return Complain(kCommand, s.message(), ExitCodeOf(s));
+                  }};
+        }
+        if (!derived->why_not.empty()) {
+          return {"", [&path, why = derived->why_not] { return NotIt(path, why); }};
+        }
+        return {std::move(derived->content), nullptr};
+      });
 }
 
 // The server's derivation at the size the file names.
 int VerifyRemote(const Args& args, const std::string& path, const NamedRecord& named,
-                 const std::string& file) {
+                 const std::string& file, const tournament::ExportOptions& options) {
   const std::string server = ServerOf(args);
   auto stub = v1::TournamentService::NewStub(OpenChannel(server));
-  return CheckAgainstLog(path, named, file, [&]() -> Derived {
-    v1::ExportTournamentRequest req;
-    req.set_tournament(absl::StrCat("tournaments/", named.tournament_id));
-    req.set_format(named.format);
-    req.set_at_tree_size(named.checkpoint.tree_size());
-    std::string content;
-    const grpc::Status status = CallPages<v1::TournamentService::Stub, v1::ExportTournamentRequest,
-                                          v1::ExportTournamentResponse>(
-        *stub, &v1::TournamentService::Stub::ExportTournament, req, [&] { content.clear(); },
-        [&](v1::ExportTournamentResponse& page) { content += page.content(); });
-    if (status.error_code() == grpc::StatusCode::NOT_FOUND &&
-        absl::StrContains(status.error_message(), "no signed checkpoint")) {
-      return {"", [&path, why = absl::StrCat("on the server at ", server, ", ",
+  return CheckAgainstLog(
+      path, named, file, options, [&](const tournament::ExportOptions& o) -> Derived {
+        v1::ExportTournamentRequest req;
+        req.set_tournament(absl::StrCat("tournaments/", named.tournament_id));
+        req.set_format(named.format);
+        req.set_at_tree_size(named.checkpoint.tree_size());
+        req.set_title(o.title);
+        std::string content;
+        const grpc::Status status =
+            CallPages<v1::TournamentService::Stub, v1::ExportTournamentRequest,
+                      v1::ExportTournamentResponse>(
+                *stub, &v1::TournamentService::Stub::ExportTournament, req,
+                [&] { content.clear(); },
+                [&](v1::ExportTournamentResponse& page) { content += page.content(); });
+        if (status.error_code() == grpc::StatusCode::NOT_FOUND &&
+            absl::StrContains(status.error_message(), "no signed checkpoint")) {
+          return {"",
+                  [&path, why = absl::StrCat("on the server at ", server, ", ",
                                              status.error_message())] { return NotIt(path, why); }};
-    }
-    if (!status.ok()) return {"", [&server, status] { return Fail(kCommand, server, status); }};
-    // The server's file names the record it was derived from: the same
-    // log and root as the file, or the server is not this log.
-    absl::StatusOr<NamedRecord> theirs = tournament::ReadNamedRecord(content);
-    if (!theirs.ok()) {
-      return {"",
-              [s = theirs.status()] { return Complain(kCommand, s.message(), kExitUnavailable); }};
-    }
-    if (theirs->checkpoint.origin() != named.checkpoint.origin()) {
-      return {"", [&path, why = absl::StrCat(
+        }
+        if (!status.ok()) return {"", [&server, status] { return Fail(kCommand, server, status); }};
+        // The server's file names the record it was derived from: the same
+        // log and root as the file, or the server is not this log.
+        absl::StatusOr<NamedRecord> theirs = tournament::ReadNamedRecord(content);
+        if (!theirs.ok()) {
+          return {"", [s = theirs.status()] {
+                    return Complain(kCommand, s.message(), kExitUnavailable);
+                  }};
+        }
+        if (theirs->checkpoint.origin() != named.checkpoint.origin()) {
+          return {"",
+                  [&path, why = absl::StrCat(
                               "it names log '", named.checkpoint.origin(), "', and the server at ",
                               server, " is log '", theirs->checkpoint.origin(),
                               "': not this log's record")] { return NotIt(path, why); }};
-    }
-    if (theirs->checkpoint.root_hash() != named.checkpoint.root_hash()) {
-      return {"", [&path, why = absl::StrCat(
-                              "the server's checkpoint of size ", named.checkpoint.tree_size(),
-                              " has root ", theirs->checkpoint.root_hash(), "; the file names ",
-                              named.checkpoint.root_hash())] { return NotIt(path, why); }};
-    }
-    return {std::move(content), nullptr};
-  });
+        }
+        if (theirs->checkpoint.root_hash() != named.checkpoint.root_hash()) {
+          return {"", [&path, why = absl::StrCat(
+                                  "the server's checkpoint of size ", named.checkpoint.tree_size(),
+                                  " has root ", theirs->checkpoint.root_hash(), "; the file names ",
+                                  named.checkpoint.root_hash())] { return NotIt(path, why); }};
+        }
+        return {std::move(content), nullptr};
+      });
 }
 
 }  // namespace
@@ -236,12 +266,13 @@ int RunExportVerify(const CommandSpec& spec, const Args& args) {
                                       WhatItNames(*named)));
     }
   }
+  const tournament::ExportOptions options;
   absl::StatusOr<NamedRecord> named = tournament::ReadNamedRecord(*file);
   if (!named.ok()) {
     return Complain(kCommand, absl::StrCat(path, ": ", named.status().message()), kExitBadInput);
   }
-  return args.Has("db") ? VerifyOffline(args, path, *named, *file)
-                        : VerifyRemote(args, path, *named, *file);
+  return args.Has("db") ? VerifyOffline(args, path, *named, *file, options)
+                        : VerifyRemote(args, path, *named, *file, options);
 }
 
 }  // namespace arbiter::cli

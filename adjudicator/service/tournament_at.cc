@@ -205,11 +205,13 @@ GameFacts GameFactsOf(const Adjudicator& game) {
 
 absl::StatusOr<ExportAtSize> ExportAt(const LogReads& log, const std::string& id,
                                       v1::ExportTournamentRequest::Format format,
-                                      const v1::ExportCheckpoint& checkpoint) {
+                                      const v1::ExportCheckpoint& checkpoint,
+                                      const ExportOptions& options) {
   const TournamentExportFormat* f = FindTournamentExport(format);
   if (f == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("format: ", TournamentExportNames()));
   }
+  if (absl::Status s = CheckExportOptions(*f, options); !s.ok()) return s;
   ExportAtSize out;
   const uint64_t size = checkpoint.tree_size();
   absl::StatusOr<v1::Tournament> folded = TournamentAt(log, id, size, &out.leaves);
@@ -219,7 +221,7 @@ absl::StatusOr<ExportAtSize> ExportAt(const LogReads& log, const std::string& id
   const v1::Tournament t = WithWithdrawalsFromGames(*folded, *games);  // 23.2
   v1::StandingsReport report = ComputeStandings(t, *games);
   *report.mutable_checkpoint() = checkpoint;
-  absl::StatusOr<std::string> content = f->write(t, report);
+  absl::StatusOr<std::string> content = f->write(t, report, options);
   if (!content.ok()) return content.status();
   v1::ExportTournamentResponse& r = out.response;
   r.set_filename(absl::StrCat(id, f->extension));
@@ -235,14 +237,15 @@ absl::StatusOr<VerifiedExport> DeriveNamedExport(ledger::Store& store, ledger::L
                                                  const std::string& key_source,
                                                  const std::string& id,
                                                  v1::ExportTournamentRequest::Format format,
-                                                 const v1::ExportCheckpoint& named) {
+                                                 const v1::ExportCheckpoint& named,
+                                                 const ExportOptions& options) {
   VerifiedExport out;
   std::vector<ledger::Hash> leaves;
   absl::Status s =
       CheckCheckpoint(store, reader, key_der, key_source, named, &leaves, &out.why_not);
   if (!s.ok()) return s;
   if (!out.why_not.empty()) return out;
-  absl::StatusOr<ExportAtSize> derived = ExportAt(ReadsOf(reader), id, format, named);
+  absl::StatusOr<ExportAtSize> derived = ExportAt(ReadsOf(reader), id, format, named, options);
   if (!derived.ok()) return derived.status();
   // Every event it was derived from is the one the signed tree holds.
   for (const auto& [position, hash] : derived->leaves) {

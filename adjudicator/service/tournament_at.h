@@ -17,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/tournament/export_formats.h"
 #include "adjudicator/tournament/game_facts.h"
 #include "arbiter/v1/ledger.pb.h"
 #include "arbiter/v1/tournament.pb.h"
@@ -61,9 +62,12 @@ struct ExportAtSize {
 // such format; DATA_LOSS when a stored event no longer parses or folds;
 // FAILED_PRECONDITION for what the format cannot hold (its writer's);
 // the reads' errors.
+// `options` as the request gives them (export_formats.h): INVALID_ARGUMENT
+// for one the format does not take.
 absl::StatusOr<ExportAtSize> ExportAt(const LogReads& log, const std::string& id,
                                       v1::ExportTournamentRequest::Format format,
-                                      const v1::ExportCheckpoint& checkpoint);
+                                      const v1::ExportCheckpoint& checkpoint,
+                                      const ExportOptions& options = {});
 
 // What `arbiter verify --export` finds for a file naming `named`: the
 // export the log gives there, or why the log does not stand behind it.
@@ -84,7 +88,8 @@ absl::StatusOr<VerifiedExport> DeriveNamedExport(ledger::Store& store, ledger::L
                                                  const std::string& key_source,
                                                  const std::string& id,
                                                  v1::ExportTournamentRequest::Format format,
-                                                 const v1::ExportCheckpoint& named);
+                                                 const v1::ExportCheckpoint& named,
+                                                 const ExportOptions& options = {});
 
 }  // namespace arbiter::tournament
 

@@ -3,6 +3,7 @@
 #include <map>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/field_bounds.h"
@@ -496,17 +497,21 @@ grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
 }
 
 absl::StatusOr<v1::ExportTournamentResponse> TournamentServiceImpl::WholeExport(
-    const std::string& id, v1::ExportTournamentRequest::Format format, uint64_t at_tree_size) {
-  if (FindTournamentExport(format) == nullptr) {
+    const std::string& id, v1::ExportTournamentRequest::Format format, uint64_t at_tree_size,
+    const ExportOptions& options) {
+  const TournamentExportFormat* f = FindTournamentExport(format);
+  if (f == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("format: ", TournamentExportNames()));
   }
+  // Refused before a checkpoint is signed for it.
+  if (absl::Status s = CheckExportOptions(*f, options); !s.ok()) return s;
   // Derived from the log at a signed checkpoint's size, never from the
   // read model as it is now: the file names that checkpoint, and everything
   // it was derived from is in it (DOMAIN.md, "Exports name the record they
   // came from").
   absl::StatusOr<v1::ExportCheckpoint> checkpoint = store_->ExportCheckpoint(at_tree_size);
   if (!checkpoint.ok()) return checkpoint.status();
-  absl::StatusOr<ExportAtSize> at = ExportAt(store_->Reads(), id, format, *checkpoint);
+  absl::StatusOr<ExportAtSize> at = ExportAt(store_->Reads(), id, format, *checkpoint, options);
   if (!at.ok()) return at.status();
   return std::move(at->response);
 }
@@ -518,16 +523,19 @@ grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* contex
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
+    const ExportOptions options{req->title()};
     auto make = [&]() -> absl::StatusOr<service::AnswerPageList> {
       absl::StatusOr<v1::ExportTournamentResponse> whole =
-          WholeExport(*id, req->format(), req->at_tree_size());
+          WholeExport(*id, req->format(), req->at_tree_size(), options);
       if (!whole.ok()) return whole.status();
       return CutExport(*whole);
     };
     std::string next;
+    // The title is part of what the pages are cut from (escaped, so no
+    // title reads as another key).
     absl::StatusOr<std::string> page =
         pages_.Page(absl::StrCat(*id, " ", v1::ExportTournamentRequest::Format_Name(req->format()),
-                                 " ", req->at_tree_size()),
+                                 " ", req->at_tree_size(), " ", absl::CEscape(options.title)),
                     req->page_token(), make, &next);
     if (!page.ok()) return page.status();
     if (!out->ParseFromString(*page)) return absl::InternalError("a kept page does not parse");

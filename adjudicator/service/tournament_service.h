@@ -28,6 +28,7 @@
 #include "adjudicator/service/answer_pages.h"
 #include "adjudicator/service/auth_interceptor.h"
 #include "adjudicator/service/tournament_store.h"
+#include "adjudicator/tournament/export_formats.h"
 #include "adjudicator/tournament/game_facts.h"
 #include "arbiter/v1/service.pb.h"
 #include "arbiter/v1/tournament.grpc.pb.h"
@@ -153,9 +154,10 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
 
   // The whole export of `id` in `format`, unpaged, derived from the log at
   // the signed checkpoint of `at_tree_size` (0: one signed at the head now;
-  // TournamentStore::ExportCheckpoint).
+  // TournamentStore::ExportCheckpoint), with the request's `options`.
   absl::StatusOr<v1::ExportTournamentResponse> WholeExport(
-      const std::string& id, v1::ExportTournamentRequest::Format format, uint64_t at_tree_size);
+      const std::string& id, v1::ExportTournamentRequest::Format format, uint64_t at_tree_size,
+      const ExportOptions& options);
 
   TournamentStore* store_;
   GameSource games_;

@@ -14,13 +14,28 @@ using v1::ExportTournamentRequest;
 using v1::ScoredBye;
 using v1::ScoredPairing;
 
-absl::StatusOr<std::string> WriteCsv(const v1::Tournament& t, const v1::StandingsReport& report) {
+absl::StatusOr<std::string> WriteOpenGotha(const v1::Tournament& t,
+                                           const v1::StandingsReport& report,
+                                           const ExportOptions&) {
+  return ExportOpenGotha(t, report);
+}
+absl::StatusOr<std::string> WriteEgd(const v1::Tournament& t, const v1::StandingsReport& report,
+                                     const ExportOptions& options) {
+  return ExportEgdH9(t, report, options.title);
+}
+absl::StatusOr<std::string> WriteAga(const v1::Tournament& t, const v1::StandingsReport& report,
+                                     const ExportOptions& options) {
+  return ExportAga(t, report, options.title);
+}
+absl::StatusOr<std::string> WriteCsv(const v1::Tournament& t, const v1::StandingsReport& report,
+                                     const ExportOptions&) {
   return ExportCsv(t, report);
 }
 
 // The report with the rounds' byes (ScoredByes), which the standings fold
 // into the points and the JSON lists so a reader can reconcile them.
-absl::StatusOr<std::string> WriteJson(const v1::Tournament& t, const v1::StandingsReport& report) {
+absl::StatusOr<std::string> WriteJson(const v1::Tournament& t, const v1::StandingsReport& report,
+                                      const ExportOptions&) {
   const std::vector<ScoredBye> byes = ScoredByes(t);
   if (byes.empty()) return ReportJson(report);
   v1::StandingsReport with = report;
@@ -57,11 +72,11 @@ std::string JsonByeAs(const v1::Tournament&, const ScoredBye&) { return "as in t
 
 constexpr TournamentExportFormat kFormats[] = {
     {ExportTournamentRequest::OPENGOTHA_XML, "opengotha", "opengotha", ".xml", "application/xml",
-     ExportOpenGotha, OpenGothaAs, OpenGothaByeAs},
+     WriteOpenGotha, OpenGothaAs, OpenGothaByeAs},
     {ExportTournamentRequest::EGD_H9, "h9", "h9 (EGD)", ".h9", "text/plain; charset=utf-8",
-     ExportEgdH9, EgdAs, EgdByeAs},
-    {ExportTournamentRequest::AGA, "aga", "aga", ".aga.txt", "text/plain; charset=utf-8", ExportAga,
-     AgaToken, AgaByeAs},
+     WriteEgd, EgdAs, EgdByeAs, /*takes_title=*/true},
+    {ExportTournamentRequest::AGA, "aga", "aga", ".aga.txt", "text/plain; charset=utf-8", WriteAga,
+     AgaToken, AgaByeAs, /*takes_title=*/true},
     {ExportTournamentRequest::CSV, "csv", "csv", ".csv", "text/csv; charset=utf-8", WriteCsv, CsvAs,
      CsvByeAs},
     {ExportTournamentRequest::JSON, "json", "json", ".json", "application/json", WriteJson, nullptr,
@@ -83,6 +98,19 @@ const TournamentExportFormat* FindTournamentExport(absl::string_view name) {
 const std::string& TournamentExportNames() {
   static const std::string* names = new std::string(ExportLabels(TournamentExportFormats()));
   return *names;
+}
+
+absl::Status CheckExportOptions(const TournamentExportFormat& format,
+                                const ExportOptions& options) {
+  if (!options.title.empty()) {
+    if (!format.takes_title) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "title: only the h9 (EGD) and aga exports take a title in place of the tournament's; ",
+          format.label, " writes the tournament's own"));
+    }
+    if (absl::Status s = CheckExportTitle(format.format, options.title); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> ReportJson(const v1::StandingsReport& report) {

@@ -15,6 +15,14 @@
 
 namespace arbiter::tournament {
 
+// What `tournament export` may ask of a format beyond its defaults
+// (ExportTournamentRequest's `title`).
+struct ExportOptions {
+  // EGD .h9 and AGA: the title written in place of the tournament's (one
+  // that is not ASCII); empty: the tournament's own.
+  std::string title;
+};
+
 struct TournamentExportFormat {
   v1::ExportTournamentRequest::Format format;
   absl::string_view name;          // as `arbiter tournament export --format` takes it: "h9"
@@ -23,13 +31,20 @@ struct TournamentExportFormat {
   absl::string_view content_type;  // of the served file
   // The file's text; FAILED_PRECONDITION (naming the player or setting)
   // for what the format cannot hold.
-  absl::StatusOr<std::string> (*write)(const v1::Tournament& t, const v1::StandingsReport& report);
+  absl::StatusOr<std::string> (*write)(const v1::Tournament& t, const v1::StandingsReport& report,
+                                       const ExportOptions& options);
   // How the file writes one pairing, for the sidecar's exportedAs (sidecar.h);
   // nullptr: "as in the report" (the format carries the report whole).
   std::string (*exported_as)(const v1::ScoredPairing& p);
   // How the file writes one bye, likewise.
   std::string (*bye_exported_as)(const v1::Tournament& t, const v1::ScoredBye& b);
+  // Whether the format takes a title (ExportOptions).
+  bool takes_title = false;
 };
+
+// INVALID_ARGUMENT, naming the option, for an option `format` does not take
+// or a title the format cannot hold (CheckExportTitle, formats.h).
+absl::Status CheckExportOptions(const TournamentExportFormat& format, const ExportOptions& options);
 
 // The JSON export's text of a report (proto3 JSON, indented): the writer's
 // own printing, so `verify --export` can print a report as the JSON export

@@ -15,7 +15,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "adjudicator/tournament/corrections.h"
 #include "adjudicator/tournament/export_checkpoint.h"
 #include "adjudicator/tournament/fold.h"
@@ -117,11 +119,74 @@ absl::Status CheckResultsIn(const v1::Tournament& t, const v1::StandingsReport& 
       "leave a round out"));
 }
 
+// The title the file writes: the tournament's when it is ASCII, else the
+// one given for the file (a title that is not ASCII with none given is
+// refused, naming the option). A title given for a tournament whose own is
+// ASCII is refused too: the file's title is then the log's, which `verify
+// --export` checks as every other line.
+absl::StatusOr<std::string> TitleFor(absl::string_view format, const v1::Tournament& t,
+                                     absl::string_view given) {
+  const bool ascii = IsPrintableAscii(t.title());
+  if (given.empty() && !ascii) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        format, ": the tournament's title \"", t.title(),
+        "\" is not ASCII, and the file must be; give its title in Latin letters for this file "
+        "with --title (tournament export ",
+        t.tournament_id(), " --format ", format == "EGD .h9" ? "h9" : "aga",
+        " --title \"...\", e.g. its romanized or English name)"));
+  }
+  if (!given.empty() && ascii) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(format, ": the tournament's title \"", t.title(),
+                     "\" is ASCII and is written as it is; --title is for a title that is not"));
+  }
+  return std::string(given.empty() ? absl::string_view(t.title()) : given);
+}
+
 }  // namespace
 
 std::string EgdByeToken(const v1::Tournament& t) {
   const int b = t.settings().bye_points();
   return b == 2 ? "0+" : b == 1 ? "0=" : "0-";
+}
+
+absl::Status CheckExportTitle(v1::ExportTournamentRequest::Format format, absl::string_view title) {
+  const bool egd = format == v1::ExportTournamentRequest::EGD_H9;
+  const std::string what =
+      absl::StrCat("title \"", title, "\" for the ", egd ? "EGD .h9" : "AGA results", " file: ");
+  if (title.empty()) return absl::InvalidArgumentError(absl::StrCat(what, "it is empty"));
+  if (!IsPrintableAscii(title)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, "it must be printable ASCII (letters, digits, punctuation, spaces)"));
+  }
+  if (title.front() == ' ' || title.back() == ' ') {
+    return absl::InvalidArgumentError(absl::StrCat(what, "a space at either end"));
+  }
+  if (egd && absl::StrContains(title, ']')) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, "a ']', which would close the file's EV[...] header"));
+  }
+  if (format == v1::ExportTournamentRequest::AGA && absl::StrContains(title, ',')) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what,
+                     "a ',': the AGA's TOURNEY line is \"event name, location, dates\", its parts "
+                     "separated by commas, so a comma would end the name there"));
+  }
+  return absl::OkStatus();
+}
+
+std::optional<std::string> TitleWrittenIn(v1::ExportTournamentRequest::Format format,
+                                          absl::string_view file) {
+  for (absl::string_view line : absl::StrSplit(file, '\n')) {
+    if (format == v1::ExportTournamentRequest::EGD_H9 && absl::ConsumePrefix(&line, "; EV[") &&
+        absl::ConsumeSuffix(&line, "]")) {
+      return std::string(line);
+    }
+    if (format == v1::ExportTournamentRequest::AGA && absl::ConsumePrefix(&line, "TOURNEY ")) {
+      return std::string(line.substr(0, line.find(',')));
+    }
+  }
+  return std::nullopt;
 }
 
 std::string EgdToken(const ScoredPairing& p, const std::string& side) {
@@ -141,10 +206,10 @@ std::string AgaToken(const ScoredPairing& p) {
 // The .h9 file's header: class, event, place, dates, komi, time,
 // corrections and the column heads.
 std::string EgdHeader(const v1::Tournament& t, const v1::StandingsReport& report,
-                      absl::string_view second) {
+                      absl::string_view second, absl::string_view title) {
   const v1::TournamentSettings& s = t.settings();
   std::string out;
-  absl::StrAppend(&out, "; CL[", s.egf_class(), "]\n; EV[", t.title(), "]\n; PC[", s.country(), ",",
+  absl::StrAppend(&out, "; CL[", s.egf_class(), "]\n; EV[", title, "]\n; PC[", s.country(), ",",
                   s.location(), "]\n");
   if (!s.begin_date().empty()) {
     absl::StrAppend(&out, "; DT[", s.begin_date(), ",",
@@ -188,8 +253,7 @@ absl::Status CheckEgdSettings(const v1::Tournament& t) {
   if (s.adjusted_time_minutes() <= 0)
     return refuse("the tournament's adjusted time in minutes (TM[]) is not set");
   for (const auto& [what, text] :
-       {std::pair{"title", &t.title()}, std::pair{"location", &s.location()},
-        std::pair{"country", &s.country()}}) {
+       {std::pair{"location", &s.location()}, std::pair{"country", &s.country()}}) {
     if (!IsPrintableAscii(*text))
       return refuse(absl::StrCat("the tournament's ", what, " \"", *text, "\" is not ASCII"));
   }
@@ -220,13 +284,15 @@ absl::Status CheckEgdPlayerText(const v1::TournamentPlayer& p, const RomanizedNa
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
-                                        const v1::StandingsReport& report) {
+absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report,
+                                        absl::string_view given_title) {
   const v1::TournamentSettings& s = t.settings();
   const auto refuse = [](absl::string_view why) {
     return absl::FailedPreconditionError(absl::StrCat("EGD .h9: ", why));
   };
   if (absl::Status st = CheckEgdSettings(t); !st.ok()) return st;
+  absl::StatusOr<std::string> title = TitleFor("EGD .h9", t, given_title);
+  if (!title.ok()) return title.status();
   if (absl::Status st =
           CheckResultsIn(t, report, "EGD .h9", "\"0-\" (did not play) for their players");
       !st.ok()) {
@@ -237,7 +303,7 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t,
   for (int i = 0; i < rows.size(); ++i) place[rows[i].id()] = i + 1;
   const bool swiss = s.system() == v1::TournamentSettings::SWISS;
   const bool by_opponents = s.swiss_method() == v1::TournamentSettings::POINTS_THEN_OPPONENTS;
-  std::string out = EgdHeader(t, report, !swiss ? "A" : by_opponents ? "Opp" : "TS");
+  std::string out = EgdHeader(t, report, !swiss ? "A" : by_opponents ? "Opp" : "TS", *title);
   const std::vector<int> rounds = RoundNumbers(t);
   for (int i = 0; i < rows.size(); ++i) {
     const v1::Standing& st = rows[i];
@@ -322,12 +388,9 @@ std::optional<std::string> AgaRulesOfPlay(const v1::Tournament& t) {
 // or location that is not ASCII, a ruleset without rules of play to name, a
 // board without a result), or OK.
 absl::Status CheckAga(const v1::Tournament& t, const v1::StandingsReport& report) {
-  for (const auto& [what, text] :
-       {std::pair{"title", &t.title()}, std::pair{"location", &t.settings().location()}}) {
-    if (!IsPrintableAscii(*text)) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("AGA results: the tournament's ", what, " \"", *text, "\" is not ASCII"));
-    }
+  if (!IsPrintableAscii(t.settings().location())) {
+    return absl::FailedPreconditionError(absl::StrCat("AGA results: the tournament's location \"",
+                                                      t.settings().location(), "\" is not ASCII"));
   }
   if (!AgaRulesOfPlay(t).has_value()) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -339,11 +402,14 @@ absl::Status CheckAga(const v1::Tournament& t, const v1::StandingsReport& report
                         "no line for them (as if the game were not played)");
 }
 
-absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report) {
+absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report,
+                                      absl::string_view given_title) {
   const v1::TournamentSettings& s = t.settings();
   const auto refuse = [](absl::string_view why) {
     return absl::FailedPreconditionError(absl::StrCat("AGA results: ", why));
   };
+  absl::StatusOr<std::string> title = TitleFor("AGA results", t, given_title);
+  if (!title.ok()) return title.status();
   if (absl::Status st = CheckAga(t, report); !st.ok()) return st;
   // AGA ids are numbers; players without one get a temporary id, from 99999
   // down, skipping the ids in use (as OpenGotha does).
@@ -380,8 +446,7 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
                     "\n");
   }
   std::string out;
-  absl::StrAppend(&out, "TOURNEY ", t.title(), s.location().empty() ? "" : ", ", s.location(),
-                  "\n");
+  absl::StrAppend(&out, "TOURNEY ", *title, s.location().empty() ? "" : ", ", s.location(), "\n");
   if (!s.begin_date().empty()) absl::StrAppend(&out, "\tstart=", s.begin_date(), "\n");
   if (!s.end_date().empty()) absl::StrAppend(&out, "\tfinish=", s.end_date(), "\n");
   absl::StrAppend(&out, "\trules=", *AgaRulesOfPlay(t), "\n");

@@ -36,9 +36,11 @@
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_FORMATS_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_FORMATS_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 #include "arbiter/v1/tournament.pb.h"
 
@@ -51,9 +53,26 @@ namespace arbiter::tournament {
 // a comment there), an AGA id that is not a number or a ruleset without
 // rules of play to name (AGA),
 // a paired board without a result yet (both, naming round, board, game).
-absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report);
-absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report);
+// `title`, when not empty, is written in place of the tournament's own
+// (export_formats.h ExportOptions; CheckExportTitle first). A title that is
+// not ASCII, with none given, is refused naming `--title`.
+absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report,
+                                        absl::string_view title = {});
+absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report,
+                                      absl::string_view title = {});
 std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report);
+
+// INVALID_ARGUMENT, saying why, for a title given for EGD_H9 or AGA that the
+// file cannot hold: empty, not printable ASCII, a space at either end, a
+// ']' (.h9: it would close the EV[] header) or a ',' (AGA: the TOURNEY line
+// is "event name, location, dates", its parts comma separated).
+absl::Status CheckExportTitle(v1::ExportTournamentRequest::Format format, absl::string_view title);
+
+// The title an .h9 or AGA file names (its EV[] header, its TOURNEY line
+// up to the first ','), or nullopt when it has none or is another format:
+// what `verify --export` gives back as the title of a file exported with one.
+std::optional<std::string> TitleWrittenIn(v1::ExportTournamentRequest::Format format,
+                                          absl::string_view file);
 
 // The .h9 token of a credited bye: "0+", "0=" or "0-" for the bye setting.
 std::string EgdByeToken(const v1::Tournament& t);

@@ -50,7 +50,7 @@ class ExportCheckpointTest : public ::testing::Test {
 TEST_F(ExportCheckpointTest, EveryFormatNamesTheCheckpointAndReadsBack) {
   for (const TournamentExportFormat& f : TournamentExportFormats()) {
     SCOPED_TRACE(std::string(f.name));
-    absl::StatusOr<std::string> file = f.write(t_, report_);
+    absl::StatusOr<std::string> file = f.write(t_, report_, {});
     ASSERT_TRUE(file.ok()) << file.status();
     absl::StatusOr<NamedRecord> named = ReadNamedRecord(*file);
     ASSERT_TRUE(named.ok()) << named.status() << "\n" << *file;
@@ -74,7 +74,7 @@ TEST_F(ExportCheckpointTest, AFileWithoutTheWordsNamesNoRecord) {
   report_.clear_checkpoint();
   for (const TournamentExportFormat& f : TournamentExportFormats()) {
     SCOPED_TRACE(std::string(f.name));
-    absl::StatusOr<std::string> file = f.write(t_, report_);
+    absl::StatusOr<std::string> file = f.write(t_, report_, {});
     ASSERT_TRUE(file.ok()) << file.status();
     EXPECT_EQ(ReadNamedRecord(*file).status().code(), absl::StatusCode::kInvalidArgument);
   }

@@ -264,6 +264,80 @@ TEST_F(ExportVerify, TheJsonWithItsByesVerifiesAndSoDoesOneWrittenBefore) {
   ExpectRefusedAt(VerifyServer(old_file), e);
 }
 
+// Review item 2: a tournament titled in Chinese reaches the EGD and the AGA
+// with --title, refused naming the option without it (nothing written),
+// and the file verifies with the title it gives.
+TEST_F(ExportVerify, ATitleGivenAtExportReachesTheRatingFormatsAndVerifies) {
+  Record("g1", Created("G1", "李伟", "Wang Ming") +
+                   "{\"at\": \"2026-05-01T09:00:30Z\", \"resign\": {\"color\": \"WHITE\"}}\n");
+  ProcessResult r = Cli({"tournament",
+                         "create",
+                         "--id",
+                         "cn",
+                         "--system",
+                         "round-robin",
+                         "--title",
+                         "全国围棋个人赛",
+                         "--player",
+                         "A:李,伟:5D",
+                         "--romanized",
+                         "A:Li,Wei",
+                         "--player",
+                         "B:Wang,Ming:4D",
+                         "--location",
+                         "Beijing",
+                         "--country",
+                         "CN",
+                         "--egf-class",
+                         "B",
+                         "--adjusted-time",
+                         "60"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  ASSERT_EQ(Cli({"tournament", "pair", "cn", "--round", "1", "--board", "A,B,G1"}).exit, 0);
+  for (const char* format : {"h9", "aga"}) {
+    SCOPED_TRACE(format);
+    const std::string file = dir_.File(absl::StrCat("cn.", format));
+    r = Cli({"tournament", "export", "cn", "--format", format, "--out", file});
+    EXPECT_EQ(r.exit, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("title \"全国围棋个人赛\" is not ASCII"));
+    EXPECT_THAT(r.err, HasSubstr(absl::StrCat("--format ", format, " --title")));
+    EXPECT_FALSE(std::filesystem::exists(file));
+    EXPECT_FALSE(std::filesystem::exists(file + ".reasons.json"));
+
+    r = Cli({"tournament", "export", "cn", "--format", format, "--out", file, "--title",
+             "National Individual Championship"});
+    ASSERT_EQ(r.exit, 0) << r.err;
+    EXPECT_THAT(ReadFile(file),
+                HasSubstr(std::string(format) == "h9" ? "; EV[National Individual Championship]\n"
+                                                      : "TOURNEY National Individual Championship, "
+                                                        "Beijing\n"));
+    for (const ProcessResult& v : {VerifyDb(file), VerifyServer(file)}) {
+      EXPECT_EQ(v.exit, 0) << v.out << v.err;
+      EXPECT_THAT(v.out, HasSubstr("with the title \"National Individual Championship\" given "
+                                   "at export"));
+    }
+    const Edit e = std::string(format) == "h9" ? EditLine(file, "+/b0", "-/b0")
+                                               : EditLine(file, "\tB\t", "\tW\t");
+    ExpectRefusedAt(VerifyDb(file), e);
+    ExpectRefusedAt(VerifyServer(file), e);
+  }
+  // A title the format cannot hold, or --title for another format: bad
+  // usage, nothing asked or written.
+  const std::string bad = dir_.File("bad.out");
+  for (const std::vector<std::string>& flags :
+       {std::vector<std::string>{"--format", "aga", "--title", "Cup, Beijing"},
+        {"--format", "h9", "--title", "Cup [A]"},
+        {"--format", "h9", "--title", "全国赛"},
+        {"--format", "csv", "--title", "Cup"}}) {
+    std::vector<std::string> args = {"tournament", "export", "cn", "--out", bad};
+    args.insert(args.end(), flags.begin(), flags.end());
+    r = Cli(args);
+    EXPECT_EQ(r.exit, 2) << absl::StrJoin(flags, " ") << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--title with"));
+    EXPECT_FALSE(std::filesystem::exists(bad));
+  }
+}
+
 TEST_F(ExportVerify, AFileOfAnotherLogOrOfNoCheckpointIsRefused) {
   ASSERT_NO_FATAL_FAILURE(SetUpCup());
   const std::string file = Export("h9");

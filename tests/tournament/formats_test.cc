@@ -320,6 +320,62 @@ TEST_F(Formats, Csv) {
             "4,ZHOU,Zhou Lin,2,0.50,1,1,1,0,1,no,B,CHEN +!w0,WANG -/w0\r\n");
 }
 
+// Review item 2: a tournament titled in Chinese reaches the EGD and the AGA
+// with a title given for the file; without one the refusal names --title.
+// The EGF table is ASCII and its header EV[...] closes at ']'; the AGA's
+// TOURNEY line is "event name, location, dates", comma separated.
+TEST_F(Formats, EgdH9AndAgaTakeAnAsciiTitleForANonAsciiOne) {
+  t_.set_title("全国围棋个人赛");
+  for (const auto& text : {ExportEgdH9(t_, report_), ExportAga(t_, report_)}) {
+    ASSERT_FALSE(text.ok());
+    EXPECT_EQ(text.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(text.status().message(),
+                HasSubstr("the tournament's title \"全国围棋个人赛\" is not ASCII"));
+    EXPECT_THAT(text.status().message(), HasSubstr("with --title (tournament export T --format "));
+  }
+  absl::StatusOr<std::string> h9 = ExportEgdH9(t_, report_, "National Individual Championship");
+  ASSERT_TRUE(h9.ok()) << h9.status();
+  EXPECT_EQ(ParseH9(*h9).headers["EV"], "National Individual Championship");
+  EXPECT_EQ(TitleWrittenIn(v1::ExportTournamentRequest::EGD_H9, *h9),
+            "National Individual Championship");
+  absl::StatusOr<std::string> aga = ExportAga(t_, report_, "National Individual Championship");
+  ASSERT_TRUE(aga.ok()) << aga.status();
+  EXPECT_EQ(ParseAga(*aga).tourney, "National Individual Championship, Beijing");
+  EXPECT_EQ(TitleWrittenIn(v1::ExportTournamentRequest::AGA, *aga),
+            "National Individual Championship");
+  // The tournament's own ASCII title is written as before, and is not
+  // replaced (the file's title is then the log's).
+  t_.set_title("Test Cup");
+  EXPECT_EQ(ParseH9(*ExportEgdH9(t_, report_)).headers["EV"], "Test Cup");
+  for (const auto& text :
+       {ExportEgdH9(t_, report_, "Other Cup"), ExportAga(t_, report_, "Other")}) {
+    EXPECT_EQ(text.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(text.status().message(),
+                HasSubstr("\"Test Cup\" is ASCII and is written as it is; --title is for a title "
+                          "that is not"));
+  }
+}
+
+TEST_F(Formats, AGivenTitleIsOneTheFileCanHold) {
+  const auto refusal = [](v1::ExportTournamentRequest::Format f, absl::string_view title) {
+    absl::Status s = CheckExportTitle(f, title);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << title;
+    return std::string(s.message());
+  };
+  constexpr auto kEgd = v1::ExportTournamentRequest::EGD_H9;
+  constexpr auto kAga = v1::ExportTournamentRequest::AGA;
+  EXPECT_THAT(refusal(kEgd, "Cup [A]"), HasSubstr("a ']', which would close the file's EV[...]"));
+  EXPECT_TRUE(CheckExportTitle(kAga, "Cup [A]").ok());
+  EXPECT_THAT(refusal(kAga, "Cup, Beijing"), HasSubstr("a ','"));
+  EXPECT_TRUE(CheckExportTitle(kEgd, "Cup, Beijing").ok());
+  for (auto f : {kEgd, kAga}) {
+    EXPECT_THAT(refusal(f, "Müller Cup"), HasSubstr("printable ASCII"));
+    EXPECT_THAT(refusal(f, "Cup\nEND"), HasSubstr("printable ASCII"));
+    EXPECT_THAT(refusal(f, " Cup"), HasSubstr("a space at either end"));
+    EXPECT_THAT(refusal(f, ""), HasSubstr("empty"));
+  }
+}
+
 TEST_F(Formats, CsvCountsANoResultInNoColumnFromTournament2026_2) {
   // FINDINGS item 10: Wang-Zhou (round 2) with no result instead of both
   // losing. Under tournament-2026.2 it is neither player's loss; under

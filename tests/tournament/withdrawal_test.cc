@@ -204,7 +204,7 @@ TEST(RoundRobinWithdrawal, Tournament2026_2StillCreditsTheByeAsRecorded) {
 // no schema), field names as the proto3 JSON mapping writes them.
 google::protobuf::Struct JsonExportOf(const v1::Tournament& t, const v1::StandingsReport& r) {
   const TournamentExportFormat* json = FindTournamentExport(v1::ExportTournamentRequest::JSON);
-  absl::StatusOr<std::string> text = json->write(t, r);
+  absl::StatusOr<std::string> text = json->write(t, r, {});
   EXPECT_TRUE(text.ok()) << text.status();
   google::protobuf::Struct doc;
   EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(text.value_or("{}"), &doc).ok()) << *text;
