@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -25,6 +26,9 @@ const FlagSpec kTournamentExportFlags[] = {
     {"title", "TITLE",
      "h9 and aga: the title the file gives in place of a tournament title that is not ASCII, "
      "in printable ASCII (its romanized or English name); no ']' (h9) or ',' (aga)"},
+    {"for-spreadsheet", "",
+     "csv: for Excel and other spreadsheets: a UTF-8 byte-order mark first, and a cell that "
+     "begins with = + - @ (a formula) written after a single quote"},
     kJsonFlag,
     kServerFlag,
 };
@@ -105,8 +109,9 @@ const CommandSpec kTournamentExport = {
     .flags = kTournamentExportFlags,
     .notes =
         "h9 and aga are ASCII: a tournament whose title is not (全国围棋个人赛) is exported with "
-        "--title \"National Individual Championship\". arbiter verify --export checks it, "
-        "taking the title from the file (it is the exporter's word, not the log's).",
+        "--title \"National Individual Championship\". csv is RFC 4180, UTF-8 without a "
+        "byte-order mark, unless --for-spreadsheet. arbiter verify --export checks every "
+        "variant, taking the title from the file (it is the exporter's word, not the log's).",
 };
 
 int TournamentShow(const Args& args) {
@@ -155,12 +160,17 @@ int TournamentExport(const Args& args) {
   // same).
   tournament::ExportOptions options;
   options.title = args.ValueOr("title", "");
+  options.for_spreadsheet = args.Has("for-spreadsheet");
   if (args.Has("title") && options.title.empty()) {
     return UsageError(spec, "--title: give a title (printable ASCII)");
   }
-  if (absl::Status s = tournament::CheckExportOptions(*format, options); !s.ok()) {
-    return UsageError(spec,
-                      absl::StrCat("--title with --format ", format->name, ": ", s.message()));
+  for (const auto& [flag, one] :
+       {std::pair{"--title", tournament::ExportOptions{options.title, false}},
+        std::pair{"--for-spreadsheet", tournament::ExportOptions{"", options.for_spreadsheet}}}) {
+    if (absl::Status s = tournament::CheckExportOptions(*format, one); !s.ok()) {
+      return UsageError(spec,
+                        absl::StrCat(flag, " with --format ", format->name, ": ", s.message()));
+    }
   }
   std::optional<std::string> out = args.Value("out");
   std::optional<std::string> sidecar = args.Value("sidecar");
@@ -168,6 +178,7 @@ int TournamentExport(const Args& args) {
   req.set_format(format->format);
   req.set_tournament(TournamentName(args));
   req.set_title(options.title);
+  req.set_for_spreadsheet(options.for_spreadsheet);
   // In pages of at most 1 MiB: the file's and the sidecar's bytes
   // concatenated, the sidecar's entries merged (tournament.proto).
   v1::ExportTournamentResponse resp;

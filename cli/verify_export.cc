@@ -32,6 +32,8 @@ namespace {
 using tournament::NamedRecord;
 
 constexpr char kCommand[] = "verify";
+// The UTF-8 byte-order mark, which only the CSV for a spreadsheet writes.
+constexpr absl::string_view kBom = "\xEF\xBB\xBF";
 
 // "the h9 (EGD) export of tournaments/cup at checkpoint ORIGIN size N".
 std::string WhatItNames(const NamedRecord& named) {
@@ -120,16 +122,17 @@ std::optional<std::string> JsonBeforeByes(absl::string_view file, absl::string_v
 }
 
 // The file against the export the log gives, in the variant the file is:
-// an .h9 or AGA file with the title given at export (taken from the file:
-// the exporter's word, which the log does not hold; only where the
-// tournament's own title cannot be written, so an ASCII title's line is
-// still checked against the log), a JSON export of before the byes were
-// listed.
+// the spreadsheet CSV (`options`), an .h9 or AGA file with the title given
+// at export (taken from the file: the exporter's word, which the log does
+// not hold; only where the tournament's own title cannot be written, so an
+// ASCII title's line is still checked against the log), a JSON export of
+// before the byes were listed.
 int CheckAgainstLog(const std::string& path, const NamedRecord& named, const std::string& file,
                     const tournament::ExportOptions& options, const Derive& derive) {
   const Derived plain = derive(options);
   if (!plain.fail && !tournament::FirstDifference(plain.content, file).has_value()) {
-    return Compare(path, named, file, plain.content);
+    return Compare(path, named, file, plain.content,
+                   options.for_spreadsheet ? " (the CSV for a spreadsheet)" : "");
   }
   const std::optional<std::string> title = tournament::TitleWrittenIn(named.format, file);
   if (plain.fail && title.has_value() && tournament::CheckExportTitle(named.format, *title).ok()) {
@@ -197,6 +200,7 @@ int VerifyRemote(const Args& args, const std::string& path, const NamedRecord& n
         req.set_format(named.format);
         req.set_at_tree_size(named.checkpoint.tree_size());
         req.set_title(o.title);
+        req.set_for_spreadsheet(o.for_spreadsheet);
         std::string content;
         const grpc::Status status =
             CallPages<v1::TournamentService::Stub, v1::ExportTournamentRequest,
@@ -213,7 +217,10 @@ int VerifyRemote(const Args& args, const std::string& path, const NamedRecord& n
         if (!status.ok()) return {"", [&server, status] { return Fail(kCommand, server, status); }};
         // The server's file names the record it was derived from: the same
         // log and root as the file, or the server is not this log.
-        absl::StatusOr<NamedRecord> theirs = tournament::ReadNamedRecord(content);
+        const absl::string_view bare = absl::StartsWith(content, kBom)
+                                           ? absl::string_view(content).substr(kBom.size())
+                                           : absl::string_view(content);
+        absl::StatusOr<NamedRecord> theirs = tournament::ReadNamedRecord(bare);
         if (!theirs.ok()) {
           return {"", [s = theirs.status()] {
                     return Complain(kCommand, s.message(), kExitUnavailable);
@@ -252,21 +259,26 @@ int RunExportVerify(const CommandSpec& spec, const Args& args) {
     return Complain(kCommand, absl::StrCat("--export ", path, ": ", file.status().message()),
                     kExitBadInput);
   }
-  // No export starts with a byte-order mark; an editor or a spreadsheet's
-  // "CSV UTF-8" save adds one. Such a copy still names its record, and is
+  // Only the CSV for a spreadsheet (tournament export --for-spreadsheet)
+  // starts with a byte-order mark; an editor or a spreadsheet's "CSV UTF-8"
+  // save adds one to the others. Such a copy still names its record, and is
   // not the file the log gives: a negative answer, not bad input.
-  constexpr absl::string_view kBom = "\xEF\xBB\xBF";
+  tournament::ExportOptions options;
   if (absl::StartsWith(*file, kBom)) {
     absl::StatusOr<NamedRecord> named =
         tournament::ReadNamedRecord(absl::string_view(*file).substr(kBom.size()));
-    if (named.ok()) {
+    if (named.ok() && named->format != v1::ExportTournamentRequest::CSV) {
       return NotIt(path, absl::StrCat("it starts with a byte-order mark (EF BB BF), which no "
-                                      "export writes (an editor or a \"CSV UTF-8\" save adds "
-                                      "one); it names ",
+                                      "export but the CSV for a spreadsheet writes (an editor "
+                                      "or a \"CSV UTF-8\" save adds one); it names ",
                                       WhatItNames(*named)));
     }
+    if (named.ok()) {
+      options.for_spreadsheet = true;
+      return args.Has("db") ? VerifyOffline(args, path, *named, *file, options)
+                            : VerifyRemote(args, path, *named, *file, options);
+    }
   }
-  const tournament::ExportOptions options;
   absl::StatusOr<NamedRecord> named = tournament::ReadNamedRecord(*file);
   if (!named.ok()) {
     return Complain(kCommand, absl::StrCat(path, ": ", named.status().message()), kExitBadInput);

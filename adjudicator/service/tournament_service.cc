@@ -523,7 +523,7 @@ grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* contex
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
-    const ExportOptions options{req->title()};
+    const ExportOptions options{req->title(), req->for_spreadsheet()};
     auto make = [&]() -> absl::StatusOr<service::AnswerPageList> {
       absl::StatusOr<v1::ExportTournamentResponse> whole =
           WholeExport(*id, req->format(), req->at_tree_size(), options);
@@ -531,11 +531,12 @@ grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* contex
       return CutExport(*whole);
     };
     std::string next;
-    // The title is part of what the pages are cut from (escaped, so no
-    // title reads as another key).
+    // The options are part of what the pages are cut from (the title
+    // escaped, so no title reads as another key).
     absl::StatusOr<std::string> page =
         pages_.Page(absl::StrCat(*id, " ", v1::ExportTournamentRequest::Format_Name(req->format()),
-                                 " ", req->at_tree_size(), " ", absl::CEscape(options.title)),
+                                 " ", req->at_tree_size(), " ", options.for_spreadsheet ? 1 : 0,
+                                 " ", absl::CEscape(options.title)),
                     req->page_token(), make, &next);
     if (!page.ok()) return page.status();
     if (!out->ParseFromString(*page)) return absl::InternalError("a kept page does not parse");

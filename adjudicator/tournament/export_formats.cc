@@ -28,8 +28,8 @@ absl::StatusOr<std::string> WriteAga(const v1::Tournament& t, const v1::Standing
   return ExportAga(t, report, options.title);
 }
 absl::StatusOr<std::string> WriteCsv(const v1::Tournament& t, const v1::StandingsReport& report,
-                                     const ExportOptions&) {
-  return ExportCsv(t, report);
+                                     const ExportOptions& options) {
+  return ExportCsv(t, report, options.for_spreadsheet);
 }
 
 // The report with the rounds' byes (ScoredByes), which the standings fold
@@ -78,7 +78,7 @@ constexpr TournamentExportFormat kFormats[] = {
     {ExportTournamentRequest::AGA, "aga", "aga", ".aga.txt", "text/plain; charset=utf-8", WriteAga,
      AgaToken, AgaByeAs, /*takes_title=*/true},
     {ExportTournamentRequest::CSV, "csv", "csv", ".csv", "text/csv; charset=utf-8", WriteCsv, CsvAs,
-     CsvByeAs},
+     CsvByeAs, /*takes_title=*/false, /*takes_for_spreadsheet=*/true},
     {ExportTournamentRequest::JSON, "json", "json", ".json", "application/json", WriteJson, nullptr,
      JsonByeAs},
 };
@@ -109,6 +109,10 @@ absl::Status CheckExportOptions(const TournamentExportFormat& format,
           format.label, " writes the tournament's own"));
     }
     if (absl::Status s = CheckExportTitle(format.format, options.title); !s.ok()) return s;
+  }
+  if (options.for_spreadsheet && !format.takes_for_spreadsheet) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "for_spreadsheet: only the csv export has a spreadsheet flavour, not ", format.label));
   }
   return absl::OkStatus();
 }

@@ -16,11 +16,13 @@
 namespace arbiter::tournament {
 
 // What `tournament export` may ask of a format beyond its defaults
-// (ExportTournamentRequest's `title`).
+// (ExportTournamentRequest's `title` and `for_spreadsheet`).
 struct ExportOptions {
   // EGD .h9 and AGA: the title written in place of the tournament's (one
   // that is not ASCII); empty: the tournament's own.
   std::string title;
+  // CSV: for a spreadsheet (a byte-order mark, formula-leading cells quoted).
+  bool for_spreadsheet = false;
 };
 
 struct TournamentExportFormat {
@@ -38,8 +40,9 @@ struct TournamentExportFormat {
   std::string (*exported_as)(const v1::ScoredPairing& p);
   // How the file writes one bye, likewise.
   std::string (*bye_exported_as)(const v1::Tournament& t, const v1::ScoredBye& b);
-  // Whether the format takes a title (ExportOptions).
+  // Which options the format takes: a title, the spreadsheet flavour.
   bool takes_title = false;
+  bool takes_for_spreadsheet = false;
 };
 
 // INVALID_ARGUMENT, naming the option, for an option `format` does not take

@@ -189,6 +189,21 @@ std::optional<std::string> TitleWrittenIn(v1::ExportTournamentRequest::Format fo
   return std::nullopt;
 }
 
+std::string SpreadsheetCell(absl::string_view cell) {
+  if (cell.empty() || absl::string_view("=+-@\t\r").find(cell.front()) == absl::string_view::npos)
+    return std::string(cell);
+  // A number is no formula: "-1.50" (a total score) stays a number a
+  // spreadsheet sorts as one.
+  double number = 0;
+  if ((cell.front() == '-' || cell.front() == '+') && cell.size() > 1 &&
+      absl::ascii_isdigit(static_cast<unsigned char>(cell[1])) &&
+      cell.find_first_not_of("0123456789.", 1) == absl::string_view::npos &&
+      absl::SimpleAtod(cell, &number)) {
+    return std::string(cell);
+  }
+  return absl::StrCat("'", cell);
+}
+
 std::string EgdToken(const ScoredPairing& p, const std::string& side) {
   if (!Counts(p)) return "0-";
   // OpenGotha marks a game won by default with "!" in place of the "/".
@@ -459,7 +474,8 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
   return out;
 }
 
-std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report) {
+std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report,
+                      bool for_spreadsheet) {
   const std::vector<int> rounds = RoundNumbers(t);
   const bool teams = t.settings().teams();
   const int boards = report.standings().empty() ? 0 : report.standings(0).board_by_board_size();
@@ -474,7 +490,9 @@ std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report
   }
   // The record it came from, last, so positional readers keep their columns.
   if (report.has_checkpoint()) header.emplace_back(kDerivedFromColumn);
-  std::string out = absl::StrJoin(header, ",") + "\r\n";
+  // The spreadsheet flavour: a byte-order mark, so Excel reads UTF-8.
+  std::string out = for_spreadsheet ? "\xEF\xBB\xBF" : "";
+  out += absl::StrJoin(header, ",") + "\r\n";
   for (const v1::Standing& st : report.standings()) {
     std::vector<std::string> row = {absl::StrCat(st.rank()), st.id(), st.name()};
     for (const StandingsColumn& c : columns) row.push_back(ColumnValue(c, st));
@@ -494,7 +512,7 @@ std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report
       }
     }
     if (report.has_checkpoint()) row.push_back(RecordWords(report));
-    for (std::string& f : row) f = CsvField(f);
+    for (std::string& f : row) f = CsvField(for_spreadsheet ? SpreadsheetCell(f) : f);
     out += absl::StrJoin(row, ",") + "\r\n";
   }
   return out;

@@ -33,6 +33,11 @@
 // event's system only (standings_columns.h: no total score for a round
 // robin, no A for a Swiss event), then, individual events, one
 // column per round ("<opponent id> <+|-|=>/<b|w>", "!" by default).
+// For a spreadsheet (opt-in): the same rows after a UTF-8 byte-order mark
+// (Excel reads UTF-8 without one as the ANSI code page), and each cell that
+// begins with '=', '+', '-', '@', a tab or a carriage return, and is not a
+// decimal number, prefixed with a single quote (OWASP's CSV injection
+// advice: such a cell is read as a formula); the quote stays in the cell.
 #ifndef ARBITER_ADJUDICATOR_TOURNAMENT_FORMATS_H_
 #define ARBITER_ADJUDICATOR_TOURNAMENT_FORMATS_H_
 
@@ -60,7 +65,8 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::Stand
                                         absl::string_view title = {});
 absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report,
                                       absl::string_view title = {});
-std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report);
+std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report,
+                      bool for_spreadsheet = false);
 
 // INVALID_ARGUMENT, saying why, for a title given for EGD_H9 or AGA that the
 // file cannot hold: empty, not printable ASCII, a space at either end, a
@@ -73,6 +79,9 @@ absl::Status CheckExportTitle(v1::ExportTournamentRequest::Format format, absl::
 // what `verify --export` gives back as the title of a file exported with one.
 std::optional<std::string> TitleWrittenIn(v1::ExportTournamentRequest::Format format,
                                           absl::string_view file);
+
+// A CSV cell as the spreadsheet flavour writes it (before RFC 4180 quoting).
+std::string SpreadsheetCell(absl::string_view cell);
 
 // The .h9 token of a credited bye: "0+", "0=" or "0-" for the bye setting.
 std::string EgdByeToken(const v1::Tournament& t);

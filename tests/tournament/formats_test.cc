@@ -15,6 +15,7 @@
 #include <map>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "adjudicator/tournament/sidecar.h"
@@ -318,6 +319,41 @@ TEST_F(Formats, Csv) {
             "1,LI,Li Wei,3,1.50,1,0,1,1,0,no,,WANG +/b0,CHEN =/b0\r\n"
             "3,WANG,Wang Ming,0,0.50,5,0,0,0,2,no,,LI -/w0,ZHOU -/b0\r\n"
             "4,ZHOU,Zhou Lin,2,0.50,1,1,1,0,1,no,B,CHEN +!w0,WANG -/w0\r\n");
+}
+
+// Review item 3: the CSV for a spreadsheet. A UTF-8 byte-order mark
+// first (Excel reads UTF-8 without one as ANSI), and each cell that begins
+// with = + - @, a tab or a carriage return written after a single quote
+// (OWASP, "CSV Injection": such a cell is read as a formula), the rest as
+// RFC 4180 has it. The default stays as it was (the Csv test above).
+TEST_F(Formats, CsvForASpreadsheet) {
+  t_.mutable_players(1)->set_name("=HYPERLINK(\"http://x\",\"Wang\")");
+  t_.mutable_players(2)->set_name("@SUM(A1)");
+  t_.mutable_players(3)->set_name("-2+3");
+  const v1::StandingsReport r = ComputeStandings(t_, games_);
+  const std::string plain = ExportCsv(t_, r);
+  EXPECT_FALSE(absl::StartsWith(plain, "\xEF\xBB\xBF"));
+  EXPECT_THAT(plain, HasSubstr(",\"=HYPERLINK(\"\"http://x\"\",\"\"Wang\"\") Ming\","));
+  const std::string sheet = ExportCsv(t_, r, true);
+  ASSERT_TRUE(absl::StartsWith(sheet, "\xEF\xBB\xBF"));
+  EXPECT_EQ(sheet.substr(3),
+            "rank,id,name,points,total_score,opponents_points,warnings,wins,draws,losses,"
+            "withdrawn,decided_by,round_1,round_2\r\n"
+            "1,CHEN,'@SUM(A1) Jie,1,1.50,5,0,0,1,1,no,,ZHOU -!b0,LI =/w0\r\n"
+            "1,LI,Li Wei,3,1.50,1,0,1,1,0,no,,WANG +/b0,CHEN =/b0\r\n"
+            "3,WANG,\"'=HYPERLINK(\"\"http://x\"\",\"\"Wang\"\") Ming\",0,0.50,5,0,0,0,2,no,,"
+            "LI -/w0,ZHOU -/b0\r\n"
+            "4,ZHOU,'-2+3 Lin,2,0.50,1,1,1,0,1,no,B,CHEN +!w0,WANG -/w0\r\n");
+  // Cell by cell: OWASP's characters, and a number, which is no formula
+  // (a negative total score stays a number the spreadsheet sorts).
+  EXPECT_EQ(SpreadsheetCell("+1+1"), "'+1+1");
+  EXPECT_EQ(SpreadsheetCell("\t=1"), "'\t=1");
+  EXPECT_EQ(SpreadsheetCell("\r=1"), "'\r=1");
+  EXPECT_EQ(SpreadsheetCell("-"), "'-");
+  EXPECT_EQ(SpreadsheetCell("-1-1"), "'-1-1");
+  EXPECT_EQ(SpreadsheetCell("-0.50"), "-0.50");
+  EXPECT_EQ(SpreadsheetCell("Li Wei"), "Li Wei");
+  EXPECT_EQ(SpreadsheetCell(""), "");
 }
 
 // Review item 2: a tournament titled in Chinese reaches the EGD and the AGA
