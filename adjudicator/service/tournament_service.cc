@@ -60,6 +60,7 @@ service::AnswerPageList CutStandings(const v1::StandingsReport& whole) {
   first.clear_player_standings();
   first.clear_pairings();
   first.clear_errors();
+  first.clear_byes();
   first.set_total_bytes(blank.total_bytes());
   service::PageCutter<v1::StandingsReport> cutter(first, blank);
   for (const v1::Standing& s : whole.standings()) {
@@ -73,6 +74,9 @@ service::AnswerPageList CutStandings(const v1::StandingsReport& whole) {
   }
   for (const std::string& e : whole.errors()) {
     cutter.Add(e.size(), [&](v1::StandingsReport* p) { p->add_errors(e); });
+  }
+  for (const v1::ScoredBye& b : whole.byes()) {
+    cutter.Add(b.ByteSizeLong(), [&](v1::StandingsReport* p) { *p->add_byes() = b; });
   }
   return cutter.Done();
 }
@@ -484,6 +488,9 @@ grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
       GameFactsMap games;
       absl::StatusOr<v1::StandingsReport> report = Standings(*id, &t, &games);
       if (!report.ok()) return report.status();
+      // The byes, as the JSON export lists them (not in the recorded
+      // standings, which Standings() gives as they were).
+      for (const v1::ScoredBye& b : ScoredByes(t)) *report->add_byes() = b;
       return CutStandings(*report);
     };
     std::string next;

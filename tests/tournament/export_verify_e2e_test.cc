@@ -233,6 +233,12 @@ TEST_F(ExportVerify, TheJsonWithItsByesVerifiesAndSoDoesOneWrittenBefore) {
   }
   EXPECT_THAT(seen, ::testing::ElementsAre("1 C 1 credited", "2 B 1 credited",
                                            "3 A 0 withdrew after round 2"));
+  // GetStandings lists the same byes.
+  v1::StandingsReport standings;
+  ASSERT_NO_FATAL_FAILURE(StandingsJson("trio", &standings));
+  ASSERT_EQ(standings.byes_size(), 3);
+  EXPECT_EQ(standings.byes(2).player(), "A");
+  EXPECT_THAT(standings.byes(2).not_credited(), HasSubstr("withdrew after round 2"));
   // The sidecar has each bye.
   const std::string sidecar = ReadFile(file + ".reasons.json");
   EXPECT_THAT(sidecar, HasSubstr("\"tournaments/trio/round/3/bye/A\": {"));
