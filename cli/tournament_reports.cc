@@ -74,6 +74,28 @@ void PrintStandings(const v1::StandingsReport& r) {
   }
 }
 
+// --title and --for-spreadsheet, refused before anything is asked or
+// written (the server refuses the same): the usage error's exit code, or
+// nullopt with `options` set.
+std::optional<int> ExportOptionsOf(const CommandSpec& spec, const Args& args,
+                                   const tournament::TournamentExportFormat& format,
+                                   tournament::ExportOptions* options) {
+  options->title = args.ValueOr("title", "");
+  options->for_spreadsheet = args.Has("for-spreadsheet");
+  if (args.Has("title") && options->title.empty()) {
+    return UsageError(spec, "--title: give a title (printable ASCII)");
+  }
+  for (const auto& [flag, one] :
+       {std::pair{"--title", tournament::ExportOptions{options->title, false}},
+        std::pair{"--for-spreadsheet", tournament::ExportOptions{"", options->for_spreadsheet}}}) {
+    if (absl::Status s = tournament::CheckExportOptions(format, one); !s.ok()) {
+      return UsageError(spec,
+                        absl::StrCat(flag, " with --format ", format.name, ": ", s.message()));
+    }
+  }
+  return std::nullopt;
+}
+
 int CannotWrite(const absl::Status& status) {
   return Complain("tournament export", status.message(), ExitCodeOf(status));
 }
@@ -156,22 +178,8 @@ int TournamentExport(const Args& args) {
     return UsageError(spec, absl::StrCat("--format '", *args.Value("format"),
                                          "': ", tournament::TournamentExportNames()));
   }
-  // Refused before anything is asked or written (the server refuses the
-  // same).
   tournament::ExportOptions options;
-  options.title = args.ValueOr("title", "");
-  options.for_spreadsheet = args.Has("for-spreadsheet");
-  if (args.Has("title") && options.title.empty()) {
-    return UsageError(spec, "--title: give a title (printable ASCII)");
-  }
-  for (const auto& [flag, one] :
-       {std::pair{"--title", tournament::ExportOptions{options.title, false}},
-        std::pair{"--for-spreadsheet", tournament::ExportOptions{"", options.for_spreadsheet}}}) {
-    if (absl::Status s = tournament::CheckExportOptions(*format, one); !s.ok()) {
-      return UsageError(spec,
-                        absl::StrCat(flag, " with --format ", format->name, ": ", s.message()));
-    }
-  }
+  if (std::optional<int> bad = ExportOptionsOf(spec, args, *format, &options)) return *bad;
   std::optional<std::string> out = args.Value("out");
   std::optional<std::string> sidecar = args.Value("sidecar");
   v1::ExportTournamentRequest req;

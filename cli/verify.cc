@@ -57,7 +57,8 @@ constexpr FlagSpec kVerifyFlags[] = {
     {"witness", "VKEY", "with --witnesses: a trusted witness's verifier key", true},
     {"export", "FILE",
      "a tournament's exported file (.h9, AGA, OpenGotha, CSV, JSON): is it what the log gives "
-     "at the checkpoint it names? (with --db or --server)"},
+     "at the checkpoint it names? (with --db or --server; a CSV --for-spreadsheet and an "
+     ".h9/AGA file's --title are read from the file)"},
     kJsonFlag,
     kServerFlag,
 };
