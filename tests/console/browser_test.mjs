@@ -119,8 +119,10 @@ async function main() {
   const hall = await signIn(chiefContext, chief);
   await hall.waitForSelector('body[data-loaded="1"][data-live="1"]');
   // A refused feed (503: the console full) ends an EventSource for good; the
-  // page asks again by itself, with a delay, until it follows.
-  const refusing = await chiefContext.newPage();
+  // page asks again by itself, with a delay, until it follows. In a context
+  // of its own: beside the hall it would follow through the hall's tab's
+  // feed (static/feed.js) and ask the server nothing.
+  const refusing = await signIn(await browser.createBrowserContext(), chief);
   await refusing.setRequestInterception(true);
   const feedAsks = [];
   refusing.on('request', (r) => {

@@ -1,6 +1,7 @@
 // What every page shares: the JSON API, the session, the live feed, and
 // building DOM from data (text only: recorded strings never become markup).
 import { t } from './i18n.js';
+import { shareable, followShared, stream } from './feed.js';
 export async function api(path, options = {}) {
   const res = await fetch(path, { credentials: 'same-origin', ...options });
   if (res.status === 401) {
@@ -35,32 +36,17 @@ export async function signOut() {
 }
 
 // Follows the Server-Sent Events from feed position `after`: onGame(game)
-// for each game a commit advanced; onReload when the page fell too far behind.
-// A dropped stream is resumed by the browser itself (Last-Event-ID); a
-// refused one (503 when the console is full, or a server restarting behind a
-// proxy) ends an EventSource for good, so the page tries again after 1-2 s,
-// doubling up to 30-60 s, from the last message it had: it never stays
-// offline while the server is there. Returns { close() }.
+// for each game a commit advanced; onReload when the page fell too far behind;
+// onState(up) as the feed connects and drops. The tabs of one browser share
+// one connection to the feed (feed.js); a browser without the means to share
+// gets one per page. Returns { close() }.
 export function follow(after, onGame, onReload, onState) {
-  let last = after;
-  let source;
-  let retry = 1000;
-  let timer;
-  const open = () => {
-    source = new EventSource(`/api/feed?after=${encodeURIComponent(last)}`);
-    const seen = (e) => { if (e.lastEventId) last = e.lastEventId; };
-    source.addEventListener('game', (e) => { seen(e); onGame(JSON.parse(e.data)); });
-    source.addEventListener('reload', (e) => { seen(e); onReload(); });
-    source.addEventListener('open', () => { retry = 1000; onState?.(true); });
-    source.addEventListener('error', () => {
-      onState?.(false);
-      if (source.readyState !== EventSource.CLOSED) return;  // the browser reconnects
-      timer = setTimeout(open, retry * (1 + Math.random()));
-      retry = Math.min(retry * 2, 30000);
-    });
-  };
-  open();
-  return { close: () => { clearTimeout(timer); source.close(); } };
+  if (shareable() && Number.isFinite(Number(after)) && String(after) !== '') {
+    return followShared(after, onGame, onReload, onState);
+  }
+  document.body.dataset.feed = 'own';
+  return stream(after, (id, kind, data) => (kind === 'reload' ? onReload() : onGame(JSON.parse(data))),
+    (up) => onState?.(up));
 }
 
 let liveUp = null;
