@@ -98,7 +98,9 @@ async function main() {
   check(tabs.length >= 8, `${tabs.length} tabs open in one browser context`);
   const loaded = await Promise.all(tabs.map(({ page }) => page.waitForFunction(loadedLive, { timeout: 20000, polling: 250 })
     .then(() => true, () => false)));
-  check(loaded.every(Boolean), `every tab loads and shows live (${tabs.map((t, i) => `${t.url} ${loaded[i] ? 'ok' : 'NOT'}`).join(', ')})`);
+  const all = check(loaded.every(Boolean), `every tab loads and shows live (${tabs.map((t, i) => `${t.url} ${loaded[i] ? 'ok' : 'NOT'}`).join(', ')})`);
+  check(openFeeds() === 1, `the browser holds one /api/feed connection for all ${tabs.length} tabs (${openFeeds()})`);
+  if (!all) return;  // what follows needs every tab (a page's own requests queue behind the feeds)
   for (const { page, url } of tabs) {
     if (url.startsWith('/games/')) await page.evaluate(() => { document.body.dataset.timelineAtLoad = document.querySelectorAll('#timeline > *').length; }).catch(() => {});
   }
@@ -106,7 +108,6 @@ async function main() {
   let said = await roles();
   check(said.filter((r) => r === 'leader').length === 1 && said.filter((r) => r === 'follower').length === tabs.length - 1,
     `one tab leads, the others follow it (${said})`);
-  check(openFeeds() === 1, `the browser holds one /api/feed connection for all ${tabs.length} tabs (${openFeeds()})`);
 
   // Each of the tabs `which` shows `n` warnings per game, within 10 s.
   const allShow = async (n, which) => {
