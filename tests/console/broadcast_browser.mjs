@@ -7,7 +7,9 @@
 // its table, and axe-core finds no serious or critical violation; no sign-in
 // is asked. broadcast.js follows the broadcast's events: moves recorded on
 // the board shown (a capture among them) are drawn from the move events,
-// the page not read again, and the board is the one the server draws.
+// the page not read again, and the board is the one the server draws. A
+// browser that puts English first is taken to the English page from a URL
+// without ?lang, and a viewer's choice of Chinese is kept.
 //
 //   node broadcast_browser.mjs --arbiter build/bin/arbiter [--screenshots DIR]
 //
@@ -94,7 +96,8 @@ async function main() {
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    // A Chinese viewer's browser (headless chromium says en-US otherwise).
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--accept-lang=zh-CN,zh'],
   });
   for (const lang of ['zh', 'en']) {
     await lookAt('/broadcast', lang, 'rounds');
@@ -163,6 +166,23 @@ async function main() {
     `the round's row of board 2 shows move 1 from the move event, the page not read again (${await cell()})`);
   await round.close();
   await page.close();
+
+  // A viewer whose browser puts English first, asking for a page with no
+  // ?lang, is taken to its English page; one who then picks 中文 with the
+  // page's switch keeps Chinese, on this page and the next without ?lang.
+  const english = await (await browser.createBrowserContext()).newPage();
+  await english.evaluateOnNewDocument(() => Object.defineProperty(navigator, 'languages', { get: () => ['en-GB', 'en', 'zh-CN'] }));
+  await english.goto(`${server.http}/broadcast/cup/1/1`);
+  await english.waitForFunction(() => location.search === '?lang=en' && document.documentElement.lang === 'en', { timeout: 10000 });
+  await english.waitForSelector('body[data-live="1"]', { timeout: 10000 });
+  check(/Move/.test(await english.evaluate(() => document.body.innerText)), 'an English browser is taken to the English page, which follows the events');
+  await Promise.all([english.waitForNavigation(), english.click('header a.lang')]);
+  check(await english.evaluate(() => document.documentElement.lang) === 'zh-Hans', 'its switch gives the Chinese page');
+  await english.goto(`${server.http}/broadcast/cup/1`);
+  await english.waitForSelector('body[data-live="1"]', { timeout: 10000 });
+  const kept = await english.evaluate(() => [location.search, document.documentElement.lang]);
+  check(kept[0] === '' && kept[1] === 'zh-Hans', `and the choice is kept on the next page asked without ?lang (${kept})`);
+  await english.close();
 }
 
 await finish(main, async () => {

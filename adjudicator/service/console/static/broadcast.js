@@ -7,6 +7,33 @@
 // cancellation, penalty stones: data-outcome) is read again with the page
 // (through the HTTP cache in front, when there is one). The rounds' list
 // reads itself again when a game is added or ends.
+// The language. A page asked for without ?lang is Chinese (DOMAIN.md, "The
+// public broadcast"); a viewer whose browser puts English before Chinese is
+// taken to the English page, unless they chose Chinese with the page's switch
+// (remembered here). Done in the page, not by the server by Accept-Language,
+// so that a cache in front keeps one copy per URL (no Vary to split it).
+const CHOICE = 'arbiter.broadcast.lang';
+function remembered() {
+  try { return localStorage.getItem(CHOICE); } catch { return null; }  // storage off
+}
+function browserLanguage() {
+  for (const tag of navigator.languages?.length ? navigator.languages : [navigator.language || '']) {
+    const t = tag.toLowerCase();
+    if (t === 'zh' || t.startsWith('zh-')) return 'zh';
+    if (t === 'en' || t.startsWith('en-')) return 'en';
+  }
+  return 'zh';
+}
+document.querySelector('a.lang')?.addEventListener('click', (e) => {
+  try { localStorage.setItem(CHOICE, new URL(e.currentTarget.href).searchParams.get('lang') || 'zh'); } catch { /* storage off */ }
+});
+const query = new URLSearchParams(location.search);
+const leaving = !query.has('lang') && (remembered() || browserLanguage()) === 'en';
+if (leaving) {
+  query.set('lang', 'en');
+  location.replace(`${location.pathname}?${query}`);
+}
+
 const main = document.querySelector('main[data-games]');
 const shown = new Set((main ? main.dataset.games : '').split(' ').filter(Boolean));
 const periods = main?.dataset.periods ?? '{n}';
@@ -120,4 +147,4 @@ function follow(after) {
   events.addEventListener('error', () => { document.body.dataset.live = '0'; });
 }
 
-follow(main?.dataset.after ?? '');
+if (!leaving) follow(main?.dataset.after ?? '');
