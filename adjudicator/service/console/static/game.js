@@ -2,7 +2,7 @@
 // history with each clause's text, and the pending rulings with their
 // options as buttons for the roles that may decide them. Live: the feed says
 // when the game changed, and the page reads it again.
-import { api, post, session, follow, showLive, el, clockLabel, player, signOut } from './live.js';
+import { api, post, session, follow, showLive, el, clockLabel, player, signOut, offsetLabel } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
 import { eventWords, isIncident, sanctionWords, sideWord, enumWord, resultWords, actorWords } from './words.js';
 import { decisionConsequence, confirmTwice } from './confirm.js';
@@ -149,10 +149,10 @@ function zoned(at) {
   const f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit',
     hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset' });
   const p = Object.fromEntries(f.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
-  // "GMT+08:00" -> "UTC+8", "GMT-03:30" -> "UTC-3:30", "GMT" or "GMT+00:00" -> "UTC"
+  // "GMT+08:00", "GMT-03:30", "GMT": minutes east of UTC.
   const m = /^GMT([+-])(\d\d):(\d\d)$/.exec(p.timeZoneName || '');
-  const offset = m && (m[2] !== '00' || m[3] !== '00') ? `UTC${m[1]}${Number(m[2])}${m[3] === '00' ? '' : `:${m[3]}`}` : 'UTC';
-  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}`, offset };
+  const east = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}`, offset: offsetLabel(east) };
 }
 function clockTime(at) {
   return at ? zoned(at).time : '';

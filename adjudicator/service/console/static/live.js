@@ -111,6 +111,14 @@ export function clockLabel(clock, asOf) {
   return `${clockText(r.period)} ×${r.periods}`;
 }
 
+// An offset east of UTC in minutes, as the pages and slips say it: "UTC",
+// "UTC+8", "UTC-3:30" (venue_time.h's OffsetLabel, on the server).
+export function offsetLabel(minutesEast) {
+  if (minutesEast === 0) return 'UTC';
+  const h = Math.floor(Math.abs(minutesEast) / 60), m = Math.abs(minutesEast) % 60;
+  return `UTC${minutesEast > 0 ? '+' : '-'}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
+}
+
 export function player(p) {
   if (!p) return '';
   return p.rank ? `${p.name} ${p.rank}` : (p.name || '');

@@ -12,7 +12,7 @@
 // its idempotency key first, and is sent from there, in order, until the
 // server has answered it; a retry of an entry already recorded is answered
 // with the first record (the ledger's idempotency), so nothing doubles.
-import { el, follow, clockLabel, remaining, player } from './live.js';
+import { el, follow, clockLabel, remaining, player, offsetLabel } from './live.js';
 import { lang, applyLang, langSwitch } from './i18n.js';
 import { w, pick, INCIDENTS, incidentTitle, partyWord } from './floor-words.js';
 import { appendConsequence, confirmTwice } from './confirm.js';
@@ -331,10 +331,7 @@ const POINT = /^[A-HJ-T](1[0-9]|[1-9])$/;
 // The device's zone, as the floor's times are its local time: "UTC+8",
 // "UTC-3:30", "UTC".
 function zoneName(date = new Date()) {
-  const off = -date.getTimezoneOffset();
-  if (off === 0) return 'UTC';
-  const h = Math.floor(Math.abs(off) / 60), m = Math.abs(off) % 60;
-  return `UTC${off > 0 ? '+' : '-'}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
+  return offsetLabel(-date.getTimezoneOffset());
 }
 
 function localNow() {
