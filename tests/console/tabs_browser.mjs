@@ -3,8 +3,10 @@
 // host 6 HTTP/1.1 connections: with a feed held per page the 7th tab never
 // loaded. The tabs now share one feed (static/feed.js): 9 tabs of one
 // browser context (one connection pool) all load and show live through one
-// /api/feed; an event recorded with the CLI shows in every tab; the leading
-// tab closed, another leads and the next event still shows in every tab;
+// /api/feed; an event recorded with the CLI shows in every tab; tabs that
+// join late are sent what they missed; a message after a gap is not taken;
+// the leading tab closed, another leads and the next event still shows in
+// every tab;
 // the server stopped, every tab says it is offline.
 //
 //   node tabs_browser.mjs --arbiter build/bin/arbiter
@@ -151,6 +153,19 @@ async function main() {
   check(tooOld.ok && tooOld.reads === 2, `a tab joining from position 0, before the ring, reads its data again and shows them (${tooOld.reads} read(s))`);
   tabs.push(inRing.tab, tooOld.tab);
 
+  // A message after a gap (forged here on the tabs' channel: no leader sent
+  // the ones before it, and it says game t1 has 7 warnings a side) is not
+  // taken: a following tab asks the leader for what it missed instead and
+  // goes on with the real messages, so the next warnings below show in every
+  // tab as 2 a game (taken, the forged message would have moved the tabs past
+  // every real one, and shown 14 at t1).
+  await inRing.tab.page.evaluate(() => {
+    const channel = new BroadcastChannel('arbiter-feed');
+    const data = JSON.stringify({ gameId: 't1', created: { gameId: 't1', table: 1 }, state: { warnings: { black: 7, white: 7 } } });
+    channel.postMessage({ type: 'msg', m: { id: 1e12, prev: 1e12 - 1, kind: 'game', data } });
+    channel.close();
+  });
+
   // The leading tab goes: another takes the lead, and the feed, over.
   const leading = tabs[said.indexOf('leader')];
   await leading?.page.close();
@@ -162,7 +177,7 @@ async function main() {
   check(led >= 0 && said.filter((r) => r === 'leader').length === 1, `the leading tab (${leading?.url}) closed, another leads (${said})`);
   for (const g of GAMES) cli(['record', '--game', g, '-'], chief, eventLine({ phoneRang: { color: 'BLACK' } }));
   shown = await allShow(2, rest);
-  check(!shown.includes('MISSED'), `the next warning in each game shows in each of the ${rest.length} tabs left (${shown})`);
+  check(!shown.includes('MISSED'), `the next warning in each game shows in each of the ${rest.length} tabs left, the message after a gap not taken (${shown})`);
   check(openFeeds() === 1, `still one /api/feed connection for the browser (${openFeeds()})`);
 
   // The server stops: every tab says so, not only the leading one.
