@@ -1,5 +1,7 @@
 // Every client command of the `arbiter` binary against a real server, with
 // its readable and --json output and its exit codes (cli/commands.h).
+#include <regex>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "adjudicator/engine/sgf.h"
@@ -151,6 +153,10 @@ TEST(CliTest, HistoryShowWatchDecideExportVerify) {
   EXPECT_NE(r.out.find("zh: "), std::string::npos);
   EXPECT_NE(r.out.find("en: "), std::string::npos);
   EXPECT_NE(r.out.find("RE[W+F]"), std::string::npos);
+  // Each ruling's time says it is the ledger's UTC ("#1  event 4  2026-... UTC  cn-2002/...").
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex(R"(#1  event \d+  \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC  cn-2002/)")))
+      << r.out;
   EXPECT_EQ(Cli({"history", "cli-nobody"}).exit, 2);
 
   r = Cli({"show", "cli-hist"});
@@ -158,6 +164,9 @@ TEST(CliTest, HistoryShowWatchDecideExportVerify) {
   EXPECT_NE(r.out.find("A B C D E F G H J K L M N O P Q R S T"), std::string::npos);
   EXPECT_NE(r.out.find("warnings: Black 1, White 0"), std::string::npos);
   EXPECT_NE(r.out.find("clocks: Black main"), std::string::npos);
+  EXPECT_TRUE(
+      std::regex_search(r.out, std::regex(R"(as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, move)")))
+      << r.out;
   r = Cli({"show", "cli-hist", "--json"});
   ASSERT_EQ(r.exit, 0);
   EXPECT_EQ(Json(r.out).fields().at("revision").string_value(), "8");
