@@ -144,11 +144,15 @@ function rulingItem(r) {
 // The hall's clock (`serve --time-zone`, the session's timeZone; UTC by
 // default), as the slip says times: hh:mm:ss in the timeline, the date and
 // the offset ("UTC+8") on hover and in the timeline's heading.
-let zone = 'UTC';
-function zoned(at) {
-  const f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit',
+// One formatter for the page (making one costs more than formatting: the
+// timeline formats two times an event on every live update).
+let hallClock = clockIn('UTC');
+function clockIn(zone) {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit',
     hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset' });
-  const p = Object.fromEntries(f.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
+}
+function zoned(at) {
+  const p = Object.fromEntries(hallClock.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
   // "GMT+08:00", "GMT-03:30", "GMT": minutes east of UTC.
   const m = /^GMT([+-])(\d\d):(\d\d)$/.exec(p.timeZoneName || '');
   const east = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
@@ -306,7 +310,7 @@ function header() {
 
 async function start() {
   me = await session();
-  if (me.timeZone) zone = me.timeZone;
+  if (me.timeZone) hallClock = clockIn(me.timeZone);
   header();
   applyLang();
   timelineHeading();  // applyLang wrote the heading with its {zone} unsaid
