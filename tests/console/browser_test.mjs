@@ -122,7 +122,12 @@ async function main() {
   // page asks again by itself, with a delay, until it follows. In a context
   // of its own: beside the hall it would follow through the hall's tab's
   // feed (static/feed.js) and ask the server nothing.
-  const refusing = await signIn(await browser.createBrowserContext(), chief);
+  // The sign-in's page is closed first: on it the hall has followed the feed
+  // already, and its document's asks (as it goes) would count with the new
+  // one's.
+  const refusingContext = await browser.createBrowserContext();
+  await (await signIn(refusingContext, chief)).close();
+  const refusing = await refusingContext.newPage();
   await refusing.setRequestInterception(true);
   const feedAsks = [];
   refusing.on('request', (r) => {
