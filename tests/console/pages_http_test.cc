@@ -212,8 +212,12 @@ TEST_F(PagesHttpTest, AHandedSlipSaysTheDecisionAndWhoTookItInWords) {
   EXPECT_TRUE(absl::StrContains(decision.foot, absl::StrCat("recorded under token ", chief_id)))
       << decision.foot;
 
-  // Without --time-zone the slip keeps the ledger's UTC, and says so.
+  // Without --time-zone the slip keeps the ledger's UTC, and says so; the
+  // session tells the floor's page no zone was given (it keeps the phone's).
   EXPECT_TRUE(absl::StrContains(pending.text, "2026-06-02 09:05:00 UTC")) << pending.text;
+  httplib::Result me = Client()->Get("/api/session", {{"Cookie", session}});
+  ASSERT_TRUE(me && me->status == 200);
+  EXPECT_TRUE(absl::StrContains(me->body, R"("timeZone":"UTC","timeZoneGiven":false)")) << me->body;
 
   for (const Slip* slip : {&pending, &decision}) {
     EXPECT_EQ(CodeNames(slip->text), std::vector<std::string>{}) << slip->text;
@@ -239,7 +243,8 @@ TEST_F(PagesHttpTest, ASlipSaysTheHallsTimeWithItsOffset) {
   EXPECT_TRUE(absl::StrContains(slip.foot, "UTC+8")) << slip.foot;  // the checkpoint's time
   httplib::Result me = Client()->Get("/api/session", {{"Cookie", session}});
   ASSERT_TRUE(me && me->status == 200);
-  EXPECT_TRUE(absl::StrContains(me->body, R"("timeZone":"Asia/Shanghai")")) << me->body;
+  EXPECT_TRUE(absl::StrContains(me->body, R"("timeZone":"Asia/Shanghai","timeZoneGiven":true)"))
+      << me->body;
   const ProcessResult history =
       RunCli({"history", "talk", "--json"}, "", server_->address(), {{"ARBITER_TOKEN", chief}});
   ASSERT_EQ(history.exit, 0) << history.err;

@@ -57,7 +57,7 @@ function freePort() {
 
 // `arbiter serve` on a fixed console port, so that a page open before a
 // restart talks to the restarted server.
-const serve = (httpPort) => startServer(arbiter, data, [], `127.0.0.1:${httpPort}`);
+const serve = (httpPort, flags = []) => startServer(arbiter, data, flags, `127.0.0.1:${httpPort}`);
 
 async function stop() {
   const { child } = server;
@@ -467,6 +467,31 @@ async function main() {
   const arrivedIn = (game) => history(game, chief).events.filter((e) => e.event.playerArrived).length;
   check(arrivedIn('women-r1-b9') === 1 && arrivedIn('open-r1-b9') === 0,
     `the arrival is recorded in the chosen game, not in the other event's table 9 (${arrivedIn('women-r1-b9')}/${arrivedIn('open-r1-b9')})`);
+
+  // A hall given its zone (`serve --time-zone Asia/Shanghai`), a phone still
+  // on Paris time: the form says and takes the hall's time, as the slips do.
+  await stop();
+  server = await serve(httpPort, ['--time-zone', 'Asia/Shanghai']);
+  await phone.emulateTimezone('Europe/Paris');
+  await phone.goto(`${server.http}/tables/9?game=open-r1-b9`);
+  await phone.waitForSelector('body[data-loaded="1"][data-game="open-r1-b9"]');
+  await fill(phone, 'arrival', { choices: { color: 'BLACK' } });
+  const hallForm = await phone.evaluate(() => ({ label: document.querySelector('label[for="f-at"]').textContent, value: document.querySelector('#f-at').value }));
+  const beijingWall = (ms) => new Date(ms + 8 * 3600000).toISOString().slice(0, 19);
+  const prefilledOff = Math.abs(Date.parse(`${hallForm.value}Z`) - Date.parse(`${beijingWall(Date.now())}Z`));
+  check(/赛场时间，UTC\+8/.test(hallForm.label) && prefilledOff < 120000,
+    `the form's time is the hall's, named so, prefilled with Beijing's now (${hallForm.label}, ${hallForm.value})`);
+  // The second after the game was created, entered as Beijing's wall time.
+  const createdMs = Date.parse(history('open-r1-b9', chief).events[0].event.at);
+  const arrivedMs = Math.ceil((createdMs + 1) / 1000) * 1000;
+  await phone.$eval('#f-at', (i, v) => { i.value = v; i.dispatchEvent(new Event('input', { bubbles: true })); }, beijingWall(arrivedMs));
+  const hallPreview = await preview(phone);
+  check(!hallPreview.error, `the hall's time previews (${hallPreview.error})`);
+  await confirm(phone);
+  const arrival = history('open-r1-b9', chief).events.find((e) => e.event.playerArrived);
+  check(arrival && Date.parse(arrival.event.at) === arrivedMs,
+    `${beijingWall(arrivedMs)} in Beijing is recorded as ${new Date(arrivedMs).toISOString()} (${arrival?.event.at})`);
+  await phone.emulateTimezone();
 
   // A bound for a loaded CI machine (about 45 s on a quiet one).
   check(Date.now() - started < 150000, `the run took ${Math.round((Date.now() - started) / 1000)} s`);

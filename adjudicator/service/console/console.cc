@@ -601,11 +601,12 @@ void Console::Impl::RouteSession() {
     absl::StatusOr<Visitor> visitor = Admit(req, res, kRead);
     if (!visitor.ok()) return SendError(res, visitor.status());
     const Caller& c = visitor->caller;
-    SendJson(res, absl::StrCat("{\"secured\":", c.role.has_value() ? "true" : "false",
-                               ",\"role\":\"", c.role.has_value() ? RoleName(*c.role) : "",
-                               "\",\"actor\":", JsonString(c.actor), ",\"csrf\":\"",
-                               visitor->session.csrf,
-                               "\",\"timeZone\":", JsonString(venue_time.name()), "}"));
+    SendJson(res,
+             absl::StrCat("{\"secured\":", c.role.has_value() ? "true" : "false", ",\"role\":\"",
+                          c.role.has_value() ? RoleName(*c.role) : "",
+                          "\",\"actor\":", JsonString(c.actor), ",\"csrf\":\"",
+                          visitor->session.csrf, "\",\"timeZone\":", JsonString(venue_time.name()),
+                          ",\"timeZoneGiven\":", venue_time.given() ? "true" : "false", "}"));
   });
 }
 

@@ -7,9 +7,10 @@
 
 namespace arbiter::service::console {
 
-VenueTime::VenueTime() : VenueTime(absl::UTCTimeZone(), "UTC") {}
+VenueTime::VenueTime() : VenueTime(absl::UTCTimeZone(), "UTC", false) {}
 
-VenueTime::VenueTime(absl::TimeZone zone, std::string name) : zone_(zone), name_(std::move(name)) {}
+VenueTime::VenueTime(absl::TimeZone zone, std::string name, bool given)
+    : zone_(zone), name_(std::move(name)), given_(given) {}
 
 absl::StatusOr<VenueTime> VenueTime::Load(absl::string_view name) {
   absl::TimeZone zone;
@@ -21,7 +22,7 @@ absl::StatusOr<VenueTime> VenueTime::Load(absl::string_view name) {
         absl::StrCat("unknown time zone '", name.substr(0, 64),
                      "': give an IANA name such as Asia/Shanghai or Europe/Paris, or UTC"));
   }
-  return VenueTime(zone, std::string(name));
+  return VenueTime(zone, std::string(name), true);
 }
 
 std::string VenueTime::Format(absl::Time t) const {

@@ -5,7 +5,8 @@
 // in: `arbiter serve --time-zone Asia/Shanghai` names it (an IANA zone, from
 // the system's tz database), and every time those pages show carries its
 // offset ("2026-12-07 11:15:00 UTC+8"), so a slip read months later, or in
-// another country, is never ambiguous. The default is UTC.
+// another country, is never ambiguous. The default is UTC; the floor's page,
+// whose times a phone in the hall enters, then keeps the phone's own zone.
 #ifndef ARBITER_ADJUDICATOR_SERVICE_CONSOLE_VENUE_TIME_H_
 #define ARBITER_ADJUDICATOR_SERVICE_CONSOLE_VENUE_TIME_H_
 
@@ -19,7 +20,7 @@ namespace arbiter::service::console {
 
 class VenueTime {
  public:
-  // UTC.
+  // UTC, no zone given.
   VenueTime();
 
   // The zone `name` ("UTC", or an IANA name such as "Asia/Shanghai");
@@ -34,11 +35,16 @@ class VenueTime {
   // pass to Intl.DateTimeFormat.
   const std::string& name() const { return name_; }
 
+  // Whether the zone was given (Load), not the default: the floor's page
+  // enters and says times in the hall's zone only when one was.
+  bool given() const { return given_; }
+
  private:
-  VenueTime(absl::TimeZone zone, std::string name);
+  VenueTime(absl::TimeZone zone, std::string name, bool given);
 
   absl::TimeZone zone_;
   std::string name_;
+  bool given_;
 };
 
 // "UTC", "UTC+8", "UTC-3:30": an offset east of UTC in seconds, said as the

@@ -2,7 +2,7 @@
 // history with each clause's text, and the pending rulings with their
 // options as buttons for the roles that may decide them. Live: the feed says
 // when the game changed, and the page reads it again.
-import { api, post, session, follow, showLive, el, clockLabel, player, signOut, offsetLabel } from './live.js';
+import { api, post, session, follow, showLive, el, clockLabel, player, signOut, ZoneClock } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
 import { eventWords, isIncident, sanctionWords, sideWord, enumWord, resultWords, actorWords } from './words.js';
 import { decisionConsequence, confirmTwice } from './confirm.js';
@@ -144,19 +144,9 @@ function rulingItem(r) {
 // The hall's clock (`serve --time-zone`, the session's timeZone; UTC by
 // default), as the slip says times: hh:mm:ss in the timeline, the date and
 // the offset ("UTC+8") on hover and in the timeline's heading.
-// One formatter for the page (making one costs more than formatting: the
-// timeline formats two times an event on every live update).
-let hallClock = clockIn('UTC');
-function clockIn(zone) {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit',
-    hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset' });
-}
+let hallClock = new ZoneClock('UTC');
 function zoned(at) {
-  const p = Object.fromEntries(hallClock.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
-  // "GMT+08:00", "GMT-03:30", "GMT": minutes east of UTC.
-  const m = /^GMT([+-])(\d\d):(\d\d)$/.exec(p.timeZoneName || '');
-  const east = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
-  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}`, offset: offsetLabel(east) };
+  return hallClock.zoned(at);
 }
 function clockTime(at) {
   return at ? zoned(at).time : '';
@@ -310,7 +300,7 @@ function header() {
 
 async function start() {
   me = await session();
-  if (me.timeZone) hallClock = clockIn(me.timeZone);
+  if (me.timeZone) hallClock = new ZoneClock(me.timeZone);
   header();
   applyLang();
   timelineHeading();  // applyLang wrote the heading with its {zone} unsaid

@@ -119,6 +119,45 @@ export function offsetLabel(minutesEast) {
   return `UTC${minutesEast > 0 ? '+' : '-'}${h}${m ? `:${String(m).padStart(2, '0')}` : ''}`;
 }
 
+// A clock that says instants in one zone: the hall's (`serve --time-zone`,
+// the session's timeZone), or the device's when `zone` is undefined. One
+// Intl formatter a clock: making one costs more than formatting, and a
+// timeline formats two times an event on every live update.
+export class ZoneClock {
+  constructor(zone) {
+    this.format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit',
+      hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  }
+
+  // The instant `at` (ms, or anything Date takes) in the zone: its date,
+  // time to the second, minutes east of UTC, and that offset said ("UTC+8").
+  // The offset is the wall time's distance from UTC (Intl's "longOffset"
+  // names would do, but phones' browsers before 2022 lack them).
+  zoned(at) {
+    const ms = new Date(at).getTime();
+    const p = Object.fromEntries(this.format.formatToParts(ms).map((x) => [x.type, x.value]));
+    const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+    const east = Math.round((wall - Math.floor(ms / 1000) * 1000) / 60000);
+    return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}`, east, offset: offsetLabel(east) };
+  }
+
+  // "2026-06-02T17:05:00": the instant as a datetime-local field shows it.
+  wall(at) {
+    const z = this.zoned(at);
+    return `${z.date}T${z.time}`;
+  }
+
+  // The instant (ms) a wall time of the zone ("2026-06-02T17:05" or with
+  // seconds) names; NaN for one that is not a time. The offset is the
+  // zone's at that instant (found again once, across a change of offset).
+  instant(wall) {
+    const asUtc = Date.parse(`${wall}Z`);
+    if (Number.isNaN(asUtc)) return NaN;
+    const first = asUtc - this.zoned(asUtc).east * 60000;
+    return asUtc - this.zoned(first).east * 60000;
+  }
+}
+
 export function player(p) {
   if (!p) return '';
   return p.rank ? `${p.name} ${p.rank}` : (p.name || '');

@@ -12,7 +12,7 @@
 // its idempotency key first, and is sent from there, in order, until the
 // server has answered it; a retry of an entry already recorded is answered
 // with the first record (the ledger's idempotency), so nothing doubles.
-import { el, follow, clockLabel, remaining, player, offsetLabel } from './live.js';
+import { el, follow, clockLabel, remaining, player, ZoneClock } from './live.js';
 import { lang, applyLang, langSwitch } from './i18n.js';
 import { w, pick, INCIDENTS, incidentTitle, partyWord } from './floor-words.js';
 import { appendConsequence, confirmTwice } from './confirm.js';
@@ -51,7 +51,11 @@ async function call(path, options = {}) {
   return body;
 }
 
-async function refreshSession() { me = await call('/api/session'); return me; }
+async function refreshSession() {
+  me = await call('/api/session');
+  useHallClock(me.timeZoneGiven ? me.timeZone : null);
+  return me;
+}
 
 // A write with the session's CSRF token; a server restarted since the page
 // loaded knows no session: one new session, one retry.
@@ -312,7 +316,7 @@ function renderOutbox() {
     const ev = e.event[Object.keys(e.event).find((k) => !['at', 'idempotencyKey'].includes(k))] || {};
     const who = ev.color || ev.byColor;
     return el('li', { class: e.state, 'data-key': e.key },
-      `${w('atTable')} ${e.table} · ${inc ? incidentTitle(inc) : e.incident}${who ? ` · ${partyWord(who)}` : ''} · ${new Date(e.event.at).toLocaleTimeString()} ${zoneName(new Date(e.event.at))} · `,
+      `${w('atTable')} ${e.table} · ${inc ? incidentTitle(inc) : e.incident}${who ? ` · ${partyWord(who)}` : ''} · ${clock.zoned(e.event.at).time} ${zoneName(new Date(e.event.at))} · `,
       e.state === 'refused' ? el('span', {}, `${w('refused')}: ${e.error} `) : w('waiting'),
       e.state === 'refused' ? el('button', { type: 'button', class: 'discard', onclick: () => { saveOutbox(outbox().filter((x) => x.key !== e.key)); render(); } }, w('discard')) : null);
   })));
@@ -328,16 +332,30 @@ function render() {
 
 const POINT = /^[A-HJ-T](1[0-9]|[1-9])$/;
 
-// The device's zone, as the floor's times are its local time: "UTC+8",
-// "UTC-3:30", "UTC".
-function zoneName(date = new Date()) {
-  return offsetLabel(-date.getTimezoneOffset());
+// The floor's clock: the hall's when the server was given one (`serve
+// --time-zone`: the slips and the game page say the same times), else the
+// phone's. The hall's is kept on the phone, so a page opened with the hall's
+// Wi-Fi down still enters times in it.
+const HALL_ZONE = 'arbiter.floor.hallZone';
+let clock = new ZoneClock();
+let hallZone = null;
+function useHallClock(zone) {
+  if (zone) localStorage.setItem(HALL_ZONE, zone); else localStorage.removeItem(HALL_ZONE);
+  if (zone === hallZone) return;
+  try {
+    clock = new ZoneClock(zone || undefined);
+    hallZone = zone;
+  } catch {
+    // A zone this browser's Intl does not know: the phone's, named as such.
+    clock = new ZoneClock();
+    hallZone = null;
+  }
 }
+useHallClock(localStorage.getItem(HALL_ZONE));
 
-function localNow() {
-  const d = new Date();
-  d.setMilliseconds(0);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 19);
+// "UTC+8", "UTC-3:30", "UTC": the floor's clock's offset at `date`.
+function zoneName(date = new Date()) {
+  return clock.zoned(date).offset;
 }
 
 function fieldInput(f, i) {
@@ -408,7 +426,7 @@ function readField(form, f) {
 function eventOf(form, incident) {
   const field = form.querySelector('#f-at');
   const when = field.value;
-  const at = field.dataset.edited ? Date.parse(when) : Date.now();
+  const at = field.dataset.edited ? clock.instant(when) : Date.now();
   if (!when || Number.isNaN(at)) throw new Bad(`${w('time')}: ${w('required')}`);
   if (at > Date.now() + 60000) throw new Bad(`${w('time')}: ${pick('不能晚于现在', 'cannot be later than now')}`);
   const body = { ...(incident.fixed || {}) };
@@ -422,8 +440,9 @@ function openForm(g, incident) {
   const form = el('form', { class: 'form', id: 'incident-form', 'data-incident': incident.id, novalidate: true },
     el('h2', { tabindex: '-1' }, `${w('table')} ${g.created.table} · ${incidentTitle(incident)}`),
     incident.fields.map((f, i) => fieldInput(f, i)),
-    el('div', {}, el('label', { for: 'f-at' }, pick(`${w('time')}（本机时间，${zoneName()}）`, `${w('time')} (this device's, ${zoneName()})`)),
-      el('input', { type: 'datetime-local', id: 'f-at', step: '1', value: localNow(), oninput: (e) => { e.target.dataset.edited = '1'; } })),
+    el('div', {}, el('label', { for: 'f-at' }, hallZone ? pick(`${w('time')}（赛场时间，${zoneName()}）`, `${w('time')} (the hall's, ${zoneName()})`)
+        : pick(`${w('time')}（本机时间，${zoneName()}）`, `${w('time')} (this device's, ${zoneName()})`)),
+      el('input', { type: 'datetime-local', id: 'f-at', step: '1', value: clock.wall(Date.now()), oninput: (e) => { e.target.dataset.edited = '1'; } })),
     message, result);
   let event = null;
   const close = () => { open = null; render(); };
