@@ -26,6 +26,9 @@ const FlagSpec kTournamentExportFlags[] = {
     {"title", "TITLE",
      "h9 and aga: the title the file gives in place of a tournament title that is not ASCII, "
      "in printable ASCII (its romanized or English name); no ']' (h9) or ',' (aga)"},
+    {"place", "PLACE",
+     "h9 and aga: the place the file gives in place of a tournament location that is not ASCII "
+     "(北京 as Beijing), in printable ASCII; no ']' (h9)"},
     {"for-spreadsheet", "",
      "csv: for Excel and other spreadsheets: a UTF-8 byte-order mark first, and a cell that "
      "begins with = + - @ (a formula) written after a single quote"},
@@ -74,20 +77,27 @@ void PrintStandings(const v1::StandingsReport& r) {
   }
 }
 
-// --title and --for-spreadsheet, refused before anything is asked or
-// written (the server refuses the same): the usage error's exit code, or
+// --title, --place and --for-spreadsheet, refused before anything is asked
+// or written (the server refuses the same): the usage error's exit code, or
 // nullopt with `options` set.
 std::optional<int> ExportOptionsOf(const CommandSpec& spec, const Args& args,
                                    const tournament::TournamentExportFormat& format,
                                    tournament::ExportOptions* options) {
   options->title = args.ValueOr("title", "");
+  options->place = args.ValueOr("place", "");
   options->for_spreadsheet = args.Has("for-spreadsheet");
   if (args.Has("title") && options->title.empty()) {
     return UsageError(spec, "--title: give a title (printable ASCII)");
   }
-  for (const auto& [flag, one] :
-       {std::pair{"--title", tournament::ExportOptions{options->title, false}},
-        std::pair{"--for-spreadsheet", tournament::ExportOptions{"", options->for_spreadsheet}}}) {
+  if (args.Has("place") && options->place.empty()) {
+    return UsageError(spec, "--place: give a place (printable ASCII)");
+  }
+  tournament::ExportOptions title, place, for_spreadsheet;
+  title.title = options->title;
+  place.place = options->place;
+  for_spreadsheet.for_spreadsheet = options->for_spreadsheet;
+  for (const auto& [flag, one] : {std::pair{"--title", title}, std::pair{"--place", place},
+                                  std::pair{"--for-spreadsheet", for_spreadsheet}}) {
     if (absl::Status s = tournament::CheckExportOptions(format, one); !s.ok()) {
       return UsageError(spec,
                         absl::StrCat(flag, " with --format ", format.name, ": ", s.message()));
@@ -130,10 +140,11 @@ const CommandSpec kTournamentExport = {
     .max_positionals = 1,
     .flags = kTournamentExportFlags,
     .notes =
-        "h9 and aga are ASCII: a tournament whose title is not (全国围棋个人赛) is exported with "
-        "--title \"National Individual Championship\". csv is RFC 4180, UTF-8 without a "
-        "byte-order mark, unless --for-spreadsheet. arbiter verify --export checks every "
-        "variant, taking the title from the file (it is the exporter's word, not the log's).",
+        "h9 and aga are ASCII: a tournament whose title or location is not (全国围棋个人赛, "
+        "北京) is exported with --title \"National Individual Championship\" --place "
+        "\"Beijing\". csv is RFC 4180, UTF-8 without a byte-order mark, unless "
+        "--for-spreadsheet. arbiter verify --export checks every variant, taking the title and "
+        "place from the file (they are the exporter's word, not the log's).",
 };
 
 int TournamentShow(const Args& args) {
@@ -186,6 +197,7 @@ int TournamentExport(const Args& args) {
   req.set_format(format->format);
   req.set_tournament(TournamentName(args));
   req.set_title(options.title);
+  req.set_place(options.place);
   req.set_for_spreadsheet(options.for_spreadsheet);
   // In pages of at most 1 MiB: the file's and the sidecar's bytes
   // concatenated, the sidecar's entries merged (tournament.proto).

@@ -6,12 +6,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "adjudicator/service/tournament_at.h"
 #include "adjudicator/tournament/export_checkpoint.h"
 #include "adjudicator/tournament/export_formats.h"
@@ -121,12 +123,26 @@ std::optional<std::string> JsonBeforeByes(absl::string_view file, absl::string_v
   return *before;
 }
 
+// What `given` gave the export, for the answer: ", with the title "..."
+// given at export (...)".
+std::string GivenAtExport(const tournament::GivenWords& given) {
+  std::vector<std::string> words;
+  if (!given.title.empty()) words.push_back(absl::StrCat("the title \"", given.title, "\""));
+  if (!given.place.empty()) words.push_back(absl::StrCat("the place \"", given.place, "\""));
+  return absl::StrCat(", with ", absl::StrJoin(words, " and "),
+                      " given at export (tournament export ",
+                      given.title.empty()   ? "--place"
+                      : given.place.empty() ? "--title"
+                                            : "--title, --place",
+                      ": the exporter's word; the log holds the tournament's own)");
+}
+
 // The file against the export the log gives, in the variant the file is:
-// the spreadsheet CSV (`options`), an .h9 or AGA file with the title given
-// at export (taken from the file: the exporter's word, which the log does
-// not hold; only where the tournament's own title cannot be written, so an
-// ASCII title's line is still checked against the log), a JSON export of
-// before the byes were listed.
+// the spreadsheet CSV (`options`), an .h9 or AGA file with the title or
+// place given at export (taken from the file: the exporter's word, which the
+// log does not hold; only where the tournament's own cannot be written, so
+// an ASCII title's or location's line is still checked against the log), a
+// JSON export of before the byes were listed.
 int CheckAgainstLog(const std::string& path, const NamedRecord& named, const std::string& file,
                     const tournament::ExportOptions& options, const Derive& derive) {
   const Derived plain = derive(options);
@@ -134,19 +150,30 @@ int CheckAgainstLog(const std::string& path, const NamedRecord& named, const std
     return Compare(path, named, file, plain.content,
                    options.for_spreadsheet ? " (the CSV for a spreadsheet)" : "");
   }
-  const std::optional<std::string> title = tournament::TitleWrittenIn(named.format, file);
-  if (plain.fail && title.has_value() && tournament::CheckExportTitle(named.format, *title).ok()) {
-    tournament::ExportOptions titled = options;
-    titled.title = *title;
-    const Derived with_title = derive(titled);
-    if (!with_title.fail) {
-      return Compare(path, named, file, with_title.content,
-                     absl::StrCat(", with the title \"", *title,
-                                  "\" given at export (tournament export --title: the "
-                                  "exporter's word; the log holds the tournament's own)"));
+  if (plain.fail) {
+    // Each reading of the file's words the exporter could have given; the
+    // first the log's export takes and the file is, else the first it takes.
+    std::optional<std::pair<Derived, tournament::GivenWords>> first;
+    for (const tournament::GivenWords& given : tournament::WordsWrittenIn(named.format, file)) {
+      if ((!given.title.empty() && !tournament::CheckExportTitle(named.format, given.title).ok()) ||
+          (!given.place.empty() && !tournament::CheckExportPlace(named.format, given.place).ok())) {
+        continue;
+      }
+      tournament::ExportOptions with = options;
+      with.title = given.title;
+      with.place = given.place;
+      Derived derived = derive(with);
+      if (derived.fail) continue;
+      if (!tournament::FirstDifference(derived.content, file).has_value()) {
+        return Compare(path, named, file, derived.content, GivenAtExport(given));
+      }
+      if (!first.has_value()) first.emplace(std::move(derived), given);
     }
+    if (first.has_value()) {
+      return Compare(path, named, file, first->first.content, GivenAtExport(first->second));
+    }
+    return plain.fail();
   }
-  if (plain.fail) return plain.fail();
   if (named.format == v1::ExportTournamentRequest::JSON) {
     if (std::optional<std::string> before = JsonBeforeByes(file, plain.content);
         before.has_value() && !tournament::FirstDifference(*before, file).has_value()) {
@@ -200,6 +227,7 @@ int VerifyRemote(const Args& args, const std::string& path, const NamedRecord& n
         req.set_format(named.format);
         req.set_at_tree_size(named.checkpoint.tree_size());
         req.set_title(o.title);
+        req.set_place(o.place);
         req.set_for_spreadsheet(o.for_spreadsheet);
         std::string content;
         const grpc::Status status =

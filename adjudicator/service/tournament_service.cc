@@ -530,7 +530,10 @@ grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* contex
     absl::StatusOr<std::string> id =
         ParseResourceName("tournaments", req->tournament(), "tournament");
     if (!id.ok()) return id.status();
-    const ExportOptions options{req->title(), req->for_spreadsheet()};
+    ExportOptions options;
+    options.title = req->title();
+    options.place = req->place();
+    options.for_spreadsheet = req->for_spreadsheet();
     auto make = [&]() -> absl::StatusOr<service::AnswerPageList> {
       absl::StatusOr<v1::ExportTournamentResponse> whole =
           WholeExport(*id, req->format(), req->at_tree_size(), options);
@@ -538,13 +541,13 @@ grpc::Status TournamentServiceImpl::ExportTournament(grpc::ServerContext* contex
       return CutExport(*whole);
     };
     std::string next;
-    // The options are part of what the pages are cut from (the title
-    // escaped, so no title reads as another key).
-    absl::StatusOr<std::string> page =
-        pages_.Page(absl::StrCat(*id, " ", v1::ExportTournamentRequest::Format_Name(req->format()),
-                                 " ", req->at_tree_size(), " ", options.for_spreadsheet ? 1 : 0,
-                                 " ", absl::CEscape(options.title)),
-                    req->page_token(), make, &next);
+    // The options are part of what the pages are cut from (the title and
+    // place escaped and quoted, so no title reads as another key).
+    absl::StatusOr<std::string> page = pages_.Page(
+        absl::StrCat(*id, " ", v1::ExportTournamentRequest::Format_Name(req->format()), " ",
+                     req->at_tree_size(), " ", options.for_spreadsheet ? 1 : 0, " \"",
+                     absl::CEscape(options.title), "\" \"", absl::CEscape(options.place), "\""),
+        req->page_token(), make, &next);
     if (!page.ok()) return page.status();
     if (!out->ParseFromString(*page)) return absl::InternalError("a kept page does not parse");
     out->set_next_page_token(next);

@@ -21,11 +21,11 @@ absl::StatusOr<std::string> WriteOpenGotha(const v1::Tournament& t,
 }
 absl::StatusOr<std::string> WriteEgd(const v1::Tournament& t, const v1::StandingsReport& report,
                                      const ExportOptions& options) {
-  return ExportEgdH9(t, report, options.title);
+  return ExportEgdH9(t, report, options.title, options.place);
 }
 absl::StatusOr<std::string> WriteAga(const v1::Tournament& t, const v1::StandingsReport& report,
                                      const ExportOptions& options) {
-  return ExportAga(t, report, options.title);
+  return ExportAga(t, report, options.title, options.place);
 }
 absl::StatusOr<std::string> WriteCsv(const v1::Tournament& t, const v1::StandingsReport& report,
                                      const ExportOptions& options) {
@@ -109,6 +109,15 @@ absl::Status CheckExportOptions(const TournamentExportFormat& format,
           format.label, " writes the tournament's own"));
     }
     if (absl::Status s = CheckExportTitle(format.format, options.title); !s.ok()) return s;
+  }
+  if (!options.place.empty()) {
+    if (!format.takes_title) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "place: only the h9 (EGD) and aga exports take a place in place of the tournament's "
+          "location; ",
+          format.label, " writes the tournament's own"));
+    }
+    if (absl::Status s = CheckExportPlace(format.format, options.place); !s.ok()) return s;
   }
   if (options.for_spreadsheet && !format.takes_for_spreadsheet) {
     return absl::InvalidArgumentError(absl::StrCat(

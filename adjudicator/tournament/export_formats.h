@@ -16,11 +16,14 @@
 namespace arbiter::tournament {
 
 // What `tournament export` may ask of a format beyond its defaults
-// (ExportTournamentRequest's `title` and `for_spreadsheet`).
+// (ExportTournamentRequest's `title`, `place` and `for_spreadsheet`).
 struct ExportOptions {
   // EGD .h9 and AGA: the title written in place of the tournament's (one
   // that is not ASCII); empty: the tournament's own.
   std::string title;
+  // EGD .h9 and AGA: the place written in place of the tournament's
+  // location (one that is not ASCII); empty: the tournament's own.
+  std::string place;
   // CSV: for a spreadsheet (a byte-order mark, formula-leading cells quoted).
   bool for_spreadsheet = false;
 };
@@ -40,13 +43,15 @@ struct TournamentExportFormat {
   std::string (*exported_as)(const v1::ScoredPairing& p);
   // How the file writes one bye, likewise.
   std::string (*bye_exported_as)(const v1::Tournament& t, const v1::ScoredBye& b);
-  // Which options the format takes: a title, the spreadsheet flavour.
+  // Which options the format takes: a title and a place, the spreadsheet
+  // flavour.
   bool takes_title = false;
   bool takes_for_spreadsheet = false;
 };
 
 // INVALID_ARGUMENT, naming the option, for an option `format` does not take
-// or a title the format cannot hold (CheckExportTitle, formats.h).
+// or a title or place the format cannot hold (CheckExportTitle,
+// CheckExportPlace, formats.h).
 absl::Status CheckExportOptions(const TournamentExportFormat& format, const ExportOptions& options);
 
 // The JSON export's text of a report (proto3 JSON, indented): the writer's

@@ -119,28 +119,65 @@ absl::Status CheckResultsIn(const v1::Tournament& t, const v1::StandingsReport& 
       "leave a round out"));
 }
 
-// The title the file writes: the tournament's when it is ASCII, else the
-// one given for the file (a title that is not ASCII with none given is
-// refused, naming the option). A title given for a tournament whose own is
-// ASCII is refused too: the file's title is then the log's, which `verify
-// --export` checks as every other line.
-absl::StatusOr<std::string> TitleFor(absl::string_view format, const v1::Tournament& t,
-                                     absl::string_view given) {
-  const bool ascii = IsPrintableAscii(t.title());
+// A word the file writes that the tournament may hold in its own
+// language: its title, its location.
+struct FileWord {
+  absl::string_view what;  // "title"
+  absl::string_view flag;  // "--title"
+};
+constexpr FileWord kTitle{"title", "--title"};
+constexpr FileWord kPlace{"location", "--place"};
+
+// The word the file writes: the tournament's own when it is ASCII, else the
+// one given for the file (tournament export --title, --place: the
+// exporter's word, which `verify --export` takes back from the file). One
+// that is not ASCII with none given is refused, naming the option. One
+// given for an ASCII word is refused too: the file's word is then the
+// log's, which `verify --export` checks as every other line.
+absl::StatusOr<std::string> WordFor(absl::string_view format, const v1::Tournament& t,
+                                    const FileWord& word, absl::string_view own,
+                                    absl::string_view given) {
+  const bool ascii = IsPrintableAscii(own);
   if (given.empty() && !ascii) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        format, ": the tournament's title \"", t.title(),
-        "\" is not ASCII, and the file must be; give its title in Latin letters for this file "
-        "with --title (tournament export ",
-        t.tournament_id(), " --format ", format == "EGD .h9" ? "h9" : "aga",
-        " --title \"...\", e.g. its romanized or English name)"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(format, ": the tournament's ", word.what, " \"", own,
+                     "\" is not ASCII, and the file must be; give its ", word.what,
+                     " in Latin letters for this file with ", word.flag, " (tournament export ",
+                     t.tournament_id(), " --format ", format == "EGD .h9" ? "h9" : "aga", " ",
+                     word.flag, " \"...\", e.g. its romanized or English name)"));
   }
   if (!given.empty() && ascii) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(format, ": the tournament's title \"", t.title(),
-                     "\" is ASCII and is written as it is; --title is for a title that is not"));
+    const std::string own_word =
+        own.empty()
+            ? absl::StrCat("has no ", word.what, ", and the file writes none")
+            : absl::StrCat("'s ", word.what, " \"", own, "\" is ASCII and is written as it is");
+    return absl::FailedPreconditionError(absl::StrCat(format, ": the tournament", own_word, "; ",
+                                                      word.flag, " is for a ", word.what,
+                                                      " that is not"));
   }
-  return std::string(given.empty() ? absl::string_view(t.title()) : given);
+  return std::string(given.empty() ? own : given);
+}
+
+// INVALID_ARGUMENT, saying why, for a word given for `format` that the file
+// cannot hold; `more` adds the format's own refusals.
+absl::Status CheckGivenWord(v1::ExportTournamentRequest::Format format, absl::string_view word,
+                            absl::string_view text) {
+  const bool egd = format == v1::ExportTournamentRequest::EGD_H9;
+  const std::string what =
+      absl::StrCat(word, " \"", text, "\" for the ", egd ? "EGD .h9" : "AGA results", " file: ");
+  if (text.empty()) return absl::InvalidArgumentError(absl::StrCat(what, "it is empty"));
+  if (!IsPrintableAscii(text)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, "it must be printable ASCII (letters, digits, punctuation, spaces)"));
+  }
+  if (text.front() == ' ' || text.back() == ' ') {
+    return absl::InvalidArgumentError(absl::StrCat(what, "a space at either end"));
+  }
+  if (egd && absl::StrContains(text, ']')) {
+    return absl::InvalidArgumentError(absl::StrCat(what, "a ']', which would close the file's ",
+                                                   word == "title" ? "EV" : "PC", "[...] header"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -151,42 +188,49 @@ std::string EgdByeToken(const v1::Tournament& t) {
 }
 
 absl::Status CheckExportTitle(v1::ExportTournamentRequest::Format format, absl::string_view title) {
-  const bool egd = format == v1::ExportTournamentRequest::EGD_H9;
-  const std::string what =
-      absl::StrCat("title \"", title, "\" for the ", egd ? "EGD .h9" : "AGA results", " file: ");
-  if (title.empty()) return absl::InvalidArgumentError(absl::StrCat(what, "it is empty"));
-  if (!IsPrintableAscii(title)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(what, "it must be printable ASCII (letters, digits, punctuation, spaces)"));
-  }
-  if (title.front() == ' ' || title.back() == ' ') {
-    return absl::InvalidArgumentError(absl::StrCat(what, "a space at either end"));
-  }
-  if (egd && absl::StrContains(title, ']')) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(what, "a ']', which would close the file's EV[...] header"));
-  }
+  if (absl::Status s = CheckGivenWord(format, "title", title); !s.ok()) return s;
   if (format == v1::ExportTournamentRequest::AGA && absl::StrContains(title, ',')) {
     return absl::InvalidArgumentError(
-        absl::StrCat(what,
-                     "a ',': the AGA's TOURNEY line is \"event name, location, dates\", its parts "
-                     "separated by commas, so a comma would end the name there"));
+        absl::StrCat("title \"", title,
+                     "\" for the AGA results file: a ',': the AGA's TOURNEY line is \"event "
+                     "name, location, dates\", its parts separated by commas, so a comma would "
+                     "end the name there"));
   }
   return absl::OkStatus();
 }
 
-std::optional<std::string> TitleWrittenIn(v1::ExportTournamentRequest::Format format,
-                                          absl::string_view file) {
+absl::Status CheckExportPlace(v1::ExportTournamentRequest::Format format, absl::string_view place) {
+  return CheckGivenWord(format, "place", place);
+}
+
+std::vector<GivenWords> WordsWrittenIn(v1::ExportTournamentRequest::Format format,
+                                       absl::string_view file) {
+  std::vector<GivenWords> out;
   for (absl::string_view line : absl::StrSplit(file, '\n')) {
     if (format == v1::ExportTournamentRequest::EGD_H9 && absl::ConsumePrefix(&line, "; EV[") &&
         absl::ConsumeSuffix(&line, "]")) {
-      return std::string(line);
+      out.push_back({std::string(line), ""});
     }
+    // "PC[CN,Beijing]": the country code, then the place.
+    if (format == v1::ExportTournamentRequest::EGD_H9 && absl::ConsumePrefix(&line, "; PC[") &&
+        absl::ConsumeSuffix(&line, "]") && line.find(',') != absl::string_view::npos) {
+      const std::string place(line.substr(line.find(',') + 1));
+      const std::vector<GivenWords> titles = out;
+      out.push_back({"", place});
+      for (const GivenWords& w : titles) out.push_back({w.title, place});
+    }
+    // "TOURNEY title, place": a given title has no ',', an ASCII title of
+    // the tournament's own may; each split is a reading.
     if (format == v1::ExportTournamentRequest::AGA && absl::ConsumePrefix(&line, "TOURNEY ")) {
-      return std::string(line.substr(0, line.find(',')));
+      out.push_back({std::string(line.substr(0, line.find(','))), ""});
+      for (size_t at = line.find(", "); at != absl::string_view::npos;
+           at = line.find(", ", at + 1)) {
+        out.push_back({"", std::string(line.substr(at + 2))});
+        out.push_back({std::string(line.substr(0, at)), std::string(line.substr(at + 2))});
+      }
     }
   }
-  return std::nullopt;
+  return out;
 }
 
 std::string SpreadsheetCell(absl::string_view cell) {
@@ -221,11 +265,11 @@ std::string AgaToken(const ScoredPairing& p) {
 // The .h9 file's header: class, event, place, dates, komi, time,
 // corrections and the column heads.
 std::string EgdHeader(const v1::Tournament& t, const v1::StandingsReport& report,
-                      absl::string_view second, absl::string_view title) {
+                      absl::string_view second, absl::string_view title, absl::string_view place) {
   const v1::TournamentSettings& s = t.settings();
   std::string out;
   absl::StrAppend(&out, "; CL[", s.egf_class(), "]\n; EV[", title, "]\n; PC[", s.country(), ",",
-                  s.location(), "]\n");
+                  place, "]\n");
   if (!s.begin_date().empty()) {
     absl::StrAppend(&out, "; DT[", s.begin_date(), ",",
                     s.end_date().empty() ? s.begin_date() : s.end_date(), "]\n");
@@ -267,10 +311,9 @@ absl::Status CheckEgdSettings(const v1::Tournament& t) {
   }
   if (s.adjusted_time_minutes() <= 0)
     return refuse("the tournament's adjusted time in minutes (TM[]) is not set");
-  for (const auto& [what, text] :
-       {std::pair{"location", &s.location()}, std::pair{"country", &s.country()}}) {
-    if (!IsPrintableAscii(*text))
-      return refuse(absl::StrCat("the tournament's ", what, " \"", *text, "\" is not ASCII"));
+  // The location is written as the title is (WordFor, --place).
+  if (!IsPrintableAscii(s.country())) {
+    return refuse(absl::StrCat("the tournament's country \"", s.country(), "\" is not ASCII"));
   }
   return absl::OkStatus();
 }
@@ -300,14 +343,17 @@ absl::Status CheckEgdPlayerText(const v1::TournamentPlayer& p, const RomanizedNa
 }
 
 absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report,
-                                        absl::string_view given_title) {
+                                        absl::string_view given_title,
+                                        absl::string_view given_place) {
   const v1::TournamentSettings& s = t.settings();
   const auto refuse = [](absl::string_view why) {
     return absl::FailedPreconditionError(absl::StrCat("EGD .h9: ", why));
   };
   if (absl::Status st = CheckEgdSettings(t); !st.ok()) return st;
-  absl::StatusOr<std::string> title = TitleFor("EGD .h9", t, given_title);
+  absl::StatusOr<std::string> title = WordFor("EGD .h9", t, kTitle, t.title(), given_title);
   if (!title.ok()) return title.status();
+  absl::StatusOr<std::string> where = WordFor("EGD .h9", t, kPlace, s.location(), given_place);
+  if (!where.ok()) return where.status();
   if (absl::Status st =
           CheckResultsIn(t, report, "EGD .h9", "\"0-\" (did not play) for their players");
       !st.ok()) {
@@ -318,7 +364,11 @@ absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::Stand
   for (int i = 0; i < rows.size(); ++i) place[rows[i].id()] = i + 1;
   const bool swiss = s.system() == v1::TournamentSettings::SWISS;
   const bool by_opponents = s.swiss_method() == v1::TournamentSettings::POINTS_THEN_OPPONENTS;
-  std::string out = EgdHeader(t, report, !swiss ? "A" : by_opponents ? "Opp" : "TS", *title);
+  std::string out = EgdHeader(t, report,
+                              !swiss         ? "A"
+                              : by_opponents ? "Opp"
+                                             : "TS",
+                              *title, *where);
   const std::vector<int> rounds = RoundNumbers(t);
   for (int i = 0; i < rows.size(); ++i) {
     const v1::Standing& st = rows[i];
@@ -399,14 +449,9 @@ std::optional<std::string> AgaRulesOfPlay(const v1::Tournament& t) {
   return std::nullopt;
 }
 
-// Why the tournament cannot be written as an AGA results file yet (a title
-// or location that is not ASCII, a ruleset without rules of play to name, a
-// board without a result), or OK.
+// Why the tournament cannot be written as an AGA results file yet (a
+// ruleset without rules of play to name, a board without a result), or OK.
 absl::Status CheckAga(const v1::Tournament& t, const v1::StandingsReport& report) {
-  if (!IsPrintableAscii(t.settings().location())) {
-    return absl::FailedPreconditionError(absl::StrCat("AGA results: the tournament's location \"",
-                                                      t.settings().location(), "\" is not ASCII"));
-  }
   if (!AgaRulesOfPlay(t).has_value()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "AGA results: the tournament's ruleset \"", Ruleset(t),
@@ -418,13 +463,16 @@ absl::Status CheckAga(const v1::Tournament& t, const v1::StandingsReport& report
 }
 
 absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report,
-                                      absl::string_view given_title) {
+                                      absl::string_view given_title,
+                                      absl::string_view given_place) {
   const v1::TournamentSettings& s = t.settings();
   const auto refuse = [](absl::string_view why) {
     return absl::FailedPreconditionError(absl::StrCat("AGA results: ", why));
   };
-  absl::StatusOr<std::string> title = TitleFor("AGA results", t, given_title);
+  absl::StatusOr<std::string> title = WordFor("AGA results", t, kTitle, t.title(), given_title);
   if (!title.ok()) return title.status();
+  absl::StatusOr<std::string> place = WordFor("AGA results", t, kPlace, s.location(), given_place);
+  if (!place.ok()) return place.status();
   if (absl::Status st = CheckAga(t, report); !st.ok()) return st;
   // AGA ids are numbers; players without one get a temporary id, from 99999
   // down, skipping the ids in use (as OpenGotha does).
@@ -461,7 +509,7 @@ absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::Standin
                     "\n");
   }
   std::string out;
-  absl::StrAppend(&out, "TOURNEY ", *title, s.location().empty() ? "" : ", ", s.location(), "\n");
+  absl::StrAppend(&out, "TOURNEY ", *title, place->empty() ? "" : ", ", *place, "\n");
   if (!s.begin_date().empty()) absl::StrAppend(&out, "\tstart=", s.begin_date(), "\n");
   if (!s.end_date().empty()) absl::StrAppend(&out, "\tfinish=", s.end_date(), "\n");
   absl::StrAppend(&out, "\trules=", *AgaRulesOfPlay(t), "\n");

@@ -43,6 +43,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -53,18 +54,21 @@ namespace arbiter::tournament {
 
 // FAILED_PRECONDITION, naming the player or the setting, for what the
 // format cannot hold: a player without a romanized name (names.h), a
-// missing given name or rank, a title or location that is not ASCII, no
+// missing given name or rank, a title or location that is not ASCII (and
+// none given for the file), no
 // EGF class or adjusted time (EGD), a ';' in a name or club (EGD: it begins
 // a comment there), an AGA id that is not a number or a ruleset without
 // rules of play to name (AGA),
 // a paired board without a result yet (both, naming round, board, game).
-// `title`, when not empty, is written in place of the tournament's own
-// (export_formats.h ExportOptions; CheckExportTitle first). A title that is
-// not ASCII, with none given, is refused naming `--title`.
+// `title` and `place`, when not empty, are written in place of the
+// tournament's own title and location (export_formats.h ExportOptions;
+// CheckExportTitle and CheckExportPlace first). A title or location that is
+// not ASCII, with none given, is refused naming `--title` or `--place`; one
+// given for an ASCII one is refused too (the file then writes the log's).
 absl::StatusOr<std::string> ExportEgdH9(const v1::Tournament& t, const v1::StandingsReport& report,
-                                        absl::string_view title = {});
+                                        absl::string_view title = {}, absl::string_view place = {});
 absl::StatusOr<std::string> ExportAga(const v1::Tournament& t, const v1::StandingsReport& report,
-                                      absl::string_view title = {});
+                                      absl::string_view title = {}, absl::string_view place = {});
 std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report,
                       bool for_spreadsheet = false);
 
@@ -74,11 +78,27 @@ std::string ExportCsv(const v1::Tournament& t, const v1::StandingsReport& report
 // is "event name, location, dates", its parts comma separated).
 absl::Status CheckExportTitle(v1::ExportTournamentRequest::Format format, absl::string_view title);
 
-// The title an .h9 or AGA file names (its EV[] header, its TOURNEY line
-// up to the first ','), or nullopt when it has none or is another format:
-// what `verify --export` gives back as the title of a file exported with one.
-std::optional<std::string> TitleWrittenIn(v1::ExportTournamentRequest::Format format,
-                                          absl::string_view file);
+// The same for a place given in place of the tournament's location (北京 as
+// "Beijing"): empty, not printable ASCII, a space at either end, a ']'
+// (.h9: it would close the PC[] header). A ',' is the AGA's own way of
+// writing a place ("Seattle, WA"), and .h9's PC[] names the country before
+// the first one.
+absl::Status CheckExportPlace(v1::ExportTournamentRequest::Format format, absl::string_view place);
+
+// What an .h9 or AGA file may have been given at export: a title, a place
+// (either empty when not given).
+struct GivenWords {
+  std::string title;
+  std::string place;
+};
+
+// The readings of an .h9 or AGA file's title and place (its EV[] and PC[]
+// headers; its TOURNEY line, split at each ", "), each a title, a place or
+// both, in that order; none for a file without them or another format:
+// what `verify --export` gives back to the export of a file exported with
+// --title or --place, to see whether one of them is the file.
+std::vector<GivenWords> WordsWrittenIn(v1::ExportTournamentRequest::Format format,
+                                       absl::string_view file);
 
 // A CSV cell as the spreadsheet flavour writes it (before RFC 4180 quoting).
 std::string SpreadsheetCell(absl::string_view cell);

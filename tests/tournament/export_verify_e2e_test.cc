@@ -347,6 +347,95 @@ TEST_F(ExportVerify, ATitleGivenAtExportReachesTheRatingFormatsAndVerifies) {
   }
 }
 
+// A tournament held in 北京 (its location set at creation, in Chinese)
+// reaches the EGD and the AGA with --place, refused naming the option
+// without it (nothing written); the file verifies with the place it gives,
+// the title given too where the tournament's is not ASCII either.
+TEST_F(ExportVerify, APlaceGivenAtExportReachesTheRatingFormatsAndVerifies) {
+  Record("g1", Created("G1", "李伟", "Wang Ming") +
+                   "{\"at\": \"2026-05-01T09:00:30Z\", \"resign\": {\"color\": \"WHITE\"}}\n");
+  for (const char* title : {"Beijing Open", "北京公开赛"}) {
+    const std::string id = title[0] == 'B' ? "open" : "cn";
+    ProcessResult r = Cli({"tournament",
+                           "create",
+                           "--id",
+                           id,
+                           "--system",
+                           "round-robin",
+                           "--title",
+                           title,
+                           "--player",
+                           "A:李,伟:5D",
+                           "--romanized",
+                           "A:Li,Wei",
+                           "--player",
+                           "B:Wang,Ming:4D",
+                           "--location",
+                           "北京棋院, 海淀",
+                           "--country",
+                           "CN",
+                           "--egf-class",
+                           "B",
+                           "--adjusted-time",
+                           "60"});
+    ASSERT_EQ(r.exit, 0) << r.err;
+    ASSERT_EQ(Cli({"tournament", "pair", id, "--round", "1", "--board", "A,B,G1"}).exit, 0);
+  }
+  for (const char* format : {"h9", "aga"}) {
+    SCOPED_TRACE(format);
+    const bool h9 = std::string(format) == "h9";
+    const std::string file = dir_.File(absl::StrCat("open.", format));
+    ProcessResult r = Cli({"tournament", "export", "open", "--format", format, "--out", file});
+    EXPECT_EQ(r.exit, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("location \"北京棋院, 海淀\" is not ASCII"));
+    EXPECT_THAT(r.err, HasSubstr(absl::StrCat("--format ", format, " --place")));
+    EXPECT_FALSE(std::filesystem::exists(file));
+    EXPECT_FALSE(std::filesystem::exists(file + ".reasons.json"));
+
+    r = Cli({"tournament", "export", "open", "--format", format, "--out", file, "--place",
+             "Beijing Go Academy, Haidian"});
+    ASSERT_EQ(r.exit, 0) << r.err;
+    EXPECT_THAT(ReadFile(file), HasSubstr(h9 ? "; PC[CN,Beijing Go Academy, Haidian]\n"
+                                             : "TOURNEY Beijing Open, Beijing Go Academy, "
+                                               "Haidian\n"));
+    for (const ProcessResult& v : {VerifyDb(file), VerifyServer(file)}) {
+      EXPECT_EQ(v.exit, 0) << v.out << v.err;
+      EXPECT_THAT(v.out, HasSubstr("with the place \"Beijing Go Academy, Haidian\" given at "
+                                   "export (tournament export --place"));
+    }
+    const Edit e = h9 ? EditLine(file, "+/b0", "-/b0") : EditLine(file, "\tB\t", "\tW\t");
+    ExpectRefusedAt(VerifyDb(file), e);
+    ExpectRefusedAt(VerifyServer(file), e);
+
+    // Title and place both given.
+    const std::string both = dir_.File(absl::StrCat("cn.", format));
+    r = Cli({"tournament", "export", "cn", "--format", format, "--out", both, "--title",
+             "Beijing Open", "--place", "Beijing Go Academy, Haidian"});
+    ASSERT_EQ(r.exit, 0) << r.err;
+    for (const ProcessResult& v : {VerifyDb(both), VerifyServer(both)}) {
+      EXPECT_EQ(v.exit, 0) << v.out << v.err;
+      EXPECT_THAT(v.out, HasSubstr("with the title \"Beijing Open\" and the place \"Beijing Go "
+                                   "Academy, Haidian\" given at export"));
+    }
+    const Edit edited = h9 ? EditLine(both, "+/b0", "-/b0") : EditLine(both, "\tB\t", "\tW\t");
+    ExpectRefusedAt(VerifyDb(both), edited);
+  }
+  // A place the format cannot hold, or for another format: bad usage,
+  // nothing asked or written.
+  const std::string bad = dir_.File("bad.out");
+  for (const std::vector<std::string>& flags :
+       {std::vector<std::string>{"--format", "h9", "--place", "Hall [A]"},
+        {"--format", "aga", "--place", "北京"},
+        {"--format", "csv", "--place", "Beijing"}}) {
+    std::vector<std::string> args = {"tournament", "export", "open", "--out", bad};
+    args.insert(args.end(), flags.begin(), flags.end());
+    ProcessResult r = Cli(args);
+    EXPECT_EQ(r.exit, 2) << absl::StrJoin(flags, " ") << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--place with"));
+    EXPECT_FALSE(std::filesystem::exists(bad));
+  }
+}
+
 // Review item 3: the CSV for a spreadsheet (--for-spreadsheet): a UTF-8
 // byte-order mark and formula-leading cells after a quote, read back by
 // Python's csv module as Excel's "CSV UTF-8" reads it; it verifies, an edit

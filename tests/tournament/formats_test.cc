@@ -372,12 +372,12 @@ TEST_F(Formats, EgdH9AndAgaTakeAnAsciiTitleForANonAsciiOne) {
   absl::StatusOr<std::string> h9 = ExportEgdH9(t_, report_, "National Individual Championship");
   ASSERT_TRUE(h9.ok()) << h9.status();
   EXPECT_EQ(ParseH9(*h9).headers["EV"], "National Individual Championship");
-  EXPECT_EQ(TitleWrittenIn(v1::ExportTournamentRequest::EGD_H9, *h9),
+  EXPECT_EQ(WordsWrittenIn(v1::ExportTournamentRequest::EGD_H9, *h9).front().title,
             "National Individual Championship");
   absl::StatusOr<std::string> aga = ExportAga(t_, report_, "National Individual Championship");
   ASSERT_TRUE(aga.ok()) << aga.status();
   EXPECT_EQ(ParseAga(*aga).tourney, "National Individual Championship, Beijing");
-  EXPECT_EQ(TitleWrittenIn(v1::ExportTournamentRequest::AGA, *aga),
+  EXPECT_EQ(WordsWrittenIn(v1::ExportTournamentRequest::AGA, *aga).front().title,
             "National Individual Championship");
   // The tournament's own ASCII title is written as before, and is not
   // replaced (the file's title is then the log's).
@@ -389,6 +389,70 @@ TEST_F(Formats, EgdH9AndAgaTakeAnAsciiTitleForANonAsciiOne) {
     EXPECT_THAT(text.status().message(),
                 HasSubstr("\"Test Cup\" is ASCII and is written as it is; --title is for a title "
                           "that is not"));
+  }
+}
+
+// A tournament held in 北京 reaches the EGD and the AGA with its place given
+// for the file (it has no other way: the location is set at creation);
+// without one the refusal names --place. The place read back from the
+// file is among the readings `verify --export` tries.
+TEST_F(Formats, EgdH9AndAgaTakeAnAsciiPlaceForANonAsciiLocation) {
+  t_.mutable_settings()->set_location("北京");
+  for (const auto& text : {ExportEgdH9(t_, report_), ExportAga(t_, report_)}) {
+    ASSERT_FALSE(text.ok());
+    EXPECT_EQ(text.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(text.status().message(),
+                HasSubstr("the tournament's location \"北京\" is not ASCII"));
+    EXPECT_THAT(text.status().message(), HasSubstr("with --place (tournament export T --format "));
+  }
+  absl::StatusOr<std::string> h9 = ExportEgdH9(t_, report_, "", "Beijing, Haidian");
+  ASSERT_TRUE(h9.ok()) << h9.status();
+  EXPECT_EQ(ParseH9(*h9).headers["PC"], "CN,Beijing, Haidian");
+  EXPECT_EQ(ParseH9(*h9).headers["EV"], "Test Cup");
+  absl::StatusOr<std::string> aga = ExportAga(t_, report_, "", "Beijing, China");
+  ASSERT_TRUE(aga.ok()) << aga.status();
+  EXPECT_EQ(ParseAga(*aga).tourney, "Test Cup, Beijing, China");
+  const auto read_back = [](v1::ExportTournamentRequest::Format f, const std::string& file,
+                            const std::string& title, const std::string& place) {
+    for (const GivenWords& w : WordsWrittenIn(f, file)) {
+      if (w.title == title && w.place == place) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(read_back(v1::ExportTournamentRequest::EGD_H9, *h9, "", "Beijing, Haidian"));
+  EXPECT_TRUE(read_back(v1::ExportTournamentRequest::AGA, *aga, "", "Beijing, China"));
+  // Both words given, for a tournament with neither in ASCII.
+  t_.set_title("全国围棋个人赛");
+  aga = ExportAga(t_, report_, "National Championship", "Beijing, China");
+  ASSERT_TRUE(aga.ok()) << aga.status();
+  EXPECT_EQ(ParseAga(*aga).tourney, "National Championship, Beijing, China");
+  EXPECT_TRUE(
+      read_back(v1::ExportTournamentRequest::AGA, *aga, "National Championship", "Beijing, China"));
+  // An ASCII location is written as it is: a place given for it is refused,
+  // and so is one for a tournament with no location.
+  t_.set_title("Test Cup");
+  for (const char* own : {"Beijing", ""}) {
+    t_.mutable_settings()->set_location(own);
+    for (const auto& text :
+         {ExportEgdH9(t_, report_, "", "Peking"), ExportAga(t_, report_, "", "Peking")}) {
+      EXPECT_EQ(text.status().code(), absl::StatusCode::kFailedPrecondition) << own;
+      EXPECT_THAT(text.status().message(),
+                  HasSubstr(*own ? "location \"Beijing\" is ASCII and is written as it is; "
+                                   "--place is for a location that is not"
+                                 : "has no location, and the file writes none; --place is for a "
+                                   "location that is not"));
+    }
+  }
+  constexpr auto kEgd = v1::ExportTournamentRequest::EGD_H9;
+  constexpr auto kAga = v1::ExportTournamentRequest::AGA;
+  EXPECT_THAT(CheckExportPlace(kEgd, "Hall [A]").message(),
+              HasSubstr("a ']', which would close the file's PC[...]"));
+  EXPECT_TRUE(CheckExportPlace(kAga, "Hall [A]").ok());
+  EXPECT_TRUE(CheckExportPlace(kAga, "Seattle, WA").ok());
+  for (auto f : {kEgd, kAga}) {
+    for (const char* bad : {"北京", " Beijing", "", "Bei\njing"}) {
+      EXPECT_EQ(CheckExportPlace(f, bad).code(), absl::StatusCode::kInvalidArgument) << bad;
+    }
   }
 }
 
