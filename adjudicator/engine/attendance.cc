@@ -29,6 +29,37 @@ std::optional<absl::Duration> LateLimit(const v1::Parameters& p, v1::GameCreated
   return std::nullopt;
 }
 
+// The time control a game is created with (12.2-12.5): durations in range,
+// and one time system, each with something to count. A second system, or one
+// with no period, was ignored without a word and the game timed otherwise
+// than its record says.
+absl::Status CheckTimeControl(const v1::TimeControl& tc) {
+  for (const auto* d :
+       {&tc.main_time(), &tc.byo_yomi().period_time(), &tc.moves_in_time().period()}) {
+    if (absl::Status s = CheckDuration(*d, "a timeControl duration"); !s.ok()) return s;
+  }
+  if (tc.byo_yomi().periods() < 0 || tc.moves_in_time().moves() < 0) {
+    return absl::InvalidArgumentError("timeControl counts must not be negative");
+  }
+  if (tc.has_byo_yomi() && tc.has_moves_in_time()) {
+    return absl::InvalidArgumentError(
+        "timeControl: byoYomi (12.3) and movesInTime (12.5) are two time systems; give one");
+  }
+  if (tc.has_byo_yomi() && (tc.byo_yomi().periods() == 0 ||
+                            FromProto(tc.byo_yomi().period_time()) <= absl::ZeroDuration())) {
+    return absl::InvalidArgumentError(
+        "timeControl.byoYomi needs periods of at least 1 and a periodTime above 0s (12.3); "
+        "a game without byo-yomi leaves byoYomi out");
+  }
+  if (tc.has_moves_in_time() && (tc.moves_in_time().moves() == 0 ||
+                                 FromProto(tc.moves_in_time().period()) <= absl::ZeroDuration())) {
+    return absl::InvalidArgumentError(
+        "timeControl.movesInTime needs moves of at least 1 and a period above 0s (12.5); "
+        "a game without it leaves movesInTime out");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status Attendance::OnGameCreated(Adjudicator& a, const v1::GameCreated& g) {
@@ -50,15 +81,9 @@ absl::Status Attendance::OnGameCreated(Adjudicator& a, const v1::GameCreated& g)
     }
     komi_quarters = static_cast<int>(q);
   }
-  for (const auto* d : {&g.time_control().main_time(), &g.time_control().byo_yomi().period_time(),
-                        &g.time_control().moves_in_time().period()}) {
-    if (absl::Status s = CheckDuration(*d, "a timeControl duration"); !s.ok()) return s;
-  }
+  if (absl::Status s = CheckTimeControl(g.time_control()); !s.ok()) return s;
   if (g.has_scheduled_start()) {
     if (absl::Status s = CheckTimestamp(g.scheduled_start(), "scheduledStart"); !s.ok()) return s;
-  }
-  if (g.time_control().byo_yomi().periods() < 0 || g.time_control().moves_in_time().moves() < 0) {
-    return absl::InvalidArgumentError("timeControl counts must not be negative");
   }
   const v1::Color first =
       g.setup().first_to_move() == v1::COLOR_UNSPECIFIED ? v1::BLACK : g.setup().first_to_move();
