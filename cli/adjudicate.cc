@@ -21,6 +21,7 @@
 // written.
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <istream>
@@ -247,6 +248,12 @@ int RunAdjudicate(int argc, char** argv) {
   for (const std::string& path : args.positionals()) {
     if (path == "-") {
       judge.Read(std::cin, "stdin");
+      continue;
+    }
+    // A folder opens as a stream on Linux and then fails to read: say what it is.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      judge.Unreadable(path, WhyNotOpened(path, EISDIR));
       continue;
     }
     errno = 0;

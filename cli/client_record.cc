@@ -21,6 +21,7 @@
 // server stays unreachable.
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -182,6 +183,12 @@ int RunRecord(int argc, char** argv) {
   std::istream* in = &std::cin;
   const std::string where = path == "-" ? "stdin" : path;
   if (path != "-") {
+    // A folder opens as a stream on Linux and then fails to read: say what it is.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      return Complain("record", absl::StrCat(path, ": ", WhyNotOpened(path, EISDIR)),
+                      kExitBadInput);
+    }
     errno = 0;
     file.open(path);
     if (!file) {

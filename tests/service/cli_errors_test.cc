@@ -145,6 +145,14 @@ TEST_F(CliErrorsTest, EveryUserErrorIsOneLineNamingItsCause) {
       {{"record", venue55}, 2, "record", {"venue55.jsonl: line 1: gameCreated.venue: 55"}},
       {{"record", nosuch}, 2, "record", {"nosuch: no such file"}},
       {{"adjudicate", nosuch}, 2, "adjudicate", {"nosuch", "no such file"}},
+      // A folder is said to be one (it was "reading failed part way", and
+      // adjudicate added "no events").
+      {{"record", dir_.path()}, 2, "record", {"a folder, not a file"}, {"part way"}},
+      {{"adjudicate", dir_.path()},
+       2,
+       "adjudicate",
+       {"cannot read it: a folder, not a file"},
+       {"part way", "no events"}},
       // The ruleset is the flag's fault, not the file's.
       {{"adjudicate", "--ruleset", "cn-2020", good},
        2,
