@@ -19,9 +19,7 @@
 // skipped up to the next gameCreated. Exit 0 when every game was judged, 2
 // when any input or game was bad input, 3 when the reports could not be
 // written.
-#include <cerrno>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <istream>
@@ -250,16 +248,9 @@ int RunAdjudicate(int argc, char** argv) {
       judge.Read(std::cin, "stdin");
       continue;
     }
-    // A folder opens as a stream on Linux and then fails to read: say what it is.
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      judge.Unreadable(path, WhyNotOpened(path, EISDIR));
-      continue;
-    }
-    errno = 0;
-    std::ifstream file(path);
-    if (!file) {
-      judge.Unreadable(path, WhyNotOpened(path, errno != 0 ? errno : ENOENT));
+    std::ifstream file;
+    if (std::optional<std::string> why = OpenToRead(path, &file)) {
+      judge.Unreadable(path, *why);
       continue;
     }
     judge.Read(file, path);

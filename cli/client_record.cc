@@ -19,9 +19,7 @@
 // kind and the rulings it produced. A line the server refuses stops the run:
 // exit 2 with "FILE: line N: why" (what was acknowledged stays), 3 when the
 // server stays unreachable.
-#include <cerrno>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -183,18 +181,8 @@ int RunRecord(int argc, char** argv) {
   std::istream* in = &std::cin;
   const std::string where = path == "-" ? "stdin" : path;
   if (path != "-") {
-    // A folder opens as a stream on Linux and then fails to read: say what it is.
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      return Complain("record", absl::StrCat(path, ": ", WhyNotOpened(path, EISDIR)),
-                      kExitBadInput);
-    }
-    errno = 0;
-    file.open(path);
-    if (!file) {
-      return Complain("record",
-                      absl::StrCat(path, ": ", WhyNotOpened(path, errno ? errno : ENOENT)),
-                      kExitBadInput);
+    if (std::optional<std::string> why = OpenToRead(path, &file)) {
+      return Complain("record", absl::StrCat(path, ": ", *why), kExitBadInput);
     }
     in = &file;
   }

@@ -55,6 +55,15 @@ std::string WhyNotOpened(const std::string& path, int error) {
   }
 }
 
+std::optional<std::string> OpenToRead(const std::string& path, std::ifstream* file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return WhyNotOpened(path, EISDIR);
+  errno = 0;
+  file->open(path);
+  if (!*file) return WhyNotOpened(path, errno != 0 ? errno : ENOENT);
+  return std::nullopt;
+}
+
 absl::StatusOr<std::string> ReadInput(const std::string& path) {
   std::stringstream text;
   if (path == "-") {

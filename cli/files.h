@@ -4,6 +4,8 @@
 #ifndef ARBITER_CLI_FILES_H_
 #define ARBITER_CLI_FILES_H_
 
+#include <fstream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +40,11 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
 
 // Why opening `path` failed with `error` (an errno), in a few words.
 std::string WhyNotOpened(const std::string& path, int error);
+
+// Opens `path` in `file` to read it as a stream; nullopt, or why not in
+// WhyNotOpened's words. A folder opens as a stream on Linux and fails only at
+// the first read ("reading failed part way"), so it is named first.
+std::optional<std::string> OpenToRead(const std::string& path, std::ifstream* file);
 
 }  // namespace arbiter::cli
 
