@@ -32,6 +32,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "adjudicator/engine/adjudicator.h"
+#include "adjudicator/engine/new_game.h"
 #include "adjudicator/engine/report.h"
 #include "arbiter/v1/events.pb.h"
 #include "cli/commands.h"
@@ -193,6 +194,11 @@ void Judge::Read(std::istream& in, const std::string& where) {
 void Judge::Start(const v1::Event& created, const std::string& where, int line) {
   skipping_ = false;
   kinds_.clear();
+  // A game created in this input: held to the checks of a new game, which
+  // the fold does not make of a recorded one (new_game.h).
+  if (absl::Status s = CheckNewGame(created.game_created()); !s.ok()) {
+    return Bad(where, line, s.message());
+  }
   absl::StatusOr<Rules> rules = RulesFor(created.game_created(), ruleset_, where);
   if (!rules.ok()) return Bad(where, line, rules.status().message());
   absl::StatusOr<Adjudicator> a = Adjudicator::Create(*std::move(rules));

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/event_checks.h"
+#include "adjudicator/engine/new_game.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/field_bounds.h"
 
@@ -27,6 +28,7 @@ absl::StatusOr<std::string> RecordCheck::Check(int number, const v1::Event& even
   if (event.has_game_created()) {
     const std::string& id = event.game_created().game_id();
     if (id.empty()) return absl::InvalidArgumentError("gameCreated names no gameId");
+    if (absl::Status s = CheckNewGame(event.game_created()); !s.ok()) return s;
     if (auto seen = games_.find(id); seen != games_.end() && seen->second.created_line > 0) {
       return absl::InvalidArgumentError(absl::StrCat("game '", id, "' is created again (line ",
                                                      seen->second.created_line, " created it)"));

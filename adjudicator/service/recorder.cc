@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/notification.h"
+#include "adjudicator/engine/new_game.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/admission.h"
 #include "adjudicator/service/field_bounds.h"
@@ -191,6 +192,11 @@ absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, b
       if (absl::Status s = CheckNotAhead(e, where, rules_); !s.ok()) return s;
     }
     if (absl::Status s = CheckGameNamed(e, game_id, where); !s.ok()) return s;
+    if (e.has_game_created()) {
+      if (absl::Status s = CheckNewGame(e.game_created()); !s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(where, s.message()));
+      }
+    }
   }
   if (rules_.venue_games != nullptr) {
     absl::Status s = rules_.venue_games->CheckWritable(game_id, [&]() -> absl::StatusOr<bool> {

@@ -4,8 +4,10 @@
 #include <utility>
 #include <vector>
 
+#include "adjudicator/engine/new_game.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/engine/report.h"
+#include "gmock/gmock.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
 #include "tests/engine/engine_test_util.h"
@@ -291,4 +293,35 @@ TEST(BadInputTest, TimesOutsideTheProtobufRangesAreRefused) {
 }
 
 }  // namespace
+// A time control with two systems, or one counting nothing, is bad input
+// for a game being created (CheckNewGame: the server, `adjudicate` and
+// `record` refuse it), but a game recorded with one before the check is
+// folded as it always was, byo-yomi first: `verify` re-derives its rulings.
+TEST(BadInputTest, ATimeControlANewGameMayNotHaveStillFoldsWhenRecorded) {
+  const std::string both = R"({"mainTime": "600s", "byoYomi": {"periods": 3, "periodTime": "30s"},)"
+                           R"( "movesInTime": {"moves": 25, "period": "600s"}})";
+  for (const std::string& tc :
+       {both,
+        std::string(R"({"mainTime": "600s", "byoYomi": {"periods": 0, "periodTime": "30s"}})"),
+        std::string(R"({"mainTime": "600s", "byoYomi": {"periods": 3, "periodTime": "0s"}})"),
+        std::string(R"({"mainTime": "600s", "movesInTime": {"moves": 0, "period": "600s"}})"),
+        std::string(R"({"mainTime": "600s", "movesInTime": {"moves": 25, "period": "0s"}})")}) {
+    SCOPED_TRACE(tc);
+    const v1::Event created = Ev(0, Created("cn-2002", "SAME_SITE", tc));
+    const absl::Status refused = CheckNewGame(created.game_created());
+    EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(refused.message(), ::testing::HasSubstr("timeControl"));
+    Game g("cn-2002");
+    EXPECT_TRUE(g.Apply(created).ok());
+  }
+  // The recorded game with both is timed by its byo-yomi: 600 s of main time
+  // and three periods of 30 s, Black's flag falling at the third.
+  Game g("cn-2002");
+  ASSERT_TRUE(g.Apply(0, Created("cn-2002", "SAME_SITE", both)).ok());
+  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+  ASSERT_TRUE(g.Apply(700, Move("BLACK", "Q16")).ok());
+  ASSERT_EQ(g.rulings().size(), 1u);
+  EXPECT_EQ(g.rulings()[0].clause(), "cn-2002/22.5");
+}
+
 }  // namespace arbiter::testing

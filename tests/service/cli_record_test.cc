@@ -118,6 +118,14 @@ TEST_F(CliRecordTest, ABadLineAnywhereSendsNothing) {
        "line 5"},
       {"twice", Created("half-twice") + Created("half-twice"),
        "line 2: game 'half-twice' is created again (line 1 created it)"},
+      // A new game's checks (CheckNewGame), made before anything is sent.
+      {"time-control",
+       Created("half-first-tc") +
+           Line(0,
+                "\"gameCreated\": {\"gameId\": \"half-tc\", \"black\": {\"name\": \"A\"}, "
+                "\"white\": {\"name\": \"B\"}, \"timeControl\": {\"mainTime\": \"600s\", "
+                "\"byoYomi\": {\"periods\": 0, \"periodTime\": \"30s\"}}}"),
+       "line 2: timeControl.byoYomi needs periods of at least 1"},
   };
   for (const Case& c : cases) {
     const std::string path = File(c.name + ".jsonl", c.contents);
@@ -129,7 +137,7 @@ TEST_F(CliRecordTest, ABadLineAnywhereSendsNothing) {
     EXPECT_TRUE(r.out.empty()) << c.name << ": " << r.out;
   }
   for (const char* game : {"half-json", "half-kind", "half-time", "half-order", "half-first",
-                           "half-second", "half-twice"}) {
+                           "half-second", "half-twice", "half-first-tc", "half-tc"}) {
     EXPECT_EQ(Revision(game), 0u) << game << " was (partly) recorded";
   }
   // The same lines from stdin are checked alike.

@@ -132,6 +132,38 @@ TEST(RpcTest, CreateGame) {
   EXPECT_EQ(Call([&](auto* c) { return stub->CreateGame(c, bad, &game); }).error_code(),
             StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(GetGame(*stub, "created-bad", &game).error_code(), StatusCode::NOT_FOUND);
+  // A time control with two time systems (12.3, 12.5) is refused naming
+  // it, on CreateGame as on AppendEvents (CheckNewGame), nothing recorded.
+  v1::CreateGameRequest two;
+  two.mutable_game()->set_game_id("created-two-systems");
+  two.mutable_game()->mutable_black()->set_name("Black");
+  two.mutable_game()->mutable_white()->set_name("White");
+  two.mutable_game()->mutable_time_control()->mutable_byo_yomi()->set_periods(3);
+  two.mutable_game()
+      ->mutable_time_control()
+      ->mutable_byo_yomi()
+      ->mutable_period_time()
+      ->set_seconds(30);
+  two.mutable_game()->mutable_time_control()->mutable_moves_in_time()->set_moves(25);
+  two.mutable_game()
+      ->mutable_time_control()
+      ->mutable_moves_in_time()
+      ->mutable_period()
+      ->set_seconds(600);
+  grpc::Status refused = Call([&](auto* c) { return stub->CreateGame(c, two, &game); });
+  EXPECT_EQ(refused.error_code(), StatusCode::INVALID_ARGUMENT) << refused.error_message();
+  EXPECT_NE(refused.error_message().find("two time systems"), std::string::npos)
+      << refused.error_message();
+  v1::Event created;
+  *created.mutable_game_created() = two.game();
+  *created.mutable_at() = two.game().scheduled_start();
+  created.mutable_at()->set_seconds(absl::ToUnixSeconds(T0()));
+  v1::AppendEventsResponse appended;
+  refused = Append(*stub, "created-two-systems", {created}, &appended);
+  EXPECT_EQ(refused.error_code(), StatusCode::INVALID_ARGUMENT) << refused.error_message();
+  EXPECT_NE(refused.error_message().find("events[0]: timeControl"), std::string::npos)
+      << refused.error_message();
+  EXPECT_EQ(GetGame(*stub, "created-two-systems", &game).error_code(), StatusCode::NOT_FOUND);
 }
 
 TEST(RpcTest, StatusCodesOfAppend) {
