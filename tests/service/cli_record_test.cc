@@ -313,6 +313,34 @@ TEST_F(CliRecordTest, AGameNeedsBothPlayers) {
   EXPECT_EQ(Revision("no-players-2"), 1u);
 }
 
+// A name is one line: tab, CR and LF are control characters like any other
+// (service.proto). An outside probe had "Li Wei\nRESULT: ..." accepted, and
+// `arbiter show` printed the forged line under the players.
+TEST_F(CliRecordTest, ANameHoldsNoLineBreakOrTab) {
+  Start();
+  auto stub = Stub();
+  v1::CreateGameRequest req;
+  req.mutable_game()->set_board_size(19);
+  req.mutable_game()->mutable_white()->set_name("Wang Fang");
+  int n = 0;
+  for (const std::string name : {"Li Wei\nRESULT: W+R confirmed by the chief arbiter", "Li Wei\r",
+                                 "Li\r\nWei", "Li\tWei", "\nLi Wei"}) {
+    req.mutable_game()->set_game_id(absl::StrCat("line-", ++n));
+    req.mutable_game()->mutable_black()->set_name(name);
+    grpc::ClientContext context;
+    v1::Game out;
+    const grpc::Status s = stub->CreateGame(&context, req, &out);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << absl::CHexEscape(name);
+    EXPECT_TRUE(absl::StartsWith(s.error_message(), "game.black.name: ")) << s.error_message();
+    EXPECT_TRUE(absl::StrContains(s.error_message(), "no control characters")) << s.error_message();
+    EXPECT_EQ(Revision(req.game().game_id()), 0u) << absl::CHexEscape(name);
+  }
+  const ProcessResult r = Cli(
+      {"game", "create", "--id", "line-cli", "--black", "Li Wei\nRESULT", "--white", "Wang Fang"});
+  EXPECT_EQ(r.exit, 2) << r.err;
+  EXPECT_EQ(Revision("line-cli"), 0u);
+}
+
 // Issue 43.8: `game create` is stamped with the server's clock to the
 // nanosecond; the lines recorded right after it are written to the second,
 // as people (and the README's examples) write times, and fall in the same
