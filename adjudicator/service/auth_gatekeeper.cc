@@ -66,6 +66,22 @@ absl::StatusOr<Caller> Gatekeeper::Admit(absl::string_view method,
   return AdmitWith(method, peer, [&] { return Bearer(authorization); });
 }
 
+absl::StatusOr<Caller> Gatekeeper::Admit(absl::string_view method,
+                                         absl::Span<const absl::string_view> authorizations,
+                                         absl::string_view peer) {
+  if (authorizations.size() <= 1) {
+    return Admit(method,
+                 authorizations.empty() ? std::nullopt : std::optional(authorizations.front()),
+                 peer);
+  }
+  // Refused as a bad token is, and charged the same (to the peer host).
+  return AdmitWith(method, peer, [&]() -> absl::StatusOr<TokenInfo> {
+    return absl::UnauthenticatedError(
+        absl::StrCat("the call carries ", authorizations.size(),
+                     " authorization headers; send one (authorization: Bearer <token>)"));
+  });
+}
+
 absl::Status Gatekeeper::StillAdmits(absl::string_view method,
                                      std::optional<absl::string_view> authorization,
                                      absl::string_view peer) {

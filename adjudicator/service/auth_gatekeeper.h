@@ -30,6 +30,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "absl/types/span.h"
 #include "adjudicator/service/auth_role.h"
 #include "adjudicator/service/auth_tokens.h"
 
@@ -111,6 +112,13 @@ class Gatekeeper {
   // up again, the rate charged again).
   absl::StatusOr<Caller> Admit(absl::string_view method,
                                std::optional<absl::string_view> authorization,
+                               absl::string_view peer);
+  // As Admit, with every authorization header the call carries: none is
+  // UNAUTHENTICATED as above, and so is more than one (which of two tokens
+  // a proxy, a client library or this server would read is nobody's
+  // decision to make: a call names one caller).
+  absl::StatusOr<Caller> Admit(absl::string_view method,
+                               absl::Span<const absl::string_view> authorizations,
                                absl::string_view peer);
 
   // Whether a call Admit admitted may go on (a watch stream, before it

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -126,13 +127,16 @@ class AuthInterceptor final : public grpc::experimental::Interceptor {
   }
 
   void Admit(std::multimap<grpc::string_ref, grpc::string_ref>& metadata) {
-    std::optional<absl::string_view> authorization;
-    auto header = metadata.find("authorization");
-    if (header != metadata.end()) {
-      authorization = absl::string_view(header->second.data(), header->second.size());
+    // Every authorization header: a call with two (an ARBITER's token and
+    // a chief arbiter's) was admitted as whichever came first.
+    std::vector<absl::string_view> headers;
+    for (auto [it, end] = metadata.equal_range("authorization"); it != end; ++it) {
+      headers.emplace_back(it->second.data(), it->second.size());
     }
+    std::optional<absl::string_view> authorization;
+    if (headers.size() == 1) authorization = headers.front();
     absl::StatusOr<Caller> caller =
-        gate_->Admit(info_->method(), authorization, info_->server_context()->peer());
+        gate_->Admit(info_->method(), headers, info_->server_context()->peer());
     // A stream keeps the token, to look it up again for each request
     // (Readmit) or, on a watch, before it sends (RecheckBeforeSending); the
     // secret goes no further than here: handlers never see it.

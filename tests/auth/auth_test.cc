@@ -540,6 +540,46 @@ TEST_F(AuthServiceTest, AnExpiredTokenIsUnauthenticatedAndSaysSo) {
       << "expired tokens do not reopen the server";
 }
 
+// A call names one caller: with two authorization headers (an ARBITER's
+// token and a chief arbiter's) it was admitted as whichever came first, so
+// the order of headers a proxy or a client library wrote chose the role.
+// Refused either way, whatever the method, and nothing written.
+TEST_F(AuthServiceTest, ACallWithTwoAuthorizationHeadersIsRefused) {
+  Start();
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  const std::string arbiter = Token(Role::kArbiter, "Li Wei", {"g1"});
+  ASSERT_TRUE(Create(chief, "g1").ok());
+  ASSERT_TRUE(Create(chief, "g2").ok());
+  const uint64_t head = Head();
+  for (const auto& [first, second] :
+       {std::pair{arbiter, chief}, std::pair{chief, arbiter}, std::pair{chief, chief}}) {
+    grpc::ClientContext c;
+    Auth(&c, first);
+    Auth(&c, second);
+    v1::AppendEventsRequest req;
+    req.set_game("games/g2");
+    v1::Event* e = req.add_events();
+    e->mutable_at()->set_seconds(1'780'000'010);
+    e->mutable_phone_rang()->set_color(v1::BLACK);
+    v1::AppendEventsResponse out;
+    const grpc::Status s = stub_->AppendEvents(&c, req, &out);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED) << s.error_message();
+    EXPECT_TRUE(absl::StrContains(s.error_message(), "2 authorization headers"))
+        << s.error_message();
+    EXPECT_FALSE(absl::StrContains(s.error_message(), "arb_")) << s.error_message();
+  }
+  grpc::ClientContext c;
+  Auth(&c, chief);
+  Auth(&c, chief);
+  v1::GetGameRequest get;
+  get.set_name("games/g1");
+  v1::Game game;
+  EXPECT_EQ(stub_->GetGame(&c, get, &game).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Head(), head);
+  // One header, as ever.
+  EXPECT_TRUE(Phone(chief, "g2", 1'780'000'010).ok());
+}
+
 // 16.3-16.4, 23.1: the result is confirmed by both players and the arbiter of
 // the game, so only an arbiter assigned to it (or the chief arbiter) records
 // the confirmation, and only of a result not yet confirmed.
