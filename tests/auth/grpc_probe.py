@@ -479,9 +479,10 @@ def refusals_write_nothing(self, c):
           f"{code.name} {short(msg)!r}", code == SC.PERMISSION_DENIED)
     # An appealDecided (RULE_ON_APPEAL) and an eventVoided (CORRECT) by an ARBITER in its game.
     for kind, ev in (("appealDecided", self.ev.Event(at=ts(T0 + 10), appeal_decided=self.ev.AppealDecided(ruling=1, upheld=True))),
-                     ("eventVoided", self.ev.Event(at=ts(T0 + 10), event_voided=self.ev.EventVoided(event=1, reason="typo")))):
+                     ("eventVoided", self.ev.Event(at=ts(T0 + 10), event_voided=self.ev.EventVoided(event=1, reason="typo"))),
+                     ("gameCancelled", self.ev.Event(at=ts(T0 + 10), game_cancelled=self.ev.GameCancelled(reason="typo")))):
         code, msg, _, _ = self.append(c, sec["ARBITER"], "g1", [ev])
-        check(f"an {kind} sent by an ARBITER in its own game", "PERMISSION_DENIED",
+        check(f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} sent by an ARBITER in its own game", "PERMISSION_DENIED",
               f"{code.name} {short(msg)!r}", code == SC.PERMISSION_DENIED)
     # An event with no kind at all: refused (an undeclared access).
     code, msg, _, _ = self.append(c, chief, "g1", [self.ev.Event(at=ts(T0 + 10))])
@@ -800,6 +801,28 @@ def malformed(self, c):
                                  self.sv.ListEventsRequest(game="games/g1", page_size=-5), sw)
     check("ListEvents with page_size -5", "INVALID_ARGUMENT, or the default page",
           f"{code.name} {short(msg)!r}", code in (SC.INVALID_ARGUMENT, SC.OK))
+    # What does not exist: NOT_FOUND (or INVALID_ARGUMENT for a number out of range).
+    aud = sec["AUDITOR"]
+    for label, full, req, tok in (
+            ("GetGame of games/nosuch", "/arbiter.v1.Arbiter/GetGame", self.sv.GetGameRequest(name="games/nosuch"), sw),
+            ("VerifyGame of games/nosuch", "/arbiter.v1.Arbiter/VerifyGame",
+             self.sv.VerifyGameRequest(name="games/nosuch"), aud),
+            ("Decide of ruling 999 in g1", "/arbiter.v1.Arbiter/Decide",
+             self.sv.DecideRequest(game="games/g1", ruling=999, choice="WARNING"), chief),
+            ("GetInclusionProof of revision 999 in g1", "/arbiter.v1.Arbiter/GetInclusionProof",
+             self.sv.GetInclusionProofRequest(game="games/g1", revision=999), sw),
+            ("GetClause of cn-2002/99.9", "/arbiter.v1.Arbiter/GetClause", self.sv.GetClauseRequest(clause="cn-2002/99.9"), sw),
+            ("GetRuleset of rulesets/nosuch", "/arbiter.v1.Arbiter/GetRuleset",
+             self.sv.GetRulesetRequest(name="rulesets/nosuch"), sw),
+            ("AppendEvents to games/nosuch", "/arbiter.v1.Arbiter/AppendEvents", self.sv.AppendEventsRequest(
+                game="games/nosuch", events=[self.move(T0 + 10, B, "D4")]), chief)):
+        code, msg, _, _ = c.unary(full, req, tok)
+        check(label, "NOT_FOUND or INVALID_ARGUMENT, with a message", f"{code.name} {short(msg)!r}",
+              code in (SC.NOT_FOUND, SC.INVALID_ARGUMENT) and msg != "")
+    code, msg, resp, _ = c.unary("/arbiter.v1.Arbiter/ListEvents",
+                                 self.sv.ListEventsRequest(game="games/g1", page_size=5000), sw)
+    check("ListEvents with page_size 5000", "OK (capped at 1000) or INVALID_ARGUMENT",
+          f"{code.name} {short(msg)!r}", code in (SC.OK, SC.INVALID_ARGUMENT))
     # A batch with a bad event in the middle: nothing of it recorded.
     self.create_game(c, chief, "m1")
     head = self.head(c, chief)
@@ -1223,6 +1246,37 @@ def revocation(self, c):
 Probe.revocation = revocation
 
 
+def webhooks(self, c):
+    """service.proto AddWebhook: INVALID_ARGUMENT for a URL not http(s), an
+    unknown kind, a secret not in whsec_ form; a listing never holds a
+    secret (SECURITY.md "Outbound webhooks")."""
+    chief = self.secrets["CHIEF_ARBITER"]
+    secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+    for label, url, kinds, sec in (
+            ("a file: URL", "file:///etc/passwd", ["game.result"], ""),
+            ("a gopher: URL", "gopher://127.0.0.1:25/", ["game.result"], ""),
+            ("a URL with a line break", "https://example.org/\r\nX-Injected: 1", ["game.result"], ""),
+            ("an unknown kind", "https://example.org/hook", ["game.everything"], ""),
+            ("a secret not in whsec_ form", "https://example.org/hook", ["game.result"], "hunter2"),
+            ("a 257-byte URL", "https://example.org/" + "a" * 237, ["game.result"], "")):
+        code, msg, _, _ = c.unary("/arbiter.v1.Arbiter/AddWebhook", self.sv.AddWebhookRequest(
+            url=url, kinds=kinds, secret=sec), chief)
+        check(f"AddWebhook with {label}", "INVALID_ARGUMENT, the secret not echoed", f"{code.name} {short(msg)!r}",
+              code == SC.INVALID_ARGUMENT and (not sec or sec not in msg))
+    code, msg, hook, _ = c.unary("/arbiter.v1.Arbiter/AddWebhook", self.sv.AddWebhookRequest(
+        url="https://example.org/hook", kinds=["game.result"], secret=secret), chief)
+    check("AddWebhook of https://example.org/hook with a whsec_ secret", "OK, has_secret, the secret not in the answer",
+          f"{code.name} {short(msg)!r}",
+          code == SC.OK and hook.has_secret and secret.encode() not in hook.SerializeToString())
+    code, msg, listed, _ = c.unary("/arbiter.v1.Arbiter/ListWebhooks", self.sv.ListWebhooksRequest(), chief)
+    check("ListWebhooks", "the endpoint, never its secret", f"{code.name} {len(listed.webhooks) if listed else msg}",
+          code == SC.OK and len(listed.webhooks) == 1 and secret.encode() not in listed.SerializeToString()
+          and secret[6:].encode() not in listed.SerializeToString())
+
+
+Probe.webhooks = webhooks
+
+
 def open_server(self):
     """SECURITY.md "Zero-config local default": without any token the
     server runs open, and then refuses to listen beyond loopback."""
@@ -1276,6 +1330,7 @@ def probe_run(self):
         self.metadata_variants(c)
         self.recorded_actor(c)
         self.other_services(c)
+        self.webhooks(c)
         self.field_bounds(c)
         self.message_limits(c)
         self.malformed(c)
