@@ -46,10 +46,11 @@ constexpr CommandSpec kTokenCreate = {
     .summary = "issue a token; the secret is printed once, on stdout (only its hash is kept)",
     .flags = kTokenCreateFlags,
     .notes =
-        "Roles: ARBITER records in its --game games; CHIEF_ARBITER everything; AUDITOR\n"
-        "reads, verifies, exports; SOFTWARE reads and watches; VENUE syncs a venue's games\n"
-        "into a federation's server (`arbiter sync --to ADDR`). Once any token exists the\n"
-        "server requires one on every call.\n",
+        "Roles: ARBITER records in its --game games; CHIEF_ARBITER everything but a\n"
+        "venue's sync; AUDITOR reads, verifies, exports; SOFTWARE reads and watches; VENUE\n"
+        "syncs a venue's games into a federation's server (`arbiter sync --to ADDR`). Every\n"
+        "role reads every game. Once any token exists the server requires one on every\n"
+        "call.\n",
 };
 
 constexpr FlagSpec kTokenDbOnly[] = {kTokenDbFlag};

@@ -269,10 +269,9 @@ class Pb:
 
 # ---------------------------------------------------------------------------
 # What the documents say each role holds (SECURITY.md "Roles", token create's
-# help): reads for every role; AUDIT for AUDITOR and CHIEF_ARBITER (the chief
-# arbiter's console serves the audit view, admitted as VerifyGame); RECORD for
-# ARBITER (its games) and CHIEF_ARBITER; CREATE, ORGANISE, RULE_ON_APPEAL and
-# CORRECT for CHIEF_ARBITER; SYNC for VENUE alone.
+# help): every role reads every game; AUDIT for AUDITOR and CHIEF_ARBITER;
+# RECORD for ARBITER (its games) and CHIEF_ARBITER; CREATE, ORGANISE,
+# RULE_ON_APPEAL and CORRECT for CHIEF_ARBITER; SYNC for VENUE alone.
 
 ROLE_ACCESS = {
     "ARBITER": {"READ", "RECORD"},
@@ -431,10 +430,12 @@ class Probe:
                 game = "g2" if role == "ARBITER@other" else "g1"
                 req = self.request_for(m, game)
                 if role == "ARBITER@other":
+                    # Outside its games an ARBITER reads (SECURITY.md: every
+                    # role reads every game) and records nothing.
                     scope = m.GetOptions().Extensions[pb.access.game_scope]
-                    if access != "RECORD" or scope.WhichOneof("scope") != "field":
+                    if scope.WhichOneof("scope") != "field":
                         continue
-                    allowed = False
+                    allowed = access == "READ"
                 code, msg, _ = self.call_any(c, m, req, tok)
                 leaked = tok in msg
                 if allowed:
