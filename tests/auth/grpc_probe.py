@@ -1278,6 +1278,133 @@ def webhooks(self, c):
 Probe.webhooks = webhooks
 
 
+class StalledWatch:
+    """A WatchAll over a bare HTTP/2 connection that never reads: its
+    SETTINGS give the server a stream window of 0 bytes, and it sends no
+    WINDOW_UPDATE, so every message the server has for it waits (grpcio
+    itself reads whatever arrives). It answers only SETTINGS and PING."""
+
+    def __init__(self, address, token):
+        import socket
+        import struct
+        self.struct = struct
+        host, port = address.rsplit(":", 1)
+        self.sock = socket.create_connection((host, int(port)), timeout=DEADLINE)
+        self.buf = b""
+
+        def literal(name, value):  # HPACK: literal, not indexed, no Huffman
+            name, value = name.encode(), value.encode()
+            assert len(name) < 127 and len(value) < 127
+            return b"\x00" + bytes([len(name)]) + name + bytes([len(value)]) + value
+        headers = b"".join(literal(n, v) for n, v in (
+            (":method", "POST"), (":scheme", "http"), (":path", "/arbiter.v1.Arbiter/WatchAll"),
+            (":authority", address), ("content-type", "application/grpc"), ("te", "trailers"),
+            ("authorization", "Bearer " + token)))
+        out = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+        out += self.frame(4, 0, 0, struct.pack(">HI", 4, 0))  # SETTINGS_INITIAL_WINDOW_SIZE = 0
+        out += self.frame(1, 4, 1, headers)                    # HEADERS, END_HEADERS, stream 1
+        out += self.frame(0, 1, 1, b"\x00\x00\x00\x00\x00")    # an empty WatchAllRequest, END_STREAM
+        self.sock.sendall(out)
+
+    def frame(self, kind, flags, stream, payload):
+        return self.struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + self.struct.pack(">I", stream) + payload
+
+    def next_frame(self, deadline):
+        while len(self.buf) < 9 or len(self.buf) < 9 + int.from_bytes(self.buf[:3], "big"):
+            self.sock.settimeout(max(0.01, deadline - time.monotonic()))
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                return None
+            self.buf += chunk
+        n = int.from_bytes(self.buf[:3], "big")
+        kind, flags, stream = self.buf[3], self.buf[4], int.from_bytes(self.buf[5:9], "big") & 0x7FFFFFFF
+        payload, self.buf = self.buf[9:9 + n], self.buf[9 + n:]
+        return kind, flags, stream, payload
+
+    def wait_headers(self, seconds):
+        """Whether the server answered stream 1's headers (it does once the
+        call is admitted and its first message is on its way)."""
+        return self.wait_end(seconds, headers=True)[0] == "headers"
+
+    def wait_end(self, seconds, headers=False):
+        """How stream 1 ended ("RST_STREAM", "trailers grpc-status N",
+        "GOAWAY") and any DATA bytes it got, or None if it did not end
+        within `seconds`."""
+        deadline = time.monotonic() + seconds
+        data = 0
+        import socket
+        try:
+            while time.monotonic() < deadline:
+                f = self.next_frame(deadline)
+                if f is None:
+                    return "connection closed", data
+                kind, flags, stream, payload = f
+                if kind == 4 and not flags & 1:
+                    self.sock.sendall(self.frame(4, 1, 0, b""))  # SETTINGS ACK
+                elif kind == 6 and not flags & 1:
+                    self.sock.sendall(self.frame(6, 1, 0, payload))  # PING ACK
+                elif kind == 0 and stream == 1:
+                    data += len(payload)
+                elif kind == 3 and stream == 1:
+                    return f"RST_STREAM {int.from_bytes(payload[:4], 'big')}", data
+                elif kind == 1 and stream == 1 and flags & 1:
+                    # The server writes grpc-status as a plain literal.
+                    m = re.search(rb"grpc-status(.)(\d+)", payload)
+                    return f"trailers grpc-status {m.group(2).decode() if m else '?'}", data
+                elif kind == 1 and stream == 1 and headers:
+                    return "headers", data
+                elif kind == 7:
+                    return "GOAWAY", data
+        except socket.timeout:
+            pass
+        return None, data
+
+    def close(self):
+        self.sock.close()
+
+
+def stalled_watch(self):
+    """SECURITY.md "Watchers": a client that stops reading cannot keep its
+    stream and its place under the caps: once a message has waited
+    --watch-stall for it, the server cancels the stream and frees the
+    place."""
+    a = self.arbiter
+    data = os.path.join(self.tmp, "stall")
+    sw = token_create(a, data, "SOFTWARE", "Stalled scoreboard")
+    server = Server(a, data, ["--watch-stall", "1s", "--watchers-per-caller", "1"])
+    try:
+        c = Client(server, self.pb)
+        started = time.monotonic()
+        stalled = StalledWatch(server.address, sw)
+        admitted = stalled.wait_headers(10)
+        check("a WatchAll over a bare HTTP/2 connection with a stream window of 0", "admitted (response headers)",
+              "headers" if admitted else "no headers", admitted)
+        # Its place is taken: the caller's second watch is refused.
+        code, msg, _, _ = c.server_stream("/arbiter.v1.Arbiter/WatchAll", self.sv.WatchAllRequest(), sw)
+        check("a second watch of a caller whose one place a never-reading stream holds (cap 1)",
+              "RESOURCE_EXHAUSTED", f"{code.name} {short(msg)!r}", code == SC.RESOURCE_EXHAUSTED)
+        how, got = stalled.wait_end(15)
+        took = time.monotonic() - started
+        check("that watch, which reads nothing, under --watch-stall 1s",
+              "CANCELLED by the server after about 1 s (0.9 to 15), no data sent",
+              f"{how or 'still open'} after {took:.1f} s, {got} bytes",
+              how in ("trailers grpc-status 1", "RST_STREAM 8") and 0.9 <= took < 15 and got == 0)
+        stalled.close()
+        deadline = time.monotonic() + 10
+        while True:
+            code, msg, _, _ = c.server_stream("/arbiter.v1.Arbiter/WatchAll", self.sv.WatchAllRequest(), sw)
+            if code == SC.OK or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
+        check("the caller's watch once the stalled one is cut off", "OK (its place freed)",
+              f"{code.name} {short(msg)!r}", code == SC.OK)
+    finally:
+        server.stop()
+
+
+Probe.stalled_watch = stalled_watch
+
+
 def open_server(self):
     """SECURITY.md "Zero-config local default": without any token the
     server runs open, and then refuses to listen beyond loopback."""
@@ -1348,6 +1475,7 @@ def probe_run(self):
     finally:
         server.stop()
     self.rates()
+    self.stalled_watch()
     self.open_server()
 
 
