@@ -789,6 +789,17 @@ def malformed(self, c):
     ev = E.Event(at=timestamp_pb2.Timestamp(seconds=T0 + 40, nanos=1_500_000_000), move=E.Move(color=W, point="K10"))
     code, msg, _, _ = self.append(c, chief, "g1", [ev])
     check("a move with nanos of 1.5 s", "INVALID_ARGUMENT", f"{code.name} {short(msg)!r}", code == SC.INVALID_ARGUMENT)
+    # CreateGame and Decide have no `replay`: a time far ahead is refused.
+    g = E.GameCreated(game_id="ahead", ruleset="cn-2002", board_size=19, black=E.Player(name="B"),
+                      white=E.Player(name="W"), venue=E.GameCreated.SAME_SITE)
+    code, msg, _, _ = c.unary("/arbiter.v1.Arbiter/CreateGame", self.sv.CreateGameRequest(
+        game=g, at=ts(int(time.time()) + 86400 * 365)), chief)
+    check("CreateGame stamped a year ahead", "INVALID_ARGUMENT naming the time", f"{code.name} {short(msg)!r}",
+          code == SC.INVALID_ARGUMENT)
+    code, msg, _, _ = c.unary("/arbiter.v1.Arbiter/Decide", self.sv.DecideRequest(
+        game="games/g1", ruling=1, choice="WARNING", at=ts(int(time.time()) + 86400 * 365)), chief)
+    check("Decide stamped a year ahead", "INVALID_ARGUMENT or NOT_FOUND (there is no ruling 1), nothing recorded",
+          f"{code.name} {short(msg)!r}", code in (SC.INVALID_ARGUMENT, SC.NOT_FOUND))
     # Watching from past the end; a page token that is not one.
     code, msg, _, _ = c.server_stream("/arbiter.v1.Arbiter/WatchGame",
                                       self.sv.WatchGameRequest(game="games/g1", after_revision=10**9), sw)
@@ -1164,6 +1175,20 @@ def tournament_files(self, c):
                                  T.ImportTournamentRequest(tournament_id="imp", opengotha_xml=good), chief)
     check("ImportTournament of tests/tournament/data/swiss4.xml itself", "OK", f"{code.name} {short(msg)!r}",
           code == SC.OK)
+    # The tournament's record is at most 2 MiB (the service README, "Bounds"):
+    # 12,000 players of 200-byte names (2.6 MB, under the message limit).
+    before = len(resp.players) if resp else 0
+    players = [T.TournamentPlayer(id=f"x{i}", name="n" * 200, rank="1K") for i in range(12000)]
+    started = time.monotonic()
+    code, msg, _, _ = c.unary("/arbiter.v1.TournamentService/AddPlayers", T.AddPlayersRequest(
+        tournament="tournaments/imp", players=players), chief)
+    took = time.monotonic() - started
+    code2, msg2, t, _ = c.unary("/arbiter.v1.TournamentService/GetTournament",
+                                T.GetTournamentRequest(name="tournaments/imp"), self.secrets["SOFTWARE"])
+    check("AddPlayers of 12,000 players with 200-byte names (a record past 2 MiB)",
+          f"INVALID_ARGUMENT within 10 s, the tournament still of {before} players",
+          f"{code.name} in {took:.1f} s {short(msg)!r}; {len(t.players) if t else short(msg2)} players",
+          code == SC.INVALID_ARGUMENT and took < 10 and t is not None and len(t.players) == before)
 
 
 Probe.tournament_files = tournament_files
