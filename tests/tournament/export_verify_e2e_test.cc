@@ -81,6 +81,19 @@ class ExportVerify : public tournament_e2e::E2E {
   }
 
   // The changed file is refused, naming the edited line and both texts.
+  // `tournament export ID --format FORMAT` refused for want of `flag` (a
+  // title or place the file cannot write): bad input saying `why` and
+  // naming the option, and neither the file nor its sidecar written.
+  void ExpectNotExported(const std::string& id, const std::string& format, const std::string& file,
+                         const std::string& why, const std::string& flag) {
+    const ProcessResult r = Cli({"tournament", "export", id, "--format", format, "--out", file});
+    EXPECT_EQ(r.exit, 2) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(why));
+    EXPECT_THAT(r.err, HasSubstr(absl::StrCat("--format ", format, " ", flag)));
+    EXPECT_FALSE(std::filesystem::exists(file));
+    EXPECT_FALSE(std::filesystem::exists(file + ".reasons.json"));
+  }
+
   void ExpectRefusedAt(const ProcessResult& r, const Edit& e) {
     EXPECT_EQ(r.exit, 1) << r.out << r.err;
     EXPECT_THAT(r.out, HasSubstr(absl::StrCat("line ", e.line, " differs")));
@@ -304,12 +317,7 @@ TEST_F(ExportVerify, ATitleGivenAtExportReachesTheRatingFormatsAndVerifies) {
   for (const char* format : {"h9", "aga"}) {
     SCOPED_TRACE(format);
     const std::string file = dir_.File(absl::StrCat("cn.", format));
-    r = Cli({"tournament", "export", "cn", "--format", format, "--out", file});
-    EXPECT_EQ(r.exit, 2) << r.err;
-    EXPECT_THAT(r.err, HasSubstr("title \"全国围棋个人赛\" is not ASCII"));
-    EXPECT_THAT(r.err, HasSubstr(absl::StrCat("--format ", format, " --title")));
-    EXPECT_FALSE(std::filesystem::exists(file));
-    EXPECT_FALSE(std::filesystem::exists(file + ".reasons.json"));
+    ExpectNotExported("cn", format, file, "title \"全国围棋个人赛\" is not ASCII", "--title");
 
     r = Cli({"tournament", "export", "cn", "--format", format, "--out", file, "--title",
              "National Individual Championship"});
@@ -385,15 +393,10 @@ TEST_F(ExportVerify, APlaceGivenAtExportReachesTheRatingFormatsAndVerifies) {
     SCOPED_TRACE(format);
     const bool h9 = std::string(format) == "h9";
     const std::string file = dir_.File(absl::StrCat("open.", format));
-    ProcessResult r = Cli({"tournament", "export", "open", "--format", format, "--out", file});
-    EXPECT_EQ(r.exit, 2) << r.err;
-    EXPECT_THAT(r.err, HasSubstr("location \"北京棋院, 海淀\" is not ASCII"));
-    EXPECT_THAT(r.err, HasSubstr(absl::StrCat("--format ", format, " --place")));
-    EXPECT_FALSE(std::filesystem::exists(file));
-    EXPECT_FALSE(std::filesystem::exists(file + ".reasons.json"));
+    ExpectNotExported("open", format, file, "location \"北京棋院, 海淀\" is not ASCII", "--place");
 
-    r = Cli({"tournament", "export", "open", "--format", format, "--out", file, "--place",
-             "Beijing Go Academy, Haidian"});
+    ProcessResult r = Cli({"tournament", "export", "open", "--format", format, "--out", file,
+                           "--place", "Beijing Go Academy, Haidian"});
     ASSERT_EQ(r.exit, 0) << r.err;
     EXPECT_THAT(ReadFile(file), HasSubstr(h9 ? "; PC[CN,Beijing Go Academy, Haidian]\n"
                                              : "TOURNEY Beijing Open, Beijing Go Academy, "
