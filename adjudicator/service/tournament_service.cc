@@ -11,6 +11,7 @@
 #include "adjudicator/tournament/export_formats.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/matches.h"
+#include "adjudicator/tournament/names.h"
 #include "adjudicator/tournament/opengotha.h"
 #include "adjudicator/tournament/ranks.h"
 #include "adjudicator/tournament/scoring.h"
@@ -25,8 +26,9 @@ namespace {
 
 // What an event being recorded must hold beyond what its fold checks (the
 // fold also reads tournaments recorded before these checks): a player's
-// rank (ranks.h), and a new tournament's ruleset, which the standings'
-// withdrawal rules and the exports' rules of play are read from.
+// names, one line each, and rank (names.h, ranks.h), and a new
+// tournament's ruleset, which the standings' withdrawal rules and the
+// exports' rules of play are read from.
 absl::Status CheckEntered(const v1::TournamentEvent& event) {
   if (event.has_created()) {
     const std::string& ruleset = event.created().settings().ruleset();
@@ -36,6 +38,7 @@ absl::Status CheckEntered(const v1::TournamentEvent& event) {
                        " is not a ruleset; cn-2002 (the default) or cn-1988"));
     }
   }
+  if (absl::Status s = CheckNamesEntered(event); !s.ok()) return s;
   return CheckRanksEntered(event);
 }
 

@@ -3,10 +3,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
@@ -119,6 +121,34 @@ bool RecordedAs(const v1::TournamentPlayer& p, absl::string_view recorded) {
     if (!Folded(n).empty() && Folded(n) == r) return true;
   }
   return false;
+}
+
+absl::Status CheckNamesEntered(const v1::TournamentEvent& event) {
+  const v1::TournamentPlayer* p = nullptr;
+  if (event.has_player_added()) p = &event.player_added().player();
+  if (event.has_corrected() && event.corrected().has_player_updated()) {
+    p = &event.corrected().player_updated().player();
+  }
+  if (p == nullptr) return absl::OkStatus();
+  using Field = std::pair<absl::string_view, const std::string*>;
+  for (const auto& [field, text] :
+       {Field{"name", &p->name()}, Field{"firstName", &p->first_name()},
+        Field{"romanizedFamilyName", &p->romanized_family_name()},
+        Field{"romanizedGivenName", &p->romanized_given_name()}, Field{"club", &p->club()}}) {
+    for (size_t i = 0; i < text->size();) {
+      const size_t at = i;
+      // Text that is not UTF-8 is refused before (the request's bounds).
+      const std::optional<uint32_t> c = NextCodePoint(*text, &i);
+      if (!c.has_value()) break;
+      if (IsControl(*c)) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "player '%s': %s holds a control character (U+%04X at byte %d); a name is one line "
+            "of text",
+            p->id(), field, *c, at));
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> JavaUpperCase(absl::string_view utf8) {

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "arbiter/v1/tournament.pb.h"
@@ -36,6 +37,15 @@ absl::StatusOr<RomanizedName> Romanized(const v1::TournamentPlayer& p, absl::str
 // Müller, STRAUSS is Strauß; Turkish İ, ı and i alike), NFC and runs of
 // white space ignored.
 bool RecordedAs(const v1::TournamentPlayer& p, absl::string_view recorded);
+
+// The names an event being recorded enters (a player added, a player's
+// record corrected: the native and romanized names and the club) hold no
+// control characters (C0 with tab, CR and LF, DEL, C1): a name is one line,
+// and the games a round creates carry it, which CreateGame would refuse at
+// that board. INVALID_ARGUMENT naming the player and the field. As
+// CheckRanksEntered (ranks.h): the service checks each event it is asked to
+// record; the fold does not, so a tournament recorded before still folds.
+absl::Status CheckNamesEntered(const v1::TournamentEvent& event);
 
 // Java's String.toUpperCase() (root locale) of UTF-8 text, which OpenGotha
 // applies to build a player's key string: Unicode's case mapping through

@@ -188,6 +188,55 @@ TEST_F(Service, ATournamentsRulesetIsOneOfTheRulesets) {
   EXPECT_TRUE(service_->CreateTournament(&ctx_, &req, &t).ok());
 }
 
+// A player's names are one line each (names.h CheckNamesEntered): a tab,
+// CR or LF (or any control character) is refused where it is entered,
+// naming the player and the field, and nothing is recorded; the games
+// StartRound creates would carry it, and CreateGame refuses it.
+TEST_F(Service, ANameWithALineBreakIsRefusedWhereEntered) {
+  ASSERT_TRUE(Create().ok());
+  const auto add = [&](const std::string& field, const std::string& text) {
+    v1::AddPlayersRequest req;
+    req.set_tournament("tournaments/cup");
+    v1::TournamentPlayer* p = req.add_players();
+    p->set_id("E");
+    p->set_name("Li");
+    p->set_first_name("Wei");
+    p->set_rank("3D");
+    if (field == "name") p->set_name(text);
+    if (field == "firstName") p->set_first_name(text);
+    if (field == "romanizedFamilyName") p->set_romanized_family_name(text);
+    if (field == "club") p->set_club(text);
+    v1::Tournament t;
+    return service_->AddPlayers(&ctx_, &req, &t);
+  };
+  for (const auto& [field, text] :
+       std::vector<std::pair<std::string, std::string>>{{"name", "Li\nRESULT: W+R"},
+                                                        {"firstName", "Wei\t"},
+                                                        {"romanizedFamilyName", "Li\r"},
+                                                        {"club", "Bei\x7f"}}) {
+    const grpc::Status s = add(field, text);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << field;
+    EXPECT_THAT(s.error_message(),
+                HasSubstr(absl::StrCat("player 'E': ", field, " holds a control character")));
+  }
+  // A correction of the record is checked alike.
+  v1::CorrectTournamentRequest fix;
+  fix.set_tournament("tournaments/cup");
+  fix.mutable_correction()->set_reason("name");
+  v1::TournamentPlayer* p = fix.mutable_correction()->mutable_player_updated()->mutable_player();
+  p->set_id("A");
+  p->set_name("A\nB");
+  p->set_first_name("Player");
+  v1::Tournament t;
+  const grpc::Status s = service_->CorrectTournament(&ctx_, &fix, &t);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(s.error_message(), HasSubstr("player 'A': name holds a control character (U+000A"));
+  absl::StatusOr<std::vector<v1::TournamentEvent>> events = store_->Load("cup");
+  ASSERT_TRUE(events.ok());
+  EXPECT_EQ(events->size(), 1u + 4u);   // created, A-D: nothing of the refused
+  EXPECT_TRUE(add("name", "李").ok());  // a name in another script is a name
+}
+
 // A rank is 30K to 1K, 1D to 9D or 1P to 9P (ranks.h), the scale the EGD's
 // table and OpenGotha's Player hold; anything else is refused where it is
 // entered, naming the player and the rank, and nothing is recorded.
