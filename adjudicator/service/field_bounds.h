@@ -21,7 +21,7 @@
 //               does not read; then RESOURCE_EXHAUSTED
 //   a tournament its record (the Tournament that every          2 MiB
 //               tournament method but GetStandings and Export
-//               answers)
+//               answers), and its players                  10,000
 //
 // A refusal names the field and quotes at most kQuotedPrefix bytes of the
 // value (escaped), never the value itself. The same walk refuses an enum
@@ -49,6 +49,11 @@ inline constexpr size_t kMaxBatchBytes = 1 << 20;
 inline constexpr size_t kMaxPageBytes = 1 << 20;
 inline constexpr size_t kMaxWatchBufferBytes = 1 << 20;
 inline constexpr size_t kMaxTournamentBytes = 2 << 20;
+// A tournament's players: a record within its bytes could hold 60,000 of
+// them, and a fold checks each one added against those before it, so such a
+// record cost seconds of CPU on every read (an outside probe). Ten thousand
+// is more than any event a chief arbiter runs as one tournament.
+inline constexpr int kMaxTournamentPlayers = 10000;
 inline constexpr size_t kQuotedPrefix = 16;
 
 // The byte limit of string field `field_name` (a proto field name).

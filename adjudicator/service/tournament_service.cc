@@ -189,6 +189,11 @@ absl::StatusOr<v1::Tournament> TournamentServiceImpl::AppendOnto(
                                                    " bytes, at most ",
                                                    service::kMaxTournamentBytes));
   }
+  if (t.players_size() > service::kMaxTournamentPlayers) {
+    return absl::InvalidArgumentError(absl::StrCat("tournament '", id, "' would have ",
+                                                   t.players_size(), " players, at most ",
+                                                   service::kMaxTournamentPlayers));
+  }
   if (absl::Status s = store_->Append(id, expected, events); !s.ok()) return s;
   return t;
 }

@@ -1183,6 +1183,23 @@ def tournament_files(self, c):
           f"INVALID_ARGUMENT within 10 s, the tournament still of {before} players",
           f"{code.name} in {took:.1f} s {short(msg)!r}; {len(t.players) if t else short(msg2)} players",
           code == SC.INVALID_ARGUMENT and took < 10 and t is not None and len(t.players) == before)
+    # And at most 10,000 players (the same table): 10,001 of tiny names fit
+    # the bytes but not the count; up to the count, a read stays quick.
+    tiny = [T.TournamentPlayer(id=f"y{i}", name="n", rank="1K") for i in range(10001 - before)]
+    code, msg, _, _ = c.unary("/arbiter.v1.TournamentService/AddPlayers", T.AddPlayersRequest(
+        tournament="tournaments/imp", players=tiny), chief)
+    check(f"AddPlayers of {len(tiny)} players with 1-byte names (10,001 in all)",
+          "INVALID_ARGUMENT naming the bound of 10000 players", f"{code.name} {short(msg)!r}",
+          code == SC.INVALID_ARGUMENT and "at most 10000" in msg)
+    code, msg, _, _ = c.unary("/arbiter.v1.TournamentService/AddPlayers", T.AddPlayersRequest(
+        tournament="tournaments/imp", players=tiny[:-1]), chief)
+    started = time.monotonic()
+    code2, msg2, t, _ = c.unary("/arbiter.v1.TournamentService/GetTournament",
+                                T.GetTournamentRequest(name="tournaments/imp"), self.secrets["SOFTWARE"])
+    took = time.monotonic() - started
+    check("AddPlayers up to 10,000 players, then GetTournament", "OK, 10000 players read within 2 s",
+          f"{code.name} {short(msg)!r}; {len(t.players) if t else short(msg2)} players in {took:.2f} s",
+          code == SC.OK and t is not None and len(t.players) == 10000 and took < 2)
 
 
 Probe.tournament_files = tournament_files
