@@ -158,8 +158,10 @@ absl::StatusOr<std::string> WordFor(absl::string_view format, const v1::Tourname
   return std::string(given.empty() ? own : given);
 }
 
-// INVALID_ARGUMENT, saying why, for a word given for `format` that the file
-// cannot hold; `more` adds the format's own refusals.
+// INVALID_ARGUMENT, saying why, for `text` given as the file's `word`
+// ("title", "place") that no file of `format` can hold: empty, not
+// printable ASCII, a space at either end, a ']' closing an .h9 header.
+// (The AGA's ',' in a title is CheckExportTitle's own.)
 absl::Status CheckGivenWord(v1::ExportTournamentRequest::Format format, absl::string_view word,
                             absl::string_view text) {
   const bool egd = format == v1::ExportTournamentRequest::EGD_H9;
