@@ -70,16 +70,17 @@ absl::Status CheckBatchSize(const std::vector<v1::Event>& events) {
 // replayed: seen here, before it rules a lateness loss and makes every
 // later event "earlier than the previous one".
 absl::Status CheckNotAhead(const v1::Event& e, const std::string& where,
-                           const Recorder::Rules& rules) {
+                           const Recorder::Rules& rules, bool can_replay) {
   if (rules.max_skew == absl::InfiniteDuration()) return absl::OkStatus();
   const absl::Time now = rules.now();
   if (const absl::Time at = FromProto(e.at()); at > now + rules.max_skew) {
     return absl::InvalidArgumentError(absl::StrCat(
         where, "`at` ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
         " is more than ", absl::FormatDuration(rules.max_skew), " ahead of the server's clock (",
-        absl::FormatTime(absl::RFC3339_sec, now, absl::UTCTimeZone()),
-        "); if the events replay an earlier record, say so (AppendEventsRequest.replay, "
-        "`arbiter record --replay`)"));
+        absl::FormatTime(absl::RFC3339_sec, now, absl::UTCTimeZone()), "); ",
+        can_replay ? "if the events replay an earlier record, say so (AppendEventsRequest.replay, "
+                     "`arbiter record --replay`)"
+                   : "leave `at` out (the CLI's --at) for the server's own time"));
   }
   return absl::OkStatus();
 }
@@ -134,7 +135,7 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Append(const Caller& caller,
 void Recorder::AppendAsync(const Caller& caller, const std::string& game_id,
                            std::optional<uint64_t> expected, std::vector<v1::Event> events,
                            AppendMode mode, AppendDone done) {
-  if (absl::Status s = Check(caller, game_id, mode.replay, events); !s.ok()) return done(s);
+  if (absl::Status s = Check(caller, game_id, mode, events); !s.ok()) return done(s);
   ledger::AppendRequest request =
       ledger::AppendRequest::Game(game_id, Expecting(expected), std::move(events));
   request.preview = mode.validate_only;
@@ -163,8 +164,8 @@ ledger::ExpectedRevision Recorder::Expecting(std::optional<uint64_t> expected) {
                               : ledger::ExpectedRevision::Any();
 }
 
-absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, bool replay,
-                             std::vector<v1::Event>& events) {
+absl::Status Recorder::Check(const Caller& caller, const std::string& game_id,
+                             const AppendMode& mode, std::vector<v1::Event>& events) {
   // What the gRPC interceptor checks before an ARBITER's record call, here
   // again for every front end.
   if (absl::Status s = caller.MayRecordIn(game_id); !s.ok()) return s;
@@ -189,8 +190,8 @@ absl::Status Recorder::Check(const Caller& caller, const std::string& game_id, b
     }
     if (!e.has_at())
       return absl::InvalidArgumentError(absl::StrCat(where, "the event has no time (`at`)"));
-    if (!replay) {
-      if (absl::Status s = CheckNotAhead(e, where, rules_); !s.ok()) return s;
+    if (!mode.replay) {
+      if (absl::Status s = CheckNotAhead(e, where, rules_, mode.can_replay); !s.ok()) return s;
     }
     if (absl::Status s = CheckGameNamed(e, game_id, where); !s.ok()) return s;
     if (e.has_game_created()) {
@@ -308,7 +309,7 @@ absl::StatusOr<std::string> Recorder::CreateGame(const Caller& caller,
     *event.mutable_game_created()->mutable_scheduled_start() = event.at();
   }
   absl::StatusOr<v1::AppendEventsResponse> appended =
-      Append(caller, id, 0, {std::move(event)}, AppendMode{});
+      Append(caller, id, 0, {std::move(event)}, AppendMode{.can_replay = false});
   if (!appended.ok()) return appended.status();
   return id;
 }
@@ -339,7 +340,7 @@ absl::StatusOr<v1::AppendEventsResponse> Recorder::Decide(const Caller& caller,
   std::optional<uint64_t> expected;
   if (request.has_expected_revision()) expected = request.expected_revision();
   return Append(caller, *id, expected, {std::move(event)},
-                AppendMode{.validate_only = request.validate_only()});
+                AppendMode{.validate_only = request.validate_only(), .can_replay = false});
 }
 
 }  // namespace arbiter::service

@@ -43,6 +43,10 @@ class Recorder {
     // append, then the ledger's own (AppendRequest::preview); answers
     // with the events and rulings that would be recorded, storing nothing.
     bool validate_only = false;
+    // The request can say it replays a record (AppendEvents, RecordEvents).
+    // CreateGame and Decide cannot: a time of theirs ahead of the clock is
+    // refused with their own remedy, `at` left out for the server to stamp.
+    bool can_replay = true;
   };
 
   // How every write is held, whichever front end it comes through.
@@ -124,7 +128,7 @@ class Recorder {
                      v1::Event& event);
 
   // Append's checks before the ledger: stamps each event with the caller.
-  absl::Status Check(const Caller& caller, const std::string& game_id, bool replay,
+  absl::Status Check(const Caller& caller, const std::string& game_id, const AppendMode& mode,
                      std::vector<v1::Event>& events);
   static ledger::ExpectedRevision Expecting(std::optional<uint64_t> expected);
   // Append's answer once the ledger has committed `entries`, the game's

@@ -260,6 +260,26 @@ TEST(TrustTest, ATimeAheadOfTheClockIsRefusedUnlessReplayed) {
   EXPECT_EQ(r.exit, 0) << r.err;
   ASSERT_TRUE(GetGame(*stub, "skew-1", &game).ok());
   EXPECT_EQ(game.revision(), 3u);
+
+  // CreateGame and Decide say no replay: their refusal gives their remedy.
+  v1::CreateGameRequest create;
+  create.mutable_game()->set_game_id("skew-2");
+  create.mutable_game()->mutable_black()->set_name("Black");
+  create.mutable_game()->mutable_white()->set_name("White");
+  ToProto(typo, create.mutable_at());
+  v1::DecideRequest decide;
+  decide.set_game("games/skew-1");
+  decide.set_ruling(1);
+  decide.set_choice("WARNING");
+  ToProto(typo, decide.mutable_at());
+  for (const grpc::Status& refused :
+       {Call([&](auto* c) { return stub->CreateGame(c, create, &game); }),
+        Call([&](auto* c) { return stub->Decide(c, decide, &resp); })}) {
+    EXPECT_EQ(refused.error_code(), StatusCode::INVALID_ARGUMENT) << refused.error_message();
+    EXPECT_TRUE(absl::StrContains(refused.error_message(), "leave `at` out"))
+        << refused.error_message();
+    EXPECT_FALSE(absl::StrContains(refused.error_message(), "replay")) << refused.error_message();
+  }
 }
 
 // What an attacker with write access to ledger.db (and no signing key)
