@@ -241,6 +241,10 @@ int RunAdjudicate(int argc, char** argv) {
   // A ruleset that does not exist is the flag's fault, said once, not each
   // game's.
   const std::string ruleset = args.ValueOr("ruleset", "");
+  if (args.Has("ruleset") && ruleset.empty()) {
+    // An empty value is a script's unset variable, not "each game's own".
+    return UsageError(kAdjudicate, "--ruleset: give a ruleset (cn-2002, cn-1988) or leave it out");
+  }
   if (!ruleset.empty()) {
     if (absl::StatusOr<Rules> rules = LoadRulesSpec(ruleset); !rules.ok()) {
       return UsageError(kAdjudicate,
