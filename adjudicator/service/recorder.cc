@@ -29,16 +29,16 @@ std::string NewGameId() {
 // LF included: a name is one line, and "Li Wei\nRESULT: W+R ..." printed a
 // line of its own choosing under `arbiter show`'s players (an outside probe).
 absl::Status CheckPlayerName(absl::string_view field, absl::string_view name) {
+  if (const std::optional<tournament::ControlAt> c = tournament::FirstControl(name)) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("game.%s.name: a name holds no control characters (U+%04X at byte %d)",
+                        field, c->cp, c->at));
+  }
   bool visible = false;
-  for (size_t i = 0; i < name.size();) {
-    const size_t at = i;
-    // The request walk has already refused text that is not UTF-8.
-    const uint32_t c = tournament::NextCodePoint(name, &i).value_or(0);
-    if (tournament::IsControl(c)) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "game.%s.name: a name holds no control characters (U+%04X at byte %d)", field, c, at));
-    }
-    if (!tournament::IsInvisible(c)) visible = true;
+  for (size_t i = 0; i < name.size() && !visible;) {
+    const std::optional<uint32_t> c = tournament::NextCodePoint(name, &i);
+    if (!c.has_value()) break;  // not UTF-8: the request walk refused it before
+    visible = !tournament::IsInvisible(*c);
   }
   if (!visible) {
     return absl::InvalidArgumentError(absl::StrCat(

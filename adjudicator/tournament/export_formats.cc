@@ -113,8 +113,8 @@ absl::Status CheckExportOptions(const TournamentExportFormat& format,
   if (!options.place.empty()) {
     if (!format.takes_title) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "place: only the h9 (EGD) and aga exports take a place in place of the tournament's "
-          "location; ",
+          "place: only the h9 (EGD) and aga exports take a place for the file instead of the "
+          "tournament's location; ",
           format.label, " writes the tournament's own"));
     }
     if (absl::Status s = CheckExportPlace(format.format, options.place); !s.ok()) return s;

@@ -135,17 +135,11 @@ absl::Status CheckNamesEntered(const v1::TournamentEvent& event) {
        {Field{"name", &p->name()}, Field{"firstName", &p->first_name()},
         Field{"romanizedFamilyName", &p->romanized_family_name()},
         Field{"romanizedGivenName", &p->romanized_given_name()}, Field{"club", &p->club()}}) {
-    for (size_t i = 0; i < text->size();) {
-      const size_t at = i;
-      // Text that is not UTF-8 is refused before (the request's bounds).
-      const std::optional<uint32_t> c = NextCodePoint(*text, &i);
-      if (!c.has_value()) break;
-      if (IsControl(*c)) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "player '%s': %s holds a control character (U+%04X at byte %d); a name is one line "
-            "of text",
-            p->id(), field, *c, at));
-      }
+    if (const std::optional<ControlAt> c = FirstControl(*text)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "player '%s': %s holds a control character (U+%04X at byte %d); a name is one line "
+          "of text",
+          p->id(), field, c->cp, c->at));
     }
   }
   return absl::OkStatus();

@@ -33,6 +33,16 @@ bool IsControl(uint32_t cp) {
   return utf8proc_category(static_cast<utf8proc_int32_t>(cp)) == UTF8PROC_CATEGORY_CC;
 }
 
+std::optional<ControlAt> FirstControl(absl::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const size_t at = i;
+    const std::optional<uint32_t> c = NextCodePoint(s, &i);
+    if (!c.has_value()) break;
+    if (IsControl(*c)) return ControlAt{*c, at};
+  }
+  return std::nullopt;
+}
+
 void AppendUtf8(uint32_t cp, std::string* out) {
   if (!utf8proc_codepoint_valid(static_cast<utf8proc_int32_t>(cp))) return;
   utf8proc_uint8_t buf[4];

@@ -26,6 +26,15 @@ bool IsInvisible(uint32_t cp);
 // Whether `cp` is a control character (Cc: C0, DEL, C1).
 bool IsControl(uint32_t cp);
 
+// The first control character of `s` (IsControl) and its byte offset, or
+// nullopt: what a name, which is one line of text, may not hold. Bytes that
+// are not UTF-8 end the search (the request's bounds refuse them first).
+struct ControlAt {
+  uint32_t cp;
+  size_t at;
+};
+std::optional<ControlAt> FirstControl(absl::string_view s);
+
 // Appends `cp` encoded as UTF-8 (nothing if it is not a Unicode scalar value).
 void AppendUtf8(uint32_t cp, std::string* out);
 

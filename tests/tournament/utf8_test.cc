@@ -1,6 +1,13 @@
 // Terminal widths for the standings table (utf8.h): widths per UAX #11 and
-// utf8proc's emoji and zero-width tables; decoding that refuses non-UTF-8.
+// utf8proc's emoji and zero-width tables; decoding that refuses non-UTF-8; the control characters a
+// name may not hold.
 #include "adjudicator/tournament/utf8.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -50,6 +57,23 @@ TEST(PadToWidth, PadsToTheSameColumnWhateverTheScript) {
   EXPECT_EQ(PadToWidth("李伟", 6), "李伟  ");
   EXPECT_EQ(PadToWidth("Li", 6), "Li    ");
   EXPECT_EQ(PadToWidth("井山裕太", 6), "井山裕太");  // wider already: unchanged
+}
+
+// A name is one line: the first control character (C0 with tab, CR and LF,
+// DEL, C1) and where it is, for the refusal to name.
+TEST(FirstControl, FindsTheFirstControlCharacterAndItsByte) {
+  EXPECT_FALSE(FirstControl("李伟 Müller").has_value());
+  for (const auto& [text, cp, at] :
+       std::vector<std::tuple<std::string, uint32_t, size_t>>{{"Li\nWei", 0x0A, 2},
+                                                              {"\tLi", 0x09, 0},
+                                                              {"李\r", 0x0D, 3},
+                                                              {"a\x7f", 0x7F, 1},
+                                                              {"ab\xC2\x85", 0x85, 2}}) {
+    const std::optional<ControlAt> c = FirstControl(text);
+    ASSERT_TRUE(c.has_value()) << text;
+    EXPECT_EQ(c->cp, cp) << text;
+    EXPECT_EQ(c->at, at) << text;
+  }
 }
 
 TEST(IsInvisible, SpacesAndFormatCharactersShowNothingLettersDo) {

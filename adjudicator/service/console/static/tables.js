@@ -315,8 +315,9 @@ function renderOutbox() {
     const inc = INCIDENTS.find((i) => i.id === e.incident);
     const ev = e.event[Object.keys(e.event).find((k) => !['at', 'idempotencyKey'].includes(k))] || {};
     const who = ev.color || ev.byColor;
+    const at = clock.zoned(e.event.at);
     return el('li', { class: e.state, 'data-key': e.key },
-      `${w('atTable')} ${e.table} · ${inc ? incidentTitle(inc) : e.incident}${who ? ` · ${partyWord(who)}` : ''} · ${clock.zoned(e.event.at).time} ${zoneName(new Date(e.event.at))} · `,
+      `${w('atTable')} ${e.table} · ${inc ? incidentTitle(inc) : e.incident}${who ? ` · ${partyWord(who)}` : ''} · ${at.time} ${at.offset} · `,
       e.state === 'refused' ? el('span', {}, `${w('refused')}: ${e.error} `) : w('waiting'),
       e.state === 'refused' ? el('button', { type: 'button', class: 'discard', onclick: () => { saveOutbox(outbox().filter((x) => x.key !== e.key)); render(); } }, w('discard')) : null);
   })));
