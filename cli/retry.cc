@@ -1,8 +1,12 @@
 #include "cli/retry.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <random>
+#include <string>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "cli/exit_codes.h"
 
@@ -29,13 +33,28 @@ absl::Duration Backoff(const RetryPolicy& policy, int retry) {
   return wait * part(random);
 }
 
+absl::Duration AllowedIn(const grpc::Status& status) {
+  if (status.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED) return absl::ZeroDuration();
+  constexpr absl::string_view kSaid = "the next is allowed in ";
+  const std::string said = status.error_message();
+  absl::string_view message = said;
+  const size_t at = message.find(kSaid);
+  if (at == absl::string_view::npos) return absl::ZeroDuration();
+  message.remove_prefix(at + kSaid.size());
+  int64_t ms = 0;
+  if (!absl::SimpleAtoi(message.substr(0, message.find(" ms")), &ms) || ms < 0) {
+    return absl::ZeroDuration();
+  }
+  return absl::Milliseconds(ms);
+}
+
 grpc::Status CallWithRetries(
     const RetryPolicy& policy, const std::function<grpc::Status()>& call,
     const std::function<void(const grpc::Status&, int retry, absl::Duration wait)>& notice) {
   for (int retry = 1;; ++retry) {
     grpc::Status status = call();
     if (status.ok() || !IsTransient(status) || retry > policy.retries) return status;
-    const absl::Duration wait = Backoff(policy, retry);
+    const absl::Duration wait = std::max(Backoff(policy, retry), AllowedIn(status));
     notice(status, retry, wait);
     absl::SleepFor(wait);
   }

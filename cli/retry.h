@@ -31,9 +31,15 @@ bool IsTransient(const grpc::Status& status);
 // clients refused together do not all come back together.
 absl::Duration Backoff(const RetryPolicy& policy, int retry);
 
+// The wait a rate-limit refusal names ("the next is allowed in 190 ms",
+// rate_limited.h on the server); zero for any other status.
+absl::Duration AllowedIn(const grpc::Status& status);
+
 // Calls `call` until it succeeds, fails for good, or `policy.retries` retries
 // are spent; before each retry `notice` hears the status, the retry's
-// number and the wait, then the wait is slept. The last call's status.
+// number and the wait (the backoff, or the wait the refusal names when that
+// is longer: a retry before it would be refused again), then the wait is
+// slept. The last call's status.
 grpc::Status CallWithRetries(
     const RetryPolicy& policy, const std::function<grpc::Status()>& call,
     const std::function<void(const grpc::Status&, int retry, absl::Duration wait)>& notice);

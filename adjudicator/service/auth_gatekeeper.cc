@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "adjudicator/service/rate_limited.h"
 
 namespace arbiter::service {
 namespace {
@@ -40,9 +41,9 @@ Gatekeeper::Gatekeeper(TokenStore* tokens, AuthLimits limits)
       recorders_{"RecordEvents", limits.recorders_per_caller, limits.recorders_in_all},
       reflections_{"reflection", limits.reflections_per_caller, limits.reflections_in_all} {}
 
-bool Gatekeeper::Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key,
-                      double rate, double burst) {
-  if (rate <= 0) return true;  // no limit
+absl::Duration Gatekeeper::Take(absl::flat_hash_map<std::string, Bucket>& buckets,
+                                const std::string& key, double rate, double burst) {
+  if (rate <= 0) return absl::ZeroDuration();  // no limit
   const absl::Time now = absl::Now();
   if (buckets.size() > 10000) {  // forget idle callers, so the map stays bounded
     absl::erase_if(buckets, [&](const auto& kv) {
@@ -55,9 +56,9 @@ bool Gatekeeper::Take(absl::flat_hash_map<std::string, Bucket>& buckets, const s
     b.tokens = std::min(burst, b.tokens + rate * absl::ToDoubleSeconds(now - b.refilled));
     b.refilled = now;
   }
-  if (b.tokens < 1) return false;
+  if (b.tokens < 1) return absl::Seconds((1 - b.tokens) / rate);
   b.tokens -= 1;
-  return true;
+  return absl::ZeroDuration();
 }
 
 absl::StatusOr<Caller> Gatekeeper::Admit(absl::string_view method,
@@ -163,13 +164,14 @@ absl::Status Gatekeeper::ChargeRefusal(const Caller& caller, absl::Status refusa
 absl::Status Gatekeeper::Charge(const Caller& caller, v1::Access access) {
   const bool write = IsWrite(access);
   absl::MutexLock lock(&mu_);
-  if (!(write ? Take(writes_, caller.key, limits_.writes_per_second, limits_.write_burst)
-              : Take(reads_, caller.key, limits_.reads_per_second, limits_.read_burst))) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "rate limit: at most ", write ? limits_.writes_per_second : limits_.reads_per_second,
-        write ? " writes" : " reads", " per second; retry with backoff"));
-  }
-  return absl::OkStatus();
+  const absl::Duration wait =
+      write ? Take(writes_, caller.key, limits_.writes_per_second, limits_.write_burst)
+            : Take(reads_, caller.key, limits_.reads_per_second, limits_.read_burst);
+  if (wait == absl::ZeroDuration()) return absl::OkStatus();
+  return RateLimited(absl::StrCat("rate limit: at most ",
+                                  write ? limits_.writes_per_second : limits_.reads_per_second,
+                                  write ? " writes" : " reads", " per second"),
+                     wait);
 }
 
 absl::Status Gatekeeper::OpenStream(const Caller& caller, StreamKind kind) {
@@ -181,9 +183,11 @@ absl::Status Gatekeeper::OpenStream(const Caller& caller, StreamKind kind) {
     if (open == 0) streams.by_caller.erase(caller.key);
     return absl::ResourceExhaustedError(
         mine ? absl::StrCat("at most ", streams.per_caller_cap, " ", streams.what,
-                            " streams at once per caller")
+                            streams.per_caller_cap == 1 ? " stream" : " streams",
+                            " at once per caller")
              : absl::StrCat("at most ", streams.in_all_cap, " ", streams.what,
-                            " streams at once on this server"));
+                            streams.in_all_cap == 1 ? " stream" : " streams",
+                            " at once on this server"));
   }
   ++open;
   ++streams.in_all;

@@ -159,8 +159,10 @@ class Gatekeeper {
   // `refusal`, charged (when `charge`) to the caller's read rate first:
   // RESOURCE_EXHAUSTED instead once that is spent.
   absl::Status ChargeRefusal(const Caller& caller, absl::Status refusal, bool charge);
-  bool Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key, double rate,
-            double burst) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Takes one of the caller's tokens: zero, or (nothing taken) how long
+  // until the bucket holds one again.
+  absl::Duration Take(absl::flat_hash_map<std::string, Bucket>& buckets, const std::string& key,
+                      double rate, double burst) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   TokenStore* tokens_;
   const AuthLimits limits_;

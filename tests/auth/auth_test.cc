@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/auth_role.h"
 #include "adjudicator/service/auth_tls.h"
@@ -643,6 +644,16 @@ TEST_F(AuthServiceTest, RateLimitPerCaller) {
   const uint64_t head = Head();
   grpc::Status s = Phone(chief, "g1", 1'780'000'020);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+  // When the next write is allowed: a token a thousand seconds at this rate.
+  const std::string& m = s.error_message();
+  const std::string said = "rate limit: at most 0.001 writes per second; the next is allowed in ";
+  ASSERT_EQ(m.rfind(said, 0), 0u) << m;
+  int ms = 0;
+  ASSERT_TRUE(absl::SimpleAtoi(m.substr(said.size(), m.find(' ', said.size()) - said.size()), &ms))
+      << m;
+  EXPECT_GT(ms, 990'000) << m;
+  EXPECT_LE(ms, 1'000'000) << m;
+  EXPECT_TRUE(absl::EndsWith(m, " ms: retry then, with backoff")) << m;
   EXPECT_EQ(Head(), head);
   EXPECT_TRUE(Phone(other, "g1", 1'780'000'030).ok()) << "limits are per caller";
 }

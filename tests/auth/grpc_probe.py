@@ -1075,6 +1075,17 @@ def rates(self):
         keys = [e.event.idempotency_key for e in resp.events] if resp else []
         check("the rate-refused append's key in the game", f"absent (rate-{writes})",
               f"{code2.name} {len(keys)} events", code2 == SC.OK and f"rate-{writes}" not in keys)
+        # The refusal says when the next write is allowed, and it is.
+        wait = re.search(r"the next is allowed in (\d+) ms", msg or "")
+        check("the rate refusal's wait", "at most 200 ms (5 writes a second)", short(msg),
+              wait is not None and 1 <= int(wait.group(1)) <= 200)
+        if wait is not None:
+            time.sleep(int(wait.group(1)) / 1000 + 0.02)
+            code3, msg3, _, _ = self.append(c, chief, "r1", [self.move(
+                T0 + 10 + writes, E.BLACK if writes % 2 == 0 else E.WHITE, POINTS[writes],
+                key=f"rate-{writes}")])
+            check("the refused append retried after that wait", "OK", f"{code3.name} {short(msg3)!r}",
+                  code3 == SC.OK)
         # Refused calls are charged: no token, to the peer host.
         n, code = 0, SC.OK
         for n in range(1, 301):

@@ -221,7 +221,7 @@ TEST_F(RecordStreamTest, EveryRequestCostsTheRateACallCosts) {
   ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'010), &answer));  // 2 of 3
   ASSERT_TRUE(Send(s, PhoneRing("g1", 1'780'000'020), &answer));  // 3 of 3
   ExpectRefused(s, PhoneRing("g1", 1'780'000'030), grpc::StatusCode::RESOURCE_EXHAUSTED,
-                "rate limit");
+                "rate limit: at most 0.001 writes per second; the next is allowed in ");
 }
 
 TEST_F(RecordStreamTest, OpenStreamsAreCappedPerCallerAndTheirPlacesFreed) {
@@ -251,6 +251,22 @@ TEST_F(RecordStreamTest, OpenStreamsAreCappedPerCallerAndTheirPlacesFreed) {
       << "an ended stream's place is free";
   EXPECT_TRUE(End(again).ok());
   EXPECT_TRUE(End(open.back()).ok());
+}
+
+// A cap of one is said in the singular.
+TEST_F(RecordStreamTest, ACapOfOneStreamIsSaidSo) {
+  AuthLimits limits;
+  limits.recorders_per_caller = 1;
+  Start(limits);
+  const std::string chief = Token(Role::kChiefArbiter, "Wang Ru");
+  for (int g = 1; g <= 2; ++g) ASSERT_TRUE(Create(chief, absl::StrCat("g", g)).ok());
+  v1::AppendEventsResponse answer;
+  OpenStream first = Open(chief);
+  ASSERT_TRUE(Send(first, PhoneRing("g1", 1'780'000'010), &answer));
+  OpenStream second = Open(chief);
+  ExpectRefused(second, PhoneRing("g2", 1'780'000'010), grpc::StatusCode::RESOURCE_EXHAUSTED,
+                "at most 1 RecordEvents stream at once per caller");
+  EXPECT_TRUE(End(first).ok());
 }
 
 TEST_F(RecordStreamTest, AShutdownEndsAnIdleStreamAtOnceUnavailable) {

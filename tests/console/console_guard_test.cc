@@ -404,6 +404,35 @@ TEST_F(ConsoleGuardTest, OneAddressSignsInTwentyTimesThenOncePerThreeSeconds) {
   EXPECT_EQ(status, 303) << "a client retrying every second was never let in again";
 }
 
+// A page over its caller's read rate is 429 with the wait in Retry-After
+// (whole seconds) and in the message (milliseconds), and a client that
+// waits it is answered. The wait is the thing under test: the retry after
+// it must be let in.
+TEST_F(ConsoleGuardTest, AReadOverTheRateSaysWhenToRetry) {
+  Serve({"--read-rate", "1"});  // a burst of 2
+  auto client = Client();
+  httplib::Result r = client->Get("/api/games");
+  for (int i = 0; i < 5 && r && r->status == 200; ++i) r = client->Get("/api/games");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 429) << r->body;
+  const absl::Time refused = absl::Now();
+  int retry_after = 0;
+  ASSERT_TRUE(absl::SimpleAtoi(r->get_header_value("Retry-After"), &retry_after)) << r->body;
+  EXPECT_EQ(retry_after, 1) << "one read a second: the next within the second";
+  const size_t at = r->body.find("the next is allowed in ");
+  ASSERT_NE(at, std::string::npos) << r->body;
+  int ms = 0;
+  ASSERT_TRUE(
+      absl::SimpleAtoi(r->body.substr(at + 23, r->body.find(' ', at + 23) - (at + 23)), &ms))
+      << r->body;
+  EXPECT_GE(ms, 1);
+  EXPECT_LE(ms, 1000);
+  absl::SleepFor(refused + absl::Seconds(retry_after) - absl::Now());
+  r = client->Get("/api/games");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200) << "retried after Retry-After: " << r->body;
+}
+
 // One caller cannot take every place on the live feed (issue 43.10): a
 // SOFTWARE token's session opens feeds up to its cap (3 here), the next is
 // 503 with Retry-After, and the chief arbiter still gets a feed; once the

@@ -184,6 +184,19 @@ TEST_F(CliRecordTest, ABulkImportWaitsOutTheWriteRateLimit) {
   EXPECT_GE(absl::Now() - start, absl::Seconds(4)) << "44 events past the burst at 10 a second";
 }
 
+// A refusal that names when the next write is allowed is retried then, not
+// sooner: at one write a second, two retries of 100 and 200 ms would be
+// refused again and end the run; each line waits its second and is recorded.
+TEST_F(CliRecordTest, ARetryWaitsAsLongAsTheRefusalSays) {
+  Start({"--write-rate", "1"});  // a burst of 2
+  const std::string path = File("slow.jsonl", Created("slow") + Line(1, "\"gameStarted\": {}") +
+                                                  Move(2, "BLACK", "Q16") + Move(3, "WHITE", "D4"));
+  const ProcessResult r = Cli({"record", path, "--retries", "2"});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_EQ(Revision("slow"), 4u) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, "the next is allowed in ")) << r.err;
+}
+
 // The retries are bounded: a server that stays away ends the run (exit 3)
 // after --retries tries, each said.
 TEST_F(CliRecordTest, RetriesAreBounded) {

@@ -1,9 +1,13 @@
 #include "adjudicator/service/console/http_status.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/service/console/json.h"
+#include "adjudicator/service/rate_limited.h"
 #include "google/protobuf/struct.pb.h"
 
 namespace arbiter::service::console {
@@ -43,6 +47,13 @@ std::string JsonString(absl::string_view text) {
 void SendError(httplib::Response& res, const absl::Status& status) {
   res.status = HttpStatus(status);
   res.set_header("Cache-Control", "no-store");
+  if (std::optional<absl::Duration> wait = RetryAfter(status); wait.has_value()) {
+    // Whole seconds (RFC 9110 10.2.3), rounded up: a client that waits
+    // them finds its token there.
+    res.set_header("Retry-After",
+                   absl::StrCat(std::max<int64_t>(
+                       1, absl::ToInt64Seconds(absl::Ceil(*wait, absl::Seconds(1))))));
+  }
   res.set_content(absl::StrCat("{\"error\":{\"code\":\"", absl::StatusCodeToString(status.code()),
                                "\",\"message\":", JsonString(status.message()), "}}"),
                   "application/json");

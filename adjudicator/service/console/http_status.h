@@ -20,7 +20,8 @@ namespace arbiter::service::console {
 int HttpStatus(const absl::Status& status);
 
 // {"error":{"code":"PERMISSION_DENIED","message":"..."}} with the status's
-// HTTP code.
+// HTTP code, and for a caller over their rate (rate_limited.h) a
+// Retry-After in whole seconds.
 void SendError(httplib::Response& res, const absl::Status& status);
 void SendJson(httplib::Response& res, std::string json);
 void SendHtml(httplib::Response& res, std::string html);
