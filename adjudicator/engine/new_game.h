@@ -21,7 +21,16 @@ namespace arbiter {
 // nothing (no periods or moves, a period of 0s). The fold reads such a
 // game as byo-yomi, or as absolute time with the empty system dropped:
 // timed otherwise than its record says.
+// And CheckSetupLiberties.
 absl::Status CheckNewGame(const v1::GameCreated& game);
+
+// INVALID_ARGUMENT, naming a stone, for a `setup` in which a chain has no
+// liberty: no play leaves one on the board (art. 4, 提子: stones without
+// liberties are taken off at once), and the fold would keep it there, to
+// be counted as living or to be captured by a later move that takes a
+// liberty it does not have. Other faults of the setup (a point off the
+// board, a point set up twice) are the fold's to refuse.
+absl::Status CheckSetupLiberties(const v1::GameCreated& game);
 
 }  // namespace arbiter
 

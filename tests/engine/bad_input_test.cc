@@ -325,3 +325,40 @@ TEST(BadInputTest, ATimeControlANewGameMayNotHaveStillFoldsWhenRecorded) {
 }
 
 }  // namespace arbiter::testing
+
+namespace arbiter::testing {
+namespace {
+
+// A setup in which a chain has no liberty (a white stone in the corner
+// with black on both its sides; a black pair surrounded) is a position no
+// play reaches (art. 4): refused for a new game, naming a stone of the
+// chain, while a setup whose every chain breathes passes; a game recorded
+// with one before the check still folds.
+TEST(BadInputTest, ASetupWithAChainWithoutLibertiesIsRefusedForANewGame) {
+  v1::Event created = Ev(0, Created("cn-2002"));
+  v1::Setup* setup = created.mutable_game_created()->mutable_setup();
+  for (const char* p : {"B1", "A2"}) setup->add_black(p);
+  setup->add_white("A1");
+  absl::Status refused = CheckNewGame(created.game_created());
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << refused;
+  EXPECT_TRUE(absl::StrContains(refused.message(),
+                                "setup.white: the white stone at A1 and the stones joined to it "
+                                "have no liberty"))
+      << refused;
+  setup->Clear();
+  for (const char* p : {"K10", "K11"}) setup->add_black(p);
+  for (const char* p : {"J10", "J11", "L10", "L11", "K9", "K12"}) setup->add_white(p);
+  refused = CheckNewGame(created.game_created());
+  EXPECT_TRUE(absl::StrContains(refused.message(), "the black stone at K10")) << refused;
+  // Take one surrounding stone away: the pair has a liberty, and every
+  // white stone has its own.
+  setup->mutable_white()->RemoveLast();
+  EXPECT_TRUE(CheckNewGame(created.game_created()).ok());
+  // Recorded before the check: folded as it always was.
+  setup->add_white("K12");
+  Game g("cn-2002");
+  EXPECT_TRUE(g.Apply(created).ok());
+}
+
+}  // namespace
+}  // namespace arbiter::testing
