@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -134,7 +135,9 @@ constexpr CommandSpec kServe = {
         "Exit 3 when the ledger cannot be opened or the address bound.\n",
 };
 
-// --write-rate / --read-rate: calls per second, with a burst of twice that.
+// --write-rate / --read-rate: calls per second, with a burst of twice that,
+// and of at least one call: a slower rate lets a call through now and then,
+// never none at all.
 absl::Status SetRate(const Args& args, absl::string_view flag, double* limit, double* burst) {
   if (!args.Has(flag)) return absl::OkStatus();
   double rate = -1;
@@ -144,7 +147,7 @@ absl::Status SetRate(const Args& args, absl::string_view flag, double* limit, do
         absl::StrCat("--", flag, ": a number of calls per second (0: no limit)"));
   }
   *limit = rate;
-  *burst = 2 * rate;
+  *burst = rate == 0 ? 0 : std::max(1.0, 2 * rate);
   return absl::OkStatus();
 }
 

@@ -56,7 +56,10 @@ absl::Duration Gatekeeper::Take(absl::flat_hash_map<std::string, Bucket>& bucket
     b.tokens = std::min(burst, b.tokens + rate * absl::ToDoubleSeconds(now - b.refilled));
     b.refilled = now;
   }
-  if (b.tokens < 1) return absl::Seconds((1 - b.tokens) / rate);
+  if (b.tokens < 1) {
+    // A bucket that never holds a whole call admits none, ever.
+    return burst < 1 ? absl::InfiniteDuration() : absl::Seconds((1 - b.tokens) / rate);
+  }
   b.tokens -= 1;
   return absl::ZeroDuration();
 }

@@ -18,6 +18,10 @@ constexpr absl::string_view kRetryAfterUrl = "type.arbiter.dev/arbiter.RetryAfte
 }  // namespace
 
 absl::Status RateLimited(absl::string_view what, absl::Duration wait) {
+  if (wait == absl::InfiniteDuration()) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat(what, ", in bursts of less than one call: none is ever allowed"));
+  }
   const int64_t ms = std::max<int64_t>(1, std::ceil(absl::ToDoubleMilliseconds(wait)));
   absl::Status status = absl::ResourceExhaustedError(
       absl::StrCat(what, "; the next is allowed in ", ms, " ms: retry then, with backoff"));

@@ -15,7 +15,8 @@ namespace arbiter::service {
 
 // RESOURCE_EXHAUSTED: `what` ("rate limit: at most 5 writes per second"),
 // then "; the next is allowed in 190 ms: retry then, with backoff", the
-// wait rounded up to the millisecond.
+// wait rounded up to the millisecond. An infinite wait (a burst of less
+// than one call) says that none is ever allowed, and carries no wait.
 absl::Status RateLimited(absl::string_view what, absl::Duration wait);
 
 // The wait a RateLimited status carries; none for any other status.

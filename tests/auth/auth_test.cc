@@ -658,6 +658,21 @@ TEST_F(AuthServiceTest, RateLimitPerCaller) {
   EXPECT_TRUE(Phone(other, "g1", 1'780'000'030).ok()) << "limits are per caller";
 }
 
+// A bucket that never holds a whole call (a burst under one, which the
+// server's flags never set) admits nothing, and says so rather than a wait
+// after which the call would be refused again.
+TEST_F(AuthServiceTest, ABurstUnderOneCallSaysNoneIsAllowed) {
+  AuthLimits limits;
+  limits.writes_per_second = 0.1;
+  limits.write_burst = 0.5;
+  Start(limits);
+  const grpc::Status s = Create(Token(Role::kChiefArbiter, "Wang Ru"), "g1");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+  EXPECT_EQ(s.error_message(),
+            "rate limit: at most 0.1 writes per second, in bursts of less than one call: none is "
+            "ever allowed");
+}
+
 TEST_F(AuthServiceTest, RateZeroMeansNoLimit) {
   AuthLimits limits;
   limits.writes_per_second = 0;
