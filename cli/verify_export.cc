@@ -198,11 +198,16 @@ int VerifyOffline(const Args& args, const std::string& path, const NamedRecord& 
   if (!key.ok()) {
     return Complain(kCommand, absl::StrCat("--pubkey: ", key.status().message()), kExitBadInput);
   }
+  // The log checked once: each reading of the file's words is derived from
+  // it without hashing its leaves again.
+  absl::StatusOr<tournament::NamedLog> log =
+      tournament::CheckNamedLog(**store, **reader, *key, source, named.checkpoint);
+  if (!log.ok()) return Complain(kCommand, log.status().message(), ExitCodeOf(log.status()));
+  if (!log->why_not.empty()) return NotIt(path, log->why_not);
   return CheckAgainstLog(
       path, named, file, options, [&](const tournament::ExportOptions& o) -> Derived {
         absl::StatusOr<tournament::VerifiedExport> derived =
-            tournament::DeriveNamedExport(**store, **reader, *key, source, named.tournament_id,
-                                          named.format, named.checkpoint, o);
+            tournament::DeriveNamedExport(*log, **reader, named.tournament_id, named.format, o);
         if (!derived.ok()) {
           return {"", [s = derived.status()] {
                     return Complain(kCommand, s.message(), ExitCodeOf(s));

@@ -232,24 +232,31 @@ absl::StatusOr<ExportAtSize> ExportAt(const LogReads& log, const std::string& id
   return out;
 }
 
-absl::StatusOr<VerifiedExport> DeriveNamedExport(ledger::Store& store, ledger::LogSource& reader,
-                                                 const std::string& key_der,
-                                                 const std::string& key_source,
+absl::StatusOr<NamedLog> CheckNamedLog(ledger::Store& store, ledger::LogSource& reader,
+                                       const std::string& key_der, const std::string& key_source,
+                                       const v1::ExportCheckpoint& named) {
+  NamedLog log;
+  log.named = named;
+  absl::Status s =
+      CheckCheckpoint(store, reader, key_der, key_source, named, &log.leaves, &log.why_not);
+  if (!s.ok()) return s;
+  return log;
+}
+
+absl::StatusOr<VerifiedExport> DeriveNamedExport(const NamedLog& log, ledger::LogSource& reader,
                                                  const std::string& id,
                                                  v1::ExportTournamentRequest::Format format,
-                                                 const v1::ExportCheckpoint& named,
                                                  const ExportOptions& options) {
   VerifiedExport out;
-  std::vector<ledger::Hash> leaves;
-  absl::Status s =
-      CheckCheckpoint(store, reader, key_der, key_source, named, &leaves, &out.why_not);
-  if (!s.ok()) return s;
-  if (!out.why_not.empty()) return out;
-  absl::StatusOr<ExportAtSize> derived = ExportAt(ReadsOf(reader), id, format, named, options);
+  if (!log.why_not.empty()) {
+    out.why_not = log.why_not;
+    return out;
+  }
+  absl::StatusOr<ExportAtSize> derived = ExportAt(ReadsOf(reader), id, format, log.named, options);
   if (!derived.ok()) return derived.status();
   // Every event it was derived from is the one the signed tree holds.
   for (const auto& [position, hash] : derived->leaves) {
-    if (position == 0 || position > leaves.size() || leaves[position - 1] != hash) {
+    if (position == 0 || position > log.leaves.size() || log.leaves[position - 1] != hash) {
       out.why_not = absl::StrCat("position ", position,
                                  " of the log is not the event its signed tree holds: the ledger "
                                  "is not intact (arbiter verify --db says more)");

@@ -69,26 +69,38 @@ absl::StatusOr<ExportAtSize> ExportAt(const LogReads& log, const std::string& id
                                       const v1::ExportCheckpoint& checkpoint,
                                       const ExportOptions& options = {});
 
-// What `arbiter verify --export` finds for a file naming `named`: the
+// The log as `arbiter verify --export` checks it for a file naming
+// `named`, once for every export it then derives there (a file's title and
+// place may have several readings, each an export of its own).
+struct NamedLog {
+  v1::ExportCheckpoint named;
+  std::vector<ledger::Hash> leaves;  // the first named.tree_size() leaves, checked
+  std::string why_not;               // non-empty: the log does not stand behind `named`
+};
+
+// The log `reader` reads (the ledger `store`) checked to stand behind
+// `named`: its origin is `named`'s, it has a checkpoint of that size signed
+// by `key_der` (`key_source` says whose, for the reason) with `named`'s
+// root, and its first leaves give that root. Otherwise `why_not` says which
+// fails. Errors: the reads'.
+absl::StatusOr<NamedLog> CheckNamedLog(ledger::Store& store, ledger::LogSource& reader,
+                                       const std::string& key_der, const std::string& key_source,
+                                       const v1::ExportCheckpoint& named);
+
+// What `arbiter verify --export` finds for a file naming `log.named`: the
 // export the log gives there, or why the log does not stand behind it.
 struct VerifiedExport {
   std::string content;  // the file the log gives at the named size
   std::string why_not;  // non-empty: the named checkpoint is not the log's
 };
 
-// The export of tournament `id` in `format` derived from the log `reader`
-// reads (the ledger `store`) at `named`'s size, once the log is checked to
-// stand behind it: the log's origin is `named`'s, it has a checkpoint of
-// that size signed by `key_der` (`key_source` says whose, for the reason)
-// with `named`'s root, its first leaves give that root, and every event the
-// export reads hashes to its leaf. Otherwise `why_not` says which fails.
-// Errors: the reads', ExportAt's.
-absl::StatusOr<VerifiedExport> DeriveNamedExport(ledger::Store& store, ledger::LogSource& reader,
-                                                 const std::string& key_der,
-                                                 const std::string& key_source,
+// The export of tournament `id` in `format` derived from `reader` at
+// `log.named`'s size, when `log` stands behind it (else its why_not) and
+// every event the export reads hashes to its leaf. Errors: the reads',
+// ExportAt's.
+absl::StatusOr<VerifiedExport> DeriveNamedExport(const NamedLog& log, ledger::LogSource& reader,
                                                  const std::string& id,
                                                  v1::ExportTournamentRequest::Format format,
-                                                 const v1::ExportCheckpoint& named,
                                                  const ExportOptions& options = {});
 
 }  // namespace arbiter::tournament
