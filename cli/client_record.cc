@@ -13,8 +13,9 @@
 // and the line's content ("record/GAME/LINE/HASH"), so running the same file
 // again after a lost connection records nothing twice. A call the server
 // cannot take now (its write-rate limit, RESOURCE_EXHAUSTED; UNAVAILABLE;
-// DEADLINE_EXCEEDED) is tried again with the same key after a backoff
-// (retry.h), said on stderr, up to --retries times. Each acknowledged event
+// DEADLINE_EXCEEDED) is tried again with the same key after a backoff, or
+// after the wait a rate limit names when that is longer (retry.h), said on
+// stderr, up to --retries times. Each acknowledged event
 // prints one line; with --json an object with gameId, revision, position,
 // kind and the rulings it produced. A line the server refuses stops the run:
 // exit 2 with "FILE: line N: why" (what was acknowledged stays), 3 when the
@@ -67,7 +68,8 @@ constexpr CommandSpec kRecord = {
         "The game is the one the latest gameCreated line names, else --game. A line with no\n"
         "idempotencyKey gets one from the game, the line number and the line's content, so\n"
         "sending the same file again records nothing twice. The server's write-rate limit\n"
-        "or its absence is waited out (exponential backoff, said on stderr, the same keys).\n"
+        "or its absence is waited out (exponential backoff, or the wait the server names\n"
+        "when longer; said on stderr, the same keys).\n"
         "A line the server refuses stops the run (\"line N: why\"); what was acknowledged\n"
         "stays. A line dated more than the server's --max-skew (default 10m) ahead of its\n"
         "clock is refused unless --replay.\n",
