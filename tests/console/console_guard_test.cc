@@ -427,6 +427,12 @@ TEST_F(ConsoleGuardTest, AReadOverTheRateSaysWhenToRetry) {
       << r->body;
   EXPECT_GE(ms, 1);
   EXPECT_LE(ms, 1000);
+  // A browser's page over the rate says it in words, in both languages.
+  r = client->Get("/", {{"Accept", "text/html"}});
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 429) << r->body;
+  EXPECT_TRUE(absl::StrContains(r->body, "请在1秒后再试")) << r->body;
+  EXPECT_TRUE(absl::StrContains(r->body, "Please try again in 1 second<")) << r->body;
   absl::SleepFor(refused + absl::Seconds(retry_after) - absl::Now());
   r = client->Get("/api/games");
   ASSERT_TRUE(r);

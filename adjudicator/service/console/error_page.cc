@@ -4,6 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
@@ -40,7 +41,7 @@ Words TitleOf(int status) {
 
 // What was not found or not allowed, from the path the reader asked for;
 // never the handler's own message, which names the gRPC side's internals.
-Words ReasonOf(absl::string_view path, int status) {
+Words ReasonOf(absl::string_view path, int status, int retry_after) {
   const std::vector<absl::string_view> part = absl::StrSplit(path.substr(1), '/');
   const auto quoted = [](absl::string_view id) {
     return Words{absl::StrCat("「", id, "」"), absl::StrCat("'", id, "'")};
@@ -81,6 +82,12 @@ Words ReasonOf(absl::string_view path, int status) {
       return {"没有这个页面", "There is no such page"};
     case 429:
     case 503:
+      // The answer's Retry-After, when it has one (a caller over its rate).
+      if (retry_after > 0) {
+        return {absl::StrCat("请在", retry_after, "秒后再试"),
+                absl::StrCat("Please try again in ", retry_after,
+                             retry_after == 1 ? " second" : " seconds")};
+      }
       return {"请稍后再试", "Please try again in a moment"};
     default:
       return {"服务器未能回答，请稍后再试", "The server could not answer; please try again later"};
@@ -106,10 +113,10 @@ bool PrefersChinese(const httplib::Request& req) {
 
 // The broadcast's page: one language (`?lang=en`, else Chinese, as its
 // pages), no script, a link to its index.
-std::string BroadcastErrorPage(const httplib::Request& req, int status) {
+std::string BroadcastErrorPage(const httplib::Request& req, int status, int retry_after) {
   const bool en = req.get_param_value("lang") == "en";
   const Words title = TitleOf(status);
-  const Words reason = ReasonOf(req.path, status);
+  const Words reason = ReasonOf(req.path, status, retry_after);
   const auto say = [en](const Words& w) { return Escape(en ? w.en : w.zh); };
   std::string html =
       Page(en ? title.en : title.zh, "broadcast error-page",
@@ -129,11 +136,11 @@ bool WantsErrorPage(const httplib::Request& req) {
          !absl::StartsWith(req.path, "/api/");
 }
 
-std::string RenderErrorPage(const httplib::Request& req, int status) {
-  if (IsBroadcast(req.path)) return BroadcastErrorPage(req, status);
+std::string RenderErrorPage(const httplib::Request& req, int status, int retry_after) {
+  if (IsBroadcast(req.path)) return BroadcastErrorPage(req, status, retry_after);
   const bool zh = PrefersChinese(req);
   const Words title = TitleOf(status);
-  const Words reason = ReasonOf(req.path, status);
+  const Words reason = ReasonOf(req.path, status, retry_after);
   // Both languages, the one the request prefers shown (tournament.css's
   // one-lang); error-page.js then shows the visitor's choice, as i18n.js
   // keeps it, and adds the switch.
@@ -156,7 +163,9 @@ void ServeErrorPages(httplib::Server& http) {
   http.set_error_handler(
       httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
         if (res.status < 400 || !WantsErrorPage(req)) return Answer::Unhandled;
-        SendHtml(res, RenderErrorPage(req, res.status));
+        int retry_after = 0;
+        if (!absl::SimpleAtoi(res.get_header_value("Retry-After"), &retry_after)) retry_after = 0;
+        SendHtml(res, RenderErrorPage(req, res.status, retry_after));
         return Answer::Handled;
       }));
 }

@@ -24,8 +24,10 @@ namespace arbiter::service::console {
 // text/html, and a path outside /api/.
 bool WantsErrorPage(const httplib::Request& req);
 
-// The error page for `req` answered with `status` (400 and up).
-std::string RenderErrorPage(const httplib::Request& req, int status);
+// The error page for `req` answered with `status` (400 and up); a 429 or
+// 503 whose answer says Retry-After (`retry_after` seconds, 0: none) says
+// when to try again.
+std::string RenderErrorPage(const httplib::Request& req, int status, int retry_after = 0);
 
 // Installs the error handler that answers each navigation's error with the
 // page, keeping the status; every other answer is left as its handler wrote it.
