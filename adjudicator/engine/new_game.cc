@@ -1,6 +1,8 @@
 #include "adjudicator/engine/new_game.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/board.h"
@@ -35,24 +37,23 @@ absl::Status CheckSetupLiberties(const v1::GameCreated& game) {
   const int size = game.board_size() == 0 ? 19 : game.board_size();
   if (!IsSupportedBoardSize(size)) return absl::OkStatus();  // the fold refuses it, saying so
   Board board(size);
+  std::vector<std::pair<v1::Color, int>> placed;
   for (const v1::Color c : {v1::BLACK, v1::WHITE}) {
     for (const std::string& p : c == v1::BLACK ? game.setup().black() : game.setup().white()) {
       absl::StatusOr<int> v = ParsePointField(p, size, "setup");
       if (!v.ok() || board.at(*v) != Stone::kEmpty) return absl::OkStatus();  // the fold's
       board.Place(c, *v);
+      placed.emplace_back(c, *v);
     }
   }
-  for (const v1::Color c : {v1::BLACK, v1::WHITE}) {
-    for (const std::string& p : c == v1::BLACK ? game.setup().black() : game.setup().white()) {
-      const int v = *ParsePoint(p, size);
-      if (board.Liberty(v) >= 0) continue;
-      return absl::InvalidArgumentError(absl::StrCat(
-          "setup.", c == v1::BLACK ? "black" : "white", ": the ",
-          c == v1::BLACK ? "black" : "white", " stone at ", PointName(v, size),
-          " and the stones joined to it have no liberty, a position no play reaches (art. 4: "
-          "stones without liberties are taken off); set up the position as it stands on the "
-          "board"));
-    }
+  for (const auto& [c, v] : placed) {
+    if (board.Liberty(v) >= 0) continue;
+    const absl::string_view colour = c == v1::BLACK ? "black" : "white";
+    return absl::InvalidArgumentError(absl::StrCat(
+        "setup.", colour, ": the ", colour, " stone at ", PointName(v, size),
+        " and the stones joined to it have no liberty, a position no play reaches (art. 4: "
+        "stones without liberties are taken off); set up the position as it stands on the "
+        "board"));
   }
   return absl::OkStatus();
 }
