@@ -244,6 +244,23 @@ class Client:
             return e.code(), e.details() or "", answers
 
 
+    def open_bidi(self, full, token=None, timeout=DEADLINE):
+        """A stream left open, its requests sent one at a time: (answers, send),
+        `send(message)` sending the next and `send(None)` half-closing; the
+        answers are read from the iterator as they come."""
+        import queue
+        _, m = self.method(full)
+        out = self.message(m.output_type)
+        call = self.server.channel.stream_stream(
+            full, request_serializer=lambda b: b, response_deserializer=out.FromString)
+        pending = queue.Queue()
+
+        def requests():
+            while (item := pending.get()) is not None:
+                yield item
+        answers = call(requests(), metadata=self.md(token), timeout=timeout)
+        return answers, lambda r: pending.put(None if r is None else r.SerializeToString())
+
 class Pb:
     """The compiled contract: messages by name, from protoc's output."""
 
@@ -985,24 +1002,12 @@ def stream_caps(self, c):
     E = self.ev
 
     def recorder(tok):
-        import queue
-        q = queue.Queue()
-        call = c.server.channel.stream_stream(
-            "/arbiter.v1.Arbiter/RecordEvents", request_serializer=lambda b: b,
-            response_deserializer=self.sv.AppendEventsResponse.FromString)
-
-        def gen():
-            while True:
-                item = q.get()
-                if item is None:
-                    return
-                yield item
-        it = call(gen(), metadata=c.md(tok), timeout=DEADLINE)
-        q.put(self.sv.AppendEventsRequest(game="games/g1", validate_only=True, events=[
-            E.Event(at=ts(T0 + 200), phone_rang=E.PhoneRang(color=E.WHITE))]).SerializeToString())
+        it, send = c.open_bidi("/arbiter.v1.Arbiter/RecordEvents", tok)
+        send(self.sv.AppendEventsRequest(game="games/g1", validate_only=True, events=[
+            E.Event(at=ts(T0 + 200), phone_rang=E.PhoneRang(color=E.WHITE))]))
         try:
             next(it)
-            return SC.OK, "", (it, q)
+            return SC.OK, "", (it, send)
         except grpc.RpcError as e:
             return e.code(), e.details(), None
 
@@ -1016,7 +1021,7 @@ def stream_caps(self, c):
     check("its 3rd RecordEvents", "RESOURCE_EXHAUSTED", f"{code.name} {short(msg)!r}", code == SC.RESOURCE_EXHAUSTED)
     for h in recs:
         if h:
-            h[1].put(None)
+            h[1](None)
             for _ in h[0]:
                 pass
 
@@ -1234,25 +1239,14 @@ def revocation(self, c):
     code, msg, _, _ = self.create_game(c, chief, "rv")
     rec = token_create(a, data, "ARBITER", "Revoked mid-stream", games=["rv"])
     watcher = token_create(a, data, "SOFTWARE", "Revoked watcher")
-    import queue
-    q = queue.Queue()
-
-    def gen():
-        while True:
-            item = q.get()
-            if item is None:
-                return
-            yield item
-    call = c.server.channel.stream_stream("/arbiter.v1.Arbiter/RecordEvents", request_serializer=lambda b: b,
-                                          response_deserializer=self.sv.AppendEventsResponse.FromString)
-    stream = call(gen(), metadata=c.md(rec), timeout=DEADLINE)
+    stream, send = c.open_bidi("/arbiter.v1.Arbiter/RecordEvents", rec)
     wcall = c.server.channel.unary_stream("/arbiter.v1.Arbiter/WatchAll", request_serializer=lambda b: b,
                                           response_deserializer=self.sv.WatchResponse.FromString)
     watch = wcall(self.sv.WatchAllRequest().SerializeToString(), metadata=c.md(watcher), timeout=DEADLINE)
     for r in watch:
         if r.HasField("caught_up"):
             break
-    q.put(self.sv.AppendEventsRequest(game="games/rv", events=[self.move(T0 + 10, E.BLACK, "D4")]).SerializeToString())
+    send(self.sv.AppendEventsRequest(game="games/rv", events=[self.move(T0 + 10, E.BLACK, "D4")]))
     first = next(stream)
     check("an ARBITER's RecordEvents before its token is revoked", "answered", len(first.events), len(first.events) == 1)
     for tok_name in ("Revoked mid-stream", "Revoked watcher"):
@@ -1260,13 +1254,13 @@ def revocation(self, c):
                        capture_output=True)
     revoked = time.monotonic()
     rev = self.revision(c, chief, "rv")
-    q.put(self.sv.AppendEventsRequest(game="games/rv", events=[self.move(T0 + 11, E.WHITE, "Q16")]).SerializeToString())
+    send(self.sv.AppendEventsRequest(game="games/rv", events=[self.move(T0 + 11, E.WHITE, "Q16")]))
     try:
         extra = list(stream)
         code, msg = stream.code(), stream.details()
     except grpc.RpcError as e:
         extra, code, msg = [], e.code(), e.details()
-    q.put(None)
+    send(None)
     check("its next request once the token is revoked (the CLI, beside the server)",
           "UNAUTHENTICATED, nothing of it recorded",
           f"{code.name} {short(msg)!r}; {len(extra)} more answers; revision {self.revision(c, chief, 'rv')}",
