@@ -32,7 +32,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "adjudicator/engine/adjudicator.h"
-#include "adjudicator/engine/new_game.h"
+#include "adjudicator/engine/new_input.h"
 #include "adjudicator/engine/report.h"
 #include "arbiter/v1/events.pb.h"
 #include "cli/commands.h"
@@ -195,7 +195,7 @@ void Judge::Start(const v1::Event& created, const std::string& where, int line) 
   skipping_ = false;
   kinds_.clear();
   // A game created in this input: held to the checks of a new game, which
-  // the fold does not make of a recorded one (new_game.h).
+  // the fold does not make of a recorded one (new_input.h).
   if (absl::Status s = CheckNewGame(created.game_created()); !s.ok()) {
     return Bad(where, line, s.message());
   }

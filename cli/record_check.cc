@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/event_checks.h"
-#include "adjudicator/engine/new_game.h"
+#include "adjudicator/engine/new_input.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/field_bounds.h"
 

@@ -68,12 +68,14 @@ absl::Status AppendQueue::Submit(AppendJob* job) {
 absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::Append(std::string game_id,
                                                                  ExpectedRevision expected,
                                                                  std::vector<v1::Event> events,
-                                                                 std::string venue_key_der) {
+                                                                 std::string venue_key_der,
+                                                                 bool synced) {
   AppendJob job;
   job.game_id = std::move(game_id);
   job.expected = expected;
   job.events = std::move(events);
   job.venue_key_der = std::move(venue_key_der);
+  job.synced = synced;
   if (absl::Status s = job.Prepare(); !s.ok()) return s;
   if (absl::Status s = Submit(&job); !s.ok()) return s;
   return std::move(job.entries);

@@ -52,6 +52,11 @@ struct AppendRequest {
   // stream is never claimed without its events nor holds a venue's events
   // unclaimed.
   std::string venue_key_der;
+  // A venue's sync, every batch of it: events the venue judged and
+  // recorded, copied as they stand. Judged as a replay is (GameJudge::Apply),
+  // not as a client's report (ApplyNew), so that what a venue recorded is
+  // taken as the federation would re-derive it.
+  bool synced = false;
   // A dry run (a game's only): judged and written as any append in its
   // savepoint, then rolled back; nothing is stored, no idempotency key is
   // consumed and no fold is advanced.

@@ -208,6 +208,35 @@ absl::Status WriteJudgedEvent(AppendJob& job, size_t i, uint64_t position, uint6
   return absl::OkStatus();
 }
 
+// Judges the job's events in order on `judge` (the game's working fold at
+// `current`, the log's head at `head`) and writes each with its rulings,
+// filling `out`; `game_over` when one of them gave the game its result.
+absl::Status JudgeAndWrite(AppendJob& job, uint64_t head, uint64_t current, GameJudge& judge,
+                           AppendRows& rows, std::vector<v1::LedgerEntry>& out, bool& game_over) {
+  size_t append_bytes = 0;
+  for (size_t i = 0; i < job.events.size(); ++i) {
+    // A client's report may be held to checks a recorded event is not.
+    absl::StatusOr<Verdict> verdict =
+        job.synced ? judge.Apply(job.events[i]) : judge.ApplyNew(job.events[i]);
+    if (!verdict.ok()) {
+      // In a batch, which event: as a bound's refusal names events[i].
+      if (job.events.size() == 1) return verdict.status();
+      return absl::Status(verdict.status().code(),
+                          absl::StrCat("events[", i, "]: ", verdict.status().message()));
+    }
+    if (absl::Status s = CheckJudgedBytes(i, job.canonical[i], *verdict, append_bytes); !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = WriteJudgedEvent(job, i, head + 1 + i, current + 1 + i, judge, *verdict,
+                                          rows, out.emplace_back());
+        !s.ok()) {
+      return s;
+    }
+    game_over = game_over || verdict->game_over;
+  }
+  return absl::OkStatus();
+}
+
 // A written (not dry-run) append becomes part of the batch: its head, its
 // Merkle range, the stream's revision and the game's fold, which the next
 // append to the game in this batch is judged on.
@@ -256,24 +285,9 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> AppendOnto(AppendJob& job, AppendBa
 
   std::vector<v1::LedgerEntry> out;
   bool game_over = false;
-  size_t append_bytes = 0;
-  for (size_t i = 0; i < job.events.size(); ++i) {
-    absl::StatusOr<Verdict> verdict = judge->Apply(job.events[i]);
-    if (!verdict.ok()) {
-      // In a batch, which event: as a bound's refusal names events[i].
-      if (job.events.size() == 1) return verdict.status();
-      return absl::Status(verdict.status().code(),
-                          absl::StrCat("events[", i, "]: ", verdict.status().message()));
-    }
-    if (absl::Status s = CheckJudgedBytes(i, job.canonical[i], *verdict, append_bytes); !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = WriteJudgedEvent(job, i, batch.head + 1 + i, current + 1 + i, *judge,
-                                          *verdict, rows, out.emplace_back());
-        !s.ok()) {
-      return s;
-    }
-    game_over = game_over || verdict->game_over;
+  if (absl::Status s = JudgeAndWrite(job, batch.head, current, *judge, rows, out, game_over);
+      !s.ok()) {
+    return s;
   }
   if (job.dry_run) {
     // Its rows are rolled back by the store, its fold dropped here: the

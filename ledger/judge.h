@@ -36,6 +36,14 @@ class GameJudge {
   // client) and must leave this fold exactly as it was.
   virtual absl::StatusOr<Verdict> Apply(const v1::Event& event) = 0;
 
+  // Judges the next event as reported now, by a client's append or its
+  // preview: as Apply, and a judge may refuse (as Apply does: the fold left
+  // as it was) what it holds new input to but not a recorded event, since
+  // a game is re-derived as it was judged (DOMAIN.md §1). A venue's synced
+  // events, judged at the venue, and replays of the stored stream go
+  // through Apply. By default, Apply.
+  virtual absl::StatusOr<Verdict> ApplyNew(const v1::Event& event) { return Apply(event); }
+
   // The rules this game is judged under, pinned by content hash (e.g.
   // "cn-2002 sha256:..."). Recorded when the game is created; the audit
   // re-adjudicates only under the same pin.

@@ -99,6 +99,7 @@ AppendJob* JobFor(AppendRequest request, OnAppended& done) {
   job->tournament_events = std::move(request.tournament_events);
   job->derived_from = std::move(request.derived_from);
   job->venue_key_der = std::move(request.venue_key_der);
+  job->synced = request.synced;
   job->dry_run = request.preview;
   return job;
 }
@@ -141,7 +142,7 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendAndWait(AppendRequest
   }
   if (request.stream == AppendRequest::Stream::kGame) {
     return queue.Append(std::move(request.id), request.expected, std::move(request.events),
-                        std::move(request.venue_key_der));
+                        std::move(request.venue_key_der), request.synced);
   }
   absl::StatusOr<std::string> stream = TournamentStream(request.id);
   if (!stream.ok()) return stream.status();

@@ -189,7 +189,8 @@ class Ledger {
   //    or a stream in `derived_from` has moved (the message names it); a
   //    venue's append to a stream that holds events (never answered as a
   //    retry);
-  //  - the judge's own error when it refuses an event;
+  //  - the judge's own error when it refuses an event (GameJudge::ApplyNew,
+  //    or Apply for a request `synced`);
   //  - INVALID_ARGUMENT: an event with the rulings the judge gave it over
   //    kMaxEntryBytes, or the whole batch with its rulings over
   //    kMaxAppendBytes;

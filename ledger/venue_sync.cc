@@ -168,6 +168,7 @@ absl::Status AppendGameEvents(const v1::AuditBundle& bundle, bool claim,
     }
     AppendRequest request =
         AppendRequest::Game(game, ExpectedRevision::Exactly(at), std::move(batch));
+    request.synced = true;  // judged at the venue: folded as the audit folds them
     if (claim && at == 0) request.venue_key_der = venue_key;
     absl::StatusOr<std::vector<v1::LedgerEntry>> appended =
         federation.AppendAndWait(std::move(request));

@@ -123,6 +123,8 @@ class Adjudicator {
   friend class GameEnd;
   friend class PlayEvents;
   friend class TimeReports;
+  // The checks of new input (new_input.h) read the fold without changing it.
+  friend class NewInput;
 
   // A row of the table of event kinds: the handler, the envelope's checks
   // that apply, who may record it (adjudicator_kinds.cc).

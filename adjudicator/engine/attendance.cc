@@ -31,7 +31,7 @@ std::optional<absl::Duration> LateLimit(const v1::Parameters& p, v1::GameCreated
 
 // The time control a game is folded with: durations in range, counts not
 // negative. (One time system, each counting something, is checked of a
-// game being created, not of one recorded: new_game.h.)
+// game being created, not of one recorded: new_input.h.)
 absl::Status CheckTimeControl(const v1::TimeControl& tc) {
   for (const auto* d :
        {&tc.main_time(), &tc.byo_yomi().period_time(), &tc.moves_in_time().period()}) {

@@ -56,13 +56,23 @@ class Lateness {
   // after a resumption.
   void Seen(v1::Color c);
 
-  // `c` has been ruled on for being overdue; stop tracking them.
-  void Forfeited(v1::Color c) { state_[Index(c)] = {}; }
+  // `c` has been ruled on for being overdue; stop tracking them (they may
+  // still sit down, to no effect: Awaited).
+  void Forfeited(v1::Color c) { state_[Index(c)] = {.forfeited = true}; }
+
+  // Whether `c` may yet be reported sitting down: listed absent at the start
+  // and not arrived (nor played) since, forfeited for it, or not seen since a
+  // resumption. A player who is none of these is seated already.
+  bool Awaited(v1::Color c) const {
+    const PlayerState& p = state_[Index(c)];
+    return p.absent || p.may_be_late || p.forfeited;
+  }
 
  private:
   struct PlayerState {
     bool absent = false;       // listed absent at the start, not yet arrived
     bool may_be_late = false;  // since a resumption, not yet seen
+    bool forfeited = false;    // ruled overdue while absent, not arrived since
   };
   static int Index(v1::Color c) { return c == v1::WHITE ? 1 : 0; }
 

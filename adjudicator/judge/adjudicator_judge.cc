@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "adjudicator/engine/new_input.h"
 #include "rulesdb/rules_pin.h"
 
 namespace arbiter {
@@ -42,6 +43,11 @@ absl::StatusOr<ledger::Verdict> AdjudicatorFold::Apply(const v1::Event& event) {
   const v1::Result* after = adjudicator_.result();
   v.game_over = after != nullptr && (!had_result || after->SerializeAsString() != had);
   return v;
+}
+
+absl::StatusOr<ledger::Verdict> AdjudicatorFold::ApplyNew(const v1::Event& event) {
+  if (absl::Status s = CheckNewEvent(adjudicator_, event); !s.ok()) return s;
+  return Apply(event);
 }
 
 std::unique_ptr<ledger::GameJudge> AdjudicatorFold::Clone() const {

@@ -27,6 +27,8 @@ class AdjudicatorFold final : public ledger::GameJudge {
   explicit AdjudicatorFold(Adjudicator adjudicator);
 
   absl::StatusOr<ledger::Verdict> Apply(const v1::Event& event) override;
+  // CheckNewEvent (adjudicator/engine/new_input.h), then Apply.
+  absl::StatusOr<ledger::Verdict> ApplyNew(const v1::Event& event) override;
   // "<ruleset> sha256:<hex>", with " + <supplement> sha256:<hex>" when the
   // game names a supplement (rulesdb/rules_pin.h).
   std::string RulesPin() const override { return pin_; }

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/notification.h"
-#include "adjudicator/engine/new_game.h"
+#include "adjudicator/engine/new_input.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/service/admission.h"
 #include "adjudicator/service/field_bounds.h"

@@ -51,6 +51,9 @@ struct AppendJob {
   // the venue's public key, whose claim on the stream is written with its
   // first events.
   std::string venue_key_der;
+  // A venue's synced events (AppendRequest::synced): judged by
+  // GameJudge::Apply; a client's by ApplyNew.
+  bool synced = false;
   // A dry run (AppendRequest::preview): judged and written as any
   // append, then its savepoint rolled back; the batch is left as it was.
   bool dry_run = false;
@@ -119,7 +122,8 @@ class AppendQueue {
   absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
                                                       ExpectedRevision expected,
                                                       std::vector<v1::Event> events,
-                                                      std::string venue_key_der = "");
+                                                      std::string venue_key_der = "",
+                                                      bool synced = false);
   absl::StatusOr<v1::Checkpoint> Checkpoint();
   // Prepares a heap job and queues it, or answers it with why not; owns it
   // until it is answered (Complete): Ledger::Append.

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
-#include "adjudicator/engine/new_game.h"
+#include "adjudicator/engine/new_input.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/engine/report.h"
 #include "google/protobuf/util/message_differencer.h"
@@ -358,6 +358,96 @@ TEST(BadInputTest, ASetupWithAChainWithoutLibertiesIsRefusedForANewGame) {
   setup->add_white("K12");
   Game g("cn-2002");
   EXPECT_TRUE(g.Apply(created).ok());
+}
+
+// A playerArrived once the clocks have started, for a player nobody awaits
+// (the wrong colour, or twice), is refused as new input: the fold takes it
+// and rules nothing, so the absent player would forfeit at the limit.
+// Before the start it is attendance; after a resumption either player may
+// come back late; a player forfeited for lateness may still sit down.
+TEST(BadInputTest, AnArrivalNobodyAwaitsIsRefusedAsNewInput) {
+  Game g("cn-2002");
+  ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
+  EXPECT_TRUE(CheckNewEvent(g.a(), Ev(0, Of("playerArrived", "BLACK"))).ok());
+  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {"absent": ["WHITE"]})").ok());
+  const v1::Event wrong = Ev(300, Of("playerArrived", "BLACK"));
+  absl::Status refused = CheckNewEvent(g.a(), wrong);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << refused;
+  EXPECT_TRUE(absl::StrContains(refused.message(), "playerArrived: nobody awaits Black"))
+      << refused;
+  Game recorded = g;  // recorded before the check: folded as it always was
+  EXPECT_TRUE(recorded.Apply(wrong).ok());
+  EXPECT_TRUE(recorded.rulings().empty());
+  const v1::Event white = Ev(300, Of("playerArrived", "WHITE"));
+  EXPECT_TRUE(CheckNewEvent(g.a(), white).ok());
+  ASSERT_TRUE(g.Apply(white).ok());
+  ASSERT_EQ(g.rulings().size(), 1u);  // late within the limit
+  EXPECT_TRUE(
+      absl::StrContains(CheckNewEvent(g.a(), Ev(310, Of("playerArrived", "WHITE"))).message(),
+                        "nobody awaits White"));
+  // Away since a resumption: each may come back late, once.
+  ASSERT_TRUE(g.Apply(320, Move("BLACK", "Q16")).ok());
+  ASSERT_TRUE(g.Apply(330, R"("adjourned": {})").ok());
+  ASSERT_TRUE(g.Apply(3600, R"("resumed": {})").ok());
+  EXPECT_TRUE(CheckNewEvent(g.a(), Ev(3700, Of("playerArrived", "BLACK"))).ok());
+  ASSERT_TRUE(g.Apply(3700, Of("playerArrived", "WHITE")).ok());
+  EXPECT_FALSE(CheckNewEvent(g.a(), Ev(3710, Of("playerArrived", "WHITE"))).ok());
+  // Playing is arriving: Black seen at the board is awaited no more.
+  ASSERT_TRUE(g.Apply(3720, Move("WHITE", "D4")).ok());
+  ASSERT_TRUE(g.Apply(3730, Move("BLACK", "Q4")).ok());
+  EXPECT_FALSE(CheckNewEvent(g.a(), Ev(3740, Of("playerArrived", "BLACK"))).ok());
+
+  // Forfeited at the limit (the server's report), White may still sit down.
+  Game late("cn-2002");
+  ASSERT_TRUE(late.Apply(0, Created("cn-2002")).ok());
+  ASSERT_TRUE(late.Apply(0, R"("gameStarted": {"absent": ["WHITE"]})").ok());
+  ASSERT_TRUE(late.Apply(901, Of("timeExpired", "WHITE")).ok());
+  ASSERT_NE(late.a().result(), nullptr);
+  EXPECT_TRUE(CheckNewEvent(late.a(), Ev(1000, Of("playerArrived", "WHITE"))).ok());
+  EXPECT_FALSE(CheckNewEvent(late.a(), Ev(1000, Of("playerArrived", "BLACK"))).ok());
+}
+
+// Displaced stones left standing (by the players' agreement, or by the
+// chief arbiter's decision on a dispute) where they take a chain's last
+// liberty are refused as new input, naming a stone of the chain; put back,
+// or standing elsewhere, they are taken; the fold takes the refused ones
+// from a record made before the check.
+TEST(BadInputTest, DisplacedStonesStandingWithoutLibertiesAreRefusedAsNewInput) {
+  Game g("cn-2002");
+  ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
+  ASSERT_TRUE(g.Apply(10, Move("BLACK", "B1")).ok());
+  ASSERT_TRUE(g.Apply(20, Move("WHITE", "A1")).ok());
+  ASSERT_TRUE(g.Apply(30, Move("BLACK", "C3")).ok());
+  ASSERT_TRUE(g.Apply(40, Move("WHITE", "Q16")).ok());
+  const std::string moved = R"("stonesDisplaced": {"points": [{"from": "C3", "to": "A2"}], )";
+  const v1::Event stands = Ev(50, absl::StrCat(moved, R"("agreement": "STANDS"})"));
+  absl::Status refused = CheckNewEvent(g.a(), stands);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << refused;
+  EXPECT_TRUE(absl::StrContains(refused.message(),
+                                "leaves the white stone at A1 and the stones joined to it without "
+                                "a liberty"))
+      << refused;
+  EXPECT_TRUE(CheckNewEvent(g.a(), Ev(50, absl::StrCat(moved, R"("agreement": "RESTORE"})"))).ok());
+  EXPECT_TRUE(CheckNewEvent(g.a(), Ev(50, R"("stonesDisplaced": {"points": [{"from": "C3", )"
+                                          R"("to": "D5"}], "agreement": "STANDS"})"))
+                  .ok());
+  Game recorded = g;
+  EXPECT_TRUE(recorded.Apply(stands).ok());
+
+  // Disputed: the chief arbiter's decision that they stand is refused, that
+  // they are put back is taken.
+  ASSERT_TRUE(g.Apply(Ev(50, absl::StrCat(moved, R"("agreement": "NONE"})"))).ok());
+  ASSERT_EQ(g.rulings().size(), 1u);
+  ASSERT_TRUE(g.rulings()[0].pending());
+  v1::Event decision = Ev(60, R"("arbiterDecision": {"ruling": 1, "choice": "STANDS"})");
+  decision.set_authority(v1::CHIEF_ARBITER);
+  refused = CheckNewEvent(g.a(), decision);
+  EXPECT_TRUE(absl::StrContains(refused.message(),
+                                "arbiterDecision: letting the displaced stones stand leaves the "
+                                "white stone at A1"))
+      << refused;
+  decision.mutable_arbiter_decision()->set_choice("STONE_RESTORED");
+  EXPECT_TRUE(CheckNewEvent(g.a(), decision).ok());
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "absl/time/time.h"
 #include "adjudicator/judge/adjudicator_judge.h"
 #include "arbiter/v1/service.grpc.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "grpcpp/client_context.h"
 #include "grpcpp/create_channel.h"
 #include "grpcpp/security/credentials.h"
@@ -201,6 +202,48 @@ TEST_F(SyncTest, TwiceCopiesEachEventOnceAndVerifyProvesItAgainstTheVenue) {
 }
 
 TEST_F(SyncTest, CutOffMidwayThenRerunLosesAndDuplicatesNothing) { CutOffThenRerun(); }
+
+// What a venue recorded before a check of new input existed (an arrival
+// nobody awaited, displaced stones standing without a liberty) is refused
+// to a client today, yet syncs as the venue recorded it: the venue judged
+// it, and the federation's verify re-derives it.
+TEST_F(SyncTest, WhatAVenueRecordedBeforeACheckOfNewInputStillSyncs) {
+  const std::vector<std::string> lines = {
+      R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "older", "black": {"name": "Li Wei"}, "white": {"name": "Wang Fang"}, "venue": "SAME_SITE", "scheduledStart": "2026-05-01T09:00:00Z"}})",
+      R"({"at": "2026-05-01T09:00:00Z", "gameStarted": {"absent": ["WHITE"]}})",
+      R"({"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "B1"}})",
+      R"({"at": "2026-05-01T09:01:00Z", "playerArrived": {"color": "BLACK"}})",
+      R"({"at": "2026-05-01T09:02:00Z", "playerArrived": {"color": "WHITE"}})",
+      R"({"at": "2026-05-01T09:02:10Z", "move": {"color": "WHITE", "point": "A1"}})",
+      R"({"at": "2026-05-01T09:02:20Z", "move": {"color": "BLACK", "point": "C3"}})",
+      R"({"at": "2026-05-01T09:03:00Z", "stonesDisplaced": {"points": [{"from": "C3", "to": "A2"}], "agreement": "STANDS"}})",
+  };
+  {
+    absl::StatusOr<std::unique_ptr<Ledger>> venue = OpenVenue();
+    ASSERT_TRUE(venue.ok()) << venue.status();
+    for (size_t i = 0; i < lines.size(); ++i) {
+      v1::Event e;
+      ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(lines[i], &e).ok()) << lines[i];
+      AppendRequest now = AppendRequest::Game("older", ExpectedRevision::Exactly(i), {e});
+      const bool refused_today = i == 3 || i == 7;
+      absl::StatusOr<std::vector<v1::LedgerEntry>> taken = (*venue)->AppendAndWait(now);
+      EXPECT_EQ(taken.ok(), !refused_today) << lines[i] << ": " << taken.status();
+      if (taken.ok()) continue;
+      EXPECT_EQ(taken.status().code(), absl::StatusCode::kInvalidArgument) << taken.status();
+      // As the venue's older binary took it: judged without the check.
+      now.synced = true;
+      ASSERT_TRUE((*venue)->AppendAndWait(now).ok()) << lines[i];
+    }
+    ASSERT_TRUE((*venue)->Checkpoint().ok());
+  }
+  ProcessResult r = Sync();
+  ASSERT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("synced 6 game(s)"), std::string::npos) << r.out;
+  EXPECT_EQ(FederationGames(), VenueGames());
+  ProcessResult verified = Verify();
+  EXPECT_EQ(verified.exit, 0) << verified.out;
+  EXPECT_NE(verified.out.find("every ruling matches"), std::string::npos) << verified.out;
+}
 
 TEST_F(SyncTest, AWrongVenueKeyWritesNothing) {
   testing::TempDir other{"arbiter-other-venue"};
