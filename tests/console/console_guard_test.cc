@@ -433,6 +433,8 @@ TEST_F(ConsoleGuardTest, AReadOverTheRateSaysWhenToRetry) {
   ASSERT_EQ(r->status, 429) << r->body;
   EXPECT_TRUE(absl::StrContains(r->body, "请在1秒后再试")) << r->body;
   EXPECT_TRUE(absl::StrContains(r->body, "Please try again in 1 second<")) << r->body;
+  // One Cache-Control, though the error and then its page each set it.
+  EXPECT_EQ(r->headers.count("Cache-Control"), 1u);
   absl::SleepFor(refused + absl::Seconds(retry_after) - absl::Now());
   r = client->Get("/api/games");
   ASSERT_TRUE(r);

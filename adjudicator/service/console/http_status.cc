@@ -44,9 +44,20 @@ std::string JsonString(absl::string_view text) {
   return ToJson(value);
 }
 
+namespace {
+
+// Sets the one Cache-Control of an answer: an error's page is written by
+// SendHtml after SendError set it, and a header set twice is sent twice.
+void NoStore(httplib::Response& res) {
+  res.headers.erase("Cache-Control");
+  res.set_header("Cache-Control", "no-store");
+}
+
+}  // namespace
+
 void SendError(httplib::Response& res, const absl::Status& status) {
   res.status = HttpStatus(status);
-  res.set_header("Cache-Control", "no-store");
+  NoStore(res);
   if (std::optional<absl::Duration> wait = RetryAfter(status); wait.has_value()) {
     // Whole seconds (RFC 9110 10.2.3), rounded up: a client that waits
     // them finds its token there.
@@ -60,12 +71,12 @@ void SendError(httplib::Response& res, const absl::Status& status) {
 }
 
 void SendJson(httplib::Response& res, std::string json) {
-  res.set_header("Cache-Control", "no-store");
+  NoStore(res);
   res.set_content(std::move(json), "application/json");
 }
 
 void SendHtml(httplib::Response& res, std::string html) {
-  res.set_header("Cache-Control", "no-store");
+  NoStore(res);
   res.set_content(std::move(html), "text/html; charset=utf-8");
 }
 
