@@ -816,6 +816,7 @@ TEST(BoundsTest, WatchResumesAfterTheServerCutsItOff) {
     ASSERT_TRUE(AwaitCursor(dir, key, 4)) << ReadFile(dir.File("watch.err"));
 
     ASSERT_EQ(kill(cli, SIGSTOP), 0);
+    const absl::Time stopped_at = absl::Now();
     constexpr int kPairs = 3000;
     game.Add(kPairs, c.per_batch, c.pause);
     // Time the test measures, not a wait for an event: the stopped client
@@ -824,6 +825,7 @@ TEST(BoundsTest, WatchResumesAfterTheServerCutsItOff) {
     // what the client says on stderr.
     absl::SleepFor(absl::Seconds(3));
     ASSERT_EQ(kill(cli, SIGCONT), 0);
+    const absl::Duration stopped = absl::Now() - stopped_at;
     const uint64_t last = 4 + 2 * static_cast<uint64_t>(kPairs);
     const bool complete = AwaitCursor(dir, key, last);
     kill(cli, SIGTERM);
@@ -835,7 +837,21 @@ TEST(BoundsTest, WatchResumesAfterTheServerCutsItOff) {
     EXPECT_EQ(Cursors(ReadFile(dir.File("watch.out")), key), want);
     const std::string err = ReadFile(dir.File("watch.err"));
     EXPECT_TRUE(absl::StrContains(err, "resumed after")) << err;
-    EXPECT_TRUE(absl::StrContains(err, c.why)) << err;
+    // Which cut the client learns of: the server's status, or, on a loaded
+    // machine (the suite beside another build), the connection lost while
+    // the client was stopped, before the status reached it (seen 2 in 2
+    // loaded runs, 0 in 3 quiet ones). The resumption above is the point;
+    // the server's RESOURCE_EXHAUSTED for a reader that falls behind is
+    // asserted on the stream itself (WatchersThatDoNotReadAreCutOff...).
+    // Which cut the client learns of: the server's status, unless the
+    // client stayed stopped longer than the 20 s that gRPC's keepalive
+    // timeout sets as the server socket's TCP_USER_TIMEOUT (its log: "will
+    // be used thereafter"). A zero window held that long drops the connection
+    // first (Linux bounds zero-window probes by it): seen when recording the
+    // 6000 events took that long on a loaded machine. Either way it resumes.
+    EXPECT_TRUE(absl::StrContains(err, c.why) ||
+                (stopped > absl::Seconds(20) && absl::StrContains(err, "the connection was lost")))
+        << err << "\n(stopped for " << stopped << ")";
     EXPECT_FALSE(absl::StrContains(err, "UNAVAILABLE") || absl::StrContains(err, "CANCELLED"))
         << err;
   }
