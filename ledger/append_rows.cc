@@ -221,8 +221,13 @@ absl::Status JudgeAndWrite(AppendJob& job, uint64_t head, uint64_t current, Game
     if (!verdict.ok()) {
       // In a batch, which event: as a bound's refusal names events[i].
       if (job.events.size() == 1) return verdict.status();
-      return absl::Status(verdict.status().code(),
-                          absl::StrCat("events[", i, "]: ", verdict.status().message()));
+      absl::Status which(verdict.status().code(),
+                         absl::StrCat("events[", i, "]: ", verdict.status().message()));
+      // The judge's payloads (a refusal's reason in words) go with it.
+      verdict.status().ForEachPayload([&](absl::string_view url, const absl::Cord& payload) {
+        which.SetPayload(url, payload);
+      });
+      return which;
     }
     if (absl::Status s = CheckJudgedBytes(i, job.canonical[i], *verdict, append_bytes); !s.ok()) {
       return s;

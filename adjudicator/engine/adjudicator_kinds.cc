@@ -18,6 +18,7 @@
 #include "adjudicator/engine/game_end.h"
 #include "adjudicator/engine/play_events.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/refusal_reason.h"
 #include "adjudicator/engine/time_reports.h"
 
 namespace arbiter {
@@ -140,24 +141,34 @@ absl::Status Adjudicator::CheckEnvelope(const v1::Event& e, const Kind* kind) co
   // game; its time is checked against the events it keeps.
   if (kind->correction) return absl::OkStatus();
   if (cancelled_.has_value()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the game was cancelled (", *cancelled_, "); only a correction (eventVoided) may follow"));
+    return WithRefusalReason(absl::FailedPreconditionError(
+                                 absl::StrCat("the game was cancelled (", *cancelled_,
+                                              "); only a correction (eventVoided) may follow")),
+                             "GAME_CANCELLED", {{"cause", *cancelled_}});
   }
   const absl::Time at = TakenAt(e, last_at_);
   if (at < last_at_) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("time ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
-                     " is earlier than the previous event's ",
-                     absl::FormatTime(absl::RFC3339_full, last_at_, absl::UTCTimeZone())));
+    // The fields as the events' JSON gives times ("2026-05-01T09:00:30Z").
+    constexpr char kJsonTime[] = "%Y-%m-%dT%H:%M:%E*SZ";
+    return WithRefusalReason(
+        absl::InvalidArgumentError(
+            absl::StrCat("time ", absl::FormatTime(absl::RFC3339_full, at, absl::UTCTimeZone()),
+                         " is earlier than the previous event's ",
+                         absl::FormatTime(absl::RFC3339_full, last_at_, absl::UTCTimeZone()))),
+        "TIME_BEFORE_PREVIOUS",
+        {{"at", absl::FormatTime(kJsonTime, at, absl::UTCTimeZone())},
+         {"previous", absl::FormatTime(kJsonTime, last_at_, absl::UTCTimeZone())}});
   }
   const bool after_result = kind->after_result == AfterResult::kAccepted ||
                             (kind->after_result == AfterResult::kIfCheating &&
                              e.misconduct().kind() == v1::Misconduct::CHEATING);
   if (result_.has_value() && !after_result) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("the result is final (", result_->sgf(),
-                     "); only an arbiterDecision, an appeal, resultConfirmed, a cheating "
-                     "misconduct, a cancellation or a count may follow"));
+    return WithRefusalReason(
+        absl::FailedPreconditionError(
+            absl::StrCat("the result is final (", result_->sgf(),
+                         "); only an arbiterDecision, an appeal, resultConfirmed, a cheating "
+                         "misconduct, a cancellation or a count may follow")),
+        "RESULT_FINAL", {{"result", result_->sgf()}});
   }
   if (clocks_.adjourned() && kind->play) {
     return absl::FailedPreconditionError("the game is adjourned: no play until `resumed`");

@@ -10,6 +10,7 @@
 #include "adjudicator/engine/event_checks.h"
 #include "adjudicator/engine/point.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/refusal_reason.h"
 
 namespace arbiter {
 
@@ -75,18 +76,21 @@ class NewInput {
     // players as they sit down); lateness is ruled from the start.
     if (!a.started_) return absl::OkStatus();
     const absl::string_view who = p.color() == v1::BLACK ? "Black" : "White";
-    return absl::InvalidArgumentError(absl::StrCat(
-        "playerArrived: nobody awaits ", who, ": ", who,
-        " was not listed absent when the clocks started (gameStarted.absent), or has arrived or "
-        "played since, and has not been away since a resumption; a player who is not late needs "
-        "no playerArrived (is it the other colour?)"));
+    return WithRefusalReason(
+        absl::InvalidArgumentError(absl::StrCat(
+            "playerArrived: nobody awaits ", who, ": ", who,
+            " was not listed absent when the clocks started (gameStarted.absent), or has arrived "
+            "or played since, and has not been away since a resumption; a player who is not late "
+            "needs no playerArrived (is it the other colour?)")),
+        "ARRIVAL_NOT_AWAITED", {{"color", v1::Color_Name(p.color())}});
   }
 
   // `event` moves stones outside play (a displacement standing): refused
   // when the board it leaves holds a chain without a liberty that the board
   // before it did not.
   static absl::Status CheckBoardCorrection(const Adjudicator& a, const v1::Event& event,
-                                           absl::string_view what, absl::string_view instead) {
+                                           absl::string_view reason, absl::string_view what,
+                                           absl::string_view instead) {
     if (!a.board_.has_value()) return absl::OkStatus();  // the fold refuses it: not created
     Adjudicator probe = a;
     if (!probe.Apply(event).ok()) return absl::OkStatus();  // the fold refuses it, saying why
@@ -98,11 +102,15 @@ class NewInput {
         const int v = VertexAt(column, row, size);
         if (after.at(v) == Stone::kEmpty || after.Liberty(v) >= 0) continue;
         if (before.at(v) == after.at(v) && before.Liberty(v) < 0) continue;  // so before it
-        return absl::InvalidArgumentError(absl::StrCat(
-            what, " leaves the ", ColourName(after.at(v)), " stone at ", PointName(v, size),
-            " and the stones joined to it without a liberty, a position no play reaches (art. 4: "
-            "stones without liberties are taken off); ",
-            instead));
+        return WithRefusalReason(
+            absl::InvalidArgumentError(absl::StrCat(
+                what, " leaves the ", ColourName(after.at(v)), " stone at ", PointName(v, size),
+                " and the stones joined to it without a liberty, a position no play reaches (art. "
+                "4: stones without liberties are taken off); ",
+                instead)),
+            reason,
+            {{"color", after.at(v) == Stone::kWhite ? "WHITE" : "BLACK"},
+             {"point", PointName(v, size)}});
       }
     }
     return absl::OkStatus();
@@ -119,10 +127,11 @@ absl::Status CheckNewEvent(const Adjudicator& game, const v1::Event& event) {
         return absl::OkStatus();  // nothing moves on the board
       }
       return NewInput::CheckBoardCorrection(
-          game, event, "stonesDisplaced: the moved stones standing where they are",
+          game, event, "DISPLACED_WITHOUT_LIBERTY",
+          "stonesDisplaced: the moved stones standing where they are",
           "put them back (agreement RESTORE)");
     case v1::Event::kArbiterDecision:
-      return NewInput::CheckBoardCorrection(game, event,
+      return NewInput::CheckBoardCorrection(game, event, "DECISION_LEAVES_NO_LIBERTY",
                                             "arbiterDecision: letting the displaced stones stand",
                                             "decide that they are put back (17.5)");
     default:

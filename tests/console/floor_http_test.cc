@@ -9,6 +9,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 #include "httplib.h"
 #include "tests/support/arbiter_process.h"
@@ -102,6 +104,40 @@ TEST_F(FloorHttpTest, ServesThePhonePages) {
   ASSERT_TRUE(anonymous);
   EXPECT_EQ(anonymous->status, 303);  // to /login: the server has tokens
   EXPECT_EQ(Client()->Get("/tables/x", {{"Cookie", h.find("Cookie")->second}})->status, 404);
+}
+
+// A refusal the phone words in its reader's language comes with its reason
+// and fields beside the English message, from the dry run and the append
+// alike; nothing is recorded.
+TEST_F(FloorHttpTest, ARefusalCarriesItsReasonForThePhonesWords) {
+  const httplib::Headers h = Session(referee_);
+  httplib::Result started =
+      Post(h, "/api/games/t3/events",
+           R"({"events": [{"at": "2026-06-02T09:01:00Z", "gameStarted": {"absent": ["WHITE"]}}]})");
+  ASSERT_TRUE(started);
+  ASSERT_EQ(started->status, 200) << started->body;
+  const std::string before = History();
+  constexpr char kBlackArrives[] =
+      R"({"events": [{"at": "2026-06-02T09:05:00Z", "playerArrived": {"color": "BLACK"}}]})";
+  for (const char* path : {"/api/games/t3/events/preview", "/api/games/t3/events"}) {
+    httplib::Result r = Post(h, path, kBlackArrives);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << path << ": " << r->body;
+    google::protobuf::Struct body;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(r->body, &body).ok()) << r->body;
+    const auto& error = body.fields().at("error").struct_value().fields();
+    EXPECT_TRUE(absl::StrContains(error.at("message").string_value(), "nobody awaits Black"));
+    ASSERT_EQ(error.count("refusal"), 1u) << r->body;
+    const auto& refusal = error.at("refusal").struct_value().fields();
+    EXPECT_EQ(refusal.at("reason").string_value(), "ARRIVAL_NOT_AWAITED") << r->body;
+    EXPECT_EQ(refusal.at("color").string_value(), "BLACK") << r->body;
+  }
+  EXPECT_EQ(History(), before);
+  httplib::Result white =
+      Post(h, "/api/games/t3/events",
+           R"({"events": [{"at": "2026-06-02T09:05:00Z", "playerArrived": {"color": "WHITE"}}]})");
+  ASSERT_TRUE(white);
+  EXPECT_EQ(white->status, 200) << white->body;
 }
 
 TEST_F(FloorHttpTest, TheDryRunRulesAndStoresNothing) {

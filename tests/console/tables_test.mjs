@@ -226,6 +226,16 @@ async function main() {
   for (let n = 1; n <= 8; ++n) arrived += history(`cup-r1-b${n}`, chief).events.filter((e) => e.event.playerArrived).length;
   check(arrivals === 16 && arrived === 16, `16 arrivals entered on the phone, 16 in the ledger (${arrived})`);
 
+  // Once the clocks have started with nobody absent, an arrival is refused
+  // (nobody awaits the player), and the Chinese phone says why in Chinese,
+  // from the refusal's reason, not the server's English sentence.
+  cli(['record', '-', '--game', 'cup-r1-b5'], { input: `${JSON.stringify({ at: new Date().toISOString(), gameStarted: {} })}\n`, token: chief });
+  await openTable(phone, 5);
+  await fill(phone, 'arrival', { choices: { color: 'BLACK' } });
+  const notAwaited = await preview(phone);
+  check(notAwaited.error.startsWith('黑方不在等待到场之列') && !/nobody awaits/.test(notAwaited.error),
+    `an arrival nobody awaits is refused in Chinese on a Chinese phone (${notAwaited.error})`);
+
   // Table 2: a phone rings. The ruling is shown before the confirm, nothing
   // stored by the dry run, and the same ruling is recorded, with its slip.
   await openTable(phone, 2);

@@ -4,6 +4,13 @@
 // "白中盘胜", "White wins on warnings".
 #include "adjudicator/service/console/words.h"
 
+#include <set>
+#include <string>
+
+#include "adjudicator/engine/refusal_reason.h"
+#include "adjudicator/service/console/assets.h"
+#include "google/protobuf/struct.pb.h"
+#include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
 
 namespace arbiter::service::console {
@@ -14,6 +21,29 @@ v1::Event Move(v1::Color c, const char* point) {
   e.mutable_move()->set_color(c);
   e.mutable_move()->set_point(point);
   return e;
+}
+
+// Every reason a refusal may carry (refusal_reason.h) has its words in both
+// languages, and the table words no reason the engine never gives: the
+// floor's phone would otherwise show the English sentence to a Chinese hall.
+TEST(Words, EveryRefusalReasonHasItsWords) {
+  const Asset* words = FindAsset("words.json");
+  ASSERT_NE(words, nullptr);
+  google::protobuf::Struct table;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(std::string(words->body), &table).ok());
+  ASSERT_EQ(table.fields().count("refusal"), 1u);
+  const auto& refusals = table.fields().at("refusal").struct_value().fields();
+  std::set<std::string> reasons;
+  for (absl::string_view reason : kRefusalReasons) {
+    reasons.insert(std::string(reason));
+    auto it = refusals.find(std::string(reason));
+    ASSERT_NE(it, refusals.end()) << reason << " has no words";
+    ASSERT_EQ(it->second.list_value().values_size(), 2) << reason;
+    for (const auto& w : it->second.list_value().values()) EXPECT_FALSE(w.string_value().empty());
+  }
+  for (const auto& [reason, words_of_it] : refusals) {
+    EXPECT_EQ(reasons.count(reason), 1u) << reason << " is worded but no refusal gives it";
+  }
 }
 
 TEST(Words, MovesReadAsColourAndPoint) {

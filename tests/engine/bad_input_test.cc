@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "adjudicator/engine/new_input.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/refusal_reason.h"
 #include "adjudicator/engine/report.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "gtest/gtest.h"
@@ -448,6 +449,46 @@ TEST(BadInputTest, DisplacedStonesStandingWithoutLibertiesAreRefusedAsNewInput) 
       << refused;
   decision.mutable_arbiter_decision()->set_choice("STONE_RESTORED");
   EXPECT_TRUE(CheckNewEvent(g.a(), decision).ok());
+}
+
+// The refusals an arbiter meets at the board carry their reason and
+// fields (refusal_reason.h) beside the English sentence, for the floor's
+// phone to word in its reader's language.
+TEST(BadInputTest, TheRefusalsAtTheBoardCarryTheirReason) {
+  auto reason = [](const absl::Status& s, const std::string& field) {
+    std::optional<google::protobuf::Struct> r = RefusalReasonOf(s);
+    if (!r.has_value()) return std::string("(none)");
+    auto it = r->fields().find(field);
+    return it == r->fields().end() ? std::string("(no ") + field + ")" : it->second.string_value();
+  };
+  Game g("cn-2002");
+  ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
+  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+  const absl::Status arrival = CheckNewEvent(g.a(), Ev(10, Of("playerArrived", "WHITE")));
+  EXPECT_EQ(reason(arrival, "reason"), "ARRIVAL_NOT_AWAITED");
+  EXPECT_EQ(reason(arrival, "color"), "WHITE");
+  ASSERT_TRUE(g.Apply(60, Move("BLACK", "Q16")).ok());
+  const absl::Status earlier = g.Apply(30, Of("phoneRang", "WHITE"));
+  EXPECT_EQ(reason(earlier, "reason"), "TIME_BEFORE_PREVIOUS");
+  EXPECT_EQ(reason(earlier, "at"), At(30));
+  EXPECT_EQ(reason(earlier, "previous"), At(60));
+  ASSERT_TRUE(g.Apply(70, Of("resign", "WHITE")).ok());
+  const absl::Status after = g.Apply(80, Of("phoneRang", "WHITE"));
+  EXPECT_EQ(after.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(reason(after, "reason"), "RESULT_FINAL");
+  EXPECT_EQ(reason(after, "result"), "B+R");
+  v1::Event cancel = Ev(90, R"("gameCancelled": {"reason": "wrong pair"})");
+  cancel.set_authority(v1::CHIEF_ARBITER);
+  ASSERT_TRUE(g.Apply(cancel).ok());
+  const absl::Status cancelled = g.Apply(100, Of("phoneRang", "WHITE"));
+  EXPECT_EQ(reason(cancelled, "reason"), "GAME_CANCELLED");
+  EXPECT_EQ(reason(cancelled, "cause"), "wrong pair");
+  // Any other refusal carries none: its message is all there is.
+  Game h("cn-2002");
+  ASSERT_TRUE(h.Apply(0, Created("cn-2002")).ok());
+  const absl::Status off = h.Apply(10, Move("BLACK", "Z99"));
+  EXPECT_FALSE(off.ok());
+  EXPECT_EQ(reason(off, "reason"), "(none)");
 }
 
 }  // namespace

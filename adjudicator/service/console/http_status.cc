@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "adjudicator/engine/refusal_reason.h"
 #include "adjudicator/service/console/json.h"
 #include "adjudicator/service/rate_limited.h"
 #include "google/protobuf/struct.pb.h"
@@ -65,8 +66,14 @@ void SendError(httplib::Response& res, const absl::Status& status) {
                    absl::StrCat(std::max<int64_t>(
                        1, absl::ToInt64Seconds(absl::Ceil(*wait, absl::Seconds(1))))));
   }
+  // A refusal the floor's phone words in its reader's language
+  // (refusal_reason.h): its reason and fields beside the message.
+  std::string refusal;
+  if (std::optional<google::protobuf::Struct> r = RefusalReasonOf(status); r.has_value()) {
+    refusal = absl::StrCat(",\"refusal\":", ToJson(*r));
+  }
   res.set_content(absl::StrCat("{\"error\":{\"code\":\"", absl::StatusCodeToString(status.code()),
-                               "\",\"message\":", JsonString(status.message()), "}}"),
+                               "\",\"message\":", JsonString(status.message()), refusal, "}}"),
                   "application/json");
 }
 

@@ -1,6 +1,7 @@
 // What every page shares: the JSON API, the session, the live feed, and
 // building DOM from data (text only: recorded strings never become markup).
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
+import { refusalWords } from './words.js';
 import { shareable, followShared, stream } from './feed.js';
 export async function api(path, options = {}) {
   const res = await fetch(path, { credentials: 'same-origin', ...options });
@@ -9,7 +10,7 @@ export async function api(path, options = {}) {
     throw new Error('sign in');
   }
   const body = await res.json();
-  if (!res.ok) throw Object.assign(new Error(body.error?.message || res.statusText), { status: res.status, body });
+  if (!res.ok) throw Object.assign(new Error(refusalWords(body.error, lang()) || res.statusText), { status: res.status, body });
   return body;
 }
 

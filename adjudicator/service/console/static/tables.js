@@ -16,7 +16,7 @@ import { el, follow, clockLabel, remaining, player, ZoneClock } from './live.js'
 import { lang, applyLang, langSwitch } from './i18n.js';
 import { w, pick, INCIDENTS, incidentTitle, partyWord } from './floor-words.js';
 import { appendConsequence, confirmTwice } from './confirm.js';
-import { resultWords, sanctionWords } from './words.js';
+import { refusalWords, resultWords, sanctionWords } from './words.js';
 
 const ROUND_HOURS = 6;       // a finished game stays on /tables this long
 const LOW_SECONDS = 300;     // a live clock under this (or in byo-yomi) needs attention
@@ -47,7 +47,7 @@ async function call(path, options = {}) {
   let body = null;
   try { body = await res.json(); } catch { body = null; }
   if (res.status >= 500 || res.status === 429 || (!body && !res.ok)) throw new Unreachable(body?.error?.message || res.statusText);
-  if (!res.ok) throw Object.assign(new Error(body?.error?.message || res.statusText), { status: res.status });
+  if (!res.ok) throw Object.assign(new Error(refusalWords(body?.error, lang()) || res.statusText), { status: res.status });
   return body;
 }
 

@@ -61,6 +61,14 @@ function fill(template, fields, lang) {
   }).replace(/\s*[（(]\s*[）)]/g, '').replace(/\s+/g, ' ').trim();
 }
 
+// A refusal in words: the server's error ({code, message, refusal}) worded
+// from its reason when it gives one (refusal_reason.h), else its message.
+export function refusalWords(error, lang) {
+  const reason = error?.refusal;
+  const template = reason && at(WORDS.refusal[reason.reason], lang);
+  return template ? fill(template, reason, lang) : error?.message ?? '';
+}
+
 // One event in words: "Black Q16", "黑 Q16", "phone rang (Black)".
 export function eventWords(event, lang) {
   const kind = eventKind(event);

@@ -1,0 +1,52 @@
+// A refusal in its reader's own language. The engine's refusals are English
+// sentences, for a log, a CLI or a client; those an arbiter at the board
+// meets on the floor's phone also carry, as a payload of the status, a
+// reason from kRefusalReasons and the fields its words name ("color":
+// "BLACK"), so that the console words them in Chinese or English from the
+// one table of words (adjudicator/service/console/static/words.json,
+// "refusal"; the console's error JSON carries them as `refusal`).
+#ifndef ARBITER_ADJUDICATOR_ENGINE_REFUSAL_REASON_H_
+#define ARBITER_ADJUDICATOR_ENGINE_REFUSAL_REASON_H_
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "google/protobuf/struct.pb.h"
+
+namespace arbiter {
+
+// Every reason a refusal may carry; words.json words each (a test checks).
+//   RESULT_FINAL {result}: an event the finished game does not take.
+//   GAME_CANCELLED {cause}: any event but a correction after gameCancelled
+//     (`cause` its reason).
+//   TIME_BEFORE_PREVIOUS {at, previous}: an event dated before the last one.
+//   ARRIVAL_NOT_AWAITED {color}: new_input.h.
+//   DISPLACED_WITHOUT_LIBERTY {color, point}: stones agreed to stand that
+//     take a chain's last liberty (new_input.h; `color` is the chain's).
+//   DECISION_LEAVES_NO_LIBERTY {color, point}: a decision letting them stand.
+inline constexpr absl::string_view kRefusalReasons[] = {
+    "RESULT_FINAL",
+    "GAME_CANCELLED",
+    "TIME_BEFORE_PREVIOUS",
+    "ARRIVAL_NOT_AWAITED",
+    "DISPLACED_WITHOUT_LIBERTY",
+    "DECISION_LEAVES_NO_LIBERTY",
+};
+
+// `status` (not OK) with `reason` and `fields` attached, its code and
+// message unchanged.
+absl::Status WithRefusalReason(
+    absl::Status status, absl::string_view reason,
+    std::initializer_list<std::pair<absl::string_view, std::string>> fields = {});
+
+// What WithRefusalReason attached: {"reason": ..., and each field}; nullopt
+// for a status without one.
+std::optional<google::protobuf::Struct> RefusalReasonOf(const absl::Status& status);
+
+}  // namespace arbiter
+
+#endif  // ARBITER_ADJUDICATOR_ENGINE_REFUSAL_REASON_H_
