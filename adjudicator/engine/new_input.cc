@@ -85,6 +85,11 @@ class NewInput {
         "ARRIVAL_NOT_AWAITED", {{"color", v1::Color_Name(p.color())}});
   }
 
+  static bool DecidesDisplacedStones(const Adjudicator& a, const v1::ArbiterDecision& d) {
+    const RulingHistory::Pending* pending = a.history_.FindPending(d.ruling());
+    return pending != nullptr && !pending->displaced.empty();
+  }
+
   // `event` moves stones outside play (a displacement standing): refused
   // when the board it leaves holds a chain without a liberty that the board
   // before it did not.
@@ -131,6 +136,11 @@ absl::Status CheckNewEvent(const Adjudicator& game, const v1::Event& event) {
           "stonesDisplaced: the moved stones standing where they are",
           "put them back (agreement RESTORE)");
     case v1::Event::kArbiterDecision:
+      // Only a decision on disputed displaced stones moves any: every other
+      // is taken without the probe, whose copy of the fold grows with the game.
+      if (!NewInput::DecidesDisplacedStones(game, event.arbiter_decision())) {
+        return absl::OkStatus();
+      }
       return NewInput::CheckBoardCorrection(game, event, "DECISION_LEAVES_NO_LIBERTY",
                                             "arbiterDecision: letting the displaced stones stand",
                                             "decide that they are put back (17.5)");
