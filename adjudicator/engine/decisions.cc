@@ -12,6 +12,7 @@
 #include "adjudicator/engine/board_incidents.h"
 #include "adjudicator/engine/event_checks.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/refusal_reason.h"
 #include "adjudicator/engine/ruling_text.h"
 
 namespace arbiter {
@@ -22,8 +23,9 @@ absl::Status Decisions::OnArbiterDecision(Adjudicator& a, const v1::ArbiterDecis
   }
   const RulingHistory::Pending* it = a.history_.FindPending(d.ruling());
   if (it == nullptr) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("arbiterDecision: ruling ", d.ruling(), " is not pending"));
+    return WithRefusalReason(absl::FailedPreconditionError(absl::StrCat(
+                                 "arbiterDecision: ruling ", d.ruling(), " is not pending")),
+                             "RULING_NOT_PENDING", {{"ruling", absl::StrCat(d.ruling())}});
   }
   const v1::Sanctioning* s = it->sanctioning;
   // Who decides is the rules' to say (the clause's decided_by): an event
@@ -31,9 +33,11 @@ absl::Status Decisions::OnArbiterDecision(Adjudicator& a, const v1::ArbiterDecis
   // leave to the chief arbiter. Offline, and on a server that runs open,
   // events carry no authority and none is checked.
   if (a.event_->authority() == v1::ARBITER && s->decided_by() == v1::CHIEF_ARBITER) {
-    return absl::PermissionDeniedError(absl::StrCat("arbiterDecision: ruling ", d.ruling(), " (",
-                                                    s->clause(),
-                                                    ") is the chief arbiter's to decide"));
+    return WithRefusalReason(absl::PermissionDeniedError(
+                                 absl::StrCat("arbiterDecision: ruling ", d.ruling(), " (",
+                                              s->clause(), ") is the chief arbiter's to decide")),
+                             "CHIEF_ARBITERS_DECISION",
+                             {{"ruling", absl::StrCat(d.ruling())}, {"clause", s->clause()}});
   }
   const v1::RulingOption* choice = FindOption(*s, d.choice());
   if (choice == nullptr) {

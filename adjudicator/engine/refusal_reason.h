@@ -28,6 +28,9 @@ namespace arbiter {
 //   DISPLACED_WITHOUT_LIBERTY {color, point}: stones agreed to stand that
 //     take a chain's last liberty (new_input.h; `color` is the chain's).
 //   DECISION_LEAVES_NO_LIBERTY {color, point}: a decision letting them stand.
+//   RULING_NOT_PENDING {ruling}: a decision on a ruling decided already.
+//   CHIEF_ARBITERS_DECISION {ruling, clause}: an arbiter deciding what the
+//     clause leaves to the chief arbiter.
 inline constexpr absl::string_view kRefusalReasons[] = {
     "RESULT_FINAL",
     "GAME_CANCELLED",
@@ -35,6 +38,8 @@ inline constexpr absl::string_view kRefusalReasons[] = {
     "ARRIVAL_NOT_AWAITED",
     "DISPLACED_WITHOUT_LIBERTY",
     "DECISION_LEAVES_NO_LIBERTY",
+    "RULING_NOT_PENDING",
+    "CHIEF_ARBITERS_DECISION",
 };
 
 // `status` (not OK) with `reason` and `fields` attached, its code and

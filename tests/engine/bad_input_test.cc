@@ -472,6 +472,22 @@ TEST(BadInputTest, TheRefusalsAtTheBoardCarryTheirReason) {
   EXPECT_EQ(reason(earlier, "reason"), "TIME_BEFORE_PREVIOUS");
   EXPECT_EQ(reason(earlier, "at"), At(30));
   EXPECT_EQ(reason(earlier, "previous"), At(60));
+  // A decision: the chief arbiter's to make, then made already.
+  ASSERT_TRUE(g.Apply(64, R"("stonesDisplaced": {"points": [{"from": "Q16", "to": "Q17"}], )"
+                          R"("agreement": "NONE"})")
+                  .ok());
+  const uint32_t pending = g.rulings().back().number();
+  ASSERT_TRUE(g.rulings().back().pending());
+  v1::Event decision = Ev(66, absl::StrCat(R"("arbiterDecision": {"ruling": )", pending,
+                                           R"(, "choice": "STONE_RESTORED"})"));
+  decision.set_authority(v1::ARBITER);
+  const absl::Status not_mine = g.Apply(decision);
+  EXPECT_EQ(reason(not_mine, "reason"), "CHIEF_ARBITERS_DECISION") << not_mine;
+  EXPECT_EQ(reason(not_mine, "ruling"), absl::StrCat(pending));
+  decision.set_authority(v1::CHIEF_ARBITER);
+  ASSERT_TRUE(g.Apply(decision).ok());
+  const absl::Status again = g.Apply(decision);
+  EXPECT_EQ(reason(again, "reason"), "RULING_NOT_PENDING") << again;
   ASSERT_TRUE(g.Apply(70, Of("resign", "WHITE")).ok());
   const absl::Status after = g.Apply(80, Of("phoneRang", "WHITE"));
   EXPECT_EQ(after.code(), absl::StatusCode::kFailedPrecondition);
