@@ -65,31 +65,7 @@ absl::Status AppendQueue::Submit(AppendJob* job) {
   return job->status;
 }
 
-absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::Append(std::string game_id,
-                                                                 ExpectedRevision expected,
-                                                                 std::vector<v1::Event> events,
-                                                                 std::string venue_key_der,
-                                                                 bool synced) {
-  AppendJob job;
-  job.game_id = std::move(game_id);
-  job.expected = expected;
-  job.events = std::move(events);
-  job.venue_key_der = std::move(venue_key_der);
-  job.synced = synced;
-  if (absl::Status s = job.Prepare(); !s.ok()) return s;
-  if (absl::Status s = Submit(&job); !s.ok()) return s;
-  return std::move(job.entries);
-}
-
-absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::AppendTournament(
-    std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events,
-    std::vector<StreamAt> derived_from, std::string venue_key_der) {
-  AppendJob job;
-  job.game_id = std::move(stream);
-  job.expected = expected;
-  job.tournament_events = std::move(events);
-  job.derived_from = std::move(derived_from);
-  job.venue_key_der = std::move(venue_key_der);
+absl::StatusOr<std::vector<v1::LedgerEntry>> AppendQueue::Run(AppendJob& job) {
   if (absl::Status s = job.Prepare(); !s.ok()) return s;
   if (absl::Status s = Submit(&job); !s.ok()) return s;
   return std::move(job.entries);

@@ -1,5 +1,9 @@
 #include "ledger/ledger.h"
 
+#include <memory>
+#include <string>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
@@ -82,26 +86,34 @@ absl::Status CheckRequest(const AppendRequest& r) {
   return absl::OkStatus();
 }
 
-// The queued job `request` is, answering `done`; nullptr after answering
-// `done` with the request's error.
-AppendJob* JobFor(AppendRequest request, OnAppended& done) {
+// Fills `job` with what `request` asks: the one place a request becomes a
+// job, queued (Ledger::Append) or waited for (AppendAndWait).
+// INVALID_ARGUMENT for a tournament id that names no stream.
+absl::Status FillJob(AppendRequest request, AppendJob& job) {
   absl::StatusOr<std::string> stream = request.stream == AppendRequest::Stream::kTournament
                                            ? TournamentStream(request.id)
                                            : absl::StatusOr<std::string>(std::move(request.id));
-  if (!stream.ok()) {
-    done(stream.status());
+  if (!stream.ok()) return stream.status();
+  job.game_id = *std::move(stream);
+  job.expected = request.expected;
+  job.events = std::move(request.events);
+  job.tournament_events = std::move(request.tournament_events);
+  job.derived_from = std::move(request.derived_from);
+  job.venue_key_der = std::move(request.venue_key_der);
+  job.synced = request.synced;
+  job.dry_run = request.preview;
+  return absl::OkStatus();
+}
+
+// The queued job `request` is, answering `done`; nullptr after answering
+// `done` with the request's error.
+AppendJob* JobFor(AppendRequest request, OnAppended& done) {
+  auto job = std::make_unique<AppendJob>();
+  if (absl::Status s = FillJob(std::move(request), *job); !s.ok()) {
+    done(s);
     return nullptr;
   }
-  auto* job = new AppendJob;
-  job->game_id = *std::move(stream);
-  job->expected = request.expected;
-  job->events = std::move(request.events);
-  job->tournament_events = std::move(request.tournament_events);
-  job->derived_from = std::move(request.derived_from);
-  job->venue_key_der = std::move(request.venue_key_der);
-  job->synced = request.synced;
-  job->dry_run = request.preview;
-  return job;
+  return job.release();
 }
 
 }  // namespace
@@ -140,15 +152,9 @@ absl::StatusOr<std::vector<v1::LedgerEntry>> Ledger::AppendAndWait(AppendRequest
     if (!out.ok()) return out.status();
     return std::move(out->entries);
   }
-  if (request.stream == AppendRequest::Stream::kGame) {
-    return queue.Append(std::move(request.id), request.expected, std::move(request.events),
-                        std::move(request.venue_key_der), request.synced);
-  }
-  absl::StatusOr<std::string> stream = TournamentStream(request.id);
-  if (!stream.ok()) return stream.status();
-  return queue.AppendTournament(*std::move(stream), request.expected,
-                                std::move(request.tournament_events),
-                                std::move(request.derived_from), std::move(request.venue_key_der));
+  AppendJob job;
+  if (absl::Status s = FillJob(std::move(request), job); !s.ok()) return s;
+  return queue.Run(job);
 }
 
 absl::StatusOr<v1::Checkpoint> Ledger::Checkpoint() { return impl_->writer_->queue().Checkpoint(); }

@@ -116,23 +116,15 @@ class AppendQueue {
   AppendQueue(const AppendQueue&) = delete;
   AppendQueue& operator=(const AppendQueue&) = delete;
 
-  // As Ledger::AppendAndWait (ledger.h) for a game's append, or a venue's
-  // (`venue_key_der`), and as Checkpoint; UNAVAILABLE once the queue is
-  // closed.
-  absl::StatusOr<std::vector<v1::LedgerEntry>> Append(std::string game_id,
-                                                      ExpectedRevision expected,
-                                                      std::vector<v1::Event> events,
-                                                      std::string venue_key_der = "",
-                                                      bool synced = false);
+  // Prepares `job` (a game's or a tournament's append, filled by the
+  // caller) and waits for it: as Ledger::AppendAndWait (ledger.h);
+  // UNAVAILABLE once the queue is closed.
+  absl::StatusOr<std::vector<v1::LedgerEntry>> Run(AppendJob& job);
+  // As Ledger::Checkpoint; UNAVAILABLE once the queue is closed.
   absl::StatusOr<v1::Checkpoint> Checkpoint();
   // Prepares a heap job and queues it, or answers it with why not; owns it
   // until it is answered (Complete): Ledger::Append.
   void Launch(AppendJob* job);
-  // As Ledger::AppendAndWait for a tournament: `stream` is its stream name;
-  // with `venue_key_der`, a venue's sync.
-  absl::StatusOr<std::vector<v1::LedgerEntry>> AppendTournament(
-      std::string stream, ExpectedRevision expected, std::vector<v1::TournamentEvent> events,
-      std::vector<StreamAt> derived_from, std::string venue_key_der = "");
 
   // For a running batch: waits until a job is queued, the queue is closed
   // or `deadline` passes (InfinitePast: no wait), then moves queued jobs
