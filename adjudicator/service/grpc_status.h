@@ -1,5 +1,6 @@
 // The one bridge between absl::Status and grpc::Status. Both follow
-// google.rpc.Code, so a conversion keeps the code and the message.
+// google.rpc.Code, so a conversion keeps the code and the message; what a
+// refusal carries besides travels as google.rpc error details (ToGrpc).
 #ifndef ARBITER_ADJUDICATOR_SERVICE_GRPC_STATUS_H_
 #define ARBITER_ADJUDICATOR_SERVICE_GRPC_STATUS_H_
 
@@ -63,17 +64,23 @@ inline std::string Printable(absl::string_view message) {
   return out;
 }
 
-inline grpc::Status ToGrpc(const absl::Status& s) {
-  if (s.ok()) return grpc::Status::OK;
-  std::string message = Printable(s.message());
-  if (message.size() > kMaxStatusMessageBytes) {
-    size_t cut = kMaxStatusMessageBytes;
-    while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
-    message.resize(cut);
-    message += " … (cut)";
-  }
-  return grpc::Status(static_cast<grpc::StatusCode>(s.code()), std::move(message));
-}
+// `s` as gRPC answers it: its code, and its message made Printable and cut
+// to kMaxStatusMessageBytes. A refusal that carries a reason
+// (adjudicator/engine/refusal_reason.h: those an arbiter meets at the board)
+// also carries it as a google.rpc.Status in the error details (the
+// `grpc-status-details-bin` trailer; proto/google/rpc): an ErrorInfo
+// {reason, domain kErrorDomain, metadata: the facts the reason names}, so
+// that a program acts on it, or words it in its own language, without
+// parsing the English message.
+//
+// A refusal made by the authorization interceptor (a token, a rate, a cap
+// on streams) ends the call before its request is read, through gRPC's
+// cancellation, which carries a code and a message only: a rate's wait is
+// in its message ("the next is allowed in 190 ms", rate_limited.h).
+grpc::Status ToGrpc(const absl::Status& s);
+
+// ErrorInfo.domain: the service's package.
+inline constexpr absl::string_view kErrorDomain = "arbiter.v1";
 
 inline absl::Status FromGrpc(const grpc::Status& s) {
   if (s.ok()) return absl::OkStatus();

@@ -73,9 +73,10 @@ def compile_protos(source, out):
     proto_root = os.path.join(source, "proto")
     arbiter = sorted(glob.glob(os.path.join(proto_root, "arbiter", "**", "*.proto"), recursive=True))
     subprocess.run([protoc, "-I", proto_root, f"--python_out={out}"] + arbiter, check=True)
-    # The health and reflection protos by their own folders: their package,
-    # grpc.*, would otherwise shadow the grpc module itself.
-    for sub in ("grpc/health/v1", "grpc/reflection/v1alpha"):
+    # The health, reflection and error-detail protos by their own folders:
+    # their packages, grpc.* and google.rpc, would otherwise shadow the grpc
+    # module itself and Debian's google.protobuf.
+    for sub in ("grpc/health/v1", "grpc/reflection/v1alpha", "google/rpc"):
         d = os.path.join(proto_root, sub)
         subprocess.run([protoc, "-I", d, f"--python_out={out}"] +
                        sorted(glob.glob(os.path.join(d, "*.proto"))), check=True)
@@ -303,6 +304,23 @@ def ts(seconds):
     return timestamp_pb2.Timestamp(seconds=seconds)
 
 
+def error_details(trailing):
+    """What a refusal's grpc-status-details-bin trailer carries, by the
+    google.rpc messages' published names (AIP-193): {"code", "message",
+    "ErrorInfo": msg}, or a string saying why there is nothing to read."""
+    import error_details_pb2
+    import status_pb2
+    raw = dict(trailing or ()).get("grpc-status-details-bin")
+    if raw is None:
+        return "no grpc-status-details-bin trailer"
+    status = status_pb2.Status.FromString(raw)
+    out = {"code": status.code, "message": status.message}
+    for detail in status.details:
+        if detail.type_url == "type.googleapis.com/google.rpc.ErrorInfo":
+            out["ErrorInfo"] = error_details_pb2.ErrorInfo.FromString(detail.value)
+    return out
+
+
 T0 = 1_780_000_000  # 2026-05-28, before the server's clock: no skew guard
 POINTS = [f"{col}{row}" for row in range(1, 20) for col in "ABCDEFGHJKLMNOPQRST"]
 
@@ -508,6 +526,47 @@ def refusals_write_nothing(self, c):
           f"{code.name} {short(msg)!r}", code in (SC.INVALID_ARGUMENT, SC.PERMISSION_DENIED))
     after = self.head(c, chief)
     check("the ledger head after every refused write", f"unchanged at {before}", after, after == before)
+
+
+def refusal_reasons(self, c):
+    """A refusal at the board carries its reason as a google.rpc.ErrorInfo
+    (service README, "Refusals"): reason, domain arbiter.v1 and the facts
+    the reason names, beside the English message; other refusals none."""
+    chief = self.secrets["CHIEF_ARBITER"]
+    code, msg, _, _ = self.create_game(c, chief, "why1")
+    check("a game for the refusals", "OK", f"{code.name} {short(msg)!r}", code == SC.OK)
+    arrival = self.ev.Event(at=ts(T0 + 10), player_arrived=self.ev.PlayerArrived(color=self.ev.WHITE))
+    code, msg, _, md = self.append(c, chief, "why1", [arrival])
+    details = error_details(md)
+    info = details.get("ErrorInfo") if isinstance(details, dict) else None
+    got = details if info is None else f"{info.reason} {info.domain} {dict(info.metadata)}"
+    check("White's arrival once the clocks run, nobody awaiting it", "INVALID_ARGUMENT",
+          f"{code.name} {short(msg)!r}", code == SC.INVALID_ARGUMENT)
+    check("its google.rpc.ErrorInfo", "ARRIVAL_NOT_AWAITED arbiter.v1 {'color': 'WHITE'}", got,
+          info is not None and info.reason == "ARRIVAL_NOT_AWAITED" and info.domain == "arbiter.v1"
+          and dict(info.metadata) == {"color": "WHITE"})
+    check("the details' own code and message", f"{code.value[0]} and the status's message",
+          details if info is None else f"{details['code']} {short(details['message'])!r}",
+          info is not None and details["code"] == code.value[0] and details["message"] == msg)
+    late = self.move(T0 + 20, self.ev.BLACK, "Q16")
+    code, msg, _, _ = self.append(c, chief, "why1", [late])
+    earlier = self.ev.Event(at=ts(T0 + 15), phone_rang=self.ev.PhoneRang(color=self.ev.WHITE))
+    code, msg, _, md = self.append(c, chief, "why1", [earlier])
+    details = error_details(md)
+    info = details.get("ErrorInfo") if isinstance(details, dict) else None
+    got = details if info is None else f"{info.reason} {dict(info.metadata)}"
+    check("a phone's ring dated before the last move: its ErrorInfo", "TIME_BEFORE_PREVIOUS with at and previous",
+          got, info is not None and info.reason == "TIME_BEFORE_PREVIOUS"
+          and set(info.metadata) == {"at", "previous"})
+    # A refusal with no reason to name (a token's) carries no details.
+    code, msg, _, md = self.append(c, None, "why1", [self.move(T0 + 30, self.ev.WHITE, "D4")])
+    details = error_details(md)
+    check("an append without a token: its details", "UNAUTHENTICATED, no grpc-status-details-bin trailer",
+          f"{code.name} {details if isinstance(details, str) else 'details'}",
+          code == SC.UNAUTHENTICATED and isinstance(details, str))
+
+
+Probe.refusal_reasons = refusal_reasons
 
 
 def metadata_variants(self, c):
@@ -1064,9 +1123,9 @@ def rates(self):
         c = Client(server, self.pb)
         E = self.ev
         code, msg, _, _ = self.create_game(c, chief, "r1")
-        writes, last, msg = 0, SC.OK, ""
+        writes, last, msg, refused_md = 0, SC.OK, "", None
         for i in range(200):
-            code, msg, _, _ = self.append(c, chief, "r1", [self.move(
+            code, msg, _, refused_md = self.append(c, chief, "r1", [self.move(
                 T0 + 10 + i, E.BLACK if i % 2 == 0 else E.WHITE, POINTS[i], key=f"rate-{i}")])
             if code != SC.OK:
                 last = code
@@ -1084,6 +1143,10 @@ def rates(self):
         wait = re.search(r"the next is allowed in (\d+) ms", msg or "")
         check("the rate refusal's wait", "at most 200 ms (5 writes a second)", short(msg),
               wait is not None and 1 <= int(wait.group(1)) <= 200)
+        # gRPC's cancellation, which ends the call before its request is read,
+        # carries no details: the wait is in the message alone.
+        check("the rate refusal's details", "none (grpc_status.h)", error_details(refused_md),
+              error_details(refused_md) == "no grpc-status-details-bin trailer")
         if wait is not None:
             time.sleep(int(wait.group(1)) / 1000 + 0.02)
             code3, msg3, _, _ = self.append(c, chief, "r1", [self.move(
@@ -1502,6 +1565,7 @@ def probe_run(self):
         self.secrets = secrets
         self.matrix(c, tokens, secrets)
         self.refusals_write_nothing(c)
+        self.refusal_reasons(c)
         self.metadata_variants(c)
         self.recorded_actor(c)
         self.other_services(c)

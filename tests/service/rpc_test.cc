@@ -8,6 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "adjudicator/engine/adjudicator.h"
 #include "adjudicator/engine/sgf.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "ledger/audit.h"
 #include "ledger/checkpoint.h"
@@ -546,6 +548,62 @@ TEST(RpcTest, ABatchRefusedByTheRulesNamesItsEvent) {
   v1::Game game;
   ASSERT_TRUE(GetGame(*stub, "batch-1", &game).ok());
   EXPECT_EQ(game.revision(), 1u) << "a refused batch recorded something";
+}
+
+// A refusal at the board carries its reason to a program as well as to a
+// person (grpc_status.h): a google.rpc.Status in the error details, its
+// code and message the call's, holding a google.rpc.ErrorInfo of domain
+// arbiter.v1 with the reason and the facts it names, on a unary append and
+// on a RecordEvents stream alike. A refusal without a reason has none.
+TEST(RpcTest, ARefusalAtTheBoardCarriesItsReasonAsErrorInfo) {
+  auto stub = Stub();
+  v1::AppendEventsResponse resp;
+  ASSERT_TRUE(Append(*stub, "why-1", {Created("why-1", T0()), Started(T0())}, &resp).ok());
+  v1::Event arrival = At(T0() + S(5));
+  arrival.mutable_player_arrived()->set_color(v1::WHITE);
+  auto info_of = [](const grpc::Status& s) {
+    google::rpc::Status details;
+    EXPECT_TRUE(details.ParseFromString(s.error_details()));
+    EXPECT_EQ(details.code(), static_cast<int>(s.error_code()));
+    EXPECT_EQ(details.message(), s.error_message());
+    google::rpc::ErrorInfo info;
+    EXPECT_EQ(details.details_size(), 1);
+    if (details.details_size() == 1) EXPECT_TRUE(details.details(0).UnpackTo(&info));
+    return info;
+  };
+  const grpc::Status unary = Append(*stub, "why-1", {arrival}, &resp);
+  ASSERT_EQ(unary.error_code(), StatusCode::INVALID_ARGUMENT) << unary.error_message();
+  google::rpc::ErrorInfo info = info_of(unary);
+  EXPECT_EQ(info.reason(), "ARRIVAL_NOT_AWAITED");
+  EXPECT_EQ(info.domain(), "arbiter.v1");
+  ASSERT_EQ(info.metadata().size(), 1u);
+  EXPECT_EQ(info.metadata().at("color"), "WHITE");
+
+  grpc::ClientContext ctx;
+  ctx.set_deadline(absl::ToChronoTime(absl::Now() + absl::Seconds(20)));
+  auto stream = stub->RecordEvents(&ctx);
+  v1::AppendEventsRequest req;
+  req.set_game("games/why-1");
+  *req.add_events() = MoveAt(T0() + S(20), v1::BLACK, "Q16");
+  ASSERT_TRUE(stream->Write(req));
+  ASSERT_TRUE(stream->Read(&resp));
+  req.clear_events();
+  v1::Event earlier = At(T0() + S(15));
+  earlier.mutable_phone_rang()->set_color(v1::WHITE);
+  *req.add_events() = earlier;
+  ASSERT_TRUE(stream->Write(req));
+  EXPECT_FALSE(stream->Read(&resp));
+  const grpc::Status streamed = stream->Finish();
+  ASSERT_EQ(streamed.error_code(), StatusCode::INVALID_ARGUMENT) << streamed.error_message();
+  info = info_of(streamed);
+  EXPECT_EQ(info.reason(), "TIME_BEFORE_PREVIOUS");
+  EXPECT_EQ(info.metadata().size(), 2u);
+  EXPECT_TRUE(info.metadata().contains("at") && info.metadata().contains("previous"));
+
+  const grpc::Status plain =
+      Append(*stub, "why-1", {MoveAt(T0() + S(30), v1::WHITE, "Q16")}, &resp);
+  ASSERT_EQ(plain.error_code(), StatusCode::INVALID_ARGUMENT) << plain.error_message();
+  EXPECT_TRUE(plain.error_details().empty()) << "an occupied point names no reason";
 }
 
 // A resumption is after what the client was sent, so never past the end:
