@@ -501,6 +501,14 @@ async function main() {
   const arrival = history('open-r1-b9', chief).events.find((e) => e.event.playerArrived);
   check(arrival && Date.parse(arrival.event.at) === arrivedMs,
     `${beijingWall(arrivedMs)} in Beijing is recorded as ${new Date(arrivedMs).toISOString()} (${arrival?.event.at})`);
+  // An entry dated before it is refused, and the refusal says both times
+  // as the form took them, the hall's, not the server's UTC.
+  await fill(phone, 'phone-rang', { choices: { color: 'BLACK' } });
+  await phone.$eval('#f-at', (i, v) => { i.value = v; i.dispatchEvent(new Event('input', { bubbles: true })); }, beijingWall(arrivedMs - 60000));
+  const earlier = await preview(phone);
+  const hallTime = (ms) => `${beijingWall(ms).slice(11)} UTC+8`;
+  check(earlier.error.includes(hallTime(arrivedMs - 60000)) && earlier.error.includes(hallTime(arrivedMs)) && !/Z\b|T\d\d:/.test(earlier.error),
+    `an entry before the last is refused in the hall's time (${earlier.error})`);
   await phone.emulateTimezone();
 
   // A bound for a loaded CI machine (about 45 s on a quiet one).

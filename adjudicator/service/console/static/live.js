@@ -10,13 +10,26 @@ export async function api(path, options = {}) {
     throw new Error('sign in');
   }
   const body = await res.json();
-  if (!res.ok) throw Object.assign(new Error(refusalWords(body.error, lang()) || res.statusText), { status: res.status, body });
+  if (!res.ok) {
+    const said = refusalWords(body.error, lang(), (at) => (hallClock ??= new ZoneClock('UTC')).said(at));
+    throw Object.assign(new Error(said || res.statusText), { status: res.status, body });
+  }
   return body;
 }
 
+// The hall's clock once the session names it (`serve --time-zone`), for
+// the instants a refusal names; UTC until then.
+let hallClock;
 let sessionPromise;
 export function session() {
-  sessionPromise ??= api('/api/session');
+  sessionPromise ??= api('/api/session').then((s) => {
+    try {
+      if (s.timeZone) hallClock = new ZoneClock(s.timeZone);
+    } catch {
+      // A zone this browser's Intl does not know: UTC, named as such.
+    }
+    return s;
+  });
   return sessionPromise;
 }
 
@@ -140,6 +153,15 @@ export class ZoneClock {
     const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
     const east = Math.round((wall - Math.floor(ms / 1000) * 1000) / 60000);
     return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}`, east, offset: offsetLabel(east) };
+  }
+
+  // The instant as a refusal says it beside another: "17:05:15 UTC+8", the
+  // date first ("2026-06-01 23:59:50 UTC+8") when it is not today's here.
+  said(at) {
+    if (Number.isNaN(new Date(at).getTime())) return String(at);
+    const z = this.zoned(at);
+    const today = this.zoned(Date.now()).date;
+    return `${z.date === today ? '' : `${z.date} `}${z.time} ${z.offset}`;
   }
 
   // "2026-06-02T17:05:00": the instant as a datetime-local field shows it.

@@ -47,7 +47,10 @@ async function call(path, options = {}) {
   let body = null;
   try { body = await res.json(); } catch { body = null; }
   if (res.status >= 500 || res.status === 429 || (!body && !res.ok)) throw new Unreachable(body?.error?.message || res.statusText);
-  if (!res.ok) throw Object.assign(new Error(refusalWords(body?.error, lang()) || res.statusText), { status: res.status });
+  if (!res.ok) {
+    const said = refusalWords(body?.error, lang(), (at) => clock.said(at));
+    throw Object.assign(new Error(said || res.statusText), { status: res.status });
+  }
   return body;
 }
 

@@ -63,10 +63,17 @@ function fill(template, fields, lang) {
 
 // A refusal in words: the server's error ({code, message, refusal}) worded
 // from its reason when it gives one (refusal_reason.h), else its message.
-export function refusalWords(error, lang) {
+// The instants it names (RFC 3339, UTC) are said by `sayTime` when given:
+// the hall's clock, as the form that was refused took them.
+const REFUSAL_TIMES = new Set(['at', 'previous']);
+export function refusalWords(error, lang, sayTime) {
   const reason = error?.refusal;
   const template = reason && at(WORDS.refusal[reason.reason], lang);
-  return template ? fill(template, reason, lang) : error?.message ?? '';
+  if (!template) return error?.message ?? '';
+  const fields = sayTime
+    ? Object.fromEntries(Object.entries(reason).map(([k, v]) => [k, REFUSAL_TIMES.has(k) ? sayTime(v) : v]))
+    : reason;
+  return fill(template, fields, lang);
 }
 
 // One event in words: "Black Q16", "黑 Q16", "phone rang (Black)".
