@@ -606,6 +606,31 @@ TEST(RpcTest, ARefusalAtTheBoardCarriesItsReasonAsErrorInfo) {
   EXPECT_TRUE(plain.error_details().empty()) << "an occupied point names no reason";
 }
 
+// A reason's facts may quote a client's words (a cancellation's cause, up
+// to 1,024 bytes of free text, control characters escaped four bytes
+// each): cut, so that the trailer stays far under a client's 8 KiB bound
+// on metadata and the refusal arrives as itself, not as a metadata error.
+TEST(RpcTest, ARefusalsReasonStaysSmallWhateverItQuotes) {
+  auto stub = Stub();
+  v1::AppendEventsResponse resp;
+  ASSERT_TRUE(Append(*stub, "why-2", {Created("why-2", T0()), Started(T0())}, &resp).ok());
+  v1::Event cancel = At(T0() + S(5));
+  cancel.mutable_game_cancelled()->set_reason(std::string(1024, '\x01'));
+  ASSERT_TRUE(Append(*stub, "why-2", {cancel}, &resp).ok());
+  const grpc::Status s = Append(*stub, "why-2", {MoveAt(T0() + S(10), v1::BLACK, "Q16")}, &resp);
+  ASSERT_EQ(s.error_code(), StatusCode::FAILED_PRECONDITION) << s.error_message();
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(s.error_details()));
+  ASSERT_EQ(details.details_size(), 1);
+  google::rpc::ErrorInfo info;
+  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  EXPECT_EQ(info.reason(), "GAME_CANCELLED");
+  const std::string& cause = info.metadata().at("cause");
+  EXPECT_TRUE(absl::StartsWith(cause, "\\x01\\x01")) << cause;
+  EXPECT_LE(cause.size(), 300u);
+  EXPECT_LE(s.error_details().size(), 2048u);
+}
+
 // A resumption is after what the client was sent, so never past the end:
 // past it (2^63 and beyond once wrapped to "from the start") is refused.
 TEST(RpcTest, WatchingFromPastTheEndIsRefused) {
