@@ -321,6 +321,12 @@ def error_details(trailing):
     return out
 
 
+def error_info(trailing):
+    """The trailer's details and its ErrorInfo, or None when it has none."""
+    details = error_details(trailing)
+    return details, details.get("ErrorInfo") if isinstance(details, dict) else None
+
+
 T0 = 1_780_000_000  # 2026-05-28, before the server's clock: no skew guard
 POINTS = [f"{col}{row}" for row in range(1, 20) for col in "ABCDEFGHJKLMNOPQRST"]
 
@@ -537,8 +543,7 @@ def refusal_reasons(self, c):
     check("a game for the refusals", "OK", f"{code.name} {short(msg)!r}", code == SC.OK)
     arrival = self.ev.Event(at=ts(T0 + 10), player_arrived=self.ev.PlayerArrived(color=self.ev.WHITE))
     code, msg, _, md = self.append(c, chief, "why1", [arrival])
-    details = error_details(md)
-    info = details.get("ErrorInfo") if isinstance(details, dict) else None
+    details, info = error_info(md)
     got = details if info is None else f"{info.reason} {info.domain} {dict(info.metadata)}"
     check("White's arrival once the clocks run, nobody awaiting it", "INVALID_ARGUMENT",
           f"{code.name} {short(msg)!r}", code == SC.INVALID_ARGUMENT)
@@ -552,8 +557,7 @@ def refusal_reasons(self, c):
     code, msg, _, _ = self.append(c, chief, "why1", [late])
     earlier = self.ev.Event(at=ts(T0 + 15), phone_rang=self.ev.PhoneRang(color=self.ev.WHITE))
     code, msg, _, md = self.append(c, chief, "why1", [earlier])
-    details = error_details(md)
-    info = details.get("ErrorInfo") if isinstance(details, dict) else None
+    details, info = error_info(md)
     got = details if info is None else f"{info.reason} {dict(info.metadata)}"
     check("a phone's ring dated before the last move: its ErrorInfo", "TIME_BEFORE_PREVIOUS with at and previous",
           got, info is not None and info.reason == "TIME_BEFORE_PREVIOUS"
