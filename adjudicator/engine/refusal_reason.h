@@ -1,6 +1,7 @@
 // A refusal in its reader's own language. The engine's refusals are English
 // sentences, for a log, a CLI or a client; those an arbiter at the board
-// meets on the floor's phone also carry, as a payload of the status, a
+// meets on the floor's phone (and the chief arbiter's start of a round on
+// the hall's page) also carry, as a payload of the status, a
 // reason from kRefusalReasons and the fields its words name ("color":
 // "BLACK"), so that the console words them in Chinese or English from the
 // one table of words (adjudicator/service/console/static/words.json,
@@ -31,6 +32,14 @@ namespace arbiter {
 //   RULING_NOT_PENDING {ruling}: a decision on a ruling decided already.
 //   CHIEF_ARBITERS_DECISION {ruling, clause}: an arbiter deciding what the
 //     clause leaves to the chief arbiter.
+// And the chief arbiter's "start round" (TournamentService.StartRound):
+//   TOURNAMENT_NOT_FOUND {tournament}.
+//   ROUND_BEYOND_LAST {round, rounds}: past the tournament's last round.
+//   ROUND_NOT_PAIRED {round}; ROUND_BYES_ONLY {round}: no game to create.
+//   GAME_DECIDES_OTHER_BOARD {board, game, otherRound, otherBoard}: the
+//     board's game id is another pairing's.
+//   GAME_NOT_THIS_BOARDS {board, game}: a game under the board's id has
+//     other players or colours.
 inline constexpr absl::string_view kRefusalReasons[] = {
     "RESULT_FINAL",
     "GAME_CANCELLED",
@@ -40,6 +49,12 @@ inline constexpr absl::string_view kRefusalReasons[] = {
     "DECISION_LEAVES_NO_LIBERTY",
     "RULING_NOT_PENDING",
     "CHIEF_ARBITERS_DECISION",
+    "TOURNAMENT_NOT_FOUND",
+    "ROUND_BEYOND_LAST",
+    "ROUND_NOT_PAIRED",
+    "ROUND_BYES_ONLY",
+    "GAME_DECIDES_OTHER_BOARD",
+    "GAME_NOT_THIS_BOARDS",
 };
 
 // `status` (not OK) with `reason` and `fields` attached, its code and

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 
 #include "absl/strings/str_cat.h"
+#include "adjudicator/engine/refusal_reason.h"
 #include "adjudicator/service/tournament_service.h"
 #include "adjudicator/tournament/fold.h"
 #include "adjudicator/tournament/matches.h"
@@ -73,17 +74,24 @@ absl::Status PlanBoard(const GameSource& games, const v1::Tournament& t, const v
   if (!game_id.ok()) return game_id.status();
   table->set_game_id(*game_id);
   if (const v1::Pairing* other = OtherPairingOf(t, *game_id, p.round(), p.board())) {
-    return absl::FailedPreconditionError(absl::StrCat(at, ": game '", *game_id,
-                                                      "' already decides round ", other->round(),
-                                                      " board ", other->board()));
+    return WithRefusalReason(absl::FailedPreconditionError(
+                                 absl::StrCat(at, ": game '", *game_id, "' already decides round ",
+                                              other->round(), " board ", other->board())),
+                             "GAME_DECIDES_OTHER_BOARD",
+                             {{"board", absl::StrCat(p.board())},
+                              {"game", *game_id},
+                              {"otherRound", absl::StrCat(other->round())},
+                              {"otherBoard", absl::StrCat(other->board())}});
   }
   absl::StatusOr<GameFacts> recorded = games(*game_id);
   if (recorded.ok()) {
     // The board's own game (named at pairing, or from a start cut short)
     // stands; any other game under its id is a clash.
     if (absl::Status s = CheckRecordedPlayers(t, p, *recorded); !s.ok()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          at, ": game '", *game_id, "' exists and is not this board's: ", s.message()));
+      return WithRefusalReason(
+          absl::FailedPreconditionError(absl::StrCat(
+              at, ": game '", *game_id, "' exists and is not this board's: ", s.message())),
+          "GAME_NOT_THIS_BOARDS", {{"board", absl::StrCat(p.board())}, {"game", *game_id}});
     }
   } else if (recorded.status().code() == absl::StatusCode::kNotFound) {
     absl::StatusOr<v1::GameCreated> game = RoundGame(t, p, *game_id);
@@ -102,6 +110,36 @@ absl::Status PlanBoard(const GameSource& games, const v1::Tournament& t, const v
   g->set_board(p.board());
   g->set_game_id(*game_id);
   return absl::OkStatus();
+}
+
+// Round `n` of tournament `id`, paired and with a game to play; else why
+// not, with its reason (refusal_reason.h).
+absl::StatusOr<const v1::TournamentRound*> RoundToStart(const v1::Tournament& t,
+                                                        const std::string& id, int n) {
+  if (t.settings().rounds() > 0 && n > t.settings().rounds()) {
+    return WithRefusalReason(
+        absl::InvalidArgumentError(absl::StrCat("round ", n, ": tournament '", id, "' has ",
+                                                t.settings().rounds(), " rounds")),
+        "ROUND_BEYOND_LAST",
+        {{"round", absl::StrCat(n)}, {"rounds", absl::StrCat(t.settings().rounds())}});
+  }
+  const v1::TournamentRound* round = nullptr;
+  for (const v1::TournamentRound& r : t.rounds()) {
+    if (r.round() == n) round = &r;
+  }
+  if (round == nullptr) {
+    return WithRefusalReason(
+        absl::FailedPreconditionError(absl::StrCat(
+            "round ", n, " of tournament '", id,
+            "' is not paired (tournament pair, or tournament import-round from OpenGotha)")),
+        "ROUND_NOT_PAIRED", {{"round", absl::StrCat(n)}});
+  }
+  if (round->pairings().empty()) {
+    return WithRefusalReason(
+        absl::FailedPreconditionError(absl::StrCat("round ", n, " has byes only: no games")),
+        "ROUND_BYES_ONLY", {{"round", absl::StrCat(n)}});
+  }
+  return round;
 }
 
 }  // namespace
@@ -159,29 +197,18 @@ absl::StatusOr<v1::StartRoundResponse> TournamentServiceImpl::StartRoundAs(
 absl::StatusOr<v1::StartRoundResponse> TournamentServiceImpl::StartRoundOnce(
     const service::Caller& caller, const std::string& id, int n) {
   absl::StatusOr<v1::Tournament> t = Current(id);
+  if (absl::IsNotFound(t.status())) {
+    return WithRefusalReason(t.status(), "TOURNAMENT_NOT_FOUND", {{"tournament", id}});
+  }
   if (!t.ok()) return t.status();
-  if (t->settings().rounds() > 0 && n > t->settings().rounds()) {
-    return absl::InvalidArgumentError(absl::StrCat("round ", n, ": tournament '", id, "' has ",
-                                                   t->settings().rounds(), " rounds"));
-  }
-  const v1::TournamentRound* round = nullptr;
-  for (const v1::TournamentRound& r : t->rounds()) {
-    if (r.round() == n) round = &r;
-  }
-  if (round == nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "round ", n, " of tournament '", id,
-        "' is not paired (tournament pair, or tournament import-round from OpenGotha)"));
-  }
-  if (round->pairings().empty()) {
-    return absl::FailedPreconditionError(absl::StrCat("round ", n, " has byes only: no games"));
-  }
+  absl::StatusOr<const v1::TournamentRound*> round = RoundToStart(*t, id, n);
+  if (!round.ok()) return round.status();
   // Every check first: a refusal writes nothing.
   v1::StartRoundResponse answer;
   std::vector<v1::CreateGameRequest> to_create;
   v1::TournamentEvent attach;
   attach.mutable_round_started()->set_round(n);
-  for (const v1::Pairing& p : round->pairings()) {
+  for (const v1::Pairing& p : (*round)->pairings()) {
     v1::StartRoundResponse::Table* table = answer.add_tables();
     table->set_board(p.board());
     if (absl::Status s = PlanBoard(games_, *t, p, table, &to_create, &attach); !s.ok()) return s;

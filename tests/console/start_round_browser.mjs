@@ -30,10 +30,10 @@ function check(ok, what) {
 
 const cli = cliOf(arbiter, () => server);
 
-async function signIn(token) {
+async function signIn(token, lang = 'en') {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
-  await page.evaluateOnNewDocument(() => localStorage.setItem('arbiter.lang', 'en'));
+  await page.evaluateOnNewDocument((l) => localStorage.setItem('arbiter.lang', l), lang);
   await page.goto(`${server.http}/login`);
   await page.type('#token', token);
   await Promise.all([page.waitForNavigation(), page.click('#sign-in')]);
@@ -76,6 +76,26 @@ async function main() {
   await page.waitForFunction(() => document.querySelector('.start-status')?.textContent.includes('already there') &&
     document.querySelector('.start-status')?.textContent.includes('0 game(s)'));
   check(true, 'pressed again: 0 game(s) created, 2 already there');
+
+  // A start refused is said in the page's language from the refusal's
+  // reason, not the server's English sentence.
+  const zh = await signIn(chief, 'zh');
+  const refused = async (tournament, round) => {
+    await zh.$eval('#start-tournament', (i, v) => { i.value = v; }, tournament);
+    await zh.$eval('#start-round-no', (i, v) => { i.value = v; }, String(round));
+    await zh.$eval('.start-status', (e) => { e.textContent = ''; });
+    await zh.click('#start-round-button');
+    await zh.click('#start-round-confirm');
+    await zh.waitForFunction(() => document.querySelector('.start-status')?.textContent);
+    return zh.$eval('.start-status', (e) => e.textContent);
+  };
+  await zh.waitForSelector('#start-round-button');
+  const unpaired = await refused('cup', 2);
+  check(unpaired.startsWith('第2轮尚未编排') && !/not paired/.test(unpaired), `an unpaired round, in Chinese (${unpaired})`);
+  const beyond = await refused('cup', 9);
+  check(beyond === '本比赛共3轮，没有第9轮', `a round past the last, in Chinese (${beyond})`);
+  const nobody = await refused('nope', 1);
+  check(nobody.startsWith('没有名为“nope”的比赛'), `an unknown tournament, in Chinese (${nobody})`);
 
   const floor = await signIn(referee);
   // hall.js names who is signed in, and start-round.js decides on the

@@ -3,6 +3,7 @@
 // once (players, ranks, table, ruleset, time control, venue) and attaches
 // it; `tournament import-round` pairs a round from an OpenGotha file into
 // an existing tournament; and their refusals, which write nothing.
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -12,6 +13,8 @@
 #include "arbiter/v1/tournament.grpc.pb.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "tests/support/arbiter_process.h"
@@ -254,6 +257,36 @@ TEST_F(Rounds, RefusalsNameTheRoundAndTheRole) {
   EXPECT_EQ(Cli({"tournament", "start-round", "cup", "--round", "1"}, arbiter_).exit, 4);
   v1::Game g;
   EXPECT_EQ(GetGame("cup-r1-b1", &g).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+// A start refused tells a program why, as the service README's "Refusals"
+// table says: an ErrorInfo (domain arbiter.v1) with the reason and its
+// facts, which the hall's page words in Chinese or English.
+TEST_F(Rounds, ARefusedStartSaysWhyToAProgram) {
+  CreateCup();
+  Ok({"game", "create", "--id", "cup-r1-b2", "--black", "Xu Hao,3d", "--white", "Sun Li,3d"});
+  Ok({"tournament", "pair", "cup", "--round", "1", "--board", "A,B", "--board", "C,D"});
+  auto why = [&](const std::string& id, int round) {
+    v1::StartRoundResponse out;
+    const grpc::Status s = StartRoundRpc(chief_, id, round, &out);
+    EXPECT_FALSE(s.ok());
+    google::rpc::Status details;
+    google::rpc::ErrorInfo info;
+    EXPECT_TRUE(details.ParseFromString(s.error_details())) << s.error_message();
+    EXPECT_EQ(details.details_size(), 1) << s.error_message();
+    if (details.details_size() == 1) EXPECT_TRUE(details.details(0).UnpackTo(&info));
+    EXPECT_EQ(info.domain(), "arbiter.v1");
+    std::map<std::string, std::string> facts(info.metadata().begin(), info.metadata().end());
+    return std::make_pair(info.reason(), facts);
+  };
+  using Facts = std::map<std::string, std::string>;
+  EXPECT_EQ(why("cup", 2), std::make_pair(std::string("ROUND_NOT_PAIRED"), Facts{{"round", "2"}}));
+  EXPECT_EQ(why("cup", 9), std::make_pair(std::string("ROUND_BEYOND_LAST"),
+                                          Facts{{"round", "9"}, {"rounds", "4"}}));
+  EXPECT_EQ(why("nope", 1),
+            std::make_pair(std::string("TOURNAMENT_NOT_FOUND"), Facts{{"tournament", "nope"}}));
+  EXPECT_EQ(why("cup", 1), std::make_pair(std::string("GAME_NOT_THIS_BOARDS"),
+                                          Facts{{"board", "2"}, {"game", "cup-r1-b2"}}));
 }
 
 // OpenGotha's swiss4.xml (tests/tournament/data): Li Wei, Wang Ming, Dupont
