@@ -12,6 +12,7 @@
 #include "adjudicator/engine/event_checks.h"
 #include "adjudicator/engine/point.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/refusal_reason.h"
 
 namespace arbiter {
 
@@ -125,7 +126,10 @@ absl::Status Attendance::OnPlayerArrived(Adjudicator& a, const v1::PlayerArrived
 }
 
 absl::Status Attendance::OnAdjourned(Adjudicator& a) {
-  if (a.clocks_.adjourned()) return absl::FailedPreconditionError("the game is already adjourned");
+  if (a.clocks_.adjourned()) {
+    return WithRefusalReason(absl::FailedPreconditionError("the game is already adjourned"),
+                             "ALREADY_ADJOURNED");
+  }
   a.SettleTime(true);
   if (a.result_.has_value()) return absl::OkStatus();
   a.clocks_.Adjourn(a.at_);
@@ -134,7 +138,8 @@ absl::Status Attendance::OnAdjourned(Adjudicator& a) {
 
 absl::Status Attendance::OnResumed(Adjudicator& a) {
   if (!a.clocks_.adjourned())
-    return absl::FailedPreconditionError("resumed: the game is not adjourned");
+    return WithRefusalReason(absl::FailedPreconditionError("resumed: the game is not adjourned"),
+                             "NOT_ADJOURNED");
   // A sealed move is opened first: no clock runs until it is played.
   a.clocks_.Resume(
       a.at_, a.started_ && a.consecutive_passes_ < 2 && a.sealed_by_ == v1::COLOR_UNSPECIFIED);

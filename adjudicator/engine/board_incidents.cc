@@ -13,6 +13,7 @@
 #include "adjudicator/engine/event_checks.h"
 #include "adjudicator/engine/game_result.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/refusal_reason.h"
 #include "adjudicator/engine/ruling_text.h"
 
 namespace arbiter {
@@ -61,7 +62,9 @@ absl::Status BoardIncidents::OnStonesDisplaced(Adjudicator& a, const v1::StonesD
     // on: 17.5 is ruled on the arbiter's word (agreed stones simply go
     // where the players agree; a dispute is the chief arbiter's).
     if (a.play_recorded_ && a.board_->at(*from) == Stone::kEmpty) {
-      return absl::InvalidArgumentError(absl::StrCat("stonesDisplaced: no stone at ", p.from()));
+      return WithRefusalReason(
+          absl::InvalidArgumentError(absl::StrCat("stonesDisplaced: no stone at ", p.from())),
+          "DISPLACED_NO_STONE", {{"point", p.from()}});
     }
     int to = -1;
     if (!p.to().empty()) {
@@ -73,9 +76,10 @@ absl::Status BoardIncidents::OnStonesDisplaced(Adjudicator& a, const v1::StonesD
   }
   if (!a.play_recorded_) moves.clear();
   if (!CanDisplace(a, moves)) {
-    return absl::InvalidArgumentError(
-        "stonesDisplaced: the stones cannot all move where stated (a point is occupied or named "
-        "twice)");
+    return WithRefusalReason(
+        absl::InvalidArgumentError("stonesDisplaced: the stones cannot all move where stated (a "
+                                   "point is occupied or named twice)"),
+        "DISPLACED_CANNOT_MOVE");
   }
   a.SettleTime(true);
   if (a.result_.has_value()) return absl::OkStatus();
@@ -123,9 +127,11 @@ absl::Status BoardIncidents::OnStoneDropped(Adjudicator& a, const v1::StoneDropp
   absl::StatusOr<int> v = ParsePointField(d.point(), a.board_->size(), "stoneDropped.point");
   if (!v.ok()) return v.status();
   if (c != a.to_move_ || a.consecutive_passes_ >= 2 || a.abandoned_by_ != v1::COLOR_UNSPECIFIED) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "stoneDropped: only the player to move can drop a stone they were about to play (",
-        v1::Color_Name(a.to_move_), " to move", a.NotRecordedNote(), ")"));
+    return WithRefusalReason(
+        absl::FailedPreconditionError(absl::StrCat(
+            "stoneDropped: only the player to move can drop a stone they were about to play (",
+            v1::Color_Name(a.to_move_), " to move", a.NotRecordedNote(), ")")),
+        "DROPPED_NOT_TO_MOVE", {{"color", v1::Color_Name(c)}});
   }
   a.SettleTime(true);
   if (a.result_.has_value() || d.consented()) return absl::OkStatus();
@@ -145,8 +151,10 @@ absl::Status BoardIncidents::OnTakeback(Adjudicator& a, const v1::Takeback& t) {
   // Without the moves recorded the arbiter's word is the record: 17.3's
   // sanction needs no board (the stone goes back where it was).
   if (a.play_recorded_ && a.last_stone_by_ != c) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("takeback: the last move on the board is not ", v1::Color_Name(c), "'s"));
+    return WithRefusalReason(
+        absl::FailedPreconditionError(
+            absl::StrCat("takeback: the last move on the board is not ", v1::Color_Name(c), "'s")),
+        "TAKEBACK_NOT_LAST_MOVE", {{"color", v1::Color_Name(c)}});
   }
   a.SettleTime(true);
   if (a.result_.has_value()) return absl::OkStatus();
@@ -180,19 +188,26 @@ absl::Status BoardIncidents::OnCaptureError(Adjudicator& a, const v1::CaptureErr
     // Without the moves recorded there is no board to check it against:
     // 18.1 and 18.2 sanction the act the arbiter saw, not a position.
     if (a.play_recorded_ && !a.board_->Held(*v, owner)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "captureError.points: ", p, " has never held a ", v1::Color_Name(owner), " stone, so ",
-          v1::Color_Name(e.color()), " cannot have mistaken a capture there"));
+      return WithRefusalReason(
+          absl::InvalidArgumentError(absl::StrCat(
+              "captureError.points: ", p, " has never held a ", v1::Color_Name(owner),
+              " stone, so ", v1::Color_Name(e.color()), " cannot have mistaken a capture there")),
+          "CAPTURE_NEVER_HELD", {{"point", p}, {"color", v1::Color_Name(owner)}});
     }
     // 18.2 (未提或漏提对方无气之子) is about stones without liberties: a stone
     // standing with a liberty on the record's board was not left dead.
     const int liberty = a.board_->at(*v) == StoneOf(owner) ? a.board_->Liberty(*v) : -1;
     if (e.kind() == v1::CaptureError::NOT_REMOVED && liberty >= 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "captureError.points: the record shows the ", v1::Color_Name(owner), " stone at ", p,
-          " with a liberty at ", PointName(liberty, a.board_->size()),
-          ", so it is not a dead stone left on the board (18.2 is about stones without "
-          "liberties)"));
+      return WithRefusalReason(
+          absl::InvalidArgumentError(absl::StrCat(
+              "captureError.points: the record shows the ", v1::Color_Name(owner), " stone at ", p,
+              " with a liberty at ", PointName(liberty, a.board_->size()),
+              ", so it is not a dead stone left on the board (18.2 is about stones without "
+              "liberties)")),
+          "CAPTURE_HAS_LIBERTY",
+          {{"point", p},
+           {"color", v1::Color_Name(owner)},
+           {"liberty", PointName(liberty, a.board_->size())}});
     }
   }
   a.SettleTime(true);

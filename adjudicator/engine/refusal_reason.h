@@ -32,6 +32,18 @@ namespace arbiter {
 //   RULING_NOT_PENDING {ruling}: a decision on a ruling decided already.
 //   CHIEF_ARBITERS_DECISION {ruling, clause}: an arbiter deciding what the
 //     clause leaves to the chief arbiter.
+//   TAKEBACK_NOT_LAST_MOVE {color}: the last move on the board is not
+//     `color`'s.
+//   DROPPED_NOT_TO_MOVE {color}: a stone dropped by a player not to move.
+//   DISPLACED_NO_STONE {point}; DISPLACED_CANNOT_MOVE: displaced stones the
+//     record's board does not show, or cannot move where stated.
+//   CAPTURE_NEVER_HELD {point, color}: a capture error at a point that
+//     never held a `color` stone; CAPTURE_HAS_LIBERTY {point, color,
+//     liberty}: a stone "left dead" that has a liberty.
+//   ALREADY_ADJOURNED; NOT_ADJOURNED: an adjournment twice, a resumption of
+//     a game not adjourned.
+//   FLAG_UNTIMED; FLAG_CLOCK_NOT_RUNNING {color}: a flag in an untimed game,
+//     or of a player whose clock is not running.
 // And the chief arbiter's "start round" (TournamentService.StartRound):
 //   TOURNAMENT_NOT_FOUND {tournament}.
 //   ROUND_BEYOND_LAST {round, rounds}: past the tournament's last round.
@@ -49,6 +61,16 @@ inline constexpr absl::string_view kRefusalReasons[] = {
     "DECISION_LEAVES_NO_LIBERTY",
     "RULING_NOT_PENDING",
     "CHIEF_ARBITERS_DECISION",
+    "TAKEBACK_NOT_LAST_MOVE",
+    "DROPPED_NOT_TO_MOVE",
+    "DISPLACED_NO_STONE",
+    "DISPLACED_CANNOT_MOVE",
+    "CAPTURE_NEVER_HELD",
+    "CAPTURE_HAS_LIBERTY",
+    "ALREADY_ADJOURNED",
+    "NOT_ADJOURNED",
+    "FLAG_UNTIMED",
+    "FLAG_CLOCK_NOT_RUNNING",
     "TOURNAMENT_NOT_FOUND",
     "ROUND_BEYOND_LAST",
     "ROUND_NOT_PAIRED",

@@ -5,6 +5,7 @@
 #include "adjudicator/engine/adjudicator.h"
 #include "adjudicator/engine/event_checks.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/refusal_reason.h"
 
 namespace arbiter {
 
@@ -13,8 +14,10 @@ absl::Status TimeReports::CheckFlagReport(const Adjudicator& a, v1::Color c) {
   // player, or Black for both) is of that forfeit, which is ruled first.
   if (a.started_ && a.lateness_.OverdueAt(a.at_).has_value()) return absl::OkStatus();
   if (a.clocks_.clock(c).mode() == PlayerClock::Mode::kUntimed) {
-    return absl::InvalidArgumentError(
-        "timeExpired: the record shows an untimed game (no timeControl), so no flag can fall");
+    return WithRefusalReason(
+        absl::InvalidArgumentError(
+            "timeExpired: the record shows an untimed game (no timeControl), so no flag can fall"),
+        "FLAG_UNTIMED");
   }
   // Only the clock of the player to move runs (a mover who has not pressed
   // is taken to have pressed at the move); before the start, Black's will.
@@ -22,10 +25,13 @@ absl::Status TimeReports::CheckFlagReport(const Adjudicator& a, v1::Color c) {
   // runs (ClockKnown): the arbiter's report is taken as it is.
   const bool stopped = a.started_ && !a.clocks_.running();
   if ((c != a.to_move_ && a.ClockKnown()) || stopped) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "timeExpired: the record shows ", v1::Color_Name(c), "'s clock is not running (",
-        stopped ? "the clocks are stopped" : absl::StrCat(v1::Color_Name(a.to_move_), " to move"),
-        "), so their flag cannot fall"));
+    return WithRefusalReason(
+        absl::InvalidArgumentError(absl::StrCat(
+            "timeExpired: the record shows ", v1::Color_Name(c), "'s clock is not running (",
+            stopped ? "the clocks are stopped"
+                    : absl::StrCat(v1::Color_Name(a.to_move_), " to move"),
+            "), so their flag cannot fall")),
+        "FLAG_CLOCK_NOT_RUNNING", {{"color", v1::Color_Name(c)}});
   }
   return absl::OkStatus();
 }

@@ -451,16 +451,20 @@ TEST(BadInputTest, DisplacedStonesStandingWithoutLibertiesAreRefusedAsNewInput) 
   EXPECT_TRUE(CheckNewEvent(g.a(), decision).ok());
 }
 
+// The `field` of the reason `s` carries (refusal_reason.h): "(none)"
+// without one, "(no FIELD)" without that field.
+std::string ReasonField(const absl::Status& s, const std::string& field) {
+  std::optional<google::protobuf::Struct> r = RefusalReasonOf(s);
+  if (!r.has_value()) return "(none)";
+  auto it = r->fields().find(field);
+  return it == r->fields().end() ? "(no " + field + ")" : it->second.string_value();
+}
+
 // The refusals an arbiter meets at the board carry their reason and
 // fields (refusal_reason.h) beside the English sentence, for the floor's
 // phone to word in its reader's language.
 TEST(BadInputTest, TheRefusalsAtTheBoardCarryTheirReason) {
-  auto reason = [](const absl::Status& s, const std::string& field) {
-    std::optional<google::protobuf::Struct> r = RefusalReasonOf(s);
-    if (!r.has_value()) return std::string("(none)");
-    auto it = r->fields().find(field);
-    return it == r->fields().end() ? std::string("(no ") + field + ")" : it->second.string_value();
-  };
+  const auto reason = ReasonField;
   Game g("cn-2002");
   ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
@@ -505,6 +509,57 @@ TEST(BadInputTest, TheRefusalsAtTheBoardCarryTheirReason) {
   const absl::Status off = h.Apply(10, Move("BLACK", "Z99"));
   EXPECT_FALSE(off.ok());
   EXPECT_EQ(reason(off, "reason"), "(none)");
+}
+
+// The floor's incidents the record contradicts (the wrong colour, a point
+// the board does not show) carry their reason too: the phone words them.
+TEST(BadInputTest, TheFloorsIncidentsTheRecordContradictsCarryTheirReason) {
+  Game g("cn-2002");
+  ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
+  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+  ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
+  ASSERT_TRUE(g.Apply(20, Move("WHITE", "D4")).ok());
+  auto refused = [&](const std::string& kind) {
+    const absl::Status s = g.Apply(50, kind);
+    EXPECT_FALSE(s.ok()) << kind;
+    return s;
+  };
+  absl::Status s = refused(Of("takeback", "BLACK"));
+  EXPECT_EQ(ReasonField(s, "reason"), "TAKEBACK_NOT_LAST_MOVE") << s;
+  EXPECT_EQ(ReasonField(s, "color"), "BLACK");
+  s = refused(R"("stoneDropped": {"color": "WHITE", "point": "C3"})");
+  EXPECT_EQ(ReasonField(s, "reason"), "DROPPED_NOT_TO_MOVE") << s;
+  EXPECT_EQ(ReasonField(s, "color"), "WHITE");
+  s = refused(
+      R"("stonesDisplaced": {"points": [{"from": "K10", "to": "K11"}], "agreement": "NONE"})");
+  EXPECT_EQ(ReasonField(s, "reason"), "DISPLACED_NO_STONE") << s;
+  EXPECT_EQ(ReasonField(s, "point"), "K10");
+  s = refused(
+      R"("stonesDisplaced": {"points": [{"from": "Q16", "to": "D4"}], "agreement": "NONE"})");
+  EXPECT_EQ(ReasonField(s, "reason"), "DISPLACED_CANNOT_MOVE") << s;
+  s = refused(R"("captureError": {"color": "BLACK", "kind": "REMOVED_LIVE", "points": ["K10"]})");
+  EXPECT_EQ(ReasonField(s, "reason"), "CAPTURE_NEVER_HELD") << s;
+  EXPECT_EQ(ReasonField(s, "point"), "K10");
+  EXPECT_EQ(ReasonField(s, "color"), "WHITE");
+  s = refused(R"("captureError": {"color": "BLACK", "kind": "NOT_REMOVED", "points": ["D4"]})");
+  EXPECT_EQ(ReasonField(s, "reason"), "CAPTURE_HAS_LIBERTY") << s;
+  EXPECT_EQ(ReasonField(s, "point"), "D4");
+  EXPECT_EQ(ReasonField(s, "color"), "WHITE");
+  EXPECT_NE(ReasonField(s, "liberty"), "(no liberty)");
+  s = refused(Of("timeExpired", "WHITE"));
+  EXPECT_EQ(ReasonField(s, "reason"), "FLAG_CLOCK_NOT_RUNNING") << s;
+  EXPECT_EQ(ReasonField(s, "color"), "WHITE");
+  s = refused(R"("resumed": {})");
+  EXPECT_EQ(ReasonField(s, "reason"), "NOT_ADJOURNED") << s;
+  ASSERT_TRUE(g.Apply(40, R"("adjourned": {})").ok());
+  s = refused(R"("adjourned": {})");
+  EXPECT_EQ(ReasonField(s, "reason"), "ALREADY_ADJOURNED") << s;
+
+  Game untimed("cn-2002");
+  ASSERT_TRUE(untimed.Apply(0, Created("cn-2002", "SAME_SITE", "")).ok());
+  ASSERT_TRUE(untimed.Apply(0, R"("gameStarted": {})").ok());
+  s = untimed.Apply(10, Of("timeExpired", "BLACK"));
+  EXPECT_EQ(ReasonField(s, "reason"), "FLAG_UNTIMED") << s;
 }
 
 }  // namespace
