@@ -515,10 +515,11 @@ TEST(BadInputTest, TheRefusalsAtTheBoardCarryTheirReason) {
 // the board does not show) carry their reason too: the phone words them.
 TEST(BadInputTest, TheFloorsIncidentsTheRecordContradictsCarryTheirReason) {
   Game g("cn-2002");
-  ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
-  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
-  ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
-  ASSERT_TRUE(g.Apply(20, Move("WHITE", "D4")).ok());
+  const std::pair<int, std::string> record[] = {{0, Created("cn-2002")},
+                                                {0, R"("gameStarted": {})"},
+                                                {10, Move("BLACK", "Q16")},
+                                                {20, Move("WHITE", "D4")}};
+  for (const auto& [t, kind] : record) ASSERT_TRUE(g.Apply(t, kind).ok()) << kind;
   auto refused = [&](const std::string& kind) {
     const absl::Status s = g.Apply(50, kind);
     EXPECT_FALSE(s.ok()) << kind;
