@@ -550,6 +550,17 @@ TEST(BadInputTest, TheFloorsIncidentsTheRecordContradictsCarryTheirReason) {
   s = refused(Of("timeExpired", "WHITE"));
   EXPECT_EQ(ReasonField(s, "reason"), "FLAG_CLOCK_NOT_RUNNING") << s;
   EXPECT_EQ(ReasonField(s, "color"), "WHITE");
+  // The player to move, once play has ended with two passes: refused for
+  // that, not for a colour, so it names no reason.
+  Game passed("cn-2002");
+  const std::pair<int, std::string> passes[] = {{0, Created("cn-2002")},
+                                                {0, R"("gameStarted": {})"},
+                                                {10, Of("pass", "BLACK")},
+                                                {20, Of("pass", "WHITE")}};
+  for (const auto& [t, kind] : passes) ASSERT_TRUE(passed.Apply(t, kind).ok()) << kind;
+  s = passed.Apply(30, R"("stoneDropped": {"color": "BLACK", "point": "C3"})");
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(ReasonField(s, "reason"), "(none)") << s;
   s = refused(R"("resumed": {})");
   EXPECT_EQ(ReasonField(s, "reason"), "NOT_ADJOURNED") << s;
   ASSERT_TRUE(g.Apply(40, R"("adjourned": {})").ok());
