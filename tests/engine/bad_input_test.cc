@@ -511,15 +511,18 @@ TEST(BadInputTest, TheRefusalsAtTheBoardCarryTheirReason) {
   EXPECT_EQ(reason(off, "reason"), "(none)");
 }
 
+// Creates `g` (cn-2002, timed), starts it and applies `record` in order.
+void StartThenPlay(Game& g, const std::vector<std::pair<int, std::string>>& record) {
+  ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
+  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+  for (const auto& [t, kind] : record) ASSERT_TRUE(g.Apply(t, kind).ok()) << kind;
+}
+
 // The floor's incidents the record contradicts (the wrong colour, a point
 // the board does not show) carry their reason too: the phone words them.
 TEST(BadInputTest, TheFloorsIncidentsTheRecordContradictsCarryTheirReason) {
   Game g("cn-2002");
-  const std::pair<int, std::string> record[] = {{0, Created("cn-2002")},
-                                                {0, R"("gameStarted": {})"},
-                                                {10, Move("BLACK", "Q16")},
-                                                {20, Move("WHITE", "D4")}};
-  for (const auto& [t, kind] : record) ASSERT_TRUE(g.Apply(t, kind).ok()) << kind;
+  StartThenPlay(g, {{10, Move("BLACK", "Q16")}, {20, Move("WHITE", "D4")}});
   auto refused = [&](const std::string& kind) {
     const absl::Status s = g.Apply(50, kind);
     EXPECT_FALSE(s.ok()) << kind;
@@ -553,11 +556,7 @@ TEST(BadInputTest, TheFloorsIncidentsTheRecordContradictsCarryTheirReason) {
   // The player to move, once play has ended with two passes: refused for
   // that, not for a colour, so it names no reason.
   Game passed("cn-2002");
-  const std::pair<int, std::string> passes[] = {{0, Created("cn-2002")},
-                                                {0, R"("gameStarted": {})"},
-                                                {10, Of("pass", "BLACK")},
-                                                {20, Of("pass", "WHITE")}};
-  for (const auto& [t, kind] : passes) ASSERT_TRUE(passed.Apply(t, kind).ok()) << kind;
+  StartThenPlay(passed, {{10, Of("pass", "BLACK")}, {20, Of("pass", "WHITE")}});
   s = passed.Apply(30, R"("stoneDropped": {"color": "BLACK", "point": "C3"})");
   EXPECT_FALSE(s.ok());
   EXPECT_EQ(ReasonField(s, "reason"), "(none)") << s;
