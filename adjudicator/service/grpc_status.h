@@ -66,8 +66,8 @@ inline std::string Printable(absl::string_view message) {
 
 // `s` as gRPC answers it: its code, and its message made Printable and cut
 // to kMaxStatusMessageBytes. A refusal that carries a reason
-// (adjudicator/engine/refusal_reason.h: those an arbiter meets at the board)
-// also carries it as a google.rpc.Status in the error details (the
+// (adjudicator/engine/refusal_reason.h: those an arbiter meets at the board,
+// and the start of a round's) also carries it as a google.rpc.Status in the error details (the
 // `grpc-status-details-bin` trailer; proto/google/rpc): an ErrorInfo
 // {reason, domain kErrorDomain, metadata: the facts the reason names}, so
 // that a program acts on it, or words it in its own language, without
