@@ -17,6 +17,7 @@
 #include "adjudicator/engine/area_count.h"
 #include "adjudicator/engine/event_checks.h"
 #include "adjudicator/engine/game_result.h"
+#include "adjudicator/engine/refusal_reason.h"
 
 namespace arbiter {
 
@@ -103,25 +104,31 @@ absl::Status GameEnd::OnCountRecorded(Adjudicator& a, const v1::CountRecorded& c
   const int points = a.board_->size() * a.board_->size();
   const double halves = c.black_count() * 2;
   if (!std::isfinite(halves) || halves != std::round(halves) || halves < 0 || halves > 2 * points) {
-    return absl::InvalidArgumentError(absl::StrCat("countRecorded.blackCount ", c.black_count(),
-                                                   " is not a multiple of 1/2 from 0 to ", points,
-                                                   " (the board's points)"));
+    return WithRefusalReason(
+        absl::InvalidArgumentError(absl::StrCat("countRecorded.blackCount ", c.black_count(),
+                                                " is not a multiple of 1/2 from 0 to ", points,
+                                                " (the board's points)")),
+        "COUNT_NOT_HALVES",
+        {{"count", absl::StrCat(c.black_count())}, {"points", absl::StrCat(points)}});
   }
   const int black_halves = static_cast<int>(halves);
   if (a.result_.has_value()) {
     // The count of a game already counted is the same count written down
     // again, or a mistake: the board's count (or the first one) stands.
     if (a.result_->reason() != v1::Result::COUNT || a.result_->ruling() != 0) {
-      return absl::FailedPreconditionError(absl::StrCat("countRecorded: the result is final (",
-                                                        a.result_->sgf(),
-                                                        ") and was not decided by a count"));
+      return WithRefusalReason(absl::FailedPreconditionError(absl::StrCat(
+                                   "countRecorded: the result is final (", a.result_->sgf(),
+                                   ") and was not decided by a count")),
+                               "COUNT_AFTER_OTHER_RESULT", {{"result", a.result_->sgf()}});
     }
     const int counted = static_cast<int>(std::lround(a.result_->black_count() * 2));
     if (counted != black_halves) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "countRecorded: blackCount ", Stones(black_halves), " contradicts ",
-          a.board_counted_ ? "the board's own area count " : "the count already recorded, ",
-          Stones(counted), a.board_counted_ ? " (after deadStones)" : ""));
+      return WithRefusalReason(
+          absl::FailedPreconditionError(absl::StrCat(
+              "countRecorded: blackCount ", Stones(black_halves), " contradicts ",
+              a.board_counted_ ? "the board's own area count " : "the count already recorded, ",
+              Stones(counted), a.board_counted_ ? " (after deadStones)" : "")),
+          "COUNT_CONTRADICTS", {{"count", Stones(black_halves)}, {"counted", Stones(counted)}});
     }
     return absl::OkStatus();  // it agrees: recorded, nothing changes
   }

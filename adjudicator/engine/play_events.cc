@@ -11,6 +11,7 @@
 #include "adjudicator/engine/area_count.h"
 #include "adjudicator/engine/event_checks.h"
 #include "adjudicator/engine/game_result.h"
+#include "adjudicator/engine/refusal_reason.h"
 
 namespace arbiter {
 
@@ -135,18 +136,27 @@ absl::Status PlayEvents::CheckCapturesToClear(const Adjudicator& a, v1::Color c)
 absl::Status PlayEvents::OnMoveSealed(Adjudicator& a, const v1::MoveSealed& m) {
   const v1::Color c = m.color();
   if (absl::Status s = Adjudicator::CheckColor(c, "moveSealed.color"); !s.ok()) return s;
-  if (a.clocks_.adjourned())
-    return absl::FailedPreconditionError("moveSealed: the game is already adjourned");
+  if (a.clocks_.adjourned()) {
+    return WithRefusalReason(
+        absl::FailedPreconditionError("moveSealed: the game is already adjourned"),
+        "ALREADY_ADJOURNED");
+  }
   if (!a.play_recorded_) {
-    return absl::FailedPreconditionError(
-        "moveSealed: a sealed move is opened by playing it on the recorded board, and no move "
-        "of this game is recorded; record the adjournment as adjourned, then resumed");
+    return WithRefusalReason(
+        absl::FailedPreconditionError(
+            "moveSealed: a sealed move is opened by playing it on the recorded board, and no move "
+            "of this game is recorded; record the adjournment as adjourned, then resumed"),
+        "SEALED_WITHOUT_MOVES");
   }
   if (c != a.to_move_ || a.consecutive_passes_ >= 2 || a.abandoned_by_ != v1::COLOR_UNSPECIFIED ||
       a.sealed_by_ != v1::COLOR_UNSPECIFIED) {
-    return absl::FailedPreconditionError(
+    absl::Status refused = absl::FailedPreconditionError(
         absl::StrCat("moveSealed: only the player to move, in play, seals a move (",
                      v1::Color_Name(a.to_move_), " to move)"));
+    // The reason words the wrong colour; play that has ended has none.
+    if (c == a.to_move_) return refused;
+    return WithRefusalReason(std::move(refused), "SEALED_NOT_TO_MOVE",
+                             {{"color", v1::Color_Name(c)}});
   }
   a.EnsureStarted();
   a.SettleTime(true);

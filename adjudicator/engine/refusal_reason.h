@@ -44,6 +44,11 @@ namespace arbiter {
 //     a game not adjourned.
 //   FLAG_UNTIMED; FLAG_CLOCK_NOT_RUNNING {color}: a flag in an untimed game,
 //     or of a player whose clock is not running.
+//   SEALED_NOT_TO_MOVE {color}; SEALED_WITHOUT_MOVES: a sealed move by a
+//     player not to move, or in a game recorded without its moves.
+//   COUNT_NOT_HALVES {count, points}; COUNT_CONTRADICTS {count, counted};
+//     COUNT_AFTER_OTHER_RESULT {result}: a count that is no count, that
+//     contradicts the one recorded, or after a result not by count.
 // And the chief arbiter's "start round" (TournamentService.StartRound):
 //   TOURNAMENT_NOT_FOUND {tournament}.
 //   ROUND_BEYOND_LAST {round, rounds}: past the tournament's last round.
@@ -71,6 +76,11 @@ inline constexpr absl::string_view kRefusalReasons[] = {
     "NOT_ADJOURNED",
     "FLAG_UNTIMED",
     "FLAG_CLOCK_NOT_RUNNING",
+    "SEALED_NOT_TO_MOVE",
+    "SEALED_WITHOUT_MOVES",
+    "COUNT_NOT_HALVES",
+    "COUNT_CONTRADICTS",
+    "COUNT_AFTER_OTHER_RESULT",
     "TOURNAMENT_NOT_FOUND",
     "ROUND_BEYOND_LAST",
     "ROUND_NOT_PAIRED",

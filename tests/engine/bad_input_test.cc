@@ -560,10 +560,15 @@ TEST(BadInputTest, TheFloorsIncidentsTheRecordContradictsCarryTheirReason) {
   s = passed.Apply(30, R"("stoneDropped": {"color": "BLACK", "point": "C3"})");
   EXPECT_FALSE(s.ok());
   EXPECT_EQ(ReasonField(s, "reason"), "(none)") << s;
+  s = refused(Of("moveSealed", "WHITE"));
+  EXPECT_EQ(ReasonField(s, "reason"), "SEALED_NOT_TO_MOVE") << s;
+  EXPECT_EQ(ReasonField(s, "color"), "WHITE");
   s = refused(R"("resumed": {})");
   EXPECT_EQ(ReasonField(s, "reason"), "NOT_ADJOURNED") << s;
   ASSERT_TRUE(g.Apply(40, R"("adjourned": {})").ok());
   s = refused(R"("adjourned": {})");
+  EXPECT_EQ(ReasonField(s, "reason"), "ALREADY_ADJOURNED") << s;
+  s = refused(Of("moveSealed", "BLACK"));
   EXPECT_EQ(ReasonField(s, "reason"), "ALREADY_ADJOURNED") << s;
 
   Game untimed("cn-2002");
@@ -571,6 +576,23 @@ TEST(BadInputTest, TheFloorsIncidentsTheRecordContradictsCarryTheirReason) {
   ASSERT_TRUE(untimed.Apply(0, R"("gameStarted": {})").ok());
   s = untimed.Apply(10, Of("timeExpired", "BLACK"));
   EXPECT_EQ(ReasonField(s, "reason"), "FLAG_UNTIMED") << s;
+  s = untimed.Apply(10, Of("moveSealed", "BLACK"));
+  EXPECT_EQ(ReasonField(s, "reason"), "SEALED_WITHOUT_MOVES") << s;
+  ASSERT_TRUE(untimed.Apply(20, Of("resign", "BLACK")).ok());
+  s = untimed.Apply(30, R"("countRecorded": {"blackCount": 185})");
+  EXPECT_EQ(ReasonField(s, "reason"), "COUNT_AFTER_OTHER_RESULT") << s;
+  EXPECT_EQ(ReasonField(s, "result"), "W+R");
+
+  // A count recorded without the moves: no count, then one, then another.
+  Game counted("cn-2002");
+  StartThenPlay(counted, {});
+  s = counted.Apply(10, R"("countRecorded": {"blackCount": 185.3})");
+  EXPECT_EQ(ReasonField(s, "reason"), "COUNT_NOT_HALVES") << s;
+  EXPECT_EQ(ReasonField(s, "points"), "361");
+  ASSERT_TRUE(counted.Apply(20, R"("countRecorded": {"blackCount": 185})").ok());
+  s = counted.Apply(30, R"("countRecorded": {"blackCount": 186})");
+  EXPECT_EQ(ReasonField(s, "reason"), "COUNT_CONTRADICTS") << s;
+  EXPECT_NE(ReasonField(s, "count"), ReasonField(s, "counted"));
 }
 
 }  // namespace
