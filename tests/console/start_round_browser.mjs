@@ -92,6 +92,8 @@ async function main() {
   await zh.waitForSelector('#start-round-button');
   const unpaired = await refused('cup', 2);
   check(unpaired.startsWith('第2轮尚未编排') && !/not paired/.test(unpaired), `an unpaired round, in Chinese (${unpaired})`);
+  const looks = await zh.$eval('.start-status', (e) => ({ refused: e.classList.contains('refused'), color: getComputedStyle(e).color }));
+  check(looks.refused && looks.color === 'rgb(180, 35, 24)', `the refusal is shown as one, in the alert colour (${JSON.stringify(looks)})`);
   const beyond = await refused('cup', 9);
   check(beyond === '本比赛共3轮，没有第9轮', `a round past the last, in Chinese (${beyond})`);
   const nobody = await refused('nope', 1);

@@ -72,10 +72,14 @@ function history(game, token) {
 }
 const kindOf = (e) => Object.keys(e.event).find((k) => !['at', 'actor', 'authority', 'idempotencyKey'].includes(k));
 
-async function shot(page, name) {
+async function shot(page, name, { at } = {}) {
   if (!shots) return;
   mkdirSync(shots, { recursive: true });
-  await page.evaluate(() => window.scrollTo(0, 0));
+  if (at) {
+    await page.$eval(at, (e) => e.scrollIntoView({ block: 'center' }));
+  } else {
+    await page.evaluate(() => window.scrollTo(0, 0));
+  }
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
 }
 
@@ -509,6 +513,17 @@ async function main() {
   const hallTime = (ms) => `${beijingWall(ms).slice(11)} UTC+8`;
   check(earlier.error.includes(hallTime(arrivedMs - 60000)) && earlier.error.includes(hallTime(arrivedMs)) && !/Z\b|T\d\d:/.test(earlier.error),
     `an entry before the last is refused in the hall's time (${earlier.error})`);
+  await shot(phone, 'refusal-hall-time-zh', { at: '#form-error' });
+  // The same on an English phone.
+  await phone.evaluate(() => localStorage.setItem('arbiter.lang', 'en'));
+  await phone.reload();
+  await phone.waitForSelector('body[data-loaded="1"][data-game="open-r1-b9"]');
+  await fill(phone, 'phone-rang', { choices: { color: 'BLACK' } });
+  await phone.$eval('#f-at', (i, v) => { i.value = v; i.dispatchEvent(new Event('input', { bubbles: true })); }, beijingWall(arrivedMs - 60000));
+  const earlierEn = await preview(phone);
+  check(earlierEn.error.startsWith("This entry's time") && earlierEn.error.includes(hallTime(arrivedMs)),
+    `and in English (${earlierEn.error})`);
+  await shot(phone, 'refusal-hall-time-en', { at: '#form-error' });
   await phone.emulateTimezone();
 
   // A bound for a loaded CI machine (about 45 s on a quiet one).

@@ -43,11 +43,14 @@ async function main() {
         // A team event's board a withdrawal forfeits (28.4) gets no game.
         const lost = tables.filter((t) => t.forfeited).length;
         const there = tables.length - made - lost;
+        status.classList.remove('refused');
         status.textContent = say(`第 ${n} 轮：新建 ${made} 局，已有 ${there} 局` +
             (lost ? `，${lost} 台弃权（无对局）` : ''),
           `Round ${n}: ${made} game(s) created, ${there} already there` +
             (lost ? `, ${lost} board(s) lost by default` : ''));
       } catch (err) {
+        // A refusal reads as one, not as the next line of news.
+        status.classList.add('refused');
         status.textContent = err.message;
       }
     });
