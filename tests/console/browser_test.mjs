@@ -153,7 +153,7 @@ async function main() {
     `the hall shows the table where it is known, nothing where not (${JSON.stringify(tables.slice(0, 3))})`);
   const names = await hall.$$eval('tr[data-game="board-12"] td.player', (tds) => tds.map((td) => td.textContent));
   check(names.includes('<script>alert(1)</script> 6d'), `a player named <script> shows as text (${names})`);
-  check(await hall.$$eval('td.player script, td.player *', (n) => n.length) === 0, 'and no element is made of it');
+  check(await hall.$$eval('td.player script, td.player :not(.rank)', (n) => n.length) === 0, 'and no element is made of it');
   const pendingBadge = await hall.$eval('tr[data-game="board-12"]', (tr) => [tr.classList.contains('has-pending'), tr.querySelector('.badge.pending')?.textContent || '']);
   check(pendingBadge[0] && /⚑/.test(pendingBadge[1]) && /(待裁定|ruling pending) #1 cn-2002\/12\.4\.6/.test(pendingBadge[1]),
     `a pending ruling stands out by colour, icon and words (${pendingBadge[1]})`);
@@ -200,6 +200,25 @@ async function main() {
   check(arrived && Number(after) === Number(before) + 1, `a move recorded by \`arbiter record\` shows in the hall in ${Date.now() - recorded} ms (move ${before} -> ${after})`);
   check(await hall.evaluate(() => window.notReloaded === true), 'without reloading the page');
   await shot(hall, 'hall');
+  // The layout a chief arbiter reads at a desk: the header's tools stand apart (the webhooks link
+  // once touched the language button and "sign out"), a board's id on one line ("board-" over "12"
+  // once), a rank beside its name.
+  const gaps = await hall.$$eval('#tools > *', (tools) => tools.slice(1).map((t, i) =>
+    Math.round(t.getBoundingClientRect().left - tools[i].getBoundingClientRect().right)));
+  check(gaps.length === 2 && gaps.every((g) => g >= 4), `the header's language, webhooks and sign-out stand apart (${gaps} px)`);
+  const split = await hall.$$eval('td.table a', (links) => links.filter((a) => a.getClientRects().length > 1).map((a) => a.textContent));
+  check(split.length === 0, `every board's id is on one line (split: ${split})`);
+  const ranked = await hall.$$eval('td.player', (tds) => tds.filter((td) => / \d+[dk]$/.test(td.textContent)).length);
+  const orphans = await hall.$$eval('td.player .rank', (ranks) => ranks.filter((r) => {
+    const name = r.previousSibling;
+    const range = document.createRange();
+    range.setStart(name, name.length - 1);
+    range.setEnd(name, name.length);
+    const rects = range.getClientRects();
+    return Math.abs(rects[rects.length - 1].top - r.getClientRects()[0].top) > 2;
+  }).map((r) => r.parentNode.textContent));
+  check(ranked > 0 && ranked === await hall.$$eval('td.player .rank', (r) => r.length) && orphans.length === 0,
+    `every rank stands beside its player's name (${ranked} ranks; alone on a line: ${orphans})`);
 
   // Languages: switched, and remembered across pages.
   const langBefore = await hall.evaluate(() => document.documentElement.lang);

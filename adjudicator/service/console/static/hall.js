@@ -71,6 +71,11 @@ function tally(counts) {
   return parts.length ? parts.join(' · ') : '—';
 }
 
+// A player's name may wrap; the rank stays beside it ("Zhou Rui 6d", not "6d" alone below).
+function playerCell(p) {
+  return el('td', { class: 'player' }, p?.name || '', p?.rank ? el('span', { class: 'rank' }, ` ${p.rank}`) : null);
+}
+
 function gameLink(game) {
   return el('a', { href: `/games/${encodeURIComponent(game.gameId)}` }, game.gameId);
 }
@@ -82,8 +87,8 @@ function row(game) {
   const tr = el('tr', { 'data-game': game.gameId, class: a.map((x) => `has-${x.kind}`).join(' ') || null },
     el('td', { class: 'table' }, table ? [el('strong', { class: 'table-no' }, table), ' '] : null, gameLink(game)),
     el('td', { class: 'alerts' }, badges(game)),
-    el('td', { class: 'player' }, player(game.created?.black)),
-    el('td', { class: 'player' }, player(game.created?.white)),
+    playerCell(game.created?.black),
+    playerCell(game.created?.white),
     el('td', { class: 'num' }, s.moveNumber || 0),
     el('td', { class: 'clocks' }, clocks(game)),
     el('td', { class: 'num warnings' }, tally(s.warnings)),
@@ -191,7 +196,7 @@ async function header() {
   const tools = document.getElementById('tools');
   tools.replaceChildren(langSwitch(() => { header(); fillRounds(); render(); showLive(); }));
   // The webhooks' page (what failed for good) is the chief arbiter's.
-  if (!s.secured || s.role === 'CHIEF_ARBITER') tools.append(el('a', { href: '/webhooks', id: 'webhooks-link' }, t('webhooks')));
+  if (!s.secured || s.role === 'CHIEF_ARBITER') tools.append(el('a', { href: '/webhooks', id: 'webhooks-link', class: 'button' }, t('webhooks')));
   if (s.secured) tools.append(el('button', { type: 'button', id: 'logout', onclick: signOut }, t('signOut')));
 }
 
