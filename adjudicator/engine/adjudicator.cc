@@ -12,6 +12,7 @@
 #include "adjudicator/engine/game_end.h"
 #include "adjudicator/engine/game_result.h"
 #include "adjudicator/engine/proto_time.h"
+#include "adjudicator/engine/refusal_reason.h"
 #include "adjudicator/engine/ruling_text.h"
 
 namespace arbiter {
@@ -281,6 +282,18 @@ std::string Adjudicator::NotRecordedNote() const {
   if (play_recorded_) return "";
   return ": no move of this game is recorded, so only the first player to move is known; "
          "record the moves up to here";
+}
+
+absl::Status Adjudicator::RefuseOncePlayEnded(absl::string_view kind) const {
+  if (consecutive_passes_ < 2 && abandoned_by_ == v1::COLOR_UNSPECIFIED) return absl::OkStatus();
+  return WithRefusalReason(
+      absl::FailedPreconditionError(
+          absl::StrCat(kind, ": play has ended (",
+                       abandoned_by_ != v1::COLOR_UNSPECIFIED
+                           ? absl::StrCat(v1::Color_Name(abandoned_by_), " gave up the contest")
+                           : "two passes in a row",
+                       "), so no move is to come; what follows is the count")),
+      "PLAY_ENDED");
 }
 
 const std::string& Adjudicator::cancel_reason() const {

@@ -126,14 +126,13 @@ absl::Status BoardIncidents::OnStoneDropped(Adjudicator& a, const v1::StoneDropp
   if (absl::Status s = Adjudicator::CheckColor(c, "stoneDropped.color"); !s.ok()) return s;
   absl::StatusOr<int> v = ParsePointField(d.point(), a.board_->size(), "stoneDropped.point");
   if (!v.ok()) return v.status();
-  if (c != a.to_move_ || a.consecutive_passes_ >= 2 || a.abandoned_by_ != v1::COLOR_UNSPECIFIED) {
-    absl::Status refused = absl::FailedPreconditionError(absl::StrCat(
-        "stoneDropped: only the player to move can drop a stone they were about to play (",
-        v1::Color_Name(a.to_move_), " to move", a.NotRecordedNote(), ")"));
-    // The reason words the wrong colour; play that has ended has none.
-    if (c == a.to_move_) return refused;
-    return WithRefusalReason(std::move(refused), "DROPPED_NOT_TO_MOVE",
-                             {{"color", v1::Color_Name(c)}});
+  if (absl::Status s = a.RefuseOncePlayEnded("stoneDropped"); !s.ok()) return s;
+  if (c != a.to_move_) {
+    return WithRefusalReason(
+        absl::FailedPreconditionError(absl::StrCat(
+            "stoneDropped: only the player to move can drop a stone they were about to play (",
+            v1::Color_Name(a.to_move_), " to move", a.NotRecordedNote(), ")")),
+        "DROPPED_NOT_TO_MOVE", {{"color", v1::Color_Name(c)}});
   }
   a.SettleTime(true);
   if (a.result_.has_value() || d.consented()) return absl::OkStatus();

@@ -148,15 +148,19 @@ absl::Status PlayEvents::OnMoveSealed(Adjudicator& a, const v1::MoveSealed& m) {
             "of this game is recorded; record the adjournment as adjourned, then resumed"),
         "SEALED_WITHOUT_MOVES");
   }
-  if (c != a.to_move_ || a.consecutive_passes_ >= 2 || a.abandoned_by_ != v1::COLOR_UNSPECIFIED ||
-      a.sealed_by_ != v1::COLOR_UNSPECIFIED) {
-    absl::Status refused = absl::FailedPreconditionError(
-        absl::StrCat("moveSealed: only the player to move, in play, seals a move (",
-                     v1::Color_Name(a.to_move_), " to move)"));
-    // The reason words the wrong colour; play that has ended has none.
-    if (c == a.to_move_) return refused;
-    return WithRefusalReason(std::move(refused), "SEALED_NOT_TO_MOVE",
-                             {{"color", v1::Color_Name(c)}});
+  if (absl::Status s = a.RefuseOncePlayEnded("moveSealed"); !s.ok()) return s;
+  if (a.sealed_by_ != v1::COLOR_UNSPECIFIED) {
+    // Resumed, and the move sealed before it not yet played.
+    return WithRefusalReason(absl::FailedPreconditionError(absl::StrCat(
+                                 "moveSealed: ", v1::Color_Name(a.sealed_by_),
+                                 "'s sealed move is not opened yet; it is played first")),
+                             "SEALED_NOT_OPENED", {{"color", v1::Color_Name(a.sealed_by_)}});
+  }
+  if (c != a.to_move_) {
+    return WithRefusalReason(absl::FailedPreconditionError(
+                                 absl::StrCat("moveSealed: only the player to move seals a move (",
+                                              v1::Color_Name(a.to_move_), " to move)")),
+                             "SEALED_NOT_TO_MOVE", {{"color", v1::Color_Name(c)}});
   }
   a.EnsureStarted();
   a.SettleTime(true);

@@ -45,7 +45,10 @@ namespace arbiter {
 //   FLAG_UNTIMED; FLAG_CLOCK_NOT_RUNNING {color}: a flag in an untimed game,
 //     or of a player whose clock is not running.
 //   SEALED_NOT_TO_MOVE {color}; SEALED_WITHOUT_MOVES: a sealed move by a
-//     player not to move, or in a game recorded without its moves.
+//     player not to move, or in a game recorded without its moves;
+//     SEALED_NOT_OPENED {color}: another before `color`'s is opened.
+//   PLAY_ENDED: a sealed move or a dropped stone once play has ended (two
+//     passes, a contest given up).
 //   COUNT_NOT_HALVES {count, points}; COUNT_CONTRADICTS {count, counted};
 //     COUNT_AFTER_OTHER_RESULT {result}: a count that is no count, that
 //     contradicts the one recorded, or after a result not by count.
@@ -78,6 +81,8 @@ inline constexpr absl::string_view kRefusalReasons[] = {
     "FLAG_CLOCK_NOT_RUNNING",
     "SEALED_NOT_TO_MOVE",
     "SEALED_WITHOUT_MOVES",
+    "SEALED_NOT_OPENED",
+    "PLAY_ENDED",
     "COUNT_NOT_HALVES",
     "COUNT_CONTRADICTS",
     "COUNT_AFTER_OTHER_RESULT",

@@ -553,13 +553,18 @@ TEST(BadInputTest, TheFloorsIncidentsTheRecordContradictsCarryTheirReason) {
   s = refused(Of("timeExpired", "WHITE"));
   EXPECT_EQ(ReasonField(s, "reason"), "FLAG_CLOCK_NOT_RUNNING") << s;
   EXPECT_EQ(ReasonField(s, "color"), "WHITE");
-  // The player to move, once play has ended with two passes: refused for
-  // that, not for a colour, so it names no reason.
+  // Once play has ended with two passes, either colour's dropped stone or
+  // sealed move is refused for that, not for a colour.
   Game passed("cn-2002");
   StartThenPlay(passed, {{10, Of("pass", "BLACK")}, {20, Of("pass", "WHITE")}});
-  s = passed.Apply(30, R"("stoneDropped": {"color": "BLACK", "point": "C3"})");
-  EXPECT_FALSE(s.ok());
-  EXPECT_EQ(ReasonField(s, "reason"), "(none)") << s;
+  for (const char* color : {"BLACK", "WHITE"}) {
+    s = passed.Apply(30,
+                     absl::StrCat(R"("stoneDropped": {"color": ")", color, R"(", "point": "C3"})"));
+    EXPECT_EQ(ReasonField(s, "reason"), "PLAY_ENDED") << s;
+    EXPECT_NE(s.message().find("two passes in a row"), absl::string_view::npos) << s;
+    s = passed.Apply(30, Of("moveSealed", color));
+    EXPECT_EQ(ReasonField(s, "reason"), "PLAY_ENDED") << s;
+  }
   s = refused(Of("moveSealed", "WHITE"));
   EXPECT_EQ(ReasonField(s, "reason"), "SEALED_NOT_TO_MOVE") << s;
   EXPECT_EQ(ReasonField(s, "color"), "WHITE");
@@ -570,6 +575,18 @@ TEST(BadInputTest, TheFloorsIncidentsTheRecordContradictsCarryTheirReason) {
   EXPECT_EQ(ReasonField(s, "reason"), "ALREADY_ADJOURNED") << s;
   s = refused(Of("moveSealed", "BLACK"));
   EXPECT_EQ(ReasonField(s, "reason"), "ALREADY_ADJOURNED") << s;
+  // Black seals, the game resumes: until the sealed move is played, no
+  // other is sealed, by either colour.
+  Game sealed("cn-2002");
+  StartThenPlay(sealed, {{10, Move("BLACK", "Q16")},
+                         {20, Move("WHITE", "D4")},
+                         {30, Of("moveSealed", "BLACK")},
+                         {40, R"("resumed": {})"}});
+  for (const char* color : {"BLACK", "WHITE"}) {
+    s = sealed.Apply(50, Of("moveSealed", color));
+    EXPECT_EQ(ReasonField(s, "reason"), "SEALED_NOT_OPENED") << s;
+    EXPECT_EQ(ReasonField(s, "color"), "BLACK");
+  }
 
   Game untimed("cn-2002");
   ASSERT_TRUE(untimed.Apply(0, Created("cn-2002", "SAME_SITE", "")).ok());
