@@ -252,6 +252,11 @@ async function main() {
   check(wallClocks.some((c) => c.includes(' / ')) && !wallClocks.some((c) => c.includes('null')),
     `nor the wall screen's (${wallClocks.slice(0, 3)})`);
   await shot(wall, 'hall-screen');
+  // A card with no table number names its game: board-12's and board-14's once both read "·".
+  const cardHeads = await wall.$$eval('#wall .card', (cards) => Object.fromEntries(cards.map((c) =>
+    [c.dataset.game, c.querySelector('.card-head strong').textContent])));
+  check(cardHeads['board-12'] === 'board-12' && cardHeads['board-14'] === 'board-14' && cardHeads['board-3'] === '3' && cardHeads['wall-21'] === '21',
+    `each card is headed by its table, or by its game when no table is known (${cardHeads['board-12']}, ${cardHeads['board-14']}, ${cardHeads['board-3']})`);
   await wall.close();
 
   // The hall on a phone (probe finding 7): its table scrolls in its own box,

@@ -102,7 +102,9 @@ function card(game) {
   const s = game.state || {};
   const a = alerts(game);
   return el('div', { class: `card ${a.map((x) => `has-${x.kind}`).join(' ')}`, 'data-game': game.gameId },
-    el('div', { class: 'card-head' }, el('strong', { class: 'table-no' }, tableOf(game) || '·'),
+    // A game with no table known is named by its id: two such cards must not read alike.
+    el('div', { class: 'card-head' }, tableOf(game) ? el('strong', { class: 'table-no' }, tableOf(game))
+      : el('strong', { class: 'card-id', title: game.gameId }, game.gameId),
       el('span', { class: 'card-move' }, `${t('move')} ${s.moveNumber || 0}`), el('span', { class: 'clocks' }, clocks(game))),
     el('div', { class: 'card-players' }, el('span', { class: 'player' }, `● ${player(game.created?.black)}`),
       el('span', { class: 'player' }, `○ ${player(game.created?.white)}`)),
