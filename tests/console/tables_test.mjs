@@ -107,6 +107,16 @@ async function openTable(page, n, { reload = true } = {}) {
   await page.waitForSelector('body[data-loaded="1"]');
 }
 
+// What on the page a thumb must hit but is under 48 px tall (tables.css's
+// promise): "text (height)" for each visible button, link styled as one,
+// choice and input.
+function smallTargets(page) {
+  return page.$$eval('button, a.button, a.card, .choice label, input, select', (els) => els
+    .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden' && e.type !== 'radio' && e.type !== 'checkbox')
+    .map((e) => [e.textContent.trim() || e.name || e.type, Math.round(e.getBoundingClientRect().height)])
+    .filter(([, h]) => h < 48).map(([t, h]) => `${t} (${h})`));
+}
+
 // Fills an incident's form by touch: `choices` {field: value} tap radios,
 // `typed` {field: text} type into inputs.
 async function fill(page, incident, { choices = {}, typed = {}, at } = {}) {
@@ -202,6 +212,12 @@ async function main() {
   check(JSON.stringify(listed) === JSON.stringify(['1', '2', '3', '4', '5', '6', '7', '8']), `/tables lists the round's 8 tables in order (${listed})`);
   const width = await phone.evaluate(() => document.documentElement.scrollWidth);
   check(width <= 390, `/tables fits a 390 px phone without scrolling sideways (${width} px)`);
+  let small = await smallTargets(phone);
+  await openTable(phone, 2);
+  small = small.concat(await smallTargets(phone));
+  await fill(phone, 'stones-displaced', {});
+  small = small.concat(await smallTargets(phone));
+  check(small.length === 0, `every target a thumb hits on /tables, a table and a form is at least 48 px tall (smaller: ${small})`);
   // One word for each thing (probe finding 9): each incident's button says
   // what the timeline and the slip call the event it records (words.json),
   // and the sanctions are said from that table alone.
