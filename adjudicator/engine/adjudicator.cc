@@ -11,6 +11,7 @@
 #include "adjudicator/engine/event_checks.h"
 #include "adjudicator/engine/game_end.h"
 #include "adjudicator/engine/game_result.h"
+#include "adjudicator/engine/point.h"
 #include "adjudicator/engine/proto_time.h"
 #include "adjudicator/engine/refusal_reason.h"
 #include "adjudicator/engine/ruling_text.h"
@@ -256,6 +257,7 @@ v1::GameState Adjudicator::State() const {
     for (std::string& row : board_->Rows()) s.add_board(std::move(row));
     s.mutable_prisoners()->set_black(board_->captures(v1::BLACK));
     s.mutable_prisoners()->set_white(board_->captures(v1::WHITE));
+    for (const int v : dead_) s.add_dead_stones(PointName(v, board_->size()));
   }
   s.mutable_warnings()->set_black(discipline_.warnings(v1::BLACK));
   s.mutable_warnings()->set_white(discipline_.warnings(v1::WHITE));

@@ -235,6 +235,8 @@ class Adjudicator {
   // Whether the result is the board's own count (`deadStones`): a
   // `countRecorded` must then agree with it.
   bool board_counted_ = false;
+  // The stones agreed dead when the board was counted, as vertices.
+  std::vector<int> dead_;
   // The reason of the `gameCancelled`, once the game is cancelled.
   std::optional<std::string> cancelled_;
 

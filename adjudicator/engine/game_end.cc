@@ -96,6 +96,7 @@ absl::Status GameEnd::OnDeadStones(Adjudicator& a, const v1::DeadStones& d) {
     }
   }
   a.board_counted_ = true;
+  a.dead_ = std::move(dead);
   EndByCount(a, count->black_halves);
   return absl::OkStatus();
 }

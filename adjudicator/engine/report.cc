@@ -144,6 +144,10 @@ std::string RenderText(const v1::AdjudicationReport& report,
   absl::StrAppend(&out, "\nmove ", s.move_number(), ", ", v1::Color_Name(s.to_move()),
                   " to move; penalty stones B ", s.penalty_stones().black(), " W ",
                   s.penalty_stones().white(), "\n");
+  if (s.dead_stones_size() > 0) {
+    absl::StrAppend(&out, "死子 / dead stones (taken off for the count): ",
+                    absl::StrJoin(s.dead_stones(), " "), "\n");
+  }
   if (!report.has_result() && s.consecutive_passes() >= 2) {
     // Play has ended (art. 8) but the count cannot be made without the
     // dead stones: say what the record lacks, not "in progress".

@@ -317,6 +317,25 @@ async function main() {
   check(players.includes('Black') && players.includes('White'), `the colours translated (${players})`);
   await game.click('#lang');
   await game.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  // A counted game: the stones agreed dead are crossed where they stand, and named beside the result.
+  const at = (s) => new Date(now - 30000 + s * 1000).toISOString();
+  cli(['record', '-'], { input: [
+    { at: at(0), gameCreated: { gameId: 'counted-9', ruleset: 'cn-2002', boardSize: 9, black: { name: 'Ma Li' }, white: { name: 'Xu Yan' }, venue: 'SAME_SITE' } },
+    { at: at(0), gameStarted: {} }, { at: at(1), move: { color: 'BLACK', point: 'E5' } }, { at: at(2), move: { color: 'WHITE', point: 'D4' } },
+    { at: at(3), pass: { color: 'BLACK' } }, { at: at(4), pass: { color: 'WHITE' } }, { at: at(5), deadStones: { points: ['D4'] } },
+  ].map((l) => JSON.stringify(l)).join('\n') + '\n', token: chief });
+  await game.goto(`${server.http}/games/counted-9`);
+  await game.waitForSelector('body[data-loaded="1"] #board svg');
+  const crossed = await game.evaluate(() => ({ dead: [...document.querySelectorAll('[data-dead]')].map((d) => d.dataset.dead),
+    stone: !!document.querySelector('.stone.white[data-point="D4"]'), said: document.querySelector('.dead-stones')?.textContent,
+    clocks: [...document.querySelectorAll('#players .clock')].map((c) => c.textContent) }));
+  check(JSON.stringify(crossed.dead) === '["D4"]' && crossed.stone && crossed.said === '死子（棋盘上以×标出）: D4',
+    `a counted game's dead stone is crossed on the board and named (${JSON.stringify(crossed)})`);
+  // Without a time control its clocks say "—", as the hall's do, not "00:00" (time run out).
+  check(JSON.stringify(crossed.clocks) === '["—","—"]', `an untimed game's clocks read "—" (${crossed.clocks})`);
+  await shot(game, 'game-counted');
+  await game.goto(`${server.http}/games/board-3`);
+  await game.waitForSelector('body[data-loaded="1"]');
   // The webhooks page in the language chosen, its header too.
   const hooks = await chiefContext.newPage();
   await hooks.goto(`${server.http}/webhooks`);

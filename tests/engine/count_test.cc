@@ -98,6 +98,13 @@ TEST(CountTest, DeadStonesAreRemovedBeforeCounting) {
   const v1::Result& d = Count(dead, "cn-2002", WallSetup(14, {"B2"}), R"(["B2"])");
   EXPECT_EQ(d.outcome(), v1::Result::BLACK_WINS);
   EXPECT_DOUBLE_EQ(d.black_count(), 185);
+  // The state says which stones the count took off; the board still shows
+  // them as played. None before the count, none when none were agreed.
+  const v1::GameState state = dead.a().State();
+  EXPECT_EQ(std::vector<std::string>(state.dead_stones().begin(), state.dead_stones().end()),
+            std::vector<std::string>{"B2"});
+  EXPECT_EQ(state.board(17)[1], 'O');  // row 2, column B
+  EXPECT_EQ(alive.a().State().dead_stones_size(), 0);
 }
 
 // DOMAIN.md §5: every result cites its clause. The count cites art. 9 with the

@@ -58,5 +58,31 @@ TEST(ReportTest, ReportCarriesTheGameRulingsResultAndState) {
   EXPECT_NE(text.find("cn-2002/23.7"), std::string::npos) << text;
 }
 
+// The stones agreed dead are in the report's state and its text, which an
+// auditor reads beside the count they made.
+TEST(ReportTest, ACountedGameNamesItsDeadStones) {
+  Game g("cn-2002");
+  ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
+  ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
+  ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
+  ASSERT_TRUE(g.Apply(20, Move("WHITE", "R17")).ok());
+  ASSERT_TRUE(g.Apply(30, Move("BLACK", "D4")).ok());
+  ASSERT_TRUE(g.Apply(40, Move("WHITE", "S18")).ok());
+  ASSERT_TRUE(g.Apply(50, Of("pass", "BLACK")).ok());
+  ASSERT_TRUE(g.Apply(60, Of("pass", "WHITE")).ok());
+  const v1::AdjudicationReport before = BuildReport(g.a());
+  EXPECT_EQ(before.state().dead_stones_size(), 0);
+  EXPECT_EQ(RenderText(before, {}).find("taken off for the count"), std::string::npos);
+  ASSERT_TRUE(g.Apply(70, R"("deadStones": {"points": ["r17", "S18"]})").ok());
+  const v1::AdjudicationReport r = BuildReport(g.a());
+  ASSERT_TRUE(r.has_result());
+  ASSERT_EQ(r.state().dead_stones_size(), 2);
+  EXPECT_EQ(r.state().dead_stones(0), "R17");  // as the board names it
+  EXPECT_EQ(r.state().dead_stones(1), "S18");
+  const std::string text = RenderText(r, {});
+  EXPECT_NE(text.find("死子 / dead stones (taken off for the count): R17 S18"), std::string::npos)
+      << text;
+}
+
 }  // namespace
 }  // namespace arbiter::testing

@@ -42,13 +42,19 @@ function drawBoard(game, record, replayed) {
     root.append(svg('text', { x: pad - 18, y: p + 4, class: 'coord' }, String(n - i)));
   }
   const last = replayed ? replayed.last : lastMove(record);
+  // The stones agreed dead once the board is counted: crossed where they stand (the live board only).
+  const dead = new Set(replayed ? [] : game.state?.deadStones || []);
   rows.forEach((row, r) => {
     [...row].forEach((c, x) => {
       if (c !== 'X' && c !== 'O') return;
       const cx = pad + x * cell, cy = pad + r * cell;
       const point = `${LETTERS[x]}${n - r}`;
       root.append(svg('circle', { cx, cy, r: cell * 0.46, class: c === 'X' ? 'stone black' : 'stone white', 'data-point': point }));
-      if (point === last) root.append(svg('circle', { cx, cy, r: cell * 0.2, class: `last ${c === 'X' ? 'on-black' : 'on-white'}`, 'data-last': point }));
+      if (point === last && !dead.has(point)) root.append(svg('circle', { cx, cy, r: cell * 0.2, class: `last ${c === 'X' ? 'on-black' : 'on-white'}`, 'data-last': point }));
+      if (dead.has(point)) {
+        const d = cell * 0.28;
+        root.append(svg('path', { d: `M${cx - d} ${cy - d}L${cx + d} ${cy + d}M${cx + d} ${cy - d}L${cx - d} ${cy + d}`, class: 'dead', 'data-dead': point }));
+      }
     });
   });
   document.getElementById('board').replaceChildren(root);
@@ -248,17 +254,17 @@ function render() {
     table ? `${t('board')} ${table} · ${game.gameId}` : game.gameId;
   drawBoard(game, record, replay(game, record));
   const s = game.state || {};
-  const c = s.clocks || {};
   document.getElementById('players').replaceChildren(
     el('tr', {}, el('th', {}, t('black')), el('td', { class: 'player' }, player(game.created?.black)),
-      el('td', { class: 'clock', id: 'clock-black' }, clockLabel(c.black, s.asOf)),
+      el('td', { class: 'clock', id: 'clock-black', title: game.created?.timeControl ? null : t('untimed') }, clockOf(game, 'black')),
       el('td', {}, `${t('warnings')} ${s.warnings?.black || 0} · ${t('penalty')} ${s.penaltyStones?.black || 0}`)),
     el('tr', {}, el('th', {}, t('white')), el('td', { class: 'player' }, player(game.created?.white)),
-      el('td', { class: 'clock', id: 'clock-white' }, clockLabel(c.white, s.asOf)),
+      el('td', { class: 'clock', id: 'clock-white', title: game.created?.timeControl ? null : t('untimed') }, clockOf(game, 'white')),
       el('td', {}, `${t('warnings')} ${s.warnings?.white || 0} · ${t('penalty')} ${s.penaltyStones?.white || 0}`)),
     el('tr', {}, el('th', {}, t('move')), el('td', { id: 'move-number' }, s.moveNumber || 0)));
   document.getElementById('result').replaceChildren(
-    game.result ? el('p', { class: 'result' }, `${t('result')}: ${resultWords(game.result, lang())}`) : el('p', {}, t('inPlay')));
+    game.result ? el('p', { class: 'result' }, `${t('result')}: ${resultWords(game.result, lang())}`) : el('p', {}, t('inPlay')),
+    s.deadStones?.length ? el('p', { class: 'dead-stones' }, `${t('deadStones')}: ${s.deadStones.join(' ')}`) : null);
   pendingSection(game);
   document.getElementById('rulings').replaceChildren(...(record.rulings || []).map(rulingItem));
   document.getElementById('timeline').replaceChildren(...(record.events || []).map(eventItem).reverse());
@@ -279,12 +285,16 @@ async function load() {
   }
 }
 
+// A side's clock as the hall says it: "—" in a game without a time control, whose clocks run no time.
+function clockOf(game, side) {
+  return game.created?.timeControl ? clockLabel(game.state?.clocks?.[side], game.state?.asOf) : '—';
+}
+
 function tick() {
   if (!current || current.game.result) return;
-  const s = current.game.state || {};
   const b = document.getElementById('clock-black'), w = document.getElementById('clock-white');
-  if (b) b.textContent = clockLabel(s.clocks?.black, s.asOf);
-  if (w) w.textContent = clockLabel(s.clocks?.white, s.asOf);
+  if (b) b.textContent = clockOf(current.game, 'black');
+  if (w) w.textContent = clockOf(current.game, 'white');
 }
 
 // Who is signed in, the language switch and sign-out, in the page's language.

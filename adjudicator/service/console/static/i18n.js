@@ -14,6 +14,7 @@ const TEXT = {
   pending: ['待裁定', 'Pending rulings'],
   result: ['结果', 'Result'],
   inPlay: ['进行中', 'in play'],
+  deadStones: ['死子（棋盘上以×标出）', 'Dead stones (crossed on the board)'],
   live: ['实时', 'live'],
   offline: ['连接中断', 'reconnecting'],
   timeline: ['事件记录（{zone}时间）', 'Event timeline (times in {zone})'],
