@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "adjudicator/engine/report.h"
 #include "cli/client.h"
 #include "cli/commands.h"
@@ -67,6 +68,10 @@ int RunShow(int argc, char** argv) {
   std::fputs(BoardDiagram(st).c_str(), stdout);
   std::printf("\nprisoners: Black took %d, White took %d\n", st.prisoners().black(),
               st.prisoners().white());
+  if (st.dead_stones_size() > 0) {
+    std::printf("dead stones (agreed, taken off for the count): %s\n",
+                absl::StrJoin(st.dead_stones(), " ").c_str());
+  }
   if (g.has_time_control()) {
     std::printf("clocks: Black %s\n        White %s\n", ClockLine(st.clocks().black()).c_str(),
                 ClockLine(st.clocks().white()).c_str());

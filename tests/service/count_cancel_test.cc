@@ -2,7 +2,8 @@
 // ended by the arbiter's count (`countRecorded`) reads the same in `show`,
 // `history`, the SGF export and `verify`; a game created by mistake is
 // cancelled (`arbiter game cancel`) by the chief arbiter only, stays in the
-// ledger, refuses what follows and re-adjudicates alike.
+// ledger, refuses what follows and re-adjudicates alike. A board counted
+// (`deadStones`) names the stones agreed dead in `show`.
 #include <string>
 #include <vector>
 
@@ -23,6 +24,17 @@ constexpr char kCounted[] =
 {"at": "2026-05-01T09:00:00Z", "gameStarted": {}}
 {"at": "2026-05-01T09:40:00Z", "phoneRang": {"color": "BLACK"}}
 {"at": "2026-05-01T12:10:00Z", "countRecorded": {"blackCount": 185}}
+)";
+
+// A 9x9 game played out and counted on its board, White's D4 agreed dead.
+constexpr char kBoardCounted[] =
+    R"({"at": "2026-05-01T09:00:00Z", "gameCreated": {"gameId": "n9", "ruleset": "cn-2002", "boardSize": 9, "black": {"name": "Ma Li"}, "white": {"name": "Xu Yan"}, "venue": "SAME_SITE"}}
+{"at": "2026-05-01T09:00:00Z", "gameStarted": {}}
+{"at": "2026-05-01T09:00:10Z", "move": {"color": "BLACK", "point": "E5"}}
+{"at": "2026-05-01T09:00:20Z", "move": {"color": "WHITE", "point": "D4"}}
+{"at": "2026-05-01T09:00:30Z", "pass": {"color": "BLACK"}}
+{"at": "2026-05-01T09:00:40Z", "pass": {"color": "WHITE"}}
+{"at": "2026-05-01T09:01:00Z", "deadStones": {"points": ["d4"]}}
 )";
 
 constexpr char kMistake[] =
@@ -67,6 +79,24 @@ TEST(CountCancelTest, ACountWithoutMovesReadsAlikeEverywhere) {
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_TRUE(absl::StrContains(r.out, "[RE W+0.5]")) << r.out;
   EXPECT_TRUE(absl::StrContains(r.out, "penalty stones B 1 W 0")) << r.out;
+}
+
+// Counted on its board: `show` names the stones agreed dead, which the
+// diagram still shows where they stood.
+TEST(CountCancelTest, ABoardCountedShowsItsDeadStones) {
+  TempDir dir("arbiter-dead");
+  auto server = ServerProcess::Start(dir.File("data"));
+  ASSERT_NE(server, nullptr);
+  ProcessResult r = RunCli({"record", "-"}, kBoardCounted, server->address());
+  ASSERT_EQ(r.exit, 0) << r.out << r.err;
+  r = RunCli({"show", "n9"}, "", server->address());
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "dead stones (agreed, taken off for the count): D4\n"))
+      << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "  4 . . . O . . . . . 4")) << r.out;
+  r = RunCli({"show", "n9", "--json"}, "", server->address());
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, R"("deadStones":["D4"])")) << r.out;
 }
 
 TEST(CountCancelTest, OnlyTheChiefArbiterCancelsAndTheGameStaysInTheLedger) {
