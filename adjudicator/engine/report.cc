@@ -102,6 +102,34 @@ std::string ResultLine(const v1::Result* result) {
   }
 }
 
+namespace {
+
+// A ruling's "sanctions" column: its sanctions, its options while pending,
+// what it decides, voids or supersedes.
+std::string RulingColumn(const v1::Ruling& r) {
+  std::vector<std::string> sanctions;
+  for (const int s : r.sanctions()) sanctions.push_back(v1::Sanction_Name(s));
+  std::string what = absl::StrJoin(sanctions, " ");
+  if (r.pending()) {
+    std::vector<std::string> options;
+    for (const v1::RulingOption& o : r.options()) options.push_back(o.id());
+    absl::StrAppend(&what, what.empty() ? "" : " ", "pending {", absl::StrJoin(options, ", "), "}");
+  }
+  if (r.resolves() != 0) absl::StrAppend(&what, " (decides #", r.resolves(), ")");
+  if (r.voided() != 0) {
+    absl::StrAppend(&what, what.empty() ? "" : " ", "event ", r.voided(), " voided: supersedes #",
+                    r.supersedes());
+  } else if (r.supersedes() != 0) {
+    absl::StrAppend(&what, what.empty() ? "" : " ", "appeal on #", r.appealed(), ": supersedes #",
+                    r.supersedes());
+  } else if (r.appealed() != 0) {
+    absl::StrAppend(&what, what.empty() ? "" : " ", "appeal on #", r.appealed(), ": upheld");
+  }
+  return what;
+}
+
+}  // namespace
+
 std::string RenderText(const v1::AdjudicationReport& report,
                        const std::vector<std::string>& event_kinds) {
   std::string out =
@@ -113,25 +141,7 @@ std::string RenderText(const v1::AdjudicationReport& report,
     absl::StrAppendFormat(&out, "%-3s %-9s %-18s %-16s %-38s %-7s %s\n", "#", "time", "event",
                           "clause", "sanctions", "against", "warnings");
     for (const v1::Ruling& r : report.rulings()) {
-      std::vector<std::string> sanctions;
-      for (const int s : r.sanctions()) sanctions.push_back(v1::Sanction_Name(s));
-      std::string what = absl::StrJoin(sanctions, " ");
-      if (r.pending()) {
-        std::vector<std::string> options;
-        for (const v1::RulingOption& o : r.options()) options.push_back(o.id());
-        absl::StrAppend(&what, what.empty() ? "" : " ", "pending {", absl::StrJoin(options, ", "),
-                        "}");
-      }
-      if (r.resolves() != 0) absl::StrAppend(&what, " (decides #", r.resolves(), ")");
-      if (r.voided() != 0) {
-        absl::StrAppend(&what, what.empty() ? "" : " ", "event ", r.voided(),
-                        " voided: supersedes #", r.supersedes());
-      } else if (r.supersedes() != 0) {
-        absl::StrAppend(&what, what.empty() ? "" : " ", "appeal on #", r.appealed(),
-                        ": supersedes #", r.supersedes());
-      } else if (r.appealed() != 0) {
-        absl::StrAppend(&what, what.empty() ? "" : " ", "appeal on #", r.appealed(), ": upheld");
-      }
+      const std::string what = RulingColumn(r);
       const std::string kind =
           r.event() >= 1 && r.event() <= event_kinds.size() ? event_kinds[r.event() - 1] : "";
       absl::StrAppendFormat(&out, "%-3d %-9s %-18s %-16s %-38s %-7s %d\n", r.number(),
