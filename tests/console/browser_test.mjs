@@ -328,11 +328,14 @@ async function main() {
   await game.waitForSelector('body[data-loaded="1"] #board svg');
   const crossed = await game.evaluate(() => ({ dead: [...document.querySelectorAll('[data-dead]')].map((d) => d.dataset.dead),
     stone: !!document.querySelector('.stone.white[data-point="D4"]'), said: document.querySelector('.dead-stones')?.textContent,
-    clocks: [...document.querySelectorAll('#players .clock')].map((c) => c.textContent) }));
+    clocks: [...document.querySelectorAll('#players .clock')].map((c) => c.textContent),
+    replayAt: document.querySelector('#replay-at')?.textContent.trim(), moveNumber: document.querySelector('#move-number')?.textContent }));
   check(JSON.stringify(crossed.dead) === '["D4"]' && crossed.stone && crossed.said === '死子（棋盘上以×标出）: D4',
     `a counted game's dead stone is crossed on the board and named (${JSON.stringify(crossed)})`);
   // Without a time control its clocks say "—", as the hall's do, not "00:00" (time run out).
   check(JSON.stringify(crossed.clocks) === '["—","—"]', `an untimed game's clocks read "—" (${crossed.clocks})`);
+  // Two moves and two passes: the replay's last step is move 4, as the move number says.
+  check(crossed.replayAt === '第4手' && crossed.moveNumber === '4', `the replay counts passes as the move number does (${crossed.replayAt}, ${crossed.moveNumber})`);
   await shot(game, 'game-counted');
   await game.goto(`${server.http}/games/board-3`);
   await game.waitForSelector('body[data-loaded="1"]');

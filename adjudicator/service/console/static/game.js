@@ -186,7 +186,8 @@ function eventItem(e) {
 }
 
 // The board after each move, from the record: stones placed, captures
-// taken (a group without liberties after a move is removed).
+// taken (a group without liberties after a move is removed); a pass is a
+// move too (the state's move number counts it), the board unchanged.
 const LETTERS_GTP = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
 function positions(game, record) {
   const n = game.created?.boardSize || 19;
@@ -210,6 +211,7 @@ function positions(game, record) {
     return { libs, stones: [...seen].map((k) => k.split(',').map(Number)).filter(([u, v]) => board[v][u] === c) };
   };
   for (const e of record.events || []) {
+    if (e.event?.pass) out.push(snap(null));
     const m = e.event?.move;
     if (!m?.point) continue;
     const [x, y] = at(m.point);
