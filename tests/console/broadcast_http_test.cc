@@ -268,6 +268,32 @@ TEST_F(BroadcastHttpTest, EveryAnswerIsCacheableAndRevalidates) {
   EXPECT_EQ(control, "public, max-age=60");
 }
 
+// A board counted on the board (two passes, the dead stones agreed): its
+// page crosses the dead stones where they stand, as the console's does.
+TEST_F(BroadcastHttpTest, ACountedBoardCrossesItsDeadStones) {
+  ASSERT_NO_FATAL_FAILURE(PlayRound());
+  const absl::Time t = absl::Now();
+  std::string lines;
+  int s = 1;
+  for (const char* e :
+       {R"("gameStarted": {})", R"("move": {"color": "BLACK", "point": "C3"})",
+        R"("move": {"color": "WHITE", "point": "R17"})", R"("pass": {"color": "BLACK"})",
+        R"("pass": {"color": "WHITE"})", R"("deadStones": {"points": ["R17"]})"}) {
+    absl::StrAppend(&lines, R"({"at": ")", At(t + absl::Seconds(s++)), R"(", )", e, "}\n");
+  }
+  ASSERT_EQ(Cli({"record", "-", "--game", "cup-r1-b2"}, lines, floor_).exit, 0);
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  std::string page;
+  while (absl::Now() < deadline && !absl::StrContains(page, "data-dead")) {
+    httplib::Result board = Get("/broadcast/cup/1/2");
+    ASSERT_TRUE(board);
+    page = board->body;
+  }
+  EXPECT_THAT(page, HasSubstr(R"(<path data-dead="R17")"));
+  EXPECT_THAT(page, HasSubstr(R"(<circle data-point="R17")")) << "the stone stays, crossed";
+  EXPECT_THAT(page, Not(HasSubstr(R"(data-dead="C3")")));
+}
+
 // The chief arbiter's note and the tokens' holders (the stamped actors
 // "Li Wei (CHIEF_ARBITER, token ...)", "Zhang San (ARBITER, ...)") are in
 // the ledger; no broadcast answer carries any of them.

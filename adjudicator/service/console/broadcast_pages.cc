@@ -7,6 +7,7 @@
 #include <memory>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -166,14 +167,22 @@ std::string BoardSvg(const v1::GameState& state, Lang lang) {
                     "<line x1=\"", i * kCell, "\" y1=\"", kCell, "\" x2=\"", i * kCell, "\" y2=\"",
                     n * kCell, "\" stroke=\"#000\" stroke-width=\"0.6\"/>");
   }
+  // Once counted, the stones agreed dead are crossed where they stand.
+  const absl::flat_hash_set<std::string> dead(state.dead_stones().begin(),
+                                              state.dead_stones().end());
   for (int row = 0; row < n; ++row) {
     const std::string& line = state.board(row);
     for (int col = 0; col < n && col < static_cast<int>(line.size()); ++col) {
       if (line[col] != 'X' && line[col] != 'O') continue;
-      absl::StrAppend(&svg, "<circle data-point=\"", PointName(VertexAt(col, n - row, n), n),
-                      "\" cx=\"", (col + 1) * kCell, "\" cy=\"", (row + 1) * kCell,
+      const std::string point = PointName(VertexAt(col, n - row, n), n);
+      const int x = (col + 1) * kCell, y = (row + 1) * kCell;
+      absl::StrAppend(&svg, "<circle data-point=\"", point, "\" cx=\"", x, "\" cy=\"", y,
                       "\" r=\"9.3\" fill=\"", line[col] == 'X' ? "#000" : "#fff",
                       "\" stroke=\"#000\" stroke-width=\"0.6\"/>");
+      if (!dead.contains(point)) continue;
+      absl::StrAppend(&svg, "<path data-dead=\"", point, "\" d=\"M", x - 5, " ", y - 5, "L", x + 5,
+                      " ", y + 5, "M", x + 5, " ", y - 5, "L", x - 5, " ", y + 5,
+                      "\" stroke=\"#d0342c\" stroke-width=\"2\" stroke-linecap=\"round\"/>");
     }
   }
   absl::StrAppend(&svg, "</svg>");
