@@ -282,6 +282,8 @@ async function main() {
   await game.goto(`${server.http}/games/board-3`);
   await game.waitForSelector('body[data-loaded="1"]');
   const title = await game.$eval('#title', (h) => h.textContent);
+  const resultBox = await game.$eval('#result', (r) => r.innerText.trim());
+  check(['进行中', 'in play'].includes(resultBox), `a game in play says so beside the board, and nothing else ("${resultBox}")`);
   check(title.includes('3 · board-3'), `the game page names its table (${title})`);
   const last = await game.$eval('[data-last]', (c) => c.dataset.last).catch(() => '');
   const lastMove = JSON.parse(board3[60]).move?.point;

@@ -264,9 +264,10 @@ function render() {
       el('td', { class: 'clock', id: 'clock-white', title: game.created?.timeControl ? null : t('untimed') }, clockOf(game, 'white')),
       el('td', {}, `${t('warnings')} ${s.warnings?.white || 0} · ${t('penalty')} ${s.penaltyStones?.white || 0}`)),
     el('tr', {}, el('th', {}, t('move')), el('td', { id: 'move-number' }, s.moveNumber || 0)));
+  // No null in the list: replaceChildren writes it as "null", unlike el().
   document.getElementById('result').replaceChildren(
     game.result ? el('p', { class: 'result' }, `${t('result')}: ${resultWords(game.result, lang())}`) : el('p', {}, t('inPlay')),
-    s.deadStones?.length ? el('p', { class: 'dead-stones' }, `${t('deadStones')}: ${s.deadStones.join(' ')}`) : null);
+    ...(s.deadStones?.length ? [el('p', { class: 'dead-stones' }, `${t('deadStones')}: ${s.deadStones.join(' ')}`)] : []));
   pendingSection(game);
   document.getElementById('rulings').replaceChildren(...(record.rulings || []).map(rulingItem));
   document.getElementById('timeline').replaceChildren(...(record.events || []).map(eventItem).reverse());
