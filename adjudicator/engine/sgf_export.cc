@@ -257,6 +257,22 @@ absl::StatusOr<std::string> WriteSgf(Rules rules, const std::vector<v1::Event>& 
     for (const v1::Ruling& r : *rulings) nodes.back().comments.push_back(RulingComment(r));
   }
 
+  // Once counted, the stones agreed dead are marked (MA, an X in every
+  // reader) on the last node, where they still stand.
+  const v1::GameState end = a->State();
+  if (end.dead_stones_size() > 0) {
+    absl::StrAppend(&nodes.back().props, "MA");
+    for (const std::string& p : end.dead_stones()) {
+      absl::StatusOr<int> v = ParsePoint(p, size);
+      if (!v.ok()) return v.status();
+      absl::StrAppend(&nodes.back().props, "[", SgfPoint(*v, size), "]");
+    }
+    if (with_rulings) {
+      nodes.back().comments.push_back(
+          absl::StrCat("死子 / Dead stones (marked X, taken off for the count): ",
+                       absl::StrJoin(end.dead_stones(), " ")));
+    }
+  }
   absl::StatusOr<std::string> root = RootProps(events, *a, rules_pin, with_rulings);
   if (!root.ok()) return root.status();
   nodes.front().props = *std::move(root);

@@ -95,6 +95,36 @@ TEST(SgfRoundTripTest, AVoidedMoveHasNoNodeAndTheCorrectionIsSaid) {
   EXPECT_EQ(again.a().State().move_number(), 4);
 }
 
+// A game counted on its board: its last node marks the stones agreed dead
+// (MA) and says so; the record still reads back as the same moves (an
+// importer takes marks for no event).
+TEST(SgfRoundTripTest, ACountedGameMarksItsDeadStonesOnItsLastNode) {
+  std::vector<v1::Event> events = {
+      Ev(0, Created("cn-2002")),
+      Ev(0, R"("gameStarted": {})"),
+      Ev(10, Move("BLACK", "Q16")),
+      Ev(20, Move("WHITE", "R17")),
+      Ev(30, Of("pass", "BLACK")),
+      Ev(40, Of("pass", "WHITE")),
+      Ev(50, R"("deadStones": {"points": ["R17"]})"),
+  };
+  absl::StatusOr<std::string> sgf = ExportSgf(*LoadRules("cn-2002"), events, "pin");
+  ASSERT_TRUE(sgf.ok()) << sgf.status();
+  EXPECT_NE(sgf->find(";W[]WL[3580]MA[qc]C["), std::string::npos) << *sgf;  // R17
+  EXPECT_NE(sgf->find("Dead stones (marked X, taken off for the count): R17"), std::string::npos)
+      << *sgf;
+  absl::StatusOr<std::string> public_sgf = ExportPublicSgf(*LoadRules("cn-2002"), events);
+  ASSERT_TRUE(public_sgf.ok()) << public_sgf.status();
+  EXPECT_NE(public_sgf->find(";W[]WL[3580]MA[qc])"), std::string::npos) << *public_sgf;
+  absl::StatusOr<SgfGame> game = ParseSgf(*sgf);
+  ASSERT_TRUE(game.ok()) << game.status() << "\n" << *sgf;
+  absl::StatusOr<std::vector<v1::Event>> imported = SgfToEvents(*game, "counted");
+  ASSERT_TRUE(imported.ok()) << imported.status() << "\n" << *sgf;
+  Game again("cn-2002");
+  for (const v1::Event& e : *imported) ASSERT_TRUE(again.Apply(e).ok()) << e.ShortDebugString();
+  EXPECT_EQ(again.a().State().move_number(), 4);
+}
+
 // Black's stones set up with White to move are a handicap: HA beside AB
 // (FF[4]), which import-sgf reads back as the same setup.
 TEST(SgfRoundTripTest, AHandicapSetupSaysHA) {
