@@ -90,6 +90,13 @@ async function main() {
     return zh.$eval('.start-status', (e) => e.textContent);
   };
   await zh.waitForSelector('#start-round-button');
+  // The tournaments the hall has games of are offered as the id is typed, and
+  // a known one fills an empty round with its next: round 1 started, so 2.
+  await zh.waitForFunction(() => [...document.querySelectorAll('#start-tournaments option')].some((o) => o.value === 'cup'));
+  await zh.type('#start-tournament', 'cup');
+  await zh.keyboard.press('Tab');
+  const suggested = await zh.$eval('#start-round-no', (i) => i.value);
+  check(suggested === '2', `the hall offers "cup" and fills its next round (${suggested})`);
   const unpaired = await refused('cup', 2);
   check(unpaired.startsWith('第2轮尚未编排') && !/not paired/.test(unpaired), `an unpaired round, in Chinese (${unpaired})`);
   const looks = await zh.$eval('.start-status', (e) => ({ refused: e.classList.contains('refused'), color: getComputedStyle(e).color }));

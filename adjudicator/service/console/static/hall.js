@@ -5,7 +5,7 @@
 // round; `?screen=1` is the wall screen: large type, no controls, 40 tables
 // on 1920×1080. Updated from the live feed without reloading; the running
 // clocks tick every second.
-import { api, session, follow, showLive, el, clockLabel, remaining, player, signOut } from './live.js';
+import { api, session, follow, showLive, el, clockLabel, remaining, player, signOut, sharePlacements } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
 import { actorWords, resultWords, sideWord } from './words.js';
 
@@ -165,6 +165,7 @@ async function load() {
   games.clear();
   for (const g of data.games) games.set(g.gameId, g);
   placements = data.placements || {};
+  sharePlacements(placements);
   fillRounds();
   render();
   document.body.dataset.loaded = '1';

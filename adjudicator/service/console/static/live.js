@@ -181,6 +181,20 @@ export class ZoneClock {
   }
 }
 
+// The tournaments' placements of the hall's games ({game: {tournament, title,
+// round, board}}) as hall.js last read them, for the page's other modules:
+// start-round.js suggests a tournament and its next round from them.
+let placementsSeen = null;
+const placementsChanged = new EventTarget();
+export function sharePlacements(placements) {
+  placementsSeen = placements;
+  placementsChanged.dispatchEvent(new Event('change'));
+}
+export function onPlacements(callback) {
+  if (placementsSeen) callback(placementsSeen);
+  placementsChanged.addEventListener('change', () => callback(placementsSeen));
+}
+
 export function player(p) {
   if (!p) return '';
   return p.rank ? `${p.name} ${p.rank}` : (p.name || '');

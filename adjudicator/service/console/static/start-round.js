@@ -3,7 +3,7 @@
 // /api/tournaments/{id}/rounds/{n}/start (StartRound: every board's game
 // created and attached, once). Shown to a CHIEF_ARBITER (or on an open
 // server) only; the server refuses anyone else all the same.
-import { session, post, el } from './live.js';
+import { session, post, el, onPlacements } from './live.js';
 import { lang } from './i18n.js';
 
 const say = (zh, en) => (lang() === 'en' ? en : zh);
@@ -13,14 +13,32 @@ async function main() {
   if (!box) return;
   const s = await session();
   if (s.secured && s.role !== 'CHIEF_ARBITER') return;
-  const tournament = el('input', { id: 'start-tournament', required: true, size: 12, autocomplete: 'off' });
+  const tournament = el('input', { id: 'start-tournament', required: true, size: 12, autocomplete: 'off', list: 'start-tournaments' });
   const round = el('input', { id: 'start-round-no', type: 'number', min: 1, required: true, size: 3 });
+  // The tournaments whose games the hall shows, offered as the id is typed;
+  // a known one's next round (after the last it has games in) fills an empty round.
+  const known = el('datalist', { id: 'start-tournaments' });
+  const next = new Map();
+  onPlacements((placements) => {
+    next.clear();
+    const titles = new Map();
+    for (const p of Object.values(placements)) {
+      if (!p.tournament) continue;
+      next.set(p.tournament, Math.max(next.get(p.tournament) || 1, Number(p.round || 0) + 1));
+      titles.set(p.tournament, p.title || '');
+    }
+    known.replaceChildren(...[...titles].sort().map(([id, title]) => el('option', { value: id }, title)));
+  });
+  tournament.addEventListener('change', () => {
+    const n = next.get(tournament.value.trim());
+    if (n && !round.value) round.value = String(n);
+  });
   const status = el('p', { class: 'start-status', role: 'status', 'aria-live': 'polite' });
   const confirmBox = el('p', { class: 'start-confirm', hidden: true });
   const start = el('button', { type: 'submit', id: 'start-round-button' }, say('开始本轮', 'Start round'));
   const form = el('form', { class: 'start-round' },
     el('label', { for: 'start-tournament' }, say('比赛', 'Tournament'), ' '), tournament, ' ',
-    el('label', { for: 'start-round-no' }, say('轮次', 'Round'), ' '), round, ' ', start);
+    el('label', { for: 'start-round-no' }, say('轮次', 'Round'), ' '), round, ' ', start, known);
   box.replaceChildren(el('h2', {}, say('开始一轮', 'Start a round')), form, confirmBox, status);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
