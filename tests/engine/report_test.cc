@@ -64,12 +64,11 @@ TEST(ReportTest, ACountedGameNamesItsDeadStones) {
   Game g("cn-2002");
   ASSERT_TRUE(g.Apply(0, Created("cn-2002")).ok());
   ASSERT_TRUE(g.Apply(0, R"("gameStarted": {})").ok());
-  ASSERT_TRUE(g.Apply(10, Move("BLACK", "Q16")).ok());
-  ASSERT_TRUE(g.Apply(20, Move("WHITE", "R17")).ok());
-  ASSERT_TRUE(g.Apply(30, Move("BLACK", "D4")).ok());
-  ASSERT_TRUE(g.Apply(40, Move("WHITE", "S18")).ok());
-  ASSERT_TRUE(g.Apply(50, Of("pass", "BLACK")).ok());
-  ASSERT_TRUE(g.Apply(60, Of("pass", "WHITE")).ok());
+  int t = 0;
+  for (const std::string& e : {Move("BLACK", "Q16"), Move("WHITE", "R17"), Move("BLACK", "D4"),
+                               Move("WHITE", "S18"), Of("pass", "BLACK"), Of("pass", "WHITE")}) {
+    ASSERT_TRUE(g.Apply(t += 10, e).ok()) << e;
+  }
   const v1::AdjudicationReport before = BuildReport(g.a());
   EXPECT_EQ(before.state().dead_stones_size(), 0);
   EXPECT_EQ(RenderText(before, {}).find("taken off for the count"), std::string::npos);
