@@ -117,7 +117,8 @@ absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& 
   return count;
 }
 
-absl::Status CheckWholeChains(const Board& board, const std::vector<int>& dead_vertices) {
+std::optional<IncompleteChain> FindIncompleteChain(const Board& board,
+                                                   const std::vector<int>& dead_vertices) {
   const int size = board.size();
   const int stride = Stride(size);
   std::array<bool, kMaxPaddedArea> dead{};
@@ -134,12 +135,7 @@ absl::Status CheckWholeChains(const Board& board, const std::vector<int>& dead_v
     while (!stack.empty()) {
       const int p = stack.back();
       stack.pop_back();
-      if (!dead[p]) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            PointName(v, size), " is named dead but ", PointName(p, size),
-            ", of the same chain, is not: a chain is one whole, dead or alive together (art. 3: "
-            "不可分割的整体); name every stone of it or none"));
-      }
+      if (!dead[p]) return IncompleteChain{v, p};
       for (const int n : {p + 1, p - 1, p + stride, p - stride}) {
         if (IsOnBoard(n, size) && !visited[n] && board.at(n) == colour) {
           visited[n] = true;
@@ -148,7 +144,7 @@ absl::Status CheckWholeChains(const Board& board, const std::vector<int>& dead_v
       }
     }
   }
-  return absl::OkStatus();
+  return std::nullopt;
 }
 
 int MarginQuarters(AreaCount count, int points, int komi_quarters, int penalty_stones_black,

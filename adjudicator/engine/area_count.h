@@ -7,6 +7,7 @@
 #ifndef ARBITER_ADJUDICATOR_ENGINE_AREA_COUNT_H_
 #define ARBITER_ADJUDICATOR_ENGINE_AREA_COUNT_H_
 
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -27,11 +28,16 @@ struct AreaCount {
 absl::StatusOr<AreaCount> CountArea(const Board& board, const std::vector<int>& dead_vertices,
                                     v1::Color contested_to = v1::COLOR_UNSPECIFIED);
 
-// OK when, with each stone `dead_vertices` names, it names every stone of
-// that stone's chain (art. 3: 相互连接成一个不可分割的整体: a chain is dead
-// or alive as a whole); otherwise an error naming a stone left out. Points
-// off the board or empty are CountArea's to refuse.
-absl::Status CheckWholeChains(const Board& board, const std::vector<int>& dead_vertices);
+// A stone `dead_vertices` names whose chain has a stone it does not name
+// (art. 3: 相互连接成一个不可分割的整体: a chain is dead or alive as a whole),
+// and that stone; nullopt when every chain named is named whole. Points off
+// the board or empty are CountArea's to refuse.
+struct IncompleteChain {
+  int named;
+  int missing;
+};
+std::optional<IncompleteChain> FindIncompleteChain(const Board& board,
+                                                   const std::vector<int>& dead_vertices);
 
 // The margin in quarter stones, positive for Black (DOMAIN.md §2):
 //   blackCount - points/2 - komi - penaltyStones(Black) + penaltyStones(White)

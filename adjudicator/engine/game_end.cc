@@ -17,6 +17,7 @@
 #include "adjudicator/engine/area_count.h"
 #include "adjudicator/engine/event_checks.h"
 #include "adjudicator/engine/game_result.h"
+#include "adjudicator/engine/point.h"
 #include "adjudicator/engine/refusal_reason.h"
 
 namespace arbiter {
@@ -69,18 +70,29 @@ void GameEnd::Recount(Adjudicator& a, uint32_t ruling) {
 absl::Status GameEnd::OnDeadStones(Adjudicator& a, const v1::DeadStones& d) {
   const bool abandoned = a.abandoned_by_ != v1::COLOR_UNSPECIFIED;
   if (!a.play_recorded_ && !abandoned) {
-    return absl::FailedPreconditionError(
-        "deadStones: no move of this game is recorded, so there is no board to count; record "
-        "the arbiter's count instead (countRecorded {blackCount})");
+    return WithRefusalReason(
+        absl::FailedPreconditionError(
+            "deadStones: no move of this game is recorded, so there is no board to count; record "
+            "the arbiter's count instead (countRecorded {blackCount})"),
+        "DEAD_STONES_WITHOUT_MOVES");
   }
   if (a.consecutive_passes_ < 2 && !abandoned) {
-    return absl::FailedPreconditionError(
-        "deadStones: play has not ended with two passes (or a contest given up, 12.4(4))");
+    return WithRefusalReason(
+        absl::FailedPreconditionError(
+            "deadStones: play has not ended with two passes (or a contest given up, 12.4(4))"),
+        "PLAY_NOT_ENDED");
   }
   std::vector<int> dead;
   for (const std::string& p : d.points()) {
     absl::StatusOr<int> v = ParsePointField(p, a.board_->size(), "deadStones.points");
     if (!v.ok()) return v.status();
+    if (a.board_->at(*v) == Stone::kEmpty) {
+      const std::string point = PointName(*v, a.board_->size());
+      return WithRefusalReason(
+          absl::InvalidArgumentError(
+              absl::StrCat("deadStones: dead stone at ", point, ", but that point is empty")),
+          "DEAD_STONE_EMPTY", {{"point", point}});
+    }
     dead.push_back(*v);
   }
   // 12.4(4): the contested points (双方可争之点) go to the one who did not
@@ -91,8 +103,15 @@ absl::Status GameEnd::OnDeadStones(Adjudicator& a, const v1::DeadStones& d) {
     return absl::InvalidArgumentError(absl::StrCat("deadStones: ", count.status().message()));
   }
   if (a.rules_.params().dead_stones_whole_chains()) {
-    if (absl::Status s = CheckWholeChains(*a.board_, dead); !s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("deadStones.points: ", s.message()));
+    if (const std::optional<IncompleteChain> part = FindIncompleteChain(*a.board_, dead)) {
+      const std::string named = PointName(part->named, a.board_->size());
+      const std::string missing = PointName(part->missing, a.board_->size());
+      return WithRefusalReason(
+          absl::InvalidArgumentError(absl::StrCat(
+              "deadStones.points: ", named, " is named dead but ", missing,
+              ", of the same chain, is not: a chain is one whole, dead or alive together (art. 3: "
+              "不可分割的整体); name every stone of it or none")),
+          "DEAD_CHAIN_INCOMPLETE", {{"point", named}, {"missing", missing}});
     }
   }
   a.board_counted_ = true;

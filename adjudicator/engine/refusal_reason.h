@@ -49,6 +49,11 @@ namespace arbiter {
 //     SEALED_NOT_OPENED {color}: another before `color`'s is opened.
 //   PLAY_ENDED: a sealed move or a dropped stone once play has ended (two
 //     passes, a contest given up).
+//   DEAD_STONES_WITHOUT_MOVES; PLAY_NOT_ENDED: dead stones in a game
+//     recorded without its moves, or before play has ended.
+//   DEAD_STONE_EMPTY {point}: a dead stone where the board has none.
+//   DEAD_CHAIN_INCOMPLETE {point, missing}: a stone named dead whose
+//     chain's stone `missing` is not (art. 3).
 //   COUNT_NOT_HALVES {count, points}; COUNT_CONTRADICTS {count, counted};
 //     COUNT_AFTER_OTHER_RESULT {result}: a count that is no count, that
 //     contradicts the one recorded, or after a result not by count.
@@ -83,6 +88,10 @@ inline constexpr absl::string_view kRefusalReasons[] = {
     "SEALED_WITHOUT_MOVES",
     "SEALED_NOT_OPENED",
     "PLAY_ENDED",
+    "DEAD_STONES_WITHOUT_MOVES",
+    "PLAY_NOT_ENDED",
+    "DEAD_STONE_EMPTY",
+    "DEAD_CHAIN_INCOMPLETE",
     "COUNT_NOT_HALVES",
     "COUNT_CONTRADICTS",
     "COUNT_AFTER_OTHER_RESULT",

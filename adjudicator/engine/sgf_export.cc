@@ -212,6 +212,37 @@ std::string SgfText(const std::string& text) {
 
 namespace {
 
+// Once counted, the stones agreed dead are marked (MA, an X in every
+// reader) on the last node, where they still stand.
+absl::Status MarkDeadStones(const v1::GameState& end, int size, bool with_rulings, Node& last) {
+  if (end.dead_stones_size() == 0) return absl::OkStatus();
+  absl::StrAppend(&last.props, "MA");
+  for (const std::string& p : end.dead_stones()) {
+    absl::StatusOr<int> v = ParsePoint(p, size);
+    if (!v.ok()) return v.status();
+    absl::StrAppend(&last.props, "[", SgfPoint(*v, size), "]");
+  }
+  if (with_rulings) {
+    last.comments.push_back(absl::StrCat("死子 / Dead stones (marked X, taken off for the count): ",
+                                         absl::StrJoin(end.dead_stones(), " ")));
+  }
+  return absl::OkStatus();
+}
+
+// The game tree: each node's properties, then its comments as one C.
+std::string Written(const std::vector<Node>& nodes) {
+  std::string out = "(";
+  for (const Node& n : nodes) {
+    absl::StrAppend(&out, ";", n.props);
+    if (!n.comments.empty())
+      absl::StrAppend(&out, "C[", SgfText(absl::StrJoin(n.comments, "\n\n")), "]");
+    absl::StrAppend(&out, "\n");
+  }
+  out.back() = ')';
+  out.push_back('\n');
+  return out;
+}
+
 absl::StatusOr<std::string> WriteSgf(Rules rules, const std::vector<v1::Event>& events,
                                      const std::string& rules_pin, bool with_rulings) {
   if (events.empty() || !events.front().has_game_created()) {
@@ -257,36 +288,13 @@ absl::StatusOr<std::string> WriteSgf(Rules rules, const std::vector<v1::Event>& 
     for (const v1::Ruling& r : *rulings) nodes.back().comments.push_back(RulingComment(r));
   }
 
-  // Once counted, the stones agreed dead are marked (MA, an X in every
-  // reader) on the last node, where they still stand.
-  const v1::GameState end = a->State();
-  if (end.dead_stones_size() > 0) {
-    absl::StrAppend(&nodes.back().props, "MA");
-    for (const std::string& p : end.dead_stones()) {
-      absl::StatusOr<int> v = ParsePoint(p, size);
-      if (!v.ok()) return v.status();
-      absl::StrAppend(&nodes.back().props, "[", SgfPoint(*v, size), "]");
-    }
-    if (with_rulings) {
-      nodes.back().comments.push_back(
-          absl::StrCat("死子 / Dead stones (marked X, taken off for the count): ",
-                       absl::StrJoin(end.dead_stones(), " ")));
-    }
-  }
+  if (absl::Status s = MarkDeadStones(a->State(), size, with_rulings, nodes.back()); !s.ok())
+    return s;
   absl::StatusOr<std::string> root = RootProps(events, *a, rules_pin, with_rulings);
   if (!root.ok()) return root.status();
   nodes.front().props = *std::move(root);
 
-  std::string out = "(";
-  for (const Node& n : nodes) {
-    absl::StrAppend(&out, ";", n.props);
-    if (!n.comments.empty())
-      absl::StrAppend(&out, "C[", SgfText(absl::StrJoin(n.comments, "\n\n")), "]");
-    absl::StrAppend(&out, "\n");
-  }
-  out.back() = ')';
-  out.push_back('\n');
-  return out;
+  return Written(nodes);
 }
 
 }  // namespace

@@ -361,6 +361,25 @@ async function main() {
     }
   }
 
+  // Table 7, played out with its moves recorded: the dead stones are entered
+  // on the phone and the board counts itself. A chain named in part is
+  // refused in Chinese, naming the stone left out.
+  // Between the table's last entry and the form's "now", a few ms apart.
+  const t0 = Date.parse(history('cup-r1-b7', chief).events.at(-1).event.at) + 1;
+  cli(['record', '-', '--game', 'cup-r1-b7'], { input: [{ gameStarted: {} }, { move: { color: 'BLACK', point: 'Q16' } },
+    { move: { color: 'WHITE', point: 'D4' } }, { move: { color: 'BLACK', point: 'Q15' } }, { move: { color: 'WHITE', point: 'D5' } },
+    { pass: { color: 'BLACK' } }, { pass: { color: 'WHITE' } }]
+    .map((e, k) => JSON.stringify({ at: new Date(t0 + k * 10).toISOString(), ...e })).join('\n') + '\n', token: chief });
+  await openTable(phone, 7);
+  await fill(phone, 'dead-stones', { typed: { points: 'd4' } });
+  const part = await preview(phone);
+  check(part.error.startsWith('D4与D5同属一块棋') && !/named dead/.test(part.error), `a chain named in part is refused in Chinese (${part.error})`);
+  await phone.tap('#cancel');
+  const counted = await record(phone, 7, 'dead-stones', { typed: { points: 'D4 D5' } }, { expectSecond: true });
+  const seven = history('cup-r1-b7', chief);
+  check(seven.result?.reason === 'COUNT' && seven.result?.outcome === 'BLACK_WINS' && /黑胜/.test(counted.second || ''),
+    `table 7: the dead stones D4 D5 count the board, Black wins (${seven.result?.sgf}; ${counted.second})`);
+
   // Table 8: the hall's Wi-Fi drops while three entries are made.
   await openTable(phone, 8);
   await phone.setOfflineMode(true);

@@ -588,6 +588,30 @@ TEST(BadInputTest, TheFloorsIncidentsTheRecordContradictsCarryTheirReason) {
     EXPECT_EQ(ReasonField(s, "color"), "BLACK");
   }
 
+  // The floor's dead stones: before two passes, at an empty point, part of
+  // a chain; and in a game recorded without its moves.
+  Game counting("cn-2002");
+  StartThenPlay(counting, {{10, Move("BLACK", "Q16")},
+                           {20, Move("WHITE", "D4")},
+                           {30, Move("BLACK", "Q15")},
+                           {40, Move("WHITE", "D5")}});
+  s = counting.Apply(50, R"("deadStones": {"points": ["D4", "D5"]})");
+  EXPECT_EQ(ReasonField(s, "reason"), "PLAY_NOT_ENDED") << s;
+  ASSERT_TRUE(counting.Apply(50, Of("pass", "BLACK")).ok());
+  ASSERT_TRUE(counting.Apply(60, Of("pass", "WHITE")).ok());
+  s = counting.Apply(70, R"("deadStones": {"points": ["k10"]})");
+  EXPECT_EQ(ReasonField(s, "reason"), "DEAD_STONE_EMPTY") << s;
+  EXPECT_EQ(ReasonField(s, "point"), "K10");
+  s = counting.Apply(70, R"("deadStones": {"points": ["D4"]})");
+  EXPECT_EQ(ReasonField(s, "reason"), "DEAD_CHAIN_INCOMPLETE") << s;
+  EXPECT_EQ(ReasonField(s, "point"), "D4");
+  EXPECT_EQ(ReasonField(s, "missing"), "D5");
+  ASSERT_TRUE(counting.Apply(70, R"("deadStones": {"points": ["D4", "D5"]})").ok());
+  Game unrecorded("cn-2002");
+  StartThenPlay(unrecorded, {});
+  s = unrecorded.Apply(10, R"("deadStones": {"points": []})");
+  EXPECT_EQ(ReasonField(s, "reason"), "DEAD_STONES_WITHOUT_MOVES") << s;
+
   Game untimed("cn-2002");
   ASSERT_TRUE(untimed.Apply(0, Created("cn-2002", "SAME_SITE", "")).ok());
   ASSERT_TRUE(untimed.Apply(0, R"("gameStarted": {})").ok());

@@ -103,6 +103,10 @@ export const INCIDENTS = [
   { id: 'sealed-move', zh: '封手', en: 'Sealed move', kind: 'moveSealed', fields: [{ key: 'color', type: 'color' }] },
   { id: 'time-expired', zh: '超时', en: 'Time expired', kind: 'timeExpired', grave: true, fields: [{ key: 'color', type: 'color' }] },
   { id: 'resignation', zh: '认输', en: 'Resignation', kind: 'resign', grave: true, fields: [{ key: 'color', type: 'color', zh: '认输方', en: 'Resigning' }] },
+  // After two passes, in a game whose moves are recorded: the board counts itself.
+  { id: 'dead-stones', zh: '死子', en: 'Dead stones', kind: 'deadStones', grave: true,
+    fields: [{ key: 'points', type: 'points', optional: true,
+      zh: '死子位置（整块棋的每一子；没有死子则留空）', en: 'Points (every stone of a dead chain; empty if none)' }] },
   { id: 'count', zh: '数子', en: 'Count', kind: 'countRecorded', grave: true,
     fields: [{ key: 'blackCount', type: 'count', zh: '黑方子数（含目）', en: "Black's stones and points" }] },
   { id: 'withdrawal', zh: '退赛', en: 'Withdrawal', kind: 'withdrew', grave: true, fields: [{ key: 'color', type: 'color' }] },

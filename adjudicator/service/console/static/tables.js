@@ -397,6 +397,7 @@ function readField(form, f) {
     return f.type === 'bool' ? v === 'true' : v;
   }
   const raw = form.querySelector(`#f-${f.key}`).value.trim();
+  if (!raw && f.optional) return [];  // an optional list (no dead stones): empty
   if (!raw) need();
   const points = () => raw.toUpperCase().split(/[\s,，]+/).filter(Boolean);
   const checkPoint = (p) => { if (!POINT.test(p)) throw new Bad(`${label}: ${pick(`"${p}" 不是棋盘上的点（如 Q16，无 I 列）`, `"${p}" is not a point of the board (such as Q16; there is no column I)`)}`); return p; };
