@@ -371,9 +371,12 @@ async function main() {
     { pass: { color: 'BLACK' } }, { pass: { color: 'WHITE' } }]
     .map((e, k) => JSON.stringify({ at: new Date(t0 + k * 10).toISOString(), ...e })).join('\n') + '\n', token: chief });
   await openTable(phone, 7);
+  const ended = await phone.$eval('#result', (p) => p.textContent);
+  check(ended === '双方已连续停着，待确认死子或数子', `after two passes the table says play has ended and what it awaits (${ended})`);
   await fill(phone, 'dead-stones', { typed: { points: 'd4' } });
   const part = await preview(phone);
   check(part.error.startsWith('D4与D5同属一块棋') && !/named dead/.test(part.error), `a chain named in part is refused in Chinese (${part.error})`);
+  await shot(phone, 'refusal-dead-chain-zh', { at: '#form-error' });
   await phone.tap('#cancel');
   const counted = await record(phone, 7, 'dead-stones', { typed: { points: 'D4 D5' } }, { expectSecond: true });
   const seven = history('cup-r1-b7', chief);

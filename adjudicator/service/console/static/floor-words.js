@@ -15,7 +15,6 @@ export const WORDS = {
   penalty: ['罚子', 'Penalty stones'],
   pending: ['待裁定', 'Pending rulings'],
   lowClock: ['剩余时间不多', 'Little time left'],
-  inPlay: ['进行中', 'in play'],
   result: ['结果', 'Result'],
   live: ['在线', 'online'],
   offline: ['离线', 'offline'],

@@ -4,7 +4,7 @@
 // when the game changed, and the page reads it again.
 import { api, post, session, follow, showLive, el, clockLabel, player, signOut, ZoneClock } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
-import { eventWords, isIncident, sanctionWords, sideWord, enumWord, resultWords, actorWords } from './words.js';
+import { eventWords, isIncident, sanctionWords, sideWord, enumWord, resultWords, unfinishedWords, actorWords } from './words.js';
 import { decisionConsequence, confirmTwice } from './confirm.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] || '');
@@ -266,7 +266,7 @@ function render() {
     el('tr', {}, el('th', {}, t('move')), el('td', { id: 'move-number' }, s.moveNumber || 0)));
   // No null in the list: replaceChildren writes it as "null", unlike el().
   document.getElementById('result').replaceChildren(
-    game.result ? el('p', { class: 'result' }, `${t('result')}: ${resultWords(game.result, lang())}`) : el('p', {}, t('inPlay')),
+    game.result ? el('p', { class: 'result' }, `${t('result')}: ${resultWords(game.result, lang())}`) : el('p', {}, unfinishedWords(s, lang())),
     ...(s.deadStones?.length ? [el('p', { class: 'dead-stones' }, `${t('deadStones')}: ${s.deadStones.join(' ')}`)] : []));
   pendingSection(game);
   document.getElementById('rulings').replaceChildren(...(record.rulings || []).map(rulingItem));

@@ -7,7 +7,7 @@
 // clocks tick every second.
 import { api, session, follow, showLive, el, clockLabel, remaining, player, signOut, sharePlacements } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
-import { actorWords, resultWords, sideWord } from './words.js';
+import { actorWords, resultWords, sideWord, unfinishedWords } from './words.js';
 
 // A warning stays "fresh" this long after the ruling that gave it.
 const FRESH_MS = 10 * 60 * 1000;
@@ -93,7 +93,7 @@ function row(game) {
     el('td', { class: 'clocks' }, clocks(game)),
     el('td', { class: 'num warnings' }, tally(s.warnings)),
     el('td', { class: 'num' }, tally(s.penaltyStones)),
-    el('td', { class: 'result' }, game.result ? resultWords(game.result, lang()) : t('inPlay')));
+    el('td', { class: 'result' }, game.result ? resultWords(game.result, lang()) : unfinishedWords(game.state, lang())));
   return tr;
 }
 

@@ -16,7 +16,7 @@ import { el, follow, clockLabel, remaining, player, ZoneClock } from './live.js'
 import { lang, applyLang, langSwitch } from './i18n.js';
 import { w, pick, INCIDENTS, incidentTitle, partyWord } from './floor-words.js';
 import { appendConsequence, confirmTwice } from './confirm.js';
-import { refusalWords, resultWords, sanctionWords } from './words.js';
+import { refusalWords, resultWords, sanctionWords, unfinishedWords } from './words.js';
 
 const ROUND_HOURS = 6;       // a finished game stays on /tables this long
 const LOW_SECONDS = 300;     // a live clock under this (or in byo-yomi) needs attention
@@ -291,7 +291,7 @@ function renderTable(main) {
   const parts = [
     el('a', { class: 'button', href: '/tables' }, `← ${w('allTables')}`),
     seat(g, 'black'), seat(g, 'white'),
-    el('p', { class: 'result', id: 'result' }, g.result ? `${w('result')}: ${resultWords(g.result, lang())} (${g.result.clause || ''})` : w('inPlay')),
+    el('p', { class: 'result', id: 'result' }, g.result ? `${w('result')}: ${resultWords(g.result, lang())} (${g.result.clause || ''})` : unfinishedWords(g.state, lang())),
   ];
   const pending = g.pendingRulings || [];
   if (pending.length) parts.push(el('p', {}, el('a', { class: 'pending-link', href: `/games/${encodeURIComponent(g.gameId)}` }, `${w('pending')}: ${pending.map((r) => `#${r.number} ${r.clause}`).join(', ')} — ${w('decideAt')}`)));

@@ -116,6 +116,12 @@ export function marginWords(stones, lang) {
 }
 
 // A result from its outcome and reason: "White wins on warnings", "白中盘胜".
+// A game without a result: in play, or play ended by two passes and the
+// count not yet recorded (the report's 双方虚着，未计算).
+export function unfinishedWords(state, lang) {
+  return at(WORDS.unfinished[(state?.consecutivePasses || 0) >= 2 ? 'awaitingCount' : 'inPlay'], lang);
+}
+
 export function resultWords(result, lang) {
   if (!result) return '';
   const outcome = result.outcome || '';
