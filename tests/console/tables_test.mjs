@@ -370,6 +370,10 @@ async function main() {
     { move: { color: 'WHITE', point: 'D4' } }, { move: { color: 'BLACK', point: 'Q15' } }, { move: { color: 'WHITE', point: 'D5' } },
     { pass: { color: 'BLACK' } }, { pass: { color: 'WHITE' } }]
     .map((e, k) => JSON.stringify({ at: new Date(t0 + k * 10).toISOString(), ...e })).join('\n') + '\n', token: chief });
+  await phone.goto(`${server.http}/tables`);
+  await phone.waitForSelector('body[data-loaded="1"] .tables li');
+  const card7 = await phone.$eval('.tables li[data-table="7"]', (li) => ({ urgent: li.classList.contains('attention'), text: li.textContent }));
+  check(card7.urgent && card7.text.includes('待确认死子或数子'), `the round's list marks table 7 as awaiting its count (${JSON.stringify(card7)})`);
   await openTable(phone, 7);
   const ended = await phone.$eval('#result', (p) => p.textContent);
   check(ended === '双方已连续停着，待确认死子或数子', `after two passes the table says play has ended and what it awaits (${ended})`);

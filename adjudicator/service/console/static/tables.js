@@ -183,7 +183,10 @@ function attention(g) {
   const unsent = outbox().filter((e) => e.game === g.gameId).length;
   if (unsent) badges.push(el('span', { class: 'badge alert' }, `${w('outbox')} ${unsent}`));
   if (g.result) badges.push(el('span', { class: 'badge done', title: g.result.sgf || null }, resultWords(g.result, lang())));
-  return { badges, urgent: pending > 0 || lowClocks(g).length > 0 || unsent > 0 };
+  // Play ended with two passes and no count yet: the arbiter is wanted at the board.
+  const awaiting = !g.result && (s.consecutivePasses || 0) >= 2;
+  if (awaiting) badges.push(el('span', { class: 'badge alert' }, unfinishedWords(s, lang())));
+  return { badges, urgent: pending > 0 || lowClocks(g).length > 0 || unsent > 0 || awaiting };
 }
 
 function byTable() {
