@@ -319,6 +319,17 @@ async function main() {
   check(players.includes('Black') && players.includes('White'), `the colours translated (${players})`);
   await game.click('#lang');
   await game.waitForFunction(() => document.documentElement.lang === 'zh-Hans');
+  // Two passes and no count yet: the hall says the game wants its count.
+  const passedAt = (s) => new Date(now - 40000 + s * 1000).toISOString();
+  cli(['record', '-'], { input: [
+    { at: passedAt(0), gameCreated: { gameId: 'passed-9', ruleset: 'cn-2002', boardSize: 9, black: { name: 'He Yu' }, white: { name: 'Lu Ning' }, venue: 'SAME_SITE' } },
+    { at: passedAt(0), gameStarted: {} }, { at: passedAt(1), move: { color: 'BLACK', point: 'E5' } },
+    { at: passedAt(2), pass: { color: 'WHITE' } }, { at: passedAt(3), pass: { color: 'BLACK' } },
+  ].map((l) => JSON.stringify(l)).join('\n') + '\n', token: chief });
+  await hall.waitForSelector('tr[data-game="passed-9"] .badge.count');
+  const due = await hall.$eval('tr[data-game="passed-9"]', (tr) => [tr.querySelector('.badge.count').textContent, tr.querySelector('.result').textContent]);
+  check(/(待数子|count due)/.test(due[0]) && /(待确认死子或数子|awaiting the dead stones or the count)/.test(due[1]),
+    `a game whose play ended awaits its count in the hall (${due})`);
   // A counted game: the stones agreed dead are crossed where they stand, and named beside the result.
   const at = (s) => new Date(now - 30000 + s * 1000).toISOString();
   cli(['record', '-'], { input: [

@@ -45,6 +45,10 @@ function alerts(game) {
       out.push({ kind: 'period', icon: '◷', text: `${sideWord(c, l)} ${t('lastPeriod')}` });
     }
   }
+  // Play ended with two passes and no count yet: an arbiter is wanted at the board.
+  if (!game.result && (game.state?.consecutivePasses || 0) >= 2) {
+    out.push({ kind: 'count', icon: '▣', text: t('awaitingCount') });
+  }
   return out;
 }
 
