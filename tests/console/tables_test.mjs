@@ -382,7 +382,15 @@ async function main() {
   check(part.error.startsWith('D4与D5同属一块棋') && !/named dead/.test(part.error), `a chain named in part is refused in Chinese (${part.error})`);
   await shot(phone, 'refusal-dead-chain-zh', { at: '#form-error' });
   await phone.tap('#cancel');
-  const counted = await record(phone, 7, 'dead-stones', { typed: { points: 'D4 D5' } }, { expectSecond: true });
+  await fill(phone, 'dead-stones', { typed: { points: 'D4 D5' } });
+  await preview(phone);
+  await phone.tap('#confirm');
+  await phone.waitForSelector('.second-confirm button.confirm-again', { timeout: 3000 });
+  await shot(phone, 'table-dead-stones-confirm', { at: '.second-confirm' });
+  const counted = { second: await phone.$eval('.second-confirm .consequence', (p) => p.textContent) };
+  await phone.tap('.second-confirm button.confirm-again');
+  await phone.waitForFunction(() => !document.querySelector('#outbox li'), { timeout: 5000 });
+  await phone.waitForSelector('.recorded', { timeout: 5000 });
   const seven = history('cup-r1-b7', chief);
   check(seven.result?.reason === 'COUNT' && seven.result?.outcome === 'BLACK_WINS' && /黑胜/.test(counted.second || ''),
     `table 7: the dead stones D4 D5 count the board, Black wins (${seven.result?.sgf}; ${counted.second})`);
