@@ -268,30 +268,51 @@ TEST_F(BroadcastHttpTest, EveryAnswerIsCacheableAndRevalidates) {
   EXPECT_EQ(control, "public, max-age=60");
 }
 
-// A board counted on the board (two passes, the dead stones agreed): its
-// page crosses the dead stones where they stand, as the console's does.
+// A board played to two passes: its page says the count is awaited; once the
+// dead stones are agreed it crosses them where they stand, as the console's
+// does.
 TEST_F(BroadcastHttpTest, ACountedBoardCrossesItsDeadStones) {
   ASSERT_NO_FATAL_FAILURE(PlayRound());
   const absl::Time t = absl::Now();
-  std::string lines;
   int s = 1;
-  for (const char* e :
-       {R"("gameStarted": {})", R"("move": {"color": "BLACK", "point": "C3"})",
-        R"("move": {"color": "WHITE", "point": "R17"})", R"("pass": {"color": "BLACK"})",
-        R"("pass": {"color": "WHITE"})", R"("deadStones": {"points": ["R17"]})"}) {
-    absl::StrAppend(&lines, R"({"at": ")", At(t + absl::Seconds(s++)), R"(", )", e, "}\n");
-  }
-  ASSERT_EQ(Cli({"record", "-", "--game", "cup-r1-b2"}, lines, floor_).exit, 0);
-  const absl::Time deadline = absl::Now() + absl::Seconds(10);
-  std::string page;
-  while (absl::Now() < deadline && !absl::StrContains(page, "data-dead")) {
-    httplib::Result board = Get("/broadcast/cup/1/2");
-    ASSERT_TRUE(board);
-    page = board->body;
-  }
+  auto lines = [&](std::initializer_list<const char*> events) {
+    std::string out;
+    for (const char* e : events) {
+      absl::StrAppend(&out, R"({"at": ")", At(t + absl::Seconds(s++)), R"(", )", e, "}\n");
+    }
+    return out;
+  };
+  // The board page, once it shows `wanted` (each event is released at once).
+  auto page_with = [&](absl::string_view wanted) {
+    const absl::Time deadline = absl::Now() + absl::Seconds(10);
+    std::string page;
+    while (absl::Now() < deadline && !absl::StrContains(page, wanted)) {
+      httplib::Result board = Get("/broadcast/cup/1/2");
+      if (!board) return std::string();
+      page = board->body;
+    }
+    return page;
+  };
+  ASSERT_EQ(Cli({"record", "-", "--game", "cup-r1-b2"},
+                lines({R"("gameStarted": {})", R"("move": {"color": "BLACK", "point": "C3"})",
+                       R"("move": {"color": "WHITE", "point": "R17"})",
+                       R"("pass": {"color": "BLACK"})", R"("pass": {"color": "WHITE"})"}),
+                floor_)
+                .exit,
+            0);
+  // Two passes: play has ended and the count is awaited, said in words.
+  std::string page = page_with("终局数子中");
+  EXPECT_THAT(page, HasSubstr("终局数子中"));
+  EXPECT_THAT(page, HasSubstr("|counting\"")) << "the outcome a viewer's page reloads on";
+  ASSERT_EQ(Cli({"record", "-", "--game", "cup-r1-b2"},
+                lines({R"("deadStones": {"points": ["R17"]})"}), floor_)
+                .exit,
+            0);
+  page = page_with("data-dead");
   EXPECT_THAT(page, HasSubstr(R"(<path data-dead="R17")"));
   EXPECT_THAT(page, HasSubstr(R"(<circle data-point="R17")")) << "the stone stays, crossed";
   EXPECT_THAT(page, Not(HasSubstr(R"(data-dead="C3")")));
+  EXPECT_THAT(page, Not(HasSubstr("终局数子中")));
 }
 
 // The chief arbiter's note and the tokens' holders (the stamped actors

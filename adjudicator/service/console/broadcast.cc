@@ -81,6 +81,7 @@ void AddClocksAndResult(const PublicGame& game, google::protobuf::Map<std::strin
     // The result as the contract's JSON names it (outcome, reason, sgf...).
     (void)FromJson(ToJson(*game.result), f["result"].mutable_struct_value());
   }
+  if (Counting(game)) f["counting"].set_bool_value(true);
 }
 
 char StoneOf(v1::Color color) { return color == v1::BLACK ? 'X' : 'O'; }

@@ -184,6 +184,12 @@ class Broadcast final : public FeedSource {
 // in ms), penalty stones and the result.
 std::string PublicGameJson(const PublicGame& game);
 
+// Play has ended with two passes and the game awaits its count (no result,
+// not cancelled): the pages say "counting", the events carry `counting`.
+inline bool Counting(const PublicGame& game) {
+  return !game.result.has_value() && !game.cancelled && game.state.consecutive_passes() >= 2;
+}
+
 // The `move` event's data for `event` (a move, a sealed move opened, or a
 // pass) that took the game from `before` to `after`, when the board changed
 // by its stone and the stones it captured only (a pass: not at all) and

@@ -92,18 +92,19 @@ std::string ClocksCell(const v1::GameState& state, Lang lang) {
 
 std::string ResultCell(const PublicGame& g, Lang lang) {
   if (g.cancelled) return Escape(BroadcastWord("cancelled", lang));
+  if (Counting(g)) return Escape(BroadcastWord("counting", lang));
   if (!g.result.has_value()) return Escape(BroadcastWord("playing", lang));
   return Escape(ResultWords(*g.result, lang));
 }
 
 // What of a game broadcast.js does not draw itself (a result, a
-// cancellation, penalty stones): when an event changes it, the page is read
-// again. The same text as broadcast.js's outcome().
+// cancellation, penalty stones, play ended awaiting the count): when an
+// event changes it, the page is read again. The same text as broadcast.js's outcome().
 std::string Outcome(const PublicGame& g) {
   std::string result;
   if (g.result.has_value()) result = g.result->sgf().empty() ? "result" : g.result->sgf();
   return absl::StrCat(result, "|", g.cancelled ? 1 : 0, "|", g.state.penalty_stones().black(), "|",
-                      g.state.penalty_stones().white());
+                      g.state.penalty_stones().white(), Counting(g) ? "|counting" : "");
 }
 
 // The attributes broadcast.js updates a game's row or board by.

@@ -60,7 +60,7 @@ function clock(c) {
 // The same text as broadcast_pages.cc Outcome().
 function outcome(d) {
   const result = d.result ? (d.result.sgf || 'result') : '';
-  return `${result}|${d.cancelled ? 1 : 0}|${d.penaltyStones.black}|${d.penaltyStones.white}`;
+  return `${result}|${d.cancelled ? 1 : 0}|${d.penaltyStones.black}|${d.penaltyStones.white}${d.counting ? '|counting' : ''}`;
 }
 
 function stone(svg, point, color) {
@@ -108,7 +108,8 @@ function numbers(el, d) {
 function apply(d, kind) {
   for (const el of document.querySelectorAll('[data-game]')) {
     if (el.dataset.game !== d.game || Number(d.position) <= Number(el.dataset.position)) continue;
-    if (kind === 'move' ? Boolean(d.result) : outcome(d) !== el.dataset.outcome) return reload();
+    // A move that ended the game, or the pass that ended play (its count awaited), reads the page again.
+    if (kind === 'move' ? Boolean(d.result || d.counting) : outcome(d) !== el.dataset.outcome) return reload();
     el.dataset.position = String(d.position);
     numbers(el, d);
     const svg = el.tagName === 'DL' ? document.querySelector('svg.goban') : null;
