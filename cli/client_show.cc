@@ -89,7 +89,11 @@ int RunShow(int argc, char** argv) {
     std::printf("live: the server rules on time at %s unless play goes on\n",
                 FormatTime(game.next_deadline()).c_str());
   }
-  std::printf("result: %s\n", ResultLine(game.has_result() ? &game.result() : nullptr).c_str());
+  // After two passes with no count, what `adjudicate` says: not "in progress".
+  const bool uncounted = !game.has_result() && st.consecutive_passes() >= 2;
+  std::printf(
+      "result: %s\n",
+      uncounted ? kUncounted : ResultLine(game.has_result() ? &game.result() : nullptr).c_str());
   return 0;
 }
 

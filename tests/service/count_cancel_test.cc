@@ -34,7 +34,9 @@ constexpr char kBoardCounted[] =
 {"at": "2026-05-01T09:00:20Z", "move": {"color": "WHITE", "point": "D4"}}
 {"at": "2026-05-01T09:00:30Z", "pass": {"color": "BLACK"}}
 {"at": "2026-05-01T09:00:40Z", "pass": {"color": "WHITE"}}
-{"at": "2026-05-01T09:01:00Z", "deadStones": {"points": ["d4"]}}
+)";
+constexpr char kBoardCountedDead[] =
+    R"({"at": "2026-05-01T09:01:00Z", "deadStones": {"points": ["d4"]}}
 )";
 
 constexpr char kMistake[] =
@@ -81,13 +83,21 @@ TEST(CountCancelTest, ACountWithoutMovesReadsAlikeEverywhere) {
   EXPECT_TRUE(absl::StrContains(r.out, "penalty stones B 1 W 0")) << r.out;
 }
 
-// Counted on its board: `show` names the stones agreed dead, which the
-// diagram still shows where they stood.
+// Counted on its board: before the count `show` says play ended uncounted;
+// after it, it names the stones agreed dead, which the diagram still shows
+// where they stood.
 TEST(CountCancelTest, ABoardCountedShowsItsDeadStones) {
   TempDir dir("arbiter-dead");
   auto server = ServerProcess::Start(dir.File("data"));
   ASSERT_NE(server, nullptr);
   ProcessResult r = RunCli({"record", "-"}, kBoardCounted, server->address());
+  ASSERT_EQ(r.exit, 0) << r.out << r.err;
+  // Two passes, no count yet: `show` says so, as `adjudicate` does.
+  r = RunCli({"show", "n9"}, "", server->address());
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.out, "result: 双方虚着，未计算 / Play ended with two passes"))
+      << r.out;
+  r = RunCli({"record", "-", "--game", "n9"}, kBoardCountedDead, server->address());
   ASSERT_EQ(r.exit, 0) << r.out << r.err;
   r = RunCli({"show", "n9"}, "", server->address());
   ASSERT_EQ(r.exit, 0) << r.err;
