@@ -287,7 +287,7 @@ std::string Adjudicator::NotRecordedNote() const {
 }
 
 absl::Status Adjudicator::RefuseOncePlayEnded(absl::string_view kind) const {
-  if (consecutive_passes_ < 2 && abandoned_by_ == v1::COLOR_UNSPECIFIED) return absl::OkStatus();
+  if (!PlayEnded()) return absl::OkStatus();
   return WithRefusalReason(
       absl::FailedPreconditionError(
           absl::StrCat(kind, ": play has ended (",

@@ -155,9 +155,14 @@ class Adjudicator {
   // For a refusal that needs to know who is to move: in a game recorded
   // without its moves, why only Black (who moves first, art. 2) is known.
   std::string NotRecordedNote() const;
+  // Whether play has ended: two passes in a row (art. 8) or a contest
+  // given up (12.4(4)); what follows is the count.
+  bool PlayEnded() const {
+    return consecutive_passes_ >= 2 || abandoned_by_ != v1::COLOR_UNSPECIFIED;
+  }
   // For an event only play in progress takes (a sealed move, a dropped
-  // stone): OK while play goes on; once it has ended with two passes or a
-  // contest given up, the refusal, reason PLAY_ENDED, `kind` its prefix.
+  // stone): OK while play goes on; once it has ended, the refusal, reason
+  // PLAY_ENDED, `kind` its prefix.
   absl::Status RefuseOncePlayEnded(absl::string_view kind) const;
   // The fold of the events so far with event `voided` skipped, its
   // `notices` appended to the ruling history before any ruling it issues;

@@ -76,7 +76,7 @@ absl::Status GameEnd::OnDeadStones(Adjudicator& a, const v1::DeadStones& d) {
             "the arbiter's count instead (countRecorded {blackCount})"),
         "DEAD_STONES_WITHOUT_MOVES");
   }
-  if (a.consecutive_passes_ < 2 && !abandoned) {
+  if (!a.PlayEnded()) {
     return WithRefusalReason(
         absl::FailedPreconditionError(
             "deadStones: play has not ended with two passes (or a contest given up, 12.4(4))"),
@@ -181,8 +181,7 @@ absl::Status GameEnd::OnContestAbandoned(Adjudicator& a, const v1::ContestAbando
         absl::StrCat("contestAbandoned: ", a.rules_.id(),
                      " has no clause for giving up the contest on the board"));
   }
-  if (c != a.to_move_ || a.consecutive_passes_ >= 2 || a.abandoned_by_ != v1::COLOR_UNSPECIFIED ||
-      a.clocks_.adjourned()) {
+  if (c != a.to_move_ || a.PlayEnded() || a.clocks_.adjourned()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "contestAbandoned: only the player to move, in play, can give up the contest (",
         v1::Color_Name(a.to_move_), " to move", a.NotRecordedNote(), ")"));

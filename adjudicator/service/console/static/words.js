@@ -116,10 +116,15 @@ export function marginWords(stones, lang) {
 }
 
 // A result from its outcome and reason: "White wins on warnings", "白中盘胜".
-// A game without a result: in play, or play ended by two passes and the
-// count not yet recorded (the report's 双方虚着，未计算).
+// Play ended with two passes and no result yet: the count is awaited (the
+// report's 双方虚着，未计算); an arbiter is wanted at the board.
+export function countAwaited(game) {
+  return !game?.result && (game?.state?.consecutivePasses || 0) >= 2;
+}
+
+// A game without a result: in play, or its count awaited.
 export function unfinishedWords(state, lang) {
-  return at(WORDS.unfinished[(state?.consecutivePasses || 0) >= 2 ? 'awaitingCount' : 'inPlay'], lang);
+  return at(WORDS.unfinished[countAwaited({ state }) ? 'awaitingCount' : 'inPlay'], lang);
 }
 
 export function resultWords(result, lang) {
