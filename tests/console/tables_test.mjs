@@ -373,7 +373,16 @@ async function main() {
   await phone.goto(`${server.http}/tables`);
   await phone.waitForSelector('body[data-loaded="1"] .tables li');
   const card7 = await phone.$eval('.tables li[data-table="7"]', (li) => ({ urgent: li.classList.contains('attention'), text: li.textContent }));
-  check(card7.urgent && card7.text.includes('待确认死子或数子'), `the round's list marks table 7 as awaiting its count (${JSON.stringify(card7)})`);
+  check(card7.urgent && card7.text.includes('待数子'), `the round's list marks table 7 as awaiting its count (${JSON.stringify(card7)})`);
+  // In either language the badge stays inside a 390 px phone.
+  for (const l of ['en', 'zh']) {
+    await phone.evaluate((x) => localStorage.setItem('arbiter.lang', x), l);
+    await phone.reload();
+    await phone.waitForSelector('body[data-loaded="1"] .tables li[data-table="7"] .badge.alert');
+    const wide = await phone.evaluate(() => [document.documentElement.scrollWidth,
+      Math.round(document.querySelector('.tables li[data-table="7"] .badge.alert').getBoundingClientRect().right)]);
+    check(wide[0] <= 390 && wide[1] <= 390, `table 7's count-due badge fits the phone in ${l} (page ${wide[0]} px, badge to ${wide[1]} px)`);
+  }
   await openTable(phone, 7);
   const ended = await phone.$eval('#result', (p) => p.textContent);
   check(ended === '双方已连续停着，待确认死子或数子', `after two passes the table says play has ended and what it awaits (${ended})`);

@@ -7,7 +7,7 @@
 // clocks tick every second.
 import { api, session, follow, showLive, el, clockLabel, remaining, player, signOut, sharePlacements } from './live.js';
 import { t, lang, applyLang, langSwitch } from './i18n.js';
-import { actorWords, countAwaited, resultWords, sideWord, unfinishedWords } from './words.js';
+import { actorWords, countAwaited, countDueWords, resultWords, sideWord, unfinishedWords } from './words.js';
 
 // A warning stays "fresh" this long after the ruling that gave it.
 const FRESH_MS = 10 * 60 * 1000;
@@ -47,7 +47,7 @@ function alerts(game) {
   }
   // Play ended with two passes and no count yet: an arbiter is wanted at the board.
   if (countAwaited(game)) {
-    out.push({ kind: 'count', icon: '▣', text: t('awaitingCount') });
+    out.push({ kind: 'count', icon: '▣', text: countDueWords(l) });
   }
   return out;
 }

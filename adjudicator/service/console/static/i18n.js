@@ -14,7 +14,6 @@ const TEXT = {
   pending: ['待裁定', 'Pending rulings'],
   result: ['结果', 'Result'],
   inPlay: ['进行中', 'in play'],
-  awaitingCount: ['待数子', 'count due'],
   deadStones: ['死子（棋盘上以×标出）', 'Dead stones (crossed on the board)'],
   live: ['实时', 'live'],
   offline: ['连接中断', 'reconnecting'],

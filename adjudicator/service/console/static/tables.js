@@ -16,7 +16,7 @@ import { el, follow, clockLabel, remaining, player, ZoneClock } from './live.js'
 import { lang, applyLang, langSwitch } from './i18n.js';
 import { w, pick, INCIDENTS, incidentTitle, partyWord } from './floor-words.js';
 import { appendConsequence, confirmTwice } from './confirm.js';
-import { countAwaited, refusalWords, resultWords, sanctionWords, unfinishedWords } from './words.js';
+import { countAwaited, countDueWords, refusalWords, resultWords, sanctionWords, unfinishedWords } from './words.js';
 
 const ROUND_HOURS = 6;       // a finished game stays on /tables this long
 const LOW_SECONDS = 300;     // a live clock under this (or in byo-yomi) needs attention
@@ -185,7 +185,7 @@ function attention(g) {
   if (g.result) badges.push(el('span', { class: 'badge done', title: g.result.sgf || null }, resultWords(g.result, lang())));
   // Play ended with two passes and no count yet: the arbiter is wanted at the board.
   const awaiting = countAwaited(g);
-  if (awaiting) badges.push(el('span', { class: 'badge alert' }, unfinishedWords(s, lang())));
+  if (awaiting) badges.push(el('span', { class: 'badge alert' }, countDueWords(lang())));
   return { badges, urgent: pending > 0 || lowClocks(g).length > 0 || unsent > 0 || awaiting };
 }
 

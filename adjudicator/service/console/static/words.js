@@ -122,6 +122,11 @@ export function countAwaited(game) {
   return !game?.result && (game?.state?.consecutivePasses || 0) >= 2;
 }
 
+// A badge's short words for a game whose count is awaited.
+export function countDueWords(lang) {
+  return at(WORDS.unfinished.countDue, lang);
+}
+
 // A game without a result: in play, or its count awaited.
 export function unfinishedWords(state, lang) {
   return at(WORDS.unfinished[countAwaited({ state }) ? 'awaitingCount' : 'inPlay'], lang);
